@@ -1,0 +1,40 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+/// A system library reached through pkg-config, with the Debian package that provides it.
+func systemLibrary(_ name: String, pkgConfig: String?, apt: String) -> Target {
+    .systemLibrary(
+        name: name,
+        path: "Shared/\(name)",
+        pkgConfig: pkgConfig,
+        providers: [.apt([apt])]
+    )
+}
+
+let package = Package(
+    name: "Kindred",
+    platforms: [.macOS(.v15)],
+    products: [],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+    ],
+    targets: [
+        systemLibrary("CNGHTTP2", pkgConfig: "libnghttp2", apt: "libnghttp2-dev"),
+        systemLibrary("CProtobufC", pkgConfig: "libprotobuf-c", apt: "libprotobuf-c-dev"),
+        systemLibrary("CLibPQ", pkgConfig: "libpq", apt: "libpq-dev"),
+        systemLibrary("CSodium", pkgConfig: "libsodium", apt: "libsodium-dev"),
+        systemLibrary("CZlib", pkgConfig: "zlib", apt: "zlib1g-dev"),
+        systemLibrary("CLinuxSystem", pkgConfig: nil, apt: "libc6-dev"),
+
+        .target(
+            name: "KindredRPC",
+            dependencies: [
+                "CNGHTTP2", "CZlib", "CLinuxSystem",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Shared/KindredRPC"
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,2 @@
+// libpq: the PostgreSQL client library.
+#include <libpq-fe.h>

@@ -1,0 +1,2 @@
+// zlib: gzip message compression (grpc-encoding: gzip).
+#include <zlib.h>
