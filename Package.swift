@@ -28,9 +28,13 @@ let package = Package(
         systemLibrary("CLinuxSystem", pkgConfig: nil, apt: "libc6-dev"),
 
         .target(
+            name: "KindredMessages",
+            path: "Shared/KindredMessages"
+        ),
+        .target(
             name: "KindredRPC",
             dependencies: [
-                "CNGHTTP2", "CZlib", "CLinuxSystem",
+                "KindredMessages", "CNGHTTP2", "CZlib", "CLinuxSystem",
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Shared/KindredRPC"
