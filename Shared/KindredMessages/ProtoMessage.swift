@@ -21,9 +21,11 @@ extension ProtoMessage {
 
     /// Decodes wire bytes held in an array.
     public init(serializedBytes bytes: [UInt8], maxSize: Int = Self.defaultMaxSize) throws(MessageDecodingError) {
-        self = try bytes.withUnsafeBytes { buffer throws(MessageDecodingError) in
-            try Self(serializedBytes: buffer, maxSize: maxSize)
+        // withUnsafeBytes is untyped `rethrows`, so the typed error travels out in a Result.
+        let result = bytes.withUnsafeBytes { buffer in
+            Result { () throws(MessageDecodingError) in try Self(serializedBytes: buffer, maxSize: maxSize) }
         }
+        self = try result.get()
     }
 }
 
