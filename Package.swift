@@ -28,7 +28,13 @@ let package = Package(
         systemLibrary("CLinuxSystem", pkgConfig: nil, apt: "libc6-dev"),
 
         .target(
+            name: "CKindredProto",
+            dependencies: ["CProtobufC"],
+            path: "Shared/CKindredProto"
+        ),
+        .target(
             name: "KindredMessages",
+            dependencies: ["CKindredProto"],
             path: "Shared/KindredMessages"
         ),
         .target(

@@ -1,0 +1,45 @@
+"""Entry point: reads protoc's CodeGeneratorRequest on stdin, runs each generator, writes the response.
+
+Every generator is a function `generate(schema) -> [(path, content)]` with paths relative to the
+repository root (protoc's output directory). To add one (service stubs, say), write a module beside
+this one and append it to GENERATORS: nothing else here changes.
+"""
+
+import sys
+
+from google.protobuf.compiler import plugin_pb2
+
+from . import registry, swift_bridge, swift_types
+from .model import GeneratorError
+from .schema import Schema
+
+MESSAGES_DIR = "Shared/KindredMessages/Generated"
+
+
+def generate_messages(schema):
+    """Swift value types, their protobuf-c bridges, and the reflection registry (C bytes + Swift index)."""
+    return (swift_types.generate(schema, MESSAGES_DIR)
+            + swift_bridge.generate(schema, MESSAGES_DIR)
+            + registry.generate(schema, MESSAGES_DIR))
+
+
+def generate_services(schema):
+    """The hook for service stubs (KindredAPI): none yet. Replace with a call into a services module."""
+    return []
+
+
+GENERATORS = [generate_messages, generate_services]
+
+
+def main():
+    request = plugin_pb2.CodeGeneratorRequest.FromString(sys.stdin.buffer.read())
+    response = plugin_pb2.CodeGeneratorResponse()
+    try:
+        schema = Schema(request)
+        outputs = [output for generator in GENERATORS for output in generator(schema)]
+    except GeneratorError as error:
+        response.error = str(error)
+    else:
+        for path, content in sorted(outputs):
+            response.file.add(name=path, content=content)
+    sys.stdout.buffer.write(response.SerializeToString())
