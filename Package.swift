@@ -45,6 +45,11 @@ let package = Package(
             ],
             path: "Shared/KindredRPC"
         ),
+        .testTarget(
+            name: "KindredMessagesTests",
+            dependencies: ["KindredMessages"],
+            path: "Tests/KindredMessagesTests"
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
