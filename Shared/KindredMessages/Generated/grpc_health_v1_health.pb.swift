@@ -60,21 +60,21 @@ public struct Grpc_Health_V1_HealthCheckResponse: ProtoMessage {
 
         public init(rawValue: Int32) {
             switch rawValue {
-                case 0: self = .unknown
-                case 1: self = .serving
-                case 2: self = .notServing
-                case 3: self = .serviceUnknown
-                default: self = .unrecognized(rawValue)
+            case 0: self = .unknown
+            case 1: self = .serving
+            case 2: self = .notServing
+            case 3: self = .serviceUnknown
+            default: self = .unrecognized(rawValue)
             }
         }
 
         public var rawValue: Int32 {
             switch self {
-                case .unknown: 0
-                case .serving: 1
-                case .notServing: 2
-                case .serviceUnknown: 3
-                case .unrecognized(let value): value
+            case .unknown: 0
+            case .serving: 1
+            case .notServing: 2
+            case .serviceUnknown: 3
+            case .unrecognized(let value): value
             }
         }
     }

@@ -11,34 +11,34 @@ extension Grpc_Reflection_V1_ServerReflectionRequest: CMessageBridge {
         self.init()
         self.host = CRead.string(m.pointee.host)
         switch m.pointee.message_request_case.rawValue {
-            case 3: self.messageRequest = .fileByFilename(CRead.string(m.pointee.file_by_filename))
-            case 4: self.messageRequest = .fileContainingSymbol(CRead.string(m.pointee.file_containing_symbol))
-            case 5: self.messageRequest = m.pointee.file_containing_extension.map { .fileContainingExtension(Grpc_Reflection_V1_ExtensionRequest(c: $0)) }
-            case 6: self.messageRequest = .allExtensionNumbersOfType(CRead.string(m.pointee.all_extension_numbers_of_type))
-            case 7: self.messageRequest = .listServices(CRead.string(m.pointee.list_services))
-            default: break
+        case 3: self.messageRequest = .fileByFilename(CRead.string(m.pointee.file_by_filename))
+        case 4: self.messageRequest = .fileContainingSymbol(CRead.string(m.pointee.file_containing_symbol))
+        case 5: self.messageRequest = m.pointee.file_containing_extension.map { .fileContainingExtension(Grpc_Reflection_V1_ExtensionRequest(c: $0)) }
+        case 6: self.messageRequest = .allExtensionNumbersOfType(CRead.string(m.pointee.all_extension_numbers_of_type))
+        case 7: self.messageRequest = .listServices(CRead.string(m.pointee.list_services))
+        default: break
         }
     }
 
     func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {
         c.pointee.host = try arena.string(self.host, field: "host")
         switch self.messageRequest {
-            case .fileByFilename(let value)?:
-                c.pointee.message_request_case = CWrite.oneofCase(3)
-                c.pointee.file_by_filename = try arena.string(value, field: "file_by_filename")
-            case .fileContainingSymbol(let value)?:
-                c.pointee.message_request_case = CWrite.oneofCase(4)
-                c.pointee.file_containing_symbol = try arena.string(value, field: "file_containing_symbol")
-            case .fileContainingExtension(let value)?:
-                c.pointee.message_request_case = CWrite.oneofCase(5)
-                c.pointee.file_containing_extension = try arena.message(value, field: "file_containing_extension")
-            case .allExtensionNumbersOfType(let value)?:
-                c.pointee.message_request_case = CWrite.oneofCase(6)
-                c.pointee.all_extension_numbers_of_type = try arena.string(value, field: "all_extension_numbers_of_type")
-            case .listServices(let value)?:
-                c.pointee.message_request_case = CWrite.oneofCase(7)
-                c.pointee.list_services = try arena.string(value, field: "list_services")
-            case nil: break
+        case .fileByFilename(let value)?:
+            c.pointee.message_request_case = CWrite.oneofCase(3)
+            c.pointee.file_by_filename = try arena.string(value, field: "file_by_filename")
+        case .fileContainingSymbol(let value)?:
+            c.pointee.message_request_case = CWrite.oneofCase(4)
+            c.pointee.file_containing_symbol = try arena.string(value, field: "file_containing_symbol")
+        case .fileContainingExtension(let value)?:
+            c.pointee.message_request_case = CWrite.oneofCase(5)
+            c.pointee.file_containing_extension = try arena.message(value, field: "file_containing_extension")
+        case .allExtensionNumbersOfType(let value)?:
+            c.pointee.message_request_case = CWrite.oneofCase(6)
+            c.pointee.all_extension_numbers_of_type = try arena.string(value, field: "all_extension_numbers_of_type")
+        case .listServices(let value)?:
+            c.pointee.message_request_case = CWrite.oneofCase(7)
+            c.pointee.list_services = try arena.string(value, field: "list_services")
+        case nil: break
         }
     }
 }
@@ -70,11 +70,11 @@ extension Grpc_Reflection_V1_ServerReflectionResponse: CMessageBridge {
         self.validHost = CRead.string(m.pointee.valid_host)
         self.originalRequest = m.pointee.original_request.map { Grpc_Reflection_V1_ServerReflectionRequest(c: $0) }
         switch m.pointee.message_response_case.rawValue {
-            case 4: self.messageResponse = m.pointee.file_descriptor_response.map { .fileDescriptorResponse(Grpc_Reflection_V1_FileDescriptorResponse(c: $0)) }
-            case 5: self.messageResponse = m.pointee.all_extension_numbers_response.map { .allExtensionNumbersResponse(Grpc_Reflection_V1_ExtensionNumberResponse(c: $0)) }
-            case 6: self.messageResponse = m.pointee.list_services_response.map { .listServicesResponse(Grpc_Reflection_V1_ListServiceResponse(c: $0)) }
-            case 7: self.messageResponse = m.pointee.error_response.map { .errorResponse(Grpc_Reflection_V1_ErrorResponse(c: $0)) }
-            default: break
+        case 4: self.messageResponse = m.pointee.file_descriptor_response.map { .fileDescriptorResponse(Grpc_Reflection_V1_FileDescriptorResponse(c: $0)) }
+        case 5: self.messageResponse = m.pointee.all_extension_numbers_response.map { .allExtensionNumbersResponse(Grpc_Reflection_V1_ExtensionNumberResponse(c: $0)) }
+        case 6: self.messageResponse = m.pointee.list_services_response.map { .listServicesResponse(Grpc_Reflection_V1_ListServiceResponse(c: $0)) }
+        case 7: self.messageResponse = m.pointee.error_response.map { .errorResponse(Grpc_Reflection_V1_ErrorResponse(c: $0)) }
+        default: break
         }
     }
 
@@ -82,19 +82,19 @@ extension Grpc_Reflection_V1_ServerReflectionResponse: CMessageBridge {
         c.pointee.valid_host = try arena.string(self.validHost, field: "valid_host")
         c.pointee.original_request = try arena.optionalMessage(self.originalRequest, field: "original_request")
         switch self.messageResponse {
-            case .fileDescriptorResponse(let value)?:
-                c.pointee.message_response_case = CWrite.oneofCase(4)
-                c.pointee.file_descriptor_response = try arena.message(value, field: "file_descriptor_response")
-            case .allExtensionNumbersResponse(let value)?:
-                c.pointee.message_response_case = CWrite.oneofCase(5)
-                c.pointee.all_extension_numbers_response = try arena.message(value, field: "all_extension_numbers_response")
-            case .listServicesResponse(let value)?:
-                c.pointee.message_response_case = CWrite.oneofCase(6)
-                c.pointee.list_services_response = try arena.message(value, field: "list_services_response")
-            case .errorResponse(let value)?:
-                c.pointee.message_response_case = CWrite.oneofCase(7)
-                c.pointee.error_response = try arena.message(value, field: "error_response")
-            case nil: break
+        case .fileDescriptorResponse(let value)?:
+            c.pointee.message_response_case = CWrite.oneofCase(4)
+            c.pointee.file_descriptor_response = try arena.message(value, field: "file_descriptor_response")
+        case .allExtensionNumbersResponse(let value)?:
+            c.pointee.message_response_case = CWrite.oneofCase(5)
+            c.pointee.all_extension_numbers_response = try arena.message(value, field: "all_extension_numbers_response")
+        case .listServicesResponse(let value)?:
+            c.pointee.message_response_case = CWrite.oneofCase(6)
+            c.pointee.list_services_response = try arena.message(value, field: "list_services_response")
+        case .errorResponse(let value)?:
+            c.pointee.message_response_case = CWrite.oneofCase(7)
+            c.pointee.error_response = try arena.message(value, field: "error_response")
+        case nil: break
         }
     }
 }

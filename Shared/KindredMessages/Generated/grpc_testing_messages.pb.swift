@@ -10,15 +10,15 @@ public enum Grpc_Testing_PayloadType: ProtoEnum {
 
     public init(rawValue: Int32) {
         switch rawValue {
-            case 0: self = .compressable
-            default: self = .unrecognized(rawValue)
+        case 0: self = .compressable
+        default: self = .unrecognized(rawValue)
         }
     }
 
     public var rawValue: Int32 {
         switch self {
-            case .compressable: 0
-            case .unrecognized(let value): value
+        case .compressable: 0
+        case .unrecognized(let value): value
         }
     }
 }
@@ -35,19 +35,19 @@ public enum Grpc_Testing_GrpclbRouteType: ProtoEnum {
 
     public init(rawValue: Int32) {
         switch rawValue {
-            case 0: self = .unknown
-            case 1: self = .fallback
-            case 2: self = .backend
-            default: self = .unrecognized(rawValue)
+        case 0: self = .unknown
+        case 1: self = .fallback
+        case 2: self = .backend
+        default: self = .unrecognized(rawValue)
         }
     }
 
     public var rawValue: Int32 {
         switch self {
-            case .unknown: 0
-            case .fallback: 1
-            case .backend: 2
-            case .unrecognized(let value): value
+        case .unknown: 0
+        case .fallback: 1
+        case .backend: 2
+        case .unrecognized(let value): value
         }
     }
 }

@@ -35,7 +35,7 @@ class FieldModel:
         self.proto, self.message = proto, message
         self.number, self.proto_name = proto.number, proto.name
         self.swift_name = naming.swift_member(naming.lower_camel(proto.name))
-        self.c_name = naming.c_field_name(proto.name)
+        self.c_name = naming.swift_c_member(naming.c_field_name(proto.name))
         self.repeated = proto.label == F.LABEL_REPEATED
         self.oneof = None
         self.type_ref = None   # EnumModel or MessageModel, resolved later

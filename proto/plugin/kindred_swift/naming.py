@@ -104,6 +104,11 @@ def c_field_name(proto_name):
     return name + "_" if name in C_KEYWORDS else name
 
 
+def swift_c_member(c_name):
+    """A protoc-c struct member as Swift code spells it after a dot (`m.pointee.`self``)."""
+    return f"`{c_name}`" if c_name in ("self", "Type", "Protocol", "init") else c_name
+
+
 def enum_case_name(enum_name, value_name):
     """swift-protobuf: strip the enum's UPPER_SNAKE prefix when what remains is an identifier, then lowerCamel."""
     prefix = c_camel_to_lower(enum_name).upper() + "_"

@@ -28,7 +28,7 @@ def write_bridge(w, message):
         w.open("init(c m: UnsafePointer<CStruct>)")
         w.line("self.init()")
         for field in message.fields:
-            w.line(f"self.{field.swift_name.strip('`')} = {read_field(field, 'm.pointee.' + field.c_name, 'm.pointee.n_' + field.c_name)}")
+            w.line(f"self.{field.swift_name.strip('`')} = {read_field(field, 'm.pointee.' + field.c_name, 'm.pointee.n_' + field.c_name.strip('`'))}")
         for oneof in message.oneofs:
             write_oneof_read(w, oneof)
         w.close()
@@ -119,7 +119,7 @@ def write_field_fill(w, field):
     dst, value, path = "c.pointee." + field.c_name, "self." + field.swift_name.strip("`"), field.proto_name
     if field.kind == "map":
         key, val = field.map_entry.all_fields
-        w.line(f"c.pointee.n_{field.c_name} = {value}.count")
+        w.line(f"c.pointee.n_{field.c_name.strip('`')} = {value}.count")
         w.line(f"{dst} = try arena.mapEntries({value}, field: \"{path}\", "
                f"descriptor: {field.map_entry.descriptor_accessor}()) {{")
         w.line(f"    (e: UnsafeMutablePointer<{field.map_entry.c_type}>, key, value) throws(MessageEncodingError) in")
@@ -130,7 +130,7 @@ def write_field_fill(w, field):
     if not field.repeated:
         w.line(f"{dst} = {write_value(field, value, path)}")
         return
-    w.line(f"c.pointee.n_{field.c_name} = {value}.count")
+    w.line(f"c.pointee.n_{field.c_name.strip('`')} = {value}.count")
     kind = field.kind
     if kind == "scalar":
         w.line(f"{dst} = arena.array({value})")
