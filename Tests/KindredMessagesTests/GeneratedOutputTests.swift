@@ -1,0 +1,41 @@
+import Foundation
+import Testing
+
+/// The committed output of proto/generate must be what it produces now.
+@Suite struct GeneratedOutputTests {
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+    static let ownedDirectories = [
+        "Shared/CKindredProto/include", "Shared/CKindredProto/generated", "Shared/KindredMessages/Generated",
+    ]
+
+    @Test func committedGeneratedCodeIsNotStale() throws {
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("kindred-generate-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: output) }
+        let generate = Process()
+        generate.executableURL = Self.repository.appendingPathComponent("proto/generate")
+        generate.arguments = [output.path]
+        try generate.run()
+        generate.waitUntilExit()
+        #expect(generate.terminationStatus == 0)
+        for directory in Self.ownedDirectories {
+            let fresh = try Self.contents(of: output.appendingPathComponent(directory))
+            let committed = try Self.contents(of: Self.repository.appendingPathComponent(directory))
+            #expect(fresh.keys.sorted() == committed.keys.sorted(), "files in \(directory)")
+            for (path, data) in fresh where committed[path] != data {
+                Issue.record("\(directory)/\(path) is stale: run proto/generate")
+            }
+        }
+    }
+
+    /// Every file under `root`, by relative path.
+    static func contents(of root: URL) throws -> [String: Data] {
+        var files: [String: Data] = [:]
+        let enumerator = FileManager.default.enumerator(at: root, includingPropertiesForKeys: [.isRegularFileKey])
+        while let url = enumerator?.nextObject() as? URL {
+            guard try url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile == true else { continue }
+            files[String(url.standardizedFileURL.path.dropFirst(root.standardizedFileURL.path.count + 1))] = try Data(contentsOf: url)
+        }
+        return files
+    }
+}
