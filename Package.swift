@@ -39,6 +39,16 @@ let package = Package(
             ],
             path: "Shared/KindredRPC"
         ),
+        .executableTarget(
+            name: "RPCBenchServer",
+            dependencies: ["KindredRPC", "KindredMessages", .product(name: "Logging", package: "swift-log")],
+            path: "Tests/RPCBenchServer"
+        ),
+        .testTarget(
+            name: "KindredRPCTests",
+            dependencies: ["KindredRPC", "KindredMessages", .product(name: "Logging", package: "swift-log")],
+            path: "Tests/KindredRPCTests"
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
