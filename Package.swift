@@ -50,6 +50,11 @@ let package = Package(
             dependencies: ["KindredMessages"],
             path: "Tests/KindredMessagesTests"
         ),
+        .executableTarget(
+            name: "RPCBenchServer",
+            dependencies: ["KindredRPC", "KindredMessages", .product(name: "Logging", package: "swift-log")],
+            path: "Tests/RPCBenchServer"
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

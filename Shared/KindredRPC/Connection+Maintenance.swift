@@ -1,0 +1,84 @@
+internal import CNGHTTP2
+internal import CLinuxSystem
+
+/// Connection housekeeping: idle timeout, keepalive PINGs, GOAWAY for drain and refusal.
+extension Connection {
+    /// Checks idle time and keepalive; the loop calls this about once a second.
+    func maintain(now: UInt64) {
+        guard !closed else { return }
+        let configuration = core.configuration
+        if calls.isEmpty && !goingAway && now &- idleSince > configuration.idleTimeout.nanoseconds {
+            core.logger.debug("closing idle connection", metadata: ["peer": "\(peer)"])
+            goAway()
+        }
+        if let sent = pingSentAt {
+            if now &- sent > configuration.keepaliveTimeout.nanoseconds {
+                core.logger.debug("keepalive PING unanswered; closing", metadata: ["peer": "\(peer)"])
+                close()
+            }
+        } else if now &- lastReceived > configuration.keepaliveInterval.nanoseconds {
+            nghttp2_submit_ping(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), nil)
+            pingSentAt = now
+            markDirty()
+        }
+    }
+
+    /// Sends GOAWAY naming the last stream taken; calls in flight finish, then the connection closes.
+    func goAway() {
+        guard !closed, !goingAway else { return }
+        goingAway = true
+        nghttp2_submit_goaway(session, UInt8(NGHTTP2_FLAG_NONE.rawValue),
+                              nghttp2_session_get_last_proc_stream_id(session), NGHTTP2_NO_ERROR.rawValue, nil, 0)
+        markDirty()
+    }
+
+    /// Answers a connection over the limit with SETTINGS and a GOAWAY that accepts no stream.
+    func refuse() {
+        goingAway = true
+        let reason = Array("too many connections".utf8)
+        nghttp2_submit_goaway(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), 0, NGHTTP2_REFUSED_STREAM.rawValue,
+                              reason, reason.count)
+        markDirty()
+    }
+}
+
+extension EventLoop {
+    /// Takes over an accepted socket.
+    func adopt(fd: Int32, peer: String, core: ServerCore, counted: Bool) {
+        let connection = Connection(fd: fd, loop: self, core: core, peer: peer, counted: counted)
+        guard !draining, connection.session != nil else { return connection.close() }
+        add(connection)
+        do {
+            try register(fd: fd, token: UInt64(fd), events: EPOLLIN.rawValue)
+        } catch {
+            return connection.close()
+        }
+        if !counted { connection.refuse() }
+        markDirty(connection)
+    }
+
+    /// Runs connection housekeeping every second while the loop lives.
+    func startMaintenance() {
+        schedule(after: .seconds(1)) { [unowned self] in
+            for connection in liveConnections { connection.maintain(now: now) }
+            startMaintenance()
+        }
+    }
+
+    /// Sends GOAWAY on every connection and stops once they are gone or the drain timeout passes.
+    func beginDraining(timeout: Duration) {
+        guard !draining else { return }
+        draining = true
+        for connection in liveConnections { connection.goAway() }
+        schedule(after: timeout) { [unowned self] in
+            for connection in liveConnections { connection.close() }
+            stopping = true
+        }
+        connectionClosed()
+    }
+
+    /// Called after a connection closes: a draining loop with none left stops.
+    func connectionClosed() {
+        if draining && connectionCount == 0 { stopping = true }
+    }
+}

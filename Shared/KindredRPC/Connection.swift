@@ -1,0 +1,156 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+internal import CNGHTTP2
+internal import CLinuxSystem
+
+/// One accepted TCP connection and its nghttp2 server session, owned by one event loop.
+final class Connection {
+    let fd: Int32
+    unowned let loop: EventLoop
+    let core: ServerCore
+    let peer: String
+    let counted: Bool
+    private(set) var session: OpaquePointer?
+    var calls: [Int32: ServerCall] = [:]
+    private var pending: [UInt8] = []
+    private var pendingOffset = 0
+    private var watchingWritable = false
+    var isDirty = false
+    private(set) var closed = false
+    var lastReceived: UInt64
+    var idleSince: UInt64
+    var pingSentAt: UInt64?
+    var goingAway = false
+
+    init(fd: Int32, loop: EventLoop, core: ServerCore, peer: String, counted: Bool) {
+        self.fd = fd
+        self.loop = loop
+        self.core = core
+        self.peer = peer
+        self.counted = counted
+        lastReceived = loop.now
+        idleSince = loop.now
+        session = makeSession()
+    }
+
+    /// Reads what the socket has and feeds it to nghttp2.
+    func readable() {
+        let count = read(fd, loop.readBuffer.baseAddress, loop.readBuffer.count)
+        if count > 0 {
+            let consumed = nghttp2_session_mem_recv(session, loop.readBuffer.baseAddress!.assumingMemoryBound(to: UInt8.self), count)
+            if consumed < 0 {
+                core.logger.debug("closing connection after a protocol error",
+                                  metadata: ["peer": "\(peer)", "error": "\(String(cString: nghttp2_strerror(Int32(consumed))))"])
+                return close()
+            }
+            loop.markDirty(self)
+        } else if count == 0 || (errno != EAGAIN && errno != EINTR) {
+            close()
+        }
+    }
+
+    /// The socket has room again: send what it refused before, then whatever nghttp2 has.
+    func writable() {
+        guard !closed, writePending() else { return }
+        flush()
+    }
+
+    /// Serializes nghttp2's queued frames into the loop's write buffer and writes them in one call.
+    func flush() {
+        guard !closed, pendingOffset == pending.count else { return }
+        let buffer = loop.writeBuffer.baseAddress!
+        let capacity = loop.writeBuffer.count
+        var used = 0
+        while true {
+            var chunk: UnsafePointer<UInt8>?
+            let count = nghttp2_session_mem_send(session, &chunk)
+            if count < 0 { return close() }
+            guard count > 0, let chunk else { break }
+            if used + count > capacity {
+                guard writeOut(UnsafeRawPointer(buffer), used) else { return stash(chunk, count) }
+                used = 0
+            }
+            if count > capacity {
+                guard writeOut(chunk, count) else { return }
+                continue
+            }
+            (buffer + used).copyMemory(from: chunk, byteCount: count)
+            used += count
+        }
+        if used > 0 && !writeOut(UnsafeRawPointer(buffer), used) { return }
+        if nghttp2_session_want_read(session) == 0 && nghttp2_session_want_write(session) == 0 { close() }
+    }
+
+    /// Writes bytes; on a short write keeps the rest and waits for EPOLLOUT. False unless all was written.
+    private func writeOut(_ bytes: UnsafeRawPointer, _ count: Int) -> Bool {
+        var offset = 0
+        while offset < count {
+            let written = send(fd, bytes + offset, count - offset, Int32(MSG_NOSIGNAL))
+            if written > 0 {
+                offset += written
+            } else if written < 0 && errno == EINTR {
+                continue
+            } else if written < 0 && errno == EAGAIN {
+                stash(bytes + offset, count - offset)
+                return false
+            } else {
+                close()
+                return false
+            }
+        }
+        return true
+    }
+
+    private func stash(_ bytes: UnsafeRawPointer, _ count: Int) {
+        pending.append(contentsOf: UnsafeRawBufferPointer(start: bytes, count: count))
+        if !watchingWritable && !closed {
+            watchingWritable = true
+            loop.modify(fd: fd, events: EPOLLIN.rawValue | EPOLLOUT.rawValue)
+        }
+    }
+
+    /// Writes previously refused bytes; true once none are left.
+    private func writePending() -> Bool {
+        while pendingOffset < pending.count {
+            let written = pending.withUnsafeBytes {
+                send(fd, $0.baseAddress! + pendingOffset, $0.count - pendingOffset, Int32(MSG_NOSIGNAL))
+            }
+            if written > 0 {
+                pendingOffset += written
+            } else if written < 0 && errno == EINTR {
+                continue
+            } else if written < 0 && errno == EAGAIN {
+                return false
+            } else {
+                close()
+                return false
+            }
+        }
+        pending = []
+        pendingOffset = 0
+        watchingWritable = false
+        loop.modify(fd: fd, events: EPOLLIN.rawValue)
+        return true
+    }
+
+    func markDirty() {
+        loop.markDirty(self)
+    }
+
+    /// Closes the socket, frees the session and ends every call still on it.
+    func close() {
+        guard !closed else { return }
+        closed = true
+        loop.unregister(fd: fd)
+        Glibc.close(fd)
+        loop.remove(self)
+        if counted { core.connectionClosed() }
+        let orphans = calls
+        calls = [:]
+        for call in orphans.values { call.streamDidClose() }
+        nghttp2_session_del(session)
+        session = nil
+        loop.connectionClosed()
+    }
+}

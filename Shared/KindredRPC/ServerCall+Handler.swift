@@ -1,0 +1,101 @@
+import KindredMessages
+
+/// The handler's side of a call: its task, and reading requests and writing responses from it.
+extension ServerCall {
+    func startHandler() {
+        let context = ServerContext(call: self)
+        task = Task(executorPreference: loop) {
+            await self.runHandler(context)
+        }
+    }
+
+    private func runHandler(_ context: ServerContext) async {
+        do {
+            try await route.body(self, context)
+            finish(code: .ok, message: "", details: [], trailers: Metadata())
+        } catch let error as RPCError {
+            finish(error)
+        } catch {
+            if !lifecycle.isFinished {
+                context.logger.error("handler failed", metadata: ["error": "\(String(reflecting: error))"])
+            }
+            finish(RPCError(.internal, "Internal error"))
+        }
+        task = nil
+    }
+
+    /// Cancels the handler and wakes it if it waits for a request or for room to write.
+    func endHandler() {
+        if let timer = deadlineTimer {
+            loop.cancel(timer)
+            deadlineTimer = nil
+        }
+        task?.cancel()
+        if let receiver {
+            self.receiver = nil
+            receiver.resume(throwing: CancellationError())
+        }
+        if let writer {
+            self.writer = nil
+            writer.resume(throwing: CancellationError())
+        }
+    }
+
+    /// The one request of a unary or server-streaming call, already complete when the handler starts.
+    func decodeSingleRequest<Message: ProtoMessage>() throws -> Message {
+        let bytes = inbound[inboundHead]
+        inbound.removeAll()
+        inboundHead = 0
+        return try decode(bytes)
+    }
+
+    func decode<Message: ProtoMessage>(_ bytes: [UInt8]) throws -> Message {
+        do {
+            return try bytes.withUnsafeBytes { try Message(serializedBytes: $0, maxSize: .max) }
+        } catch {
+            throw RPCError(.invalidArgument, "Malformed \(Message.protoMessageName): \(error)")
+        }
+    }
+
+    /// The next request message of a streaming call; nil after the client half-closed.
+    func receive() async throws -> [UInt8]? {
+        precondition(loop.inEventLoop, "a call's handler runs on its connection's event loop")
+        if queuedMessages > 0 {
+            let bytes = inbound[inboundHead]
+            inboundHead += 1
+            if inboundHead == inbound.count {
+                inbound.removeAll(keepingCapacity: true)
+                inboundHead = 0
+                releaseWindow()
+            }
+            return bytes
+        }
+        if lifecycle.isFinished || streamClosed { throw CancellationError() }
+        if inboundClosed { return nil }
+        releaseWindow()
+        return try await withUnsafeThrowingContinuation { receiver = $0 }
+    }
+
+    /// Opens the flow-control window for what the handler has now read.
+    private func releaseWindow() {
+        guard unconsumedBytes > 0 else { return }
+        connection.consume(streamID, unconsumedBytes)
+        unconsumedBytes = 0
+        connection.markDirty()
+    }
+
+    /// Queues one response message, suspending while more than the buffer limit waits to be sent.
+    func send(_ bytes: [UInt8]) async throws {
+        precondition(loop.inEventLoop, "a call's handler runs on its connection's event loop")
+        try sendFinal(bytes)
+        if outbound.count - outboundOffset > core.configuration.responseBufferLimit {
+            try await withUnsafeThrowingContinuation { writer = $0 }
+        }
+    }
+
+    /// Queues one response message without waiting for room (a unary response).
+    func sendFinal(_ bytes: [UInt8]) throws {
+        guard !lifecycle.isFinished, !connection.closed else { throw CancellationError() }
+        appendMessage(bytes)
+    }
+}

@@ -1,0 +1,51 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// How an `RPCServer` listens, and the limits it enforces.
+public struct ServerConfiguration: Sendable {
+    /// The address to bind: an IPv4 or IPv6 literal; `0.0.0.0` or `::` for every interface.
+    public var host: String
+    /// The TCP port; 0 picks an ephemeral port (see `RPCServer.port`).
+    public var port: Int
+    /// Event loop threads; one per core by default.
+    public var eventLoopCount: Int
+    /// The default largest request message accepted, in bytes (per-method overrides in `RPCRouter`).
+    public var maxReceiveMessageSize: Int
+    /// `SETTINGS_MAX_CONCURRENT_STREAMS`, advertised and enforced per connection.
+    public var maxConcurrentStreams: Int
+    /// The largest request header block accepted, in bytes (advertised as `SETTINGS_MAX_HEADER_LIST_SIZE`).
+    public var maxHeaderListSize: Int
+    /// Connections beyond this many are refused with a GOAWAY.
+    public var maxConnections: Int
+    /// A connection with no open streams for this long is sent a GOAWAY and closed.
+    public var idleTimeout: Duration
+    /// After this long without a frame from the peer the server sends a PING.
+    public var keepaliveInterval: Duration
+    /// A PING unanswered this long closes the connection.
+    public var keepaliveTimeout: Duration
+    /// The `listen(2)` backlog.
+    public var listenBacklog: Int
+    /// Whether responses may be gzip-compressed when the client accepts gzip and the handler asks for it
+    /// (see `ServerContext.compressResponse`).
+    public var allowsResponseCompression: Bool
+    /// Bytes a server stream may queue before `ResponseStreamWriter.write` suspends.
+    public var responseBufferLimit: Int
+
+    /// A configuration listening on `host:port` with the defaults of a production gRPC server.
+    public init(host: String = "0.0.0.0", port: Int) {
+        self.host = host
+        self.port = port
+        self.eventLoopCount = max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+        self.maxReceiveMessageSize = 4 << 20
+        self.maxConcurrentStreams = 1000
+        self.maxHeaderListSize = 16 << 10
+        self.maxConnections = 10_000
+        self.idleTimeout = .seconds(300)
+        self.keepaliveInterval = .seconds(120)
+        self.keepaliveTimeout = .seconds(20)
+        self.listenBacklog = 4096
+        self.allowsResponseCompression = true
+        self.responseBufferLimit = 64 << 10
+    }
+}
