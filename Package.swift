@@ -45,6 +45,11 @@ let package = Package(
             ],
             path: "Shared/KindredRPC"
         ),
+        .target(
+            name: "KindredAPI",
+            dependencies: ["KindredMessages", "KindredRPC"],
+            path: "Shared/KindredAPI"
+        ),
         .testTarget(
             name: "KindredMessagesTests",
             dependencies: ["KindredMessages"],

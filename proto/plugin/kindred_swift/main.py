@@ -9,11 +9,12 @@ import sys
 
 from google.protobuf.compiler import plugin_pb2
 
-from . import registry, swift_bridge, swift_types
+from . import registry, services, swift_bridge, swift_types
 from .model import GeneratorError
 from .schema import Schema
 
 MESSAGES_DIR = "Shared/KindredMessages/Generated"
+SERVICES_DIR = "Shared/KindredAPI/Generated"
 
 
 def generate_messages(schema):
@@ -24,8 +25,8 @@ def generate_messages(schema):
 
 
 def generate_services(schema):
-    """The hook for service stubs (KindredAPI): none yet. Replace with a call into a services module."""
-    return []
+    """Per proto service: method descriptors, the server protocol and its registration (KindredAPI)."""
+    return services.generate(schema, SERVICES_DIR)
 
 
 GENERATORS = [generate_messages, generate_services]
