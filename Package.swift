@@ -60,6 +60,19 @@ let package = Package(
             dependencies: ["KindredRPC", "KindredMessages", .product(name: "Logging", package: "swift-log")],
             path: "Tests/RPCBenchServer"
         ),
+        .target(
+            name: "KindredPostgres",
+            dependencies: [
+                "CLibPQ", "CSodium", "CLinuxSystem",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Shared/KindredPostgres"
+        ),
+        .executableTarget(
+            name: "PostgresBench",
+            dependencies: ["KindredPostgres", .product(name: "Logging", package: "swift-log")],
+            path: "Tests/PostgresBench"
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,80 @@
+/// Transactions: one connection, retried as a whole when PostgreSQL aborts it for a race.
+extension PostgresPool {
+    /// How isolated a transaction is from concurrent ones.
+    public enum IsolationLevel: Sendable {
+        case readCommitted, repeatableRead, serializable
+
+        var begin: PostgresQuery {
+            switch self {
+            case .readCommitted: "BEGIN ISOLATION LEVEL READ COMMITTED"
+            case .repeatableRead: "BEGIN ISOLATION LEVEL REPEATABLE READ"
+            case .serializable: "BEGIN ISOLATION LEVEL SERIALIZABLE"
+            }
+        }
+    }
+
+    /// Attempts before a serialization failure or deadlock is given back to the caller.
+    static let maxTransactionAttempts = 5
+
+    /// Runs `body` in a transaction on one connection: commits when it returns, rolls back when it throws.
+    /// On a serialization failure (40001) or deadlock (40P01) the whole closure runs again, after a short
+    /// jittered pause, up to 5 attempts; so `body` must have no effects outside the database.
+    public func transaction<Value: Sendable>(
+        isolation: IsolationLevel = .readCommitted,
+        _ body: (PostgresTransaction) async throws -> Value
+    ) async throws -> Value {
+        var attempt = 1
+        while true {
+            do {
+                return try await runTransaction(isolation: isolation, body)
+            } catch let error as PostgresError where error.isRetryableConflict {
+                guard attempt < Self.maxTransactionAttempts else {
+                    throw PostgresError(
+                        kind: .server, sqlState: error.sqlState,
+                        message: "transaction aborted by concurrent updates \(attempt) times; retry later",
+                        serverDetail: error.serverDetail)
+                }
+                // 2, 4, 8, 16 ms ceilings, jittered so the losers of a race do not collide again.
+                let ceiling = Double(1 << attempt) * 1_000
+                try await Task.sleep(for: .microseconds(Double.random(in: ceiling / 2...ceiling)))
+                attempt += 1
+            }
+        }
+    }
+
+    private func runTransaction<Value: Sendable>(
+        isolation: IsolationLevel, _ body: (PostgresTransaction) async throws -> Value
+    ) async throws -> Value {
+        let lease = try await withCheckedThrowingContinuation { continuation in
+            enqueue(.lease(continuation))
+        }
+        do {
+            _ = try await lease.query(isolation.begin)
+            let value = try await body(PostgresTransaction(lease: lease))
+            _ = try await lease.query("COMMIT")
+            lease.release()
+            return value
+        } catch {
+            // After a failed COMMIT the server has already ended the transaction; ROLLBACK then only warns.
+            _ = try? await lease.query("ROLLBACK")
+            lease.release()
+            throw error
+        }
+    }
+}
+
+/// The handle a transaction's closure runs its statements through.
+public struct PostgresTransaction: Sendable {
+    let lease: PostgresLease
+
+    /// Runs one statement inside the transaction.
+    @discardableResult
+    public func query(_ query: PostgresQuery) async throws -> PostgresRows {
+        try await lease.query(query)
+    }
+
+    /// Runs a multi-statement script (simple query protocol, no binds): for migrations.
+    func runScript(_ sql: String) async throws {
+        try await lease.runScript(sql)
+    }
+}

@@ -1,0 +1,97 @@
+public import Logging
+internal import Synchronization
+
+/// A fixed set of PostgreSQL connections, each owned by a dedicated thread that takes queued statements and
+/// sends them as one pipeline. Calls fail fast while PostgreSQL is unreachable; connections come back by
+/// themselves. Call `close()` when done: the threads keep the pool alive until then.
+public final class PostgresPool: Sendable {
+    let configuration: PostgresConfiguration
+    let logger: Logger
+    let state: Mutex<PoolState>
+    let workers: [PostgresWorker]
+    /// At most this many queued statements go into one pipeline.
+    static let maxBatch = 64
+
+    /// Starts the connection threads; they connect in the background. Until the first attempts finish,
+    /// calls wait for them; after that, an unreachable server fails calls at once.
+    public init(configuration: PostgresConfiguration, logger: Logger) {
+        self.configuration = configuration
+        self.logger = logger
+        self.state = Mutex(PoolState(poolSize: configuration.poolSize))
+        self.workers = (0..<configuration.poolSize).map { PostgresWorker(index: $0) }
+        for worker in workers {
+            PostgresWorker.startThread { [self] in self.runWorker(worker) }
+        }
+    }
+
+    /// Runs one statement on any connection, in its own implicit transaction.
+    public func query(_ query: PostgresQuery) async throws -> PostgresRows {
+        try await withCheckedThrowingContinuation { continuation in
+            enqueue(.query(query, continuation))
+        }
+    }
+
+    /// True while at least one connection is up.
+    public var isReachable: Bool { state.withLock { $0.reachability == .reachable } }
+
+    /// Why the last connection attempt failed (libpq's words: for logs and startup errors).
+    public var lastConnectionError: PostgresError? { state.withLock { $0.lastConnectionError } }
+
+    /// Reachability now, then every change, until the stream is dropped or the pool closes.
+    public func reachabilityChanges() -> AsyncStream<Bool> {
+        let (stream, continuation) = AsyncStream.makeStream(of: Bool.self, bufferingPolicy: .bufferingNewest(1))
+        let id: Int? = state.withLock { state in
+            continuation.yield(state.reachability == .reachable)
+            guard !state.isClosed else { return nil }
+            let id = state.nextObserverID
+            state.nextObserverID += 1
+            state.observers[id] = continuation
+            return id
+        }
+        guard let id else {
+            continuation.finish()
+            return stream
+        }
+        continuation.onTermination = { [weak self] _ in
+            _ = self?.state.withLock { $0.observers.removeValue(forKey: id) }
+        }
+        return stream
+    }
+
+    /// Fails queued calls, disconnects and stops the threads; returns when they have exited.
+    public func close() async {
+        let (jobs, observers, workers): ([PostgresJob], [AsyncStream<Bool>.Continuation], [PostgresWorker]) =
+            state.withLock { state in
+                state.isClosed = true
+                let jobs = state.shared + state.slots.flatMap(\.privateJobs)
+                state.shared.removeAll()
+                for index in state.slots.indices { state.slots[index].privateJobs.removeAll() }
+                defer { state.observers.removeAll() }
+                return (jobs, Array(state.observers.values), self.workers)
+            }
+        jobs.forEach { $0.fail(.closed) }
+        observers.forEach { $0.finish() }
+        workers.forEach { $0.wake() }
+        await withCheckedContinuation { continuation in
+            let done = state.withLock { state in
+                if state.runningWorkers == 0 { return true }
+                state.closeWaiters.append(continuation)
+                return false
+            }
+            if done { continuation.resume() }
+        }
+    }
+
+    func enqueue(_ job: PostgresJob) {
+        let outcome: Result<Int?, PostgresError> = state.withLock { state in
+            if state.isClosed { return .failure(.closed) }
+            if state.reachability == .unreachable { return .failure(state.unavailableError) }
+            state.shared.append(job)
+            return .success(state.claimIdleWorker())
+        }
+        switch outcome {
+        case .failure(let error): job.fail(error)
+        case .success(let index): if let index { workers[index].wake() }
+        }
+    }
+}

@@ -1,0 +1,83 @@
+/// A statement and its bind parameters. Interpolated values become `$1`, `$2`…, never SQL text:
+/// `"SELECT name FROM identity.accounts WHERE id = \(id)"`. Raw SQL only through `init(unsafeSQL:)`.
+public struct PostgresQuery: Sendable, ExpressibleByStringInterpolation {
+    /// The SQL text with `$n` placeholders.
+    public private(set) var sql: String
+    var binds: PostgresBinds
+
+    /// Takes `sql` verbatim. Only for SQL built from trusted constants (identifiers checked by the caller):
+    /// anything from a request belongs in a bind.
+    public init(unsafeSQL sql: String) {
+        self.sql = sql
+        self.binds = PostgresBinds()
+    }
+
+    /// A literal with no interpolation is trusted SQL written in the source.
+    public init(stringLiteral value: String) {
+        self.init(unsafeSQL: value)
+    }
+
+    /// Builds the SQL and the binds from an interpolated literal.
+    public init(stringInterpolation: StringInterpolation) {
+        self.sql = stringInterpolation.sql
+        self.binds = stringInterpolation.binds
+    }
+
+    /// Appends `value` as the next bind parameter.
+    public mutating func append<Value: PostgresEncodable>(bind value: Value) {
+        binds.append(value)
+        sql += "$\(binds.count)"
+    }
+
+    /// Builds a query: literal segments are SQL, interpolated values are binds.
+    public struct StringInterpolation: StringInterpolationProtocol {
+        var sql = ""
+        var binds = PostgresBinds()
+
+        public init(literalCapacity: Int, interpolationCount: Int) {
+            sql.reserveCapacity(literalCapacity + 3 * interpolationCount)
+        }
+
+        public mutating func appendLiteral(_ literal: String) {
+            sql += literal
+        }
+
+        /// Binds `value` as the next parameter (`$n`).
+        public mutating func appendInterpolation<Value: PostgresEncodable>(_ value: Value) {
+            binds.append(value)
+            sql += "$\(binds.count)"
+        }
+    }
+}
+
+/// Bind values packed for libpq: one byte buffer, with text values NUL-terminated as libpq reads them.
+struct PostgresBinds: Sendable {
+    private(set) var bytes: [UInt8] = []
+    private(set) var offsets: [Int] = []
+    /// -1 for NULL, as libpq expects.
+    private(set) var lengths: [Int32] = []
+    private(set) var types: [UInt32] = []
+    private(set) var formats: [Int32] = []
+    /// Set when a text value holds a NUL byte, which PostgreSQL text cannot carry; reported at execution.
+    private(set) var invalidBind: Int?
+
+    var count: Int { types.count }
+
+    mutating func append<Value: PostgresEncodable>(_ value: Value) {
+        let type = Value.postgresDataType
+        let isText = type == .unspecified
+        let start = bytes.count
+        offsets.append(start)
+        types.append(type.oid)
+        formats.append(isText ? 0 : 1)
+        guard value.encodePostgres(into: &bytes) else {
+            lengths.append(-1)
+            return
+        }
+        lengths.append(Int32(bytes.count - start))
+        if isText {
+            if invalidBind == nil, bytes[start...].contains(0) { invalidBind = count }
+            bytes.append(0)
+        }
+    }
+}
