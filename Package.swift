@@ -73,6 +73,11 @@ let package = Package(
             dependencies: ["KindredPostgres", .product(name: "Logging", package: "swift-log")],
             path: "Tests/PostgresBench"
         ),
+        .testTarget(
+            name: "KindredPostgresTests",
+            dependencies: ["KindredPostgres", .product(name: "Logging", package: "swift-log")],
+            path: "Tests/KindredPostgresTests"
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -13,23 +13,40 @@ extension PostgresConnection {
     func execute(_ queries: [PostgresQuery]) -> [Result<PostgresRows, PostgresError>] {
         var sent: [Sent] = []
         sent.reserveCapacity(queries.count)
+        // A statement repeated within one batch is prepared once: the later copies use the name the first
+        // one is preparing.
+        var preparingNow: [StatementKey: String] = [:]
         for query in queries {
             if let index = query.binds.invalidBind {
                 sent.append(.rejected(PostgresError(
                     kind: .invalidBind, message: "bind parameter $\(index) is text holding a NUL byte")))
                 continue
             }
-            guard let statement = send(query) else { break }
+            guard let statement = send(query, preparingNow: &preparingNow) else {
+                // Whatever part of this query went out has no sync: the answers would no longer line up.
+                isOutOfStep = true
+                break
+            }
             sent.append(statement)
         }
         var results: [Result<PostgresRows, PostgresError>] = []
         results.reserveCapacity(queries.count)
+        var failedPrepares: [StatementKey: PostgresError] = [:]
         for statement in sent {
             if isBroken { break }
             switch statement {
             case .rejected(let error): results.append(.failure(error))
             case .statement(let name, let key, let preparing):
-                results.append(receive(name: name, key: key, preparing: preparing))
+                var result = receive(name: name, key: key, preparing: preparing)
+                if case .failure(let error) = result {
+                    // Copies of a statement whose prepare failed report that failure, not "does not exist".
+                    if preparing, statements[key] == nil {
+                        failedPrepares[key] = error
+                    } else if !preparing, let cause = failedPrepares[key] {
+                        result = .failure(cause)
+                    }
+                }
+                results.append(result)
             }
         }
         let lost = PostgresError.connectionLost(errorMessage)
@@ -37,14 +54,15 @@ extension PostgresConnection {
         return results
     }
 
-    private func send(_ query: PostgresQuery) -> Sent? {
+    private func send(_ query: PostgresQuery, preparingNow: inout [StatementKey: String]) -> Sent? {
         let binds = query.binds
         let key = StatementKey(sql: query.sql, types: binds.types)
-        var name = statements[key]
+        var name = statements[key] ?? preparingNow[key]
         let preparing = name == nil
         if name == nil {
             let prepared = statementName(for: key)
             guard PQsendPrepare(pointer, prepared, query.sql, Int32(binds.count), binds.types) == 1 else { return nil }
+            preparingNow[key] = prepared
             name = prepared
         }
         let sentQuery = binds.bytes.withUnsafeBufferPointer { buffer in
@@ -104,8 +122,13 @@ extension PostgresConnection {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in key.sql.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
         for type in key.types { hash = (hash ^ UInt64(type)) &* 0x0000_0100_0000_01B3 }
-        var name = "kindred_" + String(hash, radix: 16)
-        while statementNames.contains(name) { name += "_" }
+        let base = "kindred_" + String(hash, radix: 16)
+        var name = base
+        var suffix = 1
+        while statementNames.contains(name) {
+            name = base + "_\(suffix)"
+            suffix += 1
+        }
         statementNames.insert(name)
         return name
     }

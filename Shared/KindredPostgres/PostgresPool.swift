@@ -25,6 +25,7 @@ public final class PostgresPool: Sendable {
     }
 
     /// Runs one statement on any connection, in its own implicit transaction.
+    @discardableResult
     public func query(_ query: PostgresQuery) async throws -> PostgresRows {
         try await withCheckedThrowingContinuation { continuation in
             enqueue(.query(query, continuation))

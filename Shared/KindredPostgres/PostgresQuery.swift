@@ -29,6 +29,11 @@ public struct PostgresQuery: Sendable, ExpressibleByStringInterpolation {
         sql += "$\(binds.count)"
     }
 
+    /// Appends trusted SQL text (constants or checked identifiers), never anything from a request.
+    public mutating func append(unsafeSQL text: String) {
+        sql += text
+    }
+
     /// Builds a query: literal segments are SQL, interpolated values are binds.
     public struct StringInterpolation: StringInterpolationProtocol {
         var sql = ""
@@ -44,6 +49,12 @@ public struct PostgresQuery: Sendable, ExpressibleByStringInterpolation {
 
         /// Binds `value` as the next parameter (`$n`).
         public mutating func appendInterpolation<Value: PostgresEncodable>(_ value: Value) {
+            binds.append(value)
+            sql += "$\(binds.count)"
+        }
+
+        /// Binds `value` as the next parameter (`$n`); nil binds NULL.
+        public mutating func appendInterpolation<Value: PostgresEncodable>(_ value: Value?) {
             binds.append(value)
             sql += "$\(binds.count)"
         }

@@ -1,0 +1,96 @@
+import Foundation
+import KindredPostgres
+import Testing
+
+extension DatabaseTests {
+    @Suite struct Binding {
+        @Test func everySupportedTypeRoundTripsThroughABind() async throws {
+            try await TestDatabase.withPool { pool in
+                let date = Date(timeIntervalSince1970: 1_790_000_000.123456)
+                let bytes: [UInt8] = [0, 1, 2, 0xFF, 0, 39, 92]
+                let row = try await pool.query("""
+                    SELECT \(Int.max), \(Int32.min), \(Int64(-42)), \(true), \(2.5), \("héllo ✓"), \(bytes), \(date)
+                    """)[0]
+                let decoded = try row.decode((Int, Int32, Int64, Bool, Double, String, [UInt8], Date).self)
+                #expect(decoded.0 == Int.max)
+                #expect(decoded.1 == Int32.min)
+                #expect(decoded.2 == -42)
+                #expect(decoded.3 == true)
+                #expect(decoded.4 == 2.5)
+                #expect(decoded.5 == "héllo ✓")
+                #expect(decoded.6 == bytes)
+                #expect(abs(decoded.7.timeIntervalSince(date)) < 0.000_001)
+            }
+        }
+
+        @Test func nullBindsAndDecodesAsOptional() async throws {
+            try await TestDatabase.withPool { pool in
+                let missing: Int? = nil
+                let present: String? = "x"
+                let row = try await pool.query("SELECT \(missing), \(present), NULL::bytea")[0]
+                let (a, b, c) = try row.decode((Int?, String?, [UInt8]?).self)
+                #expect(a == nil)
+                #expect(b == "x")
+                #expect(c == nil)
+                #expect(throws: PostgresError.self) { try row.decode(Int.self, column: 0) }
+            }
+        }
+
+        @Test func uuidTimestampAndNumericCastsDecodeAsDocumented() async throws {
+            try await TestDatabase.withPool { pool in
+                let id = "0190C3A4-5B6D-7E8F-9A0B-1C2D3E4F5A6B"
+                let row = try await pool.query(
+                    "SELECT \(id)::uuid, '2026-01-02 03:04:05.5+00'::timestamptz, 7::smallint, 1.5::real")[0]
+                let (uuid, time, small, real) = try row.decode((String, Date, Int32, Double).self)
+                #expect(uuid == id.lowercased())
+                #expect(time == Date(timeIntervalSince1970: 1_767_323_045.5))
+                #expect(small == 7)
+                #expect(real == 1.5)
+            }
+        }
+
+        @Test(arguments: [
+            "Robert'); DROP TABLE students;--", "' OR '1'='1", "$1", "\\x00", "\"quoted\"", "; SELECT pg_sleep(10)",
+        ])
+        func injectionLookingStringsAreStoredVerbatim(text: String) async throws {
+            try await TestDatabase.withPool { pool in
+                try await TestDatabase.withSchema(pool) { schema in
+                    try await pool.query(PostgresQuery(unsafeSQL: "CREATE TABLE \(schema).notes (body text)"))
+                    var insert = PostgresQuery(unsafeSQL: "INSERT INTO \(schema).notes VALUES (")
+                    insert.append(bind: text)
+                    insert.append(unsafeSQL: ")")
+                    try await pool.query(insert)
+                    let rows = try await pool.query(PostgresQuery(unsafeSQL: "SELECT body FROM \(schema).notes"))
+                    #expect(try rows.map { try $0.decode(String.self, column: 0) } == [text])
+                }
+            }
+        }
+
+        @Test func aStringHoldingNulIsRejectedBeforeItReachesTheServer() async throws {
+            try await TestDatabase.withPool { pool in
+                let error = await #expect(throws: PostgresError.self) {
+                    try await pool.query("SELECT \("a\u{0}b")")
+                }
+                #expect(error?.kind == .invalidBind)
+                let after = try await pool.query("SELECT 1")
+                #expect(after.count == 1)
+            }
+        }
+
+        @Test func wrongTypeOrColumnCountIsAClearDecodingError() async throws {
+            try await TestDatabase.withPool { pool in
+                let row = try await pool.query("SELECT 'text'::text AS label, 1::int4 AS n")[0]
+                let wrongType = #expect(throws: PostgresError.self) { try row.decode(Int.self, column: 0) }
+                #expect(wrongType?.kind == .decoding)
+                #expect(wrongType?.message.contains("label") == true)
+                #expect(wrongType?.message.contains("text") == true)
+                let wrongCount = #expect(throws: PostgresError.self) { try row.decode((String, Int, Int).self) }
+                #expect(wrongCount?.message.contains("2 columns") == true)
+                let narrowing = #expect(throws: PostgresError.self) {
+                    try row.decode(Bool.self, column: 1)
+                }
+                #expect(narrowing?.kind == .decoding)
+            }
+        }
+    }
+}

@@ -1,0 +1,116 @@
+import KindredPostgres
+import Testing
+
+extension DatabaseTests {
+    @Suite struct Pool {
+        @Test func aRepeatedStatementIsPreparedOnceAndReused() async throws {
+            try await TestDatabase.withPool(size: 1) { pool in
+                for value in 0..<5 {
+                    let rows = try await pool.query("SELECT \(value) + 1 AS reuse_probe")
+                    #expect(try rows[0].decode(Int.self, column: 0) == value + 1)
+                }
+                let prepared = try await pool.query("""
+                    SELECT count(*)::int8 FROM pg_prepared_statements WHERE statement = 'SELECT $1 + 1 AS reuse_probe'
+                    """)
+                #expect(try prepared[0].decode(Int.self, column: 0) == 1)
+            }
+        }
+
+        @Test func manyConcurrentTasksEachGetTheirOwnAnswer() async throws {
+            try await TestDatabase.withPool(size: 3) { pool in
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    for value in 0..<500 {
+                        group.addTask {
+                            let rows = try await pool.query("SELECT \(value) * 2, \(String(value))")
+                            let (doubled, text) = try rows[0].decode((Int, String).self)
+                            #expect(doubled == value * 2)
+                            #expect(text == String(value))
+                        }
+                    }
+                    try await group.waitForAll()
+                }
+            }
+        }
+
+        @Test func aFailingStatementDoesNotDisturbItsNeighboursInThePipeline() async throws {
+            try await TestDatabase.withPool(size: 1) { pool in
+                try await withThrowingTaskGroup(of: Bool.self) { group in
+                    for value in 0..<100 {
+                        group.addTask {
+                            if value % 3 == 0 {
+                                do {
+                                    _ = try await pool.query("SELECT 1 / \(0) -- \(value)")
+                                    return false
+                                } catch let error as PostgresError {
+                                    return error.sqlState == "22012"
+                                }
+                            }
+                            let rows = try await pool.query("SELECT \(value)")
+                            return try rows[0].decode(Int.self, column: 0) == value
+                        }
+                    }
+                    for try await ok in group { #expect(ok) }
+                }
+            }
+        }
+
+        @Test func anInvalidStatementRepeatedInOneBatchReportsItsSyntaxErrorEveryTime() async throws {
+            try await TestDatabase.withPool(size: 1) { pool in
+                try await withThrowingTaskGroup(of: String?.self) { group in
+                    for value in 0..<40 {
+                        group.addTask {
+                            do {
+                                _ = try await pool.query("SELEC \(value)")
+                                return nil
+                            } catch let error as PostgresError {
+                                return error.sqlState
+                            }
+                        }
+                    }
+                    for try await sqlState in group { #expect(sqlState == "42601") }
+                }
+                let after = try await pool.query("SELECT 1")
+                #expect(after.count == 1)
+            }
+        }
+
+        @Test func aUniqueViolationIsClassifiedWithoutLeakingTheValue() async throws {
+            try await TestDatabase.withPool { pool in
+                try await TestDatabase.withSchema(pool) { schema in
+                    try await pool.query(PostgresQuery(unsafeSQL: "CREATE TABLE \(schema).users (email text UNIQUE)"))
+                    var insert = PostgresQuery(unsafeSQL: "INSERT INTO \(schema).users VALUES (")
+                    insert.append(bind: "ada@example.com")
+                    insert.append(unsafeSQL: ")")
+                    try await pool.query(insert)
+                    let error = await #expect(throws: PostgresError.self) { try await pool.query(insert) }
+                    #expect(error?.isUniqueViolation == true)
+                    #expect(error?.category == .alreadyExists)
+                    #expect(error?.message.contains("ada@example.com") == false)
+                    #expect(error?.serverDetail?.contains("ada@example.com") == true)
+                }
+            }
+        }
+
+        @Test func affectedRowsCountsWhatAStatementChanged() async throws {
+            try await TestDatabase.withPool { pool in
+                try await TestDatabase.withSchema(pool) { schema in
+                    try await pool.query(PostgresQuery(unsafeSQL: "CREATE TABLE \(schema).t (n int)"))
+                    let insert = try await pool.query(
+                        PostgresQuery(unsafeSQL: "INSERT INTO \(schema).t SELECT generate_series(1, 7)"))
+                    #expect(insert.affectedRows == 7)
+                    #expect(insert.isEmpty)
+                }
+            }
+        }
+
+        @Test func theStatementTimeoutCancelsAndIsClassified() async throws {
+            let pool = try TestDatabase.makePool(size: 1, statementTimeout: .milliseconds(100))
+            let error = await #expect(throws: PostgresError.self) { try await pool.query("SELECT pg_sleep(2)") }
+            #expect(error?.isQueryCanceled == true)
+            #expect(error?.category == .cancelled)
+            let after = try await pool.query("SELECT 1")
+            #expect(after.count == 1)
+            await pool.close()
+        }
+    }
+}
