@@ -9,7 +9,8 @@ public struct MigrationRunner: Sendable {
     /// Checks the schema name and that versions are positive and unique.
     public init(schema: String, migrations: [Migration]) throws(MigrationError) {
         let allowed = schema.utf8.allSatisfy { ($0 >= 97 && $0 <= 122) || ($0 >= 48 && $0 <= 57) || $0 == 95 }
-        guard let first = schema.utf8.first, allowed, !(48...57).contains(first), schema.utf8.count <= 63 else {
+        guard let first = schema.utf8.first, allowed, !(48...57).contains(first), schema.utf8.count <= 63
+        else {
             throw .invalidSchemaName(schema)
         }
         let sorted = migrations.sorted { $0.version < $1.version }
@@ -31,20 +32,23 @@ public struct MigrationRunner: Sendable {
             _ = try await tx.query("SELECT pg_advisory_xact_lock(\(lockKey))")
             let exists = try await tx.query("SELECT 1 FROM pg_namespace WHERE nspname = \(schema)")
             guard !exists.isEmpty else { throw MigrationError.schemaMissing(schema) }
-            try await tx.query(PostgresQuery(unsafeSQL: """
-                CREATE TABLE IF NOT EXISTS \(table) (
-                    version bigint PRIMARY KEY,
-                    name text NOT NULL,
-                    checksum text NOT NULL,
-                    applied_at timestamptz NOT NULL DEFAULT now())
-                """))
+            try await tx.query(
+                PostgresQuery(
+                    unsafeSQL: """
+                        CREATE TABLE IF NOT EXISTS \(table) (
+                            version bigint PRIMARY KEY,
+                            name text NOT NULL,
+                            checksum text NOT NULL,
+                            applied_at timestamptz NOT NULL DEFAULT now())
+                        """))
             let recorded = try await tx.query(
                 PostgresQuery(unsafeSQL: "SELECT version, name, checksum FROM \(table) ORDER BY version")
             ).map { row throws(PostgresError) in try row.decode((Int, String, String).self) }
             let pending = try self.pending(recorded: recorded)
             for migration in pending {
                 try await tx.runScript(migration.sql)
-                var insert = PostgresQuery(unsafeSQL: "INSERT INTO \(table) (version, name, checksum) VALUES (")
+                var insert = PostgresQuery(
+                    unsafeSQL: "INSERT INTO \(table) (version, name, checksum) VALUES (")
                 insert.append(bind: migration.version)
                 insert.append(unsafeSQL: ", ")
                 insert.append(bind: migration.name)
@@ -58,7 +62,9 @@ public struct MigrationRunner: Sendable {
     }
 
     /// Compares the recorded migrations with the shipped ones; any disagreement is an error naming the version.
-    func pending(recorded: [(version: Int, name: String, checksum: String)]) throws(MigrationError) -> [Migration] {
+    func pending(recorded: [(version: Int, name: String, checksum: String)]) throws(MigrationError)
+        -> [Migration]
+    {
         let shipped = Dictionary(uniqueKeysWithValues: migrations.map { ($0.version, $0) })
         for record in recorded {
             guard let migration = shipped[record.version] else {
@@ -82,7 +88,9 @@ public struct MigrationRunner: Sendable {
     /// A stable 64-bit key for this schema's advisory lock (FNV-1a of a namespaced name).
     var lockKey: Int64 {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in "kindred.migrations.\(schema)".utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+        for byte in "kindred.migrations.\(schema)".utf8 {
+            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
+        }
         return Int64(bitPattern: hash)
     }
 }

@@ -67,7 +67,8 @@ public struct PostgresConfiguration: Sendable {
             result.append(Parameter(keyword: "fallback_application_name", value: "kindred"))
         }
         if let statementTimeout {
-            let milliseconds = statementTimeout.components.seconds * 1000
+            let milliseconds =
+                statementTimeout.components.seconds * 1000
                 + statementTimeout.components.attoseconds / 1_000_000_000_000_000
             let setting = "-c statement_timeout=\(max(1, milliseconds))"
             if let index = result.firstIndex(where: { $0.keyword == "options" }) {

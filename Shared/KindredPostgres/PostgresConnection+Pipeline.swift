@@ -18,8 +18,11 @@ extension PostgresConnection {
         var preparingNow: [StatementKey: String] = [:]
         for query in queries {
             if let index = query.binds.invalidBind {
-                sent.append(.rejected(PostgresError(
-                    kind: .invalidBind, message: "bind parameter $\(index) is text holding a NUL byte")))
+                sent.append(
+                    .rejected(
+                        PostgresError(
+                            kind: .invalidBind, message: "bind parameter $\(index) is text holding a NUL byte"
+                        )))
                 continue
             }
             guard let statement = send(query, preparingNow: &preparingNow) else {
@@ -61,22 +64,28 @@ extension PostgresConnection {
         let preparing = name == nil
         if name == nil {
             let prepared = statementName(for: key)
-            guard PQsendPrepare(pointer, prepared, query.sql, Int32(binds.count), binds.types) == 1 else { return nil }
+            guard PQsendPrepare(pointer, prepared, query.sql, Int32(binds.count), binds.types) == 1 else {
+                return nil
+            }
             preparingNow[key] = prepared
             name = prepared
         }
         let sentQuery = binds.bytes.withUnsafeBufferPointer { buffer in
             let base = UnsafeRawPointer(buffer.baseAddress)
             let values: [UnsafePointer<CChar>?] = binds.offsets.enumerated().map { index, offset in
-                binds.lengths[index] < 0 ? nil : base.map { ($0 + offset).assumingMemoryBound(to: CChar.self) }
+                binds.lengths[index] < 0
+                    ? nil : base.map { ($0 + offset).assumingMemoryBound(to: CChar.self) }
             }
-            return PQsendQueryPrepared(pointer, name, Int32(binds.count), values, binds.lengths, binds.formats, 1)
+            return PQsendQueryPrepared(
+                pointer, name, Int32(binds.count), values, binds.lengths, binds.formats, 1)
         }
         guard sentQuery == 1, PQpipelineSync(pointer) == 1 else { return nil }
         return .statement(name: name!, key: key, preparing: preparing)
     }
 
-    private func receive(name: String, key: StatementKey, preparing: Bool) -> Result<PostgresRows, PostgresError> {
+    private func receive(name: String, key: StatementKey, preparing: Bool) -> Result<
+        PostgresRows, PostgresError
+    > {
         var prepareError: PostgresError?
         if preparing {
             guard let prepared = nextStatementResult() else { return .failure(.connectionLost(errorMessage)) }
@@ -95,6 +104,9 @@ extension PostgresConnection {
             outcome = .failure(prepareError)
         } else if let failure = error(in: result) {
             PQclear(result)
+            // "cached plan must not change result type": a migration changed a table under this prepared
+            // statement. Forget it, so the next call prepares it afresh.
+            if failure.isStalePreparedStatement { statements[key] = nil }
             outcome = .failure(failure)
         } else {
             outcome = .success(PostgresRows(result: PostgresResult(taking: result)))

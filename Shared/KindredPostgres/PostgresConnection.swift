@@ -75,7 +75,9 @@ final class PostgresConnection {
             if isBroken { return .connectionLost(errorMessage) }
             let sqlState = field(result, "C")
             var detail = field(result, "M") ?? String(cString: PQresultErrorMessage(result))
-            for (code, label): (Unicode.Scalar, String) in [("D", "detail"), ("H", "hint"), ("n", "constraint"), ("P", "position")] {
+            for (code, label): (Unicode.Scalar, String) in [
+                ("D", "detail"), ("H", "hint"), ("n", "constraint"), ("P", "position"),
+            ] {
                 if let value = field(result, code) { detail += "; \(label): \(value)" }
             }
             return .server(sqlState: sqlState, detail: detail)

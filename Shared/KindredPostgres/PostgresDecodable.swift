@@ -3,7 +3,8 @@ public import FoundationEssentials
 /// A Swift value a column can be decoded into, from PostgreSQL's binary format.
 public protocol PostgresDecodable: Sendable {
     /// Decodes a non-NULL value of column type `type`; throws a one-line reason if the type does not fit.
-    static func decodePostgres(_ bytes: UnsafeRawBufferPointer, type: PostgresDataType) throws(PostgresError) -> Self
+    static func decodePostgres(_ bytes: UnsafeRawBufferPointer, type: PostgresDataType) throws(PostgresError)
+        -> Self
     /// The value for NULL; only `Optional` has one.
     static func decodePostgresNull() throws(PostgresError) -> Self
 }
@@ -20,7 +21,9 @@ extension PostgresDecodable {
 
 extension UnsafeRawBufferPointer {
     fileprivate func bigEndian<T: FixedWidthInteger>(_: T.Type) throws(PostgresError) -> T {
-        guard count == MemoryLayout<T>.size else { throw .decoding("has \(count) bytes, expected \(T.bitWidth / 8)") }
+        guard count == MemoryLayout<T>.size else {
+            throw .decoding("has \(count) bytes, expected \(T.bitWidth / 8)")
+        }
         return T(bigEndian: loadUnaligned(as: T.self))
     }
 
@@ -35,34 +38,46 @@ extension UnsafeRawBufferPointer {
 }
 
 extension Int64: PostgresDecodable {
-    public static func decodePostgres(_ bytes: UnsafeRawBufferPointer, type: PostgresDataType) throws(PostgresError) -> Int64 {
+    public static func decodePostgres(_ bytes: UnsafeRawBufferPointer, type: PostgresDataType)
+        throws(PostgresError) -> Int64
+    {
         guard let value = try bytes.integer(type) else { throw mismatch(type) }
         return value
     }
 }
 
 extension Int: PostgresDecodable {
-    public static func decodePostgres(_ bytes: UnsafeRawBufferPointer, type: PostgresDataType) throws(PostgresError) -> Int {
+    public static func decodePostgres(_ bytes: UnsafeRawBufferPointer, type: PostgresDataType)
+        throws(PostgresError) -> Int
+    {
         Int(try Int64.decodePostgres(bytes, type: type))
     }
 }
 
 extension Int32: PostgresDecodable {
-    public static func decodePostgres(_ bytes: UnsafeRawBufferPointer, type: PostgresDataType) throws(PostgresError) -> Int32 {
-        guard type == .int2 || type == .int4, let value = try bytes.integer(type) else { throw mismatch(type) }
+    public static func decodePostgres(_ bytes: UnsafeRawBufferPointer, type: PostgresDataType)
+        throws(PostgresError) -> Int32
+    {
+        guard type == .int2 || type == .int4, let value = try bytes.integer(type) else {
+            throw mismatch(type)
+        }
         return Int32(value)
     }
 }
 
 extension Bool: PostgresDecodable {
-    public static func decodePostgres(_ bytes: UnsafeRawBufferPointer, type: PostgresDataType) throws(PostgresError) -> Bool {
+    public static func decodePostgres(_ bytes: UnsafeRawBufferPointer, type: PostgresDataType)
+        throws(PostgresError) -> Bool
+    {
         guard type == .bool, bytes.count == 1 else { throw mismatch(type) }
         return bytes[0] != 0
     }
 }
 
 extension Double: PostgresDecodable {
-    public static func decodePostgres(_ bytes: UnsafeRawBufferPointer, type: PostgresDataType) throws(PostgresError) -> Double {
+    public static func decodePostgres(_ bytes: UnsafeRawBufferPointer, type: PostgresDataType)
+        throws(PostgresError) -> Double
+    {
         switch type {
         case .float8: Double(bitPattern: try bytes.bigEndian(UInt64.self))
         case .float4: Double(Float(bitPattern: try bytes.bigEndian(UInt32.self)))
@@ -72,7 +87,9 @@ extension Double: PostgresDecodable {
 }
 
 extension Array: PostgresDecodable where Element == UInt8 {
-    public static func decodePostgres(_ bytes: UnsafeRawBufferPointer, type: PostgresDataType) throws(PostgresError) -> [UInt8] {
+    public static func decodePostgres(_ bytes: UnsafeRawBufferPointer, type: PostgresDataType)
+        throws(PostgresError) -> [UInt8]
+    {
         guard type == .bytea else { throw mismatch(type) }
         return [UInt8](bytes)
     }
@@ -80,7 +97,9 @@ extension Array: PostgresDecodable where Element == UInt8 {
 
 extension String: PostgresDecodable {
     /// Text-like columns as they are; `uuid` in its canonical lowercase form; `jsonb` as its JSON text.
-    public static func decodePostgres(_ bytes: UnsafeRawBufferPointer, type: PostgresDataType) throws(PostgresError) -> String {
+    public static func decodePostgres(_ bytes: UnsafeRawBufferPointer, type: PostgresDataType)
+        throws(PostgresError) -> String
+    {
         switch type {
         case .text, .varchar, .bpchar, .name, .json, .unknown, .char:
             return String(decoding: bytes, as: UTF8.self)
@@ -110,14 +129,18 @@ extension String: PostgresDecodable {
 
 extension Date: PostgresDecodable {
     /// `timestamptz` (and `timestamp`, read as UTC); PostgreSQL's infinities become `distantFuture`/`distantPast`.
-    public static func decodePostgres(_ bytes: UnsafeRawBufferPointer, type: PostgresDataType) throws(PostgresError) -> Date {
+    public static func decodePostgres(_ bytes: UnsafeRawBufferPointer, type: PostgresDataType)
+        throws(PostgresError) -> Date
+    {
         guard type == .timestamptz || type == .timestamp else { throw mismatch(type) }
         return PostgresTime.date(microsecondsSince2000: try bytes.bigEndian(Int64.self))
     }
 }
 
 extension Optional: PostgresDecodable where Wrapped: PostgresDecodable {
-    public static func decodePostgres(_ bytes: UnsafeRawBufferPointer, type: PostgresDataType) throws(PostgresError) -> Wrapped? {
+    public static func decodePostgres(_ bytes: UnsafeRawBufferPointer, type: PostgresDataType)
+        throws(PostgresError) -> Wrapped?
+    {
         try Wrapped.decodePostgres(bytes, type: type)
     }
 

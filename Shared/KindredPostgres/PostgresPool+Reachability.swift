@@ -15,7 +15,8 @@ extension PostgresPool {
             return setReachability(.reachable, in: &state)
         }
         if change.changed {
-            logger.info("PostgreSQL reachable", metadata: ["database": "\(configuration.redactedDescription)"])
+            logger.info(
+                "PostgreSQL reachable", metadata: ["database": "\(configuration.redactedDescription)"])
         }
         change.observers.forEach { $0.yield(true) }
     }
@@ -67,7 +68,9 @@ extension PostgresPool {
         return change
     }
 
-    private func setReachability(_ value: PoolState.Reachability, in state: inout PoolState) -> ReachabilityChange {
+    private func setReachability(_ value: PoolState.Reachability, in state: inout PoolState)
+        -> ReachabilityChange
+    {
         guard state.reachability != value else { return ReachabilityChange() }
         let wasReachable = state.reachability == .reachable
         state.reachability = value

@@ -51,7 +51,9 @@ struct PoolState {
 
     /// The worker to wake for shared work: an idle, connected one that no transaction holds.
     mutating func claimIdleWorker() -> Int? {
-        guard let index = slots.firstIndex(where: { $0.isIdle && $0.isUp && $0.lease == nil }) else { return nil }
+        guard let index = slots.firstIndex(where: { $0.isIdle && $0.isUp && $0.lease == nil }) else {
+            return nil
+        }
         slots[index].isIdle = false
         return index
     }

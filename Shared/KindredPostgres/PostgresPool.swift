@@ -27,8 +27,15 @@ public final class PostgresPool: Sendable {
     /// Runs one statement on any connection, in its own implicit transaction.
     @discardableResult
     public func query(_ query: PostgresQuery) async throws -> PostgresRows {
-        try await withCheckedThrowingContinuation { continuation in
-            enqueue(.query(query, continuation))
+        do {
+            return try await withCheckedThrowingContinuation { continuation in
+                enqueue(.query(query, continuation))
+            }
+        } catch let error as PostgresError where error.isStalePreparedStatement {
+            // The server refused before executing anything, and the connection dropped its stale statement.
+            return try await withCheckedThrowingContinuation { continuation in
+                enqueue(.query(query, continuation))
+            }
         }
     }
 
@@ -40,7 +47,8 @@ public final class PostgresPool: Sendable {
 
     /// Reachability now, then every change, until the stream is dropped or the pool closes.
     public func reachabilityChanges() -> AsyncStream<Bool> {
-        let (stream, continuation) = AsyncStream.makeStream(of: Bool.self, bufferingPolicy: .bufferingNewest(1))
+        let (stream, continuation) = AsyncStream.makeStream(
+            of: Bool.self, bufferingPolicy: .bufferingNewest(1))
         let id: Int? = state.withLock { state in
             continuation.yield(state.reachability == .reachable)
             guard !state.isClosed else { return nil }

@@ -19,7 +19,9 @@ final class PostgresResult: @unchecked Sendable {
 
     func columnName(_ column: Int) -> String { String(cString: PQfname(pointer, Int32(column))) }
 
-    func columnType(_ column: Int) -> PostgresDataType { PostgresDataType(oid: PQftype(pointer, Int32(column))) }
+    func columnType(_ column: Int) -> PostgresDataType {
+        PostgresDataType(oid: PQftype(pointer, Int32(column)))
+    }
 
     /// The cell's bytes (valid while this result lives), or nil for NULL.
     func withCell<T>(row: Int, column: Int, _ body: (UnsafeRawBufferPointer?) throws(PostgresError) -> T)
@@ -59,7 +61,9 @@ public struct PostgresRow: Sendable {
     public var columnCount: Int { result.columnCount }
 
     /// Decodes column `column` (zero-based) as `type`; NULL needs an Optional type.
-    public func decode<Value: PostgresDecodable>(_ type: Value.Type, column: Int) throws(PostgresError) -> Value {
+    public func decode<Value: PostgresDecodable>(_ type: Value.Type, column: Int) throws(PostgresError)
+        -> Value
+    {
         guard column >= 0, column < result.columnCount else {
             throw .decoding("column \(column) requested from a row of \(result.columnCount) columns")
         }

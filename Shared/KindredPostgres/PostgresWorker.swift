@@ -24,7 +24,10 @@ final class PostgresWorker: Sendable {
     func wait(socket: Int32?, timeout: Duration?) -> Bool {
         var descriptors = [pollfd(fd: wakeDescriptor, events: Int16(POLLIN), revents: 0)]
         if let socket { descriptors.append(pollfd(fd: socket, events: Int16(POLLIN), revents: 0)) }
-        let milliseconds = timeout.map { Int32($0.components.seconds * 1000 + $0.components.attoseconds / 1_000_000_000_000_000) } ?? -1
+        let milliseconds =
+            timeout.map {
+                Int32($0.components.seconds * 1000 + $0.components.attoseconds / 1_000_000_000_000_000)
+            } ?? -1
         let ready = poll(&descriptors, nfds_t(descriptors.count), milliseconds)
         guard ready > 0 else { return false }
         if descriptors[0].revents != 0 {
@@ -42,11 +45,13 @@ final class PostgresWorker: Sendable {
         }
         let box = Unmanaged.passRetained(Box(body)).toOpaque()
         var thread = pthread_t()
-        let status = pthread_create(&thread, nil, { raw in
-            // Balances passRetained above: the thread owns the box until its body returns.
-            Unmanaged<Box>.fromOpaque(raw!).takeRetainedValue().body()
-            return nil
-        }, box)
+        let status = pthread_create(
+            &thread, nil,
+            { raw in
+                // Balances passRetained above: the thread owns the box until its body returns.
+                Unmanaged<Box>.fromOpaque(raw!).takeRetainedValue().body()
+                return nil
+            }, box)
         precondition(status == 0, "pthread_create failed: \(status)")
         pthread_detach(thread)
     }

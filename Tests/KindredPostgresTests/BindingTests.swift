@@ -8,7 +8,8 @@ extension DatabaseTests {
             try await TestDatabase.withPool { pool in
                 let date = Date(timeIntervalSince1970: 1_790_000_000.123456)
                 let bytes: [UInt8] = [0, 1, 2, 0xFF, 0, 39, 92]
-                let row = try await pool.query("""
+                let row = try await pool.query(
+                    """
                     SELECT \(Int.max), \(Int32.min), \(Int64(-42)), \(true), \(2.5), \("héllo ✓"), \(bytes), \(date)
                     """)[0]
                 let decoded = try row.decode((Int, Int32, Int64, Bool, Double, String, [UInt8], Date).self)
@@ -50,7 +51,8 @@ extension DatabaseTests {
         }
 
         @Test(arguments: [
-            "Robert'); DROP TABLE students;--", "' OR '1'='1", "$1", "\\x00", "\"quoted\"", "; SELECT pg_sleep(10)",
+            "Robert'); DROP TABLE students;--", "' OR '1'='1", "$1", "\\x00", "\"quoted\"",
+            "; SELECT pg_sleep(10)",
         ])
         func injectionLookingStringsAreStoredVerbatim(text: String) async throws {
             try await TestDatabase.withPool { pool in
@@ -60,7 +62,8 @@ extension DatabaseTests {
                     insert.append(bind: text)
                     insert.append(unsafeSQL: ")")
                     try await pool.query(insert)
-                    let rows = try await pool.query(PostgresQuery(unsafeSQL: "SELECT body FROM \(schema).notes"))
+                    let rows = try await pool.query(
+                        PostgresQuery(unsafeSQL: "SELECT body FROM \(schema).notes"))
                     #expect(try rows.map { try $0.decode(String.self, column: 0) } == [text])
                 }
             }
@@ -84,7 +87,9 @@ extension DatabaseTests {
                 #expect(wrongType?.kind == .decoding)
                 #expect(wrongType?.message.contains("label") == true)
                 #expect(wrongType?.message.contains("text") == true)
-                let wrongCount = #expect(throws: PostgresError.self) { try row.decode((String, Int, Int).self) }
+                let wrongCount = #expect(throws: PostgresError.self) {
+                    try row.decode((String, Int, Int).self)
+                }
                 #expect(wrongCount?.message.contains("2 columns") == true)
                 let narrowing = #expect(throws: PostgresError.self) {
                     try row.decode(Bool.self, column: 1)

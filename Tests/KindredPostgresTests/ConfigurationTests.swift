@@ -23,15 +23,18 @@ import Testing
     }
 
     @Test func theRedactedDescriptionNeverShowsThePassword() throws {
-        let configuration = try PostgresConfiguration(url: "postgresql://svc:s3cret@db.internal:6432/kindred?sslmode=require")
+        let configuration = try PostgresConfiguration(
+            url: "postgresql://svc:s3cret@db.internal:6432/kindred?sslmode=require")
         #expect(configuration.redactedDescription == "postgresql://svc@db.internal:6432/kindred")
     }
 }
 
 @Suite struct ErrorCategory {
     @Test(arguments: [
-        ("23505", PostgresError.Category.alreadyExists), ("23P01", .alreadyExists), ("40001", .retryableConflict),
-        ("40P01", .retryableConflict), ("57014", .cancelled), ("08006", .unavailable), ("57P01", .unavailable),
+        ("23505", PostgresError.Category.alreadyExists), ("23P01", .alreadyExists),
+        ("40001", .retryableConflict),
+        ("40P01", .retryableConflict), ("57014", .cancelled), ("08006", .unavailable),
+        ("57P01", .unavailable),
         ("53300", .unavailable), ("23502", .other), ("42P01", .other),
     ])
     func eachSQLStateMapsToOneCategory(sqlState: String, category: PostgresError.Category) {

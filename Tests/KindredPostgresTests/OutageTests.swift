@@ -19,7 +19,9 @@ extension DatabaseTests {
             let pool = try TestDatabase.makePool(size: 4)
             let changes = Locked<[Bool]>([])
             let watcher = Task {
-                for await reachable in pool.reachabilityChanges() { changes.withLock { $0.append(reachable) } }
+                for await reachable in pool.reachabilityChanges() {
+                    changes.withLock { $0.append(reachable) }
+                }
             }
             try await waitFor(true, on: pool, within: .seconds(5))
             let stop = Locked(false)

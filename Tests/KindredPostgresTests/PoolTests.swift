@@ -9,7 +9,8 @@ extension DatabaseTests {
                     let rows = try await pool.query("SELECT \(value) + 1 AS reuse_probe")
                     #expect(try rows[0].decode(Int.self, column: 0) == value + 1)
                 }
-                let prepared = try await pool.query("""
+                let prepared = try await pool.query(
+                    """
                     SELECT count(*)::int8 FROM pg_prepared_statements WHERE statement = 'SELECT $1 + 1 AS reuse_probe'
                     """)
                 #expect(try prepared[0].decode(Int.self, column: 0) == 1)
@@ -74,10 +75,23 @@ extension DatabaseTests {
             }
         }
 
+        @Test func aTableChangedUnderAPreparedStatementIsPreparedAgain() async throws {
+            try await TestDatabase.withPool(size: 1) { pool in
+                try await TestDatabase.withSchema(pool) { schema in
+                    let select = PostgresQuery(unsafeSQL: "SELECT * FROM \(schema).t")
+                    try await pool.query(PostgresQuery(unsafeSQL: "CREATE TABLE \(schema).t (a int)"))
+                    #expect(try await pool.query(select).columnNames == ["a"])
+                    try await pool.query(PostgresQuery(unsafeSQL: "ALTER TABLE \(schema).t ADD COLUMN b text"))
+                    #expect(try await pool.query(select).columnNames == ["a", "b"])
+                }
+            }
+        }
+
         @Test func aUniqueViolationIsClassifiedWithoutLeakingTheValue() async throws {
             try await TestDatabase.withPool { pool in
                 try await TestDatabase.withSchema(pool) { schema in
-                    try await pool.query(PostgresQuery(unsafeSQL: "CREATE TABLE \(schema).users (email text UNIQUE)"))
+                    try await pool.query(
+                        PostgresQuery(unsafeSQL: "CREATE TABLE \(schema).users (email text UNIQUE)"))
                     var insert = PostgresQuery(unsafeSQL: "INSERT INTO \(schema).users VALUES (")
                     insert.append(bind: "ada@example.com")
                     insert.append(unsafeSQL: ")")
@@ -105,7 +119,9 @@ extension DatabaseTests {
 
         @Test func theStatementTimeoutCancelsAndIsClassified() async throws {
             let pool = try TestDatabase.makePool(size: 1, statementTimeout: .milliseconds(100))
-            let error = await #expect(throws: PostgresError.self) { try await pool.query("SELECT pg_sleep(2)") }
+            let error = await #expect(throws: PostgresError.self) {
+                try await pool.query("SELECT pg_sleep(2)")
+            }
             #expect(error?.isQueryCanceled == true)
             #expect(error?.category == .cancelled)
             let after = try await pool.query("SELECT 1")

@@ -17,11 +17,12 @@ enum TestDatabase {
     /// `KINDRED_TEST_DATABASE_URL`, or a failing test that says how to get one.
     static func url() throws -> String {
         guard let url = ProcessInfo.processInfo.environment["KINDRED_TEST_DATABASE_URL"], !url.isEmpty else {
-            throw SetupError(description: """
-                KINDRED_TEST_DATABASE_URL is not set: these tests need a real PostgreSQL. Run \
-                `export KINDRED_TEST_DATABASE_URL=$(Tests/postgres-test-cluster start)` and \
-                `export KINDRED_TEST_PG_CTL=Tests/postgres-test-cluster`, or use Tests/run.
-                """)
+            throw SetupError(
+                description: """
+                    KINDRED_TEST_DATABASE_URL is not set: these tests need a real PostgreSQL. Run \
+                    `export KINDRED_TEST_DATABASE_URL=$(Tests/postgres-test-cluster start)` and \
+                    `export KINDRED_TEST_PG_CTL=Tests/postgres-test-cluster`, or use Tests/run.
+                    """)
         }
         return url
     }
@@ -68,11 +69,13 @@ enum TestDatabase {
 
     /// Runs the cluster control command (`KINDRED_TEST_PG_CTL`) with `action` (`stop`, `start`).
     static func control(_ action: String) throws {
-        guard let command = ProcessInfo.processInfo.environment["KINDRED_TEST_PG_CTL"], !command.isEmpty else {
-            throw SetupError(description: """
-                KINDRED_TEST_PG_CTL is not set: the outage test needs to stop and start the test server. \
-                Set it to Tests/postgres-test-cluster (or a command taking stop/start).
-                """)
+        guard let command = ProcessInfo.processInfo.environment["KINDRED_TEST_PG_CTL"], !command.isEmpty
+        else {
+            throw SetupError(
+                description: """
+                    KINDRED_TEST_PG_CTL is not set: the outage test needs to stop and start the test server. \
+                    Set it to Tests/postgres-test-cluster (or a command taking stop/start).
+                    """)
         }
         // system() rather than Foundation's Process: Process reaps its child through a run loop that never
         // ran here, and the test hung on a zombie.
@@ -94,6 +97,10 @@ final class Locked<Value: Sendable>: Sendable {
 /// A counter tasks can share.
 final class Counter: Sendable {
     private let storage = Locked(0)
-    @discardableResult func increment() -> Int { storage.withLock { $0 += 1; return $0 } }
+    @discardableResult func increment() -> Int {
+        storage.withLock {
+            $0 += 1; return $0
+        }
+    }
     var value: Int { storage.value }
 }

@@ -20,7 +20,8 @@ extension DatabaseTests {
                             throw Rollback()
                         }
                     }
-                    let rows = try await pool.query(PostgresQuery(unsafeSQL: "SELECT n FROM \(table) ORDER BY n"))
+                    let rows = try await pool.query(
+                        PostgresQuery(unsafeSQL: "SELECT n FROM \(table) ORDER BY n"))
                     #expect(try rows.map { try $0.decode(Int32.self, column: 0) } == [1, 2])
                 }
             }
@@ -30,19 +31,23 @@ extension DatabaseTests {
             try await TestDatabase.withPool(size: 2) { pool in
                 try await TestDatabase.withSchema(pool) { schema in
                     let table = "\(schema).doctors"
-                    try await pool.query(PostgresQuery(unsafeSQL: "CREATE TABLE \(table) (id int, on_call bool)"))
-                    try await pool.query(PostgresQuery(unsafeSQL: "INSERT INTO \(table) VALUES (1, true), (2, true)"))
+                    try await pool.query(
+                        PostgresQuery(unsafeSQL: "CREATE TABLE \(table) (id int, on_call bool)"))
+                    try await pool.query(
+                        PostgresQuery(unsafeSQL: "INSERT INTO \(table) VALUES (1, true), (2, true)"))
                     let attempts = Counter()
                     try await withThrowingTaskGroup(of: Void.self) { group in
                         for id in [1, 2] {
                             group.addTask {
                                 try await pool.transaction(isolation: .serializable) { tx in
                                     let attempt = attempts.increment()
-                                    try await tx.query(PostgresQuery(
-                                        unsafeSQL: "SELECT count(*) FROM \(table) WHERE on_call"))
+                                    try await tx.query(
+                                        PostgresQuery(
+                                            unsafeSQL: "SELECT count(*) FROM \(table) WHERE on_call"))
                                     // Both first attempts read before either writes: a classic write skew.
                                     if attempt <= 2 { try await Task.sleep(for: .milliseconds(300)) }
-                                    var update = PostgresQuery(unsafeSQL: "UPDATE \(table) SET on_call = false WHERE id = ")
+                                    var update = PostgresQuery(
+                                        unsafeSQL: "UPDATE \(table) SET on_call = false WHERE id = ")
                                     update.append(bind: Int32(id))
                                     try await tx.query(update)
                                 }
@@ -51,7 +56,8 @@ extension DatabaseTests {
                         try await group.waitForAll()
                     }
                     #expect(attempts.value == 3)
-                    let rows = try await pool.query(PostgresQuery(unsafeSQL: "SELECT count(*) FROM \(table) WHERE on_call"))
+                    let rows = try await pool.query(
+                        PostgresQuery(unsafeSQL: "SELECT count(*) FROM \(table) WHERE on_call"))
                     #expect(try rows[0].decode(Int.self, column: 0) == 0)
                 }
             }

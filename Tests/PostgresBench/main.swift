@@ -21,27 +21,28 @@ let deadline = ContinuousClock.now + .seconds(seconds)
 let started = ContinuousClock.now
 
 func lookups(pool: PostgresPool, clients: Int, until deadline: ContinuousClock.Instant) async throws -> Int {
-  try await withThrowingTaskGroup(of: Int.self) { group in
-    for _ in 0..<clients {
-        group.addTask {
-            var done = 0
-            while ContinuousClock.now < deadline {
-                let id = Int32.random(in: 1...Int32(accounts))
-                let rows = try await pool.query("SELECT abalance FROM pgbench_accounts WHERE aid = \(id)")
-                _ = try rows[0].decode(Int32.self, column: 0)
-                done += 1
+    try await withThrowingTaskGroup(of: Int.self) { group in
+        for _ in 0..<clients {
+            group.addTask {
+                var done = 0
+                while ContinuousClock.now < deadline {
+                    let id = Int32.random(in: 1...Int32(accounts))
+                    let rows = try await pool.query("SELECT abalance FROM pgbench_accounts WHERE aid = \(id)")
+                    _ = try rows[0].decode(Int32.self, column: 0)
+                    done += 1
+                }
+                return done
             }
-            return done
         }
+        var total = 0
+        for try await done in group { total += done }
+        return total
     }
-    var total = 0
-    for try await done in group { total += done }
-    return total
-  }
 }
 
 let total = try await lookups(pool: pool, clients: clients, until: deadline)
 let elapsed = ContinuousClock.now - started
-let perSecond = Double(total) / (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+let perSecond =
+    Double(total) / (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
 print("clients=\(clients) pool=\(poolSize) queries=\(total) tps=\(Int(perSecond))")
 await pool.close()
