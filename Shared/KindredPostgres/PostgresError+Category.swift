@@ -17,6 +17,7 @@ extension PostgresError {
     /// The category of this error.
     public var category: Category {
         if kind == .connectionFailure || kind == .poolClosed { return .unavailable }
+        if kind == .cancelled { return .cancelled }
         guard kind == .server, let sqlState else { return .other }
         switch sqlState {
         case "23505", "23P01": return .alreadyExists

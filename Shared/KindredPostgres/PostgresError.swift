@@ -12,6 +12,8 @@ public struct PostgresError: Error, Sendable, CustomStringConvertible {
         case invalidBind
         /// The pool was closed.
         case poolClosed
+        /// The calling task was cancelled before its statement was sent.
+        case cancelled
     }
 
     /// What kind of failure this is.
@@ -51,6 +53,8 @@ extension PostgresError {
     }
 
     static let closed = PostgresError(kind: .poolClosed, message: "the PostgreSQL pool is closed")
+
+    static let cancelled = PostgresError(kind: .cancelled, message: "the call was cancelled before it was sent")
 
     static func decoding(_ message: String) -> PostgresError {
         PostgresError(kind: .decoding, message: message)

@@ -6,7 +6,7 @@ struct PostgresLease: Sendable {
 
     func query(_ query: PostgresQuery) async throws -> PostgresRows {
         try await withCheckedThrowingContinuation { continuation in
-            enqueue(.query(query, continuation))
+            enqueue(.query(query, continuation, id: 0))
         }
     }
 

@@ -1,6 +1,7 @@
 /// Work handed from callers to connection threads.
 enum PostgresJob: Sendable {
-    case query(PostgresQuery, CheckedContinuation<PostgresRows, any Error>)
+    /// `id` lets a cancelled caller take its statement back out of the shared queue (0: not cancellable).
+    case query(PostgresQuery, CheckedContinuation<PostgresRows, any Error>, id: UInt64)
     /// A multi-statement script (migrations), only on a leased connection.
     case script(String, CheckedContinuation<Void, any Error>)
     /// A transaction asking for a connection of its own.
@@ -8,7 +9,7 @@ enum PostgresJob: Sendable {
 
     func fail(_ error: PostgresError) {
         switch self {
-        case .query(_, let continuation): continuation.resume(throwing: error)
+        case .query(_, let continuation, _): continuation.resume(throwing: error)
         case .script(_, let continuation): continuation.resume(throwing: error)
         case .lease(let continuation): continuation.resume(throwing: error)
         }

@@ -65,7 +65,7 @@ extension PostgresPool {
                 continue
             }
             var batch: [(PostgresQuery, CheckedContinuation<PostgresRows, any Error>)] = []
-            while index < jobs.endIndex, case .query(let query, let continuation) = jobs[index] {
+            while index < jobs.endIndex, case .query(let query, let continuation, _) = jobs[index] {
                 batch.append((query, continuation))
                 index += 1
             }

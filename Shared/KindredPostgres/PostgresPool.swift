@@ -9,6 +9,7 @@ public final class PostgresPool: Sendable {
     let logger: Logger
     let state: Mutex<PoolState>
     let workers: [PostgresWorker]
+    let jobIDs = Atomic<UInt64>(0)
     /// At most this many queued statements go into one pipeline.
     static let maxBatch = 64
 
@@ -28,14 +29,30 @@ public final class PostgresPool: Sendable {
     @discardableResult
     public func query(_ query: PostgresQuery) async throws -> PostgresRows {
         do {
-            return try await withCheckedThrowingContinuation { continuation in
-                enqueue(.query(query, continuation))
-            }
+            return try await submit(query)
         } catch let error as PostgresError where error.isStalePreparedStatement {
             // The server refused before executing anything, and the connection dropped its stale statement.
-            return try await withCheckedThrowingContinuation { continuation in
-                enqueue(.query(query, continuation))
+            return try await submit(query)
+        }
+    }
+
+    /// Queues `query`. A caller cancelled before its statement is sent (a passed deadline) leaves the queue at
+    /// once; once sent, the statement finishes and its answer is dropped.
+    private func submit(_ query: PostgresQuery) async throws -> PostgresRows {
+        if Task.isCancelled { throw PostgresError.cancelled }
+        let id = jobIDs.add(1, ordering: .relaxed).newValue
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                enqueue(.query(query, continuation, id: id))
             }
+        } onCancel: {
+            let job: PostgresJob? = state.withLock { state in
+                let index = state.shared.firstIndex {
+                    if case .query(_, _, let queued) = $0 { queued == id } else { false }
+                }
+                return index.map { state.shared.remove(at: $0) }
+            }
+            job?.fail(.cancelled)
         }
     }
 

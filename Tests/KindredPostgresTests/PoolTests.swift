@@ -87,6 +87,21 @@ extension DatabaseTests {
             }
         }
 
+        @Test func aCancelledCallerLeavesTheQueueWithoutWaitingForABusyConnection() async throws {
+            try await TestDatabase.withPool(size: 1) { pool in
+                let busy = Task { try await pool.query("SELECT pg_sleep(0.6)") }
+                try await Task.sleep(for: .milliseconds(100))
+                let started = ContinuousClock.now
+                let waiting = Task { try await pool.query("SELECT 1") }
+                try await Task.sleep(for: .milliseconds(50))
+                waiting.cancel()
+                let error = await #expect(throws: PostgresError.self) { try await waiting.value }
+                #expect(error?.category == .cancelled)
+                #expect(ContinuousClock.now - started < .milliseconds(400))
+                _ = try await busy.value
+            }
+        }
+
         @Test func aUniqueViolationIsClassifiedWithoutLeakingTheValue() async throws {
             try await TestDatabase.withPool { pool in
                 try await TestDatabase.withSchema(pool) { schema in
