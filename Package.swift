@@ -66,7 +66,8 @@ let package = Package(
                 "CLibPQ", "CSodium", "CLinuxSystem",
                 .product(name: "Logging", package: "swift-log"),
             ],
-            path: "Shared/KindredPostgres"
+            path: "Shared/KindredPostgres",
+            exclude: ["README.md"]
         ),
         .executableTarget(
             name: "PostgresBench",
