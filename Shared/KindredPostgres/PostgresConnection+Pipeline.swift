@@ -9,7 +9,8 @@ extension PostgresConnection {
 
     /// Runs `queries` as one pipeline: each is prepared on first use, executed, and followed by its own sync,
     /// so each is its own implicit transaction (or a step of the open one) and a failing query cannot abort
-    /// its neighbours. One flush per query; the answers are read in order.
+    /// its neighbours. One flush per query; the answers are read in order. A long pipeline cannot deadlock
+    /// with a server blocked on sending large results: while libpq waits to write it reads and buffers input.
     func execute(_ queries: [PostgresQuery]) -> [Result<PostgresRows, PostgresError>] {
         var sent: [Sent] = []
         sent.reserveCapacity(queries.count)
@@ -60,15 +61,16 @@ extension PostgresConnection {
     private func send(_ query: PostgresQuery, preparingNow: inout [StatementKey: String]) -> Sent? {
         let binds = query.binds
         let key = StatementKey(sql: query.sql, types: binds.types)
-        var name = statements[key] ?? preparingNow[key]
-        let preparing = name == nil
-        if name == nil {
-            let prepared = statementName(for: key)
-            guard PQsendPrepare(pointer, prepared, query.sql, Int32(binds.count), binds.types) == 1 else {
+        let name: String
+        let preparing: Bool
+        if let known = statements[key] ?? preparingNow[key] {
+            (name, preparing) = (known, false)
+        } else {
+            (name, preparing) = (statementName(for: key), true)
+            guard PQsendPrepare(pointer, name, query.sql, Int32(binds.count), binds.types) == 1 else {
                 return nil
             }
-            preparingNow[key] = prepared
-            name = prepared
+            preparingNow[key] = name
         }
         let sentQuery = binds.bytes.withUnsafeBufferPointer { buffer in
             let base = UnsafeRawPointer(buffer.baseAddress)
@@ -80,7 +82,7 @@ extension PostgresConnection {
                 pointer, name, Int32(binds.count), values, binds.lengths, binds.formats, 1)
         }
         guard sentQuery == 1, PQpipelineSync(pointer) == 1 else { return nil }
-        return .statement(name: name!, key: key, preparing: preparing)
+        return .statement(name: name, key: key, preparing: preparing)
     }
 
     private func receive(name: String, key: StatementKey, preparing: Bool) -> Result<

@@ -40,7 +40,9 @@ extension PostgresError {
     /// PostgreSQL was unreachable or the connection broke.
     public var isConnectionFailure: Bool { category == .unavailable }
     /// A prepared statement's result shape changed under it (a migration altered a table).
-    var isStalePreparedStatement: Bool { sqlState == "0A000" && serverDetail?.contains("cached plan") == true }
+    var isStalePreparedStatement: Bool {
+        sqlState == "0A000" && serverDetail?.contains("cached plan") == true
+    }
     /// Worth retrying the whole transaction: serialization failure or deadlock.
     public var isRetryableConflict: Bool { isSerializationFailure || isDeadlock }
 }

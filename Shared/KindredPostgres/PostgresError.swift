@@ -54,7 +54,8 @@ extension PostgresError {
 
     static let closed = PostgresError(kind: .poolClosed, message: "the PostgreSQL pool is closed")
 
-    static let cancelled = PostgresError(kind: .cancelled, message: "the call was cancelled before it was sent")
+    static let cancelled = PostgresError(
+        kind: .cancelled, message: "the call was cancelled before it was sent")
 
     static func decoding(_ message: String) -> PostgresError {
         PostgresError(kind: .decoding, message: message)

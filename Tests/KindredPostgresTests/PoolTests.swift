@@ -81,7 +81,8 @@ extension DatabaseTests {
                     let select = PostgresQuery(unsafeSQL: "SELECT * FROM \(schema).t")
                     try await pool.query(PostgresQuery(unsafeSQL: "CREATE TABLE \(schema).t (a int)"))
                     #expect(try await pool.query(select).columnNames == ["a"])
-                    try await pool.query(PostgresQuery(unsafeSQL: "ALTER TABLE \(schema).t ADD COLUMN b text"))
+                    try await pool.query(
+                        PostgresQuery(unsafeSQL: "ALTER TABLE \(schema).t ADD COLUMN b text"))
                     #expect(try await pool.query(select).columnNames == ["a", "b"])
                 }
             }
@@ -99,6 +100,22 @@ extension DatabaseTests {
                 #expect(error?.category == .cancelled)
                 #expect(ContinuousClock.now - started < .milliseconds(400))
                 _ = try await busy.value
+            }
+        }
+
+        @Test func aPipelineOfLargeResultsCompletes() async throws {
+            try await TestDatabase.withPool(size: 1) { pool in
+                try await withThrowingTaskGroup(of: Int.self) { group in
+                    for _ in 0..<64 {
+                        group.addTask {
+                            let rows = try await pool.query(
+                                "SELECT repeat('x', \(Int32(200_000))), \(String(repeating: "y", count: 100_000))"
+                            )
+                            return try rows[0].decode(String.self, column: 0).utf8.count
+                        }
+                    }
+                    for try await size in group { #expect(size == 200_000) }
+                }
             }
         }
 
