@@ -1,6 +1,22 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
+/// A service: its library (all logic, `Services/<Name>/<Name>Service`) and its thin executable.
+func service(_ name: String) -> [Target] {
+    [
+        .target(
+            name: "\(name)Service",
+            dependencies: ["KindredRuntime", "KindredAPI", "KindredMessages", "KindredRPC", "KindredPostgres"],
+            path: "Services/\(name)/\(name)Service"
+        ),
+        .executableTarget(
+            name: "kindred-\(name.lowercased())",
+            dependencies: [.target(name: "\(name)Service"), "KindredRuntime"],
+            path: "Services/\(name)/Kindred\(name)"
+        ),
+    ]
+}
+
 /// A system library reached through pkg-config, with the Debian package that provides it.
 func systemLibrary(_ name: String, pkgConfig: String?, apt: String) -> Target {
     .systemLibrary(
@@ -79,6 +95,29 @@ let package = Package(
             dependencies: ["KindredPostgres", .product(name: "Logging", package: "swift-log")],
             path: "Tests/KindredPostgresTests"
         ),
-    ],
+        .target(
+            name: "KindredRuntime",
+            dependencies: [
+                "KindredAPI", "KindredMessages", "KindredRPC", "KindredPostgres",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Shared/KindredRuntime"
+        ),
+        .testTarget(
+            name: "KindredRuntimeTests",
+            dependencies: ["KindredRuntime", "KindredMessages", "KindredPostgres"],
+            path: "Tests/KindredRuntimeTests"
+        ),
+        .executableTarget(
+            name: "kindred-interop-server",
+            dependencies: [
+                "KindredRuntime", "KindredAPI", "KindredMessages", "KindredRPC", "KindredPostgres",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Tests/InteropServer"
+        ),
+    ]
+        + ["Identity", "Family", "Social", "Gamification"].flatMap(service),
     swiftLanguageModes: [.v6]
 )

@@ -12,6 +12,7 @@
 #include "grpc/testing/empty.pb-c.h"
 #include "grpc/testing/messages.pb-c.h"
 #include "grpc/testing/test.pb-c.h"
+#include "kindred/bench/v1/bench.pb-c.h"
 #include "kindred/common/v1/date.pb-c.h"
 #include "kindred/common/v1/paging.pb-c.h"
 #include "kindred/common/v1/timestamp.pb-c.h"

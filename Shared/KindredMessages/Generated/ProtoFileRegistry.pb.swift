@@ -157,9 +157,21 @@ extension ProtoFileRegistry {
             ]
         ),
         ProtoFileDescriptor(
-            name: "kindred/common/v1/date.proto",
+            name: "kindred/bench/v1/bench.proto",
             dependencies: [],
             serializedFileDescriptor: EmbeddedDescriptors.file(at: 10),
+            serviceNames: ["kindred.bench.v1.BenchService"],
+            symbols: [
+                "kindred.bench.v1.GetAccountRequest",
+                "kindred.bench.v1.GetAccountResponse",
+                "kindred.bench.v1.BenchService",
+                "kindred.bench.v1.BenchService.GetAccount",
+            ]
+        ),
+        ProtoFileDescriptor(
+            name: "kindred/common/v1/date.proto",
+            dependencies: [],
+            serializedFileDescriptor: EmbeddedDescriptors.file(at: 11),
             serviceNames: [],
             symbols: [
                 "kindred.common.v1.Date",
@@ -168,7 +180,7 @@ extension ProtoFileRegistry {
         ProtoFileDescriptor(
             name: "kindred/common/v1/paging.proto",
             dependencies: [],
-            serializedFileDescriptor: EmbeddedDescriptors.file(at: 11),
+            serializedFileDescriptor: EmbeddedDescriptors.file(at: 12),
             serviceNames: [],
             symbols: [
                 "kindred.common.v1.PageRequest",
@@ -178,7 +190,7 @@ extension ProtoFileRegistry {
         ProtoFileDescriptor(
             name: "kindred/common/v1/timestamp.proto",
             dependencies: [],
-            serializedFileDescriptor: EmbeddedDescriptors.file(at: 12),
+            serializedFileDescriptor: EmbeddedDescriptors.file(at: 13),
             serviceNames: [],
             symbols: [
                 "kindred.common.v1.Timestamp",

@@ -1,0 +1,4 @@
+import FamilyService
+import KindredRuntime
+
+await ServiceMain.run(FamilyService.definition)

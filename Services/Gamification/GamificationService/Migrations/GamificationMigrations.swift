@@ -1,0 +1,6 @@
+import KindredPostgres
+
+/// The `gamification` schema's migrations, in order; each one is shipped once and never edited after release.
+enum GamificationMigrations {
+    static let all: [Migration] = []
+}

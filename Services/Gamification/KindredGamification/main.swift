@@ -1,0 +1,4 @@
+import GamificationService
+import KindredRuntime
+
+await ServiceMain.run(GamificationService.definition)

@@ -1,0 +1,4 @@
+import IdentityService
+import KindredRuntime
+
+await ServiceMain.run(IdentityService.definition)

@@ -1,0 +1,4 @@
+import SocialService
+import KindredRuntime
+
+await ServiceMain.run(SocialService.definition)

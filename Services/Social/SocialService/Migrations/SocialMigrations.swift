@@ -1,0 +1,6 @@
+import KindredPostgres
+
+/// The `social` schema's migrations, in order; each one is shipped once and never edited after release.
+enum SocialMigrations {
+    static let all: [Migration] = []
+}

@@ -1,0 +1,51 @@
+import KindredPostgres
+import KindredRPC
+import Logging
+
+/// Serves a process's RPC services, plus health and reflection, until SIGTERM or SIGINT, then drains.
+public struct ProcessServer: Sendable {
+    public var configuration: ServerConfiguration
+    public var drainTimeout: Duration
+    public var logger: Logger
+
+    public init(configuration: ServerConfiguration, drainTimeout: Duration, logger: Logger) {
+        self.configuration = configuration
+        self.drainTimeout = drainTimeout
+        self.logger = logger
+    }
+
+    /// Binds (throwing a `StartupError` if the address is taken), serves, and returns after the drain.
+    /// With a database, health follows its reachability: NOT_SERVING while PostgreSQL is unreachable.
+    public func serve(_ services: [any RPCService], database: PostgresPool?) async throws {
+        let signals = TerminationSignal.install()
+        let board = HealthStatusBoard()
+        let served = StandardServices(board: board, services: services)
+        let server = try bind(served.all)
+        served.markServing(database?.isReachable ?? true)
+
+        let reachability = Task {
+            guard let database else { return }
+            // The pool logs each change itself.
+            for await reachable in database.reachabilityChanges() { served.markServing(reachable) }
+        }
+        let drain = Task {
+            for await number in signals {
+                logger.info("draining", metadata: ["signal": "\(number)", "timeout": "\(drainTimeout)"])
+                board.beginDrain()
+                server.beginGracefulShutdown(drainTimeout: drainTimeout)
+                return
+            }
+        }
+        try await server.run()
+        drain.cancel()
+        reachability.cancel()
+    }
+
+    private func bind(_ services: [any RPCService]) throws -> RPCServer {
+        do {
+            return try RPCServer.bind(configuration: configuration, services: services, logger: logger)
+        } catch {
+            throw StartupError("cannot listen on \(configuration.host):\(configuration.port): \(error)")
+        }
+    }
+}

@@ -1,0 +1,39 @@
+import KindredPostgres
+import KindredRPC
+import Logging
+
+/// Everything the shared runtime needs to know to start one Kindred service.
+public struct ServiceDefinition: Sendable {
+    /// The short name: it names the executable (`kindred-<name>`), the PostgreSQL schema and role,
+    /// and the environment variables (`KINDRED_<NAME>_...`).
+    public var name: String
+    /// The port served when neither `--listen` nor the environment names one.
+    public var defaultPort: Int
+    /// The schema's migrations, in order.
+    public var migrations: [Migration]
+    /// Builds the service's RPC implementations once the database is ready.
+    public var makeServices: @Sendable (ServiceEnvironment) async throws -> [any RPCService]
+
+    public init(
+        name: String,
+        defaultPort: Int,
+        migrations: [Migration],
+        makeServices: @escaping @Sendable (ServiceEnvironment) async throws -> [any RPCService]
+    ) {
+        self.name = name
+        self.defaultPort = defaultPort
+        self.migrations = migrations
+        self.makeServices = makeServices
+    }
+
+    /// The executable's name, used in messages and logs.
+    public var executableName: String { "kindred-\(name)" }
+}
+
+/// What a service's RPC implementations are built from.
+public struct ServiceEnvironment: Sendable {
+    /// The pool connected to the service's own schema, as its own role.
+    public let database: PostgresPool
+    /// The service's root logger.
+    public let logger: Logger
+}

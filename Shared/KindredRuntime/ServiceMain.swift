@@ -1,0 +1,72 @@
+import KindredPostgres
+import KindredRPC
+import Logging
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The shared `main` of every Kindred executable: `kindred-<name> [serve|migrate] [options]`.
+public enum ServiceMain {
+    /// Parses the command line, runs the command and exits: 0 after a clean run or drain, 1 with
+    /// one line on standard error when the service cannot start, 64 for a bad command line.
+    public static func run(_ service: ServiceDefinition) async -> Never {
+        var arguments = Array(CommandLine.arguments.dropFirst())
+        if arguments.contains("-h") || arguments.contains("--help") {
+            // ArgumentParser names a bare ParsableArguments type "service"; say the executable and its commands.
+            print(ServiceOptions.helpMessage().replacing("USAGE: service", with: "USAGE: \(service.executableName) [serve|migrate]"))
+            exit(0)
+        }
+        let command = arguments.first.flatMap(Command.init(rawValue:)) ?? .serve
+        if arguments.first == command.rawValue { arguments.removeFirst() }
+
+        let options: ServiceOptions
+        do {
+            options = try ServiceOptions.parse(arguments)
+        } catch {
+            fail("\(ServiceOptions.message(for: error)) (see --help)", service: service, status: 64)
+        }
+        do {
+            let settings = try ServiceSettings(options: options, service: service, environment: Environment.variables())
+            LoggingSystem.bootstrap { JSONLogHandler(label: $0, level: settings.logLevel) }
+            var logger = Logger(label: service.executableName)
+            logger[metadataKey: "service"] = "\(service.name)"
+            switch command {
+            case .serve: try await ServiceRunner(service: service, settings: settings, logger: logger).serve()
+            case .migrate: try await ServiceRunner(service: service, settings: settings, logger: logger).migrateOnly()
+            }
+            exit(0)
+        } catch {
+            fail("\(error)", service: service, status: 1)
+        }
+    }
+
+    /// Prints `kindred-<name>: <reason>` as one line on standard error and exits with `status`.
+    private static func fail(_ reason: String, service: ServiceDefinition, status: Int32) -> Never {
+        let oneLine = reason.split(whereSeparator: \.isNewline).map { $0.trimmingPrefix(while: \.isWhitespace) }
+        var line = "\(service.executableName): \(oneLine.joined(separator: " "))\n"
+        _ = line.withUTF8 { write(2, $0.baseAddress, $0.count) }
+        exit(status)
+    }
+
+    enum Command: String {
+        case serve
+        case migrate
+    }
+}
+
+/// The process environment, read without Foundation.
+enum Environment {
+    static func variables() -> [String: String] {
+        var variables: [String: String] = [:]
+        var entry = environ
+        while let pointer = entry.pointee {
+            let text = String(cString: pointer)
+            if let equals = text.firstIndex(of: "=") {
+                variables[String(text[..<equals])] = String(text[text.index(after: equals)...])
+            }
+            entry += 1
+        }
+        return variables
+    }
+}

@@ -1,0 +1,60 @@
+import KindredPostgres
+import KindredRPC
+import Logging
+
+/// One run of a service: connect, migrate, serve until SIGTERM, drain.
+struct ServiceRunner {
+    let service: ServiceDefinition
+    let settings: ServiceSettings
+    let logger: Logger
+
+    /// `kindred-<name> migrate`: applies pending migrations and returns.
+    func migrateOnly() async throws {
+        let database = try await connect()
+        do {
+            try await migrate(database)
+        } catch {
+            await database.close()
+            throw error
+        }
+        await database.close()
+    }
+
+    /// `kindred-<name> serve`: serves until SIGTERM or SIGINT, then drains and returns.
+    func serve() async throws {
+        let database = try await connect()
+        if settings.migrateAtStart { try await migrate(database) }
+        let services = try await service.makeServices(ServiceEnvironment(database: database, logger: logger))
+        var configuration = ServerConfiguration(host: settings.host, port: settings.port)
+        if let loops = settings.eventLoops { configuration.eventLoopCount = loops }
+        let server = ProcessServer(configuration: configuration, drainTimeout: settings.drainTimeout, logger: logger)
+        try await server.serve(services, database: database)
+        await database.close()
+        logger.info("stopped")
+    }
+
+    private func connect() async throws -> PostgresPool {
+        let configuration: PostgresConfiguration
+        do {
+            configuration = try PostgresConfiguration(url: settings.databaseURL)
+        } catch {
+            throw StartupError("bad database URL: \(error)")
+        }
+        let database = PostgresPool(configuration: configuration, logger: logger)
+        do {
+            _ = try await database.query("SELECT 1")
+        } catch {
+            await database.close()
+            throw StartupError("PostgreSQL is unreachable at \(configuration.redactedDescription): \(error)")
+        }
+        return database
+    }
+
+    private func migrate(_ database: PostgresPool) async throws {
+        let runner = try MigrationRunner(schema: service.name, migrations: service.migrations)
+        let applied = try await runner.migrate(database)
+        logger.info("migrations up to date", metadata: [
+            "applied": .array(applied.map { "\($0.version) \($0.name)" }), "shipped": "\(service.migrations.count)",
+        ])
+    }
+}

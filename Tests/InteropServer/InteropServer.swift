@@ -1,0 +1,40 @@
+import ArgumentParser
+import KindredPostgres
+import KindredRPC
+import KindredRuntime
+import Logging
+
+/// `kindred-interop-server`: the runtime serving gRPC's interop `TestService` (and, given a database,
+/// the benchmark's point lookup), for the interop suite and the benchmarks. Test-only.
+@main
+struct InteropServer: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "kindred-interop-server")
+
+    @Option(help: "HOST:PORT to serve on.")
+    var listen = "127.0.0.1:50060"
+
+    @Option(help: "PostgreSQL URL of a database holding pgbench's tables; enables kindred.bench.v1.BenchService.")
+    var databaseURL: String?
+
+    @Option(help: "Event loop threads (default: one per core).")
+    var eventLoops: Int?
+
+    func run() async throws {
+        LoggingSystem.bootstrap { JSONLogHandler(label: $0, level: .notice) }
+        let logger = Logger(label: "kindred-interop-server")
+        let (host, port) = try ListenAddress.parse(listen)
+        var configuration = ServerConfiguration(host: host, port: port)
+        if let eventLoops { configuration.eventLoopCount = eventLoops }
+
+        var services: [any RPCService] = [InteropTestService()]
+        var database: PostgresPool?
+        if let databaseURL {
+            let pool = PostgresPool(configuration: try PostgresConfiguration(url: databaseURL, poolSize: 8), logger: logger)
+            services.append(BenchService(database: pool))
+            database = pool
+        }
+        try await ProcessServer(configuration: configuration, drainTimeout: .seconds(5), logger: logger)
+            .serve(services, database: database)
+        await database?.close()
+    }
+}

@@ -1,0 +1,84 @@
+import ArgumentParser
+import KindredPostgres
+import Logging
+import Testing
+
+@testable import KindredRuntime
+
+@Suite struct ServiceSettingsTests {
+    let service = ServiceDefinition(name: "family", defaultPort: 50052, migrations: [], makeServices: { _ in [] })
+
+    func settings(_ arguments: [String], _ environment: [String: String]) throws -> ServiceSettings {
+        try ServiceSettings(options: try ServiceOptions.parse(arguments), service: service, environment: environment)
+    }
+
+    @Test func defaultsNeedOnlyADatabase() throws {
+        let settings = try settings([], ["KINDRED_FAMILY_DATABASE_URL": "postgresql://f@localhost/kindred"])
+        #expect(settings.host == "0.0.0.0")
+        #expect(settings.port == 50052)
+        #expect(settings.logLevel == .info)
+        #expect(settings.migrateAtStart)
+        #expect(settings.drainTimeout == .seconds(20))
+    }
+
+    @Test func flagsWinOverTheEnvironment() throws {
+        let environment = [
+            "KINDRED_FAMILY_LISTEN": "127.0.0.1:6000", "KINDRED_FAMILY_DATABASE_URL": "postgresql://env@h/db",
+            "KINDRED_LOG_LEVEL": "debug", "KINDRED_DRAIN_TIMEOUT": "5",
+        ]
+        let fromEnvironment = try settings([], environment)
+        #expect(fromEnvironment.port == 6000)
+        #expect(fromEnvironment.logLevel == .debug)
+        #expect(fromEnvironment.drainTimeout == .seconds(5))
+
+        let fromFlags = try settings(
+            ["--listen", "[::1]:7000", "--database-url", "postgresql://flag@h/db", "--log-level", "error", "--no-migrate"],
+            environment)
+        #expect(fromFlags.host == "::1")
+        #expect(fromFlags.port == 7000)
+        #expect(fromFlags.databaseURL == "postgresql://flag@h/db")
+        #expect(fromFlags.logLevel == .error)
+        #expect(!fromFlags.migrateAtStart)
+    }
+
+    @Test(arguments: [
+        (["--log-level", "loud"], "unknown log level"),
+        (["--listen", "nowhere"], "is not HOST:PORT"),
+        (["--listen", "host:99999"], "port from 0 to 65535"),
+        (["--event-loops", "0"], "at least 1"),
+    ])
+    func badSettingsSayWhatIsWrong(arguments: [String], complaint: String) throws {
+        let error = #expect(throws: StartupError.self) {
+            try settings(arguments, ["KINDRED_FAMILY_DATABASE_URL": "postgresql://f@h/db"])
+        }
+        #expect(error?.description.contains(complaint) == true)
+    }
+
+    @Test func aMissingDatabaseURLNamesTheVariable() {
+        let error = #expect(throws: StartupError.self) { try settings([], [:]) }
+        #expect(error?.description.contains("KINDRED_FAMILY_DATABASE_URL") == true)
+    }
+
+    @Test func aNonNumericEnvironmentValueIsRefused() {
+        let error = #expect(throws: StartupError.self) {
+            try settings([], ["KINDRED_FAMILY_DATABASE_URL": "postgresql://f@h/db", "KINDRED_EVENT_LOOPS": "many"])
+        }
+        #expect(error?.description.contains("KINDRED_EVENT_LOOPS") == true)
+    }
+}
+
+@Suite struct ListenAddressTests {
+    @Test(arguments: [
+        ("0.0.0.0:50051", "0.0.0.0", 50051), ("localhost:0", "localhost", 0), ("[::]:443", "::", 443),
+    ])
+    func parses(text: String, host: String, port: Int) throws {
+        let parsed = try ListenAddress.parse(text)
+        #expect(parsed.host == host)
+        #expect(parsed.port == port)
+    }
+
+    @Test(arguments: ["50051", ":50051", "[::1]50051", "host:port", "host:-1"])
+    func refuses(text: String) {
+        #expect(throws: StartupError.self) { try ListenAddress.parse(text) }
+    }
+}
