@@ -15,6 +15,12 @@ extension ServerCall {
             finish(code: .ok, message: "", details: [], trailers: Metadata())
         } catch let error as RPCError {
             finish(error)
+        } catch let error as any RPCErrorConvertible {
+            let status = error.rpcError
+            if status.code == .internal {
+                context.logger.error("handler failed", metadata: ["error": "\(String(reflecting: error))"])
+            }
+            finish(status)
         } catch {
             if !lifecycle.isFinished {
                 context.logger.error("handler failed", metadata: ["error": "\(String(reflecting: error))"])

@@ -1,0 +1,16 @@
+import KindredPostgres
+import KindredRPC
+
+/// The one place a database failure becomes a gRPC status. Handlers that expect a particular failure
+/// (a duplicate username, say) catch it and say so in their own words; this is the answer for the rest.
+extension PostgresError: RPCErrorConvertible {
+    public var rpcError: RPCError {
+        switch category {
+        case .alreadyExists: RPCError(.alreadyExists, "it already exists")
+        case .retryableConflict: RPCError(.aborted, "a concurrent update won the race; retry the call")
+        case .cancelled: RPCError(.deadlineExceeded, "the database did not answer in time")
+        case .unavailable: RPCError(.unavailable, "the database is unavailable; retry later")
+        case .other: RPCError(.internal, "Internal error")
+        }
+    }
+}
