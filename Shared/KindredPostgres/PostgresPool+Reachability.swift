@@ -6,6 +6,8 @@ extension PostgresPool {
         var changed = false
         var failedJobs: [PostgresJob] = []
         var failure: PostgresError?
+        /// A live idle connection to wake for queued work the lost one was woken for.
+        var handOff: Int?
     }
 
     func connectionUp(_ index: Int) {
@@ -42,11 +44,13 @@ extension PostgresPool {
             state.slots[index].lease = nil
             var change = markUnreachableIfAllDown(&state)
             change.failedJobs += orphans
+            change.handOff = state.shared.isEmpty ? nil : state.claimIdleWorker()
             return change
         }
         logger.warning("PostgreSQL connection lost", metadata: ["error": "\(error)"])
         change.failure = change.failure ?? .connectionLost(error.serverDetail)
         apply(change)
+        if let handOff = change.handOff { workers[handOff].wake() }
     }
 
     private func apply(_ change: ReachabilityChange) {
