@@ -43,7 +43,7 @@ public struct MigrationRunner: Sendable {
                         """))
             let recorded = try await tx.query(
                 PostgresQuery(unsafeSQL: "SELECT version, name, checksum FROM \(table) ORDER BY version")
-            ).map { row throws(PostgresError) in try row.decode((Int, String, String).self) }
+            ).decode((Int, String, String).self)
             let pending = try self.pending(recorded: recorded)
             for migration in pending {
                 try await tx.runScript(migration.sql)

@@ -50,6 +50,13 @@ public struct PostgresRows: Sendable, RandomAccessCollection {
 
     /// The result's column names, in order.
     public var columnNames: [String] { (0..<result.columnCount).map(result.columnName) }
+
+    /// Decodes every row as the given column types: `try rows.decode((String, Int?).self)`.
+    public func decode<each Value: PostgresDecodable>(_ types: (repeat each Value).Type) throws(PostgresError)
+        -> [(repeat each Value)]
+    {
+        try map { row throws(PostgresError) in try row.decode(types) }
+    }
 }
 
 /// One row; decode its columns with `decode(_:)`.

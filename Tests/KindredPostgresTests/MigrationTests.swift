@@ -32,7 +32,7 @@ extension DatabaseTests {
                             unsafeSQL:
                                 "SELECT version, name, checksum FROM \(schema).schema_migrations ORDER BY version"
                         ))
-                    let recorded = try rows.map { try $0.decode((Int, String, String).self) }
+                    let recorded = try rows.decode((Int, String, String).self)
                     #expect(recorded.map(\.0) == [1, 2])
                     #expect(recorded[0].2 == (try runner(schema).migrations[0].checksum))
                     try await pool.query(
