@@ -28,11 +28,17 @@ public final class PostgresPool: Sendable {
     /// Runs one statement on any connection, in its own implicit transaction.
     @discardableResult
     public func query(_ query: PostgresQuery) async throws -> PostgresRows {
-        do {
-            return try await submit(query)
-        } catch let error as PostgresError where error.isStalePreparedStatement {
-            // The server refused before executing anything, and the connection dropped its stale statement.
-            return try await submit(query)
+        var staleConnections = 0
+        while true {
+            do {
+                return try await submit(query)
+            } catch let error as PostgresError
+                where error.isStalePreparedStatement && staleConnections < configuration.poolSize
+            {
+                // The server refused before executing anything, and that connection dropped its stale
+                // statement; each connection can fail this way once after a migration.
+                staleConnections += 1
+            }
         }
     }
 
