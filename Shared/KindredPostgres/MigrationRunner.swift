@@ -8,11 +8,7 @@ public struct MigrationRunner: Sendable {
 
     /// Checks the schema name and that versions are positive and unique.
     public init(schema: String, migrations: [Migration]) throws(MigrationError) {
-        let allowed = schema.utf8.allSatisfy { ($0 >= 97 && $0 <= 122) || ($0 >= 48 && $0 <= 57) || $0 == 95 }
-        guard let first = schema.utf8.first, allowed, !(48...57).contains(first), schema.utf8.count <= 63
-        else {
-            throw .invalidSchemaName(schema)
-        }
+        guard schema.isPlainIdentifier else { throw .invalidSchemaName(schema) }
         let sorted = migrations.sorted { $0.version < $1.version }
         if let bad = sorted.first(where: { $0.version <= 0 }) {
             throw .invalidVersions("version \(bad.version) is not positive")

@@ -52,6 +52,17 @@ final class PostgresConnection {
         return !isBroken
     }
 
+    /// Reads what the server sent and returns the notifications in it; nil if the connection broke.
+    func receiveNotifications() -> [(channel: String, payload: String)]? {
+        if PQconsumeInput(pointer) == 0 { return nil }
+        var received: [(channel: String, payload: String)] = []
+        while let notify = PQnotifies(pointer) {
+            received.append((String(cString: notify.pointee.relname), String(cString: notify.pointee.extra)))
+            PQfreemem(notify)
+        }
+        return isBroken ? nil : received
+    }
+
     /// Runs a multi-statement script with the simple query protocol, which pipeline mode does not allow.
     func runScript(_ sql: String) throws(PostgresError) {
         guard PQexitPipelineMode(pointer) == 1 else { throw .connectionLost(errorMessage) }

@@ -30,9 +30,13 @@ enum TestDatabase {
     static func makePool(size: Int = 4, statementTimeout: Duration? = .seconds(30)) throws -> PostgresPool {
         let configuration = try PostgresConfiguration(
             url: url(), poolSize: size, statementTimeout: statementTimeout)
+        return PostgresPool(configuration: configuration, logger: logger)
+    }
+
+    static var logger: Logger {
         var logger = Logger(label: "kindred-postgres-tests")
         logger.logLevel = .warning
-        return PostgresPool(configuration: configuration, logger: logger)
+        return logger
     }
 
     @discardableResult

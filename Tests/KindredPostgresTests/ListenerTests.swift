@@ -1,0 +1,59 @@
+import KindredPostgres
+import Testing
+
+extension DatabaseTests {
+    @Suite struct Listener {
+        /// Waits until `received` satisfies `condition`, up to `limit`.
+        func waitUntil(
+            _ received: Locked<[PostgresNotification]>, within limit: Duration,
+            _ condition: ([PostgresNotification]) -> Bool
+        ) async throws {
+            let deadline = ContinuousClock.now + limit
+            while !condition(received.value) {
+                guard ContinuousClock.now < deadline else {
+                    Issue.record("received only \(received.value) within \(limit)")
+                    return
+                }
+                try await Task.sleep(for: .milliseconds(20))
+            }
+        }
+
+        @Test func notificationsArriveAndAReconnectIsAnnouncedAfterARestart() async throws {
+            let channel = "kindred_test_events"
+            let configuration = try PostgresConfiguration(url: TestDatabase.url(), poolSize: 1)
+            let listener = try PostgresListener(
+                configuration: configuration, channels: [channel], logger: TestDatabase.logger)
+            let received = Locked<[PostgresNotification]>([])
+            let reader = Task {
+                for await notification in listener.notifications {
+                    received.withLock { $0.append(notification) }
+                }
+            }
+            let pool = try TestDatabase.makePool(size: 1)
+            try await waitUntil(received, within: .seconds(5)) { $0 == [.listening] }
+            try await pool.query("SELECT pg_notify(\(channel), \("hello"))")
+            try await waitUntil(received, within: .seconds(5)) { $0.count == 2 }
+            #expect(received.value.last == .notification(channel: channel, payload: "hello"))
+
+            try TestDatabase.control("restart")
+            try await waitUntil(received, within: .seconds(10)) { $0.count == 3 }
+            #expect(received.value.last == .listening)
+            try await waitUntil(received, within: .seconds(10)) { _ in pool.isReachable }
+            try await pool.query("SELECT pg_notify(\(channel), \("again"))")
+            try await waitUntil(received, within: .seconds(5)) { $0.count == 4 }
+            #expect(received.value.last == .notification(channel: channel, payload: "again"))
+
+            await listener.close()
+            await reader.value
+            await pool.close()
+        }
+
+        @Test func aChannelThatIsNotAPlainIdentifierIsRefused() throws {
+            let configuration = try PostgresConfiguration(url: "postgresql://localhost/db")
+            #expect(throws: PostgresError.self) {
+                try PostgresListener(
+                    configuration: configuration, channels: ["x; DROP"], logger: TestDatabase.logger)
+            }
+        }
+    }
+}
