@@ -69,6 +69,25 @@ extension DatabaseTests {
             }
         }
 
+        @Test func arraysBindAsOneParameterForAnyAndUnnest() async throws {
+            try await TestDatabase.withPool { pool in
+                let ids = ["0190c3a4-5b6d-7e8f-9a0b-1c2d3e4f5a6b", "0190c3a4-5b6d-7e8f-9a0b-1c2d3e4f5a6c"]
+                let matched = try await pool.query(
+                    "SELECT \(ids[1])::uuid = ANY(\(PostgresArray(ids))::uuid[]), \(PostgresArray([Int]()))::text"
+                )
+                let (found, empty) = try matched[0].decode((Bool, String).self)
+                #expect(found)
+                #expect(empty == "{}")
+                let numbers: [Int32?] = [3, nil, 1]
+                let rows = try await pool.query("SELECT n FROM unnest(\(PostgresArray(numbers))) AS n")
+                let unnested: [Int32?] = try rows.map { try $0.decode(Int32?.self, column: 0) }
+                #expect(unnested == [3, nil, 1])
+                let words = try await pool.query(
+                    "SELECT array_to_string(\(PostgresArray(["a,b", "é\"'"])), '|')")
+                #expect(try words[0].decode(String.self, column: 0) == "a,b|é\"'")
+            }
+        }
+
         @Test func aStringHoldingNulIsRejectedBeforeItReachesTheServer() async throws {
             try await TestDatabase.withPool { pool in
                 let error = await #expect(throws: PostgresError.self) {
