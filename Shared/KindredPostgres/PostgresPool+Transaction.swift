@@ -18,7 +18,8 @@ extension PostgresPool {
 
     /// Runs `body` in a transaction on one connection: commits when it returns, rolls back when it throws.
     /// On a serialization failure (40001) or deadlock (40P01) the whole closure runs again, after a short
-    /// jittered pause, up to 5 attempts; so `body` must have no effects outside the database.
+    /// jittered pause, up to 5 attempts; so `body` must have no effects outside the database. Inside `body`
+    /// use `tx`, never the pool: with every connection held by a transaction, a pool call would wait forever.
     public func transaction<Value: Sendable>(
         isolation: IsolationLevel = .readCommitted,
         _ body: (PostgresTransaction) async throws -> Value
