@@ -29,6 +29,9 @@ final class PostgresConnection {
         }
         guard let connection else { throw .unavailable("libpq could not allocate a connection") }
         pointer = connection
+        // Server notices ("already exists, skipping") are informational; libpq's default processor prints
+        // them to stderr, which would break the one-JSON-object-per-line log.
+        PQsetNoticeProcessor(connection, { _, _ in }, nil)
         guard PQstatus(connection) == CONNECTION_OK else { throw .unavailable(errorMessage) }
         guard PQenterPipelineMode(connection) == 1 else { throw .unavailable(errorMessage) }
     }
