@@ -66,6 +66,11 @@ let package = Package(
             dependencies: ["KindredMessages", "KindredRPC"],
             path: "Shared/KindredAPI"
         ),
+        .executableTarget(
+            name: "MessagesMemoryCheck",
+            dependencies: ["KindredMessages"],
+            path: "Tests/MessagesMemoryCheck"
+        ),
         .testTarget(
             name: "KindredMessagesTests",
             dependencies: ["KindredMessages"],
