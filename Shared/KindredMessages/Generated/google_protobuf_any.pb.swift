@@ -4,7 +4,9 @@
 public struct Google_Protobuf_Any: ProtoMessage {
     public static var protoMessageName: String { "google.protobuf.Any" }
 
+    /// "type.googleapis.com/<fully.qualified.MessageName>".
     public var typeURL: String = ""
+    /// The serialized message.
     public var value: [UInt8] = []
 
     public init() {}

@@ -5,6 +5,7 @@ public struct Google_Protobuf_Duration: ProtoMessage {
     public static var protoMessageName: String { "google.protobuf.Duration" }
 
     public var seconds: Int64 = 0
+    /// Same sign as seconds, in -999,999,999..999,999,999.
     public var nanos: Int32 = 0
 
     public init() {}

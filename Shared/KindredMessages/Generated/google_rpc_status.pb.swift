@@ -4,8 +4,11 @@
 public struct Google_Rpc_Status: ProtoMessage {
     public static var protoMessageName: String { "google.rpc.Status" }
 
+    /// A google.rpc.Code value.
     public var code: Int32 = 0
+    /// A developer-facing message in English.
     public var message: String = ""
+    /// Error details such as ErrorInfo, BadRequest and RetryInfo.
     public var details: [Google_Protobuf_Any] = []
 
     public init() {}

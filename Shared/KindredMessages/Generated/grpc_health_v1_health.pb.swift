@@ -4,6 +4,7 @@
 public struct Grpc_Health_V1_HealthCheckRequest: ProtoMessage {
     public static var protoMessageName: String { "grpc.health.v1.HealthCheckRequest" }
 
+    /// The service to check; empty means the server as a whole.
     public var service: String = ""
 
     public init() {}
@@ -52,6 +53,7 @@ public struct Grpc_Health_V1_HealthCheckResponse: ProtoMessage {
         case unknown
         case serving
         case notServing
+        /// Only used by Watch.
         case serviceUnknown
         /// A value this build does not know (from a newer peer); kept so that it survives a round trip.
         case unrecognized(Int32)

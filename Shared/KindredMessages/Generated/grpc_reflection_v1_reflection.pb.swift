@@ -5,14 +5,18 @@ public struct Grpc_Reflection_V1_ServerReflectionRequest: ProtoMessage {
     public static var protoMessageName: String { "grpc.reflection.v1.ServerReflectionRequest" }
 
     public var host: String = ""
+    /// The `message_request` oneof: at most one of its fields is set.
     public var messageRequest: OneOf_MessageRequest? = nil
 
     /// The `message_request` oneof: at most one of its fields is set.
     public enum OneOf_MessageRequest: Sendable, Equatable {
+        /// A file by its name, e.g. "grpc/health/v1/health.proto".
         case fileByFilename(String)
+        /// The file that defines a fully-qualified symbol.
         case fileContainingSymbol(String)
         case fileContainingExtension(Grpc_Reflection_V1_ExtensionRequest)
         case allExtensionNumbersOfType(String)
+        /// Lists the services; the content is ignored.
         case listServices(String)
     }
 
@@ -69,6 +73,7 @@ public struct Grpc_Reflection_V1_ServerReflectionResponse: ProtoMessage {
 
     public var validHost: String = ""
     public var originalRequest: Grpc_Reflection_V1_ServerReflectionRequest? = nil
+    /// The `message_response` oneof: at most one of its fields is set.
     public var messageResponse: OneOf_MessageResponse? = nil
 
     /// The `message_response` oneof: at most one of its fields is set.
@@ -105,6 +110,7 @@ public struct Grpc_Reflection_V1_ServerReflectionResponse: ProtoMessage {
 public struct Grpc_Reflection_V1_FileDescriptorResponse: ProtoMessage {
     public static var protoMessageName: String { "grpc.reflection.v1.FileDescriptorResponse" }
 
+    /// Serialized FileDescriptorProto messages.
     public var fileDescriptorProto: [[UInt8]] = []
 
     public init() {}
@@ -180,6 +186,7 @@ public struct Grpc_Reflection_V1_ListServiceResponse: ProtoMessage {
 public struct Grpc_Reflection_V1_ServiceResponse: ProtoMessage {
     public static var protoMessageName: String { "grpc.reflection.v1.ServiceResponse" }
 
+    /// Fully-qualified service name.
     public var name: String = ""
 
     public init() {}
@@ -204,6 +211,7 @@ public struct Grpc_Reflection_V1_ServiceResponse: ProtoMessage {
 public struct Grpc_Reflection_V1_ErrorResponse: ProtoMessage {
     public static var protoMessageName: String { "grpc.reflection.v1.ErrorResponse" }
 
+    /// A grpc status code.
     public var errorCode: Int32 = 0
     public var errorMessage: String = ""
 

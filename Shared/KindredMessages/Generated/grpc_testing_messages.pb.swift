@@ -52,7 +52,7 @@ public enum Grpc_Testing_GrpclbRouteType: ProtoEnum {
     }
 }
 
-/// `grpc.testing.BoolValue`
+/// Wraps a bool so that its absence can be told apart from false.
 public struct Grpc_Testing_BoolValue: ProtoMessage {
     public static var protoMessageName: String { "grpc.testing.BoolValue" }
 
@@ -103,7 +103,7 @@ public struct Grpc_Testing_Payload: ProtoMessage {
     }
 }
 
-/// `grpc.testing.EchoStatus`
+/// A status the server should answer with.
 public struct Grpc_Testing_EchoStatus: ProtoMessage {
     public static var protoMessageName: String { "grpc.testing.EchoStatus" }
 
@@ -274,7 +274,7 @@ public struct Grpc_Testing_StreamingInputCallResponse: ProtoMessage {
     }
 }
 
-/// `grpc.testing.ResponseParameters`
+/// How the server should send one streamed response.
 public struct Grpc_Testing_ResponseParameters: ProtoMessage {
     public static var protoMessageName: String { "grpc.testing.ResponseParameters" }
 
@@ -415,7 +415,7 @@ public struct Grpc_Testing_ReconnectInfo: ProtoMessage {
     }
 }
 
-/// `grpc.testing.TestOrcaReport`
+/// Load report metrics a test server should send.
 public struct Grpc_Testing_TestOrcaReport: ProtoMessage {
     public static var protoMessageName: String { "grpc.testing.TestOrcaReport" }
 

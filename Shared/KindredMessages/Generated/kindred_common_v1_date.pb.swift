@@ -5,7 +5,9 @@ public struct Kindred_Common_V1_Date: ProtoMessage {
     public static var protoMessageName: String { "kindred.common.v1.Date" }
 
     public var year: Int32 = 0
+    /// 1..12
     public var month: Int32 = 0
+    /// 1..31
     public var day: Int32 = 0
 
     public init() {}

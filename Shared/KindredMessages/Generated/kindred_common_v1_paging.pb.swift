@@ -5,6 +5,7 @@ public struct Kindred_Common_V1_PageRequest: ProtoMessage {
     public static var protoMessageName: String { "kindred.common.v1.PageRequest" }
 
     public var pageSize: Int32 = 0
+    /// next_page_token of the previous page; empty for the first page.
     public var pageToken: String = ""
 
     public init() {}
@@ -31,6 +32,7 @@ public struct Kindred_Common_V1_PageRequest: ProtoMessage {
 public struct Kindred_Common_V1_PageResponse: ProtoMessage {
     public static var protoMessageName: String { "kindred.common.v1.PageResponse" }
 
+    /// Empty on the last page.
     public var nextPageToken: String = ""
 
     public init() {}

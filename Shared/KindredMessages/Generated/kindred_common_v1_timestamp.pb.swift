@@ -5,6 +5,7 @@ public struct Kindred_Common_V1_Timestamp: ProtoMessage {
     public static var protoMessageName: String { "kindred.common.v1.Timestamp" }
 
     public var seconds: Int64 = 0
+    /// 0..999,999,999
     public var nanos: Int32 = 0
 
     public init() {}

@@ -18,9 +18,19 @@ SCALARS = {
 }
 
 
+def doc_lines(comment, fallback):
+    """A proto comment as the lines of a Swift `///` comment (the fallback when there is none)."""
+    lines = [line[1:] if line.startswith(" ") else line for line in comment.strip("\n").split("\n")]
+    while lines and not lines[-1].strip():
+        lines.pop()
+    return [line.rstrip() for line in lines] if any(l.strip() for l in lines) else [fallback]
+
+
 class EnumModel:
-    def __init__(self, proto, full_name, swift_name, file):
+    def __init__(self, proto, full_name, swift_name, file, path):
         self.proto, self.full_name, self.swift_name, self.file = proto, full_name, swift_name, file
+        self.doc = doc_lines(file.comment(path), f"`{full_name}`")
+        self.value_docs = [file.comment(path + (2, i)) for i in range(len(proto.value))]
         self.decl_name = swift_name.split(".")[-1]
         self.values = [(naming.enum_case_name(proto.name, v.name), v.number) for v in proto.value]
         numbers = [n for _, n in self.values]
@@ -31,8 +41,8 @@ class EnumModel:
 
 
 class FieldModel:
-    def __init__(self, proto, message):
-        self.proto, self.message = proto, message
+    def __init__(self, proto, message, comment):
+        self.proto, self.message, self.comment = proto, message, comment
         self.number, self.proto_name = proto.number, proto.name
         self.swift_name = naming.swift_member(naming.lower_camel(proto.name))
         self.c_name = naming.swift_c_member(naming.c_field_name(proto.name))
@@ -80,7 +90,8 @@ class FieldModel:
 
 
 class OneofModel:
-    def __init__(self, proto, message):
+    def __init__(self, proto, message, comment):
+        self.doc = doc_lines(comment, f"The `{proto.name}` oneof: at most one of its fields is set.")
         self.proto_name = proto.name
         self.swift_name = naming.swift_member(naming.lower_camel(proto.name))
         self.enum_name = "OneOf_" + naming.upper_camel(proto.name)
@@ -90,8 +101,9 @@ class OneofModel:
 
 
 class MessageModel:
-    def __init__(self, proto, full_name, swift_name, file):
-        self.proto, self.full_name, self.swift_name, self.file = proto, full_name, swift_name, file
+    def __init__(self, proto, full_name, swift_name, file, path):
+        self.proto, self.full_name, self.swift_name, self.file, self.path = proto, full_name, swift_name, file, path
+        self.doc = doc_lines(file.comment(path), f"`{full_name}`")
         self.decl_name = swift_name.split(".")[-1]
         self.c_type = naming.c_type_name(full_name)
         self.c_lower = naming.c_lower_name(full_name)
@@ -105,10 +117,12 @@ class MessageModel:
 
 
 class ServiceModel:
-    def __init__(self, proto, package):
+    def __init__(self, proto, package, comment, method_comments):
         self.proto, self.name = proto, proto.name
         self.full_name = f"{package}.{proto.name}" if package else proto.name
+        self.comment = comment
         self.methods = list(proto.method)  # MethodDescriptorProto: name, input_type, output_type, *_streaming
+        self.method_comments = method_comments  # leading comment of each method, by position
 
 
 class FileModel:
@@ -117,7 +131,15 @@ class FileModel:
         self.stem = naming.flat_file_stem(proto.name)
         self.messages, self.enums = [], []   # every message (not map entries) and enum, nested ones included
         self.top_messages, self.top_enums = [], []
-        self.services = [ServiceModel(s, proto.package) for s in proto.service]
+        self._comments = {tuple(loc.path): loc.leading_comments for loc in proto.source_code_info.location}
+        self.services = [
+            ServiceModel(s, proto.package, self.comment((6, i)), [self.comment((6, i, 2, j)) for j in range(len(s.method))])
+            for i, s in enumerate(proto.service)
+        ]
+
+    def comment(self, path):
+        """The leading comment at a source_code_info path, e.g. (4, 0, 2, 1) for message 0's field 1."""
+        return self._comments.get(tuple(path), "")
 
     def symbols(self):
         """Fully-qualified names this file defines, as server reflection reports them."""

@@ -17,10 +17,10 @@ class Schema:
         for file in self.files:
             self._check_file(file)
             prefix = naming.swift_package_prefix(file.package)
-            for proto in file.proto.enum_type:
-                file.top_enums.append(self._add_enum(file, proto, file.package, prefix + proto.name))
-            for proto in file.proto.message_type:
-                file.top_messages.append(self._add_message(file, proto, file.package, prefix + proto.name))
+            for i, proto in enumerate(file.proto.enum_type):
+                file.top_enums.append(self._add_enum(file, proto, file.package, prefix + proto.name, (5, i)))
+            for i, proto in enumerate(file.proto.message_type):
+                file.top_messages.append(self._add_message(file, proto, file.package, prefix + proto.name, (4, i)))
         for message in self.all_messages():
             self._resolve_fields(message)
         self._refuse_value_cycles()
@@ -37,23 +37,24 @@ class Schema:
         if file.proto.extension:
             raise GeneratorError(f"{file.name}: extensions are not supported")
 
-    def _add_enum(self, file, proto, scope, swift_name):
+    def _add_enum(self, file, proto, scope, swift_name, path):
         full_name = f"{scope}.{proto.name}" if scope else proto.name
-        enum = EnumModel(proto, full_name, swift_name, file)
+        enum = EnumModel(proto, full_name, swift_name, file, path)
         self.types["." + full_name] = enum
         file.enums.append(enum)
         return enum
 
-    def _add_message(self, file, proto, scope, swift_name):
+    def _add_message(self, file, proto, scope, swift_name, path):
         full_name = f"{scope}.{proto.name}" if scope else proto.name
-        message = MessageModel(proto, full_name, swift_name, file)
+        message = MessageModel(proto, full_name, swift_name, file, path)
         self.types["." + full_name] = message
         if not message.is_map_entry:
             file.messages.append(message)
-        for nested in proto.enum_type:
-            message.nested_enums.append(self._add_enum(file, nested, full_name, f"{swift_name}.{nested.name}"))
-        for nested in proto.nested_type:
-            child = self._add_message(file, nested, full_name, f"{swift_name}.{nested.name}")
+        for i, nested in enumerate(proto.enum_type):
+            message.nested_enums.append(
+                self._add_enum(file, nested, full_name, f"{swift_name}.{nested.name}", path + (4, i)))
+        for i, nested in enumerate(proto.nested_type):
+            child = self._add_message(file, nested, full_name, f"{swift_name}.{nested.name}", path + (3, i))
             if not child.is_map_entry:
                 message.nested_messages.append(child)
         return message
@@ -62,9 +63,10 @@ class Schema:
         proto = message.proto
         if proto.extension or proto.extension_range:
             raise GeneratorError(f"{message.full_name}: extensions are not supported")
-        message.oneofs = [OneofModel(o, message) for o in proto.oneof_decl]
-        for field_proto in proto.field:
-            field = FieldModel(field_proto, message)
+        comment = message.file.comment
+        message.oneofs = [OneofModel(o, message, comment(message.path + (8, i))) for i, o in enumerate(proto.oneof_decl)]
+        for i, field_proto in enumerate(proto.field):
+            field = FieldModel(field_proto, message, comment(message.path + (2, i)))
             where = f"{message.full_name}.{field_proto.name}"
             if field_proto.proto3_optional:
                 raise GeneratorError(f"{where}: proto3 'optional' is not supported by protoc-c; use a oneof or a wrapper")
@@ -94,12 +96,17 @@ class Schema:
                 if field.kind == "message" and not field.repeated:
                     yield field.type_ref
 
+        done = set()
+
         def visit(message, path):
             if message.full_name in path:
                 cycle = " -> ".join(path[path.index(message.full_name):] + [message.full_name])
                 raise GeneratorError(f"recursive message types are not supported: {cycle}")
+            if message.full_name in done:
+                return
             for child in edges(message):
                 visit(child, path + [message.full_name])
+            done.add(message.full_name)
 
         for message in self.all_messages():
             visit(message, [])

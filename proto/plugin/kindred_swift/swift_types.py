@@ -1,5 +1,6 @@
 """Writes the public Swift value types: one struct per message, one enum per proto enum and oneof."""
 
+from .model import doc_lines
 from .writer import Writer, header
 
 
@@ -20,10 +21,17 @@ def generate(schema, out_dir):
     return outputs
 
 
+def write_doc(w, lines):
+    for line in lines:
+        w.line(f"/// {line}".rstrip())
+
+
 def write_enum(w, enum):
-    w.line(f"/// `{enum.full_name}`")
+    write_doc(w, enum.doc)
     w.open(f"public enum {enum.decl_name}: ProtoEnum")
-    for case, _ in enum.values:
+    for (case, _), comment in zip(enum.values, enum.value_docs):
+        if comment:
+            write_doc(w, doc_lines(comment, ""))
         w.line(f"case {case}")
     w.line("/// A value this build does not know (from a newer peer); kept so that it survives a round trip.")
     w.line("case unrecognized(Int32)")
@@ -49,19 +57,24 @@ def write_enum(w, enum):
 
 
 def write_message(w, message):
-    w.line(f"/// `{message.full_name}`")
+    write_doc(w, message.doc)
     w.open(f"public struct {message.decl_name}: ProtoMessage")
     w.line(f'public static var protoMessageName: String {{ "{message.full_name}" }}')
     w.blank()
     for field in message.fields:
+        if field.comment:
+            write_doc(w, doc_lines(field.comment, ""))
         w.line(f"public var {field.swift_name}: {field.swift_type()} = {field.swift_default()}")
     for oneof in message.oneofs:
+        write_doc(w, oneof.doc)
         w.line(f"public var {oneof.swift_name}: {oneof.enum_name}? = nil")
     for oneof in message.oneofs:
         w.blank()
-        w.line(f"/// The `{oneof.proto_name}` oneof: at most one of its fields is set.")
+        write_doc(w, oneof.doc)
         w.open(f"public enum {oneof.enum_name}: Sendable, Equatable")
         for field in oneof.fields:
+            if field.comment:
+                write_doc(w, doc_lines(field.comment, ""))
             w.line(f"case {field.swift_name}({field.element_type()})")
         w.close()
     w.blank()
