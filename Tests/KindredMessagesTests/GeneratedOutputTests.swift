@@ -7,6 +7,7 @@ import Testing
         .deletingLastPathComponent().deletingLastPathComponent()
     static let ownedDirectories = [
         "Shared/CKindredProto/include", "Shared/CKindredProto/generated", "Shared/KindredMessages/Generated",
+        "Shared/KindredAPI/Generated",
     ]
 
     @Test func committedGeneratedCodeIsNotStale() throws {
