@@ -76,11 +76,22 @@ def accessors_source(schema):
 
 
 def serialized_descriptor(file):
-    """The FileDescriptorProto without comments: reflection clients need the types, not the prose."""
+    """The FileDescriptorProto as `protoc --descriptor_set_out` writes it: no comments, and no json_name
+    (protoc adds those only for plugins). A client that already holds a file of the same name, such as
+    Python's google.protobuf with its well-known types, accepts ours only if the two are identical."""
     proto = type(file.proto)()
     proto.CopyFrom(file.proto)
     proto.ClearField("source_code_info")
+    for message in proto.message_type:
+        clear_json_names(message)
     return proto.SerializeToString(deterministic=True)
+
+
+def clear_json_names(message):
+    for field in message.field:
+        field.ClearField("json_name")
+    for nested in message.nested_type:
+        clear_json_names(nested)
 
 
 def swift_list(items):
