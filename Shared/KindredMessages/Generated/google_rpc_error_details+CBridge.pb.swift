@@ -84,11 +84,26 @@ extension Google_Rpc_QuotaFailure.Violation: CMessageBridge {
         self.init()
         self.subject = CRead.string(m.pointee.subject)
         self.description = CRead.string(m.pointee.description)
+        self.apiService = CRead.string(m.pointee.api_service)
+        self.quotaMetric = CRead.string(m.pointee.quota_metric)
+        self.quotaID = CRead.string(m.pointee.quota_id)
+        self.quotaDimensions = CRead.map(m.pointee.quota_dimensions, m.pointee.n_quota_dimensions) { (e: Google__Rpc__QuotaFailure__Violation__QuotaDimensionsEntry) in (CRead.string(e.key), CRead.string(e.value)) }
+        self.quotaValue = m.pointee.quota_value
     }
 
     func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {
         c.pointee.subject = try arena.string(self.subject, field: "subject")
         c.pointee.description = try arena.string(self.description, field: "description")
+        c.pointee.api_service = try arena.string(self.apiService, field: "api_service")
+        c.pointee.quota_metric = try arena.string(self.quotaMetric, field: "quota_metric")
+        c.pointee.quota_id = try arena.string(self.quotaID, field: "quota_id")
+        c.pointee.n_quota_dimensions = self.quotaDimensions.count
+        c.pointee.quota_dimensions = try arena.mapEntries(self.quotaDimensions, field: "quota_dimensions", descriptor: CKindredProto_descriptor_google__rpc__quota_failure__violation__quota_dimensions_entry()) {
+            (e: UnsafeMutablePointer<Google__Rpc__QuotaFailure__Violation__QuotaDimensionsEntry>, key, value) throws(MessageEncodingError) in
+            e.pointee.key = try arena.string(key, field: "quota_dimensions")
+            e.pointee.value = try arena.string(value, field: "quota_dimensions")
+        }
+        c.pointee.quota_value = self.quotaValue
     }
 }
 

@@ -110,16 +110,31 @@ public struct Google_Rpc_QuotaFailure: ProtoMessage {
 
         public var subject: String = ""
         public var description: String = ""
+        public var apiService: String = ""
+        public var quotaMetric: String = ""
+        public var quotaID: String = ""
+        public var quotaDimensions: [String: String] = [:]
+        public var quotaValue: Int64 = 0
 
         public init() {}
 
         /// A message with the given fields; the others keep their defaults.
         public init(
             subject: String = "",
-            description: String = ""
+            description: String = "",
+            apiService: String = "",
+            quotaMetric: String = "",
+            quotaID: String = "",
+            quotaDimensions: [String: String] = [:],
+            quotaValue: Int64 = 0
         ) {
             self.subject = subject
             self.description = description
+            self.apiService = apiService
+            self.quotaMetric = quotaMetric
+            self.quotaID = quotaID
+            self.quotaDimensions = quotaDimensions
+            self.quotaValue = quotaValue
         }
 
         public init(serializedBytes bytes: UnsafeRawBufferPointer, maxSize: Int) throws(MessageDecodingError) {

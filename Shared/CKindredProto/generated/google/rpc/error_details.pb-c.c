@@ -148,6 +148,12 @@ void   google__rpc__debug_info__free_unpacked
   assert(message->base.descriptor == &google__rpc__debug_info__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   google__rpc__quota_failure__violation__quota_dimensions_entry__init
+                     (Google__Rpc__QuotaFailure__Violation__QuotaDimensionsEntry         *message)
+{
+  static const Google__Rpc__QuotaFailure__Violation__QuotaDimensionsEntry init_value = GOOGLE__RPC__QUOTA_FAILURE__VIOLATION__QUOTA_DIMENSIONS_ENTRY__INIT;
+  *message = init_value;
+}
 void   google__rpc__quota_failure__violation__init
                      (Google__Rpc__QuotaFailure__Violation         *message)
 {
@@ -691,7 +697,58 @@ const ProtobufCMessageDescriptor google__rpc__debug_info__descriptor =
   (ProtobufCMessageInit) google__rpc__debug_info__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor google__rpc__quota_failure__violation__field_descriptors[2] =
+static const ProtobufCFieldDescriptor google__rpc__quota_failure__violation__quota_dimensions_entry__field_descriptors[2] =
+{
+  {
+    "key",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Google__Rpc__QuotaFailure__Violation__QuotaDimensionsEntry, key),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "value",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Google__Rpc__QuotaFailure__Violation__QuotaDimensionsEntry, value),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned google__rpc__quota_failure__violation__quota_dimensions_entry__field_indices_by_name[] = {
+  0,   /* field[0] = key */
+  1,   /* field[1] = value */
+};
+static const ProtobufCIntRange google__rpc__quota_failure__violation__quota_dimensions_entry__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor google__rpc__quota_failure__violation__quota_dimensions_entry__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "google.rpc.QuotaFailure.Violation.QuotaDimensionsEntry",
+  "QuotaDimensionsEntry",
+  "Google__Rpc__QuotaFailure__Violation__QuotaDimensionsEntry",
+  "google.rpc",
+  sizeof(Google__Rpc__QuotaFailure__Violation__QuotaDimensionsEntry),
+  2,
+  google__rpc__quota_failure__violation__quota_dimensions_entry__field_descriptors,
+  google__rpc__quota_failure__violation__quota_dimensions_entry__field_indices_by_name,
+  1,  google__rpc__quota_failure__violation__quota_dimensions_entry__number_ranges,
+  (ProtobufCMessageInit) google__rpc__quota_failure__violation__quota_dimensions_entry__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor google__rpc__quota_failure__violation__field_descriptors[7] =
 {
   {
     "subject",
@@ -717,15 +774,80 @@ static const ProtobufCFieldDescriptor google__rpc__quota_failure__violation__fie
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "api_service",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Google__Rpc__QuotaFailure__Violation, api_service),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "quota_metric",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Google__Rpc__QuotaFailure__Violation, quota_metric),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "quota_id",
+    5,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Google__Rpc__QuotaFailure__Violation, quota_id),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "quota_dimensions",
+    6,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Google__Rpc__QuotaFailure__Violation, n_quota_dimensions),
+    offsetof(Google__Rpc__QuotaFailure__Violation, quota_dimensions),
+    &google__rpc__quota_failure__violation__quota_dimensions_entry__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "quota_value",
+    7,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT64,
+    0,   /* quantifier_offset */
+    offsetof(Google__Rpc__QuotaFailure__Violation, quota_value),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned google__rpc__quota_failure__violation__field_indices_by_name[] = {
+  2,   /* field[2] = api_service */
   1,   /* field[1] = description */
+  5,   /* field[5] = quota_dimensions */
+  4,   /* field[4] = quota_id */
+  3,   /* field[3] = quota_metric */
+  6,   /* field[6] = quota_value */
   0,   /* field[0] = subject */
 };
 static const ProtobufCIntRange google__rpc__quota_failure__violation__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 2 }
+  { 0, 7 }
 };
 const ProtobufCMessageDescriptor google__rpc__quota_failure__violation__descriptor =
 {
@@ -735,7 +857,7 @@ const ProtobufCMessageDescriptor google__rpc__quota_failure__violation__descript
   "Google__Rpc__QuotaFailure__Violation",
   "google.rpc",
   sizeof(Google__Rpc__QuotaFailure__Violation),
-  2,
+  7,
   google__rpc__quota_failure__violation__field_descriptors,
   google__rpc__quota_failure__violation__field_indices_by_name,
   1,  google__rpc__quota_failure__violation__number_ranges,

@@ -22,6 +22,7 @@ typedef struct Google__Rpc__RetryInfo Google__Rpc__RetryInfo;
 typedef struct Google__Rpc__DebugInfo Google__Rpc__DebugInfo;
 typedef struct Google__Rpc__QuotaFailure Google__Rpc__QuotaFailure;
 typedef struct Google__Rpc__QuotaFailure__Violation Google__Rpc__QuotaFailure__Violation;
+typedef struct Google__Rpc__QuotaFailure__Violation__QuotaDimensionsEntry Google__Rpc__QuotaFailure__Violation__QuotaDimensionsEntry;
 typedef struct Google__Rpc__PreconditionFailure Google__Rpc__PreconditionFailure;
 typedef struct Google__Rpc__PreconditionFailure__Violation Google__Rpc__PreconditionFailure__Violation;
 typedef struct Google__Rpc__BadRequest Google__Rpc__BadRequest;
@@ -93,15 +94,35 @@ struct  Google__Rpc__DebugInfo
     , 0,NULL, (char *)protobuf_c_empty_string }
 
 
+struct  Google__Rpc__QuotaFailure__Violation__QuotaDimensionsEntry
+{
+  ProtobufCMessage base;
+  char *key;
+  char *value;
+};
+#define GOOGLE__RPC__QUOTA_FAILURE__VIOLATION__QUOTA_DIMENSIONS_ENTRY__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&google__rpc__quota_failure__violation__quota_dimensions_entry__descriptor) \
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string }
+
+
 struct  Google__Rpc__QuotaFailure__Violation
 {
   ProtobufCMessage base;
   char *subject;
   char *description;
+  char *api_service;
+  char *quota_metric;
+  char *quota_id;
+  size_t n_quota_dimensions;
+  Google__Rpc__QuotaFailure__Violation__QuotaDimensionsEntry **quota_dimensions;
+  /*
+   * Field 8, `optional int64 future_quota_value`, is left out: protoc-c cannot carry proto3 optional.
+   */
+  int64_t quota_value;
 };
 #define GOOGLE__RPC__QUOTA_FAILURE__VIOLATION__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&google__rpc__quota_failure__violation__descriptor) \
-    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string }
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0,NULL, 0 }
 
 
 /*
@@ -300,6 +321,9 @@ Google__Rpc__DebugInfo *
 void   google__rpc__debug_info__free_unpacked
                      (Google__Rpc__DebugInfo *message,
                       ProtobufCAllocator *allocator);
+/* Google__Rpc__QuotaFailure__Violation__QuotaDimensionsEntry methods */
+void   google__rpc__quota_failure__violation__quota_dimensions_entry__init
+                     (Google__Rpc__QuotaFailure__Violation__QuotaDimensionsEntry         *message);
 /* Google__Rpc__QuotaFailure__Violation methods */
 void   google__rpc__quota_failure__violation__init
                      (Google__Rpc__QuotaFailure__Violation         *message);
@@ -459,6 +483,9 @@ typedef void (*Google__Rpc__RetryInfo_Closure)
 typedef void (*Google__Rpc__DebugInfo_Closure)
                  (const Google__Rpc__DebugInfo *message,
                   void *closure_data);
+typedef void (*Google__Rpc__QuotaFailure__Violation__QuotaDimensionsEntry_Closure)
+                 (const Google__Rpc__QuotaFailure__Violation__QuotaDimensionsEntry *message,
+                  void *closure_data);
 typedef void (*Google__Rpc__QuotaFailure__Violation_Closure)
                  (const Google__Rpc__QuotaFailure__Violation *message,
                   void *closure_data);
@@ -504,6 +531,7 @@ extern const ProtobufCMessageDescriptor google__rpc__retry_info__descriptor;
 extern const ProtobufCMessageDescriptor google__rpc__debug_info__descriptor;
 extern const ProtobufCMessageDescriptor google__rpc__quota_failure__descriptor;
 extern const ProtobufCMessageDescriptor google__rpc__quota_failure__violation__descriptor;
+extern const ProtobufCMessageDescriptor google__rpc__quota_failure__violation__quota_dimensions_entry__descriptor;
 extern const ProtobufCMessageDescriptor google__rpc__precondition_failure__descriptor;
 extern const ProtobufCMessageDescriptor google__rpc__precondition_failure__violation__descriptor;
 extern const ProtobufCMessageDescriptor google__rpc__bad_request__descriptor;
