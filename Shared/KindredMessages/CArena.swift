@@ -1,5 +1,8 @@
 internal import CKindredProto
 
+/// A C array of pointers, as protoc-c holds repeated strings and messages (`char **`, `Foo **`).
+typealias CPointerArray<T> = UnsafeMutablePointer<UnsafeMutablePointer<T>?>
+
 /// The memory of one C message being built for packing: every allocation comes from here and is freed
 /// together when the arena goes away, so an encode frees exactly once whatever path it takes.
 final class CArena {
@@ -38,18 +41,23 @@ final class CArena {
     }
 
     /// The C form of `message`, whose fields are filled from this arena.
-    func message<M: CMessageBridge>(_ message: M, field: String) throws(MessageEncodingError) -> UnsafeMutablePointer<M.CStruct> {
+    func message<M: CMessageBridge>(_ message: M, field: String) throws(MessageEncodingError)
+        -> UnsafeMutablePointer<M.CStruct>
+    {
         // protoc-c structs are plain C data: viewing the initialised bytes as the struct is what C does.
         let c = emptyMessage(M.cDescriptor).assumingMemoryBound(to: M.CStruct.self)
         do {
             try message.fill(c, arena: self)
         } catch {
-            throw MessageEncodingError(fieldPath: field.isEmpty ? error.fieldPath : "\(field).\(error.fieldPath)")
+            throw MessageEncodingError(
+                fieldPath: field.isEmpty ? error.fieldPath : "\(field).\(error.fieldPath)")
         }
         return c
     }
 
-    func optionalMessage<M: CMessageBridge>(_ message: M?, field: String) throws(MessageEncodingError) -> UnsafeMutablePointer<M.CStruct>? {
+    func optionalMessage<M: CMessageBridge>(_ message: M?, field: String) throws(MessageEncodingError)
+        -> UnsafeMutablePointer<M.CStruct>?
+    {
         guard let message else { return nil }
         return try self.message(message, field: field)
     }
@@ -59,7 +67,8 @@ final class CArena {
         var string = string
         let copy: UnsafeMutablePointer<CChar>? = string.withUTF8 { utf8 in
             guard !utf8.contains(0) else { return nil }
-            let copy = allocate(byteCount: utf8.count + 1).bindMemory(to: CChar.self, capacity: utf8.count + 1)
+            let copy = allocate(byteCount: utf8.count + 1).bindMemory(
+                to: CChar.self, capacity: utf8.count + 1)
             if let base = utf8.baseAddress {
                 UnsafeMutableRawPointer(copy).copyMemory(from: base, byteCount: utf8.count)
             }
@@ -94,11 +103,13 @@ final class CArena {
         return elements
     }
 
-    func strings(_ values: [String], field: String) throws(MessageEncodingError) -> UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? {
+    func strings(_ values: [String], field: String) throws(MessageEncodingError) -> CPointerArray<CChar>? {
         try array(values) { (value) throws(MessageEncodingError) in try string(value, field: field) }
     }
 
-    func messages<M: CMessageBridge>(_ values: [M], field: String) throws(MessageEncodingError) -> UnsafeMutablePointer<UnsafeMutablePointer<M.CStruct>?>? {
+    func messages<M: CMessageBridge>(_ values: [M], field: String) throws(MessageEncodingError)
+        -> CPointerArray<M.CStruct>?
+    {
         try array(values) { (value) throws(MessageEncodingError) in try message(value, field: field) }
     }
 
@@ -106,7 +117,7 @@ final class CArena {
     func mapEntries<K: Comparable, V, E>(
         _ map: [K: V], field: String, descriptor: UnsafePointer<ProtobufCMessageDescriptor>,
         _ fill: (UnsafeMutablePointer<E>, K, V) throws(MessageEncodingError) -> Void
-    ) throws(MessageEncodingError) -> UnsafeMutablePointer<UnsafeMutablePointer<E>?>? {
+    ) throws(MessageEncodingError) -> CPointerArray<E>? {
         try array(map.sorted { $0.key < $1.key }) { (pair) throws(MessageEncodingError) in
             let entry = emptyMessage(descriptor).assumingMemoryBound(to: E.self)
             try fill(entry, pair.key, pair.value)

@@ -44,14 +44,14 @@ enum CRead {
     }
 
     static func messages<M: CMessageBridge>(
-        _ pointer: UnsafeMutablePointer<UnsafeMutablePointer<M.CStruct>?>?, _ count: Int
+        _ pointer: CPointerArray<M.CStruct>?, _ count: Int
     ) -> [M] {
         array(pointer, count) { element in element.map { M(c: $0) } }.compactMap { $0 }
     }
 
     /// A map field: protobuf-c holds it as repeated entry messages; a later duplicate key wins, as on the wire.
     static func map<E, K: Hashable, V>(
-        _ pointer: UnsafeMutablePointer<UnsafeMutablePointer<E>?>?, _ count: Int, _ entry: (E) -> (K, V)
+        _ pointer: CPointerArray<E>?, _ count: Int, _ entry: (E) -> (K, V)
     ) -> [K: V] {
         var result: [K: V] = [:]
         result.reserveCapacity(count)
@@ -66,13 +66,15 @@ enum CRead {
 
 /// Converting Swift values to C field values, used by the generated `fill(_:arena:)`.
 enum CWrite {
-    static func enumValue<C: RawRepresentable>(_ value: some ProtoEnum) -> C where C.RawValue: FixedWidthInteger {
+    static func enumValue<C: RawRepresentable>(_ value: some ProtoEnum) -> C
+    where C.RawValue: FixedWidthInteger {
         // protoc-c enums import as structs whose init(rawValue:) accepts any value.
         C(rawValue: C.RawValue(truncatingIfNeeded: value.rawValue))!
     }
 
     /// The `<oneof>_case` value that says which member of a oneof is set: its field number.
-    static func oneofCase<C: RawRepresentable>(_ fieldNumber: Int32) -> C where C.RawValue: FixedWidthInteger {
+    static func oneofCase<C: RawRepresentable>(_ fieldNumber: Int32) -> C
+    where C.RawValue: FixedWidthInteger {
         C(rawValue: C.RawValue(truncatingIfNeeded: fieldNumber))!
     }
 }

@@ -11,7 +11,8 @@ enum MessageCodec {
     ) throws(MessageDecodingError) -> M {
         let name = M.protoMessageName
         guard bytes.count <= maxSize else {
-            throw MessageDecodingError(messageName: name, reason: .tooLarge(size: bytes.count, limit: maxSize))
+            throw MessageDecodingError(
+                messageName: name, reason: .tooLarge(size: bytes.count, limit: maxSize))
         }
         if let reason = WireValidator.problem(in: bytes, descriptor: M.cDescriptor, depthLimit: maxDepth) {
             throw MessageDecodingError(messageName: name, reason: reason)

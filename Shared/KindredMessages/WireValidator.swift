@@ -5,7 +5,8 @@ internal import CKindredProto
 /// string), and nesting deep enough to exhaust the stack. Unknown fields are skipped, not refused.
 enum WireValidator {
     static func problem(
-        in bytes: UnsafeRawBufferPointer, descriptor: UnsafePointer<ProtobufCMessageDescriptor>, depthLimit: Int
+        in bytes: UnsafeRawBufferPointer, descriptor: UnsafePointer<ProtobufCMessageDescriptor>,
+        depthLimit: Int
     ) -> MessageDecodingError.Reason? {
         var reader = WireReader(bytes)
         return message(&reader, descriptor: descriptor, depthLeft: depthLimit)
@@ -23,7 +24,9 @@ enum WireValidator {
             case 1: guard reader.skip(8) else { return .malformed }
             case 5: guard reader.skip(4) else { return .malformed }
             case 2:
-                guard let length = reader.varint(), let payload = reader.take(length) else { return .malformed }
+                guard let length = reader.varint(), let payload = reader.take(length) else {
+                    return .malformed
+                }
                 if let field, let problem = lengthDelimited(payload, field: field, depthLeft: depthLeft) {
                     return problem
                 }

@@ -21,15 +21,15 @@ import Testing
     }
 
     @Test(arguments: [
-        "08",                              // a varint cut short
-        "0a05616263",                      // a length longer than what follows
-        "0a",                              // a length missing
-        "0f01",                            // wire type 7 does not exist
-        "0b0c",                            // groups are not supported
-        "0001",                            // field number 0
-        "08ffffffffffffffffffff01",        // an 11-byte varint
-        "0801",                            // the string field sent as a varint
-        "fa",                              // a tag cut short
+        "08",  // a varint cut short
+        "0a05616263",  // a length longer than what follows
+        "0a",  // a length missing
+        "0f01",  // wire type 7 does not exist
+        "0b0c",  // groups are not supported
+        "0001",  // field number 0
+        "08ffffffffffffffffffff01",  // an 11-byte varint
+        "0801",  // the string field sent as a varint
+        "fa",  // a tag cut short
     ])
     func malformedOrTruncatedInputIsRefused(fixture: String) {
         #expect(reason(hex(fixture)) == .malformed)
@@ -43,7 +43,8 @@ import Testing
     @Test func anEmbeddedNULIsRefusedInAnyStringField() throws {
         #expect(reason(hex("0a03610062")) == .embeddedNUL)
         // In a nested message (SimpleRequest.response_status.message) and in a map key (ErrorInfo.metadata).
-        #expect(throws: MessageDecodingError(messageName: "grpc.testing.SimpleRequest", reason: .embeddedNUL)) {
+        #expect(throws: MessageDecodingError(messageName: "grpc.testing.SimpleRequest", reason: .embeddedNUL))
+        {
             try Grpc_Testing_SimpleRequest(serializedBytes: hex("3a04120261" + "00"))
         }
         #expect(throws: MessageDecodingError(messageName: "google.rpc.ErrorInfo", reason: .embeddedNUL)) {
@@ -66,8 +67,13 @@ import Testing
         // SimpleRequest.payload (depth 2) under a limit of 1.
         let bytes = hex("1a03120100")
         bytes.withUnsafeBytes { buffer in
-            #expect(WireValidator.problem(in: buffer, descriptor: Grpc_Testing_SimpleRequest.cDescriptor, depthLimit: 1) == .malformed)
-            #expect(WireValidator.problem(in: buffer, descriptor: Grpc_Testing_SimpleRequest.cDescriptor, depthLimit: 2) == nil)
+            #expect(
+                WireValidator.problem(
+                    in: buffer, descriptor: Grpc_Testing_SimpleRequest.cDescriptor, depthLimit: 1)
+                    == .malformed)
+            #expect(
+                WireValidator.problem(
+                    in: buffer, descriptor: Grpc_Testing_SimpleRequest.cDescriptor, depthLimit: 2) == nil)
         }
     }
 }

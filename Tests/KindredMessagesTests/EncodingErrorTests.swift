@@ -13,7 +13,8 @@ import Testing
             try Grpc_Testing_SimpleRequest(responseStatus: .init(message: "\u{0}")).serializedBytes()
         }
         #expect(throws: MessageEncodingError(fieldPath: "field_violations.description")) {
-            try Google_Rpc_BadRequest(fieldViolations: [.init(field: "a"), .init(description: "x\u{0}")]).serializedBytes()
+            try Google_Rpc_BadRequest(fieldViolations: [.init(field: "a"), .init(description: "x\u{0}")])
+                .serializedBytes()
         }
         #expect(throws: MessageEncodingError(fieldPath: "metadata")) {
             try Google_Rpc_ErrorInfo(metadata: ["k\u{0}": "v"]).serializedBytes()

@@ -11,7 +11,8 @@ import Testing
     ]
 
     @Test func committedGeneratedCodeIsNotStale() throws {
-        let output = FileManager.default.temporaryDirectory.appendingPathComponent("kindred-generate-\(UUID())")
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "kindred-generate-\(UUID())")
         defer { try? FileManager.default.removeItem(at: output) }
         let generate = Process()
         generate.executableURL = Self.repository.appendingPathComponent("proto/generate")
@@ -32,10 +33,12 @@ import Testing
     /// Every file under `root`, by relative path.
     static func contents(of root: URL) throws -> [String: Data] {
         var files: [String: Data] = [:]
-        let enumerator = FileManager.default.enumerator(at: root, includingPropertiesForKeys: [.isRegularFileKey])
+        let enumerator = FileManager.default.enumerator(
+            at: root, includingPropertiesForKeys: [.isRegularFileKey])
         while let url = enumerator?.nextObject() as? URL {
             guard try url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile == true else { continue }
-            files[String(url.standardizedFileURL.path.dropFirst(root.standardizedFileURL.path.count + 1))] = try Data(contentsOf: url)
+            files[String(url.standardizedFileURL.path.dropFirst(root.standardizedFileURL.path.count + 1))] =
+                try Data(contentsOf: url)
         }
         return files
     }

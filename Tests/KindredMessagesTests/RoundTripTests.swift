@@ -18,7 +18,9 @@ import Testing
         Grpc_Health_V1_HealthCheckResponse.ServingStatus.unknown, .serving, .notServing, .serviceUnknown,
         .unrecognized(42), .unrecognized(-7),
     ])
-    func enumValuesSurviveARoundTripIncludingUnknownOnes(status: Grpc_Health_V1_HealthCheckResponse.ServingStatus) throws {
+    func enumValuesSurviveARoundTripIncludingUnknownOnes(
+        status: Grpc_Health_V1_HealthCheckResponse.ServingStatus
+    ) throws {
         let response = Grpc_Health_V1_HealthCheckResponse(status: status)
         #expect(try roundTrip(response).status == status)
     }
@@ -55,14 +57,17 @@ import Testing
     }
 
     @Test(arguments: [
-        Grpc_Reflection_V1_ServerReflectionRequest.OneOf_MessageRequest.fileByFilename("grpc/health/v1/health.proto"),
+        Grpc_Reflection_V1_ServerReflectionRequest.OneOf_MessageRequest.fileByFilename(
+            "grpc/health/v1/health.proto"),
         .fileContainingSymbol("grpc.health.v1.Health"),
         .fileContainingExtension(.init(containingType: "t", extensionNumber: 5)),
         .fileContainingExtension(.init()),
         .allExtensionNumbersOfType(""),
         .listServices(""),
     ])
-    func everyOneofCaseSurvivesARoundTripEvenWhenEmpty(choice: Grpc_Reflection_V1_ServerReflectionRequest.OneOf_MessageRequest) throws {
+    func everyOneofCaseSurvivesARoundTripEvenWhenEmpty(
+        choice: Grpc_Reflection_V1_ServerReflectionRequest.OneOf_MessageRequest
+    ) throws {
         let request = Grpc_Reflection_V1_ServerReflectionRequest(host: "h", messageRequest: choice)
         #expect(try roundTrip(request).messageRequest == choice)
     }
@@ -72,7 +77,8 @@ import Testing
     }
 
     @Test func mapsSurviveARoundTripAndEncodeInKeyOrder() throws {
-        let info = Google_Rpc_ErrorInfo(reason: "R", domain: "kindred", metadata: ["b": "ü", "a": "1", "": ""])
+        let info = Google_Rpc_ErrorInfo(
+            reason: "R", domain: "kindred", metadata: ["b": "ü", "a": "1", "": ""])
         #expect(try roundTrip(info) == info)
         #expect(try info.serializedBytes() == info.serializedBytes())
         #expect(try roundTrip(Google_Rpc_ErrorInfo()).metadata.isEmpty)
@@ -87,7 +93,11 @@ import Testing
         let info = Google_Rpc_ErrorInfo(reason: "AGE_UNDER_13", domain: "kindred.app")
         let status = Google_Rpc_Status(
             code: 9, message: "under 13",
-            details: [.init(typeURL: "type.googleapis.com/\(Google_Rpc_ErrorInfo.protoMessageName)", value: try info.serializedBytes())]
+            details: [
+                .init(
+                    typeURL: "type.googleapis.com/\(Google_Rpc_ErrorInfo.protoMessageName)",
+                    value: try info.serializedBytes())
+            ]
         )
         let decoded = try roundTrip(status)
         #expect(decoded == status)

@@ -5,6 +5,7 @@ from .writer import Writer, header
 C_INCLUDE = "Shared/CKindredProto/include"
 C_SOURCES = "Shared/CKindredProto/generated"
 ACCESSORS = "CKindredProtoDescriptors"
+ALL_PROTOS = "every proto under proto/"
 
 
 def generate(schema, swift_dir):
@@ -30,7 +31,7 @@ def pb_c_header(file):
 
 
 def umbrella_header(files):
-    lines = [header("proto/", "//"), "// The protoc-c types of every Kindred proto, for Swift's `internal import CKindredProto`.",
+    lines = [header(ALL_PROTOS), "// The protoc-c types of every Kindred proto, for Swift's `internal import CKindredProto`.",
              "#include <protobuf-c/protobuf-c.h>"]
     lines += [f'#include "{pb_c_header(f)}"' for f in files]
     lines.append(f'#include "{ACCESSORS}.h"')
@@ -42,7 +43,7 @@ def all_messages(schema):
 
 
 def accessors_header(schema):
-    lines = [header("proto/"), "#ifndef CKINDREDPROTO_DESCRIPTORS_H", "#define CKINDREDPROTO_DESCRIPTORS_H", "",
+    lines = [header(ALL_PROTOS), "#ifndef CKINDREDPROTO_DESCRIPTORS_H", "#define CKINDREDPROTO_DESCRIPTORS_H", "",
              "#include <stddef.h>", "#include <protobuf-c/protobuf-c.h>", "",
              "// One serialized FileDescriptorProto, embedded for server reflection.",
              "typedef struct { const unsigned char *_Nonnull bytes; size_t length; } CKindredProtoEmbeddedFile;", "",
@@ -62,7 +63,7 @@ def c_bytes(data):
 
 
 def accessors_source(schema):
-    lines = [header("proto/"), '#include "CKindredProto.h"', ""]
+    lines = [header(ALL_PROTOS), '#include "CKindredProto.h"', ""]
     for i, file in enumerate(schema.files):
         data = serialized_descriptor(file)
         lines += [f"// {file.name}", f"static const unsigned char file_{i}[{max(len(data), 1)}] = {{", c_bytes(data), "};"]
@@ -118,4 +119,4 @@ def swift_registry(files):
     w.level -= 1
     w.line("]")
     w.close()
-    return header("proto/") + "\n" + w.text()
+    return header(ALL_PROTOS) + "\n" + w.text()
