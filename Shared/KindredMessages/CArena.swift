@@ -6,24 +6,32 @@ typealias CPointerArray<T> = UnsafeMutablePointer<UnsafeMutablePointer<T>?>
 /// The memory of one C message being built for packing: every allocation comes from here and is freed
 /// together when the arena goes away, so an encode frees exactly once whatever path it takes.
 final class CArena {
-    private var chunks: [UnsafeMutableRawPointer] = []
+    /// The newest chunk; each chunk's first 16 bytes link to the one before (nil for the first).
+    private var newestChunk: UnsafeMutableRawPointer?
     private var cursor: UnsafeMutableRawPointer?
     private var remaining = 0
-    private static let chunkSize = 2048
+    /// Small enough for glibc's per-thread cache (1,032 bytes), large enough for most messages.
+    private static let chunkSize = 1008
+    private static let linkSize = 16
 
     deinit {
-        for chunk in chunks { chunk.deallocate() }
+        var chunk = newestChunk
+        while let current = chunk {
+            chunk = current.load(as: UnsafeMutableRawPointer?.self)
+            current.deallocate()
+        }
     }
 
     /// Uninitialised memory, 16-byte aligned (enough for any protoc-c struct or scalar).
     func allocate(byteCount: Int) -> UnsafeMutableRawPointer {
         let size = (max(byteCount, 1) + 15) & ~15
         if size > remaining {
-            let chunkSize = max(size, Self.chunkSize)
+            let chunkSize = max(size + Self.linkSize, Self.chunkSize)
             let chunk = UnsafeMutableRawPointer.allocate(byteCount: chunkSize, alignment: 16)
-            chunks.append(chunk)
-            cursor = chunk
-            remaining = chunkSize
+            chunk.storeBytes(of: newestChunk, as: UnsafeMutableRawPointer?.self)
+            newestChunk = chunk
+            cursor = chunk + Self.linkSize
+            remaining = chunkSize - Self.linkSize
         }
         let pointer = cursor.unsafelyUnwrapped
         cursor = pointer + size
