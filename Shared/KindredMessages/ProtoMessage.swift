@@ -20,6 +20,7 @@ extension ProtoMessage {
     public static var defaultMaxSize: Int { 4 << 20 }
 
     /// Decodes wire bytes held in an array.
+    @inlinable
     public init(serializedBytes bytes: [UInt8], maxSize: Int = Self.defaultMaxSize) throws(MessageDecodingError) {
         // withUnsafeBytes is untyped `rethrows`, so the typed error travels out in a Result.
         let result = bytes.withUnsafeBytes { buffer in
