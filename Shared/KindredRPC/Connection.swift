@@ -22,6 +22,7 @@ final class Connection {
     var idleSince: UInt64
     var pingSentAt: UInt64?
     var goingAway = false
+    private var lingering = false
 
     init(fd: Int32, loop: EventLoop, core: ServerCore, peer: String, counted: Bool) {
         self.fd = fd
@@ -37,6 +38,10 @@ final class Connection {
     /// Reads what the socket has and feeds it to nghttp2.
     func readable() {
         let count = read(fd, loop.readBuffer.baseAddress, loop.readBuffer.count)
+        if lingering {
+            if count == 0 || (count < 0 && errno != EAGAIN && errno != EINTR) { close() }
+            return
+        }
         if count > 0 {
             let consumed = nghttp2_session_mem_recv(session, loop.readBuffer.baseAddress!.assumingMemoryBound(to: UInt8.self), count)
             if consumed < 0 {
@@ -58,7 +63,7 @@ final class Connection {
 
     /// Serializes nghttp2's queued frames into the loop's write buffer and writes them in one call.
     func flush() {
-        guard !closed, pendingOffset == pending.count else { return }
+        guard !closed, !lingering, pendingOffset == pending.count else { return }
         let buffer = loop.writeBuffer.baseAddress!
         let capacity = loop.writeBuffer.count
         var used = 0
@@ -79,7 +84,16 @@ final class Connection {
             used += count
         }
         if used > 0 && !writeOut(UnsafeRawPointer(buffer), used) { return }
-        if nghttp2_session_want_read(session) == 0 && nghttp2_session_want_write(session) == 0 { close() }
+        if nghttp2_session_want_read(session) == 0 && nghttp2_session_want_write(session) == 0 { linger() }
+    }
+
+    /// Everything is written (a GOAWAY last): half-close and discard input until the peer closes, so the
+    /// kernel does not answer unread input with a RST that could destroy the GOAWAY in flight.
+    private func linger() {
+        guard !lingering else { return }
+        lingering = true
+        shutdown(fd, Int32(SHUT_WR))
+        loop.schedule(after: .seconds(2)) { [weak self] in self?.close() }
     }
 
     /// Writes bytes; on a short write keeps the rest and waits for EPOLLOUT. False unless all was written.

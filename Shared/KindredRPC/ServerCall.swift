@@ -81,9 +81,10 @@ final class ServerCall: @unchecked Sendable {
     func receiveData(_ chunk: UnsafeRawBufferPointer) {
         guard !lifecycle.isFinished, route != nil else { return connection.consume(streamID, chunk.count) }
         var failure: RPCError?
+        let limit = deframer.maxMessageSize
         do {
             try deframer.consume(chunk) { message in
-                if failure == nil { failure = accept(message) }
+                if failure == nil { failure = accept(message, limit: limit) }
             }
         } catch .tooLarge(let size, let limit) {
             failure = RPCError(.resourceExhausted, "Request message of \(size) bytes exceeds the limit of \(limit)")
@@ -99,14 +100,14 @@ final class ServerCall: @unchecked Sendable {
     }
 
     /// Turns one framed message into request bytes, or the status that ends the call.
-    private func accept(_ message: FramedMessage) -> RPCError? {
+    private func accept(_ message: FramedMessage, limit: Int) -> RPCError? {
         var bytes = message.bytes
         if message.compressed {
             guard requestEncoding == .gzip else {
                 return RPCError(.internal, "Compressed message received without grpc-encoding")
             }
             do {
-                bytes = try MessageEncoding.gunzip(bytes, limit: deframer.maxMessageSize)
+                bytes = try MessageEncoding.gunzip(bytes, limit: limit)
             } catch .tooLarge(let limit) {
                 return RPCError(.resourceExhausted, "Decompressed request message exceeds the limit of \(limit)")
             } catch {

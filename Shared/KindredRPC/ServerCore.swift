@@ -19,8 +19,7 @@ final class ServerCore: Sendable {
 
     /// Counts a new connection if the limit allows; false means refuse it.
     func reserveConnection() -> Bool {
-        let (count, _) = connectionCount.add(1, ordering: .relaxed)
-        if count <= configuration.maxConnections { return true }
+        if connectionCount.add(1, ordering: .relaxed).newValue <= configuration.maxConnections { return true }
         connectionCount.subtract(1, ordering: .relaxed)
         return false
     }

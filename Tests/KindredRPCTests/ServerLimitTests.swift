@@ -1,0 +1,111 @@
+import Testing
+import Glibc
+@testable import KindredRPC
+
+@Suite struct ServerLimitTests {
+    let probe = Probe()
+
+    @Test func deadlinePassedAnswersDeadlineExceededAndCancelsTheHandler() async throws {
+        try await withServer([TestService(probe: probe)]) { server in
+            let client = try HTTP2TestClient(port: server.port)
+            let started = monotonicMillis()
+            let response = client.call(path: TestService.path("Sleep"), body: grpcFrames([]),
+                                       extraHeaders: [("grpc-timeout", "150m")])
+            #expect(response.grpcStatus == StatusCode.deadlineExceeded.rawValue)
+            #expect(monotonicMillis() - started < 2000)
+            try await Task.sleep(for: .milliseconds(100))
+            #expect(probe.count("sleep-with-deadline") == 1)
+            #expect(probe.count("sleep-cancelled") == 1)
+        }
+    }
+
+    @Test func clientResetCancelsTheHandler() async throws {
+        try await withServer([TestService(probe: probe)]) { server in
+            let client = try HTTP2TestClient(port: server.port)
+            let id = client.start(path: TestService.path("Sleep"), body: grpcFrames([]))
+            client.run(timeout: 0.3) { false }
+            client.cancel(id)
+            client.run(timeout: 0.3) { false }
+            try await Task.sleep(for: .milliseconds(100))
+            #expect(probe.count("sleep-cancelled") == 1)
+        }
+    }
+
+    @Test func oversizedMessageIsResourceExhausted() async throws {
+        try await withServer([TestService(probe: probe)], configure: { $0.maxReceiveMessageSize = 1000 }) { server in
+            let client = try HTTP2TestClient(port: server.port)
+            let big = client.call(path: TestService.path("Echo"), body: grpcFrames([UInt8](repeating: 1, count: 1001)))
+            #expect(big.grpcStatus == StatusCode.resourceExhausted.rawValue)
+            let perMethod = client.call(path: TestService.path("Small"), body: grpcFrames([UInt8](repeating: 1, count: 9)))
+            #expect(perMethod.grpcStatus == StatusCode.resourceExhausted.rawValue)
+            let fits = client.call(path: TestService.path("Small"), body: grpcFrames([UInt8](repeating: 1, count: 8)))
+            #expect(fits.grpcStatus == 0)
+        }
+    }
+
+    @Test func truncatedMessageEndsOnlyThatStream() async throws {
+        try await withServer([TestService(probe: probe)]) { server in
+            let client = try HTTP2TestClient(port: server.port)
+            let truncated = client.call(path: TestService.path("Echo"), body: [0, 0, 0, 0, 10, 1, 2])
+            #expect(truncated.grpcStatus == StatusCode.internal.rawValue)
+            let badFlag = client.call(path: TestService.path("Echo"), body: [7, 0, 0, 0, 0])
+            #expect(badFlag.grpcStatus == StatusCode.internal.rawValue)
+            let next = client.call(path: TestService.path("Echo"), body: grpcFrames([5]))
+            #expect(next.grpcStatus == 0)
+        }
+    }
+
+    @Test func garbageBytesCloseThatConnectionAndTheServerKeepsServing() async throws {
+        try await withServer([TestService(probe: probe)]) { server in
+            let raw = try HTTP2TestClient.connect(port: server.port)
+            let garbage = [UInt8]("GET / HTTP/1.1\r\nHost: x\r\n\r\n\u{1}\u{2}\u{3}garbage".utf8)
+            _ = write(raw, garbage, garbage.count)
+            var buffer = [UInt8](repeating: 0, count: 1024)
+            var timeout = timeval(tv_sec: 2, tv_usec: 0)
+            setsockopt(raw, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+            while read(raw, &buffer, buffer.count) > 0 {}
+            close(raw)
+            let client = try HTTP2TestClient(port: server.port)
+            #expect(client.call(path: TestService.path("Echo"), body: grpcFrames([1])).grpcStatus == 0)
+        }
+    }
+
+    @Test func streamsBeyondTheAdvertisedLimitAreRefused() async throws {
+        try await withServer([TestService(probe: probe)], configure: { $0.maxConcurrentStreams = 2 }) { server in
+            // Sent before the server's SETTINGS arrive, so the client cannot hold the third back itself.
+            let client = try HTTP2TestClient(port: server.port)
+            let ids = (0..<3).map { _ in client.start(path: TestService.path("Sleep"), body: grpcFrames([])) }
+            client.run(timeout: 1) { client.responses[ids[2]]?.closed == true }
+            #expect(client.responses[ids[2]]?.resetCode == 7, "REFUSED_STREAM")
+            #expect(client.responses[ids[0]]?.closed == false)
+        }
+    }
+
+    @Test func connectionsBeyondTheLimitGetGoAway() async throws {
+        try await withServer([TestService(probe: probe)], configure: { $0.maxConnections = 1 }) { server in
+            let first = try HTTP2TestClient(port: server.port)
+            #expect(first.call(path: TestService.path("Echo"), body: grpcFrames([1])).grpcStatus == 0)
+            let second = try HTTP2TestClient(port: server.port)
+            second.run(timeout: 1) { second.goAwayReceived }
+            #expect(second.goAwayReceived)
+        }
+    }
+
+    @Test func secondServerOnTheSamePortFailsToBind() async throws {
+        try await withServer([TestService(probe: probe)]) { server in
+            #expect(throws: SystemCallError.self) {
+                _ = try RPCServer.bind(configuration: ServerConfiguration(host: "127.0.0.1", port: server.port),
+                                       services: [], logger: .init(label: "second"))
+            }
+        }
+    }
+
+    @Test func idleConnectionIsSentGoAway() async throws {
+        try await withServer([TestService(probe: probe)], configure: { $0.idleTimeout = .milliseconds(500) }) { server in
+            let client = try HTTP2TestClient(port: server.port)
+            #expect(client.call(path: TestService.path("Echo"), body: grpcFrames([1])).grpcStatus == 0)
+            client.run(timeout: 3) { client.goAwayReceived }
+            #expect(client.goAwayReceived)
+        }
+    }
+}

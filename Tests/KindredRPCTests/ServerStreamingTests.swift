@@ -1,0 +1,75 @@
+import Testing
+@testable import KindredRPC
+
+@Suite struct ServerStreamingTests {
+    let probe = Probe()
+
+    @Test func serverStreamSendsEveryMessageThenOK() async throws {
+        try await withServer([TestService(probe: probe)]) { server in
+            let client = try HTTP2TestClient(port: server.port)
+            let response = client.call(path: TestService.path("Count"), body: grpcFrames([5]))
+            #expect(grpcMessages(response.data) == [[0], [1], [2], [3], [4]])
+            #expect(response.grpcStatus == 0)
+        }
+    }
+
+    @Test func clientStreamIsCollectedUntilHalfClose() async throws {
+        try await withServer([TestService(probe: probe)]) { server in
+            let client = try HTTP2TestClient(port: server.port)
+            let id = client.start(path: TestService.path("Collect"), body: grpcFrames([1], [2, 3]), endStream: false)
+            client.run(timeout: 0.2) { false }
+            client.sendMore(id, grpcFrames([4]), end: true)
+            let response = client.wait(id)
+            #expect(grpcMessages(response.data) == [[1, 2, 3, 4]])
+            #expect(response.grpcStatus == 0)
+        }
+    }
+
+    @Test func bidirectionalStreamAnswersEachMessageAsItArrives() async throws {
+        try await withServer([TestService(probe: probe)]) { server in
+            let client = try HTTP2TestClient(port: server.port)
+            let id = client.start(path: TestService.path("Chat"), body: grpcFrames([1]), endStream: false)
+            client.run { grpcMessages(client.responses[id]?.data ?? []).count == 1 }
+            client.sendMore(id, grpcFrames([2]), end: false)
+            client.run { grpcMessages(client.responses[id]?.data ?? []).count == 2 }
+            client.sendMore(id, [], end: true)
+            let response = client.wait(id)
+            #expect(grpcMessages(response.data) == [[1], [2]])
+            #expect(response.grpcStatus == 0)
+        }
+    }
+
+    @Test func slowReaderSuspendsTheWriterInsteadOfBuffering() async throws {
+        try await withServer([TestService(probe: probe)]) { server in
+            let client = try HTTP2TestClient(port: server.port)
+            let id = client.start(path: TestService.path("Flood"), body: grpcFrames([]))
+            client.flush()
+            try await Task.sleep(for: .milliseconds(500))
+            let written = probe.count("flood-written")
+            #expect(written < 20, "64 KiB window + 64 KiB buffer hold a handful of 16 KiB messages, not \(written)")
+            client.cancel(id)
+            client.run(timeout: 0.2) { false }
+        }
+    }
+
+    @Test func gracefulShutdownLetsTheCallInFlightFinish() async throws {
+        var configuration = ServerConfiguration(host: "127.0.0.1", port: 0)
+        configuration.eventLoopCount = 1
+        let server = try RPCServer.bind(configuration: configuration, services: [TestService(probe: probe)],
+                                        logger: .init(label: "test"))
+        let running = Task { try await server.run() }
+        while !server.isRunning { await Task.yield() }
+        let client = try HTTP2TestClient(port: server.port)
+        let id = client.start(path: TestService.path("Chat"), body: grpcFrames([1]), endStream: false)
+        client.run { !(client.responses[id]?.data.isEmpty ?? true) }
+        server.beginGracefulShutdown(drainTimeout: .seconds(2))
+        client.run(timeout: 0.2) { false }
+        #expect(client.goAwayReceived)
+        client.sendMore(id, grpcFrames([2]), end: true)
+        let response = client.wait(id)
+        #expect(grpcMessages(response.data) == [[1], [2]])
+        #expect(response.grpcStatus == 0)
+        try await running.value
+        #expect(throws: TestClientError.self) { _ = try HTTP2TestClient(port: server.port) }
+    }
+}

@@ -1,0 +1,62 @@
+import KindredMessages
+import KindredRPC
+
+/// The methods the end-to-end tests call.
+struct TestService: RPCService {
+    let probe: Probe
+
+    static func path(_ method: String) -> String { "/test.Service/\(method)" }
+
+    private func method(_ name: String) -> MethodDescriptor { MethodDescriptor(service: "test.Service", method: name) }
+
+    func registerMethods(with router: inout RPCRouter) {
+        let probe = probe
+        router.registerUnary(method("Echo")) { (request: RawBytes, _) -> RawBytes in request }
+        router.registerUnary(method("Fail")) { (_: RawBytes, context) -> RawBytes in
+            context.addResponseTrailer("x-trailer", "kept")
+            throw RPCError(.permissionDenied, "not allowed: 100% ✓",
+                           details: [.errorInfo(reason: "PARENTAL_CONTROLS", domain: "kindred", metadata: [:])],
+                           trailers: Metadata(["x-why": "because"]))
+        }
+        router.registerUnary(method("Crash")) { (_: RawBytes, _) -> RawBytes in throw HandlerCrash() }
+        router.registerUnary(method("Sleep")) { (request: RawBytes, context) -> RawBytes in
+            probe.record(context.deadline == nil ? "sleep-without-deadline" : "sleep-with-deadline")
+            do {
+                try await Task.sleep(for: .seconds(10))
+            } catch {
+                probe.record("sleep-cancelled")
+                throw error
+            }
+            return request
+        }
+        router.registerServerStreaming(method("Count")) { (request: RawBytes, writer: ResponseStreamWriter<RawBytes>, _) in
+            for index in 0..<Int(request.bytes.first ?? 0) { try await writer.write(RawBytes([UInt8(index)])) }
+        }
+        router.registerServerStreaming(method("Flood")) { (_: RawBytes, writer: ResponseStreamWriter<RawBytes>, _) in
+            let chunk = RawBytes([UInt8](repeating: 7, count: 16 << 10))
+            for _ in 0..<1000 {
+                try await writer.write(chunk)
+                probe.record("flood-written")
+            }
+        }
+        router.registerClientStreaming(method("Collect")) { (requests: RequestStream<RawBytes>, _) -> RawBytes in
+            var all: [UInt8] = []
+            for try await request in requests { all += request.bytes }
+            return RawBytes(all)
+        }
+        router.registerBidirectionalStreaming(method("Chat")) {
+            (requests: RequestStream<RawBytes>, writer: ResponseStreamWriter<RawBytes>, _) in
+            for try await request in requests { try await writer.write(request) }
+        }
+        router.registerUnary(method("Metadata")) { (request: RawBytes, context) -> RawBytes in
+            context.addResponseHeader("x-echo", context.requestMetadata["x-in"] ?? "missing")
+            context.addResponseTrailer("x-data-bin", binary: context.requestMetadata[binary: "x-data-bin"] ?? [])
+            return request
+        }
+        router.registerUnary(method("Small"), maxRequestSize: 8) { (request: RawBytes, _) -> RawBytes in request }
+        router.registerUnary(method("Compressed")) { (request: RawBytes, context) -> RawBytes in
+            context.compressResponse = true
+            return request
+        }
+    }
+}
