@@ -1,0 +1,95 @@
+import Testing
+@testable import KindredRPC
+
+@Suite struct CallProtocolTests {
+    @Test func errorBeforeAnyMessageIsTrailersOnly() {
+        var lifecycle = CallLifecycle()
+        let first = lifecycle.finish()
+        let second = lifecycle.finish()
+        #expect(first == .trailersOnly)
+        #expect(second == nil)
+    }
+
+    @Test func firstMessageSendsHeadersOnceThenTrailersEnd() {
+        var lifecycle = CallLifecycle()
+        let first = lifecycle.willSendMessage()
+        let second = lifecycle.willSendMessage()
+        #expect(first && !second)
+        let ending = lifecycle.finish()
+        #expect(ending == .trailers)
+        #expect(lifecycle.isFinished)
+    }
+
+    @Test func abandonedCallDropsItsStatus() {
+        var lifecycle = CallLifecycle()
+        lifecycle.abandon()
+        let ending = lifecycle.finish()
+        #expect(ending == nil)
+    }
+
+    @Test func statusTrailersCarryCodeMessageDetailsAndMetadata() {
+        let fields = StatusTrailers.fields(code: .notFound, message: "no 100%", details: [.retryInfo(retryDelay: .seconds(2))],
+                                           metadata: Metadata(["x-extra": "1"]))
+        #expect(fields.map(\.name) == ["grpc-status", "grpc-message", "grpc-status-details-bin", "x-extra"])
+        #expect(fields[0].value == "5")
+        #expect(fields[1].value == "no 100%25")
+    }
+
+    @Test func okStatusHasNoMessageField() {
+        #expect(StatusTrailers.fields(code: .ok, message: "", details: [], metadata: Metadata()).map(\.name) == ["grpc-status"])
+    }
+
+    @Test func statusDetailsEncodeAGoogleRpcStatus() {
+        let bytes = StatusDetails.encode(code: .invalidArgument, message: "bad",
+                                         details: [.badRequest([.init(field: "name", description: "empty")])])
+        // code = 3 (field 1 varint), message "bad" (field 2), one Any (field 3).
+        #expect(Array(bytes.prefix(7)) == [0x08, 0x03, 0x12, 0x03, 0x62, 0x61, 0x64])
+        #expect(bytes[7] == 0x1A)
+        let typeURL = Array("type.googleapis.com/google.rpc.BadRequest".utf8)
+        #expect(bytes.count > typeURL.count)
+        #expect(String(decoding: bytes, as: UTF8.self).contains("google.rpc.BadRequest"))
+    }
+
+    private func head(_ fields: [(String, String)]) -> RequestHead {
+        var head = RequestHead()
+        for (name, value) in fields {
+            let nameBytes = Array(name.utf8)
+            let valueBytes = Array(value.utf8)
+            nameBytes.withUnsafeBufferPointer { name in
+                valueBytes.withUnsafeBufferPointer { value in head.add(name: name, value: value, limit: 1000) }
+            }
+        }
+        return head
+    }
+
+    @Test func validGRPCRequestHeadParses() throws {
+        let parsed = head([(":method", "POST"), (":path", "/a.B/C"), ("content-type", "application/grpc+proto"),
+                           ("grpc-timeout", "5S"), ("grpc-encoding", "gzip"), ("x-user", "u1"), ("te", "trailers")])
+        #expect(try parsed.validate(limit: 1000).get() == .gzip)
+        #expect(parsed.path == "/a.B/C")
+        #expect(parsed.timeout == .seconds(5))
+        #expect(parsed.metadata.map(\.key) == ["x-user"])
+    }
+
+    @Test(arguments: [
+        ([(":method", "POST"), ("content-type", "application/json")], RequestHead.Rejection.http(status: 415)),
+        ([(":method", "POST"), ("content-type", "application/grpcx")], .http(status: 415)),
+        ([(":method", "GET"), ("content-type", "application/grpc")], .http(status: 405)),
+        ([(":method", "POST"), ("content-type", "application/grpc"), ("grpc-encoding", "br")],
+         .status(.unimplemented, "grpc-encoding br is not supported")),
+        ([(":method", "POST"), ("content-type", "application/grpc"), ("grpc-timeout", "soon")],
+         .status(.invalidArgument, "malformed grpc-timeout")),
+    ])
+    func badRequestHeadsAreRejected(fields: [(String, String)], rejection: RequestHead.Rejection) {
+        #expect(head(fields).validate(limit: 1000) == .failure(rejection))
+    }
+
+    @Test func oversizedHeaderListIsResourceExhausted() {
+        let parsed = head([(":method", "POST"), ("x-big", String(repeating: "a", count: 2000))])
+        guard case .failure(.status(let code, _)) = parsed.validate(limit: 1000) else {
+            Issue.record("expected a status rejection")
+            return
+        }
+        #expect(code == .resourceExhausted)
+    }
+}
