@@ -108,4 +108,33 @@ import Glibc
             #expect(client.goAwayReceived)
         }
     }
+
+    @Test func headerListBeyondTheLimitIsRefused() async throws {
+        try await withServer([TestService(probe: probe)], configure: { $0.maxHeaderListSize = 1024 }) { server in
+            let client = try HTTP2TestClient(port: server.port)
+            let response = client.call(path: TestService.path("Echo"), body: grpcFrames([]),
+                                       extraHeaders: [("x-big", String(repeating: "a", count: 2000))])
+            #expect(response.grpcStatus == StatusCode.resourceExhausted.rawValue || response.resetCode != 0)
+            #expect(client.call(path: TestService.path("Echo"), body: grpcFrames([1])).grpcStatus == 0)
+        }
+    }
+
+    @Test func quietConnectionIsPingedAndClosedWhenThePingGoesUnanswered() async throws {
+        try await withServer([TestService(probe: probe)], configure: {
+            $0.keepaliveInterval = .milliseconds(200)
+            $0.keepaliveTimeout = .milliseconds(200)
+        }) { server in
+            let client = try HTTP2TestClient(port: server.port)
+            #expect(client.call(path: TestService.path("Echo"), body: grpcFrames([1])).grpcStatus == 0)
+            try await Task.sleep(for: .milliseconds(3000))
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            var total = 0
+            while true {
+                let count = read(client.fd, &buffer, buffer.count)
+                if count <= 0 { break }
+                total += count
+            }
+            #expect(total > 0, "a PING arrived, then the server closed the connection")
+        }
+    }
 }

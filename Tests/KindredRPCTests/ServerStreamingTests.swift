@@ -52,6 +52,34 @@ import Testing
         }
     }
 
+    @Test func writesFromATaskOffTheLoopAreCarriedOver() async throws {
+        try await withServer([DetachedWriterService()]) { server in
+            let client = try HTTP2TestClient(port: server.port)
+            let response = client.call(path: "/test.Detached/Write", body: grpcFrames([]))
+            #expect(grpcMessages(response.data) == [[42]])
+            #expect(response.grpcStatus == 0)
+        }
+    }
+
+    @Test func drainTimeoutCancelsCallsStillRunning() async throws {
+        var configuration = ServerConfiguration(host: "127.0.0.1", port: 0)
+        configuration.eventLoopCount = 1
+        let server = try RPCServer.bind(configuration: configuration, services: [TestService(probe: probe)],
+                                        logger: .init(label: "test"))
+        let running = Task { try await server.run() }
+        while !server.isRunning { await Task.yield() }
+        let client = try HTTP2TestClient(port: server.port)
+        let id = client.start(path: TestService.path("Sleep"), body: grpcFrames([]))
+        client.run(timeout: 0.2) { false }
+        let started = monotonicMillis()
+        server.beginGracefulShutdown(drainTimeout: .milliseconds(300))
+        client.run(timeout: 3) { client.responses[id]?.closed == true }
+        try await running.value
+        #expect(monotonicMillis() - started < 8000, "the drain timeout, not the handler's 10 s sleep, ended the call")
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(probe.count("sleep-cancelled") == 1)
+    }
+
     @Test func gracefulShutdownLetsTheCallInFlightFinish() async throws {
         var configuration = ServerConfiguration(host: "127.0.0.1", port: 0)
         configuration.eventLoopCount = 1

@@ -60,3 +60,13 @@ struct TestService: RPCService {
         }
     }
 }
+
+/// Methods whose handlers leave their loop: writes from a detached task, and a very long header.
+struct DetachedWriterService: RPCService {
+    func registerMethods(with router: inout RPCRouter) {
+        router.registerServerStreaming(MethodDescriptor(service: "test.Detached", method: "Write")) {
+            (_: RawBytes, writer: ResponseStreamWriter<RawBytes>, _) in
+            try await Task.detached { try await writer.write(RawBytes([42])) }.value
+        }
+    }
+}

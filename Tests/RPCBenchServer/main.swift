@@ -19,10 +19,21 @@ struct RawBytes: ProtoMessage {
     static var protoMessageName: String { "bench.RawBytes" }
 }
 
+/// Echo methods of every call shape; `Stream` answers `request.count` copies of the request.
 struct EchoService: RPCService {
     func registerMethods(with router: inout RPCRouter) {
         router.registerUnary(MethodDescriptor(service: "bench.Echo", method: "Call")) {
-            (request: RawBytes, _: ServerContext) -> RawBytes in request
+            (request: RawBytes, context: ServerContext) -> RawBytes in
+            context.compressResponse = context.requestMetadata["x-compress"] == "1"
+            return request
+        }
+        router.registerServerStreaming(MethodDescriptor(service: "bench.Echo", method: "Stream")) {
+            (request: RawBytes, writer: ResponseStreamWriter<RawBytes>, _: ServerContext) in
+            for _ in 0..<request.bytes.count { try await writer.write(request) }
+        }
+        router.registerBidirectionalStreaming(MethodDescriptor(service: "bench.Echo", method: "Chat")) {
+            (requests: RequestStream<RawBytes>, writer: ResponseStreamWriter<RawBytes>, _: ServerContext) in
+            for try await request in requests { try await writer.write(request) }
         }
     }
 }
