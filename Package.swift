@@ -81,6 +81,11 @@ let package = Package(
             dependencies: ["KindredRPC", "KindredMessages", .product(name: "Logging", package: "swift-log")],
             path: "Tests/RPCBenchServer"
         ),
+        .testTarget(
+            name: "KindredRPCTests",
+            dependencies: ["KindredRPC", "KindredMessages", "CNGHTTP2", .product(name: "Logging", package: "swift-log")],
+            path: "Tests/KindredRPCTests"
+        ),
         .target(
             name: "KindredPostgres",
             dependencies: [

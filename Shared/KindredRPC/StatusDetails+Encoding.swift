@@ -1,87 +1,68 @@
-/// Encodes `grpc-status-details-bin`: a `google.rpc.Status` whose details are `google.protobuf.Any`-wrapped
-/// `ErrorInfo`, `BadRequest` and `RetryInfo`. Written against the wire format directly until the generated
-/// `Google_Rpc_*` types land; this file is the only place that knows the encoding.
+import KindredMessages
+
+/// `grpc-status-details-bin`: a `google.rpc.Status` whose details are `google.protobuf.Any`-wrapped
+/// `ErrorInfo`, `BadRequest` and `RetryInfo`.
 enum StatusDetails {
-    /// The serialized `google.rpc.Status` for a status, message and details.
-    static func encode(code: StatusCode, message: String, details: [ErrorDetail]) -> [UInt8] {
-        var status = ProtoWriter()
-        status.int64(field: 1, Int64(code.rawValue))
-        status.string(field: 2, message)
-        for detail in details {
-            var any = ProtoWriter()
-            any.string(field: 1, "type.googleapis.com/" + detail.protoName)
-            any.bytes(field: 2, detail.encoded())
-            status.bytes(field: 3, any.bytes)
+    private static let typeURLPrefix = "type.googleapis.com/"
+
+    /// The serialized status; nil if a string holds a NUL (protoc-c cannot carry it), so the trailer is left out.
+    static func encode(code: StatusCode, message: String, details: [ErrorDetail]) -> [UInt8]? {
+        do {
+            let anys = try details.map { detail in
+                try Google_Protobuf_Any(typeURL: typeURLPrefix + detail.protoName, value: detail.serialized())
+            }
+            return try Google_Rpc_Status(code: Int32(code.rawValue), message: message, details: anys).serializedBytes()
+        } catch {
+            return nil
         }
-        return status.bytes
+    }
+
+    /// The details a serialized status carries; detail types other than the three known ones are skipped.
+    static func decode(_ bytes: [UInt8]) -> [ErrorDetail]? {
+        guard let status = try? Google_Rpc_Status(serializedBytes: bytes) else { return nil }
+        return status.details.compactMap { ErrorDetail($0) }
     }
 }
 
 extension ErrorDetail {
     fileprivate var protoName: String {
         switch self {
-        case .errorInfo: "google.rpc.ErrorInfo"
-        case .badRequest: "google.rpc.BadRequest"
-        case .retryInfo: "google.rpc.RetryInfo"
+        case .errorInfo: Google_Rpc_ErrorInfo.protoMessageName
+        case .badRequest: Google_Rpc_BadRequest.protoMessageName
+        case .retryInfo: Google_Rpc_RetryInfo.protoMessageName
         }
     }
 
-    fileprivate func encoded() -> [UInt8] {
-        var writer = ProtoWriter()
+    fileprivate func serialized() throws(MessageEncodingError) -> [UInt8] {
         switch self {
         case .errorInfo(let reason, let domain, let metadata):
-            writer.string(field: 1, reason)
-            writer.string(field: 2, domain)
-            for (key, value) in metadata.sorted(by: { $0.key < $1.key }) {
-                var entry = ProtoWriter()
-                entry.string(field: 1, key)
-                entry.string(field: 2, value)
-                writer.bytes(field: 3, entry.bytes)
-            }
+            return try Google_Rpc_ErrorInfo(reason: reason, domain: domain, metadata: metadata).serializedBytes()
         case .badRequest(let violations):
-            for violation in violations {
-                var entry = ProtoWriter()
-                entry.string(field: 1, violation.field)
-                entry.string(field: 2, violation.description)
-                writer.bytes(field: 1, entry.bytes)
-            }
+            let fields = violations.map { Google_Rpc_BadRequest.FieldViolation(field: $0.field, description: $0.description) }
+            return try Google_Rpc_BadRequest(fieldViolations: fields).serializedBytes()
         case .retryInfo(let delay):
-            var duration = ProtoWriter()
-            duration.int64(field: 1, delay.components.seconds)
-            duration.int64(field: 2, delay.components.attoseconds / 1_000_000_000)
-            writer.bytes(field: 1, duration.bytes)
+            let (seconds, attoseconds) = delay.components
+            let duration = Google_Protobuf_Duration(seconds: seconds, nanos: Int32(attoseconds / 1_000_000_000))
+            return try Google_Rpc_RetryInfo(retryDelay: duration).serializedBytes()
         }
-        return writer.bytes
-    }
-}
-
-/// The few protobuf wire-format writes the status details need; proto3 defaults are omitted.
-private struct ProtoWriter {
-    var bytes: [UInt8] = []
-
-    mutating func int64(field: Int, _ value: Int64) {
-        guard value != 0 else { return }
-        varint(UInt64(field << 3))
-        varint(UInt64(bitPattern: value))
     }
 
-    mutating func string(field: Int, _ value: String) {
-        guard !value.isEmpty else { return }
-        bytes(field: field, Array(value.utf8))
-    }
-
-    mutating func bytes(field: Int, _ value: [UInt8]) {
-        varint(UInt64(field << 3 | 2))
-        varint(UInt64(value.count))
-        bytes.append(contentsOf: value)
-    }
-
-    private mutating func varint(_ value: UInt64) {
-        var value = value
-        while value >= 0x80 {
-            bytes.append(UInt8(truncatingIfNeeded: value) | 0x80)
-            value >>= 7
+    /// The detail an `Any` holds, if it is one of the three this transport knows.
+    fileprivate init?(_ any: Google_Protobuf_Any) {
+        let name = any.typeURL.split(separator: "/").last.map(String.init) ?? ""
+        switch name {
+        case Google_Rpc_ErrorInfo.protoMessageName:
+            guard let info = try? Google_Rpc_ErrorInfo(serializedBytes: any.value) else { return nil }
+            self = .errorInfo(reason: info.reason, domain: info.domain, metadata: info.metadata)
+        case Google_Rpc_BadRequest.protoMessageName:
+            guard let request = try? Google_Rpc_BadRequest(serializedBytes: any.value) else { return nil }
+            self = .badRequest(request.fieldViolations.map { FieldViolation(field: $0.field, description: $0.description) })
+        case Google_Rpc_RetryInfo.protoMessageName:
+            guard let info = try? Google_Rpc_RetryInfo(serializedBytes: any.value) else { return nil }
+            let delay = info.retryDelay ?? Google_Protobuf_Duration()
+            self = .retryInfo(retryDelay: .seconds(delay.seconds) + .nanoseconds(Int64(delay.nanos)))
+        default:
+            return nil
         }
-        bytes.append(UInt8(value))
     }
 }

@@ -6,8 +6,7 @@ enum StatusTrailers {
     ) -> [(name: String, value: String)] {
         var fields: [(name: String, value: String)] = [("grpc-status", String(code.rawValue))]
         if !message.isEmpty { fields.append(("grpc-message", PercentEncoding.encode(message))) }
-        if !details.isEmpty {
-            let status = StatusDetails.encode(code: code, message: message, details: details)
+        if !details.isEmpty, let status = StatusDetails.encode(code: code, message: message, details: details) {
             fields.append(("grpc-status-details-bin", Base64.encode(status)))
         }
         fields.append(contentsOf: metadata.headerFields)

@@ -1,3 +1,4 @@
+import KindredMessages
 import Testing
 @testable import KindredRPC
 
@@ -39,15 +40,25 @@ import Testing
         #expect(StatusTrailers.fields(code: .ok, message: "", details: [], metadata: Metadata()).map(\.name) == ["grpc-status"])
     }
 
-    @Test func statusDetailsEncodeAGoogleRpcStatus() {
-        let bytes = StatusDetails.encode(code: .invalidArgument, message: "bad",
-                                         details: [.badRequest([.init(field: "name", description: "empty")])])
-        // code = 3 (field 1 varint), message "bad" (field 2), one Any (field 3).
-        #expect(Array(bytes.prefix(7)) == [0x08, 0x03, 0x12, 0x03, 0x62, 0x61, 0x64])
-        #expect(bytes[7] == 0x1A)
-        let typeURL = Array("type.googleapis.com/google.rpc.BadRequest".utf8)
-        #expect(bytes.count > typeURL.count)
-        #expect(String(decoding: bytes, as: UTF8.self).contains("google.rpc.BadRequest"))
+    @Test(arguments: [
+        ErrorDetail.errorInfo(reason: "PARENTAL_CONTROLS", domain: "kindred.family", metadata: ["child": "c1"]),
+        .badRequest([.init(field: "name", description: "empty"), .init(field: "age", description: "under 13")]),
+        .retryInfo(retryDelay: .seconds(30) + .milliseconds(250)),
+    ])
+    func statusDetailsRoundTripThroughAGoogleRpcStatus(detail: ErrorDetail) throws {
+        let bytes = try #require(StatusDetails.encode(code: .invalidArgument, message: "bad", details: [detail]))
+        let status = try Google_Rpc_Status(serializedBytes: bytes)
+        #expect(status.code == 3)
+        #expect(status.message == "bad")
+        #expect(status.details.first?.typeURL.hasPrefix("type.googleapis.com/google.rpc.") == true)
+        #expect(StatusDetails.decode(bytes) == [detail])
+    }
+
+    @Test func detailsWithANulCharacterAreLeftOut() {
+        let fields = StatusTrailers.fields(code: .internal, message: "x",
+                                           details: [.errorInfo(reason: "a\u{0}b", domain: "", metadata: [:])],
+                                           metadata: Metadata())
+        #expect(!fields.contains { $0.name == "grpc-status-details-bin" })
     }
 
     private func head(_ fields: [(String, String)]) -> RequestHead {
