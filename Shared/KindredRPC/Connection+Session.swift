@@ -57,11 +57,14 @@ extension Connection {
 
     fileprivate func beginCall(_ streamID: Int32) {
         loop.requestCounter &+= 1
-        calls[streamID] = ServerCall(streamID: streamID, connection: self, requestNumber: loop.requestCounter)
+        let call = ServerCall(streamID: streamID, connection: self, requestNumber: loop.requestCounter)
+        calls[streamID] = call
+        receivingHeaders = call
     }
 
     fileprivate func endCall(_ streamID: Int32) {
         guard let call = calls.removeValue(forKey: streamID) else { return }
+        if receivingHeaders === call { receivingHeaders = nil }
         call.streamDidClose()
         if calls.isEmpty { idleSince = loop.now }
     }
@@ -74,6 +77,7 @@ extension Connection {
         case NGHTTP2_HEADERS.rawValue:
             guard let call = calls[header.stream_id] else { return }
             if frame.pointee.headers.cat == NGHTTP2_HCAT_REQUEST {
+                receivingHeaders = nil
                 call.headersReceived(endStream: endStream)
             } else if endStream {
                 call.inboundEnded()
@@ -141,7 +145,7 @@ private func onHeader(
 ) -> Int32 {
     guard let frame, frame.pointee.headers.cat == NGHTTP2_HCAT_REQUEST else { return 0 }
     let owner = connection(userData)
-    guard let call = owner.calls[frame.pointee.hd.stream_id] else { return 0 }
+    guard let call = owner.receivingHeaders, call.streamID == frame.pointee.hd.stream_id else { return 0 }
     call.head.add(name: UnsafeBufferPointer(start: name, count: nameLength),
                   value: UnsafeBufferPointer(start: value, count: valueLength),
                   limit: owner.core.configuration.maxHeaderListSize)

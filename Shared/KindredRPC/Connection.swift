@@ -13,6 +13,8 @@ final class Connection {
     let counted: Bool
     private(set) var session: OpaquePointer?
     var calls: [Int32: ServerCall] = [:]
+    /// The call whose HEADERS are being received, so each header skips the table lookup.
+    var receivingHeaders: ServerCall?
     private var pending: [UInt8] = []
     private var pendingOffset = 0
     private var watchingWritable = false
@@ -162,6 +164,7 @@ final class Connection {
         if counted { core.connectionClosed() }
         let orphans = calls
         calls = [:]
+        receivingHeaders = nil
         for call in orphans.values { call.streamDidClose() }
         nghttp2_session_del(session)
         session = nil

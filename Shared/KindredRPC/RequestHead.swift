@@ -2,7 +2,8 @@
 struct RequestHead {
     var method: String?
     var path: String?
-    var contentType: String?
+    /// Whether `content-type` is gRPC's; nil when the header is missing.
+    var hasGRPCContentType: Bool?
     var timeout: Duration?
     var encoding: String?
     var acceptEncoding: String?
@@ -24,21 +25,25 @@ struct RequestHead {
         size += name.count + value.count + 32
         guard size <= limit else { return }
         if name.first == UInt8(ascii: ":") {
-            if matches(name, ":path") { path = string(value) } else if matches(name, ":method") { method = string(value) }
+            if Self.matches(name, ":path") {
+                path = Self.string(value)
+            } else if Self.matches(name, ":method") {
+                method = Self.string(value)
+            }
             return
         }
-        if matches(name, "content-type") {
-            contentType = string(value)
-        } else if matches(name, "grpc-timeout") {
+        if Self.matches(name, "content-type") {
+            hasGRPCContentType = Self.isGRPCContentType(value)
+        } else if Self.matches(name, "grpc-timeout") {
             timeout = GRPCTimeout.parse(value)
             timeoutMalformed = timeout == nil
-        } else if matches(name, "grpc-encoding") {
-            encoding = string(value)
-        } else if matches(name, "grpc-accept-encoding") {
-            acceptEncoding = string(value)
-        } else if matches(name, "te") {
+        } else if Self.matches(name, "grpc-encoding") {
+            encoding = Self.string(value)
+        } else if Self.matches(name, "grpc-accept-encoding") {
+            acceptEncoding = Self.string(value)
+        } else if Self.matches(name, "te") {
             return
-        } else if let entry = Metadata.entry(name: string(name), value: value) {
+        } else if let entry = Metadata.entry(name: Self.string(name), value: value) {
             metadata.append(entry)
         }
     }
@@ -47,7 +52,7 @@ struct RequestHead {
     func validate(limit: Int) -> Result<MessageEncoding, Rejection> {
         if size > limit { return .failure(.status(.resourceExhausted, "request headers exceed \(limit) bytes")) }
         guard method == "POST" else { return .failure(.http(status: 405)) }
-        guard let contentType, Self.isGRPCContentType(contentType) else { return .failure(.http(status: 415)) }
+        guard hasGRPCContentType == true else { return .failure(.http(status: 415)) }
         if timeoutMalformed { return .failure(.status(.invalidArgument, "malformed grpc-timeout")) }
         guard let encoding, encoding != "identity" else { return .success(.identity) }
         guard let known = MessageEncoding(rawValue: encoding) else {
@@ -57,24 +62,24 @@ struct RequestHead {
     }
 
     /// `application/grpc`, optionally followed by `+subtype` or `;parameters`.
-    static func isGRPCContentType(_ value: String) -> Bool {
-        let prefix = "application/grpc"
-        guard value.hasPrefix(prefix) else { return false }
-        let rest = value.utf8.dropFirst(prefix.utf8.count)
-        return rest.isEmpty || rest.first == UInt8(ascii: "+") || rest.first == UInt8(ascii: ";")
+    static func isGRPCContentType(_ value: UnsafeBufferPointer<UInt8>) -> Bool {
+        let prefix: StaticString = "application/grpc"
+        let count = prefix.utf8CodeUnitCount
+        guard value.count >= count, Self.matches(UnsafeBufferPointer(rebasing: value[..<count]), prefix) else { return false }
+        return value.count == count || value[count] == UInt8(ascii: "+") || value[count] == UInt8(ascii: ";")
     }
 
     /// Whether the client accepts gzip responses.
     var acceptsGzip: Bool { acceptEncoding.map { MessageEncoding.gzip.isListed(in: $0) } ?? false }
 
-    private func matches(_ bytes: UnsafeBufferPointer<UInt8>, _ literal: StaticString) -> Bool {
+    private static func matches(_ bytes: UnsafeBufferPointer<UInt8>, _ literal: StaticString) -> Bool {
         guard bytes.count == literal.utf8CodeUnitCount else { return false }
         let expected = literal.utf8Start
         for index in 0..<bytes.count where bytes[index] != expected[index] { return false }
         return true
     }
 
-    private func string(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+    private static func string(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
         String(decoding: bytes, as: UTF8.self)
     }
 }

@@ -49,10 +49,8 @@ extension ServerCall {
 
     /// The one request of a unary or server-streaming call, already complete when the handler starts.
     func decodeSingleRequest<Message: ProtoMessage>() throws -> Message {
-        let bytes = inbound[inboundHead]
-        inbound.removeAll()
-        inboundHead = 0
-        return try decode(bytes)
+        defer { singleRequest = nil }
+        return try decode(singleRequest ?? [])
     }
 
     func decode<Message: ProtoMessage>(_ bytes: [UInt8]) throws -> Message {

@@ -14,6 +14,8 @@ final class ServerCall: @unchecked Sendable {
     let options = Mutex(ResponseOptions())
 
     var deframer = MessageDeframer(maxMessageSize: 0)
+    /// The request of a unary or server-streaming call (no queue needed for exactly one message).
+    var singleRequest: [UInt8]?
     var inbound: [[UInt8]] = []
     var inboundHead = 0
     var inboundClosed = false
@@ -114,10 +116,12 @@ final class ServerCall: @unchecked Sendable {
                 return RPCError(.internal, "Corrupt gzip request message")
             }
         }
-        if !route.streamingRequest && queuedMessages > 0 {
-            return RPCError(.internal, "More than one request message for a unary request")
-        }
-        if let receiver {
+        if !route.streamingRequest {
+            guard singleRequest == nil else {
+                return RPCError(.internal, "More than one request message for a unary request")
+            }
+            singleRequest = bytes
+        } else if let receiver {
             self.receiver = nil
             receiver.resume(returning: bytes)
         } else {
@@ -136,7 +140,7 @@ final class ServerCall: @unchecked Sendable {
                 self.receiver = nil
                 receiver.resume(returning: nil)
             }
-        } else if queuedMessages == 1 {
+        } else if singleRequest != nil {
             startHandler()
         } else {
             finish(RPCError(.internal, "Unary request without a message"))
