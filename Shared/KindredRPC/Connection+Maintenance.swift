@@ -46,8 +46,8 @@ extension EventLoop {
     /// Takes over an accepted socket.
     func adopt(fd: Int32, peer: String, core: ServerCore, counted: Bool) {
         let connection = Connection(fd: fd, loop: self, core: core, peer: peer, counted: counted)
-        guard !draining, connection.session != nil else { return connection.close() }
         add(connection)
+        guard !draining, connection.session != nil else { return connection.close() }
         do {
             try register(fd: fd, token: UInt64(fd), events: EPOLLIN.rawValue)
         } catch {

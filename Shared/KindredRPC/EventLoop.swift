@@ -68,6 +68,7 @@ final class EventLoop: @unchecked Sendable {
     /// Runs the loop on the calling thread until `stop()`.
     func run() {
         thread = pthread_self()
+        _ = CLinuxSystem_setThreadName("rpc-loop-\(index)")
         var events = [epoll_event](repeating: epoll_event(), count: 512)
         while !stopping {
             let timeout = localJobs.isEmpty ? timers.timeoutMillis(now: monotonicNanos()) : 0
@@ -80,6 +81,7 @@ final class EventLoop: @unchecked Sendable {
         }
         runJobs()
         onStop?()
+        onStop = nil
     }
 
     private func dispatch(_ event: epoll_event) {

@@ -51,8 +51,7 @@ final class ServerCall: @unchecked Sendable {
 
     /// The request HEADERS are complete: route the call, or refuse it.
     func headersReceived(endStream: Bool) {
-        let configuration = core.configuration
-        switch head.validate(limit: configuration.maxHeaderListSize) {
+        switch head.validate(limit: core.configuration.maxHeaderListSize) {
         case .failure(.http(let status)):
             lifecycle.abandon()
             connection.submitResponse(streamID: streamID, HeaderBlock([(":status", String(status))]), data: nil)
@@ -64,7 +63,7 @@ final class ServerCall: @unchecked Sendable {
                 return finish(RPCError(.unimplemented, "Method not found: \(head.path ?? "")"))
             }
             self.route = route
-            deframer.maxMessageSize = route.maxRequestSize ?? configuration.maxReceiveMessageSize
+            deframer.maxMessageSize = route.maxRequestSize ?? core.configuration.maxReceiveMessageSize
             if let timeout = head.timeout { startDeadline(timeout) }
             if route.streamingRequest { startHandler() }
             if endStream { inboundEnded() }

@@ -15,6 +15,15 @@ import Testing
         }
     }
 
+    @Test func handlerThatDoesNotSuspendRunsOnItsEventLoopThread() async throws {
+        try await withServer([TestService(probe: probe)]) { server in
+            let client = try HTTP2TestClient(port: server.port)
+            let response = client.call(path: TestService.path("ThreadName"), body: grpcFrames([]))
+            let name = String(decoding: grpcMessages(response.data).first ?? [], as: UTF8.self)
+            #expect(name.hasPrefix("rpc-loop-"))
+        }
+    }
+
     @Test func manyConcurrentCallsOnOneConnectionAllSucceed() async throws {
         try await withServer([TestService(probe: probe)]) { server in
             let client = try HTTP2TestClient(port: server.port)

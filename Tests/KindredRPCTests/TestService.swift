@@ -1,3 +1,4 @@
+import Glibc
 import KindredMessages
 import KindredRPC
 
@@ -52,6 +53,13 @@ struct TestService: RPCService {
             context.addResponseHeader("x-echo", context.requestMetadata["x-in"] ?? "missing")
             context.addResponseTrailer("x-data-bin", binary: context.requestMetadata[binary: "x-data-bin"] ?? [])
             return request
+        }
+        router.registerUnary(method("ThreadName")) { (_: RawBytes, _) -> RawBytes in
+            let file = open("/proc/thread-self/comm", O_RDONLY)
+            defer { close(file) }
+            var name = [UInt8](repeating: 0, count: 32)
+            let count = read(file, &name, name.count)
+            return RawBytes(Array(name.prefix(max(0, count)).filter { $0 != 10 }))
         }
         router.registerUnary(method("Small"), maxRequestSize: 8) { (request: RawBytes, _) -> RawBytes in request }
         router.registerUnary(method("Compressed")) { (request: RawBytes, context) -> RawBytes in
