@@ -8,10 +8,6 @@ struct HeaderBlock {
         self.fields = fields
     }
 
-    mutating func append(_ name: String, _ value: String) {
-        fields.append((name, value))
-    }
-
     /// Calls `body` with a temporary `nghttp2_nv` array; nghttp2 copies it during the submit call.
     func withNameValues<Result>(_ body: (UnsafePointer<nghttp2_nv>, Int) -> Result) -> Result {
         let total = fields.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count }

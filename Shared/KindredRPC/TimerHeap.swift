@@ -14,8 +14,6 @@ final class LoopTimer {
 struct TimerHeap {
     private var items: [LoopTimer] = []
 
-    var count: Int { items.count }
-
     mutating func insert(_ timer: LoopTimer) {
         timer.heapIndex = items.count
         items.append(timer)
