@@ -59,7 +59,8 @@ let package = Package(
                 "KindredMessages", "CNGHTTP2", "CZlib", "CLinuxSystem",
                 .product(name: "Logging", package: "swift-log"),
             ],
-            path: "Shared/KindredRPC"
+            path: "Shared/KindredRPC",
+            exclude: ["README.md"]
         ),
         .target(
             name: "KindredAPI",
