@@ -13,6 +13,29 @@ import Testing
         }
     }
 
+    @Test func errorAfterAMessageArrivesInTrailersWithDetails() async throws {
+        try await withServer([TestService(probe: probe)]) { server in
+            let client = try HTTP2TestClient(port: server.port)
+            let response = client.call(path: TestService.path("CountThenFail"), body: grpcFrames([]),
+                                       extraHeaders: [("x-request-id", "req-7")])
+            #expect(grpcMessages(response.data) == [[7]], "the handler saw the client's request id")
+            #expect(response.headers.first { $0.name == "grpc-status" } == nil)
+            #expect(response.trailers.first { $0.name == "grpc-status" }?.value == "10")
+            let details = response.trailers.first { $0.name == "grpc-status-details-bin" }?.value
+            #expect(details.flatMap(Base64.decode).flatMap(StatusDetails.decode) == [.retryInfo(retryDelay: .milliseconds(100))])
+        }
+    }
+
+    @Test func responsesAreNotCompressedUnlessTheHandlerAsks() async throws {
+        try await withServer([TestService(probe: probe)]) { server in
+            let client = try HTTP2TestClient(port: server.port)
+            let response = client.call(path: TestService.path("Echo"), body: grpcFrames([1]),
+                                       extraHeaders: [("grpc-accept-encoding", "gzip")])
+            #expect(response.header("grpc-encoding") == nil)
+            #expect(response.data == grpcFrames([1]))
+        }
+    }
+
     @Test func clientStreamIsCollectedUntilHalfClose() async throws {
         try await withServer([TestService(probe: probe)]) { server in
             let client = try HTTP2TestClient(port: server.port)

@@ -33,6 +33,10 @@ struct TestService: RPCService {
         router.registerServerStreaming(method("Count")) { (request: RawBytes, writer: ResponseStreamWriter<RawBytes>, _) in
             for index in 0..<Int(request.bytes.first ?? 0) { try await writer.write(RawBytes([UInt8(index)])) }
         }
+        router.registerServerStreaming(method("CountThenFail")) { (_: RawBytes, writer: ResponseStreamWriter<RawBytes>, context) in
+            try await writer.write(RawBytes([context.requestID == "req-7" ? 7 : 0]))
+            throw RPCError(.aborted, "lost a race", details: [.retryInfo(retryDelay: .milliseconds(100))])
+        }
         router.registerServerStreaming(method("Flood")) { (_: RawBytes, writer: ResponseStreamWriter<RawBytes>, _) in
             let chunk = RawBytes([UInt8](repeating: 7, count: 16 << 10))
             for _ in 0..<1000 {
