@@ -27,8 +27,9 @@ extension Connection {
     func goAway() {
         guard !closed, !goingAway else { return }
         goingAway = true
-        nghttp2_submit_goaway(session, UInt8(NGHTTP2_FLAG_NONE.rawValue),
-                              nghttp2_session_get_last_proc_stream_id(session), NGHTTP2_NO_ERROR.rawValue, nil, 0)
+        nghttp2_submit_goaway(
+            session, UInt8(NGHTTP2_FLAG_NONE.rawValue),
+            nghttp2_session_get_last_proc_stream_id(session), NGHTTP2_NO_ERROR.rawValue, nil, 0)
         markDirty()
     }
 
@@ -36,8 +37,9 @@ extension Connection {
     func refuse() {
         goingAway = true
         let reason = Array("too many connections".utf8)
-        nghttp2_submit_goaway(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), 0, NGHTTP2_REFUSED_STREAM.rawValue,
-                              reason, reason.count)
+        nghttp2_submit_goaway(
+            session, UInt8(NGHTTP2_FLAG_NONE.rawValue), 0, NGHTTP2_REFUSED_STREAM.rawValue,
+            reason, reason.count)
         markDirty()
     }
 }

@@ -5,14 +5,18 @@ extension Connection {
     func makeSession() -> OpaquePointer? {
         var session: OpaquePointer?
         let configuration = core.configuration
-        guard nghttp2_session_server_new2(&session, SessionCallbacks.shared.pointer,
-                                          Unmanaged.passUnretained(self).toOpaque(), SessionCallbacks.shared.options) == 0
+        guard
+            nghttp2_session_server_new2(
+                &session, SessionCallbacks.shared.pointer,
+                Unmanaged.passUnretained(self).toOpaque(), SessionCallbacks.shared.options) == 0
         else { return nil }
         var settings = [
-            nghttp2_settings_entry(settings_id: Int32(NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS.rawValue),
-                                   value: UInt32(configuration.maxConcurrentStreams)),
-            nghttp2_settings_entry(settings_id: Int32(NGHTTP2_SETTINGS_MAX_HEADER_LIST_SIZE.rawValue),
-                                   value: UInt32(configuration.maxHeaderListSize)),
+            nghttp2_settings_entry(
+                settings_id: Int32(NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS.rawValue),
+                value: UInt32(configuration.maxConcurrentStreams)),
+            nghttp2_settings_entry(
+                settings_id: Int32(NGHTTP2_SETTINGS_MAX_HEADER_LIST_SIZE.rawValue),
+                value: UInt32(configuration.maxHeaderListSize)),
         ]
         nghttp2_submit_settings(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), &settings, settings.count)
         // The connection window is what all streams share; 1 MiB keeps many concurrent uploads moving.
@@ -24,8 +28,10 @@ extension Connection {
         headers.withNameValues { submitResponse(streamID: streamID, $0, $1, data: data) }
     }
 
-    func submitResponse(streamID: Int32, _ nameValues: UnsafePointer<nghttp2_nv>, _ count: Int,
-                        data: nghttp2_data_provider?) {
+    func submitResponse(
+        streamID: Int32, _ nameValues: UnsafePointer<nghttp2_nv>, _ count: Int,
+        data: nghttp2_data_provider?
+    ) {
         guard !closed else { return }
         if var data {
             nghttp2_submit_response(session, streamID, nameValues, count, &data)
@@ -140,15 +146,17 @@ private func onBeginHeaders(
 }
 
 private func onHeader(
-    _ session: OpaquePointer?, _ frame: UnsafePointer<nghttp2_frame>?, _ name: UnsafePointer<UInt8>?, _ nameLength: Int,
+    _ session: OpaquePointer?, _ frame: UnsafePointer<nghttp2_frame>?, _ name: UnsafePointer<UInt8>?,
+    _ nameLength: Int,
     _ value: UnsafePointer<UInt8>?, _ valueLength: Int, _ flags: UInt8, _ userData: UnsafeMutableRawPointer?
 ) -> Int32 {
     guard let frame, frame.pointee.headers.cat == NGHTTP2_HCAT_REQUEST else { return 0 }
     let owner = connection(userData)
     guard let call = owner.receivingHeaders, call.streamID == frame.pointee.hd.stream_id else { return 0 }
-    call.head.add(name: UnsafeBufferPointer(start: name, count: nameLength),
-                  value: UnsafeBufferPointer(start: value, count: valueLength),
-                  limit: owner.core.configuration.maxHeaderListSize)
+    call.head.add(
+        name: UnsafeBufferPointer(start: name, count: nameLength),
+        value: UnsafeBufferPointer(start: value, count: valueLength),
+        limit: owner.core.configuration.maxHeaderListSize)
     return 0
 }
 
@@ -160,7 +168,8 @@ private func onFrameReceived(
 }
 
 private func onDataChunk(
-    _ session: OpaquePointer?, _ flags: UInt8, _ streamID: Int32, _ data: UnsafePointer<UInt8>?, _ length: Int,
+    _ session: OpaquePointer?, _ flags: UInt8, _ streamID: Int32, _ data: UnsafePointer<UInt8>?,
+    _ length: Int,
     _ userData: UnsafeMutableRawPointer?
 ) -> Int32 {
     connection(userData).dataReceived(streamID, UnsafeRawBufferPointer(start: data, count: length))

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 internal import CNGHTTP2
 internal import CLinuxSystem
@@ -45,10 +45,14 @@ final class Connection {
             return
         }
         if count > 0 {
-            let consumed = nghttp2_session_mem_recv(session, loop.readBuffer.baseAddress!.assumingMemoryBound(to: UInt8.self), count)
+            let consumed = nghttp2_session_mem_recv(
+                session, loop.readBuffer.baseAddress!.assumingMemoryBound(to: UInt8.self), count)
             if consumed < 0 {
-                core.logger.debug("closing connection after a protocol error",
-                                  metadata: ["peer": "\(peer)", "error": "\(String(cString: nghttp2_strerror(Int32(consumed))))"])
+                core.logger.debug(
+                    "closing connection after a protocol error",
+                    metadata: [
+                        "peer": "\(peer)", "error": "\(String(cString: nghttp2_strerror(Int32(consumed))))",
+                    ])
                 return close()
             }
             loop.markDirty(self)

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 internal import CLinuxSystem
 import Synchronization
@@ -53,7 +53,9 @@ final class EventLoop: @unchecked Sendable {
 
     func register(fd: Int32, token: UInt64, events: UInt32) throws(SystemCallError) {
         var event = epoll_event(events: events, data: epoll_data_t(u64: token))
-        guard epoll_ctl(epollFD, EPOLL_CTL_ADD, fd, &event) == 0 else { throw SystemCallError("epoll_ctl add") }
+        guard epoll_ctl(epollFD, EPOLL_CTL_ADD, fd, &event) == 0 else {
+            throw SystemCallError("epoll_ctl add")
+        }
     }
 
     func modify(fd: Int32, events: UInt32) {
@@ -72,7 +74,9 @@ final class EventLoop: @unchecked Sendable {
         var events = [epoll_event](repeating: epoll_event(), count: 512)
         while !stopping {
             let timeout = localJobs.isEmpty ? timers.timeoutMillis(now: monotonicNanos()) : 0
-            let count = events.withUnsafeMutableBufferPointer { epoll_wait(epollFD, $0.baseAddress, 512, timeout) }
+            let count = events.withUnsafeMutableBufferPointer {
+                epoll_wait(epollFD, $0.baseAddress, 512, timeout)
+            }
             now = monotonicNanos()
             for index in 0..<max(0, Int(count)) { dispatch(events[index]) }
             fireDueTimers()
@@ -91,7 +95,9 @@ final class EventLoop: @unchecked Sendable {
         case let token:
             let fd = Int(token)
             guard fd < connections.count, let connection = connections[fd] else { return }
-            if event.events & (EPOLLIN.rawValue | EPOLLHUP.rawValue | EPOLLERR.rawValue) != 0 { connection.readable() }
+            if event.events & (EPOLLIN.rawValue | EPOLLHUP.rawValue | EPOLLERR.rawValue) != 0 {
+                connection.readable()
+            }
             if event.events & EPOLLOUT.rawValue != 0 { connection.writable() }
         }
     }
@@ -119,7 +125,9 @@ final class EventLoop: @unchecked Sendable {
     func add(_ connection: Connection) {
         connectionCount += 1
         let fd = Int(connection.fd)
-        if fd >= connections.count { connections.append(contentsOf: repeatElement(nil, count: fd + 1 - connections.count)) }
+        if fd >= connections.count {
+            connections.append(contentsOf: repeatElement(nil, count: fd + 1 - connections.count))
+        }
         connections[fd] = connection
     }
 

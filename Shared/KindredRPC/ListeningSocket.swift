@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 internal import CLinuxSystem
 
@@ -11,8 +11,10 @@ struct ListeningSocket {
     init(host: String, port: Int, backlog: Int) throws(SystemCallError) {
         var storage = sockaddr_storage()
         let length = try Self.address(host: host, port: port, into: &storage)
-        let fd = socket(Int32(storage.ss_family), Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue)
-                            | Int32(SOCK_CLOEXEC.rawValue), 0)
+        let fd = socket(
+            Int32(storage.ss_family),
+            Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue)
+                | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw SystemCallError("socket") }
         var one: Int32 = 1
         setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
@@ -28,20 +30,27 @@ struct ListeningSocket {
         self.port = Self.localPort(fd) ?? port
     }
 
-    private static func address(host: String, port: Int, into storage: inout sockaddr_storage) throws(SystemCallError) -> socklen_t {
+    private static func address(host: String, port: Int, into storage: inout sockaddr_storage)
+        throws(SystemCallError) -> socklen_t
+    {
         let host = host == "localhost" ? "127.0.0.1" : host
         var v4 = sockaddr_in()
         if inet_pton(AF_INET, host, &v4.sin_addr) == 1 {
             v4.sin_family = sa_family_t(AF_INET)
             v4.sin_port = in_port_t(UInt16(port).bigEndian)
-            withUnsafeBytes(of: v4) { bytes in withUnsafeMutableBytes(of: &storage) { $0.copyMemory(from: bytes) } }
+            withUnsafeBytes(of: v4) { bytes in
+                withUnsafeMutableBytes(of: &storage) { $0.copyMemory(from: bytes) }
+            }
             return socklen_t(MemoryLayout<sockaddr_in>.size)
         }
         var v6 = sockaddr_in6()
-        guard inet_pton(AF_INET6, host, &v6.sin6_addr) == 1 else { throw SystemCallError("parse address \(host)", errno: EINVAL) }
+        guard inet_pton(AF_INET6, host, &v6.sin6_addr) == 1 else {
+            throw SystemCallError("parse address \(host)", errno: EINVAL)
+        }
         v6.sin6_family = sa_family_t(AF_INET6)
         v6.sin6_port = in_port_t(UInt16(port).bigEndian)
-        withUnsafeBytes(of: v6) { bytes in withUnsafeMutableBytes(of: &storage) { $0.copyMemory(from: bytes) } }
+        withUnsafeBytes(of: v6) { bytes in withUnsafeMutableBytes(of: &storage) { $0.copyMemory(from: bytes) }
+        }
         return socklen_t(MemoryLayout<sockaddr_in6>.size)
     }
 

@@ -23,8 +23,11 @@ enum MessageEncoding: String, Sendable {
     static func gzip(_ input: [UInt8]) -> [UInt8] {
         var stream = z_stream()
         // windowBits 15 + 16 asks zlib for a gzip header and trailer.
-        guard deflateInit2_(&stream, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY,
-                            zlibVersion(), Int32(MemoryLayout<z_stream>.size)) == Z_OK else { return input }
+        guard
+            deflateInit2_(
+                &stream, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY,
+                zlibVersion(), Int32(MemoryLayout<z_stream>.size)) == Z_OK
+        else { return input }
         defer { deflateEnd(&stream) }
         var output = [UInt8](repeating: 0, count: Int(deflateBound(&stream, UInt(input.count))) + 32)
         let produced = input.withUnsafeBufferPointer { source in
@@ -45,7 +48,8 @@ enum MessageEncoding: String, Sendable {
     static func gunzip(_ input: [UInt8], limit: Int) throws(DecompressionError) -> [UInt8] {
         var stream = z_stream()
         // windowBits 15 + 32 detects a gzip or zlib header automatically.
-        guard inflateInit2_(&stream, 15 + 32, zlibVersion(), Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
+        guard inflateInit2_(&stream, 15 + 32, zlibVersion(), Int32(MemoryLayout<z_stream>.size)) == Z_OK
+        else {
             throw .corrupt
         }
         defer { inflateEnd(&stream) }

@@ -31,7 +31,9 @@ struct MessageDeframer {
     var isAtMessageBoundary: Bool { headerFill == 0 && !inBody }
 
     /// Consumes a chunk, handing each completed message to `emit`.
-    mutating func consume(_ chunk: UnsafeRawBufferPointer, _ emit: (FramedMessage) -> Void) throws(FramingError) {
+    mutating func consume(_ chunk: UnsafeRawBufferPointer, _ emit: (FramedMessage) -> Void)
+        throws(FramingError)
+    {
         var offset = 0
         while offset < chunk.count {
             if inBody {

@@ -16,7 +16,8 @@ extension Metadata {
     static func isValidKey(_ key: String) -> Bool {
         !key.isEmpty
             && key.utf8.allSatisfy { byte in
-                (byte >= 0x30 && byte <= 0x39) || (byte >= 0x61 && byte <= 0x7A) || byte == 0x5F || byte == 0x2E
+                (byte >= 0x30 && byte <= 0x39) || (byte >= 0x61 && byte <= 0x7A) || byte == 0x5F
+                    || byte == 0x2E
                     || byte == 0x2D
             }
     }

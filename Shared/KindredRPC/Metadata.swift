@@ -27,7 +27,8 @@ public struct Metadata: Sendable, Equatable, Sequence {
     /// Appends a text value (a `-bin` key stores its UTF-8 bytes).
     public mutating func add(_ key: String, _ value: String) {
         let key = key.lowercased()
-        entries.append(Entry(key: key, value: Self.isBinaryKey(key) ? .binary(Array(value.utf8)) : .text(value)))
+        entries.append(
+            Entry(key: key, value: Self.isBinaryKey(key) ? .binary(Array(value.utf8)) : .text(value)))
     }
 
     /// Appends a binary value; the key gets the `-bin` suffix if it lacks it.

@@ -10,7 +10,10 @@ public struct RPCError: Error, Sendable, Equatable, CustomStringConvertible {
     public var trailers: Metadata
 
     /// Creates an error with a status, a message, and optional details and trailers.
-    public init(_ code: StatusCode, _ message: String = "", details: [ErrorDetail] = [], trailers: Metadata = Metadata()) {
+    public init(
+        _ code: StatusCode, _ message: String = "", details: [ErrorDetail] = [],
+        trailers: Metadata = Metadata()
+    ) {
         self.code = code
         self.message = message
         self.details = details

@@ -25,7 +25,8 @@ public struct RPCRouter: Sendable {
     /// Registers a method taking one request and writing a stream of responses.
     public mutating func registerServerStreaming<Request: ProtoMessage, Response: ProtoMessage>(
         _ method: MethodDescriptor, maxRequestSize: Int? = nil,
-        handler: @escaping @Sendable (Request, ResponseStreamWriter<Response>, ServerContext) async throws -> Void
+        handler:
+            @escaping @Sendable (Request, ResponseStreamWriter<Response>, ServerContext) async throws -> Void
     ) {
         add(method, maxRequestSize, streamingRequest: false) { call, context in
             let request: Request = try call.decodeSingleRequest()
@@ -47,7 +48,8 @@ public struct RPCRouter: Sendable {
     /// Registers a method reading a stream of requests while writing a stream of responses.
     public mutating func registerBidirectionalStreaming<Request: ProtoMessage, Response: ProtoMessage>(
         _ method: MethodDescriptor, maxRequestSize: Int? = nil,
-        handler: @escaping @Sendable (RequestStream<Request>, ResponseStreamWriter<Response>, ServerContext)
+        handler:
+            @escaping @Sendable (RequestStream<Request>, ResponseStreamWriter<Response>, ServerContext)
             async throws -> Void
     ) {
         add(method, maxRequestSize, streamingRequest: true) { call, context in
@@ -65,7 +67,8 @@ public struct RPCRouter: Sendable {
         body: @escaping @Sendable (ServerCall, ServerContext) async throws -> Void
     ) {
         routes[method.path] = Route(
-            descriptor: method, maxRequestSize: maxRequestSize, streamingRequest: streamingRequest, body: body)
+            descriptor: method, maxRequestSize: maxRequestSize, streamingRequest: streamingRequest, body: body
+        )
     }
 
     static func encode(_ message: some ProtoMessage) throws -> [UInt8] {

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 internal import CLinuxSystem
 public import Logging
@@ -114,11 +114,13 @@ public final class RPCServer: Sendable {
     private func startThread(_ loop: EventLoop) {
         var thread = pthread_t()
         let context = Unmanaged.passRetained(loop).toOpaque()
-        let status = pthread_create(&thread, nil, { context in
-            let loop = Unmanaged<EventLoop>.fromOpaque(context!).takeRetainedValue()
-            loop.run()
-            return nil
-        }, context)
+        let status = pthread_create(
+            &thread, nil,
+            { context in
+                let loop = Unmanaged<EventLoop>.fromOpaque(context!).takeRetainedValue()
+                loop.run()
+                return nil
+            }, context)
         precondition(status == 0, "pthread_create failed: \(status)")
         pthread_detach(thread)
     }
@@ -126,7 +128,9 @@ public final class RPCServer: Sendable {
     /// 1,000 connections need more descriptors than the usual soft limit of 1,024.
     private static func raiseOpenFileLimit() {
         var limit = rlimit()
-        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur < limit.rlim_max else { return }
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur < limit.rlim_max else {
+            return
+        }
         limit.rlim_cur = limit.rlim_max
         setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
     }

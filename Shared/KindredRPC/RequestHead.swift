@@ -50,7 +50,9 @@ struct RequestHead {
 
     /// Checks the block once it is complete; returns the request's message encoding.
     func validate(limit: Int) -> Result<MessageEncoding, Rejection> {
-        if size > limit { return .failure(.status(.resourceExhausted, "request headers exceed \(limit) bytes")) }
+        if size > limit {
+            return .failure(.status(.resourceExhausted, "request headers exceed \(limit) bytes"))
+        }
         guard method == "POST" else { return .failure(.http(status: 405)) }
         guard hasGRPCContentType == true else { return .failure(.http(status: 415)) }
         if timeoutMalformed { return .failure(.status(.invalidArgument, "malformed grpc-timeout")) }
@@ -65,7 +67,8 @@ struct RequestHead {
     static func isGRPCContentType(_ value: UnsafeBufferPointer<UInt8>) -> Bool {
         let prefix: StaticString = "application/grpc"
         let count = prefix.utf8CodeUnitCount
-        guard value.count >= count, Self.matches(UnsafeBufferPointer(rebasing: value[..<count]), prefix) else { return false }
+        guard value.count >= count, Self.matches(UnsafeBufferPointer(rebasing: value[..<count]), prefix)
+        else { return false }
         return value.count == count || value[count] == UInt8(ascii: "+") || value[count] == UInt8(ascii: ";")
     }
 

@@ -64,7 +64,9 @@ extension ServerCall {
     /// The next request message of a streaming call; nil after the client half-closed.
     func receive() async throws -> [UInt8]? {
         // Off the loop only when read from a task that does not prefer it (e.g. a detached one): hop over.
-        guard loop.inEventLoop else { return try await withTaskExecutorPreference(loop) { try await receive() } }
+        guard loop.inEventLoop else {
+            return try await withTaskExecutorPreference(loop) { try await receive() }
+        }
         if queuedMessages > 0 {
             let bytes = inbound[inboundHead]
             inboundHead += 1
@@ -91,7 +93,9 @@ extension ServerCall {
 
     /// Queues one response message, suspending while more than the buffer limit waits to be sent.
     func send(_ bytes: [UInt8]) async throws {
-        guard loop.inEventLoop else { return try await withTaskExecutorPreference(loop) { try await send(bytes) } }
+        guard loop.inEventLoop else {
+            return try await withTaskExecutorPreference(loop) { try await send(bytes) }
+        }
         try sendFinal(bytes)
         if outbound.count - outboundOffset > core.configuration.responseBufferLimit {
             try await withUnsafeThrowingContinuation { writer = $0 }

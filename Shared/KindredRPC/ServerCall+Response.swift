@@ -14,13 +14,16 @@ extension ServerCall {
 
     private func submitResponseHeaders() {
         let (metadata, compress) = options.withLock { ($0.headers, $0.compress) }
-        if compress && core.configuration.allowsResponseCompression && head.acceptsGzip { responseEncoding = .gzip }
+        if compress && core.configuration.allowsResponseCompression && head.acceptsGzip {
+            responseEncoding = .gzip
+        }
         let provider = nghttp2_data_provider(
             source: nghttp2_data_source(ptr: Unmanaged.passUnretained(self).toOpaque()),
             read_callback: readResponseData)
         if metadata.isEmpty && responseEncoding == .identity {
-            connection.submitResponse(streamID: streamID, StaticHeaders.shared.response,
-                                      StaticHeaders.shared.responseCount, data: provider)
+            connection.submitResponse(
+                streamID: streamID, StaticHeaders.shared.response,
+                StaticHeaders.shared.responseCount, data: provider)
         } else {
             let fields = StatusTrailers.responseHeaders(encoding: responseEncoding, metadata: metadata)
             connection.submitResponse(streamID: streamID, HeaderBlock(fields), data: provider)
@@ -47,7 +50,8 @@ extension ServerCall {
         let (headers, trailing) = options.withLock { ($0.headers, $0.trailers) }
         var metadata = trailing
         for entry in extra { metadata.append(entry) }
-        let statusFields = StatusTrailers.fields(code: code, message: message, details: details, metadata: metadata)
+        let statusFields = StatusTrailers.fields(
+            code: code, message: message, details: details, metadata: metadata)
         switch ending {
         case .trailersOnly:
             let fields = StatusTrailers.responseHeaders(encoding: .identity, metadata: headers) + statusFields
@@ -65,7 +69,9 @@ extension ServerCall {
     }
 
     /// nghttp2 asks for up to `length` bytes of DATA: hand over queued messages, then the trailers.
-    func produce(into buffer: UnsafeMutablePointer<UInt8>, length: Int, flags: UnsafeMutablePointer<UInt32>) -> Int {
+    func produce(into buffer: UnsafeMutablePointer<UInt8>, length: Int, flags: UnsafeMutablePointer<UInt32>)
+        -> Int
+    {
         let count = min(length, outbound.count - outboundOffset)
         if count > 0 {
             outbound.withUnsafeBufferPointer { source in

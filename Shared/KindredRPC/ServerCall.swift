@@ -54,7 +54,8 @@ final class ServerCall: @unchecked Sendable {
         switch head.validate(limit: core.configuration.maxHeaderListSize) {
         case .failure(.http(let status)):
             lifecycle.abandon()
-            connection.submitResponse(streamID: streamID, HeaderBlock([(":status", String(status))]), data: nil)
+            connection.submitResponse(
+                streamID: streamID, HeaderBlock([(":status", String(status))]), data: nil)
         case .failure(.status(let code, let message)):
             finish(RPCError(code, message))
         case .success(let encoding):
@@ -88,7 +89,8 @@ final class ServerCall: @unchecked Sendable {
                 if failure == nil { failure = accept(message, limit: limit) }
             }
         } catch .tooLarge(let size, let limit) {
-            failure = RPCError(.resourceExhausted, "Request message of \(size) bytes exceeds the limit of \(limit)")
+            failure = RPCError(
+                .resourceExhausted, "Request message of \(size) bytes exceeds the limit of \(limit)")
         } catch {
             failure = RPCError(.internal, "Malformed message length prefix")
         }
@@ -110,7 +112,8 @@ final class ServerCall: @unchecked Sendable {
             do {
                 bytes = try MessageEncoding.gunzip(bytes, limit: limit)
             } catch .tooLarge(let limit) {
-                return RPCError(.resourceExhausted, "Decompressed request message exceeds the limit of \(limit)")
+                return RPCError(
+                    .resourceExhausted, "Decompressed request message exceeds the limit of \(limit)")
             } catch {
                 return RPCError(.internal, "Corrupt gzip request message")
             }
@@ -133,7 +136,9 @@ final class ServerCall: @unchecked Sendable {
     func inboundEnded() {
         inboundClosed = true
         guard !lifecycle.isFinished, route != nil else { return }
-        guard deframer.isAtMessageBoundary else { return finish(RPCError(.internal, "Request ended inside a message")) }
+        guard deframer.isAtMessageBoundary else {
+            return finish(RPCError(.internal, "Request ended inside a message"))
+        }
         if route.streamingRequest {
             if let receiver {
                 self.receiver = nil

@@ -11,7 +11,8 @@ enum StatusDetails {
             let anys = try details.map { detail in
                 try Google_Protobuf_Any(typeURL: typeURLPrefix + detail.protoName, value: detail.serialized())
             }
-            return try Google_Rpc_Status(code: Int32(code.rawValue), message: message, details: anys).serializedBytes()
+            return try Google_Rpc_Status(code: Int32(code.rawValue), message: message, details: anys)
+                .serializedBytes()
         } catch {
             return nil
         }
@@ -36,13 +37,17 @@ extension ErrorDetail {
     fileprivate func serialized() throws(MessageEncodingError) -> [UInt8] {
         switch self {
         case .errorInfo(let reason, let domain, let metadata):
-            return try Google_Rpc_ErrorInfo(reason: reason, domain: domain, metadata: metadata).serializedBytes()
+            return try Google_Rpc_ErrorInfo(reason: reason, domain: domain, metadata: metadata)
+                .serializedBytes()
         case .badRequest(let violations):
-            let fields = violations.map { Google_Rpc_BadRequest.FieldViolation(field: $0.field, description: $0.description) }
+            let fields = violations.map {
+                Google_Rpc_BadRequest.FieldViolation(field: $0.field, description: $0.description)
+            }
             return try Google_Rpc_BadRequest(fieldViolations: fields).serializedBytes()
         case .retryInfo(let delay):
             let (seconds, attoseconds) = delay.components
-            let duration = Google_Protobuf_Duration(seconds: seconds, nanos: Int32(attoseconds / 1_000_000_000))
+            let duration = Google_Protobuf_Duration(
+                seconds: seconds, nanos: Int32(attoseconds / 1_000_000_000))
             return try Google_Rpc_RetryInfo(retryDelay: duration).serializedBytes()
         }
     }
@@ -56,7 +61,8 @@ extension ErrorDetail {
             self = .errorInfo(reason: info.reason, domain: info.domain, metadata: info.metadata)
         case Google_Rpc_BadRequest.protoMessageName:
             guard let request = try? Google_Rpc_BadRequest(serializedBytes: any.value) else { return nil }
-            self = .badRequest(request.fieldViolations.map { FieldViolation(field: $0.field, description: $0.description) })
+            self = .badRequest(
+                request.fieldViolations.map { FieldViolation(field: $0.field, description: $0.description) })
         case Google_Rpc_RetryInfo.protoMessageName:
             guard let info = try? Google_Rpc_RetryInfo(serializedBytes: any.value) else { return nil }
             let delay = info.retryDelay ?? Google_Protobuf_Duration()

@@ -6,7 +6,8 @@ enum StatusTrailers {
     ) -> [(name: String, value: String)] {
         var fields: [(name: String, value: String)] = [("grpc-status", String(code.rawValue))]
         if !message.isEmpty { fields.append(("grpc-message", PercentEncoding.encode(message))) }
-        if !details.isEmpty, let status = StatusDetails.encode(code: code, message: message, details: details) {
+        if !details.isEmpty, let status = StatusDetails.encode(code: code, message: message, details: details)
+        {
             fields.append(("grpc-status-details-bin", Base64.encode(status)))
         }
         fields.append(contentsOf: metadata.headerFields)
@@ -14,8 +15,12 @@ enum StatusTrailers {
     }
 
     /// The response header fields sent before the first message, or at the head of a trailers-only response.
-    static func responseHeaders(encoding: MessageEncoding, metadata: Metadata) -> [(name: String, value: String)] {
-        var fields: [(name: String, value: String)] = [(":status", "200"), ("content-type", "application/grpc")]
+    static func responseHeaders(encoding: MessageEncoding, metadata: Metadata) -> [(
+        name: String, value: String
+    )] {
+        var fields: [(name: String, value: String)] = [
+            (":status", "200"), ("content-type", "application/grpc"),
+        ]
         if encoding != .identity { fields.append(("grpc-encoding", encoding.rawValue)) }
         fields.append(("grpc-accept-encoding", MessageEncoding.acceptedList))
         fields.append(contentsOf: metadata.headerFields)

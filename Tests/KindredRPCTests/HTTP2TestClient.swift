@@ -12,7 +12,9 @@ final class HTTP2TestClient {
 
         func header(_ name: String) -> String? { headers.first { $0.name == name }?.value }
         /// The gRPC status from the trailers, or from the headers of a trailers-only response.
-        var grpcStatus: Int? { (trailers + headers).first { $0.name == "grpc-status" }.flatMap { Int($0.value) } }
+        var grpcStatus: Int? {
+            (trailers + headers).first { $0.name == "grpc-status" }.flatMap { Int($0.value) }
+        }
         var grpcMessage: String? { (trailers + headers).first { $0.name == "grpc-message" }?.value }
         var httpStatus: Int? { header(":status").flatMap { Int($0) } }
         func trailer(_ name: String) -> String? { (trailers + headers).first { $0.name == name }?.value }
@@ -49,25 +51,44 @@ final class HTTP2TestClient {
         address.sin_port = in_port_t(UInt16(port).bigEndian)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         let status = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         guard status == 0 else { throw TestClientError.connectFailed }
         return fd
     }
 
     /// Starts a request: gRPC headers plus `extraHeaders`, then `body`; `endStream` half-closes after it.
-    func start(path: String, body: [UInt8], contentType: String = "application/grpc",
-               extraHeaders: [(String, String)] = [], endStream: Bool = true) -> Int32 {
-        let fields = [(":method", "POST"), (":scheme", "http"), (":path", path), (":authority", "localhost"),
-                      ("content-type", contentType), ("te", "trailers")] + extraHeaders
+    func start(
+        path: String, body: [UInt8], contentType: String = "application/grpc",
+        extraHeaders: [(String, String)] = [], endStream: Bool = true
+    ) -> Int32 {
+        let fields =
+            [
+                (":method", "POST"), (":scheme", "http"), (":path", path), (":authority", "localhost"),
+                ("content-type", contentType), ("te", "trailers"),
+            ] + extraHeaders
         let pairs = fields.map { (Array($0.0.utf8), Array($0.1.utf8)) }
-        let storage = pairs.map { (UnsafeMutablePointer<UInt8>.allocate(capacity: $0.0.count + 1), UnsafeMutablePointer<UInt8>.allocate(capacity: $0.1.count + 1)) }
-        defer { storage.forEach { $0.0.deallocate(); $0.1.deallocate() } }
+        let storage = pairs.map {
+            (
+                UnsafeMutablePointer<UInt8>.allocate(capacity: $0.0.count + 1),
+                UnsafeMutablePointer<UInt8>.allocate(capacity: $0.1.count + 1)
+            )
+        }
+        defer {
+            storage.forEach {
+                $0.0.deallocate(); $0.1.deallocate()
+            }
+        }
         var nva: [nghttp2_nv] = []
         for (index, pair) in pairs.enumerated() {
             storage[index].0.initialize(from: pair.0, count: pair.0.count)
             storage[index].1.initialize(from: pair.1, count: pair.1.count)
-            nva.append(nghttp2_nv(name: storage[index].0, value: storage[index].1, namelen: pair.0.count, valuelen: pair.1.count, flags: 0))
+            nva.append(
+                nghttp2_nv(
+                    name: storage[index].0, value: storage[index].1, namelen: pair.0.count,
+                    valuelen: pair.1.count, flags: 0))
         }
         var provider = nghttp2_data_provider(source: nghttp2_data_source(ptr: nil), read_callback: clientRead)
         let id = nghttp2_submit_request(session, nil, nva, nva.count, &provider, nil)
@@ -111,9 +132,13 @@ final class HTTP2TestClient {
     }
 
     /// One complete call.
-    func call(path: String, body: [UInt8], contentType: String = "application/grpc",
-              extraHeaders: [(String, String)] = [], timeout: Double = 5) -> Response {
-        wait(start(path: path, body: body, contentType: contentType, extraHeaders: extraHeaders), timeout: timeout)
+    func call(
+        path: String, body: [UInt8], contentType: String = "application/grpc",
+        extraHeaders: [(String, String)] = [], timeout: Double = 5
+    ) -> Response {
+        wait(
+            start(path: path, body: body, contentType: contentType, extraHeaders: extraHeaders),
+            timeout: timeout)
     }
 
     /// Sends what is queued without reading anything (the peer's flow-control windows stay shut).
@@ -131,10 +156,15 @@ final class HTTP2TestClient {
         }
     }
 
-    fileprivate func produce(into buffer: UnsafeMutablePointer<UInt8>, length: Int, streamID: Int32, flags: UnsafeMutablePointer<UInt32>) -> Int {
+    fileprivate func produce(
+        into buffer: UnsafeMutablePointer<UInt8>, length: Int, streamID: Int32,
+        flags: UnsafeMutablePointer<UInt32>
+    ) -> Int {
         guard var body = bodies[streamID] else { return 0 }
         let count = min(length, body.bytes.count - body.offset)
-        body.bytes.withUnsafeBufferPointer { buffer.update(from: $0.baseAddress! + body.offset, count: count) }
+        body.bytes.withUnsafeBufferPointer {
+            buffer.update(from: $0.baseAddress! + body.offset, count: count)
+        }
         body.offset += count
         bodies[streamID] = body
         if body.offset == body.bytes.count {
@@ -173,32 +203,46 @@ private func client(_ userData: UnsafeMutableRawPointer?) -> HTTP2TestClient {
     Unmanaged<HTTP2TestClient>.fromOpaque(userData!).takeUnretainedValue()
 }
 
-private func clientOnHeader(_ session: OpaquePointer?, _ frame: UnsafePointer<nghttp2_frame>?, _ name: UnsafePointer<UInt8>?, _ nameLength: Int,
-                            _ value: UnsafePointer<UInt8>?, _ valueLength: Int, _ flags: UInt8, _ userData: UnsafeMutableRawPointer?) -> Int32 {
-    client(userData).header(frame!, String(decoding: UnsafeBufferPointer(start: name, count: nameLength), as: UTF8.self),
-                            String(decoding: UnsafeBufferPointer(start: value, count: valueLength), as: UTF8.self))
+private func clientOnHeader(
+    _ session: OpaquePointer?, _ frame: UnsafePointer<nghttp2_frame>?, _ name: UnsafePointer<UInt8>?,
+    _ nameLength: Int,
+    _ value: UnsafePointer<UInt8>?, _ valueLength: Int, _ flags: UInt8, _ userData: UnsafeMutableRawPointer?
+) -> Int32 {
+    client(userData).header(
+        frame!, String(decoding: UnsafeBufferPointer(start: name, count: nameLength), as: UTF8.self),
+        String(decoding: UnsafeBufferPointer(start: value, count: valueLength), as: UTF8.self))
     return 0
 }
 
-private func clientOnData(_ session: OpaquePointer?, _ flags: UInt8, _ streamID: Int32, _ data: UnsafePointer<UInt8>?, _ length: Int,
-                          _ userData: UnsafeMutableRawPointer?) -> Int32 {
-    client(userData).responses[streamID]?.data.append(contentsOf: UnsafeBufferPointer(start: data, count: length))
+private func clientOnData(
+    _ session: OpaquePointer?, _ flags: UInt8, _ streamID: Int32, _ data: UnsafePointer<UInt8>?,
+    _ length: Int,
+    _ userData: UnsafeMutableRawPointer?
+) -> Int32 {
+    client(userData).responses[streamID]?.data.append(
+        contentsOf: UnsafeBufferPointer(start: data, count: length))
     return 0
 }
 
-private func clientOnClose(_ session: OpaquePointer?, _ streamID: Int32, _ errorCode: UInt32, _ userData: UnsafeMutableRawPointer?) -> Int32 {
+private func clientOnClose(
+    _ session: OpaquePointer?, _ streamID: Int32, _ errorCode: UInt32, _ userData: UnsafeMutableRawPointer?
+) -> Int32 {
     client(userData).responses[streamID]?.closed = true
     client(userData).responses[streamID]?.resetCode = errorCode
     return 0
 }
 
-private func clientOnFrame(_ session: OpaquePointer?, _ frame: UnsafePointer<nghttp2_frame>?, _ userData: UnsafeMutableRawPointer?) -> Int32 {
+private func clientOnFrame(
+    _ session: OpaquePointer?, _ frame: UnsafePointer<nghttp2_frame>?, _ userData: UnsafeMutableRawPointer?
+) -> Int32 {
     client(userData).frameReceived(frame!)
     return 0
 }
 
-private func clientRead(_ session: OpaquePointer?, _ streamID: Int32, _ buffer: UnsafeMutablePointer<UInt8>?, _ length: Int,
-                        _ flags: UnsafeMutablePointer<UInt32>?, _ source: UnsafeMutablePointer<nghttp2_data_source>?,
-                        _ userData: UnsafeMutableRawPointer?) -> Int {
+private func clientRead(
+    _ session: OpaquePointer?, _ streamID: Int32, _ buffer: UnsafeMutablePointer<UInt8>?, _ length: Int,
+    _ flags: UnsafeMutablePointer<UInt32>?, _ source: UnsafeMutablePointer<nghttp2_data_source>?,
+    _ userData: UnsafeMutableRawPointer?
+) -> Int {
     client(userData).produce(into: buffer!, length: length, streamID: streamID, flags: flags!)
 }

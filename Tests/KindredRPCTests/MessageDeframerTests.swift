@@ -2,7 +2,9 @@ import Testing
 @testable import KindredRPC
 
 @Suite struct MessageDeframerTests {
-    private func feed(_ chunks: [[UInt8]], limit: Int = 1 << 20) throws(FramingError) -> ([FramedMessage], Bool) {
+    private func feed(_ chunks: [[UInt8]], limit: Int = 1 << 20) throws(FramingError) -> (
+        [FramedMessage], Bool
+    ) {
         var deframer = MessageDeframer(maxMessageSize: limit)
         var messages: [FramedMessage] = []
         for chunk in chunks {

@@ -9,8 +9,9 @@ import Glibc
         try await withServer([TestService(probe: probe)]) { server in
             let client = try HTTP2TestClient(port: server.port)
             let started = monotonicMillis()
-            let response = client.call(path: TestService.path("Sleep"), body: grpcFrames([]),
-                                       extraHeaders: [("grpc-timeout", "150m")])
+            let response = client.call(
+                path: TestService.path("Sleep"), body: grpcFrames([]),
+                extraHeaders: [("grpc-timeout", "150m")])
             #expect(response.grpcStatus == StatusCode.deadlineExceeded.rawValue)
             #expect(monotonicMillis() - started < 2000)
             try await Task.sleep(for: .milliseconds(100))
@@ -32,13 +33,17 @@ import Glibc
     }
 
     @Test func oversizedMessageIsResourceExhausted() async throws {
-        try await withServer([TestService(probe: probe)], configure: { $0.maxReceiveMessageSize = 1000 }) { server in
+        try await withServer([TestService(probe: probe)], configure: { $0.maxReceiveMessageSize = 1000 }) {
+            server in
             let client = try HTTP2TestClient(port: server.port)
-            let big = client.call(path: TestService.path("Echo"), body: grpcFrames([UInt8](repeating: 1, count: 1001)))
+            let big = client.call(
+                path: TestService.path("Echo"), body: grpcFrames([UInt8](repeating: 1, count: 1001)))
             #expect(big.grpcStatus == StatusCode.resourceExhausted.rawValue)
-            let perMethod = client.call(path: TestService.path("Small"), body: grpcFrames([UInt8](repeating: 1, count: 9)))
+            let perMethod = client.call(
+                path: TestService.path("Small"), body: grpcFrames([UInt8](repeating: 1, count: 9)))
             #expect(perMethod.grpcStatus == StatusCode.resourceExhausted.rawValue)
-            let fits = client.call(path: TestService.path("Small"), body: grpcFrames([UInt8](repeating: 1, count: 8)))
+            let fits = client.call(
+                path: TestService.path("Small"), body: grpcFrames([UInt8](repeating: 1, count: 8)))
             #expect(fits.grpcStatus == 0)
         }
     }
@@ -71,7 +76,8 @@ import Glibc
     }
 
     @Test func streamsBeyondTheAdvertisedLimitAreRefused() async throws {
-        try await withServer([TestService(probe: probe)], configure: { $0.maxConcurrentStreams = 2 }) { server in
+        try await withServer([TestService(probe: probe)], configure: { $0.maxConcurrentStreams = 2 }) {
+            server in
             // Sent before the server's SETTINGS arrive, so the client cannot hold the third back itself.
             let client = try HTTP2TestClient(port: server.port)
             let ids = (0..<3).map { _ in client.start(path: TestService.path("Sleep"), body: grpcFrames([])) }
@@ -94,14 +100,16 @@ import Glibc
     @Test func secondServerOnTheSamePortFailsToBind() async throws {
         try await withServer([TestService(probe: probe)]) { server in
             #expect(throws: SystemCallError.self) {
-                _ = try RPCServer.bind(configuration: ServerConfiguration(host: "127.0.0.1", port: server.port),
-                                       services: [], logger: .init(label: "second"))
+                _ = try RPCServer.bind(
+                    configuration: ServerConfiguration(host: "127.0.0.1", port: server.port),
+                    services: [], logger: .init(label: "second"))
             }
         }
     }
 
     @Test func idleConnectionIsSentGoAway() async throws {
-        try await withServer([TestService(probe: probe)], configure: { $0.idleTimeout = .milliseconds(500) }) { server in
+        try await withServer([TestService(probe: probe)], configure: { $0.idleTimeout = .milliseconds(500) })
+        { server in
             let client = try HTTP2TestClient(port: server.port)
             #expect(client.call(path: TestService.path("Echo"), body: grpcFrames([1])).grpcStatus == 0)
             client.run(timeout: 3) { client.goAwayReceived }
@@ -110,20 +118,25 @@ import Glibc
     }
 
     @Test func headerListBeyondTheLimitIsRefused() async throws {
-        try await withServer([TestService(probe: probe)], configure: { $0.maxHeaderListSize = 1024 }) { server in
+        try await withServer([TestService(probe: probe)], configure: { $0.maxHeaderListSize = 1024 }) {
+            server in
             let client = try HTTP2TestClient(port: server.port)
-            let response = client.call(path: TestService.path("Echo"), body: grpcFrames([]),
-                                       extraHeaders: [("x-big", String(repeating: "a", count: 2000))])
+            let response = client.call(
+                path: TestService.path("Echo"), body: grpcFrames([]),
+                extraHeaders: [("x-big", String(repeating: "a", count: 2000))])
             #expect(response.grpcStatus == StatusCode.resourceExhausted.rawValue || response.resetCode != 0)
             #expect(client.call(path: TestService.path("Echo"), body: grpcFrames([1])).grpcStatus == 0)
         }
     }
 
     @Test func quietConnectionIsPingedAndClosedWhenThePingGoesUnanswered() async throws {
-        try await withServer([TestService(probe: probe)], configure: {
-            $0.keepaliveInterval = .milliseconds(200)
-            $0.keepaliveTimeout = .milliseconds(200)
-        }) { server in
+        try await withServer(
+            [TestService(probe: probe)],
+            configure: {
+                $0.keepaliveInterval = .milliseconds(200)
+                $0.keepaliveTimeout = .milliseconds(200)
+            }
+        ) { server in
             let client = try HTTP2TestClient(port: server.port)
             #expect(client.call(path: TestService.path("Echo"), body: grpcFrames([1])).grpcStatus == 0)
             try await Task.sleep(for: .milliseconds(3000))

@@ -16,21 +16,26 @@ import Testing
     @Test func errorAfterAMessageArrivesInTrailersWithDetails() async throws {
         try await withServer([TestService(probe: probe)]) { server in
             let client = try HTTP2TestClient(port: server.port)
-            let response = client.call(path: TestService.path("CountThenFail"), body: grpcFrames([]),
-                                       extraHeaders: [("x-request-id", "req-7")])
+            let response = client.call(
+                path: TestService.path("CountThenFail"), body: grpcFrames([]),
+                extraHeaders: [("x-request-id", "req-7")])
             #expect(grpcMessages(response.data) == [[7]], "the handler saw the client's request id")
             #expect(response.headers.first { $0.name == "grpc-status" } == nil)
             #expect(response.trailers.first { $0.name == "grpc-status" }?.value == "10")
             let details = response.trailers.first { $0.name == "grpc-status-details-bin" }?.value
-            #expect(details.flatMap(Base64.decode).flatMap(StatusDetails.decode) == [.retryInfo(retryDelay: .milliseconds(100))])
+            #expect(
+                details.flatMap(Base64.decode).flatMap(StatusDetails.decode) == [
+                    .retryInfo(retryDelay: .milliseconds(100))
+                ])
         }
     }
 
     @Test func responsesAreNotCompressedUnlessTheHandlerAsks() async throws {
         try await withServer([TestService(probe: probe)]) { server in
             let client = try HTTP2TestClient(port: server.port)
-            let response = client.call(path: TestService.path("Echo"), body: grpcFrames([1]),
-                                       extraHeaders: [("grpc-accept-encoding", "gzip")])
+            let response = client.call(
+                path: TestService.path("Echo"), body: grpcFrames([1]),
+                extraHeaders: [("grpc-accept-encoding", "gzip")])
             #expect(response.header("grpc-encoding") == nil)
             #expect(response.data == grpcFrames([1]))
         }
@@ -39,7 +44,8 @@ import Testing
     @Test func clientStreamIsCollectedUntilHalfClose() async throws {
         try await withServer([TestService(probe: probe)]) { server in
             let client = try HTTP2TestClient(port: server.port)
-            let id = client.start(path: TestService.path("Collect"), body: grpcFrames([1], [2, 3]), endStream: false)
+            let id = client.start(
+                path: TestService.path("Collect"), body: grpcFrames([1], [2, 3]), endStream: false)
             client.run(timeout: 0.2) { false }
             client.sendMore(id, grpcFrames([4]), end: true)
             let response = client.wait(id)
@@ -69,7 +75,9 @@ import Testing
             client.flush()
             try await Task.sleep(for: .milliseconds(500))
             let written = probe.count("flood-written")
-            #expect(written < 20, "64 KiB window + 64 KiB buffer hold a handful of 16 KiB messages, not \(written)")
+            #expect(
+                written < 20,
+                "64 KiB window + 64 KiB buffer hold a handful of 16 KiB messages, not \(written)")
             client.cancel(id)
             client.run(timeout: 0.2) { false }
         }
@@ -87,8 +95,9 @@ import Testing
     @Test func drainTimeoutCancelsCallsStillRunning() async throws {
         var configuration = ServerConfiguration(host: "127.0.0.1", port: 0)
         configuration.eventLoopCount = 1
-        let server = try RPCServer.bind(configuration: configuration, services: [TestService(probe: probe)],
-                                        logger: .init(label: "test"))
+        let server = try RPCServer.bind(
+            configuration: configuration, services: [TestService(probe: probe)],
+            logger: .init(label: "test"))
         let running = Task { try await server.run() }
         while !server.isRunning { await Task.yield() }
         let client = try HTTP2TestClient(port: server.port)
@@ -98,7 +107,9 @@ import Testing
         server.beginGracefulShutdown(drainTimeout: .milliseconds(300))
         client.run(timeout: 3) { client.responses[id]?.closed == true }
         try await running.value
-        #expect(monotonicMillis() - started < 8000, "the drain timeout, not the handler's 10 s sleep, ended the call")
+        #expect(
+            monotonicMillis() - started < 8000,
+            "the drain timeout, not the handler's 10 s sleep, ended the call")
         try await Task.sleep(for: .milliseconds(50))
         #expect(probe.count("sleep-cancelled") == 1)
     }
@@ -106,8 +117,9 @@ import Testing
     @Test func gracefulShutdownLetsTheCallInFlightFinish() async throws {
         var configuration = ServerConfiguration(host: "127.0.0.1", port: 0)
         configuration.eventLoopCount = 1
-        let server = try RPCServer.bind(configuration: configuration, services: [TestService(probe: probe)],
-                                        logger: .init(label: "test"))
+        let server = try RPCServer.bind(
+            configuration: configuration, services: [TestService(probe: probe)],
+            logger: .init(label: "test"))
         let running = Task { try await server.run() }
         while !server.isRunning { await Task.yield() }
         let client = try HTTP2TestClient(port: server.port)

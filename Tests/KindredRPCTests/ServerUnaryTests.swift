@@ -27,7 +27,9 @@ import Testing
     @Test func manyConcurrentCallsOnOneConnectionAllSucceed() async throws {
         try await withServer([TestService(probe: probe)]) { server in
             let client = try HTTP2TestClient(port: server.port)
-            let ids = (0..<200).map { client.start(path: TestService.path("Echo"), body: grpcFrames([UInt8($0 % 256)])) }
+            let ids = (0..<200).map {
+                client.start(path: TestService.path("Echo"), body: grpcFrames([UInt8($0 % 256)]))
+            }
             client.run { ids.allSatisfy { client.responses[$0]?.closed == true } }
             for (index, id) in ids.enumerated() {
                 #expect(client.responses[id]?.grpcStatus == 0)
@@ -72,7 +74,8 @@ import Testing
     @Test func wrongContentTypeIsHTTP415() async throws {
         try await withServer([TestService(probe: probe)]) { server in
             let client = try HTTP2TestClient(port: server.port)
-            let response = client.call(path: TestService.path("Echo"), body: grpcFrames([]), contentType: "application/json")
+            let response = client.call(
+                path: TestService.path("Echo"), body: grpcFrames([]), contentType: "application/json")
             #expect(response.httpStatus == 415)
         }
     }
@@ -88,8 +91,9 @@ import Testing
     @Test func metadataTravelsBothWaysIncludingBinary() async throws {
         try await withServer([TestService(probe: probe)]) { server in
             let client = try HTTP2TestClient(port: server.port)
-            let response = client.call(path: TestService.path("Metadata"), body: grpcFrames([]),
-                                       extraHeaders: [("x-in", "hello"), ("x-data-bin", "AAEC/w==")])
+            let response = client.call(
+                path: TestService.path("Metadata"), body: grpcFrames([]),
+                extraHeaders: [("x-in", "hello"), ("x-data-bin", "AAEC/w==")])
             #expect(response.header("x-echo") == "hello")
             #expect(response.trailer("x-data-bin") == "AAEC/w")
             #expect(response.grpcStatus == 0)
@@ -101,8 +105,9 @@ import Testing
             let client = try HTTP2TestClient(port: server.port)
             var body: [UInt8] = []
             MessageDeframer.frame(MessageEncoding.gzip([9, 9, 9]), compressed: true, into: &body)
-            let response = client.call(path: TestService.path("Compressed"), body: body,
-                                       extraHeaders: [("grpc-encoding", "gzip"), ("grpc-accept-encoding", "gzip")])
+            let response = client.call(
+                path: TestService.path("Compressed"), body: body,
+                extraHeaders: [("grpc-encoding", "gzip"), ("grpc-accept-encoding", "gzip")])
             #expect(response.grpcStatus == 0)
             #expect(response.header("grpc-encoding") == "gzip")
             #expect(response.data.first == 1)
@@ -114,8 +119,9 @@ import Testing
     @Test func unknownRequestEncodingIsUnimplementedWithAcceptEncoding() async throws {
         try await withServer([TestService(probe: probe)]) { server in
             let client = try HTTP2TestClient(port: server.port)
-            let response = client.call(path: TestService.path("Echo"), body: grpcFrames([]),
-                                       extraHeaders: [("grpc-encoding", "snappy")])
+            let response = client.call(
+                path: TestService.path("Echo"), body: grpcFrames([]),
+                extraHeaders: [("grpc-encoding", "snappy")])
             #expect(response.grpcStatus == StatusCode.unimplemented.rawValue)
             #expect(response.header("grpc-accept-encoding") == "identity,gzip")
         }

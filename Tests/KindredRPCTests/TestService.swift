@@ -8,16 +8,19 @@ struct TestService: RPCService {
 
     static func path(_ method: String) -> String { "/test.Service/\(method)" }
 
-    private func method(_ name: String) -> MethodDescriptor { MethodDescriptor(service: "test.Service", method: name) }
+    private func method(_ name: String) -> MethodDescriptor {
+        MethodDescriptor(service: "test.Service", method: name)
+    }
 
     func registerMethods(with router: inout RPCRouter) {
         let probe = probe
         router.registerUnary(method("Echo")) { (request: RawBytes, _) -> RawBytes in request }
         router.registerUnary(method("Fail")) { (_: RawBytes, context) -> RawBytes in
             context.addResponseTrailer("x-trailer", "kept")
-            throw RPCError(.permissionDenied, "not allowed: 100% ✓",
-                           details: [.errorInfo(reason: "PARENTAL_CONTROLS", domain: "kindred", metadata: [:])],
-                           trailers: Metadata(["x-why": "because"]))
+            throw RPCError(
+                .permissionDenied, "not allowed: 100% ✓",
+                details: [.errorInfo(reason: "PARENTAL_CONTROLS", domain: "kindred", metadata: [:])],
+                trailers: Metadata(["x-why": "because"]))
         }
         router.registerUnary(method("Crash")) { (_: RawBytes, _) -> RawBytes in throw HandlerCrash() }
         router.registerUnary(method("Sleep")) { (request: RawBytes, context) -> RawBytes in
@@ -30,21 +33,27 @@ struct TestService: RPCService {
             }
             return request
         }
-        router.registerServerStreaming(method("Count")) { (request: RawBytes, writer: ResponseStreamWriter<RawBytes>, _) in
-            for index in 0..<Int(request.bytes.first ?? 0) { try await writer.write(RawBytes([UInt8(index)])) }
+        router.registerServerStreaming(method("Count")) {
+            (request: RawBytes, writer: ResponseStreamWriter<RawBytes>, _) in
+            for index in 0..<Int(request.bytes.first ?? 0) {
+                try await writer.write(RawBytes([UInt8(index)]))
+            }
         }
-        router.registerServerStreaming(method("CountThenFail")) { (_: RawBytes, writer: ResponseStreamWriter<RawBytes>, context) in
+        router.registerServerStreaming(method("CountThenFail")) {
+            (_: RawBytes, writer: ResponseStreamWriter<RawBytes>, context) in
             try await writer.write(RawBytes([context.requestID == "req-7" ? 7 : 0]))
             throw RPCError(.aborted, "lost a race", details: [.retryInfo(retryDelay: .milliseconds(100))])
         }
-        router.registerServerStreaming(method("Flood")) { (_: RawBytes, writer: ResponseStreamWriter<RawBytes>, _) in
+        router.registerServerStreaming(method("Flood")) {
+            (_: RawBytes, writer: ResponseStreamWriter<RawBytes>, _) in
             let chunk = RawBytes([UInt8](repeating: 7, count: 16 << 10))
             for _ in 0..<1000 {
                 try await writer.write(chunk)
                 probe.record("flood-written")
             }
         }
-        router.registerClientStreaming(method("Collect")) { (requests: RequestStream<RawBytes>, _) -> RawBytes in
+        router.registerClientStreaming(method("Collect")) {
+            (requests: RequestStream<RawBytes>, _) -> RawBytes in
             var all: [UInt8] = []
             for try await request in requests { all += request.bytes }
             return RawBytes(all)
@@ -55,7 +64,8 @@ struct TestService: RPCService {
         }
         router.registerUnary(method("Metadata")) { (request: RawBytes, context) -> RawBytes in
             context.addResponseHeader("x-echo", context.requestMetadata["x-in"] ?? "missing")
-            context.addResponseTrailer("x-data-bin", binary: context.requestMetadata[binary: "x-data-bin"] ?? [])
+            context.addResponseTrailer(
+                "x-data-bin", binary: context.requestMetadata[binary: "x-data-bin"] ?? [])
             return request
         }
         router.registerUnary(method("ThreadName")) { (_: RawBytes, _) -> RawBytes in
@@ -65,7 +75,9 @@ struct TestService: RPCService {
             let count = read(file, &name, name.count)
             return RawBytes(Array(name.prefix(max(0, count)).filter { $0 != 10 }))
         }
-        router.registerUnary(method("Small"), maxRequestSize: 8) { (request: RawBytes, _) -> RawBytes in request }
+        router.registerUnary(method("Small"), maxRequestSize: 8) { (request: RawBytes, _) -> RawBytes in
+            request
+        }
         router.registerUnary(method("Compressed")) { (request: RawBytes, context) -> RawBytes in
             context.compressResponse = true
             return request

@@ -14,7 +14,9 @@ struct RawBytes: ProtoMessage {
     }
 
     init(serializedBytes: UnsafeRawBufferPointer, maxSize: Int) throws(MessageDecodingError) {
-        if serializedBytes.first == 0xFF { throw MessageDecodingError(messageName: Self.protoMessageName, reason: .malformed) }
+        if serializedBytes.first == 0xFF {
+            throw MessageDecodingError(messageName: Self.protoMessageName, reason: .malformed)
+        }
         bytes = Array(serializedBytes)
     }
 

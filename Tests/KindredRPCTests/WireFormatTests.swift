@@ -3,7 +3,8 @@ import Testing
 
 @Suite struct WireFormatTests {
     @Test(arguments: [
-        ("1H", Duration.seconds(3600)), ("2M", .seconds(120)), ("3S", .seconds(3)), ("150m", .milliseconds(150)),
+        ("1H", Duration.seconds(3600)), ("2M", .seconds(120)), ("3S", .seconds(3)),
+        ("150m", .milliseconds(150)),
         ("7u", .microseconds(7)), ("99999999n", .nanoseconds(99_999_999)),
     ])
     func timeoutUnitsParse(value: String, expected: Duration) {
@@ -16,7 +17,8 @@ import Testing
     }
 
     @Test(arguments: [
-        ("plain message", "plain message"), ("100%", "100%25"), ("é", "%C3%A9"), ("line\nbreak", "line%0Abreak"),
+        ("plain message", "plain message"), ("100%", "100%25"), ("é", "%C3%A9"),
+        ("line\nbreak", "line%0Abreak"),
     ])
     func statusMessagesArePercentEncoded(message: String, encoded: String) {
         #expect(PercentEncoding.encode(message) == encoded)
@@ -45,8 +47,12 @@ import Testing
         let compressed = MessageEncoding.gzip(payload)
         #expect(compressed.count < 200)
         #expect(try MessageEncoding.gunzip(compressed, limit: 10_000) == payload)
-        #expect(throws: MessageEncoding.DecompressionError.self) { try MessageEncoding.gunzip(compressed, limit: 9_999) }
-        #expect(throws: MessageEncoding.DecompressionError.self) { try MessageEncoding.gunzip([1, 2, 3], limit: 100) }
+        #expect(throws: MessageEncoding.DecompressionError.self) {
+            try MessageEncoding.gunzip(compressed, limit: 9_999)
+        }
+        #expect(throws: MessageEncoding.DecompressionError.self) {
+            try MessageEncoding.gunzip([1, 2, 3], limit: 100)
+        }
     }
 
     @Test func acceptEncodingListsAreMatchedByName() {

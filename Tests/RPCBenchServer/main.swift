@@ -39,7 +39,8 @@ struct EchoService: RPCService {
 }
 
 let arguments = CommandLine.arguments
-var configuration = ServerConfiguration(host: "127.0.0.1", port: arguments.count > 1 ? Int(arguments[1])! : 50099)
+var configuration = ServerConfiguration(
+    host: "127.0.0.1", port: arguments.count > 1 ? Int(arguments[1])! : 50099)
 if arguments.count > 2 { configuration.eventLoopCount = Int(arguments[2])! }
 var logger = Logger(label: "bench")
 logger.logLevel = .warning
