@@ -156,7 +156,7 @@ final class HTTP2TestClient {
         }
     }
 
-    fileprivate func produce(
+    func produce(
         into buffer: UnsafeMutablePointer<UInt8>, length: Int, streamID: Int32,
         flags: UnsafeMutablePointer<UInt32>
     ) -> Int {
@@ -177,7 +177,7 @@ final class HTTP2TestClient {
         return count
     }
 
-    fileprivate func header(_ frame: UnsafePointer<nghttp2_frame>, _ name: String, _ value: String) {
+    func header(_ frame: UnsafePointer<nghttp2_frame>, _ name: String, _ value: String) {
         let id = frame.pointee.hd.stream_id
         if frame.pointee.headers.cat == NGHTTP2_HCAT_HEADERS {
             responses[id]?.trailers.append((name, value))
@@ -186,7 +186,7 @@ final class HTTP2TestClient {
         }
     }
 
-    fileprivate func frameReceived(_ frame: UnsafePointer<nghttp2_frame>) {
+    func frameReceived(_ frame: UnsafePointer<nghttp2_frame>) {
         if UInt32(frame.pointee.hd.type) == NGHTTP2_GOAWAY.rawValue { goAwayReceived = true }
     }
 }
@@ -197,52 +197,4 @@ func monotonicMillis() -> UInt64 {
     var spec = timespec()
     clock_gettime(CLOCK_MONOTONIC, &spec)
     return UInt64(spec.tv_sec) * 1000 + UInt64(spec.tv_nsec) / 1_000_000
-}
-
-private func client(_ userData: UnsafeMutableRawPointer?) -> HTTP2TestClient {
-    Unmanaged<HTTP2TestClient>.fromOpaque(userData!).takeUnretainedValue()
-}
-
-private func clientOnHeader(
-    _ session: OpaquePointer?, _ frame: UnsafePointer<nghttp2_frame>?, _ name: UnsafePointer<UInt8>?,
-    _ nameLength: Int,
-    _ value: UnsafePointer<UInt8>?, _ valueLength: Int, _ flags: UInt8, _ userData: UnsafeMutableRawPointer?
-) -> Int32 {
-    client(userData).header(
-        frame!, String(decoding: UnsafeBufferPointer(start: name, count: nameLength), as: UTF8.self),
-        String(decoding: UnsafeBufferPointer(start: value, count: valueLength), as: UTF8.self))
-    return 0
-}
-
-private func clientOnData(
-    _ session: OpaquePointer?, _ flags: UInt8, _ streamID: Int32, _ data: UnsafePointer<UInt8>?,
-    _ length: Int,
-    _ userData: UnsafeMutableRawPointer?
-) -> Int32 {
-    client(userData).responses[streamID]?.data.append(
-        contentsOf: UnsafeBufferPointer(start: data, count: length))
-    return 0
-}
-
-private func clientOnClose(
-    _ session: OpaquePointer?, _ streamID: Int32, _ errorCode: UInt32, _ userData: UnsafeMutableRawPointer?
-) -> Int32 {
-    client(userData).responses[streamID]?.closed = true
-    client(userData).responses[streamID]?.resetCode = errorCode
-    return 0
-}
-
-private func clientOnFrame(
-    _ session: OpaquePointer?, _ frame: UnsafePointer<nghttp2_frame>?, _ userData: UnsafeMutableRawPointer?
-) -> Int32 {
-    client(userData).frameReceived(frame!)
-    return 0
-}
-
-private func clientRead(
-    _ session: OpaquePointer?, _ streamID: Int32, _ buffer: UnsafeMutablePointer<UInt8>?, _ length: Int,
-    _ flags: UnsafeMutablePointer<UInt32>?, _ source: UnsafeMutablePointer<nghttp2_data_source>?,
-    _ userData: UnsafeMutableRawPointer?
-) -> Int {
-    client(userData).produce(into: buffer!, length: length, streamID: streamID, flags: flags!)
 }
