@@ -3,14 +3,10 @@ import KindredMessages
 /// `grpc-status-details-bin`: a `google.rpc.Status` whose details are `google.protobuf.Any`-wrapped
 /// `ErrorInfo`, `BadRequest` and `RetryInfo`.
 enum StatusDetails {
-    private static let typeURLPrefix = "type.googleapis.com/"
-
     /// The serialized status; nil if a string holds a NUL (protoc-c cannot carry it), so the trailer is left out.
     static func encode(code: StatusCode, message: String, details: [ErrorDetail]) -> [UInt8]? {
         do {
-            let anys = try details.map { detail in
-                try Google_Protobuf_Any(typeURL: typeURLPrefix + detail.protoName, value: detail.serialized())
-            }
+            let anys = try details.map { try $0.packed() }
             return try Google_Rpc_Status(code: Int32(code.rawValue), message: message, details: anys)
                 .serializedBytes()
         } catch {
@@ -21,53 +17,40 @@ enum StatusDetails {
     /// The details a serialized status carries; detail types other than the three known ones are skipped.
     static func decode(_ bytes: [UInt8]) -> [ErrorDetail]? {
         guard let status = try? Google_Rpc_Status(serializedBytes: bytes) else { return nil }
-        return status.details.compactMap { ErrorDetail($0) }
+        return status.details.compactMap { ErrorDetail(unpacking: $0) }
     }
 }
 
 extension ErrorDetail {
-    fileprivate var protoName: String {
-        switch self {
-        case .errorInfo: Google_Rpc_ErrorInfo.protoMessageName
-        case .badRequest: Google_Rpc_BadRequest.protoMessageName
-        case .retryInfo: Google_Rpc_RetryInfo.protoMessageName
-        }
-    }
-
-    fileprivate func serialized() throws(MessageEncodingError) -> [UInt8] {
+    fileprivate func packed() throws(MessageEncodingError) -> Google_Protobuf_Any {
         switch self {
         case .errorInfo(let reason, let domain, let metadata):
-            return try Google_Rpc_ErrorInfo(reason: reason, domain: domain, metadata: metadata)
-                .serializedBytes()
+            return try Google_Protobuf_Any(
+                packing: Google_Rpc_ErrorInfo(reason: reason, domain: domain, metadata: metadata))
         case .badRequest(let violations):
             let fields = violations.map {
                 Google_Rpc_BadRequest.FieldViolation(field: $0.field, description: $0.description)
             }
-            return try Google_Rpc_BadRequest(fieldViolations: fields).serializedBytes()
+            return try Google_Protobuf_Any(packing: Google_Rpc_BadRequest(fieldViolations: fields))
         case .retryInfo(let delay):
             let (seconds, attoseconds) = delay.components
             let duration = Google_Protobuf_Duration(
                 seconds: seconds, nanos: Int32(attoseconds / 1_000_000_000))
-            return try Google_Rpc_RetryInfo(retryDelay: duration).serializedBytes()
+            return try Google_Protobuf_Any(packing: Google_Rpc_RetryInfo(retryDelay: duration))
         }
     }
 
-    /// The detail an `Any` holds, if it is one of the three this transport knows.
-    fileprivate init?(_ any: Google_Protobuf_Any) {
-        let name = any.typeURL.split(separator: "/").last.map(String.init) ?? ""
-        switch name {
-        case Google_Rpc_ErrorInfo.protoMessageName:
-            guard let info = try? Google_Rpc_ErrorInfo(serializedBytes: any.value) else { return nil }
+    /// The detail an `Any` holds, if it is one of the three this transport knows and decodes.
+    fileprivate init?(unpacking any: Google_Protobuf_Any) {
+        if let info = try? any.unpack(Google_Rpc_ErrorInfo.self) {
             self = .errorInfo(reason: info.reason, domain: info.domain, metadata: info.metadata)
-        case Google_Rpc_BadRequest.protoMessageName:
-            guard let request = try? Google_Rpc_BadRequest(serializedBytes: any.value) else { return nil }
+        } else if let request = try? any.unpack(Google_Rpc_BadRequest.self) {
             self = .badRequest(
                 request.fieldViolations.map { FieldViolation(field: $0.field, description: $0.description) })
-        case Google_Rpc_RetryInfo.protoMessageName:
-            guard let info = try? Google_Rpc_RetryInfo(serializedBytes: any.value) else { return nil }
+        } else if let info = try? any.unpack(Google_Rpc_RetryInfo.self) {
             let delay = info.retryDelay ?? Google_Protobuf_Duration()
             self = .retryInfo(retryDelay: .seconds(delay.seconds) + .nanoseconds(Int64(delay.nanos)))
-        default:
+        } else {
             return nil
         }
     }
