@@ -10,6 +10,8 @@ final class ServerCall: @unchecked Sendable {
     var route: Route!
     var deadline: ContinuousClock.Instant?
     var requestEncoding = MessageEncoding.identity
+    /// Whether a request message so far arrived compressed (the interop suite's client_compressed cases).
+    var receivedCompressedMessage = false
     let requestNumber: UInt64
     let options = Mutex(ResponseOptions())
 
@@ -109,6 +111,7 @@ final class ServerCall: @unchecked Sendable {
             guard requestEncoding == .gzip else {
                 return RPCError(.internal, "Compressed message received without grpc-encoding")
             }
+            receivedCompressedMessage = true
             do {
                 bytes = try MessageEncoding.gunzip(bytes, limit: limit)
             } catch .tooLarge(let limit) {

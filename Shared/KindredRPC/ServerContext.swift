@@ -16,6 +16,9 @@ public struct ServerContext: Sendable {
     /// The request id: the client's `x-request-id`, or one the server generated.
     public var requestID: String { call.requestID }
 
+    /// Whether a request message received so far was compressed (read it on the handler's own task).
+    public var requestWasCompressed: Bool { call.receivedCompressedMessage }
+
     /// A logger carrying this call's request id and method.
     public var logger: Logger {
         var logger = call.connection.core.logger

@@ -80,7 +80,7 @@ struct TestService: RPCService {
         }
         router.registerUnary(method("Compressed")) { (request: RawBytes, context) -> RawBytes in
             context.compressResponse = true
-            return request
+            return RawBytes(request.bytes + [context.requestWasCompressed ? 1 : 0])
         }
     }
 }
