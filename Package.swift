@@ -77,11 +77,6 @@ let package = Package(
             dependencies: ["KindredMessages"],
             path: "Tests/KindredMessagesTests"
         ),
-        .executableTarget(
-            name: "RPCBenchServer",
-            dependencies: ["KindredRPC", "KindredMessages", .product(name: "Logging", package: "swift-log")],
-            path: "Tests/RPCBenchServer"
-        ),
         .testTarget(
             name: "KindredRPCTests",
             dependencies: ["KindredRPC", "KindredMessages", "CNGHTTP2", .product(name: "Logging", package: "swift-log")],
