@@ -23,11 +23,7 @@ public struct ProcessServer: Sendable {
         let server = try bind(served.all)
         served.markServing(database?.isReachable ?? true)
 
-        let reachability = Task {
-            guard let database else { return }
-            // The pool logs each change itself.
-            for await reachable in database.reachabilityChanges() { served.markServing(reachable) }
-        }
+        let reachability = database.map(served.follow)
         let drain = Task {
             for await number in signals {
                 logger.info("draining", metadata: ["signal": "\(number)", "timeout": "\(drainTimeout)"])
@@ -38,7 +34,7 @@ public struct ProcessServer: Sendable {
         }
         try await server.run()
         drain.cancel()
-        reachability.cancel()
+        reachability?.cancel()
     }
 
     private func bind(_ services: [any RPCService]) throws -> RPCServer {

@@ -1,4 +1,5 @@
 import KindredAPI
+import KindredPostgres
 import KindredRPC
 
 /// A service's own RPC services plus the ones every Kindred process serves: health and reflection.
@@ -24,5 +25,13 @@ struct StandardServices: Sendable {
     /// Reports the process (the empty name) and every service as serving or not.
     func markServing(_ serving: Bool) {
         for name in [""] + names { board.set(serving ? .serving : .notServing, for: name) }
+    }
+
+    /// Keeps health in step with the database until cancelled: NOT_SERVING while PostgreSQL is unreachable.
+    func follow(_ database: PostgresPool) -> Task<Void, Never> {
+        Task {
+            // The pool logs each change itself.
+            for await reachable in database.reachabilityChanges() { markServing(reachable) }
+        }
     }
 }
