@@ -1,0 +1,87 @@
+internal import CNGHTTP2
+
+extension HTTP2ClientSession {
+    /// Opens a request stream: `headers` (pseudo-headers first), then `body`, then END_STREAM.
+    /// nghttp2 holds the stream back while the peer's SETTINGS_MAX_CONCURRENT_STREAMS is reached
+    /// and sends it once a sibling closes. Returns the stream id.
+    func startStream(
+        headers: [(name: String, value: String)],
+        body: [UInt8],
+        onEvent: @escaping (HTTP2ClientStreamEvent) -> Void
+    ) throws(HTTP2SessionError) -> Int32 {
+        guard canOpenStreams else { throw .protocolError("the connection is going away") }
+        let stream = Stream(body: body, onEvent: onEvent)
+        var provider = nghttp2_data_provider(source: nghttp2_data_source(ptr: nil), read_callback: readRequestBody)
+        let streamID = withHeaderFields(headers) { fields in
+            nghttp2_submit_request(session, nil, fields.baseAddress, fields.count, &provider, nil)
+        }
+        guard streamID > 0 else { throw .protocolError(String(cString: nghttp2_strerror(streamID))) }
+        streams[streamID] = stream
+        return streamID
+    }
+
+    /// Resets a stream with CANCEL (the caller gave up); its `.closed` event still follows.
+    func cancelStream(_ streamID: Int32) {
+        guard streams[streamID] != nil else { return }
+        nghttp2_submit_rst_stream(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), streamID, NGHTTP2_CANCEL.rawValue)
+    }
+
+    /// Tells the peer this side opens no more streams; open ones run to their end.
+    func goAway() {
+        nghttp2_session_terminate_session(session, NGHTTP2_NO_ERROR.rawValue)
+    }
+
+    /// Copies request body bytes into nghttp2's frame buffer, flagging END_STREAM after the last.
+    func readBody(streamID: Int32, into buffer: UnsafeMutablePointer<UInt8>, length: Int) -> (Int, isLast: Bool) {
+        guard let stream = streams[streamID] else { return (0, true) }
+        let count = min(length, stream.body.count - stream.bodyOffset)
+        stream.body.withUnsafeBufferPointer { body in
+            buffer.update(from: body.baseAddress! + stream.bodyOffset, count: count)
+        }
+        stream.bodyOffset += count
+        let isLast = stream.bodyOffset == stream.body.count
+        if isLast { stream.body = [] }
+        return (count, isLast)
+    }
+}
+
+/// Builds nghttp2 name/value pairs that point into the strings' UTF-8 for the duration of `body`.
+func withHeaderFields<R>(
+    _ headers: [(name: String, value: String)],
+    _ body: (UnsafeBufferPointer<nghttp2_nv>) -> R
+) -> R {
+    guard !headers.isEmpty else { return body(UnsafeBufferPointer(start: nil, count: 0)) }
+    // One contiguous buffer holds every name and value; the nv entries point into it.
+    var storage: [UInt8] = []
+    var ranges: [(name: Range<Int>, value: Range<Int>)] = []
+    for (name, value) in headers {
+        let nameStart = storage.count
+        storage.append(contentsOf: name.utf8)
+        let valueStart = storage.count
+        storage.append(contentsOf: value.utf8)
+        ranges.append((nameStart..<valueStart, valueStart..<storage.count))
+    }
+    return storage.withUnsafeMutableBufferPointer { bytes in
+        // Non-nil: the storage holds at least the first header's name.
+        let base = bytes.baseAddress!
+        let fields = ranges.map { name, value in
+            nghttp2_nv(
+                name: base + name.lowerBound, value: base + value.lowerBound,
+                namelen: name.count, valuelen: value.count, flags: UInt8(NGHTTP2_NV_FLAG_NONE.rawValue))
+        }
+        return fields.withUnsafeBufferPointer(body)
+    }
+}
+
+/// nghttp2's data source callback: recovers the session from `user_data` and copies body bytes.
+private func readRequestBody(
+    _ session: OpaquePointer?, _ streamID: Int32, _ buffer: UnsafeMutablePointer<UInt8>?, _ length: Int,
+    _ dataFlags: UnsafeMutablePointer<UInt32>?, _ source: UnsafeMutablePointer<nghttp2_data_source>?,
+    _ userData: UnsafeMutableRawPointer?
+) -> Int {
+    guard let userData, let buffer, let dataFlags else { return Int(NGHTTP2_ERR_CALLBACK_FAILURE.rawValue) }
+    let owner = Unmanaged<HTTP2ClientSession>.fromOpaque(userData).takeUnretainedValue()
+    let (count, isLast) = owner.readBody(streamID: streamID, into: buffer, length: length)
+    if isLast { dataFlags.pointee |= NGHTTP2_DATA_FLAG_EOF.rawValue }
+    return count
+}

@@ -1,0 +1,99 @@
+internal import CNGHTTP2
+
+/// One nghttp2 client session: the HTTP/2 side of a client connection, apart from any socket.
+/// Feed it the bytes read from the peer with `receive(_:)`, send what `pendingOutput()` returns.
+/// It belongs to one event loop thread; nothing in it is thread-safe.
+final class HTTP2ClientSession {
+    /// One open request stream: the body still to send and whom to tell about the response.
+    final class Stream {
+        let onEvent: (HTTP2ClientStreamEvent) -> Void
+        var body: [UInt8]
+        var bodyOffset = 0
+        var headerBlock: [(name: String, value: String)] = []
+        var sawResponseHeaders = false
+
+        init(body: [UInt8], onEvent: @escaping (HTTP2ClientStreamEvent) -> Void) {
+            self.body = body
+            self.onEvent = onEvent
+        }
+    }
+
+    // Owned: created in init, deleted exactly once in deinit.
+    private(set) var session: OpaquePointer!
+    var streams: [Int32: Stream] = [:]
+    /// The last stream id of the peer's GOAWAY, once one arrived; no new stream may start then.
+    var goAwayLastStreamID: Int32?
+
+    /// Creates the session and queues the client preface's SETTINGS frame.
+    init(maxFrameSize: Int = 16_384, initialWindowSize: Int = 1 << 20) {
+        var callbacks: OpaquePointer?
+        precondition(nghttp2_session_callbacks_new(&callbacks) == 0, "nghttp2 out of memory")
+        defer { nghttp2_session_callbacks_del(callbacks) }
+        Self.install(callbacks)
+        var session: OpaquePointer?
+        let rv = nghttp2_session_client_new(&session, callbacks, Unmanaged.passUnretained(self).toOpaque())
+        precondition(rv == 0, "nghttp2 out of memory")
+        self.session = session
+        var settings = [
+            nghttp2_settings_entry(settings_id: Int32(NGHTTP2_SETTINGS_ENABLE_PUSH.rawValue), value: 0),
+            nghttp2_settings_entry(
+                settings_id: Int32(NGHTTP2_SETTINGS_INITIAL_WINDOW_SIZE.rawValue), value: UInt32(initialWindowSize)),
+            nghttp2_settings_entry(settings_id: Int32(NGHTTP2_SETTINGS_MAX_FRAME_SIZE.rawValue), value: UInt32(maxFrameSize)),
+        ]
+        nghttp2_submit_settings(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), &settings, settings.count)
+        // A large connection window so that one slow stream does not stall its siblings.
+        nghttp2_session_set_local_window_size(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), 0, Int32(initialWindowSize * 16))
+    }
+
+    deinit {
+        nghttp2_session_del(session)
+    }
+
+    /// Processes bytes read from the peer, delivering stream events synchronously.
+    func receive(_ bytes: UnsafeRawBufferPointer) throws(HTTP2SessionError) {
+        guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
+        let consumed = nghttp2_session_mem_recv(session, base.assumingMemoryBound(to: UInt8.self), bytes.count)
+        if consumed < 0 {
+            throw .protocolError(String(cString: nghttp2_strerror(Int32(consumed))))
+        }
+    }
+
+    /// The bytes nghttp2 wants to send now (frames, flow control, request bodies); empty when idle.
+    func pendingOutput() throws(HTTP2SessionError) -> [UInt8] {
+        var output: [UInt8] = []
+        while true {
+            var chunk: UnsafePointer<UInt8>?
+            let length = nghttp2_session_mem_send(session, &chunk)
+            if length < 0 { throw .protocolError(String(cString: nghttp2_strerror(Int32(length)))) }
+            guard length > 0, let chunk else { return output }
+            output.append(contentsOf: UnsafeBufferPointer(start: chunk, count: length))
+        }
+    }
+
+    /// False once neither side has anything more to say: the connection can be closed.
+    var isAlive: Bool {
+        nghttp2_session_want_read(session) != 0 || nghttp2_session_want_write(session) != 0
+    }
+
+    /// The peer's SETTINGS_MAX_CONCURRENT_STREAMS (unbounded until it says otherwise).
+    var peerMaxConcurrentStreams: Int {
+        Int(nghttp2_session_get_remote_settings(session, NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS))
+    }
+
+    /// Whether a new stream may still be opened on this session.
+    var canOpenStreams: Bool {
+        goAwayLastStreamID == nil && nghttp2_session_check_request_allowed(session) != 0
+    }
+
+    /// Ends every open stream with `.connectionLost`, e.g. when the socket failed.
+    func failAllStreams() {
+        let open = streams
+        streams.removeAll()
+        for (_, stream) in open.sorted(by: { $0.key < $1.key }) { stream.onEvent(.closed(.connectionLost)) }
+    }
+}
+
+/// Why an HTTP/2 client session failed as a whole.
+enum HTTP2SessionError: Error, Equatable {
+    case protocolError(String)
+}
