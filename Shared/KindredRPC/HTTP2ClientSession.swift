@@ -30,8 +30,13 @@ final class HTTP2ClientSession {
         precondition(nghttp2_session_callbacks_new(&callbacks) == 0, "nghttp2 out of memory")
         defer { nghttp2_session_callbacks_del(callbacks) }
         Self.install(callbacks)
+        var options: OpaquePointer?
+        precondition(nghttp2_option_new(&options) == 0, "nghttp2 out of memory")
+        defer { nghttp2_option_del(options) }
+        // Response bytes are acknowledged as the caller consumes them: a slow reader throttles the server.
+        nghttp2_option_set_no_auto_window_update(options, 1)
         var session: OpaquePointer?
-        let rv = nghttp2_session_client_new(&session, callbacks, Unmanaged.passUnretained(self).toOpaque())
+        let rv = nghttp2_session_client_new2(&session, callbacks, Unmanaged.passUnretained(self).toOpaque(), options)
         precondition(rv == 0, "nghttp2 out of memory")
         self.session = session
         var settings = [
@@ -83,6 +88,16 @@ final class HTTP2ClientSession {
     /// Whether a new stream may still be opened on this session.
     var canOpenStreams: Bool {
         goAwayLastStreamID == nil && nghttp2_session_check_request_allowed(session) != 0
+    }
+
+    /// Returns flow-control window for response bytes the caller has taken off a stream.
+    func consume(streamID: Int32, count: Int) {
+        guard count > 0 else { return }
+        if streams[streamID] != nil {
+            nghttp2_session_consume(session, streamID, count)
+        } else {
+            nghttp2_session_consume_connection(session, count)
+        }
     }
 
     /// Ends every open stream with `.connectionLost`, e.g. when the socket failed.

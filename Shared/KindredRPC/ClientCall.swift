@@ -1,0 +1,124 @@
+/// One attempt of a client call on one connection, confined to that connection's loop: it opens the
+/// stream, buffers response messages until the caller takes them, and records how the call ended.
+final class ClientCall {
+    private let headers: [(name: String, value: String)]
+    private let body: [UInt8]
+    private var reader: ClientResponseReader
+    /// The loop the call lives on.
+    unowned let loop: EventLoop
+    private unowned(unsafe) var connection: ClientConnection?
+    private var streamID: Int32?
+    private var messages: [[UInt8]] = []
+    private var messageHead = 0
+    /// Response bytes received but not yet acknowledged to the server's flow control.
+    private var unconsumed = 0
+    private var waiter: UnsafeContinuation<Void, Never>?
+    var deadlineTimer: LoopTimer?
+    /// How the call ended: nil while it runs, `.success` for OK.
+    private(set) var outcome: Result<Void, RPCError>?
+
+    init(headers: [(name: String, value: String)], body: [UInt8], maxResponseSize: Int, loop: EventLoop) {
+        self.loop = loop
+        self.headers = headers
+        self.body = body
+        reader = ClientResponseReader(maxMessageSize: maxResponseSize)
+    }
+
+    /// Binds the call to the connection that will carry it (it may still be connecting).
+    func attach(to connection: ClientConnection) {
+        self.connection = connection
+    }
+
+    /// Submits the stream on a ready connection.
+    func open(on connection: ClientConnection) {
+        self.connection = connection
+        guard outcome == nil else { return }
+        do {
+            streamID = try connection.session.startStream(headers: headers, body: body) { [unowned self] event in
+                self.handle(event)
+            }
+        } catch {
+            handle(.closed(.refused))
+        }
+    }
+
+    /// Applies one stream event.
+    func handle(_ event: HTTP2ClientStreamEvent) {
+        if case .data(let bytes) = event { unconsumed += bytes.count }
+        if case .closed = event { streamID = nil }
+        switch reader.handle(event) {
+        case .messages(let payloads):
+            guard !payloads.isEmpty else { return }
+            messages.append(contentsOf: payloads)
+            wake()
+        case .finished(let error):
+            finish(error)
+        case .abort(let error):
+            cancel(with: error)
+        }
+    }
+
+    /// Ends the call with `error` (a deadline, a cancellation, a bad response), resetting its stream.
+    func cancel(with error: RPCError) {
+        guard outcome == nil else { return }
+        if let connection {
+            if let streamID { connection.session.cancelStream(streamID) } else { connection.withdraw(self) }
+            loop.markDirty(connection)
+        }
+        finish(error)
+    }
+
+    private func finish(_ error: RPCError?) {
+        guard outcome == nil else { return }
+        outcome = error.map { .failure($0) } ?? .success(())
+        if let deadlineTimer { loop.cancel(deadlineTimer) }
+        deadlineTimer = nil
+        wake()
+    }
+
+    private func wake() {
+        guard let waiter else { return }
+        self.waiter = nil
+        waiter.resume()
+    }
+
+    /// The next response message; nil once the call ended with OK. Must run on the call's loop.
+    func next() async throws(RPCError) -> [UInt8]? {
+        while true {
+            if messageHead < messages.count {
+                let message = messages[messageHead]
+                messageHead += 1
+                if messageHead == messages.count {
+                    messages.removeAll(keepingCapacity: true)
+                    messageHead = 0
+                }
+                return message
+            }
+            // Acknowledged only once the buffer is drained: what waits unread stays within one window.
+            releaseWindow()
+            if let outcome {
+                try outcome.get()
+                return nil
+            }
+            await withUnsafeContinuation { waiter = $0 }
+        }
+    }
+
+    /// Waits until a response message arrived or the call ended; throws if it ended with an error.
+    /// What ends the wait is left buffered for `next()`.
+    func waitForResponseStart() async throws(RPCError) {
+        while messageHead == messages.count && outcome == nil {
+            releaseWindow()
+            await withUnsafeContinuation { waiter = $0 }
+        }
+        if messageHead == messages.count, case .failure(let error) = outcome { throw error }
+    }
+
+    /// Tells the server's flow control the caller took what arrived so far.
+    private func releaseWindow() {
+        guard unconsumed > 0, let connection else { return }
+        connection.session.consume(streamID: streamID ?? 0, count: unconsumed)
+        unconsumed = 0
+        loop.markDirty(connection)
+    }
+}

@@ -1,0 +1,95 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+internal import CLinuxSystem
+
+/// One client TCP connection and its HTTP/2 session, owned by one event loop: every method runs on
+/// that loop's thread. Calls submitted while it connects wait and start once it is ready.
+final class ClientConnection: EventLoopChannel {
+    enum State { case connecting, ready, closed }
+
+    let fd: Int32
+    unowned let loop: EventLoop
+    let target: ConnectTarget
+    let session = HTTP2ClientSession()
+    var state: State
+    var isDirty = false
+    /// Calls waiting for the connect to finish.
+    var waiting: [ClientCall] = []
+    var pending: [UInt8] = []
+    var pendingOffset = 0
+    var watchingWritable = false
+    /// Told once, when the connection closes; `connected` says whether it ever became ready.
+    var onClose: ((_ connected: Bool) -> Void)?
+    var everConnected = false
+
+    /// Starts connecting; throws UNAVAILABLE when the connect fails at once.
+    init(target: ConnectTarget, loop: EventLoop) throws(RPCError) {
+        let (fd, connected) = try target.startConnect()
+        self.fd = fd
+        self.loop = loop
+        self.target = target
+        state = connected ? .ready : .connecting
+        everConnected = connected
+        let events = EPOLLIN.rawValue | (connected ? 0 : EPOLLOUT.rawValue)
+        do { try loop.register(fd: fd, token: UInt64(fd), events: events) } catch {
+            Glibc.close(fd)
+            throw RPCError(.unavailable, "cannot watch the socket: \(error)")
+        }
+        loop.add(self)
+        loop.markDirty(self)
+    }
+
+    /// Open streams plus calls waiting for the connect: how busy this connection is.
+    var load: Int { session.streams.count + waiting.count }
+
+    /// Whether a new call may use this connection.
+    var isUsable: Bool { state != .closed && session.canOpenStreams }
+
+    /// Starts a call's stream now, or once connected.
+    func start(_ call: ClientCall) {
+        call.attach(to: self)
+        switch state {
+        case .connecting: waiting.append(call)
+        case .ready: call.open(on: self)
+        case .closed: call.handle(.closed(.refused))
+        }
+        loop.markDirty(self)
+    }
+
+    /// Drops a call that still waits for the connect (it was cancelled or timed out).
+    func withdraw(_ call: ClientCall) {
+        waiting.removeAll { $0 === call }
+    }
+
+    func readable() {
+        guard state == .ready else { return connectFinished() }
+        let count = read(fd, loop.readBuffer.baseAddress, loop.readBuffer.count)
+        if count > 0 {
+            do { try session.receive(UnsafeRawBufferPointer(start: loop.readBuffer.baseAddress, count: count)) } catch {
+                return close()
+            }
+            loop.markDirty(self)
+        } else if count == 0 || (errno != EAGAIN && errno != EINTR) {
+            close()
+        }
+    }
+
+    func writable() {
+        guard state == .ready else { return connectFinished() }
+        flush()
+    }
+
+    /// The non-blocking connect is over: start the waiting calls, or refuse them.
+    private func connectFinished() {
+        guard state == .connecting else { return }
+        guard socketError(fd) == 0 else { return close() }
+        state = .ready
+        everConnected = true
+        loop.modify(fd: fd, events: EPOLLIN.rawValue)
+        let calls = waiting
+        waiting = []
+        for call in calls { call.open(on: self) }
+        flush()
+    }
+}

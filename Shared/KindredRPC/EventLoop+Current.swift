@@ -1,0 +1,33 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension EventLoop {
+    /// The loop running on the calling thread, if any: how a client call made from a handler finds
+    /// the loop it already runs on.
+    static var current: EventLoop? {
+        guard let pointer = pthread_getspecific(currentLoopKey.key) else { return nil }
+        return Unmanaged<EventLoop>.fromOpaque(pointer).takeUnretainedValue()
+    }
+
+    /// Runs the loop on the calling thread, registered as that thread's `current` loop.
+    func runAsCurrent() {
+        pthread_setspecific(currentLoopKey.key, Unmanaged.passUnretained(self).toOpaque())
+        defer { pthread_setspecific(currentLoopKey.key, nil) }
+        run()
+    }
+}
+
+/// The thread-specific slot behind `EventLoop.current`; created once, never deleted.
+private struct CurrentLoopKey: @unchecked Sendable {
+    // A pthread key is an immutable integer once created: safe to share between threads.
+    let key: pthread_key_t
+
+    init() {
+        var key = pthread_key_t()
+        precondition(pthread_key_create(&key, nil) == 0, "pthread_key_create failed")
+        self.key = key
+    }
+}
+
+private let currentLoopKey = CurrentLoopKey()

@@ -1,0 +1,74 @@
+public import KindredMessages
+
+extension RPCClient {
+    /// Calls a unary method and returns its response; throws `RPCError` with the server's status,
+    /// message and details (or UNAVAILABLE, DEADLINE_EXCEEDED, CANCELLED from this side).
+    public func unary<Request: ProtoMessage, Response: ProtoMessage>(
+        method: MethodDescriptor, request: Request, options: CallOptions = CallOptions(),
+        responseType: Response.Type = Response.self
+    ) async throws(RPCError) -> Response {
+        let deadline = options.effectiveDeadline(defaultTimeout: configuration.defaultTimeout)
+        let headers = requestHeaders(method: method, options: options)
+        let body = try encode(request, compress: options.compressRequest)
+        return try await retrying(options: options, deadline: deadline) { () async throws(RPCError) -> Response in
+            try await attempt(headers: headers, body: body, deadline: deadline) { call throws(RPCError) in
+                guard let message = try await call.next() else {
+                    throw RPCError(.internal, "the server sent no response message")
+                }
+                guard try await call.next() == nil else {
+                    throw RPCError(.internal, "the server sent more than one response message")
+                }
+                return try Self.decode(message)
+            }
+        }
+    }
+
+    /// Runs `body` again after a backoff while it fails with UNAVAILABLE, if the call is idempotent,
+    /// within `maxAttempts` and never past the deadline.
+    func retrying<Value>(
+        options: CallOptions, deadline: ContinuousClock.Instant, _ body: () async throws(RPCError) -> Value
+    ) async throws(RPCError) -> Value {
+        var attempt = 0
+        while true {
+            do {
+                return try await body()
+            } catch where error.code == .unavailable && options.idempotent && attempt + 1 < configuration.maxAttempts {
+                let delay = configuration.backoff(after: attempt)
+                guard ContinuousClock.now + delay < deadline else { throw error }
+                do { try await Task.sleep(for: delay) } catch { throw RPCError(.cancelled, "the caller cancelled the call") }
+                attempt += 1
+            }
+        }
+    }
+
+    /// The request HEADERS of a call, without `grpc-timeout` (added per attempt).
+    func requestHeaders(method: MethodDescriptor, options: CallOptions) -> [(name: String, value: String)] {
+        var headers: [(name: String, value: String)] = [
+            (":method", "POST"), (":scheme", "http"), (":path", method.path), (":authority", target.description),
+            ("content-type", "application/grpc"), ("te", "trailers"), ("user-agent", configuration.userAgent),
+            ("grpc-accept-encoding", MessageEncoding.acceptedList),
+        ]
+        if options.compressRequest { headers.append(("grpc-encoding", MessageEncoding.gzip.rawValue)) }
+        headers.append(contentsOf: options.metadata.headerFields)
+        return headers
+    }
+
+    /// The request message, length-prefixed and optionally gzip-compressed.
+    func encode<Message: ProtoMessage>(_ message: Message, compress: Bool) throws(RPCError) -> [UInt8] {
+        let payload: [UInt8]
+        do { payload = try message.serializedBytes() } catch {
+            throw RPCError(.internal, "cannot encode \(Message.protoMessageName): \(error)")
+        }
+        var body: [UInt8] = []
+        body.reserveCapacity(payload.count + 5)
+        MessageDeframer.frame(compress ? MessageEncoding.gzip(payload) : payload, compressed: compress, into: &body)
+        return body
+    }
+
+    /// Decodes a response message; a malformed one is INTERNAL.
+    static func decode<Message: ProtoMessage>(_ bytes: [UInt8]) throws(RPCError) -> Message {
+        do { return try Message(serializedBytes: bytes, maxSize: .max) } catch {
+            throw RPCError(.internal, "malformed \(Message.protoMessageName) response: \(error)")
+        }
+    }
+}

@@ -1,0 +1,91 @@
+import Synchronization
+
+/// A gRPC client for one peer (`host:port`): calls multiplex over a small pool of HTTP/2 connections
+/// on the event loop the caller runs on (a server handler's own loop, so its calls never hop
+/// threads), or on a shared client loop otherwise.
+public final class RPCClient: Sendable {
+    let target: ConnectTarget
+    let configuration: ClientConfiguration
+    private let group: EventLoopGroup
+    private let pools = Mutex<[ObjectIdentifier: ClientConnectionPool]>([:])
+    private let isClosed = Atomic<Bool>(false)
+
+    /// Creates a client for `target` (`host:port`); connections open on the first call.
+    public init(target: String, configuration: ClientConfiguration = ClientConfiguration()) throws(RPCError) {
+        guard let parsed = ConnectTarget(target) else { throw RPCError(.invalidArgument, "malformed target \(target)") }
+        self.target = parsed
+        self.configuration = configuration
+        group = EventLoopGroup.shared
+    }
+
+    /// Refuses new calls and closes every connection once its open calls finish.
+    public func close() {
+        isClosed.store(true, ordering: .releasing)
+        let all = pools.withLock { pools in
+            defer { pools.removeAll() }
+            return Array(pools.values)
+        }
+        for pool in all { pool.loop.execute { pool.close() } }
+    }
+
+    /// Runs one attempt of a call: opens its stream on the caller's loop (or a client loop) and hands
+    /// it to `consume` there.
+    func attempt<Value>(
+        headers: [(name: String, value: String)], body: [UInt8], deadline: ContinuousClock.Instant,
+        _ consume: (ClientCall) async throws(RPCError) -> Value
+    ) async throws(RPCError) -> Value {
+        guard !isClosed.load(ordering: .acquiring) else { throw RPCError(.unavailable, "the client is closed") }
+        let loop = EventLoop.current ?? group.next()
+        return try await withTaskExecutorPreference(loop) { () async throws(RPCError) -> Value in
+            let call = try self.start(headers: headers, body: body, deadline: deadline, on: loop)
+            return try await Self.consume(call, on: loop, consume)
+        }
+    }
+
+    /// Runs `consume` on the call's loop; cancelling the task cancels the call (RST_STREAM CANCEL).
+    static func consume<Value>(
+        _ call: ClientCall, on loop: EventLoop, _ consume: (ClientCall) async throws(RPCError) -> Value
+    ) async throws(RPCError) -> Value {
+        try await withTaskExecutorPreference(loop) { () async throws(RPCError) -> Value in
+            let handle = LoopBound(call: call, loop: loop)
+            // withTaskCancellationHandler rethrows untyped errors, so the typed one travels in a Result.
+            let outcome = await withTaskCancellationHandler { () async -> Result<Value, RPCError> in
+                do throws(RPCError) { return .success(try await consume(call)) } catch { return .failure(error) }
+            } onCancel: {
+                handle.loop.execute { handle.call.cancel(with: RPCError(.cancelled, "the caller cancelled the call")) }
+            }
+            return try outcome.get()
+        }
+    }
+
+    func start(
+        headers: [(name: String, value: String)], body: [UInt8], deadline: ContinuousClock.Instant, on loop: EventLoop
+    ) throws(RPCError) -> ClientCall {
+        let remaining = ContinuousClock.now.duration(to: deadline)
+        guard remaining > .zero else { throw RPCError(.deadlineExceeded, "the deadline passed before the call started") }
+        let call = ClientCall(
+            headers: headers + [("grpc-timeout", GRPCTimeout.encode(remaining))], body: body,
+            maxResponseSize: configuration.maxResponseMessageSize, loop: loop)
+        try pool(for: loop).connection().start(call)
+        call.deadlineTimer = loop.schedule(after: remaining) {
+            call.cancel(with: RPCError(.deadlineExceeded, "the deadline passed"))
+        }
+        return call
+    }
+
+    private func pool(for loop: EventLoop) -> ClientConnectionPool {
+        pools.withLock { pools in
+            if let pool = pools[ObjectIdentifier(loop)] { return pool }
+            let pool = ClientConnectionPool(loop: loop, target: target, configuration: configuration)
+            pools[ObjectIdentifier(loop)] = pool
+            return pool
+        }
+    }
+}
+
+/// A loop-confined call carried into a `@Sendable` cancellation handler that hops back to its loop.
+private struct LoopBound: @unchecked Sendable {
+    // @unchecked: `call` is only touched inside `loop.execute`, on the loop's thread.
+    let call: ClientCall
+    let loop: EventLoop
+}
