@@ -6,7 +6,8 @@ final class ClientCall {
     private var reader: ClientResponseReader
     /// The loop the call lives on.
     unowned let loop: EventLoop
-    private unowned(unsafe) var connection: ClientConnection?
+    /// Strong: the connection's stream table holds the call only until its stream closes.
+    private var connection: ClientConnection?
     private var streamID: Int32?
     private var messages: [[UInt8]] = []
     private var messageHead = 0
@@ -14,6 +15,8 @@ final class ClientCall {
     private var unconsumed = 0
     private var waiter: UnsafeContinuation<Void, Never>?
     var deadlineTimer: LoopTimer?
+    /// Whether the server refused the stream before processing it (safe to send again).
+    private(set) var wasRefused = false
     /// How the call ended: nil while it runs, `.success` for OK.
     private(set) var outcome: Result<Void, RPCError>?
 
@@ -34,9 +37,8 @@ final class ClientCall {
         self.connection = connection
         guard outcome == nil else { return }
         do {
-            streamID = try connection.session.startStream(headers: headers, body: body) { [unowned self] event in
-                self.handle(event)
-            }
+            // The stream holds the call until it closes, even if the caller has let go of it.
+            streamID = try connection.session.startStream(headers: headers, body: body) { event in self.handle(event) }
         } catch {
             handle(.closed(.refused))
         }
@@ -45,7 +47,10 @@ final class ClientCall {
     /// Applies one stream event.
     func handle(_ event: HTTP2ClientStreamEvent) {
         if case .data(let bytes) = event { unconsumed += bytes.count }
-        if case .closed = event { streamID = nil }
+        if case .closed(let closure) = event {
+            streamID = nil
+            wasRefused = closure == .refused
+        }
         switch reader.handle(event) {
         case .messages(let payloads):
             guard !payloads.isEmpty else { return }

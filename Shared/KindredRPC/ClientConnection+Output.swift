@@ -50,16 +50,16 @@ extension ClientConnection {
         loop.markDirty(self)
     }
 
-    /// Closes the socket and ends every call on it: waiting ones as refused, open ones as lost.
+    /// Closes the socket and ends every call on it: waiting ones as not connected, open ones as lost.
     func close() {
         guard state != .closed else { return }
         state = .closed
         loop.unregister(fd: fd)
         Glibc.close(fd)
-        loop.remove(self)
+        loop.detach(self)
         let calls = waiting
         waiting = []
-        for call in calls { call.handle(.closed(.refused)) }
+        for call in calls { call.handle(.closed(.notConnected)) }
         session.failAllStreams()
         onClose?(everConnected)
         onClose = nil

@@ -36,7 +36,7 @@ final class ClientConnection: EventLoopChannel {
             Glibc.close(fd)
             throw RPCError(.unavailable, "cannot watch the socket: \(error)")
         }
-        loop.add(self)
+        loop.attach(self)
         loop.markDirty(self)
     }
 
@@ -52,7 +52,7 @@ final class ClientConnection: EventLoopChannel {
         switch state {
         case .connecting: waiting.append(call)
         case .ready: call.open(on: self)
-        case .closed: call.handle(.closed(.refused))
+        case .closed: call.handle(.closed(.notConnected))
         }
         loop.markDirty(self)
     }

@@ -46,9 +46,16 @@ final class ClientConnectionPool: @unchecked Sendable {
             connectFailed()
             throw error
         }
-        connection.onClose = { [unowned self, unowned connection] connected in
-            self.connections.removeAll { $0 === connection }
-            if connected { self.failedConnects = 0; self.retryAt = nil } else { self.connectFailed() }
+        // Weak: a closed client drops its pools while their connections finish.
+        connection.onClose = { [weak self, unowned connection] connected in
+            guard let self else { return }
+            connections.removeAll { $0 === connection }
+            if connected {
+                failedConnects = 0
+                retryAt = nil
+            } else {
+                connectFailed()
+            }
         }
         connections.append(connection)
         return connection

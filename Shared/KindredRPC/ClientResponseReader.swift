@@ -133,6 +133,7 @@ extension ClientResponseReader {
         case .finished: RPCError(.internal, "the response ended without a grpc-status")
         case .refused: RPCError(.unavailable, "the server did not process the call")
         case .connectionLost: RPCError(.unavailable, "the connection to the server was lost")
+        case .notConnected: RPCError(.unavailable, "cannot connect to the server")
         case .reset(NGHTTP2_CANCEL.rawValue): RPCError(.cancelled, "the call was cancelled")
         case .reset(NGHTTP2_ENHANCE_YOUR_CALM.rawValue): RPCError(.resourceExhausted, "the server reset the stream (ENHANCE_YOUR_CALM)")
         case .reset(let code): RPCError(.internal, "the server reset the stream (HTTP/2 error \(code))")

@@ -5,7 +5,7 @@ internal import CNGHTTP2
 internal import CLinuxSystem
 
 /// One accepted TCP connection and its nghttp2 server session, owned by one event loop.
-final class Connection {
+final class Connection: EventLoopChannel {
     let fd: Int32
     unowned let loop: EventLoop
     let core: ServerCore

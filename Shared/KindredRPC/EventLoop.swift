@@ -13,8 +13,8 @@ final class EventLoop: @unchecked Sendable {
     let wakeFD: Int32
     var thread = pthread_t()
     var now: UInt64 = monotonicNanos()
-    var connections: [Connection?] = []
-    var dirty: [Connection] = []
+    var connections: [(any EventLoopChannel)?] = []
+    var dirty: [any EventLoopChannel] = []
     var localJobs: [UnownedJob] = []
     var runningJobs: [UnownedJob] = []
     var timers = TimerHeap()
@@ -103,7 +103,7 @@ final class EventLoop: @unchecked Sendable {
     }
 
     /// Queues a connection for one flush at the end of this iteration.
-    func markDirty(_ connection: Connection) {
+    func markDirty(_ connection: any EventLoopChannel) {
         guard !connection.isDirty else { return }
         connection.isDirty = true
         dirty.append(connection)
@@ -122,22 +122,32 @@ final class EventLoop: @unchecked Sendable {
         }
     }
 
+    /// Adds a server connection: it is counted, so a draining loop waits for it.
     func add(_ connection: Connection) {
         connectionCount += 1
-        let fd = Int(connection.fd)
-        if fd >= connections.count {
-            connections.append(contentsOf: repeatElement(nil, count: fd + 1 - connections.count))
-        }
-        connections[fd] = connection
+        attach(connection)
     }
 
     func remove(_ connection: Connection) {
-        connections[Int(connection.fd)] = nil
+        detach(connection)
         connectionCount -= 1
     }
 
+    /// Makes the loop dispatch a socket's readiness to `channel` and flush it when dirty.
+    func attach(_ channel: any EventLoopChannel) {
+        let fd = Int(channel.fd)
+        if fd >= connections.count {
+            connections.append(contentsOf: repeatElement(nil, count: fd + 1 - connections.count))
+        }
+        connections[fd] = channel
+    }
+
+    func detach(_ channel: any EventLoopChannel) {
+        connections[Int(channel.fd)] = nil
+    }
+
     /// Every live connection on this loop.
-    var liveConnections: [Connection] { connections.compactMap { $0 } }
+    var liveConnections: [Connection] { connections.compactMap { $0 as? Connection } }
 }
 
 /// A system call that failed while starting or running the server, with its errno.

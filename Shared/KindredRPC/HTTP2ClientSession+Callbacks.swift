@@ -10,7 +10,8 @@ extension HTTP2ClientSession {
     }
 
     func headerReceived(streamID: Int32, name: String, value: String) {
-        streams[streamID]?.headerBlock.append((name, value))
+        guard let stream = streams[streamID] else { return }
+        stream.headerBlock.append((name, value))
     }
 
     /// A complete header block: the response headers first, any later block is the trailers.
@@ -27,7 +28,9 @@ extension HTTP2ClientSession {
     }
 
     func dataReceived(streamID: Int32, bytes: UnsafeBufferPointer<UInt8>) {
-        streams[streamID]?.onEvent(.data(Array(bytes)))
+        // Looked up first: the handler may touch `streams` (a reset), which must not overlap this access.
+        guard let stream = streams[streamID] else { return }
+        stream.onEvent(.data(Array(bytes)))
     }
 
     func streamClosed(streamID: Int32, errorCode: UInt32) {

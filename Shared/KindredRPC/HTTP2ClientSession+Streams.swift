@@ -12,8 +12,8 @@ extension HTTP2ClientSession {
         guard canOpenStreams else { throw .protocolError("the connection is going away") }
         let stream = Stream(body: body, onEvent: onEvent)
         var provider = nghttp2_data_provider(source: nghttp2_data_source(ptr: nil), read_callback: readRequestBody)
-        let streamID = withHeaderFields(headers) { fields in
-            nghttp2_submit_request(session, nil, fields.baseAddress, fields.count, &provider, nil)
+        let streamID = HeaderBlock(headers).withNameValues { fields, count in
+            nghttp2_submit_request(session, nil, fields, count, &provider, nil)
         }
         guard streamID > 0 else { throw .protocolError(String(cString: nghttp2_strerror(streamID))) }
         streams[streamID] = stream
@@ -42,34 +42,6 @@ extension HTTP2ClientSession {
         let isLast = stream.bodyOffset == stream.body.count
         if isLast { stream.body = [] }
         return (count, isLast)
-    }
-}
-
-/// Builds nghttp2 name/value pairs that point into the strings' UTF-8 for the duration of `body`.
-func withHeaderFields<R>(
-    _ headers: [(name: String, value: String)],
-    _ body: (UnsafeBufferPointer<nghttp2_nv>) -> R
-) -> R {
-    guard !headers.isEmpty else { return body(UnsafeBufferPointer(start: nil, count: 0)) }
-    // One contiguous buffer holds every name and value; the nv entries point into it.
-    var storage: [UInt8] = []
-    var ranges: [(name: Range<Int>, value: Range<Int>)] = []
-    for (name, value) in headers {
-        let nameStart = storage.count
-        storage.append(contentsOf: name.utf8)
-        let valueStart = storage.count
-        storage.append(contentsOf: value.utf8)
-        ranges.append((nameStart..<valueStart, valueStart..<storage.count))
-    }
-    return storage.withUnsafeMutableBufferPointer { bytes in
-        // Non-nil: the storage holds at least the first header's name.
-        let base = bytes.baseAddress!
-        let fields = ranges.map { name, value in
-            nghttp2_nv(
-                name: base + name.lowerBound, value: base + value.lowerBound,
-                namelen: name.count, valuelen: value.count, flags: UInt8(NGHTTP2_NV_FLAG_NONE.rawValue))
-        }
-        return fields.withUnsafeBufferPointer(body)
     }
 }
 

@@ -22,4 +22,6 @@ enum HTTP2StreamClosure: Equatable, Sendable {
     case reset(errorCode: UInt32)
     /// The connection failed or closed before the stream finished.
     case connectionLost
+    /// The stream was never sent: the connection could not be established.
+    case notConnected
 }

@@ -37,10 +37,22 @@ public final class RPCClient: Sendable {
         guard !isClosed.load(ordering: .acquiring) else { throw RPCError(.unavailable, "the client is closed") }
         let loop = EventLoop.current ?? group.next()
         return try await withTaskExecutorPreference(loop) { () async throws(RPCError) -> Value in
-            let call = try self.start(headers: headers, body: body, deadline: deadline, on: loop)
-            return try await Self.consume(call, on: loop, consume)
+            var resends = 0
+            while true {
+                let call = try self.start(headers: headers, body: body, deadline: deadline, on: loop)
+                do throws(RPCError) {
+                    return try await Self.consume(call, on: loop, consume)
+                } catch where call.wasRefused && resends < Self.maxResends {
+                    // The server never processed the stream (REFUSED_STREAM, or past a GOAWAY):
+                    // sending it again is safe whether or not the call is idempotent.
+                    resends += 1
+                }
+            }
         }
     }
+
+    /// Times a call refused unprocessed by the server is sent again at once.
+    private static let maxResends = 3
 
     /// Runs `consume` on the call's loop; cancelling the task cancels the call (RST_STREAM CANCEL).
     static func consume<Value>(

@@ -84,7 +84,7 @@ public final class RPCServer: Sendable {
         for loop in loops {
             loop.onStop = { [self] in loopStopped() }
             loop.execute { loop.startMaintenance() }
-            startThread(loop)
+            loop.startThread()
         }
         core.logger.info("server listening", metadata: ["port": "\(port)", "loops": "\(loops.count)"])
     }
@@ -109,20 +109,6 @@ public final class RPCServer: Sendable {
             return state.continuation
         }
         continuation?.resume()
-    }
-
-    private func startThread(_ loop: EventLoop) {
-        var thread = pthread_t()
-        let context = Unmanaged.passRetained(loop).toOpaque()
-        let status = pthread_create(
-            &thread, nil,
-            { context in
-                let loop = Unmanaged<EventLoop>.fromOpaque(context!).takeRetainedValue()
-                loop.run()
-                return nil
-            }, context)
-        precondition(status == 0, "pthread_create failed: \(status)")
-        pthread_detach(thread)
     }
 
     /// 1,000 connections need more descriptors than the usual soft limit of 1,024.

@@ -4,8 +4,11 @@ import KindredMessages
 extension ServerCall {
     func startHandler() {
         let context = ServerContext(call: self)
+        let deadline = deadline
         task = Task(executorPreference: loop) {
-            await self.runHandler(context)
+            // Calls the handler makes through RPCClient inherit what remains of this deadline.
+            guard let deadline else { return await self.runHandler(context) }
+            await RPCDeadline.$current.withValue(deadline) { await self.runHandler(context) }
         }
     }
 

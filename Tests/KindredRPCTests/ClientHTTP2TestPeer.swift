@@ -56,12 +56,12 @@ final class ClientHTTP2TestPeer {
         body: [UInt8] = [], trailers: [(name: String, value: String)] = []
     ) {
         guard !body.isEmpty || !trailers.isEmpty else {
-            withHeaderFields(headers) { _ = nghttp2_submit_response(session, streamID, $0.baseAddress, $0.count, nil) }
+            HeaderBlock(headers).withNameValues { _ = nghttp2_submit_response(session, streamID, $0, $1, nil) }
             return
         }
         bodies[streamID] = (body, trailers)
         var provider = nghttp2_data_provider(source: nghttp2_data_source(ptr: nil), read_callback: peerRead)
-        withHeaderFields(headers) { _ = nghttp2_submit_response(session, streamID, $0.baseAddress, $0.count, &provider) }
+        HeaderBlock(headers).withNameValues { _ = nghttp2_submit_response(session, streamID, $0, $1, &provider) }
     }
 
     func reset(_ streamID: Int32, errorCode: UInt32) {
@@ -90,7 +90,7 @@ final class ClientHTTP2TestPeer {
             flags.pointee |= NGHTTP2_DATA_FLAG_EOF.rawValue
             if !pending.trailers.isEmpty {
                 flags.pointee |= NGHTTP2_DATA_FLAG_NO_END_STREAM.rawValue
-                withHeaderFields(pending.trailers) { _ = nghttp2_submit_trailer(session, streamID, $0.baseAddress, $0.count) }
+                HeaderBlock(pending.trailers).withNameValues { _ = nghttp2_submit_trailer(session, streamID, $0, $1) }
             }
             bodies[streamID] = nil
         }

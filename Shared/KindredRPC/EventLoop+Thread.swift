@@ -10,17 +10,25 @@ extension EventLoop {
         return Unmanaged<EventLoop>.fromOpaque(pointer).takeUnretainedValue()
     }
 
-    /// Runs the loop on the calling thread, registered as that thread's `current` loop.
-    func runAsCurrent() {
-        pthread_setspecific(currentLoopKey.key, Unmanaged.passUnretained(self).toOpaque())
-        defer { pthread_setspecific(currentLoopKey.key, nil) }
-        run()
+    /// Runs the loop on a new detached thread, registered as that thread's `current` loop.
+    func startThread() {
+        var thread = pthread_t()
+        let context = Unmanaged.passRetained(self).toOpaque()
+        let status = pthread_create(&thread, nil, { context in
+            let loop = Unmanaged<EventLoop>.fromOpaque(context!).takeRetainedValue()
+            pthread_setspecific(currentLoopKey.key, Unmanaged.passUnretained(loop).toOpaque())
+            loop.run()
+            pthread_setspecific(currentLoopKey.key, nil)
+            return nil
+        }, context)
+        precondition(status == 0, "pthread_create failed: \(status)")
+        pthread_detach(thread)
     }
 }
 
 /// The thread-specific slot behind `EventLoop.current`; created once, never deleted.
 private struct CurrentLoopKey: @unchecked Sendable {
-    // A pthread key is an immutable integer once created: safe to share between threads.
+    // A pthread key is an integer fixed at creation: safe to read from any thread.
     let key: pthread_key_t
 
     init() {

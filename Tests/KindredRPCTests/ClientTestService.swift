@@ -1,0 +1,117 @@
+import KindredMessages
+import KindredRPC
+import Logging
+import Synchronization
+
+/// A test message whose wire bytes are its text's UTF-8, so tests need no generated types.
+struct ClientTestText: ProtoMessage {
+    var text = ""
+
+    init() {}
+
+    init(_ text: String) {
+        self.text = text
+    }
+
+    init(serializedBytes: UnsafeRawBufferPointer, maxSize: Int) throws(MessageDecodingError) {
+        text = String(decoding: serializedBytes, as: UTF8.self)
+    }
+
+    func serializedBytes() throws(MessageEncodingError) -> [UInt8] { Array(text.utf8) }
+
+    static var protoMessageName: String { "test.Text" }
+}
+
+/// What the streaming handler observed, for assertions from the test.
+final class ClientTestObservations: Sendable {
+    let streamCancelled = Mutex(false)
+    let unaryCalls = Atomic<Int>(0)
+    /// A client to this same server, for the relay (deadline propagation) method.
+    let relayClient = Mutex<RPCClient?>(nil)
+}
+
+/// `test.Client`: small methods that exercise one client behaviour each.
+struct ClientTestService: RPCService {
+    static func method(_ name: String) -> MethodDescriptor { MethodDescriptor(service: "test.Client", method: name) }
+
+    let observations: ClientTestObservations
+
+    func registerMethods(with router: inout RPCRouter) {
+        let observations = observations
+        router.registerUnary(Self.method("Echo")) { (request: ClientTestText, context: ServerContext) -> ClientTestText in
+            observations.unaryCalls.add(1, ordering: .relaxed)
+            if request.text == "fail" {
+                context.addResponseTrailer("x-reason", "asked to")
+                throw RPCError(.permissionDenied, "not allowed: 100% ✋", details: [
+                    .errorInfo(reason: "PARENTAL_CONTROLS", domain: "kindred.test", metadata: ["k": "v"]),
+                    .retryInfo(retryDelay: .seconds(3)),
+                ])
+            }
+            return request
+        }
+        router.registerUnary(Self.method("Peer")) { (_: ClientTestText, context: ServerContext) in
+            ClientTestText(context.peer)
+        }
+        router.registerUnary(Self.method("Sleep")) { (request: ClientTestText, _: ServerContext) -> ClientTestText in
+            try await Task.sleep(for: .milliseconds(Int(request.text) ?? 0))
+            return ClientTestText("slept")
+        }
+        router.registerUnary(Self.method("Metadata")) { (_: ClientTestText, context: ServerContext) in
+            let echo = context.requestMetadata["x-echo"] ?? "-"
+            let token = context.requestMetadata["authorization"] ?? "-"
+            let binary = context.requestMetadata[binary: "x-blob-bin"].map { "\($0)" } ?? "-"
+            return ClientTestText("\(echo)|\(token)|\(binary)")
+        }
+        router.registerUnary(Self.method("Deadline")) { (_: ClientTestText, context: ServerContext) in
+            let remaining = context.deadline.map { ContinuousClock.now.duration(to: $0) }
+            return ClientTestText(remaining.map { "\($0.components.seconds * 1000 + $0.components.attoseconds / 1_000_000_000_000_000)" } ?? "none")
+        }
+        router.registerUnary(Self.method("Relay")) { (_: ClientTestText, _: ServerContext) -> ClientTestText in
+            guard let client = observations.relayClient.withLock({ $0 }) else { throw RPCError(.failedPrecondition, "no relay client") }
+            return try await client.unary(method: Self.method("Deadline"), request: ClientTestText())
+        }
+        router.registerServerStreaming(Self.method("Count")) {
+            (request: ClientTestText, writer: ResponseStreamWriter<ClientTestText>, _: ServerContext) in
+            let parts = request.text.split(separator: ",").compactMap { Int($0) }
+            let count = parts.first ?? 0, pause = parts.count > 1 ? parts[1] : 0
+            do {
+                for index in 0..<count {
+                    if pause > 0 { try await Task.sleep(for: .milliseconds(pause)) }
+                    try await writer.write(ClientTestText("\(index)"))
+                }
+            } catch {
+                observations.streamCancelled.withLock { $0 = true }
+                throw error
+            }
+        }
+    }
+}
+
+/// A running `RPCServer` with the test service on 127.0.0.1.
+final class ClientTestServer: Sendable {
+    let server: RPCServer
+    let observations = ClientTestObservations()
+    private let runner: Task<Void, any Error>
+
+    var port: Int { server.port }
+    var target: String { "127.0.0.1:\(port)" }
+
+    /// Binds on `port` (0 for any free one) and starts serving.
+    init(port: Int = 0, maxConcurrentStreams: Int? = nil) throws {
+        var configuration = ServerConfiguration(host: "127.0.0.1", port: port)
+        configuration.eventLoopCount = 1
+        if let maxConcurrentStreams { configuration.maxConcurrentStreams = maxConcurrentStreams }
+        var logger = Logger(label: "client-tests")
+        logger.logLevel = .critical
+        let service = ClientTestService(observations: observations)
+        server = try RPCServer.bind(configuration: configuration, services: [service], logger: logger)
+        let server = server
+        runner = Task { try await server.run() }
+    }
+
+    /// Drains and stops the server, waiting until it has.
+    func stop() async {
+        server.beginGracefulShutdown(drainTimeout: .milliseconds(200))
+        _ = try? await runner.value
+    }
+}
