@@ -24,12 +24,12 @@ public struct ClientResponseStream<Response: ProtoMessage>: AsyncSequence, Senda
     let encodeRequest: @Sendable () throws(RPCError) -> [UInt8]
 
     public func makeAsyncIterator() -> AsyncIterator {
-        AsyncIterator(state: IteratorState(stream: self))
+        AsyncIterator(state: ClientResponseStreamState(stream: self))
     }
 
     /// Reads one response at a time; the stream's flow-control window opens as messages are taken.
     public struct AsyncIterator: AsyncIteratorProtocol {
-        let state: IteratorState<Response>
+        let state: ClientResponseStreamState<Response>
 
         public mutating func next(isolation actor: isolated (any Actor)?) async throws(RPCError) -> Response? {
             try await state.next()
@@ -42,7 +42,7 @@ public struct ClientResponseStream<Response: ProtoMessage>: AsyncSequence, Senda
 }
 
 /// The running call behind an iterator; cancels the call if the iterator is dropped before the end.
-public final class IteratorState<Response: ProtoMessage>: @unchecked Sendable {
+final class ClientResponseStreamState<Response: ProtoMessage>: @unchecked Sendable {
     // @unchecked: an iterator is used by one task at a time; `call` is touched only on `loop`.
     private let stream: ClientResponseStream<Response>
     private var call: ClientCall?

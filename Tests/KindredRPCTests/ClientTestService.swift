@@ -30,7 +30,7 @@ final class ClientTestObservations: Sendable {
     let relayClient = Mutex<RPCClient?>(nil)
 }
 
-/// `test.Client`: small methods that exercise one client behaviour each.
+/// `test.Client`: small methods (Count takes "messages[,pause ms[,padding bytes]]") that exercise one client behaviour each.
 struct ClientTestService: RPCService {
     static func method(_ name: String) -> MethodDescriptor { MethodDescriptor(service: "test.Client", method: name) }
 
@@ -73,11 +73,11 @@ struct ClientTestService: RPCService {
         router.registerServerStreaming(Self.method("Count")) {
             (request: ClientTestText, writer: ResponseStreamWriter<ClientTestText>, _: ServerContext) in
             let parts = request.text.split(separator: ",").compactMap { Int($0) }
-            let count = parts.first ?? 0, pause = parts.count > 1 ? parts[1] : 0
+            let count = parts.first ?? 0, pause = parts.count > 1 ? parts[1] : 0, padding = parts.count > 2 ? parts[2] : 0
             do {
                 for index in 0..<count {
                     if pause > 0 { try await Task.sleep(for: .milliseconds(pause)) }
-                    try await writer.write(ClientTestText("\(index)"))
+                    try await writer.write(ClientTestText("\(index)" + String(repeating: " ", count: padding)))
                 }
             } catch {
                 observations.streamCancelled.withLock { $0 = true }

@@ -1,0 +1,31 @@
+import Testing
+@testable import KindredRPC
+
+@Suite struct ClientEventLoopTests {
+    @Test func taskPreferringALoopRunsOnItAndFindsIt() async throws {
+        let loop = EventLoopGroup.shared.next()
+        let found = await Task(executorPreference: loop) { EventLoop.current === loop && loop.inEventLoop }.value
+        #expect(found)
+    }
+
+    @Test func threadOutsideAnyLoopHasNoCurrentLoop() {
+        #expect(EventLoop.current == nil)
+    }
+
+    @Test func handlerDeadlineIsVisibleToCallsItMakes() async {
+        let soon = ContinuousClock.now + .seconds(1)
+        let later = ContinuousClock.now + .seconds(60)
+        let effective = RPCDeadline.$current.withValue(soon) { RPCDeadline.effective(later) }
+        #expect(effective == soon)
+        #expect(RPCDeadline.effective(later) == later)
+    }
+
+    @Test func backoffGrowsWithJitterUpToItsCap() {
+        var configuration = ClientConfiguration()
+        configuration.initialBackoff = .milliseconds(100)
+        configuration.maxBackoff = .seconds(1)
+        #expect((.milliseconds(80)...(.milliseconds(120))).contains(configuration.backoff(after: 0)))
+        #expect((.milliseconds(320)...(.milliseconds(480))).contains(configuration.backoff(after: 2)))
+        #expect((.milliseconds(800)...(.milliseconds(1200))).contains(configuration.backoff(after: 30)))
+    }
+}

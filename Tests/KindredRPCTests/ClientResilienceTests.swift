@@ -1,0 +1,85 @@
+import KindredRPC
+import Testing
+
+@Suite(.timeLimit(.minutes(1))) struct ClientResilienceTests {
+    /// A port nothing listens on: bound once by a server that has since stopped.
+    func freePort() async throws -> Int {
+        let server = try ClientTestServer()
+        let port = server.port
+        await server.stop()
+        return port
+    }
+
+    @Test func clientReconnectsAfterTheServerRestarts() async throws {
+        var server = try ClientTestServer()
+        let port = server.port
+        let client = try RPCClient(target: server.target)
+        let first: ClientTestText = try await client.unary(method: ClientTestService.method("Echo"), request: ClientTestText("one"))
+        #expect(first.text == "one")
+        await server.stop()
+        server = try ClientTestServer(port: port)
+        let second: ClientTestText = try await client.unary(
+            method: ClientTestService.method("Echo"), request: ClientTestText("two"), options: CallOptions(idempotent: true))
+        #expect(second.text == "two")
+        client.close()
+        await server.stop()
+    }
+
+    @Test func idempotentCallIsRetriedUntilTheServerAppears() async throws {
+        let port = try await freePort()
+        let client = try RPCClient(target: "127.0.0.1:\(port)")
+        let starter = Task {
+            try await Task.sleep(for: .milliseconds(300))
+            return try ClientTestServer(port: port)
+        }
+        let response: ClientTestText = try await client.unary(
+            method: ClientTestService.method("Echo"), request: ClientTestText("late"),
+            options: CallOptions(timeout: .seconds(5), idempotent: true))
+        #expect(response.text == "late")
+        client.close()
+        try await starter.value.stop()
+    }
+
+    @Test func nonIdempotentCallIsNotRetried() async throws {
+        let port = try await freePort()
+        let client = try RPCClient(target: "127.0.0.1:\(port)")
+        let start = ContinuousClock.now
+        let error = await #expect(throws: RPCError.self) {
+            let _: ClientTestText = try await client.unary(
+                method: ClientTestService.method("Echo"), request: ClientTestText(), options: CallOptions(timeout: .seconds(5)))
+        }
+        #expect(error?.code == .unavailable)
+        #expect(ContinuousClock.now - start < .milliseconds(500))
+        client.close()
+    }
+
+    @Test func retriesStopAtTheDeadline() async throws {
+        let port = try await freePort()
+        let client = try RPCClient(target: "127.0.0.1:\(port)")
+        let start = ContinuousClock.now
+        let error = await #expect(throws: RPCError.self) {
+            let _: ClientTestText = try await client.unary(
+                method: ClientTestService.method("Echo"), request: ClientTestText(),
+                options: CallOptions(timeout: .milliseconds(250), idempotent: true))
+        }
+        #expect(error?.code == .unavailable || error?.code == .deadlineExceeded)
+        #expect(ContinuousClock.now - start < .milliseconds(400))
+        client.close()
+    }
+
+    @Test func closedClientRefusesNewCalls() async throws {
+        let server = try ClientTestServer()
+        let client = try RPCClient(target: server.target)
+        client.close()
+        let error = await #expect(throws: RPCError.self) {
+            let _: ClientTestText = try await client.unary(method: ClientTestService.method("Echo"), request: ClientTestText())
+        }
+        #expect(error?.code == .unavailable)
+        await server.stop()
+    }
+
+    @Test(arguments: ["nohost", "host:port", ":80", "host:99999"])
+    func malformedTargetIsRejected(target: String) {
+        #expect(throws: RPCError.self) { try RPCClient(target: target) }
+    }
+}
