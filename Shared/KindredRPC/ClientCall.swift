@@ -5,7 +5,7 @@ final class ClientCall {
     private let body: [UInt8]
     private var reader: ClientResponseReader
     /// The loop the call lives on.
-    unowned let loop: EventLoop
+    let loop: EventLoop
     /// Strong: the connection's stream table holds the call only until its stream closes.
     private var connection: ClientConnection?
     private var streamID: Int32?
@@ -26,6 +26,11 @@ final class ClientCall {
         self.body = body
         reader = ClientResponseReader(maxMessageSize: maxResponseSize)
     }
+
+    /// The response header metadata (empty until the headers arrive).
+    var responseHeaders: Metadata { reader.headers }
+    /// The trailing metadata (empty until the call ends).
+    var responseTrailers: Metadata { reader.trailers }
 
     /// Binds the call to the connection that will carry it (it may still be connecting).
     func attach(to connection: ClientConnection) {

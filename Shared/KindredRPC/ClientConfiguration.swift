@@ -12,6 +12,8 @@ public struct ClientConfiguration: Sendable {
     public var initialBackoff: Duration = .milliseconds(100)
     /// The longest wait between retries or reconnect attempts.
     public var maxBackoff: Duration = .seconds(5)
+    /// How long a TCP connect may take before the connection counts as failed.
+    public var connectTimeout: Duration = .seconds(5)
     /// The `user-agent` sent with every call.
     public var userAgent: String = "kindred-rpc"
 

@@ -54,6 +54,7 @@ extension ClientConnection {
     func close() {
         guard state != .closed else { return }
         state = .closed
+        cancelConnectTimer()
         loop.unregister(fd: fd)
         Glibc.close(fd)
         loop.detach(self)

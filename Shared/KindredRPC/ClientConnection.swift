@@ -22,9 +22,11 @@ final class ClientConnection: EventLoopChannel {
     /// Told once, when the connection closes; `connected` says whether it ever became ready.
     var onClose: ((_ connected: Bool) -> Void)?
     var everConnected = false
+    var connectTimer: LoopTimer?
 
-    /// Starts connecting; throws UNAVAILABLE when the connect fails at once.
-    init(target: ConnectTarget, loop: EventLoop) throws(RPCError) {
+    /// Starts connecting; throws UNAVAILABLE when the connect fails at once. A connect still
+    /// pending after `connectTimeout` is abandoned.
+    init(target: ConnectTarget, loop: EventLoop, connectTimeout: Duration) throws(RPCError) {
         let (fd, connected) = try target.startConnect()
         self.fd = fd
         self.loop = loop
@@ -38,6 +40,12 @@ final class ClientConnection: EventLoopChannel {
         }
         loop.attach(self)
         loop.markDirty(self)
+        if !connected {
+            connectTimer = loop.schedule(after: connectTimeout) { [unowned self] in
+                connectTimer = nil
+                close()
+            }
+        }
     }
 
     /// Open streams plus calls waiting for the connect: how busy this connection is.
@@ -80,9 +88,15 @@ final class ClientConnection: EventLoopChannel {
         flush()
     }
 
+    func cancelConnectTimer() {
+        if let connectTimer { loop.cancel(connectTimer) }
+        connectTimer = nil
+    }
+
     /// The non-blocking connect is over: start the waiting calls, or refuse them.
     private func connectFinished() {
         guard state == .connecting else { return }
+        cancelConnectTimer()
         guard socketError(fd) == 0 else { return close() }
         state = .ready
         everConnected = true

@@ -2,7 +2,8 @@
 /// connects. Confined to its loop: only touched on that loop's thread.
 final class ClientConnectionPool: @unchecked Sendable {
     // @unchecked: shared through RPCClient's pool table, but every access runs on `loop`.
-    unowned let loop: EventLoop
+    /// Strong: the pool table is keyed by the loop's identity, which must not be reused while it exists.
+    let loop: EventLoop
     let target: ConnectTarget
     let configuration: ClientConfiguration
     private var connections: [ClientConnection] = []
@@ -42,7 +43,7 @@ final class ClientConnectionPool: @unchecked Sendable {
             throw RPCError(.unavailable, "\(target) is unreachable; reconnecting after a backoff")
         }
         let connection: ClientConnection
-        do { connection = try ClientConnection(target: target, loop: loop) } catch {
+        do { connection = try ClientConnection(target: target, loop: loop, connectTimeout: configuration.connectTimeout) } catch {
             connectFailed()
             throw error
         }

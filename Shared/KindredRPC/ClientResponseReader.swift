@@ -18,6 +18,8 @@ struct ClientResponseReader {
     private var isFinished = false
     /// The response header metadata, once the headers arrived.
     private(set) var headers = Metadata()
+    /// The trailing metadata, once the call ended with trailers.
+    private(set) var trailers = Metadata()
 
     init(maxMessageSize: Int) {
         deframer = MessageDeframer(maxMessageSize: maxMessageSize)
@@ -30,7 +32,9 @@ struct ClientResponseReader {
         switch event {
         case .headers(let block): step = responseHeaders(block)
         case .data(let bytes): step = messages(bytes)
-        case .trailers(let block): step = deframer.isAtMessageBoundary ? .finished(Self.status(block)) : .finished(Self.truncated)
+        case .trailers(let block):
+            trailers = Self.metadata(block)
+            step = deframer.isAtMessageBoundary ? .finished(Self.status(block)) : .finished(Self.truncated)
         case .closed(let closure): step = .finished(Self.error(for: closure))
         }
         if case .messages = step {} else { isFinished = true }
@@ -41,7 +45,10 @@ struct ClientResponseReader {
 
     private mutating func responseHeaders(_ block: [(name: String, value: String)]) -> Step {
         let value = { (name: String) in block.first { $0.name == name }?.value }
-        if value("grpc-status") != nil { return .finished(Self.status(block)) }
+        if value("grpc-status") != nil {
+            trailers = Self.metadata(block)
+            return .finished(Self.status(block))
+        }
         guard value(":status") == "200" else { return .abort(Self.httpError(value(":status"))) }
         guard let contentType = value("content-type"), contentType.hasPrefix("application/grpc") else {
             return .abort(RPCError(.unknown, "the response content-type is not application/grpc"))

@@ -7,10 +7,18 @@ extension RPCClient {
         method: MethodDescriptor, request: Request, options: CallOptions = CallOptions(),
         responseType: Response.Type = Response.self
     ) async throws(RPCError) -> Response {
+        try await unaryResponse(method: method, request: request, options: options, responseType: responseType).message
+    }
+
+    /// Like `unary`, but also returns the metadata the server sent in its headers and trailers.
+    public func unaryResponse<Request: ProtoMessage, Response: ProtoMessage>(
+        method: MethodDescriptor, request: Request, options: CallOptions = CallOptions(),
+        responseType: Response.Type = Response.self
+    ) async throws(RPCError) -> ClientResponse<Response> {
         let deadline = options.effectiveDeadline(defaultTimeout: configuration.defaultTimeout)
         let headers = requestHeaders(method: method, options: options)
         let body = try encode(request, compress: options.compressRequest)
-        return try await retrying(options: options, deadline: deadline) { () async throws(RPCError) -> Response in
+        return try await retrying(options: options, deadline: deadline) { () async throws(RPCError) -> ClientResponse<Response> in
             try await attempt(headers: headers, body: body, deadline: deadline) { call throws(RPCError) in
                 guard let message = try await call.next() else {
                     throw RPCError(.internal, "the server sent no response message")
@@ -18,7 +26,7 @@ extension RPCClient {
                 guard try await call.next() == nil else {
                     throw RPCError(.internal, "the server sent more than one response message")
                 }
-                return try Self.decode(message)
+                return ClientResponse(message: try Self.decode(message), headers: call.responseHeaders, trailers: call.responseTrailers)
             }
         }
     }
@@ -71,4 +79,14 @@ extension RPCClient {
             throw RPCError(.internal, "malformed \(Message.protoMessageName) response: \(error)")
         }
     }
+}
+
+/// A unary response with the metadata the server sent around it.
+public struct ClientResponse<Message: ProtoMessage>: Sendable {
+    /// The response message.
+    public var message: Message
+    /// Custom metadata from the response headers.
+    public var headers: Metadata
+    /// Custom metadata from the trailers.
+    public var trailers: Metadata
 }

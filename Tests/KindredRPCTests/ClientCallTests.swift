@@ -90,7 +90,7 @@ import Testing
         await server.stop()
     }
 
-    @Test func metadataAndAuthorizationReachTheServer() async throws {
+    @Test func metadataRoundTripsWithForwardedAuthorization() async throws {
         let server = try ClientTestServer()
         let client = try RPCClient(target: server.target)
         var inbound = Metadata()
@@ -99,8 +99,11 @@ import Testing
         options.metadata.add("x-echo", "hi there")
         options.metadata.add("x-blob", binary: [0, 1, 255])
         options.forwardAuthorization(from: inbound)
-        let response: ClientTestText = try await client.unary(method: ClientTestService.method("Metadata"), request: ClientTestText(), options: options)
-        #expect(response.text == "hi there|Bearer token-1|[0, 1, 255]")
+        let response = try await client.unaryResponse(
+            method: ClientTestService.method("Metadata"), request: ClientTestText(), options: options, responseType: ClientTestText.self)
+        #expect(response.message.text == "hi there|Bearer token-1|[0, 1, 255]")
+        #expect(response.headers["x-echo-header"] == "hi there")
+        #expect(response.trailers[binary: "x-echo-trailer-bin"] == [9, 8])
         client.close()
         await server.stop()
     }

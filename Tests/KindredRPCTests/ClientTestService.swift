@@ -60,6 +60,8 @@ struct ClientTestService: RPCService {
             let echo = context.requestMetadata["x-echo"] ?? "-"
             let token = context.requestMetadata["authorization"] ?? "-"
             let binary = context.requestMetadata[binary: "x-blob-bin"].map { "\($0)" } ?? "-"
+            context.addResponseHeader("x-echo-header", echo)
+            context.addResponseTrailer("x-echo-trailer", binary: [9, 8])
             return ClientTestText("\(echo)|\(token)|\(binary)")
         }
         router.registerUnary(Self.method("Deadline")) { (_: ClientTestText, context: ServerContext) in
