@@ -63,8 +63,13 @@ public struct CallOptions: Sendable {
     /// the deadline of the server call this task is handling.
     func effectiveDeadline(defaultTimeout: Duration) -> ContinuousClock.Instant {
         let now = ContinuousClock.now
-        var deadline = now + (timeout ?? (self.deadline == nil ? defaultTimeout : .seconds(100 * 365 * 86_400)))
-        if let explicit = self.deadline { deadline = min(deadline, explicit) }
-        return RPCDeadline.effective(deadline)
+        let own: ContinuousClock.Instant =
+            switch (timeout, deadline) {
+            case (let timeout?, let deadline?): min(now + timeout, deadline)
+            case (let timeout?, nil): now + timeout
+            case (nil, let deadline?): deadline
+            case (nil, nil): now + defaultTimeout
+            }
+        return RPCDeadline.effective(own)
     }
 }

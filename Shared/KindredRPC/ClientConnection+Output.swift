@@ -21,7 +21,10 @@ extension ClientConnection {
     /// Writes the held bytes; true once all are written.
     private func writePending() -> Bool {
         while pendingOffset < pending.count {
-            let written = pending.withUnsafeBytes { write(fd, $0.baseAddress! + pendingOffset, $0.count - pendingOffset) }
+            // MSG_NOSIGNAL: a peer that went away must close this connection, not raise SIGPIPE.
+            let written = pending.withUnsafeBytes {
+                send(fd, $0.baseAddress! + pendingOffset, $0.count - pendingOffset, Int32(MSG_NOSIGNAL))
+            }
             if written > 0 {
                 pendingOffset += written
             } else if written < 0 && errno == EINTR {

@@ -79,8 +79,10 @@ public final class RPCClient: Sendable {
             headers: headers + [("grpc-timeout", GRPCTimeout.encode(remaining))], body: body,
             maxResponseSize: configuration.maxResponseMessageSize, loop: loop)
         try pool(for: loop).connection().start(call)
-        call.deadlineTimer = loop.schedule(after: remaining) {
-            call.cancel(with: RPCError(.deadlineExceeded, "the deadline passed"))
+        if call.outcome == nil {
+            call.deadlineTimer = loop.schedule(after: remaining) {
+                call.cancel(with: RPCError(.deadlineExceeded, "the deadline passed"))
+            }
         }
         return call
     }
