@@ -26,9 +26,13 @@ extension HTTP2ClientSession {
         nghttp2_submit_rst_stream(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), streamID, NGHTTP2_CANCEL.rawValue)
     }
 
-    /// Tells the peer this side opens no more streams; open ones run to their end.
+    /// Tells the peer this side opens no more streams; open ones run to their end, after which
+    /// the session is no longer alive.
     func goAway() {
-        nghttp2_session_terminate_session(session, NGHTTP2_NO_ERROR.rawValue)
+        sentGoAway = true
+        nghttp2_submit_goaway(
+            session, UInt8(NGHTTP2_FLAG_NONE.rawValue), nghttp2_session_get_last_proc_stream_id(session),
+            NGHTTP2_NO_ERROR.rawValue, nil, 0)
     }
 
     /// Copies request body bytes into nghttp2's frame buffer, flagging END_STREAM after the last.

@@ -85,9 +85,12 @@ final class HTTP2ClientSession {
         Int(nghttp2_session_get_remote_settings(session, NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS))
     }
 
+    /// Set once this side sent GOAWAY: it opens no more streams.
+    var sentGoAway = false
+
     /// Whether a new stream may still be opened on this session.
     var canOpenStreams: Bool {
-        goAwayLastStreamID == nil && nghttp2_session_check_request_allowed(session) != 0
+        !sentGoAway && goAwayLastStreamID == nil && nghttp2_session_check_request_allowed(session) != 0
     }
 
     /// Returns flow-control window for response bytes the caller has taken off a stream.

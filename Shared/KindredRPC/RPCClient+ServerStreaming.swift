@@ -2,7 +2,8 @@ public import KindredMessages
 
 extension RPCClient {
     /// Calls a server-streaming method; the call starts when iteration starts. Ending iteration early,
-    /// or cancelling the iterating task, resets the stream with CANCEL.
+    /// or cancelling the iterating task, resets the stream with CANCEL. The deadline covers the whole
+    /// stream: give a long-lived stream (an event feed) a `timeout` to match.
     public func serverStreaming<Request: ProtoMessage, Response: ProtoMessage>(
         method: MethodDescriptor, request: Request, options: CallOptions = CallOptions(),
         responseType: Response.Type = Response.self
@@ -23,6 +24,7 @@ public struct ClientResponseStream<Response: ProtoMessage>: AsyncSequence, Senda
     let options: CallOptions
     let encodeRequest: @Sendable () throws(RPCError) -> [UInt8]
 
+    /// Starts reading; the call itself starts with the first `next()`.
     public func makeAsyncIterator() -> AsyncIterator {
         AsyncIterator(state: ClientResponseStreamState(stream: self))
     }
@@ -31,10 +33,12 @@ public struct ClientResponseStream<Response: ProtoMessage>: AsyncSequence, Senda
     public struct AsyncIterator: AsyncIteratorProtocol {
         let state: ClientResponseStreamState<Response>
 
+        /// The next response; nil after the last one.
         public mutating func next(isolation actor: isolated (any Actor)?) async throws(RPCError) -> Response? {
             try await state.next()
         }
 
+        /// The next response; nil after the last one.
         public mutating func next() async throws(RPCError) -> Response? {
             try await state.next()
         }

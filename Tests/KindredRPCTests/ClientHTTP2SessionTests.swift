@@ -130,3 +130,19 @@ let requestHeaders: [(name: String, value: String)] = [
         #expect(!client.isAlive)
     }
 }
+
+@Suite struct ClientHTTP2SessionShutdownTests {
+    @Test func goAwayLetsOpenStreamsFinishThenEndsTheSession() throws {
+        let client = HTTP2ClientSession(), peer = ClientHTTP2TestPeer(), recorder = StreamRecorder()
+        let id = try client.startStream(headers: requestHeaders, body: [1], onEvent: recorder.record)
+        try exchange(client, peer)
+        client.goAway()
+        try exchange(client, peer)
+        #expect(client.isAlive)
+        #expect(!client.canOpenStreams)
+        peer.respond(id, headers: [(":status", "200")], body: [1], trailers: [("grpc-status", "0")])
+        try exchange(client, peer)
+        #expect(recorder.closure == .finished)
+        #expect(!client.isAlive)
+    }
+}

@@ -67,6 +67,19 @@ import Testing
         client.close()
     }
 
+    @Test func closingTheClientLetsCallsInFlightFinish() async throws {
+        let server = try ClientTestServer()
+        let client = try RPCClient(target: server.target)
+        let inFlight = Task {
+            let response: ClientTestText = try await client.unary(method: ClientTestService.method("Sleep"), request: ClientTestText("300"))
+            return response.text
+        }
+        try await Task.sleep(for: .milliseconds(100))
+        client.close()
+        #expect(try await inFlight.value == "slept")
+        await server.stop()
+    }
+
     @Test func closedClientRefusesNewCalls() async throws {
         let server = try ClientTestServer()
         let client = try RPCClient(target: server.target)
