@@ -101,11 +101,8 @@ extension ClientResponseReader {
         if code == .ok { return nil }
         let message = value("grpc-message").map(PercentEncoding.decode) ?? ""
         var details: [ErrorDetail] = []
-        if var encoded = value("grpc-status-details-bin"),
-            let bytes = encoded.withUTF8({ Base64.decode($0) }),
-            let status = StatusDetails.decode(bytes)
-        {
-            details = status.details
+        if var encoded = value("grpc-status-details-bin"), let bytes = encoded.withUTF8({ Base64.decode($0) }) {
+            details = StatusDetails.decode(bytes) ?? []
         }
         return RPCError(code, message, details: details, trailers: metadata(block))
     }

@@ -1,18 +1,13 @@
 extension StatusDetails {
-    /// Reads a serialized `google.rpc.Status` (from `grpc-status-details-bin`): its code, message and
-    /// the details this runtime knows; nil when the bytes are not a valid Status.
-    static func decode(_ bytes: [UInt8]) -> (code: Int, message: String, details: [ErrorDetail])? {
-        var code = 0, message = "", details: [ErrorDetail] = []
+    /// The details a serialized `google.rpc.Status` (from `grpc-status-details-bin`) carries; detail
+    /// types other than the three known ones are skipped; nil when the bytes are not a valid Status.
+    static func decode(_ bytes: [UInt8]) -> [ErrorDetail]? {
+        var details: [ErrorDetail] = []
         var reader = ProtoReader(bytes[...])
         while let field = reader.next() {
-            switch field {
-            case .varint(1, let value): code = Int(truncatingIfNeeded: value)
-            case .bytes(2, let value): message = String(decoding: value, as: UTF8.self)
-            case .bytes(3, let any): if let detail = decodeAny(any) { details.append(detail) }
-            default: break
-            }
+            if case .bytes(3, let any) = field, let detail = decodeAny(any) { details.append(detail) }
         }
-        return reader.failed ? nil : (code, message, details)
+        return reader.failed ? nil : details
     }
 
     /// Unwraps a `google.protobuf.Any` holding one of the known `google.rpc` detail types.
