@@ -11,87 +11,99 @@ import Testing
     }
 
     @Test func clientReconnectsAfterTheServerRestarts() async throws {
-        var server = try ClientTestServer()
-        let port = server.port
-        let client = try RPCClient(target: server.target)
-        let first: ClientTestText = try await client.unary(method: ClientTestService.method("Echo"), request: ClientTestText("one"))
-        #expect(first.text == "one")
-        await server.stop()
-        server = try ClientTestServer(port: port)
-        let second: ClientTestText = try await client.unary(
-            method: ClientTestService.method("Echo"), request: ClientTestText("two"), options: CallOptions(idempotent: true))
-        #expect(second.text == "two")
-        client.close()
-        await server.stop()
+        try await onClientTestLoop {
+            var server = try ClientTestServer()
+            let port = server.port
+            let client = try RPCClient(target: server.target)
+            let first: ClientTestText = try await client.unary(method: ClientTestService.method("Echo"), request: ClientTestText("one"))
+            #expect(first.text == "one")
+            await server.stop()
+            server = try ClientTestServer(port: port)
+            let second: ClientTestText = try await client.unary(
+                method: ClientTestService.method("Echo"), request: ClientTestText("two"), options: CallOptions(idempotent: true))
+            #expect(second.text == "two")
+            client.close()
+            await server.stop()
+        }
     }
 
     @Test func idempotentCallIsRetriedUntilTheServerAppears() async throws {
-        let port = try await freePort()
-        let client = try RPCClient(target: "127.0.0.1:\(port)")
-        let starter = Task {
-            try await Task.sleep(for: .milliseconds(300))
-            return try ClientTestServer(port: port)
+        try await onClientTestLoop {
+            let port = try await freePort()
+            let client = try RPCClient(target: "127.0.0.1:\(port)")
+            let starter = Task {
+                try await Task.sleep(for: .milliseconds(300))
+                return try ClientTestServer(port: port)
+            }
+            let response: ClientTestText = try await client.unary(
+                method: ClientTestService.method("Echo"), request: ClientTestText("late"),
+                options: CallOptions(timeout: .seconds(5), idempotent: true))
+            #expect(response.text == "late")
+            client.close()
+            try await starter.value.stop()
         }
-        let response: ClientTestText = try await client.unary(
-            method: ClientTestService.method("Echo"), request: ClientTestText("late"),
-            options: CallOptions(timeout: .seconds(5), idempotent: true))
-        #expect(response.text == "late")
-        client.close()
-        try await starter.value.stop()
     }
 
     @Test func nonIdempotentCallIsNotRetried() async throws {
-        let port = try await freePort()
-        var configuration = ClientConfiguration()
-        configuration.initialBackoff = .seconds(2)
-        let client = try RPCClient(target: "127.0.0.1:\(port)", configuration: configuration)
-        let start = ContinuousClock.now
-        let error = await #expect(throws: RPCError.self) {
-            let _: ClientTestText = try await client.unary(
-                method: ClientTestService.method("Echo"), request: ClientTestText(), options: CallOptions(timeout: .seconds(5)))
+        try await onClientTestLoop {
+            let port = try await freePort()
+            var configuration = ClientConfiguration()
+            configuration.initialBackoff = .seconds(2)
+            let client = try RPCClient(target: "127.0.0.1:\(port)", configuration: configuration)
+            let start = ContinuousClock.now
+            let error = await #expect(throws: RPCError.self) {
+                let _: ClientTestText = try await client.unary(
+                    method: ClientTestService.method("Echo"), request: ClientTestText(), options: CallOptions(timeout: .seconds(5)))
+            }
+            #expect(error?.code == .unavailable)
+            // A retry would first wait at least 1.6 s (2 s backoff, -20% jitter).
+            #expect(ContinuousClock.now - start < .seconds(1))
+            client.close()
         }
-        #expect(error?.code == .unavailable)
-        // A retry would first wait at least 1.6 s (2 s backoff, -20% jitter).
-        #expect(ContinuousClock.now - start < .seconds(1))
-        client.close()
     }
 
     @Test func retriesStopAtTheDeadline() async throws {
-        let port = try await freePort()
-        let client = try RPCClient(target: "127.0.0.1:\(port)")
-        let start = ContinuousClock.now
-        let error = await #expect(throws: RPCError.self) {
-            let _: ClientTestText = try await client.unary(
-                method: ClientTestService.method("Echo"), request: ClientTestText(),
-                options: CallOptions(timeout: .milliseconds(250), idempotent: true))
+        try await onClientTestLoop {
+            let port = try await freePort()
+            let client = try RPCClient(target: "127.0.0.1:\(port)")
+            let start = ContinuousClock.now
+            let error = await #expect(throws: RPCError.self) {
+                let _: ClientTestText = try await client.unary(
+                    method: ClientTestService.method("Echo"), request: ClientTestText(),
+                    options: CallOptions(timeout: .milliseconds(250), idempotent: true))
+            }
+            #expect(error?.code == .unavailable || error?.code == .deadlineExceeded)
+            #expect(ContinuousClock.now - start < .seconds(1))
+            client.close()
         }
-        #expect(error?.code == .unavailable || error?.code == .deadlineExceeded)
-        #expect(ContinuousClock.now - start < .seconds(1))
-        client.close()
     }
 
     @Test func closingTheClientLetsCallsInFlightFinish() async throws {
-        let server = try ClientTestServer()
-        let client = try RPCClient(target: server.target)
-        let inFlight = Task {
-            let response: ClientTestText = try await client.unary(method: ClientTestService.method("Sleep"), request: ClientTestText("300"))
-            return response.text
+        try await onClientTestLoop {
+            let server = try ClientTestServer()
+            let client = try RPCClient(target: server.target)
+            let inFlight = Task {
+                let response: ClientTestText = try await client.unary(method: ClientTestService.method("Sleep"), request: ClientTestText("300"))
+                return response.text
+            }
+            try await Task.sleep(for: .milliseconds(100))
+            client.close()
+            #expect(try await inFlight.value == "slept")
+            await server.stop()
         }
-        try await Task.sleep(for: .milliseconds(100))
-        client.close()
-        #expect(try await inFlight.value == "slept")
-        await server.stop()
     }
 
     @Test func closedClientRefusesNewCalls() async throws {
-        let server = try ClientTestServer()
-        let client = try RPCClient(target: server.target)
-        client.close()
-        let error = await #expect(throws: RPCError.self) {
-            let _: ClientTestText = try await client.unary(method: ClientTestService.method("Echo"), request: ClientTestText())
+        try await onClientTestLoop {
+            let server = try ClientTestServer()
+            let client = try RPCClient(target: server.target)
+            client.close()
+            let error = await #expect(throws: RPCError.self) {
+                let _: ClientTestText = try await client.unary(method: ClientTestService.method("Echo"), request: ClientTestText())
+            }
+            #expect(error?.code == .unavailable)
+            await server.stop()
         }
-        #expect(error?.code == .unavailable)
-        await server.stop()
     }
 
     @Test(arguments: ["nohost", "host:port", ":80", "host:99999"])

@@ -4,77 +4,87 @@ import Testing
 
 @Suite(.timeLimit(.minutes(1))) struct ClientStreamingTests {
     @Test func serverStreamIsReadToItsEnd() async throws {
-        let server = try ClientTestServer()
-        let client = try RPCClient(target: server.target)
-        var received: [String] = []
-        let stream = client.serverStreaming(
-            method: ClientTestService.method("Count"), request: ClientTestText("500"), responseType: ClientTestText.self)
-        for try await message in stream { received.append(message.text) }
-        #expect(received == (0..<500).map(String.init))
-        client.close()
-        await server.stop()
+        try await onClientTestLoop {
+            let server = try ClientTestServer()
+            let client = try RPCClient(target: server.target)
+            var received: [String] = []
+            let stream = client.serverStreaming(
+                method: ClientTestService.method("Count"), request: ClientTestText("500"), responseType: ClientTestText.self)
+            for try await message in stream { received.append(message.text) }
+            #expect(received == (0..<500).map(String.init))
+            client.close()
+            await server.stop()
+        }
     }
 
     @Test func largeServerStreamIsReadThroughFlowControl() async throws {
-        let server = try ClientTestServer()
-        let client = try RPCClient(target: server.target)
-        var count = 0
-        // 20 MB: far beyond one flow-control window, so the window must be reopened as we read.
-        for try await message in client.serverStreaming(
-            method: ClientTestService.method("Count"), request: ClientTestText("200,0,100000"), responseType: ClientTestText.self)
-        {
-            #expect(message.text.hasPrefix("\(count) ") && message.text.utf8.count > 100_000)
-            count += 1
+        try await onClientTestLoop {
+            let server = try ClientTestServer()
+            let client = try RPCClient(target: server.target)
+            var count = 0
+            // 20 MB: far beyond one flow-control window, so the window must be reopened as we read.
+            for try await message in client.serverStreaming(
+                method: ClientTestService.method("Count"), request: ClientTestText("200,0,100000"), responseType: ClientTestText.self)
+            {
+                #expect(message.text.hasPrefix("\(count) ") && message.text.utf8.count > 100_000)
+                count += 1
+            }
+            #expect(count == 200)
+            client.close()
+            await server.stop()
         }
-        #expect(count == 200)
-        client.close()
-        await server.stop()
     }
 
     @Test func breakingOutOfAStreamCancelsItOnTheServer() async throws {
-        let server = try ClientTestServer()
-        let client = try RPCClient(target: server.target)
-        var received = 0
-        for try await _ in client.serverStreaming(
-            method: ClientTestService.method("Count"), request: ClientTestText("1000,5"), responseType: ClientTestText.self)
-        {
-            received += 1
-            if received == 3 { break }
-        }
-        #expect(try await eventually { server.observations.streamCancelled.withLock { $0 } })
-        client.close()
-        await server.stop()
-    }
-
-    @Test func cancellingTheConsumingTaskCancelsTheStream() async throws {
-        let server = try ClientTestServer()
-        let client = try RPCClient(target: server.target)
-        let firstArrived = Atomic<Bool>(false)
-        let consumer = Task {
+        try await onClientTestLoop {
+            let server = try ClientTestServer()
+            let client = try RPCClient(target: server.target)
+            var received = 0
             for try await _ in client.serverStreaming(
                 method: ClientTestService.method("Count"), request: ClientTestText("1000,5"), responseType: ClientTestText.self)
             {
-                firstArrived.store(true, ordering: .relaxed)
+                received += 1
+                if received == 3 { break }
             }
+            #expect(try await eventually { server.observations.streamCancelled.withLock { $0 } })
+            client.close()
+            await server.stop()
         }
-        #expect(try await eventually { firstArrived.load(ordering: .relaxed) })
-        consumer.cancel()
-        let error = await #expect(throws: RPCError.self) { try await consumer.value }
-        #expect(error?.code == .cancelled)
-        #expect(try await eventually { server.observations.streamCancelled.withLock { $0 } })
-        client.close()
-        await server.stop()
+    }
+
+    @Test func cancellingTheConsumingTaskCancelsTheStream() async throws {
+        try await onClientTestLoop {
+            let server = try ClientTestServer()
+            let client = try RPCClient(target: server.target)
+            let firstArrived = Atomic<Bool>(false)
+            let consumer = Task {
+                for try await _ in client.serverStreaming(
+                    method: ClientTestService.method("Count"), request: ClientTestText("1000,5"), responseType: ClientTestText.self)
+                {
+                    firstArrived.store(true, ordering: .relaxed)
+                }
+            }
+            #expect(try await eventually { firstArrived.load(ordering: .relaxed) })
+            consumer.cancel()
+            let error = await #expect(throws: RPCError.self) { try await consumer.value }
+            #expect(error?.code == .cancelled)
+            #expect(try await eventually { server.observations.streamCancelled.withLock { $0 } })
+            client.close()
+            await server.stop()
+        }
     }
 
     @Test func streamFailingBeforeItsFirstMessageThrowsTheStatus() async throws {
-        let server = try ClientTestServer()
-        let client = try RPCClient(target: server.target)
-        let stream = client.serverStreaming(
-            method: .init(service: "test.Client", method: "Missing"), request: ClientTestText(), responseType: ClientTestText.self)
-        let error = await #expect(throws: RPCError.self) { for try await _ in stream {} }
-        #expect(error?.code == .unimplemented)
-        client.close()
-        await server.stop()
+        try await onClientTestLoop {
+            let server = try ClientTestServer()
+            let client = try RPCClient(target: server.target)
+            let stream = client.serverStreaming(
+                method: .init(service: "test.Client", method: "Missing"), request: ClientTestText(), responseType: ClientTestText.self)
+            let error = await #expect(throws: RPCError.self) { for try await _ in stream {} }
+            #expect(error?.code == .unimplemented)
+            client.close()
+            await server.stop()
+        }
     }
 }
 

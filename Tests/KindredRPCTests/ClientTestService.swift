@@ -1,5 +1,5 @@
 import KindredMessages
-import KindredRPC
+@testable import KindredRPC
 import Logging
 import Synchronization
 
@@ -116,4 +116,16 @@ final class ClientTestServer: Sendable {
         server.beginGracefulShutdown(drainTimeout: .milliseconds(200))
         _ = try? await runner.value
     }
+}
+
+/// A loop of the tests' own. Test bodies run on it so that their timing does not depend on the
+/// cooperative pool, which tests elsewhere may hold with blocking I/O; client calls made there
+/// take the on-loop path a server handler takes.
+let clientTestLoop: EventLoop = {
+    do { return try EventLoopGroup(count: 1).loops[0] } catch { fatalError("cannot start the test loop: \(error)") }
+}()
+
+/// Runs `body` on `clientTestLoop`.
+func onClientTestLoop<Value: Sendable>(_ body: () async throws -> Value) async throws -> Value {
+    try await withTaskExecutorPreference(clientTestLoop) { try await body() }
 }
