@@ -31,7 +31,7 @@ import Testing
         try await onClientTestLoop {
             let port = try await freePort()
             let client = try RPCClient(target: "127.0.0.1:\(port)")
-            let starter = Task {
+            let starter = Task(executorPreference: clientTestLoop) {
                 try await Task.sleep(for: .milliseconds(300))
                 return try ClientTestServer(port: port)
             }
@@ -82,7 +82,7 @@ import Testing
         try await onClientTestLoop {
             let server = try ClientTestServer()
             let client = try RPCClient(target: server.target)
-            let inFlight = Task {
+            let inFlight = Task(executorPreference: clientTestLoop) {
                 let response: ClientTestText = try await client.unary(method: ClientTestService.method("Sleep"), request: ClientTestText("300"))
                 return response.text
             }

@@ -57,7 +57,7 @@ import Testing
             let server = try ClientTestServer()
             let client = try RPCClient(target: server.target)
             let firstArrived = Atomic<Bool>(false)
-            let consumer = Task {
+            let consumer = Task(executorPreference: clientTestLoop) {
                 for try await _ in client.serverStreaming(
                     method: ClientTestService.method("Count"), request: ClientTestText("1000,5"), responseType: ClientTestText.self)
                 {
