@@ -18,6 +18,11 @@ public final class RPCClient: Sendable {
         group = EventLoopGroup.shared
     }
 
+    // The loops hold the connections; without this, a dropped client would leave them open.
+    deinit {
+        close()
+    }
+
     /// Refuses new calls and closes every connection once its open calls finish.
     public func close() {
         isClosed.store(true, ordering: .releasing)
