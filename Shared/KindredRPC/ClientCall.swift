@@ -43,7 +43,9 @@ final class ClientCall {
         guard outcome == nil else { return }
         do {
             // The stream holds the call until it closes, even if the caller has let go of it.
-            streamID = try connection.session.startStream(headers: headers, body: body) { event in self.handle(event) }
+            streamID = try connection.session.startStream(headers: headers, body: body) { event in
+                self.handle(event)
+            }
         } catch {
             handle(.closed(.refused))
         }

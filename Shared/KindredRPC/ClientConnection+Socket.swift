@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A `host:port` a client connects to.
@@ -9,7 +9,8 @@ struct ConnectTarget: Sendable, Hashable, CustomStringConvertible {
 
     /// Parses `host:port` or `[v6]:port`; nil when malformed.
     init?(_ target: String) {
-        guard let colon = target.lastIndex(of: ":"), let port = UInt16(target[target.index(after: colon)...]) else {
+        guard let colon = target.lastIndex(of: ":"), let port = UInt16(target[target.index(after: colon)...])
+        else {
             return nil
         }
         var host = String(target[..<colon])
@@ -33,7 +34,9 @@ struct ConnectTarget: Sendable, Hashable, CustomStringConvertible {
             throw RPCError(.unavailable, "cannot resolve \(host)")
         }
         defer { freeaddrinfo(results) }
-        let fd = socket(first.pointee.ai_family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        let fd = socket(
+            first.pointee.ai_family,
+            Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw RPCError(.unavailable, "socket: \(String(cString: strerror(errno)))") }
         var one: Int32 = 1
         setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))

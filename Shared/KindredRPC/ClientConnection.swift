@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 internal import CLinuxSystem
 
@@ -74,7 +74,9 @@ final class ClientConnection: EventLoopChannel {
         guard state == .ready else { return connectFinished() }
         let count = read(fd, loop.readBuffer.baseAddress, loop.readBuffer.count)
         if count > 0 {
-            do { try session.receive(UnsafeRawBufferPointer(start: loop.readBuffer.baseAddress, count: count)) } catch {
+            do {
+                try session.receive(UnsafeRawBufferPointer(start: loop.readBuffer.baseAddress, count: count))
+            } catch {
                 return close()
             }
             loop.markDirty(self)

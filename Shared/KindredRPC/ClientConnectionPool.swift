@@ -25,8 +25,9 @@ final class ClientConnectionPool: @unchecked Sendable {
     func connection() throws(RPCError) -> ClientConnection {
         guard !isClosed else { throw RPCError(.unavailable, "the client is closed") }
         let least = connections.filter(\.isUsable).min { $0.load < $1.load }
-        if let least, connections.count >= configuration.connectionsPerLoop
-            || least.load < min(Self.spillLoad, least.session.peerMaxConcurrentStreams)
+        if let least,
+            connections.count >= configuration.connectionsPerLoop
+                || least.load < min(Self.spillLoad, least.session.peerMaxConcurrentStreams)
         {
             return least
         }
@@ -43,7 +44,10 @@ final class ClientConnectionPool: @unchecked Sendable {
             throw RPCError(.unavailable, "\(target) is unreachable; reconnecting after a backoff")
         }
         let connection: ClientConnection
-        do { connection = try ClientConnection(target: target, loop: loop, connectTimeout: configuration.connectTimeout) } catch {
+        do {
+            connection = try ClientConnection(
+                target: target, loop: loop, connectTimeout: configuration.connectTimeout)
+        } catch {
             connectFailed()
             throw error
         }

@@ -70,18 +70,23 @@ struct ClientResponseReader {
         switch consumed {
         case .success: break
         case .failure(.tooLarge(let size, let limit)):
-            return .abort(RPCError(.resourceExhausted, "response message of \(size) bytes exceeds the limit of \(limit)"))
+            return .abort(
+                RPCError(
+                    .resourceExhausted, "response message of \(size) bytes exceeds the limit of \(limit)"))
         case .failure(.invalidFlag):
             return .abort(RPCError(.internal, "malformed response message prefix"))
         }
         var payloads: [[UInt8]] = []
         for message in framed {
             guard message.compressed else { payloads.append(message.bytes); continue }
-            guard encoding != .identity else { return .abort(RPCError(.internal, "compressed message without grpc-encoding")) }
+            guard encoding != .identity else {
+                return .abort(RPCError(.internal, "compressed message without grpc-encoding"))
+            }
             do {
                 payloads.append(try MessageEncoding.gunzip(message.bytes, limit: deframer.maxMessageSize))
             } catch .tooLarge(let limit) {
-                return .abort(RPCError(.resourceExhausted, "inflated response message exceeds the limit of \(limit)"))
+                return .abort(
+                    RPCError(.resourceExhausted, "inflated response message exceeds the limit of \(limit)"))
             } catch {
                 return .abort(RPCError(.internal, "corrupt compressed response message"))
             }
@@ -101,7 +106,8 @@ extension ClientResponseReader {
         if code == .ok { return nil }
         let message = value("grpc-message").map(PercentEncoding.decode) ?? ""
         var details: [ErrorDetail] = []
-        if var encoded = value("grpc-status-details-bin"), let bytes = encoded.withUTF8({ Base64.decode($0) }) {
+        if var encoded = value("grpc-status-details-bin"), let bytes = encoded.withUTF8({ Base64.decode($0) })
+        {
             details = StatusDetails.decode(bytes) ?? []
         }
         return RPCError(code, message, details: details, trailers: metadata(block))
@@ -112,7 +118,9 @@ extension ClientResponseReader {
         var metadata = Metadata()
         for (name, value) in block {
             var value = value
-            if let entry = value.withUTF8({ Metadata.entry(name: name, value: $0) }) { metadata.append(entry) }
+            if let entry = value.withUTF8({ Metadata.entry(name: name, value: $0) }) {
+                metadata.append(entry)
+            }
         }
         return metadata
     }
@@ -139,7 +147,8 @@ extension ClientResponseReader {
         case .connectionLost: RPCError(.unavailable, "the connection to the server was lost")
         case .notConnected: RPCError(.unavailable, "cannot connect to the server")
         case .reset(NGHTTP2_CANCEL.rawValue): RPCError(.cancelled, "the call was cancelled")
-        case .reset(NGHTTP2_ENHANCE_YOUR_CALM.rawValue): RPCError(.resourceExhausted, "the server reset the stream (ENHANCE_YOUR_CALM)")
+        case .reset(NGHTTP2_ENHANCE_YOUR_CALM.rawValue):
+            RPCError(.resourceExhausted, "the server reset the stream (ENHANCE_YOUR_CALM)")
         case .reset(let code): RPCError(.internal, "the server reset the stream (HTTP/2 error \(code))")
         }
     }

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 extension EventLoop {
@@ -14,13 +14,15 @@ extension EventLoop {
     func startThread() {
         var thread = pthread_t()
         let context = Unmanaged.passRetained(self).toOpaque()
-        let status = pthread_create(&thread, nil, { context in
-            let loop = Unmanaged<EventLoop>.fromOpaque(context!).takeRetainedValue()
-            pthread_setspecific(currentLoopKey.key, Unmanaged.passUnretained(loop).toOpaque())
-            loop.run()
-            pthread_setspecific(currentLoopKey.key, nil)
-            return nil
-        }, context)
+        let status = pthread_create(
+            &thread, nil,
+            { context in
+                let loop = Unmanaged<EventLoop>.fromOpaque(context!).takeRetainedValue()
+                pthread_setspecific(currentLoopKey.key, Unmanaged.passUnretained(loop).toOpaque())
+                loop.run()
+                pthread_setspecific(currentLoopKey.key, nil)
+                return nil
+            }, context)
         precondition(status == 0, "pthread_create failed: \(status)")
         pthread_detach(thread)
     }

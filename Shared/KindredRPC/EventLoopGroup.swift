@@ -20,6 +20,8 @@ final class EventLoopGroup: Sendable {
 
     /// One loop for clients used outside any server, started on first use and kept for the process.
     static let shared: EventLoopGroup = {
-        do { return try EventLoopGroup(count: 1) } catch { fatalError("cannot start the client event loop: \(error)") }
+        do { return try EventLoopGroup(count: 1) } catch {
+            fatalError("cannot start the client event loop: \(error)")
+        }
     }()
 }

@@ -35,11 +35,13 @@ extension HTTP2ClientSession {
 
     func streamClosed(streamID: Int32, errorCode: UInt32) {
         guard let stream = streams.removeValue(forKey: streamID) else { return }
-        stream.onEvent(.closed(Self.closure(streamID: streamID, errorCode: errorCode, goAway: goAwayLastStreamID)))
+        stream.onEvent(
+            .closed(Self.closure(streamID: streamID, errorCode: errorCode, goAway: goAwayLastStreamID)))
     }
 
     /// Classifies a stream's end; REFUSED_STREAM and streams past a GOAWAY were never processed.
-    static func closure(streamID: Int32, errorCode: UInt32, goAway lastStreamID: Int32?) -> HTTP2StreamClosure {
+    static func closure(streamID: Int32, errorCode: UInt32, goAway lastStreamID: Int32?) -> HTTP2StreamClosure
+    {
         if let lastStreamID, streamID > lastStreamID { return .refused }
         switch errorCode {
         case NGHTTP2_NO_ERROR.rawValue: return .finished

@@ -11,7 +11,8 @@ extension HTTP2ClientSession {
     ) throws(HTTP2SessionError) -> Int32 {
         guard canOpenStreams else { throw .protocolError("the connection is going away") }
         let stream = Stream(body: body, onEvent: onEvent)
-        var provider = nghttp2_data_provider(source: nghttp2_data_source(ptr: nil), read_callback: readRequestBody)
+        var provider = nghttp2_data_provider(
+            source: nghttp2_data_source(ptr: nil), read_callback: readRequestBody)
         let streamID = HeaderBlock(headers).withNameValues { fields, count in
             nghttp2_submit_request(session, nil, fields, count, &provider, nil)
         }
@@ -23,7 +24,8 @@ extension HTTP2ClientSession {
     /// Resets a stream with CANCEL (the caller gave up); its `.closed` event still follows.
     func cancelStream(_ streamID: Int32) {
         guard streams[streamID] != nil else { return }
-        nghttp2_submit_rst_stream(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), streamID, NGHTTP2_CANCEL.rawValue)
+        nghttp2_submit_rst_stream(
+            session, UInt8(NGHTTP2_FLAG_NONE.rawValue), streamID, NGHTTP2_CANCEL.rawValue)
     }
 
     /// Tells the peer this side opens no more streams; open ones run to their end, after which
@@ -36,7 +38,9 @@ extension HTTP2ClientSession {
     }
 
     /// Copies request body bytes into nghttp2's frame buffer, flagging END_STREAM after the last.
-    func readBody(streamID: Int32, into buffer: UnsafeMutablePointer<UInt8>, length: Int) -> (Int, isLast: Bool) {
+    func readBody(streamID: Int32, into buffer: UnsafeMutablePointer<UInt8>, length: Int) -> (
+        Int, isLast: Bool
+    ) {
         guard let stream = streams[streamID] else { return (0, true) }
         let count = min(length, stream.body.count - stream.bodyOffset)
         stream.body.withUnsafeBufferPointer { body in

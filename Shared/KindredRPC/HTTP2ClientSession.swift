@@ -36,18 +36,22 @@ final class HTTP2ClientSession {
         // Response bytes are acknowledged as the caller consumes them: a slow reader throttles the server.
         nghttp2_option_set_no_auto_window_update(options, 1)
         var session: OpaquePointer?
-        let rv = nghttp2_session_client_new2(&session, callbacks, Unmanaged.passUnretained(self).toOpaque(), options)
+        let rv = nghttp2_session_client_new2(
+            &session, callbacks, Unmanaged.passUnretained(self).toOpaque(), options)
         precondition(rv == 0, "nghttp2 out of memory")
         self.session = session
         var settings = [
             nghttp2_settings_entry(settings_id: Int32(NGHTTP2_SETTINGS_ENABLE_PUSH.rawValue), value: 0),
             nghttp2_settings_entry(
-                settings_id: Int32(NGHTTP2_SETTINGS_INITIAL_WINDOW_SIZE.rawValue), value: UInt32(initialWindowSize)),
-            nghttp2_settings_entry(settings_id: Int32(NGHTTP2_SETTINGS_MAX_FRAME_SIZE.rawValue), value: UInt32(maxFrameSize)),
+                settings_id: Int32(NGHTTP2_SETTINGS_INITIAL_WINDOW_SIZE.rawValue),
+                value: UInt32(initialWindowSize)),
+            nghttp2_settings_entry(
+                settings_id: Int32(NGHTTP2_SETTINGS_MAX_FRAME_SIZE.rawValue), value: UInt32(maxFrameSize)),
         ]
         nghttp2_submit_settings(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), &settings, settings.count)
         // A large connection window so that one slow stream does not stall its siblings.
-        nghttp2_session_set_local_window_size(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), 0, Int32(initialWindowSize * 16))
+        nghttp2_session_set_local_window_size(
+            session, UInt8(NGHTTP2_FLAG_NONE.rawValue), 0, Int32(initialWindowSize * 16))
     }
 
     deinit {
@@ -57,7 +61,8 @@ final class HTTP2ClientSession {
     /// Processes bytes read from the peer, delivering stream events synchronously.
     func receive(_ bytes: UnsafeRawBufferPointer) throws(HTTP2SessionError) {
         guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
-        let consumed = nghttp2_session_mem_recv(session, base.assumingMemoryBound(to: UInt8.self), bytes.count)
+        let consumed = nghttp2_session_mem_recv(
+            session, base.assumingMemoryBound(to: UInt8.self), bytes.count)
         if consumed < 0 {
             throw .protocolError(String(cString: nghttp2_strerror(Int32(consumed))))
         }

@@ -34,7 +34,8 @@ public struct ClientResponseStream<Response: ProtoMessage>: AsyncSequence, Senda
         let state: ClientResponseStreamState<Response>
 
         /// The next response; nil after the last one.
-        public mutating func next(isolation actor: isolated (any Actor)?) async throws(RPCError) -> Response? {
+        public mutating func next(isolation actor: isolated (any Actor)?) async throws(RPCError) -> Response?
+        {
             try await state.next()
         }
 
@@ -68,7 +69,10 @@ final class ClientResponseStreamState<Response: ProtoMessage>: @unchecked Sendab
         do {
             if call == nil { try await start() }
             guard let call, let loop else { return nil }
-            guard let bytes = try await RPCClient.consume(call, on: loop, { call throws(RPCError) in try await call.next() }) else {
+            guard
+                let bytes = try await RPCClient.consume(
+                    call, on: loop, { call throws(RPCError) in try await call.next() })
+            else {
                 isDone = true
                 return nil
             }
@@ -85,8 +89,10 @@ final class ClientResponseStreamState<Response: ProtoMessage>: @unchecked Sendab
         let deadline = options.effectiveDeadline(defaultTimeout: client.configuration.defaultTimeout)
         let headers = client.requestHeaders(method: stream.method, options: options)
         let body = try stream.encodeRequest()
-        let call = try await client.retrying(options: options, deadline: deadline) { () async throws(RPCError) -> ClientCall in
-            try await client.attempt(headers: headers, body: body, deadline: deadline) { call throws(RPCError) in
+        let call = try await client.retrying(options: options, deadline: deadline) {
+            () async throws(RPCError) -> ClientCall in
+            try await client.attempt(headers: headers, body: body, deadline: deadline) {
+                call throws(RPCError) in
                 try await call.waitForResponseStart()
                 return call
             }

@@ -7,7 +7,9 @@ extension RPCClient {
         method: MethodDescriptor, request: Request, options: CallOptions = CallOptions(),
         responseType: Response.Type = Response.self
     ) async throws(RPCError) -> Response {
-        try await unaryResponse(method: method, request: request, options: options, responseType: responseType).message
+        try await unaryResponse(
+            method: method, request: request, options: options, responseType: responseType
+        ).message
     }
 
     /// Like `unary`, but also returns the metadata the server sent in its headers and trailers.
@@ -18,7 +20,8 @@ extension RPCClient {
         let deadline = options.effectiveDeadline(defaultTimeout: configuration.defaultTimeout)
         let headers = requestHeaders(method: method, options: options)
         let body = try encode(request, compress: options.compressRequest)
-        return try await retrying(options: options, deadline: deadline) { () async throws(RPCError) -> ClientResponse<Response> in
+        return try await retrying(options: options, deadline: deadline) {
+            () async throws(RPCError) -> ClientResponse<Response> in
             try await attempt(headers: headers, body: body, deadline: deadline) { call throws(RPCError) in
                 guard let message = try await call.next() else {
                     throw RPCError(.internal, "the server sent no response message")
@@ -26,7 +29,9 @@ extension RPCClient {
                 guard try await call.next() == nil else {
                     throw RPCError(.internal, "the server sent more than one response message")
                 }
-                return ClientResponse(message: try Self.decode(message), headers: call.responseHeaders, trailers: call.responseTrailers)
+                return ClientResponse(
+                    message: try Self.decode(message), headers: call.responseHeaders,
+                    trailers: call.responseTrailers)
             }
         }
     }
@@ -40,10 +45,15 @@ extension RPCClient {
         while true {
             do {
                 return try await body()
-            } catch where error.code == .unavailable && options.idempotent && attempt + 1 < configuration.maxAttempts {
+            } catch
+                where error.code == .unavailable && options.idempotent
+                && attempt + 1 < configuration.maxAttempts
+            {
                 let delay = configuration.backoff(after: attempt)
                 guard ContinuousClock.now + delay < deadline else { throw error }
-                do { try await Task.sleep(for: delay) } catch { throw RPCError(.cancelled, "the caller cancelled the call") }
+                do { try await Task.sleep(for: delay) } catch {
+                    throw RPCError(.cancelled, "the caller cancelled the call")
+                }
                 attempt += 1
             }
         }
@@ -52,7 +62,8 @@ extension RPCClient {
     /// The request HEADERS of a call, without `grpc-timeout` (added per attempt).
     func requestHeaders(method: MethodDescriptor, options: CallOptions) -> [(name: String, value: String)] {
         var headers: [(name: String, value: String)] = [
-            (":method", "POST"), (":scheme", "http"), (":path", method.path), (":authority", target.description),
+            (":method", "POST"), (":scheme", "http"), (":path", method.path),
+            (":authority", target.description),
             ("content-type", "application/grpc"), ("te", "trailers"), ("user-agent", configuration.userAgent),
             ("grpc-accept-encoding", MessageEncoding.acceptedList),
         ]
@@ -69,7 +80,8 @@ extension RPCClient {
         }
         var body: [UInt8] = []
         body.reserveCapacity(payload.count + 5)
-        MessageDeframer.frame(compress ? MessageEncoding.gzip(payload) : payload, compressed: compress, into: &body)
+        MessageDeframer.frame(
+            compress ? MessageEncoding.gzip(payload) : payload, compressed: compress, into: &body)
         return body
     }
 

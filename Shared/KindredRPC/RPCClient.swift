@@ -12,7 +12,9 @@ public final class RPCClient: Sendable {
 
     /// Creates a client for `target` (`host:port`); connections open on the first call.
     public init(target: String, configuration: ClientConfiguration = ClientConfiguration()) throws(RPCError) {
-        guard let parsed = ConnectTarget(target) else { throw RPCError(.invalidArgument, "malformed target \(target)") }
+        guard let parsed = ConnectTarget(target) else {
+            throw RPCError(.invalidArgument, "malformed target \(target)")
+        }
         self.target = parsed
         self.configuration = configuration
         group = EventLoopGroup.shared
@@ -39,7 +41,9 @@ public final class RPCClient: Sendable {
         headers: [(name: String, value: String)], body: [UInt8], deadline: ContinuousClock.Instant,
         _ consume: (ClientCall) async throws(RPCError) -> Value
     ) async throws(RPCError) -> Value {
-        guard !isClosed.load(ordering: .acquiring) else { throw RPCError(.unavailable, "the client is closed") }
+        guard !isClosed.load(ordering: .acquiring) else {
+            throw RPCError(.unavailable, "the client is closed")
+        }
         let loop = EventLoop.current ?? group.next()
         return try await withTaskExecutorPreference(loop) { () async throws(RPCError) -> Value in
             var resends = 0
@@ -47,7 +51,7 @@ public final class RPCClient: Sendable {
                 let call = try self.start(headers: headers, body: body, deadline: deadline, on: loop)
                 do throws(RPCError) {
                     return try await Self.consume(call, on: loop, consume)
-                } catch where call.wasRefused && resends < Self.maxResends {
+                } catch  where call.wasRefused && resends < Self.maxResends {
                     // The server never processed the stream (REFUSED_STREAM, or past a GOAWAY):
                     // sending it again is safe whether or not the call is idempotent.
                     resends += 1
@@ -67,19 +71,26 @@ public final class RPCClient: Sendable {
             let handle = LoopBound(call: call, loop: loop)
             // withTaskCancellationHandler rethrows untyped errors, so the typed one travels in a Result.
             let outcome = await withTaskCancellationHandler { () async -> Result<Value, RPCError> in
-                do throws(RPCError) { return .success(try await consume(call)) } catch { return .failure(error) }
+                do throws(RPCError) { return .success(try await consume(call)) } catch {
+                    return .failure(error)
+                }
             } onCancel: {
-                handle.loop.execute { handle.call.cancel(with: RPCError(.cancelled, "the caller cancelled the call")) }
+                handle.loop.execute {
+                    handle.call.cancel(with: RPCError(.cancelled, "the caller cancelled the call"))
+                }
             }
             return try outcome.get()
         }
     }
 
     func start(
-        headers: [(name: String, value: String)], body: [UInt8], deadline: ContinuousClock.Instant, on loop: EventLoop
+        headers: [(name: String, value: String)], body: [UInt8], deadline: ContinuousClock.Instant,
+        on loop: EventLoop
     ) throws(RPCError) -> ClientCall {
         let remaining = ContinuousClock.now.duration(to: deadline)
-        guard remaining > .zero else { throw RPCError(.deadlineExceeded, "the deadline passed before the call started") }
+        guard remaining > .zero else {
+            throw RPCError(.deadlineExceeded, "the deadline passed before the call started")
+        }
         let call = ClientCall(
             headers: headers + [("grpc-timeout", GRPCTimeout.encode(remaining))], body: body,
             maxResponseSize: configuration.maxResponseMessageSize, loop: loop)

@@ -6,7 +6,9 @@ import Testing
     @Test func unaryCallFromOutsideAnyLoopReturnsTheResponse() async throws {
         let server = try ClientTestServer()
         let client = try RPCClient(target: server.target)
-        let response = try await client.unary(method: ClientTestService.method("Echo"), request: ClientTestText("hello"), responseType: ClientTestText.self)
+        let response = try await client.unary(
+            method: ClientTestService.method("Echo"), request: ClientTestText("hello"),
+            responseType: ClientTestText.self)
         #expect(response.text == "hello")
         client.close()
         await server.stop()
@@ -18,7 +20,8 @@ import Testing
             let client = try RPCClient(target: server.target)
             let text = String(repeating: "kindred ", count: 1000)
             let response: ClientTestText = try await client.unary(
-                method: ClientTestService.method("Echo"), request: ClientTestText(text), options: CallOptions(compressRequest: true))
+                method: ClientTestService.method("Echo"), request: ClientTestText(text),
+                options: CallOptions(compressRequest: true))
             #expect(response.text == text)
             client.close()
             await server.stop()
@@ -30,14 +33,16 @@ import Testing
             let server = try ClientTestServer()
             let client = try RPCClient(target: server.target)
             let error = await #expect(throws: RPCError.self) {
-                let _: ClientTestText = try await client.unary(method: ClientTestService.method("Echo"), request: ClientTestText("fail"))
+                let _: ClientTestText = try await client.unary(
+                    method: ClientTestService.method("Echo"), request: ClientTestText("fail"))
             }
             #expect(error?.code == .permissionDenied)
             #expect(error?.message == "not allowed: 100% ✋")
-            #expect(error?.details == [
-                .errorInfo(reason: "PARENTAL_CONTROLS", domain: "kindred.test", metadata: ["k": "v"]),
-                .retryInfo(retryDelay: .seconds(3)),
-            ])
+            #expect(
+                error?.details == [
+                    .errorInfo(reason: "PARENTAL_CONTROLS", domain: "kindred.test", metadata: ["k": "v"]),
+                    .retryInfo(retryDelay: .seconds(3)),
+                ])
             #expect(error?.trailers["x-reason"] == "asked to")
             client.close()
             await server.stop()
@@ -49,7 +54,8 @@ import Testing
             let server = try ClientTestServer()
             let client = try RPCClient(target: server.target)
             let error = await #expect(throws: RPCError.self) {
-                let _: ClientTestText = try await client.unary(method: .init(service: "test.Client", method: "Nope"), request: ClientTestText())
+                let _: ClientTestText = try await client.unary(
+                    method: .init(service: "test.Client", method: "Nope"), request: ClientTestText())
             }
             #expect(error?.code == .unimplemented)
             client.close()
@@ -64,7 +70,8 @@ import Testing
             let start = ContinuousClock.now
             let error = await #expect(throws: RPCError.self) {
                 let _: ClientTestText = try await client.unary(
-                    method: ClientTestService.method("Sleep"), request: ClientTestText("5000"), options: CallOptions(timeout: .milliseconds(200)))
+                    method: ClientTestService.method("Sleep"), request: ClientTestText("5000"),
+                    options: CallOptions(timeout: .milliseconds(200)))
             }
             #expect(error?.code == .deadlineExceeded)
             #expect(ContinuousClock.now - start < .seconds(2))
@@ -79,7 +86,8 @@ import Testing
             var configuration = ClientConfiguration()
             configuration.defaultTimeout = .seconds(3)
             let client = try RPCClient(target: server.target, configuration: configuration)
-            let remaining: ClientTestText = try await client.unary(method: ClientTestService.method("Deadline"), request: ClientTestText())
+            let remaining: ClientTestText = try await client.unary(
+                method: ClientTestService.method("Deadline"), request: ClientTestText())
             let milliseconds = try #require(Int(remaining.text))
             #expect(milliseconds > 2_000 && milliseconds <= 3_000)
             client.close()
@@ -93,7 +101,8 @@ import Testing
             let client = try RPCClient(target: server.target)
             server.observations.relayClient.withLock { $0 = client }
             let relayed: ClientTestText = try await client.unary(
-                method: ClientTestService.method("Relay"), request: ClientTestText(), options: CallOptions(timeout: .seconds(2)))
+                method: ClientTestService.method("Relay"), request: ClientTestText(),
+                options: CallOptions(timeout: .seconds(2)))
             let milliseconds = try #require(Int(relayed.text))
             #expect(milliseconds > 1_000 && milliseconds <= 2_000)
             server.observations.relayClient.withLock { $0 = nil }
@@ -113,7 +122,8 @@ import Testing
             options.metadata.add("x-blob", binary: [0, 1, 255])
             options.forwardAuthorization(from: inbound)
             let response = try await client.unaryResponse(
-                method: ClientTestService.method("Metadata"), request: ClientTestText(), options: options, responseType: ClientTestText.self)
+                method: ClientTestService.method("Metadata"), request: ClientTestText(), options: options,
+                responseType: ClientTestText.self)
             #expect(response.message.text == "hi there|Bearer token-1|[0, 1, 255]")
             #expect(response.headers["x-echo-header"] == "hi there")
             #expect(response.trailers[binary: "x-echo-trailer-bin"] == [9, 8])
@@ -131,7 +141,8 @@ import Testing
             let peers = try await withThrowingTaskGroup(of: String.self) { group in
                 for _ in 0..<200 {
                     group.addTask {
-                        let response: ClientTestText = try await client.unary(method: ClientTestService.method("Peer"), request: ClientTestText())
+                        let response: ClientTestText = try await client.unary(
+                            method: ClientTestService.method("Peer"), request: ClientTestText())
                         return response.text
                     }
                 }

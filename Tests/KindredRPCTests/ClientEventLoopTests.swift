@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 import Testing
 @testable import KindredRPC
@@ -7,7 +7,8 @@ import Testing
 @Suite struct ClientEventLoopTests {
     @Test func taskPreferringALoopRunsOnItAndFindsIt() async throws {
         let loop = EventLoopGroup.shared.next()
-        let found = await Task(executorPreference: loop) { EventLoop.current === loop && loop.inEventLoop }.value
+        let found = await Task(executorPreference: loop) { EventLoop.current === loop && loop.inEventLoop }
+            .value
         #expect(found)
     }
 
@@ -16,10 +17,15 @@ import Testing
         let client = try RPCClient(target: server.target)
         // A loop of its own, standing in for a server loop that runs a handler.
         let loop = try EventLoopGroup(count: 1).loops[0]
-        let (sameThread, socketOnLoop) = try await Task(executorPreference: loop) { () async throws -> (Bool, Bool) in
+        let (sameThread, socketOnLoop) = try await Task(executorPreference: loop) {
+            () async throws -> (Bool, Bool) in
             let thread = pthread_self()
-            let _: ClientTestText = try await client.unary(method: ClientTestService.method("Echo"), request: ClientTestText("x"))
-            return (pthread_equal(thread, pthread_self()) != 0, loop.connections.contains { $0 is ClientConnection })
+            let _: ClientTestText = try await client.unary(
+                method: ClientTestService.method("Echo"), request: ClientTestText("x"))
+            return (
+                pthread_equal(thread, pthread_self()) != 0,
+                loop.connections.contains { $0 is ClientConnection }
+            )
         }.value
         #expect(sameThread)
         #expect(socketOnLoop)

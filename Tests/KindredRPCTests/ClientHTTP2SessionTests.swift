@@ -28,7 +28,8 @@ let requestHeaders: [(name: String, value: String)] = [
 @Suite struct ClientHTTP2SessionTests {
     @Test func requestAndResponseWithTrailersArriveInOrder() throws {
         let client = HTTP2ClientSession(), peer = ClientHTTP2TestPeer(), recorder = StreamRecorder()
-        let id = try client.startStream(headers: requestHeaders, body: [0, 0, 0, 0, 2, 8, 1], onEvent: recorder.record)
+        let id = try client.startStream(
+            headers: requestHeaders, body: [0, 0, 0, 0, 2, 8, 1], onEvent: recorder.record)
         try exchange(client, peer)
         #expect(peer.completed == [id])
         #expect(peer.requests[id]?.body == [0, 0, 0, 0, 2, 8, 1])
@@ -95,7 +96,9 @@ let requestHeaders: [(name: String, value: String)] = [
         try exchange(client, peer)
         #expect(second.closure == .refused)
         #expect(!client.canOpenStreams)
-        #expect(throws: HTTP2SessionError.self) { try client.startStream(headers: requestHeaders, body: [], onEvent: { _ in }) }
+        #expect(throws: HTTP2SessionError.self) {
+            try client.startStream(headers: requestHeaders, body: [], onEvent: { _ in })
+        }
         peer.respond(id1, headers: [(":status", "200")], body: [9], trailers: [("grpc-status", "0")])
         try exchange(client, peer)
         #expect(first.closure == .finished)
@@ -106,7 +109,9 @@ let requestHeaders: [(name: String, value: String)] = [
         try exchange(client, peer)
         #expect(client.peerMaxConcurrentStreams == 2)
         let recorders = (0..<3).map { _ in StreamRecorder() }
-        let ids = try recorders.map { try client.startStream(headers: requestHeaders, body: [1], onEvent: $0.record) }
+        let ids = try recorders.map {
+            try client.startStream(headers: requestHeaders, body: [1], onEvent: $0.record)
+        }
         try exchange(client, peer)
         #expect(peer.completed == Array(ids.prefix(2)))
         peer.respond(ids[0], headers: [(":status", "200")], body: [1], trailers: [("grpc-status", "0")])

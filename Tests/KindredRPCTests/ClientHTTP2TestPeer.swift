@@ -27,7 +27,10 @@ final class ClientHTTP2TestPeer {
         nghttp2_session_server_new(&session, callbacks, Unmanaged.passUnretained(self).toOpaque())
         var settings: [nghttp2_settings_entry] = []
         if let maxConcurrentStreams {
-            settings.append(.init(settings_id: Int32(NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS.rawValue), value: maxConcurrentStreams))
+            settings.append(
+                .init(
+                    settings_id: Int32(NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS.rawValue),
+                    value: maxConcurrentStreams))
         }
         nghttp2_submit_settings(session, 0, &settings, settings.count)
     }
@@ -56,12 +59,16 @@ final class ClientHTTP2TestPeer {
         body: [UInt8] = [], trailers: [(name: String, value: String)] = []
     ) {
         guard !body.isEmpty || !trailers.isEmpty else {
-            HeaderBlock(headers).withNameValues { _ = nghttp2_submit_response(session, streamID, $0, $1, nil) }
+            HeaderBlock(headers).withNameValues {
+                _ = nghttp2_submit_response(session, streamID, $0, $1, nil)
+            }
             return
         }
         bodies[streamID] = (body, trailers)
         var provider = nghttp2_data_provider(source: nghttp2_data_source(ptr: nil), read_callback: peerRead)
-        HeaderBlock(headers).withNameValues { _ = nghttp2_submit_response(session, streamID, $0, $1, &provider) }
+        HeaderBlock(headers).withNameValues {
+            _ = nghttp2_submit_response(session, streamID, $0, $1, &provider)
+        }
     }
 
     func reset(_ streamID: Int32, errorCode: UInt32) {
@@ -79,9 +86,14 @@ final class ClientHTTP2TestPeer {
         requests[streamID, default: Request()].body.append(contentsOf: bytes)
     }
     fileprivate func ended(_ streamID: Int32) { completed.append(streamID) }
-    fileprivate func closed(_ streamID: Int32, _ code: UInt32) { if code != 0 { resetCodes[streamID] = code } }
+    fileprivate func closed(_ streamID: Int32, _ code: UInt32) {
+        if code != 0 { resetCodes[streamID] = code }
+    }
 
-    fileprivate func read(_ streamID: Int32, _ buffer: UnsafeMutablePointer<UInt8>, _ length: Int, _ flags: UnsafeMutablePointer<UInt32>) -> Int {
+    fileprivate func read(
+        _ streamID: Int32, _ buffer: UnsafeMutablePointer<UInt8>, _ length: Int,
+        _ flags: UnsafeMutablePointer<UInt32>
+    ) -> Int {
         guard let pending = bodies[streamID] else { return 0 }
         let count = min(length, pending.bytes.count)
         pending.bytes.withUnsafeBufferPointer { buffer.update(from: $0.baseAddress!, count: count) }
@@ -90,7 +102,9 @@ final class ClientHTTP2TestPeer {
             flags.pointee |= NGHTTP2_DATA_FLAG_EOF.rawValue
             if !pending.trailers.isEmpty {
                 flags.pointee |= NGHTTP2_DATA_FLAG_NO_END_STREAM.rawValue
-                HeaderBlock(pending.trailers).withNameValues { _ = nghttp2_submit_trailer(session, streamID, $0, $1) }
+                HeaderBlock(pending.trailers).withNameValues {
+                    _ = nghttp2_submit_trailer(session, streamID, $0, $1)
+                }
             }
             bodies[streamID] = nil
         }
@@ -114,7 +128,8 @@ private func peerOwner(_ userData: UnsafeMutableRawPointer?) -> ClientHTTP2TestP
 }
 
 private func peerOnHeader(
-    _ session: OpaquePointer?, _ frame: UnsafePointer<nghttp2_frame>?, _ name: UnsafePointer<UInt8>?, _ nameLength: Int,
+    _ session: OpaquePointer?, _ frame: UnsafePointer<nghttp2_frame>?, _ name: UnsafePointer<UInt8>?,
+    _ nameLength: Int,
     _ value: UnsafePointer<UInt8>?, _ valueLength: Int, _ flags: UInt8, _ userData: UnsafeMutableRawPointer?
 ) -> Int32 {
     peerOwner(userData).header(
@@ -124,7 +139,9 @@ private func peerOnHeader(
     return 0
 }
 
-private func peerOnFrame(_ session: OpaquePointer?, _ frame: UnsafePointer<nghttp2_frame>?, _ userData: UnsafeMutableRawPointer?) -> Int32 {
+private func peerOnFrame(
+    _ session: OpaquePointer?, _ frame: UnsafePointer<nghttp2_frame>?, _ userData: UnsafeMutableRawPointer?
+) -> Int32 {
     let header = frame!.pointee.hd
     let isRequestFrame = header.type == NGHTTP2_HEADERS.rawValue || header.type == NGHTTP2_DATA.rawValue
     if isRequestFrame && header.flags & UInt8(NGHTTP2_FLAG_END_STREAM.rawValue) != 0 {
@@ -134,14 +151,17 @@ private func peerOnFrame(_ session: OpaquePointer?, _ frame: UnsafePointer<nghtt
 }
 
 private func peerOnData(
-    _ session: OpaquePointer?, _ flags: UInt8, _ streamID: Int32, _ data: UnsafePointer<UInt8>?, _ length: Int,
+    _ session: OpaquePointer?, _ flags: UInt8, _ streamID: Int32, _ data: UnsafePointer<UInt8>?,
+    _ length: Int,
     _ userData: UnsafeMutableRawPointer?
 ) -> Int32 {
     peerOwner(userData).data(streamID, UnsafeBufferPointer(start: data, count: length))
     return 0
 }
 
-private func peerOnClose(_ session: OpaquePointer?, _ streamID: Int32, _ code: UInt32, _ userData: UnsafeMutableRawPointer?) -> Int32 {
+private func peerOnClose(
+    _ session: OpaquePointer?, _ streamID: Int32, _ code: UInt32, _ userData: UnsafeMutableRawPointer?
+) -> Int32 {
     peerOwner(userData).closed(streamID, code)
     return 0
 }

@@ -15,12 +15,14 @@ import Testing
             var server = try ClientTestServer()
             let port = server.port
             let client = try RPCClient(target: server.target)
-            let first: ClientTestText = try await client.unary(method: ClientTestService.method("Echo"), request: ClientTestText("one"))
+            let first: ClientTestText = try await client.unary(
+                method: ClientTestService.method("Echo"), request: ClientTestText("one"))
             #expect(first.text == "one")
             await server.stop()
             server = try ClientTestServer(port: port)
             let second: ClientTestText = try await client.unary(
-                method: ClientTestService.method("Echo"), request: ClientTestText("two"), options: CallOptions(idempotent: true))
+                method: ClientTestService.method("Echo"), request: ClientTestText("two"),
+                options: CallOptions(idempotent: true))
             #expect(second.text == "two")
             client.close()
             await server.stop()
@@ -53,7 +55,8 @@ import Testing
             let start = ContinuousClock.now
             let error = await #expect(throws: RPCError.self) {
                 let _: ClientTestText = try await client.unary(
-                    method: ClientTestService.method("Echo"), request: ClientTestText(), options: CallOptions(timeout: .seconds(5)))
+                    method: ClientTestService.method("Echo"), request: ClientTestText(),
+                    options: CallOptions(timeout: .seconds(5)))
             }
             #expect(error?.code == .unavailable)
             // A retry would first wait at least 1.6 s (2 s backoff, -20% jitter).
@@ -83,7 +86,8 @@ import Testing
             let server = try ClientTestServer()
             let client = try RPCClient(target: server.target)
             let inFlight = Task(executorPreference: clientTestLoop) {
-                let response: ClientTestText = try await client.unary(method: ClientTestService.method("Sleep"), request: ClientTestText("300"))
+                let response: ClientTestText = try await client.unary(
+                    method: ClientTestService.method("Sleep"), request: ClientTestText("300"))
                 return response.text
             }
             try await Task.sleep(for: .milliseconds(100))
@@ -99,7 +103,8 @@ import Testing
             let client = try RPCClient(target: server.target)
             client.close()
             let error = await #expect(throws: RPCError.self) {
-                let _: ClientTestText = try await client.unary(method: ClientTestService.method("Echo"), request: ClientTestText())
+                let _: ClientTestText = try await client.unary(
+                    method: ClientTestService.method("Echo"), request: ClientTestText())
             }
             #expect(error?.code == .unavailable)
             await server.stop()

@@ -2,7 +2,9 @@ import Testing
 @testable import KindredRPC
 
 @Suite struct ClientResponseReaderTests {
-    let okHeaders: [(name: String, value: String)] = [(":status", "200"), ("content-type", "application/grpc"), ("x-one", "1")]
+    let okHeaders: [(name: String, value: String)] = [
+        (":status", "200"), ("content-type", "application/grpc"), ("x-one", "1"),
+    ]
 
     func framed(_ payload: [UInt8], compressed: Bool = false) -> [UInt8] {
         var buffer: [UInt8] = []
@@ -37,7 +39,8 @@ import Testing
         ]
         var trailerMetadata = Metadata()
         trailerMetadata.add("x-why", "because")
-        let trailers = StatusTrailers.fields(code: .permissionDenied, message: "nope 100% ✋", details: details, metadata: trailerMetadata)
+        let trailers = StatusTrailers.fields(
+            code: .permissionDenied, message: "nope 100% ✋", details: details, metadata: trailerMetadata)
         _ = reader.handle(.headers(okHeaders))
         let expected = RPCError(.permissionDenied, "nope 100% ✋", details: details, trailers: trailerMetadata)
         #expect(reader.handle(.trailers(trailers)) == .finished(expected))
@@ -45,12 +48,14 @@ import Testing
 
     @Test func trailersOnlyResponseEndsTheCall() {
         var reader = ClientResponseReader(maxMessageSize: 100)
-        let step = reader.handle(.headers([(":status", "200"), ("content-type", "application/grpc"), ("grpc-status", "12")]))
+        let step = reader.handle(
+            .headers([(":status", "200"), ("content-type", "application/grpc"), ("grpc-status", "12")]))
         #expect(step == .finished(RPCError(.unimplemented)))
     }
 
     @Test(arguments: [
-        ("404", StatusCode.unimplemented), ("503", .unavailable), ("401", .unauthenticated), ("500", .unknown),
+        ("404", StatusCode.unimplemented), ("503", .unavailable), ("401", .unauthenticated),
+        ("500", .unknown),
     ])
     func httpErrorsMapToGRPCStatus(status: String, code: StatusCode) {
         var reader = ClientResponseReader(maxMessageSize: 100)

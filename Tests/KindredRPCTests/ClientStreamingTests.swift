@@ -9,7 +9,8 @@ import Testing
             let client = try RPCClient(target: server.target)
             var received: [String] = []
             let stream = client.serverStreaming(
-                method: ClientTestService.method("Count"), request: ClientTestText("500"), responseType: ClientTestText.self)
+                method: ClientTestService.method("Count"), request: ClientTestText("500"),
+                responseType: ClientTestText.self)
             for try await message in stream { received.append(message.text) }
             #expect(received == (0..<500).map(String.init))
             client.close()
@@ -24,7 +25,8 @@ import Testing
             var count = 0
             // 20 MB: far beyond one flow-control window, so the window must be reopened as we read.
             for try await message in client.serverStreaming(
-                method: ClientTestService.method("Count"), request: ClientTestText("200,0,100000"), responseType: ClientTestText.self)
+                method: ClientTestService.method("Count"), request: ClientTestText("200,0,100000"),
+                responseType: ClientTestText.self)
             {
                 #expect(message.text.hasPrefix("\(count) ") && message.text.utf8.count > 100_000)
                 count += 1
@@ -41,7 +43,8 @@ import Testing
             let client = try RPCClient(target: server.target)
             var received = 0
             for try await _ in client.serverStreaming(
-                method: ClientTestService.method("Count"), request: ClientTestText("1000,5"), responseType: ClientTestText.self)
+                method: ClientTestService.method("Count"), request: ClientTestText("1000,5"),
+                responseType: ClientTestText.self)
             {
                 received += 1
                 if received == 3 { break }
@@ -59,7 +62,8 @@ import Testing
             let firstArrived = Atomic<Bool>(false)
             let consumer = Task(executorPreference: clientTestLoop) {
                 for try await _ in client.serverStreaming(
-                    method: ClientTestService.method("Count"), request: ClientTestText("1000,5"), responseType: ClientTestText.self)
+                    method: ClientTestService.method("Count"), request: ClientTestText("1000,5"),
+                    responseType: ClientTestText.self)
                 {
                     firstArrived.store(true, ordering: .relaxed)
                 }
@@ -79,7 +83,8 @@ import Testing
             let server = try ClientTestServer()
             let client = try RPCClient(target: server.target)
             let stream = client.serverStreaming(
-                method: .init(service: "test.Client", method: "Missing"), request: ClientTestText(), responseType: ClientTestText.self)
+                method: .init(service: "test.Client", method: "Missing"), request: ClientTestText(),
+                responseType: ClientTestText.self)
             let error = await #expect(throws: RPCError.self) { for try await _ in stream {} }
             #expect(error?.code == .unimplemented)
             client.close()

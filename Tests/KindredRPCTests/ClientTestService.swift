@@ -32,27 +32,33 @@ final class ClientTestObservations: Sendable {
 
 /// `test.Client`: small methods (Count takes "messages[,pause ms[,padding bytes]]") that exercise one client behaviour each.
 struct ClientTestService: RPCService {
-    static func method(_ name: String) -> MethodDescriptor { MethodDescriptor(service: "test.Client", method: name) }
+    static func method(_ name: String) -> MethodDescriptor {
+        MethodDescriptor(service: "test.Client", method: name)
+    }
 
     let observations: ClientTestObservations
 
     func registerMethods(with router: inout RPCRouter) {
         let observations = observations
-        router.registerUnary(Self.method("Echo")) { (request: ClientTestText, context: ServerContext) -> ClientTestText in
+        router.registerUnary(Self.method("Echo")) {
+            (request: ClientTestText, context: ServerContext) -> ClientTestText in
             observations.unaryCalls.add(1, ordering: .relaxed)
             if request.text == "fail" {
                 context.addResponseTrailer("x-reason", "asked to")
-                throw RPCError(.permissionDenied, "not allowed: 100% ✋", details: [
-                    .errorInfo(reason: "PARENTAL_CONTROLS", domain: "kindred.test", metadata: ["k": "v"]),
-                    .retryInfo(retryDelay: .seconds(3)),
-                ])
+                throw RPCError(
+                    .permissionDenied, "not allowed: 100% ✋",
+                    details: [
+                        .errorInfo(reason: "PARENTAL_CONTROLS", domain: "kindred.test", metadata: ["k": "v"]),
+                        .retryInfo(retryDelay: .seconds(3)),
+                    ])
             }
             return request
         }
         router.registerUnary(Self.method("Peer")) { (_: ClientTestText, context: ServerContext) in
             ClientTestText(context.peer)
         }
-        router.registerUnary(Self.method("Sleep")) { (request: ClientTestText, _: ServerContext) -> ClientTestText in
+        router.registerUnary(Self.method("Sleep")) {
+            (request: ClientTestText, _: ServerContext) -> ClientTestText in
             try await Task.sleep(for: .milliseconds(Int(request.text) ?? 0))
             return ClientTestText("slept")
         }
@@ -66,20 +72,28 @@ struct ClientTestService: RPCService {
         }
         router.registerUnary(Self.method("Deadline")) { (_: ClientTestText, context: ServerContext) in
             let remaining = context.deadline.map { ContinuousClock.now.duration(to: $0) }
-            return ClientTestText(remaining.map { "\($0.components.seconds * 1000 + $0.components.attoseconds / 1_000_000_000_000_000)" } ?? "none")
+            return ClientTestText(
+                remaining.map {
+                    "\($0.components.seconds * 1000 + $0.components.attoseconds / 1_000_000_000_000_000)"
+                } ?? "none")
         }
-        router.registerUnary(Self.method("Relay")) { (_: ClientTestText, _: ServerContext) -> ClientTestText in
-            guard let client = observations.relayClient.withLock({ $0 }) else { throw RPCError(.failedPrecondition, "no relay client") }
+        router.registerUnary(Self.method("Relay")) {
+            (_: ClientTestText, _: ServerContext) -> ClientTestText in
+            guard let client = observations.relayClient.withLock({ $0 }) else {
+                throw RPCError(.failedPrecondition, "no relay client")
+            }
             return try await client.unary(method: Self.method("Deadline"), request: ClientTestText())
         }
         router.registerServerStreaming(Self.method("Count")) {
             (request: ClientTestText, writer: ResponseStreamWriter<ClientTestText>, _: ServerContext) in
             let parts = request.text.split(separator: ",").compactMap { Int($0) }
-            let count = parts.first ?? 0, pause = parts.count > 1 ? parts[1] : 0, padding = parts.count > 2 ? parts[2] : 0
+            let count = parts.first ?? 0, pause = parts.count > 1 ? parts[1] : 0,
+                padding = parts.count > 2 ? parts[2] : 0
             do {
                 for index in 0..<count {
                     if pause > 0 { try await Task.sleep(for: .milliseconds(pause)) }
-                    try await writer.write(ClientTestText("\(index)" + String(repeating: " ", count: padding)))
+                    try await writer.write(
+                        ClientTestText("\(index)" + String(repeating: " ", count: padding)))
                 }
             } catch {
                 observations.streamCancelled.withLock { $0 = true }
@@ -122,7 +136,9 @@ final class ClientTestServer: Sendable {
 /// so that their timing does not depend on the cooperative pool, which tests elsewhere may hold
 /// with blocking I/O; client calls made there take the on-loop path a server handler takes.
 let clientTestLoop: EventLoop = {
-    do { return try EventLoopGroup(count: 1).loops[0] } catch { fatalError("cannot start the test loop: \(error)") }
+    do { return try EventLoopGroup(count: 1).loops[0] } catch {
+        fatalError("cannot start the test loop: \(error)")
+    }
 }()
 
 /// Runs `body` on `clientTestLoop`.
