@@ -111,6 +111,18 @@ import Testing
         }
     }
 
+    @Test func hostNameTargetIsResolved() async throws {
+        try await onClientTestLoop {
+            let server = try ClientTestServer()
+            let client = try RPCClient(target: "localhost:\(server.port)")
+            let response: ClientTestText = try await client.unary(
+                method: ClientTestService.method("Echo"), request: ClientTestText("named"))
+            #expect(response.text == "named")
+            client.close()
+            await server.stop()
+        }
+    }
+
     @Test(arguments: ["nohost", "host:port", ":80", "host:99999"])
     func malformedTargetIsRejected(target: String) {
         #expect(throws: RPCError.self) { try RPCClient(target: target) }
