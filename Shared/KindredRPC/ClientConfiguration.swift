@@ -14,6 +14,11 @@ public struct ClientConfiguration: Sendable {
     public var maxBackoff: Duration = .seconds(5)
     /// How long a TCP connect may take before the connection counts as failed.
     public var connectTimeout: Duration = .seconds(5)
+    /// Silence from the peer, while calls are open, after which a PING checks the connection is alive.
+    public var keepaliveInterval: Duration = .seconds(30)
+    /// How long an unanswered keepalive PING may wait before the connection counts as dead (its calls
+    /// then fail UNAVAILABLE, so idempotent ones are retried on a new connection).
+    public var keepaliveTimeout: Duration = .seconds(10)
     /// The `user-agent` sent with every call.
     public var userAgent: String = "kindred-rpc"
 

@@ -58,6 +58,8 @@ extension ClientConnection {
         guard state != .closed else { return }
         state = .closed
         cancelConnectTimer()
+        if let keepaliveTimer { loop.cancel(keepaliveTimer) }
+        keepaliveTimer = nil
         loop.unregister(fd: fd)
         Glibc.close(fd)
         loop.detach(self)

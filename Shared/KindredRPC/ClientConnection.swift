@@ -23,14 +23,23 @@ final class ClientConnection: EventLoopChannel {
     var onClose: ((_ connected: Bool) -> Void)?
     var everConnected = false
     var connectTimer: LoopTimer?
+    let keepaliveInterval: Duration
+    let keepaliveTimeout: Duration
+    var keepaliveTimer: LoopTimer?
+    /// When bytes last arrived from the peer.
+    var lastReceived = ContinuousClock.now
+    /// When the keepalive PING now awaiting its answer was sent.
+    var pingSentAt: ContinuousClock.Instant?
 
     /// Starts connecting; throws UNAVAILABLE when the connect fails at once. A connect still
-    /// pending after `connectTimeout` is abandoned.
-    init(target: ConnectTarget, loop: EventLoop, connectTimeout: Duration) throws(RPCError) {
+    /// pending after the configuration's `connectTimeout` is abandoned.
+    init(target: ConnectTarget, loop: EventLoop, configuration: ClientConfiguration) throws(RPCError) {
         let (fd, connected) = try target.startConnect()
         self.fd = fd
         self.loop = loop
         self.target = target
+        keepaliveInterval = configuration.keepaliveInterval
+        keepaliveTimeout = configuration.keepaliveTimeout
         state = connected ? .ready : .connecting
         everConnected = connected
         let events = EPOLLIN.rawValue | (connected ? 0 : EPOLLOUT.rawValue)
@@ -40,8 +49,10 @@ final class ClientConnection: EventLoopChannel {
         }
         loop.attach(self)
         loop.markDirty(self)
-        if !connected {
-            connectTimer = loop.schedule(after: connectTimeout) { [unowned self] in
+        if connected {
+            scheduleKeepalive(after: keepaliveInterval)
+        } else {
+            connectTimer = loop.schedule(after: configuration.connectTimeout) { [unowned self] in
                 connectTimer = nil
                 close()
             }
@@ -74,6 +85,7 @@ final class ClientConnection: EventLoopChannel {
         guard state == .ready else { return connectFinished() }
         let count = read(fd, loop.readBuffer.baseAddress, loop.readBuffer.count)
         if count > 0 {
+            lastReceived = ContinuousClock.now
             do {
                 try session.receive(UnsafeRawBufferPointer(start: loop.readBuffer.baseAddress, count: count))
             } catch {
@@ -102,6 +114,8 @@ final class ClientConnection: EventLoopChannel {
         guard socketError(fd) == 0 else { return close() }
         state = .ready
         everConnected = true
+        lastReceived = ContinuousClock.now
+        scheduleKeepalive(after: keepaliveInterval)
         loop.modify(fd: fd, events: EPOLLIN.rawValue)
         let calls = waiting
         waiting = []

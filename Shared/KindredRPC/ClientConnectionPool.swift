@@ -45,8 +45,7 @@ final class ClientConnectionPool: @unchecked Sendable {
         }
         let connection: ClientConnection
         do {
-            connection = try ClientConnection(
-                target: target, loop: loop, connectTimeout: configuration.connectTimeout)
+            connection = try ClientConnection(target: target, loop: loop, configuration: configuration)
         } catch {
             connectFailed()
             throw error

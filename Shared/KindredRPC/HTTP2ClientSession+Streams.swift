@@ -28,6 +28,11 @@ extension HTTP2ClientSession {
             session, UInt8(NGHTTP2_FLAG_NONE.rawValue), streamID, NGHTTP2_CANCEL.rawValue)
     }
 
+    /// Queues a PING; any frame from the peer afterwards shows the connection is alive.
+    func ping() {
+        nghttp2_submit_ping(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), nil)
+    }
+
     /// Tells the peer this side opens no more streams; open ones run to their end, after which
     /// the session is no longer alive.
     func goAway() {

@@ -111,6 +111,25 @@ import Testing
         }
     }
 
+    @Test func silentPeerIsDetectedByKeepaliveBeforeTheDeadline() async throws {
+        try await onClientTestLoop {
+            let peer = ClientSilentPeer()
+            var configuration = ClientConfiguration()
+            configuration.keepaliveInterval = .milliseconds(100)
+            configuration.keepaliveTimeout = .milliseconds(100)
+            let client = try RPCClient(target: "127.0.0.1:\(peer.port)", configuration: configuration)
+            let start = ContinuousClock.now
+            let error = await #expect(throws: RPCError.self) {
+                let _: ClientTestText = try await client.unary(
+                    method: ClientTestService.method("Echo"), request: ClientTestText(),
+                    options: CallOptions(timeout: .seconds(10)))
+            }
+            #expect(error?.code == .unavailable)
+            #expect(ContinuousClock.now - start < .seconds(3))
+            client.close()
+        }
+    }
+
     @Test func hostNameTargetIsResolved() async throws {
         try await onClientTestLoop {
             let server = try ClientTestServer()

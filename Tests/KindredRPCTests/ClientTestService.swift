@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
 import KindredMessages
 @testable import KindredRPC
 import Logging
@@ -144,4 +147,30 @@ let clientTestLoop: EventLoop = {
 /// Runs `body` on `clientTestLoop`.
 func onClientTestLoop<Value: Sendable>(_ body: () async throws -> Value) async throws -> Value {
     try await withTaskExecutorPreference(clientTestLoop) { try await body() }
+}
+
+/// A TCP port that completes handshakes (the kernel does, from the backlog) but never answers: a
+/// peer that went silent without closing anything.
+final class ClientSilentPeer {
+    let fd: Int32
+    let port: Int
+
+    init() {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { socketAddress in
+                _ = bind(fd, socketAddress, length)
+                _ = listen(fd, 16)
+                _ = getsockname(fd, socketAddress, &length)
+            }
+        }
+        self.fd = fd
+        port = Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    deinit { close(fd) }
 }
