@@ -123,11 +123,6 @@ let package = Package(
             ],
             path: "Tests/InteropServer"
         ),
-        .testTarget(
-            name: "KindredRPCTests",
-            dependencies: ["KindredRPC", "KindredMessages", "CNGHTTP2", .product(name: "Logging", package: "swift-log")],
-            path: "Tests/KindredRPCTests"
-        ),
     ]
         + ["Identity", "Family", "Social", "Gamification"].flatMap(service),
     swiftLanguageModes: [.v6]
