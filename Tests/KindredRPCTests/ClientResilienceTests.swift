@@ -97,6 +97,28 @@ import Testing
         }
     }
 
+    @Test func callInFlightFinishesWhileTheServerDrainsAndLaterCallsAreUnavailable() async throws {
+        try await onClientTestLoop {
+            let server = try ClientTestServer()
+            let client = try RPCClient(target: server.target)
+            let inFlight = Task(executorPreference: clientTestLoop) {
+                let response: ClientTestText = try await client.unary(
+                    method: ClientTestService.method("Sleep"), request: ClientTestText("300"))
+                return response.text
+            }
+            try await Task.sleep(for: .milliseconds(100))
+            server.server.beginGracefulShutdown(drainTimeout: .seconds(5))
+            #expect(try await inFlight.value == "slept")
+            let error = await #expect(throws: RPCError.self) {
+                let _: ClientTestText = try await client.unary(
+                    method: ClientTestService.method("Echo"), request: ClientTestText())
+            }
+            #expect(error?.code == .unavailable)
+            client.close()
+            await server.stop()
+        }
+    }
+
     @Test func closedClientRefusesNewCalls() async throws {
         try await onClientTestLoop {
             let server = try ClientTestServer()
