@@ -21,6 +21,27 @@ public enum Grpc_Health_V1_Health {
         /// `Watch`
         func watch(_ request: Grpc_Health_V1_HealthCheckRequest, responses: ResponseStreamWriter<Grpc_Health_V1_HealthCheckResponse>, context: ServerContext) async throws
     }
+
+    /// A typed client over an `RPCClient`: one method per unary or server-streaming RPC.
+    public struct Client: Sendable {
+        /// The connection pool to the peer, shared by every call.
+        public let rpc: RPCClient
+
+        /// A client whose calls go through `rpc`.
+        public init(_ rpc: RPCClient) {
+            self.rpc = rpc
+        }
+
+        /// `Check`
+        public func check(_ request: Grpc_Health_V1_HealthCheckRequest, options: CallOptions = CallOptions()) async throws(RPCError) -> Grpc_Health_V1_HealthCheckResponse {
+            try await rpc.unary(method: Method.check, request: request, options: options)
+        }
+
+        /// `Watch`
+        public func watch(_ request: Grpc_Health_V1_HealthCheckRequest, options: CallOptions = CallOptions()) -> ClientResponseStream<Grpc_Health_V1_HealthCheckResponse> {
+            rpc.serverStreaming(method: Method.watch, request: request, options: options)
+        }
+    }
 }
 
 extension Grpc_Health_V1_Health.Service {

@@ -18,6 +18,17 @@ public enum Grpc_Reflection_V1alpha_ServerReflection {
         /// `ServerReflectionInfo`
         func serverReflectionInfo(_ requests: RequestStream<Grpc_Reflection_V1alpha_ServerReflectionRequest>, responses: ResponseStreamWriter<Grpc_Reflection_V1alpha_ServerReflectionResponse>, context: ServerContext) async throws
     }
+
+    /// A typed client over an `RPCClient`: one method per unary or server-streaming RPC.
+    public struct Client: Sendable {
+        /// The connection pool to the peer, shared by every call.
+        public let rpc: RPCClient
+
+        /// A client whose calls go through `rpc`.
+        public init(_ rpc: RPCClient) {
+            self.rpc = rpc
+        }
+    }
 }
 
 extension Grpc_Reflection_V1alpha_ServerReflection.Service {

@@ -39,6 +39,42 @@ public enum Grpc_Testing_TestService {
         /// `UnimplementedCall`
         func unimplementedCall(_ request: Grpc_Testing_Empty, context: ServerContext) async throws -> Grpc_Testing_Empty
     }
+
+    /// A typed client over an `RPCClient`: one method per unary or server-streaming RPC.
+    public struct Client: Sendable {
+        /// The connection pool to the peer, shared by every call.
+        public let rpc: RPCClient
+
+        /// A client whose calls go through `rpc`.
+        public init(_ rpc: RPCClient) {
+            self.rpc = rpc
+        }
+
+        /// `EmptyCall`
+        public func emptyCall(_ request: Grpc_Testing_Empty, options: CallOptions = CallOptions()) async throws(RPCError) -> Grpc_Testing_Empty {
+            try await rpc.unary(method: Method.emptyCall, request: request, options: options)
+        }
+
+        /// `UnaryCall`
+        public func unaryCall(_ request: Grpc_Testing_SimpleRequest, options: CallOptions = CallOptions()) async throws(RPCError) -> Grpc_Testing_SimpleResponse {
+            try await rpc.unary(method: Method.unaryCall, request: request, options: options)
+        }
+
+        /// `CacheableUnaryCall`
+        public func cacheableUnaryCall(_ request: Grpc_Testing_SimpleRequest, options: CallOptions = CallOptions()) async throws(RPCError) -> Grpc_Testing_SimpleResponse {
+            try await rpc.unary(method: Method.cacheableUnaryCall, request: request, options: options)
+        }
+
+        /// `StreamingOutputCall`
+        public func streamingOutputCall(_ request: Grpc_Testing_StreamingOutputCallRequest, options: CallOptions = CallOptions()) -> ClientResponseStream<Grpc_Testing_StreamingOutputCallResponse> {
+            rpc.serverStreaming(method: Method.streamingOutputCall, request: request, options: options)
+        }
+
+        /// `UnimplementedCall`
+        public func unimplementedCall(_ request: Grpc_Testing_Empty, options: CallOptions = CallOptions()) async throws(RPCError) -> Grpc_Testing_Empty {
+            try await rpc.unary(method: Method.unimplementedCall, request: request, options: options)
+        }
+    }
 }
 
 extension Grpc_Testing_TestService.Service {
@@ -85,6 +121,22 @@ public enum Grpc_Testing_UnimplementedService {
         /// `UnimplementedCall`
         func unimplementedCall(_ request: Grpc_Testing_Empty, context: ServerContext) async throws -> Grpc_Testing_Empty
     }
+
+    /// A typed client over an `RPCClient`: one method per unary or server-streaming RPC.
+    public struct Client: Sendable {
+        /// The connection pool to the peer, shared by every call.
+        public let rpc: RPCClient
+
+        /// A client whose calls go through `rpc`.
+        public init(_ rpc: RPCClient) {
+            self.rpc = rpc
+        }
+
+        /// `UnimplementedCall`
+        public func unimplementedCall(_ request: Grpc_Testing_Empty, options: CallOptions = CallOptions()) async throws(RPCError) -> Grpc_Testing_Empty {
+            try await rpc.unary(method: Method.unimplementedCall, request: request, options: options)
+        }
+    }
 }
 
 extension Grpc_Testing_UnimplementedService.Service {
@@ -112,6 +164,27 @@ public enum Grpc_Testing_ReconnectService {
         func start(_ request: Grpc_Testing_ReconnectParams, context: ServerContext) async throws -> Grpc_Testing_Empty
         /// `Stop`
         func stop(_ request: Grpc_Testing_Empty, context: ServerContext) async throws -> Grpc_Testing_ReconnectInfo
+    }
+
+    /// A typed client over an `RPCClient`: one method per unary or server-streaming RPC.
+    public struct Client: Sendable {
+        /// The connection pool to the peer, shared by every call.
+        public let rpc: RPCClient
+
+        /// A client whose calls go through `rpc`.
+        public init(_ rpc: RPCClient) {
+            self.rpc = rpc
+        }
+
+        /// `Start`
+        public func start(_ request: Grpc_Testing_ReconnectParams, options: CallOptions = CallOptions()) async throws(RPCError) -> Grpc_Testing_Empty {
+            try await rpc.unary(method: Method.start, request: request, options: options)
+        }
+
+        /// `Stop`
+        public func stop(_ request: Grpc_Testing_Empty, options: CallOptions = CallOptions()) async throws(RPCError) -> Grpc_Testing_ReconnectInfo {
+            try await rpc.unary(method: Method.stop, request: request, options: options)
+        }
     }
 }
 

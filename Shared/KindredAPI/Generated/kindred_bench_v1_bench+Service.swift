@@ -18,6 +18,22 @@ public enum Kindred_Bench_V1_BenchService {
         /// `GetAccount`
         func getAccount(_ request: Kindred_Bench_V1_GetAccountRequest, context: ServerContext) async throws -> Kindred_Bench_V1_GetAccountResponse
     }
+
+    /// A typed client over an `RPCClient`: one method per unary or server-streaming RPC.
+    public struct Client: Sendable {
+        /// The connection pool to the peer, shared by every call.
+        public let rpc: RPCClient
+
+        /// A client whose calls go through `rpc`.
+        public init(_ rpc: RPCClient) {
+            self.rpc = rpc
+        }
+
+        /// `GetAccount`
+        public func getAccount(_ request: Kindred_Bench_V1_GetAccountRequest, options: CallOptions = CallOptions()) async throws(RPCError) -> Kindred_Bench_V1_GetAccountResponse {
+            try await rpc.unary(method: Method.getAccount, request: request, options: options)
+        }
+    }
 }
 
 extension Kindred_Bench_V1_BenchService.Service {

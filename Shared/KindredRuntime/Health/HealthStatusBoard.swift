@@ -39,7 +39,7 @@ public final class HealthStatusBoard: Sendable {
     /// load balancers stop sending calls and streaming health calls do not hold the drain open.
     public func beginDrain() {
         let watching = state.withLock { state in
-            for service in state.statuses.keys {
+            for (service, status) in state.statuses where status != .notServing {
                 state.statuses[service] = .notServing
                 state.watchers[service]?.values.forEach { $0.yield(.notServing) }
             }

@@ -80,6 +80,36 @@ def write_namespace(w, service, methods):
         w.line(f"/// `{m.name}`")
         w.line(f"func {m.member}({', '.join(params)}) async throws{returns}")
     w.close()
+    w.blank()
+    write_client(w, methods)
+    w.close()
+
+
+def write_client(w, methods):
+    """Unary and server-streaming methods only: the client does not stream requests."""
+    w.line("/// A typed client over an `RPCClient`: one method per unary or server-streaming RPC.")
+    w.open("public struct Client: Sendable")
+    w.line("/// The connection pool to the peer, shared by every call.")
+    w.line("public let rpc: RPCClient")
+    w.blank()
+    w.line("/// A client whose calls go through `rpc`.")
+    w.open("public init(_ rpc: RPCClient)")
+    w.line("self.rpc = rpc")
+    w.close()
+    for m in methods:
+        if m.client_streaming:
+            continue
+        w.blank()
+        w.line(f"/// `{m.name}`")
+        if m.server_streaming:
+            w.open(f"public func {m.member}(_ request: {m.request}, options: CallOptions = CallOptions())"
+                   f" -> ClientResponseStream<{m.response}>")
+            w.line(f"rpc.serverStreaming(method: Method.{m.member}, request: request, options: options)")
+        else:
+            w.open(f"public func {m.member}(_ request: {m.request}, options: CallOptions = CallOptions())"
+                   f" async throws(RPCError) -> {m.response}")
+            w.line(f"try await rpc.unary(method: Method.{m.member}, request: request, options: options)")
+        w.close()
     w.close()
 
 
