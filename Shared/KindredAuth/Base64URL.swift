@@ -3,7 +3,8 @@
 /// Decoding is strict: no padding, no whitespace, no characters outside the URL-safe alphabet, and the unused
 /// low bits of the last character must be zero, so every byte string has exactly one accepted spelling.
 enum Base64URL {
-    private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+    private static let alphabet = Array(
+        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
 
     /// The 6-bit value of each ASCII byte, or 0xFF for bytes outside the alphabet.
     private static let values: [UInt8] = {

@@ -25,3 +25,34 @@ public struct Caller: Sendable, Hashable {
         expiresAt = claims.expiresAt
     }
 }
+
+/// Why a token was refused; the RPC layer answers every one with UNAUTHENTICATED.
+public enum TokenVerificationError: String, Error, Sendable, CaseIterable, CustomStringConvertible {
+    /// Not three base64url parts, or the header or claims are not what Kindred issues.
+    case malformed = "TOKEN_MALFORMED"
+    /// The header's `alg` is anything but `EdDSA`, `none` and HMAC included.
+    case unsupportedAlgorithm = "TOKEN_UNSUPPORTED_ALGORITHM"
+    /// No known key has the header's `kid`: refresh the keys from identity's `GetSigningKeys` and try once more.
+    case unknownKeyID = "TOKEN_UNKNOWN_KEY_ID"
+    /// The signature does not match the header and claims under the named key.
+    case badSignature = "TOKEN_BAD_SIGNATURE"
+    /// `exp` has passed.
+    case expired = "TOKEN_EXPIRED"
+    /// `iat` is in the future: the issuer's clock or the token is wrong.
+    case notYetValid = "TOKEN_NOT_YET_VALID"
+
+    /// The machine-readable reason, for `ErrorInfo.reason` and logs.
+    public var reason: String { rawValue }
+
+    /// One line for the log.
+    public var description: String {
+        switch self {
+        case .malformed: "the access token is malformed"
+        case .unsupportedAlgorithm: "the access token is not signed with EdDSA"
+        case .unknownKeyID: "the access token names an unknown signing key"
+        case .badSignature: "the access token's signature is invalid"
+        case .expired: "the access token has expired"
+        case .notYetValid: "the access token was issued in the future"
+        }
+    }
+}

@@ -27,7 +27,9 @@ struct FlatJSONReader {
                 skipWhitespace()
                 guard let name = readString() else { return nil }
                 skipWhitespace()
-                guard take(UInt8(ascii: ":")), let value = readValue(), members[name] == nil else { return nil }
+                guard take(UInt8(ascii: ":")), let value = readValue(), members[name] == nil else {
+                    return nil
+                }
                 members[name] = value
                 skipWhitespace()
             } while take(UInt8(ascii: ","))
@@ -70,9 +72,8 @@ struct FlatJSONReader {
         let digits = index - start
         guard digits > 0, digits == 1 || bytes[start] != UInt8(ascii: "0") else { return nil }
         // Fractions and exponents are valid JSON but no Kindred claim uses them.
-        if index < bytes.count, bytes[index] == UInt8(ascii: ".") || bytes[index] | 0x20 == UInt8(ascii: "e") {
-            return nil
-        }
+        let next = index < bytes.count ? bytes[index] : 0
+        guard next != UInt8(ascii: "."), next | 0x20 != UInt8(ascii: "e") else { return nil }
         return negative ? -magnitude : magnitude
     }
 
@@ -145,11 +146,13 @@ struct FlatJSONReader {
     }
 
     private mutating func skipWhitespace() {
-        while index < bytes.count, bytes[index] == 0x20 || bytes[index] == 0x09 || bytes[index] == 0x0A
-            || bytes[index] == 0x0D
-        {
+        while index < bytes.count, Self.isWhitespace(bytes[index]) {
             index += 1
         }
+    }
+
+    private static func isWhitespace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
     }
 
     private static func digitValue(_ byte: UInt8) -> UInt8? {

@@ -30,7 +30,8 @@ enum Sodium {
     static func verify(signature: [UInt8], message: UnsafeRawBufferPointer, publicKey: [UInt8]) -> Bool {
         precondition(signature.count == signatureByteCount && publicKey.count == publicKeyByteCount)
         return crypto_sign_verify_detached(
-            signature, message.baseAddress?.assumingMemoryBound(to: UInt8.self), UInt64(message.count), publicKey
+            signature, message.baseAddress?.assumingMemoryBound(to: UInt8.self), UInt64(message.count),
+            publicKey
         ) == 0
     }
 }

@@ -12,7 +12,7 @@ public struct TokenSigner: Sendable {
     public init(key: SigningKey) {
         self.key = key
         var header = FlatJSONWriter()
-        header.append("alg", .string(JWSHeader.algorithm))
+        header.append("alg", .string(JWSHeader.edDSA))
         header.append("kid", .string(key.keyID))
         header.append("typ", .string("JWT"))
         encodedHeader = Base64URL.encode(header.finish())
@@ -23,5 +23,33 @@ public struct TokenSigner: Sendable {
         let signingInput = encodedHeader + "." + Base64URL.encode(claims.jsonBytes)
         let signature = key.sign(Array(signingInput.utf8))
         return signingInput + "." + Base64URL.encode(signature)
+    }
+}
+
+/// The JWS header members a Kindred verifier reads.
+struct JWSHeader {
+    /// The only algorithm Kindred signs or accepts.
+    static let edDSA = "EdDSA"
+
+    /// `alg`.
+    let algorithm: String
+    /// `kid`, naming the key that signed the token, if present.
+    let keyID: String?
+
+    /// Reads a decoded header; nil unless it is a flat object with a string `alg`.
+    ///
+    /// A `crit` member names extensions the token requires its reader to understand (RFC 7515 §4.1.11);
+    /// Kindred understands none, so such a header is refused rather than half-read.
+    init?(jsonBytes: [UInt8]) {
+        guard let members = FlatJSONReader.object(from: jsonBytes),
+            case .string(let algorithm)? = members["alg"],
+            members["crit"] == nil
+        else { return nil }
+        self.algorithm = algorithm
+        switch members["kid"] {
+        case .string(let keyID)?: self.keyID = keyID
+        case nil: self.keyID = nil
+        default: return nil
+        }
     }
 }

@@ -4,34 +4,6 @@ struct VerifiedToken {
     let key: VerificationKey
 }
 
-/// The JWS header members a Kindred verifier reads.
-struct JWSHeader {
-    /// The only algorithm Kindred signs or accepts.
-    static let algorithm = "EdDSA"
-
-    /// `alg`.
-    let algorithm: String
-    /// `kid`, naming the key that signed the token, if present.
-    let keyID: String?
-
-    /// Reads a decoded header; nil unless it is a flat object with a string `alg`.
-    ///
-    /// A `crit` member names extensions the token requires its reader to understand (RFC 7515 §4.1.11);
-    /// Kindred understands none, so such a header is refused rather than half-read.
-    init?(jsonBytes: [UInt8]) {
-        guard let members = FlatJSONReader.object(from: jsonBytes),
-            case .string(let algorithm)? = members["alg"],
-            members["crit"] == nil
-        else { return nil }
-        self.algorithm = algorithm
-        switch members["kid"] {
-        case .string(let keyID)?: self.keyID = keyID
-        case nil: self.keyID = nil
-        default: return nil
-        }
-    }
-}
-
 extension TokenVerifier {
     /// Longer tokens are refused before any work: Kindred's are about 400 bytes.
     static let maximumTokenLength = 8 * 1024
@@ -46,7 +18,7 @@ extension TokenVerifier {
             let headerBytes = Base64URL.decode(parts[0]),
             let header = JWSHeader(jsonBytes: headerBytes)
         else { return .failure(.malformed) }
-        guard header.algorithm == JWSHeader.algorithm else { return .failure(.unsupportedAlgorithm) }
+        guard header.algorithm == JWSHeader.edDSA else { return .failure(.unsupportedAlgorithm) }
         guard let keyID = header.keyID else { return .failure(.malformed) }
         guard let key = state.withLock({ $0.keys[keyID] }) else { return .failure(.unknownKeyID) }
         guard let signature = Base64URL.decode(parts[2]), signature.count == Sodium.signatureByteCount else {

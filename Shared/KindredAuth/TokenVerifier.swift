@@ -1,5 +1,9 @@
 import Synchronization
 
+#if canImport(Glibc)
+    internal import Glibc
+#endif
+
 /// Checks access tokens locally with the identity service's public keys and turns them into a `Caller`.
 ///
 /// Thread-safe; one per process is enough. Successful verifications are cached until their token expires,
@@ -13,7 +17,7 @@ import Synchronization
 public final class TokenVerifier: Sendable {
     /// How many verified tokens are cached by default: one for each active user of a busy instance.
     public static let defaultCacheCapacity = 16_384
-    /// Clock skew tolerated between the issuer and this process.
+    /// Clock skew tolerated between the issuer and this process, in whole seconds.
     public static let defaultLeeway: Duration = .seconds(60)
 
     struct State {
@@ -33,13 +37,15 @@ public final class TokenVerifier: Sendable {
         cacheCapacity: Int = defaultCacheCapacity
     ) {
         self.init(
-            keys: keys, clock: clock, leeway: leeway, cacheCapacity: cacheCapacity, signatureCheckObserver: nil)
+            keys: keys, clock: clock, leeway: leeway, cacheCapacity: cacheCapacity,
+            signatureCheckObserver: nil)
     }
 
     init(
         keys: [VerificationKey], clock: TokenClock, leeway: Duration, cacheCapacity: Int,
         signatureCheckObserver: (@Sendable () -> Void)?
     ) {
+        precondition(leeway >= .zero, "a negative leeway would refuse tokens before they expire")
         Sodium.initialize()
         state = Mutex(State(keys: Self.index(keys), cache: VerifiedTokenCache(capacity: cacheCapacity)))
         self.clock = clock
@@ -99,4 +105,24 @@ public final class TokenVerifier: Sendable {
     private static func index(_ keys: [VerificationKey]) -> [String: VerificationKey] {
         Dictionary(keys.map { ($0.keyID, $0) }, uniquingKeysWith: { first, _ in first })
     }
+}
+
+/// Where a verifier reads the time, in whole seconds since the Unix epoch; tests pass a fixed one.
+public struct TokenClock: Sendable {
+    private let read: @Sendable () -> Int64
+
+    /// A clock that reads `now()`.
+    public init(now: @escaping @Sendable () -> Int64) {
+        read = now
+    }
+
+    /// The system's real-time clock.
+    public static let system = TokenClock {
+        var spec = timespec()
+        clock_gettime(CLOCK_REALTIME, &spec)
+        return Int64(spec.tv_sec)
+    }
+
+    /// The current time.
+    public var now: Int64 { read() }
 }

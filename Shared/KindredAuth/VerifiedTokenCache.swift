@@ -58,7 +58,8 @@ struct VerifiedTokenCache {
         if entries.count >= capacity { makeRoom(now: now) }
         let sequence = nextSequence
         nextSequence += 1
-        entries[digest] = Entry(caller: caller, keyID: keyID, lastValidSecond: lastValidSecond, sequence: sequence)
+        entries[digest] = Entry(
+            caller: caller, keyID: keyID, lastValidSecond: lastValidSecond, sequence: sequence)
         insertionOrder.append((digest, sequence))
         if insertionOrder.count - head > 2 * capacity { compact() }
     }

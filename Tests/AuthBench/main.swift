@@ -18,39 +18,39 @@ func claims(_ index: Int) -> TokenClaims {
         tokenID: "0192f5e0-7c1a-7b3e-8f00-\(String(200_000_000_000 + index))")
 }
 
-func rate(_ operations: Int, _ elapsed: Duration) -> String {
-    let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
-    let perSecond = Double(operations) / seconds
-    let microseconds = seconds * 1e6 / Double(operations)
-    return "\(Int(perSecond.rounded()))/s (\((microseconds * 100).rounded() / 100) µs each)"
+/// Runs `prepare` then times `body` over `rounds` rounds and prints the median rate of `operations` per round.
+func report(_ label: String, operations: Int, prepare: () -> Void = {}, _ body: () -> Void) {
+    var durations: [Duration] = []
+    for _ in 0..<rounds {
+        prepare()
+        durations.append(clock.measure(body))
+    }
+    let median = durations.sorted()[rounds / 2]
+    let seconds = Double(median.components.seconds) + Double(median.components.attoseconds) * 1e-18
+    let microseconds = (seconds * 1e8 / Double(operations)).rounded() / 100
+    print("\(label) \(Int((Double(operations) / seconds).rounded()))/s, \(microseconds) µs each")
 }
 
 var tokens: [String] = []
-let signing = clock.measure {
+report("sign:             ", operations: tokenCount) {
     tokens = (0..<tokenCount).map { signer.sign(claims($0)) }
 }
-print("sign:              \(rate(tokenCount, signing))")
 
 // A fresh verifier per round, so every verification misses the cache and checks the signature.
-var uncached: [Duration] = []
-for _ in 0..<rounds {
-    let verifier = TokenVerifier(keys: [key.verificationKey])
-    uncached.append(clock.measure {
-        for token in tokens { _ = try! verifier.verify(token) }
-    })
+var fresh = TokenVerifier(keys: [key.verificationKey])
+report(
+    "verify, uncached: ", operations: tokenCount,
+    prepare: { fresh = TokenVerifier(keys: [key.verificationKey]) }
+) {
+    for token in tokens { _ = try! fresh.verify(token) }
 }
-print("verify, uncached:  \(rate(tokenCount, uncached.sorted()[rounds / 2])) median of \(rounds) rounds")
 
 // One verifier that has seen every token: each call is a hash, a lock and a lookup.
 let warm = TokenVerifier(keys: [key.verificationKey])
 for token in tokens { _ = try! warm.verify(token) }
 let repeats = 250
-var cached: [Duration] = []
-for _ in 0..<rounds {
-    cached.append(clock.measure {
-        for _ in 0..<repeats {
-            for token in tokens { _ = try! warm.verify(token) }
-        }
-    })
+report("verify, cached:   ", operations: tokenCount * repeats) {
+    for _ in 0..<repeats {
+        for token in tokens { _ = try! warm.verify(token) }
+    }
 }
-print("verify, cached:    \(rate(tokenCount * repeats, cached.sorted()[rounds / 2])) median of \(rounds) rounds")

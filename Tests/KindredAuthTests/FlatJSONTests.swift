@@ -3,8 +3,12 @@ import Testing
 
 @Suite struct FlatJSONTests {
     @Test func membersOfEveryKindAreRead() {
-        let object = FlatJSONReader.object(from: Array(#" { "s" : "a\tb\u0041" , "i":-12, "t":true,"f":false,"n":null } "#.utf8))
-        #expect(object == ["s": .string("a\tbA"), "i": .integer(-12), "t": .bool(true), "f": .bool(false), "n": .null])
+        let object = FlatJSONReader.object(
+            from: Array(#" { "s" : "a\tb\u0041" , "i":-12, "t":true,"f":false,"n":null } "#.utf8))
+        #expect(
+            object == [
+                "s": .string("a\tbA"), "i": .integer(-12), "t": .bool(true), "f": .bool(false), "n": .null,
+            ])
         #expect(FlatJSONReader.object(from: Array("{}".utf8)) == [:])
     }
 
@@ -19,7 +23,8 @@ import Testing
     }
 
     @Test func invalidUTF8IsRefused() {
-        #expect(FlatJSONReader.object(from: [0x7B, 0x22, 0x61, 0x22, 0x3A, 0x22, 0xC3, 0x28, 0x22, 0x7D]) == nil)
+        #expect(
+            FlatJSONReader.object(from: [0x7B, 0x22, 0x61, 0x22, 0x3A, 0x22, 0xC3, 0x28, 0x22, 0x7D]) == nil)
     }
 
     @Test func whatTheWriterWritesTheReaderReadsBack() {
@@ -30,7 +35,12 @@ import Testing
         writer.append("b", .bool(false))
         writer.append("n", .null)
         let bytes = writer.finish()
-        #expect(String(decoding: bytes, as: UTF8.self).hasPrefix(#"{"s":"quote\" backslash\\ newline\n bell\u0007 "#))
-        #expect(FlatJSONReader.object(from: bytes) == ["s": .string(text), "i": .integer(Int64.max), "b": .bool(false), "n": .null])
+        #expect(
+            String(decoding: bytes, as: UTF8.self).hasPrefix(
+                #"{"s":"quote\" backslash\\ newline\n bell\u0007 "#))
+        #expect(
+            FlatJSONReader.object(from: bytes) == [
+                "s": .string(text), "i": .integer(Int64.max), "b": .bool(false), "n": .null,
+            ])
     }
 }

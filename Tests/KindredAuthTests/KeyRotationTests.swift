@@ -18,7 +18,8 @@ import Testing
         #expect(verifier.verifier.keyIDs == [oldKey.keyID, newKey.keyID])
         _ = try verifier.verify(oldToken)
         _ = try verifier.verify(newToken)
-        #expect(verifier.signatureChecks == 2, "the old token stayed cached across a rotation that kept its key")
+        #expect(
+            verifier.signatureChecks == 2, "the old token stayed cached across a rotation that kept its key")
 
         verifier.verifier.replaceKeys([newKey.verificationKey])
         #expect(throws: TokenVerificationError.unknownKeyID) { try verifier.verify(oldToken) }
@@ -55,7 +56,8 @@ import Testing
     }
 
     @Test func duplicateKeysInAListCountOnce() {
-        let verifier = TokenVerifier(keys: [oldKey.verificationKey, oldKey.verificationKey], clock: clock.tokenClock)
+        let verifier = TokenVerifier(
+            keys: [oldKey.verificationKey, oldKey.verificationKey], clock: clock.tokenClock)
         #expect(verifier.keyIDs == [oldKey.keyID])
     }
 }

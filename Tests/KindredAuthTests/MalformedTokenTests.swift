@@ -37,7 +37,9 @@ struct MalformedCase: CustomTestStringConvertible, Sendable {
         MalformedCase(name: "padded header", token: "\(validParts[0])=.\(validParts[1]).\(validParts[2])"),
         MalformedCase(name: "header not JSON", token: "bm90IGpzb24.\(validParts[1]).\(validParts[2])"),
         MalformedCase(name: "signature not base64url", token: "\(validParts[0]).\(validParts[1]).!!!!"),
-        MalformedCase(name: "signature one byte short", token: "\(validParts[0]).\(validParts[1]).\(validParts[2].dropLast(2))"),
+        MalformedCase(
+            name: "signature one byte short",
+            token: "\(validParts[0]).\(validParts[1]).\(validParts[2].dropLast(2))"),
         MalformedCase(name: "oversized", token: String(repeating: "a", count: 9_000) + "." + validToken),
         header("header is an array", #"["EdDSA"]"#),
         header("no kid", #"{"alg":"EdDSA","typ":"JWT"}"#),
@@ -61,7 +63,9 @@ struct MalformedCase: CustomTestStringConvertible, Sendable {
         claims("empty sub", replacing: #""sub":"0192f5e0-7c1a-7b3e-8f00-000000000001""#, with: #""sub":"""#),
         claims("sub null", replacing: #""sub":"0192f5e0-7c1a-7b3e-8f00-000000000001""#, with: #""sub":null"#),
         claims("no jti", replacing: #","jti":"0192f5e0-7c1a-7b3e-8f00-0000000000aa""#, with: ""),
-        claims("duplicate scope", replacing: #""scope":"child_readonly""#, with: #""scope":"child_readonly","scope":"full""#),
+        claims(
+            "duplicate scope", replacing: #""scope":"child_readonly""#,
+            with: #""scope":"child_readonly","scope":"full""#),
         claims("raw control character", replacing: #""role":"user""#, with: "\"role\":\"us\ner\""),
     ]
 }
@@ -81,7 +85,9 @@ struct MalformedCase: CustomTestStringConvertible, Sendable {
     @Test func unknownClaimsAndEscapedTextAreRead() throws {
         let verifier = TokenVerifier(keys: [Fixture.key().verificationKey], clock: ManualClock().tokenClock)
         let payload = MalformedCase.validPayload
-            .replacing(#""sub":"0192f5e0-7c1a-7b3e-8f00-000000000001""#, with: #""sub":"\u00e9\ud83d\ude00\/\"""#)
+            .replacing(
+                #""sub":"0192f5e0-7c1a-7b3e-8f00-000000000001""#, with: #""sub":"\u00e9\ud83d\ude00\/\"""#
+            )
             .replacing(#""pc":true"#, with: #" "pc" : true , "aud":"kindred","nbf":null,"n":-3 "#)
         let caller = try verifier.verify(Fixture.token(header: Fixture.header(), payload: payload))
         #expect(caller.userID == "é😀/\"")

@@ -55,7 +55,9 @@ struct CountingVerifier {
     let verifier: TokenVerifier
     private let checks: Counter
 
-    init(keys: [VerificationKey], clock: ManualClock, leeway: Duration = .seconds(60), cacheCapacity: Int = 64) {
+    init(
+        keys: [VerificationKey], clock: ManualClock, leeway: Duration = .seconds(60), cacheCapacity: Int = 64
+    ) {
         let checks = Counter()
         self.checks = checks
         verifier = TokenVerifier(

@@ -10,7 +10,9 @@ import Testing
         verifier = TokenVerifier(keys: [Fixture.key().verificationKey], clock: clock.tokenClock)
     }
 
-    private var parts: [String] { token.split(separator: ".", omittingEmptySubsequences: false).map(String.init) }
+    private var parts: [String] {
+        token.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+    }
 
     @Test func aChangedPayloadBreaksTheSignature() {
         var claims = Fixture.claims()
@@ -74,7 +76,8 @@ import Testing
     }
 
     @Test func aZeroLeewayAcceptsNoSkew() throws {
-        let strict = TokenVerifier(keys: [Fixture.key().verificationKey], clock: clock.tokenClock, leeway: .zero)
+        let strict = TokenVerifier(
+            keys: [Fixture.key().verificationKey], clock: clock.tokenClock, leeway: .zero)
         clock.set(Fixture.claims().expiresAt - 1)
         _ = try strict.verify(token)
         clock.set(Fixture.claims().expiresAt)

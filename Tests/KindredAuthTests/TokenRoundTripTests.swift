@@ -19,7 +19,8 @@ import Testing
         let clock = ManualClock()
         let verifier = TokenVerifier(keys: [key.verificationKey], clock: clock.tokenClock)
         let claims = TokenClaims(
-            subject: "0192f5e0-0000-7000-8000-00000000beef", role: .admin, ageBand: .adult, parentalControls: false,
+            subject: "0192f5e0-0000-7000-8000-00000000beef", role: .admin, ageBand: .adult,
+            parentalControls: false,
             scope: .full, issuedAt: clock.now, expiresAt: clock.now + 900, tokenID: "jti-1")
         let caller = try verifier.verify(TokenSigner(key: key).sign(claims))
         #expect(caller.userID == "0192f5e0-0000-7000-8000-00000000beef")
@@ -32,7 +33,8 @@ import Testing
     }
 
     @Test(arguments: TokenClaims.Role.allCases, TokenClaims.AgeBand.allCases)
-    func everyRoleAndAgeBandSurvivesTheRoundTrip(role: TokenClaims.Role, ageBand: TokenClaims.AgeBand) throws {
+    func everyRoleAndAgeBandSurvivesTheRoundTrip(role: TokenClaims.Role, ageBand: TokenClaims.AgeBand) throws
+    {
         var claims = Fixture.claims()
         claims.role = role
         claims.ageBand = ageBand
@@ -56,7 +58,8 @@ import Testing
 
     @Test func aTokenPyJWTIssuedVerifiesHere() throws {
         let publicKey = try VerificationKey(publicKey: hexBytes(Self.pythonPublicKeyHex))
-        let caller = try TokenVerifier(keys: [publicKey], clock: ManualClock().tokenClock).verify(Self.pythonToken)
+        let caller = try TokenVerifier(keys: [publicKey], clock: ManualClock().tokenClock).verify(
+            Self.pythonToken)
         #expect(caller.userID == "0192f5e0-7c1a-7b3e-8f00-000000000001")
         #expect(caller.ageBand == .thirteenToFifteen)
         #expect(caller.parentalControls)
@@ -68,7 +71,9 @@ import Testing
         let seed = original.withSeed { Array($0) }
         let restored = try SigningKey(seed: seed)
         #expect(restored.keyID == original.keyID)
-        #expect(TokenSigner(key: restored).sign(Fixture.claims()) == TokenSigner(key: original).sign(Fixture.claims()))
+        #expect(
+            TokenSigner(key: restored).sign(Fixture.claims())
+                == TokenSigner(key: original).sign(Fixture.claims()))
         #expect(SigningKey().keyID != original.keyID)
     }
 
@@ -83,6 +88,8 @@ import Testing
 
     private func hexBytes(_ hex: String) -> [UInt8] {
         let digits = Array(hex.utf8)
-        return stride(from: 0, to: digits.count, by: 2).map { UInt8(String(decoding: digits[$0...$0 + 1], as: UTF8.self), radix: 16)! }
+        return stride(from: 0, to: digits.count, by: 2).map {
+            UInt8(String(decoding: digits[$0...$0 + 1], as: UTF8.self), radix: 16)!
+        }
     }
 }

@@ -36,7 +36,8 @@ import Testing
         clock.set(Fixture.issuedAt + 900 + 60)
         #expect(throws: TokenVerificationError.expired) { try verifier.verify(token(0)) }
         #expect(throws: TokenVerificationError.expired) { try verifier.verify(token(0)) }
-        #expect(verifier.signatureChecks == 2, "one check to cache it, one after the expired entry was dropped")
+        #expect(
+            verifier.signatureChecks == 2, "one check to cache it, one after the expired entry was dropped")
     }
 
     @Test func theCacheHoldsAtMostItsCapacityAndKeepsTheNewest() throws {
@@ -73,7 +74,8 @@ import Testing
         for index in 0..<20_000 {
             let digest = Array("token-\(index)".utf8).withUnsafeBytes { TokenDigest(hashing: $0) }
             let now = Int64(index / 100)
-            cache.insert(digest, caller: caller, keyID: index % 3 == 0 ? "a" : "b", lastValidSecond: now + 2, now: now)
+            cache.insert(
+                digest, caller: caller, keyID: index % 3 == 0 ? "a" : "b", lastValidSecond: now + 2, now: now)
             if index % 7 == 0 { _ = cache.lookup(digest, now: now + 5) }
             if index % 1_000 == 0 { cache.retainTokens(signedBy: ["b"]) }
             #expect(cache.count <= 8)
