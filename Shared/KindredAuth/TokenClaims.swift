@@ -68,6 +68,10 @@ extension TokenClaims {
         return writer.finish()
     }
 
+    /// The times a token may carry: from the Unix epoch to the end of year 9999, so adding a leeway never
+    /// overflows.
+    static let timestamps: ClosedRange<Int64> = 0...253_402_300_799
+
     /// Reads a JSON payload; nil unless every claim is present, of its type and in its range.
     ///
     /// Unknown members are ignored, so the issuer can add a claim before every verifier knows it.
@@ -78,8 +82,9 @@ extension TokenClaims {
             case .string(let ageBand)? = members["age_band"], let ageBand = AgeBand(rawValue: ageBand),
             case .bool(let parentalControls)? = members["pc"],
             case .string(let scope)? = members["scope"], let scope = Scope(rawValue: scope),
-            case .integer(let issuedAt)? = members["iat"],
-            case .integer(let expiresAt)? = members["exp"], expiresAt > issuedAt,
+            case .integer(let issuedAt)? = members["iat"], Self.timestamps.contains(issuedAt),
+            case .integer(let expiresAt)? = members["exp"], Self.timestamps.contains(expiresAt),
+            expiresAt > issuedAt,
             case .string(let tokenID)? = members["jti"], !tokenID.isEmpty
         else { return nil }
         self.init(

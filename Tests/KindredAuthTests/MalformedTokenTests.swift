@@ -56,6 +56,11 @@ struct MalformedCase: CustomTestStringConvertible, Sendable {
         claims("exp with an exponent", replacing: #""exp":1790000900"#, with: #""exp":1.7e9"#),
         claims("exp with a leading zero", replacing: #""exp":1790000900"#, with: #""exp":01790000900"#),
         claims("exp overflowing", replacing: #""exp":1790000900"#, with: #""exp":99999999999999999999"#),
+        claims("exp after year 9999", replacing: #""exp":1790000900"#, with: #""exp":253402300800"#),
+        claims(
+            "exp at the largest integer", replacing: #""exp":1790000900"#, with: #""exp":9223372036854775807"#
+        ),
+        claims("iat before 1970", replacing: #""iat":1790000000"#, with: #""iat":-1"#),
         claims("exp before iat", replacing: #""exp":1790000900"#, with: #""exp":1789999999"#),
         claims("unknown role", replacing: #""role":"user""#, with: #""role":"root""#),
         claims("unknown age band", replacing: #""age_band":"13-15""#, with: #""age_band":"12""#),
