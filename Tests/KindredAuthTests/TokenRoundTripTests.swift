@@ -86,6 +86,11 @@ import Testing
         }
     }
 
+    @Test func theSystemClockReadsUnixSeconds() {
+        let now = TokenClock.system.now
+        #expect(now > 1_790_000_000 && now < 4_102_444_800)
+    }
+
     private func hexBytes(_ hex: String) -> [UInt8] {
         let digits = Array(hex.utf8)
         return stride(from: 0, to: digits.count, by: 2).map {
