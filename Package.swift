@@ -115,6 +115,22 @@ let package = Package(
             dependencies: ["KindredRuntime", "KindredMessages", "KindredPostgres"],
             path: "Tests/KindredRuntimeTests"
         ),
+        .target(
+            name: "KindredAuth",
+            dependencies: ["CSodium"],
+            path: "Shared/KindredAuth",
+            exclude: ["README.md"]
+        ),
+        .testTarget(
+            name: "KindredAuthTests",
+            dependencies: ["KindredAuth"],
+            path: "Tests/KindredAuthTests"
+        ),
+        .executableTarget(
+            name: "AuthBench",
+            dependencies: ["KindredAuth"],
+            path: "Tests/AuthBench"
+        ),
         .executableTarget(
             name: "kindred-interop-server",
             dependencies: [

@@ -1,0 +1,58 @@
+/// Who is calling, as a verified access token says: what a handler authorizes against.
+public struct Caller: Sendable, Hashable {
+    /// The user id (`sub`), or the client id when `role` is `service`.
+    public let userID: String
+    /// `role`.
+    public let role: TokenClaims.Role
+    /// `age_band`.
+    public let ageBand: TokenClaims.AgeBand
+    /// `pc`: parental controls are active, so the caller's guardians' restrictions apply.
+    public let parentalControls: Bool
+    /// `scope`: `childReadOnly` callers may read but not change anything.
+    public let scope: TokenClaims.Scope
+    /// `jti`: the token's unique id, for logs.
+    public let tokenID: String
+    /// `exp`, in seconds since the Unix epoch: the caller is authenticated until then.
+    public let expiresAt: Int64
+
+    init(claims: TokenClaims) {
+        userID = claims.subject
+        role = claims.role
+        ageBand = claims.ageBand
+        parentalControls = claims.parentalControls
+        scope = claims.scope
+        tokenID = claims.tokenID
+        expiresAt = claims.expiresAt
+    }
+}
+
+/// Why a token was refused; the RPC layer answers every one with UNAUTHENTICATED.
+public enum TokenVerificationError: String, Error, Sendable, CaseIterable, CustomStringConvertible {
+    /// Not three base64url parts, or the header or claims are not what Kindred issues.
+    case malformed = "TOKEN_MALFORMED"
+    /// The header's `alg` is anything but `EdDSA`, `none` and HMAC included.
+    case unsupportedAlgorithm = "TOKEN_UNSUPPORTED_ALGORITHM"
+    /// No known key has the header's `kid`: refresh the keys from identity's `GetSigningKeys` and try once more.
+    case unknownKeyID = "TOKEN_UNKNOWN_KEY_ID"
+    /// The signature does not match the header and claims under the named key.
+    case badSignature = "TOKEN_BAD_SIGNATURE"
+    /// `exp` has passed.
+    case expired = "TOKEN_EXPIRED"
+    /// `iat` is in the future: the issuer's clock or the token is wrong.
+    case notYetValid = "TOKEN_NOT_YET_VALID"
+
+    /// The machine-readable reason, for `ErrorInfo.reason` and logs.
+    public var reason: String { rawValue }
+
+    /// One line for the log.
+    public var description: String {
+        switch self {
+        case .malformed: "the access token is malformed"
+        case .unsupportedAlgorithm: "the access token is not signed with EdDSA"
+        case .unknownKeyID: "the access token names an unknown signing key"
+        case .badSignature: "the access token's signature is invalid"
+        case .expired: "the access token has expired"
+        case .notYetValid: "the access token was issued in the future"
+        }
+    }
+}

@@ -1,0 +1,56 @@
+import KindredAuth
+
+// Token verification throughput on one core: every token new to the verifier (an Ed25519 check each),
+// then the same tokens again (cache hits), plus the issuer's signing rate for scale. Build with
+// `swift build -c release --product AuthBench`; the machine is shared, so compare numbers from one run.
+
+let clock = ContinuousClock()
+let key = SigningKey()
+let signer = TokenSigner(key: key)
+let now = TokenClock.system.now
+let tokenCount = 2_000
+let rounds = 5
+
+func claims(_ index: Int) -> TokenClaims {
+    TokenClaims(
+        subject: "0192f5e0-7c1a-7b3e-8f00-\(String(100_000_000_000 + index))", role: .user, ageBand: .adult,
+        parentalControls: false, scope: .full, issuedAt: now, expiresAt: now + 900,
+        tokenID: "0192f5e0-7c1a-7b3e-8f00-\(String(200_000_000_000 + index))")
+}
+
+/// Runs `prepare` then times `body` over `rounds` rounds and prints the median rate of `operations` per round.
+func report(_ label: String, operations: Int, prepare: () -> Void = {}, _ body: () -> Void) {
+    var durations: [Duration] = []
+    for _ in 0..<rounds {
+        prepare()
+        durations.append(clock.measure(body))
+    }
+    let median = durations.sorted()[rounds / 2]
+    let seconds = Double(median.components.seconds) + Double(median.components.attoseconds) * 1e-18
+    let microseconds = (seconds * 1e8 / Double(operations)).rounded() / 100
+    print("\(label) \(Int((Double(operations) / seconds).rounded()))/s, \(microseconds) µs each")
+}
+
+var tokens: [String] = []
+report("sign:             ", operations: tokenCount) {
+    tokens = (0..<tokenCount).map { signer.sign(claims($0)) }
+}
+
+// A fresh verifier per round, so every verification misses the cache and checks the signature.
+var fresh = TokenVerifier(keys: [key.verificationKey])
+report(
+    "verify, uncached: ", operations: tokenCount,
+    prepare: { fresh = TokenVerifier(keys: [key.verificationKey]) }
+) {
+    for token in tokens { _ = try! fresh.verify(token) }
+}
+
+// One verifier that has seen every token: each call is a hash, a lock and a lookup.
+let warm = TokenVerifier(keys: [key.verificationKey])
+for token in tokens { _ = try! warm.verify(token) }
+let repeats = 250
+report("verify, cached:   ", operations: tokenCount * repeats) {
+    for _ in 0..<repeats {
+        for token in tokens { _ = try! warm.verify(token) }
+    }
+}
