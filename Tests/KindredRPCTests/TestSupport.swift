@@ -70,7 +70,9 @@ func withServer(
     // The tests drive the server with a blocking client: let run() start the loops before blocking.
     while !server.isRunning { await Task.yield() }
     do {
-        try await body(server)
+        // Off the cooperative pool: on 2 cores, two blocked pool threads would starve the very handler
+        // tasks (detached writers, say) that the blocked test is waiting for.
+        try await withTaskExecutorPreference(blockingClientLoop) { try await body(server) }
     } catch {
         server.beginGracefulShutdown(drainTimeout: .seconds(1))
         try await running.value
@@ -79,3 +81,10 @@ func withServer(
     server.beginGracefulShutdown(drainTimeout: .seconds(1))
     try await running.value
 }
+
+/// The thread the blocking HTTP/2 test client runs on, so that it never holds a cooperative-pool thread.
+let blockingClientLoop: EventLoop = {
+    do { return try EventLoopGroup(count: 1).loops[0] } catch {
+        fatalError("cannot start the blocking client's loop: \(error)")
+    }
+}()
