@@ -6,6 +6,7 @@ KINDRED_REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 KINDRED_VAR="${KINDRED_VAR:-$KINDRED_REPO/var}"
 KINDRED_VENV="${KINDRED_VENV:-$KINDRED_REPO/.build-venv}"
 KINDRED_SERVICES=(identity family social gamification)
+# shellcheck disable=SC2034 # used by the scripts that source this file
 KINDRED_APT_PACKAGES=(
     build-essential pkg-config libnghttp2-dev libprotobuf-c-dev protobuf-c-compiler protobuf-compiler
     python3-protobuf libpq-dev libsodium-dev zlib1g-dev nghttp2-client postgresql-15 postgresql-client-15
@@ -43,6 +44,12 @@ ensure_apt_packages() {
 
 require_swift() {
     command -v swift >/dev/null || die "swift is not on PATH (Swift 6 toolchain required)"
+}
+
+# Where the release executables are: KINDRED_BIN_DIR (prebuilt ones) or swift's release folder.
+release_bin_dir() {
+    if [ -n "${KINDRED_BIN_DIR:-}" ]; then echo "$KINDRED_BIN_DIR"; return; fi
+    (cd "$KINDRED_REPO" && swift build -c release --show-bin-path)
 }
 
 # The Python venv with grpcio & co, rebuilt when Tests/Interop/requirements.txt changes.
@@ -106,6 +113,18 @@ ensure_run_dir() {
         as_run_user test -x "$parent" || setfacl -m "u:$KINDRED_RUN_USER:x" "$parent" \
             || die "cannot let $KINDRED_RUN_USER traverse $parent"
         parent="$(dirname "$parent")"
+    done
+}
+
+# Waits until ADDRESS answers Health/Check SERVING for SERVICE ("" = the whole server); gives up after SECONDS
+# or as soon as the process recorded in PIDFILE is gone. Prints the last status seen.
+wait_serving() {
+    local address="$1" service="$2" pidfile="$3" program="$4" seconds="$5" status deadline
+    deadline=$((SECONDS + seconds))
+    while :; do
+        status="$(grpcli health "$address" "$service" --wait 1)" && { echo "$status"; return 0; }
+        if ! live_pid "$pidfile" "$program" >/dev/null; then echo "$program exited ($status)"; return 1; fi
+        if [ "$SECONDS" -ge "$deadline" ]; then echo "$status"; return 1; fi
     done
 }
 

@@ -46,8 +46,6 @@ pg_init() {
     # Four services' pools, the test suites and pgbench -c 64 fit under 300 connections.
     as_run_user tee -a "$PG_DATA/postgresql.conf" >/dev/null <<EOF
 listen_addresses = '127.0.0.1'
-port = $PG_PORT
-unix_socket_directories = '$PG_SOCKET'
 unix_socket_permissions = 0700
 max_connections = 300
 shared_buffers = 256MB
@@ -56,15 +54,20 @@ log_line_prefix = '%m [%p] %u@%d '
 EOF
 }
 
+# Port and socket directory are given at each start (not written into the cluster) so a throwaway cluster
+# can take whatever port is free; a cluster already running elsewhere is reported, not restarted.
 pg_start() {
+    local running_port
     if pg_is_running; then
+        running_port="$(sed -n 4p "$PG_DATA/postmaster.pid")"
+        [ "$running_port" = "$PG_PORT" ] || die "$PG_DATA is already running on port $running_port, not $PG_PORT"
         say "PostgreSQL already running on 127.0.0.1:$PG_PORT ($PG_DATA)"
         return 0
     fi
     ensure_run_dir "$PG_SOCKET"
     chmod 700 "$PG_SOCKET"
-    as_run_user "$PG_BIN/pg_ctl" -D "$PG_DATA" -l "$PG_LOG" -w -t 60 start >/dev/null \
-        || die "PostgreSQL did not start, see $PG_LOG"
+    as_run_user "$PG_BIN/pg_ctl" -D "$PG_DATA" -l "$PG_LOG" -w -t 60 -o "-p $PG_PORT -k '$PG_SOCKET'" start \
+        >/dev/null || die "PostgreSQL did not start, see $PG_LOG"
     say "PostgreSQL running on 127.0.0.1:$PG_PORT ($PG_DATA)"
 }
 
@@ -91,7 +94,8 @@ pg_role_password() {
     password="$(awk -F: -v r="$role" -v d="$db" '$3 == d && $4 == r { print $5 }' "$PG_PASSFILE" 2>/dev/null)"
     if [ -z "$password" ]; then
         password="$(head -c 32 /dev/urandom | base64 | tr -dc 'A-Za-z0-9' | head -c 32)"
-        as_run_user sh -c 'umask 077 && cat >>"$1"' sh "$PG_PASSFILE" <<<"127.0.0.1:$PG_PORT:$db:$role:$password"
+        # shellcheck disable=SC2016 # $1 is expanded by that sh
+        as_run_user sh -c 'umask 077 && cat >>"$1"' sh "$PG_PASSFILE" <<<"127.0.0.1:*:$db:$role:$password"
     fi
     echo "$password"
 }
