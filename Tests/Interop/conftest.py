@@ -90,10 +90,8 @@ class Target:
 
     @property
     def health_names(self):
-        """Names Health/Check must answer SERVING for."""
-        if self.name == "interop":
-            return [""]
-        return ["", f"kindred.{self.name}.v1.{self.name.capitalize()}Service"]
+        """Names Health/Check must answer SERVING for: the whole server ("") and each service it serves."""
+        return ["", *self.own_services]
 
     def channel(self, **options):
         return grpc.insecure_channel(self.address, options=list(options.items()))

@@ -24,10 +24,6 @@ service_port() {
     esac
 }
 
-# "identity" -> "Identity", for the fully qualified kindred.<name>.v1.<Name>Service.
-capitalized() { printf '%s%s' "$(printf '%s' "${1:0:1}" | tr '[:lower:]' '[:upper:]')" "${1:1}"; }
-service_grpc_name() { echo "kindred.$1.v1.$(capitalized "$1")Service"; }
-
 # Installs the Debian packages that are not installed yet (root only; otherwise names them and fails).
 ensure_apt_packages() {
     local missing=() pkg
