@@ -88,14 +88,15 @@ pg_admin_url() { echo "postgresql://postgres@/${1:-postgres}?host=$PG_SOCKET&por
 # URL of a service's role over TCP; its password comes from the passfile ($PG_PASSFILE, via PGPASSFILE).
 pg_role_url() { echo "postgresql://kindred_$1@127.0.0.1:$PG_PORT/${2:-kindred}"; }
 
-# Password of ROLE from the passfile, generated (and recorded, mode 600) the first time.
+# Password of ROLE (roles are cluster-wide, so one per role whatever the database) from the passfile,
+# generated and recorded (mode 600) the first time.
 pg_role_password() {
-    local role="$1" db="$2" password
-    password="$(awk -F: -v r="$role" -v d="$db" '$3 == d && $4 == r { print $5 }' "$PG_PASSFILE" 2>/dev/null)"
+    local role="$1" password
+    password="$(awk -F: -v r="$role" '$4 == r { print $5 }' "$PG_PASSFILE" 2>/dev/null)"
     if [ -z "$password" ]; then
         password="$(head -c 32 /dev/urandom | base64 | tr -dc 'A-Za-z0-9' | head -c 32)"
         # shellcheck disable=SC2016 # $1 is expanded by that sh
-        as_run_user sh -c 'umask 077 && cat >>"$1"' sh "$PG_PASSFILE" <<<"127.0.0.1:*:$db:$role:$password"
+        as_run_user sh -c 'umask 077 && cat >>"$1"' sh "$PG_PASSFILE" <<<"127.0.0.1:*:*:$role:$password"
     fi
     echo "$password"
 }
@@ -109,7 +110,7 @@ pg_provision() {
     pg_psql -d "$db" -c "REVOKE ALL ON DATABASE $db FROM PUBLIC; REVOKE ALL ON SCHEMA public FROM PUBLIC;"
     for name in "${KINDRED_SERVICES[@]}"; do
         role="kindred_$name"
-        password="$(pg_role_password "$role" "$db")"
+        password="$(pg_role_password "$role")"
         # Passwords travel on psql's stdin, never on a command line.
         pg_psql -d "$db" <<SQL
 SELECT format('CREATE ROLE %I', '$role') WHERE NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = '$role')
