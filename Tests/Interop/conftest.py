@@ -1,0 +1,126 @@
+"""Interop suite setup: Python stubs generated from the repository's protos, and the servers under test.
+
+KINDRED_INTEROP_TARGETS names the running servers, "interop=HOST:PORT,identity=HOST:PORT,..." (Tests/run sets
+it); "interop" is kindred-interop-server (grpc.testing.TestService), every other name a kindred service.
+KINDRED_PROTO_DIR overrides the proto directory (default: <repo>/proto).
+"""
+
+import os
+import pathlib
+import sys
+import tempfile
+
+import grpc
+import pytest
+from grpc_tools import protoc
+
+REPO = pathlib.Path(__file__).resolve().parents[2]
+PROTO_DIR = pathlib.Path(os.environ.get("KINDRED_PROTO_DIR", REPO / "proto"))
+
+
+def generate_stubs():
+    """protoc (grpcio-tools) over every proto but google/protobuf (the protobuf package has those) into a temp dir."""
+    if not PROTO_DIR.is_dir():
+        raise RuntimeError(f"no proto directory at {PROTO_DIR}")
+    out = pathlib.Path(tempfile.mkdtemp(prefix="kindred-interop-stubs-"))
+    bundled = pathlib.Path(protoc.__file__).parent / "_proto"
+    files = sorted(str(p.relative_to(PROTO_DIR)) for p in PROTO_DIR.rglob("*.proto")
+                   if not str(p.relative_to(PROTO_DIR)).startswith("google/protobuf/"))
+    status = protoc.main(["protoc", f"-I{PROTO_DIR}", f"-I{bundled}", f"--python_out={out}",
+                          f"--grpc_python_out={out}", *files])
+    if status != 0:
+        raise RuntimeError(f"protoc failed ({status}) on the protos in {PROTO_DIR}")
+    # The generated grpc/health/..., grpc/testing/... live beside grpcio's own `grpc` package: extend its path
+    # so that `grpc.testing.test_pb2` resolves here; google/rpc and kindred/... come from the temp dir too.
+    # grpcio aliases grpc.health and grpc.reflection to the grpcio-health-checking / grpcio-reflection packages
+    # when they are installed (deploy/local/grpcli.py uses them); the suite tests the repository's own protos.
+    for alias in ("grpc.health", "grpc.reflection"):
+        sys.modules.pop(alias, None)
+    grpc.__path__.append(str(out / "grpc"))
+    sys.path.insert(0, str(out))
+    return out
+
+
+STUBS_DIR = generate_stubs()
+
+
+def parse_targets():
+    spec = os.environ.get("KINDRED_INTEROP_TARGETS", "")
+    targets = {}
+    for item in filter(None, (part.strip() for part in spec.split(","))):
+        name, _, address = item.partition("=")
+        targets[name] = address
+    return targets
+
+
+TARGETS = parse_targets()
+SERVICE_NAMES = sorted(name for name in TARGETS if name != "interop")
+
+
+def pytest_generate_tests(metafunc):
+    """`target` runs a test against every server; `service` against every kindred service only."""
+    if "target" in metafunc.fixturenames:
+        metafunc.parametrize("target", sorted(TARGETS), indirect=True)
+    if "service" in metafunc.fixturenames:
+        metafunc.parametrize("service", SERVICE_NAMES, indirect=True)
+
+
+def pytest_collection_modifyitems(config, items):
+    if not TARGETS:
+        raise pytest.UsageError("KINDRED_INTEROP_TARGETS is empty: nothing to test (Tests/run sets it)")
+
+
+class Target:
+    """A server under test: its name, address and the gRPC service names it must serve."""
+
+    def __init__(self, name, address):
+        self.name = name
+        self.address = address
+        self.host, _, port = address.rpartition(":")
+        self.port = int(port)
+
+    @property
+    def own_services(self):
+        if self.name == "interop":
+            return ["grpc.testing.TestService"]
+        # A service's own API is expected once its proto exists (service protos land with their own issues).
+        if (PROTO_DIR / "kindred" / self.name).is_dir():
+            return [f"kindred.{self.name}.v1.{self.name.capitalize()}Service"]
+        return []
+
+    @property
+    def health_names(self):
+        """Names Health/Check must answer SERVING for: the whole server ("") and each service it serves."""
+        return ["", *self.own_services]
+
+    def channel(self, **options):
+        return grpc.insecure_channel(self.address, options=list(options.items()))
+
+
+@pytest.fixture(scope="session")
+def target(request):
+    return Target(request.param, TARGETS[request.param])
+
+
+@pytest.fixture(scope="session")
+def service(request):
+    return Target(request.param, TARGETS[request.param])
+
+
+@pytest.fixture(scope="session")
+def interop():
+    if "interop" not in TARGETS:
+        pytest.fail("KINDRED_INTEROP_TARGETS has no interop=HOST:PORT (kindred-interop-server)")
+    return Target("interop", TARGETS["interop"])
+
+
+@pytest.fixture
+def channel(target):
+    with target.channel() as channel:
+        yield channel
+
+
+@pytest.fixture
+def interop_channel(interop):
+    with interop.channel() as channel:
+        yield channel

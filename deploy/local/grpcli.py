@@ -1,0 +1,109 @@
+"""A small grpcurl for the local stack, on grpcio and server reflection (run it with the repo's venv python).
+
+  grpcli.py health HOST:PORT [SERVICE] [--wait SECONDS]   prints the health status; exit 0 only if SERVING
+  grpcli.py list HOST:PORT                                 services the server lists through reflection
+  grpcli.py describe HOST:PORT SYMBOL                      a service's methods or a message's fields
+  grpcli.py call HOST:PORT pkg.Service/Method [JSON]       a unary call; request and response as JSON
+"""
+
+import argparse
+import sys
+import time
+
+import grpc
+from google.protobuf import descriptor_pool, json_format, message_factory
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+from grpc_reflection.v1alpha.proto_reflection_descriptor_database import ProtoReflectionDescriptorDatabase
+
+
+def health(args):
+    deadline = time.monotonic() + args.wait
+    status, error = None, None
+    with grpc.insecure_channel(args.address) as channel:
+        stub = health_pb2_grpc.HealthStub(channel)
+        while True:
+            try:
+                reply = stub.Check(health_pb2.HealthCheckRequest(service=args.service), timeout=2)
+                status, error = health_pb2.HealthCheckResponse.ServingStatus.Name(reply.status), None
+            except grpc.RpcError as failure:
+                status, error = None, f"{failure.code().name}: {failure.details()}"
+            if status == "SERVING" or time.monotonic() >= deadline:
+                break
+            time.sleep(0.25)
+    print(status or error)
+    return 0 if status == "SERVING" else 1
+
+
+def reflection_pool(channel):
+    return descriptor_pool.DescriptorPool(ProtoReflectionDescriptorDatabase(channel))
+
+
+def list_services(args):
+    with grpc.insecure_channel(args.address) as channel:
+        for name in ProtoReflectionDescriptorDatabase(channel).get_services():
+            print(name)
+    return 0
+
+
+def describe(args):
+    with grpc.insecure_channel(args.address) as channel:
+        pool = reflection_pool(channel)
+        try:
+            service = pool.FindServiceByName(args.symbol)
+            for method in service.methods:
+                streaming = "stream " if method.server_streaming else ""
+                print(f"rpc {method.name}({method.input_type.full_name}) returns ({streaming}{method.output_type.full_name})")
+        except KeyError:
+            for field in pool.FindMessageTypeByName(args.symbol).fields:
+                print(f"{field.name} = {field.number}")
+    return 0
+
+
+def call(args):
+    service_name, _, method_name = args.method.lstrip("/").rpartition("/")
+    with grpc.insecure_channel(args.address) as channel:
+        method = reflection_pool(channel).FindServiceByName(service_name).methods_by_name[method_name]
+        request_class = message_factory.GetMessageClass(method.input_type)
+        response_class = message_factory.GetMessageClass(method.output_type)
+        request = json_format.Parse(args.json, request_class())
+        path = f"/{service_name}/{method_name}"
+        kind = channel.unary_stream if method.server_streaming else channel.unary_unary
+        invoke = kind(path, request_serializer=request_class.SerializeToString,
+                      response_deserializer=response_class.FromString)
+        try:
+            replies = invoke(request, timeout=args.timeout)
+            for reply in replies if method.server_streaming else [replies]:
+                print(json_format.MessageToJson(reply, preserving_proto_field_name=True))
+        except grpc.RpcError as failure:
+            print(f"{failure.code().name}: {failure.details()}", file=sys.stderr)
+            return 1
+    return 0
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    commands = parser.add_subparsers(dest="command", required=True)
+    command = commands.add_parser("health")
+    command.add_argument("address")
+    command.add_argument("service", nargs="?", default="")
+    command.add_argument("--wait", type=float, default=0, help="keep asking up to this many seconds")
+    command.set_defaults(run=health)
+    command = commands.add_parser("list")
+    command.add_argument("address")
+    command.set_defaults(run=list_services)
+    command = commands.add_parser("describe")
+    command.add_argument("address")
+    command.add_argument("symbol")
+    command.set_defaults(run=describe)
+    command = commands.add_parser("call")
+    command.add_argument("address")
+    command.add_argument("method")
+    command.add_argument("json", nargs="?", default="{}")
+    command.add_argument("--timeout", type=float, default=10)
+    command.set_defaults(run=call)
+    args = parser.parse_args()
+    return args.run(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

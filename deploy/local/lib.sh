@@ -1,0 +1,160 @@
+# shellcheck shell=bash
+# Shared by deploy/local/{up,down,status,postgres}, Tests/run and Tests/Benchmarks/run: installing what is
+# missing, the Python venv, the services' names and ports, and starting/stopping processes by recorded pid.
+
+KINDRED_REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+KINDRED_VAR="${KINDRED_VAR:-$KINDRED_REPO/var}"
+KINDRED_VENV="${KINDRED_VENV:-$KINDRED_REPO/.build-venv}"
+KINDRED_SERVICES=(identity family social gamification)
+# shellcheck disable=SC2034 # used by the scripts that source this file
+KINDRED_APT_PACKAGES=(
+    build-essential pkg-config libnghttp2-dev libprotobuf-c-dev protobuf-c-compiler protobuf-compiler
+    python3-protobuf libpq-dev libsodium-dev zlib1g-dev nghttp2-client postgresql-15 postgresql-client-15
+    python3-venv acl procps
+)
+
+say() { printf '%s\n' "$*" >&2; }
+die() { say "error: $*"; exit 1; }
+
+# Default port of a service: identity 50051 … gamification 50054.
+service_port() {
+    case "$1" in
+        identity) echo 50051 ;; family) echo 50052 ;; social) echo 50053 ;; gamification) echo 50054 ;;
+        *) die "unknown service '$1'" ;;
+    esac
+}
+
+# Installs the Debian packages that are not installed yet (root only; otherwise names them and fails).
+ensure_apt_packages() {
+    local missing=() pkg
+    for pkg in "$@"; do
+        dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed' || missing+=("$pkg")
+    done
+    [ ${#missing[@]} -eq 0 ] && return 0
+    [ "$(id -u)" -eq 0 ] || die "missing Debian packages (install them as root): ${missing[*]}"
+    say "installing Debian packages: ${missing[*]}"
+    apt-get update -q >/dev/null || die "apt-get update failed"
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null \
+        || die "apt-get install failed: ${missing[*]}"
+}
+
+require_swift() {
+    command -v swift >/dev/null || die "swift is not on PATH (Swift 6 toolchain required)"
+}
+
+# Where the release executables are: KINDRED_BIN_DIR (prebuilt ones) or swift's release folder.
+release_bin_dir() {
+    if [ -n "${KINDRED_BIN_DIR:-}" ]; then echo "$KINDRED_BIN_DIR"; return; fi
+    (cd "$KINDRED_REPO" && swift build -c release --show-bin-path)
+}
+
+# The Python venv with grpcio & co, rebuilt when Tests/Interop/requirements.txt changes.
+ensure_venv() {
+    local requirements="$KINDRED_REPO/Tests/Interop/requirements.txt" stamp="$KINDRED_VENV/.requirements"
+    if [ -x "$KINDRED_VENV/bin/python" ] && cmp -s "$requirements" "$stamp"; then return 0; fi
+    say "preparing the Python venv in $KINDRED_VENV"
+    # Debian's interpreter, not whatever python3 is first on PATH: its venv module is known to be there.
+    /usr/bin/python3 -m venv --clear "$KINDRED_VENV" || die "python3 -m venv failed"
+    "$KINDRED_VENV/bin/pip" install -q --disable-pip-version-check -r "$requirements" \
+        || die "pip install -r $requirements failed"
+    cp "$requirements" "$stamp"
+}
+
+venv_python() { "$KINDRED_VENV/bin/python" "$@"; }
+
+# The grpcio command-line helper (health, list, call) from the venv.
+grpcli() { venv_python "$KINDRED_REPO/deploy/local/grpcli.py" "$@"; }
+
+# The unprivileged account PostgreSQL (which refuses root) and the services run as.
+KINDRED_RUN_USER="$(if [ "$(id -u)" -eq 0 ]; then echo kindred; else id -un; fi)"
+
+ensure_run_user() {
+    [ "$(id -u)" -eq 0 ] || return 0
+    id kindred >/dev/null 2>&1 && return 0
+    say "creating system user kindred"
+    useradd --system --user-group --home-dir /nonexistent --shell /usr/sbin/nologin kindred \
+        || die "useradd kindred failed"
+}
+
+# Replaces the current (sub)shell with the command run as the run user. setpriv execs in place (runuser
+# would stay behind as a parent), so a pid recorded for a background command is the program's own.
+exec_as_run_user() {
+    if [ "$(id -u)" -eq 0 ]; then
+        exec setpriv --reuid="$KINDRED_RUN_USER" --regid="$KINDRED_RUN_USER" --init-groups -- "$@"
+    fi
+    exec "$@"
+}
+
+# Runs a command as the run user, from / (root's working directory may be unreadable to it).
+as_run_user() { (cd / && exec_as_run_user "$@"); }
+
+# Starts a command in the background as the run user in its own session, output appended to LOG,
+# and records its pid in PIDFILE (one background subshell that execs, so $! is the program's pid).
+start_background() {
+    local pidfile="$1" log="$2"
+    shift 2
+    (cd / && exec_as_run_user setsid "$@") </dev/null >>"$log" 2>&1 &
+    echo $! >"$pidfile"
+}
+
+# A directory owned by the run user; when root, also lets that user traverse the directories above it
+# (a clone under /root would otherwise be unreachable) with a traverse-only ACL entry for that user alone.
+ensure_run_dir() {
+    local dir="$1" parent
+    mkdir -p "$dir"
+    [ "$(id -u)" -eq 0 ] || return 0
+    chown "$KINDRED_RUN_USER:" "$dir"
+    parent="$(dirname "$dir")"
+    while [ "$parent" != / ]; do
+        as_run_user test -x "$parent" || setfacl -m "u:$KINDRED_RUN_USER:x" "$parent" \
+            || die "cannot let $KINDRED_RUN_USER traverse $parent"
+        parent="$(dirname "$parent")"
+    done
+}
+
+# Waits until ADDRESS answers Health/Check SERVING for SERVICE ("" = the whole server); gives up after SECONDS
+# or as soon as the process recorded in PIDFILE is gone. Prints the last status seen.
+wait_serving() {
+    local address="$1" service="$2" pidfile="$3" program="$4" seconds="$5" status deadline
+    deadline=$((SECONDS + seconds))
+    while :; do
+        status="$(grpcli health "$address" "$service" --wait 1)" && { echo "$status"; return 0; }
+        if ! live_pid "$pidfile" "$program" >/dev/null; then echo "$program exited ($status)"; return 1; fi
+        if [ "$SECONDS" -ge "$deadline" ]; then echo "$status"; return 1; fi
+    done
+}
+
+# Pid recorded in FILE if that process is still alive and is the program named (guards against reuse).
+live_pid() {
+    local file="$1" program="$2" pid
+    [ -f "$file" ] || return 1
+    pid="$(cat "$file")"
+    [ -n "$pid" ] && [ -r "/proc/$pid/cmdline" ] || return 1
+    tr '\0' ' ' <"/proc/$pid/cmdline" | grep -q -- "$program" || return 1
+    echo "$pid"
+}
+
+# Sends SIGTERM to a recorded pid, waits up to SECONDS (default 20) for it to exit, then SIGKILLs it.
+stop_pid_file() {
+    local file="$1" program="$2" seconds="${3:-20}" pid i
+    if pid="$(live_pid "$file" "$program")"; then
+        kill -TERM "$pid" 2>/dev/null || true
+        for ((i = 0; i < seconds * 10; i++)); do
+            [ -d "/proc/$pid" ] || break
+            sleep 0.1
+        done
+        if [ -d "/proc/$pid" ]; then
+            say "$program (pid $pid) ignored SIGTERM for ${seconds}s: killing it"
+            kill -KILL "$pid" 2>/dev/null || true
+        fi
+    fi
+    rm -f "$file"
+}
+
+# A TCP port nobody listens on right now, for throwaway servers.
+free_port() {
+    venv_python -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
+# shellcheck source=deploy/local/postgres.sh
+source "$KINDRED_REPO/deploy/local/postgres.sh"
