@@ -10,27 +10,33 @@ struct ServiceRunner {
 
     /// `kindred-<name> migrate`: applies pending migrations and returns.
     func migrateOnly() async throws {
+        try await withDatabase(migrate)
+    }
+
+    /// `kindred-<name> serve`: serves until SIGTERM or SIGINT, then drains and returns.
+    func serve() async throws {
+        try await withDatabase { database in
+            if settings.migrateAtStart { try await migrate(database) }
+            let services = try await service.makeServices(ServiceEnvironment(database: database, logger: logger))
+            var configuration = ServerConfiguration(host: settings.host, port: settings.port)
+            if let loops = settings.eventLoops { configuration.eventLoopCount = loops }
+            let server = ProcessServer(configuration: configuration, drainTimeout: settings.drainTimeout, logger: logger)
+            try await server.serve(services, database: database)
+        }
+        logger.info("stopped")
+    }
+
+    /// Runs `body` with a connected pool and closes the pool whatever happens: its connection threads
+    /// may be inside libpq, and exiting under them (after a failed bind, say) crashes the process.
+    private func withDatabase(_ body: (PostgresPool) async throws -> Void) async throws {
         let database = try await connect()
         do {
-            try await migrate(database)
+            try await body(database)
         } catch {
             await database.close()
             throw error
         }
         await database.close()
-    }
-
-    /// `kindred-<name> serve`: serves until SIGTERM or SIGINT, then drains and returns.
-    func serve() async throws {
-        let database = try await connect()
-        if settings.migrateAtStart { try await migrate(database) }
-        let services = try await service.makeServices(ServiceEnvironment(database: database, logger: logger))
-        var configuration = ServerConfiguration(host: settings.host, port: settings.port)
-        if let loops = settings.eventLoops { configuration.eventLoopCount = loops }
-        let server = ProcessServer(configuration: configuration, drainTimeout: settings.drainTimeout, logger: logger)
-        try await server.serve(services, database: database)
-        await database.close()
-        logger.info("stopped")
     }
 
     private func connect() async throws -> PostgresPool {

@@ -33,8 +33,14 @@ struct InteropServer: AsyncParsableCommand {
             services.append(BenchService(database: pool))
             database = pool
         }
-        try await ProcessServer(configuration: configuration, drainTimeout: .seconds(5), logger: logger)
-            .serve(services, database: database)
+        do {
+            try await ProcessServer(configuration: configuration, drainTimeout: .seconds(5), logger: logger)
+                .serve(services, database: database)
+        } catch {
+            // Close the pool even after a failed bind: exiting under its threads inside libpq crashes.
+            await database?.close()
+            throw error
+        }
         await database?.close()
     }
 }
