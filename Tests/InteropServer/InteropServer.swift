@@ -16,6 +16,9 @@ struct InteropServer: AsyncParsableCommand {
     @Option(help: "PostgreSQL URL of a database holding pgbench's tables; enables kindred.bench.v1.BenchService.")
     var databaseURL: String?
 
+    @Option(help: "PostgreSQL connections (and connection threads) in the pool.")
+    var poolSize = 2
+
     @Option(help: "Event loop threads (default: one per core).")
     var eventLoops: Int?
 
@@ -29,7 +32,7 @@ struct InteropServer: AsyncParsableCommand {
         var services: [any RPCService] = [InteropTestService()]
         var database: PostgresPool?
         if let databaseURL {
-            let pool = PostgresPool(configuration: try PostgresConfiguration(url: databaseURL, poolSize: 8), logger: logger)
+            let pool = PostgresPool(configuration: try PostgresConfiguration(url: databaseURL, poolSize: poolSize), logger: logger)
             services.append(BenchService(database: pool))
             database = pool
         }
