@@ -2,7 +2,7 @@ internal import CLibPQ
 
 extension PostgresConnection {
     /// One query's progress through the pipeline.
-    private enum Sent {
+    enum Sent {
         case rejected(PostgresError)
         case statement(name: String, key: StatementKey, preparing: Bool)
     }
@@ -58,7 +58,7 @@ extension PostgresConnection {
         return results
     }
 
-    private func send(_ query: PostgresQuery, preparingNow: inout [StatementKey: String]) -> Sent? {
+    func send(_ query: PostgresQuery, preparingNow: inout [StatementKey: String]) -> Sent? {
         let binds = query.binds
         let key = StatementKey(sql: query.sql, types: binds.types)
         let name: String

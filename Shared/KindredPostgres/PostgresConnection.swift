@@ -1,8 +1,8 @@
 internal import CLibPQ
 internal import Glibc
 
-/// Owns one `PGconn` (finished exactly once, in deinit). Used only by the connection thread that made it,
-/// in blocking mode: the thread is dedicated, so blocking it never touches Swift's cooperative pool.
+/// Owns one `PGconn` (finished exactly once, in deinit). Used by one thread at a time: a connection thread,
+/// blocking (never Swift's cooperative pool), or an event loop, non-blocking.
 final class PostgresConnection {
     let pointer: OpaquePointer
     /// Prepared statements on this connection: cache key → statement name.
@@ -16,8 +16,9 @@ final class PostgresConnection {
         var types: [UInt32]
     }
 
-    /// Connects (blocking, bounded by the configured connect timeout) and enters pipeline mode.
-    init(configuration: PostgresConfiguration) throws(PostgresError) {
+    /// Connects (blocking, bounded by the configured connect timeout) and enters pipeline mode; with
+    /// `nonBlocking`, later sends and flushes never block (for connections an event loop drives).
+    init(configuration: PostgresConfiguration, nonBlocking: Bool = false) throws(PostgresError) {
         let parameters = configuration.connectionParameters
         let keywords = parameters.map { strdup($0.keyword) }
         let values = parameters.map { strdup($0.value) }
@@ -34,6 +35,7 @@ final class PostgresConnection {
         PQsetNoticeProcessor(connection, { _, _ in }, nil)
         guard PQstatus(connection) == CONNECTION_OK else { throw .unavailable(errorMessage) }
         guard PQenterPipelineMode(connection) == 1 else { throw .unavailable(errorMessage) }
+        if nonBlocking, PQsetnonblocking(connection, 1) != 0 { throw .unavailable(errorMessage) }
     }
 
     deinit { PQfinish(pointer) }

@@ -10,13 +10,23 @@ public final class PostgresPool: Sendable {
     let state: Mutex<PoolState>
     let workers: [PostgresWorker]
     let jobIDs = Atomic<UInt64>(0)
+    /// The event loop the calling thread runs, if any: statements from there use that loop's connection.
+    let currentLoop: @Sendable () -> (any PostgresIOLoop)?
+    let loopConnections = Mutex<[ObjectIdentifier: PostgresLoopConnection]>([:])
+    let loopsClosed = Atomic<Bool>(false)
     /// At most this many queued statements go into one pipeline.
     static let maxBatch = 64
 
     /// Starts the connection threads; they connect in the background. Until the first attempts finish,
-    /// calls wait for them; after that, an unreachable server fails calls at once.
-    public init(configuration: PostgresConfiguration, logger: Logger) {
+    /// calls wait for them; after that, an unreachable server fails calls at once. `currentLoop` names the
+    /// event loop running the calling thread (KindredRuntime passes its RPC loops'): calls made there get a
+    /// connection of that loop's own, driven by the loop without blocking.
+    public init(
+        configuration: PostgresConfiguration, logger: Logger,
+        currentLoop: @escaping @Sendable () -> (any PostgresIOLoop)? = { nil }
+    ) {
         self.configuration = configuration
+        self.currentLoop = currentLoop
         self.logger = logger
         self.state = Mutex(PoolState(poolSize: configuration.poolSize))
         self.workers = (0..<configuration.poolSize).map { PostgresWorker(index: $0) }
@@ -46,6 +56,9 @@ public final class PostgresPool: Sendable {
     /// once; once sent, the statement finishes and its answer is dropped.
     private func submit(_ query: PostgresQuery) async throws -> PostgresRows {
         if Task.isCancelled { throw PostgresError.cancelled }
+        if let connection = loopConnection() {
+            return try await withCheckedThrowingContinuation { connection.send(query, $0) }
+        }
         let id = jobIDs.add(1, ordering: .relaxed).newValue
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
@@ -92,6 +105,7 @@ public final class PostgresPool: Sendable {
 
     /// Fails queued calls, disconnects and stops the threads; returns when they have exited.
     public func close() async {
+        closeLoopConnections()
         let (jobs, observers, workers): ([PostgresJob], [AsyncStream<Bool>.Continuation], [PostgresWorker]) =
             state.withLock { state in
                 state.isClosed = true

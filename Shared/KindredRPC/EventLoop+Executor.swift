@@ -11,7 +11,7 @@ struct RemoteQueue: ~Copyable {
 
 extension EventLoop: TaskExecutor {
     /// Runs a job on this loop: directly queued from the loop thread, through the locked queue otherwise.
-    func enqueue(_ job: consuming ExecutorJob) {
+    public func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
         if inEventLoop {
             localJobs.append(job)
@@ -25,7 +25,7 @@ extension EventLoop: TaskExecutor {
         if wake { signalWake() }
     }
 
-    func asUnownedTaskExecutor() -> UnownedTaskExecutor {
+    public func asUnownedTaskExecutor() -> UnownedTaskExecutor {
         UnownedTaskExecutor(ordinary: self)
     }
 

@@ -4,9 +4,9 @@
 internal import CLinuxSystem
 import Synchronization
 
-/// One epoll thread: owns its connections, runs the handler tasks that prefer it, fires its timers and
+/// One epoll thread (public only so other modules can run sockets on it, see `EventLoop+Descriptors`): owns its connections, runs the handler tasks that prefer it, fires its timers and
 /// flushes every connection that produced output once per iteration.
-final class EventLoop: @unchecked Sendable {
+public final class EventLoop: @unchecked Sendable {
     // Everything below except `remote` is touched only on the loop thread (@unchecked Sendable).
     let index: Int
     let epollFD: Int32

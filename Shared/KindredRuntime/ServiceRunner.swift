@@ -46,7 +46,7 @@ struct ServiceRunner {
         } catch {
             throw StartupError("bad database URL: \(error)")
         }
-        let database = PostgresPool(configuration: configuration, logger: logger)
+        let database = PostgresPool(rpcLoopsConfiguration: configuration, logger: logger)
         do {
             _ = try await database.query("SELECT 1")
         } catch {

@@ -32,7 +32,8 @@ struct InteropServer: AsyncParsableCommand {
         var services: [any RPCService] = [InteropTestService()]
         var database: PostgresPool?
         if let databaseURL {
-            let pool = PostgresPool(configuration: try PostgresConfiguration(url: databaseURL, poolSize: poolSize), logger: logger)
+            let pool = PostgresPool(
+                rpcLoopsConfiguration: try PostgresConfiguration(url: databaseURL, poolSize: poolSize), logger: logger)
             services.append(BenchService(database: pool))
             database = pool
         }

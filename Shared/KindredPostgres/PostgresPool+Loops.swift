@@ -1,0 +1,32 @@
+internal import Synchronization
+
+/// Statements from handlers running on an event loop go out on that loop's own connection, so neither the
+/// send nor the answer crosses a thread. A loop whose connection is not up yet (or is reconnecting) uses the
+/// connection threads meanwhile: they keep fail-fast and reachability exactly as before.
+extension PostgresPool {
+    /// The calling thread's loop connection, when it is an event loop's thread and that connection is up.
+    /// Called on that thread only: the connection's state is the loop's.
+    func loopConnection() -> PostgresLoopConnection? {
+        guard let loop = currentLoop(), !loopsClosed.load(ordering: .relaxed) else { return nil }
+        let id = ObjectIdentifier(loop)
+        let connection = loopConnections.withLock { connections in
+            if let existing = connections[id] { return existing }
+            let made = PostgresLoopConnection(loop: loop)
+            connections[id] = made
+            return made
+        }
+        if connection.isUp { return connection }
+        connection.startConnecting(configuration)
+        return nil
+    }
+
+    /// Stops every loop connection; each disconnects on its own loop's next iteration.
+    func closeLoopConnections() {
+        loopsClosed.store(true, ordering: .relaxed)
+        let connections = loopConnections.withLock { connections in
+            defer { connections.removeAll() }
+            return Array(connections.values)
+        }
+        for connection in connections { connection.loop.run { connection.shutdown() } }
+    }
+}
