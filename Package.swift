@@ -112,7 +112,7 @@ let package = Package(
         ),
         .testTarget(
             name: "KindredRuntimeTests",
-            dependencies: ["KindredRuntime", "KindredMessages", "KindredPostgres"],
+            dependencies: ["KindredRuntime", "KindredMessages", "KindredPostgres", "KindredRPC"],
             path: "Tests/KindredRuntimeTests"
         ),
         .target(
