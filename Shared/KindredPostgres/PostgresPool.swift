@@ -1,9 +1,10 @@
 public import Logging
 internal import Synchronization
 
-/// A fixed set of PostgreSQL connections, each owned by a dedicated thread that takes queued statements and
-/// sends them as one pipeline. Calls fail fast while PostgreSQL is unreachable; connections come back by
-/// themselves. Call `close()` when done: the threads keep the pool alive until then.
+/// PostgreSQL connections: one per event loop for statements made on that loop (see `PostgresPool+Loops`),
+/// and a fixed set owned by dedicated threads that take queued statements and send them as one pipeline.
+/// Calls fail fast while PostgreSQL is unreachable; connections come back by themselves. Call `close()`
+/// when done: the threads keep the pool alive until then.
 public final class PostgresPool: Sendable {
     let configuration: PostgresConfiguration
     let logger: Logger

@@ -16,7 +16,7 @@ struct InteropServer: AsyncParsableCommand {
     @Option(help: "PostgreSQL URL of a database holding pgbench's tables; enables kindred.bench.v1.BenchService.")
     var databaseURL: String?
 
-    @Option(help: "PostgreSQL connections (and connection threads) in the pool.")
+    @Option(help: "PostgreSQL connection threads in the pool (for off-loop callers; each event loop also has its own).")
     var poolSize = 2
 
     @Option(help: "Event loop threads (default: one per core).")
