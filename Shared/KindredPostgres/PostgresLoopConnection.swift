@@ -38,7 +38,9 @@ final class PostgresLoopConnection: PostgresIOHandler, @unchecked Sendable {
         }
         // Every statement already known is looked up in `statements`: nothing to track per batch here.
         var preparingNow: [PostgresConnection.StatementKey: String] = [:]
-        guard case .statement(let name, let key, let preparing) = connection.send(query, preparingNow: &preparingNow)
+        guard
+            case .statement(let name, let key, let preparing) = connection.send(
+                query, preparingNow: &preparingNow)
         else {
             // Part of it may have gone out without a sync: the answers would no longer line up.
             connection.isOutOfStep = true

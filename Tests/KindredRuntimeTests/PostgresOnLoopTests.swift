@@ -9,7 +9,8 @@ import Testing
 /// Statements from code running on an RPC event loop go out on that loop's own connection and resume there;
 /// everyone else still gets answers. Runs on a cluster of its own, like DatabaseHealthTests.
 @Suite(.serialized) struct PostgresOnLoopTests {
-    @Test(.timeLimit(.minutes(2))) func aQueryFromALoopCompletesOnThatLoopsThreadOverItsOwnConnection() async throws {
+    @Test(.timeLimit(.minutes(2)))
+    func aQueryFromALoopCompletesOnThatLoopsThreadOverItsOwnConnection() async throws {
         try await withLoopPool { pool, loops in
             let offLoop = try await backendPID(pool)
             var loopPIDs: [Int32] = []
@@ -30,7 +31,8 @@ import Testing
         }
     }
 
-    @Test(.timeLimit(.minutes(2))) func manyConcurrentQueriesFromTwoLoopsEachGetTheirOwnAnswer() async throws {
+    @Test(.timeLimit(.minutes(2)))
+    func manyConcurrentQueriesFromTwoLoopsEachGetTheirOwnAnswer() async throws {
         try await withLoopPool { pool, loops in
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for (loopIndex, loop) in loops.enumerated() {
@@ -57,7 +59,8 @@ import Testing
         }
     }
 
-    @Test(.timeLimit(.minutes(2))) func callersOffAnyLoopStillWorkWithALoopPool() async throws {
+    @Test(.timeLimit(.minutes(2)))
+    func callersOffAnyLoopStillWorkWithALoopPool() async throws {
         try await withLoopPool { pool, _ in
             try await withThrowingTaskGroup(of: Int.self) { group in
                 for value in 0..<100 {
@@ -74,7 +77,8 @@ import Testing
         }
     }
 
-    @Test(.timeLimit(.minutes(2))) func onLoopCallsFailFastWhilePostgresIsDownAndHealAfterARestart() async throws {
+    @Test(.timeLimit(.minutes(2)))
+    func onLoopCallsFailFastWhilePostgresIsDownAndHealAfterARestart() async throws {
         try await withLoopPool { pool, loops, cluster in
             let load = LoadRecord()
             let running = Task {
@@ -130,7 +134,8 @@ import Testing
         var logger = Logger(label: "postgres-on-loop-test")
         logger.logLevel = .warning
         let pool = PostgresPool(
-            rpcLoopsConfiguration: try PostgresConfiguration(url: try cluster.start(), poolSize: 1), logger: logger)
+            rpcLoopsConfiguration: try PostgresConfiguration(url: try cluster.start(), poolSize: 1),
+            logger: logger)
         let group = try EventLoopGroup(count: 2)
         do {
             try await body(pool, group.loops, cluster)
