@@ -4,45 +4,27 @@
 internal import CLinuxSystem
 
 extension ClientConnection {
-    /// Writes what nghttp2 has queued; on a short write keeps the rest and waits for EPOLLOUT.
+    /// Writes what nghttp2 has queued; on a short write holds the rest and waits for EPOLLOUT.
     func flush() {
-        guard state == .ready else { return }
-        if pendingOffset < pending.count && !writePending() { return }
+        guard state == .ready, held.isEmpty || write(held.retry(fd: fd, loop: loop)) else { return }
         let output: [UInt8]
         do { output = try session.pendingOutput() } catch { return close() }
         if !output.isEmpty {
-            pending = output
-            pendingOffset = 0
-            guard writePending() else { return }
+            let outcome = output.withUnsafeBytes { held.write($0.baseAddress!, $0.count, fd: fd, loop: loop) }
+            guard write(outcome) else { return }
         }
         if !session.isAlive { close() }
     }
 
-    /// Writes the held bytes; true once all are written.
-    private func writePending() -> Bool {
-        while pendingOffset < pending.count {
-            // MSG_NOSIGNAL: a peer that went away must close this connection, not raise SIGPIPE.
-            let written = pending.withUnsafeBytes {
-                send(fd, $0.baseAddress! + pendingOffset, $0.count - pendingOffset, Int32(MSG_NOSIGNAL))
-            }
-            if written > 0 {
-                pendingOffset += written
-            } else if written < 0 && errno == EINTR {
-                continue
-            } else if written < 0 && errno == EAGAIN {
-                if !watchingWritable { loop.modify(fd: fd, events: EPOLLIN.rawValue | EPOLLOUT.rawValue) }
-                watchingWritable = true
-                return false
-            } else {
-                close()
-                return false
-            }
+    /// True when everything went out; closes the connection if the socket broke.
+    private func write(_ outcome: SocketWrite) -> Bool {
+        switch outcome {
+        case .complete: return true
+        case .refused: return false
+        case .failed:
+            close()
+            return false
         }
-        pending = []
-        pendingOffset = 0
-        if watchingWritable { loop.modify(fd: fd, events: EPOLLIN.rawValue) }
-        watchingWritable = false
-        return true
     }
 
     /// Sends GOAWAY; the connection closes once its open streams finish.

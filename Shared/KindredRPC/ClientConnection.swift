@@ -16,9 +16,7 @@ final class ClientConnection: EventLoopChannel {
     var isDirty = false
     /// Calls waiting for the connect to finish.
     var waiting: [ClientCall] = []
-    var pending: [UInt8] = []
-    var pendingOffset = 0
-    var watchingWritable = false
+    var held = HeldOutput()
     /// Told once, when the connection closes; `connected` says whether it ever became ready.
     var onClose: ((_ connected: Bool) -> Void)?
     var everConnected = false

@@ -15,9 +15,7 @@ final class Connection: EventLoopChannel {
     var calls: [Int32: ServerCall] = [:]
     /// The call whose HEADERS are being received, so each header skips the table lookup.
     var receivingHeaders: ServerCall?
-    private var pending: [UInt8] = []
-    private var pendingOffset = 0
-    private var watchingWritable = false
+    private var held = HeldOutput()
     var isDirty = false
     private(set) var closed = false
     var lastReceived: UInt64
@@ -63,13 +61,17 @@ final class Connection: EventLoopChannel {
 
     /// The socket has room again: send what it refused before, then whatever nghttp2 has.
     func writable() {
-        guard !closed, writePending() else { return }
-        flush()
+        guard !closed else { return }
+        switch held.retry(fd: fd, loop: loop) {
+        case .complete: flush()
+        case .refused: break
+        case .failed: close()
+        }
     }
 
     /// Serializes nghttp2's queued frames into the loop's write buffer and writes them in one call.
     func flush() {
-        guard !closed, !lingering, pendingOffset == pending.count else { return }
+        guard !closed, !lingering, held.isEmpty else { return }
         let buffer = loop.writeBuffer.baseAddress!
         let capacity = loop.writeBuffer.count
         var used = 0
@@ -79,7 +81,11 @@ final class Connection: EventLoopChannel {
             if count < 0 { return close() }
             guard count > 0, let chunk else { break }
             if used + count > capacity {
-                guard writeOut(UnsafeRawPointer(buffer), used) else { return stash(chunk, count) }
+                guard writeOut(UnsafeRawPointer(buffer), used) else {
+                    // Keep this chunk behind the refused bytes; nghttp2 has already moved past it.
+                    if !closed { _ = held.write(chunk, count, fd: fd, loop: loop) }
+                    return
+                }
                 used = 0
             }
             if count > capacity {
@@ -102,56 +108,15 @@ final class Connection: EventLoopChannel {
         loop.schedule(after: .seconds(2)) { [weak self] in self?.close() }
     }
 
-    /// Writes bytes; on a short write keeps the rest and waits for EPOLLOUT. False unless all was written.
+    /// Writes bytes, holding what the socket refuses until EPOLLOUT; false unless all was written.
     private func writeOut(_ bytes: UnsafeRawPointer, _ count: Int) -> Bool {
-        var offset = 0
-        while offset < count {
-            let written = send(fd, bytes + offset, count - offset, Int32(MSG_NOSIGNAL))
-            if written > 0 {
-                offset += written
-            } else if written < 0 && errno == EINTR {
-                continue
-            } else if written < 0 && errno == EAGAIN {
-                stash(bytes + offset, count - offset)
-                return false
-            } else {
-                close()
-                return false
-            }
+        switch held.write(bytes, count, fd: fd, loop: loop) {
+        case .complete: return true
+        case .refused: return false
+        case .failed:
+            close()
+            return false
         }
-        return true
-    }
-
-    private func stash(_ bytes: UnsafeRawPointer, _ count: Int) {
-        pending.append(contentsOf: UnsafeRawBufferPointer(start: bytes, count: count))
-        if !watchingWritable && !closed {
-            watchingWritable = true
-            loop.modify(fd: fd, events: EPOLLIN.rawValue | EPOLLOUT.rawValue)
-        }
-    }
-
-    /// Writes previously refused bytes; true once none are left.
-    private func writePending() -> Bool {
-        while pendingOffset < pending.count {
-            let written = pending.withUnsafeBytes {
-                send(fd, $0.baseAddress! + pendingOffset, $0.count - pendingOffset, Int32(MSG_NOSIGNAL))
-            }
-            if written > 0 {
-                pendingOffset += written
-            } else if written < 0 && errno == EINTR {
-                continue
-            } else if written < 0 && errno == EAGAIN {
-                return false
-            } else {
-                close()
-                return false
-            }
-        }
-        pending = []
-        pendingOffset = 0
-        watchingWritable = false
-        loop.modify(fd: fd, events: EPOLLIN.rawValue)
-        return true
     }
 
     func markDirty() {
