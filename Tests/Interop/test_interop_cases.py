@@ -1,10 +1,11 @@
 """gRPC's standard interop cases (doc/interop-test-descriptions.md) against kindred-interop-server.
 
-Kindred serves unary and server-streaming calls only, so the cases the description runs on FullDuplexCall
-(custom_metadata's second half, status_code_and_message's second half, cancel_after_first_response,
-timeout_on_sleeping_server) run on StreamingOutputCall with the same requests and assertions.
+The cases the description runs on FullDuplexCall (custom_metadata's and status_code_and_message's second
+halves, cancel_after_first_response, timeout_on_sleeping_server) run on it here too; the same checks on
+StreamingOutputCall cover server streaming as well.
 """
 
+import queue
 import shutil
 import subprocess
 import time
@@ -31,6 +32,30 @@ def large_request(**fields):
 def streaming_request(sizes, interval_us=0, **fields):
     parameters = [messages_pb2.ResponseParameters(size=size, interval_us=interval_us) for size in sizes]
     return messages_pb2.StreamingOutputCallRequest(response_parameters=parameters, **fields)
+
+
+class Requests:
+    """A request stream the test feeds one message at a time; `close()` half-closes the call."""
+
+    def __init__(self, *requests):
+        self.queue = queue.Queue()
+        for request in requests:
+            self.queue.put(request)
+
+    def send(self, request):
+        self.queue.put(request)
+
+    def close(self):
+        self.queue.put(None)
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        request = self.queue.get()
+        if request is None:
+            raise StopIteration
+        return request
 
 
 def test_empty_unary(stub):
@@ -64,6 +89,15 @@ def test_custom_metadata_server_streaming(stub):
     assert ECHO_TRAILING in list(call.trailing_metadata())
 
 
+def test_custom_metadata_full_duplex(stub):
+    requests = Requests(streaming_request([314159], payload=messages_pb2.Payload(body=bytes(271828))))
+    requests.close()
+    call = stub.FullDuplexCall(requests, metadata=[ECHO_INITIAL, ECHO_TRAILING], timeout=10)
+    assert [len(reply.payload.body) for reply in call] == [314159]
+    assert ECHO_INITIAL in list(call.initial_metadata())
+    assert ECHO_TRAILING in list(call.trailing_metadata())
+
+
 @pytest.mark.parametrize("message", ["test status message", SPECIAL_MESSAGE],
                          ids=["status_code_and_message", "special_status_message"])
 def test_status_code_and_message_unary(stub, message):
@@ -83,6 +117,16 @@ def test_status_code_and_message_server_streaming(stub):
     assert failure.value.details() == "test status message"
 
 
+def test_status_code_and_message_full_duplex(stub):
+    requests = Requests(messages_pb2.StreamingOutputCallRequest(
+        response_status=messages_pb2.EchoStatus(code=2, message="test status message")))
+    requests.close()
+    with pytest.raises(grpc.RpcError) as failure:
+        list(stub.FullDuplexCall(requests, timeout=10))
+    assert failure.value.code() == grpc.StatusCode.UNKNOWN
+    assert failure.value.details() == "test status message"
+
+
 def test_unimplemented_method(stub):
     with pytest.raises(grpc.RpcError) as failure:
         stub.UnimplementedCall(empty_pb2.Empty(), timeout=10)
@@ -96,12 +140,12 @@ def test_unimplemented_service(interop_channel):
 
 
 def test_cancel_after_first_response(stub):
-    # The second response waits 10 s, so the call is certainly still open when the client cancels.
-    request = streaming_request([31415], payload=messages_pb2.Payload(body=bytes(27182)))
-    request.response_parameters.add(size=9, interval_us=10_000_000)
-    call = stub.StreamingOutputCall(request, timeout=30)
+    # The request stream stays open, so the call is certainly still running when the client cancels.
+    requests = Requests(streaming_request([31415], payload=messages_pb2.Payload(body=bytes(27182))))
+    call = stub.FullDuplexCall(requests, timeout=30)
     assert len(next(call).payload.body) == 31415
     call.cancel()
+    requests.close()
     assert call.code() == grpc.StatusCode.CANCELLED
     assert stub.EmptyCall(empty_pb2.Empty(), timeout=10) == empty_pb2.Empty()
 
@@ -117,10 +161,11 @@ def test_server_stream_read_to_its_end_and_one_cancelled_half_way(stub):
 
 
 def test_timeout_on_sleeping_server(stub):
-    request = streaming_request([1], interval_us=5_000_000, payload=messages_pb2.Payload(body=bytes(27182)))
+    requests = Requests(messages_pb2.StreamingOutputCallRequest(payload=messages_pb2.Payload(body=bytes(27182))))
     started = time.monotonic()
     with pytest.raises(grpc.RpcError) as failure:
-        list(stub.StreamingOutputCall(request, timeout=0.001))
+        list(stub.FullDuplexCall(requests, timeout=0.001))
+    requests.close()
     assert failure.value.code() == grpc.StatusCode.DEADLINE_EXCEEDED
     assert time.monotonic() - started < 2
 
