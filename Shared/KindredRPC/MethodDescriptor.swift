@@ -6,13 +6,21 @@ public struct MethodDescriptor: Sendable, Hashable, CustomStringConvertible {
     public let method: String
     /// The request path, `/service/method`.
     public let path: String
+    /// Whether the method changes nothing (`idempotency_level = NO_SIDE_EFFECTS` in the proto), so a
+    /// read-only caller (a child-mode token) may call it.
+    public let isReadOnly: Bool
 
     /// Creates a descriptor from a service and method name.
-    public init(service: String, method: String) {
+    public init(service: String, method: String, readOnly: Bool = false) {
         self.service = service
         self.method = method
         self.path = "/\(service)/\(method)"
+        self.isReadOnly = readOnly
     }
+
+    // A method is its path; how it is marked does not make it another method.
+    public static func == (lhs: MethodDescriptor, rhs: MethodDescriptor) -> Bool { lhs.path == rhs.path }
+    public func hash(into hasher: inout Hasher) { hasher.combine(path) }
 
     public var description: String { path }
 }

@@ -16,4 +16,5 @@
 #include "kindred/common/v1/date.pb-c.h"
 #include "kindred/common/v1/paging.pb-c.h"
 #include "kindred/common/v1/timestamp.pb-c.h"
+#include "kindred/identity/v1/identity.pb-c.h"
 #include "CKindredProtoDescriptors.h"

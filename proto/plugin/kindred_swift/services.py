@@ -34,6 +34,8 @@ class Method:
         self.response = schema.types[proto.output_type].swift_name
         self.client_streaming = proto.client_streaming
         self.server_streaming = proto.server_streaming
+        # `option idempotency_level = NO_SIDE_EFFECTS;` marks a read: child-mode tokens may call it.
+        self.read_only = proto.options.idempotency_level == proto.options.NO_SIDE_EFFECTS
 
     @property
     def register_call(self):
@@ -69,7 +71,8 @@ def write_namespace(w, service, methods):
     w.line("/// The service's methods.")
     w.open("public enum Method")
     for m in methods:
-        w.line(f'public static let {m.member} = MethodDescriptor(service: serviceName, method: "{m.name}")')
+        read_only = ", readOnly: true" if m.read_only else ""
+        w.line(f'public static let {m.member} = MethodDescriptor(service: serviceName, method: "{m.name}"{read_only})')
     w.close()
     w.blank()
     w.line("/// What a server implements; conforming gives `registerMethods(with:)` for free.")
