@@ -6,7 +6,10 @@ func service(_ name: String) -> [Target] {
     [
         .target(
             name: "\(name)Service",
-            dependencies: ["KindredRuntime", "KindredAPI", "KindredMessages", "KindredRPC", "KindredPostgres"],
+            dependencies: [
+                "KindredRuntime", "KindredAPI", "KindredMessages", "KindredRPC", "KindredPostgres", "KindredAuth",
+                .product(name: "Logging", package: "swift-log"),
+            ],
             path: "Services/\(name)/\(name)Service"
         ),
         .executableTarget(
@@ -130,6 +133,14 @@ let package = Package(
             name: "AuthBench",
             dependencies: ["KindredAuth"],
             path: "Tests/AuthBench"
+        ),
+        .testTarget(
+            name: "IdentityServiceTests",
+            dependencies: [
+                "IdentityService", "KindredAPI", "KindredAuth", "KindredMessages", "KindredPostgres", "KindredRPC",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Tests/IdentityServiceTests"
         ),
         .executableTarget(
             name: "kindred-interop-server",

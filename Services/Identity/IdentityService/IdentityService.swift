@@ -1,4 +1,9 @@
+import KindredAuth
 import KindredRuntime
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// `kindred-identity`: what it serves, owns and needs to start.
 public enum IdentityService {
@@ -7,6 +12,14 @@ public enum IdentityService {
         name: "identity",
         defaultPort: 50051,
         migrations: IdentityMigrations.all,
-        makeServices: { _ in [] }
+        makeServices: { environment in
+            [
+                IdentityAPI(
+                    database: environment.database,
+                    // One Argon2id at a time per core: more would only queue inside the kernel.
+                    passwords: PasswordHasher(cost: .standard, concurrency: max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))),
+                    logger: environment.logger)
+            ]
+        }
     )
 }

@@ -2,5 +2,7 @@ import KindredPostgres
 
 /// The `identity` schema's migrations, in order; each one is shipped once and never edited after release.
 enum IdentityMigrations {
-    static let all: [Migration] = []
+    static let all: [Migration] = [
+        createAccounts,
+    ]
 }
