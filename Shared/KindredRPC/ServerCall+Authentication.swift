@@ -41,6 +41,8 @@ extension ServerCall {
         } catch {
             outcome = .failure(error)
         }
+        // The deadline may have passed, or the client left, during the fetch: the handler must not start.
+        guard !lifecycle.isFinished else { throw RPCError(.cancelled, "the call ended during the key fetch") }
         authentication = CallAuthentication(outcome, calling: route.descriptor)
         if let refusal = verdict { throw refusal }
     }

@@ -32,10 +32,13 @@ struct ServiceRunner {
     /// The service's own key source, or identity's `GetSigningKeys`.
     private func signingKeys(_ environment: ServiceEnvironment) async throws -> any SigningKeySource {
         if let own = service.signingKeys { return try await own(environment) }
+        let target = settings.identityTarget
         do {
-            return try IdentitySigningKeys(target: settings.identityTarget, logger: logger)
+            let keys = try IdentitySigningKeys(target: target, logger: logger)
+            logger.info("tokens are verified with identity's keys", metadata: ["identity": "\(target)"])
+            return keys
         } catch {
-            throw StartupError("cannot reach identity at \(settings.identityTarget): \(error.message)")
+            throw StartupError("cannot reach identity at \(target): \(error.message)")
         }
     }
 
