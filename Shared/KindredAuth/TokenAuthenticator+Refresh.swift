@@ -10,7 +10,9 @@ extension TokenAuthenticator {
         let now = ContinuousClock.now
         let step = refreshState.withLock { state -> Step in
             if let running = state.inFlight { return .wait(running) }
-            if let last = state.lastStart, now < last + refreshInterval { return .settled(state.lastSucceeded) }
+            if let last = state.lastStart, now < last + refreshInterval {
+                return .settled(state.lastSucceeded)
+            }
             state.lastStart = now
             // Detached: the fetch must not inherit the deadline or the cancellation of the call that
             // happened to start it, since every other waiting call depends on it too.

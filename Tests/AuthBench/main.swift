@@ -30,10 +30,11 @@ func report(_ label: String, operations: Int, _ durations: [Duration]) {
 
 /// Runs `prepare` then times `body` over `rounds` rounds and prints the median rate.
 func report(_ label: String, operations: Int, prepare: () -> Void = {}, _ body: () -> Void) {
-    report(label, operations: operations, (0..<rounds).map { _ in
+    let durations = (0..<rounds).map { _ in
         prepare()
         return clock.measure(body)
-    })
+    }
+    report(label, operations: operations, durations)
 }
 
 var tokens: [String] = []

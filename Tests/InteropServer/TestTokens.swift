@@ -12,7 +12,8 @@ enum TestTokens {
             signer.sign(
                 TokenClaims(
                     subject: "interop-client", role: .user, ageBand: .adult, parentalControls: false,
-                    scope: scope, issuedAt: now, expiresAt: now + 86_400, tokenID: "interop-\(scope.rawValue)"))
+                    scope: scope, issuedAt: now, expiresAt: now + 86_400, tokenID: "interop-\(scope.rawValue)"
+                ))
         }
         try write(tokens.joined(separator: "\n") + "\n", to: path)
         return TokenAuthenticator(keySource: FixedSigningKeys([key.verificationKey]))
