@@ -33,21 +33,15 @@ public final class TokenAuthenticator: Sendable {
     let refreshState = Mutex(RefreshState())
 
     /// Creates an authenticator with no keys yet; the first token that needs them loads them.
-    public convenience init(
+    public init(
         keySource: any SigningKeySource, refreshInterval: Duration = defaultRefreshInterval,
         clock: TokenClock = .system, leeway: Duration = TokenVerifier.defaultLeeway,
         cacheCapacity: Int = TokenVerifier.defaultCacheCapacity
     ) {
-        self.init(
-            keySource: keySource, refreshInterval: refreshInterval,
-            verifier: TokenVerifier(keys: [], clock: clock, leeway: leeway, cacheCapacity: cacheCapacity))
-    }
-
-    init(keySource: any SigningKeySource, refreshInterval: Duration, verifier: TokenVerifier) {
         precondition(refreshInterval >= .zero, "a negative refresh interval makes no sense")
         self.keySource = keySource
         self.refreshInterval = refreshInterval
-        self.verifier = verifier
+        verifier = TokenVerifier(keys: [], clock: clock, leeway: leeway, cacheCapacity: cacheCapacity)
     }
 
     /// Judges `token` with the keys already loaded, without suspending.

@@ -21,7 +21,7 @@ enum CallAuthentication: Sendable {
         self = caller.scope == .childReadOnly && !method.isReadOnly ? .readOnlyScope : .authenticated(caller)
     }
 
-    /// The verdict of `authenticator` on `token`.
+    /// The verdict on a token judged after a key fetch.
     init(_ outcome: Result<Caller, TokenAuthenticationError>, calling method: MethodDescriptor) {
         switch outcome {
         case .success(let caller): self.init(caller, calling: method)
