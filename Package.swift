@@ -59,7 +59,7 @@ let package = Package(
         .target(
             name: "KindredRPC",
             dependencies: [
-                "KindredMessages", "CNGHTTP2", "CZlib", "CLinuxSystem",
+                "KindredMessages", "KindredAuth", "CNGHTTP2", "CZlib", "CLinuxSystem",
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Shared/KindredRPC",
@@ -82,7 +82,7 @@ let package = Package(
         ),
         .testTarget(
             name: "KindredRPCTests",
-            dependencies: ["KindredRPC", "KindredMessages", "CNGHTTP2", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["KindredRPC", "KindredMessages", "KindredAuth", "CNGHTTP2", .product(name: "Logging", package: "swift-log")],
             path: "Tests/KindredRPCTests"
         ),
         .target(
@@ -107,7 +107,7 @@ let package = Package(
         .target(
             name: "KindredRuntime",
             dependencies: [
-                "KindredAPI", "KindredMessages", "KindredRPC", "KindredPostgres",
+                "KindredAPI", "KindredMessages", "KindredRPC", "KindredPostgres", "KindredAuth",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -115,7 +115,7 @@ let package = Package(
         ),
         .testTarget(
             name: "KindredRuntimeTests",
-            dependencies: ["KindredRuntime", "KindredMessages", "KindredPostgres", "KindredRPC"],
+            dependencies: ["KindredRuntime", "KindredMessages", "KindredPostgres", "KindredRPC", "KindredAuth"],
             path: "Tests/KindredRuntimeTests"
         ),
         .target(
@@ -145,7 +145,7 @@ let package = Package(
         .executableTarget(
             name: "kindred-interop-server",
             dependencies: [
-                "KindredRuntime", "KindredAPI", "KindredMessages", "KindredRPC", "KindredPostgres",
+                "KindredRuntime", "KindredAPI", "KindredMessages", "KindredRPC", "KindredPostgres", "KindredAuth",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Tests/InteropServer"

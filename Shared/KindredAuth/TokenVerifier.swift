@@ -76,6 +76,12 @@ public final class TokenVerifier: Sendable {
         return try token.withUTF8 { verify(utf8: UnsafeRawBufferPointer($0)) }.get()
     }
 
+    /// The caller a valid token names, for a token read out of a longer text (an `authorization` header).
+    public func verify(_ token: Substring) throws(TokenVerificationError) -> Caller {
+        var token = token
+        return try token.withUTF8 { verify(utf8: UnsafeRawBufferPointer($0)) }.get()
+    }
+
     private func verify(utf8 token: UnsafeRawBufferPointer) -> Result<Caller, TokenVerificationError> {
         guard token.count <= Self.maximumTokenLength else { return .failure(.malformed) }
         let digest = TokenDigest(hashing: token)

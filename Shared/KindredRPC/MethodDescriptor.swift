@@ -29,4 +29,13 @@ public struct MethodDescriptor: Sendable, Hashable, CustomStringConvertible {
 public protocol RPCService: Sendable {
     /// Adds this service's methods to the router.
     func registerMethods(with router: inout RPCRouter)
+
+    /// The methods callers may reach without an access token. Authentication is deny-by-default: every
+    /// method not listed here needs a valid token, checked before its handler runs.
+    var publicMethods: PublicMethods { get }
+}
+
+extension RPCService {
+    /// None: every method needs a valid token.
+    public var publicMethods: PublicMethods { [] }
 }

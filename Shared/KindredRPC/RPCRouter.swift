@@ -57,9 +57,19 @@ public struct RPCRouter: Sendable {
         }
     }
 
-    /// Registers every method of a service.
+    /// Registers every method of a service, public or protected as the service declares.
     public mutating func register(_ service: some RPCService) {
-        service.registerMethods(with: &self)
+        var own = RPCRouter()
+        service.registerMethods(with: &own)
+        let publicMethods = service.publicMethods
+        let unregistered = publicMethods.unregistered(among: own.routes.keys)
+        precondition(
+            unregistered.isEmpty,
+            "\(type(of: service)) declares public methods it does not serve: \(unregistered.sorted())")
+        for (path, var route) in own.routes {
+            route.isPublic = publicMethods.contains(route.descriptor)
+            routes[path] = route
+        }
     }
 
     private mutating func add(
@@ -87,6 +97,8 @@ struct Route: Sendable {
     /// Whether the client streams requests, so the handler starts before the request ends.
     let streamingRequest: Bool
     let body: @Sendable (ServerCall, ServerContext) async throws -> Void
+    /// Whether callers may reach the method without a valid token (see `RPCService.publicMethods`).
+    var isPublic = false
 }
 
 /// A failure inside the transport that ends the call with INTERNAL; the description goes only to the log.

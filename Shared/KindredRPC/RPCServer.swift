@@ -34,6 +34,9 @@ public final class RPCServer: Sendable {
     ) throws -> RPCServer {
         var router = RPCRouter()
         for service in services { router.register(service) }
+        if configuration.authenticator == nil, router.routes.values.contains(where: { !$0.isPublic }) {
+            logger.warning("no token authenticator configured: protected methods will refuse every call")
+        }
         raiseOpenFileLimit()
         let listener = try ListeningSocket(
             host: configuration.host, port: configuration.port, backlog: configuration.listenBacklog)

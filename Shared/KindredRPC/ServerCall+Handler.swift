@@ -3,17 +3,21 @@ import KindredMessages
 /// The handler's side of a call: its task, and reading requests and writing responses from it.
 extension ServerCall {
     func startHandler() {
-        let context = ServerContext(call: self)
         let deadline = deadline
         task = Task(executorPreference: loop) {
             // Calls the handler makes through RPCClient inherit what remains of this deadline.
-            guard let deadline else { return await self.runHandler(context) }
-            await RPCDeadline.$current.withValue(deadline) { await self.runHandler(context) }
+            guard let deadline else { return await self.runHandler() }
+            await RPCDeadline.$current.withValue(deadline) { await self.runHandler() }
         }
     }
 
-    private func runHandler(_ context: ServerContext) async {
+    private func runHandler() async {
+        var context = ServerContext(call: self, authentication: authentication)
         do {
+            if awaitsKeyRefresh {
+                try await authenticateAfterKeyRefresh()
+                context = ServerContext(call: self, authentication: authentication)
+            }
             try await route.body(self, context)
             finish(code: .ok, message: "", details: [], trailers: Metadata())
         } catch let error as RPCError {

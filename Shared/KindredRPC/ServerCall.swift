@@ -33,6 +33,11 @@ final class ServerCall: @unchecked Sendable {
     var trailers: HeaderBlock?
     var writer: UnsafeContinuation<Void, any Error>?
 
+    /// What the server made of the call's access token (see `ServerCall+Authentication.swift`).
+    var authentication = CallAuthentication.missing
+    /// The token names a key not loaded yet: the handler's task fetches keys before the handler runs.
+    var awaitsKeyRefresh = false
+
     var task: Task<Void, Never>?
     var deadlineTimer: LoopTimer?
     var streamClosed = false
@@ -66,6 +71,7 @@ final class ServerCall: @unchecked Sendable {
                 return finish(RPCError(.unimplemented, "Method not found: \(head.path ?? "")"))
             }
             self.route = route
+            if let refusal = authenticateFromHeaders() { return finish(refusal) }
             deframer.maxMessageSize = route.maxRequestSize ?? core.configuration.maxReceiveMessageSize
             if let timeout = head.timeout { startDeadline(timeout) }
             if route.streamingRequest { startHandler() }

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
     import Glibc
 #endif
+public import KindredAuth
 
 /// How an `RPCServer` listens, and the limits it enforces.
 public struct ServerConfiguration: Sendable {
@@ -31,6 +32,10 @@ public struct ServerConfiguration: Sendable {
     public var allowsResponseCompression: Bool
     /// Bytes a server stream may queue before `ResponseStreamWriter.write` suspends.
     public var responseBufferLimit: Int
+    /// Verifies the `authorization: Bearer` token of every call before its handler runs. Without one, public
+    /// methods work as usual and protected ones refuse every call (UNAUTHENTICATED): a server is never
+    /// open by accident, and `bind` logs a warning when it serves protected methods without one.
+    public var authenticator: TokenAuthenticator?
 
     /// A configuration listening on `host:port` with the defaults of a production gRPC server.
     public init(host: String = "0.0.0.0", port: Int) {

@@ -4,6 +4,8 @@ import Synchronization
 /// What a handler knows about its call, and how it shapes the response's headers and trailers.
 public struct ServerContext: Sendable {
     let call: ServerCall
+    /// What the server made of the call's access token before the handler ran.
+    let authentication: CallAuthentication
 
     /// The method being called.
     public var method: MethodDescriptor { call.route.descriptor }

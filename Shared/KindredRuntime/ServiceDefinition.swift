@@ -1,3 +1,4 @@
+import KindredAuth
 import KindredPostgres
 import KindredRPC
 import Logging
@@ -13,17 +14,22 @@ public struct ServiceDefinition: Sendable {
     public var migrations: [Migration]
     /// Builds the service's RPC implementations once the database is ready.
     public var makeServices: @Sendable (ServiceEnvironment) async throws -> [any RPCService]
+    /// Builds the source of the keys that verify access tokens; nil (the default) asks identity's
+    /// `GetSigningKeys` at `--identity-target`. Identity, which holds the keys, supplies its own.
+    public var signingKeys: (@Sendable (ServiceEnvironment) async throws -> any SigningKeySource)?
 
     public init(
         name: String,
         defaultPort: Int,
         migrations: [Migration],
-        makeServices: @escaping @Sendable (ServiceEnvironment) async throws -> [any RPCService]
+        makeServices: @escaping @Sendable (ServiceEnvironment) async throws -> [any RPCService],
+        signingKeys: (@Sendable (ServiceEnvironment) async throws -> any SigningKeySource)? = nil
     ) {
         self.name = name
         self.defaultPort = defaultPort
         self.migrations = migrations
         self.makeServices = makeServices
+        self.signingKeys = signingKeys
     }
 
     /// The executable's name, used in messages and logs.

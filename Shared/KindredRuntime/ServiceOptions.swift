@@ -21,6 +21,9 @@ struct ServiceOptions: ParsableArguments {
 
     @Option(help: "Seconds in-flight calls get to finish after SIGTERM (env KINDRED_DRAIN_TIMEOUT; default 20).")
     var drainTimeout: Int?
+
+    @Option(help: "HOST:PORT of kindred-identity, for its token signing keys (env KINDRED_IDENTITY_TARGET).")
+    var identityTarget: String?
 }
 
 /// A service's settings after flags, environment and defaults are combined and validated.
@@ -32,6 +35,8 @@ struct ServiceSettings: Sendable {
     var migrateAtStart: Bool
     var eventLoops: Int?
     var drainTimeout: Duration
+    /// Where `GetSigningKeys` is called, unless the service has its own key source.
+    var identityTarget: String
 
     /// Combines flags (first), the environment, then defaults; throws a one-line explanation.
     init(options: ServiceOptions, service: ServiceDefinition, environment: [String: String]) throws(StartupError) {
@@ -58,6 +63,13 @@ struct ServiceSettings: Sendable {
         let drainSeconds = options.drainTimeout ?? environmentDrain ?? 20
         guard drainSeconds >= 0 else { throw StartupError("--drain-timeout must not be negative") }
         drainTimeout = .seconds(drainSeconds)
+
+        identityTarget = options.identityTarget ?? environment["KINDRED_IDENTITY_TARGET"] ?? "127.0.0.1:50051"
+        do {
+            _ = try ListenAddress.parse(identityTarget)
+        } catch {
+            throw StartupError("identity target '\(identityTarget)' is not HOST:PORT")
+        }
     }
 
     private static func integer(_ environment: [String: String], _ name: String) throws(StartupError) -> Int? {

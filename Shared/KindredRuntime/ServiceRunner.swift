@@ -1,3 +1,4 @@
+import KindredAuth
 import KindredPostgres
 import KindredRPC
 import Logging
@@ -17,13 +18,28 @@ struct ServiceRunner {
     func serve() async throws {
         try await withDatabase { database in
             if settings.migrateAtStart { try await migrate(database) }
-            let services = try await service.makeServices(ServiceEnvironment(database: database, logger: logger))
+            let environment = ServiceEnvironment(database: database, logger: logger)
+            let services = try await service.makeServices(environment)
             var configuration = ServerConfiguration(host: settings.host, port: settings.port)
             if let loops = settings.eventLoops { configuration.eventLoopCount = loops }
+            configuration.authenticator = TokenAuthenticator(keySource: try await signingKeys(environment))
             let server = ProcessServer(configuration: configuration, drainTimeout: settings.drainTimeout, logger: logger)
             try await server.serve(services, database: database)
         }
         logger.info("stopped")
+    }
+
+    /// The service's own key source, or identity's `GetSigningKeys`.
+    private func signingKeys(_ environment: ServiceEnvironment) async throws -> any SigningKeySource {
+        if let own = service.signingKeys { return try await own(environment) }
+        let target = settings.identityTarget
+        do {
+            let keys = try IdentitySigningKeys(target: target, logger: logger)
+            logger.info("tokens are verified with identity's keys", metadata: ["identity": "\(target)"])
+            return keys
+        } catch {
+            throw StartupError("cannot reach identity at \(target): \(error.message)")
+        }
     }
 
     /// Runs `body` with a connected pool and closes the pool whatever happens: its connection threads

@@ -22,6 +22,9 @@ struct InteropServer: AsyncParsableCommand {
     @Option(help: "Event loop threads (default: one per core).")
     var eventLoops: Int?
 
+    @Option(help: "Protect grpc.testing.TestService: sign tokens with a new key and write them to this file.")
+    var requireToken: String?
+
     func run() async throws {
         LoggingSystem.bootstrap { JSONLogHandler(label: $0, level: .notice) }
         let logger = Logger(label: "kindred-interop-server")
@@ -29,7 +32,12 @@ struct InteropServer: AsyncParsableCommand {
         var configuration = ServerConfiguration(host: host, port: port)
         if let eventLoops { configuration.eventLoopCount = eventLoops }
 
-        var services: [any RPCService] = [InteropTestService()]
+        var testService = InteropTestService()
+        if let requireToken {
+            configuration.authenticator = try TestTokens.issue(to: requireToken)
+            testService.publicMethods = []
+        }
+        var services: [any RPCService] = [testService]
         var database: PostgresPool?
         if let databaseURL {
             let pool = PostgresPool(

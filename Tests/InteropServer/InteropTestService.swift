@@ -5,6 +5,9 @@ import KindredRPC
 /// `grpc.testing.TestService` as gRPC's interop test descriptions define it, so that stock clients
 /// can run the standard interop cases against Kindred's runtime.
 struct InteropTestService: Grpc_Testing_TestService.Service {
+    /// Public for the interop suite; none with `--require-token`, for the auth tests and benchmark.
+    var publicMethods = PublicMethods.all
+
     func emptyCall(_ request: Grpc_Testing_Empty, context: ServerContext) async throws -> Grpc_Testing_Empty {
         Grpc_Testing_Empty()
     }

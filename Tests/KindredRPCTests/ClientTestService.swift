@@ -35,6 +35,8 @@ final class ClientTestObservations: Sendable {
 
 /// `test.Client`: small methods (Count takes "messages[,pause ms[,padding bytes]]") that exercise one client behaviour each.
 struct ClientTestService: RPCService {
+    let publicMethods = PublicMethods.all
+
     static func method(_ name: String) -> MethodDescriptor {
         MethodDescriptor(service: "test.Client", method: name)
     }

@@ -41,7 +41,16 @@ import Testing
         #expect(!fromFlags.migrateAtStart)
     }
 
+    @Test func identityTargetComesFromTheFlagTheEnvironmentOrTheDefault() throws {
+        let database = ["KINDRED_FAMILY_DATABASE_URL": "postgresql://f@h/db"]
+        #expect(try settings([], database).identityTarget == "127.0.0.1:50051")
+        let environment = database.merging(["KINDRED_IDENTITY_TARGET": "identity:7000"]) { $1 }
+        #expect(try settings([], environment).identityTarget == "identity:7000")
+        #expect(try settings(["--identity-target", "[::1]:7001"], environment).identityTarget == "[::1]:7001")
+    }
+
     @Test(arguments: [
+        (["--identity-target", "identity"], "identity target 'identity' is not HOST:PORT"),
         (["--log-level", "loud"], "unknown log level"),
         (["--listen", "nowhere"], "is not HOST:PORT"),
         (["--listen", "host:99999"], "port from 0 to 65535"),

@@ -6,6 +6,8 @@ import KindredRPC
 /// probes and load balancers see what the process knows about itself.
 struct HealthService: Grpc_Health_V1_Health.Service {
     let board: HealthStatusBoard
+    /// Probes and tools call it without a token.
+    let publicMethods = PublicMethods.all
 
     func check(
         _ request: Grpc_Health_V1_HealthCheckRequest, context: ServerContext

@@ -6,6 +6,8 @@ import KindredRPC
 /// numbers, so its wire bytes decode as v1's and one implementation serves both paths.
 struct ReflectionV1AlphaService: RPCService {
     let v1: ReflectionService
+    /// Tools (grpcurl, IDEs) call it without a token.
+    let publicMethods = PublicMethods.all
 
     func registerMethods(with router: inout RPCRouter) {
         router.registerBidirectionalStreaming(Grpc_Reflection_V1alpha_ServerReflection.Method.serverReflectionInfo) {

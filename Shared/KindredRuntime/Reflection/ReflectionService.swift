@@ -7,6 +7,8 @@ import KindredRPC
 /// back in that version's messages.
 struct ReflectionService: Grpc_Reflection_V1_ServerReflection.Service {
     let index: ReflectionIndex
+    /// Tools (grpcurl, IDEs) call it without a token.
+    let publicMethods = PublicMethods.all
 
     func serverReflectionInfo(
         _ requests: RequestStream<Grpc_Reflection_V1_ServerReflectionRequest>,
