@@ -57,17 +57,22 @@ public struct EventConsumer<Events: AsyncSequence>: Sendable where Events.Elemen
 
     /// Handles one event unless its cursor is already stored (another instance handled it first).
     private func consume(_ event: Events.Element) async throws {
-        try await pool.transaction { tx in
-            guard try await cursors.lock(source, in: tx) < event.cursor else { return }
-            do {
+        do {
+            try await pool.transaction { tx in
+                guard try await cursors.lock(source, in: tx) < event.cursor else { return }
                 try await handle(event, tx)
-            } catch {
-                logger.warning(
-                    "event handler failed; the event will be delivered again",
-                    metadata: ["cursor": "\(event.cursor)", "error": "\(error)"])
-                throw error
+                try await cursors.store(event.cursor, for: source, in: tx)
             }
-            try await cursors.store(event.cursor, for: source, in: tx)
+        } catch {
+            throw EventFailed(cursor: event.cursor, error: error)
         }
     }
+}
+
+/// An event could not be handled (the handler threw, or the database failed): it is delivered again.
+struct EventFailed: Error, CustomStringConvertible {
+    let cursor: Int64
+    let error: any Error
+
+    var description: String { "handling the event at cursor \(cursor) failed: \(error)" }
 }

@@ -49,17 +49,19 @@ public struct EventStream: AsyncSequence, Sendable {
 }
 
 extension EventFeed {
-    /// A page of stored events after `cursor`; waits out an unreachable PostgreSQL with backoff.
+    /// A page of stored events after `cursor`; waits out an unreachable PostgreSQL with backoff. Empty once
+    /// the feed is closed.
     func page(after cursor: Int64) async throws -> [OutboxEvent] {
         var backoff = Backoff()
-        while true {
+        while !tail.isClosed {
             do {
                 return try await outbox.events(after: cursor, limit: pageSize, pool)
-            } catch let error as PostgresError where error.kind == .connectionFailure && !tail.isClosed {
+            } catch let error as PostgresError where error.kind == .connectionFailure {
                 try await Task.sleep(for: backoff.next())
             } catch let error as PostgresError where error.kind == .cancelled {
                 throw CancellationError()
             }
         }
+        return []
     }
 }

@@ -5,7 +5,7 @@ import Testing
 
 extension EventsTests {
     @Suite struct Consumer {
-        struct HandlerFailed: Error {}
+        struct Refused: Error {}
 
         /// A consumer of `feed` storing its cursor in the fixture's schema; each handled event is inserted
         /// into `<schema>.handled` (a duplicate would fail) and its cursor appended to `delivered`.
@@ -20,7 +20,7 @@ extension EventsTests {
                     delivered.withLock { $0.append(event.cursor) }
                     try await tx.query(
                         "INSERT INTO \(table(fixture, "handled")) (cursor) VALUES (\(event.cursor))")
-                    if fail(event) { throw HandlerFailed() }
+                    if fail(event) { throw Refused() }
                 })
         }
 
@@ -90,6 +90,32 @@ extension EventsTests {
             }
         }
 
+        @Test func aBrokenStreamIsReopenedAfterTheStoredCursor() async throws {
+            try await withConsumerFixture { fixture, feed in
+                for type in ["1", "2", "3"] { try await fixture.append(type) }
+                let opened = Locked<[Int64]>([])
+                let delivered = Locked<[Int64]>([])
+                let consumer = EventConsumer(
+                    source: "producer", schema: fixture.schema, pool: fixture.pool,
+                    logger: EventsFixture.logger,
+                    fetch: { after in
+                        let isFirst = opened.withLock {
+                            $0.append(after)
+                            return $0.count == 1
+                        }
+                        return BreakingStream(
+                            events: feed.events(after: after), breakAfter: isFirst ? 1 : nil)
+                    },
+                    handle: { event, _ in delivered.withLock { $0.append(event.cursor) } })
+                let running = Task { await consumer.run() }
+                try await waitUntil { try await storedCursor(fixture) == 3 }
+                running.cancel()
+                await running.value
+                #expect(opened.value == [0, 1])
+                #expect(delivered.value == [1, 2, 3])
+            }
+        }
+
         @Test func aConsumerCarriesOnAfterAPostgresRestart() async throws {
             try await withConsumerFixture { fixture, feed in
                 try await fixture.append("before")
@@ -119,6 +145,29 @@ extension EventsTests {
                 #expect(delivered.value.sorted() == Array(1...20))
                 #expect(try await handled(fixture) == Array(1...20))
             }
+        }
+    }
+}
+
+/// An event stream that breaks (throws) after `breakAfter` events, like a connection to the source dropping.
+struct BreakingStream: AsyncSequence, Sendable {
+    struct Broke: Error {}
+
+    let events: EventStream
+    let breakAfter: Int?
+
+    func makeAsyncIterator() -> Iterator {
+        Iterator(events: events.makeAsyncIterator(), remaining: breakAfter)
+    }
+
+    struct Iterator: AsyncIteratorProtocol {
+        var events: EventStream.AsyncIterator
+        var remaining: Int?
+
+        mutating func next() async throws -> OutboxEvent? {
+            if remaining == 0 { throw Broke() }
+            remaining? -= 1
+            return try await events.next()
         }
     }
 }
