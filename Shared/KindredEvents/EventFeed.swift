@@ -4,7 +4,7 @@ internal import Synchronization
 
 /// Serves one outbox in this process: numbers committed events (the sequencer), prunes old ones, and
 /// streams them to any number of watchers through one LISTEN connection. Every instance of a service runs
-/// one; they share the work safely. Call `close()` on shutdown.
+/// one; they share the work safely. Call `close()` on shutdown, before closing the pool.
 public final class EventFeed: Sendable {
     /// How the feed polls and how long it keeps events.
     public struct Options: Sendable {
