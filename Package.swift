@@ -142,6 +142,17 @@ let package = Package(
             ],
             path: "Tests/IdentityServiceTests"
         ),
+        .target(
+            name: "KindredEvents",
+            dependencies: ["KindredPostgres", .product(name: "Logging", package: "swift-log")],
+            path: "Shared/KindredEvents",
+            exclude: ["README.md"]
+        ),
+        .testTarget(
+            name: "KindredEventsTests",
+            dependencies: ["KindredEvents", "KindredPostgres", .product(name: "Logging", package: "swift-log")],
+            path: "Tests/KindredEventsTests"
+        ),
         .executableTarget(
             name: "kindred-interop-server",
             dependencies: [

@@ -6,7 +6,8 @@ internal import Synchronization
 /// Calls fail fast while PostgreSQL is unreachable; connections come back by themselves. Call `close()`
 /// when done: the threads keep the pool alive until then.
 public final class PostgresPool: Sendable {
-    let configuration: PostgresConfiguration
+    /// Where and how the pool connects; a listener (`PostgresListener`) beside the pool takes the same.
+    public let configuration: PostgresConfiguration
     let logger: Logger
     let state: Mutex<PoolState>
     let workers: [PostgresWorker]

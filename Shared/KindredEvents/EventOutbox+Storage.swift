@@ -1,0 +1,77 @@
+import FoundationEssentials
+import KindredPostgres
+
+/// The outbox's SQL: sequencing, reading pages, pruning.
+extension EventOutbox {
+    /// The channel the sequencer notifies after numbering events; the payload is the newest cursor.
+    var channel: String { "\(schema)_events" }
+
+    /// True when committed events wait for a cursor: the sequencer's cheap poll.
+    func hasUnsequencedEvents(_ pool: PostgresPool) async throws -> Bool {
+        try await !pool.query("SELECT 1 FROM \(table) WHERE cursor IS NULL LIMIT 1").isEmpty
+    }
+
+    /// Gives the oldest committed events without a cursor (up to `limit`) the next cursors, in append order,
+    /// and notifies the streams; returns how many it numbered. One sequencer at a
+    /// time per outbox across every instance: the advisory lock is held until this transaction commits,
+    /// and the next holder's statements see everything it committed.
+    func sequence(_ pool: PostgresPool, limit: Int) async throws -> Int {
+        try await pool.transaction { tx in
+            try await tx.query("SELECT pg_advisory_xact_lock(\(lockKey))")
+            let cursors = try await tx.query(
+                """
+                UPDATE \(table) AS e SET cursor = head.last + batch.n, sequenced_at = now()
+                FROM (SELECT id, row_number() OVER (ORDER BY id) AS n FROM \(table)
+                      WHERE cursor IS NULL ORDER BY id LIMIT \(limit)) AS batch,
+                     (SELECT coalesce(max(cursor), 0) AS last FROM \(table)) AS head
+                WHERE e.id = batch.id
+                RETURNING e.cursor
+                """
+            ).decode(Int64.self)
+            guard let newest = cursors.max() else { return 0 }
+            try await tx.query("SELECT pg_notify(\(channel), \(String(newest)))")
+            return cursors.count
+        }
+    }
+
+    /// Up to `limit` sequenced events after `cursor`, in cursor order.
+    func events(after cursor: Int64, limit: Int, _ pool: PostgresPool) async throws -> [OutboxEvent] {
+        try await pool.query(
+            """
+            SELECT cursor, type, payload, occurred_at FROM \(table)
+            WHERE cursor > \(cursor) ORDER BY cursor LIMIT \(limit)
+            """
+        ).decode((Int64, String, [UInt8], Date).self).map {
+            OutboxEvent(cursor: $0, type: $1, payload: $2, occurredAt: $3)
+        }
+    }
+
+    /// The newest cursor given, 0 before the first.
+    func newestCursor(_ pool: PostgresPool) async throws -> Int64 {
+        try await pool.query("SELECT coalesce(max(cursor), 0) FROM \(table)")[0].decode(Int64.self, column: 0)
+    }
+
+    /// Deletes the events sequenced longer than `retention` ago, as a prefix of the cursors so that a stream
+    /// can tell a pruned gap, and never the newest one, so that cursors keep increasing; returns how many.
+    @discardableResult
+    func prune(olderThan retention: Duration, _ pool: PostgresPool) async throws -> Int {
+        let seconds = Double(retention.components.seconds)
+        return try await pool.query(
+            """
+            DELETE FROM \(table)
+            WHERE cursor <= (SELECT max(cursor) FROM \(table)
+                             WHERE cursor IS NOT NULL AND sequenced_at < now() - \(seconds) * interval '1 second')
+              AND cursor < (SELECT max(cursor) FROM \(table))
+            """
+        ).affectedRows
+    }
+
+    /// A stable 64-bit key for this outbox's sequencer lock (FNV-1a of a namespaced name).
+    var lockKey: Int64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in "kindred.events.\(schema)".utf8 {
+            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
+        }
+        return Int64(bitPattern: hash)
+    }
+}

@@ -1,0 +1,67 @@
+import KindredPostgres
+
+/// The events of an outbox after a cursor, in cursor order: first those already stored, a page at a time,
+/// then each new one as it is sequenced. It never ends by itself: it ends (nil) when the feed closes and
+/// throws `CancellationError` when the reading task is cancelled (a client gone). While PostgreSQL is
+/// unreachable it waits and retries, then carries on after the last event it delivered. It throws
+/// `EventsPruned` when the events right after its cursor were pruned, and any other database error.
+public struct EventStream: AsyncSequence, Sendable {
+    public typealias Element = OutboxEvent
+    let feed: EventFeed
+    let after: Int64
+
+    /// Starts reading after the stream's cursor.
+    public func makeAsyncIterator() -> AsyncIterator {
+        AsyncIterator(feed: feed, last: after)
+    }
+
+    /// Reads one event at a time; holds at most one page.
+    public struct AsyncIterator: AsyncIteratorProtocol {
+        let feed: EventFeed
+        var last: Int64
+        var pending: ArraySlice<OutboxEvent> = []
+
+        /// The next event; nil once the feed is closed.
+        public mutating func next() async throws -> OutboxEvent? {
+            while pending.isEmpty {
+                try Task.checkCancellation()
+                if feed.tail.isClosed { return nil }
+                pending = try await fetch()[...]
+                if pending.isEmpty { try await feed.tail.wait(after: last) }
+            }
+            let event = pending.removeFirst()
+            last = event.cursor
+            return event
+        }
+
+        /// The next events: from the tail when it holds them, else from the table; empty when caught up.
+        private func fetch() async throws -> [OutboxEvent] {
+            if let recent = feed.tail.events(after: last, limit: feed.pageSize) { return recent }
+            let page = try await feed.page(after: last)
+            // Cursors have no gaps except where old events were pruned (a prefix); from 0 a stream takes
+            // whatever is kept.
+            if last > 0, let first = page.first, first.cursor != last + 1 {
+                throw EventsPruned(afterCursor: last, oldestRetained: first.cursor)
+            }
+            return page
+        }
+    }
+}
+
+extension EventFeed {
+    /// A page of stored events after `cursor`; waits out an unreachable PostgreSQL with backoff. Empty once
+    /// the feed is closed.
+    func page(after cursor: Int64) async throws -> [OutboxEvent] {
+        var backoff = Backoff()
+        while !tail.isClosed {
+            do {
+                return try await outbox.events(after: cursor, limit: pageSize, pool)
+            } catch let error as PostgresError where error.kind == .connectionFailure {
+                try await Task.sleep(for: backoff.next())
+            } catch let error as PostgresError where error.kind == .cancelled {
+                throw CancellationError()
+            }
+        }
+        return []
+    }
+}

@@ -1,0 +1,124 @@
+import Foundation
+import KindredPostgres
+import Logging
+import Synchronization
+import Testing
+
+@testable import KindredEvents
+
+/// A fresh schema with an outbox and a cursor table, on the suite's cluster.
+struct EventsFixture {
+    let pool: PostgresPool
+    let schema: String
+    let outbox: EventOutbox
+
+    static var logger: Logger {
+        var logger = Logger(label: "kindred-events-tests")
+        logger.logLevel = .error
+        return logger
+    }
+
+    static func makePool(size: Int = 4) throws -> PostgresPool {
+        guard let cluster = PrivateClusterTrait.current else {
+            throw TestFailure("no cluster: run inside EventsTests")
+        }
+        return PostgresPool(
+            configuration: try PostgresConfiguration(url: cluster.url(), poolSize: size), logger: logger)
+    }
+
+    /// Runs `body` with a new schema, migrated, and a pool that is closed afterwards.
+    static func with<T>(_ body: (EventsFixture) async throws -> T) async throws -> T {
+        let pool = try makePool()
+        do {
+            let schema = "events_" + String(UInt32.random(in: 0...UInt32.max), radix: 16)
+            try await pool.query(PostgresQuery(unsafeSQL: "CREATE SCHEMA \(schema)"))
+            try await MigrationRunner(
+                schema: schema,
+                migrations: [
+                    EventOutbox.migration(schema: schema, version: 1),
+                    EventCursors.migration(schema: schema, version: 2),
+                ]
+            ).migrate(pool)
+            let value = try await body(
+                EventsFixture(pool: pool, schema: schema, outbox: EventOutbox(schema: schema)))
+            await pool.close()
+            return value
+        } catch {
+            await pool.close()
+            throw error
+        }
+    }
+
+    /// A feed that polls every 10 ms, so the tests wait little.
+    func makeFeed(pool: PostgresPool? = nil) throws -> EventFeed {
+        try EventFeed(
+            outbox: outbox, pool: pool ?? self.pool, logger: Self.logger,
+            options: .init(pollInterval: .milliseconds(10)))
+    }
+
+    /// Appends one event of `type` (its payload is the type's bytes) in a transaction of its own.
+    func append(_ type: String) async throws {
+        try await pool.transaction { tx in
+            try await outbox.append(type: type, payload: Array(type.utf8), in: tx)
+        }
+    }
+
+    /// Appends, retrying while PostgreSQL comes back from a restart.
+    func appendAfterRestart(_ type: String) async throws {
+        let deadline = ContinuousClock.now + .seconds(20)
+        while true {
+            do {
+                return try await append(type)
+            } catch let error as PostgresError
+                where error.isConnectionFailure && ContinuousClock.now < deadline
+            {
+                try await Task.sleep(for: .milliseconds(50))
+            }
+        }
+    }
+
+    /// Restarts the suite's cluster (fast shutdown: every connection breaks).
+    func restartPostgres() throws {
+        try PrivateClusterTrait.current?.run("restart")
+    }
+}
+
+/// The first `count` elements of `sequence`, or a failure after `limit`: the limit guards against a hang and
+/// is never what a test waits for.
+func take<Events: AsyncSequence & Sendable>(
+    _ count: Int, from sequence: Events, within limit: Duration = .seconds(15)
+) async throws -> [Events.Element] where Events.Element: Sendable {
+    try await withThrowingTaskGroup(of: [Events.Element].self) { group in
+        group.addTask {
+            var taken: [Events.Element] = []
+            for try await element in sequence {
+                taken.append(element)
+                if taken.count == count { break }
+            }
+            return taken
+        }
+        group.addTask {
+            try await Task.sleep(for: limit)
+            throw TestFailure("fewer than \(count) events within \(limit)")
+        }
+        defer { group.cancelAll() }
+        return try await group.next() ?? []
+    }
+}
+
+/// Waits until `condition` holds, polling every 10 ms, failing after `limit`.
+func waitUntil(within limit: Duration = .seconds(15), _ condition: () async throws -> Bool) async throws {
+    let deadline = ContinuousClock.now + limit
+    while try await !condition() {
+        guard ContinuousClock.now < deadline else { throw TestFailure("condition not met within \(limit)") }
+        try await Task.sleep(for: .milliseconds(10))
+    }
+}
+
+/// A value tasks can share.
+final class Locked<Value: Sendable>: Sendable {
+    private let storage: Mutex<Value>
+    init(_ value: Value) { storage = Mutex(value) }
+    func withLock<T>(_ body: (inout Value) -> T) -> T { storage.withLock { body(&$0) } }
+    var value: Value { storage.withLock { $0 } }
+}
