@@ -105,6 +105,17 @@ let package = Package(
             path: "Tests/KindredPostgresTests"
         ),
         .target(
+            name: "KindredMail",
+            dependencies: ["KindredPostgres", .product(name: "Logging", package: "swift-log")],
+            path: "Shared/KindredMail",
+            exclude: ["README.md"]
+        ),
+        .testTarget(
+            name: "KindredMailTests",
+            dependencies: ["KindredMail", "KindredPostgres", .product(name: "Logging", package: "swift-log")],
+            path: "Tests/KindredMailTests"
+        ),
+        .target(
             name: "KindredRuntime",
             dependencies: [
                 "KindredAPI", "KindredMessages", "KindredRPC", "KindredPostgres", "KindredAuth",
