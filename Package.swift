@@ -118,7 +118,7 @@ let package = Package(
         .target(
             name: "KindredRuntime",
             dependencies: [
-                "KindredAPI", "KindredMessages", "KindredRPC", "KindredPostgres", "KindredAuth",
+                "KindredAPI", "KindredMessages", "KindredRPC", "KindredPostgres", "KindredAuth", "KindredMail",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -126,7 +126,7 @@ let package = Package(
         ),
         .testTarget(
             name: "KindredRuntimeTests",
-            dependencies: ["KindredRuntime", "KindredMessages", "KindredPostgres", "KindredRPC", "KindredAuth"],
+            dependencies: ["KindredRuntime", "KindredMessages", "KindredPostgres", "KindredRPC", "KindredAuth", "KindredMail"],
             path: "Tests/KindredRuntimeTests"
         ),
         .target(
