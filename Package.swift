@@ -105,9 +105,20 @@ let package = Package(
             path: "Tests/KindredPostgresTests"
         ),
         .target(
+            name: "KindredMail",
+            dependencies: ["KindredPostgres", .product(name: "Logging", package: "swift-log")],
+            path: "Shared/KindredMail",
+            exclude: ["README.md"]
+        ),
+        .testTarget(
+            name: "KindredMailTests",
+            dependencies: ["KindredMail", "KindredPostgres", .product(name: "Logging", package: "swift-log")],
+            path: "Tests/KindredMailTests"
+        ),
+        .target(
             name: "KindredRuntime",
             dependencies: [
-                "KindredAPI", "KindredMessages", "KindredRPC", "KindredPostgres", "KindredAuth",
+                "KindredAPI", "KindredMessages", "KindredRPC", "KindredPostgres", "KindredAuth", "KindredMail",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -115,7 +126,7 @@ let package = Package(
         ),
         .testTarget(
             name: "KindredRuntimeTests",
-            dependencies: ["KindredRuntime", "KindredMessages", "KindredPostgres", "KindredRPC", "KindredAuth"],
+            dependencies: ["KindredRuntime", "KindredMessages", "KindredPostgres", "KindredRPC", "KindredAuth", "KindredMail"],
             path: "Tests/KindredRuntimeTests"
         ),
         .target(

@@ -1,4 +1,5 @@
 import KindredAuth
+import KindredMail
 import KindredPostgres
 import KindredRPC
 import Logging
@@ -42,4 +43,6 @@ public struct ServiceEnvironment: Sendable {
     public let database: PostgresPool
     /// The service's root logger.
     public let logger: Logger
+    /// Where the service's mail goes and whom it comes from (`--mail`, `--mail-from`).
+    public let mail: MailSettings
 }

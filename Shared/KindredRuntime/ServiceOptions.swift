@@ -1,4 +1,5 @@
 import ArgumentParser
+import KindredMail
 import Logging
 
 /// The command line every Kindred executable accepts; each option falls back to an environment
@@ -24,6 +25,12 @@ struct ServiceOptions: ParsableArguments {
 
     @Option(help: "HOST:PORT of kindred-identity, for its token signing keys (env KINDRED_IDENTITY_TARGET).")
     var identityTarget: String?
+
+    @Option(help: "Where mail goes: maildir:DIR or smtp://HOST[:PORT] (env KINDRED_MAIL; default maildir:var/mail).")
+    var mail: String?
+
+    @Option(help: "Mail's sender, 'Name <address>' (env KINDRED_MAIL_FROM; default Kindred <no-reply@kindred.local>).")
+    var mailFrom: String?
 }
 
 /// A service's settings after flags, environment and defaults are combined and validated.
@@ -37,6 +44,8 @@ struct ServiceSettings: Sendable {
     var drainTimeout: Duration
     /// Where `GetSigningKeys` is called, unless the service has its own key source.
     var identityTarget: String
+    /// Where mail goes and whom it comes from.
+    var mail: MailSettings
 
     /// Combines flags (first), the environment, then defaults; throws a one-line explanation.
     init(options: ServiceOptions, service: ServiceDefinition, environment: [String: String]) throws(StartupError) {
@@ -69,6 +78,20 @@ struct ServiceSettings: Sendable {
             _ = try ListenAddress.parse(identityTarget)
         } catch {
             throw StartupError("identity target '\(identityTarget)' is not HOST:PORT")
+        }
+        mail = try Self.mail(options, environment)
+    }
+
+    private static func mail(_ options: ServiceOptions, _ environment: [String: String]) throws(StartupError)
+        -> MailSettings
+    {
+        do {
+            return try MailSettings(
+                transport: options.mail ?? environment["KINDRED_MAIL"],
+                from: options.mailFrom ?? environment["KINDRED_MAIL_FROM"])
+        } catch {
+            let setting = error.field == "mail" ? "--mail (KINDRED_MAIL)" : "--mail-from (KINDRED_MAIL_FROM)"
+            throw StartupError("\(setting): \(error.reason)")
         }
     }
 

@@ -18,7 +18,7 @@ struct ServiceRunner {
     func serve() async throws {
         try await withDatabase { database in
             if settings.migrateAtStart { try await migrate(database) }
-            let environment = ServiceEnvironment(database: database, logger: logger)
+            let environment = ServiceEnvironment(database: database, logger: logger, mail: settings.mail)
             let services = try await service.makeServices(environment)
             var configuration = ServerConfiguration(host: settings.host, port: settings.port)
             if let loops = settings.eventLoops { configuration.eventLoopCount = loops }

@@ -1,0 +1,195 @@
+import Foundation
+import Testing
+
+@testable import KindredMail
+
+@Suite struct SMTPTransportTests {
+    let from = try! MailAddress("no-reply@kindred.local", displayName: "Kindred")
+
+    func outgoing(
+        to recipient: String = "grandma@example.com", subject: String = "Hi", body: String = "Hello"
+    )
+        throws -> OutgoingMail
+    {
+        let message = try MailMessage(to: recipient, subject: subject, body: body)
+        let bytes = message.rendered(from: from, date: Date(), messageID: "\(UUID())@kindred.local")
+        return OutgoingMail(sender: from.address, recipient: recipient, bytes: bytes)
+    }
+
+    func transport(_ server: ScriptedSMTPServer, timeout: Duration = .seconds(5)) -> SMTPTransport {
+        SMTPTransport(
+            host: "127.0.0.1", port: server.port, clientName: "test.kindred.local", commandTimeout: timeout)
+    }
+
+    @Test func theDialogFollowsRFC5321AndTheMessageIsDotStuffed() async throws {
+        let server = try ScriptedSMTPServer()
+        defer { server.stop() }
+        try await transport(server).deliver(outgoing(body: "line\n.\n.dot first\n"))
+        let session = try #require(server.sessions.first)
+        #expect(
+            session.commands == [
+                "EHLO test.kindred.local", "MAIL FROM:<no-reply@kindred.local>",
+                "RCPT TO:<grandma@example.com>",
+                "DATA", "QUIT",
+            ])
+        #expect(Array(session.data.suffix(4)) == ["line", "..", "..dot first", "."])
+    }
+
+    @Test func aServerThatRefusesEHLOIsGreetedWithHELO() async throws {
+        let server = try ScriptedSMTPServer(scripts: [["EHLO": "502 5.5.1 command not implemented"]])
+        defer { server.stop() }
+        try await transport(server).deliver(outgoing())
+        #expect(
+            server.sessions.first?.commands.prefix(2) == [
+                "EHLO test.kindred.local", "HELO test.kindred.local",
+            ])
+    }
+
+    @Test(arguments: [
+        ("RCPT", "450 4.2.1 mailbox busy", false), ("MAIL", "421 4.3.2 shutting down", false),
+        (".", "452 4.3.1 insufficient storage", false), ("RCPT", "550 5.1.1 no such user", true),
+        ("greeting", "554 5.3.2 no service", true), (".", "554-5.7.1 rejected\r\n554 5.7.1 as spam", true),
+    ])
+    func aRefusalIsTemporaryFor4xxAndPermanentFor5xx(verb: String, reply: String, isPermanent: Bool)
+        async throws
+    {
+        let server = try ScriptedSMTPServer(scripts: [[verb: reply]])
+        defer { server.stop() }
+        let error = await #expect(throws: MailTransportError.self) {
+            try await transport(server).deliver(outgoing())
+        }
+        #expect(error?.isPermanent == isPermanent)
+        #expect(error?.description.contains(String(reply.prefix(3))) == true)
+    }
+
+    @Test func aSilentServerTimesOut() async throws {
+        let server = try ScriptedSMTPServer(scripts: [["greeting": nil]])
+        defer { server.stop() }
+        let error = await #expect(throws: MailTransportError.self) {
+            try await transport(server, timeout: .milliseconds(200)).deliver(outgoing())
+        }
+        #expect(error?.isPermanent == false)
+        #expect(error?.description.contains("timed out") == true)
+    }
+
+    @Test func nobodyListeningIsATemporaryFailure() async throws {
+        let port = try freePort()
+        let error = await #expect(throws: MailTransportError.self) {
+            try await SMTPTransport(host: "127.0.0.1", port: port).deliver(outgoing())
+        }
+        #expect(error?.isPermanent == false)
+        #expect(error?.description.contains("cannot connect") == true)
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func aMessageSentToARealSMTPServerArrivesIntact() async throws {
+        guard let python = ProcessInfo.processInfo.environment["KINDRED_TEST_PYTHON"], !python.isEmpty else {
+            throw TestFailure(
+                """
+                KINDRED_TEST_PYTHON is not set: this test sends to Python's aiosmtpd. Run Tests/run, or \
+                `/usr/bin/python3 -m venv .build-venv && .build-venv/bin/pip install -r Tests/Interop/requirements.txt` \
+                and `export KINDRED_TEST_PYTHON=$PWD/.build-venv/bin/python`.
+                """)
+        }
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let sink = try AiosmtpdSink(python: python, directory: directory)
+        defer { sink.stop() }
+        let body = "Hallo Oma,\n\nhier ist das erste Foto von Mia.\n.\n.. zwei Punkte\nTschüss 👋\n"
+        try await SMTPTransport(host: "127.0.0.1", port: sink.port)
+            .deliver(outgoing(subject: "Ein Foto von Mia 📷 — endlich!", body: body))
+
+        let file = try #require(maildirFiles(sink.mailbox).first)
+        let parsed = try ParsedMail(file: file)
+        #expect(parsed.defects.isEmpty)
+        #expect(parsed.subject == "Ein Foto von Mia 📷 — endlich!")
+        #expect(parsed.body == body)
+        #expect(parsed.from == "Kindred <no-reply@kindred.local>")
+        #expect(parsed.to == "grandma@example.com")
+        #expect(parsed.envelopeFrom == "no-reply@kindred.local")
+        #expect(parsed.envelopeTo == "grandma@example.com")
+    }
+}
+
+/// `python -m aiosmtpd` with its Mailbox handler, which stores every message it accepts in a maildir.
+struct AiosmtpdSink {
+    let port: Int
+    let mailbox: String
+    private let pid: pid_t
+
+    init(python: String, directory: String) throws {
+        port = try freePort()
+        mailbox = directory + "/mailbox"
+        let log = directory + "/aiosmtpd.log"
+        pid = try Subprocess.start(
+            [
+                python, "-m", "aiosmtpd", "-n", "-l", "127.0.0.1:\(port)", "-c", "aiosmtpd.handlers.Mailbox",
+                mailbox,
+            ],
+            output: log)
+        let deadline = ContinuousClock.now + .seconds(20)
+        while !Self.accepts(port) {
+            var status: Int32 = 0
+            guard ContinuousClock.now < deadline, waitpid(pid, &status, WNOHANG) == 0 else {
+                let output = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+                stop()
+                throw TestFailure("aiosmtpd did not start listening on port \(port): \(output)")
+            }
+            usleep(50_000)
+        }
+    }
+
+    func stop() { Subprocess.stop(pid) }
+
+    private static func accepts(_ port: Int) -> Bool {
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(socket) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = UInt16(port).bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        return withUnsafePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+            }
+        }
+    }
+}
+
+extension MailDatabaseTests {
+    @Suite struct SMTPDelivery {
+        @Test func theWorkerRetriesThroughSMTPRefusalsUntilTheServerAccepts() async throws {
+            let server = try ScriptedSMTPServer(scripts: [
+                ["RCPT": "450 4.2.1 mailbox busy, try later"], ["MAIL": "554 5.7.1 sender rejected"], [:],
+            ])
+            defer { server.stop() }
+            try await withOutbox { pool, outbox in
+                let clock = ManualClock()
+                let worker = MailDeliveryWorker(
+                    outbox: outbox, database: pool,
+                    transport: SMTPTransport(
+                        host: "127.0.0.1", port: server.port, commandTimeout: .seconds(5)),
+                    from: kindredSender, policy: MailDeliveryPolicy(firstRetryDelay: .seconds(30)),
+                    logger: quietLogger, now: { clock.now() })
+                let message = try MailMessage(to: "user@example.com", subject: "Willkommen", body: "Hallo")
+                try await outbox.enqueue(message, on: pool)
+
+                #expect(try await worker.deliverDue() == 0)
+                clock.advance(by: .seconds(30))
+                #expect(try await worker.deliverDue() == 0)
+                clock.advance(by: .seconds(60))
+                #expect(try await worker.deliverDue() == 1)
+
+                let sessions = server.sessions
+                #expect(sessions.count == 3)
+                #expect(sessions[0].commands.contains("RCPT TO:<user@example.com>"))
+                #expect(!sessions[0].commands.contains("DATA"))
+                #expect(sessions[2].data.contains("Subject: Willkommen"))
+                let row = try #require(try await outboxRows(pool, outbox).first)
+                #expect(row.isSent)
+                #expect(row.attempts == 3)
+                #expect(row.lastError?.contains("554 5.7.1 sender rejected") == true)
+            }
+        }
+    }
+}
