@@ -16,7 +16,10 @@ public struct ProcessServer: Sendable {
 
     /// Binds (throwing a `StartupError` if the address is taken), serves, and returns after the drain.
     /// With a database, health follows its reachability: NOT_SERVING while PostgreSQL is unreachable.
-    public func serve(_ services: [any RPCService], database: PostgresPool?) async throws {
+    /// The background work, if any, is told to stop as the drain begins.
+    public func serve(
+        _ services: [any RPCService], database: PostgresPool?, background: BackgroundWork? = nil
+    ) async throws {
         let signals = TerminationSignal.install()
         let board = HealthStatusBoard()
         let served = StandardServices(board: board, services: services)
@@ -29,6 +32,7 @@ public struct ProcessServer: Sendable {
                 logger.info("draining", metadata: ["signal": "\(number)", "timeout": "\(drainTimeout)"])
                 board.beginDrain()
                 server.beginGracefulShutdown(drainTimeout: drainTimeout)
+                await background?.beginDrain()
                 return
             }
         }

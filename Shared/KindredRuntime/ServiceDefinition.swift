@@ -45,4 +45,6 @@ public struct ServiceEnvironment: Sendable {
     public let logger: Logger
     /// Where the service's mail goes and whom it comes from (`--mail`, `--mail-from`).
     public let mail: MailSettings
+    /// Where the service starts work that runs beside its RPCs and stops at the drain.
+    public let background: BackgroundWork
 }

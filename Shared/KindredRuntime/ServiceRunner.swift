@@ -18,15 +18,29 @@ struct ServiceRunner {
     func serve() async throws {
         try await withDatabase { database in
             if settings.migrateAtStart { try await migrate(database) }
-            let environment = ServiceEnvironment(database: database, logger: logger, mail: settings.mail)
-            let services = try await service.makeServices(environment)
-            var configuration = ServerConfiguration(host: settings.host, port: settings.port)
-            if let loops = settings.eventLoops { configuration.eventLoopCount = loops }
-            configuration.authenticator = TokenAuthenticator(keySource: try await signingKeys(environment))
-            let server = ProcessServer(configuration: configuration, drainTimeout: settings.drainTimeout, logger: logger)
-            try await server.serve(services, database: database)
+            let background = BackgroundWork(logger: logger)
+            let environment = ServiceEnvironment(
+                database: database, logger: logger, mail: settings.mail, background: background)
+            // Background work is waited for whatever happens, before withDatabase closes the pool under it.
+            do {
+                try await serve(environment)
+            } catch {
+                await background.stopAndWait()
+                throw error
+            }
+            await background.stopAndWait()
         }
         logger.info("stopped")
+    }
+
+    /// Builds the services and serves them until the drain ends.
+    private func serve(_ environment: ServiceEnvironment) async throws {
+        let services = try await service.makeServices(environment)
+        var configuration = ServerConfiguration(host: settings.host, port: settings.port)
+        if let loops = settings.eventLoops { configuration.eventLoopCount = loops }
+        configuration.authenticator = TokenAuthenticator(keySource: try await signingKeys(environment))
+        let server = ProcessServer(configuration: configuration, drainTimeout: settings.drainTimeout, logger: logger)
+        try await server.serve(services, database: environment.database, background: environment.background)
     }
 
     /// The service's own key source, or identity's `GetSigningKeys`.
