@@ -1,3 +1,4 @@
+import FoundationEssentials
 import KindredAuth
 import KindredRuntime
 
@@ -8,18 +9,25 @@ import KindredRuntime
 /// `kindred-identity`: what it serves, owns and needs to start.
 public enum IdentityService {
     /// The service as the shared runtime starts it: schema `identity`, port 50051 by default.
-    public static let definition = ServiceDefinition(
-        name: "identity",
-        defaultPort: 50051,
-        migrations: IdentityMigrations.all,
-        makeServices: { environment in
-            [
-                IdentityAPI(
-                    database: environment.database,
-                    // One Argon2id at a time per core: more would only queue inside the kernel.
-                    passwords: PasswordHasher(cost: .standard, concurrency: max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))),
-                    logger: environment.logger)
-            ]
-        }
-    )
+    public static let definition: ServiceDefinition = {
+        var definition = ServiceDefinition(
+            name: "identity",
+            defaultPort: 50051,
+            migrations: IdentityMigrations.all,
+            makeServices: { environment in
+                let settings = try CredentialSettings(environment: ProcessInfo.processInfo.environment)
+                // One Argon2id at a time per core: more would only queue inside the kernel.
+                let passwords = PasswordHasher(cost: .standard, concurrency: max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+                return [
+                    IdentityAPI(
+                        database: environment.database, passwords: passwords, logger: environment.logger,
+                        credentials: try await Credentials.start(
+                            database: environment.database, passwords: passwords, settings: settings,
+                            logger: environment.logger))
+                ]
+            }
+        )
+        definition.commands = IdentityCommands.all
+        return definition
+    }()
 }

@@ -4,5 +4,6 @@ import KindredPostgres
 enum IdentityMigrations {
     static let all: [Migration] = [
         createAccounts,
+        createCredentials,
     ]
 }
