@@ -145,6 +145,14 @@ let package = Package(
             dependencies: ["KindredAuth"],
             path: "Tests/AuthBench"
         ),
+        .executableTarget(
+            name: "SignInBench",
+            dependencies: [
+                "KindredAuth", "KindredAPI", "KindredMessages", "KindredPostgres", "KindredRPC",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Tests/SignInBench"
+        ),
         .testTarget(
             name: "IdentityServiceTests",
             dependencies: [

@@ -18,12 +18,15 @@ public enum IdentityService {
                 let settings = try CredentialSettings(environment: ProcessInfo.processInfo.environment)
                 // One Argon2id at a time per core: more would only queue inside the kernel.
                 let passwords = PasswordHasher(cost: .standard, concurrency: max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+                let credentials = try await Credentials.start(
+                    database: environment.database, passwords: passwords, settings: settings,
+                    logger: environment.logger)
+                // The sweep lives as long as the process; it stops by itself once the pool closes.
+                Task { await credentials.runSweeps() }
                 return [
                     IdentityAPI(
                         database: environment.database, passwords: passwords, logger: environment.logger,
-                        credentials: try await Credentials.start(
-                            database: environment.database, passwords: passwords, settings: settings,
-                            logger: environment.logger))
+                        credentials: credentials)
                 ]
             }
         )

@@ -37,6 +37,7 @@ extension IdentityMigrations {
                 last_failure_at timestamptz NOT NULL,
                 locked_until timestamptz
             );
+            CREATE INDEX sign_in_failures_by_age ON identity.sign_in_failures (last_failure_at);
 
             -- Ed25519 signing keys, the seed sealed with XChaCha20-Poly1305 under the service secret (kid as
             -- associated data). The one key not yet superseded signs; the others only verify, then go.

@@ -12,6 +12,7 @@ struct Credentials: Sendable {
     let signingKeys: SigningKeyStore
     let resets: PasswordResets
     let passwords: PasswordHasher
+    let logger: Logger
 
     /// Opens (or, on a fresh database, creates) the signing key and wires the stores together.
     static func start(
@@ -31,7 +32,7 @@ struct Credentials: Sendable {
             resets: PasswordResets(
                 database: database, passwords: passwords, refreshTokens: refreshTokens, lockout: lockout,
                 linkBase: settings.linkBase),
-            passwords: passwords)
+            passwords: passwords, logger: logger)
     }
 }
 
