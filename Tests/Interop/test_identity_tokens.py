@@ -12,6 +12,7 @@ import json
 import os
 import socket
 import subprocess
+import time
 
 import grpc
 import pytest
@@ -108,3 +109,26 @@ def test_identity_without_a_secret_key_is_one_line_naming_it_and_exit_1():
     assert result.returncode == 1
     lines = [line for line in result.stderr.splitlines() if line and not line.startswith("{")]
     assert len(lines) == 1 and "KINDRED_IDENTITY_SECRET_KEY" in lines[0]
+
+
+def test_keys_rotate_makes_a_new_signer_that_the_running_identity_picks_up(identity):
+    bin_dir, url = os.environ.get("KINDRED_BIN_DIR", ""), os.environ.get("KINDRED_LIFECYCLE_DATABASE_URL", "")
+    if not bin_dir or not url:
+        pytest.fail("KINDRED_BIN_DIR and KINDRED_LIFECYCLE_DATABASE_URL must be set (Tests/run sets them)")
+    before = [key.kid for key in identity.GetSigningKeys(identity_pb2.GetSigningKeysRequest(), timeout=10).keys]
+    result = subprocess.run([os.path.join(bin_dir, "kindred-identity"), "keys", "rotate", "--database-url", url],
+                            capture_output=True, text=True, timeout=30)
+    assert result.returncode == 0, result.stderr
+    new_kid = result.stdout.strip()
+    after = [key.kid for key in identity.GetSigningKeys(identity_pb2.GetSigningKeysRequest(), timeout=10).keys]
+    assert after[0] == new_kid and after[1:] == before
+    # The running instance re-reads the signer 30 s after its last look at the latest.
+    request = identity_pb2.TokenRequest(grant_type="client_credentials", client_id=os.environ["KINDRED_CLIENT_ID"],
+                                        client_secret=os.environ["KINDRED_CLIENT_SECRET"])
+    deadline = time.monotonic() + 45
+    while True:
+        header = json.loads(unb64url(identity.Token(request, timeout=10).access_token.split(".")[0]))
+        if header["kid"] == new_kid:
+            break
+        assert time.monotonic() < deadline, "the running identity still signs with the old key after 45 s"
+        time.sleep(1)
