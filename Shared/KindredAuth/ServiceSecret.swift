@@ -74,7 +74,8 @@ public final class ServiceSecret: Sendable {
         var digest = [UInt8](repeating: 0, count: 32)
         let bytes = Array(text.utf8)
         withSubkey(.hashing) { key in
-            _ = crypto_generichash(&digest, digest.count, bytes, UInt64(bytes.count), key, Self.subkeyByteCount)
+            _ = crypto_generichash(
+                &digest, digest.count, bytes, UInt64(bytes.count), key, Self.subkeyByteCount)
         }
         return digest
     }

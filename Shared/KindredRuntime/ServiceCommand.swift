@@ -1,7 +1,7 @@
 import Logging
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A command one service adds beside `serve` and `migrate`, such as `kindred-identity keys rotate`.
@@ -31,7 +31,9 @@ public struct ServiceCommand: Sendable {
 extension ServiceDefinition {
     /// The command `arguments` start with, and the arguments after its words.
     func command(matching arguments: [String]) -> (ServiceCommand, [String])? {
-        commands.first { arguments.starts(with: $0.words) }.map { ($0, Array(arguments.dropFirst($0.words.count))) }
+        commands.first { arguments.starts(with: $0.words) }.map {
+            ($0, Array(arguments.dropFirst($0.words.count)))
+        }
     }
 
     /// The lines `--help` adds for the service's own commands.
@@ -49,7 +51,9 @@ extension ServiceDefinition {
 extension ServiceMain {
     /// Runs one of the service's own commands and exits: 0 when it succeeds, 1 with one line on standard
     /// error when it fails, 64 for a bad command line.
-    static func run(_ command: ServiceCommand, arguments: [String], of service: ServiceDefinition) async -> Never {
+    static func run(_ command: ServiceCommand, arguments: [String], of service: ServiceDefinition) async
+        -> Never
+    {
         let options: ServiceOptions
         do {
             options = try ServiceOptions.parse(arguments)

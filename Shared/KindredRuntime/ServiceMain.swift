@@ -14,10 +14,13 @@ public enum ServiceMain {
         var arguments = Array(CommandLine.arguments.dropFirst())
         if arguments.contains("-h") || arguments.contains("--help") {
             // ArgumentParser names a bare ParsableArguments type "service"; say the executable and its commands.
-            print(ServiceOptions.helpMessage().replacing("USAGE: service", with: "USAGE: \(service.executableName) [serve|migrate]") + service.commandsHelp)
+            print(ServiceOptions.helpMessage().replacing("USAGE: service", with: "USAGE: \(service.executableName) [serve|migrate]"))
+            print(service.commandsHelp, terminator: "")
             exit(0)
         }
-        if let (command, rest) = service.command(matching: arguments) { await run(command, arguments: rest, of: service) }
+        if let (command, rest) = service.command(matching: arguments) {
+            await run(command, arguments: rest, of: service)
+        }
         let command = arguments.first.flatMap(Command.init(rawValue:)) ?? .serve
         if arguments.first == command.rawValue { arguments.removeFirst() }
 

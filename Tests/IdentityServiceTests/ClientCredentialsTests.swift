@@ -38,8 +38,12 @@ struct ClientCredentialsTests {
     @Test func aWrongSecretAndAnUnknownClientGetTheSameAnswer() async throws {
         try await IdentityTestDatabase.withDatabase { pool in
             let fixture = try await SignInFixture(pool, clients: try await Self.registry())
-            let wrong = await rpcError { try await fixture.credentials.clientGrant(id: "family", secret: Self.opsSecret) }
-            let unknown = await rpcError { try await fixture.credentials.clientGrant(id: "social", secret: Self.opsSecret) }
+            let wrong = await rpcError {
+                try await fixture.credentials.clientGrant(id: "family", secret: Self.opsSecret)
+            }
+            let unknown = await rpcError {
+                try await fixture.credentials.clientGrant(id: "social", secret: Self.opsSecret)
+            }
             #expect(wrong?.code == .unauthenticated)
             #expect(wrong?.reason == "INVALID_CLIENT")
             #expect(wrong == unknown)
@@ -68,7 +72,10 @@ struct ClientCredentialsTests {
         ([:], "no KINDRED_IDENTITY_SECRET_KEY"),
         (["KINDRED_IDENTITY_SECRET_KEY": "c2hvcnQ="], "KINDRED_IDENTITY_SECRET_KEY: the secret must be"),
         (
-            ["KINDRED_IDENTITY_SECRET_KEY": ServiceSecretFixture.base64, "KINDRED_IDENTITY_CLIENTS_FILE": "/nonexistent"],
+            [
+                "KINDRED_IDENTITY_SECRET_KEY": ServiceSecretFixture.base64,
+                "KINDRED_IDENTITY_CLIENTS_FILE": "/nonexistent",
+            ],
             "KINDRED_IDENTITY_CLIENTS_FILE: cannot read /nonexistent"
         ),
     ])

@@ -15,13 +15,16 @@ struct SignInFixture {
     let passwords: PasswordHasher
     let credentials: Credentials
 
-    init(_ pool: PostgresPool, secret: ServiceSecret = .generate(), clients: ClientRegistry = .none) async throws {
+    init(_ pool: PostgresPool, secret: ServiceSecret = .generate(), clients: ClientRegistry = .none)
+        async throws
+    {
         self.pool = pool
         self.secret = secret
         passwords = PasswordHasher(cost: .testsOnly, concurrency: 2)
         credentials = try await Credentials.start(
             database: pool, passwords: passwords,
-            settings: CredentialSettings(secret: secret, clients: clients, linkBase: "https://kindred.test/app"),
+            settings: CredentialSettings(
+                secret: secret, clients: clients, linkBase: "https://kindred.test/app"),
             keyRefreshInterval: .milliseconds(50), logger: IdentityTestDatabase.logger)
     }
 
@@ -34,7 +37,8 @@ struct SignInFixture {
         let id = UUID().uuidString.lowercased()
         let hash: String
         if let passwordHash { hash = passwordHash } else { hash = try await passwords.hash(password) }
-        try await pool.query("""
+        try await pool.query(
+            """
             INSERT INTO identity.accounts (id, username, email, password_hash, date_of_birth, age_band,
                 age_assurance_method, age_assured_at, role, email_verified_at)
             VALUES (\(id)::uuid, \(username), \(email ?? "\(username)@example.com"), \(hash), '2000-01-01', \(band),

@@ -22,7 +22,8 @@ struct PasswordGrantTests {
         try await IdentityTestDatabase.withDatabase { pool in
             let fixture = try await SignInFixture(pool)
             let id = try await fixture.account("teen", band: band)
-            let issued = try await fixture.credentials.passwordGrant(identifier: "teen", password: SignInFixture.password)
+            let issued = try await fixture.credentials.passwordGrant(
+                identifier: "teen", password: SignInFixture.password)
             let caller = try await fixture.claims(of: issued.accessToken)
             #expect(caller.userID == id)
             #expect(caller.role == .user)
@@ -39,7 +40,8 @@ struct PasswordGrantTests {
         try await IdentityTestDatabase.withDatabase { pool in
             let fixture = try await SignInFixture(pool)
             try await fixture.account("root", role: "admin")
-            let issued = try await fixture.credentials.passwordGrant(identifier: "root", password: SignInFixture.password)
+            let issued = try await fixture.credentials.passwordGrant(
+                identifier: "root", password: SignInFixture.password)
             #expect(try await fixture.claims(of: issued.accessToken).role == .admin)
         }
     }
@@ -48,7 +50,9 @@ struct PasswordGrantTests {
         try await IdentityTestDatabase.withDatabase { pool in
             let fixture = try await SignInFixture(pool)
             try await fixture.account("mia_r")
-            let wrong = await rpcError { try await fixture.credentials.passwordGrant(identifier: "mia_r", password: "guess 123") }
+            let wrong = await rpcError {
+                try await fixture.credentials.passwordGrant(identifier: "mia_r", password: "guess 123")
+            }
             let unknown = await rpcError {
                 try await fixture.credentials.passwordGrant(identifier: "nobody", password: "guess 123")
             }
@@ -66,7 +70,8 @@ struct PasswordGrantTests {
                 try await fixture.credentials.passwordGrant(identifier: "new_user", password: "guess 123")
             }
             let refusal = await rpcError {
-                try await fixture.credentials.passwordGrant(identifier: "new_user", password: SignInFixture.password)
+                try await fixture.credentials.passwordGrant(
+                    identifier: "new_user", password: SignInFixture.password)
             }
             #expect(refusal?.code == .failedPrecondition)
             #expect(refusal?.reason == "EMAIL_NOT_VERIFIED")
@@ -78,15 +83,20 @@ struct PasswordGrantTests {
     @Test func aPasswordHashedAtAnOlderCostIsRehashedAtSignIn() async throws {
         try await IdentityTestDatabase.withDatabase { pool in
             let fixture = try await SignInFixture(pool)
-            let older = try await PasswordHasher(cost: PasswordHasher.Cost(iterations: 1, memoryKiB: 16), concurrency: 1)
-                .hash(SignInFixture.password)
+            let older = try await PasswordHasher(
+                cost: PasswordHasher.Cost(iterations: 1, memoryKiB: 16), concurrency: 1
+            )
+            .hash(SignInFixture.password)
             let id = try await fixture.account("mia_r", passwordHash: older)
-            _ = try await fixture.credentials.passwordGrant(identifier: "mia_r", password: SignInFixture.password)
-            let stored = try await fixture.sql("SELECT password_hash FROM identity.accounts WHERE id = \(id)::uuid")
+            _ = try await fixture.credentials.passwordGrant(
+                identifier: "mia_r", password: SignInFixture.password)
+            let stored = try await fixture.sql(
+                "SELECT password_hash FROM identity.accounts WHERE id = \(id)::uuid")
             let hash = try stored[0].decode(String.self, column: 0)
             #expect(hash != older)
             #expect(hash.contains("m=8,t=1"))
-            _ = try await fixture.credentials.passwordGrant(identifier: "mia_r", password: SignInFixture.password)
+            _ = try await fixture.credentials.passwordGrant(
+                identifier: "mia_r", password: SignInFixture.password)
         }
     }
 
@@ -94,7 +104,8 @@ struct PasswordGrantTests {
         try await IdentityTestDatabase.withDatabase { pool in
             let fixture = try await SignInFixture(pool)
             let id = try await fixture.account("teen", band: "16-17")
-            let first = try await fixture.credentials.passwordGrant(identifier: "teen", password: SignInFixture.password)
+            let first = try await fixture.credentials.passwordGrant(
+                identifier: "teen", password: SignInFixture.password)
             #expect(try await fixture.claims(of: first.accessToken).ageBand == .sixteenToSeventeen)
             _ = try await fixture.sql("UPDATE identity.accounts SET age_band = '18+' WHERE id = \(id)::uuid")
             let refreshed = try await fixture.credentials.refreshGrant(try #require(first.refreshToken))

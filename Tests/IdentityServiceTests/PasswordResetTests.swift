@@ -42,7 +42,8 @@ struct PasswordResetTests {
             #expect(mail.to == "Mia@Example.com")
             #expect(mail.body.contains("Hello mia_r,"))
             #expect(mail.body.contains("https://kindred.test/app/reset-password?token=\(token.text)\n"))
-            let stored = try await fixture.sql("""
+            let stored = try await fixture.sql(
+                """
                 SELECT expires_at - created_at FROM identity.email_tokens
                 WHERE token_hash = \(token.storageHash) AND purpose = 'reset_password'
                 """)
@@ -67,7 +68,8 @@ struct PasswordResetTests {
             try await Self.request(fixture, "mia_r@example.com", outbox)
             try await Self.request(fixture, "mia_r@example.com", outbox)
             #expect(outbox.mails.withLock { $0.count } == 1)
-            _ = try await fixture.sql("UPDATE identity.email_tokens SET created_at = now() - interval '61 seconds'")
+            _ = try await fixture.sql(
+                "UPDATE identity.email_tokens SET created_at = now() - interval '61 seconds'")
             try await Self.request(fixture, "mia_r@example.com", outbox)
             #expect(outbox.mails.withLock { $0.count } == 2)
         }
@@ -77,14 +79,21 @@ struct PasswordResetTests {
         try await IdentityTestDatabase.withDatabase { pool in
             let fixture = try await SignInFixture(pool)
             try await fixture.account("mia_r")
-            let session = try await fixture.credentials.passwordGrant(identifier: "mia_r", password: SignInFixture.password)
+            let session = try await fixture.credentials.passwordGrant(
+                identifier: "mia_r", password: SignInFixture.password)
             for _ in 0..<5 { _ = await SignInLockoutTests.attempt(fixture, "mia_r@example.com") }
             let outbox = Outbox()
             try await Self.request(fixture, "mia_r@example.com", outbox)
-            try await fixture.credentials.resets.reset(token: try #require(outbox.lastToken), newPassword: Self.newPassword)
+            try await fixture.credentials.resets.reset(
+                token: try #require(outbox.lastToken), newPassword: Self.newPassword)
 
-            #expect(await rpcError { try await fixture.credentials.refreshGrant(try #require(session.refreshToken)) } != nil)
-            #expect(await SignInLockoutTests.attempt(fixture, "mia_r", SignInFixture.password) == "INVALID_CREDENTIALS")
+            #expect(
+                await rpcError {
+                    try await fixture.credentials.refreshGrant(try #require(session.refreshToken))
+                } != nil)
+            #expect(
+                await SignInLockoutTests.attempt(fixture, "mia_r", SignInFixture.password)
+                    == "INVALID_CREDENTIALS")
             #expect(await SignInLockoutTests.attempt(fixture, "mia_r@example.com", Self.newPassword) == "OK")
         }
     }
@@ -96,7 +105,8 @@ struct PasswordResetTests {
             let outbox = Outbox()
             try await Self.request(fixture, "mia_r@example.com", outbox)
             let older = try #require(outbox.lastToken)
-            _ = try await fixture.sql("UPDATE identity.email_tokens SET created_at = now() - interval '61 seconds'")
+            _ = try await fixture.sql(
+                "UPDATE identity.email_tokens SET created_at = now() - interval '61 seconds'")
             try await Self.request(fixture, "mia_r@example.com", outbox)
             let newer = try #require(outbox.lastToken)
             try await fixture.credentials.resets.reset(token: newer, newPassword: Self.newPassword)
@@ -114,7 +124,8 @@ struct PasswordResetTests {
             try await fixture.account("mia_r")
             let outbox = Outbox()
             try await Self.request(fixture, "mia_r@example.com", outbox)
-            _ = try await fixture.sql("UPDATE identity.email_tokens SET expires_at = now() - interval '1 second'")
+            _ = try await fixture.sql(
+                "UPDATE identity.email_tokens SET expires_at = now() - interval '1 second'")
             for token in [try #require(outbox.lastToken), OpaqueToken.generate()] {
                 let error = await rpcError {
                     try await fixture.credentials.resets.reset(token: token, newPassword: Self.newPassword)
@@ -133,7 +144,9 @@ struct PasswordResetTests {
             let outbox = Outbox()
             try await Self.request(fixture, "mia_r@example.com", outbox)
             let token = try #require(outbox.lastToken)
-            let error = await rpcError { try await fixture.credentials.resets.reset(token: token, newPassword: password) }
+            let error = await rpcError {
+                try await fixture.credentials.resets.reset(token: token, newPassword: password)
+            }
             #expect(error?.code == .invalidArgument)
             guard case .badRequest(let violations)? = error?.details.first else {
                 Issue.record("no BadRequest in \(String(describing: error))")
@@ -154,7 +167,8 @@ struct PasswordResetTests {
             let outcomes = await withTaskGroup(of: Bool.self) { group in
                 for index in 0..<2 {
                     group.addTask {
-                        (try? await fixture.credentials.resets.reset(token: token, newPassword: "racer number \(index)")) != nil
+                        (try? await fixture.credentials.resets.reset(
+                            token: token, newPassword: "racer number \(index)")) != nil
                     }
                 }
                 return await group.reduce(into: [Bool]()) { $0.append($1) }
@@ -166,18 +180,20 @@ struct PasswordResetTests {
 
 @Suite("The password rule")
 struct PasswordPolicyTests {
-    @Test(arguments: [
-        ("abc1", "must be 6 to 128 characters"),
-        (String(repeating: "a", count: 128) + "1", "must be 6 to 128 characters"),
-        ("abcdefgh", "must contain at least one digit or special character"),
-        ("tab\there1", "must not contain control characters"),
-        ("mia_r1", nil),
-        ("MIA_ROSS", "must not be the username or the email address"),
-        ("mia_ross@example.com", "must not be the username or the email address"),
-        ("ßecret!", nil),
-        ("héllo wörld", nil),
-    ] as [(String, String?)])
+    @Test(
+        arguments: [
+            ("abc1", "must be 6 to 128 characters"),
+            (String(repeating: "a", count: 128) + "1", "must be 6 to 128 characters"),
+            ("abcdefgh", "must contain at least one digit or special character"),
+            ("tab\there1", "must not contain control characters"),
+            ("mia_r1", nil),
+            ("MIA_ROSS", "must not be the username or the email address"),
+            ("mia_ross@example.com", "must not be the username or the email address"),
+            ("ßecret!", nil),
+            ("héllo wörld", nil),
+        ] as [(String, String?)])
     func passwordsAreJudgedByTheSharedRule(password: String, problem: String?) {
-        #expect(PasswordPolicy.problem(password, username: "mia_ross", email: "Mia_Ross@example.com") == problem)
+        #expect(
+            PasswordPolicy.problem(password, username: "mia_ross", email: "Mia_Ross@example.com") == problem)
     }
 }

@@ -10,12 +10,14 @@ struct RefreshTokenTests {
     static func signedIn(_ pool: PostgresPool) async throws -> (SignInFixture, String, OpaqueToken) {
         let fixture = try await SignInFixture(pool)
         let id = try await fixture.account("mia_r")
-        let issued = try await fixture.credentials.passwordGrant(identifier: "mia_r", password: SignInFixture.password)
+        let issued = try await fixture.credentials.passwordGrant(
+            identifier: "mia_r", password: SignInFixture.password)
         return (fixture, id, try #require(issued.refreshToken))
     }
 
     static func refused(_ fixture: SignInFixture, _ token: OpaqueToken) async -> Bool {
-        await rpcError { try await fixture.credentials.refreshGrant(token) }?.reason == "REFRESH_TOKEN_INVALID"
+        await rpcError { try await fixture.credentials.refreshGrant(token) }?.reason
+            == "REFRESH_TOKEN_INVALID"
     }
 
     @Test func aRefreshTokenIsRotatedOnUse() async throws {
@@ -35,17 +37,22 @@ struct RefreshTokenTests {
             let (fixture, _, first) = try await Self.signedIn(pool)
             let second = try #require(try await fixture.credentials.refreshGrant(first).refreshToken)
             #expect(await Self.refused(fixture, first))
-            #expect(await Self.refused(fixture, second), "the thief's or the owner's newer token dies with the chain")
+            #expect(
+                await Self.refused(fixture, second),
+                "the thief's or the owner's newer token dies with the chain")
         }
     }
 
     @Test func anotherSignInIsAChainOfItsOwn() async throws {
         try await IdentityTestDatabase.withDatabase { pool in
             let (fixture, _, first) = try await Self.signedIn(pool)
-            let other = try await fixture.credentials.passwordGrant(identifier: "mia_r", password: SignInFixture.password)
+            let other = try await fixture.credentials.passwordGrant(
+                identifier: "mia_r", password: SignInFixture.password)
             _ = try await fixture.credentials.refreshGrant(first)
             #expect(await Self.refused(fixture, first))
-            #expect(try await fixture.credentials.refreshGrant(try #require(other.refreshToken)).refreshToken != nil)
+            #expect(
+                try await fixture.credentials.refreshGrant(try #require(other.refreshToken)).refreshToken
+                    != nil)
         }
     }
 
@@ -53,7 +60,9 @@ struct RefreshTokenTests {
         try await IdentityTestDatabase.withDatabase { pool in
             let (fixture, _, first) = try await Self.signedIn(pool)
             let results = await withTaskGroup(of: OpaqueToken?.self) { group in
-                for _ in 0..<2 { group.addTask { try? await fixture.credentials.refreshGrant(first).refreshToken } }
+                for _ in 0..<2 {
+                    group.addTask { try? await fixture.credentials.refreshGrant(first).refreshToken }
+                }
                 return await group.reduce(into: [OpaqueToken?]()) { $0.append($1) }
             }
             for case let token? in results { #expect(await Self.refused(fixture, token)) }
@@ -63,7 +72,8 @@ struct RefreshTokenTests {
     @Test func anExpiredTokenIsRefused() async throws {
         try await IdentityTestDatabase.withDatabase { pool in
             let (fixture, _, first) = try await Self.signedIn(pool)
-            _ = try await fixture.sql("UPDATE identity.refresh_tokens SET expires_at = now() - interval '1 second'")
+            _ = try await fixture.sql(
+                "UPDATE identity.refresh_tokens SET expires_at = now() - interval '1 second'")
             #expect(await Self.refused(fixture, first))
         }
     }
@@ -98,13 +108,17 @@ struct RefreshTokenTests {
     @Test func signingOutEverywhereRevokesEveryChainOfTheCallerOnly() async throws {
         try await IdentityTestDatabase.withDatabase { pool in
             let (fixture, id, first) = try await Self.signedIn(pool)
-            let second = try await fixture.credentials.passwordGrant(identifier: "mia_r", password: SignInFixture.password)
+            let second = try await fixture.credentials.passwordGrant(
+                identifier: "mia_r", password: SignInFixture.password)
             try await fixture.account("leo")
-            let others = try await fixture.credentials.passwordGrant(identifier: "leo", password: SignInFixture.password)
+            let others = try await fixture.credentials.passwordGrant(
+                identifier: "leo", password: SignInFixture.password)
             #expect(try await fixture.credentials.refreshTokens.revokeAll(of: id) == 2)
             #expect(await Self.refused(fixture, first))
             #expect(await Self.refused(fixture, try #require(second.refreshToken)))
-            #expect(try await fixture.credentials.refreshGrant(try #require(others.refreshToken)).refreshToken != nil)
+            #expect(
+                try await fixture.credentials.refreshGrant(try #require(others.refreshToken)).refreshToken
+                    != nil)
             #expect(try await fixture.credentials.refreshTokens.revokeAll(of: id) == 0)
         }
     }
@@ -123,13 +137,15 @@ struct RefreshTokenTests {
         try await IdentityTestDatabase.withDatabase { pool in
             let (fixture, _, first) = try await Self.signedIn(pool)
             let second = try #require(try await fixture.credentials.refreshGrant(first).refreshToken)
-            _ = try await fixture.sql("""
+            _ = try await fixture.sql(
+                """
                 UPDATE identity.refresh_tokens SET expires_at = now() - interval '1 second'
                 WHERE token_hash = \(first.storageHash)
                 """)
             #expect(try await fixture.credentials.refreshTokens.sweep() == 1)
             #expect(try await fixture.credentials.refreshGrant(second).refreshToken != nil)
-            _ = try await fixture.sql("UPDATE identity.refresh_chains SET expires_at = now() - interval '1 second'")
+            _ = try await fixture.sql(
+                "UPDATE identity.refresh_chains SET expires_at = now() - interval '1 second'")
             _ = try await fixture.credentials.refreshTokens.sweep()
             let rows = try await fixture.sql("SELECT count(*) FROM identity.refresh_tokens")
             #expect(try rows[0].decode(Int.self, column: 0) == 0)

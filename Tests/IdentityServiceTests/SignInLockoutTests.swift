@@ -6,7 +6,9 @@ import Testing
 @Suite("Token: the brute-force lockout")
 struct SignInLockoutTests {
     /// The answer to one sign-in attempt: its reason, or "OK".
-    static func attempt(_ fixture: SignInFixture, _ identifier: String, _ password: String = "guess 123") async -> String {
+    static func attempt(_ fixture: SignInFixture, _ identifier: String, _ password: String = "guess 123")
+        async -> String
+    {
         let error = await rpcError {
             try await fixture.credentials.passwordGrant(identifier: identifier, password: password)
         }
@@ -20,7 +22,8 @@ struct SignInLockoutTests {
             try await fixture.account("mia_r")
             for _ in 0..<5 { #expect(await Self.attempt(fixture, identifier) == "INVALID_CREDENTIALS") }
             let locked = await rpcError {
-                try await fixture.credentials.passwordGrant(identifier: identifier, password: SignInFixture.password)
+                try await fixture.credentials.passwordGrant(
+                    identifier: identifier, password: SignInFixture.password)
             }
             #expect(locked?.code == .resourceExhausted)
             #expect(locked?.reason == "SIGN_IN_LOCKED")
@@ -37,7 +40,9 @@ struct SignInLockoutTests {
             for _ in 0..<8 {
                 _ = try await fixture.sql("UPDATE identity.sign_in_failures SET locked_until = now()")
                 #expect(await Self.attempt(fixture, "mia_r") == "INVALID_CREDENTIALS")
-                let error = await rpcError { try await fixture.credentials.passwordGrant(identifier: "mia_r", password: "x1") }
+                let error = await rpcError {
+                    try await fixture.credentials.passwordGrant(identifier: "mia_r", password: "x1")
+                }
                 delays.append(try #require(error?.retryDelay))
             }
             let seconds = delays.map { $0.components.seconds }
@@ -87,11 +92,13 @@ struct SignInLockoutTests {
             let fixture = try await SignInFixture(pool)
             try await fixture.account("mia_r")
             for _ in 0..<4 { _ = await Self.attempt(fixture, "mia_r") }
-            _ = try await fixture.sql("UPDATE identity.sign_in_failures SET last_failure_at = now() - interval '25 hours'")
+            _ = try await fixture.sql(
+                "UPDATE identity.sign_in_failures SET last_failure_at = now() - interval '25 hours'")
             for _ in 0..<4 { #expect(await Self.attempt(fixture, "mia_r") == "INVALID_CREDENTIALS") }
             let rows = try await fixture.sql("SELECT failures FROM identity.sign_in_failures")
             #expect(try rows[0].decode(Int.self, column: 0) == 4)
-            _ = try await fixture.sql("UPDATE identity.sign_in_failures SET last_failure_at = now() - interval '25 hours'")
+            _ = try await fixture.sql(
+                "UPDATE identity.sign_in_failures SET last_failure_at = now() - interval '25 hours'")
             #expect(try await fixture.credentials.signIn.lockout.sweep() == 1)
         }
     }

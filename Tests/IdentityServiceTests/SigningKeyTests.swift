@@ -48,13 +48,15 @@ struct SigningKeyTests {
         try await IdentityTestDatabase.withDatabase { pool in
             let fixture = try await SignInFixture(pool)
             try await fixture.account("mia_r")
-            let before = try await fixture.credentials.passwordGrant(identifier: "mia_r", password: SignInFixture.password)
+            let before = try await fixture.credentials.passwordGrant(
+                identifier: "mia_r", password: SignInFixture.password)
             let old = await Self.signerKeyID(fixture)
             let new = try await fixture.credentials.signingKeys.rotate()
             let published = try await fixture.credentials.signingKeys.publishedKeys()
             #expect(published.map(\.verificationKey.keyID) == [new.keyID, old])
-            #expect(try TokenVerifier(keys: try await fixture.credentials.signingKeys.verificationKeys())
-                .verify(before.accessToken).userID.isEmpty == false)
+            #expect(
+                try TokenVerifier(keys: try await fixture.credentials.signingKeys.verificationKeys())
+                    .verify(before.accessToken).userID.isEmpty == false)
             #expect(throws: TokenVerificationError.unknownKeyID) {
                 try TokenVerifier(keys: [new]).verify(before.accessToken)
             }
@@ -74,7 +76,8 @@ struct SigningKeyTests {
             }
             #expect(current == new.keyID)
             try await fixture.account("mia_r")
-            let issued = try await fixture.credentials.passwordGrant(identifier: "mia_r", password: SignInFixture.password)
+            let issued = try await fixture.credentials.passwordGrant(
+                identifier: "mia_r", password: SignInFixture.password)
             #expect(try TokenVerifier(keys: [new]).verify(issued.accessToken).userID.isEmpty == false)
         }
     }
@@ -84,10 +87,14 @@ struct SigningKeyTests {
             let fixture = try await SignInFixture(pool)
             let old = await Self.signerKeyID(fixture)
             let middle = try await fixture.credentials.signingKeys.rotate()
-            _ = try await fixture.sql("""
+            _ = try await fixture.sql(
+                """
                 UPDATE identity.signing_keys SET superseded_at = now() - interval '21 minutes' WHERE kid = \(old)
                 """)
-            #expect(try await fixture.credentials.signingKeys.publishedKeys().map(\.verificationKey.keyID) == [middle.keyID])
+            #expect(
+                try await fixture.credentials.signingKeys.publishedKeys().map(\.verificationKey.keyID) == [
+                    middle.keyID
+                ])
             #expect(try await fixture.credentials.signingKeys.verificationKeys() == [middle])
             let newest = try await fixture.credentials.signingKeys.rotate()
             let kids = try await fixture.sql("SELECT kid FROM identity.signing_keys ORDER BY created_at")
@@ -103,8 +110,9 @@ struct SigningKeyTests {
                 try await group.waitForAll()
             }
             #expect(try await Self.count(fixture, "SELECT count(*) FROM identity.signing_keys") == 4)
-            #expect(try await Self.count(
-                fixture, "SELECT count(*) FROM identity.signing_keys WHERE superseded_at IS NULL") == 1)
+            #expect(
+                try await Self.count(
+                    fixture, "SELECT count(*) FROM identity.signing_keys WHERE superseded_at IS NULL") == 1)
         }
     }
 }

@@ -47,7 +47,10 @@ import Testing
         }
     }
 
-    @Test(arguments: ["", "not base64!", "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwd", "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8gIQ=="])
+    @Test(arguments: [
+        "", "not base64!", "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwd",
+        "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8gIQ==",
+    ])
     func onlyThirtyTwoBytesOfBase64AreAccepted(text: String) {
         #expect(throws: ServiceSecretError.notThirtyTwoBytesOfBase64) { try ServiceSecret(base64: text) }
     }

@@ -27,9 +27,14 @@ enum Argon2Costs {
             let hasher = PasswordHasher(cost: cost, concurrency: threads)
             let stored = try! await hasher.hash("correct horse 1")
             var alone = Latencies()
-            for _ in 0..<5 { alone.append(await timed { _ = try? await hasher.verify("correct horse 1", against: stored) }) }
-            let (rate, loaded) = await saturate(hasher, stored: stored, callers: 2 * threads, seconds: seconds)
-            print("| \(label) | \(format(alone.milliseconds(at: 0.5))) ms | \(format(rate)) | \(loaded.summary) |")
+            for _ in 0..<5 {
+                alone.append(await timed { _ = try? await hasher.verify("correct horse 1", against: stored) })
+            }
+            let (rate, loaded) = await saturate(
+                hasher, stored: stored, callers: 2 * threads, seconds: seconds)
+            print(
+                "| \(label) | \(format(alone.milliseconds(at: 0.5))) ms | \(format(rate)) | \(loaded.summary) |"
+            )
         }
     }
 
@@ -45,7 +50,8 @@ enum Argon2Costs {
                 group.addTask {
                     var latencies = Latencies()
                     while clock.now < end {
-                        latencies.append(await timed { _ = try? await hasher.verify("correct horse 1", against: stored) })
+                        latencies.append(
+                            await timed { _ = try? await hasher.verify("correct horse 1", against: stored) })
                     }
                     return latencies
                 }

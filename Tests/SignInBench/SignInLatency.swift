@@ -26,10 +26,12 @@ enum SignInLatency {
     static func seed(_ url: String, accounts: Int) async throws {
         var logger = Logger(label: "signin-bench")
         logger.logLevel = .error
-        let pool = PostgresPool(configuration: try PostgresConfiguration(url: url, poolSize: 1), logger: logger)
+        let pool = PostgresPool(
+            configuration: try PostgresConfiguration(url: url, poolSize: 1), logger: logger)
         let hash = try await PasswordHasher(cost: .standard, concurrency: 1).hash(password)
         for index in 0..<accounts {
-            try await pool.query("""
+            try await pool.query(
+                """
                 INSERT INTO identity.accounts (id, username, email, password_hash, date_of_birth, age_band,
                     age_assurance_method, age_assured_at, email_verified_at)
                 VALUES (gen_random_uuid(), \("bench_\(index)"), \("bench_\(index)@example.com"), \(hash), '1990-01-01',
@@ -53,11 +55,15 @@ enum SignInLatency {
             unknown.append(await timed { _ = try? await identity.token(grant("nobody_\(round)", password)) })
         }
         _ = try await identity.token(grant("bench_0", password))
-        print("| one caller | right password \(right.summary) | wrong password \(wrong.summary) | unknown user \(unknown.summary) |")
+        print(
+            "| one caller | right password \(right.summary) | wrong password \(wrong.summary) | unknown user \(unknown.summary) |"
+        )
     }
 
     /// `clients` callers signing in back to back for `seconds`.
-    static func saturate(_ identity: Kindred_Identity_V1_IdentityService.Client, clients: Int, seconds: Int) async throws {
+    static func saturate(_ identity: Kindred_Identity_V1_IdentityService.Client, clients: Int, seconds: Int)
+        async throws
+    {
         let clock = ContinuousClock()
         let started = clock.now
         let end = started + .seconds(seconds)
@@ -67,9 +73,12 @@ enum SignInLatency {
                     var latencies = Latencies()
                     var failures = 0
                     while clock.now < end {
-                        latencies.append(await timed {
-                            do { _ = try await identity.token(grant("bench_\(index)", password)) } catch { failures += 1 }
-                        })
+                        latencies.append(
+                            await timed {
+                                do { _ = try await identity.token(grant("bench_\(index)", password)) } catch {
+                                    failures += 1
+                                }
+                            })
                     }
                     return (latencies, failures)
                 }
@@ -80,6 +89,8 @@ enum SignInLatency {
             }
         }
         let rate = Double(all.samples.count) / (clock.now - started).milliseconds * 1_000
-        print("| \(clients) callers, \(seconds) s | \(format(rate)) sign-ins/s | \(all.summary) | \(failures) failed |")
+        print(
+            "| \(clients) callers, \(seconds) s | \(format(rate)) sign-ins/s | \(all.summary) | \(failures) failed |"
+        )
     }
 }

@@ -12,7 +12,8 @@ extension IdentityAPI {
         switch request.grantType {
         case "password":
             try Self.require([("username", request.username), ("password", request.password)])
-            issued = try await credentials.passwordGrant(identifier: request.username, password: request.password)
+            issued = try await credentials.passwordGrant(
+                identifier: request.username, password: request.password)
         case "refresh_token":
             try Self.require([("refresh_token", request.refreshToken)])
             issued = try await credentials.refreshGrant(OpaqueToken(text: request.refreshToken))
@@ -53,6 +54,9 @@ extension IdentityAPI {
     static func invalid(_ problems: [(field: String, problem: String)]) -> RPCError {
         RPCError(
             .invalidArgument, problems.map { "\($0.field) \($0.problem)" }.joined(separator: "; "),
-            details: [.badRequest(problems.map { ErrorDetail.FieldViolation(field: $0.field, description: $0.problem) })])
+            details: [
+                .badRequest(
+                    problems.map { ErrorDetail.FieldViolation(field: $0.field, description: $0.problem) })
+            ])
     }
 }

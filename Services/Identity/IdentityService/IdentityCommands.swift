@@ -24,7 +24,8 @@ enum IdentityCommands {
         words: ["clients", "hash-secret"],
         summary: "Read a client secret on standard input, print its hash for KINDRED_IDENTITY_CLIENTS_FILE.",
         action: .offline {
-            guard let secret = readLine(strippingNewline: true), secret.utf8.count >= ClientRegistry.shortestSecret
+            guard let secret = readLine(strippingNewline: true),
+                secret.utf8.count >= ClientRegistry.shortestSecret
             else {
                 throw StartupError(
                     "give the secret on standard input: at least \(ClientRegistry.shortestSecret) characters")

@@ -22,10 +22,12 @@ struct PasswordResets: Sendable {
         let token = OpaqueToken.generate()
         try await database.transaction { tx in
             let accounts = try await tx.query(
-                "SELECT id::text, username, email FROM identity.accounts WHERE lower(email) = lower(\(email))")
+                "SELECT id::text, username, email FROM identity.accounts WHERE lower(email) = lower(\(email))"
+            )
             guard let row = accounts.first else { return }
             let (id, username, address) = try row.decode((String, String, String).self)
-            let stored = try await tx.query("""
+            let stored = try await tx.query(
+                """
                 INSERT INTO identity.email_tokens (token_hash, account_id, purpose, expires_at)
                 SELECT \(token.storageHash), \(id)::uuid, 'reset_password',
                     now() + \(Self.lifetime.wholeSeconds) * interval '1 second'
@@ -35,20 +37,26 @@ struct PasswordResets: Sendable {
                         AND created_at > now() - \(Self.resendInterval.wholeSeconds) * interval '1 second')
                 """)
             guard stored.affectedRows == 1 else { return }
-            try await send(PasswordResetMail(to: address, username: username, token: token, linkBase: linkBase), tx)
+            try await send(
+                PasswordResetMail(to: address, username: username, token: token, linkBase: linkBase), tx)
         }
     }
 
     /// Sets `newPassword` on the account `token` was mailed to, using the token up.
     func reset(token: OpaqueToken, newPassword: String) async throws {
-        guard let (username, email) = try await pendingAccount(token) else { throw CredentialError.invalidResetToken }
+        guard let (username, email) = try await pendingAccount(token) else {
+            throw CredentialError.invalidResetToken
+        }
         if let problem = PasswordPolicy.problem(newPassword, username: username, email: email) {
             throw CredentialError.passwordRejected(problem)
         }
-        let hash = try await hashing { () async throws(PasswordHasherError) in try await passwords.hash(newPassword) }
+        let hash = try await hashing { () async throws(PasswordHasherError) in
+            try await passwords.hash(newPassword)
+        }
         try await database.transaction { tx in
             // The row lock makes the token single-use when two resets race: the second finds it used.
-            let redeemed = try await tx.query("""
+            let redeemed = try await tx.query(
+                """
                 UPDATE identity.email_tokens SET used_at = now()
                 WHERE token_hash = \(token.storageHash) AND purpose = 'reset_password' AND used_at IS NULL
                     AND expires_at > now()
@@ -58,7 +66,8 @@ struct PasswordResets: Sendable {
                 throw CredentialError.invalidResetToken
             }
             try await tx.query("UPDATE identity.accounts SET password_hash = \(hash) WHERE id = \(id)::uuid")
-            try await tx.query("""
+            try await tx.query(
+                """
                 UPDATE identity.email_tokens SET used_at = now()
                 WHERE account_id = \(id)::uuid AND purpose = 'reset_password' AND used_at IS NULL
                 """)
@@ -69,7 +78,8 @@ struct PasswordResets: Sendable {
 
     /// The username and email of the account a live reset token belongs to.
     private func pendingAccount(_ token: OpaqueToken) async throws -> (String, String)? {
-        let rows = try await database.query("""
+        let rows = try await database.query(
+            """
             SELECT a.username, a.email FROM identity.email_tokens t
             JOIN identity.accounts a ON a.id = t.account_id
             WHERE t.token_hash = \(token.storageHash) AND t.purpose = 'reset_password' AND t.used_at IS NULL

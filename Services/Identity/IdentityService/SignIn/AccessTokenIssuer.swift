@@ -29,7 +29,8 @@ struct AccessTokenIssuer: Sendable {
         let lifetime = Int64(Self.lifetime.components.seconds)
         let claims = TokenClaims(
             subject: subject.subject, role: subject.role, ageBand: subject.ageBand,
-            parentalControls: subject.parentalControls, scope: .full, issuedAt: now, expiresAt: now + lifetime,
+            parentalControls: subject.parentalControls, scope: .full, issuedAt: now,
+            expiresAt: now + lifetime,
             tokenID: UUID().uuidString.lowercased())
         return (await keys.signer().sign(claims), lifetime)
     }

@@ -45,7 +45,9 @@ struct ClientRegistry: Sendable {
             guard fields[2].hasPrefix("$argon2id$") else {
                 throw ClientFileError(line: number, "the hash is an Argon2id PHC string ($argon2id$...)")
             }
-            guard clients[fields[0]] == nil else { throw ClientFileError(line: number, "\(fields[0]) is listed twice") }
+            guard clients[fields[0]] == nil else {
+                throw ClientFileError(line: number, "\(fields[0]) is listed twice")
+            }
             clients[fields[0]] = Client(id: fields[0], role: role, secretHash: fields[2])
         }
         self.clients = clients
@@ -54,7 +56,9 @@ struct ClientRegistry: Sendable {
     /// The client `id` and `secret` authenticate, after one Argon2id verification whether or not `id` exists.
     func authenticate(id: String, secret: String, passwords: PasswordHasher) async throws -> Client {
         guard let client = clients[id] else {
-            try await hashing { () async throws(PasswordHasherError) in try await passwords.verifyAgainstDecoy(secret) }
+            try await hashing { () async throws(PasswordHasherError) in
+                try await passwords.verifyAgainstDecoy(secret)
+            }
             throw CredentialError.invalidClient
         }
         let verification = try await hashing { () async throws(PasswordHasherError) in
@@ -67,7 +71,8 @@ struct ClientRegistry: Sendable {
     private static func isClientID(_ text: String) -> Bool {
         (1...64).contains(text.utf8.count)
             && text.utf8.allSatisfy { byte in
-                (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+                (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+                    || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
                     || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
             }
     }

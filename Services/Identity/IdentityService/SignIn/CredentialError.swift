@@ -36,7 +36,8 @@ enum CredentialError: Error, Equatable, RPCErrorConvertible {
                 .failedPrecondition, "EMAIL_NOT_VERIFIED",
                 "verify your email address first: follow the link in the email we sent")
         case .invalidRefreshToken:
-            Self.error(.unauthenticated, "REFRESH_TOKEN_INVALID", "the refresh token is not valid; sign in again")
+            Self.error(
+                .unauthenticated, "REFRESH_TOKEN_INVALID", "the refresh token is not valid; sign in again")
         case .invalidClient:
             Self.error(.unauthenticated, "INVALID_CLIENT", "the client id or secret is wrong")
         case .invalidResetToken:
@@ -46,9 +47,13 @@ enum CredentialError: Error, Equatable, RPCErrorConvertible {
         case .passwordRejected(let problem):
             RPCError(
                 .invalidArgument, "new_password \(problem)",
-                details: [.badRequest([ErrorDetail.FieldViolation(field: "new_password", description: problem)])])
+                details: [
+                    .badRequest([ErrorDetail.FieldViolation(field: "new_password", description: problem)])
+                ])
         case .busy:
-            Self.error(.unavailable, "SIGN_IN_BUSY", "too many sign-ins at once; retry shortly", retryAfter: .seconds(1))
+            Self.error(
+                .unavailable, "SIGN_IN_BUSY", "too many sign-ins at once; retry shortly",
+                retryAfter: .seconds(1))
         }
     }
 

@@ -34,7 +34,8 @@ struct CredentialSettings: Sendable {
     static func secret(_ environment: [String: String]) throws(StartupError) -> ServiceSecret {
         guard let text = environment[secretKeyVariable], !text.isEmpty else {
             throw StartupError(
-                "no \(secretKeyVariable): set it to the base64 of 32 random bytes (head -c 32 /dev/urandom | base64)")
+                "no \(secretKeyVariable): set it to the base64 of 32 random bytes (head -c 32 /dev/urandom | base64)"
+            )
         }
         do {
             return try ServiceSecret(base64: text)

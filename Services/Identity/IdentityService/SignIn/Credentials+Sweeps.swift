@@ -14,9 +14,11 @@ extension Credentials {
             do {
                 let (tokens, counters) = try await sweep()
                 if tokens + counters > 0 {
-                    logger.info("credentials swept", metadata: [
-                        "refresh_tokens": "\(tokens)", "sign_in_counters": "\(counters)",
-                    ])
+                    logger.info(
+                        "credentials swept",
+                        metadata: [
+                            "refresh_tokens": "\(tokens)", "sign_in_counters": "\(counters)",
+                        ])
                 }
             } catch let error as PostgresError where error.kind == .poolClosed {
                 return

@@ -26,7 +26,8 @@ struct Credentials: Sendable {
         let lockout = SignInLockout(database: database, secret: settings.secret)
         let refreshTokens = RefreshTokenStore(database: database, logger: logger)
         return Credentials(
-            signIn: PasswordSignIn(accounts: accounts, lockout: lockout, passwords: passwords, logger: logger),
+            signIn: PasswordSignIn(
+                accounts: accounts, lockout: lockout, passwords: passwords, logger: logger),
             accounts: accounts, refreshTokens: refreshTokens, clients: settings.clients,
             issuer: AccessTokenIssuer(keys: ring), signingKeys: signingKeys,
             resets: PasswordResets(

@@ -19,7 +19,9 @@ struct PasswordSignIn: Sendable {
             throw CredentialError.locked(retryAfter: retryAfter)
         }
         guard let account = try await accounts.find(identifier: identifier) else {
-            try await hashing { () async throws(PasswordHasherError) in try await passwords.verifyAgainstDecoy(password) }
+            try await hashing { () async throws(PasswordHasherError) in
+                try await passwords.verifyAgainstDecoy(password)
+            }
             throw CredentialError.wrongPassword
         }
         let verification = try await hashing { () async throws(PasswordHasherError) in
@@ -38,7 +40,8 @@ struct PasswordSignIn: Sendable {
             let hash = try await passwords.hash(password)
             try await accounts.replacePasswordHash(id: account.id, previous: account.passwordHash, with: hash)
         } catch {
-            logger.warning("cannot rehash a password", metadata: ["account": "\(account.id)", "error": "\(error)"])
+            logger.warning(
+                "cannot rehash a password", metadata: ["account": "\(account.id)", "error": "\(error)"])
         }
     }
 

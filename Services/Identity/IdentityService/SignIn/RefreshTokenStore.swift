@@ -26,7 +26,8 @@ struct RefreshTokenStore: Sendable {
     func startChain(for accountID: String) async throws -> OpaqueToken {
         let token = OpaqueToken.generate()
         try await database.transaction { tx in
-            let chain = try await tx.query("""
+            let chain = try await tx.query(
+                """
                 INSERT INTO identity.refresh_chains (id, account_id, expires_at)
                 VALUES (gen_random_uuid(), \(accountID)::uuid, now() + \(Self.lifetime.wholeSeconds) * interval '1 second')
                 RETURNING id::text
@@ -40,7 +41,8 @@ struct RefreshTokenStore: Sendable {
     func rotate(_ presented: OpaqueToken) async throws -> Rotation {
         let next = OpaqueToken.generate()
         return try await database.transaction { tx in
-            let live = try await tx.query("""
+            let live = try await tx.query(
+                """
                 UPDATE identity.refresh_tokens t SET rotated_at = now()
                 FROM identity.refresh_chains c
                 WHERE t.token_hash = \(presented.storageHash) AND t.rotated_at IS NULL AND t.expires_at > now()
@@ -59,7 +61,8 @@ struct RefreshTokenStore: Sendable {
 
     /// Revokes the chain `presented` belongs to, if any: RevokeToken answers the same either way.
     func revokeChain(of presented: OpaqueToken) async throws {
-        try await database.query("""
+        try await database.query(
+            """
             UPDATE identity.refresh_chains c SET revoked_at = now()
             FROM identity.refresh_tokens t
             WHERE t.token_hash = \(presented.storageHash) AND c.id = t.chain_id AND c.revoked_at IS NULL
@@ -93,18 +96,21 @@ struct RefreshTokenStore: Sendable {
     }
 
     private func insert(_ token: OpaqueToken, chain: String, in tx: PostgresTransaction) async throws {
-        try await tx.query("""
+        try await tx.query(
+            """
             INSERT INTO identity.refresh_tokens (token_hash, chain_id, expires_at)
             VALUES (\(token.storageHash), \(chain)::uuid, now() + \(Self.lifetime.wholeSeconds) * interval '1 second')
             """)
-        try await tx.query("""
+        try await tx.query(
+            """
             UPDATE identity.refresh_chains SET expires_at = now() + \(Self.lifetime.wholeSeconds) * interval '1 second'
             WHERE id = \(chain)::uuid
             """)
     }
 
     private func revokeOnReuse(_ presented: OpaqueToken, in tx: PostgresTransaction) async throws {
-        let revoked = try await tx.query("""
+        let revoked = try await tx.query(
+            """
             UPDATE identity.refresh_chains c SET revoked_at = now()
             FROM identity.refresh_tokens t
             WHERE t.token_hash = \(presented.storageHash) AND t.rotated_at IS NOT NULL

@@ -15,14 +15,16 @@ struct SignInAccounts: Sendable {
 
     /// The account whose username or email is `identifier`, ignoring case.
     func find(identifier: String) async throws -> Account? {
-        let rows = try await database.query("""
+        let rows = try await database.query(
+            """
             SELECT id::text, role, age_band, password_hash, email_verified_at IS NOT NULL
             FROM identity.accounts
             WHERE lower(username) = lower(\(identifier)) OR lower(email) = lower(\(identifier))
             """)
         return try rows.first.map { row in
             let (id, role, band, hash, verified) = try row.decode((String, String, String, String, Bool).self)
-            return Account(subject: try Self.subject(id, role, band), passwordHash: hash, emailVerified: verified)
+            return Account(
+                subject: try Self.subject(id, role, band), passwordHash: hash, emailVerified: verified)
         }
     }
 
@@ -38,14 +40,16 @@ struct SignInAccounts: Sendable {
 
     /// Stores a fresh hash of the password that just matched `previous`, unless it changed meanwhile.
     func replacePasswordHash(id: String, previous: String, with hash: String) async throws {
-        try await database.query("""
+        try await database.query(
+            """
             UPDATE identity.accounts SET password_hash = \(hash)
             WHERE id = \(id)::uuid AND password_hash = \(previous)
             """)
     }
 
     private static func subject(_ id: String, _ role: String, _ band: String) throws -> TokenSubject {
-        guard let role = TokenClaims.Role(rawValue: role), let band = TokenClaims.AgeBand(rawValue: band) else {
+        guard let role = TokenClaims.Role(rawValue: role), let band = TokenClaims.AgeBand(rawValue: band)
+        else {
             throw UnexpectedRow(description: "account \(id) has role '\(role)' and age band '\(band)'")
         }
         return TokenSubject(subject: id, role: role, ageBand: band)

@@ -41,7 +41,8 @@ struct SignInLockout: Sendable {
     /// admitted one at a time: after the fifth, the rest see the lock.
     func admit(_ identifier: String) async throws -> Verdict {
         let key = key(identifier)
-        let rows = try await database.query("""
+        let rows = try await database.query(
+            """
             INSERT INTO identity.sign_in_failures AS f (identifier_hash, failures, last_failure_at)
             VALUES (\(key), 1, now())
             ON CONFLICT (identifier_hash) DO UPDATE SET
@@ -64,27 +65,32 @@ struct SignInLockout: Sendable {
 
     /// Forgets the failures of `identifier`: its sign-in just succeeded.
     func clear(_ identifier: String) async throws {
-        try await database.query("DELETE FROM identity.sign_in_failures WHERE identifier_hash = \(key(identifier))")
+        try await database.query(
+            "DELETE FROM identity.sign_in_failures WHERE identifier_hash = \(key(identifier))")
     }
 
     /// Forgets the failures of every identifier in `identifiers`, inside a transaction (a password reset).
     func clear(_ identifiers: [String], in tx: PostgresTransaction) async throws {
         for identifier in identifiers {
-            try await tx.query("DELETE FROM identity.sign_in_failures WHERE identifier_hash = \(key(identifier))")
+            try await tx.query(
+                "DELETE FROM identity.sign_in_failures WHERE identifier_hash = \(key(identifier))")
         }
     }
 
     /// Deletes counters nobody has failed on for `memory` and whose lock has passed.
     func sweep() async throws -> Int {
-        try await database.query("""
+        try await database.query(
+            """
             DELETE FROM identity.sign_in_failures
             WHERE last_failure_at < now() - \(Self.memory.wholeSeconds) * interval '1 second'
                 AND (locked_until IS NULL OR locked_until < now())
-            """).affectedRows
+            """
+        ).affectedRows
     }
 
     private func remainingLock(_ key: [UInt8]) async throws -> Duration {
-        let rows = try await database.query("""
+        let rows = try await database.query(
+            """
             SELECT ceil(extract(epoch FROM locked_until - now()))::bigint
             FROM identity.sign_in_failures WHERE identifier_hash = \(key)
             """)

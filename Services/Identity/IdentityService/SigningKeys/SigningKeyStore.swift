@@ -23,7 +23,8 @@ struct SigningKeyStore: Sendable {
     func ensureSigner() async throws {
         let key = SigningKey()
         // The unique index on the signer admits one row without superseded_at: the first insert wins.
-        try await database.query("""
+        try await database.query(
+            """
             INSERT INTO identity.signing_keys (kid, public_key, sealed_seed)
             VALUES (\(key.keyID), \(key.verificationKey.publicKey), \(secret.seal(key)))
             ON CONFLICT DO NOTHING
@@ -37,12 +38,15 @@ struct SigningKeyStore: Sendable {
         try await database.transaction { tx in
             // Rotations one at a time (readers are not blocked), so two at once still leave one signer.
             try await tx.query("LOCK TABLE identity.signing_keys IN SHARE ROW EXCLUSIVE MODE")
-            try await tx.query("""
+            try await tx.query(
+                """
                 DELETE FROM identity.signing_keys
                 WHERE superseded_at < now() - \(Self.retirement.wholeSeconds) * interval '1 second'
                 """)
-            try await tx.query("UPDATE identity.signing_keys SET superseded_at = now() WHERE superseded_at IS NULL")
-            try await tx.query("""
+            try await tx.query(
+                "UPDATE identity.signing_keys SET superseded_at = now() WHERE superseded_at IS NULL")
+            try await tx.query(
+                """
                 INSERT INTO identity.signing_keys (kid, public_key, sealed_seed)
                 VALUES (\(key.keyID), \(key.verificationKey.publicKey), \(secret.seal(key)))
                 """)
@@ -52,7 +56,8 @@ struct SigningKeyStore: Sendable {
 
     /// The current signer's key id, and the key itself unless it is `knownKeyID` (no need to open it again).
     func signer(unless knownKeyID: String?) async throws -> (keyID: String, key: SigningKey?) {
-        let rows = try await database.query("""
+        let rows = try await database.query(
+            """
             SELECT kid, CASE WHEN kid = \(knownKeyID) THEN NULL ELSE sealed_seed END
             FROM identity.signing_keys WHERE superseded_at IS NULL
             """)
@@ -68,7 +73,8 @@ struct SigningKeyStore: Sendable {
 
     /// Every key that may have signed a token still valid, the signer first.
     func publishedKeys() async throws -> [PublishedKey] {
-        let rows = try await database.query("""
+        let rows = try await database.query(
+            """
             SELECT public_key, created_at FROM identity.signing_keys
             WHERE superseded_at IS NULL
                 OR superseded_at > now() - \(Self.retirement.wholeSeconds) * interval '1 second'
@@ -76,7 +82,8 @@ struct SigningKeyStore: Sendable {
             """)
         return try rows.map { row in
             let (publicKey, createdAt) = try row.decode(([UInt8], Date).self)
-            return PublishedKey(verificationKey: try VerificationKey(publicKey: publicKey), createdAt: createdAt)
+            return PublishedKey(
+                verificationKey: try VerificationKey(publicKey: publicKey), createdAt: createdAt)
         }
     }
 
