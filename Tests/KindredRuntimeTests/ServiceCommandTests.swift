@@ -4,7 +4,8 @@ import Testing
 
 @Suite struct ServiceCommandTests {
     let service: ServiceDefinition = {
-        var service = ServiceDefinition(name: "identity", defaultPort: 50051, migrations: [], makeServices: { _ in [] })
+        var service = ServiceDefinition(
+            name: "identity", defaultPort: 50051, migrations: [], makeServices: { _ in [] })
         service.commands = [
             ServiceCommand(words: ["keys", "rotate"], summary: "Rotate.", action: .withDatabase { _ in }),
             ServiceCommand(words: ["clients", "hash-secret"], summary: "Hash.", action: .offline {}),
@@ -13,7 +14,8 @@ import Testing
     }()
 
     @Test func aCommandIsFoundByItsWordsAndKeepsTheArgumentsAfterThem() throws {
-        let (command, rest) = try #require(service.command(matching: ["keys", "rotate", "--database-url", "u"]))
+        let (command, rest) = try #require(
+            service.command(matching: ["keys", "rotate", "--database-url", "u"]))
         #expect(command.words == ["keys", "rotate"])
         #expect(rest == ["--database-url", "u"])
     }
@@ -24,14 +26,16 @@ import Testing
     }
 
     @Test func helpListsTheCommandsAligned() {
-        #expect(service.commandsHelp == """
+        #expect(
+            service.commandsHelp == """
 
-            COMMANDS:
-              keys rotate          Rotate.
-              clients hash-secret  Hash.
+                COMMANDS:
+                  keys rotate          Rotate.
+                  clients hash-secret  Hash.
 
-            """)
-        #expect(ServiceDefinition(name: "family", defaultPort: 1, migrations: [], makeServices: { _ in [] })
-            .commandsHelp.isEmpty)
+                """)
+        #expect(
+            ServiceDefinition(name: "family", defaultPort: 1, migrations: [], makeServices: { _ in [] })
+                .commandsHelp.isEmpty)
     }
 }
