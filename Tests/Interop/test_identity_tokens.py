@@ -111,6 +111,25 @@ def test_identity_without_a_secret_key_is_one_line_naming_it_and_exit_1():
     assert len(lines) == 1 and "KINDRED_IDENTITY_SECRET_KEY" in lines[0]
 
 
+def service_token(identity):
+    request = identity_pb2.TokenRequest(grant_type="client_credentials", client_id=os.environ["KINDRED_CLIENT_ID"],
+                                        client_secret=os.environ["KINDRED_CLIENT_SECRET"])
+    return identity.Token(request, timeout=10).access_token
+
+
+@pytest.mark.parametrize("authorization, expected", [
+    (None, (grpc.StatusCode.UNAUTHENTICATED, "TOKEN_MISSING")),
+    ("Bearer not.a.token", (grpc.StatusCode.UNAUTHENTICATED, "TOKEN_MALFORMED")),
+    ("service", (grpc.StatusCode.PERMISSION_DENIED, "ROLE_NOT_ALLOWED")),
+])
+def test_sign_out_everywhere_needs_a_user_token(identity, authorization, expected):
+    if authorization == "service":
+        authorization = f"Bearer {service_token(identity)}"
+    metadata = [("authorization", authorization)] if authorization else None
+    call = lambda: identity.SignOutEverywhere(identity_pb2.SignOutEverywhereRequest(), timeout=10, metadata=metadata)
+    assert refusal(call) == expected
+
+
 def test_keys_rotate_makes_a_new_signer_that_the_running_identity_picks_up(identity):
     bin_dir, url = os.environ.get("KINDRED_BIN_DIR", ""), os.environ.get("KINDRED_LIFECYCLE_DATABASE_URL", "")
     if not bin_dir or not url:
@@ -123,11 +142,9 @@ def test_keys_rotate_makes_a_new_signer_that_the_running_identity_picks_up(ident
     after = [key.kid for key in identity.GetSigningKeys(identity_pb2.GetSigningKeysRequest(), timeout=10).keys]
     assert after[0] == new_kid and after[1:] == before
     # The running instance re-reads the signer 30 s after its last look at the latest.
-    request = identity_pb2.TokenRequest(grant_type="client_credentials", client_id=os.environ["KINDRED_CLIENT_ID"],
-                                        client_secret=os.environ["KINDRED_CLIENT_SECRET"])
     deadline = time.monotonic() + 45
     while True:
-        header = json.loads(unb64url(identity.Token(request, timeout=10).access_token.split(".")[0]))
+        header = json.loads(unb64url(service_token(identity).split(".")[0]))
         if header["kid"] == new_kid:
             break
         assert time.monotonic() < deadline, "the running identity still signs with the old key after 45 s"

@@ -16,10 +16,6 @@ extension IdentityAPI {
         throw RPCError(.unimplemented, "not built yet")
     }
 
-    func signOutEverywhere(_ request: Kindred_Identity_V1_SignOutEverywhereRequest, context: ServerContext) async throws -> Kindred_Identity_V1_SignOutEverywhereResponse {
-        throw RPCError(.unimplemented, "not built yet")
-    }
-
     func requestPasswordReset(_ request: Kindred_Identity_V1_RequestPasswordResetRequest, context: ServerContext) async throws -> Kindred_Identity_V1_RequestPasswordResetResponse {
         throw RPCError(.unimplemented, "not built yet")
     }

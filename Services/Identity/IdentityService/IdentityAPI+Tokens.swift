@@ -1,9 +1,11 @@
+import FoundationEssentials
 import KindredAPI
 import KindredAuth
 import KindredMessages
 import KindredRPC
 
-/// `Token` and `RevokeToken`: the rules live in `Credentials`; these read the request and shape the answer.
+/// `Token`, `RevokeToken` and `SignOutEverywhere`: the rules live in `Credentials`; these read the request and
+/// shape the answer.
 extension IdentityAPI {
     func token(
         _ request: Kindred_Identity_V1_TokenRequest, context: ServerContext
@@ -35,6 +37,16 @@ extension IdentityAPI {
         // The same answer whether or not the token was live (RFC 7009 §2.2): revoking reveals nothing.
         try await credentials.refreshTokens.revokeChain(of: OpaqueToken(text: request.refreshToken))
         return Kindred_Identity_V1_RevokeTokenResponse()
+    }
+
+    func signOutEverywhere(
+        _ request: Kindred_Identity_V1_SignOutEverywhereRequest, context: ServerContext
+    ) async throws -> Kindred_Identity_V1_SignOutEverywhereResponse {
+        let caller = try context.authenticatedCaller(as: .user, .admin)
+        // An operator client (role admin, its client id as sub) holds no refresh tokens.
+        guard UUID(uuidString: caller.userID) != nil else { return .init(revokedRefreshTokens: 0) }
+        let revoked = try await credentials.refreshTokens.revokeAll(of: caller.userID)
+        return Kindred_Identity_V1_SignOutEverywhereResponse(revokedRefreshTokens: Int32(clamping: revoked))
     }
 
     /// Longer than any credential Kindred issues or accepts: refused before any work is spent on it.

@@ -31,6 +31,11 @@ public enum IdentityService {
                         database: environment.database, passwords: passwords, logger: environment.logger,
                         credentials: credentials)
                 ]
+            },
+            signingKeys: { environment in
+                SigningKeyStore(
+                    database: environment.database,
+                    secret: try CredentialSettings.secret(ProcessInfo.processInfo.environment))
             }
         )
         definition.commands = IdentityCommands.all

@@ -86,8 +86,10 @@ struct SigningKeyStore: Sendable {
                 verificationKey: try VerificationKey(publicKey: publicKey), createdAt: createdAt)
         }
     }
+}
 
-    /// The public keys identity's own verifier accepts: the same list `GetSigningKeys` publishes.
+/// Identity's own verifier reads the table too: the same keys `GetSigningKeys` publishes, fresh at each fetch.
+extension SigningKeyStore: SigningKeySource {
     func verificationKeys() async throws -> [VerificationKey] {
         try await publishedKeys().map(\.verificationKey)
     }
