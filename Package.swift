@@ -8,7 +8,7 @@ func service(_ name: String) -> [Target] {
             name: "\(name)Service",
             dependencies: [
                 "KindredRuntime", "KindredAPI", "KindredMessages", "KindredRPC", "KindredPostgres", "KindredAuth",
-                .product(name: "Logging", package: "swift-log"),
+                "KindredMail", "KindredEvents", .product(name: "Logging", package: "swift-log"),
             ],
             path: "Services/\(name)/\(name)Service"
         ),
@@ -157,7 +157,7 @@ let package = Package(
             name: "IdentityServiceTests",
             dependencies: [
                 "IdentityService", "KindredAPI", "KindredAuth", "KindredMessages", "KindredPostgres", "KindredRPC",
-                .product(name: "Logging", package: "swift-log"),
+                "KindredMail", "KindredEvents", .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tests/IdentityServiceTests"
         ),

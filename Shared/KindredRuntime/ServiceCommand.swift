@@ -72,7 +72,8 @@ extension ServiceMain {
                 logger[metadataKey: "service"] = "\(service.name)"
                 let runner = ServiceRunner(service: service, settings: settings, logger: logger)
                 try await runner.withDatabase { database in
-                    try await body(ServiceEnvironment(database: database, logger: logger))
+                    try await body(
+                        ServiceEnvironment(database: database, logger: logger, mail: settings.mail))
                 }
             }
             exit(0)

@@ -16,10 +16,6 @@ extension IdentityAPI {
         throw RPCError(.unimplemented, "not built yet")
     }
 
-    func requestPasswordReset(_ request: Kindred_Identity_V1_RequestPasswordResetRequest, context: ServerContext) async throws -> Kindred_Identity_V1_RequestPasswordResetResponse {
-        throw RPCError(.unimplemented, "not built yet")
-    }
-
     func changeDateOfBirth(_ request: Kindred_Identity_V1_ChangeDateOfBirthRequest, context: ServerContext) async throws -> Kindred_Identity_V1_ChangeDateOfBirthResponse {
         throw RPCError(.unimplemented, "not built yet")
     }

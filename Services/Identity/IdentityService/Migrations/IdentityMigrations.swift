@@ -1,3 +1,4 @@
+import KindredMail
 import KindredPostgres
 
 /// The `identity` schema's migrations, in order; each one is shipped once and never edited after release.
@@ -5,5 +6,6 @@ enum IdentityMigrations {
     static let all: [Migration] = [
         createAccounts,
         createCredentials,
+        MailOutbox(schema: "identity").migration(version: 3),
     ]
 }

@@ -1,4 +1,5 @@
 import KindredAuth
+import KindredMail
 import KindredPostgres
 
 /// Password reset by email: `request` mails a single-use token valid for an hour, `reset` sets the new
@@ -13,12 +14,11 @@ struct PasswordResets: Sendable {
     let refreshTokens: RefreshTokenStore
     let lockout: SignInLockout
     let linkBase: String
+    let mailOutbox = MailOutbox(schema: "identity")
 
-    /// Stores a reset token for the account registered with `email` and hands its mail to `send`, in one
-    /// transaction; does nothing for an unknown email or when the last reset mail is under a minute old.
-    func request(
-        email: String, send: (PasswordResetMail, PostgresTransaction) async throws -> Void
-    ) async throws {
+    /// Stores a reset token for the account registered with `email` and queues its mail, in one transaction;
+    /// does nothing for an unknown email or when the last reset mail is under a minute old.
+    func request(email: String) async throws {
         let token = OpaqueToken.generate()
         try await database.transaction { tx in
             let accounts = try await tx.query(
@@ -37,8 +37,9 @@ struct PasswordResets: Sendable {
                         AND created_at > now() - \(Self.resendInterval.wholeSeconds) * interval '1 second')
                 """)
             guard stored.affectedRows == 1 else { return }
-            try await send(
-                PasswordResetMail(to: address, username: username, token: token, linkBase: linkBase), tx)
+            let mail = try PasswordResetMail.message(
+                to: address, username: username, token: token, linkBase: linkBase)
+            try await mailOutbox.enqueue(mail, in: tx)
         }
     }
 
