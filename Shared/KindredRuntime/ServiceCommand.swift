@@ -70,15 +70,30 @@ extension ServiceMain {
                 LoggingSystem.bootstrap { JSONLogHandler(label: $0, level: settings.logLevel) }
                 var logger = Logger(label: service.executableName)
                 logger[metadataKey: "service"] = "\(service.name)"
-                let runner = ServiceRunner(service: service, settings: settings, logger: logger)
-                try await runner.withDatabase { database in
-                    try await body(
-                        ServiceEnvironment(database: database, logger: logger, mail: settings.mail))
-                }
+                try await ServiceRunner(service: service, settings: settings, logger: logger).run(body)
             }
             exit(0)
         } catch {
             fail("\(error)", service: service, status: 1)
+        }
+    }
+}
+
+extension ServiceRunner {
+    /// Runs a command's body with the service's database; whatever it started in the background stops
+    /// before the pool closes, as after `serve`.
+    func run(_ body: @Sendable (ServiceEnvironment) async throws -> Void) async throws {
+        try await withDatabase { database in
+            let background = BackgroundWork(logger: logger)
+            let environment = ServiceEnvironment(
+                database: database, logger: logger, mail: settings.mail, background: background)
+            do {
+                try await body(environment)
+            } catch {
+                await background.stopAndWait()
+                throw error
+            }
+            await background.stopAndWait()
         }
     }
 }

@@ -24,8 +24,7 @@ public enum IdentityService {
                 let credentials = try await Credentials.start(
                     database: environment.database, passwords: passwords, settings: settings,
                     logger: environment.logger)
-                // The sweep lives as long as the process; it stops by itself once the pool closes.
-                Task { await credentials.runSweeps() }
+                environment.background.start("credentials sweep") { await credentials.runSweeps() }
                 return [
                     IdentityAPI(
                         database: environment.database, passwords: passwords, logger: environment.logger,

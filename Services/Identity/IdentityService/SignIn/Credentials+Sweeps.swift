@@ -8,7 +8,7 @@ extension Credentials {
         (try await refreshTokens.sweep(), try await signIn.lockout.sweep())
     }
 
-    /// Sweeps now and then every `interval` until the task is cancelled or the pool closes.
+    /// Sweeps now and then every `interval` until the task is cancelled (the drain) or the pool closes.
     func runSweeps(every interval: Duration = .seconds(3_600)) async {
         while !Task.isCancelled {
             do {
