@@ -8,7 +8,7 @@ func service(_ name: String) -> [Target] {
             name: "\(name)Service",
             dependencies: [
                 "KindredRuntime", "KindredAPI", "KindredMessages", "KindredRPC", "KindredPostgres", "KindredAuth",
-                .product(name: "Logging", package: "swift-log"),
+                "KindredMail", "KindredEvents", .product(name: "Logging", package: "swift-log"),
             ],
             path: "Services/\(name)/\(name)Service"
         ),
@@ -145,11 +145,19 @@ let package = Package(
             dependencies: ["KindredAuth"],
             path: "Tests/AuthBench"
         ),
+        .executableTarget(
+            name: "SignInBench",
+            dependencies: [
+                "KindredAuth", "KindredAPI", "KindredMessages", "KindredPostgres", "KindredRPC",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Tests/SignInBench"
+        ),
         .testTarget(
             name: "IdentityServiceTests",
             dependencies: [
                 "IdentityService", "KindredAPI", "KindredAuth", "KindredMessages", "KindredPostgres", "KindredRPC",
-                .product(name: "Logging", package: "swift-log"),
+                "KindredMail", "KindredEvents", .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tests/IdentityServiceTests"
         ),

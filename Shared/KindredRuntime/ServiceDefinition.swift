@@ -18,6 +18,8 @@ public struct ServiceDefinition: Sendable {
     /// Builds the source of the keys that verify access tokens; nil (the default) asks identity's
     /// `GetSigningKeys` at `--identity-target`. Identity, which holds the keys, supplies its own.
     public var signingKeys: (@Sendable (ServiceEnvironment) async throws -> any SigningKeySource)?
+    /// Commands of this service beside `serve` and `migrate` (`kindred-identity keys rotate`).
+    public var commands: [ServiceCommand] = []
 
     public init(
         name: String,

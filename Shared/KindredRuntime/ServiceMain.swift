@@ -15,7 +15,11 @@ public enum ServiceMain {
         if arguments.contains("-h") || arguments.contains("--help") {
             // ArgumentParser names a bare ParsableArguments type "service"; say the executable and its commands.
             print(ServiceOptions.helpMessage().replacing("USAGE: service", with: "USAGE: \(service.executableName) [serve|migrate]"))
+            print(service.commandsHelp, terminator: "")
             exit(0)
+        }
+        if let (command, rest) = service.command(matching: arguments) {
+            await run(command, arguments: rest, of: service)
         }
         let command = arguments.first.flatMap(Command.init(rawValue:)) ?? .serve
         if arguments.first == command.rawValue { arguments.removeFirst() }
@@ -42,7 +46,7 @@ public enum ServiceMain {
     }
 
     /// Prints `kindred-<name>: <reason>` as one line on standard error and exits with `status`.
-    private static func fail(_ reason: String, service: ServiceDefinition, status: Int32) -> Never {
+    static func fail(_ reason: String, service: ServiceDefinition, status: Int32) -> Never {
         let oneLine = reason.split(whereSeparator: \.isNewline).map { $0.trimmingPrefix(while: \.isWhitespace) }
         var line = "\(service.executableName): \(oneLine.joined(separator: " "))\n"
         _ = line.withUTF8 { write(2, $0.baseAddress, $0.count) }

@@ -58,7 +58,7 @@ struct ServiceRunner {
 
     /// Runs `body` with a connected pool and closes the pool whatever happens: its connection threads
     /// may be inside libpq, and exiting under them (after a failed bind, say) crashes the process.
-    private func withDatabase(_ body: (PostgresPool) async throws -> Void) async throws {
+    func withDatabase(_ body: (PostgresPool) async throws -> Void) async throws {
         let database = try await connect()
         do {
             try await body(database)

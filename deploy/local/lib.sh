@@ -151,6 +151,54 @@ stop_pid_file() {
     rm -f "$file"
 }
 
+# The services that take a client_credentials identity from kindred-identity.
+KINDRED_CLIENT_SERVICES=(family social gamification)
+
+# The stack's secrets in DIR (under var/, never committed), each made once and readable by the run user only:
+# identity's secret key (it seals the signing keys), a client secret per other service, and identity's clients
+# file with those secrets' Argon2id hashes, remade by BIN/kindred-identity when a secret is newer than it.
+ensure_secrets() {
+    local dir="$1" bin="$2" clients="$1/identity-clients" name hash stale=0
+    ensure_run_dir "$dir"
+    chmod 700 "$dir"
+    new_secret "$dir/identity-secret-key"
+    for name in "${KINDRED_CLIENT_SERVICES[@]}"; do
+        new_secret "$dir/$name-client-secret"
+        if [ ! -s "$clients" ] || [ "$dir/$name-client-secret" -nt "$clients" ]; then stale=1; fi
+    done
+    [ "$stale" -eq 1 ] || return 0
+    echo "# made by deploy/local from the client secrets beside it: client id, role, Argon2id hash" >"$clients.new"
+    for name in "${KINDRED_CLIENT_SERVICES[@]}"; do
+        hash="$("$bin/kindred-identity" clients hash-secret <"$dir/$name-client-secret")" \
+            || die "kindred-identity clients hash-secret failed"
+        echo "$name service $hash" >>"$clients.new"
+    done
+    chmod 600 "$clients.new"
+    [ "$(id -u)" -ne 0 ] || chown "$KINDRED_RUN_USER:" "$clients.new"
+    mv "$clients.new" "$clients"
+}
+
+# FILE holding base64 of 32 random bytes, made if missing.
+new_secret() {
+    [ -s "$1" ] && return 0
+    (umask 077 && head -c 32 /dev/urandom | base64 >"$1")
+    [ "$(id -u)" -ne 0 ] || chown "$KINDRED_RUN_USER:" "$1"
+}
+
+# The environment service NAME starts with beyond its flags, one VAR=value a line, from the secrets in DIR:
+# identity its secret key and clients file; the others their client id and secret (client_credentials).
+service_environment() {
+    local name="$1" dir="$2"
+    case "$name" in
+        identity)
+            echo "KINDRED_IDENTITY_SECRET_KEY=$(cat "$dir/identity-secret-key")"
+            echo "KINDRED_IDENTITY_CLIENTS_FILE=$dir/identity-clients" ;;
+        *)
+            echo "KINDRED_CLIENT_ID=$name"
+            echo "KINDRED_CLIENT_SECRET=$(cat "$dir/$name-client-secret")" ;;
+    esac
+}
+
 # A TCP port nobody listens on right now, for throwaway servers.
 free_port() {
     venv_python -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'

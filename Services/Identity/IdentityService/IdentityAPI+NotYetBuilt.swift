@@ -16,30 +16,6 @@ extension IdentityAPI {
         throw RPCError(.unimplemented, "not built yet")
     }
 
-    func token(_ request: Kindred_Identity_V1_TokenRequest, context: ServerContext) async throws -> Kindred_Identity_V1_TokenResponse {
-        throw RPCError(.unimplemented, "not built yet")
-    }
-
-    func revokeToken(_ request: Kindred_Identity_V1_RevokeTokenRequest, context: ServerContext) async throws -> Kindred_Identity_V1_RevokeTokenResponse {
-        throw RPCError(.unimplemented, "not built yet")
-    }
-
-    func signOutEverywhere(_ request: Kindred_Identity_V1_SignOutEverywhereRequest, context: ServerContext) async throws -> Kindred_Identity_V1_SignOutEverywhereResponse {
-        throw RPCError(.unimplemented, "not built yet")
-    }
-
-    func getSigningKeys(_ request: Kindred_Identity_V1_GetSigningKeysRequest, context: ServerContext) async throws -> Kindred_Identity_V1_GetSigningKeysResponse {
-        throw RPCError(.unimplemented, "not built yet")
-    }
-
-    func requestPasswordReset(_ request: Kindred_Identity_V1_RequestPasswordResetRequest, context: ServerContext) async throws -> Kindred_Identity_V1_RequestPasswordResetResponse {
-        throw RPCError(.unimplemented, "not built yet")
-    }
-
-    func resetPassword(_ request: Kindred_Identity_V1_ResetPasswordRequest, context: ServerContext) async throws -> Kindred_Identity_V1_ResetPasswordResponse {
-        throw RPCError(.unimplemented, "not built yet")
-    }
-
     func changeDateOfBirth(_ request: Kindred_Identity_V1_ChangeDateOfBirthRequest, context: ServerContext) async throws -> Kindred_Identity_V1_ChangeDateOfBirthResponse {
         throw RPCError(.unimplemented, "not built yet")
     }

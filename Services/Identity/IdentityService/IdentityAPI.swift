@@ -9,4 +9,6 @@ struct IdentityAPI: Kindred_Identity_V1_IdentityService.Service {
     let database: PostgresPool
     let passwords: PasswordHasher
     let logger: Logger
+    /// Sign-in, tokens, signing keys and password reset.
+    let credentials: Credentials
 }

@@ -1,8 +1,11 @@
+import KindredMail
 import KindredPostgres
 
 /// The `identity` schema's migrations, in order; each one is shipped once and never edited after release.
 enum IdentityMigrations {
     static let all: [Migration] = [
         createAccounts,
+        createCredentials,
+        MailOutbox(schema: "identity").migration(version: 3),
     ]
 }

@@ -1,0 +1,35 @@
+import FoundationEssentials
+import KindredAuth
+import KindredRuntime
+
+/// `kindred-identity keys rotate` and `kindred-identity clients hash-secret`.
+enum IdentityCommands {
+    static let all = [rotateKeys, hashSecret]
+
+    /// Makes a new signing key the signer; running instances pick it up within 30 seconds, and the old key
+    /// keeps verifying until every token it signed has expired.
+    static let rotateKeys = ServiceCommand(
+        words: ["keys", "rotate"],
+        summary: "Make a new signing key the signer (needs the database and KINDRED_IDENTITY_SECRET_KEY).",
+        action: .withDatabase { environment in
+            let secret = try CredentialSettings.secret(ProcessInfo.processInfo.environment)
+            let store = SigningKeyStore(database: environment.database, secret: secret)
+            let key = try await store.rotate()
+            environment.logger.notice("signing key rotated", metadata: ["kid": "\(key.keyID)"])
+            print(key.keyID)
+        })
+
+    /// Reads a client secret from standard input and prints the Argon2id hash that goes into the clients file.
+    static let hashSecret = ServiceCommand(
+        words: ["clients", "hash-secret"],
+        summary: "Read a client secret on standard input, print its hash for KINDRED_IDENTITY_CLIENTS_FILE.",
+        action: .offline {
+            guard let secret = readLine(strippingNewline: true),
+                secret.utf8.count >= ClientRegistry.shortestSecret
+            else {
+                throw StartupError(
+                    "give the secret on standard input: at least \(ClientRegistry.shortestSecret) characters")
+            }
+            print(try await PasswordHasher(cost: .standard, concurrency: 1).hash(secret))
+        })
+}

@@ -1,0 +1,55 @@
+import KindredAuth
+import Logging
+
+/// The `password` grant's rule: who a username-or-email and password sign in as.
+///
+/// A wrong password and an unknown identifier take the same path and about the same time: one lookup and
+/// one Argon2id verification (against a decoy hash when there is no account), then the same answer. Whether
+/// the email is verified is told only to someone whose password checked out.
+struct PasswordSignIn: Sendable {
+    let accounts: SignInAccounts
+    let lockout: SignInLockout
+    let passwords: PasswordHasher
+    let logger: Logger
+
+    /// The account `identifier` (a username or an email) and `password` sign in to.
+    func signIn(identifier typed: String, password: String) async throws -> TokenSubject {
+        let identifier = Self.trimmed(typed)
+        if case .locked(let retryAfter) = try await lockout.admit(identifier) {
+            throw CredentialError.locked(retryAfter: retryAfter)
+        }
+        guard let account = try await accounts.find(identifier: identifier) else {
+            try await hashing { () async throws(PasswordHasherError) in
+                try await passwords.verifyAgainstDecoy(password)
+            }
+            throw CredentialError.wrongPassword
+        }
+        let verification = try await hashing { () async throws(PasswordHasherError) in
+            try await passwords.verify(password, against: account.passwordHash)
+        }
+        guard case .match(let needsRehash) = verification else { throw CredentialError.wrongPassword }
+        try await lockout.clear(identifier)
+        if needsRehash { await rehash(account, password) }
+        guard account.emailVerified else { throw CredentialError.emailNotVerified }
+        return account.subject
+    }
+
+    /// Stores the password under the current cost; a failure only delays that to the next sign-in.
+    private func rehash(_ account: SignInAccounts.Account, _ password: String) async {
+        do {
+            let hash = try await passwords.hash(password)
+            try await accounts.replacePasswordHash(id: account.id, previous: account.passwordHash, with: hash)
+        } catch {
+            logger.warning(
+                "cannot rehash a password", metadata: ["account": "\(account.id)", "error": "\(error)"])
+        }
+    }
+
+    /// What the user typed, without the spaces a keyboard may add around it.
+    static func trimmed(_ identifier: String) -> String {
+        guard let first = identifier.firstIndex(where: { !$0.isWhitespace }),
+            let last = identifier.lastIndex(where: { !$0.isWhitespace })
+        else { return "" }
+        return String(identifier[first...last])
+    }
+}

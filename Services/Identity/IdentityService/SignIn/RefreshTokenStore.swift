@@ -1,0 +1,127 @@
+import KindredAuth
+import KindredPostgres
+import Logging
+
+/// Refresh tokens: opaque 256-bit tokens stored as SHA-256, each belonging to a chain that one sign-in
+/// started. Using a token rotates it: it is marked rotated and its successor is issued in the same chain.
+/// Presenting a rotated token again means two parties hold the chain, so the whole chain is revoked.
+///
+/// A token lives 30 days from its issue, so an app used at least monthly stays signed in; a rotated token
+/// is kept until then too, which is how reuse is still recognised.
+struct RefreshTokenStore: Sendable {
+    static let lifetime: Duration = .seconds(30 * 24 * 60 * 60)
+
+    let database: PostgresPool
+    let logger: Logger
+
+    /// What presenting a refresh token came to.
+    enum Rotation: Sendable, Equatable {
+        /// The token was live: here is its successor, for this account.
+        case rotated(accountID: String, next: OpaqueToken)
+        /// Unknown, expired, revoked or reused (whose chain is now revoked): sign in again.
+        case refused
+    }
+
+    /// Starts a chain for `accountID` (a sign-in) and returns its first token.
+    func startChain(for accountID: String) async throws -> OpaqueToken {
+        let token = OpaqueToken.generate()
+        try await database.transaction { tx in
+            let chain = try await tx.query(
+                """
+                INSERT INTO identity.refresh_chains (id, account_id, expires_at)
+                VALUES (gen_random_uuid(), \(accountID)::uuid, now() + \(Self.lifetime.wholeSeconds) * interval '1 second')
+                RETURNING id::text
+                """)
+            try await insert(token, chain: try chain[0].decode(String.self, column: 0), in: tx)
+        }
+        return token
+    }
+
+    /// Rotates `presented`: its successor when it is live, otherwise a refusal (revoking its chain on reuse).
+    func rotate(_ presented: OpaqueToken) async throws -> Rotation {
+        let next = OpaqueToken.generate()
+        return try await database.transaction { tx in
+            let live = try await tx.query(
+                """
+                UPDATE identity.refresh_tokens t SET rotated_at = now()
+                FROM identity.refresh_chains c
+                WHERE t.token_hash = \(presented.storageHash) AND t.rotated_at IS NULL AND t.expires_at > now()
+                    AND c.id = t.chain_id AND c.revoked_at IS NULL
+                RETURNING c.id::text, c.account_id::text
+                """)
+            guard let row = live.first else {
+                try await revokeOnReuse(presented, in: tx)
+                return .refused
+            }
+            let (chain, accountID) = try row.decode((String, String).self)
+            try await insert(next, chain: chain, in: tx)
+            return .rotated(accountID: accountID, next: next)
+        }
+    }
+
+    /// Revokes the chain `presented` belongs to, if any: RevokeToken answers the same either way.
+    func revokeChain(of presented: OpaqueToken) async throws {
+        try await database.query(
+            """
+            UPDATE identity.refresh_chains c SET revoked_at = now()
+            FROM identity.refresh_tokens t
+            WHERE t.token_hash = \(presented.storageHash) AND c.id = t.chain_id AND c.revoked_at IS NULL
+            """)
+    }
+
+    /// Revokes every live chain of `accountID`; returns how many (each held one live token).
+    func revokeAll(of accountID: String) async throws -> Int {
+        try await database.query(Self.revokeAll(of: accountID)).affectedRows
+    }
+
+    /// `revokeAll(of:)` inside a transaction (a password reset).
+    func revokeAll(of accountID: String, in tx: PostgresTransaction) async throws -> Int {
+        try await tx.query(Self.revokeAll(of: accountID)).affectedRows
+    }
+
+    private static func revokeAll(of accountID: String) -> PostgresQuery {
+        """
+        UPDATE identity.refresh_chains SET revoked_at = now()
+        WHERE account_id = \(accountID)::uuid AND revoked_at IS NULL AND expires_at > now()
+        """
+    }
+
+    /// Deletes tokens past their expiry, and chains whose every token is (revoked chains included).
+    func sweep() async throws -> Int {
+        try await database.transaction { tx in
+            let tokens = try await tx.query("DELETE FROM identity.refresh_tokens WHERE expires_at < now()")
+            try await tx.query("DELETE FROM identity.refresh_chains WHERE expires_at < now()")
+            return tokens.affectedRows
+        }
+    }
+
+    private func insert(_ token: OpaqueToken, chain: String, in tx: PostgresTransaction) async throws {
+        try await tx.query(
+            """
+            INSERT INTO identity.refresh_tokens (token_hash, chain_id, expires_at)
+            VALUES (\(token.storageHash), \(chain)::uuid, now() + \(Self.lifetime.wholeSeconds) * interval '1 second')
+            """)
+        try await tx.query(
+            """
+            UPDATE identity.refresh_chains SET expires_at = now() + \(Self.lifetime.wholeSeconds) * interval '1 second'
+            WHERE id = \(chain)::uuid
+            """)
+    }
+
+    private func revokeOnReuse(_ presented: OpaqueToken, in tx: PostgresTransaction) async throws {
+        let revoked = try await tx.query(
+            """
+            UPDATE identity.refresh_chains c SET revoked_at = now()
+            FROM identity.refresh_tokens t
+            WHERE t.token_hash = \(presented.storageHash) AND t.rotated_at IS NOT NULL
+                AND c.id = t.chain_id AND c.revoked_at IS NULL
+            RETURNING c.id::text, c.account_id::text
+            """)
+        if let row = revoked.first {
+            let (chain, account) = try row.decode((String, String).self)
+            logger.warning(
+                "a rotated refresh token was presented again: its chain is revoked",
+                metadata: ["chain": "\(chain)", "account": "\(account)"])
+        }
+    }
+}

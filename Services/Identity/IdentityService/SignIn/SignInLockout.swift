@@ -1,0 +1,101 @@
+import KindredAuth
+import KindredPostgres
+
+/// Slows down password guessing: after 5 failed sign-ins in a row for one identifier, each further attempt
+/// waits out a delay that doubles from 5 seconds up to 15 minutes. A success (or a password reset) ends it.
+///
+/// The counter is keyed by the identifier as typed (trimmed, lower-cased), hashed with the service secret,
+/// never by account: an unknown username is counted and locked exactly like a real one, so a locked answer
+/// says nothing about whether an account exists. The price: a username and an email of the same account
+/// are two counters. Rows live in the database, so the count holds across instances and restarts.
+struct SignInLockout: Sendable {
+    static let freeFailures = 5
+    static let firstDelay: Duration = .seconds(5)
+    static let longestDelay: Duration = .seconds(15 * 60)
+    /// Failures older than this are forgotten: the next one counts as the first.
+    static let memory: Duration = .seconds(24 * 60 * 60)
+
+    let database: PostgresPool
+    let secret: ServiceSecret
+
+    enum Verdict: Sendable, Equatable {
+        /// Go on and check the password; this attempt already counts as a failure until `clear`.
+        case allowed
+        /// Refuse without checking the password; the caller may retry after the delay.
+        case locked(retryAfter: Duration)
+    }
+
+    /// The lookup key of what a user typed into the username field.
+    func key(_ identifier: String) -> [UInt8] {
+        secret.keyedHash(Self.normalized(identifier))
+    }
+
+    /// Usernames and emails are unique ignoring case, so their counters are too.
+    static func normalized(_ identifier: String) -> String {
+        identifier.lowercased()
+    }
+
+    /// Admits one attempt for `identifier`, counting it as a failure in advance, or refuses it while locked.
+    ///
+    /// Counting and checking are one statement on one row, so concurrent attempts on any instances are
+    /// admitted one at a time: after the fifth, the rest see the lock.
+    func admit(_ identifier: String) async throws -> Verdict {
+        let key = key(identifier)
+        let rows = try await database.query(
+            """
+            INSERT INTO identity.sign_in_failures AS f (identifier_hash, failures, last_failure_at)
+            VALUES (\(key), 1, now())
+            ON CONFLICT (identifier_hash) DO UPDATE SET
+                failures = CASE WHEN f.last_failure_at < now() - \(Self.memory.wholeSeconds) * interval '1 second'
+                    THEN 1 ELSE f.failures + 1 END,
+                last_failure_at = now(),
+                locked_until = CASE
+                    WHEN f.last_failure_at >= now() - \(Self.memory.wholeSeconds) * interval '1 second'
+                        AND f.failures + 1 >= \(Self.freeFailures)
+                    THEN now() + least(
+                        \(Self.firstDelay.wholeSeconds) * power(2, least(f.failures + 1 - \(Self.freeFailures), 20)),
+                        \(Self.longestDelay.wholeSeconds)) * interval '1 second'
+                    END
+            WHERE f.locked_until IS NULL OR f.locked_until <= now()
+            RETURNING failures
+            """)
+        if !rows.isEmpty { return .allowed }
+        return .locked(retryAfter: try await remainingLock(key))
+    }
+
+    /// Forgets the failures of `identifier`: its sign-in just succeeded.
+    func clear(_ identifier: String) async throws {
+        try await database.query(
+            "DELETE FROM identity.sign_in_failures WHERE identifier_hash = \(key(identifier))")
+    }
+
+    /// Forgets the failures of every identifier in `identifiers`, inside a transaction (a password reset).
+    func clear(_ identifiers: [String], in tx: PostgresTransaction) async throws {
+        for identifier in identifiers {
+            try await tx.query(
+                "DELETE FROM identity.sign_in_failures WHERE identifier_hash = \(key(identifier))")
+        }
+    }
+
+    /// Deletes counters nobody has failed on for `memory` and whose lock has passed.
+    func sweep() async throws -> Int {
+        try await database.query(
+            """
+            DELETE FROM identity.sign_in_failures
+            WHERE last_failure_at < now() - \(Self.memory.wholeSeconds) * interval '1 second'
+                AND (locked_until IS NULL OR locked_until < now())
+            """
+        ).affectedRows
+    }
+
+    private func remainingLock(_ key: [UInt8]) async throws -> Duration {
+        let rows = try await database.query(
+            """
+            SELECT ceil(extract(epoch FROM locked_until - now()))::bigint
+            FROM identity.sign_in_failures WHERE identifier_hash = \(key)
+            """)
+        // The lock may have run out since the refusal: a second is as good as any answer.
+        let seconds = try rows.first?.decode(Int64?.self, column: 0) ?? nil
+        return .seconds(max(1, seconds ?? 1))
+    }
+}

@@ -1,0 +1,90 @@
+import Foundation
+@testable import IdentityService
+import KindredAuth
+import KindredPostgres
+import KindredRPC
+import Testing
+
+/// Sign-in on a test database: accounts written straight into `identity.accounts` (registration is another
+/// concern), the cheapest Argon2id cost, a fresh service secret, and a signer re-read every 50 ms.
+struct SignInFixture {
+    static let password = "correct horse 1"
+
+    let pool: PostgresPool
+    let secret: ServiceSecret
+    let passwords: PasswordHasher
+    let credentials: Credentials
+
+    init(_ pool: PostgresPool, secret: ServiceSecret = .generate(), clients: ClientRegistry = .none)
+        async throws
+    {
+        self.pool = pool
+        self.secret = secret
+        passwords = PasswordHasher(cost: .testsOnly, concurrency: 2)
+        credentials = try await Credentials.start(
+            database: pool, passwords: passwords,
+            settings: CredentialSettings(
+                secret: secret, clients: clients, linkBase: "https://kindred.test/app"),
+            keyRefreshInterval: .milliseconds(50), logger: IdentityTestDatabase.logger)
+    }
+
+    /// Writes an account whose password is `password`; returns its id.
+    @discardableResult
+    func account(
+        _ username: String, email: String? = nil, password: String = password, band: String = "18+",
+        role: String = "user", verified: Bool = true, passwordHash: String? = nil
+    ) async throws -> String {
+        let id = UUID().uuidString.lowercased()
+        let hash: String
+        if let passwordHash { hash = passwordHash } else { hash = try await passwords.hash(password) }
+        try await pool.query(
+            """
+            INSERT INTO identity.accounts (id, username, email, password_hash, date_of_birth, age_band,
+                age_assurance_method, age_assured_at, role, email_verified_at)
+            VALUES (\(id)::uuid, \(username), \(email ?? "\(username)@example.com"), \(hash), '2000-01-01', \(band),
+                'self_declared', now(), \(role), CASE WHEN \(verified) THEN now() END)
+            """)
+        return id
+    }
+
+    /// The claims of an access token, checked with the keys `GetSigningKeys` publishes.
+    func claims(of accessToken: String) async throws -> Caller {
+        try TokenVerifier(keys: try await credentials.signingKeys.verificationKeys()).verify(accessToken)
+    }
+
+    /// Runs one SQL statement the test needs to set the scene (ageing a row, say).
+    func sql(_ query: PostgresQuery) async throws -> PostgresRows {
+        try await pool.query(query)
+    }
+}
+
+/// The gRPC answer `body` ends with, as a caller would receive it.
+func rpcError(_ body: () async throws -> some Any) async -> RPCError? {
+    do {
+        _ = try await body()
+        return nil
+    } catch let error as RPCError {
+        return error
+    } catch let error as any RPCErrorConvertible {
+        return error.rpcError
+    } catch {
+        Issue.record("not an RPC answer: \(error)")
+        return nil
+    }
+}
+
+extension RPCError {
+    /// The `ErrorInfo` reason, if the error carries one.
+    var reason: String? {
+        details.lazy.compactMap { detail -> String? in
+            if case .errorInfo(let reason, _, _) = detail { reason } else { nil }
+        }.first
+    }
+
+    /// The `RetryInfo` delay, if the error carries one.
+    var retryDelay: Duration? {
+        details.lazy.compactMap { detail -> Duration? in
+            if case .retryInfo(let delay) = detail { delay } else { nil }
+        }.first
+    }
+}
