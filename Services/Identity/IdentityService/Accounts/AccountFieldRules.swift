@@ -44,23 +44,6 @@ enum AccountFieldRules {
         isLabelByte(byte) || "!#$%&'*+/=?^_`{|}~".utf8.contains(byte)
     }
 
-    /// 6–128 characters, at least one of them a digit or another non-letter, no control characters, and not
-    /// the username or the email address (ignoring case).
-    static func passwordProblem(_ password: String, username: String, email: String) -> String? {
-        guard (6...128).contains(password.count) else { return "must be 6 to 128 characters" }
-        guard !password.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
-            return "must not contain control characters"
-        }
-        guard password.contains(where: { !$0.isLetter }) else {
-            return "must contain at least one digit or special character"
-        }
-        let lowered = password.lowercased()
-        guard lowered != username.lowercased(), lowered != email.lowercased() else {
-            return "must not be the username or the email address"
-        }
-        return nil
-    }
-
     /// A real calendar date, not after `today` and not before 1900. Being old enough is checked apart, since
     /// a refusal for age is FAILED_PRECONDITION, not a malformed field.
     static func dateOfBirth(_ date: Kindred_Common_V1_Date?, today: CalendarDate) -> Result<CalendarDate, Problem> {

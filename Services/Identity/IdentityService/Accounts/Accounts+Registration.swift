@@ -80,7 +80,7 @@ extension Accounts {
         violations.add("username", AccountFieldRules.usernameProblem(request.username))
         violations.add(
             "password",
-            AccountFieldRules.passwordProblem(request.password, username: request.username, email: request.email))
+            PasswordPolicy.problem(request.password, username: request.username, email: request.email))
         let birth = AccountFieldRules.dateOfBirth(request.dateOfBirth, today: today)
         if case .failure(let problem) = birth { violations.add("date_of_birth", problem.description) }
         try violations.throwIfAny()
