@@ -61,10 +61,13 @@ struct AccountReadTests {
                 let range = try await test.accounts.ageRange(of: teen.id, as: caller)
                 #expect(range.band == .sixteenToSeventeen && range.parentalControls)
             }
-            let stranger = await refusal { try await test.accounts.ageRange(of: teen.id, as: TestCallers.of(other)) }
+            let stranger = await refusal {
+                try await test.accounts.ageRange(of: teen.id, as: TestCallers.of(other))
+            }
             #expect(stranger?.code == .permissionDenied)
             let unknown = await refusal {
-                try await test.accounts.ageRange(of: "0192f5e0-7c1a-7b3e-8f00-000000000404", as: TestCallers.service)
+                try await test.accounts.ageRange(
+                    of: "0192f5e0-7c1a-7b3e-8f00-000000000404", as: TestCallers.service)
             }
             #expect(unknown?.code == .notFound)
         }
@@ -72,13 +75,16 @@ struct AccountReadTests {
 
     @Test func aServiceMustNameTheUserWhoseAgeRangeItWants() async throws {
         try await IdentityTestDatabase.withDatabase { pool in
-            let error = await refusal { try await TestAccounts(pool).accounts.ageRange(of: "", as: TestCallers.service) }
+            let error = await refusal {
+                try await TestAccounts(pool).accounts.ageRange(of: "", as: TestCallers.service)
+            }
             #expect(error?.badFields == ["user_id"])
         }
     }
 
     @Test func theWireAgeRangeCarriesNoDateOfBirth() {
-        let fields = Mirror(reflecting: Kindred_Identity_V1_GetAgeRangeResponse()).children.compactMap(\.label)
+        let fields = Mirror(reflecting: Kindred_Identity_V1_GetAgeRangeResponse()).children.compactMap(
+            \.label)
         #expect(fields.sorted() == ["ageBand", "parentalControls"])
     }
 }

@@ -63,14 +63,17 @@ struct TestAccounts {
     /// Registers an account.
     @discardableResult
     func register(
-        _ username: String = "mia_r", born: (Int32, Int32, Int32) = (1990, 4, 12), password: String = "correct horse 1"
+        _ username: String = "mia_r", born: (Int32, Int32, Int32) = (1990, 4, 12),
+        password: String = "correct horse 1"
     ) async throws -> AccountRecord {
         try await accounts.register(Self.request(username, password: password, born: born))
     }
 
     /// Registers an account and verifies its email with the token from its verification mail.
     @discardableResult
-    func registerVerified(_ username: String, born: (Int32, Int32, Int32) = (1990, 4, 12)) async throws -> AccountRecord {
+    func registerVerified(_ username: String, born: (Int32, Int32, Int32) = (1990, 4, 12)) async throws
+        -> AccountRecord
+    {
         let account = try await register(username, born: born)
         _ = try await accounts.verifyEmail(token: try await TestMailbox(pool).token(to: account.email))
         return account
@@ -85,9 +88,10 @@ enum TestCallers {
 
     static func caller(_ userID: String, role: TokenClaims.Role = .user) -> Caller {
         let now = Int64(Date().timeIntervalSince1970)
-        let token = TokenSigner(key: key).sign(TokenClaims(
-            subject: userID, role: role, ageBand: .adult, parentalControls: false, scope: .full,
-            issuedAt: now, expiresAt: now + 900, tokenID: UUID().uuidString.lowercased()))
+        let token = TokenSigner(key: key).sign(
+            TokenClaims(
+                subject: userID, role: role, ageBand: .adult, parentalControls: false, scope: .full,
+                issuedAt: now, expiresAt: now + 900, tokenID: UUID().uuidString.lowercased()))
         return try! verifier.verify(token)
     }
 

@@ -26,10 +26,11 @@ struct AgePolicyTests {
         #expect(AgePolicy.age(bornOn: Self.date(born), on: Self.date(today)) == age)
     }
 
-    @Test(arguments: [
-        (12, nil), (13, TokenClaims.AgeBand.thirteenToFifteen), (15, .thirteenToFifteen), (16, .sixteenToSeventeen),
-        (17, .sixteenToSeventeen), (18, .adult), (90, .adult),
-    ] as [(Int, TokenClaims.AgeBand?)])
+    @Test(
+        arguments: [
+            (12, nil), (13, TokenClaims.AgeBand.thirteenToFifteen), (15, .thirteenToFifteen),
+            (16, .sixteenToSeventeen), (17, .sixteenToSeventeen), (18, .adult), (90, .adult),
+        ] as [(Int, TokenClaims.AgeBand?)])
     func bandsAreThirteenToFifteenSixteenToSeventeenAndAdult(age: Int, band: TokenClaims.AgeBand?) {
         #expect(AgePolicy.band(forAge: age) == band)
     }
@@ -48,7 +49,9 @@ struct AgePolicyTests {
         #expect(AgePolicy.age(bornOn: cutoff.adding(days: 1), on: Self.date(today)) == age - 1)
     }
 
-    @Test(arguments: [(2023, 2, 29), (2024, 13, 1), (2024, 0, 10), (2024, 4, 31), (1900, 2, 29), (2024, 1, 0)])
+    @Test(arguments: [
+        (2023, 2, 29), (2024, 13, 1), (2024, 0, 10), (2024, 4, 31), (1900, 2, 29), (2024, 1, 0),
+    ])
     func impossibleCalendarDatesAreRefused(year: Int, month: Int, day: Int) {
         #expect(CalendarDate(year: year, month: month, day: day) == nil)
     }
@@ -61,7 +64,8 @@ struct AgePolicyTests {
     @Test func todayIsTheUTCDate() {
         #expect(CalendarDate(utcDayOf: TestClock.parse("2026-03-01T00:00:00Z")) == Self.date("2026-03-01"))
         #expect(CalendarDate(utcDayOf: TestClock.parse("2026-02-28T23:59:59Z")) == Self.date("2026-02-28"))
-        #expect(CalendarDate(utcDayOf: TestClock.parse("2026-03-01T01:30:00+02:00")) == Self.date("2026-02-28"))
+        #expect(
+            CalendarDate(utcDayOf: TestClock.parse("2026-03-01T01:30:00+02:00")) == Self.date("2026-02-28"))
         #expect(CalendarDate(utcDayOf: TestClock.parse("1969-12-31T23:00:00Z")) == Self.date("1969-12-31"))
     }
 

@@ -6,9 +6,16 @@ import Testing
 
 @Suite("Coming-of-age sweep")
 struct ComingOfAgeSweepTests {
-    static func band(_ test: TestAccounts, _ account: AccountRecord) async throws -> (TokenClaims.AgeBand, Bool) {
+    typealias Range = (band: TokenClaims.AgeBand, controls: Bool)
+
+    static func band(_ test: TestAccounts, _ account: AccountRecord) async throws -> Range {
         let range = try await test.accounts.ageRange(of: account.id, as: TestCallers.service)
         return (range.band, range.parentalControls)
+    }
+
+    /// A sweep of 2026-`month`-`day` that changed `changed` accounts, `cameOfAge` of them to 18+.
+    static func swept(_ month: Int, _ day: Int, changed: Int, cameOfAge: Int) -> Accounts.SweepOutcome {
+        .swept(day: CalendarDate(year: 2026, month: month, day: day)!, changed: changed, cameOfAge: cameOfAge)
     }
 
     @Test func minorsMoveBandOnTheirBirthdayAndThoseTurningEighteenComeOfAge() async throws {
@@ -17,17 +24,16 @@ struct ComingOfAgeSweepTests {
             let turning16 = try await test.register("turning16", born: (2010, 6, 15))
             let turning18 = try await test.register("turning18", born: (2008, 6, 15))
             let staying = try await test.register("staying", born: (2008, 6, 16))
-            #expect(try await test.accounts.sweepComingOfAge() == .swept(
-                day: CalendarDate(year: 2026, month: 6, day: 14)!, changed: 0, cameOfAge: 0))
+            #expect(try await test.accounts.sweepComingOfAge() == Self.swept(6, 14, changed: 0, cameOfAge: 0))
 
             test.clock.set("2026-06-15T00:00:01Z")
-            #expect(try await test.accounts.sweepComingOfAge() == .swept(
-                day: CalendarDate(year: 2026, month: 6, day: 15)!, changed: 2, cameOfAge: 1))
+            #expect(try await test.accounts.sweepComingOfAge() == Self.swept(6, 15, changed: 2, cameOfAge: 1))
             #expect(try await Self.band(test, turning16) == (.sixteenToSeventeen, true))
             #expect(try await Self.band(test, turning18) == (.adult, false))
             #expect(try await Self.band(test, staying) == (.sixteenToSeventeen, true))
             let events = try await TestEvents.all(pool).filter { $0.type == "user.came_of_age" }
-            #expect(events.map(\.payload) == [.userCameOfAge(Kindred_Identity_V1_UserCameOfAge(userID: turning18.id))])
+            let cameOfAge = Kindred_Identity_V1_UserCameOfAge(userID: turning18.id)
+            #expect(events.map(\.payload) == [.userCameOfAge(cameOfAge)])
         }
     }
 
@@ -39,8 +45,7 @@ struct ComingOfAgeSweepTests {
             _ = try await test.accounts.sweepComingOfAge()
             #expect(try await Self.band(test, leap) == (.sixteenToSeventeen, true))
             test.clock.set("2026-03-01T00:30:00Z")
-            #expect(try await test.accounts.sweepComingOfAge() == .swept(
-                day: CalendarDate(year: 2026, month: 3, day: 1)!, changed: 1, cameOfAge: 1))
+            #expect(try await test.accounts.sweepComingOfAge() == Self.swept(3, 1, changed: 1, cameOfAge: 1))
             #expect(try await Self.band(test, leap) == (.adult, false))
         }
     }
@@ -71,8 +76,7 @@ struct ComingOfAgeSweepTests {
             _ = try await test.accounts.sweepComingOfAge()
             #expect(try await Self.band(test, skipped) == (.sixteenToSeventeen, true))
             test.clock.set("2026-06-16T12:00:00Z")
-            #expect(try await test.accounts.sweepComingOfAge() == .swept(
-                day: CalendarDate(year: 2026, month: 6, day: 16)!, changed: 0, cameOfAge: 0))
+            #expect(try await test.accounts.sweepComingOfAge() == Self.swept(6, 16, changed: 0, cameOfAge: 0))
         }
     }
 
@@ -80,7 +84,8 @@ struct ComingOfAgeSweepTests {
         try await IdentityTestDatabase.withDatabase { pool in
             let test = try TestAccounts(pool, clock: TestClock("2026-06-14T12:00:00Z"))
             let teen = try await test.register("teen", born: (2010, 6, 15))
-            try await pool.query("UPDATE identity.accounts SET parental_controls = false WHERE id = \(teen.id)")
+            try await pool.query(
+                "UPDATE identity.accounts SET parental_controls = false WHERE id = \(teen.id)")
             test.clock.set("2026-06-15T12:00:00Z")
             _ = try await test.accounts.sweepComingOfAge()
             #expect(try await Self.band(test, teen) == (.sixteenToSeventeen, false))

@@ -29,15 +29,17 @@ struct ComplianceReportTests {
             _ = await refusal { try await test.register("kid_c", born: (2020, 1, 1)) }
 
             let report = try await test.accounts.complianceReport(since: nil, as: TestCallers.admin)
-            #expect(report.accountsPerBand == [
-                AccountStore.BandCount(band: .thirteenToFifteen, accounts: 1),
-                AccountStore.BandCount(band: .sixteenToSeventeen, accounts: 0),
-                AccountStore.BandCount(band: .adult, accounts: 2),
-            ])
-            #expect(report.refusedPerDay == [
-                AccountStore.RefusedDay(day: CalendarDate(year: 2026, month: 6, day: 1)!, attempts: 1),
-                AccountStore.RefusedDay(day: CalendarDate(year: 2026, month: 6, day: 15)!, attempts: 2),
-            ])
+            #expect(
+                report.accountsPerBand == [
+                    AccountStore.BandCount(band: .thirteenToFifteen, accounts: 1),
+                    AccountStore.BandCount(band: .sixteenToSeventeen, accounts: 0),
+                    AccountStore.BandCount(band: .adult, accounts: 2),
+                ])
+            #expect(
+                report.refusedPerDay == [
+                    AccountStore.RefusedDay(day: CalendarDate(year: 2026, month: 6, day: 1)!, attempts: 1),
+                    AccountStore.RefusedDay(day: CalendarDate(year: 2026, month: 6, day: 15)!, attempts: 2),
+                ])
             let recent = try await test.accounts.complianceReport(
                 since: Kindred_Common_V1_Date(year: 2026, month: 6, day: 2), as: TestCallers.admin)
             #expect(recent.refusedPerDay.map(\.attempts) == [2])

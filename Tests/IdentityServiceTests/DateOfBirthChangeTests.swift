@@ -26,7 +26,9 @@ struct DateOfBirthChangeTests {
             #expect(mail.body.contains("2010-01-31"))
 
             test.clock.advance(seconds: 3_600)
-            #expect(try await test.accounts.confirmDateOfBirthChange(token: mail.tokenLines[0]) == .sixteenToSeventeen)
+            #expect(
+                try await test.accounts.confirmDateOfBirthChange(token: mail.tokenLines[0])
+                    == .sixteenToSeventeen)
             let changed = try await test.accounts.me(TestCallers.of(account))
             #expect(changed.dateOfBirth == CalendarDate(year: 2010, month: 1, day: 31))
             #expect(changed.ageBand == .sixteenToSeventeen)
@@ -90,8 +92,9 @@ struct DateOfBirthChangeTests {
             }
             let first = try await change(1980)
             let second = try await change(1985)
-            #expect(await refusal { try await test.accounts.confirmDateOfBirthChange(token: first) }?.reason
-                == "TOKEN_ALREADY_USED")
+            #expect(
+                await refusal { try await test.accounts.confirmDateOfBirthChange(token: first) }?.reason
+                    == "TOKEN_ALREADY_USED")
             #expect(try await test.accounts.confirmDateOfBirthChange(token: second) == .adult)
             #expect(try await test.accounts.me(TestCallers.of(account)).dateOfBirth.year == 1985)
         }
@@ -106,8 +109,9 @@ struct DateOfBirthChangeTests {
             test.clock.advance(seconds: 24 * 3_600)
             #expect(try await !test.accounts.me(TestCallers.of(account)).dateOfBirthChangePending)
             let token = try await TestMailbox(pool).token(to: account.email)
-            #expect(await refusal { try await test.accounts.confirmDateOfBirthChange(token: token) }?.reason
-                == "TOKEN_EXPIRED")
+            #expect(
+                await refusal { try await test.accounts.confirmDateOfBirthChange(token: token) }?.reason
+                    == "TOKEN_EXPIRED")
             #expect(try await test.accounts.me(TestCallers.of(account)).dateOfBirth.year == 1990)
         }
     }
@@ -118,12 +122,15 @@ struct DateOfBirthChangeTests {
             let teen = try await test.registerVerified("teen", born: (2010, 1, 1))
             try await test.accounts.requestDateOfBirthChange(
                 accountID: teen.id, password: "correct horse 1", dateOfBirth: Self.date(2008, 1, 1))
-            #expect(try await test.accounts.confirmDateOfBirthChange(token: try await TestMailbox(pool).token(to: teen.email))
-                == .adult)
+            #expect(
+                try await test.accounts.confirmDateOfBirthChange(
+                    token: try await TestMailbox(pool).token(to: teen.email))
+                    == .adult)
             #expect(try await !test.accounts.me(TestCallers.of(teen)).parentalControls)
             let events = try await TestEvents.all(pool)
             #expect(events.map(\.type) == ["user.registered", "user.email_verified", "user.came_of_age"])
-            #expect(events.last?.payload == .userCameOfAge(Kindred_Identity_V1_UserCameOfAge(userID: teen.id)))
+            #expect(
+                events.last?.payload == .userCameOfAge(Kindred_Identity_V1_UserCameOfAge(userID: teen.id)))
         }
     }
 }

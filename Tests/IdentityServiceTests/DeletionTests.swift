@@ -10,7 +10,9 @@ struct DeletionTests {
         try await IdentityTestDatabase.withDatabase { pool in
             let test = try TestAccounts(pool)
             let account = try await test.registerVerified("mia_r")
-            let wrong = await refusal { try await test.accounts.deleteAccount(account.id, password: "wrong pass 1") }
+            let wrong = await refusal {
+                try await test.accounts.deleteAccount(account.id, password: "wrong pass 1")
+            }
             #expect(wrong?.code == .permissionDenied)
             #expect(wrong?.reason == "PASSWORD_INCORRECT")
             let missing = await refusal { try await test.accounts.deleteAccount(account.id, password: "") }
@@ -29,7 +31,9 @@ struct DeletionTests {
             let events = try await TestEvents.all(pool)
             #expect(events.map(\.type) == ["user.registered", "user.deleted"])
             #expect(events.last?.payload == .userDeleted(Kindred_Identity_V1_UserDeleted(userID: account.id)))
-            let again = await refusal { try await test.accounts.deleteAccount(account.id, password: "correct horse 1") }
+            let again = await refusal {
+                try await test.accounts.deleteAccount(account.id, password: "correct horse 1")
+            }
             #expect(again?.code == .notFound)
         }
     }
@@ -39,7 +43,8 @@ struct DeletionTests {
             let test = try TestAccounts(pool)
             let first = try await test.register("mia_r")
             try await test.accounts.deleteAccount(first.id, password: "correct horse 1")
-            let second = try await test.accounts.register(TestAccounts.request("mia_r", requestID: "second-try"))
+            let second = try await test.accounts.register(
+                TestAccounts.request("mia_r", requestID: "second-try"))
             #expect(second.id != first.id)
         }
     }
@@ -48,7 +53,8 @@ struct DeletionTests {
 extension AccountRecord {
     var withEmailVerified: AccountRecord {
         AccountRecord(
-            id: id, username: username, email: email, emailVerified: true, dateOfBirth: dateOfBirth, ageBand: ageBand,
+            id: id, username: username, email: email, emailVerified: true, dateOfBirth: dateOfBirth,
+            ageBand: ageBand,
             parentalControls: parentalControls, role: role, createdAt: createdAt, ageAssurance: ageAssurance,
             ageAssuredAt: ageAssuredAt, dateOfBirthChangePending: dateOfBirthChangePending)
     }

@@ -28,10 +28,13 @@ struct EmailVerificationTests {
             let first = try await test.register("first")
             let second = try await test.register("second")
             test.clock.advance(seconds: 24 * 3_600 - 1)
-            #expect(try await test.accounts.verifyEmail(token: try await TestMailbox(pool).token(to: first.email)) == first.id)
+            #expect(
+                try await test.accounts.verifyEmail(token: try await TestMailbox(pool).token(to: first.email))
+                    == first.id)
             test.clock.advance(seconds: 1)
             let expired = await refusal {
-                try await test.accounts.verifyEmail(token: try await TestMailbox(pool).token(to: second.email))
+                try await test.accounts.verifyEmail(
+                    token: try await TestMailbox(pool).token(to: second.email))
             }
             #expect(expired?.code == .failedPrecondition)
             #expect(expired?.reason == "TOKEN_EXPIRED")
@@ -59,7 +62,9 @@ struct EmailVerificationTests {
                 accountID: account.id, password: "correct horse 1",
                 dateOfBirth: Kindred_Common_V1_Date(year: 1991, month: 1, day: 1))
             let confirmation = try await TestMailbox(pool).token(to: account.email)
-            #expect(await refusal { try await test.accounts.verifyEmail(token: confirmation) }?.reason == "TOKEN_UNKNOWN")
+            #expect(
+                await refusal { try await test.accounts.verifyEmail(token: confirmation) }?.reason
+                    == "TOKEN_UNKNOWN")
         }
     }
 
@@ -77,7 +82,9 @@ struct EmailVerificationTests {
             #expect(try await mailbox.mail(to: "nobody@example.com").isEmpty)
             #expect(try await mailbox.mail(to: verified.email).count == 1)
             #expect(try await mailbox.mail(to: pending.email).count == 2)
-            #expect(try await test.accounts.verifyEmail(token: try await mailbox.token(to: pending.email)) == pending.id)
+            #expect(
+                try await test.accounts.verifyEmail(token: try await mailbox.token(to: pending.email))
+                    == pending.id)
         }
     }
 
@@ -105,7 +112,9 @@ struct EmailVerificationTests {
             let second = try await TestMailbox(pool).token(to: account.email)
             #expect(first != second)
             _ = try await test.accounts.verifyEmail(token: second)
-            #expect(await refusal { try await test.accounts.verifyEmail(token: first) }?.reason == "TOKEN_ALREADY_USED")
+            #expect(
+                await refusal { try await test.accounts.verifyEmail(token: first) }?.reason
+                    == "TOKEN_ALREADY_USED")
         }
     }
 

@@ -28,11 +28,14 @@ struct RegistrationTests {
         }
     }
 
-    @Test(arguments: [
-        ((2010, 6, 15), TokenClaims.AgeBand.sixteenToSeventeen), ((2013, 6, 15), .thirteenToFifteen),
-        ((2008, 6, 16), .sixteenToSeventeen), ((2008, 6, 15), .adult),
-    ] as [((Int32, Int32, Int32), TokenClaims.AgeBand)])
-    func minorsGetTheirBandWithParentalControlsOn(born: (Int32, Int32, Int32), band: TokenClaims.AgeBand) async throws {
+    @Test(
+        arguments: [
+            ((2010, 6, 15), TokenClaims.AgeBand.sixteenToSeventeen), ((2013, 6, 15), .thirteenToFifteen),
+            ((2008, 6, 16), .sixteenToSeventeen), ((2008, 6, 15), .adult),
+        ] as [((Int32, Int32, Int32), TokenClaims.AgeBand)])
+    func minorsGetTheirBandWithParentalControlsOn(born: (Int32, Int32, Int32), band: TokenClaims.AgeBand)
+        async throws
+    {
         try await IdentityTestDatabase.withDatabase { pool in
             let account = try await TestAccounts(pool).register("teen", born: born)
             #expect(account.ageBand == band)
@@ -45,8 +48,11 @@ struct RegistrationTests {
             let account = try await TestAccounts(pool).register("teen", born: (2011, 1, 1))
             let events = try await TestEvents.all(pool)
             #expect(events.map(\.type) == ["user.registered"])
-            #expect(events.first?.payload == .userRegistered(
-                Kindred_Identity_V1_UserRegistered(userID: account.id, ageBand: .ageBand1315, parentalControls: true)))
+            #expect(
+                events.first?.payload
+                    == .userRegistered(
+                        Kindred_Identity_V1_UserRegistered(
+                            userID: account.id, ageBand: .ageBand1315, parentalControls: true)))
         }
     }
 
@@ -59,7 +65,8 @@ struct RegistrationTests {
                 #expect(error?.reason == "AGE_BELOW_MINIMUM")
                 #expect(error?.message == "You must be at least 13 years old to have a Kindred account.")
             }
-            let counts = try await pool.query("SELECT day::text, attempts FROM identity.refused_registrations")
+            let counts = try await pool.query(
+                "SELECT day::text, attempts FROM identity.refused_registrations")
             #expect(try counts.decode((String, Int).self).map { "\($0.0) \($0.1)" } == ["2026-06-15 2"])
             #expect(try await pool.query("SELECT 1 FROM identity.accounts").isEmpty)
             #expect(try await pool.query("SELECT 1 FROM identity.email_tokens").isEmpty)
@@ -119,7 +126,9 @@ struct RegistrationTests {
             }
             #expect(accounts.count == 8)
             #expect(Set(accounts.map(\.id)).count == 1)
-            #expect(try await pool.query("SELECT count(*) FROM identity.accounts")[0].decode(Int.self, column: 0) == 1)
+            #expect(
+                try await pool.query("SELECT count(*) FROM identity.accounts")[0].decode(Int.self, column: 0)
+                    == 1)
             #expect(try await TestMailbox(pool).all().count == 1)
             #expect(try await TestEvents.types(pool) == ["user.registered"])
         }

@@ -49,9 +49,11 @@ struct RegistrationValidationTests {
     }
 
     @Test(arguments: [
-        "", "mia", "mia@", "@example.com", "mia@example", "mia@@example.com", "mia @example.com", "mia@exam_ple.com",
+        "", "mia", "mia@", "@example.com", "mia@example", "mia@@example.com", "mia @example.com",
+        "mia@exam_ple.com",
         "mia@-example.com", "mia..r@example.com", ".mia@example.com", "mía@example.com", "mia@example..com",
-        String(repeating: "a", count: 65) + "@example.com", "mia@" + String(repeating: "a", count: 250) + ".com",
+        String(repeating: "a", count: 65) + "@example.com",
+        "mia@" + String(repeating: "a", count: 250) + ".com",
     ])
     func malformedEmailAddressesAreRefused(email: String) throws {
         var request = TestAccounts.request()
@@ -59,7 +61,9 @@ struct RegistrationValidationTests {
         #expect(try #require(Self.problems(request)).badFields == ["email"])
     }
 
-    @Test(arguments: ["mia@example.com", "Mia.R+kindred@mail.example.co.uk", "o'neil@example.org", "x@a-b.io"])
+    @Test(arguments: [
+        "mia@example.com", "Mia.R+kindred@mail.example.co.uk", "o'neil@example.org", "x@a-b.io",
+    ])
     func wellFormedEmailAddressesPass(email: String) {
         var request = TestAccounts.request()
         request.email = email
@@ -67,7 +71,8 @@ struct RegistrationValidationTests {
     }
 
     @Test(arguments: [
-        "abc1", "onlyletters", String(repeating: "a", count: 128) + "1", "MIA_R", "Mia_R@Example.com", "tab\t1234",
+        "abc1", "onlyletters", String(repeating: "a", count: 128) + "1", "MIA_R", "Mia_R@Example.com",
+        "tab\t1234",
     ])
     func weakPasswordsAreRefused(password: String) throws {
         var request = TestAccounts.request("mia_r", email: "mia_r@example.com")
@@ -82,11 +87,15 @@ struct RegistrationValidationTests {
         #expect(Self.problems(request) == nil)
     }
 
-    @Test(arguments: [
-        (2026, 6, 16), (2027, 1, 1), (1899, 12, 31), (2023, 2, 29), (2024, 13, 1), (2024, 0, 1), (2024, 4, 31),
-        (0, 0, 0),
-    ] as [(Int32, Int32, Int32)])
-    func datesOfBirthInTheFutureBefore1900OrNotInTheCalendarAreRefused(year: Int32, month: Int32, day: Int32) throws {
+    @Test(
+        arguments: [
+            (2026, 6, 16), (2027, 1, 1), (1899, 12, 31), (2023, 2, 29), (2024, 13, 1), (2024, 0, 1),
+            (2024, 4, 31),
+            (0, 0, 0),
+        ] as [(Int32, Int32, Int32)])
+    func datesOfBirthInTheFutureBefore1900OrNotInTheCalendarAreRefused(year: Int32, month: Int32, day: Int32)
+        throws
+    {
         var request = TestAccounts.request()
         request.dateOfBirth = Kindred_Common_V1_Date(year: year, month: month, day: day)
         #expect(try #require(Self.problems(request)).badFields == ["date_of_birth"])

@@ -9,8 +9,10 @@ struct SearchUsersTests {
     static func search(
         _ test: TestAccounts, _ prefix: String, size: Int32 = 0, token: String = ""
     ) async throws -> (names: [String], next: String) {
-        let found = try await test.accounts.searchUsers(Kindred_Identity_V1_SearchUsersRequest(
-            usernamePrefix: prefix, page: Kindred_Common_V1_PageRequest(pageSize: size, pageToken: token)))
+        let found = try await test.accounts.searchUsers(
+            Kindred_Identity_V1_SearchUsersRequest(
+                usernamePrefix: prefix, page: Kindred_Common_V1_PageRequest(pageSize: size, pageToken: token))
+        )
         return (found.users.map(\.username), found.nextPageToken)
     }
 
@@ -72,8 +74,9 @@ struct SearchUsersTests {
 
     @Test func pageSizeDefaultsToFiftyAndIsCappedAtFiveHundred() async throws {
         let request = { (size: Int32) in
-            try SearchPage(Kindred_Identity_V1_SearchUsersRequest(
-                usernamePrefix: "a", page: Kindred_Common_V1_PageRequest(pageSize: size)))
+            try SearchPage(
+                Kindred_Identity_V1_SearchUsersRequest(
+                    usernamePrefix: "a", page: Kindred_Common_V1_PageRequest(pageSize: size)))
         }
         #expect(try request(0).size == 50)
         #expect(try request(7).size == 7)
@@ -90,8 +93,9 @@ struct SearchUsersTests {
             try await test.registerVerified("user_2")
             let otherSearch = try await Self.search(test, "user", size: 1).next
             #expect(!otherSearch.isEmpty)
-            #expect(await refusal { try await Self.search(test, "us", token: otherSearch) }?.badFields
-                == ["page.page_token"])
+            #expect(
+                await refusal { try await Self.search(test, "us", token: otherSearch) }?.badFields
+                    == ["page.page_token"])
             #expect(await refusal { try await Self.search(test, "a-b") }?.badFields == ["username_prefix"])
         }
     }

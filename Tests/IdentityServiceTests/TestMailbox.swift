@@ -18,17 +18,20 @@ struct TestMailbox {
         /// The lines of the body that are only a token: 43 base64url characters, alone on their line.
         var tokenLines: [String] {
             body.split(separator: "\n").map(String.init).filter {
-                $0.utf8.count == 43 && $0.utf8.allSatisfy { byte in
-                    (48...57).contains(byte) || (65...90).contains(byte) || (97...122).contains(byte) || byte == 45
-                        || byte == 95
-                }
+                $0.utf8.count == 43
+                    && $0.utf8.allSatisfy { byte in
+                        (48...57).contains(byte) || (65...90).contains(byte) || (97...122).contains(byte)
+                            || byte == 45
+                            || byte == 95
+                    }
             }
         }
     }
 
     /// Every queued message, oldest first.
     func all() async throws -> [Mail] {
-        let rows = try await pool.query("SELECT kind, recipient, subject, body FROM identity.mail_outbox ORDER BY id")
+        let rows = try await pool.query(
+            "SELECT kind, recipient, subject, body FROM identity.mail_outbox ORDER BY id")
         return try rows.map { row in
             let (kind, to, subject, body) = try row.decode((String, String, String, String).self)
             return Mail(kind: kind, to: to, subject: subject, body: body)

@@ -8,7 +8,8 @@ extension IdentityAPI {
     func getComplianceReport(
         _ request: Kindred_Identity_V1_GetComplianceReportRequest, context: ServerContext
     ) async throws -> Kindred_Identity_V1_GetComplianceReportResponse {
-        let report = try await accounts.complianceReport(since: request.since, as: try context.authenticatedCaller())
+        let report = try await accounts.complianceReport(
+            since: request.since, as: try context.authenticatedCaller())
         return Kindred_Identity_V1_GetComplianceReportResponse(
             accountsPerAgeBand: report.accountsPerBand.map {
                 Kindred_Identity_V1_AgeBandCount(ageBand: $0.band.proto, accounts: Int64($0.accounts))
@@ -19,7 +20,8 @@ extension IdentityAPI {
     }
 
     func watchEvents(
-        _ request: Kindred_Identity_V1_WatchEventsRequest, responses: ResponseStreamWriter<Kindred_Identity_V1_Event>,
+        _ request: Kindred_Identity_V1_WatchEventsRequest,
+        responses: ResponseStreamWriter<Kindred_Identity_V1_Event>,
         context: ServerContext
     ) async throws {
         _ = try context.authenticatedCaller(as: .service)

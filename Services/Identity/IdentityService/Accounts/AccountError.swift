@@ -50,7 +50,8 @@ enum AccountError {
         case .used:
             refusal(.failedPrecondition, "TOKEN_ALREADY_USED", "This \(link) link has already been used.")
         case .unknown, .redeemed:
-            refusal(.notFound, "TOKEN_UNKNOWN", "This \(link) link is not valid. Check that it was copied whole.")
+            refusal(
+                .notFound, "TOKEN_UNKNOWN", "This \(link) link is not valid. Check that it was copied whole.")
         }
     }
 

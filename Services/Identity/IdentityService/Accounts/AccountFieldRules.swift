@@ -46,12 +46,16 @@ enum AccountFieldRules {
 
     /// A real calendar date, not after `today` and not before 1900. Being old enough is checked apart, since
     /// a refusal for age is FAILED_PRECONDITION, not a malformed field.
-    static func dateOfBirth(_ date: Kindred_Common_V1_Date?, today: CalendarDate) -> Result<CalendarDate, Problem> {
+    static func dateOfBirth(
+        _ date: Kindred_Common_V1_Date?, today: CalendarDate
+    ) -> Result<CalendarDate, Problem> {
         guard let date else { return .failure(Problem("is required")) }
         guard let birth = CalendarDate(date) else {
             return .failure(Problem("\(date.year)-\(date.month)-\(date.day) is not a calendar date"))
         }
-        guard birth.year >= AgePolicy.earliestBirthYear else { return .failure(Problem("must not be before 1900")) }
+        guard birth.year >= AgePolicy.earliestBirthYear else {
+            return .failure(Problem("must not be before 1900"))
+        }
         guard birth <= today else { return .failure(Problem("must not be in the future")) }
         return .success(birth)
     }

@@ -40,9 +40,11 @@ extension Accounts {
             do {
                 let outcome = try await sweepComingOfAge()
                 if case .swept(let day, let changed, let cameOfAge) = outcome {
-                    logger.info("coming-of-age sweep done", metadata: [
-                        "day": "\(day)", "changed": "\(changed)", "came_of_age": "\(cameOfAge)",
-                    ])
+                    logger.info(
+                        "coming-of-age sweep done",
+                        metadata: [
+                            "day": "\(day)", "changed": "\(changed)", "came_of_age": "\(cameOfAge)",
+                        ])
                 }
             } catch let error as PostgresError where error.kind == .poolClosed {
                 return

@@ -16,14 +16,16 @@ extension Accounts {
     static let defaultReportDays = 30
 
     /// The report for `caller`, refused attempts from `since` on (UTC; nil: the last 30 days).
-    func complianceReport(since: Kindred_Common_V1_Date?, as caller: Caller) async throws -> ComplianceReport {
+    func complianceReport(since: Kindred_Common_V1_Date?, as caller: Caller) async throws -> ComplianceReport
+    {
         guard caller.role == .admin else {
             throw AccountError.forbidden("Only admins may read the compliance report.")
         }
         var start = clock.today.adding(days: 1 - Self.defaultReportDays)
         if let since {
             guard let date = CalendarDate(since) else {
-                throw FieldViolations.single("since", "\(since.year)-\(since.month)-\(since.day) is not a calendar date")
+                throw FieldViolations.single(
+                    "since", "\(since.year)-\(since.month)-\(since.day) is not a calendar date")
             }
             start = date
         }

@@ -50,8 +50,9 @@ extension Accounts {
             guard let band = AgePolicy.band(bornOn: newDate, on: CalendarDate(utcDayOf: now)) else {
                 return .failure(AccountError.ageBelowMinimum)
             }
-            guard let before = try await AccountStore.changeDateOfBirth(
-                id: accountID, to: newDate, band: band, now: now, on: tx)
+            guard
+                let before = try await AccountStore.changeDateOfBirth(
+                    id: accountID, to: newDate, band: band, now: now, on: tx)
             else { return .failure(AccountError.noAccount) }
             if before.isMinor && !band.isMinor { try await emit(.cameOfAge(userID: accountID), in: tx) }
             return .success(band)

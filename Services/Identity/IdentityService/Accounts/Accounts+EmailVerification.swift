@@ -33,7 +33,8 @@ extension Accounts {
         var violations = FieldViolations()
         violations.add("email", AccountFieldRules.emailProblem(email))
         try violations.throwIfAny()
-        guard let account = try await AccountStore.account(email: email, on: database), !account.verified else {
+        guard let account = try await AccountStore.account(email: email, on: database), !account.verified
+        else {
             return
         }
         let now = clock.now
@@ -45,7 +46,8 @@ extension Accounts {
             }
             let token = try await EmailTokenStore.issue(
                 .verifyEmail, accountID: account.id, now: now, lifetime: Self.emailTokenLifetime, on: tx)
-            try await send(mail.verification(to: account.email, username: account.username, token: token), in: tx)
+            try await send(
+                mail.verification(to: account.email, username: account.username, token: token), in: tx)
         }
     }
 

@@ -48,10 +48,13 @@ extension Accounts {
         try await database.transaction { tx in
             guard try await AccountStore.insert(account, on: tx) else { return nil }
             let token = try await EmailTokenStore.issue(
-                .verifyEmail, accountID: account.id, now: account.now, lifetime: Self.emailTokenLifetime, on: tx)
-            try await send(mail.verification(to: account.email, username: account.username, token: token), in: tx)
+                .verifyEmail, accountID: account.id, now: account.now, lifetime: Self.emailTokenLifetime,
+                on: tx)
+            try await send(
+                mail.verification(to: account.email, username: account.username, token: token), in: tx)
             try await emit(
-                .registered(userID: account.id, ageBand: account.ageBand, parentalControls: account.ageBand.isMinor),
+                .registered(
+                    userID: account.id, ageBand: account.ageBand, parentalControls: account.ageBand.isMinor),
                 in: tx)
             return try await AccountStore.account(id: account.id, now: account.now, on: tx)
         }
@@ -84,7 +87,9 @@ extension Accounts {
         let birth = AccountFieldRules.dateOfBirth(request.dateOfBirth, today: today)
         if case .failure(let problem) = birth { violations.add("date_of_birth", problem.description) }
         try violations.throwIfAny()
-        guard case .success(let dateOfBirth) = birth else { preconditionFailure("a refused date was recorded") }
+        guard case .success(let dateOfBirth) = birth else {
+            preconditionFailure("a refused date was recorded")
+        }
         return RegistrationForm(
             requestID: request.requestID, email: request.email, username: request.username,
             password: request.password, dateOfBirth: dateOfBirth)
@@ -92,7 +97,9 @@ extension Accounts {
 
     /// A request id: 1–128 characters of printable ASCII, as a client's UUID or ULID would be.
     private static func requestIDProblem(_ requestID: String) -> String? {
-        guard !requestID.isEmpty else { return "is required: a retry with the same request_id is answered once" }
+        guard !requestID.isEmpty else {
+            return "is required: a retry with the same request_id is answered once"
+        }
         guard requestID.utf8.count <= 128, requestID.utf8.allSatisfy({ (33...126).contains($0) }) else {
             return "must be 1 to 128 printable ASCII characters"
         }

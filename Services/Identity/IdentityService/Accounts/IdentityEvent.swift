@@ -29,7 +29,8 @@ enum IdentityEvent: Sendable, Equatable {
         switch self {
         case .registered(let userID, let band, let controls):
             .userRegistered(
-                Kindred_Identity_V1_UserRegistered(userID: userID, ageBand: band.proto, parentalControls: controls))
+                Kindred_Identity_V1_UserRegistered(
+                    userID: userID, ageBand: band.proto, parentalControls: controls))
         case .emailVerified(let userID):
             .userEmailVerified(Kindred_Identity_V1_UserEmailVerified(userID: userID))
         case .cameOfAge(let userID):

@@ -15,7 +15,8 @@ struct IdentityMail: Sendable {
         guard linkBase.hasPrefix("http://") || linkBase.hasPrefix("https://"),
             !linkBase.contains(where: { $0.isWhitespace || $0 == "?" || $0 == "#" })
         else {
-            throw IdentityConfigurationError("the link base \"\(linkBase)\" must be an http:// or https:// URL")
+            throw IdentityConfigurationError(
+                "the link base \"\(linkBase)\" must be an http:// or https:// URL")
         }
         self.linkBase = linkBase.hasSuffix("/") ? String(linkBase.dropLast()) : linkBase
     }
@@ -41,9 +42,9 @@ struct IdentityMail: Sendable {
     }
 
     /// The confirmation email for a requested date-of-birth change.
-    func dateOfBirthConfirmation(to email: String, username: String, newDate: CalendarDate, token: OpaqueToken)
-        throws -> MailMessage
-    {
+    func dateOfBirthConfirmation(
+        to email: String, username: String, newDate: CalendarDate, token: OpaqueToken
+    ) throws -> MailMessage {
         try MailMessage(
             to: email, subject: "Confirm the change of your date of birth on Kindred",
             body: """

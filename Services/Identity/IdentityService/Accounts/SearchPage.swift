@@ -19,7 +19,9 @@ struct SearchPage: Sendable, Equatable {
     init(_ request: Kindred_Identity_V1_SearchUsersRequest) throws(RPCError) {
         var violations = FieldViolations()
         let prefix = request.usernamePrefix
-        if prefix.isEmpty || prefix.utf8.count > 30 || !prefix.utf8.allSatisfy(AccountFieldRules.isUsernameByte) {
+        if prefix.isEmpty || prefix.utf8.count > 30
+            || !prefix.utf8.allSatisfy(AccountFieldRules.isUsernameByte)
+        {
             violations.add("username_prefix", "must be 1 to 30 letters, digits or _")
         }
         let page = request.page ?? Kindred_Common_V1_PageRequest()
@@ -51,8 +53,11 @@ struct SearchPage: Sendable, Equatable {
         var base64 = token.replacing("-", with: "+").replacing("_", with: "/")
         base64 += String(repeating: "=", count: (4 - base64.utf8.count % 4) % 4)
         guard let data = Data(base64Encoded: base64) else { return nil }
-        let parts = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
-        guard parts.count == 3, parts[0] == "1", parts[1] == prefix, parts[2].hasPrefix(prefix) else { return nil }
+        let parts = String(decoding: data, as: UTF8.self).split(
+            separator: "\n", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0] == "1", parts[1] == prefix, parts[2].hasPrefix(prefix) else {
+            return nil
+        }
         return String(parts[2])
     }
 }

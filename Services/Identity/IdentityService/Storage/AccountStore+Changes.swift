@@ -6,7 +6,8 @@ import KindredPostgres
 extension AccountStore {
     /// Marks the email verified at `now`; false if it already was (or the account is gone).
     static func markEmailVerified(id: String, now: Date, on db: some StatementRunner) async throws -> Bool {
-        let rows = try await db.query("""
+        let rows = try await db.query(
+            """
             UPDATE identity.accounts SET email_verified_at = \(now)
             WHERE id = \(id) AND email_verified_at IS NULL
             """)
@@ -16,10 +17,12 @@ extension AccountStore {
     /// Applies a confirmed date of birth: the band it gives today, assured now by a verified change, with
     /// parental controls on for a minor and off for an adult. Returns the band the account had before.
     static func changeDateOfBirth(
-        id: String, to dateOfBirth: CalendarDate, band: TokenClaims.AgeBand, now: Date, on db: some StatementRunner
+        id: String, to dateOfBirth: CalendarDate, band: TokenClaims.AgeBand, now: Date,
+        on db: some StatementRunner
     ) async throws -> TokenClaims.AgeBand? {
         // The self-join reads the row as it was before this UPDATE changed it.
-        let rows = try await db.query("""
+        let rows = try await db.query(
+            """
             UPDATE identity.accounts new SET date_of_birth = \(dateOfBirth.description)::date,
                 age_band = \(band.rawValue), parental_controls = \(band.isMinor),
                 age_assurance_method = 'verified_change', age_assured_at = \(now)
@@ -29,7 +32,8 @@ extension AccountStore {
             """)
         guard let before = try rows.first?.decode(String.self, column: 0) else { return nil }
         guard let band = TokenClaims.AgeBand(rawValue: before) else {
-            throw PostgresError(kind: .decoding, message: "identity.accounts row \(id) has an unknown age band")
+            throw PostgresError(
+                kind: .decoding, message: "identity.accounts row \(id) has an unknown age band")
         }
         return band
     }

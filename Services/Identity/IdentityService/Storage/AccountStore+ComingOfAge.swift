@@ -12,8 +12,10 @@ extension AccountStore {
 
     /// Claims `day` for this sweep; false if it is already claimed (after waiting for a concurrent claim to
     /// commit or roll back).
-    static func claimSweep(of day: CalendarDate, now: Date, on db: some StatementRunner) async throws -> Bool {
-        let rows = try await db.query("""
+    static func claimSweep(of day: CalendarDate, now: Date, on db: some StatementRunner) async throws -> Bool
+    {
+        let rows = try await db.query(
+            """
             INSERT INTO identity.coming_of_age_runs (day, accounts_changed, swept_at)
             VALUES (\(day.description)::date, 0, \(now))
             ON CONFLICT (day) DO NOTHING RETURNING day
@@ -23,7 +25,8 @@ extension AccountStore {
 
     /// Records how many accounts the sweep of `day` changed.
     static func recordSweep(of day: CalendarDate, changed: Int, on db: some StatementRunner) async throws {
-        try await db.query("""
+        try await db.query(
+            """
             UPDATE identity.coming_of_age_runs SET accounts_changed = \(Int32(clamping: changed))
             WHERE day = \(day.description)::date
             """)
@@ -35,7 +38,8 @@ extension AccountStore {
         sixteenIfBornBy sixteen: CalendarDate, adultIfBornBy adult: CalendarDate, on db: some StatementRunner
     ) async throws -> [BandChange] {
         let (sixteen, adult) = (sixteen.description, adult.description)
-        let rows = try await db.query("""
+        let rows = try await db.query(
+            """
             UPDATE identity.accounts
             SET age_band = CASE WHEN date_of_birth <= \(adult)::date THEN '18+' ELSE '16-17' END,
                 parental_controls = parental_controls AND date_of_birth > \(adult)::date

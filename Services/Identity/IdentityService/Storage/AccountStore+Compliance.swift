@@ -30,15 +30,19 @@ extension AccountStore {
     }
 
     /// Refused under-13 registrations per UTC day from `since` on, oldest first.
-    static func refusedRegistrations(since: CalendarDate, on db: some StatementRunner) async throws -> [RefusedDay] {
-        let rows = try await db.query("""
+    static func refusedRegistrations(since: CalendarDate, on db: some StatementRunner) async throws
+        -> [RefusedDay]
+    {
+        let rows = try await db.query(
+            """
             SELECT day::text, attempts FROM identity.refused_registrations
             WHERE day >= \(since.description)::date ORDER BY day
             """)
         return try rows.map { row in
             let (day, attempts) = try row.decode((String, Int).self)
             guard let date = CalendarDate(iso: day) else {
-                throw PostgresError(kind: .decoding, message: "identity.refused_registrations holds an unreadable day")
+                throw PostgresError(
+                    kind: .decoding, message: "identity.refused_registrations holds an unreadable day")
             }
             return RefusedDay(day: date, attempts: attempts)
         }

@@ -6,7 +6,8 @@ import KindredPostgres
 enum AccountStore {
     /// The owner's view of an account, with whether a date-of-birth change awaits confirmation at `now`.
     static func account(id: String, now: Date, on db: some StatementRunner) async throws -> AccountRecord? {
-        let rows = try await db.query("""
+        let rows = try await db.query(
+            """
             SELECT a.id::text, a.username, a.email, a.email_verified_at IS NOT NULL, a.date_of_birth::text,
                 a.age_band, a.parental_controls, a.role, a.created_at, a.age_assurance_method, a.age_assured_at,
                 EXISTS (SELECT 1 FROM identity.email_tokens t
@@ -17,10 +18,13 @@ enum AccountStore {
         guard let row = rows.first else { return nil }
         let columns = try row.decode(
             (String, String, String, Bool, String, String, Bool, String, Date, String, Date, Bool).self)
-        guard let dateOfBirth = CalendarDate(iso: columns.4), let band = TokenClaims.AgeBand(rawValue: columns.5),
+        guard let dateOfBirth = CalendarDate(iso: columns.4),
+            let band = TokenClaims.AgeBand(rawValue: columns.5),
             let role = TokenClaims.Role(rawValue: columns.7),
             let assurance = AccountRecord.AgeAssurance(rawValue: columns.9)
-        else { throw PostgresError(kind: .decoding, message: "identity.accounts row \(id) has an unknown value") }
+        else {
+            throw PostgresError(kind: .decoding, message: "identity.accounts row \(id) has an unknown value")
+        }
         return AccountRecord(
             id: columns.0, username: columns.1, email: columns.2, emailVerified: columns.3,
             dateOfBirth: dateOfBirth, ageBand: band, parentalControls: columns.6, role: role,
@@ -43,7 +47,8 @@ enum AccountStore {
         guard let row = rows.first else { return nil }
         let (band, controls) = try row.decode((String, Bool).self)
         guard let ageBand = TokenClaims.AgeBand(rawValue: band) else {
-            throw PostgresError(kind: .decoding, message: "identity.accounts row \(id) has an unknown age band")
+            throw PostgresError(
+                kind: .decoding, message: "identity.accounts row \(id) has an unknown age band")
         }
         return (ageBand, controls)
     }
@@ -52,7 +57,8 @@ enum AccountStore {
     static func account(email: String, on db: some StatementRunner) async throws
         -> (id: String, username: String, email: String, verified: Bool)?
     {
-        let rows = try await db.query("""
+        let rows = try await db.query(
+            """
             SELECT id::text, username, email, email_verified_at IS NOT NULL FROM identity.accounts
             WHERE lower(email) = lower(\(email))
             """)

@@ -26,7 +26,8 @@ enum EmailTokenStore {
     ) async throws -> OpaqueToken {
         let token = OpaqueToken.generate()
         let expiresAt = now.addingTimeInterval(Double(lifetime.components.seconds))
-        try await db.query("""
+        try await db.query(
+            """
             INSERT INTO identity.email_tokens (token_hash, account_id, purpose, new_date_of_birth, expires_at,
                 created_at)
             VALUES (\(token.storageHash), \(accountID), \(purpose.rawValue), \(newDateOfBirth?.description)::date,
@@ -41,7 +42,8 @@ enum EmailTokenStore {
         async throws -> Redemption
     {
         let hash = token.storageHash
-        let rows = try await db.query("""
+        let rows = try await db.query(
+            """
             UPDATE identity.email_tokens SET used_at = \(now)
             WHERE token_hash = \(hash) AND purpose = \(purpose.rawValue) AND used_at IS NULL AND expires_at > \(now)
             RETURNING account_id::text, new_date_of_birth::text
@@ -50,7 +52,8 @@ enum EmailTokenStore {
             let (accountID, newDate) = try row.decode((String, String?).self)
             return .redeemed(accountID: accountID, newDateOfBirth: newDate.flatMap(CalendarDate.init(iso:)))
         }
-        let found = try await db.query("""
+        let found = try await db.query(
+            """
             SELECT used_at IS NOT NULL FROM identity.email_tokens
             WHERE token_hash = \(hash) AND purpose = \(purpose.rawValue)
             """)
@@ -59,16 +62,22 @@ enum EmailTokenStore {
     }
 
     /// Marks every unused `purpose` token of `accountID` used, so only a newer one (or none) works.
-    static func retire(_ purpose: Purpose, accountID: String, now: Date, on db: some StatementRunner) async throws {
-        try await db.query("""
+    static func retire(_ purpose: Purpose, accountID: String, now: Date, on db: some StatementRunner)
+        async throws
+    {
+        try await db.query(
+            """
             UPDATE identity.email_tokens SET used_at = \(now)
             WHERE account_id = \(accountID) AND purpose = \(purpose.rawValue) AND used_at IS NULL
             """)
     }
 
     /// When the newest `purpose` token of `accountID` was issued.
-    static func lastIssued(_ purpose: Purpose, accountID: String, on db: some StatementRunner) async throws -> Date? {
-        let rows = try await db.query("""
+    static func lastIssued(_ purpose: Purpose, accountID: String, on db: some StatementRunner) async throws
+        -> Date?
+    {
+        let rows = try await db.query(
+            """
             SELECT max(created_at) FROM identity.email_tokens
             WHERE account_id = \(accountID) AND purpose = \(purpose.rawValue)
             """)
