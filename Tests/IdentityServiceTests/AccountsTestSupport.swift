@@ -83,16 +83,20 @@ struct TestAccounts {
 /// Callers as a verified access token makes them: signed and verified for real, since only the verifier
 /// makes a `Caller`.
 enum TestCallers {
-    private static let key = SigningKey()
+    static let key = SigningKey()
     private static let verifier = TokenVerifier(keys: [key.verificationKey])
 
-    static func caller(_ userID: String, role: TokenClaims.Role = .user) -> Caller {
+    /// An access token for `userID`, signed with `key`.
+    static func token(_ userID: String, role: TokenClaims.Role = .user) -> String {
         let now = Int64(Date().timeIntervalSince1970)
-        let token = TokenSigner(key: key).sign(
+        return TokenSigner(key: key).sign(
             TokenClaims(
                 subject: userID, role: role, ageBand: .adult, parentalControls: false, scope: .full,
                 issuedAt: now, expiresAt: now + 900, tokenID: UUID().uuidString.lowercased()))
-        return try! verifier.verify(token)
+    }
+
+    static func caller(_ userID: String, role: TokenClaims.Role = .user) -> Caller {
+        try! verifier.verify(token(userID, role: role))
     }
 
     static func of(_ account: AccountRecord) -> Caller { caller(account.id) }
