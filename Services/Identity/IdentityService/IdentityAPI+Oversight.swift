@@ -34,7 +34,7 @@ extension IdentityAPI {
             }
         } catch let pruned as EventsPruned {
             throw AccountError.refusal(
-                .outOfRange, "EVENTS_PRUNED",
+                .failedPrecondition, "EVENTS_PRUNED",
                 "Events after cursor \(pruned.afterCursor) are no longer kept; resynchronise, then watch again.",
                 metadata: ["oldest_retained_cursor": "\(pruned.oldestRetained)"])
         }
