@@ -37,6 +37,7 @@ struct IdentityMail: Sendable {
                 \(token.text)
 
                 If you did not create a Kindred account, you can ignore this email.
+
                 """,
             kind: "verify_email")
     }
@@ -60,6 +61,7 @@ struct IdentityMail: Sendable {
                 \(token.text)
 
                 If this was not you, ignore this email and change your password.
+
                 """,
             kind: "confirm_date_of_birth")
     }
