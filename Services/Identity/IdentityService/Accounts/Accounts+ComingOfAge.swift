@@ -33,8 +33,8 @@ extension Accounts {
         }
     }
 
-    /// Sweeps now and then every `interval` until the task is cancelled or the pool closes. Checking more often
-    /// than daily costs one statement and means a new day is swept within `interval` of midnight UTC.
+    /// Sweeps now and then every `interval` until the task is cancelled (at the drain). Checking more often than
+    /// daily costs one statement and means a new day is swept within `interval` of midnight UTC.
     func runComingOfAgeSweeps(every interval: Duration = .seconds(3_600)) async {
         while !Task.isCancelled {
             do {
@@ -46,9 +46,8 @@ extension Accounts {
                             "day": "\(day)", "changed": "\(changed)", "came_of_age": "\(cameOfAge)",
                         ])
                 }
-            } catch let error as PostgresError where error.kind == .poolClosed {
-                return
             } catch {
+                if Task.isCancelled { return }
                 logger.error("coming-of-age sweep failed; retrying later", metadata: ["error": "\(error)"])
             }
             try? await Task.sleep(for: interval)
