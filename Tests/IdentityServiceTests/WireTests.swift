@@ -62,6 +62,22 @@ import Testing
         }
     }
 
+    @Test func resendVerificationAnswersTheSameForAnyAddress() async throws {
+        try await IdentityTestDatabase.withDatabase { pool in
+            let test = try TestAccounts(pool)
+            try await Server.with(test) { server in
+                let account = try await test.register("mia_r")
+                test.clock.advance(seconds: 120)
+                for email in [account.email, "nobody@example.com"] {
+                    let answer = try await server.client.resendVerification(
+                        Kindred_Identity_V1_ResendVerificationRequest(email: email))
+                    #expect(answer == Kindred_Identity_V1_ResendVerificationResponse())
+                }
+                #expect(try await TestMailbox(pool).mail(to: account.email).count == 2)
+            }
+        }
+    }
+
     @Test func protectedMethodsNeedATokenAndTheRightRole() async throws {
         try await IdentityTestDatabase.withDatabase { pool in
             try await Server.with(try TestAccounts(pool)) { server in
