@@ -65,6 +65,7 @@ struct AccountReadTests {
                 try await test.accounts.ageRange(of: teen.id, as: TestCallers.of(other))
             }
             #expect(stranger?.code == .permissionDenied)
+            #expect(stranger?.reason == "AGE_RANGE_NOT_VISIBLE")
             let unknown = await refusal {
                 try await test.accounts.ageRange(
                     of: "0192f5e0-7c1a-7b3e-8f00-000000000404", as: TestCallers.service)

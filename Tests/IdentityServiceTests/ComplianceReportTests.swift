@@ -13,6 +13,7 @@ struct ComplianceReportTests {
             for caller in [TestCallers.of(user), TestCallers.service] {
                 let error = await refusal { try await test.accounts.complianceReport(since: nil, as: caller) }
                 #expect(error?.code == .permissionDenied)
+                #expect(error?.reason == "ADMIN_ONLY")
             }
         }
     }

@@ -94,7 +94,7 @@ struct DateOfBirthChangeTests {
             let second = try await change(1985)
             #expect(
                 await refusal { try await test.accounts.confirmDateOfBirthChange(token: first) }?.reason
-                    == "TOKEN_ALREADY_USED")
+                    == "LINK_ALREADY_USED")
             #expect(try await test.accounts.confirmDateOfBirthChange(token: second) == .adult)
             #expect(try await test.accounts.me(TestCallers.of(account)).dateOfBirth.year == 1985)
         }
@@ -111,7 +111,7 @@ struct DateOfBirthChangeTests {
             let token = try await TestMailbox(pool).token(to: account.email)
             #expect(
                 await refusal { try await test.accounts.confirmDateOfBirthChange(token: token) }?.reason
-                    == "TOKEN_EXPIRED")
+                    == "LINK_EXPIRED")
             #expect(try await test.accounts.me(TestCallers.of(account)).dateOfBirth.year == 1990)
         }
     }

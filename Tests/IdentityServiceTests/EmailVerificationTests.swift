@@ -17,7 +17,7 @@ struct EmailVerificationTests {
 
             let again = await refusal { try await test.accounts.verifyEmail(token: token) }
             #expect(again?.code == .failedPrecondition)
-            #expect(again?.reason == "TOKEN_ALREADY_USED")
+            #expect(again?.reason == "LINK_ALREADY_USED")
             #expect(try await TestEvents.types(pool).count == 2)
         }
     }
@@ -37,7 +37,7 @@ struct EmailVerificationTests {
                     token: try await TestMailbox(pool).token(to: second.email))
             }
             #expect(expired?.code == .failedPrecondition)
-            #expect(expired?.reason == "TOKEN_EXPIRED")
+            #expect(expired?.reason == "LINK_EXPIRED")
             #expect(try await !test.accounts.me(TestCallers.of(second)).emailVerified)
         }
     }
@@ -47,7 +47,7 @@ struct EmailVerificationTests {
             let test = try TestAccounts(pool)
             let unknown = await refusal { try await test.accounts.verifyEmail(token: "not-a-token-we-sent") }
             #expect(unknown?.code == .notFound)
-            #expect(unknown?.reason == "TOKEN_UNKNOWN")
+            #expect(unknown?.reason == "LINK_UNKNOWN")
             let empty = await refusal { try await test.accounts.verifyEmail(token: "") }
             #expect(empty?.code == .invalidArgument)
             #expect(empty?.badFields == ["token"])
@@ -64,7 +64,7 @@ struct EmailVerificationTests {
             let confirmation = try await TestMailbox(pool).token(to: account.email)
             #expect(
                 await refusal { try await test.accounts.verifyEmail(token: confirmation) }?.reason
-                    == "TOKEN_UNKNOWN")
+                    == "LINK_UNKNOWN")
         }
     }
 
@@ -114,7 +114,7 @@ struct EmailVerificationTests {
             _ = try await test.accounts.verifyEmail(token: second)
             #expect(
                 await refusal { try await test.accounts.verifyEmail(token: first) }?.reason
-                    == "TOKEN_ALREADY_USED")
+                    == "LINK_ALREADY_USED")
         }
     }
 

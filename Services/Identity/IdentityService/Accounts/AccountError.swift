@@ -38,20 +38,26 @@ enum AccountError {
 
     static let accountNotFound = refusal(.notFound, "ACCOUNT_NOT_FOUND", "No such account.")
 
-    static func forbidden(_ message: String) -> RPCError {
-        refusal(.permissionDenied, "PERMISSION_DENIED", message)
-    }
+    /// A stranger asking for someone's age band.
+    static let ageRangeNotVisible = refusal(
+        .permissionDenied, "AGE_RANGE_NOT_VISIBLE",
+        "Only the user, admins and services may read a user's age range.")
 
-    /// A mailed link that cannot be used, named for the link so an app can say what to do next.
+    /// Anyone but an admin asking for the compliance report.
+    static let adminOnly = refusal(
+        .permissionDenied, "ADMIN_ONLY", "Only admins may read the compliance report.")
+
+    /// A mailed link that cannot be used, named for the link so an app can say what to do next. The reasons say
+    /// LINK, not TOKEN, so that no app confuses them with an access token's refusals.
     static func linkRefused(_ redemption: EmailTokenStore.Redemption, link: String) -> RPCError {
         switch redemption {
         case .expired:
-            refusal(.failedPrecondition, "TOKEN_EXPIRED", "This \(link) link has expired. Ask for a new one.")
+            refusal(.failedPrecondition, "LINK_EXPIRED", "This \(link) link has expired. Ask for a new one.")
         case .used:
-            refusal(.failedPrecondition, "TOKEN_ALREADY_USED", "This \(link) link has already been used.")
+            refusal(.failedPrecondition, "LINK_ALREADY_USED", "This \(link) link has already been used.")
         case .unknown, .redeemed:
             refusal(
-                .notFound, "TOKEN_UNKNOWN", "This \(link) link is not valid. Check that it was copied whole.")
+                .notFound, "LINK_UNKNOWN", "This \(link) link is not valid. Check that it was copied whole.")
         }
     }
 

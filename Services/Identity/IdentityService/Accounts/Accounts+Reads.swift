@@ -37,7 +37,7 @@ extension Accounts {
         let subject = userID.isEmpty && caller.role != .service ? caller.userID : userID
         try Self.requireUserID(subject)
         guard subject == caller.userID || caller.isStaff else {
-            throw AccountError.forbidden("Only the user, admins and services may read a user's age range.")
+            throw AccountError.ageRangeNotVisible
         }
         guard let range = try await AccountStore.ageRange(id: subject, on: database) else {
             throw caller.userID == subject ? AccountError.noAccount : AccountError.accountNotFound
