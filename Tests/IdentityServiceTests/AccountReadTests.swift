@@ -18,9 +18,9 @@ struct AccountReadTests {
     @Test func getMeRefusesAServiceAndADeletedAccount() async throws {
         try await IdentityTestDatabase.withDatabase { pool in
             let test = try TestAccounts(pool)
-            #expect(await refusal { try await test.accounts.me(TestCallers.service) }?.code == .notFound)
+            #expect(await rpcError { try await test.accounts.me(TestCallers.service) }?.code == .notFound)
             let gone = TestCallers.caller("0192f5e0-7c1a-7b3e-8f00-00000000dead")
-            #expect(await refusal { try await test.accounts.me(gone) }?.reason == "ACCOUNT_NOT_FOUND")
+            #expect(await rpcError { try await test.accounts.me(gone) }?.reason == "ACCOUNT_NOT_FOUND")
         }
     }
 
@@ -41,9 +41,9 @@ struct AccountReadTests {
     @Test func getAccountNamesAMalformedIDAndAnUnknownOne() async throws {
         try await IdentityTestDatabase.withDatabase { pool in
             let test = try TestAccounts(pool)
-            let malformed = await refusal { try await test.accounts.account("42", as: TestCallers.admin) }
+            let malformed = await rpcError { try await test.accounts.account("42", as: TestCallers.admin) }
             #expect(malformed?.badFields == ["user_id"])
-            let unknown = await refusal {
+            let unknown = await rpcError {
                 try await test.accounts.account("0192f5e0-7c1a-7b3e-8f00-000000000404", as: TestCallers.admin)
             }
             #expect(unknown?.code == .notFound)
@@ -61,12 +61,12 @@ struct AccountReadTests {
                 let range = try await test.accounts.ageRange(of: teen.id, as: caller)
                 #expect(range.band == .sixteenToSeventeen && range.parentalControls)
             }
-            let stranger = await refusal {
+            let stranger = await rpcError {
                 try await test.accounts.ageRange(of: teen.id, as: TestCallers.of(other))
             }
             #expect(stranger?.code == .permissionDenied)
             #expect(stranger?.reason == "AGE_RANGE_NOT_VISIBLE")
-            let unknown = await refusal {
+            let unknown = await rpcError {
                 try await test.accounts.ageRange(
                     of: "0192f5e0-7c1a-7b3e-8f00-000000000404", as: TestCallers.service)
             }
@@ -76,7 +76,7 @@ struct AccountReadTests {
 
     @Test func aServiceMustNameTheUserWhoseAgeRangeItWants() async throws {
         try await IdentityTestDatabase.withDatabase { pool in
-            let error = await refusal {
+            let error = await rpcError {
                 try await TestAccounts(pool).accounts.ageRange(of: "", as: TestCallers.service)
             }
             #expect(error?.badFields == ["user_id"])

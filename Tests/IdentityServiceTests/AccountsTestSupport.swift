@@ -105,31 +105,10 @@ enum TestCallers {
 }
 
 extension RPCError {
-    /// `ErrorInfo.reason`, if the error carries one.
-    var reason: String? {
-        for case .errorInfo(let reason, _, _) in details { return reason }
-        return nil
-    }
-
     /// The fields `BadRequest` names, in order.
     var badFields: [String] {
         details.flatMap { detail -> [String] in
             if case .badRequest(let violations) = detail { violations.map(\.field) } else { [] }
         }
     }
-}
-
-/// The RPCError `body` throws; records an issue if it throws anything else or nothing.
-func refusal(
-    _ body: () async throws -> some Any, sourceLocation: SourceLocation = #_sourceLocation
-) async -> RPCError? {
-    do {
-        _ = try await body()
-        Issue.record("expected an RPCError, got success", sourceLocation: sourceLocation)
-    } catch let error as RPCError {
-        return error
-    } catch {
-        Issue.record("expected an RPCError, got \(error)", sourceLocation: sourceLocation)
-    }
-    return nil
 }

@@ -11,7 +11,7 @@ struct ComplianceReportTests {
             let test = try TestAccounts(pool)
             let user = try await test.register()
             for caller in [TestCallers.of(user), TestCallers.service] {
-                let error = await refusal { try await test.accounts.complianceReport(since: nil, as: caller) }
+                let error = await rpcError { try await test.accounts.complianceReport(since: nil, as: caller) }
                 #expect(error?.code == .permissionDenied)
                 #expect(error?.reason == "ADMIN_ONLY")
             }
@@ -24,10 +24,10 @@ struct ComplianceReportTests {
             try await test.register("adult_one")
             try await test.register("adult_two")
             try await test.register("young", born: (2012, 1, 1))
-            _ = await refusal { try await test.register("kid_a", born: (2015, 1, 1)) }
+            _ = await rpcError { try await test.register("kid_a", born: (2015, 1, 1)) }
             test.clock.set("2026-06-15T08:00:00Z")
-            _ = await refusal { try await test.register("kid_b", born: (2015, 1, 1)) }
-            _ = await refusal { try await test.register("kid_c", born: (2020, 1, 1)) }
+            _ = await rpcError { try await test.register("kid_b", born: (2015, 1, 1)) }
+            _ = await rpcError { try await test.register("kid_c", born: (2020, 1, 1)) }
 
             let report = try await test.accounts.complianceReport(since: nil, as: TestCallers.admin)
             #expect(
@@ -50,9 +50,9 @@ struct ComplianceReportTests {
     @Test func withoutASinceDateItCoversTheLastThirtyDays() async throws {
         try await IdentityTestDatabase.withDatabase { pool in
             let test = try TestAccounts(pool, clock: TestClock("2026-05-16T12:00:00Z"))
-            _ = await refusal { try await test.register("kid_a", born: (2015, 1, 1)) }
+            _ = await rpcError { try await test.register("kid_a", born: (2015, 1, 1)) }
             test.clock.set("2026-05-17T12:00:00Z")
-            _ = await refusal { try await test.register("kid_b", born: (2015, 1, 1)) }
+            _ = await rpcError { try await test.register("kid_b", born: (2015, 1, 1)) }
             test.clock.set("2026-06-15T12:00:00Z")
             let report = try await test.accounts.complianceReport(since: nil, as: TestCallers.admin)
             #expect(report.refusedPerDay.map(\.day.description) == ["2026-05-17"])
@@ -61,7 +61,7 @@ struct ComplianceReportTests {
 
     @Test func anImpossibleSinceDateIsNamed() async throws {
         try await IdentityTestDatabase.withDatabase { pool in
-            let error = await refusal {
+            let error = await rpcError {
                 try await TestAccounts(pool).accounts.complianceReport(
                     since: Kindred_Common_V1_Date(year: 2026, month: 2, day: 30), as: TestCallers.admin)
             }

@@ -43,7 +43,7 @@ struct DateOfBirthChangeTests {
         try await IdentityTestDatabase.withDatabase { pool in
             let test = try TestAccounts(pool)
             let account = try await test.registerVerified("mia_r")
-            let error = await refusal {
+            let error = await rpcError {
                 try await test.accounts.requestDateOfBirthChange(
                     accountID: account.id, password: "not my password 1", dateOfBirth: Self.date(1991, 1, 1))
             }
@@ -58,7 +58,7 @@ struct DateOfBirthChangeTests {
         try await IdentityTestDatabase.withDatabase { pool in
             let test = try TestAccounts(pool)
             let account = try await test.registerVerified("mia_r")
-            let error = await refusal {
+            let error = await rpcError {
                 try await test.accounts.requestDateOfBirthChange(
                     accountID: account.id, password: "correct horse 1", dateOfBirth: Self.date(2013, 6, 16))
             }
@@ -72,7 +72,7 @@ struct DateOfBirthChangeTests {
         try await IdentityTestDatabase.withDatabase { pool in
             let test = try TestAccounts(pool)
             let account = try await test.registerVerified("mia_r")
-            let error = await refusal {
+            let error = await rpcError {
                 try await test.accounts.requestDateOfBirthChange(
                     accountID: account.id, password: "", dateOfBirth: Self.date(2023, 2, 29))
             }
@@ -93,7 +93,7 @@ struct DateOfBirthChangeTests {
             let first = try await change(1980)
             let second = try await change(1985)
             #expect(
-                await refusal { try await test.accounts.confirmDateOfBirthChange(token: first) }?.reason
+                await rpcError { try await test.accounts.confirmDateOfBirthChange(token: first) }?.reason
                     == "LINK_ALREADY_USED")
             #expect(try await test.accounts.confirmDateOfBirthChange(token: second) == .adult)
             #expect(try await test.accounts.me(TestCallers.of(account)).dateOfBirth.year == 1985)
@@ -110,7 +110,7 @@ struct DateOfBirthChangeTests {
             #expect(try await !test.accounts.me(TestCallers.of(account)).dateOfBirthChangePending)
             let token = try await TestMailbox(pool).token(to: account.email)
             #expect(
-                await refusal { try await test.accounts.confirmDateOfBirthChange(token: token) }?.reason
+                await rpcError { try await test.accounts.confirmDateOfBirthChange(token: token) }?.reason
                     == "LINK_EXPIRED")
             #expect(try await test.accounts.me(TestCallers.of(account)).dateOfBirth.year == 1990)
         }

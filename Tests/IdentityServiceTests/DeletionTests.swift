@@ -10,12 +10,12 @@ struct DeletionTests {
         try await IdentityTestDatabase.withDatabase { pool in
             let test = try TestAccounts(pool)
             let account = try await test.registerVerified("mia_r")
-            let wrong = await refusal {
+            let wrong = await rpcError {
                 try await test.accounts.deleteAccount(account.id, password: "wrong pass 1")
             }
             #expect(wrong?.code == .permissionDenied)
             #expect(wrong?.reason == "PASSWORD_INCORRECT")
-            let missing = await refusal { try await test.accounts.deleteAccount(account.id, password: "") }
+            let missing = await rpcError { try await test.accounts.deleteAccount(account.id, password: "") }
             #expect(missing?.badFields == ["password"])
             #expect(try await test.accounts.me(TestCallers.of(account)) == account.withEmailVerified)
         }
@@ -26,12 +26,12 @@ struct DeletionTests {
             let test = try TestAccounts(pool)
             let account = try await test.register("mia_r")
             try await test.accounts.deleteAccount(account.id, password: "correct horse 1")
-            #expect(await refusal { try await test.accounts.me(TestCallers.of(account)) }?.code == .notFound)
+            #expect(await rpcError { try await test.accounts.me(TestCallers.of(account)) }?.code == .notFound)
             #expect(try await pool.query("SELECT 1 FROM identity.email_tokens").isEmpty)
             let events = try await TestEvents.all(pool)
             #expect(events.map(\.type) == ["user.registered", "user.deleted"])
             #expect(events.last?.payload == .userDeleted(Kindred_Identity_V1_UserDeleted(userID: account.id)))
-            let again = await refusal {
+            let again = await rpcError {
                 try await test.accounts.deleteAccount(account.id, password: "correct horse 1")
             }
             #expect(again?.code == .notFound)

@@ -15,7 +15,7 @@ struct EmailVerificationTests {
             #expect(try await test.accounts.me(TestCallers.of(account)).emailVerified)
             #expect(try await TestEvents.types(pool) == ["user.registered", "user.email_verified"])
 
-            let again = await refusal { try await test.accounts.verifyEmail(token: token) }
+            let again = await rpcError { try await test.accounts.verifyEmail(token: token) }
             #expect(again?.code == .failedPrecondition)
             #expect(again?.reason == "LINK_ALREADY_USED")
             #expect(try await TestEvents.types(pool).count == 2)
@@ -32,7 +32,7 @@ struct EmailVerificationTests {
                 try await test.accounts.verifyEmail(token: try await TestMailbox(pool).token(to: first.email))
                     == first.id)
             test.clock.advance(seconds: 1)
-            let expired = await refusal {
+            let expired = await rpcError {
                 try await test.accounts.verifyEmail(
                     token: try await TestMailbox(pool).token(to: second.email))
             }
@@ -45,10 +45,10 @@ struct EmailVerificationTests {
     @Test func unknownAndEmptyTokensAreRefusedClearly() async throws {
         try await IdentityTestDatabase.withDatabase { pool in
             let test = try TestAccounts(pool)
-            let unknown = await refusal { try await test.accounts.verifyEmail(token: "not-a-token-we-sent") }
+            let unknown = await rpcError { try await test.accounts.verifyEmail(token: "not-a-token-we-sent") }
             #expect(unknown?.code == .notFound)
             #expect(unknown?.reason == "LINK_UNKNOWN")
-            let empty = await refusal { try await test.accounts.verifyEmail(token: "") }
+            let empty = await rpcError { try await test.accounts.verifyEmail(token: "") }
             #expect(empty?.code == .invalidArgument)
             #expect(empty?.badFields == ["token"])
         }
@@ -63,7 +63,7 @@ struct EmailVerificationTests {
                 dateOfBirth: Kindred_Common_V1_Date(year: 1991, month: 1, day: 1))
             let confirmation = try await TestMailbox(pool).token(to: account.email)
             #expect(
-                await refusal { try await test.accounts.verifyEmail(token: confirmation) }?.reason
+                await rpcError { try await test.accounts.verifyEmail(token: confirmation) }?.reason
                     == "LINK_UNKNOWN")
         }
     }
@@ -113,14 +113,14 @@ struct EmailVerificationTests {
             #expect(first != second)
             _ = try await test.accounts.verifyEmail(token: second)
             #expect(
-                await refusal { try await test.accounts.verifyEmail(token: first) }?.reason
+                await rpcError { try await test.accounts.verifyEmail(token: first) }?.reason
                     == "LINK_ALREADY_USED")
         }
     }
 
     @Test func resendRefusesAMalformedAddressWithoutLookingItUp() async throws {
         try await IdentityTestDatabase.withDatabase { pool in
-            let error = await refusal { try await TestAccounts(pool).accounts.resendVerification(to: "nope") }
+            let error = await rpcError { try await TestAccounts(pool).accounts.resendVerification(to: "nope") }
             #expect(error?.code == .invalidArgument)
             #expect(error?.badFields == ["email"])
         }

@@ -14,16 +14,20 @@ final class IdentityTestServer: Sendable {
     private let feed: EventFeed
     private let runner: Task<Void, any Error>
 
-    init(_ test: TestAccounts) throws {
+    init(_ test: TestAccounts) async throws {
         var configuration = ServerConfiguration(host: "127.0.0.1", port: 0)
         configuration.eventLoopCount = 1
         configuration.authenticator = TokenAuthenticator(
             keySource: FixedSigningKeys([TestCallers.key.verificationKey]))
+        let credentials = try await Credentials.start(
+            database: test.pool, passwords: test.accounts.passwords,
+            settings: CredentialSettings(secret: .generate(), linkBase: test.accounts.mail.linkBase),
+            logger: IdentityTestDatabase.logger)
         feed = try EventFeed(
             outbox: test.accounts.events, pool: test.pool, logger: IdentityTestDatabase.logger)
         let api = IdentityAPI(
             database: test.pool, passwords: test.accounts.passwords, logger: IdentityTestDatabase.logger,
-            accounts: test.accounts, events: feed)
+            credentials: credentials, accounts: test.accounts, events: feed)
         var logger = Logger(label: "identity-wire-tests")
         logger.logLevel = .critical
         server = try RPCServer.bind(configuration: configuration, services: [api], logger: logger)
@@ -34,7 +38,7 @@ final class IdentityTestServer: Sendable {
 
     /// Serves `body`, then stops whatever happened.
     static func with(_ test: TestAccounts, _ body: (IdentityTestServer) async throws -> Void) async throws {
-        let server = try IdentityTestServer(test)
+        let server = try await IdentityTestServer(test)
         do {
             try await body(server)
         } catch {

@@ -60,7 +60,7 @@ struct RegistrationTests {
         try await IdentityTestDatabase.withDatabase { pool in
             let test = try TestAccounts(pool)
             for username in ["kid_one", "kid_two"] {
-                let error = await refusal { try await test.register(username, born: (2013, 6, 16)) }
+                let error = await rpcError { try await test.register(username, born: (2013, 6, 16)) }
                 #expect(error?.code == .failedPrecondition)
                 #expect(error?.reason == "AGE_BELOW_MINIMUM")
                 #expect(error?.message == "You must be at least 13 years old to have a Kindred account.")
@@ -78,7 +78,7 @@ struct RegistrationTests {
     @Test func aTwentyNinthOfFebruaryBirthdayIsThirteenOnTheFirstOfMarch() async throws {
         try await IdentityTestDatabase.withDatabase { pool in
             let test = try TestAccounts(pool, clock: TestClock("2025-02-28T23:59:59Z"))
-            let early = await refusal { try await test.register("leap_kid", born: (2012, 2, 29)) }
+            let early = await rpcError { try await test.register("leap_kid", born: (2012, 2, 29)) }
             #expect(early?.reason == "AGE_BELOW_MINIMUM")
             test.clock.set("2025-03-01T00:00:00Z")
             #expect(try await test.register("leap_kid", born: (2012, 2, 29)).ageBand == .thirteenToFifteen)
@@ -89,12 +89,12 @@ struct RegistrationTests {
         try await IdentityTestDatabase.withDatabase { pool in
             let test = try TestAccounts(pool)
             try await test.register("Mia_R")
-            let username = await refusal {
+            let username = await rpcError {
                 try await test.accounts.register(TestAccounts.request("mia_r", email: "other@example.com"))
             }
             #expect(username?.code == .alreadyExists)
             #expect(username?.reason == "USERNAME_TAKEN")
-            let email = await refusal {
+            let email = await rpcError {
                 try await test.accounts.register(TestAccounts.request("other", email: "MIA_R@EXAMPLE.COM"))
             }
             #expect(email?.code == .alreadyExists)
@@ -143,7 +143,7 @@ struct RegistrationTests {
                 TestAccounts.request("mia_r", password: "another pass 2", requestID: "guessable-1"),
                 TestAccounts.request("mia_r", born: (1991, 4, 12), requestID: "guessable-1"),
             ] {
-                let error = await refusal { try await test.accounts.register(other) }
+                let error = await rpcError { try await test.accounts.register(other) }
                 #expect(error?.code == .invalidArgument)
                 #expect(error?.reason == "REQUEST_ID_REUSED")
                 #expect(error?.message.contains("mia") == false)

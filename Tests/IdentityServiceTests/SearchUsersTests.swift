@@ -87,16 +87,16 @@ struct SearchUsersTests {
     @Test func badPrefixesSizesAndTokensAreNamed() async throws {
         try await IdentityTestDatabase.withDatabase { pool in
             let test = try TestAccounts(pool)
-            let everything = await refusal { try await Self.search(test, "", size: -1, token: "garbage!") }
+            let everything = await rpcError { try await Self.search(test, "", size: -1, token: "garbage!") }
             #expect(everything?.badFields == ["username_prefix", "page.page_size", "page.page_token"])
             try await test.registerVerified("user_1")
             try await test.registerVerified("user_2")
             let otherSearch = try await Self.search(test, "user", size: 1).next
             #expect(!otherSearch.isEmpty)
             #expect(
-                await refusal { try await Self.search(test, "us", token: otherSearch) }?.badFields
+                await rpcError { try await Self.search(test, "us", token: otherSearch) }?.badFields
                     == ["page.page_token"])
-            #expect(await refusal { try await Self.search(test, "a-b") }?.badFields == ["username_prefix"])
+            #expect(await rpcError { try await Self.search(test, "a-b") }?.badFields == ["username_prefix"])
         }
     }
 }

@@ -13,11 +13,11 @@ import Testing
             try await Server.with(try TestAccounts(pool)) { server in
                 var bad = TestAccounts.request()
                 (bad.username, bad.password) = ("x", "nodigits")
-                let invalid = await refusal { try await server.client.registerAccount(bad) }
+                let invalid = await rpcError { try await server.client.registerAccount(bad) }
                 #expect(invalid?.code == .invalidArgument)
                 #expect(invalid?.badFields == ["username", "password"])
 
-                let young = await refusal {
+                let young = await rpcError {
                     try await server.client.registerAccount(TestAccounts.request("kid", born: (2020, 1, 1)))
                 }
                 #expect(young?.code == .failedPrecondition)
@@ -83,21 +83,21 @@ import Testing
             try await Server.with(try TestAccounts(pool)) { server in
                 let user = Server.bearer(TestCallers.token("0192f5e0-7c1a-7b3e-8f00-0000000000b0"))
                 let service = Server.bearer(TestCallers.token("family", role: .service))
-                let anonymous = await refusal {
+                let anonymous = await rpcError {
                     try await server.client.getMe(Kindred_Identity_V1_GetMeRequest())
                 }
                 #expect(anonymous?.code == .unauthenticated)
-                let report = await refusal {
+                let report = await rpcError {
                     try await server.client.getComplianceReport(
                         Kindred_Identity_V1_GetComplianceReportRequest(), options: user)
                 }
                 #expect(report?.code == .permissionDenied)
-                let change = await refusal {
+                let change = await rpcError {
                     try await server.client.changeDateOfBirth(
                         Kindred_Identity_V1_ChangeDateOfBirthRequest(), options: service)
                 }
                 #expect(change?.code == .permissionDenied)
-                let watch = await refusal {
+                let watch = await rpcError {
                     for try await _ in server.client.watchEvents(
                         Kindred_Identity_V1_WatchEventsRequest(), options: user)
                     {}
