@@ -11,7 +11,9 @@ struct ComplianceReportTests {
             let test = try TestAccounts(pool)
             let user = try await test.register()
             for caller in [TestCallers.of(user), TestCallers.service] {
-                let error = await rpcError { try await test.accounts.complianceReport(since: nil, as: caller) }
+                let error = await rpcError {
+                    try await test.accounts.complianceReport(since: nil, as: caller)
+                }
                 #expect(error?.code == .permissionDenied)
                 #expect(error?.reason == "ADMIN_ONLY")
             }

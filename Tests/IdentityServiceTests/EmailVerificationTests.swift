@@ -120,7 +120,9 @@ struct EmailVerificationTests {
 
     @Test func resendRefusesAMalformedAddressWithoutLookingItUp() async throws {
         try await IdentityTestDatabase.withDatabase { pool in
-            let error = await rpcError { try await TestAccounts(pool).accounts.resendVerification(to: "nope") }
+            let error = await rpcError {
+                try await TestAccounts(pool).accounts.resendVerification(to: "nope")
+            }
             #expect(error?.code == .invalidArgument)
             #expect(error?.badFields == ["email"])
         }

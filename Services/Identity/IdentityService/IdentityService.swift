@@ -27,7 +27,8 @@ public enum IdentityService {
                     database: environment.database, passwords: passwords, settings: settings,
                     logger: environment.logger)
                 environment.background.start("credentials sweep") { await credentials.runSweeps() }
-                let accounts = try startAccounts(environment, passwords: passwords, linkBase: settings.linkBase)
+                let accounts = try startAccounts(
+                    environment, passwords: passwords, linkBase: settings.linkBase)
                 let events = try EventFeed(
                     outbox: accounts.events, pool: environment.database, logger: environment.logger)
                 // Closing the feed ends the WatchEvents streams, so they do not hold the drain.
