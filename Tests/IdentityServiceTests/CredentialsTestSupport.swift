@@ -40,9 +40,9 @@ struct SignInFixture {
         try await pool.query(
             """
             INSERT INTO identity.accounts (id, username, email, password_hash, date_of_birth, age_band,
-                age_assurance_method, age_assured_at, role, email_verified_at)
+                age_assurance_method, age_assured_at, role, email_verified_at, parental_controls)
             VALUES (\(id)::uuid, \(username), \(email ?? "\(username)@example.com"), \(hash), '2000-01-01', \(band),
-                'self_declared', now(), \(role), CASE WHEN \(verified) THEN now() END)
+                'self_declared', now(), \(role), CASE WHEN \(verified) THEN now() END, \(band) <> '18+')
             """)
         return id
     }

@@ -33,9 +33,9 @@ enum SignInLatency {
             try await pool.query(
                 """
                 INSERT INTO identity.accounts (id, username, email, password_hash, date_of_birth, age_band,
-                    age_assurance_method, age_assured_at, email_verified_at)
+                    age_assurance_method, age_assured_at, email_verified_at, parental_controls)
                 VALUES (gen_random_uuid(), \("bench_\(index)"), \("bench_\(index)@example.com"), \(hash), '1990-01-01',
-                    '18+', 'self_declared', now(), now())
+                    '18+', 'self_declared', now(), now(), false)
                 ON CONFLICT DO NOTHING
                 """)
         }

@@ -1,5 +1,6 @@
 import KindredAPI
 import KindredAuth
+import KindredEvents
 import KindredPostgres
 import Logging
 
@@ -11,4 +12,8 @@ struct IdentityAPI: Kindred_Identity_V1_IdentityService.Service {
     let logger: Logger
     /// Sign-in, tokens, signing keys and password reset.
     let credentials: Credentials
+    /// Registration, verification, date-of-birth changes, reads, deletion, compliance, coming of age.
+    let accounts: Accounts
+    /// The `identity.event_outbox` as streams, for `WatchEvents`.
+    let events: EventFeed
 }

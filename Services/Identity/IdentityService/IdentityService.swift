@@ -1,5 +1,7 @@
 import FoundationEssentials
 import KindredAuth
+import KindredEvents
+import KindredMail
 import KindredRuntime
 
 #if canImport(Glibc)
@@ -25,10 +27,16 @@ public enum IdentityService {
                     database: environment.database, passwords: passwords, settings: settings,
                     logger: environment.logger)
                 environment.background.start("credentials sweep") { await credentials.runSweeps() }
+                let accounts = try startAccounts(
+                    environment, passwords: passwords, linkBase: settings.linkBase)
+                let events = try EventFeed(
+                    outbox: accounts.events, pool: environment.database, logger: environment.logger)
+                // Closing the feed ends the WatchEvents streams, so they do not hold the drain.
+                environment.background.onDrain { await events.close() }
                 return [
                     IdentityAPI(
                         database: environment.database, passwords: passwords, logger: environment.logger,
-                        credentials: credentials)
+                        credentials: credentials, accounts: accounts, events: events)
                 ]
             },
             signingKeys: { environment in
@@ -40,4 +48,25 @@ public enum IdentityService {
         definition.commands = IdentityCommands.all
         return definition
     }()
+
+    /// The account rules, with the delivery of their mail and the daily coming-of-age sweep running beside them.
+    static func startAccounts(
+        _ environment: ServiceEnvironment, passwords: PasswordHasher, linkBase: String
+    ) throws(StartupError) -> Accounts {
+        let mail: IdentityMail
+        do {
+            mail = try IdentityMail(linkBase: linkBase)
+        } catch {
+            throw StartupError("\(CredentialSettings.linkBaseVariable): \(error.description)")
+        }
+        let accounts = Accounts(
+            database: environment.database, passwords: passwords, clock: .system, mail: mail,
+            logger: environment.logger)
+        let mailWorker = MailDeliveryWorker(
+            outbox: accounts.mailOutbox, database: environment.database, settings: environment.mail,
+            logger: environment.logger)
+        environment.background.start("mail delivery") { await mailWorker.run() }
+        environment.background.start("coming-of-age sweep") { await accounts.runComingOfAgeSweeps() }
+        return accounts
+    }
 }

@@ -1,7 +1,8 @@
 import KindredPostgres
 
 extension IdentityMigrations {
-    /// Accounts, their single-use email tokens, and the only trace a refused under-13 registration leaves.
+    /// Accounts, their single-use email tokens, the only trace a refused under-13 registration leaves, and the
+    /// days the coming-of-age sweep has run.
     static let createAccounts = Migration(
         version: 1, name: "create_accounts",
         sql: """
@@ -14,6 +15,8 @@ extension IdentityMigrations {
                 age_band text NOT NULL CHECK (age_band IN ('13-15', '16-17', '18+')),
                 age_assurance_method text NOT NULL CHECK (age_assurance_method IN ('self_declared', 'verified_change')),
                 age_assured_at timestamptz NOT NULL,
+                -- On for minors from registration; the coming-of-age sweep turns it off at 18.
+                parental_controls boolean NOT NULL,
                 role text NOT NULL DEFAULT 'user' CHECK (role IN ('user', 'admin')),
                 email_verified_at timestamptz,
                 created_at timestamptz NOT NULL DEFAULT now(),
@@ -44,6 +47,13 @@ extension IdentityMigrations {
             CREATE TABLE identity.refused_registrations (
                 day date PRIMARY KEY,
                 attempts bigint NOT NULL CHECK (attempts > 0)
+            );
+
+            -- One row per UTC day the coming-of-age sweep ran: the first instance to insert it does the day's work.
+            CREATE TABLE identity.coming_of_age_runs (
+                day date PRIMARY KEY,
+                accounts_changed integer NOT NULL,
+                swept_at timestamptz NOT NULL
             );
             """)
 }

@@ -1,3 +1,4 @@
+import KindredEvents
 import KindredMail
 import KindredPostgres
 
@@ -7,5 +8,6 @@ enum IdentityMigrations {
         createAccounts,
         createCredentials,
         MailOutbox(schema: "identity").migration(version: 3),
+        EventOutbox.migration(schema: "identity", version: 4),
     ]
 }

@@ -1,0 +1,19 @@
+import KindredAuth
+import KindredRPC
+
+/// `DeleteAccount`.
+extension Accounts {
+    /// Deletes `accountID` once its password is given again. The row's email tokens and refresh tokens are
+    /// deleted with it (ON DELETE CASCADE), so no token of the account can be refreshed; `user.deleted` is
+    /// emitted in the same transaction so every other service can forget the user.
+    func deleteAccount(_ accountID: String, password: String) async throws {
+        var violations = FieldViolations()
+        if password.isEmpty { violations.add("password", "is required: the account's password, again") }
+        try violations.throwIfAny()
+        try await confirmPassword(password, accountID: accountID)
+        try await database.transaction { tx in
+            guard try await AccountStore.delete(id: accountID, on: tx) else { throw AccountError.noAccount }
+            try await emit(.deleted(userID: accountID), in: tx)
+        }
+    }
+}

@@ -1,0 +1,31 @@
+import KindredAuth
+import KindredEvents
+import KindredMail
+import KindredPostgres
+import Logging
+
+/// The account rules of the identity service: registration, email verification, date-of-birth changes, the
+/// reads of an account, deletion, the compliance report and the coming-of-age sweep (one file per concern).
+/// Each rule takes the caller explicitly, so it is tested without a server; the RPC handlers only translate.
+struct Accounts: Sendable {
+    let database: PostgresPool
+    let passwords: PasswordHasher
+    let clock: IdentityClock
+    let mail: IdentityMail
+    let logger: Logger
+    let mailOutbox = MailOutbox(schema: "identity")
+    let events = EventOutbox(schema: "identity")
+
+    /// How long a verification or confirmation link works.
+    static let emailTokenLifetime: Duration = .seconds(24 * 3_600)
+
+    /// Writes `message` to the mail outbox inside `tx`: it leaves only if the change it reports commits.
+    func send(_ message: MailMessage, in tx: PostgresTransaction) async throws {
+        try await mailOutbox.enqueue(message, in: tx)
+    }
+
+    /// Appends `event` to the event outbox inside `tx`, the transaction of the change it describes.
+    func emit(_ event: IdentityEvent, in tx: PostgresTransaction) async throws {
+        try await events.append(type: event.type, payload: try event.serialized(), in: tx)
+    }
+}

@@ -1,0 +1,43 @@
+import KindredAPI
+import KindredMessages
+import KindredRPC
+
+/// `GetMe`, `GetAccount`, `GetAgeRange` and `SearchUsers`.
+extension IdentityAPI {
+    func getMe(
+        _ request: Kindred_Identity_V1_GetMeRequest, context: ServerContext
+    ) async throws -> Kindred_Identity_V1_GetMeResponse {
+        Kindred_Identity_V1_GetMeResponse(
+            account: try await accounts.me(try context.authenticatedCaller()).proto)
+    }
+
+    func getAccount(
+        _ request: Kindred_Identity_V1_GetAccountRequest, context: ServerContext
+    ) async throws -> Kindred_Identity_V1_GetAccountResponse {
+        switch try await accounts.account(request.userID, as: try context.authenticatedCaller()) {
+        case .ownerView(let account): Kindred_Identity_V1_GetAccountResponse(view: .account(account.proto))
+        case .publicView(let account):
+            Kindred_Identity_V1_GetAccountResponse(view: .publicAccount(account.publicProto))
+        }
+    }
+
+    func getAgeRange(
+        _ request: Kindred_Identity_V1_GetAgeRangeRequest, context: ServerContext
+    ) async throws -> Kindred_Identity_V1_GetAgeRangeResponse {
+        let range = try await accounts.ageRange(of: request.userID, as: try context.authenticatedCaller())
+        return Kindred_Identity_V1_GetAgeRangeResponse(
+            ageBand: range.band.proto, parentalControls: range.parentalControls)
+    }
+
+    func searchUsers(
+        _ request: Kindred_Identity_V1_SearchUsersRequest, context: ServerContext
+    ) async throws -> Kindred_Identity_V1_SearchUsersResponse {
+        _ = try context.authenticatedCaller()
+        let found = try await accounts.searchUsers(request)
+        return Kindred_Identity_V1_SearchUsersResponse(
+            users: found.users.map {
+                Kindred_Identity_V1_PublicAccount(userID: $0.id, username: $0.username)
+            },
+            page: Kindred_Common_V1_PageResponse(nextPageToken: found.nextPageToken))
+    }
+}

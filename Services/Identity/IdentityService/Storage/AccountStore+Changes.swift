@@ -1,0 +1,45 @@
+import FoundationEssentials
+import KindredAuth
+import KindredPostgres
+
+/// The SQL that changes an existing account.
+extension AccountStore {
+    /// Marks the email verified at `now`; false if it already was (or the account is gone).
+    static func markEmailVerified(id: String, now: Date, on db: some StatementRunner) async throws -> Bool {
+        let rows = try await db.query(
+            """
+            UPDATE identity.accounts SET email_verified_at = \(now)
+            WHERE id = \(id) AND email_verified_at IS NULL
+            """)
+        return rows.affectedRows == 1
+    }
+
+    /// Applies a confirmed date of birth: the band it gives today, assured now by a verified change, with
+    /// parental controls on for a minor and off for an adult. Returns the band the account had before.
+    static func changeDateOfBirth(
+        id: String, to dateOfBirth: CalendarDate, band: TokenClaims.AgeBand, now: Date,
+        on db: some StatementRunner
+    ) async throws -> TokenClaims.AgeBand? {
+        // The self-join reads the row as it was before this UPDATE changed it.
+        let rows = try await db.query(
+            """
+            UPDATE identity.accounts new SET date_of_birth = \(dateOfBirth.description)::date,
+                age_band = \(band.rawValue), parental_controls = \(band.isMinor),
+                age_assurance_method = 'verified_change', age_assured_at = \(now)
+            FROM identity.accounts old
+            WHERE new.id = \(id) AND old.id = new.id
+            RETURNING old.age_band
+            """)
+        guard let before = try rows.first?.decode(String.self, column: 0) else { return nil }
+        guard let band = TokenClaims.AgeBand(rawValue: before) else {
+            throw PostgresError(
+                kind: .decoding, message: "identity.accounts row \(id) has an unknown age band")
+        }
+        return band
+    }
+
+    /// Deletes the account; its email tokens and refresh tokens go with it (ON DELETE CASCADE).
+    static func delete(id: String, on db: some StatementRunner) async throws -> Bool {
+        try await db.query("DELETE FROM identity.accounts WHERE id = \(id)").affectedRows == 1
+    }
+}

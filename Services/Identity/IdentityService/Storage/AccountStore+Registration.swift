@@ -1,0 +1,83 @@
+import FoundationEssentials
+import KindredAuth
+import KindredPostgres
+
+/// The SQL of registration: the new row, what a request id already created, and the refused-attempt count.
+extension AccountStore {
+    /// A row about to be inserted.
+    struct NewAccount: Sendable {
+        let id: String
+        let username: String
+        let email: String
+        let passwordHash: String
+        let dateOfBirth: CalendarDate
+        let ageBand: TokenClaims.AgeBand
+        let requestID: String
+        let now: Date
+    }
+
+    /// What a request id already registered: enough to tell a retry of the same request from a reused key.
+    struct Registration: Sendable {
+        let id: String
+        let username: String
+        let email: String
+        let dateOfBirth: CalendarDate
+        let passwordHash: String
+    }
+
+    /// Inserts the account, self-declared and assured now, with parental controls on for a minor; returns
+    /// false, changing nothing, when the username, the email or the request id is taken (also by a concurrent
+    /// registration, which this statement waits for).
+    static func insert(_ account: NewAccount, on db: some StatementRunner) async throws -> Bool {
+        let rows = try await db.query(
+            """
+            INSERT INTO identity.accounts (id, username, email, password_hash, date_of_birth, age_band,
+                age_assurance_method, age_assured_at, parental_controls, created_at, registration_request_id)
+            VALUES (\(account.id), \(account.username), \(account.email), \(account.passwordHash),
+                \(account.dateOfBirth.description), \(account.ageBand.rawValue), 'self_declared', \(account.now),
+                \(account.ageBand.isMinor), \(account.now), \(account.requestID))
+            ON CONFLICT DO NOTHING
+            RETURNING id
+            """)
+        return !rows.isEmpty
+    }
+
+    /// The account `requestID` registered, if any.
+    static func registration(requestID: String, on db: some StatementRunner) async throws -> Registration? {
+        let rows = try await db.query(
+            """
+            SELECT id::text, username, email, date_of_birth::text, password_hash FROM identity.accounts
+            WHERE registration_request_id = \(requestID)
+            """)
+        guard let row = rows.first else { return nil }
+        let (id, username, email, birth, hash) = try row.decode((String, String, String, String, String).self)
+        guard let dateOfBirth = CalendarDate(iso: birth) else {
+            throw PostgresError(
+                kind: .decoding, message: "identity.accounts row \(id) has an unreadable date")
+        }
+        return Registration(
+            id: id, username: username, email: email, dateOfBirth: dateOfBirth, passwordHash: hash)
+    }
+
+    /// Whether another account holds the username and the email address, ignoring case.
+    static func taken(username: String, email: String, on db: some StatementRunner) async throws
+        -> (username: Bool, email: Bool)
+    {
+        let rows = try await db.query(
+            """
+            SELECT EXISTS (SELECT 1 FROM identity.accounts WHERE lower(username) = lower(\(username))),
+                   EXISTS (SELECT 1 FROM identity.accounts WHERE lower(email) = lower(\(email)))
+            """)
+        let (username, email) = try rows[0].decode((Bool, Bool).self)
+        return (username, email)
+    }
+
+    /// Counts one refused under-13 registration on `day`: the only thing such an attempt leaves behind.
+    static func countRefusedRegistration(on day: CalendarDate, on db: some StatementRunner) async throws {
+        try await db.query(
+            """
+            INSERT INTO identity.refused_registrations (day, attempts) VALUES (\(day.description), 1)
+            ON CONFLICT (day) DO UPDATE SET attempts = identity.refused_registrations.attempts + 1
+            """)
+    }
+}

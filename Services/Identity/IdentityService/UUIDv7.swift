@@ -1,0 +1,29 @@
+import FoundationEssentials
+
+/// RFC 9562 version 7 UUIDs: 48 bits of Unix milliseconds, then random bits, so ids sort by creation time and
+/// keep a B-tree's inserts at its right edge.
+enum UUIDv7 {
+    /// A new id for `instant`, in the canonical lowercase text form.
+    static func generate(at instant: Date) -> String {
+        var generator = SystemRandomNumberGenerator()
+        var bytes = (0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        let milliseconds = UInt64(max(0, (instant.timeIntervalSince1970 * 1_000).rounded(.down)))
+        for index in 0..<6 {
+            bytes[index] = UInt8(truncatingIfNeeded: milliseconds >> (8 * (5 - index)))
+        }
+        bytes[6] = 0x70 | (bytes[6] & 0x0F)
+        bytes[8] = 0x80 | (bytes[8] & 0x3F)
+        return UUID(
+            uuid: (
+                bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+                bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]
+            )
+        ).uuidString.lowercased()
+    }
+
+    /// Whether `text` is a UUID in the canonical 8-4-4-4-12 hex form (any version): what a user id must look
+    /// like before it reaches a `uuid` column.
+    static func isWellFormed(_ text: String) -> Bool {
+        text.utf8.count == 36 && UUID(uuidString: text) != nil
+    }
+}

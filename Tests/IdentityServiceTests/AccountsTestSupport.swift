@@ -1,0 +1,114 @@
+import Foundation
+@testable import IdentityService
+import KindredAuth
+import KindredMessages
+import KindredPostgres
+import KindredRPC
+import Synchronization
+import Testing
+
+/// A clock a test sets by hand: a birthday, a leap day, the last second of a token.
+final class TestClock: Sendable {
+    private let instant: Mutex<Date>
+
+    init(_ text: String = "2026-06-15T12:00:00Z") {
+        instant = Mutex(TestClock.parse(text))
+    }
+
+    var now: Date { instant.withLock { $0 } }
+
+    func set(_ text: String) {
+        instant.withLock { $0 = TestClock.parse(text) }
+    }
+
+    func advance(seconds: Double) {
+        instant.withLock { $0 = $0.addingTimeInterval(seconds) }
+    }
+
+    var identityClock: IdentityClock {
+        IdentityClock { self.now }
+    }
+
+    static func parse(_ text: String) -> Date {
+        try! Date(text, strategy: .iso8601)
+    }
+}
+
+/// The account rules on a test database, at the cheapest Argon2id cost, on a clock the test controls.
+struct TestAccounts {
+    let pool: PostgresPool
+    let clock: TestClock
+    let accounts: Accounts
+
+    init(_ pool: PostgresPool, clock: TestClock = TestClock()) throws {
+        self.pool = pool
+        self.clock = clock
+        accounts = Accounts(
+            database: pool, passwords: PasswordHasher(cost: .testsOnly, concurrency: 2),
+            clock: clock.identityClock, mail: try IdentityMail(linkBase: "https://kindred.test/app"),
+            logger: IdentityTestDatabase.logger)
+    }
+
+    /// A registration request that passes every check; change what a test is about.
+    static func request(
+        _ username: String = "mia_r", email: String? = nil, password: String = "correct horse 1",
+        born: (Int32, Int32, Int32) = (1990, 4, 12), requestID: String? = nil
+    ) -> Kindred_Identity_V1_RegisterAccountRequest {
+        Kindred_Identity_V1_RegisterAccountRequest(
+            requestID: requestID ?? "req-\(username)", email: email ?? "\(username)@example.com",
+            username: username, password: password,
+            dateOfBirth: Kindred_Common_V1_Date(year: born.0, month: born.1, day: born.2))
+    }
+
+    /// Registers an account.
+    @discardableResult
+    func register(
+        _ username: String = "mia_r", born: (Int32, Int32, Int32) = (1990, 4, 12),
+        password: String = "correct horse 1"
+    ) async throws -> AccountRecord {
+        try await accounts.register(Self.request(username, password: password, born: born))
+    }
+
+    /// Registers an account and verifies its email with the token from its verification mail.
+    @discardableResult
+    func registerVerified(_ username: String, born: (Int32, Int32, Int32) = (1990, 4, 12)) async throws
+        -> AccountRecord
+    {
+        let account = try await register(username, born: born)
+        _ = try await accounts.verifyEmail(token: try await TestMailbox(pool).token(to: account.email))
+        return account
+    }
+}
+
+/// Callers as a verified access token makes them: signed and verified for real, since only the verifier
+/// makes a `Caller`.
+enum TestCallers {
+    static let key = SigningKey()
+    private static let verifier = TokenVerifier(keys: [key.verificationKey])
+
+    /// An access token for `userID`, signed with `key`.
+    static func token(_ userID: String, role: TokenClaims.Role = .user) -> String {
+        let now = Int64(Date().timeIntervalSince1970)
+        return TokenSigner(key: key).sign(
+            TokenClaims(
+                subject: userID, role: role, ageBand: .adult, parentalControls: false, scope: .full,
+                issuedAt: now, expiresAt: now + 900, tokenID: UUID().uuidString.lowercased()))
+    }
+
+    static func caller(_ userID: String, role: TokenClaims.Role = .user) -> Caller {
+        try! verifier.verify(token(userID, role: role))
+    }
+
+    static func of(_ account: AccountRecord) -> Caller { caller(account.id) }
+    static let admin = caller("0192f5e0-7c1a-7b3e-8f00-00000000ad01", role: .admin)
+    static let service = caller("family", role: .service)
+}
+
+extension RPCError {
+    /// The fields `BadRequest` names, in order.
+    var badFields: [String] {
+        details.flatMap { detail -> [String] in
+            if case .badRequest(let violations) = detail { violations.map(\.field) } else { [] }
+        }
+    }
+}

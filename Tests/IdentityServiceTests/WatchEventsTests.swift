@@ -1,0 +1,42 @@
+@testable import IdentityService
+import KindredEvents
+import KindredMessages
+import KindredPostgres
+import Testing
+
+@Suite("WatchEvents")
+struct WatchEventsTests {
+    /// The first `count` events after `cursor`, as `WatchEvents` sends them.
+    static func watch(_ feed: EventFeed, after cursor: Int64, count: Int) async throws
+        -> [Kindred_Identity_V1_Event]
+    {
+        var events: [Kindred_Identity_V1_Event] = []
+        for try await event in feed.events(after: cursor) {
+            events.append(try IdentityEvent.message(from: event))
+            if events.count == count { break }
+        }
+        return events
+    }
+
+    @Test(.timeLimit(.minutes(1))) func theStreamServesAccountEventsInOrderWithCursorsFromAnyPoint()
+        async throws
+    {
+        try await IdentityTestDatabase.withDatabase { pool in
+            let test = try TestAccounts(pool)
+            let feed = try EventFeed(
+                outbox: test.accounts.events, pool: pool, logger: IdentityTestDatabase.logger)
+            let account = try await test.registerVerified("mia_r")
+            try await test.accounts.deleteAccount(account.id, password: "correct horse 1")
+
+            let all = try await Self.watch(feed, after: 0, count: 3)
+            #expect(all.map(\.type) == ["user.registered", "user.email_verified", "user.deleted"])
+            #expect(all.map(\.cursor) == [1, 2, 3])
+            #expect(all.allSatisfy { $0.occurredAt != nil })
+            #expect(
+                all[1].payload
+                    == .userEmailVerified(Kindred_Identity_V1_UserEmailVerified(userID: account.id)))
+            #expect(try await Self.watch(feed, after: 2, count: 1).map(\.type) == ["user.deleted"])
+            await feed.close()
+        }
+    }
+}

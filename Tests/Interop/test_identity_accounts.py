@@ -1,0 +1,164 @@
+"""kindred-identity's account side from outside, as a stock grpcio client sees it: the whole walk from
+registration through the verification mail in the maildir to sign-in, GetMe, refresh and sign-out, and the
+refusals an app has to show.
+
+Needs the identity target in KINDRED_INTEROP_TARGETS and the services' maildir in KINDRED_TEST_MAILDIR;
+Tests/run sets them.
+"""
+
+import base64
+import json
+import os
+import pathlib
+import re
+import time
+import uuid
+
+import grpc
+import pytest
+
+from conftest import TARGETS
+from google.rpc import error_details_pb2, status_pb2
+from kindred.common.v1 import date_pb2
+from kindred.identity.v1 import identity_pb2, identity_pb2_grpc
+
+PASSWORD = "correct horse 1"
+TOKEN_LINE = re.compile(r"^[A-Za-z0-9_-]{43}$", re.MULTILINE)
+
+
+@pytest.fixture(scope="module")
+def identity():
+    if "identity" not in TARGETS:
+        pytest.fail("KINDRED_INTEROP_TARGETS has no identity=HOST:PORT")
+    with grpc.insecure_channel(TARGETS["identity"]) as channel:
+        yield identity_pb2_grpc.IdentityServiceStub(channel)
+
+
+@pytest.fixture
+def person():
+    """A username and email nobody has used in this cluster."""
+    name = "walk_" + uuid.uuid4().hex[:12]
+    return name, f"{name}@example.com"
+
+
+def register(identity, username, email, born=(1990, 4, 12)):
+    request = identity_pb2.RegisterAccountRequest(
+        request_id=str(uuid.uuid4()), email=email, username=username, password=PASSWORD,
+        date_of_birth=date_pb2.Date(year=born[0], month=born[1], day=born[2]))
+    return identity.RegisterAccount(request, timeout=10).account
+
+
+def mailed_token(email, seconds=15):
+    """The token alone on its line in the newest mail to `email` that the delivery worker put in the maildir."""
+    maildir = os.environ.get("KINDRED_TEST_MAILDIR", "")
+    if not maildir:
+        pytest.fail("KINDRED_TEST_MAILDIR must name the services' maildir (Tests/run sets it)")
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        mails = sorted(pathlib.Path(maildir, "new").glob("*"), key=lambda path: path.stat().st_mtime)
+        for mail in reversed(mails):
+            text = mail.read_text(errors="replace")
+            if f"\nTo: {email}\n" in text.split("\n\n", 1)[0] + "\n":
+                return TOKEN_LINE.findall(text.split("\n\n", 1)[1])[0]
+        time.sleep(0.2)
+    pytest.fail(f"no mail to {email} reached {maildir} within {seconds} s")
+
+
+def bearer(token):
+    return [("authorization", f"Bearer {token}")]
+
+
+def refusal(call):
+    """The status code, ErrorInfo reason and BadRequest fields a call ends with."""
+    with pytest.raises(grpc.RpcError) as raised:
+        call()
+    error = raised.value
+    details = dict(error.trailing_metadata() or ()).get("grpc-status-details-bin")
+    reason, fields = None, []
+    for detail in status_pb2.Status.FromString(details).details if details else []:
+        info, bad = error_details_pb2.ErrorInfo(), error_details_pb2.BadRequest()
+        if detail.Unpack(info):
+            reason = info.reason
+        elif detail.Unpack(bad):
+            fields = [violation.field for violation in bad.field_violations]
+    return error.code(), reason, fields
+
+
+def test_register_verify_sign_in_read_refresh_and_sign_out(identity, person):
+    username, email = person
+    account = register(identity, username, email)
+    assert account.age_band == identity_pb2.AGE_BAND_18_PLUS and not account.email_verified
+
+    unverified = refusal(lambda: identity.Token(identity_pb2.TokenRequest(
+        grant_type="password", username=username, password=PASSWORD), timeout=10))
+    assert unverified[:2] == (grpc.StatusCode.FAILED_PRECONDITION, "EMAIL_NOT_VERIFIED")
+
+    verified = identity.VerifyEmail(identity_pb2.VerifyEmailRequest(token=mailed_token(email)), timeout=10)
+    assert verified.user_id == account.user_id
+
+    tokens = identity.Token(identity_pb2.TokenRequest(
+        grant_type="password", username=email, password=PASSWORD), timeout=10)
+    me = identity.GetMe(identity_pb2.GetMeRequest(), metadata=bearer(tokens.access_token), timeout=10).account
+    assert (me.user_id, me.username, me.email_verified) == (account.user_id, username, True)
+
+    refreshed = identity.Token(identity_pb2.TokenRequest(
+        grant_type="refresh_token", refresh_token=tokens.refresh_token), timeout=10)
+    signed_out = identity.SignOutEverywhere(
+        identity_pb2.SignOutEverywhereRequest(), metadata=bearer(refreshed.access_token), timeout=10)
+    assert signed_out.revoked_refresh_tokens == 1
+    after = refusal(lambda: identity.Token(identity_pb2.TokenRequest(
+        grant_type="refresh_token", refresh_token=refreshed.refresh_token), timeout=10))
+    assert after[:2] == (grpc.StatusCode.UNAUTHENTICATED, "REFRESH_TOKEN_INVALID")
+
+
+def test_a_tampered_or_unsigned_token_cannot_read_an_account(identity, person):
+    username, email = person
+    register(identity, username, email)
+    identity.VerifyEmail(identity_pb2.VerifyEmailRequest(token=mailed_token(email)), timeout=10)
+    token = identity.Token(identity_pb2.TokenRequest(
+        grant_type="password", username=username, password=PASSWORD), timeout=10).access_token
+    header, claims, signature = token.split(".")
+    padded = claims + "=" * (-len(claims) % 4)
+    forged = json.loads(base64.urlsafe_b64decode(padded))
+    forged["role"] = "admin"
+    tampered = ".".join([header, base64.urlsafe_b64encode(json.dumps(forged).encode()).rstrip(b"=").decode(),
+                         signature])
+    none_header = base64.urlsafe_b64encode(b'{"alg":"none","typ":"JWT"}').rstrip(b"=").decode()
+    for bad in (tampered, f"{none_header}.{claims}."):
+        answer = refusal(lambda: identity.GetMe(identity_pb2.GetMeRequest(), metadata=bearer(bad), timeout=10))
+        assert answer[0] == grpc.StatusCode.UNAUTHENTICATED
+
+
+def test_every_bad_field_is_named_and_an_under_13_is_told_why(identity, person):
+    bad = identity_pb2.RegisterAccountRequest(
+        request_id="r", email="not-an-email", username="x", password="short",
+        date_of_birth=date_pb2.Date(year=2023, month=2, day=29))
+    code, _, fields = refusal(lambda: identity.RegisterAccount(bad, timeout=10))
+    assert code == grpc.StatusCode.INVALID_ARGUMENT
+    assert fields == ["email", "username", "password", "date_of_birth"]
+
+    username, email = person
+    young = time.gmtime()
+    with pytest.raises(grpc.RpcError) as raised:
+        register(identity, username, email, born=(young.tm_year - 10, 1, 1))
+    assert raised.value.code() == grpc.StatusCode.FAILED_PRECONDITION
+    assert raised.value.details() == "You must be at least 13 years old to have a Kindred account."
+
+
+def test_a_retried_registration_returns_the_first_account(identity, person):
+    username, email = person
+    request = identity_pb2.RegisterAccountRequest(
+        request_id=str(uuid.uuid4()), email=email, username=username, password=PASSWORD,
+        date_of_birth=date_pb2.Date(year=1990, month=4, day=12))
+    first = identity.RegisterAccount(request, timeout=10).account
+    assert identity.RegisterAccount(request, timeout=10).account.user_id == first.user_id
+    taken = refusal(lambda: register(identity, username, f"other_{email}"))
+    assert taken[:2] == (grpc.StatusCode.ALREADY_EXISTS, "USERNAME_TAKEN")
+
+
+def test_resend_verification_answers_the_same_for_any_address(identity, person):
+    username, email = person
+    register(identity, username, email)
+    for address in (email, f"nobody_{email}"):
+        assert identity.ResendVerification(identity_pb2.ResendVerificationRequest(email=address), timeout=10) \
+            == identity_pb2.ResendVerificationResponse()
