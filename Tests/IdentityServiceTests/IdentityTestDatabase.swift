@@ -16,9 +16,16 @@ enum IdentityTestDatabase {
         return logger
     }
 
+    // Swift Testing runs every test at once; each database here holds several connections (its pool, a
+    // server's loop connections, a second "instance"), and the shared test cluster serves every test target.
+    // Six databases at a time keep the whole suite well inside the cluster's max_connections.
+    private static let slots = TestSlots(6)
+
     /// Runs `body` with a pool on a new database holding a migrated `identity` schema; the database is
     /// dropped afterwards, whatever happens.
     static func withDatabase<T>(_ body: (PostgresPool) async throws -> T) async throws -> T {
+        await slots.acquire()
+        defer { slots.release() }
         let url = try clusterURL()
         let name = "identity_test_" + String(UInt64.random(in: 0...UInt64.max), radix: 36)
         try await administer(url, "CREATE DATABASE \(name)")

@@ -7,14 +7,19 @@ Tests/run sets them.
 """
 
 import base64
+import hashlib
 import json
 import os
 import pathlib
 import re
+import struct
+import subprocess
 import time
 import uuid
 
 import grpc
+import nacl.bindings
+import nacl.signing
 import pytest
 
 from conftest import TARGETS
@@ -111,22 +116,68 @@ def test_register_verify_sign_in_read_refresh_and_sign_out(identity, person):
     assert after[:2] == (grpc.StatusCode.UNAUTHENTICATED, "REFRESH_TOKEN_INVALID")
 
 
-def test_a_tampered_or_unsigned_token_cannot_read_an_account(identity, person):
+def signed_in(identity, person):
+    """A verified account's access token."""
     username, email = person
     register(identity, username, email)
     identity.VerifyEmail(identity_pb2.VerifyEmailRequest(token=mailed_token(email)), timeout=10)
-    token = identity.Token(identity_pb2.TokenRequest(
+    return identity.Token(identity_pb2.TokenRequest(
         grant_type="password", username=username, password=PASSWORD), timeout=10).access_token
+
+
+def b64url(data):
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+
+
+def unb64url(text):
+    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+
+
+def test_a_tampered_or_unsigned_token_cannot_read_an_account(identity, person):
+    token = signed_in(identity, person)
     header, claims, signature = token.split(".")
-    padded = claims + "=" * (-len(claims) % 4)
-    forged = json.loads(base64.urlsafe_b64decode(padded))
+    forged = json.loads(unb64url(claims))
     forged["role"] = "admin"
-    tampered = ".".join([header, base64.urlsafe_b64encode(json.dumps(forged).encode()).rstrip(b"=").decode(),
-                         signature])
-    none_header = base64.urlsafe_b64encode(b'{"alg":"none","typ":"JWT"}').rstrip(b"=").decode()
-    for bad in (tampered, f"{none_header}.{claims}."):
+    tampered = ".".join([header, b64url(json.dumps(forged).encode()), signature])
+    none_header = b64url(b'{"alg":"none","typ":"JWT"}')
+    for bad, reason in ((tampered, "TOKEN_BAD_SIGNATURE"), (f"{none_header}.{claims}.", "TOKEN_UNSUPPORTED_ALGORITHM")):
         answer = refusal(lambda: identity.GetMe(identity_pb2.GetMeRequest(), metadata=bearer(bad), timeout=10))
-        assert answer[0] == grpc.StatusCode.UNAUTHENTICATED
+        assert answer[:2] == (grpc.StatusCode.UNAUTHENTICATED, reason)
+
+
+def identity_signing_key(kid):
+    """identity's own Ed25519 key for `kid`, opened the way identity opens it: the seed sealed with
+    XChaCha20-Poly1305 under a crypto_kdf subkey (id 0, context "kdsecret") of KINDRED_IDENTITY_SECRET_KEY,
+    with the kid as associated data. Read from the database as the identity role."""
+    url, secret = os.environ.get("KINDRED_LIFECYCLE_DATABASE_URL", ""), os.environ.get("KINDRED_IDENTITY_SECRET_KEY", "")
+    if not url or not secret:
+        pytest.fail("KINDRED_LIFECYCLE_DATABASE_URL and KINDRED_IDENTITY_SECRET_KEY must be set (Tests/run sets them)")
+    result = subprocess.run(["psql", url, "-X", "-tA", "-v", f"kid={kid}"], capture_output=True, text=True, timeout=30,
+                            input="SELECT encode(sealed_seed, 'hex') FROM identity.signing_keys WHERE kid = :'kid';")
+    assert result.returncode == 0 and result.stdout.strip(), result.stderr
+    sealed = bytes.fromhex(result.stdout.strip())
+    sealing_key = hashlib.blake2b(b"", digest_size=32, key=base64.b64decode(secret),
+                                  salt=struct.pack("<Q", 0) + bytes(8), person=b"kdsecret" + bytes(8)).digest()
+    seed = nacl.bindings.crypto_aead_xchacha20poly1305_ietf_decrypt(sealed[24:], kid.encode(), sealed[:24], sealing_key)
+    return nacl.signing.SigningKey(seed)
+
+
+def test_an_expired_token_signed_by_identity_is_unauthenticated(identity, person):
+    token = signed_in(identity, person)
+    header, claims, _ = token.split(".")
+    key = identity_signing_key(json.loads(unb64url(header))["kid"])
+
+    def resigned(**changes):
+        body = {**json.loads(unb64url(claims)), **changes}
+        signing_input = f"{header}.{b64url(json.dumps(body, separators=(',', ':')).encode())}"
+        return f"{signing_input}.{b64url(key.sign(signing_input.encode()).signature)}"
+
+    # Re-signed but unexpired, it is served: so the refusal below is the expiry's and nothing else's.
+    now = int(time.time())
+    identity.GetMe(identity_pb2.GetMeRequest(), metadata=bearer(resigned(iat=now - 60, exp=now + 600)), timeout=10)
+    expired = resigned(iat=now - 3600, exp=now - 1800)
+    answer = refusal(lambda: identity.GetMe(identity_pb2.GetMeRequest(), metadata=bearer(expired), timeout=10))
+    assert answer[:2] == (grpc.StatusCode.UNAUTHENTICATED, "TOKEN_EXPIRED")
 
 
 def test_every_bad_field_is_named_and_an_under_13_is_told_why(identity, person):
