@@ -5,6 +5,10 @@ import KindredPostgres
 import KindredRPC
 import Logging
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// The Token password grant of a running kindred-identity, end to end over gRPC: first one caller at a time
 /// (right password, wrong password, unknown user: the three should take about as long), then `clients`
 /// callers back to back for `seconds`, each on an account of its own (a failure counter is per identifier).
@@ -19,6 +23,18 @@ enum SignInLatency {
             try await saturate(identity, clients: clients, seconds: seconds)
         } catch {
             print("SignInBench signin failed: \(error)")
+        }
+    }
+
+    /// Prints an access token of `bench_0` (seeded by `run`), or a line on standard error and exit status 1.
+    static func printAccessToken(target: String) async {
+        do {
+            let identity = Kindred_Identity_V1_IdentityService.Client(try RPCClient(target: target))
+            print(try await identity.token(grant("bench_0", password)).accessToken)
+        } catch {
+            var line = "SignInBench access-token failed: \(error)\n"
+            _ = line.withUTF8 { write(2, $0.baseAddress, $0.count) }
+            exit(1)
         }
     }
 
