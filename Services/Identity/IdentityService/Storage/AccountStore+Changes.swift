@@ -31,11 +31,7 @@ extension AccountStore {
             RETURNING old.age_band
             """)
         guard let before = try rows.first?.decode(String.self, column: 0) else { return nil }
-        guard let band = TokenClaims.AgeBand(rawValue: before) else {
-            throw PostgresError(
-                kind: .decoding, message: "identity.accounts row \(id) has an unknown age band")
-        }
-        return band
+        return try value(before, row: id)
     }
 
     /// Deletes the account; its email tokens and refresh tokens go with it (ON DELETE CASCADE).
