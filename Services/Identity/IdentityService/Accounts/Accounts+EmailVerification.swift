@@ -28,19 +28,11 @@ extension Accounts {
     /// the same for any well-formed address.
     func resendVerification(to email: String) async throws {
         try FieldViolations.refuse("email", AccountFieldRules.emailProblem(email))
-        guard let account = try await AccountStore.account(email: email, on: database), !account.verified
-        else {
-            return
-        }
-        let now = clock.now
-        try await database.transaction { tx in
-            guard
-                let token = try await EmailTokenStore.issue(
-                    .verifyEmail, accountID: account.id, now: now, lifetime: Self.emailTokenLifetime,
-                    unlessIssuedWithin: IdentityMail.resendInterval, on: tx)
-            else { return }
-            try await mail.send(
-                mail.verification(to: account.email, username: account.username, token: token), in: tx)
-        }
+        guard let account = try await AccountStore.addressee(email: email, on: database),
+            !account.emailVerified
+        else { return }
+        try await mail.resend(
+            .verifyEmail, lifetime: Self.emailTokenLifetime, to: account, now: clock.now, on: database,
+            message: mail.verification)
     }
 }

@@ -18,17 +18,10 @@ struct PasswordResets: Sendable {
     /// does nothing for an unknown email or when the account got a reset mail in the last minute.
     func request(email: String) async throws {
         try FieldViolations.refuse("email", AccountFieldRules.emailProblem(email))
-        guard let account = try await AccountStore.account(email: email, on: database) else { return }
-        let now = clock.now
-        try await database.transaction { tx in
-            guard
-                let token = try await EmailTokenStore.issue(
-                    .resetPassword, accountID: account.id, now: now, lifetime: Self.lifetime,
-                    unlessIssuedWithin: IdentityMail.resendInterval, on: tx)
-            else { return }
-            try await mail.send(
-                mail.passwordReset(to: account.email, username: account.username, token: token), in: tx)
-        }
+        guard let account = try await AccountStore.addressee(email: email, on: database) else { return }
+        try await mail.resend(
+            .resetPassword, lifetime: Self.lifetime, to: account, now: clock.now, on: database,
+            message: mail.passwordReset)
     }
 
     /// Sets `newPassword` on the account `token` was mailed to, using the token up. The password is checked

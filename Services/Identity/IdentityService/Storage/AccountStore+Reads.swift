@@ -51,16 +51,26 @@ enum AccountStore {
         return (try value(band, row: id), controls)
     }
 
-    /// The account registered under `email` (ignoring case), and whether its address is verified.
-    static func account(email: String, on db: some StatementRunner) async throws
-        -> (id: String, username: String, email: String, verified: Bool)?
-    {
+    /// Whom a mail about an account goes to.
+    struct Addressee: Sendable {
+        let id: String
+        let username: String
+        /// As registered, whatever case it was typed in since.
+        let email: String
+        let emailVerified: Bool
+    }
+
+    /// The account registered under `email`, ignoring case.
+    static func addressee(email: String, on db: some StatementRunner) async throws -> Addressee? {
         let rows = try await db.query(
             """
             SELECT id::text, username, email, email_verified_at IS NOT NULL FROM identity.accounts
             WHERE lower(email) = lower(\(email))
             """)
-        return try rows.first?.decode((String, String, String, Bool).self)
+        return try rows.first.map { row in
+            let (id, username, address, verified) = try row.decode((String, String, String, Bool).self)
+            return Addressee(id: id, username: username, email: address, emailVerified: verified)
+        }
     }
 
     /// A band, role or assurance method as the column holds it; a value the table's CHECK should have kept
