@@ -116,6 +116,21 @@ struct DateOfBirthChangeTests {
         }
     }
 
+    @Test func aMinorWhoStaysOneKeepsTheControlsTheirFamilySet() async throws {
+        try await IdentityTestDatabase.withDatabase { pool in
+            let test = TestAccounts(pool)
+            let teen = try await test.registerVerified("teen", born: (2010, 1, 1))
+            try await pool.query("UPDATE identity.accounts SET parental_controls = false WHERE id = \(teen.id)")
+            try await test.accounts.requestDateOfBirthChange(
+                accountID: teen.id, password: "correct horse 1", dateOfBirth: Self.date(2012, 1, 1))
+            #expect(
+                try await test.accounts.confirmDateOfBirthChange(
+                    token: try await TestMailbox(pool).token(to: teen.email))
+                    == .thirteenToFifteen)
+            #expect(try await !test.accounts.me(TestCallers.of(teen)).parentalControls)
+        }
+    }
+
     @Test func aMinorCorrectedToAnAdultComesOfAgeWithControlsOff() async throws {
         try await IdentityTestDatabase.withDatabase { pool in
             let test = TestAccounts(pool)

@@ -26,8 +26,10 @@ public enum IdentityService {
                 let credentials = try await Credentials.start(
                     database: environment.database, passwords: passwords, settings: settings,
                     logger: environment.logger)
-                environment.background.start("credentials sweep") { await credentials.runSweeps() }
-                let accounts = startAccounts(environment, credentials: credentials, mail: settings.mail)
+                let accounts = Accounts(
+                    database: environment.database, passwords: passwords, lockout: credentials.signIn.lockout,
+                    clock: .system, mail: settings.mail, logger: environment.logger)
+                startBackgroundWork(environment, credentials: credentials, accounts: accounts)
                 let events = try EventFeed(
                     outbox: accounts.events, pool: environment.database, logger: environment.logger)
                 // Closing the feed ends the WatchEvents streams, so they do not hold the drain.
@@ -44,20 +46,16 @@ public enum IdentityService {
         return definition
     }()
 
-    /// The account rules, sharing sign-in's hasher and lockout, with the delivery of identity's mail and the
-    /// daily coming-of-age sweep running beside them.
-    static func startAccounts(
-        _ environment: ServiceEnvironment, credentials: Credentials, mail: IdentityMail
-    ) -> Accounts {
-        let accounts = Accounts(
-            database: environment.database, passwords: credentials.passwords,
-            lockout: credentials.signIn.lockout,
-            clock: .system, mail: mail, logger: environment.logger)
+    /// What runs beside the RPCs in every instance, stopped at the drain: delivery of identity's mail (all
+    /// three kinds), and the hourly sweeps of expired credentials and of coming of age.
+    static func startBackgroundWork(
+        _ environment: ServiceEnvironment, credentials: Credentials, accounts: Accounts
+    ) {
         let mailWorker = MailDeliveryWorker(
             outbox: IdentityMail.outbox, database: environment.database, settings: environment.mail,
             logger: environment.logger)
         environment.background.start("mail delivery") { await mailWorker.run() }
+        environment.background.start("credentials sweep") { await credentials.runSweeps() }
         environment.background.start("coming-of-age sweep") { await accounts.runComingOfAgeSweeps() }
-        return accounts
     }
 }
