@@ -9,7 +9,7 @@ import Testing
 struct AccountReadTests {
     @Test func getMeIsTheOwnersWholeAccount() async throws {
         try await IdentityTestDatabase.withDatabase { pool in
-            let test = try TestAccounts(pool)
+            let test = TestAccounts(pool)
             let account = try await test.register("mia_r")
             #expect(try await test.accounts.me(TestCallers.of(account)) == account)
         }
@@ -17,7 +17,7 @@ struct AccountReadTests {
 
     @Test func getMeRefusesAServiceAndADeletedAccount() async throws {
         try await IdentityTestDatabase.withDatabase { pool in
-            let test = try TestAccounts(pool)
+            let test = TestAccounts(pool)
             #expect(await rpcError { try await test.accounts.me(TestCallers.service) }?.code == .notFound)
             let gone = TestCallers.caller("0192f5e0-7c1a-7b3e-8f00-00000000dead")
             #expect(await rpcError { try await test.accounts.me(gone) }?.reason == "ACCOUNT_NOT_FOUND")
@@ -26,7 +26,7 @@ struct AccountReadTests {
 
     @Test func theOwnerAdminsAndServicesSeeTheWholeAccountOthersThePublicView() async throws {
         try await IdentityTestDatabase.withDatabase { pool in
-            let test = try TestAccounts(pool)
+            let test = TestAccounts(pool)
             let mia = try await test.register("mia_r")
             let leo = try await test.register("leo")
             for caller in [TestCallers.of(mia), TestCallers.admin, TestCallers.service] {
@@ -40,7 +40,7 @@ struct AccountReadTests {
 
     @Test func getAccountNamesAMalformedIDAndAnUnknownOne() async throws {
         try await IdentityTestDatabase.withDatabase { pool in
-            let test = try TestAccounts(pool)
+            let test = TestAccounts(pool)
             let malformed = await rpcError { try await test.accounts.account("42", as: TestCallers.admin) }
             #expect(malformed?.badFields == ["user_id"])
             let unknown = await rpcError {
@@ -52,7 +52,7 @@ struct AccountReadTests {
 
     @Test func getAgeRangeAnswersOnlyTheBandToTheUserAdminsAndServices() async throws {
         try await IdentityTestDatabase.withDatabase { pool in
-            let test = try TestAccounts(pool)
+            let test = TestAccounts(pool)
             let teen = try await test.register("teen", born: (2010, 1, 1))
             let other = try await test.register("other")
             let own = try await test.accounts.ageRange(of: "", as: TestCallers.of(teen))

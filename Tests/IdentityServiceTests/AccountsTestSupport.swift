@@ -34,19 +34,27 @@ final class TestClock: Sendable {
     }
 }
 
-/// The account rules on a test database, at the cheapest Argon2id cost, on a clock the test controls.
+/// The account rules on a test database, at the cheapest Argon2id cost, on a clock the test controls. The
+/// settings are what sign-in on the same database needs to share its lockout (`AccountSignInTests`).
 struct TestAccounts {
+    static let mail = IdentityMail(linkBase: "https://kindred.test/app")!
+
     let pool: PostgresPool
     let clock: TestClock
+    let settings: IdentitySettings
     let accounts: Accounts
 
-    init(_ pool: PostgresPool, clock: TestClock = TestClock()) throws {
+    init(
+        _ pool: PostgresPool, clock: TestClock = TestClock(),
+        passwords: PasswordHasher = PasswordHasher(cost: .testsOnly, concurrency: 2)
+    ) {
         self.pool = pool
         self.clock = clock
+        settings = IdentitySettings(secret: .generate(), mail: Self.mail)
         accounts = Accounts(
-            database: pool, passwords: PasswordHasher(cost: .testsOnly, concurrency: 2),
-            clock: clock.identityClock, mail: try IdentityMail(linkBase: "https://kindred.test/app"),
-            logger: IdentityTestDatabase.logger)
+            database: pool, passwords: passwords,
+            lockout: SignInLockout(database: pool, secret: settings.secret), clock: clock.identityClock,
+            mail: Self.mail, logger: IdentityTestDatabase.logger)
     }
 
     /// A registration request that passes every check; change what a test is about.

@@ -64,7 +64,7 @@ struct ClientCredentialsTests {
     @Test func anEmptyFileOrNoFileMeansNoClients() async throws {
         #expect(try ClientRegistry(parsing: "# nobody yet\n\n").clients.isEmpty)
         #expect(
-            try CredentialSettings(environment: ["KINDRED_IDENTITY_SECRET_KEY": ServiceSecretFixture.base64])
+            try IdentitySettings(environment: ["KINDRED_IDENTITY_SECRET_KEY": ServiceSecretFixture.base64])
                 .clients.clients.isEmpty)
     }
 
@@ -78,10 +78,17 @@ struct ClientCredentialsTests {
             ],
             "KINDRED_IDENTITY_CLIENTS_FILE: cannot read /nonexistent"
         ),
+        (
+            [
+                "KINDRED_IDENTITY_SECRET_KEY": ServiceSecretFixture.base64,
+                "KINDRED_IDENTITY_LINK_BASE": "kindred.example/app",
+            ],
+            "KINDRED_IDENTITY_LINK_BASE: \"kindred.example/app\" is not an http:// or https:// URL"
+        ),
     ])
     func unusableSettingsAreOneLineNamingTheVariable(environment: [String: String], start: String) {
         do {
-            _ = try CredentialSettings(environment: environment)
+            _ = try IdentitySettings(environment: environment)
             Issue.record("accepted \(environment)")
         } catch {
             #expect(error.description.hasPrefix(start))

@@ -20,7 +20,7 @@ struct ComingOfAgeSweepTests {
 
     @Test func minorsMoveBandOnTheirBirthdayAndThoseTurningEighteenComeOfAge() async throws {
         try await IdentityTestDatabase.withDatabase { pool in
-            let test = try TestAccounts(pool, clock: TestClock("2026-06-14T12:00:00Z"))
+            let test = TestAccounts(pool, clock: TestClock("2026-06-14T12:00:00Z"))
             let turning16 = try await test.register("turning16", born: (2010, 6, 15))
             let turning18 = try await test.register("turning18", born: (2008, 6, 15))
             let staying = try await test.register("staying", born: (2008, 6, 16))
@@ -39,7 +39,7 @@ struct ComingOfAgeSweepTests {
 
     @Test func aLeapDayBirthdayComesOfAgeOnTheFirstOfMarch() async throws {
         try await IdentityTestDatabase.withDatabase { pool in
-            let test = try TestAccounts(pool, clock: TestClock("2026-02-27T12:00:00Z"))
+            let test = TestAccounts(pool, clock: TestClock("2026-02-27T12:00:00Z"))
             let leap = try await test.register("leap", born: (2008, 2, 29))
             test.clock.set("2026-02-28T12:00:00Z")
             _ = try await test.accounts.sweepComingOfAge()
@@ -52,10 +52,10 @@ struct ComingOfAgeSweepTests {
 
     @Test func aDayIsSweptOnceHoweverOftenAndWhereverTheSweepRuns() async throws {
         try await IdentityTestDatabase.withDatabase { pool in
-            let test = try TestAccounts(pool, clock: TestClock("2026-06-14T12:00:00Z"))
+            let test = TestAccounts(pool, clock: TestClock("2026-06-14T12:00:00Z"))
             for index in 0..<5 { try await test.register("teen\(index)", born: (2008, 6, 15)) }
             test.clock.set("2026-06-15T03:00:00Z")
-            let instances = try (0..<4).map { _ in try TestAccounts(pool, clock: test.clock) }
+            let instances = (0..<4).map { _ in TestAccounts(pool, clock: test.clock) }
             let outcomes = try await withThrowingTaskGroup(of: Accounts.SweepOutcome.self) { group in
                 for instance in instances { group.addTask { try await instance.accounts.sweepComingOfAge() } }
                 return try await group.reduce(into: []) { $0.append($1) }
@@ -70,7 +70,7 @@ struct ComingOfAgeSweepTests {
 
     @Test func aMissedDayIsCaughtUpByTheNextSweep() async throws {
         try await IdentityTestDatabase.withDatabase { pool in
-            let test = try TestAccounts(pool, clock: TestClock("2026-06-10T12:00:00Z"))
+            let test = TestAccounts(pool, clock: TestClock("2026-06-10T12:00:00Z"))
             let skipped = try await test.register("skipped", born: (2010, 6, 12))
             test.clock.set("2026-06-15T12:00:00Z")
             _ = try await test.accounts.sweepComingOfAge()
@@ -82,7 +82,7 @@ struct ComingOfAgeSweepTests {
 
     @Test func controlsAlreadyTurnedOffStayOffWhenAMinorMovesToSixteen() async throws {
         try await IdentityTestDatabase.withDatabase { pool in
-            let test = try TestAccounts(pool, clock: TestClock("2026-06-14T12:00:00Z"))
+            let test = TestAccounts(pool, clock: TestClock("2026-06-14T12:00:00Z"))
             let teen = try await test.register("teen", born: (2010, 6, 15))
             try await pool.query(
                 "UPDATE identity.accounts SET parental_controls = false WHERE id = \(teen.id)")

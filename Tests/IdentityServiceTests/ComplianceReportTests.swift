@@ -8,7 +8,7 @@ import Testing
 struct ComplianceReportTests {
     @Test func onlyAdminsMayReadIt() async throws {
         try await IdentityTestDatabase.withDatabase { pool in
-            let test = try TestAccounts(pool)
+            let test = TestAccounts(pool)
             let user = try await test.register()
             for caller in [TestCallers.of(user), TestCallers.service] {
                 let error = await rpcError {
@@ -22,7 +22,7 @@ struct ComplianceReportTests {
 
     @Test func itCountsAccountsPerBandAndRefusedAttemptsPerDay() async throws {
         try await IdentityTestDatabase.withDatabase { pool in
-            let test = try TestAccounts(pool, clock: TestClock("2026-06-01T08:00:00Z"))
+            let test = TestAccounts(pool, clock: TestClock("2026-06-01T08:00:00Z"))
             try await test.register("adult_one")
             try await test.register("adult_two")
             try await test.register("young", born: (2012, 1, 1))
@@ -51,7 +51,7 @@ struct ComplianceReportTests {
 
     @Test func withoutASinceDateItCoversTheLastThirtyDays() async throws {
         try await IdentityTestDatabase.withDatabase { pool in
-            let test = try TestAccounts(pool, clock: TestClock("2026-05-16T12:00:00Z"))
+            let test = TestAccounts(pool, clock: TestClock("2026-05-16T12:00:00Z"))
             _ = await rpcError { try await test.register("kid_a", born: (2015, 1, 1)) }
             test.clock.set("2026-05-17T12:00:00Z")
             _ = await rpcError { try await test.register("kid_b", born: (2015, 1, 1)) }

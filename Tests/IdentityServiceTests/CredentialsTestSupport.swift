@@ -23,16 +23,17 @@ struct SignInFixture {
         passwords = PasswordHasher(cost: .testsOnly, concurrency: 2)
         credentials = try await Credentials.start(
             database: pool, passwords: passwords,
-            settings: CredentialSettings(
-                secret: secret, clients: clients, linkBase: "https://kindred.test/app"),
+            settings: IdentitySettings(secret: secret, clients: clients, mail: TestAccounts.mail),
             keyRefreshInterval: .milliseconds(50), logger: IdentityTestDatabase.logger)
     }
 
-    /// Writes an account whose password is `password`; returns its id.
+    /// Writes an account whose password is `password`, with parental controls as a new account of its band
+    /// has them unless `parentalControls` says otherwise; returns its id.
     @discardableResult
     func account(
         _ username: String, email: String? = nil, password: String = password, band: String = "18+",
-        role: String = "user", verified: Bool = true, passwordHash: String? = nil
+        parentalControls: Bool? = nil, role: String = "user", verified: Bool = true,
+        passwordHash: String? = nil
     ) async throws -> String {
         let id = UUID().uuidString.lowercased()
         let hash: String
@@ -42,19 +43,27 @@ struct SignInFixture {
             INSERT INTO identity.accounts (id, username, email, password_hash, date_of_birth, age_band,
                 age_assurance_method, age_assured_at, role, email_verified_at, parental_controls)
             VALUES (\(id)::uuid, \(username), \(email ?? "\(username)@example.com"), \(hash), '2000-01-01', \(band),
-                'self_declared', now(), \(role), CASE WHEN \(verified) THEN now() END, \(band) <> '18+')
+                'self_declared', now(), \(role), CASE WHEN \(verified) THEN now() END,
+                \(parentalControls ?? (band != "18+")))
             """)
         return id
     }
 
     /// The claims of an access token, checked with the keys `GetSigningKeys` publishes.
     func claims(of accessToken: String) async throws -> Caller {
-        try TokenVerifier(keys: try await credentials.signingKeys.verificationKeys()).verify(accessToken)
+        try await credentials.claims(of: accessToken)
     }
 
     /// Runs one SQL statement the test needs to set the scene (ageing a row, say).
     func sql(_ query: PostgresQuery) async throws -> PostgresRows {
         try await pool.query(query)
+    }
+}
+
+extension Credentials {
+    /// The claims of an access token, checked with the keys `GetSigningKeys` publishes.
+    func claims(of accessToken: String) async throws -> Caller {
+        try TokenVerifier(keys: try await signingKeys.verificationKeys()).verify(accessToken)
     }
 }
 

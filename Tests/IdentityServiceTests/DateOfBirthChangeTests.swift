@@ -12,7 +12,7 @@ struct DateOfBirthChangeTests {
 
     @Test func aChangeWaitsForTheEmailedConfirmationThenRederivesTheBand() async throws {
         try await IdentityTestDatabase.withDatabase { pool in
-            let test = try TestAccounts(pool)
+            let test = TestAccounts(pool)
             let account = try await test.registerVerified("mia_r", born: (1990, 4, 12))
             try await test.accounts.requestDateOfBirthChange(
                 accountID: account.id, password: "correct horse 1", dateOfBirth: Self.date(2010, 1, 31))
@@ -41,7 +41,7 @@ struct DateOfBirthChangeTests {
 
     @Test func theWrongPasswordIsRefusedAndNothingIsMailed() async throws {
         try await IdentityTestDatabase.withDatabase { pool in
-            let test = try TestAccounts(pool)
+            let test = TestAccounts(pool)
             let account = try await test.registerVerified("mia_r")
             let error = await rpcError {
                 try await test.accounts.requestDateOfBirthChange(
@@ -56,7 +56,7 @@ struct DateOfBirthChangeTests {
 
     @Test func aDateThatMakesTheUserUnderThirteenIsRefused() async throws {
         try await IdentityTestDatabase.withDatabase { pool in
-            let test = try TestAccounts(pool)
+            let test = TestAccounts(pool)
             let account = try await test.registerVerified("mia_r")
             let error = await rpcError {
                 try await test.accounts.requestDateOfBirthChange(
@@ -70,7 +70,7 @@ struct DateOfBirthChangeTests {
 
     @Test func malformedDatesAndAMissingPasswordAreNamedTogether() async throws {
         try await IdentityTestDatabase.withDatabase { pool in
-            let test = try TestAccounts(pool)
+            let test = TestAccounts(pool)
             let account = try await test.registerVerified("mia_r")
             let error = await rpcError {
                 try await test.accounts.requestDateOfBirthChange(
@@ -83,7 +83,7 @@ struct DateOfBirthChangeTests {
 
     @Test func aNewRequestReplacesThePendingOne() async throws {
         try await IdentityTestDatabase.withDatabase { pool in
-            let test = try TestAccounts(pool)
+            let test = TestAccounts(pool)
             let account = try await test.registerVerified("mia_r")
             let change = { (year: Int32) in
                 try await test.accounts.requestDateOfBirthChange(
@@ -102,7 +102,7 @@ struct DateOfBirthChangeTests {
 
     @Test func anExpiredConfirmationChangesNothing() async throws {
         try await IdentityTestDatabase.withDatabase { pool in
-            let test = try TestAccounts(pool)
+            let test = TestAccounts(pool)
             let account = try await test.registerVerified("mia_r")
             try await test.accounts.requestDateOfBirthChange(
                 accountID: account.id, password: "correct horse 1", dateOfBirth: Self.date(1980, 1, 1))
@@ -116,9 +116,24 @@ struct DateOfBirthChangeTests {
         }
     }
 
+    @Test func aMinorWhoStaysOneKeepsTheControlsTheirFamilySet() async throws {
+        try await IdentityTestDatabase.withDatabase { pool in
+            let test = TestAccounts(pool)
+            let teen = try await test.registerVerified("teen", born: (2010, 1, 1))
+            try await pool.query("UPDATE identity.accounts SET parental_controls = false WHERE id = \(teen.id)")
+            try await test.accounts.requestDateOfBirthChange(
+                accountID: teen.id, password: "correct horse 1", dateOfBirth: Self.date(2012, 1, 1))
+            #expect(
+                try await test.accounts.confirmDateOfBirthChange(
+                    token: try await TestMailbox(pool).token(to: teen.email))
+                    == .thirteenToFifteen)
+            #expect(try await !test.accounts.me(TestCallers.of(teen)).parentalControls)
+        }
+    }
+
     @Test func aMinorCorrectedToAnAdultComesOfAgeWithControlsOff() async throws {
         try await IdentityTestDatabase.withDatabase { pool in
-            let test = try TestAccounts(pool)
+            let test = TestAccounts(pool)
             let teen = try await test.registerVerified("teen", born: (2010, 1, 1))
             try await test.accounts.requestDateOfBirthChange(
                 accountID: teen.id, password: "correct horse 1", dateOfBirth: Self.date(2008, 1, 1))

@@ -8,7 +8,7 @@ import Testing
 struct DeletionTests {
     @Test func deletionNeedsThePasswordAgain() async throws {
         try await IdentityTestDatabase.withDatabase { pool in
-            let test = try TestAccounts(pool)
+            let test = TestAccounts(pool)
             let account = try await test.registerVerified("mia_r")
             let wrong = await rpcError {
                 try await test.accounts.deleteAccount(account.id, password: "wrong pass 1")
@@ -23,7 +23,7 @@ struct DeletionTests {
 
     @Test func deletionRemovesTheAccountAndItsTokensAndEmitsUserDeleted() async throws {
         try await IdentityTestDatabase.withDatabase { pool in
-            let test = try TestAccounts(pool)
+            let test = TestAccounts(pool)
             let account = try await test.register("mia_r")
             try await test.accounts.deleteAccount(account.id, password: "correct horse 1")
             #expect(await rpcError { try await test.accounts.me(TestCallers.of(account)) }?.code == .notFound)
@@ -40,7 +40,7 @@ struct DeletionTests {
 
     @Test func aDeletedUsernameAndEmailCanBeRegisteredAgain() async throws {
         try await IdentityTestDatabase.withDatabase { pool in
-            let test = try TestAccounts(pool)
+            let test = TestAccounts(pool)
             let first = try await test.register("mia_r")
             try await test.accounts.deleteAccount(first.id, password: "correct horse 1")
             let second = try await test.accounts.register(

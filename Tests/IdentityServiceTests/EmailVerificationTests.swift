@@ -8,7 +8,7 @@ import Testing
 struct EmailVerificationTests {
     @Test func theMailedTokenVerifiesTheEmailOnceAndEmitsUserEmailVerified() async throws {
         try await IdentityTestDatabase.withDatabase { pool in
-            let test = try TestAccounts(pool)
+            let test = TestAccounts(pool)
             let account = try await test.register()
             let token = try await TestMailbox(pool).token(to: account.email)
             #expect(try await test.accounts.verifyEmail(token: token) == account.id)
@@ -24,7 +24,7 @@ struct EmailVerificationTests {
 
     @Test func aTokenWorksUntilTwentyFourHoursHavePassed() async throws {
         try await IdentityTestDatabase.withDatabase { pool in
-            let test = try TestAccounts(pool)
+            let test = TestAccounts(pool)
             let first = try await test.register("first")
             let second = try await test.register("second")
             test.clock.advance(seconds: 24 * 3_600 - 1)
@@ -44,7 +44,7 @@ struct EmailVerificationTests {
 
     @Test func unknownAndEmptyTokensAreRefusedClearly() async throws {
         try await IdentityTestDatabase.withDatabase { pool in
-            let test = try TestAccounts(pool)
+            let test = TestAccounts(pool)
             let unknown = await rpcError { try await test.accounts.verifyEmail(token: "not-a-token-we-sent") }
             #expect(unknown?.code == .notFound)
             #expect(unknown?.reason == "LINK_UNKNOWN")
@@ -56,7 +56,7 @@ struct EmailVerificationTests {
 
     @Test func aDateOfBirthConfirmationTokenDoesNotVerifyAnEmail() async throws {
         try await IdentityTestDatabase.withDatabase { pool in
-            let test = try TestAccounts(pool)
+            let test = TestAccounts(pool)
             let account = try await test.registerVerified("mia_r")
             try await test.accounts.requestDateOfBirthChange(
                 accountID: account.id, password: "correct horse 1",
@@ -70,7 +70,7 @@ struct EmailVerificationTests {
 
     @Test func resendAnswersTheSameForUnknownVerifiedAndUnverifiedAddresses() async throws {
         try await IdentityTestDatabase.withDatabase { pool in
-            let test = try TestAccounts(pool)
+            let test = TestAccounts(pool)
             let verified = try await test.registerVerified("verified")
             let pending = try await test.register("pending")
             test.clock.advance(seconds: 61)
@@ -90,7 +90,7 @@ struct EmailVerificationTests {
 
     @Test func resendSendsAtMostOneMailAMinute() async throws {
         try await IdentityTestDatabase.withDatabase { pool in
-            let test = try TestAccounts(pool)
+            let test = TestAccounts(pool)
             let account = try await test.register()
             try await test.accounts.resendVerification(to: account.email)
             test.clock.advance(seconds: 59)
@@ -104,7 +104,7 @@ struct EmailVerificationTests {
 
     @Test func verifyingRetiresEveryOtherVerificationLink() async throws {
         try await IdentityTestDatabase.withDatabase { pool in
-            let test = try TestAccounts(pool)
+            let test = TestAccounts(pool)
             let account = try await test.register()
             let first = try await TestMailbox(pool).token(to: account.email)
             test.clock.advance(seconds: 120)

@@ -20,14 +20,11 @@ final class IdentityTestServer: Sendable {
         configuration.authenticator = TokenAuthenticator(
             keySource: FixedSigningKeys([TestCallers.key.verificationKey]))
         let credentials = try await Credentials.start(
-            database: test.pool, passwords: test.accounts.passwords,
-            settings: CredentialSettings(secret: .generate(), linkBase: test.accounts.mail.linkBase),
+            database: test.pool, passwords: test.accounts.passwords, settings: test.settings,
             logger: IdentityTestDatabase.logger)
         feed = try EventFeed(
             outbox: test.accounts.events, pool: test.pool, logger: IdentityTestDatabase.logger)
-        let api = IdentityAPI(
-            database: test.pool, passwords: test.accounts.passwords, logger: IdentityTestDatabase.logger,
-            credentials: credentials, accounts: test.accounts, events: feed)
+        let api = IdentityAPI(credentials: credentials, accounts: test.accounts, events: feed)
         var logger = Logger(label: "identity-wire-tests")
         logger.logLevel = .critical
         server = try RPCServer.bind(configuration: configuration, services: [api], logger: logger)

@@ -17,11 +17,12 @@ struct PasswordGrantTests {
         }
     }
 
-    @Test(arguments: [("18+", false), ("16-17", true), ("13-15", true)])
+    /// `pc` is the account's `parental_controls`, not derived from its band: family may turn a minor's off.
+    @Test(arguments: [("18+", false), ("16-17", true), ("13-15", true), ("16-17", false), ("13-15", false)])
     func theAccessTokenCarriesTheAccountAsItIsNow(band: String, parentalControls: Bool) async throws {
         try await IdentityTestDatabase.withDatabase { pool in
             let fixture = try await SignInFixture(pool)
-            let id = try await fixture.account("teen", band: band)
+            let id = try await fixture.account("teen", band: band, parentalControls: parentalControls)
             let issued = try await fixture.credentials.passwordGrant(
                 identifier: "teen", password: SignInFixture.password)
             let caller = try await fixture.claims(of: issued.accessToken)
@@ -66,7 +67,7 @@ struct PasswordGrantTests {
         try await IdentityTestDatabase.withDatabase { pool in
             let fixture = try await SignInFixture(pool)
             try await fixture.account("new_user", verified: false)
-            await #expect(throws: CredentialError.wrongPassword) {
+            await #expect(throws: IdentityError.invalidCredentials) {
                 try await fixture.credentials.passwordGrant(identifier: "new_user", password: "guess 123")
             }
             let refusal = await rpcError {
@@ -107,7 +108,9 @@ struct PasswordGrantTests {
             let first = try await fixture.credentials.passwordGrant(
                 identifier: "teen", password: SignInFixture.password)
             #expect(try await fixture.claims(of: first.accessToken).ageBand == .sixteenToSeventeen)
-            _ = try await fixture.sql("UPDATE identity.accounts SET age_band = '18+' WHERE id = \(id)::uuid")
+            _ = try await fixture.sql(
+                "UPDATE identity.accounts SET age_band = '18+', parental_controls = false WHERE id = \(id)::uuid"
+            )
             let refreshed = try await fixture.credentials.refreshGrant(try #require(first.refreshToken))
             let caller = try await fixture.claims(of: refreshed.accessToken)
             #expect(caller.ageBand == .adult)

@@ -113,13 +113,13 @@ struct RefreshTokenTests {
             try await fixture.account("leo")
             let others = try await fixture.credentials.passwordGrant(
                 identifier: "leo", password: SignInFixture.password)
-            #expect(try await fixture.credentials.refreshTokens.revokeAll(of: id) == 2)
+            #expect(try await fixture.credentials.signOutEverywhere(id) == 2)
             #expect(await Self.refused(fixture, first))
             #expect(await Self.refused(fixture, try #require(second.refreshToken)))
             #expect(
                 try await fixture.credentials.refreshGrant(try #require(others.refreshToken)).refreshToken
                     != nil)
-            #expect(try await fixture.credentials.refreshTokens.revokeAll(of: id) == 0)
+            #expect(try await fixture.credentials.signOutEverywhere(id) == 0)
         }
     }
 

@@ -9,7 +9,7 @@ import Testing
 struct RegistrationTests {
     @Test func anAdultAccountIsSelfDeclaredWithoutControlsAndMailedAVerificationLink() async throws {
         try await IdentityTestDatabase.withDatabase { pool in
-            let test = try TestAccounts(pool)
+            let test = TestAccounts(pool)
             let account = try await test.register("mia_r", born: (1990, 4, 12))
             #expect(account.ageBand == .adult)
             #expect(!account.parentalControls)
@@ -58,7 +58,7 @@ struct RegistrationTests {
 
     @Test func thirteenTomorrowIsRefusedLeavingOnlyTheDaysCount() async throws {
         try await IdentityTestDatabase.withDatabase { pool in
-            let test = try TestAccounts(pool)
+            let test = TestAccounts(pool)
             for username in ["kid_one", "kid_two"] {
                 let error = await rpcError { try await test.register(username, born: (2013, 6, 16)) }
                 #expect(error?.code == .failedPrecondition)
@@ -77,17 +77,18 @@ struct RegistrationTests {
 
     @Test func aTwentyNinthOfFebruaryBirthdayIsThirteenOnTheFirstOfMarch() async throws {
         try await IdentityTestDatabase.withDatabase { pool in
-            let test = try TestAccounts(pool, clock: TestClock("2025-02-28T23:59:59Z"))
+            let test = TestAccounts(pool, clock: TestClock("2025-02-28T23:59:59Z"))
             let early = await rpcError { try await test.register("leap_kid", born: (2012, 2, 29)) }
             #expect(early?.reason == "AGE_BELOW_MINIMUM")
             test.clock.set("2025-03-01T00:00:00Z")
-            #expect(try await test.register("leap_kid", born: (2012, 2, 29)).ageBand == .thirteenToFifteen)
+            let account = try await test.register("leap_kid", born: (2012, 2, 29))
+            #expect(account.ageBand == .thirteenToFifteen)
         }
     }
 
     @Test func usernamesAndEmailsAreTakenIgnoringCase() async throws {
         try await IdentityTestDatabase.withDatabase { pool in
-            let test = try TestAccounts(pool)
+            let test = TestAccounts(pool)
             try await test.register("Mia_R")
             let username = await rpcError {
                 try await test.accounts.register(TestAccounts.request("mia_r", email: "other@example.com"))
@@ -105,7 +106,7 @@ struct RegistrationTests {
 
     @Test func aRetryWithTheSameRequestIDReturnsTheFirstAccountAndChangesNothing() async throws {
         try await IdentityTestDatabase.withDatabase { pool in
-            let test = try TestAccounts(pool)
+            let test = TestAccounts(pool)
             let request = TestAccounts.request("mia_r", requestID: "0192f5e0-retry")
             let first = try await test.accounts.register(request)
             test.clock.advance(seconds: 30)
@@ -118,7 +119,7 @@ struct RegistrationTests {
 
     @Test func concurrentRetriesCreateOneAccountAndAllGetIt() async throws {
         try await IdentityTestDatabase.withDatabase { pool in
-            let test = try TestAccounts(pool)
+            let test = TestAccounts(pool)
             let request = TestAccounts.request("mia_r", requestID: "0192f5e0-burst")
             let accounts = try await withThrowingTaskGroup(of: AccountRecord.self) { group in
                 for _ in 0..<8 { group.addTask { try await test.accounts.register(request) } }
@@ -136,7 +137,7 @@ struct RegistrationTests {
 
     @Test func aRequestIDReusedForAnotherRegistrationRevealsNothing() async throws {
         try await IdentityTestDatabase.withDatabase { pool in
-            let test = try TestAccounts(pool)
+            let test = TestAccounts(pool)
             _ = try await test.accounts.register(TestAccounts.request("mia_r", requestID: "guessable-1"))
             for other in [
                 TestAccounts.request("someone", requestID: "guessable-1"),

@@ -18,7 +18,7 @@ struct SearchUsersTests {
 
     @Test func adultsAreFoundByPrefixIgnoringCaseInUsernameOrder() async throws {
         try await IdentityTestDatabase.withDatabase { pool in
-            let test = try TestAccounts(pool)
+            let test = TestAccounts(pool)
             for name in ["Mia_R", "mila", "miles", "max", "MIA_Z"] { try await test.registerVerified(name) }
             #expect(try await Self.search(test, "MI").names == ["Mia_R", "MIA_Z", "mila", "miles"])
             #expect(try await Self.search(test, "mia_").names == ["Mia_R", "MIA_Z"])
@@ -28,7 +28,7 @@ struct SearchUsersTests {
 
     @Test func minorsAreFoundOnlyByTheirExactUsername() async throws {
         try await IdentityTestDatabase.withDatabase { pool in
-            let test = try TestAccounts(pool)
+            let test = TestAccounts(pool)
             try await test.registerVerified("teen_sam", born: (2011, 5, 5))
             try await test.registerVerified("teen_samuel")
             #expect(try await Self.search(test, "teen").names == ["teen_samuel"])
@@ -39,7 +39,7 @@ struct SearchUsersTests {
 
     @Test func accountsNeverVerifiedAreNotFound() async throws {
         try await IdentityTestDatabase.withDatabase { pool in
-            let test = try TestAccounts(pool)
+            let test = TestAccounts(pool)
             try await test.register("ghost")
             #expect(try await Self.search(test, "ghost").names.isEmpty)
         }
@@ -47,7 +47,7 @@ struct SearchUsersTests {
 
     @Test func theUnderscoreIsALiteralNotAWildcard() async throws {
         try await IdentityTestDatabase.withDatabase { pool in
-            let test = try TestAccounts(pool)
+            let test = TestAccounts(pool)
             for name in ["a_b", "axb"] { try await test.registerVerified(name) }
             #expect(try await Self.search(test, "a_").names == ["a_b"])
         }
@@ -55,7 +55,7 @@ struct SearchUsersTests {
 
     @Test func pagesFollowTheirTokensToTheEnd() async throws {
         try await IdentityTestDatabase.withDatabase { pool in
-            let test = try TestAccounts(pool)
+            let test = TestAccounts(pool)
             let names = (1...7).map { "user_\($0)" }
             for name in names.shuffled() { try await test.registerVerified(name) }
             var seen: [String] = []
@@ -86,7 +86,7 @@ struct SearchUsersTests {
 
     @Test func badPrefixesSizesAndTokensAreNamed() async throws {
         try await IdentityTestDatabase.withDatabase { pool in
-            let test = try TestAccounts(pool)
+            let test = TestAccounts(pool)
             let everything = await rpcError { try await Self.search(test, "", size: -1, token: "garbage!") }
             #expect(everything?.badFields == ["username_prefix", "page.page_size", "page.page_token"])
             try await test.registerVerified("user_1")

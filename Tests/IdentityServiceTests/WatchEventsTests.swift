@@ -22,7 +22,7 @@ struct WatchEventsTests {
         async throws
     {
         try await IdentityTestDatabase.withDatabase { pool in
-            let test = try TestAccounts(pool)
+            let test = TestAccounts(pool)
             let feed = try EventFeed(
                 outbox: test.accounts.events, pool: pool, logger: IdentityTestDatabase.logger)
             let account = try await test.registerVerified("mia_r")

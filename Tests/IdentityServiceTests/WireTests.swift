@@ -10,7 +10,7 @@ import Testing
 
     @Test func registrationRefusalsReachTheClientWithTheirDetails() async throws {
         try await IdentityTestDatabase.withDatabase { pool in
-            try await Server.with(try TestAccounts(pool)) { server in
+            try await Server.with(TestAccounts(pool)) { server in
                 var bad = TestAccounts.request()
                 (bad.username, bad.password) = ("x", "nodigits")
                 let invalid = await rpcError { try await server.client.registerAccount(bad) }
@@ -29,7 +29,7 @@ import Testing
 
     @Test func registerVerifyAndReadTheAccountOverTheWire() async throws {
         try await IdentityTestDatabase.withDatabase { pool in
-            try await Server.with(try TestAccounts(pool)) { server in
+            try await Server.with(TestAccounts(pool)) { server in
                 let registered = try await server.client.registerAccount(
                     TestAccounts.request("teen", born: (2010, 3, 3)))
                 let account = try #require(registered.account)
@@ -64,7 +64,7 @@ import Testing
 
     @Test func resendVerificationAnswersTheSameForAnyAddress() async throws {
         try await IdentityTestDatabase.withDatabase { pool in
-            let test = try TestAccounts(pool)
+            let test = TestAccounts(pool)
             try await Server.with(test) { server in
                 let account = try await test.register("mia_r")
                 test.clock.advance(seconds: 120)
@@ -80,7 +80,7 @@ import Testing
 
     @Test func protectedMethodsNeedATokenAndTheRightRole() async throws {
         try await IdentityTestDatabase.withDatabase { pool in
-            try await Server.with(try TestAccounts(pool)) { server in
+            try await Server.with(TestAccounts(pool)) { server in
                 let user = Server.bearer(TestCallers.token("0192f5e0-7c1a-7b3e-8f00-0000000000b0"))
                 let service = Server.bearer(TestCallers.token("family", role: .service))
                 let anonymous = await rpcError {
@@ -109,7 +109,7 @@ import Testing
 
     @Test func aServiceWatchesTheEventsWithTheirCursors() async throws {
         try await IdentityTestDatabase.withDatabase { pool in
-            let test = try TestAccounts(pool)
+            let test = TestAccounts(pool)
             try await Server.with(test) { server in
                 let account = try await test.register("mia_r")
                 let stream = server.client.watchEvents(

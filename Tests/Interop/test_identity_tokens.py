@@ -134,7 +134,8 @@ def test_a_reset_request_answers_ok_for_any_email_and_a_bad_reset_token_is_refus
     identity.RequestPasswordReset(identity_pb2.RequestPasswordResetRequest(email="nobody@example.com"), timeout=10)
     call = lambda: identity.ResetPassword(identity_pb2.ResetPasswordRequest(token="bm90LWEtdG9rZW4",
                                                                             new_password="a new one 1"), timeout=10)
-    assert refusal(call) == (grpc.StatusCode.FAILED_PRECONDITION, "RESET_TOKEN_INVALID")
+    assert refusal(call) == (grpc.StatusCode.NOT_FOUND, "LINK_UNKNOWN")
+
 
 def test_keys_rotate_makes_a_new_signer_that_the_running_identity_picks_up(identity):
     bin_dir, url = os.environ.get("KINDRED_BIN_DIR", ""), os.environ.get("KINDRED_LIFECYCLE_DATABASE_URL", "")

@@ -33,10 +33,7 @@ extension IdentityAPI {
                 try await responses.write(try IdentityEvent.message(from: event))
             }
         } catch let pruned as EventsPruned {
-            throw AccountError.refusal(
-                .failedPrecondition, "EVENTS_PRUNED",
-                "Events after cursor \(pruned.afterCursor) are no longer kept; resynchronise, then watch again.",
-                metadata: ["oldest_retained_cursor": "\(pruned.oldestRetained)"])
+            throw IdentityError.eventsPruned(after: pruned.afterCursor, oldestRetained: pruned.oldestRetained)
         }
     }
 }

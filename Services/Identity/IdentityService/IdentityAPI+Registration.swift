@@ -4,10 +4,6 @@ import KindredRPC
 
 /// `RegisterAccount`, `VerifyEmail` and `ResendVerification`: public, the way into an account.
 extension IdentityAPI {
-    /// How long `ResendVerification` takes at least: mailing an unverified account costs a transaction that an
-    /// unknown or verified address does not, and the time must not say which it was.
-    static let resendFloor: Duration = .milliseconds(200)
-
     func registerAccount(
         _ request: Kindred_Identity_V1_RegisterAccountRequest, context: ServerContext
     ) async throws -> Kindred_Identity_V1_RegisterAccountResponse {
@@ -23,7 +19,7 @@ extension IdentityAPI {
     func resendVerification(
         _ request: Kindred_Identity_V1_ResendVerificationRequest, context: ServerContext
     ) async throws -> Kindred_Identity_V1_ResendVerificationResponse {
-        try await answering(noSoonerThan: Self.resendFloor) {
+        try await answering(noSoonerThan: Self.emailAnswerFloor) {
             try await accounts.resendVerification(to: request.email)
         }
         return Kindred_Identity_V1_ResendVerificationResponse()

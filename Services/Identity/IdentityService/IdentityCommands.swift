@@ -12,7 +12,7 @@ enum IdentityCommands {
         words: ["keys", "rotate"],
         summary: "Make a new signing key the signer (needs the database and KINDRED_IDENTITY_SECRET_KEY).",
         action: .withDatabase { environment in
-            let secret = try CredentialSettings.secret(ProcessInfo.processInfo.environment)
+            let secret = try IdentitySettings.secret(ProcessInfo.processInfo.environment)
             let store = SigningKeyStore(database: environment.database, secret: secret)
             let key = try await store.rotate()
             environment.logger.notice("signing key rotated", metadata: ["kid": "\(key.keyID)"])

@@ -17,56 +17,45 @@ public enum IdentityService {
             defaultPort: 50051,
             migrations: IdentityMigrations.all,
             makeServices: { environment in
-                let settings = try CredentialSettings(environment: ProcessInfo.processInfo.environment)
+                let settings = try IdentitySettings(environment: ProcessInfo.processInfo.environment)
                 // One Argon2id at a time per core: more would only queue inside the kernel. Eight waiting per
-                // thread is under a second of queue at the measured rate; past that, SIGN_IN_BUSY at once
-                // (README, "Argon2id cost").
+                // thread is under a second of queue at the measured rate; past that, PASSWORD_HASHING_BUSY at
+                // once (README, "Argon2id cost").
                 let cores = max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))
                 let passwords = PasswordHasher(cost: .standard, concurrency: cores, maxQueued: 8 * cores)
                 let credentials = try await Credentials.start(
                     database: environment.database, passwords: passwords, settings: settings,
                     logger: environment.logger)
-                environment.background.start("credentials sweep") { await credentials.runSweeps() }
-                let accounts = try startAccounts(
-                    environment, passwords: passwords, linkBase: settings.linkBase)
+                let accounts = Accounts(
+                    database: environment.database, passwords: passwords, lockout: credentials.signIn.lockout,
+                    clock: .system, mail: settings.mail, logger: environment.logger)
+                startBackgroundWork(environment, credentials: credentials, accounts: accounts)
                 let events = try EventFeed(
                     outbox: accounts.events, pool: environment.database, logger: environment.logger)
                 // Closing the feed ends the WatchEvents streams, so they do not hold the drain.
                 environment.background.onDrain { await events.close() }
-                return [
-                    IdentityAPI(
-                        database: environment.database, passwords: passwords, logger: environment.logger,
-                        credentials: credentials, accounts: accounts, events: events)
-                ]
+                return [IdentityAPI(credentials: credentials, accounts: accounts, events: events)]
             },
             signingKeys: { environment in
                 SigningKeyStore(
                     database: environment.database,
-                    secret: try CredentialSettings.secret(ProcessInfo.processInfo.environment))
+                    secret: try IdentitySettings.secret(ProcessInfo.processInfo.environment))
             }
         )
         definition.commands = IdentityCommands.all
         return definition
     }()
 
-    /// The account rules, with the delivery of their mail and the daily coming-of-age sweep running beside them.
-    static func startAccounts(
-        _ environment: ServiceEnvironment, passwords: PasswordHasher, linkBase: String
-    ) throws(StartupError) -> Accounts {
-        let mail: IdentityMail
-        do {
-            mail = try IdentityMail(linkBase: linkBase)
-        } catch {
-            throw StartupError("\(CredentialSettings.linkBaseVariable): \(error.description)")
-        }
-        let accounts = Accounts(
-            database: environment.database, passwords: passwords, clock: .system, mail: mail,
-            logger: environment.logger)
+    /// What runs beside the RPCs in every instance, stopped at the drain: delivery of identity's mail (all
+    /// three kinds), and the hourly sweeps of expired credentials and of coming of age.
+    static func startBackgroundWork(
+        _ environment: ServiceEnvironment, credentials: Credentials, accounts: Accounts
+    ) {
         let mailWorker = MailDeliveryWorker(
-            outbox: accounts.mailOutbox, database: environment.database, settings: environment.mail,
+            outbox: IdentityMail.outbox, database: environment.database, settings: environment.mail,
             logger: environment.logger)
         environment.background.start("mail delivery") { await mailWorker.run() }
+        environment.background.start("credentials sweep") { await credentials.runSweeps() }
         environment.background.start("coming-of-age sweep") { await accounts.runComingOfAgeSweeps() }
-        return accounts
     }
 }

@@ -33,24 +33,15 @@ extension Accounts {
         }
     }
 
-    /// Sweeps now and then every `interval` until the task is cancelled (at the drain). Checking more often than
-    /// daily costs one statement and means a new day is swept within `interval` of midnight UTC.
-    func runComingOfAgeSweeps(every interval: Duration = .seconds(3_600)) async {
-        while !Task.isCancelled {
-            do {
-                let outcome = try await sweepComingOfAge()
-                if case .swept(let day, let changed, let cameOfAge) = outcome {
-                    logger.info(
-                        "coming-of-age sweep done",
-                        metadata: [
-                            "day": "\(day)", "changed": "\(changed)", "came_of_age": "\(cameOfAge)",
-                        ])
-                }
-            } catch {
-                if Task.isCancelled { return }
-                logger.error("coming-of-age sweep failed; retrying later", metadata: ["error": "\(error)"])
+    /// Sweeps hourly until the drain: checking more often than daily costs one statement and means a new day
+    /// is swept within the hour after midnight UTC.
+    func runComingOfAgeSweeps() async {
+        await runHourly("coming-of-age sweep", logger: logger) {
+            if case .swept(let day, let changed, let cameOfAge) = try await sweepComingOfAge() {
+                logger.info(
+                    "coming-of-age sweep done",
+                    metadata: ["day": "\(day)", "changed": "\(changed)", "came_of_age": "\(cameOfAge)"])
             }
-            try? await Task.sleep(for: interval)
         }
     }
 }

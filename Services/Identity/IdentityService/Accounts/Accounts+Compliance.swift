@@ -18,7 +18,7 @@ extension Accounts {
     /// The report for `caller`, refused attempts from `since` on (UTC; nil: the last 30 days).
     func complianceReport(since: Kindred_Common_V1_Date?, as caller: Caller) async throws -> ComplianceReport
     {
-        guard caller.role == .admin else { throw AccountError.adminOnly }
+        guard caller.role == .admin else { throw IdentityError.adminOnly }
         var start = clock.today.adding(days: 1 - Self.defaultReportDays)
         if let since {
             guard let date = CalendarDate(since) else {

@@ -13,22 +13,22 @@ extension Accounts {
         let now = clock.now
         let today = CalendarDate(utcDayOf: now)
         var violations = FieldViolations()
-        if password.isEmpty { violations.add("password", "is required: the account's password, again") }
+        violations.require("password", password)
         let birth = AccountFieldRules.dateOfBirth(dateOfBirth, today: today)
         if case .failure(let problem) = birth { violations.add("date_of_birth", problem.description) }
         try violations.throwIfAny()
         guard case .success(let newDate) = birth else { preconditionFailure("a refused date was recorded") }
-        guard AgePolicy.band(bornOn: newDate, on: today) != nil else { throw AccountError.ageBelowMinimum }
+        guard AgePolicy.band(bornOn: newDate, on: today) != nil else { throw IdentityError.ageBelowMinimum }
         try await confirmPassword(password, accountID: accountID)
         try await database.transaction { tx in
             guard let account = try await AccountStore.account(id: accountID, now: now, on: tx) else {
-                throw AccountError.noAccount
+                throw IdentityError.noAccount
             }
             try await EmailTokenStore.retire(.confirmDateOfBirth, accountID: accountID, now: now, on: tx)
             let token = try await EmailTokenStore.issue(
                 .confirmDateOfBirth, accountID: accountID, newDateOfBirth: newDate, now: now,
                 lifetime: Self.emailTokenLifetime, on: tx)
-            try await send(
+            try await mail.send(
                 mail.dateOfBirthConfirmation(
                     to: account.email, username: account.username, newDate: newDate, token: token),
                 in: tx)
@@ -38,22 +38,22 @@ extension Accounts {
     /// Applies the change the token confirms; returns the account's age band from now on. A minor whose
     /// corrected date makes them an adult has come of age, and `user.came_of_age` says so.
     func confirmDateOfBirthChange(token text: String) async throws -> TokenClaims.AgeBand {
-        try Self.requireToken(text)
+        try FieldViolations.require(["token": text])
         let now = clock.now
         let outcome: Result<TokenClaims.AgeBand, RPCError> = try await database.transaction { tx in
             let redemption = try await EmailTokenStore.redeem(
                 OpaqueToken(text: text), for: .confirmDateOfBirth, now: now, on: tx)
             guard case .redeemed(let accountID, let newDate?) = redemption else {
-                return .failure(AccountError.linkRefused(redemption, link: "confirmation"))
+                return .failure(IdentityError.linkRefused(redemption, link: "confirmation"))
             }
             // Ages only grow, so a date accepted when the change was requested is still old enough.
             guard let band = AgePolicy.band(bornOn: newDate, on: CalendarDate(utcDayOf: now)) else {
-                return .failure(AccountError.ageBelowMinimum)
+                return .failure(IdentityError.ageBelowMinimum)
             }
             guard
                 let before = try await AccountStore.changeDateOfBirth(
                     id: accountID, to: newDate, band: band, now: now, on: tx)
-            else { return .failure(AccountError.noAccount) }
+            else { return .failure(IdentityError.noAccount) }
             if before.isMinor && !band.isMinor { try await emit(.cameOfAge(userID: accountID), in: tx) }
             return .success(band)
         }

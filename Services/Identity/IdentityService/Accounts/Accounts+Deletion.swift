@@ -7,12 +7,10 @@ extension Accounts {
     /// deleted with it (ON DELETE CASCADE), so no token of the account can be refreshed; `user.deleted` is
     /// emitted in the same transaction so every other service can forget the user.
     func deleteAccount(_ accountID: String, password: String) async throws {
-        var violations = FieldViolations()
-        if password.isEmpty { violations.add("password", "is required: the account's password, again") }
-        try violations.throwIfAny()
+        try FieldViolations.require(["password": password])
         try await confirmPassword(password, accountID: accountID)
         try await database.transaction { tx in
-            guard try await AccountStore.delete(id: accountID, on: tx) else { throw AccountError.noAccount }
+            guard try await AccountStore.delete(id: accountID, on: tx) else { throw IdentityError.noAccount }
             try await emit(.deleted(userID: accountID), in: tx)
         }
     }

@@ -14,7 +14,7 @@ extension Accounts {
     func me(_ caller: Caller) async throws -> AccountRecord {
         guard caller.role != .service,
             let account = try await AccountStore.account(id: caller.userID, now: clock.now, on: database)
-        else { throw AccountError.noAccount }
+        else { throw IdentityError.noAccount }
         return account
     }
 
@@ -23,7 +23,7 @@ extension Accounts {
     func account(_ userID: String, as caller: Caller) async throws -> View {
         try Self.requireUserID(userID)
         guard let account = try await AccountStore.account(id: userID, now: clock.now, on: database) else {
-            throw AccountError.accountNotFound
+            throw IdentityError.accountNotFound
         }
         return caller.userID == userID || caller.isStaff ? .ownerView(account) : .publicView(account)
     }
@@ -37,10 +37,10 @@ extension Accounts {
         let subject = userID.isEmpty && caller.role != .service ? caller.userID : userID
         try Self.requireUserID(subject)
         guard subject == caller.userID || caller.isStaff else {
-            throw AccountError.ageRangeNotVisible
+            throw IdentityError.ageRangeNotVisible
         }
         guard let range = try await AccountStore.ageRange(id: subject, on: database) else {
-            throw caller.userID == subject ? AccountError.noAccount : AccountError.accountNotFound
+            throw caller.userID == subject ? IdentityError.noAccount : IdentityError.accountNotFound
         }
         return range
     }

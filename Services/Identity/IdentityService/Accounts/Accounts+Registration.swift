@@ -22,14 +22,15 @@ extension Accounts {
         let form = try Self.validate(request, today: today)
         guard let band = AgePolicy.band(bornOn: form.dateOfBirth, on: today) else {
             try await AccountStore.countRefusedRegistration(on: today, on: database)
-            throw AccountError.ageBelowMinimum
+            throw IdentityError.ageBelowMinimum
         }
         if let earlier = try await AccountStore.registration(requestID: form.requestID, on: database) {
             return try await replay(earlier, of: form)
         }
         let account = AccountStore.NewAccount(
             id: UUIDv7.generate(at: now), username: form.username, email: form.email,
-            passwordHash: try await hashPassword(form.password), dateOfBirth: form.dateOfBirth, ageBand: band,
+            passwordHash: try await hashing { try await passwords.hash(form.password) },
+            dateOfBirth: form.dateOfBirth, ageBand: band,
             requestID: form.requestID, now: now)
         if let created = try await create(account) { return created }
         // A unique key was taken. A concurrent retry of this very request may have won: answer as it did.
@@ -37,8 +38,8 @@ extension Accounts {
             return try await replay(earlier, of: form)
         }
         let taken = try await AccountStore.taken(username: form.username, email: form.email, on: database)
-        if taken.username { throw AccountError.usernameTaken }
-        if taken.email { throw AccountError.emailTaken }
+        if taken.username { throw IdentityError.usernameTaken }
+        if taken.email { throw IdentityError.emailTaken }
         // The conflicting account was deleted in between: nothing was created, and a retry will succeed.
         throw RPCError(.aborted, "A concurrent change interfered with the registration; retry it.")
     }
@@ -50,7 +51,7 @@ extension Accounts {
             let token = try await EmailTokenStore.issue(
                 .verifyEmail, accountID: account.id, now: account.now, lifetime: Self.emailTokenLifetime,
                 on: tx)
-            try await send(
+            try await mail.send(
                 mail.verification(to: account.email, username: account.username, token: token), in: tx)
             try await emit(
                 .registered(
@@ -67,9 +68,10 @@ extension Accounts {
     {
         guard earlier.username == form.username, earlier.email == form.email,
             earlier.dateOfBirth == form.dateOfBirth,
-            try await passwordMatches(form.password, hash: earlier.passwordHash),
+            try await hashing({ try await passwords.verify(form.password, against: earlier.passwordHash) })
+                != .mismatch,
             let account = try await AccountStore.account(id: earlier.id, now: clock.now, on: database)
-        else { throw AccountError.requestIDReused }
+        else { throw IdentityError.requestIDReused }
         return account
     }
 

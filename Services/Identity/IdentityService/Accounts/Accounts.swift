@@ -1,6 +1,5 @@
 import KindredAuth
 import KindredEvents
-import KindredMail
 import KindredPostgres
 import Logging
 
@@ -10,19 +9,15 @@ import Logging
 struct Accounts: Sendable {
     let database: PostgresPool
     let passwords: PasswordHasher
+    /// Sign-in's lockout: the password given again for a change counts toward it.
+    let lockout: SignInLockout
     let clock: IdentityClock
     let mail: IdentityMail
     let logger: Logger
-    let mailOutbox = MailOutbox(schema: "identity")
     let events = EventOutbox(schema: "identity")
 
     /// How long a verification or confirmation link works.
     static let emailTokenLifetime: Duration = .seconds(24 * 3_600)
-
-    /// Writes `message` to the mail outbox inside `tx`: it leaves only if the change it reports commits.
-    func send(_ message: MailMessage, in tx: PostgresTransaction) async throws {
-        try await mailOutbox.enqueue(message, in: tx)
-    }
 
     /// Appends `event` to the event outbox inside `tx`, the transaction of the change it describes.
     func emit(_ event: IdentityEvent, in tx: PostgresTransaction) async throws {

@@ -6,13 +6,13 @@ struct TokenSubject: Sendable, Equatable {
     let subject: String
     let role: TokenClaims.Role
     let ageBand: TokenClaims.AgeBand
-
-    /// `pc`: parental controls apply to everyone not yet an adult.
-    var parentalControls: Bool { ageBand != .adult }
+    /// `pc`: the account's `parental_controls`, not derived from the band: a minor's family may turn the
+    /// controls off.
+    let parentalControls: Bool
 
     /// A service or operator client: no age, so `18+` and no parental controls.
     static func client(_ id: String, role: TokenClaims.Role) -> TokenSubject {
-        TokenSubject(subject: id, role: role, ageBand: .adult)
+        TokenSubject(subject: id, role: role, ageBand: .adult, parentalControls: false)
     }
 }
 

@@ -56,15 +56,13 @@ struct ClientRegistry: Sendable {
     /// The client `id` and `secret` authenticate, after one Argon2id verification whether or not `id` exists.
     func authenticate(id: String, secret: String, passwords: PasswordHasher) async throws -> Client {
         guard let client = clients[id] else {
-            try await hashing { () async throws(PasswordHasherError) in
-                try await passwords.verifyAgainstDecoy(secret)
-            }
-            throw CredentialError.invalidClient
+            try await hashing { try await passwords.verifyAgainstDecoy(secret) }
+            throw IdentityError.invalidClient
         }
-        let verification = try await hashing { () async throws(PasswordHasherError) in
+        let verification = try await hashing {
             try await passwords.verify(secret, against: client.secretHash)
         }
-        guard case .match = verification else { throw CredentialError.invalidClient }
+        guard case .match = verification else { throw IdentityError.invalidClient }
         return client
     }
 

@@ -4,8 +4,8 @@ import Logging
 
 /// Sign-in, tokens, signing keys and password reset: what `IdentityAPI` holds for its credential RPCs.
 struct Credentials: Sendable {
+    let database: PostgresPool
     let signIn: PasswordSignIn
-    let accounts: SignInAccounts
     let refreshTokens: RefreshTokenStore
     let clients: ClientRegistry
     let issuer: AccessTokenIssuer
@@ -16,23 +16,24 @@ struct Credentials: Sendable {
 
     /// Opens (or, on a fresh database, creates) the signing key and wires the stores together.
     static func start(
-        database: PostgresPool, passwords: PasswordHasher, settings: CredentialSettings,
+        database: PostgresPool, passwords: PasswordHasher, settings: IdentitySettings,
+        clock: IdentityClock = .system,
         keyRefreshInterval: Duration = SigningKeyRing.refreshInterval, logger: Logger
     ) async throws -> Credentials {
         let signingKeys = SigningKeyStore(database: database, secret: settings.secret)
         let ring = try await SigningKeyRing.load(
             store: signingKeys, refreshInterval: keyRefreshInterval, logger: logger)
-        let accounts = SignInAccounts(database: database)
         let lockout = SignInLockout(database: database, secret: settings.secret)
         let refreshTokens = RefreshTokenStore(database: database, logger: logger)
         return Credentials(
+            database: database,
             signIn: PasswordSignIn(
-                accounts: accounts, lockout: lockout, passwords: passwords, logger: logger),
-            accounts: accounts, refreshTokens: refreshTokens, clients: settings.clients,
-            issuer: AccessTokenIssuer(keys: ring), signingKeys: signingKeys,
+                database: database, lockout: lockout, passwords: passwords, logger: logger),
+            refreshTokens: refreshTokens, clients: settings.clients, issuer: AccessTokenIssuer(keys: ring),
+            signingKeys: signingKeys,
             resets: PasswordResets(
                 database: database, passwords: passwords, refreshTokens: refreshTokens, lockout: lockout,
-                linkBase: settings.linkBase),
+                mail: settings.mail, clock: clock),
             passwords: passwords, logger: logger)
     }
 }
@@ -57,8 +58,8 @@ extension Credentials {
     /// The `refresh_token` grant: rotates the token; the access token carries the account as it is now.
     func refreshGrant(_ presented: OpaqueToken) async throws -> IssuedTokens {
         guard case .rotated(let accountID, let next) = try await refreshTokens.rotate(presented),
-            let subject = try await accounts.subject(id: accountID)
-        else { throw CredentialError.invalidRefreshToken }
+            let subject = try await AccountStore.tokenSubject(id: accountID, on: database)
+        else { throw IdentityError.refreshTokenInvalid }
         let (access, expiresIn) = await issuer.issue(for: subject)
         return IssuedTokens(accessToken: access, expiresIn: expiresIn, refreshToken: next)
     }
@@ -68,5 +69,10 @@ extension Credentials {
         let client = try await clients.authenticate(id: id, secret: secret, passwords: passwords)
         let (access, expiresIn) = await issuer.issue(for: .client(client.id, role: client.role))
         return IssuedTokens(accessToken: access, expiresIn: expiresIn, refreshToken: nil)
+    }
+
+    /// Revokes every refresh-token chain of `accountID`; returns how many were live.
+    func signOutEverywhere(_ accountID: String) async throws -> Int {
+        try await refreshTokens.revokeAll(of: accountID, on: database)
     }
 }

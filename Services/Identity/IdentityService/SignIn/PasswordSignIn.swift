@@ -1,4 +1,5 @@
 import KindredAuth
+import KindredPostgres
 import Logging
 
 /// The `password` grant's rule: who a username-or-email and password sign in as.
@@ -7,7 +8,7 @@ import Logging
 /// one Argon2id verification (against a decoy hash when there is no account), then the same answer. Whether
 /// the email is verified is told only to someone whose password checked out.
 struct PasswordSignIn: Sendable {
-    let accounts: SignInAccounts
+    let database: PostgresPool
     let lockout: SignInLockout
     let passwords: PasswordHasher
     let logger: Logger
@@ -15,30 +16,27 @@ struct PasswordSignIn: Sendable {
     /// The account `identifier` (a username or an email) and `password` sign in to.
     func signIn(identifier typed: String, password: String) async throws -> TokenSubject {
         let identifier = Self.trimmed(typed)
-        if case .locked(let retryAfter) = try await lockout.admit(identifier) {
-            throw CredentialError.locked(retryAfter: retryAfter)
+        try await lockout.admit(identifier)
+        guard let account = try await AccountStore.signInAccount(identifier: identifier, on: database) else {
+            try await hashing { try await passwords.verifyAgainstDecoy(password) }
+            throw IdentityError.invalidCredentials
         }
-        guard let account = try await accounts.find(identifier: identifier) else {
-            try await hashing { () async throws(PasswordHasherError) in
-                try await passwords.verifyAgainstDecoy(password)
-            }
-            throw CredentialError.wrongPassword
-        }
-        let verification = try await hashing { () async throws(PasswordHasherError) in
+        let verification = try await hashing {
             try await passwords.verify(password, against: account.passwordHash)
         }
-        guard case .match(let needsRehash) = verification else { throw CredentialError.wrongPassword }
-        try await lockout.clear(identifier)
+        guard case .match(let needsRehash) = verification else { throw IdentityError.invalidCredentials }
+        try await lockout.clear([identifier], on: database)
         if needsRehash { await rehash(account, password) }
-        guard account.emailVerified else { throw CredentialError.emailNotVerified }
+        guard account.emailVerified else { throw IdentityError.emailNotVerified }
         return account.subject
     }
 
     /// Stores the password under the current cost; a failure only delays that to the next sign-in.
-    private func rehash(_ account: SignInAccounts.Account, _ password: String) async {
+    private func rehash(_ account: AccountStore.SignInAccount, _ password: String) async {
         do {
             let hash = try await passwords.hash(password)
-            try await accounts.replacePasswordHash(id: account.id, previous: account.passwordHash, with: hash)
+            try await AccountStore.setPasswordHash(
+                id: account.id, to: hash, replacing: account.passwordHash, on: database)
         } catch {
             logger.warning(
                 "cannot rehash a password", metadata: ["account": "\(account.id)", "error": "\(error)"])

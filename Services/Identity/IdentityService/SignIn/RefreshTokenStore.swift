@@ -69,21 +69,16 @@ struct RefreshTokenStore: Sendable {
             """)
     }
 
-    /// Revokes every live chain of `accountID`; returns how many (each held one live token).
-    func revokeAll(of accountID: String) async throws -> Int {
-        try await database.query(Self.revokeAll(of: accountID)).affectedRows
-    }
-
-    /// `revokeAll(of:)` inside a transaction (a password reset).
-    func revokeAll(of accountID: String, in tx: PostgresTransaction) async throws -> Int {
-        try await tx.query(Self.revokeAll(of: accountID)).affectedRows
-    }
-
-    private static func revokeAll(of accountID: String) -> PostgresQuery {
-        """
-        UPDATE identity.refresh_chains SET revoked_at = now()
-        WHERE account_id = \(accountID)::uuid AND revoked_at IS NULL AND expires_at > now()
-        """
+    /// Revokes every live chain of `accountID`, on the pool or inside a password reset's transaction; returns
+    /// how many (each held one live token).
+    @discardableResult
+    func revokeAll(of accountID: String, on db: some StatementRunner) async throws -> Int {
+        try await db.query(
+            """
+            UPDATE identity.refresh_chains SET revoked_at = now()
+            WHERE account_id = \(accountID)::uuid AND revoked_at IS NULL AND expires_at > now()
+            """
+        ).affectedRows
     }
 
     /// Deletes tokens past their expiry, and chains whose every token is (revoked chains included).

@@ -1,13 +1,15 @@
 import KindredAuth
 import KindredPostgres
 
-/// Slows down password guessing: after 5 failed sign-ins in a row for one identifier, each further attempt
+/// Slows down password guessing: after 5 wrong passwords in a row for one identifier, each further attempt
 /// waits out a delay that doubles from 5 seconds up to 15 minutes. A success (or a password reset) ends it.
 ///
 /// The counter is keyed by the identifier as typed (trimmed, lower-cased), hashed with the service secret,
 /// never by account: an unknown username is counted and locked exactly like a real one, so a locked answer
 /// says nothing about whether an account exists. The price: a username and an email of the same account
-/// are two counters. Rows live in the database, so the count holds across instances and restarts.
+/// are two counters. The password given again for `ChangeDateOfBirth` and `DeleteAccount` counts under the
+/// account's username, so a stolen access token buys no guesses beyond sign-in's. Rows live in the
+/// database, so the count holds across instances and restarts.
 struct SignInLockout: Sendable {
     static let freeFailures = 5
     static let firstDelay: Duration = .seconds(5)
@@ -17,13 +19,6 @@ struct SignInLockout: Sendable {
 
     let database: PostgresPool
     let secret: ServiceSecret
-
-    enum Verdict: Sendable, Equatable {
-        /// Go on and check the password; this attempt already counts as a failure until `clear`.
-        case allowed
-        /// Refuse without checking the password; the caller may retry after the delay.
-        case locked(retryAfter: Duration)
-    }
 
     /// The lookup key of what a user typed into the username field.
     func key(_ identifier: String) -> [UInt8] {
@@ -35,11 +30,12 @@ struct SignInLockout: Sendable {
         identifier.lowercased()
     }
 
-    /// Admits one attempt for `identifier`, counting it as a failure in advance, or refuses it while locked.
+    /// Admits one password attempt for `identifier`, counting it as a failure until `clear` says otherwise;
+    /// while locked, throws `IdentityError.signInLocked` and the password must not be checked.
     ///
     /// Counting and checking are one statement on one row, so concurrent attempts on any instances are
     /// admitted one at a time: after the fifth, the rest see the lock.
-    func admit(_ identifier: String) async throws -> Verdict {
+    func admit(_ identifier: String) async throws {
         let key = key(identifier)
         let rows = try await database.query(
             """
@@ -59,20 +55,14 @@ struct SignInLockout: Sendable {
             WHERE f.locked_until IS NULL OR f.locked_until <= now()
             RETURNING failures
             """)
-        if !rows.isEmpty { return .allowed }
-        return .locked(retryAfter: try await remainingLock(key))
+        guard rows.isEmpty else { return }
+        throw IdentityError.signInLocked(retryAfter: try await remainingLock(key))
     }
 
-    /// Forgets the failures of `identifier`: its sign-in just succeeded.
-    func clear(_ identifier: String) async throws {
-        try await database.query(
-            "DELETE FROM identity.sign_in_failures WHERE identifier_hash = \(key(identifier))")
-    }
-
-    /// Forgets the failures of every identifier in `identifiers`, inside a transaction (a password reset).
-    func clear(_ identifiers: [String], in tx: PostgresTransaction) async throws {
+    /// Forgets the failures of `identifiers`: the password just checked out, or a reset replaced it.
+    func clear(_ identifiers: [String], on db: some StatementRunner) async throws {
         for identifier in identifiers {
-            try await tx.query(
+            try await db.query(
                 "DELETE FROM identity.sign_in_failures WHERE identifier_hash = \(key(identifier))")
         }
     }

@@ -14,8 +14,9 @@ extension AccountStore {
         return rows.affectedRows == 1
     }
 
-    /// Applies a confirmed date of birth: the band it gives today, assured now by a verified change, with
-    /// parental controls on for a minor and off for an adult. Returns the band the account had before.
+    /// Applies a confirmed date of birth: the band it gives today, assured now by a verified change. Parental
+    /// controls go off for an adult and on for an adult corrected to a minor; a minor who stays one keeps
+    /// what their family set, as the sweep does. Returns the band the account had before.
     static func changeDateOfBirth(
         id: String, to dateOfBirth: CalendarDate, band: TokenClaims.AgeBand, now: Date,
         on db: some StatementRunner
@@ -24,18 +25,15 @@ extension AccountStore {
         let rows = try await db.query(
             """
             UPDATE identity.accounts new SET date_of_birth = \(dateOfBirth.description)::date,
-                age_band = \(band.rawValue), parental_controls = \(band.isMinor),
+                age_band = \(band.rawValue),
+                parental_controls = \(band.isMinor) AND (old.parental_controls OR old.age_band = '18+'),
                 age_assurance_method = 'verified_change', age_assured_at = \(now)
             FROM identity.accounts old
             WHERE new.id = \(id) AND old.id = new.id
             RETURNING old.age_band
             """)
         guard let before = try rows.first?.decode(String.self, column: 0) else { return nil }
-        guard let band = TokenClaims.AgeBand(rawValue: before) else {
-            throw PostgresError(
-                kind: .decoding, message: "identity.accounts row \(id) has an unknown age band")
-        }
-        return band
+        return try value(before, row: id)
     }
 
     /// Deletes the account; its email tokens and refresh tokens go with it (ON DELETE CASCADE).

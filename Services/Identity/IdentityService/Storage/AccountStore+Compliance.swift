@@ -21,10 +21,7 @@ extension AccountStore {
         var counts: [TokenClaims.AgeBand: Int] = [:]
         for row in rows {
             let (band, count) = try row.decode((String, Int).self)
-            guard let ageBand = TokenClaims.AgeBand(rawValue: band) else {
-                throw PostgresError(kind: .decoding, message: "identity.accounts holds an unknown age band")
-            }
-            counts[ageBand] = count
+            counts[try value(band)] = count
         }
         return counts
     }

@@ -2,7 +2,8 @@ import FoundationEssentials
 import KindredAuth
 import KindredPostgres
 
-/// The SQL of `identity.accounts`: each function one statement, run on the pool or inside a transaction.
+/// The SQL of `identity.accounts`: each function one statement, run on the pool or inside a transaction. The
+/// table's SQL lives in the `AccountStore+*.swift` files and nowhere else.
 enum AccountStore {
     /// The owner's view of an account, with whether a date-of-birth change awaits confirmation at `now`.
     static func account(id: String, now: Date, on db: some StatementRunner) async throws -> AccountRecord? {
@@ -18,24 +19,25 @@ enum AccountStore {
         guard let row = rows.first else { return nil }
         let columns = try row.decode(
             (String, String, String, Bool, String, String, Bool, String, Date, String, Date, Bool).self)
-        guard let dateOfBirth = CalendarDate(iso: columns.4),
-            let band = TokenClaims.AgeBand(rawValue: columns.5),
-            let role = TokenClaims.Role(rawValue: columns.7),
-            let assurance = AccountRecord.AgeAssurance(rawValue: columns.9)
-        else {
-            throw PostgresError(kind: .decoding, message: "identity.accounts row \(id) has an unknown value")
+        guard let dateOfBirth = CalendarDate(iso: columns.4) else {
+            throw PostgresError(
+                kind: .decoding, message: "identity.accounts row \(id) has an unreadable date")
         }
         return AccountRecord(
             id: columns.0, username: columns.1, email: columns.2, emailVerified: columns.3,
-            dateOfBirth: dateOfBirth, ageBand: band, parentalControls: columns.6, role: role,
-            createdAt: columns.8, ageAssurance: assurance, ageAssuredAt: columns.10,
+            dateOfBirth: dateOfBirth, ageBand: try value(columns.5, row: id), parentalControls: columns.6,
+            role: try value(columns.7, row: id), createdAt: columns.8,
+            ageAssurance: try value(columns.9, row: id), ageAssuredAt: columns.10,
             dateOfBirthChangePending: columns.11)
     }
 
-    /// The stored password hash of an account.
-    static func passwordHash(id: String, on db: some StatementRunner) async throws -> String? {
-        let rows = try await db.query("SELECT password_hash FROM identity.accounts WHERE id = \(id)")
-        return try rows.first?.decode(String.self, column: 0)
+    /// The username and stored password hash of an account: what confirming its password needs.
+    static func passwordCheck(id: String, on db: some StatementRunner) async throws
+        -> (username: String, passwordHash: String)?
+    {
+        let rows = try await db.query(
+            "SELECT username, password_hash FROM identity.accounts WHERE id = \(id)")
+        return try rows.first?.decode((String, String).self)
     }
 
     /// An account's age band and parental controls: all `GetAgeRange` may read.
@@ -46,24 +48,40 @@ enum AccountStore {
             "SELECT age_band, parental_controls FROM identity.accounts WHERE id = \(id)")
         guard let row = rows.first else { return nil }
         let (band, controls) = try row.decode((String, Bool).self)
-        guard let ageBand = TokenClaims.AgeBand(rawValue: band) else {
-            throw PostgresError(
-                kind: .decoding, message: "identity.accounts row \(id) has an unknown age band")
-        }
-        return (ageBand, controls)
+        return (try value(band, row: id), controls)
     }
 
-    /// The account registered under `email` (ignoring case), and whether its address is verified.
-    static func account(email: String, on db: some StatementRunner) async throws
-        -> (id: String, username: String, email: String, verified: Bool)?
-    {
+    /// Whom a mail about an account goes to.
+    struct Addressee: Sendable {
+        let id: String
+        let username: String
+        /// As registered, whatever case it was typed in since.
+        let email: String
+        let emailVerified: Bool
+    }
+
+    /// The account registered under `email`, ignoring case.
+    static func addressee(email: String, on db: some StatementRunner) async throws -> Addressee? {
         let rows = try await db.query(
             """
             SELECT id::text, username, email, email_verified_at IS NOT NULL FROM identity.accounts
             WHERE lower(email) = lower(\(email))
             """)
-        guard let row = rows.first else { return nil }
-        let (id, username, address, verified) = try row.decode((String, String, String, Bool).self)
-        return (id, username, address, verified)
+        return try rows.first.map { row in
+            let (id, username, address, verified) = try row.decode((String, String, String, Bool).self)
+            return Addressee(id: id, username: username, email: address, emailVerified: verified)
+        }
+    }
+
+    /// A band, role or assurance method as the column holds it; a value the table's CHECK should have kept
+    /// out is a decoding error naming the row.
+    static func value<Value: RawRepresentable<String>>(_ text: String, row id: String? = nil) throws -> Value
+    {
+        guard let value = Value(rawValue: text) else {
+            let row = id.map { " row \($0)" } ?? ""
+            throw PostgresError(
+                kind: .decoding, message: "identity.accounts\(row) holds an unknown \(Value.self) '\(text)'")
+        }
+        return value
     }
 }

@@ -4,10 +4,11 @@ import KindredPostgres
 
 /// The SQL of `identity.email_tokens`: single-use tokens mailed to an account, kept only as SHA-256.
 enum EmailTokenStore {
-    /// What a token is for (`purpose`). `reset_password` belongs to the sign-in side.
+    /// What a token is for (`purpose`).
     enum Purpose: String, Sendable {
         case verifyEmail = "verify_email"
         case confirmDateOfBirth = "confirm_date_of_birth"
+        case resetPassword = "reset_password"
     }
 
     /// What redeeming a token found.
@@ -24,16 +25,41 @@ enum EmailTokenStore {
         _ purpose: Purpose, accountID: String, newDateOfBirth: CalendarDate? = nil, now: Date,
         lifetime: Duration, on db: some StatementRunner
     ) async throws -> OpaqueToken {
+        // With no `recent` instant there is nothing to hold the insert back.
+        try await insert(
+            purpose, accountID, newDateOfBirth, now: now, lifetime: lifetime, unlessAfter: nil, on: db)!
+    }
+
+    /// `issue`, unless a `purpose` token of the account was issued less than `interval` before `now`: then
+    /// nothing is stored and the answer is nil (mail at most so often).
+    static func issue(
+        _ purpose: Purpose, accountID: String, now: Date, lifetime: Duration,
+        unlessIssuedWithin interval: Duration, on db: some StatementRunner
+    ) async throws -> OpaqueToken? {
+        let recent = now.addingTimeInterval(-Double(interval.components.seconds))
+        return try await insert(
+            purpose, accountID, nil, now: now, lifetime: lifetime, unlessAfter: recent, on: db)
+    }
+
+    private static func insert(
+        _ purpose: Purpose, _ accountID: String, _ newDateOfBirth: CalendarDate?, now: Date,
+        lifetime: Duration, unlessAfter recent: Date?, on db: some StatementRunner
+    ) async throws -> OpaqueToken? {
         let token = OpaqueToken.generate()
         let expiresAt = now.addingTimeInterval(Double(lifetime.components.seconds))
-        try await db.query(
+        // A NULL `recent` makes the comparison NULL, so NOT EXISTS holds and the row goes in.
+        let rows = try await db.query(
             """
             INSERT INTO identity.email_tokens (token_hash, account_id, purpose, new_date_of_birth, expires_at,
                 created_at)
-            VALUES (\(token.storageHash), \(accountID), \(purpose.rawValue), \(newDateOfBirth?.description)::date,
-                \(expiresAt), \(now))
+            SELECT \(token.storageHash), \(accountID)::uuid, \(purpose.rawValue),
+                \(newDateOfBirth?.description)::date, \(expiresAt), \(now)
+            WHERE NOT EXISTS (
+                SELECT 1 FROM identity.email_tokens
+                WHERE account_id = \(accountID)::uuid AND purpose = \(purpose.rawValue)
+                    AND created_at > \(recent))
             """)
-        return token
+        return rows.affectedRows == 1 ? token : nil
     }
 
     /// Uses `token` for `purpose` if it is unused and unexpired at `now`. The row lock of the UPDATE makes it
@@ -41,21 +67,39 @@ enum EmailTokenStore {
     static func redeem(_ token: OpaqueToken, for purpose: Purpose, now: Date, on db: some StatementRunner)
         async throws -> Redemption
     {
-        let hash = token.storageHash
         let rows = try await db.query(
             """
             UPDATE identity.email_tokens SET used_at = \(now)
-            WHERE token_hash = \(hash) AND purpose = \(purpose.rawValue) AND used_at IS NULL AND expires_at > \(now)
+            WHERE token_hash = \(token.storageHash) AND purpose = \(purpose.rawValue) AND used_at IS NULL
+                AND expires_at > \(now)
             RETURNING account_id::text, new_date_of_birth::text
             """)
-        if let row = rows.first {
-            let (accountID, newDate) = try row.decode((String, String?).self)
-            return .redeemed(accountID: accountID, newDateOfBirth: newDate.flatMap(CalendarDate.init(iso:)))
-        }
+        guard let row = rows.first else { return try await refusal(of: token, for: purpose, on: db) }
+        let (accountID, newDate) = try row.decode((String, String?).self)
+        return .redeemed(accountID: accountID, newDateOfBirth: newDate.flatMap(CalendarDate.init(iso:)))
+    }
+
+    /// The account `token` was mailed to, if it is unused and unexpired at `now`; the token stays usable.
+    static func liveAccount(
+        of token: OpaqueToken, for purpose: Purpose, now: Date, on db: some StatementRunner
+    ) async throws -> String? {
+        let rows = try await db.query(
+            """
+            SELECT account_id::text FROM identity.email_tokens
+            WHERE token_hash = \(token.storageHash) AND purpose = \(purpose.rawValue) AND used_at IS NULL
+                AND expires_at > \(now)
+            """)
+        return try rows.first?.decode(String.self, column: 0)
+    }
+
+    /// Why `token`, not live, cannot be used for `purpose`: unknown, used, or else expired.
+    static func refusal(of token: OpaqueToken, for purpose: Purpose, on db: some StatementRunner) async throws
+        -> Redemption
+    {
         let found = try await db.query(
             """
             SELECT used_at IS NOT NULL FROM identity.email_tokens
-            WHERE token_hash = \(hash) AND purpose = \(purpose.rawValue)
+            WHERE token_hash = \(token.storageHash) AND purpose = \(purpose.rawValue)
             """)
         guard let used = try found.first?.decode(Bool.self, column: 0) else { return .unknown }
         return used ? .used : .expired
@@ -68,19 +112,7 @@ enum EmailTokenStore {
         try await db.query(
             """
             UPDATE identity.email_tokens SET used_at = \(now)
-            WHERE account_id = \(accountID) AND purpose = \(purpose.rawValue) AND used_at IS NULL
+            WHERE account_id = \(accountID)::uuid AND purpose = \(purpose.rawValue) AND used_at IS NULL
             """)
-    }
-
-    /// When the newest `purpose` token of `accountID` was issued.
-    static func lastIssued(_ purpose: Purpose, accountID: String, on db: some StatementRunner) async throws
-        -> Date?
-    {
-        let rows = try await db.query(
-            """
-            SELECT max(created_at) FROM identity.email_tokens
-            WHERE account_id = \(accountID) AND purpose = \(purpose.rawValue)
-            """)
-        return try rows[0].decode(Date?.self, column: 0)
     }
 }

@@ -2,33 +2,34 @@ import FoundationEssentials
 import KindredAuth
 import KindredRuntime
 
-/// The configuration of sign-in and tokens, from the environment:
+/// The identity service's own configuration, from the environment, read and checked in this one place:
 ///
 /// - `KINDRED_IDENTITY_SECRET_KEY` (required): standard base64 of 32 random bytes. It seals the signing
 ///   keys' seeds at rest and keys the failed-sign-in counters; losing it means rotating every key.
 /// - `KINDRED_IDENTITY_CLIENTS_FILE`: the `client_credentials` clients (see `ClientRegistry`); unset, none.
-/// - `KINDRED_IDENTITY_LINK_BASE`: where links in emails point (default `http://localhost:8080`).
-struct CredentialSettings: Sendable {
+/// - `KINDRED_IDENTITY_LINK_BASE`: where links in emails point (default `http://localhost:8080`): an
+///   `http://` or `https://` URL.
+struct IdentitySettings: Sendable {
     static let secretKeyVariable = "KINDRED_IDENTITY_SECRET_KEY"
     static let clientsFileVariable = "KINDRED_IDENTITY_CLIENTS_FILE"
     static let linkBaseVariable = "KINDRED_IDENTITY_LINK_BASE"
 
     let secret: ServiceSecret
     let clients: ClientRegistry
-    let linkBase: String
+    /// The mail, with its links under the configured link base.
+    let mail: IdentityMail
 
-    init(secret: ServiceSecret, clients: ClientRegistry = .none, linkBase: String = "http://localhost:8080") {
+    init(secret: ServiceSecret, clients: ClientRegistry = .none, mail: IdentityMail) {
         self.secret = secret
         self.clients = clients
-        self.linkBase = linkBase
+        self.mail = mail
     }
 
     /// Reads the settings; a missing or unusable one is a one-line `StartupError` naming its variable.
     init(environment: [String: String]) throws(StartupError) {
         secret = try Self.secret(environment)
         clients = try Self.clients(environment)
-        let linkBase = environment[Self.linkBaseVariable] ?? "http://localhost:8080"
-        self.linkBase = linkBase.hasSuffix("/") ? String(linkBase.dropLast()) : linkBase
+        mail = try Self.mail(environment)
     }
 
     static func secret(_ environment: [String: String]) throws(StartupError) -> ServiceSecret {
@@ -57,5 +58,15 @@ struct CredentialSettings: Sendable {
         } catch {
             throw StartupError("\(clientsFileVariable): \(path) \(error)")
         }
+    }
+
+    private static func mail(_ environment: [String: String]) throws(StartupError) -> IdentityMail {
+        // Empty is unset, as for the other variables.
+        let linkBase =
+            environment[linkBaseVariable].flatMap { $0.isEmpty ? nil : $0 } ?? IdentityMail.defaultLinkBase
+        guard let mail = IdentityMail(linkBase: linkBase) else {
+            throw StartupError("\(linkBaseVariable): \"\(linkBase)\" is not an http:// or https:// URL")
+        }
+        return mail
     }
 }

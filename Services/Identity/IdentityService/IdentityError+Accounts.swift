@@ -1,16 +1,7 @@
 import KindredRPC
 
-/// The refusals of the account rules: a gRPC status, a message an app may show, and a machine-readable
-/// `ErrorInfo.reason` in the `kindred.identity` domain.
-enum AccountError {
-    static let domain = "kindred.identity"
-
-    static func refusal(
-        _ code: StatusCode, _ reason: String, _ message: String, metadata: [String: String] = [:]
-    ) -> RPCError {
-        RPCError(code, message, details: [.errorInfo(reason: reason, domain: domain, metadata: metadata)])
-    }
-
+/// The refusals of the account rules.
+extension IdentityError {
     /// Under 13 at registration, or a date-of-birth change that would make the account under 13.
     static let ageBelowMinimum = refusal(
         .failedPrecondition, "AGE_BELOW_MINIMUM",
@@ -30,7 +21,7 @@ enum AccountError {
         "This request_id was already used for a different registration; use a new one.")
 
     /// The password given again to confirm a sensitive change is not the account's.
-    static let wrongPassword = refusal(
+    static let passwordIncorrect = refusal(
         .permissionDenied, "PASSWORD_INCORRECT", "The password is incorrect.")
 
     /// The caller's token names an account that no longer exists, or a caller without one (a service).
@@ -47,21 +38,11 @@ enum AccountError {
     static let adminOnly = refusal(
         .permissionDenied, "ADMIN_ONLY", "Only admins may read the compliance report.")
 
-    /// A mailed link that cannot be used, named for the link so an app can say what to do next. The reasons say
-    /// LINK, not TOKEN, so that no app confuses them with an access token's refusals.
-    static func linkRefused(_ redemption: EmailTokenStore.Redemption, link: String) -> RPCError {
-        switch redemption {
-        case .expired:
-            refusal(.failedPrecondition, "LINK_EXPIRED", "This \(link) link has expired. Ask for a new one.")
-        case .used:
-            refusal(.failedPrecondition, "LINK_ALREADY_USED", "This \(link) link has already been used.")
-        case .unknown, .redeemed:
-            refusal(
-                .notFound, "LINK_UNKNOWN", "This \(link) link is not valid. Check that it was copied whole.")
-        }
+    /// A `WatchEvents` cursor older than what the outbox still keeps.
+    static func eventsPruned(after cursor: Int64, oldestRetained: Int64) -> RPCError {
+        refusal(
+            .failedPrecondition, "EVENTS_PRUNED",
+            "Events after cursor \(cursor) are no longer kept; resynchronise, then watch again.",
+            metadata: ["oldest_retained_cursor": "\(oldestRetained)"])
     }
-
-    /// A password hasher that is out of room or memory: the call changed nothing and may be retried.
-    static let busy = RPCError(
-        .unavailable, "The service is busy; retry shortly.", details: [.retryInfo(retryDelay: .seconds(1))])
 }

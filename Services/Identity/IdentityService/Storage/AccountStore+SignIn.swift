@@ -1,0 +1,63 @@
+import KindredAuth
+import KindredPostgres
+
+/// The SQL sign-in and tokens run on `identity.accounts`: the password hash, and the claims of a token.
+extension AccountStore {
+    /// An account as the password grant sees it.
+    struct SignInAccount: Sendable {
+        let subject: TokenSubject
+        let passwordHash: String
+        let emailVerified: Bool
+        var id: String { subject.subject }
+    }
+
+    /// The account whose username or email is `identifier`, ignoring case.
+    static func signInAccount(identifier: String, on db: some StatementRunner) async throws -> SignInAccount?
+    {
+        let rows = try await db.query(
+            """
+            SELECT id::text, role, age_band, parental_controls, password_hash, email_verified_at IS NOT NULL
+            FROM identity.accounts
+            WHERE lower(username) = lower(\(identifier)) OR lower(email) = lower(\(identifier))
+            """)
+        return try rows.first.map { row in
+            let (id, role, band, controls, hash, verified) = try row.decode(
+                (String, String, String, Bool, String, Bool).self)
+            return SignInAccount(
+                subject: try subject(id, role, band, controls), passwordHash: hash, emailVerified: verified)
+        }
+    }
+
+    /// The claims of account `id` now, or nil when it is gone.
+    static func tokenSubject(id: String, on db: some StatementRunner) async throws -> TokenSubject? {
+        let rows = try await db.query(
+            "SELECT id::text, role, age_band, parental_controls FROM identity.accounts WHERE id = \(id)::uuid"
+        )
+        return try rows.first.map { row in
+            let (id, role, band, controls) = try row.decode((String, String, String, Bool).self)
+            return try subject(id, role, band, controls)
+        }
+    }
+
+    /// Stores `hash` as the account's password hash; with `previous`, only if the stored one is still that
+    /// (a rehash at sign-in must not undo a reset that happened meanwhile). False if nothing was stored.
+    @discardableResult
+    static func setPasswordHash(
+        id: String, to hash: String, replacing previous: String? = nil, on db: some StatementRunner
+    ) async throws -> Bool {
+        try await db.query(
+            """
+            UPDATE identity.accounts SET password_hash = \(hash)
+            WHERE id = \(id)::uuid AND (\(previous)::text IS NULL OR password_hash = \(previous))
+            """
+        ).affectedRows == 1
+    }
+
+    private static func subject(_ id: String, _ role: String, _ band: String, _ controls: Bool) throws
+        -> TokenSubject
+    {
+        TokenSubject(
+            subject: id, role: try value(role, row: id), ageBand: try value(band, row: id),
+            parentalControls: controls)
+    }
+}
