@@ -124,3 +124,13 @@ def channel(target):
 def interop_channel(interop):
     with interop.channel() as channel:
         yield channel
+
+
+@pytest.fixture(scope="session")
+def identity():
+    """A stub of kindred.identity.v1.IdentityService on the identity target."""
+    from kindred.identity.v1 import identity_pb2_grpc
+    if "identity" not in TARGETS:
+        pytest.fail("KINDRED_INTEROP_TARGETS has no identity=HOST:PORT")
+    with grpc.insecure_channel(TARGETS["identity"]) as channel:
+        yield identity_pb2_grpc.IdentityServiceStub(channel)

@@ -22,21 +22,12 @@ import nacl.bindings
 import nacl.signing
 import pytest
 
-from conftest import TARGETS
-from google.rpc import error_details_pb2, status_pb2
 from kindred.common.v1 import date_pb2
-from kindred.identity.v1 import identity_pb2, identity_pb2_grpc
+from kindred.identity.v1 import identity_pb2
+from rpc_support import b64url, bearer, refusal, unb64url
 
 PASSWORD = "correct horse 1"
 TOKEN_LINE = re.compile(r"^[A-Za-z0-9_-]{43}$", re.MULTILINE)
-
-
-@pytest.fixture(scope="module")
-def identity():
-    if "identity" not in TARGETS:
-        pytest.fail("KINDRED_INTEROP_TARGETS has no identity=HOST:PORT")
-    with grpc.insecure_channel(TARGETS["identity"]) as channel:
-        yield identity_pb2_grpc.IdentityServiceStub(channel)
 
 
 @pytest.fixture
@@ -67,26 +58,6 @@ def mailed_token(email, seconds=15):
                 return TOKEN_LINE.findall(text.split("\n\n", 1)[1])[0]
         time.sleep(0.2)
     pytest.fail(f"no mail to {email} reached {maildir} within {seconds} s")
-
-
-def bearer(token):
-    return [("authorization", f"Bearer {token}")]
-
-
-def refusal(call):
-    """The status code, ErrorInfo reason and BadRequest fields a call ends with."""
-    with pytest.raises(grpc.RpcError) as raised:
-        call()
-    error = raised.value
-    details = dict(error.trailing_metadata() or ()).get("grpc-status-details-bin")
-    reason, fields = None, []
-    for detail in status_pb2.Status.FromString(details).details if details else []:
-        info, bad = error_details_pb2.ErrorInfo(), error_details_pb2.BadRequest()
-        if detail.Unpack(info):
-            reason = info.reason
-        elif detail.Unpack(bad):
-            fields = [violation.field for violation in bad.field_violations]
-    return error.code(), reason, fields
 
 
 def test_register_verify_sign_in_read_refresh_and_sign_out(identity, person):
@@ -123,14 +94,6 @@ def signed_in(identity, person):
     identity.VerifyEmail(identity_pb2.VerifyEmailRequest(token=mailed_token(email)), timeout=10)
     return identity.Token(identity_pb2.TokenRequest(
         grant_type="password", username=username, password=PASSWORD), timeout=10).access_token
-
-
-def b64url(data):
-    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
-
-
-def unb64url(text):
-    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
 
 
 def test_a_tampered_or_unsigned_token_cannot_read_an_account(identity, person):
