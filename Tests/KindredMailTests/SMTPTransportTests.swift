@@ -1,4 +1,5 @@
 import Foundation
+import KindredTestSupport
 import Testing
 
 @testable import KindredMail
@@ -128,7 +129,7 @@ struct AiosmtpdSink {
             ],
             output: log)
         let deadline = ContinuousClock.now + .seconds(20)
-        while !Self.accepts(port) {
+        while !Loopback.accepts(port) {
             var status: Int32 = 0
             guard ContinuousClock.now < deadline, waitpid(pid, &status, WNOHANG) == 0 else {
                 let output = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
@@ -140,20 +141,6 @@ struct AiosmtpdSink {
     }
 
     func stop() { Subprocess.stop(pid) }
-
-    private static func accepts(_ port: Int) -> Bool {
-        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(socket) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = UInt16(port).bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        return withUnsafePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
-            }
-        }
-    }
 }
 
 extension MailDatabaseTests {

@@ -1,0 +1,45 @@
+import Foundation
+
+/// A throwaway PostgreSQL cluster of one's own: Tests/postgres-test-cluster in a fresh directory, on a port
+/// the kernel just handed out. For tests that stop or restart their server, and for suites that must not meet
+/// those of the shared test cluster (`SharedCluster`), whose outage and listener tests stop and restart it
+/// while suites of other targets run in parallel.
+public struct PrivateCluster: Sendable {
+    /// The superuser URL (over the unix socket) of the cluster's `kindred_test` database.
+    public let url: String
+    private let directory: String
+    private let command: ClusterCommand
+
+    /// Creates and starts a cluster in /tmp/kindred-`name`-<UUID>; `destroy()` removes it.
+    public init(name: String) throws {
+        let directory = try temporaryDirectory("kindred-\(name)")
+        let command = ClusterCommand.script(environment: [
+            "KINDRED_TEST_PG_DIR": directory + "/postgres", "KINDRED_TEST_PG_PORT": String(try freePort()),
+        ])
+        do {
+            url = try command.run("start")
+        } catch {
+            Self.remove(directory, command)
+            throw error
+        }
+        self.directory = directory
+        self.command = command
+    }
+
+    /// Starts the cluster again after `stop()`, on the same data and port: `url` still holds.
+    public func start() throws { try command.run("start") }
+
+    /// Shuts the server down fast (every connection breaks), keeping the data.
+    public func stop() throws { try command.run("stop") }
+
+    /// Stops the server and starts it again.
+    public func restart() throws { try command.run("restart") }
+
+    /// Stops the server and deletes every file of the cluster.
+    public func destroy() { Self.remove(directory, command) }
+
+    private static func remove(_ directory: String, _ command: ClusterCommand) {
+        _ = try? command.run("destroy")
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+}
