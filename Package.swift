@@ -82,6 +82,11 @@ let package = Package(
             exclude: ["README.md"]
         ),
         .testTarget(
+            name: "KindredTestSupportTests",
+            dependencies: ["KindredTestSupport"],
+            path: "Tests/KindredTestSupportTests"
+        ),
+        .testTarget(
             name: "KindredMessagesTests",
             dependencies: ["KindredMessages"],
             path: "Tests/KindredMessagesTests"
