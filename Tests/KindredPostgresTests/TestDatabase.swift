@@ -4,15 +4,16 @@ import KindredTestSupport
 import Logging
 import Testing
 
-/// Every test that touches the real database runs inside this suite, one at a time: the outage test stops
-/// the server, which must not break a neighbour.
-@Suite(.serialized) struct DatabaseTests {}
+/// Every test that touches the real database runs inside this suite, one at a time, on a cluster of the
+/// suite's own: the outage and listener tests stop and restart the server, which must break neither a
+/// neighbour nor the other targets' tests on the shared test cluster.
+@Suite(.serialized, .privateCluster("postgres-tests")) struct DatabaseTests {}
 
-/// Pools and schemas on the shared test cluster (`SharedCluster`), for these tests.
+/// Pools and schemas on the suite's cluster.
 enum TestDatabase {
     static func makePool(size: Int = 4, statementTimeout: Duration? = .seconds(30)) throws -> PostgresPool {
         let configuration = try PostgresConfiguration(
-            url: SharedCluster.url(), poolSize: size, statementTimeout: statementTimeout)
+            url: PrivateCluster.current.url, poolSize: size, statementTimeout: statementTimeout)
         return PostgresPool(configuration: configuration, logger: logger)
     }
 

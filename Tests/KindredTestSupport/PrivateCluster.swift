@@ -1,9 +1,8 @@
 import Foundation
 
 /// A throwaway PostgreSQL cluster of one's own: Tests/postgres-test-cluster in a fresh directory, on a port
-/// the kernel just handed out. For tests that stop or restart their server, and for suites that must not meet
-/// those of the shared test cluster (`SharedCluster`), whose outage and listener tests stop and restart it
-/// while suites of other targets run in parallel.
+/// the kernel just handed out. For tests that stop or restart their server: test targets run in parallel, and
+/// the shared test cluster (`SharedCluster`) must stay up for the others.
 public struct PrivateCluster: Sendable {
     /// The superuser URL (over the unix socket) of the cluster's `kindred_test` database.
     public let url: String
