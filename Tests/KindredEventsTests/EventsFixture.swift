@@ -76,8 +76,8 @@ struct EventsFixture {
     }
 
     /// Restarts the suite's cluster (fast shutdown: every connection breaks).
-    func restartPostgres() throws {
-        try PrivateCluster.current.restart()
+    func restartPostgres() async throws {
+        try await PrivateCluster.current.restart()
     }
 }
 

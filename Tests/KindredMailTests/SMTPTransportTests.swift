@@ -94,7 +94,7 @@ import Testing
         }
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let sink = try AiosmtpdSink(python: python, directory: directory)
+        let sink = try await AiosmtpdSink(python: python, directory: directory)
         defer { sink.stop() }
         let body = "Hallo Oma,\n\nhier ist das erste Foto von Mia.\n.\n.. zwei Punkte\nTschüss 👋\n"
         try await SMTPTransport(host: "127.0.0.1", port: sink.port)
@@ -118,7 +118,7 @@ struct AiosmtpdSink {
     let mailbox: String
     private let pid: pid_t
 
-    init(python: String, directory: String) throws {
+    init(python: String, directory: String) async throws {
         port = try freePort()
         mailbox = directory + "/mailbox"
         let log = directory + "/aiosmtpd.log"
@@ -136,7 +136,12 @@ struct AiosmtpdSink {
                 stop()
                 throw TestFailure("aiosmtpd did not start listening on port \(port): \(output)")
             }
-            usleep(50_000)
+            do {
+                try await Task.sleep(for: .milliseconds(50))
+            } catch {
+                stop()
+                throw error
+            }
         }
     }
 

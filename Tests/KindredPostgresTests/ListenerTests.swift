@@ -36,7 +36,7 @@ extension DatabaseTests {
             try await waitUntil(received, within: .seconds(5)) { $0.count == 2 }
             #expect(received.value.last == .notification(channel: channel, payload: "hello"))
 
-            try PrivateCluster.current.restart()
+            try await PrivateCluster.current.restart()
             try await waitUntil(received, within: .seconds(10)) { $0.count == 3 }
             #expect(received.value.last == .listening)
             try await waitUntil(received, within: .seconds(10)) { _ in pool.isReachable }

@@ -50,7 +50,7 @@ extension DatabaseTests {
                 }
             }
             try await Task.sleep(for: .milliseconds(300))
-            try PrivateCluster.current.stop()
+            try await PrivateCluster.current.stop()
             try await waitFor(false, on: pool, within: .seconds(5))
             let started = ContinuousClock.now
             let error = await #expect(throws: PostgresError.self) { try await pool.query("SELECT 1") }
@@ -58,7 +58,7 @@ extension DatabaseTests {
             #expect(error?.category == .unavailable)
             try await Task.sleep(for: .milliseconds(500))
             let beforeRestart = successes.value
-            try PrivateCluster.current.start()
+            try await PrivateCluster.current.start()
             try await waitFor(true, on: pool, within: .seconds(10))
             try await Task.sleep(for: .milliseconds(300))
             stop.withLock { $0 = true }

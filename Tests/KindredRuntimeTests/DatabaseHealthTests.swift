@@ -21,10 +21,10 @@ import Testing
         defer { following.cancel() }
 
         try await waitFor(.serving, on: board)
-        try cluster.stop()
+        try await cluster.stop()
         try await waitFor(.notServing, on: board)
         #expect(served.names.allSatisfy { board.status(of: $0) == .notServing })
-        try cluster.start()
+        try await cluster.start()
         try await waitFor(.serving, on: board)
         await pool.close()
     }

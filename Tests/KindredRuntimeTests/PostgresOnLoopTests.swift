@@ -107,11 +107,11 @@ import Testing
                 }
             }
             try await Task.sleep(for: .milliseconds(500))
-            try cluster.stop()
+            try await cluster.stop()
             try await Task.sleep(for: .milliseconds(500))
             #expect(load.slowestFailure.withLock { $0 } < .seconds(1))
             let beforeRestart = load.successes.load(ordering: .relaxed)
-            try cluster.start()
+            try await cluster.start()
             try await Task.sleep(for: .seconds(3))
             load.stop.store(true, ordering: .relaxed)
             try await running.value

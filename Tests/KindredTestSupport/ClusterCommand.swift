@@ -18,7 +18,16 @@ struct ClusterCommand: Sendable {
     /// Runs `verb` to completion; returns what it printed on standard output, trimmed. What it said on
     /// standard error is kept only for the failure it throws.
     @discardableResult
-    func run(_ verb: String) throws -> String {
+    func run(_ verb: String) async throws -> String {
+        // A verb takes seconds (initdb, a server starting). Waited for on a thread of Swift's cooperative
+        // pool, which has one thread per core, two of them stalled every other test of the process: an RPC
+        // test's 2 s deadline passed while two suites created their clusters.
+        try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread { continuation.resume(with: Result { try runWaiting(verb) }) }
+        }
+    }
+
+    private func runWaiting(_ verb: String) throws -> String {
         let scratch = try temporaryDirectory("kindred-cluster-\(verb)")
         defer { try? FileManager.default.removeItem(atPath: scratch) }
         // system() rather than Foundation's Process: Process reaps its child through a run loop these tests

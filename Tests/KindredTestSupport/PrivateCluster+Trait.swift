@@ -10,9 +10,14 @@ public struct PrivateClusterTrait: SuiteTrait, TestTrait, TestScoping {
     public func provideScope(
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
     ) async throws {
-        let cluster = try PrivateCluster(name: name)
-        defer { cluster.destroy() }
-        try await Self.$current.withValue(cluster, operation: function)
+        let cluster = try await PrivateCluster(name: name)
+        do {
+            try await Self.$current.withValue(cluster, operation: function)
+        } catch {
+            await cluster.destroy()
+            throw error
+        }
+        await cluster.destroy()
     }
 }
 

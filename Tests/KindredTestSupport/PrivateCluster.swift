@@ -10,15 +10,15 @@ public struct PrivateCluster: Sendable {
     private let command: ClusterCommand
 
     /// Creates and starts a cluster in /tmp/kindred-`name`-<UUID>; `destroy()` removes it.
-    public init(name: String) throws {
+    public init(name: String) async throws {
         let directory = try temporaryDirectory("kindred-\(name)")
         let command = ClusterCommand.script(environment: [
             "KINDRED_TEST_PG_DIR": directory + "/postgres", "KINDRED_TEST_PG_PORT": String(try freePort()),
         ])
         do {
-            url = try command.run("start")
+            url = try await command.run("start")
         } catch {
-            Self.remove(directory, command)
+            await Self.remove(directory, command)
             throw error
         }
         self.directory = directory
@@ -26,19 +26,19 @@ public struct PrivateCluster: Sendable {
     }
 
     /// Starts the cluster again after `stop()`, on the same data and port: `url` still holds.
-    public func start() throws { try command.run("start") }
+    public func start() async throws { try await command.run("start") }
 
     /// Shuts the server down fast (every connection breaks), keeping the data.
-    public func stop() throws { try command.run("stop") }
+    public func stop() async throws { try await command.run("stop") }
 
     /// Stops the server and starts it again.
-    public func restart() throws { try command.run("restart") }
+    public func restart() async throws { try await command.run("restart") }
 
     /// Stops the server and deletes every file of the cluster.
-    public func destroy() { Self.remove(directory, command) }
+    public func destroy() async { await Self.remove(directory, command) }
 
-    private static func remove(_ directory: String, _ command: ClusterCommand) {
-        _ = try? command.run("destroy")
+    private static func remove(_ directory: String, _ command: ClusterCommand) async {
+        _ = try? await command.run("destroy")
         try? FileManager.default.removeItem(atPath: directory)
     }
 }

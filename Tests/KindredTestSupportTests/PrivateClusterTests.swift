@@ -3,20 +3,20 @@ import KindredTestSupport
 import Testing
 
 @Suite(.timeLimit(.minutes(2))) struct PrivateClusterTests {
-    @Test func aClusterServesUntilStoppedServesAgainOnItsPortAndLeavesNoFileOnceDestroyed() throws {
+    @Test func aClusterServesUntilStoppedServesAgainOnItsPortAndLeavesNoFileOnceDestroyed() async throws {
         let name = "support-" + String(UInt32.random(in: 0...UInt32.max), radix: 16)
-        let cluster = try PrivateCluster(name: name)
+        let cluster = try await PrivateCluster(name: name)
         let port = try #require(Self.port(of: cluster.url))
         #expect(Loopback.accepts(port))
 
-        try cluster.stop()
+        try await cluster.stop()
         #expect(!Loopback.accepts(port))
-        try cluster.start()
+        try await cluster.start()
         #expect(Loopback.accepts(port))
-        try cluster.restart()
+        try await cluster.restart()
         #expect(Loopback.accepts(port))
 
-        cluster.destroy()
+        await cluster.destroy()
         #expect(!Loopback.accepts(port))
         let left = try FileManager.default.contentsOfDirectory(atPath: "/tmp").filter {
             $0.hasPrefix("kindred-\(name)-")
