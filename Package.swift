@@ -75,6 +75,17 @@ let package = Package(
             dependencies: ["KindredMessages"],
             path: "Tests/MessagesMemoryCheck"
         ),
+        // Helpers for the test targets only (private PostgreSQL clusters, loopback ports, shared state).
+        .target(
+            name: "KindredTestSupport",
+            path: "Tests/KindredTestSupport",
+            exclude: ["README.md"]
+        ),
+        .testTarget(
+            name: "KindredTestSupportTests",
+            dependencies: ["KindredTestSupport"],
+            path: "Tests/KindredTestSupportTests"
+        ),
         .testTarget(
             name: "KindredMessagesTests",
             dependencies: ["KindredMessages"],
@@ -82,7 +93,10 @@ let package = Package(
         ),
         .testTarget(
             name: "KindredRPCTests",
-            dependencies: ["KindredRPC", "KindredMessages", "KindredAuth", "CNGHTTP2", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "KindredRPC", "KindredMessages", "KindredAuth", "CNGHTTP2", "KindredTestSupport",
+                .product(name: "Logging", package: "swift-log"),
+            ],
             path: "Tests/KindredRPCTests"
         ),
         .target(
@@ -101,7 +115,9 @@ let package = Package(
         ),
         .testTarget(
             name: "KindredPostgresTests",
-            dependencies: ["KindredPostgres", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "KindredPostgres", "KindredTestSupport", .product(name: "Logging", package: "swift-log"),
+            ],
             path: "Tests/KindredPostgresTests"
         ),
         .target(
@@ -112,7 +128,10 @@ let package = Package(
         ),
         .testTarget(
             name: "KindredMailTests",
-            dependencies: ["KindredMail", "KindredPostgres", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "KindredMail", "KindredPostgres", "KindredTestSupport",
+                .product(name: "Logging", package: "swift-log"),
+            ],
             path: "Tests/KindredMailTests"
         ),
         .target(
@@ -126,7 +145,10 @@ let package = Package(
         ),
         .testTarget(
             name: "KindredRuntimeTests",
-            dependencies: ["KindredRuntime", "KindredMessages", "KindredPostgres", "KindredRPC", "KindredAuth", "KindredMail"],
+            dependencies: [
+                "KindredRuntime", "KindredMessages", "KindredPostgres", "KindredRPC", "KindredAuth",
+                "KindredMail", "KindredTestSupport",
+            ],
             path: "Tests/KindredRuntimeTests"
         ),
         .target(
@@ -137,7 +159,7 @@ let package = Package(
         ),
         .testTarget(
             name: "KindredAuthTests",
-            dependencies: ["KindredAuth"],
+            dependencies: ["KindredAuth", "KindredTestSupport"],
             path: "Tests/KindredAuthTests"
         ),
         .executableTarget(
@@ -157,7 +179,8 @@ let package = Package(
             name: "IdentityServiceTests",
             dependencies: [
                 "IdentityService", "KindredAPI", "KindredAuth", "KindredMessages", "KindredPostgres", "KindredRPC",
-                "KindredMail", "KindredEvents", .product(name: "Logging", package: "swift-log"),
+                "KindredMail", "KindredEvents", "KindredTestSupport",
+                .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tests/IdentityServiceTests"
         ),
@@ -169,7 +192,10 @@ let package = Package(
         ),
         .testTarget(
             name: "KindredEventsTests",
-            dependencies: ["KindredEvents", "KindredPostgres", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "KindredEvents", "KindredPostgres", "KindredTestSupport",
+                .product(name: "Logging", package: "swift-log"),
+            ],
             path: "Tests/KindredEventsTests"
         ),
         .executableTarget(

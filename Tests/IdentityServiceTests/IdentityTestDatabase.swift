@@ -1,15 +1,12 @@
 import Foundation
 @testable import IdentityService
 import KindredPostgres
+import KindredTestSupport
 import Logging
 
-/// A fresh database per test, migrated like the real `identity` schema, on the cluster that
-/// `Tests/postgres-test-cluster` prepares (`KINDRED_TEST_DATABASE_URL`, a superuser URL).
+/// A fresh database per test, migrated like the real `identity` schema, on the shared test cluster
+/// (`SharedCluster`).
 enum IdentityTestDatabase {
-    struct SetupError: Error, CustomStringConvertible {
-        let description: String
-    }
-
     static var logger: Logger {
         var logger = Logger(label: "identity-tests")
         logger.logLevel = .warning
@@ -26,12 +23,12 @@ enum IdentityTestDatabase {
     static func withDatabase<T>(_ body: (PostgresPool) async throws -> T) async throws -> T {
         await slots.acquire()
         defer { slots.release() }
-        let url = try clusterURL()
         let name = "identity_test_" + String(UInt64.random(in: 0...UInt64.max), radix: 36)
+        let url = try SharedCluster.url()
+        let databaseURL = try SharedCluster.url(database: name)
         try await administer(url, "CREATE DATABASE \(name)")
         let pool = PostgresPool(
-            configuration: try PostgresConfiguration(url: url.replacing("/kindred_test?", with: "/\(name)?"), poolSize: 4),
-            logger: logger)
+            configuration: try PostgresConfiguration(url: databaseURL, poolSize: 4), logger: logger)
         let result: Result<T, any Error>
         do {
             _ = try await pool.query("CREATE SCHEMA identity")
@@ -55,19 +52,5 @@ enum IdentityTestDatabase {
             throw error
         }
         await admin.close()
-    }
-
-    private static func clusterURL() throws -> String {
-        guard let url = ProcessInfo.processInfo.environment["KINDRED_TEST_DATABASE_URL"], !url.isEmpty,
-            url.contains("/kindred_test?")
-        else {
-            throw SetupError(
-                description: """
-                    KINDRED_TEST_DATABASE_URL is not set to Tests/postgres-test-cluster's URL: these tests need a \
-                    real PostgreSQL. Run `export KINDRED_TEST_DATABASE_URL=$(Tests/postgres-test-cluster start)`, \
-                    or use Tests/run.
-                    """)
-        }
-        return url
     }
 }

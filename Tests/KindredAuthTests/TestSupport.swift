@@ -1,4 +1,5 @@
 @testable import KindredAuth
+import KindredTestSupport
 import Synchronization
 
 /// The fixed key and claims the interop vectors were made from (`seed` = bytes 0…31).
@@ -70,14 +71,4 @@ struct CountingVerifier {
     func verify(_ token: String) throws(TokenVerificationError) -> Caller {
         try verifier.verify(token)
     }
-}
-
-final class Counter: Sendable {
-    private let count = Atomic(0)
-
-    func increment() {
-        count.add(1, ordering: .relaxed)
-    }
-
-    var value: Int { count.load(ordering: .relaxed) }
 }

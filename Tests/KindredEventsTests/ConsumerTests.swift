@@ -1,4 +1,5 @@
 import KindredPostgres
+import KindredTestSupport
 import Testing
 
 @testable import KindredEvents
@@ -122,7 +123,7 @@ extension EventsTests {
                 let delivered = Locked<[Int64]>([])
                 let running = Task { await makeConsumer(fixture, feed: feed, delivered: delivered).run() }
                 try await waitUntil { try await storedCursor(fixture) == 1 }
-                try fixture.restartPostgres()
+                try await fixture.restartPostgres()
                 try await fixture.appendAfterRestart("after")
                 try await waitUntil(within: .seconds(30)) { try await storedCursor(fixture) == 2 }
                 running.cancel()

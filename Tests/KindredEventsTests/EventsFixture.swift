@@ -1,7 +1,7 @@
 import Foundation
 import KindredPostgres
+import KindredTestSupport
 import Logging
-import Synchronization
 import Testing
 
 @testable import KindredEvents
@@ -19,11 +19,9 @@ struct EventsFixture {
     }
 
     static func makePool(size: Int = 4) throws -> PostgresPool {
-        guard let cluster = PrivateClusterTrait.current else {
-            throw TestFailure("no cluster: run inside EventsTests")
-        }
-        return PostgresPool(
-            configuration: try PostgresConfiguration(url: cluster.url(), poolSize: size), logger: logger)
+        PostgresPool(
+            configuration: try PostgresConfiguration(url: PrivateCluster.current.url, poolSize: size),
+            logger: logger)
     }
 
     /// Runs `body` with a new schema, migrated, and a pool that is closed afterwards.
@@ -78,8 +76,8 @@ struct EventsFixture {
     }
 
     /// Restarts the suite's cluster (fast shutdown: every connection breaks).
-    func restartPostgres() throws {
-        try PrivateClusterTrait.current?.run("restart")
+    func restartPostgres() async throws {
+        try await PrivateCluster.current.restart()
     }
 }
 
@@ -113,12 +111,4 @@ func waitUntil(within limit: Duration = .seconds(15), _ condition: () async thro
         guard ContinuousClock.now < deadline else { throw TestFailure("condition not met within \(limit)") }
         try await Task.sleep(for: .milliseconds(10))
     }
-}
-
-/// A value tasks can share.
-final class Locked<Value: Sendable>: Sendable {
-    private let storage: Mutex<Value>
-    init(_ value: Value) { storage = Mutex(value) }
-    func withLock<T>(_ body: (inout Value) -> T) -> T { storage.withLock { body(&$0) } }
-    var value: Value { storage.withLock { $0 } }
 }

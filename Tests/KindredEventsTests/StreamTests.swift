@@ -1,4 +1,5 @@
 import KindredPostgres
+import KindredTestSupport
 import Testing
 
 @testable import KindredEvents
@@ -48,7 +49,7 @@ extension EventsTests {
                 #expect(try await stream.next()?.cursor == 1)
                 #expect(try await stream.next()?.cursor == 2)
 
-                try fixture.restartPostgres()
+                try await fixture.restartPostgres()
                 try await fixture.appendAfterRestart("after")
                 let next = try await stream.next()
                 #expect(next?.cursor == 3)
@@ -62,7 +63,7 @@ extension EventsTests {
                 for type in ["1", "2", "3"] { try await fixture.append(type) }
                 let feed = try fixture.makeFeed()
                 try await waitUntil { feed.tail.newest == 3 }
-                try fixture.restartPostgres()
+                try await fixture.restartPostgres()
                 let events = try await take(3, from: feed.events(after: 0))
                 #expect(events.map(\.cursor) == [1, 2, 3])
                 await feed.close()

@@ -1,5 +1,6 @@
 import Foundation
 import KindredPostgres
+import KindredTestSupport
 import Testing
 
 @testable import KindredMail

@@ -1,4 +1,5 @@
 import Foundation
+import KindredTestSupport
 import Testing
 
 @testable import KindredMail

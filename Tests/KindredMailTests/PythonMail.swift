@@ -1,4 +1,5 @@
 import Foundation
+import KindredTestSupport
 
 /// A message file as Python's `email` package (policy `default`) reads it: a parser nobody here wrote.
 struct ParsedMail: Decodable {

@@ -1,4 +1,5 @@
 import Foundation
+import KindredTestSupport
 import Testing
 
 @testable import KindredMail
@@ -93,7 +94,7 @@ import Testing
         }
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let sink = try AiosmtpdSink(python: python, directory: directory)
+        let sink = try await AiosmtpdSink(python: python, directory: directory)
         defer { sink.stop() }
         let body = "Hallo Oma,\n\nhier ist das erste Foto von Mia.\n.\n.. zwei Punkte\nTschüss 👋\n"
         try await SMTPTransport(host: "127.0.0.1", port: sink.port)
@@ -117,7 +118,7 @@ struct AiosmtpdSink {
     let mailbox: String
     private let pid: pid_t
 
-    init(python: String, directory: String) throws {
+    init(python: String, directory: String) async throws {
         port = try freePort()
         mailbox = directory + "/mailbox"
         let log = directory + "/aiosmtpd.log"
@@ -128,32 +129,23 @@ struct AiosmtpdSink {
             ],
             output: log)
         let deadline = ContinuousClock.now + .seconds(20)
-        while !Self.accepts(port) {
+        while !Loopback.accepts(port) {
             var status: Int32 = 0
             guard ContinuousClock.now < deadline, waitpid(pid, &status, WNOHANG) == 0 else {
                 let output = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
                 stop()
                 throw TestFailure("aiosmtpd did not start listening on port \(port): \(output)")
             }
-            usleep(50_000)
+            do {
+                try await Task.sleep(for: .milliseconds(50))
+            } catch {
+                stop()
+                throw error
+            }
         }
     }
 
     func stop() { Subprocess.stop(pid) }
-
-    private static func accepts(_ port: Int) -> Bool {
-        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(socket) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = UInt16(port).bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        return withUnsafePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
-            }
-        }
-    }
 }
 
 extension MailDatabaseTests {

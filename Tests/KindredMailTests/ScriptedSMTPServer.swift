@@ -1,4 +1,5 @@
 import Foundation
+import KindredTestSupport
 import Synchronization
 
 /// A tiny SMTP server on a loopback port that answers from a script, one script per connection in turn
@@ -29,23 +30,7 @@ final class ScriptedSMTPServer: Sendable {
         self.scripts = scripts.map { script in
             Self.defaultReplies.merging(script.mapValues { $0 ?? "" }) { _, new in new }
         }
-        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let listening = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
-                bind(listener, address, length) == 0 && getsockname(listener, address, &length) == 0
-                    && listen(listener, 8) == 0
-            }
-        }
-        guard listening else {
-            close(listener)
-            throw TestFailure("scripted SMTP server cannot listen: errno \(errno)")
-        }
-        self.listener = listener
-        port = Int(UInt16(bigEndian: address.sin_port))
+        (listener, port) = try Loopback.bind(listening: 8)
         Thread.detachNewThread { [self] in serve() }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import KindredTestSupport
 
 /// Child processes through posix_spawn; Foundation's Process is avoided, as elsewhere in the tests, because
 /// it reaps children through a run loop these tests never run.

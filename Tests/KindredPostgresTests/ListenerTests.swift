@@ -1,4 +1,5 @@
 import KindredPostgres
+import KindredTestSupport
 import Testing
 
 extension DatabaseTests {
@@ -20,7 +21,7 @@ extension DatabaseTests {
 
         @Test func notificationsArriveAndAReconnectIsAnnouncedAfterARestart() async throws {
             let channel = "kindred_test_events"
-            let configuration = try PostgresConfiguration(url: TestDatabase.url(), poolSize: 1)
+            let configuration = try PostgresConfiguration(url: PrivateCluster.current.url, poolSize: 1)
             let listener = try PostgresListener(
                 configuration: configuration, channels: [channel], logger: TestDatabase.logger)
             let received = Locked<[PostgresNotification]>([])
@@ -35,7 +36,7 @@ extension DatabaseTests {
             try await waitUntil(received, within: .seconds(5)) { $0.count == 2 }
             #expect(received.value.last == .notification(channel: channel, payload: "hello"))
 
-            try TestDatabase.control("restart")
+            try await PrivateCluster.current.restart()
             try await waitUntil(received, within: .seconds(10)) { $0.count == 3 }
             #expect(received.value.last == .listening)
             try await waitUntil(received, within: .seconds(10)) { _ in pool.isReachable }

@@ -1,4 +1,5 @@
 import KindredPostgres
+import KindredTestSupport
 import Testing
 
 extension DatabaseTests {
@@ -49,7 +50,7 @@ extension DatabaseTests {
                 }
             }
             try await Task.sleep(for: .milliseconds(300))
-            try TestDatabase.control("stop")
+            try await PrivateCluster.current.stop()
             try await waitFor(false, on: pool, within: .seconds(5))
             let started = ContinuousClock.now
             let error = await #expect(throws: PostgresError.self) { try await pool.query("SELECT 1") }
@@ -57,7 +58,7 @@ extension DatabaseTests {
             #expect(error?.category == .unavailable)
             try await Task.sleep(for: .milliseconds(500))
             let beforeRestart = successes.value
-            try TestDatabase.control("start")
+            try await PrivateCluster.current.start()
             try await waitFor(true, on: pool, within: .seconds(10))
             try await Task.sleep(for: .milliseconds(300))
             stop.withLock { $0 = true }

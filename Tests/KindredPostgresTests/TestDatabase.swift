@@ -1,35 +1,19 @@
 import Foundation
-import Synchronization
 import KindredPostgres
+import KindredTestSupport
 import Logging
 import Testing
 
-/// Every test that touches the real database runs inside this suite, one at a time: the outage test stops
-/// the server, which must not break a neighbour.
-@Suite(.serialized) struct DatabaseTests {}
+/// Every test that touches the real database runs inside this suite, one at a time, on a cluster of the
+/// suite's own: the outage and listener tests stop and restart the server, which must break neither a
+/// neighbour nor the other targets' tests on the shared test cluster.
+@Suite(.serialized, .privateCluster("postgres-tests")) struct DatabaseTests {}
 
-/// The test cluster, from the environment that `Tests/postgres-test-cluster` prepares.
+/// Pools and schemas on the suite's cluster.
 enum TestDatabase {
-    struct SetupError: Error, CustomStringConvertible {
-        let description: String
-    }
-
-    /// `KINDRED_TEST_DATABASE_URL`, or a failing test that says how to get one.
-    static func url() throws -> String {
-        guard let url = ProcessInfo.processInfo.environment["KINDRED_TEST_DATABASE_URL"], !url.isEmpty else {
-            throw SetupError(
-                description: """
-                    KINDRED_TEST_DATABASE_URL is not set: these tests need a real PostgreSQL. Run \
-                    `export KINDRED_TEST_DATABASE_URL=$(Tests/postgres-test-cluster start)` and \
-                    `export KINDRED_TEST_PG_CTL=Tests/postgres-test-cluster`, or use Tests/run.
-                    """)
-        }
-        return url
-    }
-
     static func makePool(size: Int = 4, statementTimeout: Duration? = .seconds(30)) throws -> PostgresPool {
         let configuration = try PostgresConfiguration(
-            url: url(), poolSize: size, statementTimeout: statementTimeout)
+            url: PrivateCluster.current.url, poolSize: size, statementTimeout: statementTimeout)
         return PostgresPool(configuration: configuration, logger: logger)
     }
 
@@ -70,41 +54,4 @@ enum TestDatabase {
             throw error
         }
     }
-
-    /// Runs the cluster control command (`KINDRED_TEST_PG_CTL`) with `action` (`stop`, `start`).
-    static func control(_ action: String) throws {
-        guard let command = ProcessInfo.processInfo.environment["KINDRED_TEST_PG_CTL"], !command.isEmpty
-        else {
-            throw SetupError(
-                description: """
-                    KINDRED_TEST_PG_CTL is not set: the outage test needs to stop and start the test server. \
-                    Set it to Tests/postgres-test-cluster (or a command taking stop/start).
-                    """)
-        }
-        // system() rather than Foundation's Process: Process reaps its child through a run loop that never
-        // ran here, and the test hung on a zombie.
-        let status = system("\(command) \(action) >/dev/null")
-        guard status == 0 else {
-            throw SetupError(description: "`\(command) \(action)` exited with status \(status)")
-        }
-    }
-}
-
-/// A value tasks can share.
-final class Locked<Value: Sendable>: Sendable {
-    private let storage: Mutex<Value>
-    init(_ value: Value) { storage = Mutex(value) }
-    func withLock<T>(_ body: (inout Value) -> T) -> T { storage.withLock { body(&$0) } }
-    var value: Value { storage.withLock { $0 } }
-}
-
-/// A counter tasks can share.
-final class Counter: Sendable {
-    private let storage = Locked(0)
-    @discardableResult func increment() -> Int {
-        storage.withLock {
-            $0 += 1; return $0
-        }
-    }
-    var value: Int { storage.value }
 }

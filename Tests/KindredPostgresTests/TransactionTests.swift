@@ -1,4 +1,5 @@
 import KindredPostgres
+import KindredTestSupport
 import Testing
 
 extension DatabaseTests {

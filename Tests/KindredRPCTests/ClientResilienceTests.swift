@@ -1,15 +1,8 @@
 import KindredRPC
+import KindredTestSupport
 import Testing
 
 @Suite(.timeLimit(.minutes(1))) struct ClientResilienceTests {
-    /// A port nothing listens on: bound once by a server that has since stopped.
-    func freePort() async throws -> Int {
-        let server = try ClientTestServer()
-        let port = server.port
-        await server.stop()
-        return port
-    }
-
     @Test func clientReconnectsAfterTheServerRestarts() async throws {
         try await onClientTestLoop {
             var server = try ClientTestServer()
@@ -31,7 +24,7 @@ import Testing
 
     @Test func idempotentCallIsRetriedUntilTheServerAppears() async throws {
         try await onClientTestLoop {
-            let port = try await freePort()
+            let port = try freePort()
             let client = try RPCClient(target: "127.0.0.1:\(port)")
             let starter = Task(executorPreference: clientTestLoop) {
                 try await Task.sleep(for: .milliseconds(300))
@@ -48,7 +41,7 @@ import Testing
 
     @Test func nonIdempotentCallIsNotRetried() async throws {
         try await onClientTestLoop {
-            let port = try await freePort()
+            let port = try freePort()
             var configuration = ClientConfiguration()
             configuration.initialBackoff = .seconds(2)
             let client = try RPCClient(target: "127.0.0.1:\(port)", configuration: configuration)
@@ -67,7 +60,7 @@ import Testing
 
     @Test func retriesStopAtTheDeadline() async throws {
         try await onClientTestLoop {
-            let port = try await freePort()
+            let port = try freePort()
             let client = try RPCClient(target: "127.0.0.1:\(port)")
             let start = ContinuousClock.now
             let error = await #expect(throws: RPCError.self) {
@@ -135,7 +128,7 @@ import Testing
 
     @Test func silentPeerIsDetectedByKeepaliveBeforeTheDeadline() async throws {
         try await onClientTestLoop {
-            let peer = ClientSilentPeer()
+            let peer = try ClientSilentPeer()
             var configuration = ClientConfiguration()
             configuration.keepaliveInterval = .milliseconds(100)
             configuration.keepaliveTimeout = .milliseconds(100)

@@ -3,6 +3,7 @@
 #endif
 import KindredMessages
 @testable import KindredRPC
+import KindredTestSupport
 import Logging
 import Synchronization
 
@@ -157,21 +158,8 @@ final class ClientSilentPeer {
     let fd: Int32
     let port: Int
 
-    init() {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { socketAddress in
-                _ = bind(fd, socketAddress, length)
-                _ = listen(fd, 16)
-                _ = getsockname(fd, socketAddress, &length)
-            }
-        }
-        self.fd = fd
-        port = Int(UInt16(bigEndian: address.sin_port))
+    init() throws {
+        (fd, port) = try Loopback.bind(listening: 16)
     }
 
     deinit { close(fd) }

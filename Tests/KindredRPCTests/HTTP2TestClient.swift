@@ -1,5 +1,6 @@
 import CNGHTTP2
 import Glibc
+import KindredTestSupport
 
 /// A blocking HTTP/2 client on nghttp2's client session, for driving a real server from tests.
 final class HTTP2TestClient {
@@ -27,7 +28,7 @@ final class HTTP2TestClient {
     private(set) var goAwayReceived = false
 
     init(port: Int) throws {
-        fd = try Self.connect(port: port)
+        fd = try Loopback.connect(port: port)
         var callbacks: OpaquePointer?
         nghttp2_session_callbacks_new(&callbacks)
         defer { nghttp2_session_callbacks_del(callbacks) }
@@ -42,21 +43,6 @@ final class HTTP2TestClient {
     deinit {
         nghttp2_session_del(session)
         close(fd)
-    }
-
-    static func connect(port: Int) throws -> Int32 {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let status = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard status == 0 else { throw TestClientError.connectFailed }
-        return fd
     }
 
     /// Starts a request: gRPC headers plus `extraHeaders`, then `body`; `endStream` half-closes after it.
@@ -190,8 +176,6 @@ final class HTTP2TestClient {
         if UInt32(frame.pointee.hd.type) == NGHTTP2_GOAWAY.rawValue { goAwayReceived = true }
     }
 }
-
-enum TestClientError: Error { case connectFailed }
 
 func monotonicMillis() -> UInt64 {
     var spec = timespec()

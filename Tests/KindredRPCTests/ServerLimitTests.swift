@@ -1,3 +1,4 @@
+import KindredTestSupport
 import Testing
 import Glibc
 @testable import KindredRPC
@@ -62,7 +63,7 @@ import Glibc
 
     @Test func garbageBytesCloseThatConnectionAndTheServerKeepsServing() async throws {
         try await withServer([TestService(probe: probe)]) { server in
-            let raw = try HTTP2TestClient.connect(port: server.port)
+            let raw = try Loopback.connect(port: server.port)
             let garbage = [UInt8]("GET / HTTP/1.1\r\nHost: x\r\n\r\n\u{1}\u{2}\u{3}garbage".utf8)
             _ = write(raw, garbage, garbage.count)
             var buffer = [UInt8](repeating: 0, count: 1024)

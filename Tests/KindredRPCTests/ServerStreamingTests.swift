@@ -1,3 +1,4 @@
+import KindredTestSupport
 import Testing
 @testable import KindredRPC
 
@@ -133,6 +134,6 @@ import Testing
         #expect(grpcMessages(response.data) == [[1], [2]])
         #expect(response.grpcStatus == 0)
         try await running.value
-        #expect(throws: TestClientError.self) { _ = try HTTP2TestClient(port: server.port) }
+        #expect(throws: TestFailure.self) { _ = try HTTP2TestClient(port: server.port) }
     }
 }

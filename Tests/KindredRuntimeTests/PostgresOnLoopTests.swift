@@ -1,4 +1,5 @@
 import KindredPostgres
+import KindredTestSupport
 import Logging
 import Synchronization
 import Testing
@@ -8,7 +9,7 @@ import Testing
 
 /// Statements from code running on an RPC event loop go out on that loop's own connection and resume there;
 /// everyone else still gets answers. Runs on a cluster of its own, like DatabaseHealthTests.
-@Suite(.serialized) struct PostgresOnLoopTests {
+@Suite(.serialized, .privateCluster("runtime-on-loop")) struct PostgresOnLoopTests {
     @Test(.timeLimit(.minutes(2)))
     func aQueryFromALoopCompletesOnThatLoopsThreadOverItsOwnConnection() async throws {
         try await withLoopPool { pool, loops in
@@ -79,7 +80,8 @@ import Testing
 
     @Test(.timeLimit(.minutes(2)))
     func onLoopCallsFailFastWhilePostgresIsDownAndHealAfterARestart() async throws {
-        try await withLoopPool { pool, loops, cluster in
+        let cluster = try PrivateCluster.current
+        try await withLoopPool { pool, loops in
             let load = LoadRecord()
             let running = Task {
                 try await withThrowingTaskGroup(of: Void.self) { group in
@@ -105,11 +107,11 @@ import Testing
                 }
             }
             try await Task.sleep(for: .milliseconds(500))
-            #expect(cluster.run("stop"))
+            try await cluster.stop()
             try await Task.sleep(for: .milliseconds(500))
             #expect(load.slowestFailure.withLock { $0 } < .seconds(1))
             let beforeRestart = load.successes.load(ordering: .relaxed)
-            _ = try cluster.start()
+            try await cluster.start()
             try await Task.sleep(for: .seconds(3))
             load.stop.store(true, ordering: .relaxed)
             try await running.value
@@ -122,23 +124,16 @@ import Testing
         }
     }
 
+    /// Runs `body` with a pool on the suite's cluster for two RPC loops.
     private func withLoopPool(_ body: (PostgresPool, [EventLoop]) async throws -> Void) async throws {
-        try await withLoopPool { pool, loops, _ in try await body(pool, loops) }
-    }
-
-    private func withLoopPool(_ body: (PostgresPool, [EventLoop], PrivateCluster) async throws -> Void)
-        async throws
-    {
-        let cluster = try PrivateCluster(name: "runtime-on-loop")
-        defer { cluster.destroy() }
         var logger = Logger(label: "postgres-on-loop-test")
         logger.logLevel = .warning
         let pool = PostgresPool(
-            rpcLoopsConfiguration: try PostgresConfiguration(url: try cluster.start(), poolSize: 1),
+            rpcLoopsConfiguration: try PostgresConfiguration(url: PrivateCluster.current.url, poolSize: 1),
             logger: logger)
         let group = try EventLoopGroup(count: 2)
         do {
-            try await body(pool, group.loops, cluster)
+            try await body(pool, group.loops)
         } catch {
             await pool.close()
             throw error
