@@ -8,17 +8,17 @@ import Synchronization
 /// The signing keys identity publishes through `GetSigningKeys`: where every service but identity gets the
 /// keys that verify access tokens (`--identity-target`).
 public final class IdentitySigningKeys: SigningKeySource {
-    /// How long one fetch may take, retries of an unreachable identity included.
-    static let fetchTimeout: Duration = .seconds(2)
-
     private let target: String
+    private let fetchTimeout: Duration
     private let identity: Kindred_Identity_V1_IdentityService.Client
     private let logger: Logger
     private let lastKeyIDs = Mutex<Set<String>>([])
 
-    /// A source asking the identity service at `target` (`host:port`); it connects on the first fetch.
-    public init(target: String, logger: Logger) throws(RPCError) {
+    /// A source asking the identity service at `target` (`host:port`); it connects on the first fetch. One
+    /// fetch, retries of an unreachable identity included, may take `fetchTimeout`.
+    public init(target: String, logger: Logger, fetchTimeout: Duration = .seconds(2)) throws(RPCError) {
         self.target = target
+        self.fetchTimeout = fetchTimeout
         identity = Kindred_Identity_V1_IdentityService.Client(try RPCClient(target: target))
         self.logger = logger
     }
@@ -27,7 +27,7 @@ public final class IdentitySigningKeys: SigningKeySource {
         let response: Kindred_Identity_V1_GetSigningKeysResponse
         do {
             response = try await identity.getSigningKeys(
-                .init(), options: CallOptions(timeout: Self.fetchTimeout, idempotent: true))
+                .init(), options: CallOptions(timeout: fetchTimeout, idempotent: true))
         } catch {
             logger.warning(
                 "cannot fetch signing keys", metadata: ["identity": "\(target)", "error": "\(error)"])

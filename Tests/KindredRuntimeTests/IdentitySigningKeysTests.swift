@@ -69,6 +69,9 @@ struct RunningServer {
 
 @Suite(.timeLimit(.minutes(1))) struct IdentitySigningKeysTests {
     let logger = Logger(label: "identity-signing-keys-test")
+    // What is tested is what gets fetched, not how fast: the whole suite starting at once on two cores can
+    // hold a first call past the production 2 s.
+    let fetchTimeout: Duration = .seconds(30)
 
     @Test func fetchesThePublishedKeysAndSkipsUnusableOnes() async throws {
         let identity = PublishingIdentity()
@@ -79,7 +82,7 @@ struct RunningServer {
             published.append(.init(kid: "short", alg: "EdDSA", publicKey: [1, 2, 3]))
         }
         let running = try RunningServer([identity])
-        let source = try IdentitySigningKeys(target: running.target, logger: logger)
+        let source = try IdentitySigningKeys(target: running.target, logger: logger, fetchTimeout: fetchTimeout)
         #expect(try await source.verificationKeys() == [good.verificationKey])
         try await running.stop()
     }
@@ -98,7 +101,7 @@ struct RunningServer {
         let first = SigningKey()
         identity.publish([first])
         let identityServer = try RunningServer([identity])
-        let keys = try IdentitySigningKeys(target: identityServer.target, logger: logger)
+        let keys = try IdentitySigningKeys(target: identityServer.target, logger: logger, fetchTimeout: fetchTimeout)
         let served = StandardServices(board: HealthStatusBoard(), services: [ProtectedService()])
         let family = try RunningServer(
             served.all, authenticator: TokenAuthenticator(keySource: keys, refreshInterval: .zero))
