@@ -41,13 +41,18 @@ extension PostgresConnection {
                 name: plan.name, sharesTransaction: plan.sharesTransaction)
         }
         let sent = binds.bytes.withUnsafeBufferPointer { buffer in
-            let base = UnsafeRawPointer(buffer.baseAddress)
-            let values: [UnsafePointer<CChar>?] = binds.offsets.enumerated().map { index, offset in
-                binds.lengths[index] < 0
-                    ? nil : base.map { ($0 + offset).assumingMemoryBound(to: CChar.self) }
+            // The value pointers live on the stack: libpq copies the values before returning.
+            withUnsafeTemporaryAllocation(of: UnsafePointer<CChar>?.self, capacity: binds.count) { values in
+                let base = UnsafeRawPointer(buffer.baseAddress)
+                for (index, offset) in binds.offsets.enumerated() {
+                    values[index] =
+                        binds.lengths[index] < 0
+                        ? nil : base.map { ($0 + offset).assumingMemoryBound(to: CChar.self) }
+                }
+                return PQsendQueryPrepared(
+                    pointer, plan.name, Int32(binds.count), values.baseAddress, binds.lengths, binds.formats,
+                    1)
             }
-            return PQsendQueryPrepared(
-                pointer, plan.name, Int32(binds.count), values, binds.lengths, binds.formats, 1)
         }
         return sent == 1
     }

@@ -18,7 +18,7 @@ extension PostgresLoopConnection {
         let sequence: UInt64
         /// Re-sent alone after its first segment failed: whatever it gets now is its answer.
         let isRetry: Bool
-        let continuation: CheckedContinuation<PostgresRows, any Error>
+        let continuation: UnsafeContinuation<PostgresRows, any Error>
         var endsSegment = false
         var prepareError: PostgresError?
         var outcome: Outcome = .skipped

@@ -23,40 +23,45 @@ extension PostgresLoopConnection {
         let segment = segmentStart..<head
         segmentStart = head
         let failed = inFlight[segment].contains { if case .failed = $0.outcome { true } else { false } }
-        var resends: [InFlight] = []
+        var resends: [(PostgresQuery, UnsafeContinuation<PostgresRows, any Error>)] = []
         for index in segment {
-            let statement = inFlight[index]
-            inFlight[index].outcome = .skipped  // frees the result now rather than when the queue is trimmed
-            switch settlement(of: statement, segmentFailed: failed, segmentSize: segment.count) {
-            case .resume(let result): statement.continuation.resume(with: result.mapError { $0 as any Error })
-            case .resend: resends.append(statement)
+            // Taken out rather than copied: the result is freed now, not when the queue is trimmed.
+            var outcome = InFlight.Outcome.skipped
+            swap(&outcome, &inFlight[index].outcome)
+            switch settlement(of: outcome, at: index, segmentFailed: failed, segmentSize: segment.count) {
+            case .resume(let result):
+                inFlight[index].continuation.resume(with: result.mapError { $0 as any Error })
+            case .resend: resends.append((inFlight[index].query, inFlight[index].continuation))
             }
         }
         forgetLostPreparesWhenSettled()
-        for (index, statement) in resends.enumerated() {
+        for (index, (query, continuation)) in resends.enumerated() {
             guard isUp else {
                 let error = PostgresError.connectionLost("the connection to PostgreSQL broke before a retry")
-                resends[index...].forEach { $0.continuation.resume(throwing: error) }
+                resends[index...].forEach { $0.1.resume(throwing: error) }
                 return
             }
-            send(statement.query, statement.continuation, isRetry: true)
+            send(query, continuation, isRetry: true)
         }
     }
 
-    private func settlement(of statement: InFlight, segmentFailed: Bool, segmentSize: Int) -> Settlement {
-        switch statement.outcome {
+    private func settlement(
+        of outcome: InFlight.Outcome, at index: Int, segmentFailed: Bool, segmentSize: Int
+    ) -> Settlement {
+        let isRetry = inFlight[index].isRetry
+        switch outcome {
         case .rows(let rows):
             return segmentFailed ? .resend : .resume(.success(rows))
         case .skipped:
             // Only a statement after another can be skipped, and a retry is alone in its segment.
-            if statement.isRetry { return .resume(.failure(.connectionLost("pipeline out of step"))) }
+            if isRetry { return .resume(.failure(.connectionLost("pipeline out of step"))) }
             // A copy of a statement whose prepare failed reports that failure.
-            if let cause = lostPrepare(of: statement)?.cause { return .resume(.failure(cause)) }
+            if let cause = lostPrepare(at: index)?.cause { return .resume(.failure(cause)) }
             return .resend
         case .failed(let error):
-            if statement.isRetry { return .resume(.failure(error)) }
+            if isRetry { return .resume(.failure(error)) }
             // "Prepared statement does not exist": sent under a name whose Parse failed or was skipped.
-            if error.sqlState == "26000", let lost = lostPrepare(of: statement) {
+            if error.sqlState == "26000", let lost = lostPrepare(at: index) {
                 return lost.cause.map { .resume(.failure($0)) } ?? .resend
             }
             if segmentSize > 1, error.mayComeFromSharingATransaction { return .resend }
@@ -72,10 +77,10 @@ extension PostgresLoopConnection {
         lostPrepares[plan.name] = LostPrepare(cause: cause, before: nextSequence)
     }
 
-    private func lostPrepare(of statement: InFlight) -> LostPrepare? {
-        guard let lost = lostPrepares[statement.plan.name], statement.sequence < lost.before else {
-            return nil
-        }
+    private func lostPrepare(at index: Int) -> LostPrepare? {
+        guard !lostPrepares.isEmpty, let lost = lostPrepares[inFlight[index].plan.name],
+            inFlight[index].sequence < lost.before
+        else { return nil }
         return lost
     }
 

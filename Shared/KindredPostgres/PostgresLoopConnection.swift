@@ -42,7 +42,7 @@ final class PostgresLoopConnection: PostgresIOHandler, @unchecked Sendable {
     /// segment's sync has come back. A retry, and a statement that must not share a transaction with
     /// others (anything but a plain read), goes out in a segment of its own.
     func send(
-        _ query: PostgresQuery, _ continuation: CheckedContinuation<PostgresRows, any Error>,
+        _ query: PostgresQuery, _ continuation: UnsafeContinuation<PostgresRows, any Error>,
         isRetry: Bool = false
     ) {
         guard let connection else {
