@@ -56,7 +56,7 @@ extension PostgresLoopConnection {
                 }
             case .result:
                 guard let result else { return outOfStep(connection) }
-                inFlight[head].outcome = outcome(of: result, for: inFlight[head], on: connection)
+                inFlight[head].outcome = outcome(of: result, on: connection)
                 inFlight[head].stage = .resultEnd
             }
         }
@@ -75,10 +75,9 @@ extension PostgresLoopConnection {
         PQclear(result)
     }
 
-    private func outcome(
-        of result: OpaquePointer, for statement: InFlight, on connection: PostgresConnection
-    ) -> InFlight.Outcome {
-        if let prepareError = statement.prepareError {
+    /// What the result says of the statement at `head`.
+    private func outcome(of result: OpaquePointer, on connection: PostgresConnection) -> InFlight.Outcome {
+        if let prepareError = inFlight[head].prepareError {
             PQclear(result)
             return .failed(prepareError)
         }
@@ -89,9 +88,9 @@ extension PostgresLoopConnection {
         if let failure = connection.error(in: result) {
             PQclear(result)
             // "cached plan must not change result type": forget it, so the next call prepares it afresh.
-            let key = statement.plan.key
-            if failure.isStalePreparedStatement, connection.statements[key]?.name == statement.plan.name {
-                connection.statements[key] = nil
+            let plan = inFlight[head].plan
+            if failure.isStalePreparedStatement, connection.statements[plan.key]?.name == plan.name {
+                connection.statements[plan.key] = nil
             }
             return .failed(failure)
         }
