@@ -136,8 +136,10 @@ struct SQLWords: IteratorProtocol {
         return (0..<count).allSatisfy { bytes[index + $0] == marker.utf8Start[$0] }
     }
 
+    /// A letter (ASCII, folded to lower case, or any byte of a non-ASCII character) or an underscore.
     private static func isWordStart(_ byte: UInt8) -> Bool {
-        (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z") || byte == UInt8(ascii: "_")
+        let folded = byte | 0x20
+        return (folded >= UInt8(ascii: "a") && folded <= UInt8(ascii: "z")) || byte == UInt8(ascii: "_")
             || byte >= 0x80
     }
 
