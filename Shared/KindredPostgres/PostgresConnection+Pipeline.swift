@@ -1,37 +1,27 @@
 internal import CLibPQ
 
 extension PostgresConnection {
-    /// One query's progress through the pipeline.
-    enum Sent {
-        case rejected(PostgresError)
-        case statement(name: String, key: StatementKey, preparing: Bool)
-    }
-
     /// Runs `queries` as one pipeline: each is prepared on first use, executed, and followed by its own sync,
     /// so each is its own implicit transaction (or a step of the open one) and a failing query cannot abort
     /// its neighbours. One flush per query; the answers are read in order. A long pipeline cannot deadlock
     /// with a server blocked on sending large results: while libpq waits to write it reads and buffers input.
     func execute(_ queries: [PostgresQuery]) -> [Result<PostgresRows, PostgresError>] {
-        var sent: [Sent] = []
+        var sent: [Result<StatementPlan, PostgresError>] = []
         sent.reserveCapacity(queries.count)
-        // A statement repeated within one batch is prepared once: the later copies use the name the first
-        // one is preparing.
-        var preparingNow: [StatementKey: String] = [:]
         for query in queries {
-            if let index = query.binds.invalidBind {
-                sent.append(
-                    .rejected(
-                        PostgresError(
-                            kind: .invalidBind, message: "bind parameter $\(index) is text holding a NUL byte"
-                        )))
+            if let error = query.binds.invalidBindError {
+                sent.append(.failure(error))
                 continue
             }
-            guard let statement = send(query, preparingNow: &preparingNow) else {
+            // A statement repeated within one batch is prepared once: the later copies use the name the
+            // first one is preparing.
+            let plan = plan(query)
+            guard send(query, as: plan), sync() else {
                 // Whatever part of this query went out has no sync: the answers would no longer line up.
                 isOutOfStep = true
                 break
             }
-            sent.append(statement)
+            sent.append(.success(plan))
         }
         var results: [Result<PostgresRows, PostgresError>] = []
         results.reserveCapacity(queries.count)
@@ -39,14 +29,14 @@ extension PostgresConnection {
         for statement in sent {
             if isBroken { break }
             switch statement {
-            case .rejected(let error): results.append(.failure(error))
-            case .statement(let name, let key, let preparing):
-                var result = receive(name: name, key: key, preparing: preparing)
+            case .failure(let error): results.append(.failure(error))
+            case .success(let plan):
+                var result = receive(plan)
                 if case .failure(let error) = result {
                     // Copies of a statement whose prepare failed report that failure, not "does not exist".
-                    if preparing, statements[key] == nil {
-                        failedPrepares[key] = error
-                    } else if !preparing, let cause = failedPrepares[key] {
+                    if plan.preparing, statements[plan.key] == nil {
+                        failedPrepares[plan.key] = error
+                    } else if !plan.preparing, let cause = failedPrepares[plan.key] {
                         result = .failure(cause)
                     }
                 }
@@ -58,46 +48,13 @@ extension PostgresConnection {
         return results
     }
 
-    func send(_ query: PostgresQuery, preparingNow: inout [StatementKey: String]) -> Sent? {
-        let binds = query.binds
-        let key = StatementKey(sql: query.sql, types: binds.types)
-        let name: String
-        let preparing: Bool
-        if let known = statements[key] ?? preparingNow[key] {
-            (name, preparing) = (known, false)
-        } else {
-            (name, preparing) = (statementName(for: key), true)
-            guard PQsendPrepare(pointer, name, query.sql, Int32(binds.count), binds.types) == 1 else {
-                return nil
-            }
-            preparingNow[key] = name
-        }
-        let sentQuery = binds.bytes.withUnsafeBufferPointer { buffer in
-            let base = UnsafeRawPointer(buffer.baseAddress)
-            let values: [UnsafePointer<CChar>?] = binds.offsets.enumerated().map { index, offset in
-                binds.lengths[index] < 0
-                    ? nil : base.map { ($0 + offset).assumingMemoryBound(to: CChar.self) }
-            }
-            return PQsendQueryPrepared(
-                pointer, name, Int32(binds.count), values, binds.lengths, binds.formats, 1)
-        }
-        guard sentQuery == 1, PQpipelineSync(pointer) == 1 else { return nil }
-        return .statement(name: name, key: key, preparing: preparing)
-    }
-
-    private func receive(name: String, key: StatementKey, preparing: Bool) -> Result<
-        PostgresRows, PostgresError
-    > {
+    private func receive(_ plan: StatementPlan) -> Result<PostgresRows, PostgresError> {
         var prepareError: PostgresError?
-        if preparing {
+        if plan.preparing {
             guard let prepared = nextStatementResult() else { return .failure(.connectionLost(errorMessage)) }
             prepareError = error(in: prepared)
             PQclear(prepared)
-            if prepareError == nil {
-                statements[key] = name
-            } else {
-                statementNames.remove(name)
-            }
+            if prepareError != nil { forget(plan.name, key: plan.key) }
         }
         guard let result = nextStatementResult() else { return .failure(.connectionLost(errorMessage)) }
         let outcome: Result<PostgresRows, PostgresError>
@@ -108,7 +65,7 @@ extension PostgresConnection {
             PQclear(result)
             // "cached plan must not change result type": a migration changed a table under this prepared
             // statement. Forget it, so the next call prepares it afresh.
-            if failure.isStalePreparedStatement { statements[key] = nil }
+            if failure.isStalePreparedStatement { statements[plan.key] = nil }
             outcome = .failure(failure)
         } else {
             outcome = .success(PostgresRows(result: PostgresResult(taking: result)))
@@ -129,21 +86,5 @@ extension PostgresConnection {
             return nil
         }
         return result
-    }
-
-    /// A name derived from the statement text and types (FNV-1a), unique on this connection.
-    private func statementName(for key: StatementKey) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in key.sql.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
-        for type in key.types { hash = (hash ^ UInt64(type)) &* 0x0000_0100_0000_01B3 }
-        let base = "kindred_" + String(hash, radix: 16)
-        var name = base
-        var suffix = 1
-        while statementNames.contains(name) {
-            name = base + "_\(suffix)"
-            suffix += 1
-        }
-        statementNames.insert(name)
-        return name
     }
 }

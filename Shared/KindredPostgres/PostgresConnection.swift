@@ -5,8 +5,8 @@ internal import Glibc
 /// blocking (never Swift's cooperative pool), or an event loop, non-blocking.
 final class PostgresConnection {
     let pointer: OpaquePointer
-    /// Prepared statements on this connection: cache key → statement name.
-    var statements: [StatementKey: String] = [:]
+    /// Prepared statements on this connection, by cache key.
+    var statements: [StatementKey: PreparedStatement] = [:]
     var statementNames: Set<String> = []
     /// Set when the pipeline's answers no longer line up with what was sent: the connection must be dropped.
     var isOutOfStep = false

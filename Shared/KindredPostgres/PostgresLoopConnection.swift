@@ -1,66 +1,92 @@
 internal import CLibPQ
 
-/// One connection owned by one event loop. Statements are sent without blocking, in pipeline mode, each with
-/// its own sync, and flushed once at the end of the loop's iteration; answers are read when the loop reports
-/// the socket readable, and each caller is resumed right there, on the thread its handler prefers.
-/// Everything here is touched only on the loop's thread (hence @unchecked Sendable), except `loop`.
+/// One connection owned by one event loop, in non-blocking pipeline mode. The reads sent in one loop
+/// iteration go out as one pipeline segment with a single sync, flushed at the iteration's end: the server
+/// runs the segment as one implicit transaction and answers it with one write, which the loop takes in one
+/// wake-up; each caller is resumed when its segment's sync comes back, on the thread its handler prefers.
+/// Any other statement gets a segment of its own (see `canShareTransaction`), and a segment where
+/// something failed is sorted out in `+Segments`. Everything here is touched only on the loop's thread
+/// (hence @unchecked Sendable), except `loop`.
 final class PostgresLoopConnection: PostgresIOHandler, @unchecked Sendable {
     let loop: any PostgresIOLoop
-    private var connection: PostgresConnection?
+    private(set) var connection: PostgresConnection?
     private var watchedFD: Int32 = -1
     private var isConnecting = false
     private var isClosed = false
     private var backoff = ReconnectBackoff()
     private var failedAttempts = 0
-    fileprivate var inFlight: [InFlight] = []
-    fileprivate var head = 0
+    /// Statements sent and not yet resumed, in wire order; `+Results` keeps the indexes below.
+    var inFlight: [InFlight] = []
+    /// The first statement whose answers are not all read.
+    var head = 0
+    /// The first statement of the oldest segment whose sync has not been read.
+    var segmentStart = 0
+    /// How many statements were sent since the last sync.
+    private var openSegment = 0
+    /// Numbers statements in the order they were sent.
+    private(set) var nextSequence: UInt64 = 0
+    /// Names whose Parse failed or was skipped, for the copies sent before that was known.
+    var lostPrepares: [String: LostPrepare] = [:]
     private var flushPending = false
     private var wantsWrite = false
-    /// Statements whose prepare failed, by name: copies already sent under that name report this cause.
-    fileprivate var failedPrepares: [String: PostgresError] = [:]
+
+    /// At most this many statements share one sync (one transaction, and one resend after a failure).
+    static let maxSegment = 64
 
     init(loop: any PostgresIOLoop) { self.loop = loop }
 
     /// Connected and ready for `send` (loop thread only).
     var isUp: Bool { connection != nil }
 
-    /// Sends `query`; `continuation` is resumed on this loop's thread once its sync has come back.
-    func send(_ query: PostgresQuery, _ continuation: CheckedContinuation<PostgresRows, any Error>) {
+    /// Sends `query` in the open segment; `continuation` is resumed on this loop's thread once that
+    /// segment's sync has come back. A retry, and a statement that must not share a transaction with
+    /// others (anything but a plain read), goes out in a segment of its own.
+    func send(
+        _ query: PostgresQuery, _ continuation: UnsafeContinuation<PostgresRows, any Error>,
+        isRetry: Bool = false
+    ) {
         guard let connection else {
             continuation.resume(throwing: PostgresError.connectionLost("connection not ready"))
             return
         }
-        if let index = query.binds.invalidBind {
-            continuation.resume(
-                throwing: PostgresError(
-                    kind: .invalidBind, message: "bind parameter $\(index) is text holding a NUL byte"))
-            return
-        }
-        // Every statement already known is looked up in `statements`: nothing to track per batch here.
-        var preparingNow: [PostgresConnection.StatementKey: String] = [:]
-        guard
-            case .statement(let name, let key, let preparing) = connection.send(
-                query, preparingNow: &preparingNow)
-        else {
+        if let error = query.binds.invalidBindError { return continuation.resume(throwing: error) }
+        let plan = connection.plan(query)
+        let alone = isRetry || !plan.sharesTransaction
+        guard !alone || endSegment(connection), connection.send(query, as: plan) else {
             // Part of it may have gone out without a sync: the answers would no longer line up.
             connection.isOutOfStep = true
             continuation.resume(throwing: PostgresError.connectionLost(connection.errorMessage))
-            broken()
-            return
+            return broken()
         }
-        // Later statements reuse the name at once; libpq keeps them behind this prepare on the wire.
-        if preparing { connection.statements[key] = name }
         inFlight.append(
-            InFlight(stage: preparing ? .prepare : .result, name: name, key: key, continuation: continuation))
+            InFlight(
+                stage: plan.preparing ? .prepare : .result, query: query, plan: plan, sequence: nextSequence,
+                isRetry: isRetry, continuation: continuation))
+        nextSequence += 1
+        openSegment += 1
+        if alone || openSegment >= Self.maxSegment, !endSegment(connection) { return broken() }
         if !flushPending {
             flushPending = true
             loop.flushSoon(fd: watchedFD)
         }
     }
 
+    /// Ends the open segment with its sync; false if libpq could not queue it.
+    private func endSegment(_ connection: PostgresConnection) -> Bool {
+        guard openSegment > 0 else { return true }
+        inFlight[inFlight.count - 1].endsSegment = true
+        openSegment = 0
+        guard connection.sync() else {
+            connection.isOutOfStep = true
+            return false
+        }
+        return true
+    }
+
     func flush() {
         flushPending = false
         guard let connection else { return }
+        guard endSegment(connection) else { return broken() }
         let status = PQflush(connection.pointer)
         if status < 0 { return broken() }
         let stuck = status == 1
@@ -77,7 +103,7 @@ final class PostgresLoopConnection: PostgresIOHandler, @unchecked Sendable {
         guard PQconsumeInput(connection.pointer) == 1 else { return broken() }
         while let notify = PQnotifies(connection.pointer) { PQfreemem(notify) }
         readResults(connection)
-        if connection.isBroken { broken() }
+        if connection.isBroken, connection === self.connection { broken() }
     }
 
     /// Stops for good: fails what is in flight and disconnects.
@@ -117,15 +143,16 @@ final class PostgresLoopConnection: PostgresIOHandler, @unchecked Sendable {
         backoff.reset()
     }
 
-    private func broken() {
+    func broken() {
         disconnect(failing: .connectionLost(connection?.errorMessage ?? "connection lost"))
     }
 
+    /// Fails every statement not yet resumed: read or not, its segment's sync has not come back.
     private func disconnect(failing error: PostgresError) {
-        let pending = inFlight[head...].map(\.continuation)
+        let pending = inFlight[segmentStart...].map(\.continuation)
         inFlight.removeAll()
-        head = 0
-        failedPrepares.removeAll()
+        (head, segmentStart, openSegment) = (0, 0, 0)
+        lostPrepares.removeAll()
         if connection != nil {
             loop.unwatch(fd: watchedFD)
             watchedFD = -1
@@ -134,94 +161,6 @@ final class PostgresLoopConnection: PostgresIOHandler, @unchecked Sendable {
             connection = nil
         }
         pending.forEach { $0.resume(throwing: error) }
-    }
-}
-
-extension PostgresLoopConnection {
-    /// One statement's way through the pipeline: [prepare result, end], result, end, sync.
-    struct InFlight {
-        enum Stage { case prepare, prepareEnd, result, resultEnd, sync }
-        var stage: Stage
-        let name: String
-        let key: PostgresConnection.StatementKey
-        let continuation: CheckedContinuation<PostgresRows, any Error>
-        var prepareError: PostgresError?
-        var outcome: Result<PostgresRows, PostgresError> = .failure(.connectionLost("no answer"))
-    }
-
-    /// Takes every complete answer libpq has buffered, in order, and resumes its caller.
-    fileprivate func readResults(_ connection: PostgresConnection) {
-        let pointer = connection.pointer
-        while head < inFlight.count, PQisBusy(pointer) == 0 {
-            let result = PQgetResult(pointer)
-            switch inFlight[head].stage {
-            case .prepare:
-                guard let result else { return outOfStep(connection) }
-                let error = connection.error(in: result)
-                PQclear(result)
-                if let error {
-                    let statement = inFlight[head]
-                    if connection.statements[statement.key] == statement.name {
-                        connection.statements[statement.key] = nil
-                    }
-                    connection.statementNames.remove(statement.name)
-                    failedPrepares[statement.name] = error
-                }
-                inFlight[head].prepareError = error
-                inFlight[head].stage = .prepareEnd
-            case .prepareEnd, .resultEnd:
-                if let result {
-                    PQclear(result)
-                    return outOfStep(connection)
-                }
-                inFlight[head].stage = inFlight[head].stage == .prepareEnd ? .result : .sync
-            case .result:
-                guard let result else { return outOfStep(connection) }
-                inFlight[head].outcome = outcome(of: result, for: inFlight[head], on: connection)
-                inFlight[head].stage = .resultEnd
-            case .sync:
-                guard let result else { return outOfStep(connection) }
-                let isSync = PQresultStatus(result) == PGRES_PIPELINE_SYNC
-                PQclear(result)
-                guard isSync else { return outOfStep(connection) }
-                let done = inFlight[head]
-                head += 1
-                done.continuation.resume(with: done.outcome.mapError { $0 as any Error })
-            }
-        }
-        if head == inFlight.count {
-            inFlight.removeAll(keepingCapacity: true)
-            head = 0
-            failedPrepares.removeAll()
-        } else if head >= 64, head * 2 >= inFlight.count {
-            // Under steady load the queue never empties: drop the answered front now and then.
-            inFlight.removeFirst(head)
-            head = 0
-        }
-    }
-
-    private func outcome(
-        of result: OpaquePointer, for statement: InFlight, on connection: PostgresConnection
-    ) -> Result<PostgresRows, PostgresError> {
-        if let prepareError = statement.prepareError {
-            PQclear(result)
-            return .failure(prepareError)
-        }
-        if let failure = connection.error(in: result) {
-            PQclear(result)
-            // A copy sent under the name of a prepare that failed reports that failure, not "does not exist".
-            if let cause = failedPrepares[statement.name] { return .failure(cause) }
-            // "cached plan must not change result type": forget it, so the next call prepares it afresh.
-            if failure.isStalePreparedStatement, connection.statements[statement.key] == statement.name {
-                connection.statements[statement.key] = nil
-            }
-            return .failure(failure)
-        }
-        return .success(PostgresRows(result: PostgresResult(taking: result)))
-    }
-
-    private func outOfStep(_ connection: PostgresConnection) {
-        connection.isOutOfStep = true
     }
 }
 

@@ -59,7 +59,9 @@ public final class PostgresPool: Sendable {
     private func submit(_ query: PostgresQuery) async throws -> PostgresRows {
         if Task.isCancelled { throw PostgresError.cancelled }
         if let connection = loopConnection() {
-            return try await withCheckedThrowingContinuation { connection.send(query, $0) }
+            // Unchecked: the loop connection resumes every statement exactly once (at its segment's sync,
+            // after a retry, or when the connection breaks), and the checked wrapper costs an allocation.
+            return try await withUnsafeThrowingContinuation { connection.send(query, $0) }
         }
         let id = jobIDs.add(1, ordering: .relaxed).newValue
         return try await withTaskCancellationHandler {

@@ -74,6 +74,13 @@ struct PostgresBinds: Sendable {
 
     var count: Int { types.count }
 
+    /// The error a statement with an invalid bind gets instead of being sent.
+    var invalidBindError: PostgresError? {
+        invalidBind.map {
+            PostgresError(kind: .invalidBind, message: "bind parameter $\($0) is text holding a NUL byte")
+        }
+    }
+
     mutating func append<Value: PostgresEncodable>(_ value: Value) {
         let type = Value.postgresDataType
         let isText = type == .unspecified

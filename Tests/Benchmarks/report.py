@@ -1,7 +1,8 @@
 """Bookkeeping for Tests/Benchmarks/run (standard library only).
 
-  report.py record RESULTS SERVER LOAD H2LOAD_OUTPUT H2LOAD_LOG CPU_TICKS VMHWM_KB
-      parses one h2load run (its output and --log-file) and appends a JSON line to RESULTS
+  report.py record RESULTS SERVER LOAD H2LOAD_OUTPUT H2LOAD_LOG CPU_TICKS VMHWM_KB [POSTGRES_CPU_TICKS]
+      parses one h2load run (its output and --log-file) and appends a JSON line to RESULTS; with the CPU
+      ticks of the PostgreSQL backends during the run, their CPU per call too
   report.py pgbench RESULTS LOAD PGBENCH_OUTPUT CPU_TICKS
       the same for a pgbench run (tps, latency average; CPU of the PostgreSQL backends)
   report.py table RESULTS
@@ -23,7 +24,7 @@ def percentile(sorted_values, fraction):
     return sorted_values[min(len(sorted_values) - 1, int(fraction * len(sorted_values)))]
 
 
-def record(results, server, load, output_path, log_path, cpu_ticks, vmhwm_kb):
+def record(results, server, load, output_path, log_path, cpu_ticks, vmhwm_kb, postgres_ticks=None):
     output = open(output_path).read()
     rate = re.search(r"finished in [\d.]+s, ([\d.]+) req/s", output)
     counts = re.search(r"requests: (\d+) total, \d+ started, (\d+) done, (\d+) succeeded, (\d+) failed, "
@@ -48,12 +49,15 @@ def record(results, server, load, output_path, log_path, cpu_ticks, vmhwm_kb):
         "failed": int(counts.group(4)) + int(counts.group(5)) + int(counts.group(6)) + non_2xx,
         "rss_mib": int(vmhwm_kb) / 1024,
         "cpu_us": int(cpu_ticks) * CLOCK_TICK_US / succeeded if succeeded else None,
+        "postgres_cpu_us": int(postgres_ticks) * CLOCK_TICK_US / succeeded
+        if succeeded and postgres_ticks is not None else None,
     }
     with open(results, "a") as out:
         out.write(json.dumps(row) + "\n")
     print(f"  {server:<8} {load:<16} {row['rps']:>10.0f} req/s  failed {row['failed']}  "
           f"p50 {fmt(row['p50_ms'], 2)} ms  p99 {fmt(row['p99_ms'], 2)} ms  "
-          f"RSS {row['rss_mib']:.1f} MiB  CPU {fmt(row['cpu_us'], 1)} µs/call")
+          f"RSS {row['rss_mib']:.1f} MiB  CPU {fmt(row['cpu_us'], 1)} µs/call"
+          + (f"  PostgreSQL CPU {row['postgres_cpu_us']:.1f} µs/call" if row["postgres_cpu_us"] is not None else ""))
 
 
 def pgbench(results, load, output_path, cpu_ticks):
@@ -67,6 +71,7 @@ def pgbench(results, load, output_path, cpu_ticks):
     row = {"server": "pgbench", "load": load, "rps": float(tps.group(1)), "p50_ms": None, "p99_ms": None,
            "avg_ms": float(latency.group(1)), "failed": int(failed.group(1)) if failed else 0, "rss_mib": None,
            "cpu_us": int(cpu_ticks) * CLOCK_TICK_US / int(done.group(1))}
+    row["postgres_cpu_us"] = row["cpu_us"]
     with open(results, "a") as out:
         out.write(json.dumps(row) + "\n")
     print(f"  pgbench  {load:<16} {row['rps']:>10.0f} tps    failed {row['failed']}  "
@@ -82,15 +87,17 @@ def table(results):
     groups = {}
     for row in rows:
         groups.setdefault((row["load"], row["server"]), []).append(row)
-    print("| load | server | runs | req/s | p50 ms | p99 ms | failed | peak RSS MiB | server CPU µs/call |")
-    print("|---|---|---|---|---|---|---|---|---|")
+    print("| load | server | runs | req/s | p50 ms | p99 ms | failed | peak RSS MiB | server CPU µs/call "
+          "| PostgreSQL CPU µs/call |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     for (load, server), runs in groups.items():
         def median(key):
             values = [run[key] for run in runs if run.get(key) is not None]
             return statistics.median(values) if values else None
         p50 = fmt(median("p50_ms"), 2) if median("p50_ms") is not None else f"{fmt(median('avg_ms'), 2)} (avg)"
         print(f"| {load} | {server} | {len(runs)} | {median('rps'):.0f} | {p50} | {fmt(median('p99_ms'), 2)} "
-              f"| {sum(run['failed'] for run in runs)} | {fmt(median('rss_mib'), 1)} | {fmt(median('cpu_us'), 1)} |")
+              f"| {sum(run['failed'] for run in runs)} | {fmt(median('rss_mib'), 1)} | {fmt(median('cpu_us'), 1)} "
+              f"| {fmt(median('postgres_cpu_us'), 1)} |")
 
 
 if __name__ == "__main__":

@@ -12,16 +12,16 @@ import Testing
 @Suite(.serialized, .privateCluster("runtime-on-loop")) struct PostgresOnLoopTests {
     @Test(.timeLimit(.minutes(2)))
     func aQueryFromALoopCompletesOnThatLoopsThreadOverItsOwnConnection() async throws {
-        try await withLoopPool { pool, loops in
-            let offLoop = try await backendPID(pool)
+        try await LoopPool.with { pool, loops in
+            let offLoop = try await LoopPool.backendPID(pool)
             var loopPIDs: [Int32] = []
             for loop in loops {
-                let pid = try await onLoop(loop) { () async throws -> Int32 in
-                    let pid = try await waitForOwnConnection(pool, besides: offLoop)
+                let pid = try await LoopPool.onLoop(loop) { () async throws -> Int32 in
+                    let pid = try await LoopPool.waitForOwnConnection(pool, besides: offLoop)
                     #expect(EventLoop.currentLoop === loop)
                     // Once the loop's connection is up, every statement from that loop uses it.
                     for _ in 0..<20 {
-                        #expect(try await backendPID(pool) == pid)
+                        #expect(try await LoopPool.backendPID(pool) == pid)
                         #expect(EventLoop.currentLoop === loop)
                     }
                     return pid
@@ -34,7 +34,7 @@ import Testing
 
     @Test(.timeLimit(.minutes(2)))
     func manyConcurrentQueriesFromTwoLoopsEachGetTheirOwnAnswer() async throws {
-        try await withLoopPool { pool, loops in
+        try await LoopPool.with { pool, loops in
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for (loopIndex, loop) in loops.enumerated() {
                     for caller in 0..<200 {
@@ -62,7 +62,7 @@ import Testing
 
     @Test(.timeLimit(.minutes(2)))
     func callersOffAnyLoopStillWorkWithALoopPool() async throws {
-        try await withLoopPool { pool, _ in
+        try await LoopPool.with { pool, _ in
             try await withThrowingTaskGroup(of: Int.self) { group in
                 for value in 0..<100 {
                     group.addTask { try await pool.query("SELECT \(value)::int8")[0].decode(Int.self) }
@@ -81,7 +81,7 @@ import Testing
     @Test(.timeLimit(.minutes(2)))
     func onLoopCallsFailFastWhilePostgresIsDownAndHealAfterARestart() async throws {
         let cluster = try PrivateCluster.current
-        try await withLoopPool { pool, loops in
+        try await LoopPool.with { pool, loops in
             let load = LoadRecord()
             let running = Task {
                 try await withThrowingTaskGroup(of: Void.self) { group in
@@ -117,49 +117,13 @@ import Testing
             try await running.value
             #expect(load.successes.load(ordering: .relaxed) > beforeRestart + 100)
             // Each loop's own connection comes back too, not only the pool's threads.
-            let offLoop = try await backendPID(pool)
+            let offLoop = try await LoopPool.backendPID(pool)
             for loop in loops {
-                _ = try await onLoop(loop) { try await waitForOwnConnection(pool, besides: offLoop) }
+                _ = try await LoopPool.onLoop(loop) {
+                    try await LoopPool.waitForOwnConnection(pool, besides: offLoop)
+                }
             }
         }
-    }
-
-    /// Runs `body` with a pool on the suite's cluster for two RPC loops.
-    private func withLoopPool(_ body: (PostgresPool, [EventLoop]) async throws -> Void) async throws {
-        var logger = Logger(label: "postgres-on-loop-test")
-        logger.logLevel = .warning
-        let pool = PostgresPool(
-            rpcLoopsConfiguration: try PostgresConfiguration(url: PrivateCluster.current.url, poolSize: 1),
-            logger: logger)
-        let group = try EventLoopGroup(count: 2)
-        do {
-            try await body(pool, group.loops)
-        } catch {
-            await pool.close()
-            throw error
-        }
-        await pool.close()
-    }
-
-    private func onLoop<T: Sendable>(_ loop: EventLoop, _ body: @escaping @Sendable () async throws -> T)
-        async throws -> T
-    {
-        try await Task(executorPreference: loop) { try await body() }.value
-    }
-
-    private func backendPID(_ pool: PostgresPool) async throws -> Int32 {
-        try await pool.query("SELECT pg_backend_pid()")[0].decode(Int32.self)
-    }
-
-    /// The loop's connection comes up in the background after the first call; until then calls use the pool's.
-    private func waitForOwnConnection(_ pool: PostgresPool, besides offLoop: Int32) async throws -> Int32 {
-        for _ in 0..<500 {
-            let pid = try await backendPID(pool)
-            if pid != offLoop { return pid }
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        Issue.record("the loop never got a connection of its own")
-        return offLoop
     }
 }
 

@@ -1,0 +1,116 @@
+internal import CLibPQ
+
+extension PostgresLoopConnection {
+    /// One statement's way through the pipeline: [prepare result, end], result, end; the last statement of
+    /// a segment is followed by the segment's sync.
+    struct InFlight {
+        enum Stage { case prepare, prepareEnd, result, resultEnd }
+        /// What the server said of the statement itself, before its segment is judged whole.
+        enum Outcome {
+            case rows(PostgresRows)
+            case failed(PostgresError)
+            /// Not run: an earlier statement of the segment failed.
+            case skipped
+        }
+        var stage: Stage
+        let query: PostgresQuery
+        let plan: PostgresConnection.StatementPlan
+        let sequence: UInt64
+        /// Re-sent alone after its first segment failed: whatever it gets now is its answer.
+        let isRetry: Bool
+        let continuation: UnsafeContinuation<PostgresRows, any Error>
+        var endsSegment = false
+        var prepareError: PostgresError?
+        var outcome: Outcome = .skipped
+    }
+
+    /// Takes every complete answer libpq has buffered, in order; at each sync, settles that segment.
+    func readResults(_ connection: PostgresConnection) {
+        let pointer = connection.pointer
+        while self.connection === connection, PQisBusy(pointer) == 0 {
+            if head > segmentStart, inFlight[head - 1].endsSegment {
+                guard let sync = PQgetResult(pointer) else { return outOfStep(connection) }
+                let isSync = PQresultStatus(sync) == PGRES_PIPELINE_SYNC
+                PQclear(sync)
+                guard isSync else { return outOfStep(connection) }
+                settleSegment()
+                continue
+            }
+            // The rest has no sync yet: the server holds its answers until one arrives.
+            guard head < inFlight.count else { break }
+            let result = PQgetResult(pointer)
+            switch inFlight[head].stage {
+            case .prepare:
+                guard let result else { return outOfStep(connection) }
+                prepared(result, on: connection)
+                inFlight[head].stage = .prepareEnd
+            case .prepareEnd, .resultEnd:
+                if let result {
+                    PQclear(result)
+                    return outOfStep(connection)
+                }
+                if inFlight[head].stage == .prepareEnd {
+                    inFlight[head].stage = .result
+                } else {
+                    head += 1
+                }
+            case .result:
+                guard let result else { return outOfStep(connection) }
+                inFlight[head].outcome = outcome(of: result, on: connection)
+                inFlight[head].stage = .resultEnd
+            }
+        }
+        dropSettled()
+    }
+
+    /// A Parse that failed or was skipped leaves no statement on the server: forget the name.
+    private func prepared(_ result: OpaquePointer, on connection: PostgresConnection) {
+        let statement = inFlight[head]
+        if PQresultStatus(result) == PGRES_PIPELINE_ABORTED {
+            lose(statement.plan, cause: nil, on: connection)
+        } else if let error = connection.error(in: result) {
+            lose(statement.plan, cause: error, on: connection)
+            inFlight[head].prepareError = error
+        }
+        PQclear(result)
+    }
+
+    /// What the result says of the statement at `head`.
+    private func outcome(of result: OpaquePointer, on connection: PostgresConnection) -> InFlight.Outcome {
+        if let prepareError = inFlight[head].prepareError {
+            PQclear(result)
+            return .failed(prepareError)
+        }
+        if PQresultStatus(result) == PGRES_PIPELINE_ABORTED {
+            PQclear(result)
+            return .skipped
+        }
+        if let failure = connection.error(in: result) {
+            PQclear(result)
+            // "cached plan must not change result type": forget it, so the next call prepares it afresh.
+            let plan = inFlight[head].plan
+            if failure.isStalePreparedStatement, connection.statements[plan.key]?.name == plan.name {
+                connection.statements[plan.key] = nil
+            }
+            return .failed(failure)
+        }
+        return .rows(PostgresRows(result: PostgresResult(taking: result)))
+    }
+
+    /// Drops the settled front of the queue: all of it when nothing is pending, else now and then, since
+    /// under steady load the queue never empties.
+    private func dropSettled() {
+        if segmentStart == inFlight.count {
+            inFlight.removeAll(keepingCapacity: true)
+            (head, segmentStart) = (0, 0)
+        } else if segmentStart >= 64, segmentStart * 2 >= inFlight.count {
+            inFlight.removeFirst(segmentStart)
+            head -= segmentStart
+            segmentStart = 0
+        }
+    }
+
+    private func outOfStep(_ connection: PostgresConnection) {
+        connection.isOutOfStep = true
+    }
+}
