@@ -1,5 +1,3 @@
-import Logging
-
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -54,22 +52,13 @@ extension ServiceMain {
     static func run(_ command: ServiceCommand, arguments: [String], of service: ServiceDefinition) async
         -> Never
     {
-        let options: ServiceOptions
-        do {
-            options = try ServiceOptions.parse(arguments)
-        } catch {
-            fail("\(ServiceOptions.message(for: error)) (see --help)", service: service, status: 64)
-        }
+        let options = parseOptions(arguments, of: service)
         do {
             switch command.action {
             case .offline(let body):
                 try await body()
             case .withDatabase(let body):
-                let settings = try ServiceSettings(
-                    options: options, service: service, environment: Environment.variables())
-                LoggingSystem.bootstrap { JSONLogHandler(label: $0, level: settings.logLevel) }
-                var logger = Logger(label: service.executableName)
-                logger[metadataKey: "service"] = "\(service.name)"
+                let (settings, logger) = try start(options, of: service)
                 try await ServiceRunner(service: service, settings: settings, logger: logger).run(body)
             }
             exit(0)

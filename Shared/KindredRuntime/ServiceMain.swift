@@ -24,17 +24,9 @@ public enum ServiceMain {
         let command = arguments.first.flatMap(Command.init(rawValue:)) ?? .serve
         if arguments.first == command.rawValue { arguments.removeFirst() }
 
-        let options: ServiceOptions
+        let options = parseOptions(arguments, of: service)
         do {
-            options = try ServiceOptions.parse(arguments)
-        } catch {
-            fail("\(ServiceOptions.message(for: error)) (see --help)", service: service, status: 64)
-        }
-        do {
-            let settings = try ServiceSettings(options: options, service: service, environment: Environment.variables())
-            LoggingSystem.bootstrap { JSONLogHandler(label: $0, level: settings.logLevel) }
-            var logger = Logger(label: service.executableName)
-            logger[metadataKey: "service"] = "\(service.name)"
+            let (settings, logger) = try start(options, of: service)
             switch command {
             case .serve: try await ServiceRunner(service: service, settings: settings, logger: logger).serve()
             case .migrate: try await ServiceRunner(service: service, settings: settings, logger: logger).migrateOnly()
@@ -43,6 +35,24 @@ public enum ServiceMain {
         } catch {
             fail("\(error)", service: service, status: 1)
         }
+    }
+
+    /// The command line's options, or a one-line complaint and exit status 64.
+    static func parseOptions(_ arguments: [String], of service: ServiceDefinition) -> ServiceOptions {
+        do {
+            return try ServiceOptions.parse(arguments)
+        } catch {
+            fail("\(ServiceOptions.message(for: error)) (see --help)", service: service, status: 64)
+        }
+    }
+
+    /// Reads the settings from `options` and the environment, and starts JSON logging at their level.
+    static func start(_ options: ServiceOptions, of service: ServiceDefinition) throws -> (ServiceSettings, Logger) {
+        let settings = try ServiceSettings(options: options, service: service, environment: Environment.variables())
+        LoggingSystem.bootstrap { JSONLogHandler(label: $0, level: settings.logLevel) }
+        var logger = Logger(label: service.executableName)
+        logger[metadataKey: "service"] = "\(service.name)"
+        return (settings, logger)
     }
 
     /// Prints `kindred-<name>: <reason>` as one line on standard error and exits with `status`.
