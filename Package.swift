@@ -52,6 +52,10 @@ let package = Package(
             path: "Shared/CKindredProto"
         ),
         .target(
+            name: "KindredThreads",
+            path: "Shared/KindredThreads"
+        ),
+        .target(
             name: "KindredMessages",
             dependencies: ["CKindredProto"],
             path: "Shared/KindredMessages"
@@ -102,7 +106,7 @@ let package = Package(
         .target(
             name: "KindredPostgres",
             dependencies: [
-                "CLibPQ", "CSodium", "CLinuxSystem",
+                "CLibPQ", "CSodium", "CLinuxSystem", "KindredThreads",
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Shared/KindredPostgres",
@@ -122,7 +126,7 @@ let package = Package(
         ),
         .target(
             name: "KindredMail",
-            dependencies: ["KindredPostgres", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["KindredPostgres", "KindredThreads", .product(name: "Logging", package: "swift-log")],
             path: "Shared/KindredMail",
             exclude: ["README.md"]
         ),
@@ -153,7 +157,7 @@ let package = Package(
         ),
         .target(
             name: "KindredAuth",
-            dependencies: ["CSodium"],
+            dependencies: ["CSodium", "KindredThreads"],
             path: "Shared/KindredAuth",
             exclude: ["README.md"]
         ),

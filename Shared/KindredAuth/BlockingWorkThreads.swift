@@ -1,8 +1,5 @@
+internal import KindredThreads
 import Synchronization
-
-#if canImport(Glibc)
-    internal import Glibc
-#endif
 
 /// Runs CPU-heavy blocking work (Argon2id) on at most `limit` dedicated threads, never on Swift's cooperative
 /// pool or an event loop. Threads start when work arrives and end when the queue is empty, so an idle
@@ -57,16 +54,11 @@ final class BlockingWorkThreads: Sendable {
     }
 
     private func spawnThread() {
-        var thread = pthread_t()
-        let context = Unmanaged.passRetained(self).toOpaque()
-        let status = pthread_create(
-            &thread, nil,
-            { context in
-                Unmanaged<BlockingWorkThreads>.fromOpaque(context!).takeRetainedValue().drain()
-                return nil
-            }, context)
-        precondition(status == 0, "pthread_create failed: \(status)")
-        pthread_detach(thread)
+        do {
+            try DetachedThread.start { self.drain() }
+        } catch {
+            preconditionFailure("\(error)")
+        }
     }
 
     /// The body of each thread: jobs until the queue is empty, then the thread ends.

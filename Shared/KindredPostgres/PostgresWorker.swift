@@ -1,5 +1,6 @@
 internal import CLinuxSystem
 internal import Glibc
+internal import KindredThreads
 
 /// A connection thread's wake-up line: an eventfd the thread polls beside its connection's socket.
 final class PostgresWorker: Sendable {
@@ -47,20 +48,10 @@ final class PostgresWorker: Sendable {
 
     /// Runs `body` on a new detached thread: connection threads block in libpq, never on Swift's pool.
     static func startThread(_ body: @escaping @Sendable () -> Void) {
-        final class Box: Sendable {
-            let body: @Sendable () -> Void
-            init(_ body: @escaping @Sendable () -> Void) { self.body = body }
+        do {
+            try DetachedThread.start(body)
+        } catch {
+            preconditionFailure("\(error)")
         }
-        let box = Unmanaged.passRetained(Box(body)).toOpaque()
-        var thread = pthread_t()
-        let status = pthread_create(
-            &thread, nil,
-            { raw in
-                // Balances passRetained above: the thread owns the box until its body returns.
-                Unmanaged<Box>.fromOpaque(raw!).takeRetainedValue().body()
-                return nil
-            }, box)
-        precondition(status == 0, "pthread_create failed: \(status)")
-        pthread_detach(thread)
     }
 }

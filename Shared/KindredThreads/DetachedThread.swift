@@ -1,0 +1,36 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A plain detached pthread for work that blocks — libpq calls, Argon2id, mail sockets — so that it never
+/// holds one of Swift's cooperative threads or an RPC event loop.
+public enum DetachedThread {
+    /// Why a thread could not be started: `pthread_create`'s status (EAGAIN when the system is out of threads).
+    public struct StartFailure: Error, CustomStringConvertible {
+        public let status: Int32
+        public var description: String { "pthread_create failed: \(status)" }
+    }
+
+    /// Runs `body` on a new detached thread.
+    public static func start(_ body: @escaping @Sendable () -> Void) throws(StartFailure) {
+        let box = Unmanaged.passRetained(Body(body))
+        var thread = pthread_t()
+        let status = pthread_create(
+            &thread, nil,
+            { raw in
+                // Balances passRetained above: the thread owns the box until its body returns.
+                Unmanaged<Body>.fromOpaque(raw!).takeRetainedValue().run()
+                return nil
+            }, box.toOpaque())
+        guard status == 0 else {
+            box.release()
+            throw StartFailure(status: status)
+        }
+        pthread_detach(thread)
+    }
+
+    private final class Body: Sendable {
+        let run: @Sendable () -> Void
+        init(_ run: @escaping @Sendable () -> Void) { self.run = run }
+    }
+}
