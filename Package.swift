@@ -82,6 +82,7 @@ let package = Package(
         // Helpers for the test targets only (private PostgreSQL clusters, loopback ports, shared state).
         .target(
             name: "KindredTestSupport",
+            dependencies: ["KindredPostgres", .product(name: "Logging", package: "swift-log")],
             path: "Tests/KindredTestSupport",
             exclude: ["README.md"]
         ),
@@ -182,11 +183,20 @@ let package = Package(
         .testTarget(
             name: "IdentityServiceTests",
             dependencies: [
-                "IdentityService", "KindredAPI", "KindredAuth", "KindredMessages", "KindredPostgres", "KindredRPC",
+                "IdentityService", "KindredAPI", "KindredAuth", "KindredMessages", "KindredPostgres", "KindredRPC", "KindredRuntime",
                 "KindredMail", "KindredEvents", "KindredTestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tests/IdentityServiceTests"
+        ),
+        .testTarget(
+            name: "FamilyServiceTests",
+            dependencies: [
+                "FamilyService", "IdentityService", "KindredAPI", "KindredAuth", "KindredMessages", "KindredPostgres",
+                "KindredRPC", "KindredRuntime", "KindredMail", "KindredEvents", "KindredTestSupport",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Tests/FamilyServiceTests"
         ),
         .target(
             name: "KindredEvents",

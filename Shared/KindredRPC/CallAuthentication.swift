@@ -16,15 +16,15 @@ enum CallAuthentication: Sendable {
     /// A token the server cannot judge because it has no authenticator.
     case unverifiable
 
-    /// `caller`'s verdict on `method`: a child-mode token may only read.
-    init(_ caller: Caller, calling method: MethodDescriptor) {
-        self = caller.scope == .childReadOnly && !method.isReadOnly ? .readOnlyScope : .authenticated(caller)
+    /// `caller`'s verdict on `route`: a child-mode token may only read, or leave child mode.
+    init(_ caller: Caller, calling route: Route) {
+        self = caller.scope == .childReadOnly && !route.allowsChildMode ? .readOnlyScope : .authenticated(caller)
     }
 
     /// The verdict on a token judged after a key fetch.
-    init(_ outcome: Result<Caller, TokenAuthenticationError>, calling method: MethodDescriptor) {
+    init(_ outcome: Result<Caller, TokenAuthenticationError>, calling route: Route) {
         switch outcome {
-        case .success(let caller): self.init(caller, calling: method)
+        case .success(let caller): self.init(caller, calling: route)
         case .failure(.refused(let reason)): self = .refused(reason)
         case .failure(.keysUnavailable): self = .keysUnavailable
         }

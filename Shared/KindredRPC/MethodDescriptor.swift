@@ -32,10 +32,17 @@ public protocol RPCService: Sendable {
 
     /// The methods callers may reach without an access token. Authentication is deny-by-default: every
     /// method not listed here needs a valid token, checked before its handler runs.
-    var publicMethods: PublicMethods { get }
+    var publicMethods: MethodSet { get }
+
+    /// The methods not marked `NO_SIDE_EFFECTS` that a `child_readonly` token may still call: the way out of
+    /// child mode, which needs its own proof. Every other such method refuses child mode.
+    var childModeMethods: MethodSet { get }
 }
 
 extension RPCService {
     /// None: every method needs a valid token.
-    public var publicMethods: PublicMethods { [] }
+    public var publicMethods: MethodSet { [] }
+
+    /// None: a child-mode token may call only the methods that change nothing.
+    public var childModeMethods: MethodSet { [] }
 }

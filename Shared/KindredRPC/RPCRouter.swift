@@ -62,12 +62,16 @@ public struct RPCRouter: Sendable {
         var own = RPCRouter()
         service.registerMethods(with: &own)
         let publicMethods = service.publicMethods
-        let unregistered = publicMethods.unregistered(among: own.routes.keys)
-        precondition(
-            unregistered.isEmpty,
-            "\(type(of: service)) declares public methods it does not serve: \(unregistered.sorted())")
+        let childModeMethods = service.childModeMethods
+        for (kind, declared) in [("public", publicMethods), ("child-mode", childModeMethods)] {
+            let unregistered = declared.unregistered(among: own.routes.keys)
+            precondition(
+                unregistered.isEmpty,
+                "\(type(of: service)) declares \(kind) methods it does not serve: \(unregistered.sorted())")
+        }
         for (path, var route) in own.routes {
             route.isPublic = publicMethods.contains(route.descriptor)
+            route.allowsChildMode = route.allowsChildMode || childModeMethods.contains(route.descriptor)
             routes[path] = route
         }
     }
@@ -99,6 +103,20 @@ struct Route: Sendable {
     let body: @Sendable (ServerCall, ServerContext) async throws -> Void
     /// Whether callers may reach the method without a valid token (see `RPCService.publicMethods`).
     var isPublic = false
+    /// Whether a `child_readonly` token may call it: it changes nothing, or the service lets child mode call
+    /// it (see `RPCService.childModeMethods`).
+    var allowsChildMode: Bool
+
+    init(
+        descriptor: MethodDescriptor, maxRequestSize: Int?, streamingRequest: Bool,
+        body: @escaping @Sendable (ServerCall, ServerContext) async throws -> Void
+    ) {
+        self.descriptor = descriptor
+        self.maxRequestSize = maxRequestSize
+        self.streamingRequest = streamingRequest
+        self.body = body
+        allowsChildMode = descriptor.isReadOnly
+    }
 }
 
 /// A failure inside the transport that ends the call with INTERNAL; the description goes only to the log.

@@ -17,7 +17,7 @@ extension ServerCall {
         }
         switch authenticator.verifyWithLoadedKeys(token) {
         case .success(let caller):
-            authentication = CallAuthentication(caller, calling: route.descriptor)
+            authentication = CallAuthentication(caller, calling: route)
         case .failure(.unknownKeyID):
             // Keys not loaded yet, or rotated at identity: only a fetch can tell, and it may suspend.
             awaitsKeyRefresh = true
@@ -43,7 +43,7 @@ extension ServerCall {
         }
         // The deadline may have passed, or the client left, during the fetch: the handler must not start.
         guard !lifecycle.isFinished else { throw RPCError(.cancelled, "the call ended during the key fetch") }
-        authentication = CallAuthentication(outcome, calling: route.descriptor)
+        authentication = CallAuthentication(outcome, calling: route)
         if let refusal = verdict { throw refusal }
     }
 

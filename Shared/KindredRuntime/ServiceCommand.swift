@@ -74,8 +74,8 @@ extension ServiceRunner {
     func run(_ body: @Sendable (ServiceEnvironment) async throws -> Void) async throws {
         try await withDatabase { database in
             let background = BackgroundWork(logger: logger)
-            let environment = ServiceEnvironment(
-                database: database, logger: logger, mail: settings.mail, background: background)
+            let environment = try ServiceEnvironment(
+                database: database, logger: logger, settings: settings, background: background)
             do {
                 try await body(environment)
             } catch {

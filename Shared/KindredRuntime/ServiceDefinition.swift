@@ -49,4 +49,41 @@ public struct ServiceEnvironment: Sendable {
     public let mail: MailSettings
     /// Where the service starts work that runs beside its RPCs and stops at the drain.
     public let background: BackgroundWork
+    /// Where the other services are (`--identity-target`, `--social-target`, ...).
+    public let peers: PeerTargets
+    /// The service's own client_credentials token (`KINDRED_CLIENT_ID`, `KINDRED_CLIENT_SECRET`); nil when
+    /// they are not set, as for identity, which issues tokens.
+    public let credentials: ServiceCredentials?
+
+    init(database: PostgresPool, logger: Logger, settings: ServiceSettings, background: BackgroundWork) throws {
+        self.database = database
+        self.logger = logger
+        self.background = background
+        mail = settings.mail
+        peers = settings.peers
+        credentials = try settings.client.map { client in
+            do {
+                return try ServiceCredentials(
+                    clientID: client.id, clientSecret: client.secret, identityTarget: settings.peers.identity)
+            } catch {
+                throw StartupError("identity target \(settings.peers.identity): \(error)")
+            }
+        }
+    }
+
+    /// The service's own credentials, or why it cannot start without them.
+    public func requireCredentials() throws(StartupError) -> ServiceCredentials {
+        guard let credentials else {
+            throw StartupError("no client credentials: set KINDRED_CLIENT_ID and KINDRED_CLIENT_SECRET")
+        }
+        return credentials
+    }
+}
+
+/// Where a service finds its peers, each `host:port`.
+public struct PeerTargets: Sendable {
+    public var identity: String
+    public var family: String
+    public var social: String
+    public var gamification: String
 }

@@ -26,6 +26,15 @@ struct ServiceOptions: ParsableArguments {
     @Option(help: "HOST:PORT of kindred-identity, for its token signing keys (env KINDRED_IDENTITY_TARGET).")
     var identityTarget: String?
 
+    @Option(help: "HOST:PORT of kindred-family (env KINDRED_FAMILY_TARGET; default 127.0.0.1:50052).")
+    var familyTarget: String?
+
+    @Option(help: "HOST:PORT of kindred-social (env KINDRED_SOCIAL_TARGET; default 127.0.0.1:50053).")
+    var socialTarget: String?
+
+    @Option(help: "HOST:PORT of kindred-gamification (env KINDRED_GAMIFICATION_TARGET; default 127.0.0.1:50054).")
+    var gamificationTarget: String?
+
     @Option(help: "Where mail goes: maildir:DIR or smtp://HOST[:PORT] (env KINDRED_MAIL; default maildir:var/mail).")
     var mail: String?
 
@@ -42,8 +51,10 @@ struct ServiceSettings: Sendable {
     var migrateAtStart: Bool
     var eventLoops: Int?
     var drainTimeout: Duration
-    /// Where `GetSigningKeys` is called, unless the service has its own key source.
-    var identityTarget: String
+    /// Where the other services are; identity's `GetSigningKeys` too, unless the service has its own keys.
+    var peers: PeerTargets
+    /// `KINDRED_CLIENT_ID` and `KINDRED_CLIENT_SECRET`: the service's client_credentials at identity, when set.
+    var client: (id: String, secret: String)?
     /// Where mail goes and whom it comes from.
     var mail: MailSettings
 
@@ -73,13 +84,32 @@ struct ServiceSettings: Sendable {
         guard drainSeconds >= 0 else { throw StartupError("--drain-timeout must not be negative") }
         drainTimeout = .seconds(drainSeconds)
 
-        identityTarget = options.identityTarget ?? environment["KINDRED_IDENTITY_TARGET"] ?? "127.0.0.1:50051"
-        do {
-            _ = try ListenAddress.parse(identityTarget)
-        } catch {
-            throw StartupError("identity target '\(identityTarget)' is not HOST:PORT")
+        peers = PeerTargets(
+            identity: try Self.target("identity", options.identityTarget, environment, defaultPort: 50051),
+            family: try Self.target("family", options.familyTarget, environment, defaultPort: 50052),
+            social: try Self.target("social", options.socialTarget, environment, defaultPort: 50053),
+            gamification: try Self.target(
+                "gamification", options.gamificationTarget, environment, defaultPort: 50054))
+        if let id = environment["KINDRED_CLIENT_ID"], !id.isEmpty {
+            guard let secret = environment["KINDRED_CLIENT_SECRET"], !secret.isEmpty else {
+                throw StartupError("KINDRED_CLIENT_ID is set but KINDRED_CLIENT_SECRET is not")
+            }
+            client = (id, secret)
         }
         mail = try Self.mail(options, environment)
+    }
+
+    /// A peer's `host:port`: the flag, else `KINDRED_<PEER>_TARGET`, else the peer's default port on loopback.
+    private static func target(
+        _ peer: String, _ flag: String?, _ environment: [String: String], defaultPort: Int
+    ) throws(StartupError) -> String {
+        let target = flag ?? environment["KINDRED_\(peer.uppercased())_TARGET"] ?? "127.0.0.1:\(defaultPort)"
+        do {
+            _ = try ListenAddress.parse(target)
+        } catch {
+            throw StartupError("\(peer) target '\(target)' is not HOST:PORT")
+        }
+        return target
     }
 
     private static func mail(_ options: ServiceOptions, _ environment: [String: String]) throws(StartupError)

@@ -19,8 +19,8 @@ struct ServiceRunner {
         try await withDatabase { database in
             if settings.migrateAtStart { try await migrate(database) }
             let background = BackgroundWork(logger: logger)
-            let environment = ServiceEnvironment(
-                database: database, logger: logger, mail: settings.mail, background: background)
+            let environment = try ServiceEnvironment(
+                database: database, logger: logger, settings: settings, background: background)
             // Background work is waited for whatever happens, before withDatabase closes the pool under it.
             do {
                 try await serve(environment)
@@ -46,7 +46,7 @@ struct ServiceRunner {
     /// The service's own key source, or identity's `GetSigningKeys`.
     private func signingKeys(_ environment: ServiceEnvironment) async throws -> any SigningKeySource {
         if let own = service.signingKeys { return try await own(environment) }
-        let target = settings.identityTarget
+        let target = settings.peers.identity
         do {
             let keys = try IdentitySigningKeys(target: target, logger: logger)
             logger.info("tokens are verified with identity's keys", metadata: ["identity": "\(target)"])

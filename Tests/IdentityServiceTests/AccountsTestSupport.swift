@@ -1,5 +1,6 @@
 import Foundation
 @testable import IdentityService
+import KindredRuntime
 import KindredAuth
 import KindredMessages
 import KindredPostgres
@@ -25,8 +26,8 @@ final class TestClock: Sendable {
         instant.withLock { $0 = $0.addingTimeInterval(seconds) }
     }
 
-    var identityClock: IdentityClock {
-        IdentityClock { self.now }
+    var identityClock: WallClock {
+        WallClock { self.now }
     }
 
     static func parse(_ text: String) -> Date {

@@ -1,4 +1,5 @@
 @testable import IdentityService
+import KindredRuntime
 import KindredAuth
 import KindredMessages
 import KindredPostgres

@@ -7,7 +7,7 @@ import KindredRPC
 /// runtime plus the pool can be measured against `pgbench -S -M prepared` at the same concurrency.
 struct BenchService: Kindred_Bench_V1_BenchService.Service {
     let database: PostgresPool
-    let publicMethods = PublicMethods.all
+    let publicMethods = MethodSet.all
 
     func getAccount(
         _ request: Kindred_Bench_V1_GetAccountRequest, context: ServerContext

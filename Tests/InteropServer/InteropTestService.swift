@@ -6,7 +6,7 @@ import KindredRPC
 /// can run the standard interop cases against Kindred's runtime.
 struct InteropTestService: Grpc_Testing_TestService.Service {
     /// Public for the interop suite; none with `--require-token`, for the auth tests and benchmark.
-    var publicMethods = PublicMethods.all
+    var publicMethods = MethodSet.all
 
     func emptyCall(_ request: Grpc_Testing_Empty, context: ServerContext) async throws -> Grpc_Testing_Empty {
         Grpc_Testing_Empty()

@@ -14,8 +14,10 @@ struct AuthTestService: RPCService {
     static let adminOnly = method("AdminOnly")
     static let hello = method("Hello")
     static let peek = method("Peek", readOnly: true)
+    static let leaveChildMode = method("LeaveChildMode")
 
-    var publicMethods: PublicMethods { [Self.hello, Self.peek] }
+    var publicMethods: MethodSet { [Self.hello, Self.peek] }
+    var childModeMethods: MethodSet { [Self.leaveChildMode] }
 
     func registerMethods(with router: inout RPCRouter) {
         router.registerUnary(Self.whoami) { (_: ClientTestText, context) in
@@ -23,6 +25,9 @@ struct AuthTestService: RPCService {
             return ClientTestText("\(caller.userID) \(caller.role.rawValue) \(caller.scope.rawValue)")
         }
         router.registerUnary(Self.change) { (_: ClientTestText, _) in ClientTestText("changed") }
+        router.registerUnary(Self.leaveChildMode) { (_: ClientTestText, context) in
+            ClientTestText("\(try context.authenticatedCaller().userID) left")
+        }
         router.registerUnary(Self.adminOnly) { (_: ClientTestText, context) in
             ClientTestText(try context.authenticatedCaller(as: .admin).userID)
         }

@@ -94,6 +94,14 @@ private let (hello, peek) = (AuthTestService.hello, AuthTestService.peek)
         }
     }
 
+    @Test func childModeTokenMayCallTheWayOutTheServiceDeclares() async throws {
+        try await withAuthServer { (server, _) async throws in
+            let child = tokens.token(subject: "kid", scope: .childReadOnly)
+            #expect(try await server.call(AuthTestService.leaveChildMode, token: child) == "kid left")
+            #expect(await server.status(AuthTestService.leaveChildMode, token: nil) == "UNAUTHENTICATED TOKEN_MISSING")
+        }
+    }
+
     @Test func keyRotatedInAtTheSourceIsPickedUpAndOldKeysKeepVerifying() async throws {
         try await withAuthServer { (server, source) async throws in
             let oldToken = tokens.token(subject: "old")

@@ -36,7 +36,7 @@ final class ClientTestObservations: Sendable {
 
 /// `test.Client`: small methods (Count takes "messages[,pause ms[,padding bytes]]") that exercise one client behaviour each.
 struct ClientTestService: RPCService {
-    let publicMethods = PublicMethods.all
+    let publicMethods = MethodSet.all
 
     static func method(_ name: String) -> MethodDescriptor {
         MethodDescriptor(service: "test.Client", method: name)

@@ -5,7 +5,7 @@ import KindredRPC
 /// The methods the end-to-end tests call.
 struct TestService: RPCService {
     let probe: Probe
-    let publicMethods = PublicMethods.all
+    let publicMethods = MethodSet.all
 
     static func path(_ method: String) -> String { "/test.Service/\(method)" }
 
@@ -88,7 +88,7 @@ struct TestService: RPCService {
 
 /// Methods whose handlers leave their loop: writes from a detached task, and a very long header.
 struct DetachedWriterService: RPCService {
-    let publicMethods = PublicMethods.all
+    let publicMethods = MethodSet.all
 
     func registerMethods(with router: inout RPCRouter) {
         router.registerServerStreaming(MethodDescriptor(service: "test.Detached", method: "Write")) {

@@ -11,7 +11,7 @@ import Testing
 /// Identity's `GetSigningKeys` as the other services see it: only that method, publishing what the test says.
 final class PublishingIdentity: RPCService {
     let published = Mutex<[Kindred_Identity_V1_SigningKey]>([])
-    let publicMethods = PublicMethods.all
+    let publicMethods = MethodSet.all
 
     func publish(_ keys: [SigningKey]) {
         published.withLock { published in

@@ -43,10 +43,10 @@ import Testing
 
     @Test func identityTargetComesFromTheFlagTheEnvironmentOrTheDefault() throws {
         let database = ["KINDRED_FAMILY_DATABASE_URL": "postgresql://f@h/db"]
-        #expect(try settings([], database).identityTarget == "127.0.0.1:50051")
+        #expect(try settings([], database).peers.identity == "127.0.0.1:50051")
         let environment = database.merging(["KINDRED_IDENTITY_TARGET": "identity:7000"]) { $1 }
-        #expect(try settings([], environment).identityTarget == "identity:7000")
-        #expect(try settings(["--identity-target", "[::1]:7001"], environment).identityTarget == "[::1]:7001")
+        #expect(try settings([], environment).peers.identity == "identity:7000")
+        #expect(try settings(["--identity-target", "[::1]:7001"], environment).peers.identity == "[::1]:7001")
     }
 
     @Test(arguments: [

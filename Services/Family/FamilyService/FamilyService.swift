@@ -1,3 +1,5 @@
+import FoundationEssentials
+import KindredMail
 import KindredRuntime
 
 /// `kindred-family`: what it serves, owns and needs to start.
@@ -7,6 +9,23 @@ public enum FamilyService {
         name: "family",
         defaultPort: 50052,
         migrations: FamilyMigrations.all,
-        makeServices: { _ in [] }
+        makeServices: { environment in
+            let settings = try FamilySettings(environment: ProcessInfo.processInfo.environment)
+            let context = FamilyContext(
+                database: environment.database, clock: .system, mail: settings.mail,
+                identity: try IdentityDirectory(
+                    target: environment.peers.identity, credentials: try environment.requireCredentials()),
+                logger: environment.logger)
+            startBackgroundWork(environment)
+            return [FamilyAPI(context: context)]
+        }
     )
+
+    /// What runs beside the RPCs in every instance, stopped at the drain: delivery of family's mail.
+    static func startBackgroundWork(_ environment: ServiceEnvironment) {
+        let mailWorker = MailDeliveryWorker(
+            outbox: FamilyMail.outbox, database: environment.database, settings: environment.mail,
+            logger: environment.logger)
+        environment.background.start("mail delivery") { await mailWorker.run() }
+    }
 }

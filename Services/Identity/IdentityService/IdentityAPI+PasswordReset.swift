@@ -1,3 +1,4 @@
+import KindredRuntime
 import KindredAPI
 import KindredAuth
 import KindredMessages

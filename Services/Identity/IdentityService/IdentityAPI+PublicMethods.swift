@@ -6,7 +6,7 @@ extension IdentityAPI {
 
     /// What callers reach without an access token, as the proto marks them "Public": signing up, proving an
     /// email or a reset, getting tokens, and the keys that verify them. Everything else needs a valid token.
-    var publicMethods: PublicMethods {
+    var publicMethods: MethodSet {
         [
             Method.registerAccount, Method.verifyEmail, Method.resendVerification, Method.token, Method.revokeToken,
             Method.getSigningKeys, Method.requestPasswordReset, Method.resetPassword,

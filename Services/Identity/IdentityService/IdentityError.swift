@@ -12,9 +12,8 @@ enum IdentityError {
         _ code: StatusCode, _ reason: String, _ message: String, metadata: [String: String] = [:],
         retryAfter: Duration? = nil
     ) -> RPCError {
-        var details: [ErrorDetail] = [.errorInfo(reason: reason, domain: domain, metadata: metadata)]
-        if let retryAfter { details.append(.retryInfo(retryDelay: retryAfter)) }
-        return RPCError(code, message, details: details)
+        RPCError.refusal(
+            code, reason, message, domain: domain, metadata: metadata, retryAfter: retryAfter)
     }
 
     /// A mailed link that cannot be used, named for the link so an app can say what to do next. The reasons

@@ -27,6 +27,7 @@ public enum Kindred_Identity_V1_IdentityService {
         public static let searchUsers = MethodDescriptor(service: serviceName, method: "SearchUsers", readOnly: true)
         public static let deleteAccount = MethodDescriptor(service: serviceName, method: "DeleteAccount")
         public static let getComplianceReport = MethodDescriptor(service: serviceName, method: "GetComplianceReport", readOnly: true)
+        public static let issueDeviceModeTokens = MethodDescriptor(service: serviceName, method: "IssueDeviceModeTokens")
         public static let watchEvents = MethodDescriptor(service: serviceName, method: "WatchEvents", readOnly: true)
     }
 
@@ -66,6 +67,8 @@ public enum Kindred_Identity_V1_IdentityService {
         func deleteAccount(_ request: Kindred_Identity_V1_DeleteAccountRequest, context: ServerContext) async throws -> Kindred_Identity_V1_DeleteAccountResponse
         /// `GetComplianceReport`
         func getComplianceReport(_ request: Kindred_Identity_V1_GetComplianceReportRequest, context: ServerContext) async throws -> Kindred_Identity_V1_GetComplianceReportResponse
+        /// `IssueDeviceModeTokens`
+        func issueDeviceModeTokens(_ request: Kindred_Identity_V1_IssueDeviceModeTokensRequest, context: ServerContext) async throws -> Kindred_Identity_V1_TokenResponse
         /// `WatchEvents`
         func watchEvents(_ request: Kindred_Identity_V1_WatchEventsRequest, responses: ResponseStreamWriter<Kindred_Identity_V1_Event>, context: ServerContext) async throws
     }
@@ -165,6 +168,11 @@ public enum Kindred_Identity_V1_IdentityService {
             try await rpc.unary(method: Method.getComplianceReport, request: request, options: options)
         }
 
+        /// `IssueDeviceModeTokens`
+        public func issueDeviceModeTokens(_ request: Kindred_Identity_V1_IssueDeviceModeTokensRequest, options: CallOptions = CallOptions()) async throws(RPCError) -> Kindred_Identity_V1_TokenResponse {
+            try await rpc.unary(method: Method.issueDeviceModeTokens, request: request, options: options)
+        }
+
         /// `WatchEvents`
         public func watchEvents(_ request: Kindred_Identity_V1_WatchEventsRequest, options: CallOptions = CallOptions()) -> ClientResponseStream<Kindred_Identity_V1_Event> {
             rpc.serverStreaming(method: Method.watchEvents, request: request, options: options)
@@ -224,6 +232,9 @@ extension Kindred_Identity_V1_IdentityService.Service {
         }
         router.registerUnary(Kindred_Identity_V1_IdentityService.Method.getComplianceReport) { request, context in
             try await self.getComplianceReport(request, context: context)
+        }
+        router.registerUnary(Kindred_Identity_V1_IdentityService.Method.issueDeviceModeTokens) { request, context in
+            try await self.issueDeviceModeTokens(request, context: context)
         }
         router.registerServerStreaming(Kindred_Identity_V1_IdentityService.Method.watchEvents) { request, responses, context in
             try await self.watchEvents(request, responses: responses, context: context)

@@ -185,6 +185,8 @@ extension Kindred_Identity_V1_TokenResponse: CMessageBridge {
         self.tokenType = CRead.string(m.pointee.token_type)
         self.expiresIn = m.pointee.expires_in
         self.refreshToken = CRead.string(m.pointee.refresh_token)
+        self.scope = CRead.string(m.pointee.scope)
+        self.sessionEndsAt = m.pointee.session_ends_at.map { Kindred_Common_V1_Timestamp(c: $0) }
     }
 
     func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {
@@ -192,6 +194,27 @@ extension Kindred_Identity_V1_TokenResponse: CMessageBridge {
         c.pointee.token_type = try arena.string(self.tokenType, field: "token_type")
         c.pointee.expires_in = self.expiresIn
         c.pointee.refresh_token = try arena.string(self.refreshToken, field: "refresh_token")
+        c.pointee.scope = try arena.string(self.scope, field: "scope")
+        c.pointee.session_ends_at = try arena.optionalMessage(self.sessionEndsAt, field: "session_ends_at")
+    }
+}
+
+extension Kindred_Identity_V1_IssueDeviceModeTokensRequest: CMessageBridge {
+    typealias CStruct = Kindred__Identity__V1__IssueDeviceModeTokensRequest
+
+    static var cDescriptor: UnsafePointer<ProtobufCMessageDescriptor> { CKindredProto_descriptor_kindred__identity__v1__issue_device_mode_tokens_request() }
+
+    init(c m: UnsafePointer<CStruct>) {
+        self.init()
+        self.userID = CRead.string(m.pointee.user_id)
+        self.mode = Kindred_Identity_V1_DeviceMode(rawValue: CRead.enumValue(m.pointee.mode))
+        self.password = CRead.string(m.pointee.password)
+    }
+
+    func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {
+        c.pointee.user_id = try arena.string(self.userID, field: "user_id")
+        c.pointee.mode = CWrite.enumValue(self.mode)
+        c.pointee.password = try arena.string(self.password, field: "password")
     }
 }
 

@@ -95,6 +95,37 @@ public enum Kindred_Identity_V1_Role: ProtoEnum {
     }
 }
 
+/// `kindred.identity.v1.DeviceMode`
+public enum Kindred_Identity_V1_DeviceMode: ProtoEnum {
+    case unspecified
+    /// Read-only: tokens of scope child_readonly.
+    case child
+    /// Full tokens for 30 minutes after a fresh proof.
+    case parent
+    /// A value this build does not know (from a newer peer); kept so that it survives a round trip.
+    case unrecognized(Int32)
+
+    public init() { self = .unspecified }
+
+    public init(rawValue: Int32) {
+        switch rawValue {
+        case 0: self = .unspecified
+        case 1: self = .child
+        case 2: self = .parent
+        default: self = .unrecognized(rawValue)
+        }
+    }
+
+    public var rawValue: Int32 {
+        switch self {
+        case .unspecified: 0
+        case .child: 1
+        case .parent: 2
+        case .unrecognized(let value): value
+        }
+    }
+}
+
 /// What anyone who may see an account sees.
 public struct Kindred_Identity_V1_PublicAccount: ProtoMessage {
     public static var protoMessageName: String { "kindred.identity.v1.PublicAccount" }
@@ -383,6 +414,10 @@ public struct Kindred_Identity_V1_TokenResponse: ProtoMessage {
     public var expiresIn: Int64 = 0
     /// Empty for client_credentials.
     public var refreshToken: String = ""
+    /// "full" or "child_readonly".
+    public var scope: String = ""
+    /// Parent-mode tokens: when the mode ends and the refresh token stops working; unset otherwise.
+    public var sessionEndsAt: Kindred_Common_V1_Timestamp? = nil
 
     public init() {}
 
@@ -391,12 +426,48 @@ public struct Kindred_Identity_V1_TokenResponse: ProtoMessage {
         accessToken: String = "",
         tokenType: String = "",
         expiresIn: Int64 = 0,
-        refreshToken: String = ""
+        refreshToken: String = "",
+        scope: String = "",
+        sessionEndsAt: Kindred_Common_V1_Timestamp? = nil
     ) {
         self.accessToken = accessToken
         self.tokenType = tokenType
         self.expiresIn = expiresIn
         self.refreshToken = refreshToken
+        self.scope = scope
+        self.sessionEndsAt = sessionEndsAt
+    }
+
+    public init(serializedBytes bytes: UnsafeRawBufferPointer, maxSize: Int) throws(MessageDecodingError) {
+        self = try MessageCodec.decode(bytes, maxSize: maxSize)
+    }
+
+    public func serializedBytes() throws(MessageEncodingError) -> [UInt8] {
+        try MessageCodec.encode(self)
+    }
+}
+
+/// `kindred.identity.v1.IssueDeviceModeTokensRequest`
+public struct Kindred_Identity_V1_IssueDeviceModeTokensRequest: ProtoMessage {
+    public static var protoMessageName: String { "kindred.identity.v1.IssueDeviceModeTokensRequest" }
+
+    public var userID: String = ""
+    public var mode: Kindred_Identity_V1_DeviceMode = .init()
+    /// Parent mode: the account password, checked here like a sign-in (it counts toward the lockout). Empty
+    /// when the family service has checked another proof (a guardian PIN).
+    public var password: String = ""
+
+    public init() {}
+
+    /// A message with the given fields; the others keep their defaults.
+    public init(
+        userID: String = "",
+        mode: Kindred_Identity_V1_DeviceMode = .init(),
+        password: String = ""
+    ) {
+        self.userID = userID
+        self.mode = mode
+        self.password = password
     }
 
     public init(serializedBytes bytes: UnsafeRawBufferPointer, maxSize: Int) throws(MessageDecodingError) {

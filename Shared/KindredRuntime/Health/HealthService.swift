@@ -7,7 +7,7 @@ import KindredRPC
 struct HealthService: Grpc_Health_V1_Health.Service {
     let board: HealthStatusBoard
     /// Probes and tools call it without a token.
-    let publicMethods = PublicMethods.all
+    let publicMethods = MethodSet.all
 
     func check(
         _ request: Grpc_Health_V1_HealthCheckRequest, context: ServerContext

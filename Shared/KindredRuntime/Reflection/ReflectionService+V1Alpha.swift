@@ -7,7 +7,7 @@ import KindredRPC
 struct ReflectionV1AlphaService: RPCService {
     let v1: ReflectionService
     /// Tools (grpcurl, IDEs) call it without a token.
-    let publicMethods = PublicMethods.all
+    let publicMethods = MethodSet.all
 
     func registerMethods(with router: inout RPCRouter) {
         router.registerBidirectionalStreaming(Grpc_Reflection_V1alpha_ServerReflection.Method.serverReflectionInfo) {

@@ -8,7 +8,7 @@ import KindredRPC
 struct ReflectionService: Grpc_Reflection_V1_ServerReflection.Service {
     let index: ReflectionIndex
     /// Tools (grpcurl, IDEs) call it without a token.
-    let publicMethods = PublicMethods.all
+    let publicMethods = MethodSet.all
 
     func serverReflectionInfo(
         _ requests: RequestStream<Grpc_Reflection_V1_ServerReflectionRequest>,

@@ -1,3 +1,4 @@
+import KindredRuntime
 import KindredAuth
 import KindredMessages
 import KindredRPC

@@ -1,3 +1,4 @@
+import KindredRuntime
 import KindredAuth
 import KindredEvents
 import KindredPostgres
@@ -11,7 +12,7 @@ struct Accounts: Sendable {
     let passwords: PasswordHasher
     /// Sign-in's lockout: the password given again for a change counts toward it.
     let lockout: SignInLockout
-    let clock: IdentityClock
+    let clock: WallClock
     let mail: IdentityMail
     let logger: Logger
     let events = EventOutbox(schema: "identity")

@@ -1,3 +1,4 @@
+import KindredRuntime
 import FoundationEssentials
 import KindredMessages
 
@@ -93,4 +94,9 @@ struct CalendarDate: Sendable, Hashable, Comparable, CustomStringConvertible {
         month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9
         year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
     }
+}
+
+extension WallClock {
+    /// Today's UTC date.
+    var today: CalendarDate { CalendarDate(utcDayOf: now) }
 }

@@ -1,3 +1,4 @@
+import KindredRuntime
 import FoundationEssentials
 import KindredMessages
 import KindredRPC

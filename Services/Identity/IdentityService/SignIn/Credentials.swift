@@ -1,3 +1,4 @@
+import KindredRuntime
 import KindredAuth
 import KindredPostgres
 import Logging
@@ -17,7 +18,7 @@ struct Credentials: Sendable {
     /// Opens (or, on a fresh database, creates) the signing key and wires the stores together.
     static func start(
         database: PostgresPool, passwords: PasswordHasher, settings: IdentitySettings,
-        clock: IdentityClock = .system,
+        clock: WallClock = .system,
         keyRefreshInterval: Duration = SigningKeyRing.refreshInterval, logger: Logger
     ) async throws -> Credentials {
         let signingKeys = SigningKeyStore(database: database, secret: settings.secret)

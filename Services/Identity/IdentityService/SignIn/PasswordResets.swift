@@ -1,3 +1,4 @@
+import KindredRuntime
 import KindredAuth
 import KindredPostgres
 import KindredRPC
@@ -12,7 +13,7 @@ struct PasswordResets: Sendable {
     let refreshTokens: RefreshTokenStore
     let lockout: SignInLockout
     let mail: IdentityMail
-    let clock: IdentityClock
+    let clock: WallClock
 
     /// Stores a reset token for the account registered with `email` and queues its mail, in one transaction;
     /// does nothing for an unknown email or when the account got a reset mail in the last minute.

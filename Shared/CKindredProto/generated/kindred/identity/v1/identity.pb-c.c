@@ -457,6 +457,51 @@ void   kindred__identity__v1__token_response__free_unpacked
   assert(message->base.descriptor == &kindred__identity__v1__token_response__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   kindred__identity__v1__issue_device_mode_tokens_request__init
+                     (Kindred__Identity__V1__IssueDeviceModeTokensRequest         *message)
+{
+  static const Kindred__Identity__V1__IssueDeviceModeTokensRequest init_value = KINDRED__IDENTITY__V1__ISSUE_DEVICE_MODE_TOKENS_REQUEST__INIT;
+  *message = init_value;
+}
+size_t kindred__identity__v1__issue_device_mode_tokens_request__get_packed_size
+                     (const Kindred__Identity__V1__IssueDeviceModeTokensRequest *message)
+{
+  assert(message->base.descriptor == &kindred__identity__v1__issue_device_mode_tokens_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t kindred__identity__v1__issue_device_mode_tokens_request__pack
+                     (const Kindred__Identity__V1__IssueDeviceModeTokensRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &kindred__identity__v1__issue_device_mode_tokens_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t kindred__identity__v1__issue_device_mode_tokens_request__pack_to_buffer
+                     (const Kindred__Identity__V1__IssueDeviceModeTokensRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &kindred__identity__v1__issue_device_mode_tokens_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Kindred__Identity__V1__IssueDeviceModeTokensRequest *
+       kindred__identity__v1__issue_device_mode_tokens_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Kindred__Identity__V1__IssueDeviceModeTokensRequest *)
+     protobuf_c_message_unpack (&kindred__identity__v1__issue_device_mode_tokens_request__descriptor,
+                                allocator, len, data);
+}
+void   kindred__identity__v1__issue_device_mode_tokens_request__free_unpacked
+                     (Kindred__Identity__V1__IssueDeviceModeTokensRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &kindred__identity__v1__issue_device_mode_tokens_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 void   kindred__identity__v1__revoke_token_request__init
                      (Kindred__Identity__V1__RevokeTokenRequest         *message)
 {
@@ -2627,7 +2672,7 @@ const ProtobufCMessageDescriptor kindred__identity__v1__token_request__descripto
   (ProtobufCMessageInit) kindred__identity__v1__token_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor kindred__identity__v1__token_response__field_descriptors[4] =
+static const ProtobufCFieldDescriptor kindred__identity__v1__token_response__field_descriptors[6] =
 {
   {
     "access_token",
@@ -2677,17 +2722,43 @@ static const ProtobufCFieldDescriptor kindred__identity__v1__token_response__fie
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "scope",
+    5,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Identity__V1__TokenResponse, scope),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "session_ends_at",
+    6,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Identity__V1__TokenResponse, session_ends_at),
+    &kindred__common__v1__timestamp__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned kindred__identity__v1__token_response__field_indices_by_name[] = {
   0,   /* field[0] = access_token */
   2,   /* field[2] = expires_in */
   3,   /* field[3] = refresh_token */
+  4,   /* field[4] = scope */
+  5,   /* field[5] = session_ends_at */
   1,   /* field[1] = token_type */
 };
 static const ProtobufCIntRange kindred__identity__v1__token_response__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 4 }
+  { 0, 6 }
 };
 const ProtobufCMessageDescriptor kindred__identity__v1__token_response__descriptor =
 {
@@ -2697,11 +2768,75 @@ const ProtobufCMessageDescriptor kindred__identity__v1__token_response__descript
   "Kindred__Identity__V1__TokenResponse",
   "kindred.identity.v1",
   sizeof(Kindred__Identity__V1__TokenResponse),
-  4,
+  6,
   kindred__identity__v1__token_response__field_descriptors,
   kindred__identity__v1__token_response__field_indices_by_name,
   1,  kindred__identity__v1__token_response__number_ranges,
   (ProtobufCMessageInit) kindred__identity__v1__token_response__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor kindred__identity__v1__issue_device_mode_tokens_request__field_descriptors[3] =
+{
+  {
+    "user_id",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Identity__V1__IssueDeviceModeTokensRequest, user_id),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "mode",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_ENUM,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Identity__V1__IssueDeviceModeTokensRequest, mode),
+    &kindred__identity__v1__device_mode__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "password",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Identity__V1__IssueDeviceModeTokensRequest, password),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned kindred__identity__v1__issue_device_mode_tokens_request__field_indices_by_name[] = {
+  1,   /* field[1] = mode */
+  2,   /* field[2] = password */
+  0,   /* field[0] = user_id */
+};
+static const ProtobufCIntRange kindred__identity__v1__issue_device_mode_tokens_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 3 }
+};
+const ProtobufCMessageDescriptor kindred__identity__v1__issue_device_mode_tokens_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "kindred.identity.v1.IssueDeviceModeTokensRequest",
+  "IssueDeviceModeTokensRequest",
+  "Kindred__Identity__V1__IssueDeviceModeTokensRequest",
+  "kindred.identity.v1",
+  sizeof(Kindred__Identity__V1__IssueDeviceModeTokensRequest),
+  3,
+  kindred__identity__v1__issue_device_mode_tokens_request__field_descriptors,
+  kindred__identity__v1__issue_device_mode_tokens_request__field_indices_by_name,
+  1,  kindred__identity__v1__issue_device_mode_tokens_request__number_ranges,
+  (ProtobufCMessageInit) kindred__identity__v1__issue_device_mode_tokens_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
 static const ProtobufCFieldDescriptor kindred__identity__v1__revoke_token_request__field_descriptors[1] =
@@ -4229,7 +4364,37 @@ const ProtobufCEnumDescriptor kindred__identity__v1__role__descriptor =
   kindred__identity__v1__role__value_ranges,
   NULL,NULL,NULL,NULL   /* reserved[1234] */
 };
-static const ProtobufCMethodDescriptor kindred__identity__v1__identity_service__method_descriptors[18] =
+static const ProtobufCEnumValue kindred__identity__v1__device_mode__enum_values_by_number[3] =
+{
+  { "DEVICE_MODE_UNSPECIFIED", "KINDRED__IDENTITY__V1__DEVICE_MODE__DEVICE_MODE_UNSPECIFIED", 0 },
+  { "DEVICE_MODE_CHILD", "KINDRED__IDENTITY__V1__DEVICE_MODE__DEVICE_MODE_CHILD", 1 },
+  { "DEVICE_MODE_PARENT", "KINDRED__IDENTITY__V1__DEVICE_MODE__DEVICE_MODE_PARENT", 2 },
+};
+static const ProtobufCIntRange kindred__identity__v1__device_mode__value_ranges[] = {
+{0, 0},{0, 3}
+};
+static const ProtobufCEnumValueIndex kindred__identity__v1__device_mode__enum_values_by_name[3] =
+{
+  { "DEVICE_MODE_CHILD", 1 },
+  { "DEVICE_MODE_PARENT", 2 },
+  { "DEVICE_MODE_UNSPECIFIED", 0 },
+};
+const ProtobufCEnumDescriptor kindred__identity__v1__device_mode__descriptor =
+{
+  PROTOBUF_C__ENUM_DESCRIPTOR_MAGIC,
+  "kindred.identity.v1.DeviceMode",
+  "DeviceMode",
+  "Kindred__Identity__V1__DeviceMode",
+  "kindred.identity.v1",
+  3,
+  kindred__identity__v1__device_mode__enum_values_by_number,
+  3,
+  kindred__identity__v1__device_mode__enum_values_by_name,
+  1,
+  kindred__identity__v1__device_mode__value_ranges,
+  NULL,NULL,NULL,NULL   /* reserved[1234] */
+};
+static const ProtobufCMethodDescriptor kindred__identity__v1__identity_service__method_descriptors[19] =
 {
   { "RegisterAccount", &kindred__identity__v1__register_account_request__descriptor, &kindred__identity__v1__register_account_response__descriptor },
   { "VerifyEmail", &kindred__identity__v1__verify_email_request__descriptor, &kindred__identity__v1__verify_email_response__descriptor },
@@ -4248,6 +4413,7 @@ static const ProtobufCMethodDescriptor kindred__identity__v1__identity_service__
   { "SearchUsers", &kindred__identity__v1__search_users_request__descriptor, &kindred__identity__v1__search_users_response__descriptor },
   { "DeleteAccount", &kindred__identity__v1__delete_account_request__descriptor, &kindred__identity__v1__delete_account_response__descriptor },
   { "GetComplianceReport", &kindred__identity__v1__get_compliance_report_request__descriptor, &kindred__identity__v1__get_compliance_report_response__descriptor },
+  { "IssueDeviceModeTokens", &kindred__identity__v1__issue_device_mode_tokens_request__descriptor, &kindred__identity__v1__token_response__descriptor },
   { "WatchEvents", &kindred__identity__v1__watch_events_request__descriptor, &kindred__identity__v1__event__descriptor },
 };
 const unsigned kindred__identity__v1__identity_service__method_indices_by_name[] = {
@@ -4259,6 +4425,7 @@ const unsigned kindred__identity__v1__identity_service__method_indices_by_name[]
   16,        /* GetComplianceReport */
   11,        /* GetMe */
   6,        /* GetSigningKeys */
+  17,        /* IssueDeviceModeTokens */
   0,        /* RegisterAccount */
   7,        /* RequestPasswordReset */
   2,        /* ResendVerification */
@@ -4268,7 +4435,7 @@ const unsigned kindred__identity__v1__identity_service__method_indices_by_name[]
   5,        /* SignOutEverywhere */
   3,        /* Token */
   1,        /* VerifyEmail */
-  17         /* WatchEvents */
+  18         /* WatchEvents */
 };
 const ProtobufCServiceDescriptor kindred__identity__v1__identity_service__descriptor =
 {
@@ -4277,7 +4444,7 @@ const ProtobufCServiceDescriptor kindred__identity__v1__identity_service__descri
   "IdentityService",
   "Kindred__Identity__V1__IdentityService",
   "kindred.identity.v1",
-  18,
+  19,
   kindred__identity__v1__identity_service__method_descriptors,
   kindred__identity__v1__identity_service__method_indices_by_name
 };
@@ -4417,13 +4584,21 @@ void kindred__identity__v1__identity_service__get_compliance_report(ProtobufCSer
   assert(service->descriptor == &kindred__identity__v1__identity_service__descriptor);
   service->invoke(service, 16, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
+void kindred__identity__v1__identity_service__issue_device_mode_tokens(ProtobufCService *service,
+                                                                       const Kindred__Identity__V1__IssueDeviceModeTokensRequest *input,
+                                                                       Kindred__Identity__V1__TokenResponse_Closure closure,
+                                                                       void *closure_data)
+{
+  assert(service->descriptor == &kindred__identity__v1__identity_service__descriptor);
+  service->invoke(service, 17, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
 void kindred__identity__v1__identity_service__watch_events(ProtobufCService *service,
                                                            const Kindred__Identity__V1__WatchEventsRequest *input,
                                                            Kindred__Identity__V1__Event_Closure closure,
                                                            void *closure_data)
 {
   assert(service->descriptor == &kindred__identity__v1__identity_service__descriptor);
-  service->invoke(service, 17, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 18, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void kindred__identity__v1__identity_service__init (Kindred__Identity__V1__IdentityService_Service *service,
                                                     Kindred__Identity__V1__IdentityService_ServiceDestroy destroy)

@@ -28,6 +28,7 @@ typedef struct Kindred__Identity__V1__ResendVerificationRequest Kindred__Identit
 typedef struct Kindred__Identity__V1__ResendVerificationResponse Kindred__Identity__V1__ResendVerificationResponse;
 typedef struct Kindred__Identity__V1__TokenRequest Kindred__Identity__V1__TokenRequest;
 typedef struct Kindred__Identity__V1__TokenResponse Kindred__Identity__V1__TokenResponse;
+typedef struct Kindred__Identity__V1__IssueDeviceModeTokensRequest Kindred__Identity__V1__IssueDeviceModeTokensRequest;
 typedef struct Kindred__Identity__V1__RevokeTokenRequest Kindred__Identity__V1__RevokeTokenRequest;
 typedef struct Kindred__Identity__V1__RevokeTokenResponse Kindred__Identity__V1__RevokeTokenResponse;
 typedef struct Kindred__Identity__V1__SignOutEverywhereRequest Kindred__Identity__V1__SignOutEverywhereRequest;
@@ -99,6 +100,18 @@ typedef enum _Kindred__Identity__V1__Role {
   KINDRED__IDENTITY__V1__ROLE__ROLE_SERVICE = 3
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(KINDRED__IDENTITY__V1__ROLE)
 } Kindred__Identity__V1__Role;
+typedef enum _Kindred__Identity__V1__DeviceMode {
+  KINDRED__IDENTITY__V1__DEVICE_MODE__DEVICE_MODE_UNSPECIFIED = 0,
+  /*
+   * Read-only: tokens of scope child_readonly.
+   */
+  KINDRED__IDENTITY__V1__DEVICE_MODE__DEVICE_MODE_CHILD = 1,
+  /*
+   * Full tokens for 30 minutes after a fresh proof.
+   */
+  KINDRED__IDENTITY__V1__DEVICE_MODE__DEVICE_MODE_PARENT = 2
+    PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(KINDRED__IDENTITY__V1__DEVICE_MODE)
+} Kindred__Identity__V1__DeviceMode;
 
 /* --- messages --- */
 
@@ -255,10 +268,34 @@ struct  Kindred__Identity__V1__TokenResponse
    * Empty for client_credentials.
    */
   char *refresh_token;
+  /*
+   * "full" or "child_readonly".
+   */
+  char *scope;
+  /*
+   * Parent-mode tokens: when the mode ends and the refresh token stops working; unset otherwise.
+   */
+  Kindred__Common__V1__Timestamp *session_ends_at;
 };
 #define KINDRED__IDENTITY__V1__TOKEN_RESPONSE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&kindred__identity__v1__token_response__descriptor) \
-    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, (char *)protobuf_c_empty_string }
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, NULL }
+
+
+struct  Kindred__Identity__V1__IssueDeviceModeTokensRequest
+{
+  ProtobufCMessage base;
+  char *user_id;
+  Kindred__Identity__V1__DeviceMode mode;
+  /*
+   * Parent mode: the account password, checked here like a sign-in (it counts toward the lockout). Empty
+   * when the family service has checked another proof (a guardian PIN).
+   */
+  char *password;
+};
+#define KINDRED__IDENTITY__V1__ISSUE_DEVICE_MODE_TOKENS_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&kindred__identity__v1__issue_device_mode_tokens_request__descriptor) \
+    , (char *)protobuf_c_empty_string, KINDRED__IDENTITY__V1__DEVICE_MODE__DEVICE_MODE_UNSPECIFIED, (char *)protobuf_c_empty_string }
 
 
 struct  Kindred__Identity__V1__RevokeTokenRequest
@@ -859,6 +896,25 @@ Kindred__Identity__V1__TokenResponse *
                       const uint8_t       *data);
 void   kindred__identity__v1__token_response__free_unpacked
                      (Kindred__Identity__V1__TokenResponse *message,
+                      ProtobufCAllocator *allocator);
+/* Kindred__Identity__V1__IssueDeviceModeTokensRequest methods */
+void   kindred__identity__v1__issue_device_mode_tokens_request__init
+                     (Kindred__Identity__V1__IssueDeviceModeTokensRequest         *message);
+size_t kindred__identity__v1__issue_device_mode_tokens_request__get_packed_size
+                     (const Kindred__Identity__V1__IssueDeviceModeTokensRequest   *message);
+size_t kindred__identity__v1__issue_device_mode_tokens_request__pack
+                     (const Kindred__Identity__V1__IssueDeviceModeTokensRequest   *message,
+                      uint8_t             *out);
+size_t kindred__identity__v1__issue_device_mode_tokens_request__pack_to_buffer
+                     (const Kindred__Identity__V1__IssueDeviceModeTokensRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Kindred__Identity__V1__IssueDeviceModeTokensRequest *
+       kindred__identity__v1__issue_device_mode_tokens_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   kindred__identity__v1__issue_device_mode_tokens_request__free_unpacked
+                     (Kindred__Identity__V1__IssueDeviceModeTokensRequest *message,
                       ProtobufCAllocator *allocator);
 /* Kindred__Identity__V1__RevokeTokenRequest methods */
 void   kindred__identity__v1__revoke_token_request__init
@@ -1557,6 +1613,9 @@ typedef void (*Kindred__Identity__V1__TokenRequest_Closure)
 typedef void (*Kindred__Identity__V1__TokenResponse_Closure)
                  (const Kindred__Identity__V1__TokenResponse *message,
                   void *closure_data);
+typedef void (*Kindred__Identity__V1__IssueDeviceModeTokensRequest_Closure)
+                 (const Kindred__Identity__V1__IssueDeviceModeTokensRequest *message,
+                  void *closure_data);
 typedef void (*Kindred__Identity__V1__RevokeTokenRequest_Closure)
                  (const Kindred__Identity__V1__RevokeTokenRequest *message,
                   void *closure_data);
@@ -1737,6 +1796,10 @@ struct Kindred__Identity__V1__IdentityService_Service
                                 const Kindred__Identity__V1__GetComplianceReportRequest *input,
                                 Kindred__Identity__V1__GetComplianceReportResponse_Closure closure,
                                 void *closure_data);
+  void (*issue_device_mode_tokens)(Kindred__Identity__V1__IdentityService_Service *service,
+                                   const Kindred__Identity__V1__IssueDeviceModeTokensRequest *input,
+                                   Kindred__Identity__V1__TokenResponse_Closure closure,
+                                   void *closure_data);
   void (*watch_events)(Kindred__Identity__V1__IdentityService_Service *service,
                        const Kindred__Identity__V1__WatchEventsRequest *input,
                        Kindred__Identity__V1__Event_Closure closure,
@@ -1766,6 +1829,7 @@ void kindred__identity__v1__identity_service__init (Kindred__Identity__V1__Ident
       function_prefix__ ## search_users,\
       function_prefix__ ## delete_account,\
       function_prefix__ ## get_compliance_report,\
+      function_prefix__ ## issue_device_mode_tokens,\
       function_prefix__ ## watch_events  }
 void kindred__identity__v1__identity_service__register_account(ProtobufCService *service,
                                                                const Kindred__Identity__V1__RegisterAccountRequest *input,
@@ -1835,6 +1899,10 @@ void kindred__identity__v1__identity_service__get_compliance_report(ProtobufCSer
                                                                     const Kindred__Identity__V1__GetComplianceReportRequest *input,
                                                                     Kindred__Identity__V1__GetComplianceReportResponse_Closure closure,
                                                                     void *closure_data);
+void kindred__identity__v1__identity_service__issue_device_mode_tokens(ProtobufCService *service,
+                                                                       const Kindred__Identity__V1__IssueDeviceModeTokensRequest *input,
+                                                                       Kindred__Identity__V1__TokenResponse_Closure closure,
+                                                                       void *closure_data);
 void kindred__identity__v1__identity_service__watch_events(ProtobufCService *service,
                                                            const Kindred__Identity__V1__WatchEventsRequest *input,
                                                            Kindred__Identity__V1__Event_Closure closure,
@@ -1845,6 +1913,7 @@ void kindred__identity__v1__identity_service__watch_events(ProtobufCService *ser
 extern const ProtobufCEnumDescriptor    kindred__identity__v1__age_band__descriptor;
 extern const ProtobufCEnumDescriptor    kindred__identity__v1__age_assurance_method__descriptor;
 extern const ProtobufCEnumDescriptor    kindred__identity__v1__role__descriptor;
+extern const ProtobufCEnumDescriptor    kindred__identity__v1__device_mode__descriptor;
 extern const ProtobufCMessageDescriptor kindred__identity__v1__public_account__descriptor;
 extern const ProtobufCMessageDescriptor kindred__identity__v1__account__descriptor;
 extern const ProtobufCMessageDescriptor kindred__identity__v1__register_account_request__descriptor;
@@ -1855,6 +1924,7 @@ extern const ProtobufCMessageDescriptor kindred__identity__v1__resend_verificati
 extern const ProtobufCMessageDescriptor kindred__identity__v1__resend_verification_response__descriptor;
 extern const ProtobufCMessageDescriptor kindred__identity__v1__token_request__descriptor;
 extern const ProtobufCMessageDescriptor kindred__identity__v1__token_response__descriptor;
+extern const ProtobufCMessageDescriptor kindred__identity__v1__issue_device_mode_tokens_request__descriptor;
 extern const ProtobufCMessageDescriptor kindred__identity__v1__revoke_token_request__descriptor;
 extern const ProtobufCMessageDescriptor kindred__identity__v1__revoke_token_response__descriptor;
 extern const ProtobufCMessageDescriptor kindred__identity__v1__sign_out_everywhere_request__descriptor;

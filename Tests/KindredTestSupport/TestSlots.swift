@@ -1,7 +1,7 @@
 import Synchronization
 
 /// A counting semaphore for async tests: at most `count` holders at once, the rest wait in order.
-final class TestSlots: Sendable {
+public final class TestSlots: Sendable {
     private struct State {
         var free: Int
         var waiters: [CheckedContinuation<Void, Never>] = []
@@ -9,11 +9,11 @@ final class TestSlots: Sendable {
 
     private let state: Mutex<State>
 
-    init(_ count: Int) {
+    public init(_ count: Int) {
         state = Mutex(State(free: count))
     }
 
-    func acquire() async {
+    public func acquire() async {
         await withCheckedContinuation { continuation in
             let granted = state.withLock { state in
                 guard state.free > 0 else {
@@ -28,7 +28,7 @@ final class TestSlots: Sendable {
     }
 
     /// Hands the slot to the longest waiter, or frees it.
-    func release() {
+    public func release() {
         let next = state.withLock { state -> CheckedContinuation<Void, Never>? in
             guard !state.waiters.isEmpty else {
                 state.free += 1

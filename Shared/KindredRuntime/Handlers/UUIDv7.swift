@@ -1,10 +1,10 @@
-import FoundationEssentials
+public import FoundationEssentials
 
 /// RFC 9562 version 7 UUIDs: 48 bits of Unix milliseconds, then random bits, so ids sort by creation time and
 /// keep a B-tree's inserts at its right edge.
-enum UUIDv7 {
+public enum UUIDv7 {
     /// A new id for `instant`, in the canonical lowercase text form.
-    static func generate(at instant: Date) -> String {
+    public static func generate(at instant: Date) -> String {
         var generator = SystemRandomNumberGenerator()
         var bytes = (0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) }
         let milliseconds = UInt64(max(0, (instant.timeIntervalSince1970 * 1_000).rounded(.down)))
@@ -23,7 +23,7 @@ enum UUIDv7 {
 
     /// Whether `text` is a UUID in the canonical 8-4-4-4-12 hex form (any version): what a user id must look
     /// like before it reaches a `uuid` column.
-    static func isWellFormed(_ text: String) -> Bool {
+    public static func isWellFormed(_ text: String) -> Bool {
         text.utf8.count == 36 && UUID(uuidString: text) != nil
     }
 }

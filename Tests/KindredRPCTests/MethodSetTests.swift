@@ -2,7 +2,7 @@
 import Testing
 
 /// How a service's declared public surface reaches the router: deny-by-default, one declaration per service.
-@Suite struct PublicMethodsTests {
+@Suite struct MethodSetTests {
     struct Undeclared: RPCService {
         func registerMethods(with router: inout RPCRouter) {
             AuthTestService().registerMethods(with: &router)
@@ -10,7 +10,7 @@ import Testing
     }
 
     struct Open: RPCService {
-        let publicMethods = PublicMethods.all
+        let publicMethods = MethodSet.all
 
         func registerMethods(with router: inout RPCRouter) {
             AuthTestService().registerMethods(with: &router)
@@ -32,7 +32,7 @@ import Testing
     }
 
     @Test func allMakesEveryMethodPublic() {
-        #expect(publicPaths(Open()).count == 5)
+        #expect(publicPaths(Open()).count == 6)
     }
 
     @Test func methodsRegisteredOutsideAServiceAreProtected() {

@@ -1,24 +1,26 @@
-/// The methods of a service that answer callers without an access token; every other method needs one.
+/// Some methods of a service, named in one declaration: which answer callers without an access token
+/// (`RPCService.publicMethods`), which a child-mode token may call though they change something
+/// (`RPCService.childModeMethods`).
 ///
 /// A service declares its public surface in one place, its `publicMethods`:
 ///
 /// ```swift
 /// struct Identity: Kindred_Identity_V1_IdentityService.Service {
-///     var publicMethods: PublicMethods {
+///     var publicMethods: MethodSet {
 ///         [Method.registerAccount, Method.token, Method.getSigningKeys]
 ///     }
 /// }
 /// ```
-public struct PublicMethods: Sendable, ExpressibleByArrayLiteral {
+public struct MethodSet: Sendable, ExpressibleByArrayLiteral {
     // nil: every method of the service.
     private let paths: Set<String>?
 
-    /// These methods are public; the rest of the service needs a token.
+    /// Exactly these methods.
     public init(_ methods: some Sequence<MethodDescriptor>) {
         paths = Set(methods.map(\.path))
     }
 
-    /// These methods are public; the rest of the service needs a token.
+    /// Exactly these methods.
     public init(arrayLiteral methods: MethodDescriptor...) {
         self.init(methods)
     }
@@ -27,10 +29,10 @@ public struct PublicMethods: Sendable, ExpressibleByArrayLiteral {
         paths = nil
     }
 
-    /// Every method of the service is public: health, reflection, test services.
-    public static let all = PublicMethods(everyMethod: ())
+    /// Every method of the service: public ones for health, reflection, test services.
+    public static let all = MethodSet(everyMethod: ())
 
-    /// Whether `method` is public.
+    /// Whether `method` is among them.
     public func contains(_ method: MethodDescriptor) -> Bool {
         paths?.contains(method.path) ?? true
     }

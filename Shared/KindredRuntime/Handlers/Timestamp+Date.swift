@@ -1,9 +1,9 @@
-import FoundationEssentials
-import KindredMessages
+public import FoundationEssentials
+public import KindredMessages
 
 extension Kindred_Common_V1_Timestamp {
     /// The instant, to the microsecond PostgreSQL keeps.
-    init(_ date: Date) {
+    public init(_ date: Date) {
         let microseconds = Int64((date.timeIntervalSince1970 * 1_000_000).rounded())
         let (seconds, remainder) = microseconds.quotientAndRemainder(dividingBy: 1_000_000)
         let borrow = remainder < 0 ? 1 : 0

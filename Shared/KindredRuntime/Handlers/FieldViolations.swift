@@ -1,26 +1,28 @@
-import KindredRPC
+public import KindredRPC
 
 /// The invalid fields of one request, collected so that a single INVALID_ARGUMENT names every one of them
-/// in a `BadRequest`: the one way identity refuses a malformed request.
-struct FieldViolations {
+/// in a `BadRequest`: the one way a service refuses a malformed request.
+public struct FieldViolations {
     /// Longer than any credential, token or password Kindred issues or accepts: refused before any work
     /// (a lookup, an Argon2id hash) is spent on it.
-    static let longestCredential = 1_024
+    public static let longestCredential = 1_024
 
-    private(set) var violations: [ErrorDetail.FieldViolation] = []
+    public private(set) var violations: [ErrorDetail.FieldViolation] = []
+
+    public init() {}
 
     /// Records that `field` is invalid, and why.
-    mutating func add(_ field: String, _ description: String) {
+    public mutating func add(_ field: String, _ description: String) {
         violations.append(ErrorDetail.FieldViolation(field: field, description: description))
     }
 
     /// Records `description` against `field` when there is one.
-    mutating func add(_ field: String, _ description: String?) {
+    public mutating func add(_ field: String, _ description: String?) {
         if let description { add(field, description) }
     }
 
     /// Records `field` when `value` is empty or longer than `longestCredential` bytes.
-    mutating func require(_ field: String, _ value: String) {
+    public mutating func require(_ field: String, _ value: String) {
         if value.isEmpty {
             add(field, "is required")
         } else if value.utf8.count > Self.longestCredential {
@@ -29,33 +31,33 @@ struct FieldViolations {
     }
 
     /// INVALID_ARGUMENT with a `BadRequest` naming every recorded field; nil when there is none.
-    var error: RPCError? {
+    public var error: RPCError? {
         guard !violations.isEmpty else { return nil }
         let message = violations.map { "\($0.field) \($0.description)" }.joined(separator: "; ")
         return RPCError(.invalidArgument, message, details: [.badRequest(violations)])
     }
 
     /// Throws `error`, if there is one.
-    func throwIfAny() throws(RPCError) {
+    public func throwIfAny() throws(RPCError) {
         if let error { throw error }
     }
 }
 
 extension FieldViolations {
     /// INVALID_ARGUMENT naming one field.
-    static func single(_ field: String, _ description: String) -> RPCError {
+    public static func single(_ field: String, _ description: String) -> RPCError {
         var violations = FieldViolations()
         violations.add(field, description)
         return violations.error!
     }
 
     /// Refuses `field` when there is a `problem` with it.
-    static func refuse(_ field: String, _ problem: String?) throws(RPCError) {
+    public static func refuse(_ field: String, _ problem: String?) throws(RPCError) {
         if let problem { throw single(field, problem) }
     }
 
     /// Refuses, naming every one, the fields (name, value) that are empty or too long.
-    static func require(_ fields: KeyValuePairs<String, String>) throws(RPCError) {
+    public static func require(_ fields: KeyValuePairs<String, String>) throws(RPCError) {
         var violations = FieldViolations()
         for (field, value) in fields { violations.require(field, value) }
         try violations.throwIfAny()

@@ -1,0 +1,43 @@
+import FoundationEssentials
+import KindredMessages
+import KindredPostgres
+import KindredRuntime
+
+/// One notification to post to somebody's in-app inbox.
+struct Notice: Sendable {
+    let kind: Kindred_Family_V1_NotificationKind
+    let title: String
+    let body: String
+    /// The user the notice is about (the minor, for a guardian's alert); nil when it is the recipient.
+    var subjectUserID: String? = nil
+    /// Names the notice after what caused it (`"came_of_age"`, an event's cursor), so that a handler seeing
+    /// the same event again posts nothing twice.
+    var dedupKey: String? = nil
+}
+
+/// Posting to the in-app inbox, from any part of the service, inside the transaction of the change the
+/// notice reports: it appears only if the change commits.
+enum NotificationInbox {
+    /// The channel a committed post wakes, with the recipient's id as payload.
+    static let channel = "family_notifications"
+
+    /// Posts `notice` to `recipient`; false when a notice with the same `dedupKey` was posted to them before.
+    @discardableResult
+    static func post(
+        _ notice: Notice, to recipient: String, at now: Date, in tx: PostgresTransaction
+    ) async throws -> Bool {
+        let id = UUIDv7.generate(at: now)
+        let inserted = try await tx.query(
+            """
+            INSERT INTO family.notifications
+                (id, recipient_id, kind, title, body, subject_user_id, dedup_key, created_at)
+            VALUES (\(id)::uuid, \(recipient)::uuid, \(notice.kind.rawValue)::smallint, \(notice.title), \(notice.body),
+                    \(notice.subjectUserID)::uuid, \(notice.dedupKey), \(now))
+            ON CONFLICT (recipient_id, dedup_key) DO NOTHING
+            RETURNING id
+            """)
+        guard !inserted.isEmpty else { return false }
+        try await tx.query("SELECT pg_notify(\(channel), \(recipient))")
+        return true
+    }
+}
