@@ -8,5 +8,6 @@ enum FamilyMigrations {
         createCore,
         FamilyMail.outbox.migration(version: 2),
         EventCursors.migration(schema: "family", version: 3),
+        EventOutbox.migration(schema: "family", version: 4),
     ]
 }
