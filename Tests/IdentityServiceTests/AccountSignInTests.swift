@@ -3,6 +3,7 @@ import Foundation
 import KindredAuth
 import KindredMessages
 import KindredPostgres
+import KindredTestSupport
 import Testing
 
 /// Where the account rules meet sign-in: a registered account signs in once verified, its tokens carry the

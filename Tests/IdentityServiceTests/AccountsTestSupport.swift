@@ -6,33 +6,12 @@ import KindredMessages
 import KindredPostgres
 import KindredRPC
 import Synchronization
+import KindredTestSupport
 import Testing
 
-/// A clock a test sets by hand: a birthday, a leap day, the last second of a token.
-final class TestClock: Sendable {
-    private let instant: Mutex<Date>
-
-    init(_ text: String = "2026-06-15T12:00:00Z") {
-        instant = Mutex(TestClock.parse(text))
-    }
-
-    var now: Date { instant.withLock { $0 } }
-
-    func set(_ text: String) {
-        instant.withLock { $0 = TestClock.parse(text) }
-    }
-
-    func advance(seconds: Double) {
-        instant.withLock { $0 = $0.addingTimeInterval(seconds) }
-    }
-
-    var identityClock: WallClock {
-        WallClock { self.now }
-    }
-
-    static func parse(_ text: String) -> Date {
-        try! Date(text, strategy: .iso8601)
-    }
+extension TestClock {
+    /// The clock the identity rules read, standing where the test set this one.
+    var wallClock: WallClock { WallClock { self.now } }
 }
 
 /// The account rules on a test database, at the cheapest Argon2id cost, on a clock the test controls. The
@@ -54,7 +33,7 @@ struct TestAccounts {
         settings = IdentitySettings(secret: .generate(), mail: Self.mail)
         accounts = Accounts(
             database: pool, passwords: passwords,
-            lockout: SignInLockout(database: pool, secret: settings.secret), clock: clock.identityClock,
+            lockout: SignInLockout(database: pool, secret: settings.secret), clock: clock.wallClock,
             mail: Self.mail, logger: IdentityTestDatabase.logger)
     }
 

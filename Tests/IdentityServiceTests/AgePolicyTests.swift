@@ -1,6 +1,7 @@
 import Foundation
 @testable import IdentityService
 import KindredAuth
+import KindredTestSupport
 import Testing
 
 @Suite("Age rule")

@@ -2,6 +2,7 @@
 import KindredAuth
 import KindredMessages
 import KindredPostgres
+import KindredTestSupport
 import Testing
 
 @Suite("Coming-of-age sweep")

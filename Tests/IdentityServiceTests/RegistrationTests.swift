@@ -4,6 +4,7 @@ import KindredAuth
 import KindredMessages
 import KindredPostgres
 import KindredRPC
+import KindredTestSupport
 import Testing
 
 @Suite("Registration")

@@ -2,6 +2,7 @@
 import KindredAPI
 import KindredMessages
 import KindredRPC
+import KindredTestSupport
 import Testing
 
 /// The account RPCs through a real server and client: what reaches an app, and who may call what.

@@ -16,8 +16,10 @@ public enum FamilyService {
                 identity: try IdentityDirectory(
                     target: environment.peers.identity, credentials: try environment.requireCredentials()),
                 logger: environment.logger)
+            let api = try FamilyAPI(context: context)
+            environment.background.onDrain { await api.closeStreams() }
             startBackgroundWork(environment)
-            return [FamilyAPI(context: context)]
+            return [api]
         }
     )
 

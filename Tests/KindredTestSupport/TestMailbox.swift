@@ -1,22 +1,25 @@
-import KindredPostgres
-import Testing
+public import KindredPostgres
+public import Testing
 
-/// What the identity schema's mail outbox holds, read as the delivery worker would.
-struct TestMailbox {
+/// What a service's mail outbox (`<schema>.mail_outbox`) holds, read as the delivery worker would.
+public struct TestMailbox {
     let pool: PostgresPool
+    let schema: String
 
-    init(_ pool: PostgresPool) {
+    /// The outbox of `schema`: identity's unless a test says otherwise.
+    public init(_ pool: PostgresPool, schema: String = "identity") {
         self.pool = pool
+        self.schema = schema
     }
 
-    struct Mail {
-        let kind: String
-        let to: String
-        let subject: String
-        let body: String
+    public struct Mail: Sendable {
+        public let kind: String
+        public let to: String
+        public let subject: String
+        public let body: String
 
         /// The lines of the body that are only a token: 43 base64url characters, alone on their line.
-        var tokenLines: [String] {
+        public var tokenLines: [String] {
             body.split(separator: "\n").map(String.init).filter {
                 $0.utf8.count == 43
                     && $0.utf8.allSatisfy { byte in
@@ -29,9 +32,10 @@ struct TestMailbox {
     }
 
     /// Every queued message, oldest first.
-    func all() async throws -> [Mail] {
+    public func all() async throws -> [Mail] {
+        // The schema is the test's own constant, never input.
         let rows = try await pool.query(
-            "SELECT kind, recipient, subject, body FROM identity.mail_outbox ORDER BY id")
+            PostgresQuery(unsafeSQL: "SELECT kind, recipient, subject, body FROM \(schema).mail_outbox ORDER BY id"))
         return try rows.map { row in
             let (kind, to, subject, body) = try row.decode((String, String, String, String).self)
             return Mail(kind: kind, to: to, subject: subject, body: body)
@@ -39,12 +43,12 @@ struct TestMailbox {
     }
 
     /// The messages to `address`, oldest first.
-    func mail(to address: String) async throws -> [Mail] {
+    public func mail(to address: String) async throws -> [Mail] {
         try await all().filter { $0.to == address }
     }
 
     /// The token of the newest message to `address`.
-    func token(to address: String, sourceLocation: SourceLocation = #_sourceLocation) async throws -> String {
+    public func token(to address: String, sourceLocation: SourceLocation = #_sourceLocation) async throws -> String {
         let newest = try #require(try await mail(to: address).last, sourceLocation: sourceLocation)
         return try #require(newest.tokenLines.first, sourceLocation: sourceLocation)
     }

@@ -1,0 +1,41 @@
+@testable import FamilyService
+import KindredAPI
+import KindredRPC
+import Testing
+
+/// The stack every family RPC test stands on: family trusts identity's tokens and reaches identity as a
+/// service with its own.
+@Suite struct FamilyTestStackTests {
+    @Test func familyVerifiesIdentityTokensAndRefusesCallsWithout() async throws {
+        try await FamilyTestStack.with { stack in
+            let mia = try await stack.register("mia_r", age: 15)
+            #expect(!mia.id.isEmpty)
+            // A protected family method: identity's token is accepted (the placeholder may not answer yet,
+            // but the refusal must not be the token's).
+            let refusal = await rpcError { try await stack.family.getProfile(.init(), options: mia.bearer) }
+            #expect(refusal?.code != .unauthenticated)
+            let anonymous = await rpcError { try await stack.family.getProfile(.init(), options: FamilyTestStack.bearer(nil)) }
+            #expect(anonymous?.code == .unauthenticated)
+        }
+    }
+
+    @Test func familyReadsAccountsFromIdentityWithItsOwnServiceToken() async throws {
+        try await FamilyTestStack.with { stack in
+            let dad = try await stack.register("dad_r", age: 40)
+            let account = try await stack.context.identity.account(dad.id)
+            #expect(account.email == dad.email && account.emailVerified)
+        }
+    }
+}
+
+/// The gRPC error `body` ends with; nil when it succeeds.
+func rpcError(_ body: () async throws -> some Any) async -> RPCError? {
+    do {
+        _ = try await body()
+        return nil
+    } catch let error as RPCError {
+        return error
+    } catch {
+        return RPCError(.unknown, "\(error)")
+    }
+}

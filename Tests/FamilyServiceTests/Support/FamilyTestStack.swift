@@ -1,0 +1,109 @@
+import Foundation
+@testable import FamilyService
+@testable import IdentityService
+import KindredAPI
+import KindredAuth
+import KindredEvents
+import KindredPostgres
+import KindredRPC
+import KindredRuntime
+import KindredTestSupport
+import Logging
+
+extension TestClock {
+    /// The clock family's rules read, standing where the test set this one.
+    var wallClock: WallClock { WallClock { self.now } }
+}
+
+/// Identity and family served for real on loopback ports over one test database, as they run in the stack:
+/// family verifies tokens with identity's published keys and reaches identity with its own client_credentials
+/// token. Identity runs on the system clock (tokens must be valid now); family on `clock`, which a test moves
+/// (lockouts, expiries, next week).
+final class FamilyTestStack: Sendable {
+    static let familySecret = "family-test-client-secret-of-at-least-32-bytes"
+    static let mail = FamilyMail(linkBase: "https://kindred.test/app")!
+
+    let pool: PostgresPool
+    let clock: TestClock
+    let identity: Kindred_Identity_V1_IdentityService.Client
+    let family: Kindred_Family_V1_FamilyService.Client
+    /// What family's parts are built from, for tests of their rules below the RPCs.
+    let context: FamilyContext
+    private let api: FamilyAPI
+    private let servers: [(server: RPCServer, runner: Task<Void, any Error>)]
+    private let identityEvents: EventFeed
+
+    private init(_ pool: PostgresPool, clock: TestClock) async throws {
+        self.pool = pool
+        self.clock = clock
+        let (identityAPI, identityEvents) = try await Self.identityAPI(pool)
+        self.identityEvents = identityEvents
+        let identityServer = try Self.serve(
+            identityAPI, keys: SigningKeyStore(database: pool, secret: Self.identitySecret))
+        let identityTarget = "127.0.0.1:\(identityServer.server.port)"
+        let credentials = try ServiceCredentials(
+            clientID: "family", clientSecret: Self.familySecret, identityTarget: identityTarget)
+        context = FamilyContext(
+            database: pool, clock: clock.wallClock, mail: Self.mail,
+            identity: try IdentityDirectory(target: identityTarget, credentials: credentials),
+            logger: FamilyTestDatabase.logger)
+        api = try FamilyAPI(context: context)
+        let familyServer = try Self.serve(
+            api,
+            keys: try IdentitySigningKeys(target: identityTarget, logger: FamilyTestDatabase.logger))
+        servers = [identityServer, familyServer]
+        identity = Kindred_Identity_V1_IdentityService.Client(try RPCClient(target: identityTarget))
+        family = Kindred_Family_V1_FamilyService.Client(
+            try RPCClient(target: "127.0.0.1:\(familyServer.server.port)"))
+    }
+
+    /// Runs `body` with a stack on a fresh database, then stops it whatever happened.
+    static func with(clock: TestClock = TestClock(at: Date()), _ body: (FamilyTestStack) async throws -> Void) async throws {
+        try await FamilyTestDatabase.withDatabase { pool in
+            let stack = try await FamilyTestStack(pool, clock: clock)
+            do {
+                try await body(stack)
+            } catch {
+                await stack.stop()
+                throw error
+            }
+            await stack.stop()
+        }
+    }
+
+    private func stop() async {
+        await api.closeStreams()
+        await identityEvents.close()
+        for (server, _) in servers.reversed() { server.beginGracefulShutdown(drainTimeout: .milliseconds(200)) }
+        for (_, runner) in servers { _ = try? await runner.value }
+    }
+
+    private static let identitySecret = ServiceSecret.generate()
+
+    /// The real identity API at the cheapest Argon2id cost, knowing family as a service client.
+    private static func identityAPI(_ pool: PostgresPool) async throws -> (IdentityAPI, EventFeed) {
+        let passwords = PasswordHasher(cost: .testsOnly, concurrency: 2)
+        let clients = try ClientRegistry(parsing: "family service \(try await passwords.hash(familySecret))")
+        let settings = IdentitySettings(
+            secret: identitySecret, clients: clients, mail: IdentityMail(linkBase: "https://kindred.test/app")!)
+        let credentials = try await Credentials.start(
+            database: pool, passwords: passwords, settings: settings, logger: FamilyTestDatabase.logger)
+        let accounts = Accounts(
+            database: pool, passwords: passwords, lockout: credentials.signIn.lockout, clock: .system,
+            mail: settings.mail, logger: FamilyTestDatabase.logger)
+        let events = try EventFeed(outbox: accounts.events, pool: pool, logger: FamilyTestDatabase.logger)
+        return (IdentityAPI(credentials: credentials, accounts: accounts, events: events), events)
+    }
+
+    private static func serve(
+        _ service: some RPCService, keys: some SigningKeySource
+    ) throws -> (server: RPCServer, runner: Task<Void, any Error>) {
+        var configuration = ServerConfiguration(host: "127.0.0.1", port: 0)
+        configuration.eventLoopCount = 1
+        configuration.authenticator = TokenAuthenticator(keySource: keys)
+        var logger = Logger(label: "family-stack-tests")
+        logger.logLevel = .critical
+        let server = try RPCServer.bind(configuration: configuration, services: [service], logger: logger)
+        return (server, Task { try await server.run() })
+    }
+}
