@@ -7,41 +7,17 @@ KINDRED_PROTO_DIR overrides the proto directory (default: <repo>/proto).
 
 import os
 import pathlib
-import sys
-import tempfile
 
 import grpc
 import pytest
-from grpc_tools import protoc
+
+from stubs import generate_stubs
 
 REPO = pathlib.Path(__file__).resolve().parents[2]
 PROTO_DIR = pathlib.Path(os.environ.get("KINDRED_PROTO_DIR", REPO / "proto"))
 
-
-def generate_stubs():
-    """protoc (grpcio-tools) over every proto but google/protobuf (the protobuf package has those) into a temp dir."""
-    if not PROTO_DIR.is_dir():
-        raise RuntimeError(f"no proto directory at {PROTO_DIR}")
-    out = pathlib.Path(tempfile.mkdtemp(prefix="kindred-interop-stubs-"))
-    bundled = pathlib.Path(protoc.__file__).parent / "_proto"
-    files = sorted(str(p.relative_to(PROTO_DIR)) for p in PROTO_DIR.rglob("*.proto")
-                   if not str(p.relative_to(PROTO_DIR)).startswith("google/protobuf/"))
-    status = protoc.main(["protoc", f"-I{PROTO_DIR}", f"-I{bundled}", f"--python_out={out}",
-                          f"--grpc_python_out={out}", *files])
-    if status != 0:
-        raise RuntimeError(f"protoc failed ({status}) on the protos in {PROTO_DIR}")
-    # The generated grpc/health/..., grpc/testing/... live beside grpcio's own `grpc` package: extend its path
-    # so that `grpc.testing.test_pb2` resolves here; google/rpc and kindred/... come from the temp dir too.
-    # grpcio aliases grpc.health and grpc.reflection to the grpcio-health-checking / grpcio-reflection packages
-    # when they are installed (deploy/local/grpcli.py uses them); the suite tests the repository's own protos.
-    for alias in ("grpc.health", "grpc.reflection"):
-        sys.modules.pop(alias, None)
-    grpc.__path__.append(str(out / "grpc"))
-    sys.path.insert(0, str(out))
-    return out
-
-
-STUBS_DIR = generate_stubs()
+# Before any test module imports kindred.*, grpc.health.* or google.rpc.*.
+generate_stubs(PROTO_DIR)
 
 
 def parse_targets():
