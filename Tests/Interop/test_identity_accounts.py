@@ -10,8 +10,6 @@ import base64
 import hashlib
 import json
 import os
-import pathlib
-import re
 import struct
 import subprocess
 import time
