@@ -82,7 +82,7 @@ let package = Package(
         // Helpers for the test targets only (private PostgreSQL clusters, loopback ports, shared state).
         .target(
             name: "KindredTestSupport",
-            dependencies: ["KindredPostgres", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["KindredPostgres", "KindredRPC", .product(name: "Logging", package: "swift-log")],
             path: "Tests/KindredTestSupport",
             exclude: ["README.md"]
         ),

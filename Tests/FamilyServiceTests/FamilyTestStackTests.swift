@@ -1,6 +1,7 @@
 @testable import FamilyService
 import KindredAPI
 import KindredRPC
+import KindredTestSupport
 import Testing
 
 /// The stack every family RPC test stands on: family trusts identity's tokens and reaches identity as a
@@ -25,17 +26,5 @@ import Testing
             let account = try await stack.context.identity.account(dad.id)
             #expect(account.email == dad.email && account.emailVerified)
         }
-    }
-}
-
-/// The gRPC error `body` ends with; nil when it succeeds.
-func rpcError(_ body: () async throws -> some Any) async -> RPCError? {
-    do {
-        _ = try await body()
-        return nil
-    } catch let error as RPCError {
-        return error
-    } catch {
-        return RPCError(.unknown, "\(error)")
     }
 }

@@ -3,6 +3,7 @@ import KindredAuth
 import KindredMessages
 import KindredPostgres
 import KindredRPC
+import KindredTestSupport
 import Testing
 
 @Suite("GetMe, GetAccount, GetAgeRange")

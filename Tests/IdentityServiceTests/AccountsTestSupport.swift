@@ -3,6 +3,7 @@ import Foundation
 import KindredRuntime
 import KindredAuth
 import KindredMessages
+import KindredMail
 import KindredPostgres
 import KindredRPC
 import Synchronization
@@ -17,7 +18,7 @@ extension TestClock {
 /// The account rules on a test database, at the cheapest Argon2id cost, on a clock the test controls. The
 /// settings are what sign-in on the same database needs to share its lockout (`AccountSignInTests`).
 struct TestAccounts {
-    static let mail = IdentityMail(linkBase: "https://kindred.test/app")!
+    static let mail = IdentityMail(links: LinkBase("https://kindred.test/app")!)
 
     let pool: PostgresPool
     let clock: TestClock

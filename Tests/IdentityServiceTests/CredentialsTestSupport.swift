@@ -66,34 +66,3 @@ extension Credentials {
         try TokenVerifier(keys: try await signingKeys.verificationKeys()).verify(accessToken)
     }
 }
-
-/// The gRPC answer `body` ends with, as a caller would receive it.
-func rpcError(_ body: () async throws -> some Any) async -> RPCError? {
-    do {
-        _ = try await body()
-        return nil
-    } catch let error as RPCError {
-        return error
-    } catch let error as any RPCErrorConvertible {
-        return error.rpcError
-    } catch {
-        Issue.record("not an RPC answer: \(error)")
-        return nil
-    }
-}
-
-extension RPCError {
-    /// The `ErrorInfo` reason, if the error carries one.
-    var reason: String? {
-        details.lazy.compactMap { detail -> String? in
-            if case .errorInfo(let reason, _, _) = detail { reason } else { nil }
-        }.first
-    }
-
-    /// The `RetryInfo` delay, if the error carries one.
-    var retryDelay: Duration? {
-        details.lazy.compactMap { detail -> Duration? in
-            if case .retryInfo(let delay) = detail { delay } else { nil }
-        }.first
-    }
-}

@@ -1,6 +1,7 @@
 @testable import IdentityService
 import KindredAuth
 import KindredRPC
+import KindredTestSupport
 import Testing
 
 /// A full password-hasher queue gets one answer from every RPC that hashes: UNAVAILABLE

@@ -2,6 +2,7 @@
 import KindredAuth
 import KindredPostgres
 import KindredRPC
+import KindredTestSupport
 import Testing
 
 @Suite("Token: refresh tokens, RevokeToken, SignOutEverywhere")

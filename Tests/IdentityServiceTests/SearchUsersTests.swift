@@ -2,6 +2,7 @@
 import KindredMessages
 import KindredPostgres
 import KindredRPC
+import KindredTestSupport
 import Testing
 
 @Suite("SearchUsers")

@@ -1,6 +1,7 @@
 @testable import IdentityService
 import KindredAuth
 import KindredRPC
+import KindredTestSupport
 import Testing
 
 @Suite("Token: the brute-force lockout")

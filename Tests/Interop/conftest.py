@@ -102,11 +102,23 @@ def interop_channel(interop):
         yield channel
 
 
+def service_stub(name, stub_class):
+    """A stub of kindred service `name` on its target, open for the session."""
+    if name not in TARGETS:
+        pytest.fail(f"KINDRED_INTEROP_TARGETS has no {name}=HOST:PORT")
+    with grpc.insecure_channel(TARGETS[name]) as channel:
+        yield stub_class(channel)
+
+
 @pytest.fixture(scope="session")
 def identity():
     """A stub of kindred.identity.v1.IdentityService on the identity target."""
     from kindred.identity.v1 import identity_pb2_grpc
-    if "identity" not in TARGETS:
-        pytest.fail("KINDRED_INTEROP_TARGETS has no identity=HOST:PORT")
-    with grpc.insecure_channel(TARGETS["identity"]) as channel:
-        yield identity_pb2_grpc.IdentityServiceStub(channel)
+    yield from service_stub("identity", identity_pb2_grpc.IdentityServiceStub)
+
+
+@pytest.fixture(scope="session")
+def family():
+    """A stub of kindred.family.v1.FamilyService on the family target."""
+    from kindred.family.v1 import family_pb2_grpc
+    yield from service_stub("family", family_pb2_grpc.FamilyServiceStub)

@@ -3,28 +3,17 @@ import KindredMail
 import KindredPostgres
 
 /// Every email identity sends: verification, date-of-birth confirmation and password reset. Each carries its
-/// token twice: in a link under `linkBase`, and alone on a line of its own, so an app (or a test reading the
+/// token twice: in a link under `links`, and alone on a line of its own, so an app (or a test reading the
 /// maildir) can take it without parsing a URL. Mail leaves through `identity.mail_outbox`, written in the
 /// transaction of the change it reports.
 struct IdentityMail: Sendable {
-    /// Where links point when `KINDRED_IDENTITY_LINK_BASE` is not set: a local app or web front end.
-    static let defaultLinkBase = "http://localhost:8080"
     /// At most one mail of a kind per account in this time, so nobody can flood a mailbox through us.
     static let resendInterval: Duration = .seconds(60)
     /// The outbox the delivery worker reads.
     static let outbox = MailOutbox(schema: "identity")
 
-    /// The scheme, host and any path prefix of the links, without a trailing slash.
-    let linkBase: String
-
-    /// Mail with links under `linkBase`, an `http://` or `https://` URL without query or fragment (a trailing
-    /// slash is dropped); nil for anything else.
-    init?(linkBase: String = Self.defaultLinkBase) {
-        guard linkBase.hasPrefix("http://") || linkBase.hasPrefix("https://"),
-            !linkBase.contains(where: { $0.isWhitespace || $0 == "?" || $0 == "#" })
-        else { return nil }
-        self.linkBase = linkBase.hasSuffix("/") ? String(linkBase.dropLast()) : linkBase
-    }
+    /// Where the links point (`KINDRED_IDENTITY_LINK_BASE`).
+    let links: LinkBase
 
     /// Queues `message` inside `tx`: it leaves only if the change it reports commits.
     func send(_ message: MailMessage, in tx: PostgresTransaction) async throws {
@@ -81,7 +70,7 @@ struct IdentityMail: Sendable {
 
                 \(request)
 
-                \(linkBase)/\(purpose.linkPath)?token=\(token.text)
+                \(links.link(purpose.linkPath, token: token.text))
 
                 Or enter this code in the Kindred app:
 

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import KindredAuth
+import KindredMail
 import KindredRuntime
 
 /// The identity service's own configuration, from the environment, read and checked in this one place:
@@ -12,7 +13,6 @@ import KindredRuntime
 struct IdentitySettings: Sendable {
     static let secretKeyVariable = "KINDRED_IDENTITY_SECRET_KEY"
     static let clientsFileVariable = "KINDRED_IDENTITY_CLIENTS_FILE"
-    static let linkBaseVariable = "KINDRED_IDENTITY_LINK_BASE"
 
     let secret: ServiceSecret
     let clients: ClientRegistry
@@ -61,12 +61,6 @@ struct IdentitySettings: Sendable {
     }
 
     private static func mail(_ environment: [String: String]) throws(StartupError) -> IdentityMail {
-        // Empty is unset, as for the other variables.
-        let linkBase =
-            environment[linkBaseVariable].flatMap { $0.isEmpty ? nil : $0 } ?? IdentityMail.defaultLinkBase
-        guard let mail = IdentityMail(linkBase: linkBase) else {
-            throw StartupError("\(linkBaseVariable): \"\(linkBase)\" is not an http:// or https:// URL")
-        }
-        return mail
+        IdentityMail(links: try LinkBase.configured(for: "identity", in: environment))
     }
 }

@@ -4,6 +4,7 @@ import Foundation
 import KindredAPI
 import KindredAuth
 import KindredEvents
+import KindredMail
 import KindredPostgres
 import KindredRPC
 import KindredRuntime
@@ -21,7 +22,7 @@ extension TestClock {
 /// (lockouts, expiries, next week).
 final class FamilyTestStack: Sendable {
     static let familySecret = "family-test-client-secret-of-at-least-32-bytes"
-    static let mail = FamilyMail(linkBase: "https://kindred.test/app")!
+    static let mail = FamilyMail(links: LinkBase("https://kindred.test/app")!)
 
     let pool: PostgresPool
     let clock: TestClock
@@ -85,7 +86,7 @@ final class FamilyTestStack: Sendable {
         let passwords = PasswordHasher(cost: .testsOnly, concurrency: 2)
         let clients = try ClientRegistry(parsing: "family service \(try await passwords.hash(familySecret))")
         let settings = IdentitySettings(
-            secret: identitySecret, clients: clients, mail: IdentityMail(linkBase: "https://kindred.test/app")!)
+            secret: identitySecret, clients: clients, mail: IdentityMail(links: LinkBase("https://kindred.test/app")!))
         let credentials = try await Credentials.start(
             database: pool, passwords: passwords, settings: settings, logger: FamilyTestDatabase.logger)
         let accounts = Accounts(

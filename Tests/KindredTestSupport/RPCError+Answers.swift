@@ -1,0 +1,33 @@
+public import KindredRPC
+import Testing
+
+/// The gRPC answer `body` ends with, as a caller would receive it.
+public func rpcError(_ body: () async throws -> some Any) async -> RPCError? {
+    do {
+        _ = try await body()
+        return nil
+    } catch let error as RPCError {
+        return error
+    } catch let error as any RPCErrorConvertible {
+        return error.rpcError
+    } catch {
+        Issue.record("not an RPC answer: \(error)")
+        return nil
+    }
+}
+
+extension RPCError {
+    /// The `ErrorInfo` reason, if the error carries one.
+    public var reason: String? {
+        details.lazy.compactMap { detail -> String? in
+            if case .errorInfo(let reason, _, _) = detail { reason } else { nil }
+        }.first
+    }
+
+    /// The `RetryInfo` delay, if the error carries one.
+    public var retryDelay: Duration? {
+        details.lazy.compactMap { detail -> Duration? in
+            if case .retryInfo(let delay) = detail { delay } else { nil }
+        }.first
+    }
+}
