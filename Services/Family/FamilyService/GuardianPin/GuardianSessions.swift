@@ -24,15 +24,16 @@ enum GuardianSessions {
         return Opened(token: token, expiresAt: expiresAt)
     }
 
-    /// Refuses unless `text` is a session on `minorID`, opened by `caller`, who still guards the minor, and
-    /// unexpired at `now`. A session of another guardian, or of another minor, is as good as none.
+    /// Refuses unless `text` is a session on `minorID` opened by `caller` and unexpired at `now`; the caller
+    /// has just been found to guard the minor still. A session of another user, or on another minor, is as
+    /// good as none.
     static func require(
         _ text: String, on minorID: String, by caller: Caller, now: Date, in tx: PostgresTransaction
     ) async throws {
         guard !text.isEmpty else { throw FamilyError.sessionRefused(.missing) }
         guard text.utf8.count <= FieldViolations.longestCredential,
             let found = try await GuardianSessionStore.find(OpaqueToken(text: text), minorID: minorID, on: tx),
-            found.openedBy == caller.userID.lowercased(), found.openerIsGuardian
+            found.openedBy == caller.userID.lowercased()
         else { throw FamilyError.sessionRefused(.invalid) }
         guard found.expiresAt > now else { throw FamilyError.sessionRefused(.expired) }
     }

@@ -17,8 +17,7 @@ extension FamilyMigrations {
                 updated_at timestamptz NOT NULL
             );
 
-            -- Mailed "forgot PIN" links, kept only as SHA-256 of the token. A reset is pending while a row of the
-            -- minor is unused and unexpired; a new request marks the older ones used.
+            -- Mailed "forgot PIN" links, kept only as SHA-256 of the token; a new request marks the older ones used.
             CREATE TABLE family.guardian_pin_resets (
                 token_hash bytea PRIMARY KEY,
                 minor_id uuid NOT NULL,
@@ -30,6 +29,13 @@ extension FamilyMigrations {
                 used_at timestamptz
             );
             CREATE INDEX guardian_pin_resets_minor ON family.guardian_pin_resets (minor_id, expires_at);
+            -- The links that hold a minor's controls while unexpired: unused, of a guardian still linked to the
+            -- minor (an ended link can no longer use its reset, so it blocks nothing). The one definition of a
+            -- pending reset, for the reads and the checks alike.
+            CREATE VIEW family.open_pin_resets AS
+                SELECT r.minor_id, r.expires_at FROM family.guardian_pin_resets r
+                WHERE r.used_at IS NULL AND EXISTS (
+                    SELECT 1 FROM family.guardian_links l WHERE l.minor_id = r.minor_id AND l.guardian_id = r.guardian_id);
 
             -- Guardian sessions from VerifyGuardianPin, kept only as SHA-256 of the token: scoped to one minor,
             -- usable only by the guardian who opened it.

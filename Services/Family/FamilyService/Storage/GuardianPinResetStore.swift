@@ -2,8 +2,7 @@ import FoundationEssentials
 import KindredAuth
 import KindredPostgres
 
-/// The SQL of `family.guardian_pin_resets`: mailed PIN reset links, kept only as SHA-256 of the token. A
-/// minor's reset is pending while one of their rows is unused and unexpired.
+/// The SQL of `family.guardian_pin_resets`: mailed PIN reset links, kept only as SHA-256 of the token.
 enum GuardianPinResetStore {
     /// A live reset: the minor whose PIN it sets, the guardian who asked, and where the link went.
     struct Reset: Sendable {
@@ -15,13 +14,12 @@ enum GuardianPinResetStore {
     /// Used links are kept this long after they expire, so that a late click still hears "already used".
     static let retention: Duration = .seconds(30 * 24 * 3_600)
 
-    /// Whether a reset of `minorID` is pending at `now`.
+    /// Whether a reset of `minorID` is pending at `now` (`family.open_pin_resets` says which links count).
     static func isPending(_ minorID: String, now: Date, on tx: PostgresTransaction) async throws -> Bool {
         let rows = try await tx.query(
             """
             SELECT EXISTS (
-                SELECT 1 FROM family.guardian_pin_resets
-                WHERE minor_id = \(minorID)::uuid AND used_at IS NULL AND expires_at > \(now))
+                SELECT 1 FROM family.open_pin_resets WHERE minor_id = \(minorID)::uuid AND expires_at > \(now))
             """)
         return try rows[0].decode(Bool.self, column: 0)
     }

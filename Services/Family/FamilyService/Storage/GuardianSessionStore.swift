@@ -4,11 +4,10 @@ import KindredPostgres
 
 /// The SQL of `family.guardian_sessions`: the sessions a right PIN opens, kept only as SHA-256 of the token.
 enum GuardianSessionStore {
-    /// A session as stored, with whether the user who opened it still guards its minor.
+    /// A session as stored.
     struct Found: Sendable {
         let openedBy: String
         let expiresAt: Date
-        let openerIsGuardian: Bool
     }
 
     /// Opens a session on `minorID` for `openedBy` until `expiresAt`, and forgets the minor's expired ones.
@@ -30,15 +29,12 @@ enum GuardianSessionStore {
     static func find(_ token: OpaqueToken, minorID: String, on tx: PostgresTransaction) async throws -> Found? {
         let rows = try await tx.query(
             """
-            SELECT s.opened_by::text, s.expires_at,
-                EXISTS (SELECT 1 FROM family.guardian_links l
-                        WHERE l.minor_id = s.minor_id AND l.guardian_id = s.opened_by)
-            FROM family.guardian_sessions s
-            WHERE s.token_hash = \(token.storageHash) AND s.minor_id = \(minorID)::uuid
+            SELECT opened_by::text, expires_at FROM family.guardian_sessions
+            WHERE token_hash = \(token.storageHash) AND minor_id = \(minorID)::uuid
             """)
         guard let row = rows.first else { return nil }
-        let (openedBy, expiresAt, isGuardian) = try row.decode((String, Date, Bool).self)
-        return Found(openedBy: openedBy, expiresAt: expiresAt, openerIsGuardian: isGuardian)
+        let (openedBy, expiresAt) = try row.decode((String, Date).self)
+        return Found(openedBy: openedBy, expiresAt: expiresAt)
     }
 
     /// Ends every session on `minorID`: its PIN was reset, so what the old PIN opened closes.

@@ -15,8 +15,7 @@ enum ParentalControlsStore {
             SELECT c.active, c.messaging_followed_only, c.public_events_restricted, c.event_join_approval_required,
                 c.content_filtering, c.updated_at,
                 EXISTS (SELECT 1 FROM family.guardian_pins p WHERE p.minor_id = \(userID)::uuid),
-                EXISTS (SELECT 1 FROM family.guardian_pin_resets r
-                        WHERE r.minor_id = \(userID)::uuid AND r.used_at IS NULL AND r.expires_at > \(now)),
+                EXISTS (SELECT 1 FROM family.open_pin_resets r WHERE r.minor_id = \(userID)::uuid AND r.expires_at > \(now)),
                 EXISTS (SELECT 1 FROM family.guardian_links l
                         WHERE l.minor_id = \(userID)::uuid AND l.guardian_id = \(guardianID)::uuid)
             FROM (VALUES (1)) AS one LEFT JOIN family.parental_controls c ON c.minor_id = \(userID)::uuid

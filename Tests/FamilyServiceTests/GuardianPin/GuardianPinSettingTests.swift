@@ -1,0 +1,87 @@
+@testable import FamilyService
+import KindredRPC
+import KindredTestSupport
+import Testing
+
+/// Who may set a minor's PIN, and what changing it takes.
+@Suite struct GuardianPinSettingTests {
+    @Test func aGuardianSetsTheFirstPinWhichThenOpensSessions() async throws {
+        try await PinTest.with { test in
+            try await test.setPin()
+            let hash = try await test.pool.query("SELECT pin_hash FROM family.guardian_pins")[0].decode(String.self, column: 0)
+            #expect(hash.hasPrefix("$argon2id$") && !hash.contains(PinTest.pin))
+            #expect(try await !test.session(test.otherGuardian).isEmpty)
+        }
+    }
+
+    @Test func theMinorCannotSetTheirOwnPinAndStrangersAreNotTold() async throws {
+        try await PinTest.with { test in
+            let minor = await rpcError { try await test.setPin(by: test.minor) }
+            #expect(minor?.code == .permissionDenied && minor?.pinReason == "GUARDIANS_ONLY")
+            for outsider in [test.stranger, PinCallers.service] {
+                let error = await rpcError { try await test.setPin(by: outsider) }
+                #expect(error?.code == .notFound && error?.pinReason == "USER_NOT_FOUND")
+            }
+            let pins = try await test.count("guardian_pins")
+            #expect(pins == 0)
+        }
+    }
+
+    @Test func changingThePinNeedsASessionOfTheCallersOwn() async throws {
+        try await PinTest.with { test in
+            try await test.setPin()
+            let change = { (session: String) in
+                try await test.pins().set(
+                    minorID: test.minor.userID, pin: "1357", confirmation: "1357", session: session,
+                    caller: test.guardian)
+            }
+            let none = await rpcError { try await change("") }
+            #expect(none?.code == .permissionDenied && none?.pinReason == "GUARDIAN_SESSION_REQUIRED")
+            let othersSession = try await test.session(test.otherGuardian)
+            #expect(await rpcError { try await change(othersSession) }?.pinReason == "GUARDIAN_SESSION_INVALID")
+            #expect(await rpcError { try await change("made-up") }?.pinReason == "GUARDIAN_SESSION_INVALID")
+
+            try await change(try await test.session())
+            #expect(await rpcError { try await test.session() }?.pinReason == "PIN_INCORRECT")
+            #expect(try await !test.session(pin: "1357").isEmpty)
+        }
+    }
+
+    @Test func aSessionExpiresAfterTenMinutes() async throws {
+        try await PinTest.with { test in
+            try await test.setPin()
+            let session = try await test.session()
+            let change = {
+                try await test.pins().set(
+                    minorID: test.minor.userID, pin: "1357", confirmation: "1357", session: session,
+                    caller: test.guardian)
+            }
+            test.clock.advance(seconds: 10 * 60)
+            let error = await rpcError { try await change() }
+            #expect(error?.code == .permissionDenied && error?.pinReason == "GUARDIAN_SESSION_EXPIRED")
+        }
+    }
+
+    @Test func twoGuardiansRacingToSetTheFirstPinLeaveOneAndRefuseTheOther() async throws {
+        try await PinTest.with { test in
+            async let first = rpcError { try await test.setPin("2580", by: test.guardian) }
+            async let second = rpcError { try await test.setPin("1357", by: test.otherGuardian) }
+            let answers = await [first, second]
+            #expect(answers.compactMap { $0 }.map(\.pinReason) == ["GUARDIAN_SESSION_REQUIRED"])
+            let pins = try await test.count("guardian_pins")
+            #expect(pins == 1)
+        }
+    }
+
+    @Test func aMismatchIsRefusedBeforeAnythingIsStored() async throws {
+        try await PinTest.with { test in
+            let error = await rpcError {
+                try await test.pins().set(
+                    minorID: test.minor.userID, pin: "2580", confirmation: "2581", session: "", caller: test.guardian)
+            }
+            #expect(error?.code == .invalidArgument && error?.pinReason == "PIN_MISMATCH")
+            let pins = try await test.count("guardian_pins")
+            #expect(pins == 0)
+        }
+    }
+}
