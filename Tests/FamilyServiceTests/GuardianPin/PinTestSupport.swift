@@ -63,12 +63,7 @@ struct PinTest {
 
     /// Makes `guardian` a guardian of `minor`, as the guardian links part does.
     func link(_ guardian: Caller, to minor: Caller) async throws {
-        try await pool.query(
-            """
-            INSERT INTO family.guardian_links (id, minor_id, guardian_id, created_at)
-            VALUES (\(UUIDv7.generate(at: clock.now))::uuid, \(minor.userID)::uuid, \(guardian.userID)::uuid,
-                \(clock.now))
-            """)
+        try await PinRows.link(guardian.userID, to: minor.userID, at: clock.now, on: pool)
     }
 
     func unlink(_ guardian: Caller, from minor: Caller) async throws {
@@ -79,15 +74,8 @@ struct PinTest {
             """)
     }
 
-    /// Gives `minor` controls with every restriction on, as registration does; `active: false` as coming of
-    /// age leaves them.
     func addControls(of minor: Caller, active: Bool = true) async throws {
-        try await pool.query(
-            """
-            INSERT INTO family.parental_controls (minor_id, active, messaging_followed_only,
-                public_events_restricted, event_join_approval_required, content_filtering, updated_at)
-            VALUES (\(minor.userID)::uuid, \(active), true, true, true, true, \(clock.now))
-            """)
+        try await PinRows.addControls(of: minor.userID, active: active, at: clock.now, on: pool)
     }
 
     /// `guardian` sets the minor's first PIN.
@@ -118,6 +106,31 @@ struct PinTest {
     }
 }
 
+/// The rows other parts of the service write, written directly for the tests of this one.
+enum PinRows {
+    /// Makes `guardianID` a guardian of `minorID`, as accepting an invitation does.
+    static func link(_ guardianID: String, to minorID: String, at now: Date, on pool: PostgresPool) async throws {
+        try await pool.query(
+            """
+            INSERT INTO family.guardian_links (id, minor_id, guardian_id, created_at)
+            VALUES (\(UUIDv7.generate(at: now))::uuid, \(minorID)::uuid, \(guardianID)::uuid, \(now))
+            """)
+    }
+
+    /// Gives `minorID` controls with every restriction on, as registration does; `active: false` as coming of
+    /// age leaves them.
+    static func addControls(of minorID: String, active: Bool = true, at now: Date, on pool: PostgresPool)
+        async throws
+    {
+        try await pool.query(
+            """
+            INSERT INTO family.parental_controls (minor_id, active, messaging_followed_only,
+                public_events_restricted, event_join_approval_required, content_filtering, updated_at)
+            VALUES (\(minorID)::uuid, \(active), true, true, true, true, \(now))
+            """)
+    }
+}
+
 /// Callers as verified access tokens make them (only the verifier makes a `Caller`).
 enum PinCallers {
     static let key = SigningKey()
@@ -143,9 +156,12 @@ enum PinCallers {
 // Prefixed: the other parts' tests keep readers of their own until one shared set lands with the stack.
 extension RPCError {
     /// `ErrorInfo.reason`, if there is one.
-    var pinReason: String? {
-        details.lazy.compactMap { detail -> String? in
-            if case .errorInfo(let reason, _, _) = detail { reason } else { nil }
+    var pinReason: String? { pinErrorInfo?.reason }
+
+    /// `ErrorInfo`, if there is one.
+    var pinErrorInfo: (reason: String, domain: String, metadata: [String: String])? {
+        details.lazy.compactMap { detail -> (String, String, [String: String])? in
+            if case .errorInfo(let reason, let domain, let metadata) = detail { (reason, domain, metadata) } else { nil }
         }.first
     }
 
