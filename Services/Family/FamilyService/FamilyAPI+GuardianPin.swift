@@ -7,7 +7,8 @@ import KindredRuntime
 /// `SetGuardianPin`, `VerifyGuardianPin`, `RequestGuardianPinReset` and `ResetGuardianPin`: the rules live in
 /// `GuardianPins`.
 extension FamilyAPI {
-    func setGuardianPin(_ request: Kindred_Family_V1_SetGuardianPinRequest, context: ServerContext) async throws
+    func setGuardianPin(_ request: Kindred_Family_V1_SetGuardianPinRequest, context: ServerContext)
+        async throws
         -> Kindred_Family_V1_SetGuardianPinResponse
     {
         try await pins.set(
@@ -30,7 +31,8 @@ extension FamilyAPI {
     ) async throws -> Kindred_Family_V1_RequestGuardianPinResetResponse {
         let expiresAt = try await pins.requestReset(
             minorID: request.minorUserID, caller: try context.authenticatedCaller())
-        return Kindred_Family_V1_RequestGuardianPinResetResponse(expiresAt: Kindred_Common_V1_Timestamp(expiresAt))
+        return Kindred_Family_V1_RequestGuardianPinResetResponse(
+            expiresAt: Kindred_Common_V1_Timestamp(expiresAt))
     }
 
     func resetGuardianPin(_ request: Kindred_Family_V1_ResetGuardianPinRequest, context: ServerContext)

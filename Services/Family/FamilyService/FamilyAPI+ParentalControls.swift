@@ -7,7 +7,8 @@ extension FamilyAPI {
     func getParentalControls(_ request: Kindred_Family_V1_GetParentalControlsRequest, context: ServerContext)
         async throws -> Kindred_Family_V1_GetParentalControlsResponse
     {
-        let controls = try await controls.get(userID: request.userID, caller: try context.authenticatedCaller())
+        let controls = try await controls.get(
+            userID: request.userID, caller: try context.authenticatedCaller())
         return Kindred_Family_V1_GetParentalControlsResponse(controls: controls)
     }
 

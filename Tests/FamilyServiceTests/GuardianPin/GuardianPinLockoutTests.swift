@@ -10,11 +10,17 @@ import Testing
         try await PinTest.with { test in
             try await test.setPin()
             let pins = test.pins()
-            let first = await rpcError { try await pins.verify(minorID: test.minor.userID, pin: "1111", caller: test.guardian) }
-            let second = await rpcError { try await pins.verify(minorID: test.minor.userID, pin: "1112", caller: test.guardian) }
+            let first = await rpcError {
+                try await pins.verify(minorID: test.minor.userID, pin: "1111", caller: test.guardian)
+            }
+            let second = await rpcError {
+                try await pins.verify(minorID: test.minor.userID, pin: "1112", caller: test.guardian)
+            }
             #expect(first?.code == .permissionDenied && first?.pinReason == "PIN_INCORRECT")
             #expect(second?.pinReason == "PIN_INCORRECT")
-            let third = await rpcError { try await pins.verify(minorID: test.minor.userID, pin: "1113", caller: test.guardian) }
+            let third = await rpcError {
+                try await pins.verify(minorID: test.minor.userID, pin: "1113", caller: test.guardian)
+            }
             #expect(third?.code == .resourceExhausted && third?.pinReason == "PIN_LOCKED")
             #expect(third?.pinRetryDelay == .seconds(900))
 
@@ -33,11 +39,15 @@ import Testing
             try await test.setPin()
             let pins = test.pins()
             for wrong in ["1111", "1112"] {
-                _ = await rpcError { try await pins.verify(minorID: test.minor.userID, pin: wrong, caller: test.guardian) }
+                _ = await rpcError {
+                    try await pins.verify(minorID: test.minor.userID, pin: wrong, caller: test.guardian)
+                }
             }
             _ = try await test.session()
             for wrong in ["1111", "1112"] {
-                let error = await rpcError { try await pins.verify(minorID: test.minor.userID, pin: wrong, caller: test.guardian) }
+                let error = await rpcError {
+                    try await pins.verify(minorID: test.minor.userID, pin: wrong, caller: test.guardian)
+                }
                 #expect(error?.pinReason == "PIN_INCORRECT")
             }
             #expect(try await !test.session().isEmpty)
@@ -72,7 +82,10 @@ import Testing
         try await PinTest.with { test in
             try await test.setPin()
             for wrong in ["1111", "1112", "1113"] {
-                _ = await rpcError { try await test.pins().verify(minorID: test.minor.userID, pin: wrong, caller: test.guardian) }
+                _ = await rpcError {
+                    try await test.pins().verify(
+                        minorID: test.minor.userID, pin: wrong, caller: test.guardian)
+                }
             }
             try await test.withSecondPool { restarted in
                 let error = await rpcError {
@@ -92,12 +105,17 @@ import Testing
             let sessions = try await test.count("guardian_sessions")
             #expect(sessions == 0)
             for wrong in ["1111", "1112"] {
-                _ = await rpcError { try await pins.checkProof(minorID: test.minor.userID, pin: wrong, caller: test.minor) }
+                _ = await rpcError {
+                    try await pins.checkProof(minorID: test.minor.userID, pin: wrong, caller: test.minor)
+                }
             }
-            let third = await rpcError { try await pins.verify(minorID: test.minor.userID, pin: "1113", caller: test.guardian) }
+            let third = await rpcError {
+                try await pins.verify(minorID: test.minor.userID, pin: "1113", caller: test.guardian)
+            }
             #expect(third?.pinReason == "PIN_LOCKED")
             let proof = await rpcError {
-                try await pins.checkProof(minorID: test.minor.userID, pin: PinTest.pin, caller: test.otherGuardian)
+                try await pins.checkProof(
+                    minorID: test.minor.userID, pin: PinTest.pin, caller: test.otherGuardian)
             }
             #expect(proof?.code == .resourceExhausted && proof?.pinRetryDelay == .seconds(900))
         }
@@ -113,7 +131,8 @@ import Testing
                 #expect(error?.code == .notFound && error?.pinReason == "USER_NOT_FOUND")
             }
             let service = await rpcError {
-                try await test.pins().checkProof(minorID: test.minor.userID, pin: PinTest.pin, caller: PinCallers.service)
+                try await test.pins().checkProof(
+                    minorID: test.minor.userID, pin: PinTest.pin, caller: PinCallers.service)
             }
             #expect(service?.code == .notFound)
             #expect(try await !test.session().isEmpty)

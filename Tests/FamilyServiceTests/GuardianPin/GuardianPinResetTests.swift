@@ -8,11 +8,14 @@ import Testing
     @Test func theLinkGoesToTheAskingGuardianAndSetsANewPinOnce() async throws {
         try await PinTest.with { test in
             try await test.setPin()
-            let expiresAt = try await test.pins().requestReset(minorID: test.minor.userID, caller: test.guardian)
+            let expiresAt = try await test.pins().requestReset(
+                minorID: test.minor.userID, caller: test.guardian)
             #expect(expiresAt == test.clock.now.addingTimeInterval(24 * 3_600))
             let mails = try await TestMailbox(test.pool, schema: "family").all()
             let mail = try #require(mails.last)
-            #expect(mails.count == 1 && mail.to == PinTest.email(test.guardian.userID) && mail.kind == "guardian_pin_reset")
+            #expect(
+                mails.count == 1 && mail.to == PinTest.email(test.guardian.userID)
+                    && mail.kind == "guardian_pin_reset")
             let token = try #require(mail.tokenLines.first)
             #expect(mail.body.contains("https://kindred.test/app/guardian-pin-reset?token=\(token)"))
             #expect(mail.body.contains(PinTest.username(test.minor.userID)))
@@ -23,7 +26,9 @@ import Testing
             let confirmation = try await TestMailbox(test.pool, schema: "family").all().last
             #expect(confirmation?.kind == "guardian_pin_reset_done" && confirmation?.to == mail.to)
 
-            let again = await rpcError { try await test.pins().reset(token: token, pin: "8642", confirmation: "8642") }
+            let again = await rpcError {
+                try await test.pins().reset(token: token, pin: "8642", confirmation: "8642")
+            }
             #expect(again?.code == .failedPrecondition && again?.pinReason == "LINK_ALREADY_USED")
         }
     }
@@ -54,9 +59,12 @@ import Testing
         try await PinTest.with { test in
             try await test.setPin()
             _ = try await test.pins().requestReset(minorID: test.minor.userID, caller: test.guardian)
-            let token = try await TestMailbox(test.pool, schema: "family").token(to: PinTest.email(test.guardian.userID))
+            let token = try await TestMailbox(test.pool, schema: "family").token(
+                to: PinTest.email(test.guardian.userID))
             test.clock.advance(seconds: 24 * 3_600)
-            let error = await rpcError { try await test.pins().reset(token: token, pin: "1357", confirmation: "1357") }
+            let error = await rpcError {
+                try await test.pins().reset(token: token, pin: "1357", confirmation: "1357")
+            }
             #expect(error?.code == .failedPrecondition && error?.pinReason == "LINK_EXPIRED")
             let session = try await test.session()
             _ = try await test.controls.update(
@@ -73,7 +81,9 @@ import Testing
             let first = try await mailbox.token(to: PinTest.email(test.guardian.userID))
             _ = try await test.pins().requestReset(minorID: test.minor.userID, caller: test.otherGuardian)
             let second = try await mailbox.token(to: PinTest.email(test.otherGuardian.userID))
-            let old = await rpcError { try await test.pins().reset(token: first, pin: "1357", confirmation: "1357") }
+            let old = await rpcError {
+                try await test.pins().reset(token: first, pin: "1357", confirmation: "1357")
+            }
             #expect(old?.pinReason == "LINK_ALREADY_USED")
             _ = try await test.pins().reset(token: second, pin: "1357", confirmation: "1357")
         }
@@ -82,11 +92,16 @@ import Testing
     @Test func anUnknownLinkIsNotFoundAndABadPinLeavesTheLinkWorking() async throws {
         try await PinTest.with { test in
             try await test.setPin()
-            let unknown = await rpcError { try await test.pins().reset(token: "no-such-token", pin: "1357", confirmation: "1357") }
+            let unknown = await rpcError {
+                try await test.pins().reset(token: "no-such-token", pin: "1357", confirmation: "1357")
+            }
             #expect(unknown?.code == .notFound && unknown?.pinReason == "LINK_UNKNOWN")
             _ = try await test.pins().requestReset(minorID: test.minor.userID, caller: test.guardian)
-            let token = try await TestMailbox(test.pool, schema: "family").token(to: PinTest.email(test.guardian.userID))
-            let simple = await rpcError { try await test.pins().reset(token: token, pin: "1234", confirmation: "1234") }
+            let token = try await TestMailbox(test.pool, schema: "family").token(
+                to: PinTest.email(test.guardian.userID))
+            let simple = await rpcError {
+                try await test.pins().reset(token: token, pin: "1234", confirmation: "1234")
+            }
             #expect(simple?.pinReason == "PIN_TOO_SIMPLE")
             _ = try await test.pins().reset(token: token, pin: "1357", confirmation: "1357")
         }
@@ -100,7 +115,8 @@ import Testing
                 _ = await rpcError { try await test.session(pin: wrong) }
             }
             _ = try await test.pins().requestReset(minorID: test.minor.userID, caller: test.guardian)
-            let token = try await TestMailbox(test.pool, schema: "family").token(to: PinTest.email(test.guardian.userID))
+            let token = try await TestMailbox(test.pool, schema: "family").token(
+                to: PinTest.email(test.guardian.userID))
             _ = try await test.pins().reset(token: token, pin: "1357", confirmation: "1357")
             let stale = await rpcError {
                 try await test.controls.update(
@@ -114,12 +130,18 @@ import Testing
 
     @Test func onlyAGuardianAsksAndOnlyOnceAPinExists() async throws {
         try await PinTest.with { test in
-            let unset = await rpcError { try await test.pins().requestReset(minorID: test.minor.userID, caller: test.guardian) }
+            let unset = await rpcError {
+                try await test.pins().requestReset(minorID: test.minor.userID, caller: test.guardian)
+            }
             #expect(unset?.pinReason == "PIN_NOT_SET")
             try await test.setPin()
-            let minor = await rpcError { try await test.pins().requestReset(minorID: test.minor.userID, caller: test.minor) }
+            let minor = await rpcError {
+                try await test.pins().requestReset(minorID: test.minor.userID, caller: test.minor)
+            }
             #expect(minor?.pinReason == "GUARDIANS_ONLY")
-            let stranger = await rpcError { try await test.pins().requestReset(minorID: test.minor.userID, caller: test.stranger) }
+            let stranger = await rpcError {
+                try await test.pins().requestReset(minorID: test.minor.userID, caller: test.stranger)
+            }
             #expect(stranger?.code == .notFound)
             #expect(try await TestMailbox(test.pool, schema: "family").all().isEmpty)
         }
@@ -129,13 +151,17 @@ import Testing
         try await PinTest.with { test in
             try await test.setPin()
             _ = try await test.pins().requestReset(minorID: test.minor.userID, caller: test.guardian)
-            let token = try await TestMailbox(test.pool, schema: "family").token(to: PinTest.email(test.guardian.userID))
+            let token = try await TestMailbox(test.pool, schema: "family").token(
+                to: PinTest.email(test.guardian.userID))
             try await test.unlink(test.guardian, from: test.minor)
-            let error = await rpcError { try await test.pins().reset(token: token, pin: "1357", confirmation: "1357") }
+            let error = await rpcError {
+                try await test.pins().reset(token: token, pin: "1357", confirmation: "1357")
+            }
             #expect(error?.code == .notFound && error?.pinReason == "LINK_UNKNOWN")
             let controls = try await test.controls.update(
                 minorID: test.minor.userID, session: try await test.session(test.otherGuardian),
-                mask: ["content_filtering"], changes: .init(contentFiltering: false), caller: test.otherGuardian)
+                mask: ["content_filtering"], changes: .init(contentFiltering: false),
+                caller: test.otherGuardian)
             #expect(!controls.contentFiltering && !controls.pinResetPending)
         }
     }

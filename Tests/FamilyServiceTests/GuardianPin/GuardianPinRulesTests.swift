@@ -15,11 +15,14 @@ import Testing
 
     @Test(arguments: ["2580", "1357", "9012", "1123", "0001", "8642", "1212"])
     func otherFourDigitPinsAreAccepted(pin: String) {
-        #expect(refusal { try GuardianPinRules.checkNewPin(pin, confirmation: pin, violations: .init()) } == nil)
+        #expect(
+            refusal { try GuardianPinRules.checkNewPin(pin, confirmation: pin, violations: .init()) } == nil)
     }
 
     @Test func twoDifferentPinsAreAMismatchNamingTheConfirmation() {
-        let error = refusal { try GuardianPinRules.checkNewPin("2580", confirmation: "2581", violations: .init()) }
+        let error = refusal {
+            try GuardianPinRules.checkNewPin("2580", confirmation: "2581", violations: .init())
+        }
         #expect(error?.code == .invalidArgument)
         #expect(error?.pinReason == "PIN_MISMATCH")
         #expect(error?.pinBadFields == ["pin_confirmation"])
@@ -36,7 +39,9 @@ import Testing
     @Test func oneRefusalNamesEveryMalformedField() {
         var violations = FieldViolations()
         _ = MinorAccess.userID("not-a-uuid", field: "minor_user_id", into: &violations)
-        let error = refusal { try GuardianPinRules.checkNewPin("12", confirmation: "", violations: violations) }
+        let error = refusal {
+            try GuardianPinRules.checkNewPin("12", confirmation: "", violations: violations)
+        }
         #expect(error?.pinBadFields == ["minor_user_id", "pin", "pin_confirmation"])
     }
 

@@ -8,7 +8,8 @@ import Testing
     @Test func aGuardianSetsTheFirstPinWhichThenOpensSessions() async throws {
         try await PinTest.with { test in
             try await test.setPin()
-            let hash = try await test.pool.query("SELECT pin_hash FROM family.guardian_pins")[0].decode(String.self, column: 0)
+            let hash = try await test.pool.query("SELECT pin_hash FROM family.guardian_pins")[0].decode(
+                String.self, column: 0)
             #expect(hash.hasPrefix("$argon2id$") && !hash.contains(PinTest.pin))
             #expect(try await !test.session(test.otherGuardian).isEmpty)
         }
@@ -38,7 +39,8 @@ import Testing
             let none = await rpcError { try await change("") }
             #expect(none?.code == .permissionDenied && none?.pinReason == "GUARDIAN_SESSION_REQUIRED")
             let othersSession = try await test.session(test.otherGuardian)
-            #expect(await rpcError { try await change(othersSession) }?.pinReason == "GUARDIAN_SESSION_INVALID")
+            #expect(
+                await rpcError { try await change(othersSession) }?.pinReason == "GUARDIAN_SESSION_INVALID")
             #expect(await rpcError { try await change("made-up") }?.pinReason == "GUARDIAN_SESSION_INVALID")
 
             try await change(try await test.session())
@@ -77,7 +79,8 @@ import Testing
         try await PinTest.with { test in
             let error = await rpcError {
                 try await test.pins().set(
-                    minorID: test.minor.userID, pin: "2580", confirmation: "2581", session: "", caller: test.guardian)
+                    minorID: test.minor.userID, pin: "2580", confirmation: "2581", session: "",
+                    caller: test.guardian)
             }
             #expect(error?.code == .invalidArgument && error?.pinReason == "PIN_MISMATCH")
             let pins = try await test.count("guardian_pins")

@@ -53,9 +53,11 @@ import Testing
             let updated = try await test.controls.update(
                 minorID: test.minor.userID, session: try await test.session(),
                 mask: ["messaging_followed_only", "content_filtering"],
-                changes: .init(messagingFollowedOnly: false, publicEventsRestricted: false, contentFiltering: false),
+                changes: .init(
+                    messagingFollowedOnly: false, publicEventsRestricted: false, contentFiltering: false),
                 caller: test.guardian)
-            #expect(!updated.messagingFollowedOnly && !updated.contentFiltering && updated.publicEventsRestricted)
+            #expect(
+                !updated.messagingFollowedOnly && !updated.contentFiltering && updated.publicEventsRestricted)
             let read = try await test.controls.get(userID: test.minor.userID, caller: PinCallers.service)
             #expect(read == updated)
             let events = try await test.events()
@@ -103,7 +105,9 @@ import Testing
                     minorID: test.minor.userID, session: session, mask: ["content_filtering"],
                     changes: .init(contentFiltering: false), caller: caller)
             }
-            #expect(await rpcError { try await change(test.otherGuardian) }?.pinReason == "GUARDIAN_SESSION_INVALID")
+            #expect(
+                await rpcError { try await change(test.otherGuardian) }?.pinReason
+                    == "GUARDIAN_SESSION_INVALID")
             #expect(await rpcError { try await change(test.minor) }?.pinReason == "GUARDIANS_ONLY")
             #expect(await rpcError { try await change(test.stranger) }?.code == .notFound)
             let minorsSession = try await test.session(test.minor)

@@ -39,7 +39,8 @@ struct PinTest {
         GuardianPins(
             database: pool ?? self.pool, hasher: Self.hasher, clock: WallClock { clock.now }, mail: Self.mail,
             account: { id in
-                Kindred_Identity_V1_Account(userID: id, username: PinTest.username(id), email: PinTest.email(id))
+                Kindred_Identity_V1_Account(
+                    userID: id, username: PinTest.username(id), email: PinTest.email(id))
             })
     }
 
@@ -81,7 +82,8 @@ struct PinTest {
     /// `guardian` sets the minor's first PIN.
     func setPin(_ pin: String = PinTest.pin, by guardian: Caller? = nil) async throws {
         try await pins().set(
-            minorID: minor.userID, pin: pin, confirmation: pin, session: "", caller: guardian ?? self.guardian)
+            minorID: minor.userID, pin: pin, confirmation: pin, session: "", caller: guardian ?? self.guardian
+        )
     }
 
     /// A guardian session `caller` opens with `pin`.
@@ -109,7 +111,9 @@ struct PinTest {
 /// The rows other parts of the service write, written directly for the tests of this one.
 enum PinRows {
     /// Makes `guardianID` a guardian of `minorID`, as accepting an invitation does.
-    static func link(_ guardianID: String, to minorID: String, at now: Date, on pool: PostgresPool) async throws {
+    static func link(_ guardianID: String, to minorID: String, at now: Date, on pool: PostgresPool)
+        async throws
+    {
         try await pool.query(
             """
             INSERT INTO family.guardian_links (id, minor_id, guardian_id, created_at)
@@ -161,7 +165,11 @@ extension RPCError {
     /// `ErrorInfo`, if there is one.
     var pinErrorInfo: (reason: String, domain: String, metadata: [String: String])? {
         details.lazy.compactMap { detail -> (String, String, [String: String])? in
-            if case .errorInfo(let reason, let domain, let metadata) = detail { (reason, domain, metadata) } else { nil }
+            if case .errorInfo(let reason, let domain, let metadata) = detail {
+                (reason, domain, metadata)
+            } else {
+                nil
+            }
         }.first
     }
 

@@ -21,14 +21,16 @@ enum GuardianPinRules {
     /// Checks a new PIN and its confirmation, in this order: the shape of both, with the request's other
     /// `violations` (one INVALID_ARGUMENT naming every bad field), that they match (`PIN_MISMATCH`), that it
     /// is not too simple (`PIN_TOO_SIMPLE`).
-    static func checkNewPin(_ pin: String, confirmation: String, violations: FieldViolations) throws(RPCError) {
+    static func checkNewPin(_ pin: String, confirmation: String, violations: FieldViolations) throws(RPCError)
+    {
         var violations = violations
         if !isWellFormed(pin) { violations.add("pin", "must be \(length) digits") }
         if confirmation.isEmpty { violations.add("pin_confirmation", "is required") }
         try violations.throwIfAny()
         guard pin == confirmation else {
             throw FamilyError.invalidPin(
-                "PIN_MISMATCH", field: "pin_confirmation", "The two PINs do not match. Type the same PIN twice.")
+                "PIN_MISMATCH", field: "pin_confirmation",
+                "The two PINs do not match. Type the same PIN twice.")
         }
         guard !isTooSimple(pin) else {
             throw FamilyError.invalidPin(

@@ -24,9 +24,11 @@ extension GuardianPins {
         let expiresAt = now.addingTimeInterval(Double(Self.resetLifetime.components.seconds))
         try await database.transaction { tx in
             let token = try await GuardianPinResetStore.issue(
-                minorID, guardianID: caller.userID.lowercased(), email: to.email, now: now, expiresAt: expiresAt, on: tx)
+                minorID, guardianID: caller.userID.lowercased(), email: to.email, now: now,
+                expiresAt: expiresAt, on: tx)
             try await mail.send(
-                try mail.guardianPinReset(to: to.email, guardian: to.username, minor: about.username, token: token),
+                try mail.guardianPinReset(
+                    to: to.email, guardian: to.username, minor: about.username, token: token),
                 in: tx)
         }
         return expiresAt
@@ -43,7 +45,8 @@ extension GuardianPins {
         let now = clock.now
         return try await database.transaction { tx in
             guard let reset = try await GuardianPinResetStore.redeem(token, now: now, on: tx) else {
-                throw FamilyError.pinResetLinkRefused(try await GuardianPinResetStore.problem(of: token, on: tx))
+                throw FamilyError.pinResetLinkRefused(
+                    try await GuardianPinResetStore.problem(of: token, on: tx))
             }
             // A guardian whose link to the minor ended since the request has no say over the PIN any more.
             guard try await GuardianLinkReads.isGuardian(reset.guardianID, of: reset.minorID, on: tx) else {

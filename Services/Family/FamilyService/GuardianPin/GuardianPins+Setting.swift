@@ -5,7 +5,8 @@ import KindredRuntime
 extension GuardianPins {
     /// Sets the PIN of `minorID` for `caller`, a guardian: the first PIN freely, a new one only with a
     /// guardian session of theirs; never while a reset is pending. A change clears any lockout.
-    func set(minorID: String, pin: String, confirmation: String, session: String, caller: Caller) async throws {
+    func set(minorID: String, pin: String, confirmation: String, session: String, caller: Caller) async throws
+    {
         var violations = FieldViolations()
         let minorID = MinorAccess.userID(minorID, field: "minor_user_id", into: &violations)
         try GuardianPinRules.checkNewPin(pin, confirmation: confirmation, violations: violations)

@@ -58,20 +58,28 @@ struct GuardianPins: Sendable {
     ) async throws -> Value {
         var violations = FieldViolations()
         let minorID = MinorAccess.userID(minorID, field: "minor_user_id", into: &violations)
-        if !GuardianPinRules.isWellFormed(pin) { violations.add("pin", "must be \(GuardianPinRules.length) digits") }
+        if !GuardianPinRules.isWellFormed(pin) {
+            violations.add("pin", "must be \(GuardianPinRules.length) digits")
+        }
         try violations.throwIfAny()
-        let now = clock.now
         // A wrong PIN's count must commit, so it comes back as a value and is thrown after the commit.
         let outcome: Result<Value, RPCError> = try await database.transaction { tx in
             guard try await MinorAccess.of(caller, to: minorID, on: tx) != .stranger else {
                 throw FamilyError.userNotFound
             }
-            guard let stored = try await GuardianPinStore.lock(minorID, on: tx) else { throw FamilyError.pinNotSet }
-            if let lockedUntil = stored.lockedUntil, lockedUntil > now {
-                return .failure(FamilyError.pinLocked(retryAfter: Self.timeLeft(until: lockedUntil, now: now)))
+            guard let stored = try await GuardianPinStore.lock(minorID, on: tx) else {
+                throw FamilyError.pinNotSet
             }
-            guard try await pinHashing({ try await hasher.verify(pin, against: stored.hash) }) != .mismatch else {
-                return .failure(try await countFailure(minorID, after: stored.failedAttempts, now: now, on: tx))
+            // Read once the row is ours: attempts queued on it judge the lock at their own turn.
+            let now = clock.now
+            if let lockedUntil = stored.lockedUntil, lockedUntil > now {
+                return .failure(
+                    FamilyError.pinLocked(retryAfter: Self.timeLeft(until: lockedUntil, now: now)))
+            }
+            guard try await pinHashing({ try await hasher.verify(pin, against: stored.hash) }) != .mismatch
+            else {
+                return .failure(
+                    try await countFailure(minorID, after: stored.failedAttempts, now: now, on: tx))
             }
             if stored.failedAttempts > 0 || stored.lockedUntil != nil {
                 try await GuardianPinStore.recordFailures(minorID, count: 0, lockedUntil: nil, on: tx)

@@ -15,7 +15,8 @@ enum GuardianSessions {
     }
 
     /// Opens a session on `minorID` for `caller`, at `now`.
-    static func open(_ minorID: String, for caller: Caller, now: Date, on tx: PostgresTransaction) async throws
+    static func open(_ minorID: String, for caller: Caller, now: Date, on tx: PostgresTransaction)
+        async throws
         -> Opened
     {
         let expiresAt = now.addingTimeInterval(Double(lifetime.components.seconds))
@@ -32,7 +33,8 @@ enum GuardianSessions {
     ) async throws {
         guard !text.isEmpty else { throw FamilyError.sessionRefused(.missing) }
         guard text.utf8.count <= FieldViolations.longestCredential,
-            let found = try await GuardianSessionStore.find(OpaqueToken(text: text), minorID: minorID, on: tx),
+            let found = try await GuardianSessionStore.find(
+                OpaqueToken(text: text), minorID: minorID, on: tx),
             found.openedBy == caller.userID.lowercased()
         else { throw FamilyError.sessionRefused(.invalid) }
         guard found.expiresAt > now else { throw FamilyError.sessionRefused(.expired) }

@@ -9,7 +9,9 @@ enum MinorAccess: Sendable, Equatable {
     case minor, guardian, stranger
 
     /// Where `caller` stands to `minorID` (canonical).
-    static func of(_ caller: Caller, to minorID: String, on tx: PostgresTransaction) async throws -> MinorAccess {
+    static func of(_ caller: Caller, to minorID: String, on tx: PostgresTransaction) async throws
+        -> MinorAccess
+    {
         guard caller.role == .user, UUIDv7.isWellFormed(caller.userID) else { return .stranger }
         let userID = caller.userID.lowercased()
         if userID == minorID { return .minor }
@@ -17,7 +19,8 @@ enum MinorAccess: Sendable, Equatable {
     }
 
     /// Refuses anyone but a guardian of `minorID`: the minor with GUARDIANS_ONLY, anyone else with NOT_FOUND.
-    static func requireGuardian(_ caller: Caller, of minorID: String, on tx: PostgresTransaction) async throws {
+    static func requireGuardian(_ caller: Caller, of minorID: String, on tx: PostgresTransaction) async throws
+    {
         switch try await of(caller, to: minorID, on: tx) {
         case .guardian: return
         case .minor: throw FamilyError.guardiansOnly

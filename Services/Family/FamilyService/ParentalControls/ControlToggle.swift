@@ -25,7 +25,8 @@ enum ControlToggle: String, CaseIterable, Sendable {
         let unknown = mask.filter { ControlToggle(rawValue: $0) == nil }
         if !unknown.isEmpty {
             let known = allCases.map(\.rawValue).joined(separator: ", ")
-            violations.add("update_mask", "names no toggle: \(unknown.joined(separator: ", ")) (toggles: \(known))")
+            violations.add(
+                "update_mask", "names no toggle: \(unknown.joined(separator: ", ")) (toggles: \(known))")
         }
         return mask.compactMap(ControlToggle.init(rawValue:))
     }

@@ -66,8 +66,10 @@ struct MinorControls: Sendable {
             controls.pinSet = true
             try await ParentalControlsStore.write(controls, updatedAt: now, on: tx)
             let event = Kindred_Family_V1_Event(
-                payload: .parentalControlsChanged(Kindred_Family_V1_ParentalControlsChanged(controls: controls)))
-            try await FamilyEvents.outbox.append(type: Self.changedEvent, payload: try event.serializedBytes(), in: tx)
+                payload: .parentalControlsChanged(
+                    Kindred_Family_V1_ParentalControlsChanged(controls: controls)))
+            try await FamilyEvents.outbox.append(
+                type: Self.changedEvent, payload: try event.serializedBytes(), in: tx)
             return controls
         }
     }

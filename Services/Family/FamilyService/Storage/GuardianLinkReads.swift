@@ -4,7 +4,9 @@ import KindredPostgres
 /// guardian-link part): whether a user guards a minor.
 enum GuardianLinkReads {
     /// Whether `userID` is a guardian of `minorID`; both must be well-formed UUIDs.
-    static func isGuardian(_ userID: String, of minorID: String, on tx: PostgresTransaction) async throws -> Bool {
+    static func isGuardian(_ userID: String, of minorID: String, on tx: PostgresTransaction) async throws
+        -> Bool
+    {
         let rows = try await tx.query(
             """
             SELECT EXISTS (

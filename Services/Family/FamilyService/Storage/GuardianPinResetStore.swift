@@ -68,9 +68,12 @@ enum GuardianPinResetStore {
     }
 
     /// Why `token`, not live, cannot be used: unknown, used (or replaced), or else expired.
-    static func problem(of token: OpaqueToken, on tx: PostgresTransaction) async throws -> FamilyError.LinkProblem {
+    static func problem(of token: OpaqueToken, on tx: PostgresTransaction) async throws
+        -> FamilyError.LinkProblem
+    {
         let rows = try await tx.query(
-            "SELECT used_at IS NOT NULL FROM family.guardian_pin_resets WHERE token_hash = \(token.storageHash)")
+            "SELECT used_at IS NOT NULL FROM family.guardian_pin_resets WHERE token_hash = \(token.storageHash)"
+        )
         guard let used = try rows.first?.decode(Bool.self, column: 0) else { return .unknown }
         return used ? .used : .expired
     }

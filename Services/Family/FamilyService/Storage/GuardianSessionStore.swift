@@ -26,7 +26,8 @@ enum GuardianSessionStore {
     }
 
     /// The session `token` names on `minorID`, expired or not; nil when there is none on that minor.
-    static func find(_ token: OpaqueToken, minorID: String, on tx: PostgresTransaction) async throws -> Found? {
+    static func find(_ token: OpaqueToken, minorID: String, on tx: PostgresTransaction) async throws -> Found?
+    {
         let rows = try await tx.query(
             """
             SELECT opened_by::text, expires_at FROM family.guardian_sessions

@@ -41,7 +41,9 @@ enum ParentalControlsStore {
     }
 
     /// Writes the toggles of `controls` and `updatedAt`.
-    static func write(_ controls: Kindred_Family_V1_ParentalControls, updatedAt: Date, on tx: PostgresTransaction)
+    static func write(
+        _ controls: Kindred_Family_V1_ParentalControls, updatedAt: Date, on tx: PostgresTransaction
+    )
         async throws
     {
         try await tx.query(

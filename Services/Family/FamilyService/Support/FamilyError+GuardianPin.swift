@@ -73,11 +73,14 @@ extension FamilyError {
     static func pinResetLinkRefused(_ problem: LinkProblem) -> RPCError {
         switch problem {
         case .expired:
-            refusal(.failedPrecondition, "LINK_EXPIRED", "This PIN reset link has expired. Ask for a new one.")
+            refusal(
+                .failedPrecondition, "LINK_EXPIRED", "This PIN reset link has expired. Ask for a new one.")
         case .used:
             refusal(.failedPrecondition, "LINK_ALREADY_USED", "This PIN reset link has already been used.")
         case .unknown:
-            refusal(.notFound, "LINK_UNKNOWN", "This PIN reset link is not valid. Check that it was copied whole.")
+            refusal(
+                .notFound, "LINK_UNKNOWN", "This PIN reset link is not valid. Check that it was copied whole."
+            )
         }
     }
 
