@@ -1,4 +1,5 @@
 @testable import FamilyService
+import Foundation
 import KindredPostgres
 import KindredRPC
 import KindredTestSupport
@@ -6,8 +7,10 @@ import Testing
 
 /// Three wrong PINs in a row lock the PIN for 15 minutes, counted in the database under the PIN row's lock.
 @Suite struct GuardianPinLockoutTests {
-    @Test func threeWrongPinsLockForFifteenMinutesToTheSecond() async throws {
-        try await PinTest.with { test in
+    /// Starting on a whole second, and on clocks whose readings fall between the microseconds the database keeps.
+    @Test(arguments: [1_781_000_000, 1_781_000_000.123_456_7, 1_781_000_000.999_999_6])
+    func threeWrongPinsLockForFifteenMinutesToTheSecond(start: Double) async throws {
+        try await PinTest.with(start: Date(timeIntervalSince1970: start)) { test in
             try await test.setPin()
             let pins = test.pins()
             let first = await rpcError {

@@ -1,4 +1,5 @@
 @testable import FamilyService
+import Foundation
 import KindredRPC
 import KindredTestSupport
 import Testing
@@ -49,17 +50,20 @@ import Testing
         }
     }
 
-    @Test func aSessionExpiresAfterTenMinutes() async throws {
-        try await PinTest.with { test in
+    @Test(arguments: [1_781_000_000, 1_781_000_000.123_456_7])
+    func aSessionExpiresAfterTenMinutes(start: Double) async throws {
+        try await PinTest.with(start: Date(timeIntervalSince1970: start)) { test in
             try await test.setPin()
             let session = try await test.session()
-            let change = {
+            let change = { (pin: String) in
                 try await test.pins().set(
-                    minorID: test.minor.userID, pin: "1357", confirmation: "1357", session: session,
+                    minorID: test.minor.userID, pin: pin, confirmation: pin, session: session,
                     caller: test.guardian)
             }
-            test.clock.advance(seconds: 10 * 60)
-            let error = await rpcError { try await change() }
+            test.clock.advance(seconds: 9 * 60 + 59)
+            try await change("1357")
+            test.clock.advance(seconds: 1)
+            let error = await rpcError { try await change("8642") }
             #expect(error?.code == .permissionDenied && error?.pinReason == "GUARDIAN_SESSION_EXPIRED")
         }
     }

@@ -16,17 +16,19 @@ struct PinTest {
     static let pin = "2580"
 
     let pool: PostgresPool
-    let clock = TestClock()
+    let clock: TestClock
     let minor = PinCallers.user()
     let guardian = PinCallers.user()
     let otherGuardian = PinCallers.user()
     let stranger = PinCallers.user()
 
     /// Runs `body` on a fresh database where `guardian` and `otherGuardian` guard `minor`, whose controls
-    /// are on.
-    static func with(_ body: (PinTest) async throws -> Void) async throws {
+    /// are on; `clock` starts at `start`.
+    static func with(
+        start: Date = TestClock.parse("2026-06-15T12:00:00Z"), _ body: (PinTest) async throws -> Void
+    ) async throws {
         try await FamilyTestDatabase.withDatabase { pool in
-            let test = PinTest(pool: pool)
+            let test = PinTest(pool: pool, clock: TestClock(at: start))
             try await test.addControls(of: test.minor)
             try await test.link(test.guardian, to: test.minor)
             try await test.link(test.otherGuardian, to: test.minor)

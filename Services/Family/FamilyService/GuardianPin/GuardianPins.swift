@@ -72,9 +72,10 @@ struct GuardianPins: Sendable {
             }
             // Read once the row is ours: attempts queued on it judge the lock at their own turn.
             let now = clock.now
-            if let lockedUntil = stored.lockedUntil, lockedUntil > now {
+            if let lockedUntil = stored.lockedUntil, StoredInstant.isAhead(lockedUntil, of: now) {
                 return .failure(
-                    FamilyError.pinLocked(retryAfter: Self.timeLeft(until: lockedUntil, now: now)))
+                    FamilyError.pinLocked(
+                        retryAfter: StoredInstant.secondsLeft(until: lockedUntil, from: now)))
             }
             guard try await pinHashing({ try await hasher.verify(pin, against: stored.hash) }) != .mismatch
             else {
@@ -101,10 +102,5 @@ struct GuardianPins: Sendable {
         let lockedUntil = now.addingTimeInterval(Double(Self.lockDuration.components.seconds))
         try await GuardianPinStore.recordFailures(minorID, count: 0, lockedUntil: lockedUntil, on: tx)
         return FamilyError.pinLocked(retryAfter: Self.lockDuration)
-    }
-
-    /// What a lock until `lockedUntil` has left at `now`, in whole seconds rounded up.
-    static func timeLeft(until lockedUntil: Date, now: Date) -> Duration {
-        .seconds(max(1, Int64(lockedUntil.timeIntervalSince(now).rounded(.up))))
     }
 }

@@ -37,6 +37,8 @@ enum GuardianSessions {
                 OpaqueToken(text: text), minorID: minorID, on: tx),
             found.openedBy == caller.userID.lowercased()
         else { throw FamilyError.sessionRefused(.invalid) }
-        guard found.expiresAt > now else { throw FamilyError.sessionRefused(.expired) }
+        guard StoredInstant.isAhead(found.expiresAt, of: now) else {
+            throw FamilyError.sessionRefused(.expired)
+        }
     }
 }
