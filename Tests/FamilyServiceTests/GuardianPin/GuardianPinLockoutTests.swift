@@ -19,18 +19,18 @@ import Testing
             let second = await rpcError {
                 try await pins.verify(minorID: test.minor.userID, pin: "1112", caller: test.guardian)
             }
-            #expect(first?.code == .permissionDenied && first?.pinReason == "PIN_INCORRECT")
-            #expect(second?.pinReason == "PIN_INCORRECT")
+            #expect(first?.code == .permissionDenied && first?.reason == "PIN_INCORRECT")
+            #expect(second?.reason == "PIN_INCORRECT")
             let third = await rpcError {
                 try await pins.verify(minorID: test.minor.userID, pin: "1113", caller: test.guardian)
             }
-            #expect(third?.code == .resourceExhausted && third?.pinReason == "PIN_LOCKED")
-            #expect(third?.pinRetryDelay == .seconds(900))
+            #expect(third?.code == .resourceExhausted && third?.reason == "PIN_LOCKED")
+            #expect(third?.retryDelay == .seconds(900))
 
             test.clock.advance(seconds: 14 * 60 + 59)
             let stillLocked = await rpcError { try await test.session(pin: PinTest.pin) }
-            #expect(stillLocked?.code == .resourceExhausted && stillLocked?.pinReason == "PIN_LOCKED")
-            #expect(stillLocked?.pinRetryDelay == .seconds(1))
+            #expect(stillLocked?.code == .resourceExhausted && stillLocked?.reason == "PIN_LOCKED")
+            #expect(stillLocked?.retryDelay == .seconds(1))
 
             test.clock.advance(seconds: 1)
             #expect(try await !test.session().isEmpty)
@@ -51,7 +51,7 @@ import Testing
                 let error = await rpcError {
                     try await pins.verify(minorID: test.minor.userID, pin: wrong, caller: test.guardian)
                 }
-                #expect(error?.pinReason == "PIN_INCORRECT")
+                #expect(error?.reason == "PIN_INCORRECT")
             }
             #expect(try await !test.session().isEmpty)
         }
@@ -71,12 +71,12 @@ import Testing
                             }
                         }
                     }
-                    return await group.reduce(into: [String?]()) { $0.append($1?.pinReason) }
+                    return await group.reduce(into: [String?]()) { $0.append($1?.reason) }
                 }
                 #expect(answers.filter { $0 == "PIN_INCORRECT" }.count == 2)
                 #expect(answers.filter { $0 == "PIN_LOCKED" }.count == 6)
                 let right = await rpcError { try await test.session() }
-                #expect(right?.pinReason == "PIN_LOCKED")
+                #expect(right?.reason == "PIN_LOCKED")
             }
         }
     }
@@ -95,7 +95,7 @@ import Testing
                     try await test.pins(on: restarted).verify(
                         minorID: test.minor.userID, pin: PinTest.pin, caller: test.guardian)
                 }
-                #expect(error?.pinReason == "PIN_LOCKED")
+                #expect(error?.reason == "PIN_LOCKED")
             }
         }
     }
@@ -115,12 +115,12 @@ import Testing
             let third = await rpcError {
                 try await pins.verify(minorID: test.minor.userID, pin: "1113", caller: test.guardian)
             }
-            #expect(third?.pinReason == "PIN_LOCKED")
+            #expect(third?.reason == "PIN_LOCKED")
             let proof = await rpcError {
                 try await pins.checkProof(
                     minorID: test.minor.userID, pin: PinTest.pin, caller: test.otherGuardian)
             }
-            #expect(proof?.code == .resourceExhausted && proof?.pinRetryDelay == .seconds(900))
+            #expect(proof?.code == .resourceExhausted && proof?.retryDelay == .seconds(900))
         }
     }
 
@@ -131,7 +131,7 @@ import Testing
                 let error = await rpcError {
                     try await test.pins().verify(minorID: test.minor.userID, pin: pin, caller: test.stranger)
                 }
-                #expect(error?.code == .notFound && error?.pinReason == "USER_NOT_FOUND")
+                #expect(error?.code == .notFound && error?.reason == "USER_NOT_FOUND")
             }
             let service = await rpcError {
                 try await test.pins().checkProof(
@@ -146,7 +146,7 @@ import Testing
         try await PinTest.with { test in
             for caller in [test.minor, test.guardian] {
                 let error = await rpcError { try await test.session(caller) }
-                #expect(error?.code == .failedPrecondition && error?.pinReason == "PIN_NOT_SET")
+                #expect(error?.code == .failedPrecondition && error?.reason == "PIN_NOT_SET")
             }
             let stranger = await rpcError { try await test.session(test.stranger) }
             #expect(stranger?.code == .notFound)

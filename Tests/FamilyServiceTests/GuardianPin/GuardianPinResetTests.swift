@@ -29,7 +29,7 @@ import Testing
             let again = await rpcError {
                 try await test.pins().reset(token: token, pin: "8642", confirmation: "8642")
             }
-            #expect(again?.code == .failedPrecondition && again?.pinReason == "LINK_ALREADY_USED")
+            #expect(again?.code == .failedPrecondition && again?.reason == "LINK_ALREADY_USED")
         }
     }
 
@@ -43,13 +43,13 @@ import Testing
                     minorID: test.minor.userID, pin: "1357", confirmation: "1357", session: session,
                     caller: test.guardian)
             }
-            #expect(setting?.code == .failedPrecondition && setting?.pinReason == "PIN_RESET_PENDING")
+            #expect(setting?.code == .failedPrecondition && setting?.reason == "PIN_RESET_PENDING")
             let update = await rpcError {
                 try await test.controls.update(
                     minorID: test.minor.userID, session: session, mask: ["content_filtering"],
                     changes: .init(contentFiltering: false), caller: test.guardian)
             }
-            #expect(update?.code == .failedPrecondition && update?.pinReason == "PIN_RESET_PENDING")
+            #expect(update?.code == .failedPrecondition && update?.reason == "PIN_RESET_PENDING")
             let controls = try await test.controls.get(userID: "", caller: test.minor)
             #expect(controls.pinResetPending && controls.pinSet)
         }
@@ -65,7 +65,7 @@ import Testing
             let error = await rpcError {
                 try await test.pins().reset(token: token, pin: "1357", confirmation: "1357")
             }
-            #expect(error?.code == .failedPrecondition && error?.pinReason == "LINK_EXPIRED")
+            #expect(error?.code == .failedPrecondition && error?.reason == "LINK_EXPIRED")
             let session = try await test.session()
             _ = try await test.controls.update(
                 minorID: test.minor.userID, session: session, mask: ["content_filtering"],
@@ -84,7 +84,7 @@ import Testing
             let old = await rpcError {
                 try await test.pins().reset(token: first, pin: "1357", confirmation: "1357")
             }
-            #expect(old?.pinReason == "LINK_ALREADY_USED")
+            #expect(old?.reason == "LINK_ALREADY_USED")
             _ = try await test.pins().reset(token: second, pin: "1357", confirmation: "1357")
         }
     }
@@ -95,14 +95,14 @@ import Testing
             let unknown = await rpcError {
                 try await test.pins().reset(token: "no-such-token", pin: "1357", confirmation: "1357")
             }
-            #expect(unknown?.code == .notFound && unknown?.pinReason == "LINK_UNKNOWN")
+            #expect(unknown?.code == .notFound && unknown?.reason == "LINK_UNKNOWN")
             _ = try await test.pins().requestReset(minorID: test.minor.userID, caller: test.guardian)
             let token = try await TestMailbox(test.pool, schema: "family").token(
                 to: PinTest.email(test.guardian.userID))
             let simple = await rpcError {
                 try await test.pins().reset(token: token, pin: "1234", confirmation: "1234")
             }
-            #expect(simple?.pinReason == "PIN_TOO_SIMPLE")
+            #expect(simple?.reason == "PIN_TOO_SIMPLE")
             _ = try await test.pins().reset(token: token, pin: "1357", confirmation: "1357")
         }
     }
@@ -123,7 +123,7 @@ import Testing
                     minorID: test.minor.userID, session: oldSession, mask: ["content_filtering"],
                     changes: .init(contentFiltering: false), caller: test.guardian)
             }
-            #expect(stale?.pinReason == "GUARDIAN_SESSION_INVALID")
+            #expect(stale?.reason == "GUARDIAN_SESSION_INVALID")
             #expect(try await !test.session(pin: "1357").isEmpty)
         }
     }
@@ -133,12 +133,12 @@ import Testing
             let unset = await rpcError {
                 try await test.pins().requestReset(minorID: test.minor.userID, caller: test.guardian)
             }
-            #expect(unset?.pinReason == "PIN_NOT_SET")
+            #expect(unset?.reason == "PIN_NOT_SET")
             try await test.setPin()
             let minor = await rpcError {
                 try await test.pins().requestReset(minorID: test.minor.userID, caller: test.minor)
             }
-            #expect(minor?.pinReason == "GUARDIANS_ONLY")
+            #expect(minor?.reason == "GUARDIANS_ONLY")
             let stranger = await rpcError {
                 try await test.pins().requestReset(minorID: test.minor.userID, caller: test.stranger)
             }
@@ -157,7 +157,7 @@ import Testing
             let error = await rpcError {
                 try await test.pins().reset(token: token, pin: "1357", confirmation: "1357")
             }
-            #expect(error?.code == .notFound && error?.pinReason == "LINK_UNKNOWN")
+            #expect(error?.code == .notFound && error?.reason == "LINK_UNKNOWN")
             let controls = try await test.controls.update(
                 minorID: test.minor.userID, session: try await test.session(test.otherGuardian),
                 mask: ["content_filtering"], changes: .init(contentFiltering: false),

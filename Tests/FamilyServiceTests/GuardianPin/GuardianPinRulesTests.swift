@@ -1,6 +1,7 @@
 @testable import FamilyService
 import KindredRPC
 import KindredRuntime
+import KindredTestSupport
 import Testing
 
 /// What a new PIN must be, checked before any database or Argon2id work.
@@ -9,7 +10,7 @@ import Testing
     func trivialPinsAreRefusedAsTooSimple(pin: String) {
         let error = refusal { try GuardianPinRules.checkNewPin(pin, confirmation: pin, violations: .init()) }
         #expect(error?.code == .invalidArgument)
-        #expect(error?.pinReason == "PIN_TOO_SIMPLE")
+        #expect(error?.reason == "PIN_TOO_SIMPLE")
         #expect(error?.pinBadFields == ["pin"])
     }
 
@@ -24,7 +25,7 @@ import Testing
             try GuardianPinRules.checkNewPin("2580", confirmation: "2581", violations: .init())
         }
         #expect(error?.code == .invalidArgument)
-        #expect(error?.pinReason == "PIN_MISMATCH")
+        #expect(error?.reason == "PIN_MISMATCH")
         #expect(error?.pinBadFields == ["pin_confirmation"])
     }
 
@@ -32,7 +33,7 @@ import Testing
     func anythingButFourAsciiDigitsIsMalformed(pin: String) {
         let error = refusal { try GuardianPinRules.checkNewPin(pin, confirmation: pin, violations: .init()) }
         #expect(error?.code == .invalidArgument)
-        #expect(error?.pinReason == nil)
+        #expect(error?.reason == nil)
         #expect(error?.pinBadFields.first == "pin")
     }
 

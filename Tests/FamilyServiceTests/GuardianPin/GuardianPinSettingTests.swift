@@ -19,10 +19,10 @@ import Testing
     @Test func theMinorCannotSetTheirOwnPinAndStrangersAreNotTold() async throws {
         try await PinTest.with { test in
             let minor = await rpcError { try await test.setPin(by: test.minor) }
-            #expect(minor?.code == .permissionDenied && minor?.pinReason == "GUARDIANS_ONLY")
+            #expect(minor?.code == .permissionDenied && minor?.reason == "GUARDIANS_ONLY")
             for outsider in [test.stranger, PinCallers.service] {
                 let error = await rpcError { try await test.setPin(by: outsider) }
-                #expect(error?.code == .notFound && error?.pinReason == "USER_NOT_FOUND")
+                #expect(error?.code == .notFound && error?.reason == "USER_NOT_FOUND")
             }
             let pins = try await test.count("guardian_pins")
             #expect(pins == 0)
@@ -38,14 +38,14 @@ import Testing
                     caller: test.guardian)
             }
             let none = await rpcError { try await change("") }
-            #expect(none?.code == .permissionDenied && none?.pinReason == "GUARDIAN_SESSION_REQUIRED")
+            #expect(none?.code == .permissionDenied && none?.reason == "GUARDIAN_SESSION_REQUIRED")
             let othersSession = try await test.session(test.otherGuardian)
             #expect(
-                await rpcError { try await change(othersSession) }?.pinReason == "GUARDIAN_SESSION_INVALID")
-            #expect(await rpcError { try await change("made-up") }?.pinReason == "GUARDIAN_SESSION_INVALID")
+                await rpcError { try await change(othersSession) }?.reason == "GUARDIAN_SESSION_INVALID")
+            #expect(await rpcError { try await change("made-up") }?.reason == "GUARDIAN_SESSION_INVALID")
 
             try await change(try await test.session())
-            #expect(await rpcError { try await test.session() }?.pinReason == "PIN_INCORRECT")
+            #expect(await rpcError { try await test.session() }?.reason == "PIN_INCORRECT")
             #expect(try await !test.session(pin: "1357").isEmpty)
         }
     }
@@ -64,7 +64,7 @@ import Testing
             try await change("1357")
             test.clock.advance(seconds: 1)
             let error = await rpcError { try await change("8642") }
-            #expect(error?.code == .permissionDenied && error?.pinReason == "GUARDIAN_SESSION_EXPIRED")
+            #expect(error?.code == .permissionDenied && error?.reason == "GUARDIAN_SESSION_EXPIRED")
         }
     }
 
@@ -73,7 +73,7 @@ import Testing
             async let first = rpcError { try await test.setPin("2580", by: test.guardian) }
             async let second = rpcError { try await test.setPin("1357", by: test.otherGuardian) }
             let answers = await [first, second]
-            #expect(answers.compactMap { $0 }.map(\.pinReason) == ["GUARDIAN_SESSION_REQUIRED"])
+            #expect(answers.compactMap { $0 }.map(\.reason) == ["GUARDIAN_SESSION_REQUIRED"])
             let pins = try await test.count("guardian_pins")
             #expect(pins == 1)
         }
@@ -86,7 +86,7 @@ import Testing
                     minorID: test.minor.userID, pin: "2580", confirmation: "2581", session: "",
                     caller: test.guardian)
             }
-            #expect(error?.code == .invalidArgument && error?.pinReason == "PIN_MISMATCH")
+            #expect(error?.code == .invalidArgument && error?.reason == "PIN_MISMATCH")
             let pins = try await test.count("guardian_pins")
             #expect(pins == 0)
         }

@@ -38,11 +38,11 @@ import Testing
                     && first?.pinErrorInfo?.metadata == ["attempts_remaining": "2"])
             _ = await rpcError { try await verify("1112") }
             let third = await rpcError { try await verify("1113") }
-            #expect(third?.code == .resourceExhausted && third?.pinReason == "PIN_LOCKED")
-            #expect(third?.pinRetryDelay == .seconds(900))
+            #expect(third?.code == .resourceExhausted && third?.reason == "PIN_LOCKED")
+            #expect(third?.retryDelay == .seconds(900))
             stack.clock.advance(seconds: 14 * 60 + 59)
             let locked = await rpcError { try await verify("2580") }
-            #expect(locked?.code == .resourceExhausted && locked?.pinRetryDelay == .seconds(1))
+            #expect(locked?.code == .resourceExhausted && locked?.retryDelay == .seconds(1))
 
             let requested = try await family.requestGuardianPinReset(
                 .init(minorUserID: teen.id), options: mum.bearer)
@@ -88,7 +88,7 @@ import Testing
             let read = await rpcError {
                 try await stack.family.getParentalControls(.init(userID: teen.id), options: nosy.bearer)
             }
-            #expect(read?.code == .notFound && read?.pinReason == "USER_NOT_FOUND")
+            #expect(read?.code == .notFound && read?.reason == "USER_NOT_FOUND")
             let verify = await rpcError {
                 try await stack.family.verifyGuardianPin(
                     .init(minorUserID: teen.id, pin: "2580"), options: nosy.bearer)
@@ -99,7 +99,7 @@ import Testing
                     .init(token: "no-such-link", pin: "1357", pinConfirmation: "1357"),
                     options: FamilyTestStack.bearer(nil))
             }
-            #expect(anonymous?.code == .notFound && anonymous?.pinReason == "LINK_UNKNOWN")
+            #expect(anonymous?.code == .notFound && anonymous?.reason == "LINK_UNKNOWN")
             let unauthenticated = await rpcError {
                 try await stack.family.getParentalControls(
                     .init(userID: teen.id), options: FamilyTestStack.bearer(nil))

@@ -27,7 +27,7 @@ import Testing
             ]
             for (target, caller) in asks {
                 let error = await rpcError { try await test.controls.get(userID: target, caller: caller) }
-                #expect(error?.code == .notFound && error?.pinReason == "USER_NOT_FOUND")
+                #expect(error?.code == .notFound && error?.reason == "USER_NOT_FOUND")
             }
         }
     }
@@ -92,7 +92,7 @@ import Testing
                     minorID: adult.userID, session: "any", mask: ["content_filtering"], changes: .init(),
                     caller: test.guardian)
             }
-            #expect(error?.code == .failedPrecondition && error?.pinReason == "CONTROLS_INACTIVE")
+            #expect(error?.code == .failedPrecondition && error?.reason == "CONTROLS_INACTIVE")
         }
     }
 
@@ -106,9 +106,9 @@ import Testing
                     changes: .init(contentFiltering: false), caller: caller)
             }
             #expect(
-                await rpcError { try await change(test.otherGuardian) }?.pinReason
+                await rpcError { try await change(test.otherGuardian) }?.reason
                     == "GUARDIAN_SESSION_INVALID")
-            #expect(await rpcError { try await change(test.minor) }?.pinReason == "GUARDIANS_ONLY")
+            #expect(await rpcError { try await change(test.minor) }?.reason == "GUARDIANS_ONLY")
             #expect(await rpcError { try await change(test.stranger) }?.code == .notFound)
             let minorsSession = try await test.session(test.minor)
             let byMinorsSession = await rpcError {
@@ -116,7 +116,7 @@ import Testing
                     minorID: test.minor.userID, session: minorsSession, mask: ["content_filtering"],
                     changes: .init(contentFiltering: false), caller: test.guardian)
             }
-            #expect(byMinorsSession?.pinReason == "GUARDIAN_SESSION_INVALID")
+            #expect(byMinorsSession?.reason == "GUARDIAN_SESSION_INVALID")
             _ = try await change(test.guardian)
             try await test.unlink(test.guardian, from: test.minor)
             #expect(await rpcError { try await change(test.guardian) }?.code == .notFound)
@@ -134,7 +134,7 @@ import Testing
                     minorID: sibling.userID, session: try await test.session(), mask: ["content_filtering"],
                     changes: .init(contentFiltering: false), caller: test.guardian)
             }
-            #expect(error?.pinReason == "GUARDIAN_SESSION_INVALID")
+            #expect(error?.reason == "GUARDIAN_SESSION_INVALID")
         }
     }
 }

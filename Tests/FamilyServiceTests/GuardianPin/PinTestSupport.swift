@@ -12,7 +12,7 @@ import Testing
 /// test moves: a minor with controls on, two guardians, and a stranger.
 struct PinTest {
     static let hasher = PasswordHasher(cost: .testsOnly, concurrency: 2)
-    static let mail = FamilyMail(linkBase: "https://kindred.test/app")!
+    static let mail = FamilyTestStack.mail
     static let pin = "2580"
 
     let pool: PostgresPool
@@ -159,11 +159,9 @@ enum PinCallers {
     }
 }
 
-// Prefixed: the other parts' tests keep readers of their own until one shared set lands with the stack.
+// Beside KindredTestSupport's `reason` and `retryDelay`; prefixed, since other parts' tests may add readers
+// of the same names.
 extension RPCError {
-    /// `ErrorInfo.reason`, if there is one.
-    var pinReason: String? { pinErrorInfo?.reason }
-
     /// `ErrorInfo`, if there is one.
     var pinErrorInfo: (reason: String, domain: String, metadata: [String: String])? {
         details.lazy.compactMap { detail -> (String, String, [String: String])? in
@@ -180,12 +178,5 @@ extension RPCError {
         details.flatMap { detail -> [String] in
             if case .badRequest(let violations) = detail { violations.map(\.field) } else { [] }
         }
-    }
-
-    /// `RetryInfo`'s delay, if there is one.
-    var pinRetryDelay: Duration? {
-        details.lazy.compactMap { detail -> Duration? in
-            if case .retryInfo(let delay) = detail { delay } else { nil }
-        }.first
     }
 }
