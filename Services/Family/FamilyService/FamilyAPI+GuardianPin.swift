@@ -1,22 +1,45 @@
 import KindredAPI
+import KindredAuth
 import KindredMessages
 import KindredRPC
+import KindredRuntime
 
-// PLACEHOLDER: replaced by the helper building this part; nothing here may land.
+/// `SetGuardianPin`, `VerifyGuardianPin`, `RequestGuardianPinReset` and `ResetGuardianPin`: the rules live in
+/// `GuardianPins`.
 extension FamilyAPI {
-    func setGuardianPin(_ request: Kindred_Family_V1_SetGuardianPinRequest, context: ServerContext) async throws -> Kindred_Family_V1_SetGuardianPinResponse {
-        throw RPCError(.unimplemented, "SetGuardianPin is not built yet")
+    func setGuardianPin(_ request: Kindred_Family_V1_SetGuardianPinRequest, context: ServerContext)
+        async throws
+        -> Kindred_Family_V1_SetGuardianPinResponse
+    {
+        try await pins.set(
+            minorID: request.minorUserID, pin: request.pin, confirmation: request.pinConfirmation,
+            session: request.guardianSession, caller: try context.authenticatedCaller())
+        return Kindred_Family_V1_SetGuardianPinResponse()
     }
 
-    func verifyGuardianPin(_ request: Kindred_Family_V1_VerifyGuardianPinRequest, context: ServerContext) async throws -> Kindred_Family_V1_VerifyGuardianPinResponse {
-        throw RPCError(.unimplemented, "VerifyGuardianPin is not built yet")
+    func verifyGuardianPin(_ request: Kindred_Family_V1_VerifyGuardianPinRequest, context: ServerContext)
+        async throws -> Kindred_Family_V1_VerifyGuardianPinResponse
+    {
+        let session = try await pins.verify(
+            minorID: request.minorUserID, pin: request.pin, caller: try context.authenticatedCaller())
+        return Kindred_Family_V1_VerifyGuardianPinResponse(
+            guardianSession: session.token.text, expiresAt: Kindred_Common_V1_Timestamp(session.expiresAt))
     }
 
-    func requestGuardianPinReset(_ request: Kindred_Family_V1_RequestGuardianPinResetRequest, context: ServerContext) async throws -> Kindred_Family_V1_RequestGuardianPinResetResponse {
-        throw RPCError(.unimplemented, "RequestGuardianPinReset is not built yet")
+    func requestGuardianPinReset(
+        _ request: Kindred_Family_V1_RequestGuardianPinResetRequest, context: ServerContext
+    ) async throws -> Kindred_Family_V1_RequestGuardianPinResetResponse {
+        let expiresAt = try await pins.requestReset(
+            minorID: request.minorUserID, caller: try context.authenticatedCaller())
+        return Kindred_Family_V1_RequestGuardianPinResetResponse(
+            expiresAt: Kindred_Common_V1_Timestamp(expiresAt))
     }
 
-    func resetGuardianPin(_ request: Kindred_Family_V1_ResetGuardianPinRequest, context: ServerContext) async throws -> Kindred_Family_V1_ResetGuardianPinResponse {
-        throw RPCError(.unimplemented, "ResetGuardianPin is not built yet")
+    func resetGuardianPin(_ request: Kindred_Family_V1_ResetGuardianPinRequest, context: ServerContext)
+        async throws -> Kindred_Family_V1_ResetGuardianPinResponse
+    {
+        let minorID = try await pins.reset(
+            token: request.token, pin: request.pin, confirmation: request.pinConfirmation)
+        return Kindred_Family_V1_ResetGuardianPinResponse(minorUserID: minorID)
     }
 }

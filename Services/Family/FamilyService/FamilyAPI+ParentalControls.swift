@@ -2,13 +2,22 @@ import KindredAPI
 import KindredMessages
 import KindredRPC
 
-// PLACEHOLDER: replaced by the helper building this part; nothing here may land.
+/// `GetParentalControls` and `UpdateParentalControls`: the rules live in `MinorControls`.
 extension FamilyAPI {
-    func getParentalControls(_ request: Kindred_Family_V1_GetParentalControlsRequest, context: ServerContext) async throws -> Kindred_Family_V1_GetParentalControlsResponse {
-        throw RPCError(.unimplemented, "GetParentalControls is not built yet")
+    func getParentalControls(_ request: Kindred_Family_V1_GetParentalControlsRequest, context: ServerContext)
+        async throws -> Kindred_Family_V1_GetParentalControlsResponse
+    {
+        let controls = try await controls.get(
+            userID: request.userID, caller: try context.authenticatedCaller())
+        return Kindred_Family_V1_GetParentalControlsResponse(controls: controls)
     }
 
-    func updateParentalControls(_ request: Kindred_Family_V1_UpdateParentalControlsRequest, context: ServerContext) async throws -> Kindred_Family_V1_UpdateParentalControlsResponse {
-        throw RPCError(.unimplemented, "UpdateParentalControls is not built yet")
+    func updateParentalControls(
+        _ request: Kindred_Family_V1_UpdateParentalControlsRequest, context: ServerContext
+    ) async throws -> Kindred_Family_V1_UpdateParentalControlsResponse {
+        let controls = try await controls.update(
+            minorID: request.minorUserID, session: request.guardianSession, mask: request.updateMask,
+            changes: request.controls, caller: try context.authenticatedCaller())
+        return Kindred_Family_V1_UpdateParentalControlsResponse(controls: controls)
     }
 }

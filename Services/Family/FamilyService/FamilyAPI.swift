@@ -4,10 +4,16 @@ import KindredAPI
 /// the part that owns it. The RPCs are grouped by concern in the `FamilyAPI+*.swift` files.
 struct FamilyAPI: Kindred_Family_V1_FamilyService.Service {
     let context: FamilyContext
+    /// The guardian PIN, its lockout, its reset by email, and the guardian sessions it opens.
+    let pins: GuardianPins
+    /// Reading and changing parental controls.
+    let controls: MinorControls
 
     /// Builds every part from `context`.
     init(context: FamilyContext) throws {
         self.context = context
+        pins = GuardianPins(context: context)
+        controls = MinorControls(context: context)
     }
 
     /// Ends the server streams (events, notifications), so that they do not hold the drain.

@@ -1,6 +1,11 @@
 import FoundationEssentials
+import KindredAuth
 import KindredMail
 import KindredRuntime
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// `kindred-family`: what it serves, owns and needs to start.
 public enum FamilyService {
@@ -15,13 +20,20 @@ public enum FamilyService {
                 database: environment.database, clock: .system, mail: settings.mail,
                 identity: try IdentityDirectory(
                     target: environment.peers.identity, credentials: try environment.requireCredentials()),
-                logger: environment.logger)
+                pinHasher: pinHasher(), logger: environment.logger)
             let api = try FamilyAPI(context: context)
             environment.background.onDrain { await api.closeStreams() }
             startBackgroundWork(environment)
             return [api]
         }
     )
+
+    /// Guardian PINs at identity's Argon2id cost, one hash at a time per core and eight waiting per thread,
+    /// as identity sizes its own (its README, "Argon2id cost"); past that, PIN_CHECK_BUSY at once.
+    static func pinHasher() -> PasswordHasher {
+        let cores = max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))
+        return PasswordHasher(cost: .standard, concurrency: cores, maxQueued: 8 * cores)
+    }
 
     /// What runs beside the RPCs in every instance, stopped at the drain: delivery of family's mail.
     static func startBackgroundWork(_ environment: ServiceEnvironment) {

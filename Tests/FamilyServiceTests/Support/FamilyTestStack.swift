@@ -47,7 +47,7 @@ final class FamilyTestStack: Sendable {
         context = FamilyContext(
             database: pool, clock: clock.wallClock, mail: Self.mail,
             identity: try IdentityDirectory(target: identityTarget, credentials: credentials),
-            logger: FamilyTestDatabase.logger)
+            pinHasher: PasswordHasher(cost: .testsOnly, concurrency: 2), logger: FamilyTestDatabase.logger)
         api = try FamilyAPI(context: context)
         let familyServer = try Self.serve(
             api,

@@ -1,0 +1,76 @@
+import FoundationEssentials
+import KindredAuth
+import KindredMessages
+import KindredPostgres
+import KindredRuntime
+
+/// Reading and changing parental controls. A read is one statement and asks identity nothing, since every
+/// other service asks it on its own hot paths; a change needs a guardian session and applies at once, with
+/// its `parental_controls.changed` event in the same transaction.
+struct MinorControls: Sendable {
+    static let changedEvent = "parental_controls.changed"
+
+    let database: PostgresPool
+    let clock: WallClock
+
+    init(database: PostgresPool, clock: WallClock) {
+        self.database = database
+        self.clock = clock
+    }
+
+    init(context: FamilyContext) {
+        self.init(database: context.database, clock: context.clock)
+    }
+
+    /// The controls of `userID` (empty: the caller's own) for the user themself, their guardians, services
+    /// and admins; NOT_FOUND for anyone else. A user without controls (an adult) gets inactive ones.
+    func get(userID requested: String, caller: Caller) async throws -> Kindred_Family_V1_ParentalControls {
+        var violations = FieldViolations()
+        let userID = MinorAccess.userID(
+            requested.isEmpty && caller.role == .user ? caller.userID : requested, field: "user_id",
+            into: &violations)
+        try violations.throwIfAny()
+        let privileged = caller.role != .user || caller.userID.lowercased() == userID
+        // Only a user asking about someone else needs the guardian probe; the same statement answers it.
+        let (controls, askerIsGuardian) = try await ParentalControlsStore.read(
+            userID, asking: privileged ? nil : caller.userID.lowercased(), now: clock.now, on: database)
+        guard privileged || askerIsGuardian else { throw FamilyError.userNotFound }
+        return controls
+    }
+
+    /// Sets the toggles `mask` names to their values in `changes`, for a guardian with a session of theirs on
+    /// the minor; refused while a PIN reset is pending and once the controls are off.
+    func update(
+        minorID: String, session: String, mask: [String], changes: Kindred_Family_V1_ParentalControls?,
+        caller: Caller
+    ) async throws -> Kindred_Family_V1_ParentalControls {
+        var violations = FieldViolations()
+        let minorID = MinorAccess.userID(minorID, field: "minor_user_id", into: &violations)
+        let toggles = ControlToggle.parse(mask, into: &violations)
+        if changes == nil { violations.add("controls", "is required") }
+        try violations.throwIfAny()
+        let changes = changes ?? Kindred_Family_V1_ParentalControls()
+        let now = clock.now
+        return try await database.transaction { tx in
+            try await MinorAccess.requireGuardian(caller, of: minorID, on: tx)
+            guard var controls = try await ParentalControlsStore.lock(minorID, on: tx), controls.active else {
+                throw FamilyError.controlsInactive
+            }
+            if try await GuardianPinResetStore.isPending(minorID, now: now, on: tx) {
+                throw FamilyError.pinResetPending
+            }
+            try await GuardianSessions.require(session, on: minorID, by: caller, now: now, in: tx)
+            for toggle in toggles { controls[keyPath: toggle.field] = changes[keyPath: toggle.field] }
+            controls.updatedAt = Kindred_Common_V1_Timestamp(now)
+            // A session exists only once a PIN does, and a PIN is never removed; no reset is pending.
+            controls.pinSet = true
+            try await ParentalControlsStore.write(controls, updatedAt: now, on: tx)
+            let event = Kindred_Family_V1_Event(
+                payload: .parentalControlsChanged(
+                    Kindred_Family_V1_ParentalControlsChanged(controls: controls)))
+            try await FamilyEvents.outbox.append(
+                type: Self.changedEvent, payload: try event.serializedBytes(), in: tx)
+            return controls
+        }
+    }
+}

@@ -1,0 +1,57 @@
+@testable import FamilyService
+import KindredRPC
+import KindredRuntime
+import KindredTestSupport
+import Testing
+
+/// What a new PIN must be, checked before any database or Argon2id work.
+@Suite struct GuardianPinRulesTests {
+    @Test(arguments: ["0000", "7777", "1234", "0123", "6789", "4321", "9876", "3210"])
+    func trivialPinsAreRefusedAsTooSimple(pin: String) {
+        let error = refusal { try GuardianPinRules.checkNewPin(pin, confirmation: pin, violations: .init()) }
+        #expect(error?.code == .invalidArgument)
+        #expect(error?.reason == "PIN_TOO_SIMPLE")
+        #expect(error?.pinBadFields == ["pin"])
+    }
+
+    @Test(arguments: ["2580", "1357", "9012", "1123", "0001", "8642", "1212"])
+    func otherFourDigitPinsAreAccepted(pin: String) {
+        #expect(
+            refusal { try GuardianPinRules.checkNewPin(pin, confirmation: pin, violations: .init()) } == nil)
+    }
+
+    @Test func twoDifferentPinsAreAMismatchNamingTheConfirmation() {
+        let error = refusal {
+            try GuardianPinRules.checkNewPin("2580", confirmation: "2581", violations: .init())
+        }
+        #expect(error?.code == .invalidArgument)
+        #expect(error?.reason == "PIN_MISMATCH")
+        #expect(error?.pinBadFields == ["pin_confirmation"])
+    }
+
+    @Test(arguments: ["", "258", "25801", "25a0", " 258", "２５８０", "٢٥٨٠"])
+    func anythingButFourAsciiDigitsIsMalformed(pin: String) {
+        let error = refusal { try GuardianPinRules.checkNewPin(pin, confirmation: pin, violations: .init()) }
+        #expect(error?.code == .invalidArgument)
+        #expect(error?.reason == nil)
+        #expect(error?.pinBadFields.first == "pin")
+    }
+
+    @Test func oneRefusalNamesEveryMalformedField() {
+        var violations = FieldViolations()
+        _ = MinorAccess.userID("not-a-uuid", field: "minor_user_id", into: &violations)
+        let error = refusal {
+            try GuardianPinRules.checkNewPin("12", confirmation: "", violations: violations)
+        }
+        #expect(error?.pinBadFields == ["minor_user_id", "pin", "pin_confirmation"])
+    }
+
+    private func refusal(_ body: () throws -> Void) -> RPCError? {
+        do {
+            try body()
+            return nil
+        } catch {
+            return error as? RPCError ?? RPCError(.unknown, "\(error)")
+        }
+    }
+}

@@ -1,0 +1,182 @@
+@testable import FamilyService
+import Foundation
+import KindredAuth
+import KindredMessages
+import KindredPostgres
+import KindredRPC
+import KindredRuntime
+import KindredTestSupport
+import Testing
+
+/// The guardian PIN and the controls over a test database, at the cheapest Argon2id cost, on a clock the
+/// test moves: a minor with controls on, two guardians, and a stranger.
+struct PinTest {
+    static let hasher = PasswordHasher(cost: .testsOnly, concurrency: 2)
+    static let mail = FamilyTestStack.mail
+    static let pin = "2580"
+
+    let pool: PostgresPool
+    let clock: TestClock
+    let minor = PinCallers.user()
+    let guardian = PinCallers.user()
+    let otherGuardian = PinCallers.user()
+    let stranger = PinCallers.user()
+
+    /// Runs `body` on a fresh database where `guardian` and `otherGuardian` guard `minor`, whose controls
+    /// are on; `clock` starts at `start`.
+    static func with(
+        start: Date = TestClock.parse("2026-06-15T12:00:00Z"), _ body: (PinTest) async throws -> Void
+    ) async throws {
+        try await FamilyTestDatabase.withDatabase { pool in
+            let test = PinTest(pool: pool, clock: TestClock(at: start))
+            try await test.addControls(of: test.minor)
+            try await test.link(test.guardian, to: test.minor)
+            try await test.link(test.otherGuardian, to: test.minor)
+            try await body(test)
+        }
+    }
+
+    /// The PIN rules of one instance of the service on `pool` (another instance: another pool).
+    func pins(on pool: PostgresPool? = nil) -> GuardianPins {
+        GuardianPins(
+            database: pool ?? self.pool, hasher: Self.hasher, clock: WallClock { clock.now }, mail: Self.mail,
+            account: { id in
+                Kindred_Identity_V1_Account(
+                    userID: id, username: PinTest.username(id), email: PinTest.email(id))
+            })
+    }
+
+    /// Runs `body` with a pool of its own on the same database: what another instance of the service, or
+    /// one restarted, would use.
+    func withSecondPool(_ body: (PostgresPool) async throws -> Void) async throws {
+        let other = PostgresPool(configuration: pool.configuration, logger: FamilyTestDatabase.logger)
+        do {
+            try await body(other)
+        } catch {
+            await other.close()
+            throw error
+        }
+        await other.close()
+    }
+
+    var controls: MinorControls { MinorControls(database: pool, clock: WallClock { clock.now }) }
+
+    static func username(_ id: String) -> String { "user_\(id.suffix(6))" }
+    static func email(_ id: String) -> String { "\(id.suffix(12))@example.com" }
+
+    /// Makes `guardian` a guardian of `minor`, as the guardian links part does.
+    func link(_ guardian: Caller, to minor: Caller) async throws {
+        try await PinRows.link(guardian.userID, to: minor.userID, at: clock.now, on: pool)
+    }
+
+    func unlink(_ guardian: Caller, from minor: Caller) async throws {
+        try await pool.query(
+            """
+            DELETE FROM family.guardian_links
+            WHERE minor_id = \(minor.userID)::uuid AND guardian_id = \(guardian.userID)::uuid
+            """)
+    }
+
+    func addControls(of minor: Caller, active: Bool = true) async throws {
+        try await PinRows.addControls(of: minor.userID, active: active, at: clock.now, on: pool)
+    }
+
+    /// `guardian` sets the minor's first PIN.
+    func setPin(_ pin: String = PinTest.pin, by guardian: Caller? = nil) async throws {
+        try await pins().set(
+            minorID: minor.userID, pin: pin, confirmation: pin, session: "", caller: guardian ?? self.guardian
+        )
+    }
+
+    /// A guardian session `caller` opens with `pin`.
+    func session(_ caller: Caller? = nil, pin: String = PinTest.pin) async throws -> String {
+        try await pins().verify(minorID: minor.userID, pin: pin, caller: caller ?? guardian).token.text
+    }
+
+    /// How many rows `table` (a family table named by the test) holds.
+    func count(_ table: String) async throws -> Int {
+        try await pool.query(PostgresQuery(unsafeSQL: "SELECT count(*)::int FROM family.\(table)"))[0]
+            .decode(Int.self, column: 0)
+    }
+
+    /// The events appended to the family outbox, oldest first, with their types.
+    func events() async throws -> [Kindred_Family_V1_Event] {
+        try await pool.query("SELECT type, payload FROM family.event_outbox ORDER BY id")
+            .decode((String, [UInt8]).self).map { type, payload in
+                var event = try Kindred_Family_V1_Event(serializedBytes: payload)
+                event.type = type
+                return event
+            }
+    }
+}
+
+/// The rows other parts of the service write, written directly for the tests of this one.
+enum PinRows {
+    /// Makes `guardianID` a guardian of `minorID`, as accepting an invitation does.
+    static func link(_ guardianID: String, to minorID: String, at now: Date, on pool: PostgresPool)
+        async throws
+    {
+        try await pool.query(
+            """
+            INSERT INTO family.guardian_links (id, minor_id, guardian_id, created_at)
+            VALUES (\(UUIDv7.generate(at: now))::uuid, \(minorID)::uuid, \(guardianID)::uuid, \(now))
+            """)
+    }
+
+    /// Gives `minorID` controls with every restriction on, as registration does; `active: false` as coming of
+    /// age leaves them.
+    static func addControls(of minorID: String, active: Bool = true, at now: Date, on pool: PostgresPool)
+        async throws
+    {
+        try await pool.query(
+            """
+            INSERT INTO family.parental_controls (minor_id, active, messaging_followed_only,
+                public_events_restricted, event_join_approval_required, content_filtering, updated_at)
+            VALUES (\(minorID)::uuid, \(active), true, true, true, true, \(now))
+            """)
+    }
+}
+
+/// Callers as verified access tokens make them (only the verifier makes a `Caller`).
+enum PinCallers {
+    static let key = SigningKey()
+    private static let verifier = TokenVerifier(keys: [key.verificationKey])
+
+    static func user(_ id: String = UUIDv7.generate(at: Date())) -> Caller {
+        caller(id, role: .user)
+    }
+
+    static let service = caller("social", role: .service)
+    static let admin = caller(UUIDv7.generate(at: Date()), role: .admin)
+
+    private static func caller(_ subject: String, role: TokenClaims.Role) -> Caller {
+        let now = Int64(Date().timeIntervalSince1970)
+        return try! verifier.verify(
+            TokenSigner(key: key).sign(
+                TokenClaims(
+                    subject: subject, role: role, ageBand: .adult, parentalControls: false, scope: .full,
+                    issuedAt: now, expiresAt: now + 900, tokenID: UUID().uuidString.lowercased())))
+    }
+}
+
+// Beside KindredTestSupport's `reason` and `retryDelay`; prefixed, since other parts' tests may add readers
+// of the same names.
+extension RPCError {
+    /// `ErrorInfo`, if there is one.
+    var pinErrorInfo: (reason: String, domain: String, metadata: [String: String])? {
+        details.lazy.compactMap { detail -> (String, String, [String: String])? in
+            if case .errorInfo(let reason, let domain, let metadata) = detail {
+                (reason, domain, metadata)
+            } else {
+                nil
+            }
+        }.first
+    }
+
+    /// The fields `BadRequest` names, in order.
+    var pinBadFields: [String] {
+        details.flatMap { detail -> [String] in
+            if case .badRequest(let violations) = detail { violations.map(\.field) } else { [] }
+        }
+    }
+}
