@@ -1,0 +1,78 @@
+import FoundationEssentials
+import KindredPostgres
+
+/// The SQL of `family.approval_requests`, and the reads of `family.guardian_links` that approvals need: each
+/// function one statement. The table's SQL lives in the `ApprovalStore*.swift` files and nowhere else.
+enum ApprovalStore {
+    /// The columns every statement returning requests selects, in the order `record(_:)` decodes them.
+    enum Columns { case request }
+
+    /// Request `id` as anyone may read it, and whether `viewer` (nil: a service, which guards nobody) is a
+    /// guardian of its minor.
+    static func approval(id: String, viewer: String?, on pool: PostgresPool) async throws
+        -> (record: ApprovalRecord, viewerGuards: Bool)?
+    {
+        let rows = try await pool.query(
+            """
+            SELECT \(Columns.request),
+                EXISTS (SELECT 1 FROM family.guardian_links g
+                        WHERE g.minor_id = r.minor_id AND g.guardian_id = \(viewer)::uuid)
+            FROM family.approval_requests r WHERE r.id = \(id)::uuid
+            """)
+        guard let row = rows.first else { return nil }
+        return (try record(row), try row.decode(Bool.self, column: 9))
+    }
+
+    /// Up to `page.size + 1` requests, newest first, of `viewer` and of the minors they guard, so the caller
+    /// can tell whether another page follows.
+    static func list(for viewer: String, _ page: ApprovalPage, on pool: PostgresPool) async throws
+        -> [ApprovalRecord]
+    {
+        try await pool.query(
+            """
+            SELECT \(Columns.request) FROM family.approval_requests r
+            WHERE (r.minor_id = \(viewer)::uuid
+                   OR r.minor_id IN (SELECT g.minor_id FROM family.guardian_links g
+                                     WHERE g.guardian_id = \(viewer)::uuid))
+              AND (\(page.state?.rawValue)::smallint IS NULL OR r.state = \(page.state?.rawValue)::smallint)
+              AND (\(page.before)::uuid IS NULL OR r.id < \(page.before)::uuid)
+            ORDER BY r.id DESC
+            LIMIT \(page.size + 1)
+            """
+        ).map(record)
+    }
+
+    /// The guardians of `minorID`.
+    static func guardians(of minorID: String, in tx: PostgresTransaction) async throws -> [String] {
+        try await tx.query(
+            "SELECT guardian_id::text FROM family.guardian_links WHERE minor_id = \(minorID)::uuid ORDER BY id"
+        ).decode(String.self)
+    }
+
+    /// A request from its columns; a kind or state the table's CHECKs should have kept out is a decoding error
+    /// naming the row.
+    static func record(_ row: PostgresRow) throws -> ApprovalRecord {
+        let columns = try row.decode((String, String, Int, String, String, Int, String?, Date, Date?).self)
+        guard let kind = ApprovalRecord.Kind(rawValue: columns.2),
+            let state = ApprovalRecord.State(rawValue: columns.5)
+        else {
+            throw PostgresError(
+                kind: .decoding, message: "family.approval_requests row \(columns.0) has an unknown kind or state")
+        }
+        return ApprovalRecord(
+            id: columns.0, minorID: columns.1, kind: kind, subjectID: columns.3, summary: columns.4, state: state,
+            decidedBy: columns.6, createdAt: columns.7, decidedAt: columns.8)
+    }
+}
+
+extension PostgresQuery.StringInterpolation {
+    /// Writes the column list into the SQL: a constant of `ApprovalStore`, never anything from a request, so it
+    /// is text, not a bind. The statements alias the table `r`.
+    mutating func appendInterpolation(_ columns: ApprovalStore.Columns) {
+        appendLiteral(
+            """
+            r.id::text, r.minor_id::text, r.kind, r.subject_id, r.summary, r.state, r.decided_by::text, \
+            r.created_at, r.decided_at
+            """)
+    }
+}
