@@ -49,19 +49,21 @@ enum ApprovalStore {
         ).decode(String.self)
     }
 
-    /// A request from its columns; a kind or state the table's CHECKs should have kept out is a decoding error
-    /// naming the row.
+    /// A request from the first columns of `row` (`Columns.request`); a kind or state the table's CHECKs should
+    /// have kept out is a decoding error naming the row.
     static func record(_ row: PostgresRow) throws -> ApprovalRecord {
-        let columns = try row.decode((String, String, Int, String, String, Int, String?, Date, Date?).self)
-        guard let kind = ApprovalRecord.Kind(rawValue: columns.2),
-            let state = ApprovalRecord.State(rawValue: columns.5)
+        let id = try row.decode(String.self, column: 0)
+        guard let kind = ApprovalRecord.Kind(rawValue: try row.decode(Int.self, column: 2)),
+            let state = ApprovalRecord.State(rawValue: try row.decode(Int.self, column: 5))
         else {
             throw PostgresError(
-                kind: .decoding, message: "family.approval_requests row \(columns.0) has an unknown kind or state")
+                kind: .decoding, message: "family.approval_requests row \(id) has an unknown kind or state")
         }
         return ApprovalRecord(
-            id: columns.0, minorID: columns.1, kind: kind, subjectID: columns.3, summary: columns.4, state: state,
-            decidedBy: columns.6, createdAt: columns.7, decidedAt: columns.8)
+            id: id, minorID: try row.decode(String.self, column: 1), kind: kind,
+            subjectID: try row.decode(String.self, column: 3), summary: try row.decode(String.self, column: 4),
+            state: state, decidedBy: try row.decode(String?.self, column: 6),
+            createdAt: try row.decode(Date.self, column: 7), decidedAt: try row.decode(Date?.self, column: 8))
     }
 }
 
