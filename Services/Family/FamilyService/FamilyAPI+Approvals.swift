@@ -1,5 +1,4 @@
 import KindredAPI
-import KindredEvents
 import KindredMessages
 import KindredRPC
 import KindredRuntime
@@ -46,12 +45,6 @@ extension FamilyAPI {
         guard request.afterCursor >= 0 else {
             throw FieldViolations.single("after_cursor", "must not be negative")
         }
-        do {
-            for try await event in events.events(after: request.afterCursor) {
-                try await responses.write(try FamilyEvents.message(from: event))
-            }
-        } catch let pruned as EventsPruned {
-            throw FamilyError.eventsPruned(after: pruned.afterCursor, oldestRetained: pruned.oldestRetained)
-        }
+        try await FamilyEvents.serve(events, after: request.afterCursor) { try await responses.write($0) }
     }
 }

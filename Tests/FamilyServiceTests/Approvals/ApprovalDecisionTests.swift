@@ -49,11 +49,11 @@ import Testing
             let asked = try await test.ask(minor)
             let decided = try await test.approvals.decide(asked.id, approve: true, as: mother)
             for (guardian, approve) in [(mother, false), (father, true), (father, false)] {
-                let refusal = await ApprovalTest.refusal {
+                let refusal = await rpcError {
                     try await test.approvals.decide(asked.id, approve: approve, as: guardian)
                 }
                 #expect(refusal?.code == .failedPrecondition)
-                #expect(refusal?.approvalReason == "APPROVAL_ALREADY_DECIDED")
+                #expect(refusal?.reason == "APPROVAL_ALREADY_DECIDED")
             }
             #expect(try await test.approvals.approval(asked.id, as: minor) == decided)
             #expect(try await test.events().count == 1)
@@ -69,22 +69,22 @@ import Testing
             try await test.link(otherGuardian, to: otherMinor)
             let asked = try await test.ask(minor)
             for seer in [minor, ApprovalCallers.service] {
-                let refusal = await ApprovalTest.refusal { try await test.approvals.decide(asked.id, approve: true, as: seer) }
+                let refusal = await rpcError { try await test.approvals.decide(asked.id, approve: true, as: seer) }
                 #expect(refusal?.code == .permissionDenied)
-                #expect(refusal?.approvalReason == "ONLY_GUARDIAN_MAY_DECIDE")
+                #expect(refusal?.reason == "ONLY_GUARDIAN_MAY_DECIDE")
             }
             for stranger in [otherGuardian, otherMinor, ApprovalCallers.caller(role: .admin)] {
-                let refusal = await ApprovalTest.refusal {
+                let refusal = await rpcError {
                     try await test.approvals.decide(asked.id, approve: true, as: stranger)
                 }
-                #expect(refusal?.code == .notFound && refusal?.approvalReason == "APPROVAL_NOT_FOUND")
+                #expect(refusal?.code == .notFound && refusal?.reason == "APPROVAL_NOT_FOUND")
             }
-            let unknown = await ApprovalTest.refusal {
+            let unknown = await rpcError {
                 try await test.approvals.decide(ApprovalCallers.adult().userID, approve: true, as: guardian)
             }
             #expect(unknown?.code == .notFound)
-            let malformed = await ApprovalTest.refusal { try await test.approvals.decide("", approve: true, as: guardian) }
-            #expect(malformed?.approvalBadFields == ["approval_id"])
+            let malformed = await rpcError { try await test.approvals.decide("", approve: true, as: guardian) }
+            #expect(malformed?.badFields == ["approval_id"])
             #expect(try await test.approvals.approval(asked.id, as: minor).state == .pending)
             #expect(try await test.events().isEmpty)
         }
@@ -114,7 +114,7 @@ import Testing
                 #expect(winners.count == 1)
                 let losers = outcomes.compactMap { outcome -> String? in
                     guard case .failure(let error as RPCError) = outcome else { return nil }
-                    return error.approvalReason
+                    return error.reason
                 }
                 #expect(losers == ["APPROVAL_ALREADY_DECIDED"])
                 #expect(try await test.approvals.approval(asked.id, as: minor) == winners.first)

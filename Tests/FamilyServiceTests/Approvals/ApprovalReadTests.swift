@@ -29,15 +29,15 @@ import Testing
             let approval = try await test.ask(minor)
             let strangers = [otherMinor, otherGuardian, ApprovalCallers.adult(), ApprovalCallers.caller(role: .admin)]
             for stranger in strangers {
-                let refusal = await ApprovalTest.refusal { try await test.approvals.approval(approval.id, as: stranger) }
-                #expect(refusal?.code == .notFound && refusal?.approvalReason == "APPROVAL_NOT_FOUND")
+                let refusal = await rpcError { try await test.approvals.approval(approval.id, as: stranger) }
+                #expect(refusal?.code == .notFound && refusal?.reason == "APPROVAL_NOT_FOUND")
             }
-            let unknown = await ApprovalTest.refusal {
+            let unknown = await rpcError {
                 try await test.approvals.approval(ApprovalCallers.adult().userID, as: ApprovalCallers.service)
             }
             #expect(unknown?.code == .notFound)
-            let malformed = await ApprovalTest.refusal { try await test.approvals.approval("42", as: minor) }
-            #expect(malformed?.approvalBadFields == ["approval_id"])
+            let malformed = await rpcError { try await test.approvals.approval("42", as: minor) }
+            #expect(malformed?.badFields == ["approval_id"])
         }
     }
 
@@ -103,17 +103,17 @@ import Testing
             let (minor, guardian) = (ApprovalCallers.minor(), ApprovalCallers.adult())
             try await test.link(guardian, to: minor)
             for index in 0..<2 { _ = try await test.ask(minor, subject: "e-\(index)") }
-            let everything = await ApprovalTest.refusal {
+            let everything = await rpcError {
                 try await Self.list(test, as: guardian, state: .init(rawValue: 7), size: -1, token: "garbage!")
             }
             #expect(everything?.code == .invalidArgument)
-            #expect(everything?.approvalBadFields == ["state", "page.page_size", "page.page_token"])
+            #expect(everything?.badFields == ["state", "page.page_size", "page.page_token"])
             let pendingToken = try await Self.list(test, as: guardian, state: .pending, size: 1).nextPageToken
             #expect(!pendingToken.isEmpty)
-            let otherFilter = await ApprovalTest.refusal {
+            let otherFilter = await rpcError {
                 try await Self.list(test, as: guardian, state: .approved, token: pendingToken)
             }
-            #expect(otherFilter?.approvalBadFields == ["page.page_token"])
+            #expect(otherFilter?.badFields == ["page.page_token"])
         }
     }
 

@@ -77,8 +77,8 @@ import Testing
             let (minor, guardian) = (ApprovalCallers.minor(), ApprovalCallers.adult())
             try await test.link(guardian, to: minor)
             for other in [guardian, ApprovalCallers.minor(), ApprovalCallers.caller(role: .admin)] {
-                let refusal = await ApprovalTest.refusal { try await test.ask(minor, as: other) }
-                #expect(refusal?.code == .permissionDenied && refusal?.approvalReason == "APPROVAL_NOT_YOURS")
+                let refusal = await rpcError { try await test.ask(minor, as: other) }
+                #expect(refusal?.code == .permissionDenied && refusal?.reason == "APPROVAL_NOT_YOURS")
             }
             #expect(try await test.inbox(guardian).isEmpty)
         }
@@ -89,8 +89,8 @@ import Testing
             let test = ApprovalTest(pool)
             let (adult, formerGuardian) = (ApprovalCallers.adult(), ApprovalCallers.adult())
             try await test.link(formerGuardian, to: adult)
-            let refusal = await ApprovalTest.refusal { try await test.ask(adult) }
-            #expect(refusal?.code == .failedPrecondition && refusal?.approvalReason == "NOT_A_MINOR")
+            let refusal = await rpcError { try await test.ask(adult) }
+            #expect(refusal?.code == .failedPrecondition && refusal?.reason == "NOT_A_MINOR")
         }
     }
 
@@ -99,8 +99,8 @@ import Testing
             let test = ApprovalTest(pool)
             let minor = ApprovalCallers.minor()
             for caller in [minor, ApprovalCallers.service] {
-                let refusal = await ApprovalTest.refusal { try await test.ask(minor, as: caller) }
-                #expect(refusal?.code == .failedPrecondition && refusal?.approvalReason == "NO_GUARDIAN")
+                let refusal = await rpcError { try await test.ask(minor, as: caller) }
+                #expect(refusal?.code == .failedPrecondition && refusal?.reason == "NO_GUARDIAN")
             }
             let stored = try await pool.query("SELECT 1 FROM family.approval_requests")
             #expect(stored.isEmpty)
@@ -121,9 +121,9 @@ import Testing
     @Test(arguments: malformed) func malformedAsksNameEveryBadField(
         request: Kindred_Family_V1_CreateApprovalRequestRequest, fields: [String]
     ) async throws {
-        let refusal = await ApprovalTest.refusal { try ApprovalAsk(request) }
+        let refusal = await rpcError { try ApprovalAsk(request) }
         #expect(refusal?.code == .invalidArgument)
-        #expect(refusal?.approvalBadFields == fields)
+        #expect(refusal?.badFields == fields)
     }
 
     @Test func twoHundredCharactersAreEnough() throws {

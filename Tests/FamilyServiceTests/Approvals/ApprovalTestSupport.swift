@@ -3,7 +3,6 @@ import FoundationEssentials
 import KindredAuth
 import KindredMessages
 import KindredPostgres
-import KindredRPC
 import KindredRuntime
 import KindredTestSupport
 import Testing
@@ -25,10 +24,15 @@ struct ApprovalTest {
 
     /// Makes `guardian` a guardian of `minor`, as the guardian links part does.
     func link(_ guardian: Caller, to minor: Caller) async throws {
+        try await Self.link(guardian: guardian.userID, minor: minor.userID, pool)
+    }
+
+    /// Makes user `guardian` a guardian of user `minor`, as the guardian links part does.
+    static func link(guardian: String, minor: String, _ pool: PostgresPool) async throws {
         try await pool.query(
             """
             INSERT INTO family.guardian_links (id, minor_id, guardian_id, created_at)
-            VALUES (\(UUIDv7.generate(at: Date()))::uuid, \(minor.userID)::uuid, \(guardian.userID)::uuid, now())
+            VALUES (\(UUIDv7.generate(at: Date()))::uuid, \(minor)::uuid, \(guardian)::uuid, now())
             """)
     }
 
@@ -62,19 +66,6 @@ struct ApprovalTest {
                 return event
             }
     }
-
-    /// The gRPC refusal `body` ends with; nil when it succeeds.
-    static func refusal(_ body: () async throws -> some Any) async -> RPCError? {
-        do {
-            _ = try await body()
-            return nil
-        } catch let error as RPCError {
-            return error
-        } catch {
-            Issue.record("not an RPC answer: \(error)")
-            return nil
-        }
-    }
 }
 
 /// Callers as verified access tokens make them (only the verifier makes a `Caller`).
@@ -100,20 +91,4 @@ enum ApprovalCallers {
     static func adult() -> Caller { caller() }
     /// The social service, by its client id.
     static let service = caller("social", role: .service)
-}
-
-extension RPCError {
-    /// The `ErrorInfo` reason, if the error carries one.
-    var approvalReason: String? {
-        details.lazy.compactMap { detail -> String? in
-            if case .errorInfo(let reason, _, _) = detail { reason } else { nil }
-        }.first
-    }
-
-    /// The fields a `BadRequest` names, in order.
-    var approvalBadFields: [String] {
-        details.flatMap { detail -> [String] in
-            if case .badRequest(let violations) = detail { violations.map(\.field) } else { [] }
-        }
-    }
 }

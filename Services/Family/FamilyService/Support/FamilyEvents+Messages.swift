@@ -12,6 +12,20 @@ extension FamilyEvents {
             type: payload.type, payload: try Kindred_Family_V1_Event(payload: payload).serializedBytes(), in: tx)
     }
 
+    /// Hands `write` every event of `feed` after `cursor`, then new ones as they come, as `WatchEvents` sends
+    /// them; a consumer whose next events were pruned gets FAILED_PRECONDITION `EVENTS_PRUNED`.
+    static func serve(
+        _ feed: EventFeed, after cursor: Int64, to write: (Kindred_Family_V1_Event) async throws -> Void
+    ) async throws {
+        do {
+            for try await event in feed.events(after: cursor) {
+                try await write(try message(from: event))
+            }
+        } catch let pruned as EventsPruned {
+            throw FamilyError.eventsPruned(after: pruned.afterCursor, oldestRetained: pruned.oldestRetained)
+        }
+    }
+
     /// The stream's message for a stored event: its payload, with the cursor, type and time the outbox gave it.
     static func message(from event: OutboxEvent) throws -> Kindred_Family_V1_Event {
         var message = try Kindred_Family_V1_Event(serializedBytes: event.payload)
