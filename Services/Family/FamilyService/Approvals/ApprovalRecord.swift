@@ -5,13 +5,13 @@ import KindredRuntime
 /// One approval request as `family.approval_requests` holds it.
 struct ApprovalRecord: Sendable, Equatable {
     /// What a minor may ask for; the numbers are `kindred.family.v1.ApprovalKind`'s.
-    enum Kind: Int, Sendable, CaseIterable {
+    enum Kind: Int, Sendable {
         case joinEvent = 1
         case viewFlaggedMedia = 2
     }
 
     /// Where a request stands; the numbers are `kindred.family.v1.ApprovalState`'s.
-    enum State: Int, Sendable, CaseIterable {
+    enum State: Int, Sendable {
         case pending = 1
         case approved = 2
         case denied = 3
