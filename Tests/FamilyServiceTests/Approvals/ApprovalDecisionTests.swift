@@ -2,6 +2,7 @@
 import KindredMessages
 import KindredPostgres
 import KindredRPC
+import KindredTestSupport
 import Testing
 
 /// `DecideApprovalRequest`: one decision per request, by a guardian of the minor, reported as an event and a

@@ -3,6 +3,7 @@ import KindredAuth
 import KindredMessages
 import KindredPostgres
 import KindredRPC
+import KindredTestSupport
 import Testing
 
 /// `GetApprovalRequest` and `ListApprovalRequests`: who sees which requests, in which order, a page at a time.

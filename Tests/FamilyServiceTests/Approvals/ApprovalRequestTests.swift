@@ -2,6 +2,7 @@
 import KindredMessages
 import KindredPostgres
 import KindredRPC
+import KindredTestSupport
 import Testing
 
 /// `CreateApprovalRequest`: who may ask, what guardians are told, and one pending request per question.

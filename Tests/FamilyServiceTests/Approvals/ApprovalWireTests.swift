@@ -2,6 +2,7 @@
 import KindredAPI
 import KindredMessages
 import KindredRPC
+import KindredTestSupport
 import Testing
 
 /// Approvals through the real servers: a minor asks, a guardian decides, a service watching the events hears

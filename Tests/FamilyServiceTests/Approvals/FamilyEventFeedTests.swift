@@ -3,6 +3,7 @@ import KindredEvents
 import KindredMessages
 import KindredPostgres
 import KindredRPC
+import KindredTestSupport
 import Testing
 
 /// The family outbox as `WatchEvents` serves it: a decision becomes `approval.decided` with its cursor.
