@@ -21,7 +21,8 @@ import Testing
     @Test func aTokenCarriesItsFieldsAndNoPaddingOrURLUnsafeCharacters() {
         let token = Paging.token("any", "0192f5e0-7c1a-7b3e-8f00-00000000ad01", "é/+?")
         #expect(!token.contains(where: { "+/=".contains($0) }))
-        #expect(Paging.fields(of: token, count: 3) == ["any", "0192f5e0-7c1a-7b3e-8f00-00000000ad01", "é/+?"])
+        #expect(
+            Paging.fields(of: token, count: 3) == ["any", "0192f5e0-7c1a-7b3e-8f00-00000000ad01", "é/+?"])
     }
 
     @Test(arguments: ["", "garbage!", "bm90IGEgdG9rZW4", Paging.token("a"), Paging.token("a", "b", "c")])

@@ -38,7 +38,8 @@ extension FamilyAPI {
     }
 
     func watchEvents(
-        _ request: Kindred_Family_V1_WatchEventsRequest, responses: ResponseStreamWriter<Kindred_Family_V1_Event>,
+        _ request: Kindred_Family_V1_WatchEventsRequest,
+        responses: ResponseStreamWriter<Kindred_Family_V1_Event>,
         context: ServerContext
     ) async throws {
         _ = try context.authenticatedCaller(as: .service)

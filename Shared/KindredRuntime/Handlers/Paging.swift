@@ -14,7 +14,9 @@ public enum Paging {
     private static let version = "1"
 
     /// The page size `page` asks for; a negative one is recorded in `violations` as `page.page_size`.
-    public static func size(of page: Kindred_Common_V1_PageRequest?, _ violations: inout FieldViolations) -> Int {
+    public static func size(of page: Kindred_Common_V1_PageRequest?, _ violations: inout FieldViolations)
+        -> Int
+    {
         let asked = page?.pageSize ?? 0
         if asked < 0 { violations.add("page.page_size", "must not be negative") }
         return asked <= 0 ? defaultSize : min(Int(asked), maximumSize)
@@ -32,7 +34,8 @@ public enum Paging {
         var base64 = token.replacing("-", with: "+").replacing("_", with: "/")
         base64 += String(repeating: "=", count: (4 - base64.utf8.count % 4) % 4)
         guard let data = Data(base64Encoded: base64) else { return nil }
-        let lines = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+        let lines = String(decoding: data, as: UTF8.self).split(
+            separator: "\n", omittingEmptySubsequences: false)
         guard lines.count == count + 1, lines[0] == version else { return nil }
         return lines.dropFirst().map(String.init)
     }

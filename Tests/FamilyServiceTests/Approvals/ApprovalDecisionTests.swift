@@ -15,7 +15,9 @@ import Testing
             try await test.link(guardian, to: minor)
             let asked = try await test.ask(minor)
             let decided = try await test.approvals.decide(asked.id, approve: true, as: guardian)
-            #expect(decided.state == .approved && decided.decidedBy == guardian.userID && decided.decidedAt != nil)
+            #expect(
+                decided.state == .approved && decided.decidedBy == guardian.userID && decided.decidedAt != nil
+            )
             #expect(decided.id == asked.id && decided.summary == asked.summary)
             #expect(try await test.approvals.approval(asked.id, as: ApprovalCallers.service) == decided)
             let events = try await test.events()
@@ -44,7 +46,9 @@ import Testing
     @Test func aDecidedRequestCannotBeDecidedOtherwiseNorByTheOtherGuardian() async throws {
         try await FamilyTestDatabase.withDatabase { pool in
             let test = ApprovalTest(pool)
-            let (minor, mother, father) = (ApprovalCallers.minor(), ApprovalCallers.adult(), ApprovalCallers.adult())
+            let (minor, mother, father) = (
+                ApprovalCallers.minor(), ApprovalCallers.adult(), ApprovalCallers.adult()
+            )
             try await test.link(mother, to: minor)
             try await test.link(father, to: minor)
             let asked = try await test.ask(minor)
@@ -70,7 +74,9 @@ import Testing
             try await test.link(otherGuardian, to: otherMinor)
             let asked = try await test.ask(minor)
             for seer in [minor, ApprovalCallers.service] {
-                let refusal = await rpcError { try await test.approvals.decide(asked.id, approve: true, as: seer) }
+                let refusal = await rpcError {
+                    try await test.approvals.decide(asked.id, approve: true, as: seer)
+                }
                 #expect(refusal?.code == .permissionDenied)
                 #expect(refusal?.reason == "ONLY_GUARDIAN_MAY_DECIDE")
             }
@@ -84,7 +90,9 @@ import Testing
                 try await test.approvals.decide(ApprovalCallers.adult().userID, approve: true, as: guardian)
             }
             #expect(unknown?.code == .notFound)
-            let malformed = await rpcError { try await test.approvals.decide("", approve: true, as: guardian) }
+            let malformed = await rpcError {
+                try await test.approvals.decide("", approve: true, as: guardian)
+            }
             #expect(malformed?.badFields == ["approval_id"])
             #expect(try await test.approvals.approval(asked.id, as: minor).state == .pending)
             #expect(try await test.events().isEmpty)
@@ -94,7 +102,9 @@ import Testing
     @Test func twoGuardiansDecidingAtOnceMakeExactlyOneDecision() async throws {
         try await FamilyTestDatabase.withDatabase { pool in
             let test = ApprovalTest(pool)
-            let (minor, mother, father) = (ApprovalCallers.minor(), ApprovalCallers.adult(), ApprovalCallers.adult())
+            let (minor, mother, father) = (
+                ApprovalCallers.minor(), ApprovalCallers.adult(), ApprovalCallers.adult()
+            )
             try await test.link(mother, to: minor)
             try await test.link(father, to: minor)
             for round in 0..<5 {
@@ -103,7 +113,8 @@ import Testing
                     for (guardian, approve) in [(mother, true), (father, false)] {
                         group.addTask {
                             do {
-                                return .success(try await test.approvals.decide(asked.id, approve: approve, as: guardian))
+                                return .success(
+                                    try await test.approvals.decide(asked.id, approve: approve, as: guardian))
                             } catch {
                                 return .failure(error)
                             }

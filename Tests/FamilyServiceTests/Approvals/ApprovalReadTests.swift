@@ -28,7 +28,9 @@ import Testing
             try await test.link(guardian, to: minor)
             try await test.link(otherGuardian, to: otherMinor)
             let approval = try await test.ask(minor)
-            let strangers = [otherMinor, otherGuardian, ApprovalCallers.adult(), ApprovalCallers.caller(role: .admin)]
+            let strangers = [
+                otherMinor, otherGuardian, ApprovalCallers.adult(), ApprovalCallers.caller(role: .admin),
+            ]
             for stranger in strangers {
                 let refusal = await rpcError { try await test.approvals.approval(approval.id, as: stranger) }
                 #expect(refusal?.code == .notFound && refusal?.reason == "APPROVAL_NOT_FOUND")
@@ -46,7 +48,10 @@ import Testing
         try await FamilyTestDatabase.withDatabase { pool in
             let test = ApprovalTest(pool)
             let (guardian, anna, ben, stranger) =
-                (ApprovalCallers.adult(), ApprovalCallers.minor(), ApprovalCallers.minor(), ApprovalCallers.minor())
+                (
+                    ApprovalCallers.adult(), ApprovalCallers.minor(), ApprovalCallers.minor(),
+                    ApprovalCallers.minor()
+                )
             try await test.link(guardian, to: anna)
             try await test.link(guardian, to: ben)
             try await test.link(ApprovalCallers.adult(), to: stranger)
@@ -105,7 +110,8 @@ import Testing
             try await test.link(guardian, to: minor)
             for index in 0..<2 { _ = try await test.ask(minor, subject: "e-\(index)") }
             let everything = await rpcError {
-                try await Self.list(test, as: guardian, state: .init(rawValue: 7), size: -1, token: "garbage!")
+                try await Self.list(
+                    test, as: guardian, state: .init(rawValue: 7), size: -1, token: "garbage!")
             }
             #expect(everything?.code == .invalidArgument)
             #expect(everything?.badFields == ["state", "page.page_size", "page.page_token"])

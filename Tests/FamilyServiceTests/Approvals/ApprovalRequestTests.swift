@@ -10,15 +10,19 @@ import Testing
     @Test func theMinorAsksAndEachGuardianIsToldOnce() async throws {
         try await FamilyTestDatabase.withDatabase { pool in
             let test = ApprovalTest(pool)
-            let (minor, mother, father) = (ApprovalCallers.minor(), ApprovalCallers.adult(), ApprovalCallers.adult())
+            let (minor, mother, father) = (
+                ApprovalCallers.minor(), ApprovalCallers.adult(), ApprovalCallers.adult()
+            )
             try await test.link(mother, to: minor)
             try await test.link(father, to: minor)
             let approval = try await test.ask(minor)
-            #expect(approval.state == .pending && approval.minorID == minor.userID && approval.decidedBy == nil)
+            #expect(
+                approval.state == .pending && approval.minorID == minor.userID && approval.decidedBy == nil)
             #expect(approval.kind == .joinEvent && approval.subjectID == "event-1")
             for guardian in [mother, father] {
                 let inbox = try await test.inbox(guardian)
-                #expect(inbox.map(\.kind) == [Int(Kindred_Family_V1_NotificationKind.approvalRequested.rawValue)])
+                #expect(
+                    inbox.map(\.kind) == [Int(Kindred_Family_V1_NotificationKind.approvalRequested.rawValue)])
                 #expect(inbox.map(\.dedupKey) == ["approval_requested:\(approval.id)"])
             }
             #expect(try await test.inbox(minor).isEmpty)
@@ -31,7 +35,8 @@ import Testing
             let (minor, guardian) = (ApprovalCallers.minor(), ApprovalCallers.adult())
             try await test.link(guardian, to: minor)
             let first = try await test.ask(minor, summary: "Join the beach cleanup")
-            let again = try await test.ask(minor, summary: "Join the beach cleanup, please", as: ApprovalCallers.service)
+            let again = try await test.ask(
+                minor, summary: "Join the beach cleanup, please", as: ApprovalCallers.service)
             #expect(again == first)
             #expect(try await test.inbox(guardian).count == 1)
         }
@@ -44,7 +49,11 @@ import Testing
             try await test.link(guardian, to: minor)
             let ids = try await withThrowingTaskGroup(of: String.self) { group in
                 for index in 0..<8 {
-                    group.addTask { try await test.ask(minor, as: index.isMultiple(of: 2) ? minor : ApprovalCallers.service).id }
+                    group.addTask {
+                        try await test.ask(
+                            minor, as: index.isMultiple(of: 2) ? minor : ApprovalCallers.service
+                        ).id
+                    }
                 }
                 return try await group.reduce(into: Set<String>()) { $0.insert($1) }
             }
@@ -111,12 +120,22 @@ import Testing
     static let malformed: [(Kindred_Family_V1_CreateApprovalRequestRequest, [String])] = [
         (.init(), ["minor_user_id", "kind", "subject_id", "summary"]),
         (.init(minorUserID: "mia", kind: .joinEvent, subjectID: "e", summary: "s"), ["minor_user_id"]),
-        (.init(minorUserID: ApprovalCallers.minor().userID, kind: .init(rawValue: 9), subjectID: "e", summary: "s"),
-         ["kind"]),
-        (.init(minorUserID: ApprovalCallers.minor().userID, kind: .viewFlaggedMedia,
-               subjectID: String(repeating: "é", count: 201), summary: "   "), ["subject_id", "summary"]),
-        (.init(minorUserID: ApprovalCallers.minor().userID, kind: .joinEvent, subjectID: "e\t1",
-               summary: "Join\nthe party"), ["subject_id", "summary"]),
+        (
+            .init(
+                minorUserID: ApprovalCallers.minor().userID, kind: .init(rawValue: 9), subjectID: "e",
+                summary: "s"),
+            ["kind"]
+        ),
+        (
+            .init(
+                minorUserID: ApprovalCallers.minor().userID, kind: .viewFlaggedMedia,
+                subjectID: String(repeating: "é", count: 201), summary: "   "), ["subject_id", "summary"]
+        ),
+        (
+            .init(
+                minorUserID: ApprovalCallers.minor().userID, kind: .joinEvent, subjectID: "e\t1",
+                summary: "Join\nthe party"), ["subject_id", "summary"]
+        ),
     ]
 
     @Test(arguments: malformed) func malformedAsksNameEveryBadField(
@@ -130,7 +149,9 @@ import Testing
     @Test func twoHundredCharactersAreEnough() throws {
         let longest = String(repeating: "é", count: 200)
         let ask = try ApprovalAsk(
-            .init(minorUserID: ApprovalCallers.minor().userID, kind: .joinEvent, subjectID: longest, summary: longest))
+            .init(
+                minorUserID: ApprovalCallers.minor().userID, kind: .joinEvent, subjectID: longest,
+                summary: longest))
         #expect(ask.summary == longest && ask.subjectID == longest)
     }
 }

@@ -19,7 +19,11 @@ struct ApprovalTest {
         let instant = instant
         approvals = Approvals(
             database: pool,
-            clock: WallClock { instant.withLock { $0 = $0.addingTimeInterval(1); return $0 } })
+            clock: WallClock {
+                instant.withLock {
+                    $0 = $0.addingTimeInterval(1); return $0
+                }
+            })
     }
 
     /// Makes `guardian` a guardian of `minor`, as the guardian links part does.
@@ -80,7 +84,8 @@ enum ApprovalCallers {
         let now = Int64(Date().timeIntervalSince1970)
         let token = TokenSigner(key: key).sign(
             TokenClaims(
-                subject: userID, role: role, ageBand: ageBand, parentalControls: ageBand != .adult, scope: .full,
+                subject: userID, role: role, ageBand: ageBand, parentalControls: ageBand != .adult,
+                scope: .full,
                 issuedAt: now, expiresAt: now + 900, tokenID: UUIDv7.generate(at: Date())))
         return try! verifier.verify(token)
     }

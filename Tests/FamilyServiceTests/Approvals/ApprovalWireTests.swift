@@ -22,11 +22,14 @@ import Testing
             }
             let asked = try #require(
                 try await stack.family.createApprovalRequest(
-                    .init(minorUserID: mia.id, kind: .joinEvent, subjectID: "event-42", summary: "Join 'Beach cleanup'"),
+                    .init(
+                        minorUserID: mia.id, kind: .joinEvent, subjectID: "event-42",
+                        summary: "Join 'Beach cleanup'"),
                     options: mia.bearer
                 ).approval)
             #expect(asked.state == .pending && asked.minorUserID == mia.id)
-            let pending = try await stack.family.listApprovalRequests(.init(state: .pending), options: mum.bearer)
+            let pending = try await stack.family.listApprovalRequests(
+                .init(state: .pending), options: mum.bearer)
             #expect(pending.approvals == [asked] && pending.page?.nextPageToken == "")
 
             let decided = try #require(
@@ -53,40 +56,70 @@ import Testing
             let service = try await stack.serviceBearer()
             let family = stack.family
             let ask = Kindred_Family_V1_CreateApprovalRequestRequest(
-                minorUserID: mia.id, kind: .viewFlaggedMedia, subjectID: "media-7", summary: "See a flagged photo")
+                minorUserID: mia.id, kind: .viewFlaggedMedia, subjectID: "media-7",
+                summary: "See a flagged photo")
             let asked = try #require(try await family.createApprovalRequest(ask, options: service).approval)
             let id = asked.approvalID
             #expect(try await family.createApprovalRequest(ask, options: mia.bearer).approval == asked)
 
             let expectations: [(RPCError?, StatusCode, String?)] = [
-                (await rpcError { try await family.createApprovalRequest(ask, options: FamilyTestStack.bearer(nil)) },
-                 .unauthenticated, "TOKEN_MISSING"),
-                (await rpcError { try await family.createApprovalRequest(ask, options: ola.bearer) },
-                 .permissionDenied, "APPROVAL_NOT_YOURS"),
-                (await rpcError {
-                    try await family.createApprovalRequest(
-                        .init(minorUserID: ola.id, kind: .joinEvent, subjectID: "e", summary: "s"), options: ola.bearer)
-                }, .failedPrecondition, "NOT_A_MINOR"),
-                (await rpcError { try await family.getApprovalRequest(.init(approvalID: id), options: ola.bearer) },
-                 .notFound, "APPROVAL_NOT_FOUND"),
-                (await rpcError {
-                    try await family.decideApprovalRequest(.init(approvalID: id, approve: true), options: mia.bearer)
-                }, .permissionDenied, "ONLY_GUARDIAN_MAY_DECIDE"),
-                (await rpcError {
-                    try await family.decideApprovalRequest(.init(approvalID: id, approve: true), options: ola.bearer)
-                }, .notFound, "APPROVAL_NOT_FOUND"),
-                (await rpcError { try await family.listApprovalRequests(.init(), options: service) },
-                 .permissionDenied, "ROLE_NOT_ALLOWED"),
-                (await rpcError { for try await _ in family.watchEvents(.init(), options: mia.bearer) {} },
-                 .permissionDenied, "ROLE_NOT_ALLOWED"),
-                (await rpcError { for try await _ in family.watchEvents(.init(afterCursor: -1), options: service) {} },
-                 .invalidArgument, nil),
+                (
+                    await rpcError {
+                        try await family.createApprovalRequest(ask, options: FamilyTestStack.bearer(nil))
+                    },
+                    .unauthenticated, "TOKEN_MISSING"
+                ),
+                (
+                    await rpcError { try await family.createApprovalRequest(ask, options: ola.bearer) },
+                    .permissionDenied, "APPROVAL_NOT_YOURS"
+                ),
+                (
+                    await rpcError {
+                        try await family.createApprovalRequest(
+                            .init(minorUserID: ola.id, kind: .joinEvent, subjectID: "e", summary: "s"),
+                            options: ola.bearer)
+                    }, .failedPrecondition, "NOT_A_MINOR"
+                ),
+                (
+                    await rpcError {
+                        try await family.getApprovalRequest(.init(approvalID: id), options: ola.bearer)
+                    },
+                    .notFound, "APPROVAL_NOT_FOUND"
+                ),
+                (
+                    await rpcError {
+                        try await family.decideApprovalRequest(
+                            .init(approvalID: id, approve: true), options: mia.bearer)
+                    }, .permissionDenied, "ONLY_GUARDIAN_MAY_DECIDE"
+                ),
+                (
+                    await rpcError {
+                        try await family.decideApprovalRequest(
+                            .init(approvalID: id, approve: true), options: ola.bearer)
+                    }, .notFound, "APPROVAL_NOT_FOUND"
+                ),
+                (
+                    await rpcError { try await family.listApprovalRequests(.init(), options: service) },
+                    .permissionDenied, "ROLE_NOT_ALLOWED"
+                ),
+                (
+                    await rpcError { for try await _ in family.watchEvents(.init(), options: mia.bearer) {} },
+                    .permissionDenied, "ROLE_NOT_ALLOWED"
+                ),
+                (
+                    await rpcError {
+                        for try await _ in family.watchEvents(.init(afterCursor: -1), options: service) {}
+                    },
+                    .invalidArgument, nil
+                ),
             ]
             for (refusal, code, reason) in expectations {
                 #expect(refusal?.code == code)
                 #expect(refusal?.reason == reason)
             }
-            #expect(try await family.getApprovalRequest(.init(approvalID: id), options: mia.bearer).approval == asked)
+            #expect(
+                try await family.getApprovalRequest(.init(approvalID: id), options: mia.bearer).approval
+                    == asked)
             #expect(try await family.listApprovalRequests(.init(), options: mia.bearer).approvals == [asked])
         }
     }

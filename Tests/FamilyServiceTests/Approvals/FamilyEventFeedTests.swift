@@ -13,7 +13,8 @@ import Testing
             let test = ApprovalTest(pool)
             let (minor, guardian) = (ApprovalCallers.minor(), ApprovalCallers.adult())
             try await test.link(guardian, to: minor)
-            let feed = try EventFeed(outbox: FamilyEvents.outbox, pool: pool, logger: FamilyTestDatabase.logger)
+            let feed = try EventFeed(
+                outbox: FamilyEvents.outbox, pool: pool, logger: FamilyTestDatabase.logger)
             let approved = try await test.approvals.decide(
                 try await test.ask(minor, subject: "e-1").id, approve: true, as: guardian)
             let denied = try await test.approvals.decide(
@@ -23,7 +24,8 @@ import Testing
             #expect(all.map(\.type) == ["approval.decided", "approval.decided"])
             #expect(all.map(\.cursor) == [1, 2])
             #expect(all.allSatisfy { $0.occurredAt != nil })
-            #expect(all.map(\.payload) == [approved, denied].map { .approvalDecided(.init(approval: $0.proto)) })
+            #expect(
+                all.map(\.payload) == [approved, denied].map { .approvalDecided(.init(approval: $0.proto)) })
             #expect(try await Self.watch(feed, after: 1, count: 1).map(\.cursor) == [2])
             await feed.close()
         }
@@ -37,8 +39,9 @@ import Testing
             // An instance that keeps nothing: it numbers the three events and prunes all but the newest.
             let forgetful = try EventFeed(
                 outbox: FamilyEvents.outbox, pool: pool, logger: FamilyTestDatabase.logger,
-                options: EventFeed.Options(pollInterval: .milliseconds(20), retention: .zero,
-                                           pruneInterval: .milliseconds(20)))
+                options: EventFeed.Options(
+                    pollInterval: .milliseconds(20), retention: .zero,
+                    pruneInterval: .milliseconds(20)))
             for subject in ["e-1", "e-2", "e-3"] {
                 _ = try await test.approvals.decide(
                     try await test.ask(minor, subject: subject).id, approve: true, as: guardian)
@@ -46,7 +49,8 @@ import Testing
             while try await Self.cursors(pool) != [3] { try await Task.sleep(for: .milliseconds(20)) }
             await forgetful.close()
 
-            let feed = try EventFeed(outbox: FamilyEvents.outbox, pool: pool, logger: FamilyTestDatabase.logger)
+            let feed = try EventFeed(
+                outbox: FamilyEvents.outbox, pool: pool, logger: FamilyTestDatabase.logger)
             let behind = await rpcError { try await Self.watch(feed, after: 1, count: 1) }
             #expect(behind?.code == .failedPrecondition && behind?.reason == "EVENTS_PRUNED")
             #expect(behind?.metadata == ["oldest_retained_cursor": "3"])
@@ -57,11 +61,14 @@ import Testing
 
     /// The cursors of the events the outbox holds (0: not numbered yet).
     static func cursors(_ pool: PostgresPool) async throws -> [Int64] {
-        try await pool.query("SELECT coalesce(cursor, 0) FROM family.event_outbox ORDER BY id").decode(Int64.self)
+        try await pool.query("SELECT coalesce(cursor, 0) FROM family.event_outbox ORDER BY id").decode(
+            Int64.self)
     }
 
     /// The first `count` events after `cursor`, as `WatchEvents` sends them.
-    static func watch(_ feed: EventFeed, after cursor: Int64, count: Int) async throws -> [Kindred_Family_V1_Event] {
+    static func watch(_ feed: EventFeed, after cursor: Int64, count: Int) async throws
+        -> [Kindred_Family_V1_Event]
+    {
         var events: [Kindred_Family_V1_Event] = []
         struct Enough: Error {}
         do {

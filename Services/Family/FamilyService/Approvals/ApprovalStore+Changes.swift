@@ -31,22 +31,10 @@ extension ApprovalStore {
         ).first.map(record)
     }
 
-    /// Whether `guardianID` guards `minorID`; the link is held until `tx` ends, so it cannot be removed under
-    /// a decision.
-    static func holdGuardianLink(minor minorID: String, guardian guardianID: String, in tx: PostgresTransaction)
-        async throws -> Bool
-    {
-        try await !tx.query(
-            """
-            SELECT 1 FROM family.guardian_links
-            WHERE minor_id = \(minorID)::uuid AND guardian_id = \(guardianID)::uuid FOR SHARE
-            """
-        ).isEmpty
-    }
-
     /// Records the decision on pending request `id`.
     static func decide(
-        _ id: String, _ state: ApprovalRecord.State, by guardianID: String, at now: Date, in tx: PostgresTransaction
+        _ id: String, _ state: ApprovalRecord.State, by guardianID: String, at now: Date,
+        in tx: PostgresTransaction
     ) async throws -> ApprovalRecord {
         let rows = try await tx.query(
             """
@@ -61,7 +49,8 @@ extension ApprovalStore {
     /// The one request a statement that always returns a row returned.
     private static func onlyRecord(_ rows: PostgresRows) throws -> ApprovalRecord {
         guard let row = rows.first else {
-            throw PostgresError(kind: .decoding, message: "family.approval_requests: the statement returned no row")
+            throw PostgresError(
+                kind: .decoding, message: "family.approval_requests: the statement returned no row")
         }
         return try record(row)
     }

@@ -1,8 +1,8 @@
 import FoundationEssentials
 import KindredPostgres
 
-/// The SQL of `family.approval_requests`, and the reads of `family.guardian_links` that approvals need: each
-/// function one statement. The table's SQL lives in the `ApprovalStore*.swift` files and nowhere else.
+/// The SQL of `family.approval_requests`: each function one statement. The table's SQL lives in the
+/// `ApprovalStore*.swift` files and nowhere else; who guards whom is read through `GuardianLinkReads`.
 enum ApprovalStore {
     /// The columns every statement returning requests selects, in the order `record(_:)` decodes them.
     enum Columns { case request }
@@ -42,13 +42,6 @@ enum ApprovalStore {
         ).map(record)
     }
 
-    /// The guardians of `minorID`.
-    static func guardians(of minorID: String, in tx: PostgresTransaction) async throws -> [String] {
-        try await tx.query(
-            "SELECT guardian_id::text FROM family.guardian_links WHERE minor_id = \(minorID)::uuid ORDER BY id"
-        ).decode(String.self)
-    }
-
     /// A request from the first columns of `row` (`Columns.request`); a kind or state the table's CHECKs should
     /// have kept out is a decoding error naming the row.
     static func record(_ row: PostgresRow) throws -> ApprovalRecord {
@@ -61,7 +54,8 @@ enum ApprovalStore {
         }
         return ApprovalRecord(
             id: id, minorID: try row.decode(String.self, column: 1), kind: kind,
-            subjectID: try row.decode(String.self, column: 3), summary: try row.decode(String.self, column: 4),
+            subjectID: try row.decode(String.self, column: 3),
+            summary: try row.decode(String.self, column: 4),
             state: state, decidedBy: try row.decode(String?.self, column: 6),
             createdAt: try row.decode(Date.self, column: 7), decidedAt: try row.decode(Date?.self, column: 8))
     }

@@ -18,7 +18,7 @@ extension Approvals {
                 throw FamilyError.approvalNotFound
             }
             guard caller.role != .service,
-                try await ApprovalStore.holdGuardianLink(minor: record.minorID, guardian: caller.userID, in: tx)
+                try await GuardianLinkReads.holdLink(caller.userID, of: record.minorID, in: tx)
             else {
                 let maySee = caller.role == .service || caller.userID == record.minorID
                 throw maySee ? FamilyError.onlyGuardianMayDecide : FamilyError.approvalNotFound
@@ -29,7 +29,8 @@ extension Approvals {
                 }
                 return record
             }
-            let decided = try await ApprovalStore.decide(approvalID, decision, by: caller.userID, at: now, in: tx)
+            let decided = try await ApprovalStore.decide(
+                approvalID, decision, by: caller.userID, at: now, in: tx)
             try await FamilyEvents.append(
                 .approvalDecided(Kindred_Family_V1_ApprovalDecided(approval: decided.proto)), in: tx)
             try await NotificationInbox.post(decided.decidedNotice, to: decided.minorID, at: now, in: tx)

@@ -4,7 +4,8 @@ import KindredRPC
 extension FamilyError {
     /// No such request, or one the caller may not know exists: it is neither their own, nor of a minor they
     /// guard, nor are they a service.
-    static let approvalNotFound = refusal(.notFound, "APPROVAL_NOT_FOUND", "There is no such approval request.")
+    static let approvalNotFound = refusal(
+        .notFound, "APPROVAL_NOT_FOUND", "There is no such approval request.")
 
     /// Somebody other than the minor (or a service acting for them) asked for an approval in the minor's name.
     static let approvalNotYours = refusal(
@@ -22,7 +23,8 @@ extension FamilyError {
 
     /// The minor, or a service, tried to decide: only a guardian of the minor may.
     static let onlyGuardianMayDecide = refusal(
-        .permissionDenied, "ONLY_GUARDIAN_MAY_DECIDE", "Only a guardian of the minor may decide this request.")
+        .permissionDenied, "ONLY_GUARDIAN_MAY_DECIDE", "Only a guardian of the minor may decide this request."
+    )
 
     /// The request was decided already, otherwise or by another guardian.
     static let approvalAlreadyDecided = refusal(

@@ -7,9 +7,12 @@ import KindredRuntime
 /// with only its payload; the stream adds the cursor, the type and the time as it serves it.
 extension FamilyEvents {
     /// Appends `payload` inside `tx`, the transaction of the change it describes.
-    static func append(_ payload: Kindred_Family_V1_Event.OneOf_Payload, in tx: PostgresTransaction) async throws {
+    static func append(_ payload: Kindred_Family_V1_Event.OneOf_Payload, in tx: PostgresTransaction)
+        async throws
+    {
         try await outbox.append(
-            type: payload.type, payload: try Kindred_Family_V1_Event(payload: payload).serializedBytes(), in: tx)
+            type: payload.type, payload: try Kindred_Family_V1_Event(payload: payload).serializedBytes(),
+            in: tx)
     }
 
     /// Hands `write` every event of `feed` after `cursor`, then new ones as they come, as `WatchEvents` sends

@@ -44,7 +44,8 @@ struct SearchPage: Sendable, Equatable {
     }
 
     private static func decode(_ token: String, prefix: String) -> String? {
-        guard let fields = Paging.fields(of: token, count: 2), fields[0] == prefix, fields[1].hasPrefix(prefix)
+        guard let fields = Paging.fields(of: token, count: 2), fields[0] == prefix,
+            fields[1].hasPrefix(prefix)
         else { return nil }
         return fields[1]
     }
