@@ -92,12 +92,3 @@ enum TestCallers {
     static let admin = caller("0192f5e0-7c1a-7b3e-8f00-00000000ad01", role: .admin)
     static let service = caller("family", role: .service)
 }
-
-extension RPCError {
-    /// The fields `BadRequest` names, in order.
-    var badFields: [String] {
-        details.flatMap { detail -> [String] in
-            if case .badRequest(let violations) = detail { violations.map(\.field) } else { [] }
-        }
-    }
-}

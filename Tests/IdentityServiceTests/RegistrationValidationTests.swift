@@ -1,6 +1,7 @@
 @testable import IdentityService
 import KindredMessages
 import KindredRPC
+import KindredTestSupport
 import Testing
 
 /// What `RegisterAccount` refuses before it touches the database: every bad field named in one error.

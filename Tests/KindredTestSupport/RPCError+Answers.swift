@@ -24,6 +24,20 @@ extension RPCError {
         }.first
     }
 
+    /// The `ErrorInfo` metadata, empty if the error carries none.
+    public var metadata: [String: String] {
+        details.lazy.compactMap { detail -> [String: String]? in
+            if case .errorInfo(_, _, let metadata) = detail { metadata } else { nil }
+        }.first ?? [:]
+    }
+
+    /// The fields a `BadRequest` names, in order.
+    public var badFields: [String] {
+        details.flatMap { detail -> [String] in
+            if case .badRequest(let violations) = detail { violations.map(\.field) } else { [] }
+        }
+    }
+
     /// The `RetryInfo` delay, if the error carries one.
     public var retryDelay: Duration? {
         details.lazy.compactMap { detail -> Duration? in

@@ -1,26 +1,51 @@
 import KindredAPI
 import KindredMessages
 import KindredRPC
+import KindredRuntime
 
-// PLACEHOLDER: replaced by the helper building this part; nothing here may land.
+/// Guardian approvals (`CreateApprovalRequest`, `GetApprovalRequest`, `ListApprovalRequests`,
+/// `DecideApprovalRequest`) and `WatchEvents`, which serves their decisions to services.
 extension FamilyAPI {
-    func createApprovalRequest(_ request: Kindred_Family_V1_CreateApprovalRequestRequest, context: ServerContext) async throws -> Kindred_Family_V1_CreateApprovalRequestResponse {
-        throw RPCError(.unimplemented, "CreateApprovalRequest is not built yet")
+    func createApprovalRequest(
+        _ request: Kindred_Family_V1_CreateApprovalRequestRequest, context: ServerContext
+    ) async throws -> Kindred_Family_V1_CreateApprovalRequestResponse {
+        let approval = try await approvals.create(request, as: try context.authenticatedCaller())
+        return Kindred_Family_V1_CreateApprovalRequestResponse(approval: approval.proto)
     }
 
-    func getApprovalRequest(_ request: Kindred_Family_V1_GetApprovalRequestRequest, context: ServerContext) async throws -> Kindred_Family_V1_GetApprovalRequestResponse {
-        throw RPCError(.unimplemented, "GetApprovalRequest is not built yet")
+    func getApprovalRequest(
+        _ request: Kindred_Family_V1_GetApprovalRequestRequest, context: ServerContext
+    ) async throws -> Kindred_Family_V1_GetApprovalRequestResponse {
+        let approval = try await approvals.approval(request.approvalID, as: try context.authenticatedCaller())
+        return Kindred_Family_V1_GetApprovalRequestResponse(approval: approval.proto)
     }
 
-    func listApprovalRequests(_ request: Kindred_Family_V1_ListApprovalRequestsRequest, context: ServerContext) async throws -> Kindred_Family_V1_ListApprovalRequestsResponse {
-        throw RPCError(.unimplemented, "ListApprovalRequests is not built yet")
+    func listApprovalRequests(
+        _ request: Kindred_Family_V1_ListApprovalRequestsRequest, context: ServerContext
+    ) async throws -> Kindred_Family_V1_ListApprovalRequestsResponse {
+        let found = try await approvals.list(request, as: try context.authenticatedCaller(as: .user, .admin))
+        return Kindred_Family_V1_ListApprovalRequestsResponse(
+            approvals: found.approvals.map(\.proto),
+            page: Kindred_Common_V1_PageResponse(nextPageToken: found.nextPageToken))
     }
 
-    func decideApprovalRequest(_ request: Kindred_Family_V1_DecideApprovalRequestRequest, context: ServerContext) async throws -> Kindred_Family_V1_DecideApprovalRequestResponse {
-        throw RPCError(.unimplemented, "DecideApprovalRequest is not built yet")
+    func decideApprovalRequest(
+        _ request: Kindred_Family_V1_DecideApprovalRequestRequest, context: ServerContext
+    ) async throws -> Kindred_Family_V1_DecideApprovalRequestResponse {
+        let approval = try await approvals.decide(
+            request.approvalID, approve: request.approve, as: try context.authenticatedCaller())
+        return Kindred_Family_V1_DecideApprovalRequestResponse(approval: approval.proto)
     }
 
-    func watchEvents(_ request: Kindred_Family_V1_WatchEventsRequest, responses: ResponseStreamWriter<Kindred_Family_V1_Event>, context: ServerContext) async throws {
-        throw RPCError(.unimplemented, "WatchEvents is not built yet")
+    func watchEvents(
+        _ request: Kindred_Family_V1_WatchEventsRequest,
+        responses: ResponseStreamWriter<Kindred_Family_V1_Event>,
+        context: ServerContext
+    ) async throws {
+        _ = try context.authenticatedCaller(as: .service)
+        guard request.afterCursor >= 0 else {
+            throw FieldViolations.single("after_cursor", "must not be negative")
+        }
+        try await FamilyEvents.serve(events, after: request.afterCursor) { try await responses.write($0) }
     }
 }

@@ -1,4 +1,5 @@
 import KindredAPI
+import KindredEvents
 
 /// `kindred.family.v1.FamilyService`: each RPC reads the request, checks the caller, and hands the rule to
 /// the part that owns it. The RPCs are grouped by concern in the `FamilyAPI+*.swift` files.
@@ -8,14 +9,22 @@ struct FamilyAPI: Kindred_Family_V1_FamilyService.Service {
     let pins: GuardianPins
     /// Reading and changing parental controls.
     let controls: MinorControls
+    /// The `family.event_outbox` as streams, for `WatchEvents`.
+    let events: EventFeed
+    /// Guardian approvals.
+    let approvals: Approvals
 
     /// Builds every part from `context`.
     init(context: FamilyContext) throws {
         self.context = context
         pins = GuardianPins(context: context)
         controls = MinorControls(context: context)
+        events = try EventFeed(outbox: FamilyEvents.outbox, pool: context.database, logger: context.logger)
+        approvals = Approvals(context: context)
     }
 
     /// Ends the server streams (events, notifications), so that they do not hold the drain.
-    func closeStreams() async {}
+    func closeStreams() async {
+        await events.close()
+    }
 }

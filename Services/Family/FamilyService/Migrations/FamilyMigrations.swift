@@ -10,5 +10,6 @@ enum FamilyMigrations {
         EventCursors.migration(schema: "family", version: 3),
         EventOutbox.migration(schema: "family", version: 4),
         createGuardianPin,
+        createApprovals,
     ]
 }

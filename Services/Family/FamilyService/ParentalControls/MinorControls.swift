@@ -8,8 +8,6 @@ import KindredRuntime
 /// other service asks it on its own hot paths; a change needs a guardian session and applies at once, with
 /// its `parental_controls.changed` event in the same transaction.
 struct MinorControls: Sendable {
-    static let changedEvent = "parental_controls.changed"
-
     let database: PostgresPool
     let clock: WallClock
 
@@ -65,11 +63,9 @@ struct MinorControls: Sendable {
             // A session exists only once a PIN does, and a PIN is never removed; no reset is pending.
             controls.pinSet = true
             try await ParentalControlsStore.write(controls, updatedAt: now, on: tx)
-            let event = Kindred_Family_V1_Event(
-                payload: .parentalControlsChanged(
-                    Kindred_Family_V1_ParentalControlsChanged(controls: controls)))
-            try await FamilyEvents.outbox.append(
-                type: Self.changedEvent, payload: try event.serializedBytes(), in: tx)
+            try await FamilyEvents.append(
+                .parentalControlsChanged(Kindred_Family_V1_ParentalControlsChanged(controls: controls)),
+                in: tx)
             return controls
         }
     }

@@ -1,15 +1,11 @@
 import KindredRuntime
-import FoundationEssentials
 import KindredMessages
 import KindredRPC
 
-/// Where a `SearchUsers` page starts and how long it is. The page token is opaque to clients: base64url of
-/// the prefix it was made for and the last username served, so a page continues right after the previous
-/// one even as accounts come and go, and a token cannot be replayed against another prefix.
+/// Where a `SearchUsers` page starts and how long it is. The page token (`Paging`) carries the prefix it was
+/// made for and the last username served, so a page continues right after the previous one even as accounts
+/// come and go, and a token cannot be replayed against another prefix.
 struct SearchPage: Sendable, Equatable {
-    static let defaultSize = 50
-    static let maximumSize = 500
-
     /// The lowercased prefix.
     let prefix: String
     /// Serve usernames (lowercased) after this one; empty for the first page.
@@ -25,11 +21,10 @@ struct SearchPage: Sendable, Equatable {
         {
             violations.add("username_prefix", "must be 1 to 30 letters, digits or _")
         }
-        let page = request.page ?? Kindred_Common_V1_PageRequest()
-        if page.pageSize < 0 { violations.add("page.page_size", "must not be negative") }
         self.prefix = prefix.lowercased()
-        self.size = page.pageSize == 0 ? Self.defaultSize : min(Int(page.pageSize), Self.maximumSize)
-        let after = page.pageToken.isEmpty ? "" : Self.decode(page.pageToken, prefix: self.prefix)
+        self.size = Paging.size(of: request.page, &violations)
+        let token = request.page?.pageToken ?? ""
+        let after = token.isEmpty ? "" : Self.decode(token, prefix: self.prefix)
         if after == nil { violations.add("page.page_token", "is not a page token of this search") }
         self.after = after ?? ""
         try violations.throwIfAny()
@@ -37,9 +32,7 @@ struct SearchPage: Sendable, Equatable {
 
     /// The token of the page after the one ending with `lastUsername`.
     func nextToken(after lastUsername: String) -> String {
-        let text = "1\n\(prefix)\n\(lastUsername.lowercased())"
-        return Data(text.utf8).base64EncodedString()
-            .replacing("+", with: "-").replacing("/", with: "_").replacing("=", with: "")
+        Paging.token(prefix, lastUsername.lowercased())
     }
 
     /// The first string after every string that starts with `prefix` in byte order: the search's upper bound.
@@ -51,14 +44,9 @@ struct SearchPage: Sendable, Equatable {
     }
 
     private static func decode(_ token: String, prefix: String) -> String? {
-        var base64 = token.replacing("-", with: "+").replacing("_", with: "/")
-        base64 += String(repeating: "=", count: (4 - base64.utf8.count % 4) % 4)
-        guard let data = Data(base64Encoded: base64) else { return nil }
-        let parts = String(decoding: data, as: UTF8.self).split(
-            separator: "\n", omittingEmptySubsequences: false)
-        guard parts.count == 3, parts[0] == "1", parts[1] == prefix, parts[2].hasPrefix(prefix) else {
-            return nil
-        }
-        return String(parts[2])
+        guard let fields = Paging.fields(of: token, count: 2), fields[0] == prefix,
+            fields[1].hasPrefix(prefix)
+        else { return nil }
+        return fields[1]
     }
 }

@@ -1,0 +1,61 @@
+import KindredAuth
+import KindredMessages
+import KindredPostgres
+import KindredRPC
+import KindredRuntime
+
+/// `CreateApprovalRequest`: asking a minor's guardians.
+extension Approvals {
+    /// Asks the guardians of the request's minor, who each get a notice; returns the request, or the one
+    /// already pending for the same minor, kind and subject (and then nobody is told twice). The caller is the
+    /// minor or a service; a minor without a guardian is refused (`NO_GUARDIAN`), since nobody could decide.
+    func create(_ request: Kindred_Family_V1_CreateApprovalRequestRequest, as caller: Caller) async throws
+        -> ApprovalRecord
+    {
+        let ask = try ApprovalAsk(request)
+        try Self.requireMayAsk(for: ask.minorID, caller)
+        let now = clock.now
+        return try await database.transaction { tx in
+            let guardians = try await GuardianLinkReads.guardians(of: ask.minorID, in: tx)
+            guard !guardians.isEmpty else { throw FamilyError.noGuardian }
+            let (record, created) = try await ApprovalStore.insertPending(
+                ask, id: UUIDv7.generate(at: now), at: now, in: tx)
+            if created {
+                for guardian in guardians {
+                    try await NotificationInbox.post(record.requestedNotice, to: guardian, at: now, in: tx)
+                }
+            }
+            return record
+        }
+    }
+
+    /// A service may ask for anyone; a user only for themselves, and only while a minor.
+    private static func requireMayAsk(for minorID: String, _ caller: Caller) throws(RPCError) {
+        guard caller.role != .service else { return }
+        guard caller.userID == minorID else { throw FamilyError.approvalNotYours }
+        guard caller.ageBand != .adult else { throw FamilyError.notAMinor }
+    }
+}
+
+extension ApprovalRecord {
+    /// What each guardian's inbox shows when the request is made.
+    var requestedNotice: Notice {
+        let title =
+            switch kind {
+            case .joinEvent: "Approval requested: joining an event"
+            case .viewFlaggedMedia: "Approval requested: viewing flagged media"
+            }
+        return Notice(
+            kind: .approvalRequested, title: title, body: summary, subjectUserID: minorID,
+            dedupKey: "approval_requested:\(id)")
+    }
+
+    /// What the minor's inbox shows once a guardian decided.
+    var decidedNotice: Notice {
+        Notice(
+            kind: .approvalDecided,
+            title: state == .approved
+                ? "Your guardian approved your request" : "Your guardian declined your request",
+            body: summary, dedupKey: "approval_decided:\(id)")
+    }
+}

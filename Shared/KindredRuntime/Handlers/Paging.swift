@@ -1,0 +1,42 @@
+import FoundationEssentials
+public import KindredMessages
+
+/// The paging of every list RPC (DESIGN.md): `page_size` 0 for the default, at most the maximum, and an
+/// opaque `page_token`. A token is base64url (unpadded) of a version line and the fields a list needs to
+/// continue, one per line: clients cannot read or forge a meaningful one, and a list can check that a token
+/// was made for the same question (the same prefix, the same filter) before it continues from it.
+public enum Paging {
+    /// The page size when a request leaves `page_size` at 0.
+    public static let defaultSize = 50
+    /// The largest page served, whatever a request asks for.
+    public static let maximumSize = 500
+
+    private static let version = "1"
+
+    /// The page size `page` asks for; a negative one is recorded in `violations` as `page.page_size`.
+    public static func size(of page: Kindred_Common_V1_PageRequest?, _ violations: inout FieldViolations)
+        -> Int
+    {
+        let asked = page?.pageSize ?? 0
+        if asked < 0 { violations.add("page.page_size", "must not be negative") }
+        return asked <= 0 ? defaultSize : min(Int(asked), maximumSize)
+    }
+
+    /// A page token carrying `fields`, none of which may hold a newline.
+    public static func token(_ fields: String...) -> String {
+        let text = ([version] + fields).joined(separator: "\n")
+        return Data(text.utf8).base64EncodedString()
+            .replacing("+", with: "-").replacing("/", with: "_").replacing("=", with: "")
+    }
+
+    /// The `count` fields of `token`; nil when it is not a token of this form carrying that many.
+    public static func fields(of token: String, count: Int) -> [String]? {
+        var base64 = token.replacing("-", with: "+").replacing("_", with: "/")
+        base64 += String(repeating: "=", count: (4 - base64.utf8.count % 4) % 4)
+        guard let data = Data(base64Encoded: base64) else { return nil }
+        let lines = String(decoding: data, as: UTF8.self).split(
+            separator: "\n", omittingEmptySubsequences: false)
+        guard lines.count == count + 1, lines[0] == version else { return nil }
+        return lines.dropFirst().map(String.init)
+    }
+}

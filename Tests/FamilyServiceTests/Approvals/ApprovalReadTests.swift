@@ -1,0 +1,136 @@
+@testable import FamilyService
+import KindredAuth
+import KindredMessages
+import KindredPostgres
+import KindredRPC
+import KindredTestSupport
+import Testing
+
+/// `GetApprovalRequest` and `ListApprovalRequests`: who sees which requests, in which order, a page at a time.
+@Suite struct ApprovalReadTests {
+    @Test func aRequestIsShownToItsMinorTheirGuardiansAndServices() async throws {
+        try await FamilyTestDatabase.withDatabase { pool in
+            let test = ApprovalTest(pool)
+            let (minor, guardian) = (ApprovalCallers.minor(), ApprovalCallers.adult())
+            try await test.link(guardian, to: minor)
+            let approval = try await test.ask(minor)
+            for viewer in [minor, guardian, ApprovalCallers.service] {
+                #expect(try await test.approvals.approval(approval.id.uppercased(), as: viewer) == approval)
+            }
+        }
+    }
+
+    @Test func anyoneElseIsToldThereIsNoSuchRequest() async throws {
+        try await FamilyTestDatabase.withDatabase { pool in
+            let test = ApprovalTest(pool)
+            let (minor, guardian) = (ApprovalCallers.minor(), ApprovalCallers.adult())
+            let (otherMinor, otherGuardian) = (ApprovalCallers.minor(), ApprovalCallers.adult())
+            try await test.link(guardian, to: minor)
+            try await test.link(otherGuardian, to: otherMinor)
+            let approval = try await test.ask(minor)
+            let strangers = [
+                otherMinor, otherGuardian, ApprovalCallers.adult(), ApprovalCallers.caller(role: .admin),
+            ]
+            for stranger in strangers {
+                let refusal = await rpcError { try await test.approvals.approval(approval.id, as: stranger) }
+                #expect(refusal?.code == .notFound && refusal?.reason == "APPROVAL_NOT_FOUND")
+            }
+            let unknown = await rpcError {
+                try await test.approvals.approval(ApprovalCallers.adult().userID, as: ApprovalCallers.service)
+            }
+            #expect(unknown?.code == .notFound)
+            let malformed = await rpcError { try await test.approvals.approval("42", as: minor) }
+            #expect(malformed?.badFields == ["approval_id"])
+        }
+    }
+
+    @Test func aGuardianListsTheRequestsOfEveryMinorTheyGuardNewestFirst() async throws {
+        try await FamilyTestDatabase.withDatabase { pool in
+            let test = ApprovalTest(pool)
+            let (guardian, anna, ben, stranger) =
+                (
+                    ApprovalCallers.adult(), ApprovalCallers.minor(), ApprovalCallers.minor(),
+                    ApprovalCallers.minor()
+                )
+            try await test.link(guardian, to: anna)
+            try await test.link(guardian, to: ben)
+            try await test.link(ApprovalCallers.adult(), to: stranger)
+            let annas = try await test.ask(anna, subject: "a-1")
+            _ = try await test.ask(stranger, subject: "s-1")
+            let bens = try await test.ask(ben, subject: "b-1")
+            let annasSecond = try await test.ask(anna, subject: "a-2")
+            #expect(try await Self.list(test, as: guardian).approvals == [annasSecond, bens, annas])
+            #expect(try await Self.list(test, as: anna).approvals == [annasSecond, annas])
+            #expect(try await Self.list(test, as: ApprovalCallers.adult()).approvals.isEmpty)
+        }
+    }
+
+    @Test func theStateFilterShowsOnlyThatState() async throws {
+        try await FamilyTestDatabase.withDatabase { pool in
+            let test = ApprovalTest(pool)
+            let (minor, guardian) = (ApprovalCallers.minor(), ApprovalCallers.adult())
+            try await test.link(guardian, to: minor)
+            let approved = try await test.approvals.decide(
+                try await test.ask(minor, subject: "e-1").id, approve: true, as: guardian)
+            let denied = try await test.approvals.decide(
+                try await test.ask(minor, subject: "e-2").id, approve: false, as: guardian)
+            let pending = try await test.ask(minor, subject: "e-3")
+            #expect(try await Self.list(test, as: guardian, state: .pending).approvals == [pending])
+            #expect(try await Self.list(test, as: guardian, state: .approved).approvals == [approved])
+            #expect(try await Self.list(test, as: minor, state: .denied).approvals == [denied])
+            #expect(try await Self.list(test, as: minor).approvals == [pending, denied, approved])
+        }
+    }
+
+    @Test func pagesFollowOneAnotherUntilTheLast() async throws {
+        try await FamilyTestDatabase.withDatabase { pool in
+            let test = ApprovalTest(pool)
+            let (minor, guardian) = (ApprovalCallers.minor(), ApprovalCallers.adult())
+            try await test.link(guardian, to: minor)
+            var asked: [ApprovalRecord] = []
+            for index in 0..<5 { asked.insert(try await test.ask(minor, subject: "e-\(index)"), at: 0) }
+            var seen: [ApprovalRecord] = []
+            var token = ""
+            var pages = 0
+            repeat {
+                let page = try await Self.list(test, as: guardian, size: 2, token: token)
+                seen += page.approvals
+                token = page.nextPageToken
+                pages += 1
+            } while !token.isEmpty
+            #expect(seen == asked)
+            #expect(pages == 3)
+        }
+    }
+
+    @Test func badSizesTokensAndStatesAreNamed() async throws {
+        try await FamilyTestDatabase.withDatabase { pool in
+            let test = ApprovalTest(pool)
+            let (minor, guardian) = (ApprovalCallers.minor(), ApprovalCallers.adult())
+            try await test.link(guardian, to: minor)
+            for index in 0..<2 { _ = try await test.ask(minor, subject: "e-\(index)") }
+            let everything = await rpcError {
+                try await Self.list(
+                    test, as: guardian, state: .init(rawValue: 7), size: -1, token: "garbage!")
+            }
+            #expect(everything?.code == .invalidArgument)
+            #expect(everything?.badFields == ["state", "page.page_size", "page.page_token"])
+            let pendingToken = try await Self.list(test, as: guardian, state: .pending, size: 1).nextPageToken
+            #expect(!pendingToken.isEmpty)
+            let otherFilter = await rpcError {
+                try await Self.list(test, as: guardian, state: .approved, token: pendingToken)
+            }
+            #expect(otherFilter?.badFields == ["page.page_token"])
+        }
+    }
+
+    static func list(
+        _ test: ApprovalTest, as caller: Caller, state: Kindred_Family_V1_ApprovalState = .unspecified,
+        size: Int32 = 0, token: String = ""
+    ) async throws -> (approvals: [ApprovalRecord], nextPageToken: String) {
+        try await test.approvals.list(
+            Kindred_Family_V1_ListApprovalRequestsRequest(
+                state: state, page: Kindred_Common_V1_PageRequest(pageSize: size, pageToken: token)),
+            as: caller)
+    }
+}

@@ -1,0 +1,99 @@
+@testable import FamilyService
+import FoundationEssentials
+import KindredAuth
+import KindredMessages
+import KindredPostgres
+import KindredRuntime
+import KindredTestSupport
+import Testing
+
+/// Approvals over a test database, the people a test needs, and how their answers read.
+struct ApprovalTest {
+    let pool: PostgresPool
+    let approvals: Approvals
+    /// Moves one second on each reading, so that requests made one after the other are ordered by time.
+    let instant = Locked(Date(timeIntervalSince1970: 1_781_000_000))
+
+    init(_ pool: PostgresPool) {
+        self.pool = pool
+        let instant = instant
+        approvals = Approvals(
+            database: pool,
+            clock: WallClock {
+                instant.withLock {
+                    $0 = $0.addingTimeInterval(1); return $0
+                }
+            })
+    }
+
+    /// Makes `guardian` a guardian of `minor`, as the guardian links part does.
+    func link(_ guardian: Caller, to minor: Caller) async throws {
+        try await Self.link(guardian: guardian.userID, minor: minor.userID, pool)
+    }
+
+    /// Makes user `guardian` a guardian of user `minor`, as the guardian links part does.
+    static func link(guardian: String, minor: String, _ pool: PostgresPool) async throws {
+        try await pool.query(
+            """
+            INSERT INTO family.guardian_links (id, minor_id, guardian_id, created_at)
+            VALUES (\(UUIDv7.generate(at: Date()))::uuid, \(minor)::uuid, \(guardian)::uuid, now())
+            """)
+    }
+
+    /// `minor` (or `caller`, for them) asks to join event `subject`.
+    func ask(
+        _ minor: Caller, subject: String = "event-1", kind: Kindred_Family_V1_ApprovalKind = .joinEvent,
+        summary: String = "Join 'Beach cleanup' on 3 May", as caller: Caller? = nil
+    ) async throws -> ApprovalRecord {
+        try await approvals.create(
+            Kindred_Family_V1_CreateApprovalRequestRequest(
+                minorUserID: minor.userID, kind: kind, subjectID: subject, summary: summary),
+            as: caller ?? minor)
+    }
+
+    /// The notices in `user`'s inbox, oldest first: kind, title and dedup key.
+    func inbox(_ user: Caller) async throws -> [(kind: Int, title: String, dedupKey: String?)] {
+        try await pool.query(
+            """
+            SELECT kind, title, dedup_key FROM family.notifications
+            WHERE recipient_id = \(user.userID)::uuid ORDER BY id
+            """
+        ).decode((Int, String, String?).self).map { (kind: $0, title: $1, dedupKey: $2) }
+    }
+
+    /// The events appended to the family outbox, in the order their transactions wrote them.
+    func events() async throws -> [Kindred_Family_V1_Event] {
+        try await pool.query("SELECT type, payload FROM family.event_outbox ORDER BY id")
+            .decode((String, [UInt8]).self).map { type, payload in
+                var event = try Kindred_Family_V1_Event(serializedBytes: payload)
+                event.type = type
+                return event
+            }
+    }
+}
+
+/// Callers as verified access tokens make them (only the verifier makes a `Caller`).
+enum ApprovalCallers {
+    private static let key = SigningKey()
+    private static let verifier = TokenVerifier(keys: [key.verificationKey])
+
+    static func caller(
+        _ userID: String = UUIDv7.generate(at: Date()), role: TokenClaims.Role = .user,
+        ageBand: TokenClaims.AgeBand = .adult
+    ) -> Caller {
+        let now = Int64(Date().timeIntervalSince1970)
+        let token = TokenSigner(key: key).sign(
+            TokenClaims(
+                subject: userID, role: role, ageBand: ageBand, parentalControls: ageBand != .adult,
+                scope: .full,
+                issuedAt: now, expiresAt: now + 900, tokenID: UUIDv7.generate(at: Date())))
+        return try! verifier.verify(token)
+    }
+
+    /// A new 15-year-old.
+    static func minor() -> Caller { caller(ageBand: .thirteenToFifteen) }
+    /// A new adult.
+    static func adult() -> Caller { caller() }
+    /// The social service, by its client id.
+    static let service = caller("social", role: .service)
+}

@@ -1,0 +1,32 @@
+import KindredMessages
+import KindredRuntime
+import Testing
+
+/// Page sizes and opaque page tokens, as every list RPC reads them.
+@Suite struct PagingTests {
+    @Test(arguments: [(0, 50), (1, 1), (7, 7), (500, 500), (501, 500), (Int32.max, 500)])
+    func aPageSizeDefaultsToFiftyAndIsCappedAtFiveHundred(asked: Int32, served: Int) {
+        var violations = FieldViolations()
+        #expect(Paging.size(of: Kindred_Common_V1_PageRequest(pageSize: asked), &violations) == served)
+        #expect(violations.violations.isEmpty)
+    }
+
+    @Test func noPageIsTheDefaultSizeAndANegativeSizeIsNamed() {
+        var violations = FieldViolations()
+        #expect(Paging.size(of: nil, &violations) == Paging.defaultSize)
+        _ = Paging.size(of: Kindred_Common_V1_PageRequest(pageSize: -1), &violations)
+        #expect(violations.violations.map(\.field) == ["page.page_size"])
+    }
+
+    @Test func aTokenCarriesItsFieldsAndNoPaddingOrURLUnsafeCharacters() {
+        let token = Paging.token("any", "0192f5e0-7c1a-7b3e-8f00-00000000ad01", "é/+?")
+        #expect(!token.contains(where: { "+/=".contains($0) }))
+        #expect(
+            Paging.fields(of: token, count: 3) == ["any", "0192f5e0-7c1a-7b3e-8f00-00000000ad01", "é/+?"])
+    }
+
+    @Test(arguments: ["", "garbage!", "bm90IGEgdG9rZW4", Paging.token("a"), Paging.token("a", "b", "c")])
+    func anythingButATokenWithThatManyFieldsIsRefused(token: String) {
+        #expect(Paging.fields(of: token, count: 2) == nil)
+    }
+}
