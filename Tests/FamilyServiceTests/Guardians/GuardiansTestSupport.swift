@@ -45,7 +45,6 @@ struct GuardianRules {
         self.clock = clock
         guardians = Guardians(
             database: pool, clock: WallClock { clock.now }, mail: Self.mail,
-            logger: FamilyTestDatabase.logger,
             isEmailVerified: { !unverified.contains($0) })
         profiles = Profiles(database: pool, clock: WallClock { clock.now })
     }
@@ -73,8 +72,7 @@ struct GuardianRules {
             configuration: try PostgresConfiguration(url: try SharedCluster.url(database: name), poolSize: 2),
             logger: FamilyTestDatabase.logger)
         let rules = Guardians(
-            database: other, clock: guardians.clock, mail: Self.mail, logger: FamilyTestDatabase.logger,
-            isEmailVerified: { _ in true })
+            database: other, clock: guardians.clock, mail: Self.mail, isEmailVerified: { _ in true })
         return (rules, other)
     }
 

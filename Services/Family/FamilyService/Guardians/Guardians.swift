@@ -1,6 +1,5 @@
 import KindredPostgres
 import KindredRuntime
-import Logging
 
 /// The guardian rules: a minor invites a guardian by email, an adult with a verified email accepts, at most
 /// two guardians per minor, and only the guardian ends a link (one file per concern). Each rule takes the
@@ -15,35 +14,15 @@ struct Guardians: Sendable {
     let database: PostgresPool
     let clock: WallClock
     let mail: FamilyMail
-    let logger: Logger
     /// Whether the account `userID` has verified its email: identity's answer.
     let isEmailVerified: @Sendable (_ userID: String) async throws -> Bool
-
-    init(
-        database: PostgresPool, clock: WallClock, mail: FamilyMail, logger: Logger,
-        isEmailVerified: @escaping @Sendable (String) async throws -> Bool
-    ) {
-        self.database = database
-        self.clock = clock
-        self.mail = mail
-        self.logger = logger
-        self.isEmailVerified = isEmailVerified
-    }
-
-    /// The rules as the service runs them, asking identity about emails.
-    init(context: FamilyContext) {
-        let identity = context.identity
-        self.init(
-            database: context.database, clock: context.clock, mail: context.mail, logger: context.logger,
-            isEmailVerified: { try await identity.account($0).emailVerified })
-    }
 
     /// Whether `guardianID` guards `minorID`: one index probe, for any part's permission checks.
     func isGuardian(_ guardianID: String, of minorID: String) async throws -> Bool {
         try await GuardianLinkStore.exists(guardian: guardianID, minor: minorID, on: database)
     }
 
-    /// `isGuardian` inside `tx`, for a check that must hold for the rest of the transaction.
+    /// `isGuardian` as a step of `tx`, seeing what the transaction wrote.
     func isGuardian(_ guardianID: String, of minorID: String, in tx: PostgresTransaction) async throws -> Bool
     {
         try await GuardianLinkStore.exists(guardian: guardianID, minor: minorID, on: tx)
@@ -57,5 +36,15 @@ struct Guardians: Sendable {
     /// `guardians(of:)` inside `tx`.
     func guardians(of minorID: String, in tx: PostgresTransaction) async throws -> [String] {
         try await GuardianLinkStore.links(ofMinor: minorID, on: tx).map(\.guardianID)
+    }
+}
+
+extension Guardians {
+    /// The rules as the service runs them, asking identity about emails.
+    init(context: FamilyContext) {
+        let identity = context.identity
+        self.init(
+            database: context.database, clock: context.clock, mail: context.mail,
+            isEmailVerified: { try await identity.account($0).emailVerified })
     }
 }
