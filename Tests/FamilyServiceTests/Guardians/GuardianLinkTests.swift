@@ -1,6 +1,7 @@
 @testable import FamilyService
 import Foundation
 import KindredRuntime
+import KindredTestSupport
 import Testing
 
 /// `ListGuardianLinks`, `RemoveGuardianLink`, and the checks other parts ask.

@@ -6,35 +6,9 @@ import KindredRuntime
 import KindredTestSupport
 import Testing
 
-/// Callers as a verified access token makes them: signed and verified for real, since only the verifier
-/// makes a `Caller`.
-enum FamilyCallers {
-    private static let key = SigningKey()
-    private static let verifier = TokenVerifier(keys: [key.verificationKey])
-
-    /// A caller with `subject` (a new user id unless given), of `band` and `role`.
-    static func caller(
-        _ subject: String = UUIDv7.generate(at: Date()), band: TokenClaims.AgeBand = .adult,
-        role: TokenClaims.Role = .user
-    ) -> Caller {
-        let now = Int64(Date().timeIntervalSince1970)
-        let token = TokenSigner(key: key).sign(
-            TokenClaims(
-                subject: subject, role: role, ageBand: band, parentalControls: band != .adult, scope: .full,
-                issuedAt: now, expiresAt: now + 900, tokenID: UUID().uuidString.lowercased()))
-        return try! verifier.verify(token)
-    }
-
-    static func minor(_ band: TokenClaims.AgeBand = .thirteenToFifteen) -> Caller { caller(band: band) }
-    static func adult() -> Caller { caller() }
-    static let service = caller("social", role: .service)
-}
-
 /// The profile and guardian rules on a test database, on a clock the test moves, with identity's answer
 /// about verified emails given by the test.
 struct GuardianRules {
-    static let mail = FamilyMail(linkBase: "https://kindred.test/app")!
-
     let pool: PostgresPool
     let clock: TestClock
     let guardians: Guardians
@@ -44,7 +18,7 @@ struct GuardianRules {
         self.pool = pool
         self.clock = clock
         guardians = Guardians(
-            database: pool, clock: WallClock { clock.now }, mail: Self.mail,
+            database: pool, clock: WallClock { clock.now }, mail: FamilyTestStack.mail,
             isEmailVerified: { !unverified.contains($0) })
         profiles = Profiles(database: pool, clock: WallClock { clock.now })
     }
@@ -72,7 +46,8 @@ struct GuardianRules {
             configuration: try PostgresConfiguration(url: try SharedCluster.url(database: name), poolSize: 2),
             logger: FamilyTestDatabase.logger)
         let rules = Guardians(
-            database: other, clock: guardians.clock, mail: Self.mail, isEmailVerified: { _ in true })
+            database: other, clock: guardians.clock, mail: FamilyTestStack.mail,
+            isEmailVerified: { _ in true })
         return (rules, other)
     }
 

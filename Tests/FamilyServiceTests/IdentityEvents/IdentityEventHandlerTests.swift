@@ -12,7 +12,7 @@ import Testing
     let clock = TestClock()
     var handler: IdentityEventHandler {
         IdentityEventHandler(
-            clock: WallClock { [clock] in clock.now }, mail: GuardianRules.mail,
+            clock: WallClock { [clock] in clock.now }, mail: FamilyTestStack.mail,
             logger: FamilyTestDatabase.logger)
     }
 

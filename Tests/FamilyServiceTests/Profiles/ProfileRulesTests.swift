@@ -2,6 +2,7 @@
 import Foundation
 import KindredMessages
 import KindredRuntime
+import KindredTestSupport
 import Testing
 
 /// Profiles as each caller may see them, and the owner's changes through an update mask.

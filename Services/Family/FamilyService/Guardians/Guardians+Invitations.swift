@@ -36,7 +36,7 @@ extension Guardians {
                 }
                 return first
             }
-            guard try await GuardianLinkStore.links(ofMinor: minor, on: tx).count < Self.maximumPerMinor
+            guard try await GuardianLinkStore.guardianIDs(ofMinor: minor, on: tx).count < Self.maximumPerMinor
             else {
                 throw FamilyError.guardianLimitReached
             }

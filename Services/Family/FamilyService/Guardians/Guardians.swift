@@ -30,12 +30,12 @@ struct Guardians: Sendable {
 
     /// The user ids of `minorID`'s guardians, the first linked first.
     func guardians(of minorID: String) async throws -> [String] {
-        try await GuardianLinkStore.links(ofMinor: minorID, on: database).map(\.guardianID)
+        try await GuardianLinkStore.guardianIDs(ofMinor: minorID, on: database)
     }
 
     /// `guardians(of:)` inside `tx`.
     func guardians(of minorID: String, in tx: PostgresTransaction) async throws -> [String] {
-        try await GuardianLinkStore.links(ofMinor: minorID, on: tx).map(\.guardianID)
+        try await GuardianLinkStore.guardianIDs(ofMinor: minorID, on: tx)
     }
 }
 

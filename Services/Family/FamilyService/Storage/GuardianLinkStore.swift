@@ -24,6 +24,29 @@ enum GuardianLinkStore {
         return try rows[0].decode(Bool.self, column: 0)
     }
 
+    /// Whether `guardian` guards `minor`, holding the link (`FOR SHARE`) until `tx` ends, so that it cannot be
+    /// removed under a decision taken as that guardian.
+    static func hold(guardian: String, minor: String, in tx: PostgresTransaction) async throws -> Bool {
+        guard UUIDv7.isWellFormed(guardian), UUIDv7.isWellFormed(minor) else { return false }
+        return try await !tx.query(
+            """
+            SELECT 1 FROM family.guardian_links
+            WHERE minor_id = \(minor)::uuid AND guardian_id = \(guardian)::uuid FOR SHARE
+            """
+        ).isEmpty
+    }
+
+    /// The user ids of `minor`'s guardians, oldest link first; none for an id that is not a user id.
+    static func guardianIDs(ofMinor minor: String, on db: some StatementRunner) async throws -> [String] {
+        guard UUIDv7.isWellFormed(minor) else { return [] }
+        return try await db.query(
+            """
+            SELECT guardian_id::text FROM family.guardian_links
+            WHERE minor_id = \(minor)::uuid ORDER BY created_at, id
+            """
+        ).map { try $0.decode(String.self, column: 0) }
+    }
+
     /// `minor`'s links, oldest first; none for an id that is not a user id.
     static func links(ofMinor minor: String, on db: some StatementRunner) async throws -> [Link] {
         guard UUIDv7.isWellFormed(minor) else { return [] }
