@@ -2,21 +2,35 @@ import KindredAPI
 import KindredMessages
 import KindredRPC
 
-// PLACEHOLDER: replaced by the helper building this part; nothing here may land.
+/// `InviteGuardian`, `AcceptGuardianInvitation`, `ListGuardianLinks` and `RemoveGuardianLink`.
 extension FamilyAPI {
-    func inviteGuardian(_ request: Kindred_Family_V1_InviteGuardianRequest, context: ServerContext) async throws -> Kindred_Family_V1_InviteGuardianResponse {
-        throw RPCError(.unimplemented, "InviteGuardian is not built yet")
+    func inviteGuardian(
+        _ request: Kindred_Family_V1_InviteGuardianRequest, context: ServerContext
+    ) async throws -> Kindred_Family_V1_InviteGuardianResponse {
+        let invitation = try await guardians.invite(
+            email: request.guardianEmail, requestID: request.requestID, as: try context.authenticatedCaller())
+        return Kindred_Family_V1_InviteGuardianResponse(invitation: invitation.proto)
     }
 
-    func acceptGuardianInvitation(_ request: Kindred_Family_V1_AcceptGuardianInvitationRequest, context: ServerContext) async throws -> Kindred_Family_V1_AcceptGuardianInvitationResponse {
-        throw RPCError(.unimplemented, "AcceptGuardianInvitation is not built yet")
+    func acceptGuardianInvitation(
+        _ request: Kindred_Family_V1_AcceptGuardianInvitationRequest, context: ServerContext
+    ) async throws -> Kindred_Family_V1_AcceptGuardianInvitationResponse {
+        let link = try await guardians.accept(token: request.token, as: try context.authenticatedCaller())
+        return Kindred_Family_V1_AcceptGuardianInvitationResponse(link: link.proto)
     }
 
-    func listGuardianLinks(_ request: Kindred_Family_V1_ListGuardianLinksRequest, context: ServerContext) async throws -> Kindred_Family_V1_ListGuardianLinksResponse {
-        throw RPCError(.unimplemented, "ListGuardianLinks is not built yet")
+    func listGuardianLinks(
+        _ request: Kindred_Family_V1_ListGuardianLinksRequest, context: ServerContext
+    ) async throws -> Kindred_Family_V1_ListGuardianLinksResponse {
+        let (links, pending) = try await guardians.links(of: try context.authenticatedCaller())
+        return Kindred_Family_V1_ListGuardianLinksResponse(
+            links: links.map(\.proto), pendingInvitations: pending.map(\.proto))
     }
 
-    func removeGuardianLink(_ request: Kindred_Family_V1_RemoveGuardianLinkRequest, context: ServerContext) async throws -> Kindred_Family_V1_RemoveGuardianLinkResponse {
-        throw RPCError(.unimplemented, "RemoveGuardianLink is not built yet")
+    func removeGuardianLink(
+        _ request: Kindred_Family_V1_RemoveGuardianLinkRequest, context: ServerContext
+    ) async throws -> Kindred_Family_V1_RemoveGuardianLinkResponse {
+        try await guardians.remove(link: request.linkID, as: try context.authenticatedCaller())
+        return Kindred_Family_V1_RemoveGuardianLinkResponse()
     }
 }

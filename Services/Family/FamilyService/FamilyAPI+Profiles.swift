@@ -2,13 +2,20 @@ import KindredAPI
 import KindredMessages
 import KindredRPC
 
-// PLACEHOLDER: replaced by the helper building this part; nothing here may land.
+/// `GetProfile` and `UpdateProfile`.
 extension FamilyAPI {
-    func getProfile(_ request: Kindred_Family_V1_GetProfileRequest, context: ServerContext) async throws -> Kindred_Family_V1_GetProfileResponse {
-        throw RPCError(.unimplemented, "GetProfile is not built yet")
+    func getProfile(
+        _ request: Kindred_Family_V1_GetProfileRequest, context: ServerContext
+    ) async throws -> Kindred_Family_V1_GetProfileResponse {
+        Kindred_Family_V1_GetProfileResponse(
+            profile: try await profiles.profile(of: request.userID, as: try context.authenticatedCaller()))
     }
 
-    func updateProfile(_ request: Kindred_Family_V1_UpdateProfileRequest, context: ServerContext) async throws -> Kindred_Family_V1_UpdateProfileResponse {
-        throw RPCError(.unimplemented, "UpdateProfile is not built yet")
+    func updateProfile(
+        _ request: Kindred_Family_V1_UpdateProfileRequest, context: ServerContext
+    ) async throws -> Kindred_Family_V1_UpdateProfileResponse {
+        Kindred_Family_V1_UpdateProfileResponse(
+            profile: try await profiles.update(
+                mask: request.updateMask, to: request.profile, as: try context.authenticatedCaller()))
     }
 }

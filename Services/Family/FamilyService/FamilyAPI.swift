@@ -13,6 +13,10 @@ struct FamilyAPI: Kindred_Family_V1_FamilyService.Service {
     let events: EventFeed
     /// Guardian approvals.
     let approvals: Approvals
+    /// Profiles: reads as each caller may see them, and the user's own changes.
+    let profiles: Profiles
+    /// Guardian invitations and links, and the `isGuardian` check every part asks.
+    let guardians: Guardians
 
     /// Builds every part from `context`.
     init(context: FamilyContext) throws {
@@ -21,6 +25,8 @@ struct FamilyAPI: Kindred_Family_V1_FamilyService.Service {
         controls = MinorControls(context: context)
         events = try EventFeed(outbox: FamilyEvents.outbox, pool: context.database, logger: context.logger)
         approvals = Approvals(context: context)
+        profiles = Profiles(database: context.database, clock: context.clock)
+        guardians = Guardians(context: context)
     }
 
     /// Ends the server streams (events, notifications), so that they do not hold the drain.

@@ -11,7 +11,7 @@ import Testing
     @Test func aGuardiansDecisionIsAnEventAndANoticeToTheMinor() async throws {
         try await FamilyTestDatabase.withDatabase { pool in
             let test = ApprovalTest(pool)
-            let (minor, guardian) = (ApprovalCallers.minor(), ApprovalCallers.adult())
+            let (minor, guardian) = (FamilyCallers.minor(), FamilyCallers.adult())
             try await test.link(guardian, to: minor)
             let asked = try await test.ask(minor)
             let decided = try await test.approvals.decide(asked.id, approve: true, as: guardian)
@@ -19,7 +19,7 @@ import Testing
                 decided.state == .approved && decided.decidedBy == guardian.userID && decided.decidedAt != nil
             )
             #expect(decided.id == asked.id && decided.summary == asked.summary)
-            #expect(try await test.approvals.approval(asked.id, as: ApprovalCallers.service) == decided)
+            #expect(try await test.approvals.approval(asked.id, as: FamilyCallers.service) == decided)
             let events = try await test.events()
             #expect(events.map(\.type) == ["approval.decided"])
             #expect(events.first?.payload == .approvalDecided(.init(approval: decided.proto)))
@@ -32,7 +32,7 @@ import Testing
     @Test func theSameGuardianGivingTheSameAnswerAgainChangesNothing() async throws {
         try await FamilyTestDatabase.withDatabase { pool in
             let test = ApprovalTest(pool)
-            let (minor, guardian) = (ApprovalCallers.minor(), ApprovalCallers.adult())
+            let (minor, guardian) = (FamilyCallers.minor(), FamilyCallers.adult())
             try await test.link(guardian, to: minor)
             let asked = try await test.ask(minor)
             let first = try await test.approvals.decide(asked.id, approve: false, as: guardian)
@@ -47,7 +47,7 @@ import Testing
         try await FamilyTestDatabase.withDatabase { pool in
             let test = ApprovalTest(pool)
             let (minor, mother, father) = (
-                ApprovalCallers.minor(), ApprovalCallers.adult(), ApprovalCallers.adult()
+                FamilyCallers.minor(), FamilyCallers.adult(), FamilyCallers.adult()
             )
             try await test.link(mother, to: minor)
             try await test.link(father, to: minor)
@@ -68,26 +68,26 @@ import Testing
     @Test func theMinorAndServicesMayNotDecideAndOthersAreToldThereIsNoSuchRequest() async throws {
         try await FamilyTestDatabase.withDatabase { pool in
             let test = ApprovalTest(pool)
-            let (minor, guardian) = (ApprovalCallers.minor(), ApprovalCallers.adult())
-            let (otherMinor, otherGuardian) = (ApprovalCallers.minor(), ApprovalCallers.adult())
+            let (minor, guardian) = (FamilyCallers.minor(), FamilyCallers.adult())
+            let (otherMinor, otherGuardian) = (FamilyCallers.minor(), FamilyCallers.adult())
             try await test.link(guardian, to: minor)
             try await test.link(otherGuardian, to: otherMinor)
             let asked = try await test.ask(minor)
-            for seer in [minor, ApprovalCallers.service] {
+            for seer in [minor, FamilyCallers.service] {
                 let refusal = await rpcError {
                     try await test.approvals.decide(asked.id, approve: true, as: seer)
                 }
                 #expect(refusal?.code == .permissionDenied)
                 #expect(refusal?.reason == "ONLY_GUARDIAN_MAY_DECIDE")
             }
-            for stranger in [otherGuardian, otherMinor, ApprovalCallers.caller(role: .admin)] {
+            for stranger in [otherGuardian, otherMinor, FamilyCallers.caller(role: .admin)] {
                 let refusal = await rpcError {
                     try await test.approvals.decide(asked.id, approve: true, as: stranger)
                 }
                 #expect(refusal?.code == .notFound && refusal?.reason == "APPROVAL_NOT_FOUND")
             }
             let unknown = await rpcError {
-                try await test.approvals.decide(ApprovalCallers.adult().userID, approve: true, as: guardian)
+                try await test.approvals.decide(FamilyCallers.adult().userID, approve: true, as: guardian)
             }
             #expect(unknown?.code == .notFound)
             let malformed = await rpcError {
@@ -103,7 +103,7 @@ import Testing
         try await FamilyTestDatabase.withDatabase { pool in
             let test = ApprovalTest(pool)
             let (minor, mother, father) = (
-                ApprovalCallers.minor(), ApprovalCallers.adult(), ApprovalCallers.adult()
+                FamilyCallers.minor(), FamilyCallers.adult(), FamilyCallers.adult()
             )
             try await test.link(mother, to: minor)
             try await test.link(father, to: minor)

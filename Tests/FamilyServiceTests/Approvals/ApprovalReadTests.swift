@@ -11,10 +11,10 @@ import Testing
     @Test func aRequestIsShownToItsMinorTheirGuardiansAndServices() async throws {
         try await FamilyTestDatabase.withDatabase { pool in
             let test = ApprovalTest(pool)
-            let (minor, guardian) = (ApprovalCallers.minor(), ApprovalCallers.adult())
+            let (minor, guardian) = (FamilyCallers.minor(), FamilyCallers.adult())
             try await test.link(guardian, to: minor)
             let approval = try await test.ask(minor)
-            for viewer in [minor, guardian, ApprovalCallers.service] {
+            for viewer in [minor, guardian, FamilyCallers.service] {
                 #expect(try await test.approvals.approval(approval.id.uppercased(), as: viewer) == approval)
             }
         }
@@ -23,20 +23,20 @@ import Testing
     @Test func anyoneElseIsToldThereIsNoSuchRequest() async throws {
         try await FamilyTestDatabase.withDatabase { pool in
             let test = ApprovalTest(pool)
-            let (minor, guardian) = (ApprovalCallers.minor(), ApprovalCallers.adult())
-            let (otherMinor, otherGuardian) = (ApprovalCallers.minor(), ApprovalCallers.adult())
+            let (minor, guardian) = (FamilyCallers.minor(), FamilyCallers.adult())
+            let (otherMinor, otherGuardian) = (FamilyCallers.minor(), FamilyCallers.adult())
             try await test.link(guardian, to: minor)
             try await test.link(otherGuardian, to: otherMinor)
             let approval = try await test.ask(minor)
             let strangers = [
-                otherMinor, otherGuardian, ApprovalCallers.adult(), ApprovalCallers.caller(role: .admin),
+                otherMinor, otherGuardian, FamilyCallers.adult(), FamilyCallers.caller(role: .admin),
             ]
             for stranger in strangers {
                 let refusal = await rpcError { try await test.approvals.approval(approval.id, as: stranger) }
                 #expect(refusal?.code == .notFound && refusal?.reason == "APPROVAL_NOT_FOUND")
             }
             let unknown = await rpcError {
-                try await test.approvals.approval(ApprovalCallers.adult().userID, as: ApprovalCallers.service)
+                try await test.approvals.approval(FamilyCallers.adult().userID, as: FamilyCallers.service)
             }
             #expect(unknown?.code == .notFound)
             let malformed = await rpcError { try await test.approvals.approval("42", as: minor) }
@@ -49,26 +49,26 @@ import Testing
             let test = ApprovalTest(pool)
             let (guardian, anna, ben, stranger) =
                 (
-                    ApprovalCallers.adult(), ApprovalCallers.minor(), ApprovalCallers.minor(),
-                    ApprovalCallers.minor()
+                    FamilyCallers.adult(), FamilyCallers.minor(), FamilyCallers.minor(),
+                    FamilyCallers.minor()
                 )
             try await test.link(guardian, to: anna)
             try await test.link(guardian, to: ben)
-            try await test.link(ApprovalCallers.adult(), to: stranger)
+            try await test.link(FamilyCallers.adult(), to: stranger)
             let annas = try await test.ask(anna, subject: "a-1")
             _ = try await test.ask(stranger, subject: "s-1")
             let bens = try await test.ask(ben, subject: "b-1")
             let annasSecond = try await test.ask(anna, subject: "a-2")
             #expect(try await Self.list(test, as: guardian).approvals == [annasSecond, bens, annas])
             #expect(try await Self.list(test, as: anna).approvals == [annasSecond, annas])
-            #expect(try await Self.list(test, as: ApprovalCallers.adult()).approvals.isEmpty)
+            #expect(try await Self.list(test, as: FamilyCallers.adult()).approvals.isEmpty)
         }
     }
 
     @Test func theStateFilterShowsOnlyThatState() async throws {
         try await FamilyTestDatabase.withDatabase { pool in
             let test = ApprovalTest(pool)
-            let (minor, guardian) = (ApprovalCallers.minor(), ApprovalCallers.adult())
+            let (minor, guardian) = (FamilyCallers.minor(), FamilyCallers.adult())
             try await test.link(guardian, to: minor)
             let approved = try await test.approvals.decide(
                 try await test.ask(minor, subject: "e-1").id, approve: true, as: guardian)
@@ -85,7 +85,7 @@ import Testing
     @Test func pagesFollowOneAnotherUntilTheLast() async throws {
         try await FamilyTestDatabase.withDatabase { pool in
             let test = ApprovalTest(pool)
-            let (minor, guardian) = (ApprovalCallers.minor(), ApprovalCallers.adult())
+            let (minor, guardian) = (FamilyCallers.minor(), FamilyCallers.adult())
             try await test.link(guardian, to: minor)
             var asked: [ApprovalRecord] = []
             for index in 0..<5 { asked.insert(try await test.ask(minor, subject: "e-\(index)"), at: 0) }
@@ -106,7 +106,7 @@ import Testing
     @Test func badSizesTokensAndStatesAreNamed() async throws {
         try await FamilyTestDatabase.withDatabase { pool in
             let test = ApprovalTest(pool)
-            let (minor, guardian) = (ApprovalCallers.minor(), ApprovalCallers.adult())
+            let (minor, guardian) = (FamilyCallers.minor(), FamilyCallers.adult())
             try await test.link(guardian, to: minor)
             for index in 0..<2 { _ = try await test.ask(minor, subject: "e-\(index)") }
             let everything = await rpcError {

@@ -11,7 +11,7 @@ import Testing
         try await FamilyTestDatabase.withDatabase { pool in
             let test = ApprovalTest(pool)
             let (minor, mother, father) = (
-                ApprovalCallers.minor(), ApprovalCallers.adult(), ApprovalCallers.adult()
+                FamilyCallers.minor(), FamilyCallers.adult(), FamilyCallers.adult()
             )
             try await test.link(mother, to: minor)
             try await test.link(father, to: minor)
@@ -32,11 +32,11 @@ import Testing
     @Test func askingAgainWhilePendingReturnsTheSameRequestAndTellsNobodyTwice() async throws {
         try await FamilyTestDatabase.withDatabase { pool in
             let test = ApprovalTest(pool)
-            let (minor, guardian) = (ApprovalCallers.minor(), ApprovalCallers.adult())
+            let (minor, guardian) = (FamilyCallers.minor(), FamilyCallers.adult())
             try await test.link(guardian, to: minor)
             let first = try await test.ask(minor, summary: "Join the beach cleanup")
             let again = try await test.ask(
-                minor, summary: "Join the beach cleanup, please", as: ApprovalCallers.service)
+                minor, summary: "Join the beach cleanup, please", as: FamilyCallers.service)
             #expect(again == first)
             #expect(try await test.inbox(guardian).count == 1)
         }
@@ -45,13 +45,13 @@ import Testing
     @Test func racingAsksMakeOnePendingRequest() async throws {
         try await FamilyTestDatabase.withDatabase { pool in
             let test = ApprovalTest(pool)
-            let (minor, guardian) = (ApprovalCallers.minor(), ApprovalCallers.adult())
+            let (minor, guardian) = (FamilyCallers.minor(), FamilyCallers.adult())
             try await test.link(guardian, to: minor)
             let ids = try await withThrowingTaskGroup(of: String.self) { group in
                 for index in 0..<8 {
                     group.addTask {
                         try await test.ask(
-                            minor, as: index.isMultiple(of: 2) ? minor : ApprovalCallers.service
+                            minor, as: index.isMultiple(of: 2) ? minor : FamilyCallers.service
                         ).id
                     }
                 }
@@ -68,7 +68,7 @@ import Testing
     @Test func aDecidedQuestionMayBeAskedAgainAndOtherQuestionsAreSeparate() async throws {
         try await FamilyTestDatabase.withDatabase { pool in
             let test = ApprovalTest(pool)
-            let (minor, guardian) = (ApprovalCallers.minor(), ApprovalCallers.adult())
+            let (minor, guardian) = (FamilyCallers.minor(), FamilyCallers.adult())
             try await test.link(guardian, to: minor)
             let denied = try await test.ask(minor)
             _ = try await test.approvals.decide(denied.id, approve: false, as: guardian)
@@ -84,9 +84,9 @@ import Testing
     @Test func nobodyButTheMinorOrAServiceMayAskInTheMinorsName() async throws {
         try await FamilyTestDatabase.withDatabase { pool in
             let test = ApprovalTest(pool)
-            let (minor, guardian) = (ApprovalCallers.minor(), ApprovalCallers.adult())
+            let (minor, guardian) = (FamilyCallers.minor(), FamilyCallers.adult())
             try await test.link(guardian, to: minor)
-            for other in [guardian, ApprovalCallers.minor(), ApprovalCallers.caller(role: .admin)] {
+            for other in [guardian, FamilyCallers.minor(), FamilyCallers.caller(role: .admin)] {
                 let refusal = await rpcError { try await test.ask(minor, as: other) }
                 #expect(refusal?.code == .permissionDenied && refusal?.reason == "APPROVAL_NOT_YOURS")
             }
@@ -97,7 +97,7 @@ import Testing
     @Test func anAdultAskingForThemselvesIsRefused() async throws {
         try await FamilyTestDatabase.withDatabase { pool in
             let test = ApprovalTest(pool)
-            let (adult, formerGuardian) = (ApprovalCallers.adult(), ApprovalCallers.adult())
+            let (adult, formerGuardian) = (FamilyCallers.adult(), FamilyCallers.adult())
             try await test.link(formerGuardian, to: adult)
             let refusal = await rpcError { try await test.ask(adult) }
             #expect(refusal?.code == .failedPrecondition && refusal?.reason == "NOT_A_MINOR")
@@ -107,8 +107,8 @@ import Testing
     @Test func aMinorWithoutAGuardianIsToldSoAndNothingIsStored() async throws {
         try await FamilyTestDatabase.withDatabase { pool in
             let test = ApprovalTest(pool)
-            let minor = ApprovalCallers.minor()
-            for caller in [minor, ApprovalCallers.service] {
+            let minor = FamilyCallers.minor()
+            for caller in [minor, FamilyCallers.service] {
                 let refusal = await rpcError { try await test.ask(minor, as: caller) }
                 #expect(refusal?.code == .failedPrecondition && refusal?.reason == "NO_GUARDIAN")
             }
@@ -122,18 +122,18 @@ import Testing
         (.init(minorUserID: "mia", kind: .joinEvent, subjectID: "e", summary: "s"), ["minor_user_id"]),
         (
             .init(
-                minorUserID: ApprovalCallers.minor().userID, kind: .init(rawValue: 9), subjectID: "e",
+                minorUserID: FamilyCallers.minor().userID, kind: .init(rawValue: 9), subjectID: "e",
                 summary: "s"),
             ["kind"]
         ),
         (
             .init(
-                minorUserID: ApprovalCallers.minor().userID, kind: .viewFlaggedMedia,
+                minorUserID: FamilyCallers.minor().userID, kind: .viewFlaggedMedia,
                 subjectID: String(repeating: "é", count: 201), summary: "   "), ["subject_id", "summary"]
         ),
         (
             .init(
-                minorUserID: ApprovalCallers.minor().userID, kind: .joinEvent, subjectID: "e\t1",
+                minorUserID: FamilyCallers.minor().userID, kind: .joinEvent, subjectID: "e\t1",
                 summary: "Join\nthe party"), ["subject_id", "summary"]
         ),
     ]
@@ -150,7 +150,7 @@ import Testing
         let longest = String(repeating: "é", count: 200)
         let ask = try ApprovalAsk(
             .init(
-                minorUserID: ApprovalCallers.minor().userID, kind: .joinEvent, subjectID: longest,
+                minorUserID: FamilyCallers.minor().userID, kind: .joinEvent, subjectID: longest,
                 summary: longest))
         #expect(ask.summary == longest && ask.subjectID == longest)
     }

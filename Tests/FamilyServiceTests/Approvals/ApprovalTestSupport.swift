@@ -71,29 +71,3 @@ struct ApprovalTest {
             }
     }
 }
-
-/// Callers as verified access tokens make them (only the verifier makes a `Caller`).
-enum ApprovalCallers {
-    private static let key = SigningKey()
-    private static let verifier = TokenVerifier(keys: [key.verificationKey])
-
-    static func caller(
-        _ userID: String = UUIDv7.generate(at: Date()), role: TokenClaims.Role = .user,
-        ageBand: TokenClaims.AgeBand = .adult
-    ) -> Caller {
-        let now = Int64(Date().timeIntervalSince1970)
-        let token = TokenSigner(key: key).sign(
-            TokenClaims(
-                subject: userID, role: role, ageBand: ageBand, parentalControls: ageBand != .adult,
-                scope: .full,
-                issuedAt: now, expiresAt: now + 900, tokenID: UUIDv7.generate(at: Date())))
-        return try! verifier.verify(token)
-    }
-
-    /// A new 15-year-old.
-    static func minor() -> Caller { caller(ageBand: .thirteenToFifteen) }
-    /// A new adult.
-    static func adult() -> Caller { caller() }
-    /// The social service, by its client id.
-    static let service = caller("social", role: .service)
-}

@@ -11,7 +11,7 @@ import Testing
     @Test(.timeLimit(.minutes(1))) func decisionsAreServedInOrderWithCursorsFromAnyPoint() async throws {
         try await FamilyTestDatabase.withDatabase { pool in
             let test = ApprovalTest(pool)
-            let (minor, guardian) = (ApprovalCallers.minor(), ApprovalCallers.adult())
+            let (minor, guardian) = (FamilyCallers.minor(), FamilyCallers.adult())
             try await test.link(guardian, to: minor)
             let feed = try EventFeed(
                 outbox: FamilyEvents.outbox, pool: pool, logger: FamilyTestDatabase.logger)
@@ -34,7 +34,7 @@ import Testing
     @Test(.timeLimit(.minutes(1))) func aConsumerBehindPrunedEventsIsToldToResync() async throws {
         try await FamilyTestDatabase.withDatabase { pool in
             let test = ApprovalTest(pool)
-            let (minor, guardian) = (ApprovalCallers.minor(), ApprovalCallers.adult())
+            let (minor, guardian) = (FamilyCallers.minor(), FamilyCallers.adult())
             try await test.link(guardian, to: minor)
             // An instance that keeps nothing: it numbers the three events and prunes all but the newest.
             let forgetful = try EventFeed(

@@ -135,7 +135,7 @@ import Testing
             }
             let service = await rpcError {
                 try await test.pins().checkProof(
-                    minorID: test.minor.userID, pin: PinTest.pin, caller: PinCallers.service)
+                    minorID: test.minor.userID, pin: PinTest.pin, caller: FamilyCallers.service)
             }
             #expect(service?.code == .notFound)
             #expect(try await !test.session().isEmpty)
@@ -158,7 +158,7 @@ import Testing
             try await test.setPin()
             for pin in ["", "12345", "abcd"] {
                 let error = await rpcError { try await test.session(pin: pin) }
-                #expect(error?.code == .invalidArgument && error?.pinBadFields == ["pin"])
+                #expect(error?.code == .invalidArgument && error?.badFields == ["pin"])
             }
             let row = try await test.pool.query("SELECT failed_attempts FROM family.guardian_pins")[0]
             #expect(try row.decode(Int.self, column: 0) == 0)

@@ -11,7 +11,7 @@ import Testing
         let error = refusal { try GuardianPinRules.checkNewPin(pin, confirmation: pin, violations: .init()) }
         #expect(error?.code == .invalidArgument)
         #expect(error?.reason == "PIN_TOO_SIMPLE")
-        #expect(error?.pinBadFields == ["pin"])
+        #expect(error?.badFields == ["pin"])
     }
 
     @Test(arguments: ["2580", "1357", "9012", "1123", "0001", "8642", "1212"])
@@ -26,7 +26,7 @@ import Testing
         }
         #expect(error?.code == .invalidArgument)
         #expect(error?.reason == "PIN_MISMATCH")
-        #expect(error?.pinBadFields == ["pin_confirmation"])
+        #expect(error?.badFields == ["pin_confirmation"])
     }
 
     @Test(arguments: ["", "258", "25801", "25a0", " 258", "２５８０", "٢٥٨٠"])
@@ -34,7 +34,7 @@ import Testing
         let error = refusal { try GuardianPinRules.checkNewPin(pin, confirmation: pin, violations: .init()) }
         #expect(error?.code == .invalidArgument)
         #expect(error?.reason == nil)
-        #expect(error?.pinBadFields.first == "pin")
+        #expect(error?.badFields.first == "pin")
     }
 
     @Test func oneRefusalNamesEveryMalformedField() {
@@ -43,7 +43,7 @@ import Testing
         let error = refusal {
             try GuardianPinRules.checkNewPin("12", confirmation: "", violations: violations)
         }
-        #expect(error?.pinBadFields == ["minor_user_id", "pin", "pin_confirmation"])
+        #expect(error?.badFields == ["minor_user_id", "pin", "pin_confirmation"])
     }
 
     private func refusal(_ body: () throws -> Void) -> RPCError? {

@@ -20,7 +20,7 @@ import Testing
         try await PinTest.with { test in
             let minor = await rpcError { try await test.setPin(by: test.minor) }
             #expect(minor?.code == .permissionDenied && minor?.reason == "GUARDIANS_ONLY")
-            for outsider in [test.stranger, PinCallers.service] {
+            for outsider in [test.stranger, FamilyCallers.service] {
                 let error = await rpcError { try await test.setPin(by: outsider) }
                 #expect(error?.code == .notFound && error?.reason == "USER_NOT_FOUND")
             }

@@ -22,7 +22,7 @@ import Testing
                 try await family.setGuardianPin(
                     .init(minorUserID: teen.id, pin: "2580", pinConfirmation: "2589"), options: mum.bearer)
             }
-            #expect(mismatch?.code == .invalidArgument && mismatch?.pinBadFields == ["pin_confirmation"])
+            #expect(mismatch?.code == .invalidArgument && mismatch?.badFields == ["pin_confirmation"])
             #expect(
                 mismatch?.pinErrorInfo?.reason == "PIN_MISMATCH"
                     && mismatch?.pinErrorInfo?.domain == "kindred.family")

@@ -9,7 +9,7 @@ import Testing
 @Suite struct ParentalControlsTests {
     @Test func theMinorTheirGuardiansServicesAndAdminsReadTheControls() async throws {
         try await PinTest.with { test in
-            for caller in [test.minor, test.guardian, PinCallers.service, PinCallers.admin] {
+            for caller in [test.minor, test.guardian, FamilyCallers.service, FamilyCallers.admin] {
                 let controls = try await test.controls.get(userID: test.minor.userID, caller: caller)
                 #expect(controls.userID == test.minor.userID && controls.active && controls.contentFiltering)
                 #expect(!controls.pinSet && !controls.pinResetPending && controls.updatedAt != nil)
@@ -23,7 +23,7 @@ import Testing
         try await PinTest.with { test in
             let asks: [(target: String, caller: Caller)] = [
                 (test.minor.userID, test.stranger), (test.stranger.userID, test.guardian),
-                (PinCallers.user().userID, test.guardian), (test.guardian.userID, test.minor),
+                (FamilyCallers.adult().userID, test.guardian), (test.guardian.userID, test.minor),
             ]
             for (target, caller) in asks {
                 let error = await rpcError { try await test.controls.get(userID: target, caller: caller) }
@@ -42,8 +42,10 @@ import Testing
 
     @Test func aServiceMustNameTheUser() async throws {
         try await PinTest.with { test in
-            let error = await rpcError { try await test.controls.get(userID: "", caller: PinCallers.service) }
-            #expect(error?.code == .invalidArgument && error?.pinBadFields == ["user_id"])
+            let error = await rpcError {
+                try await test.controls.get(userID: "", caller: FamilyCallers.service)
+            }
+            #expect(error?.code == .invalidArgument && error?.badFields == ["user_id"])
         }
     }
 
@@ -58,7 +60,7 @@ import Testing
                 caller: test.guardian)
             #expect(
                 !updated.messagingFollowedOnly && !updated.contentFiltering && updated.publicEventsRestricted)
-            let read = try await test.controls.get(userID: test.minor.userID, caller: PinCallers.service)
+            let read = try await test.controls.get(userID: test.minor.userID, caller: FamilyCallers.service)
             #expect(read == updated)
             let events = try await test.events()
             #expect(events.map(\.type) == ["parental_controls.changed"])
@@ -76,7 +78,7 @@ import Testing
                         minorID: test.minor.userID, session: session, mask: mask, changes: .init(),
                         caller: test.guardian)
                 }
-                #expect(error?.code == .invalidArgument && error?.pinBadFields == ["update_mask"])
+                #expect(error?.code == .invalidArgument && error?.badFields == ["update_mask"])
             }
             #expect(try await test.events().isEmpty)
         }
@@ -84,7 +86,7 @@ import Testing
 
     @Test func inactiveControlsCannotBeChanged() async throws {
         try await PinTest.with { test in
-            let adult = PinCallers.user()
+            let adult = FamilyCallers.adult()
             try await test.addControls(of: adult, active: false)
             try await test.link(test.guardian, to: adult)
             let error = await rpcError {
@@ -126,7 +128,7 @@ import Testing
     @Test func aSessionOnOneMinorOpensNothingOnAnother() async throws {
         try await PinTest.with { test in
             try await test.setPin()
-            let sibling = PinCallers.user()
+            let sibling = FamilyCallers.adult()
             try await test.addControls(of: sibling)
             try await test.link(test.guardian, to: sibling)
             let error = await rpcError {

@@ -17,10 +17,10 @@ struct PinTest {
 
     let pool: PostgresPool
     let clock: TestClock
-    let minor = PinCallers.user()
-    let guardian = PinCallers.user()
-    let otherGuardian = PinCallers.user()
-    let stranger = PinCallers.user()
+    let minor = FamilyCallers.adult()
+    let guardian = FamilyCallers.adult()
+    let otherGuardian = FamilyCallers.adult()
+    let stranger = FamilyCallers.adult()
 
     /// Runs `body` on a fresh database where `guardian` and `otherGuardian` guard `minor`, whose controls
     /// are on; `clock` starts at `start`.
@@ -137,28 +137,6 @@ enum PinRows {
     }
 }
 
-/// Callers as verified access tokens make them (only the verifier makes a `Caller`).
-enum PinCallers {
-    static let key = SigningKey()
-    private static let verifier = TokenVerifier(keys: [key.verificationKey])
-
-    static func user(_ id: String = UUIDv7.generate(at: Date())) -> Caller {
-        caller(id, role: .user)
-    }
-
-    static let service = caller("social", role: .service)
-    static let admin = caller(UUIDv7.generate(at: Date()), role: .admin)
-
-    private static func caller(_ subject: String, role: TokenClaims.Role) -> Caller {
-        let now = Int64(Date().timeIntervalSince1970)
-        return try! verifier.verify(
-            TokenSigner(key: key).sign(
-                TokenClaims(
-                    subject: subject, role: role, ageBand: .adult, parentalControls: false, scope: .full,
-                    issuedAt: now, expiresAt: now + 900, tokenID: UUID().uuidString.lowercased())))
-    }
-}
-
 // Beside KindredTestSupport's `reason` and `retryDelay`; prefixed, since other parts' tests may add readers
 // of the same names.
 extension RPCError {
@@ -171,12 +149,5 @@ extension RPCError {
                 nil
             }
         }.first
-    }
-
-    /// The fields `BadRequest` names, in order.
-    var pinBadFields: [String] {
-        details.flatMap { detail -> [String] in
-            if case .badRequest(let violations) = detail { violations.map(\.field) } else { [] }
-        }
     }
 }

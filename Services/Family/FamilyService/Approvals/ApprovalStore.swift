@@ -2,7 +2,7 @@ import FoundationEssentials
 import KindredPostgres
 
 /// The SQL of `family.approval_requests`: each function one statement. The table's SQL lives in the
-/// `ApprovalStore*.swift` files and nowhere else; who guards whom is read through `GuardianLinkReads`.
+/// `ApprovalStore*.swift` files and nowhere else; who guards whom is read through `GuardianLinkStore`.
 enum ApprovalStore {
     /// The columns every statement returning requests selects, in the order `record(_:)` decodes them.
     enum Columns { case request }

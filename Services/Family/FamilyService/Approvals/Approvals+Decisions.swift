@@ -18,7 +18,7 @@ extension Approvals {
                 throw FamilyError.approvalNotFound
             }
             guard caller.role != .service,
-                try await GuardianLinkReads.holdLink(caller.userID, of: record.minorID, in: tx)
+                try await GuardianLinkStore.hold(guardian: caller.userID, minor: record.minorID, in: tx)
             else {
                 let maySee = caller.role == .service || caller.userID == record.minorID
                 throw maySee ? FamilyError.onlyGuardianMayDecide : FamilyError.approvalNotFound

@@ -16,7 +16,7 @@ extension Approvals {
         try Self.requireMayAsk(for: ask.minorID, caller)
         let now = clock.now
         return try await database.transaction { tx in
-            let guardians = try await GuardianLinkReads.guardians(of: ask.minorID, in: tx)
+            let guardians = try await GuardianLinkStore.guardianIDs(ofMinor: ask.minorID, on: tx)
             guard !guardians.isEmpty else { throw FamilyError.noGuardian }
             let (record, created) = try await ApprovalStore.insertPending(
                 ask, id: UUIDv7.generate(at: now), at: now, in: tx)

@@ -49,7 +49,8 @@ extension GuardianPins {
                     try await GuardianPinResetStore.problem(of: token, on: tx))
             }
             // A guardian whose link to the minor ended since the request has no say over the PIN any more.
-            guard try await GuardianLinkReads.isGuardian(reset.guardianID, of: reset.minorID, on: tx) else {
+            guard try await GuardianLinkStore.exists(guardian: reset.guardianID, minor: reset.minorID, on: tx)
+            else {
                 throw FamilyError.pinResetLinkRefused(.unknown)
             }
             let hash = try await pinHashing { try await hasher.hash(pin) }

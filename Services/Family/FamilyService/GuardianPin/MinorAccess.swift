@@ -15,7 +15,8 @@ enum MinorAccess: Sendable, Equatable {
         guard caller.role == .user, UUIDv7.isWellFormed(caller.userID) else { return .stranger }
         let userID = caller.userID.lowercased()
         if userID == minorID { return .minor }
-        return try await GuardianLinkReads.isGuardian(userID, of: minorID, on: tx) ? .guardian : .stranger
+        return try await GuardianLinkStore.exists(guardian: userID, minor: minorID, on: tx)
+            ? .guardian : .stranger
     }
 
     /// Refuses anyone but a guardian of `minorID`: the minor with GUARDIANS_ONLY, anyone else with NOT_FOUND.

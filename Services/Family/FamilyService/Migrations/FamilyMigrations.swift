@@ -9,6 +9,7 @@ enum FamilyMigrations {
         FamilyMail.outbox.migration(version: 2),
         EventCursors.migration(schema: "family", version: 3),
         EventOutbox.migration(schema: "family", version: 4),
+        createGuardianInvitations,
         createGuardianPin,
         createApprovals,
     ]
