@@ -11,10 +11,8 @@ import Testing
         try await FamilyTestStack.with { stack in
             let mia = try await stack.register("mia_r", age: 15)
             #expect(!mia.id.isEmpty)
-            // A protected family method: identity's token is accepted (the placeholder may not answer yet,
-            // but the refusal must not be the token's).
-            let refusal = await rpcError { try await stack.family.getProfile(.init(), options: mia.bearer) }
-            #expect(refusal?.code != .unauthenticated)
+            let profile = try await stack.family.getProfile(.init(), options: mia.bearer).profile
+            #expect(profile?.userID == mia.id)
             let anonymous = await rpcError { try await stack.family.getProfile(.init(), options: FamilyTestStack.bearer(nil)) }
             #expect(anonymous?.code == .unauthenticated)
         }

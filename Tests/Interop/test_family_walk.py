@@ -1,0 +1,108 @@
+"""kindred-family from outside, as a stock grpcio client sees it: the guardian walk of issue 4. A 15-year-old
+registers (family turns the controls on from identity's event), invites a guardian, who accepts from the
+mailed link, sets the PIN (a mismatch first), mistypes it three times and is locked out, resets it by email,
+and changes a control with a fresh guardian session.
+
+Needs the identity and family targets in KINDRED_INTEROP_TARGETS and the services' maildir in
+KINDRED_TEST_MAILDIR; Tests/run sets them.
+"""
+
+import datetime
+import time
+import uuid
+
+import grpc
+
+from accounts_support import PASSWORD, mailed_token, register
+from google.rpc import error_details_pb2, status_pb2
+from kindred.family.v1 import family_pb2
+from kindred.identity.v1 import identity_pb2
+from rpc_support import bearer, refusal
+
+
+def signed_up(identity, age):
+    """A new account `age` years old, email verified, signed in: (user id, email, access token)."""
+    name = f"fam_{uuid.uuid4().hex[:12]}"
+    email = f"{name}@example.com"
+    today = datetime.date.today()
+    account = register(identity, name, email, born=(today.year - age, 1, 1))
+    identity.VerifyEmail(identity_pb2.VerifyEmailRequest(token=mailed_token(email)), timeout=10)
+    token = identity.Token(identity_pb2.TokenRequest(
+        grant_type="password", username=name, password=PASSWORD), timeout=10).access_token
+    return account.user_id, email, token
+
+
+def controls_of(family, token, seconds=15):
+    """The caller's controls once family has made them from identity's user.registered event."""
+    deadline = time.monotonic() + seconds
+    while True:
+        controls = family.GetParentalControls(
+            family_pb2.GetParentalControlsRequest(), metadata=bearer(token), timeout=10).controls
+        if controls.active or time.monotonic() > deadline:
+            return controls
+        time.sleep(0.2)
+
+
+def retry_delay(call):
+    """The RetryInfo delay (seconds) a refused call carries."""
+    try:
+        call()
+    except grpc.RpcError as error:
+        details = dict(error.trailing_metadata() or ()).get("grpc-status-details-bin")
+        for detail in status_pb2.Status.FromString(details).details:
+            info = error_details_pb2.RetryInfo()
+            if detail.Unpack(info):
+                return info.retry_delay.seconds
+    raise AssertionError("the call did not carry RetryInfo")
+
+
+def test_minor_registers_guardian_links_sets_pin_is_locked_out_resets_and_changes_a_control(identity, family):
+    minor_id, _, minor_token = signed_up(identity, 15)
+    controls = controls_of(family, minor_token)
+    assert controls.active and controls.messaging_followed_only and controls.public_events_restricted
+    assert controls.event_join_approval_required and controls.content_filtering
+    profile = family.GetProfile(family_pb2.GetProfileRequest(), metadata=bearer(minor_token), timeout=10).profile
+    assert profile.parental_controls_active
+
+    guardian_id, guardian_email, guardian_token = signed_up(identity, 41)
+    family.InviteGuardian(family_pb2.InviteGuardianRequest(
+        request_id=str(uuid.uuid4()), guardian_email=guardian_email), metadata=bearer(minor_token), timeout=10)
+    link = family.AcceptGuardianInvitation(family_pb2.AcceptGuardianInvitationRequest(
+        token=mailed_token(guardian_email, subject="invited to be a guardian")), metadata=bearer(guardian_token), timeout=10).link
+    assert (link.minor_user_id, link.guardian_user_id) == (minor_id, guardian_id)
+
+    as_guardian = bearer(guardian_token)
+    mismatch = refusal(lambda: family.SetGuardianPin(family_pb2.SetGuardianPinRequest(
+        minor_user_id=minor_id, pin="2580", pin_confirmation="2581"), metadata=as_guardian, timeout=10))
+    assert mismatch[:2] == (grpc.StatusCode.INVALID_ARGUMENT, "PIN_MISMATCH")
+    family.SetGuardianPin(family_pb2.SetGuardianPinRequest(
+        minor_user_id=minor_id, pin="2580", pin_confirmation="2580"), metadata=as_guardian, timeout=10)
+
+    def verify(pin):
+        return family.VerifyGuardianPin(family_pb2.VerifyGuardianPinRequest(
+            minor_user_id=minor_id, pin=pin), metadata=as_guardian, timeout=10)
+
+    for _ in range(2):
+        assert refusal(lambda: verify("1357"))[0] == grpc.StatusCode.PERMISSION_DENIED
+    third = refusal(lambda: verify("1357"))
+    assert third[:2] == (grpc.StatusCode.RESOURCE_EXHAUSTED, "PIN_LOCKED")
+    # Locked: even the right PIN is refused, and the answer says when to come back.
+    assert refusal(lambda: verify("2580"))[:2] == (grpc.StatusCode.RESOURCE_EXHAUSTED, "PIN_LOCKED")
+    assert 0 < retry_delay(lambda: verify("2580")) <= 15 * 60
+
+    family.RequestGuardianPinReset(family_pb2.RequestGuardianPinResetRequest(
+        minor_user_id=minor_id), metadata=as_guardian, timeout=10)
+    pending = family.GetParentalControls(family_pb2.GetParentalControlsRequest(
+        user_id=minor_id), metadata=as_guardian, timeout=10).controls
+    assert pending.pin_reset_pending
+    reset = family.ResetGuardianPin(family_pb2.ResetGuardianPinRequest(
+        token=mailed_token(guardian_email, subject="Reset the guardian PIN"), pin="8642", pin_confirmation="8642"), timeout=10)
+    assert reset.minor_user_id == minor_id
+
+    session = verify("8642").guardian_session
+    changed = family.UpdateParentalControls(family_pb2.UpdateParentalControlsRequest(
+        minor_user_id=minor_id, guardian_session=session, update_mask=["messaging_followed_only"],
+        controls=family_pb2.ParentalControls(messaging_followed_only=False)), metadata=as_guardian, timeout=10)
+    assert not changed.controls.messaging_followed_only and changed.controls.content_filtering
+    # The change is what every later call sees, the minor's own included.
+    assert not controls_of(family, minor_token).messaging_followed_only
