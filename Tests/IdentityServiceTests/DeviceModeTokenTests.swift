@@ -4,6 +4,7 @@ import KindredAuth
 import KindredMessages
 import KindredPostgres
 import KindredRPC
+import KindredTestSupport
 import Testing
 
 /// `IssueDeviceModeTokens`: child mode reads only, for as long as its chain refreshes; parent mode is full for
