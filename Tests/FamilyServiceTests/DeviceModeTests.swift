@@ -3,6 +3,7 @@ import Foundation
 import KindredAPI
 import KindredMessages
 import KindredRPC
+import KindredTestSupport
 import Testing
 
 /// Parent and child mode on a family device, through real identity and family servers: a child-mode token
@@ -44,7 +45,7 @@ import Testing
         let me = try await stack.identity.getMe(.init(), options: bearer)
         #expect(me.account?.userID == user.id)
         let familyRead = await rpcError { try await stack.family.getProfile(.init(userID: user.id), options: bearer) }
-        #expect(familyRead?.infoReason != "CHILD_MODE_READ_ONLY" && familyRead?.code != .unauthenticated)
+        #expect(familyRead?.reason != "CHILD_MODE_READ_ONLY" && familyRead?.code != .unauthenticated)
 
         let refusals = [
             await rpcError { try await stack.identity.signOutEverywhere(.init(), options: bearer) },
@@ -58,7 +59,7 @@ import Testing
         ]
         for refusal in refusals {
             #expect(refusal?.code == .permissionDenied)
-            #expect(refusal?.infoReason == "CHILD_MODE_READ_ONLY")
+            #expect(refusal?.reason == "CHILD_MODE_READ_ONLY")
         }
     }
 
@@ -77,14 +78,14 @@ import Testing
                     try await stack.family.enterParentMode(.init(proof: .password("not it 1")), options: childBearer)
                 }
                 #expect(wrong == wrongForChange)
-                #expect(wrong?.code == .permissionDenied && wrong?.infoReason == "PASSWORD_INCORRECT")
+                #expect(wrong?.code == .permissionDenied && wrong?.reason == "PASSWORD_INCORRECT")
             }
             let locked = await rpcError {
                 try await stack.family.enterParentMode(.init(proof: .password(mia.password)), options: childBearer)
             }
             #expect(locked?.code == .resourceExhausted)
-            #expect(locked?.infoReason == "SIGN_IN_LOCKED")
-            #expect((locked?.retryAfter ?? .zero) > .zero)
+            #expect(locked?.reason == "SIGN_IN_LOCKED")
+            #expect((locked?.retryDelay ?? .zero) > .zero)
         }
     }
 
@@ -138,23 +139,11 @@ import Testing
     }
 }
 
-// Named apart from any other test file's helpers, so that the family parts' tests can grow their own.
 extension RPCError {
-    fileprivate var infoReason: String? {
-        details.lazy.compactMap { detail -> String? in
-            if case .errorInfo(let reason, _, _) = detail { reason } else { nil }
-        }.first
-    }
-
+    /// The fields a `BadRequest` names, in order.
     fileprivate var fieldViolations: [String] {
         details.flatMap { detail -> [String] in
             if case .badRequest(let violations) = detail { violations.map(\.field) } else { [] }
         }
-    }
-
-    fileprivate var retryAfter: Duration? {
-        details.lazy.compactMap { detail -> Duration? in
-            if case .retryInfo(let delay) = detail { delay } else { nil }
-        }.first
     }
 }
