@@ -1,4 +1,3 @@
-import Foundation
 @testable import IdentityService
 import KindredAuth
 import KindredMessages
@@ -8,44 +7,10 @@ import KindredTestSupport
 import Testing
 
 /// `IssueDeviceModeTokens`: child mode reads only, for as long as its chain refreshes; parent mode is full for
-/// 30 minutes after a proof; only a service allowed `device_modes` may ask.
+/// 30 minutes after a proof, which a password given counts toward the sign-in lockout.
 @Suite("IssueDeviceModeTokens: child and parent mode")
 struct DeviceModeTokenTests {
-    typealias Request = Kindred_Identity_V1_IssueDeviceModeTokensRequest
-
-    /// Sign-in on a clock the test moves, with `family` allowed device modes and `social` not.
-    struct Fixture {
-        let signIn: SignInFixture
-        let clock: TestClock
-        var credentials: Credentials { signIn.credentials }
-
-        init(_ pool: PostgresPool) async throws {
-            let hasher = PasswordHasher(cost: .testsOnly, concurrency: 1)
-            let clients = try ClientRegistry(
-                parsing: """
-                    family   service   \(try await hasher.hash("unused"))   device_modes
-                    social   service   \(try await hasher.hash("unused"))
-                    """)
-            clock = TestClock.startingNow()
-            signIn = try await SignInFixture(pool, clients: clients, clock: clock.wallClock)
-        }
-
-        /// The claims of `token`, judged at the test's clock.
-        func claims(of token: String) async throws -> Caller {
-            try TokenVerifier(
-                keys: try await credentials.signingKeys.verificationKeys(), clock: clock.tokenClock
-            ).verify(token)
-        }
-
-        func issue(_ userID: String, _ mode: Kindred_Identity_V1_DeviceMode, password: String = "") async throws
-            -> IssuedTokens
-        {
-            try await credentials.deviceModeTokens(
-                Request(userID: userID, mode: mode, password: password), caller: TestCallers.service)
-        }
-
-        var now: Int64 { Int64(clock.now.timeIntervalSince1970) }
-    }
+    typealias Fixture = DeviceModeFixture
 
     @Test func childModeTokensReadOnlyAndOtherwiseSayWhatASignInsTokensSay() async throws {
         try await IdentityTestDatabase.withDatabase { pool in
@@ -155,58 +120,59 @@ struct DeviceModeTokenTests {
         }
     }
 
-    static let refusedCallers: [(String, Caller)] = [
-        ("a user", TestCallers.caller("0192f5e0-7c1a-7b3e-8f00-0000000000c1")),
-        ("an admin", TestCallers.admin),
-        ("a service not allowed device_modes", TestCallers.caller("social", role: .service)),
-        ("an unknown service", TestCallers.caller("gamification", role: .service)),
-        ("a user whose id is a permitted client's", TestCallers.caller("family", role: .user)),
-    ]
-
-    @Test(arguments: refusedCallers)
-    func onlyAServiceAllowedDeviceModesIsAnswered(who: String, caller: Caller) async throws {
+    @Test func theSweepDeletesChainsWhoseParentModeHasEnded() async throws {
         try await IdentityTestDatabase.withDatabase { pool in
             let fixture = try await Fixture(pool)
             let id = try await fixture.signIn.account("dad")
-            for mode in [Kindred_Identity_V1_DeviceMode.child, .parent] {
-                let refused = await rpcError {
-                    try await fixture.credentials.deviceModeTokens(Request(userID: id, mode: mode), caller: caller)
-                }
-                #expect(refused?.code == .permissionDenied, "\(who)")
-                #expect(refused?.reason == "DEVICE_MODES_NOT_ALLOWED", "\(who)")
-            }
+            let parent = try #require(try await fixture.issue(id, .parent).refreshToken)
+            let child = try #require(try await fixture.issue(id, .child).refreshToken)
+            _ = try await fixture.signIn.sql(
+                """
+                UPDATE identity.refresh_chains SET session_ends_at = now() - interval '1 second'
+                WHERE session_ends_at IS NOT NULL
+                """)
+            _ = try await fixture.credentials.refreshTokens.sweep()
+            let chains = try await fixture.signIn.sql("SELECT scope FROM identity.refresh_chains")
+            #expect(try chains.map { try $0.decode(String.self, column: 0) } == ["child_readonly"])
+            let gone = await rpcError { try await fixture.credentials.refreshGrant(parent) }
+            #expect(gone?.reason == "REFRESH_TOKEN_INVALID")
+            #expect(try await fixture.credentials.refreshGrant(child).refreshToken != nil)
         }
+    }
+}
+
+/// Sign-in on a clock the test moves, with `family` allowed device modes and `social` not.
+struct DeviceModeFixture {
+    let signIn: SignInFixture
+    let clock: TestClock
+    var credentials: Credentials { signIn.credentials }
+
+    init(_ pool: PostgresPool) async throws {
+        let hasher = PasswordHasher(cost: .testsOnly, concurrency: 1)
+        let clients = try ClientRegistry(
+            parsing: """
+                family   service   \(try await hasher.hash("unused"))   device_modes
+                social   service   \(try await hasher.hash("unused"))
+                """)
+        clock = TestClock.startingNow()
+        signIn = try await SignInFixture(pool, clients: clients, clock: clock.wallClock)
     }
 
-    @Test(arguments: [
-        (Request(userID: "nobody", mode: .unspecified), ["user_id", "mode"]),
-        (Request(userID: "", mode: .unrecognized(7)), ["user_id", "mode"]),
-        (Request(userID: "0192f5e0-7c1a-7b3e-8f00-0000000000c1", mode: .child, password: "x1"), ["password"]),
-        (
-            Request(
-                userID: "0192f5e0-7c1a-7b3e-8f00-0000000000c1", mode: .parent,
-                password: String(repeating: "x", count: 1_025)), ["password"]
-        ),
-    ])
-    func aMalformedRequestNamesEveryBadField(request: Request, fields: [String]) async throws {
-        try await IdentityTestDatabase.withDatabase { pool in
-            let fixture = try await Fixture(pool)
-            let refused = await rpcError {
-                try await fixture.credentials.deviceModeTokens(request, caller: TestCallers.service)
-            }
-            #expect(refused?.code == .invalidArgument)
-            #expect(refused?.badFields == fields)
-        }
+    /// The claims of `token`, judged at the test's clock.
+    func claims(of token: String) async throws -> Caller {
+        try TokenVerifier(
+            keys: try await credentials.signingKeys.verificationKeys(), clock: clock.tokenClock
+        ).verify(token)
     }
 
-    @Test func anUnknownAccountIsNotFound() async throws {
-        try await IdentityTestDatabase.withDatabase { pool in
-            let fixture = try await Fixture(pool)
-            let refused = await rpcError {
-                try await fixture.issue("0192f5e0-7c1a-7b3e-8f00-0000000000c1", .parent, password: "guess 123")
-            }
-            #expect(refused?.code == .notFound)
-            #expect(refused?.reason == "ACCOUNT_NOT_FOUND")
-        }
+    /// Tokens of `mode` for `userID`, asked for by family (allowed device modes).
+    func issue(_ userID: String, _ mode: Kindred_Identity_V1_DeviceMode, password: String = "")
+        async throws -> IssuedTokens
+    {
+        try await credentials.deviceModeTokens(
+            .init(userID: userID, mode: mode, password: password), caller: TestCallers.service)
     }
+
+    /// The test clock, in the whole seconds of a token.
+    var now: Int64 { Int64(clock.now.timeIntervalSince1970) }
 }

@@ -24,7 +24,7 @@ struct AccessTokenIssuer: Sendable {
     let keys: SigningKeyRing
 
     /// A new access token for `subject` issued at `now`, and how many seconds it lives: `lifetime`, but never
-    /// past `notAfter` (a parent-mode session's end, a whole second later than `now`).
+    /// past `notAfter` (a parent-mode session's end: a whole second, after `now`).
     func issue(
         for subject: TokenSubject, scope: TokenClaims.Scope = .full, at now: Date, notAfter: Date? = nil
     ) async -> (token: String, expiresIn: Int64) {
