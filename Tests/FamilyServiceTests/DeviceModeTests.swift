@@ -21,7 +21,8 @@ import Testing
             try await Self.expectReadOnly(child.accessToken, of: dad, stack)
 
             let refreshed = try await stack.identity.token(
-                .init(grantType: "refresh_token", refreshToken: child.refreshToken), options: Stack.bearer(nil))
+                .init(grantType: "refresh_token", refreshToken: child.refreshToken),
+                options: Stack.bearer(nil))
             #expect(refreshed.scope == "child_readonly")
             try await Self.expectReadOnly(refreshed.accessToken, of: dad, stack)
 
@@ -44,7 +45,9 @@ import Testing
         let bearer = Stack.bearer(token)
         let me = try await stack.identity.getMe(.init(), options: bearer)
         #expect(me.account?.userID == user.id)
-        let familyRead = await rpcError { try await stack.family.getProfile(.init(userID: user.id), options: bearer) }
+        let familyRead = await rpcError {
+            try await stack.family.getProfile(.init(userID: user.id), options: bearer)
+        }
         #expect(familyRead?.reason != "CHILD_MODE_READ_ONLY" && familyRead?.code != .unauthenticated)
 
         let refusals = [
@@ -71,17 +74,20 @@ import Testing
                     .init(password: "not it 1", dateOfBirth: .init(year: 2010, month: 1, day: 1)),
                     options: mia.bearer)
             }
-            let child = try #require(try await stack.family.enterChildMode(.init(), options: mia.bearer).tokens)
+            let child = try #require(
+                try await stack.family.enterChildMode(.init(), options: mia.bearer).tokens)
             let childBearer = Stack.bearer(child.accessToken)
             for _ in 1..<5 {
                 let wrong = await rpcError {
-                    try await stack.family.enterParentMode(.init(proof: .password("not it 1")), options: childBearer)
+                    try await stack.family.enterParentMode(
+                        .init(proof: .password("not it 1")), options: childBearer)
                 }
                 #expect(wrong == wrongForChange)
                 #expect(wrong?.code == .permissionDenied && wrong?.reason == "PASSWORD_INCORRECT")
             }
             let locked = await rpcError {
-                try await stack.family.enterParentMode(.init(proof: .password(mia.password)), options: childBearer)
+                try await stack.family.enterParentMode(
+                    .init(proof: .password(mia.password)), options: childBearer)
             }
             #expect(locked?.code == .resourceExhausted)
             #expect(locked?.reason == "SIGN_IN_LOCKED")
@@ -92,7 +98,8 @@ import Testing
     @Test func parentModeNeedsAProofAndAnEmptyPasswordIsNone() async throws {
         try await Stack.with { stack in
             let dad = try await stack.register("dad_r", age: 41)
-            let child = try #require(try await stack.family.enterChildMode(.init(), options: dad.bearer).tokens)
+            let child = try #require(
+                try await stack.family.enterChildMode(.init(), options: dad.bearer).tokens)
             let proofs: [(Kindred_Family_V1_EnterParentModeRequest.OneOf_Proof?, String)] = [
                 (nil, "proof"), (.password(""), "password"),
             ]
@@ -135,7 +142,8 @@ import Testing
     }
 
     static func refusal(_ code: StatusCode, _ reason: String) -> RPCError {
-        RPCError(code, reason, details: [.errorInfo(reason: reason, domain: "kindred.identity", metadata: [:])])
+        RPCError(
+            code, reason, details: [.errorInfo(reason: reason, domain: "kindred.identity", metadata: [:])])
     }
 }
 

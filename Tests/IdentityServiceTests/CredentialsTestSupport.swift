@@ -25,8 +25,8 @@ struct SignInFixture {
         passwords = PasswordHasher(cost: .testsOnly, concurrency: 2)
         credentials = try await Credentials.start(
             database: pool, passwords: passwords,
-            settings: IdentitySettings(secret: secret, clients: clients, mail: TestAccounts.mail), clock: clock,
-            keyRefreshInterval: .milliseconds(50), logger: IdentityTestDatabase.logger)
+            settings: IdentitySettings(secret: secret, clients: clients, mail: TestAccounts.mail),
+            clock: clock, keyRefreshInterval: .milliseconds(50), logger: IdentityTestDatabase.logger)
     }
 
     /// Writes an account whose password is `password`, with parental controls as a new account of its band

@@ -27,7 +27,8 @@ struct DeviceModeRequestTests {
             let id = try await fixture.signIn.account("dad")
             for mode in [Kindred_Identity_V1_DeviceMode.child, .parent] {
                 let refused = await rpcError {
-                    try await fixture.credentials.deviceModeTokens(Request(userID: id, mode: mode), caller: caller)
+                    try await fixture.credentials.deviceModeTokens(
+                        Request(userID: id, mode: mode), caller: caller)
                 }
                 #expect(refused?.code == .permissionDenied, "\(who)")
                 #expect(refused?.reason == "DEVICE_MODES_NOT_ALLOWED", "\(who)")
@@ -60,7 +61,8 @@ struct DeviceModeRequestTests {
         try await IdentityTestDatabase.withDatabase { pool in
             let fixture = try await Fixture(pool)
             let refused = await rpcError {
-                try await fixture.issue("0192f5e0-7c1a-7b3e-8f00-0000000000c1", .parent, password: "guess 123")
+                try await fixture.issue(
+                    "0192f5e0-7c1a-7b3e-8f00-0000000000c1", .parent, password: "guess 123")
             }
             #expect(refused?.code == .notFound)
             #expect(refused?.reason == "ACCOUNT_NOT_FOUND")

@@ -20,7 +20,8 @@ struct DeviceModeTokenTests {
                 identifier: "teen", password: SignInFixture.password)
             let child = try await fixture.issue(id, .child)
             let (normal, readOnly) = (
-                try await fixture.claims(of: signedIn.accessToken), try await fixture.claims(of: child.accessToken)
+                try await fixture.claims(of: signedIn.accessToken),
+                try await fixture.claims(of: child.accessToken)
             )
             #expect(readOnly.scope == .childReadOnly)
             #expect(readOnly.userID == normal.userID && readOnly.role == normal.role)
@@ -94,12 +95,15 @@ struct DeviceModeTokenTests {
                 #expect(wrong?.code == .permissionDenied)
                 #expect(wrong?.reason == "PASSWORD_INCORRECT")
             }
-            let locked = await rpcError { try await fixture.issue(id, .parent, password: SignInFixture.password) }
+            let locked = await rpcError {
+                try await fixture.issue(id, .parent, password: SignInFixture.password)
+            }
             #expect(locked?.code == .resourceExhausted)
             #expect(locked?.reason == "SIGN_IN_LOCKED")
             #expect(locked?.retryDelay != nil)
             let signIn = await rpcError {
-                try await fixture.credentials.passwordGrant(identifier: "dad", password: SignInFixture.password)
+                try await fixture.credentials.passwordGrant(
+                    identifier: "dad", password: SignInFixture.password)
             }
             #expect(signIn?.reason == "SIGN_IN_LOCKED", "one counter with sign-in by username")
             let chains = try await fixture.signIn.sql("SELECT count(*) FROM identity.refresh_chains")

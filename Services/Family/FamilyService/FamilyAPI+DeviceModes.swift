@@ -11,16 +11,16 @@ import KindredRuntime
 /// shared RPC layer does the rest: a child-mode token reaches only reads, and `EnterParentMode`
 /// (`childModeMethods`).
 extension FamilyAPI {
-    func enterChildMode(_ request: Kindred_Family_V1_EnterChildModeRequest, context: ServerContext) async throws
-        -> Kindred_Family_V1_EnterChildModeResponse
+    func enterChildMode(_ request: Kindred_Family_V1_EnterChildModeRequest, context: ServerContext)
+        async throws -> Kindred_Family_V1_EnterChildModeResponse
     {
         let caller = try Self.accountHolder(context)
         return Kindred_Family_V1_EnterChildModeResponse(
             tokens: try await self.context.identity.deviceModeTokens(for: caller.userID, mode: .child))
     }
 
-    func enterParentMode(_ request: Kindred_Family_V1_EnterParentModeRequest, context: ServerContext) async throws
-        -> Kindred_Family_V1_EnterParentModeResponse
+    func enterParentMode(_ request: Kindred_Family_V1_EnterParentModeRequest, context: ServerContext)
+        async throws -> Kindred_Family_V1_EnterParentModeResponse
     {
         let caller = try Self.accountHolder(context)
         let password: String

@@ -19,8 +19,8 @@ extension IdentityDirectory {
             issued = try await client.issueDeviceModeTokens(
                 .init(userID: userID, mode: mode, password: password),
                 options: try await credentials.callOptions(timeout: .seconds(5)))
-        } catch where Self.reachesTheCaller(error) {
-            throw error
+        } catch let refusal where Self.reachesTheCaller(refusal) {
+            throw refusal
         } catch {
             throw UnexpectedIdentityAnswer(method: "IssueDeviceModeTokens", answer: error)
         }

@@ -33,8 +33,8 @@ struct AccessTokenIssuer: Sendable {
         if let notAfter { expiresAt = min(expiresAt, Int64(notAfter.timeIntervalSince1970.rounded(.down))) }
         let claims = TokenClaims(
             subject: subject.subject, role: subject.role, ageBand: subject.ageBand,
-            parentalControls: subject.parentalControls, scope: scope, issuedAt: issuedAt, expiresAt: expiresAt,
-            tokenID: UUID().uuidString.lowercased())
+            parentalControls: subject.parentalControls, scope: scope,
+            issuedAt: issuedAt, expiresAt: expiresAt, tokenID: UUID().uuidString.lowercased())
         return (await keys.signer().sign(claims), expiresAt - issuedAt)
     }
 }

@@ -59,7 +59,8 @@ struct ClientRegistry: Sendable {
                 throw ClientFileError(line: number, "\(fields[0]) is listed twice")
             }
             let permissions = try Self.permissions(fields.count == 4 ? fields[3] : "", line: number)
-            clients[fields[0]] = Client(id: fields[0], role: role, secretHash: fields[2], permissions: permissions)
+            clients[fields[0]] = Client(
+                id: fields[0], role: role, secretHash: fields[2], permissions: permissions)
         }
         self.clients = clients
     }

@@ -26,7 +26,8 @@ extension Credentials {
         return try await startChain(for: subject, mode: .parent(provenAt: clock.now))
     }
 
-    private static func validate(_ request: Kindred_Identity_V1_IssueDeviceModeTokensRequest) throws(RPCError) {
+    private static func validate(_ request: Kindred_Identity_V1_IssueDeviceModeTokensRequest) throws(RPCError)
+    {
         var violations = FieldViolations()
         violations.requireUserID(request.userID)
         switch request.mode {

@@ -75,7 +75,8 @@ extension Credentials {
     /// The `client_credentials` grant: an access token for a configured service or operator, no refresh token.
     func clientGrant(id: String, secret: String) async throws -> IssuedTokens {
         let client = try await clients.authenticate(id: id, secret: secret, passwords: passwords)
-        let (access, expiresIn) = await issuer.issue(for: .client(client.id, role: client.role), at: clock.now)
+        let (access, expiresIn) = await issuer.issue(
+            for: .client(client.id, role: client.role), at: clock.now)
         return IssuedTokens(accessToken: access, expiresIn: expiresIn, refreshToken: nil)
     }
 

@@ -61,10 +61,12 @@ struct RefreshTokenStore: Sendable {
                 try await revokeOnReuse(presented, in: tx)
                 return .refused
             }
-            let (chain, accountID, scope, sessionEndsAt) = try row.decode((String, String, String, Date?).self)
+            let (chain, accountID, scope, sessionEndsAt) = try row.decode(
+                (String, String, String, Date?).self)
             guard let scope = TokenClaims.Scope(rawValue: scope) else {
                 throw PostgresError(
-                    kind: .decoding, message: "identity.refresh_chains row \(chain) holds an unknown scope '\(scope)'")
+                    kind: .decoding,
+                    message: "identity.refresh_chains row \(chain) holds an unknown scope '\(scope)'")
             }
             try await insert(next, chain: chain, in: tx)
             return .rotated(
@@ -120,7 +122,9 @@ struct RefreshTokenStore: Sendable {
     }
 
     /// Whether `presented` is its chain's live token, in a parent-mode session that has ended by `now`.
-    private func sessionEnded(_ presented: OpaqueToken, now: Date, in tx: PostgresTransaction) async throws -> Bool {
+    private func sessionEnded(_ presented: OpaqueToken, now: Date, in tx: PostgresTransaction) async throws
+        -> Bool
+    {
         try await !tx.query(
             """
             SELECT 1 FROM identity.refresh_tokens t JOIN identity.refresh_chains c ON c.id = t.chain_id
