@@ -29,7 +29,8 @@ extension FamilyAPI {
             // Identity takes an empty password for family's word that it checked a PIN: refuse it here.
             try FieldViolations.require(["password": typed])
             password = typed
-        case .guardianPin:
+        case .guardianPin(let proof):
+            try await pins.checkProof(minorID: proof.minorUserID, pin: proof.pin, caller: caller)
             password = ""
         case nil:
             throw FieldViolations.single("proof", "is required: a guardian_pin or the password")
