@@ -45,10 +45,8 @@ import Testing
         let bearer = Stack.bearer(token)
         let me = try await stack.identity.getMe(.init(), options: bearer)
         #expect(me.account?.userID == user.id)
-        let familyRead = await rpcError {
-            try await stack.family.getProfile(.init(userID: user.id), options: bearer)
-        }
-        #expect(familyRead?.reason != "CHILD_MODE_READ_ONLY" && familyRead?.code != .unauthenticated)
+        let controls = try await stack.family.getParentalControls(.init(userID: user.id), options: bearer)
+        #expect(controls.controls != nil)
 
         let refusals = [
             await rpcError { try await stack.identity.signOutEverywhere(.init(), options: bearer) },
