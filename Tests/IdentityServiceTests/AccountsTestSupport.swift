@@ -13,6 +13,14 @@ import Testing
 extension TestClock {
     /// The clock the identity rules read, standing where the test set this one.
     var wallClock: WallClock { WallClock { self.now } }
+
+    /// What a token verifier reads: whole seconds of this clock.
+    var tokenClock: TokenClock { TokenClock { Int64(self.now.timeIntervalSince1970.rounded(.down)) } }
+
+    /// A clock standing on the current whole second, for tokens a real verifier must accept.
+    static func startingNow() -> TestClock {
+        TestClock(at: Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down)))
+    }
 }
 
 /// The account rules on a test database, at the cheapest Argon2id cost, on a clock the test controls. The

@@ -52,7 +52,9 @@ struct ClientCredentialsTests {
     }
 
     @Test(arguments: [
-        ("family service", 1, "want: client-id role hash"),
+        ("family service", 1, "want: client-id role hash [permission,...]"),
+        ("family service $argon2id$x device_modes extra", 1, "want: client-id role hash [permission,...]"),
+        ("family service $argon2id$x device_modes,fly", 1, "unknown permission fly (known: device_modes)"),
         ("Family service $argon2id$x", 1, "a client id is 1-64 of a-z, 0-9, '-' and '_'"),
         ("\n\nfamily user $argon2id$x", 3, "the role is service or admin"),
         ("family service plaintext", 1, "the hash is an Argon2id PHC string ($argon2id$...)"),
@@ -60,6 +62,18 @@ struct ClientCredentialsTests {
     ])
     func aBadClientsFileNamesTheLineAndTheProblem(text: String, line: Int, problem: String) {
         #expect(throws: ClientFileError(line: line, problem)) { try ClientRegistry(parsing: text) }
+    }
+
+    @Test func aClientIsAllowedOnlyThePermissionsItsLineLists() throws {
+        let registry = try ClientRegistry(
+            parsing: """
+                family   service   $argon2id$x   device_modes
+                social   service   $argon2id$y
+                """)
+        #expect(registry.clients["family"]?.permissions == [.deviceModes])
+        #expect(registry.clients["social"]?.permissions == [])
+        #expect(registry.allows(TestCallers.service, .deviceModes))
+        #expect(!registry.allows(TestCallers.caller("social", role: .service), .deviceModes))
     }
 
     @Test func anEmptyFileOrNoFileMeansNoClients() async throws {

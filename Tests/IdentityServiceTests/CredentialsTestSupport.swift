@@ -3,6 +3,7 @@ import Foundation
 import KindredAuth
 import KindredPostgres
 import KindredRPC
+import KindredRuntime
 import Testing
 
 /// Sign-in on a test database: accounts written straight into `identity.accounts` (registration is another
@@ -15,16 +16,17 @@ struct SignInFixture {
     let passwords: PasswordHasher
     let credentials: Credentials
 
-    init(_ pool: PostgresPool, secret: ServiceSecret = .generate(), clients: ClientRegistry = .none)
-        async throws
-    {
+    init(
+        _ pool: PostgresPool, secret: ServiceSecret = .generate(), clients: ClientRegistry = .none,
+        clock: WallClock = .system
+    ) async throws {
         self.pool = pool
         self.secret = secret
         passwords = PasswordHasher(cost: .testsOnly, concurrency: 2)
         credentials = try await Credentials.start(
             database: pool, passwords: passwords,
             settings: IdentitySettings(secret: secret, clients: clients, mail: TestAccounts.mail),
-            keyRefreshInterval: .milliseconds(50), logger: IdentityTestDatabase.logger)
+            clock: clock, keyRefreshInterval: .milliseconds(50), logger: IdentityTestDatabase.logger)
     }
 
     /// Writes an account whose password is `password`, with parental controls as a new account of its band

@@ -154,11 +154,23 @@ stop_pid_file() {
 # The services that take a client_credentials identity from kindred-identity.
 KINDRED_CLIENT_SERVICES=(family social gamification)
 
+# What service NAME may do beyond its role, the clients file's fourth column: family switches family devices
+# between parent and child mode (IssueDeviceModeTokens).
+client_permissions() {
+    case "$1" in
+        family) echo device_modes ;;
+    esac
+}
+
+# The first line of the clients file: a file made under another format is remade.
+KINDRED_CLIENTS_HEADER="# made by deploy/local from the client secrets beside it: client id, role, Argon2id hash, permissions"
+
 # The stack's secrets in DIR (under var/, never committed), each made once and readable by the run user only:
 # identity's secret key (it seals the signing keys), a client secret per other service, and identity's clients
-# file with those secrets' Argon2id hashes, remade by BIN/kindred-identity when a secret is newer than it.
+# file with those secrets' Argon2id hashes, remade by BIN/kindred-identity when a secret is newer than it or
+# the file was made under another format.
 ensure_secrets() {
-    local dir="$1" bin="$2" clients="$1/identity-clients" name hash stale=0
+    local dir="$1" bin="$2" clients="$1/identity-clients" name hash permissions stale=0
     ensure_run_dir "$dir"
     chmod 700 "$dir"
     new_secret "$dir/identity-secret-key"
@@ -166,12 +178,14 @@ ensure_secrets() {
         new_secret "$dir/$name-client-secret"
         if [ ! -s "$clients" ] || [ "$dir/$name-client-secret" -nt "$clients" ]; then stale=1; fi
     done
+    [ -s "$clients" ] && [ "$(head -n 1 "$clients")" = "$KINDRED_CLIENTS_HEADER" ] || stale=1
     [ "$stale" -eq 1 ] || return 0
-    echo "# made by deploy/local from the client secrets beside it: client id, role, Argon2id hash" >"$clients.new"
+    echo "$KINDRED_CLIENTS_HEADER" >"$clients.new"
     for name in "${KINDRED_CLIENT_SERVICES[@]}"; do
         hash="$("$bin/kindred-identity" clients hash-secret <"$dir/$name-client-secret")" \
             || die "kindred-identity clients hash-secret failed"
-        echo "$name service $hash" >>"$clients.new"
+        permissions="$(client_permissions "$name")"
+        echo "$name service $hash${permissions:+ $permissions}" >>"$clients.new"
     done
     chmod 600 "$clients.new"
     [ "$(id -u)" -ne 0 ] || chown "$KINDRED_RUN_USER:" "$clients.new"

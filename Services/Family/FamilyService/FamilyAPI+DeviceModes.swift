@@ -1,14 +1,52 @@
 import KindredAPI
+import KindredAuth
 import KindredMessages
 import KindredRPC
+import KindredRuntime
 
-// PLACEHOLDER: replaced by the helper building this part; nothing here may land.
+/// `EnterChildMode` and `EnterParentMode`: a family device's modes, for the account signed in on it. Identity
+/// issues the tokens (`IdentityDirectory.deviceModeTokens`); family decides who may switch, and with what
+/// proof. Child mode needs none. Parent mode needs a fresh one, each time: the account password, which
+/// identity checks on its sign-in lockout, or a guardian PIN, which family checks on the PIN's lockout. The
+/// shared RPC layer does the rest: a child-mode token reaches only reads, and `EnterParentMode`
+/// (`childModeMethods`).
 extension FamilyAPI {
-    func enterChildMode(_ request: Kindred_Family_V1_EnterChildModeRequest, context: ServerContext) async throws -> Kindred_Family_V1_EnterChildModeResponse {
-        throw RPCError(.unimplemented, "EnterChildMode is not built yet")
+    func enterChildMode(_ request: Kindred_Family_V1_EnterChildModeRequest, context: ServerContext)
+        async throws -> Kindred_Family_V1_EnterChildModeResponse
+    {
+        let caller = try Self.accountHolder(context)
+        return Kindred_Family_V1_EnterChildModeResponse(
+            tokens: try await self.context.identity.deviceModeTokens(for: caller.userID, mode: .child))
     }
 
-    func enterParentMode(_ request: Kindred_Family_V1_EnterParentModeRequest, context: ServerContext) async throws -> Kindred_Family_V1_EnterParentModeResponse {
-        throw RPCError(.unimplemented, "EnterParentMode is not built yet")
+    func enterParentMode(_ request: Kindred_Family_V1_EnterParentModeRequest, context: ServerContext)
+        async throws -> Kindred_Family_V1_EnterParentModeResponse
+    {
+        let caller = try Self.accountHolder(context)
+        let password: String
+        switch request.proof {
+        case .password(let typed):
+            // Identity takes an empty password for family's word that it checked a PIN: refuse it here.
+            try FieldViolations.require(["password": typed])
+            password = typed
+        case .guardianPin(let proof):
+            try await pins.checkProof(minorID: proof.minorUserID, pin: proof.pin, caller: caller)
+            password = ""
+        case nil:
+            throw FieldViolations.single("proof", "is required: a guardian_pin or the password")
+        }
+        return Kindred_Family_V1_EnterParentModeResponse(
+            tokens: try await self.context.identity.deviceModeTokens(
+                for: caller.userID, mode: .parent, password: password))
+    }
+
+    /// The caller, if a user's account: services and operator clients have no device to switch.
+    private static func accountHolder(_ context: ServerContext) throws(RPCError) -> Caller {
+        let caller = try context.authenticatedCaller(as: .user, .admin)
+        guard UUIDv7.isWellFormed(caller.userID) else {
+            throw FamilyError.refusal(
+                .permissionDenied, "ACCOUNT_REQUIRED", "Only a user's account can switch a device's mode.")
+        }
+        return caller
     }
 }

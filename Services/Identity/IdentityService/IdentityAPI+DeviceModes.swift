@@ -2,11 +2,11 @@ import KindredAPI
 import KindredMessages
 import KindredRPC
 
-// PLACEHOLDER (wip/modes replaces this file before anything lands): device-mode tokens.
+/// `IssueDeviceModeTokens`: the rule lives in `Credentials+DeviceModes.swift`, who may call it included.
 extension IdentityAPI {
     func issueDeviceModeTokens(
         _ request: Kindred_Identity_V1_IssueDeviceModeTokensRequest, context: ServerContext
     ) async throws -> Kindred_Identity_V1_TokenResponse {
-        throw RPCError(.unimplemented, "IssueDeviceModeTokens is not built yet")
+        try await credentials.deviceModeTokens(request, caller: try context.authenticatedCaller()).response
     }
 }

@@ -28,9 +28,7 @@ extension IdentityAPI {
             throw FieldViolations.single(
                 "grant_type", "must be password, refresh_token or client_credentials")
         }
-        return Kindred_Identity_V1_TokenResponse(
-            accessToken: issued.accessToken, tokenType: "Bearer", expiresIn: issued.expiresIn,
-            refreshToken: issued.refreshToken?.text ?? "")
+        return issued.response
     }
 
     func revokeToken(
@@ -50,5 +48,15 @@ extension IdentityAPI {
         guard UUIDv7.isWellFormed(caller.userID) else { return .init(revokedRefreshTokens: 0) }
         let revoked = try await credentials.signOutEverywhere(caller.userID)
         return Kindred_Identity_V1_SignOutEverywhereResponse(revokedRefreshTokens: Int32(clamping: revoked))
+    }
+}
+
+extension IssuedTokens {
+    /// The answer of `Token` and `IssueDeviceModeTokens`.
+    var response: Kindred_Identity_V1_TokenResponse {
+        Kindred_Identity_V1_TokenResponse(
+            accessToken: accessToken, tokenType: "Bearer", expiresIn: expiresIn,
+            refreshToken: refreshToken?.text ?? "", scope: mode.scope.rawValue,
+            sessionEndsAt: mode.sessionEndsAt.map(Kindred_Common_V1_Timestamp.init))
     }
 }

@@ -26,4 +26,16 @@ extension IdentityError {
     /// Unknown client or wrong secret.
     static let invalidClient = refusal(
         .unauthenticated, "INVALID_CLIENT", "The client id or secret is wrong.")
+
+    /// A parent-mode refresh token after its 30 minutes: a refresh refusal like `refreshTokenInvalid`, with
+    /// its own reason so that an app asks for the proof again rather than for a sign-in.
+    static let deviceModeSessionEnded = refusal(
+        .unauthenticated, "DEVICE_MODE_SESSION_ENDED",
+        "Parent mode has ended. Enter the PIN or password again to go on.")
+
+    /// `IssueDeviceModeTokens` from anyone but a service client allowed `device_modes` in the clients file.
+    static let deviceModesNotAllowed = refusal(
+        .permissionDenied, "DEVICE_MODES_NOT_ALLOWED",
+        "Only a service allowed device_modes in identity's clients file may issue device-mode tokens.",
+        metadata: ["permission": ClientRegistry.Permission.deviceModes.rawValue])
 }

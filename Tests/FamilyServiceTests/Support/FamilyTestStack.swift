@@ -84,7 +84,8 @@ final class FamilyTestStack: Sendable {
     /// The real identity API at the cheapest Argon2id cost, knowing family as a service client.
     private static func identityAPI(_ pool: PostgresPool) async throws -> (IdentityAPI, EventFeed) {
         let passwords = PasswordHasher(cost: .testsOnly, concurrency: 2)
-        let clients = try ClientRegistry(parsing: "family service \(try await passwords.hash(familySecret))")
+        let clients = try ClientRegistry(
+            parsing: "family service \(try await passwords.hash(familySecret)) device_modes")
         let settings = IdentitySettings(
             secret: identitySecret, clients: clients, mail: IdentityMail(links: LinkBase("https://kindred.test/app")!))
         let credentials = try await Credentials.start(

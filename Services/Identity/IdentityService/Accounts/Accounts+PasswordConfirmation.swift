@@ -1,19 +1,9 @@
-import KindredAuth
-
 /// The password given again for `ChangeDateOfBirth` and `DeleteAccount`.
 extension Accounts {
-    /// Checks `password` against the account `accountID` before a sensitive change. A wrong one counts toward
-    /// the sign-in lockout of the account's username, and while that is locked no password is checked: the
-    /// holder of a stolen access token gets no more guesses here than at sign-in (README, "The lockout").
+    /// Checks `password` against the account `accountID` with sign-in's rule (`PasswordSignIn.confirm`), on
+    /// the same lockout.
     func confirmPassword(_ password: String, accountID: String) async throws {
-        guard let account = try await AccountStore.passwordCheck(id: accountID, on: database) else {
-            throw IdentityError.noAccount
-        }
-        try await lockout.admit(account.username)
-        let verification = try await hashing {
-            try await passwords.verify(password, against: account.passwordHash)
-        }
-        guard case .match = verification else { throw IdentityError.passwordIncorrect }
-        try await lockout.clear([account.username], on: database)
+        try await PasswordSignIn(database: database, lockout: lockout, passwords: passwords, logger: logger)
+            .confirm(password, accountID: accountID)
     }
 }

@@ -49,12 +49,19 @@ extension Accounts {
     /// A user id must be a UUID before it is looked up.
     static func requireUserID(_ userID: String) throws(RPCError) {
         var violations = FieldViolations()
-        if userID.isEmpty {
-            violations.add("user_id", "is required")
-        } else if !UUIDv7.isWellFormed(userID) {
-            violations.add("user_id", "must be a user id (a UUID)")
-        }
+        violations.requireUserID(userID)
         try violations.throwIfAny()
+    }
+}
+
+extension FieldViolations {
+    /// Records `user_id` unless `userID` is a user id (a UUID).
+    mutating func requireUserID(_ userID: String) {
+        if userID.isEmpty {
+            add("user_id", "is required")
+        } else if !UUIDv7.isWellFormed(userID) {
+            add("user_id", "must be a user id (a UUID)")
+        }
     }
 }
 

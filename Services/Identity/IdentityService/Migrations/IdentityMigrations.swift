@@ -9,5 +9,6 @@ enum IdentityMigrations {
         createCredentials,
         MailOutbox(schema: "identity").migration(version: 3),
         EventOutbox.migration(schema: "identity", version: 4),
+        addDeviceModeChains,
     ]
 }

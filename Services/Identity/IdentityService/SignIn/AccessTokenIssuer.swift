@@ -16,22 +16,25 @@ struct TokenSubject: Sendable, Equatable {
     }
 }
 
-/// Signs access tokens (DESIGN.md, "Tokens and authorization"): EdDSA JWTs, 15 minutes, scope `full`.
+/// Signs access tokens (DESIGN.md, "Tokens and authorization"): EdDSA JWTs, 15 minutes, scope `full` unless a
+/// device mode says otherwise.
 struct AccessTokenIssuer: Sendable {
     static let lifetime: Duration = .seconds(15 * 60)
 
     let keys: SigningKeyRing
-    var clock: TokenClock = .system
 
-    /// A new access token for `subject`, and how many seconds it lives.
-    func issue(for subject: TokenSubject) async -> (token: String, expiresIn: Int64) {
-        let now = clock.now
-        let lifetime = Int64(Self.lifetime.components.seconds)
+    /// A new access token for `subject` issued at `now`, and how many seconds it lives: `lifetime`, but never
+    /// past `notAfter` (a parent-mode session's end: a whole second, after `now`).
+    func issue(
+        for subject: TokenSubject, scope: TokenClaims.Scope = .full, at now: Date, notAfter: Date? = nil
+    ) async -> (token: String, expiresIn: Int64) {
+        let issuedAt = Int64(now.timeIntervalSince1970.rounded(.down))
+        var expiresAt = issuedAt + Int64(Self.lifetime.components.seconds)
+        if let notAfter { expiresAt = min(expiresAt, Int64(notAfter.timeIntervalSince1970.rounded(.down))) }
         let claims = TokenClaims(
             subject: subject.subject, role: subject.role, ageBand: subject.ageBand,
-            parentalControls: subject.parentalControls, scope: .full, issuedAt: now,
-            expiresAt: now + lifetime,
-            tokenID: UUID().uuidString.lowercased())
-        return (await keys.signer().sign(claims), lifetime)
+            parentalControls: subject.parentalControls, scope: scope,
+            issuedAt: issuedAt, expiresAt: expiresAt, tokenID: UUID().uuidString.lowercased())
+        return (await keys.signer().sign(claims), expiresAt - issuedAt)
     }
 }

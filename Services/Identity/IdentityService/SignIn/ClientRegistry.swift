@@ -3,17 +3,25 @@ import KindredAuth
 /// The clients that may use the `client_credentials` grant: the other services and operators' tools, from
 /// the file `KINDRED_IDENTITY_CLIENTS_FILE` names. One client per line, `#` starts a comment:
 ///
-///     # client id   role      Argon2id hash of its secret (kindred-identity clients hash-secret)
-///     family        service   $argon2id$v=19$m=65536,t=2,p=1$...$...
+///     # client id   role      Argon2id hash of its secret (kindred-identity clients hash-secret)   permissions
+///     family        service   $argon2id$v=19$m=65536,t=2,p=1$...$...                                device_modes
 ///     ops-console   admin     $argon2id$v=19$m=65536,t=2,p=1$...$...
 ///
 /// Secrets are never stored, only their hashes; a `service` client's tokens have role `service`, an `admin`
-/// client's role `admin`, both with the client id as `sub`.
+/// client's role `admin`, both with the client id as `sub`. The optional fourth column lists, separated by
+/// commas, what the client may do beyond its role (`Permission`).
 struct ClientRegistry: Sendable {
     struct Client: Sendable, Equatable {
         let id: String
         let role: TokenClaims.Role
         let secretHash: String
+        var permissions: Set<Permission> = []
+    }
+
+    /// What a client may do that its role alone does not allow.
+    enum Permission: String, Sendable, CaseIterable {
+        /// `IssueDeviceModeTokens`: tokens for a family device's child or parent mode, on the client's word.
+        case deviceModes = "device_modes"
     }
 
     let clients: [String: Client]
@@ -35,7 +43,9 @@ struct ClientRegistry: Sendable {
             let fields = line.prefix { $0 != "#" }.split(whereSeparator: \.isWhitespace).map(String.init)
             guard !fields.isEmpty else { continue }
             let number = index + 1
-            guard fields.count == 3 else { throw ClientFileError(line: number, "want: client-id role hash") }
+            guard (3...4).contains(fields.count) else {
+                throw ClientFileError(line: number, "want: client-id role hash [permission,...]")
+            }
             guard Self.isClientID(fields[0]) else {
                 throw ClientFileError(line: number, "a client id is 1-64 of a-z, 0-9, '-' and '_'")
             }
@@ -48,9 +58,16 @@ struct ClientRegistry: Sendable {
             guard clients[fields[0]] == nil else {
                 throw ClientFileError(line: number, "\(fields[0]) is listed twice")
             }
-            clients[fields[0]] = Client(id: fields[0], role: role, secretHash: fields[2])
+            let permissions = try Self.permissions(fields.count == 4 ? fields[3] : "", line: number)
+            clients[fields[0]] = Client(
+                id: fields[0], role: role, secretHash: fields[2], permissions: permissions)
         }
         self.clients = clients
+    }
+
+    /// Whether a token with `caller`'s claims comes from a `service` client allowed `permission`.
+    func allows(_ caller: Caller, _ permission: Permission) -> Bool {
+        caller.role == .service && clients[caller.userID]?.permissions.contains(permission) == true
     }
 
     /// The client `id` and `secret` authenticate, after one Argon2id verification whether or not `id` exists.
@@ -64,6 +81,18 @@ struct ClientRegistry: Sendable {
         }
         guard case .match = verification else { throw IdentityError.invalidClient }
         return client
+    }
+
+    private static func permissions(_ text: String, line: Int) throws(ClientFileError) -> Set<Permission> {
+        var permissions: Set<Permission> = []
+        for name in text.split(separator: ",") {
+            guard let permission = Permission(rawValue: String(name)) else {
+                let known = Permission.allCases.map(\.rawValue).joined(separator: ", ")
+                throw ClientFileError(line: line, "unknown permission \(name) (known: \(known))")
+            }
+            permissions.insert(permission)
+        }
+        return permissions
     }
 
     private static func isClientID(_ text: String) -> Bool {

@@ -1,3 +1,4 @@
+import FoundationEssentials
 import KindredRuntime
 import KindredAuth
 import KindredPostgres
@@ -13,6 +14,8 @@ struct Credentials: Sendable {
     let signingKeys: SigningKeyStore
     let resets: PasswordResets
     let passwords: PasswordHasher
+    /// What tokens are issued at, and parent-mode sessions end by.
+    let clock: WallClock
     let logger: Logger
 
     /// Opens (or, on a fresh database, creates) the signing key and wires the stores together.
@@ -35,45 +38,58 @@ struct Credentials: Sendable {
             resets: PasswordResets(
                 database: database, passwords: passwords, refreshTokens: refreshTokens, lockout: lockout,
                 mail: settings.mail, clock: clock),
-            passwords: passwords, logger: logger)
+            passwords: passwords, clock: clock, logger: logger)
     }
 }
 
-/// Tokens as the `Token` RPC answers them.
+/// Tokens as the `Token` and `IssueDeviceModeTokens` RPCs answer them.
 struct IssuedTokens: Sendable {
     let accessToken: String
     let expiresIn: Int64
     /// None for `client_credentials`.
     let refreshToken: OpaqueToken?
+    var mode: RefreshChainMode = .signIn
 }
 
 extension Credentials {
     /// The `password` grant: an access token and the first refresh token of a new chain.
     func passwordGrant(identifier: String, password: String) async throws -> IssuedTokens {
         let subject = try await signIn.signIn(identifier: identifier, password: password)
-        let refresh = try await refreshTokens.startChain(for: subject.subject)
-        let (access, expiresIn) = await issuer.issue(for: subject)
-        return IssuedTokens(accessToken: access, expiresIn: expiresIn, refreshToken: refresh)
+        return try await startChain(for: subject, mode: .signIn)
     }
 
-    /// The `refresh_token` grant: rotates the token; the access token carries the account as it is now.
+    /// The `refresh_token` grant: rotates the token; the access token carries the account as it is now, in
+    /// the mode of the chain (a child-mode chain refreshes to child-mode tokens only).
     func refreshGrant(_ presented: OpaqueToken) async throws -> IssuedTokens {
-        guard case .rotated(let accountID, let next) = try await refreshTokens.rotate(presented),
+        let now = clock.now
+        let rotation = try await refreshTokens.rotate(presented, now: now)
+        if case .sessionEnded = rotation { throw IdentityError.deviceModeSessionEnded }
+        guard case .rotated(let accountID, let next, let mode) = rotation,
             let subject = try await AccountStore.tokenSubject(id: accountID, on: database)
         else { throw IdentityError.refreshTokenInvalid }
-        let (access, expiresIn) = await issuer.issue(for: subject)
-        return IssuedTokens(accessToken: access, expiresIn: expiresIn, refreshToken: next)
+        let (access, expiresIn) = await issuer.issue(
+            for: subject, scope: mode.scope, at: now, notAfter: mode.sessionEndsAt)
+        return IssuedTokens(accessToken: access, expiresIn: expiresIn, refreshToken: next, mode: mode)
     }
 
     /// The `client_credentials` grant: an access token for a configured service or operator, no refresh token.
     func clientGrant(id: String, secret: String) async throws -> IssuedTokens {
         let client = try await clients.authenticate(id: id, secret: secret, passwords: passwords)
-        let (access, expiresIn) = await issuer.issue(for: .client(client.id, role: client.role))
+        let (access, expiresIn) = await issuer.issue(
+            for: .client(client.id, role: client.role), at: clock.now)
         return IssuedTokens(accessToken: access, expiresIn: expiresIn, refreshToken: nil)
     }
 
     /// Revokes every refresh-token chain of `accountID`; returns how many were live.
     func signOutEverywhere(_ accountID: String) async throws -> Int {
         try await refreshTokens.revokeAll(of: accountID, on: database)
+    }
+
+    /// A new chain of `mode` for `subject`: its first refresh token and an access token of its scope.
+    func startChain(for subject: TokenSubject, mode: RefreshChainMode) async throws -> IssuedTokens {
+        let refresh = try await refreshTokens.startChain(for: subject.subject, mode: mode)
+        let (access, expiresIn) = await issuer.issue(
+            for: subject, scope: mode.scope, at: clock.now, notAfter: mode.sessionEndsAt)
+        return IssuedTokens(accessToken: access, expiresIn: expiresIn, refreshToken: refresh, mode: mode)
     }
 }

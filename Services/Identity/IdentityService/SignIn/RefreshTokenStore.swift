@@ -1,13 +1,15 @@
+import FoundationEssentials
 import KindredAuth
 import KindredPostgres
 import Logging
 
-/// Refresh tokens: opaque 256-bit tokens stored as SHA-256, each belonging to a chain that one sign-in
-/// started. Using a token rotates it: it is marked rotated and its successor is issued in the same chain.
-/// Presenting a rotated token again means two parties hold the chain, so the whole chain is revoked.
+/// Refresh tokens: opaque 256-bit tokens stored as SHA-256, each belonging to a chain that one sign-in (or
+/// one device mode) started. Using a token rotates it: it is marked rotated and its successor is issued in the
+/// same chain. Presenting a rotated token again means two parties hold the chain, so the whole chain is revoked.
 ///
 /// A token lives 30 days from its issue, so an app used at least monthly stays signed in; a rotated token
-/// is kept until then too, which is how reuse is still recognised.
+/// is kept until then too, which is how reuse is still recognised. A chain's mode (`RefreshChainMode`) fixes
+/// the scope of every token it hands out and, in parent mode, when it stops refreshing.
 struct RefreshTokenStore: Sendable {
     static let lifetime: Duration = .seconds(30 * 24 * 60 * 60)
 
@@ -16,20 +18,23 @@ struct RefreshTokenStore: Sendable {
 
     /// What presenting a refresh token came to.
     enum Rotation: Sendable, Equatable {
-        /// The token was live: here is its successor, for this account.
-        case rotated(accountID: String, next: OpaqueToken)
+        /// The token was live: here is its successor, for this account, in its chain's mode.
+        case rotated(accountID: String, next: OpaqueToken, mode: RefreshChainMode)
+        /// The token is live but its parent-mode session is over: the proof must be given again.
+        case sessionEnded
         /// Unknown, expired, revoked or reused (whose chain is now revoked): sign in again.
         case refused
     }
 
-    /// Starts a chain for `accountID` (a sign-in) and returns its first token.
-    func startChain(for accountID: String) async throws -> OpaqueToken {
+    /// Starts a chain for `accountID` (a sign-in, or a device mode) and returns its first token.
+    func startChain(for accountID: String, mode: RefreshChainMode = .signIn) async throws -> OpaqueToken {
         let token = OpaqueToken.generate()
         try await database.transaction { tx in
             let chain = try await tx.query(
                 """
-                INSERT INTO identity.refresh_chains (id, account_id, expires_at)
-                VALUES (gen_random_uuid(), \(accountID)::uuid, now() + \(Self.lifetime.wholeSeconds) * interval '1 second')
+                INSERT INTO identity.refresh_chains (id, account_id, expires_at, scope, session_ends_at)
+                VALUES (gen_random_uuid(), \(accountID)::uuid, now() + \(Self.lifetime.wholeSeconds) * interval '1 second',
+                    \(mode.scope.rawValue), \(mode.sessionEndsAt)::timestamptz)
                 RETURNING id::text
                 """)
             try await insert(token, chain: try chain[0].decode(String.self, column: 0), in: tx)
@@ -37,8 +42,9 @@ struct RefreshTokenStore: Sendable {
         return token
     }
 
-    /// Rotates `presented`: its successor when it is live, otherwise a refusal (revoking its chain on reuse).
-    func rotate(_ presented: OpaqueToken) async throws -> Rotation {
+    /// Rotates `presented` at `now`: its successor when it is live, otherwise a refusal (revoking its chain
+    /// on reuse). A parent-mode chain is live until its session ends.
+    func rotate(_ presented: OpaqueToken, now: Date) async throws -> Rotation {
         let next = OpaqueToken.generate()
         return try await database.transaction { tx in
             let live = try await tx.query(
@@ -47,15 +53,25 @@ struct RefreshTokenStore: Sendable {
                 FROM identity.refresh_chains c
                 WHERE t.token_hash = \(presented.storageHash) AND t.rotated_at IS NULL AND t.expires_at > now()
                     AND c.id = t.chain_id AND c.revoked_at IS NULL
-                RETURNING c.id::text, c.account_id::text
+                    AND (c.session_ends_at IS NULL OR c.session_ends_at > \(now))
+                RETURNING c.id::text, c.account_id::text, c.scope, c.session_ends_at
                 """)
             guard let row = live.first else {
+                if try await sessionEnded(presented, now: now, in: tx) { return .sessionEnded }
                 try await revokeOnReuse(presented, in: tx)
                 return .refused
             }
-            let (chain, accountID) = try row.decode((String, String).self)
+            let (chain, accountID, scope, sessionEndsAt) = try row.decode(
+                (String, String, String, Date?).self)
+            guard let scope = TokenClaims.Scope(rawValue: scope) else {
+                throw PostgresError(
+                    kind: .decoding,
+                    message: "identity.refresh_chains row \(chain) holds an unknown scope '\(scope)'")
+            }
             try await insert(next, chain: chain, in: tx)
-            return .rotated(accountID: accountID, next: next)
+            return .rotated(
+                accountID: accountID, next: next,
+                mode: RefreshChainMode(scope: scope, sessionEndsAt: sessionEndsAt))
         }
     }
 
@@ -81,11 +97,13 @@ struct RefreshTokenStore: Sendable {
         ).affectedRows
     }
 
-    /// Deletes tokens past their expiry, and chains whose every token is (revoked chains included).
+    /// Deletes tokens past their expiry, and chains whose every token is (revoked chains included) or whose
+    /// parent-mode session has ended, with their tokens.
     func sweep() async throws -> Int {
         try await database.transaction { tx in
             let tokens = try await tx.query("DELETE FROM identity.refresh_tokens WHERE expires_at < now()")
-            try await tx.query("DELETE FROM identity.refresh_chains WHERE expires_at < now()")
+            try await tx.query(
+                "DELETE FROM identity.refresh_chains WHERE expires_at < now() OR session_ends_at < now()")
             return tokens.affectedRows
         }
     }
@@ -101,6 +119,19 @@ struct RefreshTokenStore: Sendable {
             UPDATE identity.refresh_chains SET expires_at = now() + \(Self.lifetime.wholeSeconds) * interval '1 second'
             WHERE id = \(chain)::uuid
             """)
+    }
+
+    /// Whether `presented` is its chain's live token, in a parent-mode session that has ended by `now`.
+    private func sessionEnded(_ presented: OpaqueToken, now: Date, in tx: PostgresTransaction) async throws
+        -> Bool
+    {
+        try await !tx.query(
+            """
+            SELECT 1 FROM identity.refresh_tokens t JOIN identity.refresh_chains c ON c.id = t.chain_id
+            WHERE t.token_hash = \(presented.storageHash) AND t.rotated_at IS NULL AND t.expires_at > now()
+                AND c.revoked_at IS NULL AND c.session_ends_at <= \(now)
+            """
+        ).isEmpty
     }
 
     private func revokeOnReuse(_ presented: OpaqueToken, in tx: PostgresTransaction) async throws {

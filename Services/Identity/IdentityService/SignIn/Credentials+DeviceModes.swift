@@ -1,0 +1,45 @@
+import KindredAuth
+import KindredMessages
+import KindredRPC
+import KindredRuntime
+
+/// `IssueDeviceModeTokens`: the tokens of a family device's mode, issued on the word of a service allowed
+/// `device_modes` (the family service, which decides who may switch a device).
+extension Credentials {
+    /// Tokens of the requested mode for the requested account, asked for by `caller`:
+    ///
+    /// - child mode: scope `child_readonly`, from a chain that refreshes to `child_readonly` only;
+    /// - parent mode: scope `full`, from a chain that stops refreshing 30 minutes after the proof. The
+    ///   proof is the password when one is given, checked like the password given again for a sensitive
+    ///   change (counted toward the lockout); without one it is whatever the calling service checked (a
+    ///   guardian PIN).
+    func deviceModeTokens(
+        _ request: Kindred_Identity_V1_IssueDeviceModeTokensRequest, caller: Caller
+    ) async throws -> IssuedTokens {
+        guard clients.allows(caller, .deviceModes) else { throw IdentityError.deviceModesNotAllowed }
+        try Self.validate(request)
+        guard let subject = try await AccountStore.tokenSubject(id: request.userID, on: database) else {
+            throw IdentityError.accountNotFound
+        }
+        guard request.mode == .parent else { return try await startChain(for: subject, mode: .child) }
+        if !request.password.isEmpty { try await signIn.confirm(request.password, accountID: request.userID) }
+        return try await startChain(for: subject, mode: .parent(provenAt: clock.now))
+    }
+
+    private static func validate(_ request: Kindred_Identity_V1_IssueDeviceModeTokensRequest) throws(RPCError)
+    {
+        var violations = FieldViolations()
+        violations.requireUserID(request.userID)
+        switch request.mode {
+        case .child:
+            if !request.password.isEmpty { violations.add("password", "child mode takes no password") }
+        case .parent:
+            if request.password.utf8.count > FieldViolations.longestCredential {
+                violations.add("password", "is too long")
+            }
+        case .unspecified, .unrecognized:
+            violations.add("mode", "must be DEVICE_MODE_CHILD or DEVICE_MODE_PARENT")
+        }
+        try violations.throwIfAny()
+    }
+}
