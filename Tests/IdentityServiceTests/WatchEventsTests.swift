@@ -18,7 +18,7 @@ struct WatchEventsTests {
         return events
     }
 
-    @Test(.timeLimit(.minutes(1))) func theStreamServesAccountEventsInOrderWithCursorsFromAnyPoint()
+    @Test func theStreamServesAccountEventsInOrderWithCursorsFromAnyPoint()
         async throws
     {
         try await IdentityTestDatabase.withDatabase { pool in

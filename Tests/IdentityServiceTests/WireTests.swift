@@ -6,7 +6,7 @@ import KindredTestSupport
 import Testing
 
 /// The account RPCs through a real server and client: what reaches an app, and who may call what.
-@Suite(.timeLimit(.minutes(1))) struct WireTests {
+@Suite struct WireTests {
     typealias Server = IdentityTestServer
 
     @Test func registrationRefusalsReachTheClientWithTheirDetails() async throws {

@@ -8,7 +8,7 @@ import Testing
 
 /// The family outbox as `WatchEvents` serves it: a decision becomes `approval.decided` with its cursor.
 @Suite struct FamilyEventFeedTests {
-    @Test(.timeLimit(.minutes(1))) func decisionsAreServedInOrderWithCursorsFromAnyPoint() async throws {
+    @Test func decisionsAreServedInOrderWithCursorsFromAnyPoint() async throws {
         try await FamilyTestDatabase.withDatabase { pool in
             let test = ApprovalTest(pool)
             let (minor, guardian) = (FamilyCallers.minor(), FamilyCallers.adult())
@@ -31,7 +31,7 @@ import Testing
         }
     }
 
-    @Test(.timeLimit(.minutes(1))) func aConsumerBehindPrunedEventsIsToldToResync() async throws {
+    @Test func aConsumerBehindPrunedEventsIsToldToResync() async throws {
         try await FamilyTestDatabase.withDatabase { pool in
             let test = ApprovalTest(pool)
             let (minor, guardian) = (FamilyCallers.minor(), FamilyCallers.adult())

@@ -8,7 +8,7 @@ import Testing
 
 /// The PIN and the controls through the real servers: statuses and details as an app receives them, with
 /// users registered through identity and family's clock moved by the test.
-@Suite(.timeLimit(.minutes(2))) struct GuardianPinWireTests {
+@Suite struct GuardianPinWireTests {
     @Test func aGuardianSetsFailsIsLockedResetsByEmailAndChangesAControl() async throws {
         try await FamilyTestStack.with { stack in
             let (teen, mum, family) = (
