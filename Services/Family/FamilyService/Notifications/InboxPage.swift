@@ -1,0 +1,54 @@
+import FoundationEssentials
+import KindredMessages
+import KindredRPC
+import KindredRuntime
+
+/// Where a `ListNotifications` page starts and how long it is. The page token is opaque to clients: base64url
+/// of the filter it was made for and the last notification served, so the next page continues right after it
+/// (newest first, by id) as notifications arrive, and a token cannot be replayed with the other filter.
+struct InboxPage: Sendable, Equatable {
+    static let defaultSize = 50
+    static let maximumSize = 500
+
+    let unreadOnly: Bool
+    /// Serve notifications older than this one; nil for the first page.
+    let before: String?
+    let size: Int
+
+    /// The page `request` asks for, or INVALID_ARGUMENT naming every bad field.
+    init(_ request: Kindred_Family_V1_ListNotificationsRequest) throws(RPCError) {
+        var violations = FieldViolations()
+        let page = request.page ?? Kindred_Common_V1_PageRequest()
+        if page.pageSize < 0 { violations.add("page.page_size", "must not be negative") }
+        unreadOnly = request.unreadOnly
+        size = page.pageSize == 0 ? Self.defaultSize : min(Int(page.pageSize), Self.maximumSize)
+        if page.pageToken.isEmpty {
+            before = nil
+        } else {
+            before = Self.decode(page.pageToken, unreadOnly: unreadOnly)
+            if before == nil { violations.add("page.page_token", "is not a page token of this listing") }
+        }
+        try violations.throwIfAny()
+    }
+
+    /// The token of the page after the one ending with `lastID`.
+    func nextToken(after lastID: String) -> String {
+        Data(Self.tokenText(unreadOnly: unreadOnly, lastID: lastID).utf8).base64EncodedString()
+            .replacing("+", with: "-").replacing("/", with: "_").replacing("=", with: "")
+    }
+
+    private static func tokenText(unreadOnly: Bool, lastID: String) -> String {
+        "1\n\(unreadOnly ? "unread" : "all")\n\(lastID)"
+    }
+
+    private static func decode(_ token: String, unreadOnly: Bool) -> String? {
+        var base64 = token.replacing("-", with: "+").replacing("_", with: "/")
+        base64 += String(repeating: "=", count: (4 - base64.utf8.count % 4) % 4)
+        guard let data = Data(base64Encoded: base64) else { return nil }
+        let parts = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+        guard parts.count == 3, UUIDv7.isWellFormed(String(parts[2])),
+            String(decoding: data, as: UTF8.self) == tokenText(unreadOnly: unreadOnly, lastID: String(parts[2]))
+        else { return nil }
+        return String(parts[2])
+    }
+}
