@@ -51,11 +51,8 @@ struct NoticeDesk {
             """)[0].decode(String.self, column: 0)
     }
 
-    /// The mails queued in `family.mail_outbox`, oldest first.
-    func mails() async throws -> [(kind: String, to: String, subject: String, body: String)] {
-        try await pool.query("SELECT kind, recipient, subject, body FROM family.mail_outbox ORDER BY id")
-            .decode((String, String, String, String).self).map { ($0, $1, $2, $3) }
-    }
+    /// What family's mail outbox holds.
+    var mailbox: TestMailbox { TestMailbox(pool, schema: "family") }
 
     /// A number `sql` counts.
     func count(_ sql: PostgresQuery) async throws -> Int {
