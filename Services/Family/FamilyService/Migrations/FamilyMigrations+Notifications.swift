@@ -8,7 +8,8 @@ extension FamilyMigrations {
         sql: """
             -- Each recipient's notifications numbered in commit order: a post takes the next number under the
             -- recipient's counter row lock, held to its commit, so a stream that read number n never finds a
-            -- smaller one committed later (ids are UUIDv7, in creation order, not commit order).
+            -- smaller one committed later. Ids are UUIDv7, in creation order, not commit order, and in no order
+            -- within a millisecond: lists and streams follow seq, and the index on ids is no longer needed.
             CREATE TABLE family.notification_sequences (
                 recipient_id uuid PRIMARY KEY,
                 last_seq bigint NOT NULL
@@ -21,9 +22,9 @@ extension FamilyMigrations {
             INSERT INTO family.notification_sequences (recipient_id, last_seq)
             SELECT recipient_id, max(seq) FROM family.notifications GROUP BY recipient_id;
             ALTER TABLE family.notifications ALTER COLUMN seq SET NOT NULL;
-            CREATE UNIQUE INDEX notifications_stream ON family.notifications (recipient_id, seq);
-            CREATE INDEX notifications_unread ON family.notifications (recipient_id, id DESC)
-                WHERE read_at IS NULL;
+            CREATE UNIQUE INDEX notifications_inbox_order ON family.notifications (recipient_id, seq);
+            CREATE INDEX notifications_unread ON family.notifications (recipient_id, seq) WHERE read_at IS NULL;
+            DROP INDEX family.notifications_inbox;
 
             -- A device token belongs to one user at a time: registered by another, it moves to them (a new id,
             -- and its queued messages are dropped).

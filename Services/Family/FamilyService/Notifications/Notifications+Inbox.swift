@@ -9,18 +9,18 @@ extension Notifications {
     /// Notifications a stream reads per query.
     static let watchBatch = 100
 
-    /// A page of `recipient`'s notifications, newest first, with their unread count.
+    /// A page of `recipient`'s notifications, newest first (the last committed first), with their unread count.
     func list(for recipient: String, page: InboxPage) async throws -> Kindred_Family_V1_ListNotificationsResponse {
         async let unread = InboxStore.unreadCount(of: recipient, on: database)
-        var notifications = try await InboxStore.page(
+        var listed = try await InboxStore.page(
             of: recipient, unreadOnly: page.unreadOnly, before: page.before, limit: page.size + 1, on: database)
         var next = ""
-        if notifications.count > page.size {
-            notifications.removeLast()
-            next = page.nextToken(after: notifications[notifications.count - 1].notificationID)
+        if listed.count > page.size {
+            listed.removeLast()
+            next = page.nextToken(after: listed[listed.count - 1].seq)
         }
         return Kindred_Family_V1_ListNotificationsResponse(
-            notifications: notifications, unreadCount: try await unread,
+            notifications: listed.map(\.notification), unreadCount: try await unread,
             page: Kindred_Common_V1_PageResponse(nextPageToken: next))
     }
 
@@ -54,7 +54,7 @@ extension Notifications {
         var last = try await InboxStore.streamStart(
             of: recipient, after: afterID.isEmpty ? nil : afterID, on: database)
         repeat {
-            var batch: [(seq: Int64, notification: Kindred_Family_V1_Notification)]
+            var batch: [InboxStore.Positioned]
             repeat {
                 batch = try await InboxStore.notifications(
                     of: recipient, after: last, limit: Self.watchBatch, on: database)

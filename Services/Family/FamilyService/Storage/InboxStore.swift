@@ -4,23 +4,25 @@ import KindredPostgres
 import KindredRuntime
 
 /// The SQL of the in-app inbox's reads and of marking read (`family.notifications`); posting is
-/// `NotificationInbox.post`. Lists go newest first by id; streams follow each recipient's `seq`, the order in
-/// which their notifications committed.
+/// `NotificationInbox.post`. Lists and streams follow each recipient's `seq`, the order in which their
+/// notifications committed: lists newest first, streams oldest first.
 enum InboxStore {
-    /// Up to `limit` of `recipient`'s notifications older than `before` (nil: the newest), newest first.
+    /// A notification with its position in its recipient's order.
+    typealias Positioned = (seq: Int64, notification: Kindred_Family_V1_Notification)
+
+    /// Up to `limit` of `recipient`'s notifications before position `before` (nil: the newest), newest first.
     static func page(
-        of recipient: String, unreadOnly: Bool, before: String?, limit: Int, on db: PostgresPool
-    ) async throws -> [Kindred_Family_V1_Notification] {
+        of recipient: String, unreadOnly: Bool, before: Int64?, limit: Int, on db: PostgresPool
+    ) async throws -> [Positioned] {
         try await db.query(
             """
-            SELECT id::text, kind, title, body, coalesce(subject_user_id::text, ''), created_at, read_at
+            SELECT id::text, kind, title, body, coalesce(subject_user_id::text, ''), created_at, read_at, seq
             FROM family.notifications
-            WHERE recipient_id = \(recipient)::uuid
-              AND id < coalesce(\(before)::uuid, 'ffffffff-ffff-ffff-ffff-ffffffffffff'::uuid)
+            WHERE recipient_id = \(recipient)::uuid AND seq < coalesce(\(before), 9223372036854775807)
               AND (read_at IS NULL OR NOT \(unreadOnly))
-            ORDER BY id DESC LIMIT \(limit)
+            ORDER BY seq DESC LIMIT \(limit)
             """
-        ).map(notification)
+        ).map(positioned)
     }
 
     /// How many of `recipient`'s notifications are unread.
@@ -70,9 +72,9 @@ enum InboxStore {
         )[0].decode(Int64.self, column: 0)
     }
 
-    /// Up to `limit` of `recipient`'s notifications after `seq`, in their order, each with its `seq`.
+    /// Up to `limit` of `recipient`'s notifications after position `seq`, oldest first.
     static func notifications(of recipient: String, after seq: Int64, limit: Int, on db: PostgresPool)
-        async throws -> [(seq: Int64, notification: Kindred_Family_V1_Notification)]
+        async throws -> [Positioned]
     {
         try await db.query(
             """
@@ -81,17 +83,18 @@ enum InboxStore {
             WHERE recipient_id = \(recipient)::uuid AND seq > \(seq)
             ORDER BY seq LIMIT \(limit)
             """
-        ).map { row in (try row.decode(Int64.self, column: 7), try notification(row)) }
+        ).map(positioned)
     }
 
-    /// A notification from the first seven columns of the selects above.
-    private static func notification(_ row: PostgresRow) throws -> Kindred_Family_V1_Notification {
-        Kindred_Family_V1_Notification(
+    /// A notification and its position from the columns of the selects above.
+    private static func positioned(_ row: PostgresRow) throws -> Positioned {
+        let notification = Kindred_Family_V1_Notification(
             notificationID: try row.decode(String.self, column: 0),
             kind: Kindred_Family_V1_NotificationKind(rawValue: Int32(try row.decode(Int.self, column: 1))),
             title: try row.decode(String.self, column: 2), body: try row.decode(String.self, column: 3),
             subjectUserID: try row.decode(String.self, column: 4),
             createdAt: Kindred_Common_V1_Timestamp(try row.decode(Date.self, column: 5)),
             readAt: try row.decode(Date?.self, column: 6).map(Kindred_Common_V1_Timestamp.init))
+        return (try row.decode(Int64.self, column: 7), notification)
     }
 }
