@@ -56,6 +56,23 @@ import Testing
         }
     }
 
+    // UUIDv7 ids of one millisecond (or of a test's standing clock) are in random order.
+    @Test func notificationsOfOneMillisecondListInTheOrderTheyCommitted() async throws {
+        try await FamilyTestDatabase.withDatabase { pool in
+            let me = NoticeDesk.user()
+            let instant = Date()
+            for title in ["a", "b", "c", "d", "e", "f"] {
+                _ = try await pool.transaction { tx in
+                    try await NotificationInbox.post(
+                        Notice(kind: .guardianLinked, title: title, body: ""), to: me, at: instant, in: tx)
+                }
+            }
+            let listed = try await Notifications(context: try NoticeDesk(pool).context).list(
+                for: me, page: try InboxPage(Self.listRequest(size: 4)))
+            #expect(listed.notifications.map(\.title) == ["f", "e", "d", "c"])
+        }
+    }
+
     @Test func malformedIdsAreRefusedNamingEachOne() async throws {
         try await FamilyTestDatabase.withDatabase { pool in
             let notifications = Notifications(context: try NoticeDesk(pool).context)
