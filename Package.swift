@@ -193,7 +193,8 @@ let package = Package(
             name: "FamilyServiceTests",
             dependencies: [
                 "FamilyService", "IdentityService", "SocialService", "KindredAPI", "KindredAuth", "KindredMessages",
-                "KindredPostgres", "KindredRPC", "KindredRuntime", "KindredMail", "KindredEvents", "KindredTestSupport",
+                "KindredPostgres", "KindredRPC", "KindredRuntime", "KindredMail", "KindredEvents",
+                "KindredTestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tests/FamilyServiceTests"

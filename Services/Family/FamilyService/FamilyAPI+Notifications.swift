@@ -12,7 +12,9 @@ extension FamilyAPI {
         return try await notifications.list(for: caller.userID, page: try InboxPage(request))
     }
 
-    func markNotificationsRead(_ request: Kindred_Family_V1_MarkNotificationsReadRequest, context: ServerContext)
+    func markNotificationsRead(
+        _ request: Kindred_Family_V1_MarkNotificationsReadRequest, context: ServerContext
+    )
         async throws -> Kindred_Family_V1_MarkNotificationsReadResponse
     {
         let caller = try context.authenticatedCaller(as: .user, .admin)
@@ -25,7 +27,8 @@ extension FamilyAPI {
         responses: ResponseStreamWriter<Kindred_Family_V1_Notification>, context: ServerContext
     ) async throws {
         let caller = try context.authenticatedCaller(as: .user, .admin)
-        try await notifications.watch(for: caller.userID, after: request.afterNotificationID) { notification in
+        try await notifications.watch(for: caller.userID, after: request.afterNotificationID) {
+            notification in
             try await responses.write(notification)
         }
     }
@@ -40,7 +43,9 @@ extension FamilyAPI {
                 pushEnabled: request.pushEnabled))
     }
 
-    func unregisterPushDevice(_ request: Kindred_Family_V1_UnregisterPushDeviceRequest, context: ServerContext)
+    func unregisterPushDevice(
+        _ request: Kindred_Family_V1_UnregisterPushDeviceRequest, context: ServerContext
+    )
         async throws -> Kindred_Family_V1_UnregisterPushDeviceResponse
     {
         let caller = try context.authenticatedCaller(as: .user, .admin)
@@ -48,7 +53,9 @@ extension FamilyAPI {
         return Kindred_Family_V1_UnregisterPushDeviceResponse()
     }
 
-    func getNotificationSettings(_ request: Kindred_Family_V1_GetNotificationSettingsRequest, context: ServerContext)
+    func getNotificationSettings(
+        _ request: Kindred_Family_V1_GetNotificationSettingsRequest, context: ServerContext
+    )
         async throws -> Kindred_Family_V1_GetNotificationSettingsResponse
     {
         let caller = try context.authenticatedCaller(as: .user, .admin)

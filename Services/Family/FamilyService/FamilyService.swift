@@ -45,7 +45,8 @@ public enum FamilyService {
         environment.background.start("mail delivery") { await mailWorker.run() }
         let identityEvents = IdentityEventHandler.consumer(context: context)
         environment.background.start("identity events") { await identityEvents.run() }
-        let socialEvents = try GuardianAlerts(context: context).consumer(socialTarget: environment.peers.social)
+        let socialEvents = try GuardianAlerts(context: context).consumer(
+            socialTarget: environment.peers.social)
         environment.background.start("social events") { await socialEvents.run() }
         let summaries = WeeklySummaries(context: context)
         environment.background.start("weekly summary sweep") { await summaries.run() }

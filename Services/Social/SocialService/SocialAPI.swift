@@ -11,7 +11,8 @@ struct SocialAPI: Kindred_Social_V1_SocialService.Service {
     let events: EventFeed
 
     func watchEvents(
-        _ request: Kindred_Social_V1_WatchEventsRequest, responses: ResponseStreamWriter<Kindred_Social_V1_Event>,
+        _ request: Kindred_Social_V1_WatchEventsRequest,
+        responses: ResponseStreamWriter<Kindred_Social_V1_Event>,
         context: ServerContext
     ) async throws {
         _ = try context.authenticatedCaller(as: .service)
@@ -26,7 +27,8 @@ struct SocialAPI: Kindred_Social_V1_SocialService.Service {
             throw RPCError.refusal(
                 .failedPrecondition, "EVENTS_PRUNED",
                 "Events after cursor \(pruned.afterCursor) are no longer kept; resynchronise, then watch again.",
-                domain: SocialEvents.errorDomain, metadata: ["oldest_retained_cursor": "\(pruned.oldestRetained)"])
+                domain: SocialEvents.errorDomain,
+                metadata: ["oldest_retained_cursor": "\(pruned.oldestRetained)"])
         }
     }
 }

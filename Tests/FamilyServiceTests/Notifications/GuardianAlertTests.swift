@@ -18,20 +18,31 @@ import Testing
     }
 
     static func newContact(_ minor: String, cursor: Int64 = 1) -> Kindred_Social_V1_Event {
-        event(cursor, .messageNewContact(.init(minorUserID: minor, senderUserID: NoticeDesk.user(), senderUsername: "sam_k")), type: "message.new_contact")
+        event(
+            cursor,
+            .messageNewContact(
+                .init(minorUserID: minor, senderUserID: NoticeDesk.user(), senderUsername: "sam_k")),
+            type: "message.new_contact")
     }
 
     static func joined(_ minor: String, cursor: Int64 = 2) -> Kindred_Social_V1_Event {
         event(
             cursor,
-            .eventJoined(.init(minorUserID: minor, eventID: NoticeDesk.user(), title: "Robotics club open day", place: "Town library",
-                               startsAt: Kindred_Common_V1_Timestamp(startsAt))),
+            .eventJoined(
+                .init(
+                    minorUserID: minor, eventID: NoticeDesk.user(), title: "Robotics club open day",
+                    place: "Town library",
+                    startsAt: Kindred_Common_V1_Timestamp(startsAt))),
             type: "event.joined")
     }
 
     static func reported(_ minor: String, cursor: Int64 = 3) -> Kindred_Social_V1_Event {
         event(
-            cursor, .contentReported(.init(minorUserID: minor, contentKind: .media, contentID: NoticeDesk.user(), reason: "bullying", reportCount: 3)),
+            cursor,
+            .contentReported(
+                .init(
+                    minorUserID: minor, contentKind: .media, contentID: NoticeDesk.user(), reason: "bullying",
+                    reportCount: 3)),
             type: "content.reported")
     }
 
@@ -45,12 +56,16 @@ import Testing
         func addressed(_ event: Kindred_Social_V1_Event) -> AddressedAlert {
             AddressedAlert(
                 cursor: event.cursor, alert: GuardianAlert(event, receivedAt: Date()), minorName: "mia_r",
-                emails: [guardian: "guardian@example.com", quietGuardian: "quiet@example.com", stranger: "x@example.com"])
+                emails: [
+                    guardian: "guardian@example.com", quietGuardian: "quiet@example.com",
+                    stranger: "x@example.com",
+                ])
         }
     }
 
     /// Applies `events` in one transaction each, as the consumer does, with `family` linked and set up.
-    static func apply(_ events: [Kindred_Social_V1_Event], to family: Family, _ desk: NoticeDesk) async throws {
+    static func apply(_ events: [Kindred_Social_V1_Event], to family: Family, _ desk: NoticeDesk) async throws
+    {
         let alerts = GuardianAlerts(context: desk.context)
         for event in events {
             try await desk.pool.transaction { tx in try await alerts.apply(family.addressed(event), in: tx) }
@@ -115,7 +130,8 @@ import Testing
             }
             let mails = try await desk.mailbox.all()
             #expect(Set(mails.map(\.to)) == ["guardian@example.com", "quiet@example.com"])
-            #expect(mails.allSatisfy { $0.kind == "guardian_content_reported" && $0.body.contains("bullying") })
+            #expect(
+                mails.allSatisfy { $0.kind == "guardian_content_reported" && $0.body.contains("bullying") })
             #expect(try await Self.inbox(of: family.stranger, desk).isEmpty)
         }
     }
@@ -138,7 +154,8 @@ import Testing
             #expect(try await desk.mailbox.all().isEmpty)
             #expect(
                 try await desk.count(
-                    "SELECT count(*)::int FROM family.minor_activity WHERE minor_id = \(unguarded.minor)::uuid") == 1)
+                    "SELECT count(*)::int FROM family.minor_activity WHERE minor_id = \(unguarded.minor)::uuid"
+                ) == 1)
         }
     }
 

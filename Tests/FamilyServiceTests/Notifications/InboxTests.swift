@@ -46,12 +46,15 @@ import Testing
 
             let unread = try await notifications.markRead([mine[0], mine[2], mine[2], theirs[0]], for: me)
             #expect(unread == 2)
-            let listed = try await notifications.list(for: me, page: try InboxPage(Self.listRequest(unreadOnly: true)))
+            let listed = try await notifications.list(
+                for: me, page: try InboxPage(Self.listRequest(unreadOnly: true)))
             #expect(listed.notifications.map(\.notificationID) == [mine[3], mine[1]])
             #expect(listed.notifications.allSatisfy { $0.readAt == nil })
             let all = try await notifications.list(for: me, page: try InboxPage(Self.listRequest()))
-            #expect(all.notifications.filter { $0.readAt != nil }.map(\.notificationID) == [mine[2], mine[0]])
-            let strangers = try await notifications.list(for: stranger, page: try InboxPage(Self.listRequest()))
+            #expect(
+                all.notifications.filter { $0.readAt != nil }.map(\.notificationID) == [mine[2], mine[0]])
+            let strangers = try await notifications.list(
+                for: stranger, page: try InboxPage(Self.listRequest()))
             #expect(strangers.unreadCount == 1 && strangers.notifications[0].readAt == nil)
         }
     }
@@ -77,7 +80,8 @@ import Testing
         try await FamilyTestDatabase.withDatabase { pool in
             let notifications = Notifications(context: try NoticeDesk(pool).context)
             let error = await #expect(throws: RPCError.self) {
-                try await notifications.markRead([NoticeDesk.user(), "42", "'; DROP TABLE x"], for: NoticeDesk.user())
+                try await notifications.markRead(
+                    [NoticeDesk.user(), "42", "'; DROP TABLE x"], for: NoticeDesk.user())
             }
             #expect(error?.code == .invalidArgument)
             #expect(error?.violatedFields == ["notification_ids[1]", "notification_ids[2]"])
@@ -88,7 +92,9 @@ import Testing
         let first = try InboxPage(Self.listRequest(size: 1))
         let token = first.nextToken(after: 7)
         #expect(try InboxPage(Self.listRequest(size: 1, token: token)).before == 7)
-        let error = #expect(throws: RPCError.self) { try InboxPage(Self.listRequest(unreadOnly: true, token: token)) }
+        let error = #expect(throws: RPCError.self) {
+            try InboxPage(Self.listRequest(unreadOnly: true, token: token))
+        }
         #expect(error?.violatedFields == ["page.page_token"])
         #expect(throws: RPCError.self) { try InboxPage(Self.listRequest(token: "bm90IGEgdG9rZW4")) }
     }

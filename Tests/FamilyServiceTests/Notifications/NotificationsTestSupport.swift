@@ -16,10 +16,11 @@ struct NoticeDesk {
         self.pool = pool
         let nowhere = "127.0.0.1:1"
         context = FamilyContext(
-            database: pool, clock: WallClock { now }, mail: FamilyMail()!,
+            database: pool, clock: WallClock { now }, mail: FamilyTestStack.mail,
             identity: try IdentityDirectory(
                 target: nowhere,
-                credentials: try ServiceCredentials(clientID: "family", clientSecret: "unused", identityTarget: nowhere)),
+                credentials: try ServiceCredentials(
+                    clientID: "family", clientSecret: "unused", identityTarget: nowhere)),
             logger: FamilyTestDatabase.logger)
     }
 
@@ -28,7 +29,9 @@ struct NoticeDesk {
 
     /// Posts `count` notices to `recipient`, one transaction each, a millisecond apart; their ids, oldest first.
     @discardableResult
-    func post(_ count: Int, to recipient: String, kind: Kindred_Family_V1_NotificationKind = .approvalRequested)
+    func post(
+        _ count: Int, to recipient: String, kind: Kindred_Family_V1_NotificationKind = .approvalRequested
+    )
         async throws -> [String]
     {
         var ids: [String] = []
@@ -78,14 +81,17 @@ final class StreamCollector: Sendable {
     var notifications: [Kindred_Family_V1_Notification] { received.value }
 
     /// The first `count` notifications, once they arrived; fails after `timeout`.
-    func first(_ count: Int, within timeout: Duration = .seconds(10)) async throws -> [Kindred_Family_V1_Notification] {
+    func first(_ count: Int, within timeout: Duration = .seconds(10)) async throws
+        -> [Kindred_Family_V1_Notification]
+    {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             let received = notifications
             if received.count >= count { return Array(received.prefix(count)) }
             try await Task.sleep(for: .milliseconds(10))
         }
-        throw TestFailure("the stream sent \(notifications.count) notifications, not \(count), within \(timeout)")
+        throw TestFailure(
+            "the stream sent \(notifications.count) notifications, not \(count), within \(timeout)")
     }
 }
 
@@ -96,13 +102,5 @@ extension RPCError {
             if case .badRequest(let violations) = detail { return violations.map(\.field) }
             return []
         }
-    }
-
-    /// The `ErrorInfo.reason`, if any.
-    var reason: String? {
-        details.lazy.compactMap { detail -> String? in
-            if case .errorInfo(let reason, _, _) = detail { return reason }
-            return nil
-        }.first
     }
 }

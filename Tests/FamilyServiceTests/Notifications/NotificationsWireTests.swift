@@ -24,7 +24,8 @@ import Testing
 
             var watchOptions = ann.bearer
             watchOptions.timeout = .seconds(30)
-            let stream = stack.family.watchNotifications(.init(afterNotificationID: firstID), options: watchOptions)
+            let stream = stack.family.watchNotifications(
+                .init(afterNotificationID: firstID), options: watchOptions)
             let watching = Task {
                 var titles: [String] = []
                 for try await notification in stream {
@@ -37,9 +38,11 @@ import Testing
             try await Self.post("third", to: ann.id, stack)
             #expect(try await watching.value == ["second", "third"])
 
-            let marked = try await stack.family.markNotificationsRead(.init(notificationIds: [firstID]), options: ann.bearer)
+            let marked = try await stack.family.markNotificationsRead(
+                .init(notificationIds: [firstID]), options: ann.bearer)
             #expect(marked.unreadCount == 2)
-            let unread = try await stack.family.listNotifications(.init(unreadOnly: true), options: ann.bearer)
+            let unread = try await stack.family.listNotifications(
+                .init(unreadOnly: true), options: ann.bearer)
             #expect(unread.notifications.map(\.title) == ["third", "second"] && unread.unreadCount == 2)
 
             let service = await rpcError {
@@ -47,7 +50,8 @@ import Testing
             }
             #expect(service?.code == .permissionDenied)
             let malformed = await rpcError {
-                try await stack.family.markNotificationsRead(.init(notificationIds: ["x"]), options: ann.bearer)
+                try await stack.family.markNotificationsRead(
+                    .init(notificationIds: ["x"]), options: ann.bearer)
             }
             #expect(malformed?.code == .invalidArgument)
         }
@@ -62,10 +66,12 @@ import Testing
             let device = try #require(registered.device)
             #expect(device.platform == .fcm && device.pushEnabled && device.registeredAt != nil)
             let notYours = await rpcError {
-                try await stack.family.unregisterPushDevice(.init(deviceID: device.deviceID), options: bob.bearer)
+                try await stack.family.unregisterPushDevice(
+                    .init(deviceID: device.deviceID), options: bob.bearer)
             }
             #expect(notYours?.code == .notFound)
-            _ = try await stack.family.unregisterPushDevice(.init(deviceID: device.deviceID), options: ann.bearer)
+            _ = try await stack.family.unregisterPushDevice(
+                .init(deviceID: device.deviceID), options: ann.bearer)
 
             let defaults = try await stack.family.getNotificationSettings(.init(), options: ann.bearer)
             #expect(defaults.settings == .init(activityAlerts: true, weeklySummary: true))

@@ -27,8 +27,10 @@ import Testing
             let desk = try NoticeDesk(pool)
             let notifications = Notifications(context: desk.context)
             let me = NoticeDesk.user()
-            let phone = try await notifications.registerDevice(for: me, platform: .apns, token: "phone", pushEnabled: true)
-            _ = try await notifications.registerDevice(for: me, platform: .fcm, token: "tablet", pushEnabled: false)
+            let phone = try await notifications.registerDevice(
+                for: me, platform: .apns, token: "phone", pushEnabled: true)
+            _ = try await notifications.registerDevice(
+                for: me, platform: .fcm, token: "tablet", pushEnabled: false)
             _ = try await notifications.registerDevice(
                 for: NoticeDesk.user(), platform: .fcm, token: "theirs", pushEnabled: true)
             let posted = try await desk.post(1, to: me)
@@ -39,7 +41,10 @@ import Testing
                 """
             ).decode((String, String, Int, String, String, String).self)
             #expect(queued.count == 1)
-            #expect(queued.first.map { [$0.0, $0.1, $0.3, $0.4, $0.5] } == [phone.deviceID, "phone", posted[0], me, "Notice 0"])
+            #expect(
+                queued.first.map { [$0.0, $0.1, $0.3, $0.4, $0.5] } == [
+                    phone.deviceID, "phone", posted[0], me, "Notice 0",
+                ])
             #expect(queued.first?.2 == 1)
         }
     }
@@ -49,9 +54,11 @@ import Testing
             let desk = try NoticeDesk(pool)
             let notifications = Notifications(context: desk.context)
             let (first, second) = (NoticeDesk.user(), NoticeDesk.user())
-            let old = try await notifications.registerDevice(for: first, platform: .fcm, token: "shared", pushEnabled: true)
+            let old = try await notifications.registerDevice(
+                for: first, platform: .fcm, token: "shared", pushEnabled: true)
             try await desk.post(2, to: first)
-            let moved = try await notifications.registerDevice(for: second, platform: .fcm, token: "shared", pushEnabled: true)
+            let moved = try await notifications.registerDevice(
+                for: second, platform: .fcm, token: "shared", pushEnabled: true)
             #expect(moved.deviceID != old.deviceID)
             #expect(try await desk.count("SELECT count(*)::int FROM family.push_outbox") == 0)
             let error = await #expect(throws: RPCError.self) {
@@ -68,10 +75,12 @@ import Testing
             let desk = try NoticeDesk(pool)
             let notifications = Notifications(context: desk.context)
             let me = NoticeDesk.user()
-            _ = try await notifications.registerDevice(for: me, platform: .apns, token: Self.apnsToken, pushEnabled: true)
+            _ = try await notifications.registerDevice(
+                for: me, platform: .apns, token: Self.apnsToken, pushEnabled: true)
             try await desk.post(2, to: me)
             #expect(try await desk.count("SELECT count(*)::int FROM family.push_outbox") == 2)
-            _ = try await notifications.registerDevice(for: me, platform: .apns, token: Self.apnsToken, pushEnabled: false)
+            _ = try await notifications.registerDevice(
+                for: me, platform: .apns, token: Self.apnsToken, pushEnabled: false)
             try await desk.post(1, to: me)
             #expect(try await desk.count("SELECT count(*)::int FROM family.push_outbox") == 0)
         }
@@ -82,13 +91,16 @@ import Testing
             let desk = try NoticeDesk(pool)
             let notifications = Notifications(context: desk.context)
             let me = NoticeDesk.user()
-            let device = try await notifications.registerDevice(for: me, platform: .fcm, token: "mine", pushEnabled: true)
+            let device = try await notifications.registerDevice(
+                for: me, platform: .fcm, token: "mine", pushEnabled: true)
             try await desk.post(1, to: me)
             let stranger = await #expect(throws: RPCError.self) {
                 try await notifications.unregisterDevice(device.deviceID, for: NoticeDesk.user())
             }
             #expect(stranger?.code == .notFound && stranger?.reason == "PUSH_DEVICE_NOT_FOUND")
-            let malformed = await #expect(throws: RPCError.self) { try await notifications.unregisterDevice("7", for: me) }
+            let malformed = await #expect(throws: RPCError.self) {
+                try await notifications.unregisterDevice("7", for: me)
+            }
             #expect(malformed?.violatedFields == ["device_id"])
             try await notifications.unregisterDevice(device.deviceID, for: me)
             #expect(try await desk.count("SELECT count(*)::int FROM family.push_outbox") == 0)
@@ -110,7 +122,8 @@ import Testing
         try await FamilyTestDatabase.withDatabase { pool in
             let notifications = Notifications(context: try NoticeDesk(pool).context)
             let error = await #expect(throws: RPCError.self) {
-                try await notifications.registerDevice(for: NoticeDesk.user(), platform: platform, token: token, pushEnabled: true)
+                try await notifications.registerDevice(
+                    for: NoticeDesk.user(), platform: platform, token: token, pushEnabled: true)
             }
             #expect(error?.violatedFields == fields)
         }
@@ -120,7 +133,8 @@ import Testing
         try await FamilyTestDatabase.withDatabase { pool in
             let notifications = Notifications(context: try NoticeDesk(pool).context)
             let device = try await notifications.registerDevice(
-                for: NoticeDesk.user(), platform: .fcm, token: String(repeating: "x", count: 4_096), pushEnabled: true)
+                for: NoticeDesk.user(), platform: .fcm, token: String(repeating: "x", count: 4_096),
+                pushEnabled: true)
             #expect(device.platform == .fcm)
         }
     }
@@ -132,7 +146,8 @@ import Testing
         try await FamilyTestDatabase.withDatabase { pool in
             let notifications = Notifications(context: try NoticeDesk(pool).context)
             let me = NoticeDesk.user()
-            #expect(try await notifications.settings(of: me) == .init(activityAlerts: true, weeklySummary: true))
+            #expect(
+                try await notifications.settings(of: me) == .init(activityAlerts: true, weeklySummary: true))
             let chosen = Kindred_Family_V1_NotificationSettings(activityAlerts: false, weeklySummary: true)
             #expect(try await notifications.updateSettings(chosen, of: me) == chosen)
             #expect(try await notifications.settings(of: me) == chosen)

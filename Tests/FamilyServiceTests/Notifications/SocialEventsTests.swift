@@ -30,7 +30,8 @@ import Testing
                 let mia = try await stack.register("mia_s", age: 15)
                 let dad = try await stack.register("dad_s", age: 41)
                 try await NoticeDesk(stack.pool).link(guardian: dad.id, to: mia.id)
-                let secondPool = PostgresPool(configuration: stack.pool.configuration, logger: FamilyTestDatabase.logger)
+                let secondPool = PostgresPool(
+                    configuration: stack.pool.configuration, logger: FamilyTestDatabase.logger)
                 let second = FamilyContext(
                     database: secondPool, clock: stack.clock.wallClock, mail: FamilyTestStack.mail,
                     identity: stack.context.identity, logger: FamilyTestDatabase.logger)
@@ -39,22 +40,32 @@ import Testing
                     return Task { await consumer.run() }
                 }
                 try await social.append(
-                    "message.new_contact", .messageNewContact(.init(minorUserID: mia.id, senderUsername: "sam_k")))
+                    "message.new_contact",
+                    .messageNewContact(.init(minorUserID: mia.id, senderUsername: "sam_k")))
                 try await social.append(
-                    "event.joined", .eventJoined(.init(minorUserID: mia.id, title: "Chess in the park", place: "Park")))
+                    "event.joined",
+                    .eventJoined(.init(minorUserID: mia.id, title: "Chess in the park", place: "Park")))
                 try await social.append(
-                    "content.reported", .contentReported(.init(minorUserID: mia.id, contentKind: .message, reportCount: 1)))
+                    "content.reported",
+                    .contentReported(.init(minorUserID: mia.id, contentKind: .message, reportCount: 1)))
 
                 let mails = try await Self.waitForMails(3, to: dad.email, stack)
-                #expect(mails.map(\.kind) == ["guardian_new_contact", "guardian_event_joined", "guardian_content_reported"])
+                #expect(
+                    mails.map(\.kind) == [
+                        "guardian_new_contact", "guardian_event_joined", "guardian_content_reported",
+                    ])
                 #expect(mails.allSatisfy { $0.subject.contains("mia_s") })
                 try await Task.sleep(for: .milliseconds(500))
                 #expect(try await stack.familyMail.all().count == 3)
                 let cursor = try await stack.pool.query(
-                    "SELECT cursor FROM family.event_cursors WHERE source = 'social'")[0].decode(Int64.self, column: 0)
+                    "SELECT cursor FROM family.event_cursors WHERE source = 'social'")[0].decode(
+                        Int64.self, column: 0)
                 #expect(cursor == 3)
                 let inbox = try await stack.family.listNotifications(.init(), options: dad.bearer)
-                #expect(inbox.notifications.map(\.kind) == [.minorContentReported, .minorJoinedPublicEvent, .minorNewContact])
+                #expect(
+                    inbox.notifications.map(\.kind) == [
+                        .minorContentReported, .minorJoinedPublicEvent, .minorNewContact,
+                    ])
                 consumers.forEach { $0.cancel() }
                 for consumer in consumers { await consumer.value }
                 await secondPool.close()
@@ -88,10 +99,13 @@ import Testing
                 }
                 #expect(refused?.code == .permissionDenied)
                 let negative = await rpcError {
-                    for try await _ in client.watchEvents(.init(afterCursor: -1), options: try await stack.serviceBearer()) {}
+                    for try await _ in client.watchEvents(
+                        .init(afterCursor: -1), options: try await stack.serviceBearer())
+                    {}
                 }
                 #expect(negative?.code == .invalidArgument)
-                try await social.append("event.joined", .eventJoined(.init(minorUserID: user.id, title: "Quiz")))
+                try await social.append(
+                    "event.joined", .eventJoined(.init(minorUserID: user.id, title: "Quiz")))
                 var received: [Kindred_Social_V1_Event] = []
                 for try await event in client.watchEvents(.init(), options: try await stack.serviceBearer()) {
                     received.append(event)

@@ -25,7 +25,9 @@ import Testing
     }
 
     /// Records `kind` activity of `minor` at `instant`, as a handled social event does.
-    static func activity(_ minor: String, _ kind: Kindred_Family_V1_NotificationKind, at instant: String, _ pool: PostgresPool)
+    static func activity(
+        _ minor: String, _ kind: Kindred_Family_V1_NotificationKind, at instant: String, _ pool: PostgresPool
+    )
         async throws
     {
         try await pool.query(
@@ -67,7 +69,8 @@ import Testing
             }
             stack.clock.set("2026-11-23T00:20:00Z")
 
-            let otherPool = PostgresPool(configuration: stack.pool.configuration, logger: FamilyTestDatabase.logger)
+            let otherPool = PostgresPool(
+                configuration: stack.pool.configuration, logger: FamilyTestDatabase.logger)
             let here = WeeklySummaries(context: stack.context)
             let there = Self.secondInstance(stack, otherPool)
             async let first = here.sweep()
@@ -79,8 +82,12 @@ import Testing
             #expect(summaries.map(\.to).sorted() == [dad.email, mum.email].sorted())
             let mumsMail = try #require(summaries.first { $0.to == mum.email })
             #expect(mumsMail.subject == "Your Kindred weekly summary for the week of 2026-11-16")
-            #expect(mumsMail.body.contains("mia_w: 2 new contacts, 1 public event joined, 1 report of their content"))
-            #expect(mumsMail.body.contains("leo_w: 0 new contacts, 0 public events joined, 0 reports of their content"))
+            #expect(
+                mumsMail.body.contains(
+                    "mia_w: 2 new contacts, 1 public event joined, 1 report of their content"))
+            #expect(
+                mumsMail.body.contains(
+                    "leo_w: 0 new contacts, 0 public events joined, 0 reports of their content"))
             #expect(mumsMail.body.contains("from 2026-11-16 to 2026-11-22"))
 
             stack.clock.set("2026-11-30T05:00:00Z")

@@ -27,10 +27,12 @@ final class SocialTestServer: Sendable {
         var configuration = ServerConfiguration(host: "127.0.0.1", port: 0)
         configuration.eventLoopCount = 1
         configuration.authenticator = TokenAuthenticator(
-            keySource: try IdentitySigningKeys(target: stack.identityTarget, logger: FamilyTestDatabase.logger))
+            keySource: try IdentitySigningKeys(
+                target: stack.identityTarget, logger: FamilyTestDatabase.logger))
         var logger = Logger(label: "social-tests")
         logger.logLevel = .critical
-        server = try RPCServer.bind(configuration: configuration, services: [SocialAPI(events: feed)], logger: logger)
+        server = try RPCServer.bind(
+            configuration: configuration, services: [SocialAPI(events: feed)], logger: logger)
         let server = server
         runner = Task { try await server.run() }
         target = "127.0.0.1:\(server.port)"

@@ -32,7 +32,8 @@ struct GuardianAlert: Sendable, Equatable {
                 title: joined.title, place: joined.place, startsAt: joined.startsAt.map(\.date))
         case .contentReported(let report):
             minorID = report.minorUserID
-            activity = .contentReported(kind: report.contentKind, reason: report.reason, reportCount: report.reportCount)
+            activity = .contentReported(
+                kind: report.contentKind, reason: report.reason, reportCount: report.reportCount)
         case nil:
             return nil
         }
@@ -83,7 +84,8 @@ extension GuardianAlert {
             body = "\(minorName) joined \"\(eventTitle)\"" + (place.isEmpty ? "." : " at \(place).")
         case .contentReported(let contentKind, _, let count):
             title = "Safety alert: \(minorName)'s content was reported"
-            body = "Someone reported \(Self.describe(contentKind)) by \(minorName)" + Self.reporters(count) + "."
+            body =
+                "Someone reported \(Self.describe(contentKind)) by \(minorName)" + Self.reporters(count) + "."
         }
         return Notice(kind: kind, title: title, body: body, subjectUserID: minorID, dedupKey: eventKey)
     }

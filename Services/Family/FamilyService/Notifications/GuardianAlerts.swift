@@ -44,7 +44,9 @@ struct GuardianAlerts: Sendable {
     /// Applies `addressed` inside the consumer's transaction: records the activity, then alerts the guardians
     /// (as they are at this moment) who want it.
     func apply(_ addressed: AddressedAlert, in tx: PostgresTransaction) async throws {
-        guard let alert = addressed.alert, try await GuardianAlertStore.recordActivity(alert, in: tx) else { return }
+        guard let alert = addressed.alert, try await GuardianAlertStore.recordActivity(alert, in: tx) else {
+            return
+        }
         let now = clock.now
         let notice = alert.notice(minorName: addressed.minorName)
         for recipient in try await GuardianAlertStore.recipients(of: alert.minorID, in: tx)
@@ -52,7 +54,8 @@ struct GuardianAlerts: Sendable {
             try await NotificationInbox.post(notice, to: recipient.guardianID, at: now, in: tx)
             guard let email = addressed.emails[recipient.guardianID] else { continue }
             do {
-                try await mail.send(mail.guardianAlert(alert, minorName: addressed.minorName, to: email), in: tx)
+                try await mail.send(
+                    mail.guardianAlert(alert, minorName: addressed.minorName, to: email), in: tx)
             } catch let error as MailError {
                 // An address identity accepted but mail refuses: the in-app alert stands, and the event must
                 // not block the stream behind it.

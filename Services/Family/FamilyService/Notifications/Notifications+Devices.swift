@@ -21,7 +21,8 @@ extension Notifications {
             || !token.utf8.allSatisfy({ (0x21...0x7E).contains($0) })
         {
             violations.add(
-                "device_token", "must be 1 to \(Self.longestDeviceToken) printable ASCII characters, no spaces")
+                "device_token",
+                "must be 1 to \(Self.longestDeviceToken) printable ASCII characters, no spaces")
         }
         try violations.throwIfAny()
         let now = clock.now

@@ -10,10 +10,13 @@ extension Notifications {
     static let watchBatch = 100
 
     /// A page of `recipient`'s notifications, newest first (the last committed first), with their unread count.
-    func list(for recipient: String, page: InboxPage) async throws -> Kindred_Family_V1_ListNotificationsResponse {
+    func list(for recipient: String, page: InboxPage) async throws
+        -> Kindred_Family_V1_ListNotificationsResponse
+    {
         async let unread = InboxStore.unreadCount(of: recipient, on: database)
         var listed = try await InboxStore.page(
-            of: recipient, unreadOnly: page.unreadOnly, before: page.before, limit: page.size + 1, on: database)
+            of: recipient, unreadOnly: page.unreadOnly, before: page.before, limit: page.size + 1,
+            on: database)
         var next = ""
         if listed.count > page.size {
             listed.removeLast()

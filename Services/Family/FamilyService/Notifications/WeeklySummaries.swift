@@ -36,7 +36,8 @@ struct WeeklySummaries: Sendable {
         var sent = 0
         var after = "00000000-0000-0000-0000-000000000000"
         while true {
-            let due = try await WeeklySummaryStore.dueGuardians(of: week, after: after, limit: Self.batch, on: database)
+            let due = try await WeeklySummaryStore.dueGuardians(
+                of: week, after: after, limit: Self.batch, on: database)
             for guardian in due {
                 if try await summarize(week, for: guardian) { sent += 1 }
             }
@@ -70,7 +71,8 @@ struct WeeklySummaries: Sendable {
             }
             let minors = try await WeeklySummaryStore.counts(for: guardian, in: week, tx).map { counts in
                 MinorWeek(
-                    name: names[counts.minorID] ?? GuardianAlerts.unknownMinorName, newContacts: counts.newContacts,
+                    name: names[counts.minorID] ?? GuardianAlerts.unknownMinorName,
+                    newContacts: counts.newContacts,
                     eventsJoined: counts.eventsJoined, reports: counts.reports)
             }
             try await mail.send(try mail.weeklySummary(to: email, week: week, minors: minors), in: tx)

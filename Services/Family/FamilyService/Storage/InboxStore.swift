@@ -35,7 +35,8 @@ enum InboxStore {
     }
 
     /// Marks those of `ids` that are `recipient`'s and unread as read at `now`; returns how many stay unread.
-    static func markRead(_ ids: [String], of recipient: String, at now: Date, on db: PostgresPool) async throws
+    static func markRead(_ ids: [String], of recipient: String, at now: Date, on db: PostgresPool)
+        async throws
         -> Int64
     {
         // The outer SELECT's snapshot does not see the UPDATE's effect: subtract what it marked.
@@ -55,7 +56,9 @@ enum InboxStore {
 
     /// Where a stream starts in `recipient`'s order: after the notification `id`, or after the newest one
     /// created before it when `id` is not theirs; after everything already posted when `id` is nil.
-    static func streamStart(of recipient: String, after id: String?, on db: PostgresPool) async throws -> Int64 {
+    static func streamStart(of recipient: String, after id: String?, on db: PostgresPool) async throws
+        -> Int64
+    {
         guard let id else {
             return try await db.query(
                 "SELECT coalesce(max(seq), 0) FROM family.notifications WHERE recipient_id = \(recipient)::uuid"

@@ -5,7 +5,9 @@ import KindredPostgres
 /// The SQL of `family.notification_settings`: no row means both on.
 enum NotificationSettingsStore {
     /// `user`'s settings.
-    static func settings(of user: String, on db: PostgresPool) async throws -> Kindred_Family_V1_NotificationSettings {
+    static func settings(of user: String, on db: PostgresPool) async throws
+        -> Kindred_Family_V1_NotificationSettings
+    {
         let rows = try await db.query(
             """
             SELECT activity_alerts, weekly_summary FROM family.notification_settings WHERE user_id = \(user)::uuid
@@ -14,7 +16,8 @@ enum NotificationSettingsStore {
             return Kindred_Family_V1_NotificationSettings(activityAlerts: true, weeklySummary: true)
         }
         let (activityAlerts, weeklySummary) = try row.decode((Bool, Bool).self)
-        return Kindred_Family_V1_NotificationSettings(activityAlerts: activityAlerts, weeklySummary: weeklySummary)
+        return Kindred_Family_V1_NotificationSettings(
+            activityAlerts: activityAlerts, weeklySummary: weeklySummary)
     }
 
     /// Stores `settings` as `user`'s.

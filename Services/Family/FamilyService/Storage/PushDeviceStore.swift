@@ -10,19 +10,24 @@ enum PushDeviceStore {
     /// new device when it was another user's (whose device and queued messages go). Nil when the token's row
     /// vanished between the two steps (unregistered concurrently): the caller may retry.
     static func register(
-        token: String, for user: String, platform: Kindred_Family_V1_PushPlatform, pushEnabled: Bool, at now: Date,
+        token: String, for user: String, platform: Kindred_Family_V1_PushPlatform, pushEnabled: Bool,
+        at now: Date,
         in tx: PostgresTransaction
     ) async throws -> Kindred_Family_V1_PushDevice? {
-        if let inserted = try await insert(token: token, for: user, platform: platform, pushEnabled: pushEnabled, at: now, in: tx) {
+        if let inserted = try await insert(
+            token: token, for: user, platform: platform, pushEnabled: pushEnabled, at: now, in: tx)
+        {
             return inserted
         }
         let rows = try await tx.query(
-            "SELECT id::text, user_id::text FROM family.push_devices WHERE device_token = \(token) FOR UPDATE")
+            "SELECT id::text, user_id::text FROM family.push_devices WHERE device_token = \(token) FOR UPDATE"
+        )
         guard let row = rows.first else { return nil }
         let (id, owner) = try row.decode((String, String).self)
         guard owner == user else {
             try await tx.query("DELETE FROM family.push_devices WHERE id = \(id)::uuid")
-            return try await insert(token: token, for: user, platform: platform, pushEnabled: pushEnabled, at: now, in: tx)
+            return try await insert(
+                token: token, for: user, platform: platform, pushEnabled: pushEnabled, at: now, in: tx)
         }
         if !pushEnabled {
             try await tx.query("DELETE FROM family.push_outbox WHERE device_id = \(id)::uuid")
@@ -51,7 +56,8 @@ enum PushDeviceStore {
 
     /// A new device with `token`; nil when the token is registered already.
     private static func insert(
-        token: String, for user: String, platform: Kindred_Family_V1_PushPlatform, pushEnabled: Bool, at now: Date,
+        token: String, for user: String, platform: Kindred_Family_V1_PushPlatform, pushEnabled: Bool,
+        at now: Date,
         in tx: PostgresTransaction
     ) async throws -> Kindred_Family_V1_PushDevice? {
         try await tx.query(

@@ -6,7 +6,8 @@ import KindredPostgres
 /// (`family.weekly_summaries`), each guarded minor's counts, and forgetting old activity.
 enum WeeklySummaryStore {
     /// Up to `limit` guardians after `after` (by id) with the summary on and no summary of `week` yet.
-    static func dueGuardians(of week: SummaryWeek, after: String, limit: Int, on db: PostgresPool) async throws
+    static func dueGuardians(of week: SummaryWeek, after: String, limit: Int, on db: PostgresPool)
+        async throws
         -> [String]
     {
         try await db.query(

@@ -12,7 +12,8 @@ extension FamilyMail {
         case .newContact(let sender):
             kind = "guardian_new_contact"
             subject = "\(minorName) has a new contact on Kindred"
-            details = "\(minorName) received a message from @\(sender), someone they had not talked with before."
+            details =
+                "\(minorName) received a message from @\(sender), someone they had not talked with before."
         case .joinedPublicEvent(let title, let place, let startsAt):
             kind = "guardian_event_joined"
             subject = "\(minorName) joined a public event on Kindred"
