@@ -1,16 +1,16 @@
 import KindredAPI
 import KindredEvents
 import KindredMessages
-import KindredPostgres
 import KindredRPC
-import KindredRuntime
-import Logging
 
 /// Social's `WatchEvents` after a cursor, called with family's own service token, each event addressed for
 /// its guardian alerts as it is read: what family's `EventConsumer` of `"social"` reads. The call starts with
-/// the first `next()`, once the token is at hand; one event is read ahead at most.
+/// the first `next()`, once the token is at hand; one event is read ahead at most. The call lasts an hour at
+/// most (calls without a timeout get the client's default of seconds): its deadline ends the stream, which
+/// the consumer then opens again from its cursor, with a fresh token.
 struct SocialEventStream: AsyncSequence, Sendable {
     typealias Element = AddressedAlert
+    static let callLifetime = Duration.seconds(3_600)
 
     let social: Kindred_Social_V1_SocialService.Client
     let alerts: GuardianAlerts
@@ -30,11 +30,18 @@ struct SocialEventStream: AsyncSequence, Sendable {
 
         mutating func next() async throws -> AddressedAlert? {
             if events == nil {
-                let options = try await stream.alerts.identity.credentials.callOptions()
+                let options = try await stream.alerts.identity.credentials.callOptions(
+                    timeout: SocialEventStream.callLifetime)
                 events = stream.social.watchEvents(.init(afterCursor: stream.after), options: options)
                     .makeAsyncIterator()
             }
-            guard let event = try await events?.next() else { return nil }
+            let event: Kindred_Social_V1_Event?
+            do {
+                event = try await events?.next()
+            } catch let error where error.code == .deadlineExceeded {
+                return nil
+            }
+            guard let event else { return nil }
             return try await stream.alerts.address(event)
         }
     }

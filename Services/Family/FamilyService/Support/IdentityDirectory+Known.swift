@@ -7,7 +7,7 @@ extension IdentityDirectory {
     func knownAccount(_ userID: String) async throws(RPCError) -> Kindred_Identity_V1_Account? {
         do {
             return try await account(userID)
-        } catch  where error.code == .notFound {
+        } catch let error where error.code == .notFound {
             return nil
         }
     }
