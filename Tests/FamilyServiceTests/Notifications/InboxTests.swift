@@ -84,7 +84,7 @@ import Testing
                     [NoticeDesk.user(), "42", "'; DROP TABLE x"], for: NoticeDesk.user())
             }
             #expect(error?.code == .invalidArgument)
-            #expect(error?.violatedFields == ["notification_ids[1]", "notification_ids[2]"])
+            #expect(error?.badFields == ["notification_ids[1]", "notification_ids[2]"])
         }
     }
 
@@ -95,7 +95,7 @@ import Testing
         let error = #expect(throws: RPCError.self) {
             try InboxPage(Self.listRequest(unreadOnly: true, token: token))
         }
-        #expect(error?.violatedFields == ["page.page_token"])
+        #expect(error?.badFields == ["page.page_token"])
         #expect(throws: RPCError.self) { try InboxPage(Self.listRequest(token: "bm90IGEgdG9rZW4")) }
     }
 
@@ -106,6 +106,6 @@ import Testing
 
     @Test func aNegativePageSizeIsRefused() {
         let error = #expect(throws: RPCError.self) { try InboxPage(Self.listRequest(size: -1)) }
-        #expect(error?.violatedFields == ["page.page_size"])
+        #expect(error?.badFields == ["page.page_size"])
     }
 }

@@ -1,5 +1,6 @@
 @testable import FamilyService
 import FoundationEssentials
+import KindredAuth
 import KindredMessages
 import KindredPostgres
 import KindredRPC
@@ -21,7 +22,7 @@ struct NoticeDesk {
                 target: nowhere,
                 credentials: try ServiceCredentials(
                     clientID: "family", clientSecret: "unused", identityTarget: nowhere)),
-            logger: FamilyTestDatabase.logger)
+            pinHasher: PasswordHasher(cost: .testsOnly, concurrency: 1), logger: FamilyTestDatabase.logger)
     }
 
     /// A fresh user id.
@@ -95,12 +96,10 @@ final class StreamCollector: Sendable {
     }
 }
 
-extension RPCError {
-    /// The fields a `BadRequest` detail names.
-    var violatedFields: [String] {
-        details.flatMap { detail -> [String] in
-            if case .badRequest(let violations) = detail { return violations.map(\.field) }
-            return []
-        }
+extension FamilyContext {
+    /// This context as another instance of the service has it: the same database through a pool of its own.
+    func onAnotherInstance(_ pool: PostgresPool) -> FamilyContext {
+        FamilyContext(
+            database: pool, clock: clock, mail: mail, identity: identity, pinHasher: pinHasher, logger: logger)
     }
 }

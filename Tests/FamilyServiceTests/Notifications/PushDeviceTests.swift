@@ -101,7 +101,7 @@ import Testing
             let malformed = await #expect(throws: RPCError.self) {
                 try await notifications.unregisterDevice("7", for: me)
             }
-            #expect(malformed?.violatedFields == ["device_id"])
+            #expect(malformed?.badFields == ["device_id"])
             try await notifications.unregisterDevice(device.deviceID, for: me)
             #expect(try await desk.count("SELECT count(*)::int FROM family.push_outbox") == 0)
             #expect(try await desk.count("SELECT count(*)::int FROM family.push_devices") == 0)
@@ -125,7 +125,7 @@ import Testing
                 try await notifications.registerDevice(
                     for: NoticeDesk.user(), platform: platform, token: token, pushEnabled: true)
             }
-            #expect(error?.violatedFields == fields)
+            #expect(error?.badFields == fields)
         }
     }
 
@@ -161,7 +161,7 @@ import Testing
             let error = await #expect(throws: RPCError.self) {
                 try await notifications.updateSettings(nil, of: NoticeDesk.user())
             }
-            #expect(error?.violatedFields == ["settings"])
+            #expect(error?.badFields == ["settings"])
         }
     }
 }

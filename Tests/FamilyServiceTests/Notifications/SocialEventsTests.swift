@@ -32,9 +32,7 @@ import Testing
                 try await NoticeDesk(stack.pool).link(guardian: dad.id, to: mia.id)
                 let secondPool = PostgresPool(
                     configuration: stack.pool.configuration, logger: FamilyTestDatabase.logger)
-                let second = FamilyContext(
-                    database: secondPool, clock: stack.clock.wallClock, mail: FamilyTestStack.mail,
-                    identity: stack.context.identity, logger: FamilyTestDatabase.logger)
+                let second = stack.context.onAnotherInstance(secondPool)
                 let consumers = try [stack.context, second].map { context in
                     let consumer = try GuardianAlerts(context: context).consumer(socialTarget: social.target)
                     return Task { await consumer.run() }

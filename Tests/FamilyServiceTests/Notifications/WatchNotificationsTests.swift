@@ -184,7 +184,7 @@ import Testing
             let error = await #expect(throws: RPCError.self) {
                 try await notifications.watch(for: NoticeDesk.user(), after: "yesterday") { _ in }
             }
-            #expect(error?.violatedFields == ["after_notification_id"])
+            #expect(error?.badFields == ["after_notification_id"])
         }
     }
 }

@@ -39,10 +39,7 @@ import Testing
 
     /// Another instance's summaries: its own pool on the stack's database, the same clock and identity.
     static func secondInstance(_ stack: FamilyTestStack, _ pool: PostgresPool) -> WeeklySummaries {
-        WeeklySummaries(
-            context: FamilyContext(
-                database: pool, clock: stack.clock.wallClock, mail: FamilyTestStack.mail,
-                identity: stack.context.identity, logger: FamilyTestDatabase.logger))
+        WeeklySummaries(context: stack.context.onAnotherInstance(pool))
     }
 
     @Test func racingAndRepeatedSweepsSendEachGuardianOneSummaryAWeek() async throws {

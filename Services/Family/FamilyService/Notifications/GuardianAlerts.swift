@@ -34,7 +34,10 @@ struct GuardianAlerts: Sendable {
             return AddressedAlert(cursor: event.cursor, alert: nil, minorName: "", emails: [:])
         }
         var emails: [String: String] = [:]
-        for guardian in try await GuardianAlertStore.guardians(of: alert.minorID, on: database) {
+        let guardians = try await database.transaction { tx in
+            try await GuardianLinkReads.guardians(of: alert.minorID, in: tx)
+        }
+        for guardian in guardians {
             emails[guardian] = try await identity.knownAccount(guardian)?.email
         }
         let minorName = try await identity.knownAccount(alert.minorID)?.username ?? Self.unknownMinorName

@@ -1,15 +1,8 @@
 import KindredPostgres
 
-/// The SQL of guardian alerts: who guards a minor (`family.guardian_links`, read only here), with their
-/// activity-alert setting, and the minor's activity (`family.minor_activity`).
+/// The SQL of guardian alerts: who guards a minor (`family.guardian_links`) with their activity-alert
+/// setting, and the minor's activity (`family.minor_activity`).
 enum GuardianAlertStore {
-    /// The guardians of `minor`.
-    static func guardians(of minor: String, on db: PostgresPool) async throws -> [String] {
-        try await db.query(
-            "SELECT guardian_id::text FROM family.guardian_links WHERE minor_id = \(minor)::uuid ORDER BY guardian_id"
-        ).decode(String.self)
-    }
-
     /// The guardians of `minor` with whether they want activity alerts (no settings row: they do).
     static func recipients(of minor: String, in tx: PostgresTransaction) async throws
         -> [(guardianID: String, activityAlerts: Bool)]
