@@ -34,10 +34,7 @@ struct GuardianAlerts: Sendable {
             return AddressedAlert(cursor: event.cursor, alert: nil, minorName: "", emails: [:])
         }
         var emails: [String: String] = [:]
-        let guardians = try await database.transaction { tx in
-            try await GuardianLinkReads.guardians(of: alert.minorID, in: tx)
-        }
-        for guardian in guardians {
+        for guardian in try await GuardianLinkStore.guardianIDs(ofMinor: alert.minorID, on: database) {
             emails[guardian] = try await identity.knownAccount(guardian)?.email
         }
         let minorName = try await identity.knownAccount(alert.minorID)?.username ?? Self.unknownMinorName

@@ -3,46 +3,25 @@ import KindredEvents
 import KindredMessages
 import KindredRPC
 
-/// Social's `WatchEvents` after a cursor, called with family's own service token, each event addressed for
-/// its guardian alerts as it is read: what family's `EventConsumer` of `"social"` reads. The call starts with
-/// the first `next()`, once the token is at hand; one event is read ahead at most. The call lasts an hour at
-/// most (calls without a timeout get the client's default of seconds): its deadline ends the stream, which
-/// the consumer then opens again from its cursor, with a fresh token.
+/// Social's `WatchEvents` after a cursor, each event addressed for its guardian alerts as it is read (one
+/// event is read ahead at most): what family's `EventConsumer` of `"social"` reads.
 struct SocialEventStream: AsyncSequence, Sendable {
     typealias Element = AddressedAlert
-    static let callLifetime = Duration.seconds(3_600)
 
-    let social: Kindred_Social_V1_SocialService.Client
+    let events: ServiceCallStream<Kindred_Social_V1_Event>
     let alerts: GuardianAlerts
-    let after: Int64
 
     func makeAsyncIterator() -> AsyncIterator {
-        AsyncIterator(stream: self)
+        AsyncIterator(events: events.makeAsyncIterator(), alerts: alerts)
     }
 
     struct AsyncIterator: AsyncIteratorProtocol {
-        let stream: SocialEventStream
-        var events: ClientResponseStream<Kindred_Social_V1_Event>.AsyncIterator?
-
-        init(stream: SocialEventStream) {
-            self.stream = stream
-        }
+        var events: ServiceCallStream<Kindred_Social_V1_Event>.AsyncIterator
+        let alerts: GuardianAlerts
 
         mutating func next() async throws -> AddressedAlert? {
-            if events == nil {
-                let options = try await stream.alerts.identity.credentials.callOptions(
-                    timeout: SocialEventStream.callLifetime)
-                events = stream.social.watchEvents(.init(afterCursor: stream.after), options: options)
-                    .makeAsyncIterator()
-            }
-            let event: Kindred_Social_V1_Event?
-            do {
-                event = try await events?.next()
-            } catch let error where error.code == .deadlineExceeded {
-                return nil
-            }
-            guard let event else { return nil }
-            return try await stream.alerts.address(event)
+            guard let event = try await events.next() else { return nil }
+            return try await alerts.address(event)
         }
     }
 }
@@ -52,9 +31,16 @@ extension GuardianAlerts {
     /// `family.event_cursors` under `"social"`; run it until the drain.
     func consumer(socialTarget: String) throws(RPCError) -> EventConsumer<SocialEventStream> {
         let social = Kindred_Social_V1_SocialService.Client(try RPCClient(target: socialTarget))
+        let credentials = identity.credentials
         return EventConsumer(
             source: "social", schema: "family", pool: database, logger: logger,
-            fetch: { after in SocialEventStream(social: social, alerts: self, after: after) },
+            fetch: { after in
+                SocialEventStream(
+                    events: ServiceCallStream(credentials: credentials) { options in
+                        social.watchEvents(.init(afterCursor: after), options: options)
+                    },
+                    alerts: self)
+            },
             handle: { addressed, tx in try await apply(addressed, in: tx) })
     }
 }

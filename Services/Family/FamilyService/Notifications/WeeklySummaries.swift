@@ -62,7 +62,8 @@ struct WeeklySummaries: Sendable {
     private func summarize(_ week: SummaryWeek, for guardian: String) async throws -> Bool {
         let email = try await identity.knownAccount(guardian)?.email
         var names: [String: String] = [:]
-        for minor in try await WeeklySummaryStore.minors(of: guardian, on: database) {
+        let links = try await GuardianLinkStore.links(of: guardian, on: database)
+        for minor in links.filter({ $0.guardianID == guardian }).map(\.minorID) {
             names[minor] = try await identity.knownAccount(minor)?.username
         }
         return try await database.transaction { tx in

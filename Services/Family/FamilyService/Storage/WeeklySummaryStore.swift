@@ -23,13 +23,6 @@ enum WeeklySummaryStore {
         ).decode(String.self)
     }
 
-    /// The minors `guardian` guards.
-    static func minors(of guardian: String, on db: PostgresPool) async throws -> [String] {
-        try await db.query(
-            "SELECT minor_id::text FROM family.guardian_links WHERE guardian_id = \(guardian)::uuid ORDER BY minor_id"
-        ).decode(String.self)
-    }
-
     /// Claims `guardian`'s summary of `week`; false when it was claimed before. A concurrent claim waits for
     /// this transaction and then finds the week taken.
     static func claim(_ guardian: String, _ week: SummaryWeek, at now: Date, in tx: PostgresTransaction)
