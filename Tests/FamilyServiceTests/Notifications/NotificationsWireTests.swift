@@ -7,7 +7,7 @@ import KindredTestSupport
 import Testing
 
 /// The notification RPCs on the wire, on the test stack: who may call them and what a client reads.
-@Suite(.timeLimit(.minutes(5))) struct NotificationsWireTests {
+@Suite struct NotificationsWireTests {
     static func post(_ title: String, to user: String, _ stack: FamilyTestStack) async throws {
         _ = try await stack.pool.transaction { tx in
             try await NotificationInbox.post(

@@ -10,7 +10,7 @@ import Testing
 
 /// Family's consumer of social's `WatchEvents`, against social's skeleton served for real: events inserted in
 /// social's outbox become guardian alerts, with emails identity gives, once however many instances consume.
-@Suite(.timeLimit(.minutes(5))) struct SocialEventsTests {
+@Suite struct SocialEventsTests {
     /// A minor, their guardian, linked; and the guardian's mails once `count` have arrived.
     static func waitForMails(_ count: Int, to address: String, _ stack: FamilyTestStack) async throws
         -> [TestMailbox.Mail]

@@ -8,7 +8,7 @@ import Testing
 
 /// `WatchNotifications`: a user's new notifications as they commit, in any instance, in commit order, from a
 /// resume point; one listener per process; ended by the drain.
-@Suite(.timeLimit(.minutes(5))) struct WatchNotificationsTests {
+@Suite struct WatchNotificationsTests {
     /// Watches `recipient` until the returned task is cancelled or the bell closes.
     static func watch(_ notifications: Notifications, _ recipient: String, after: String = "")
         -> (StreamCollector, Task<Void, any Error>)
