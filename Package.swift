@@ -192,8 +192,9 @@ let package = Package(
         .testTarget(
             name: "FamilyServiceTests",
             dependencies: [
-                "FamilyService", "IdentityService", "KindredAPI", "KindredAuth", "KindredMessages", "KindredPostgres",
-                "KindredRPC", "KindredRuntime", "KindredMail", "KindredEvents", "KindredTestSupport",
+                "FamilyService", "IdentityService", "SocialService", "KindredAPI", "KindredAuth", "KindredMessages",
+                "KindredPostgres", "KindredRPC", "KindredRuntime", "KindredMail", "KindredEvents",
+                "KindredTestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tests/FamilyServiceTests"

@@ -2,33 +2,72 @@ import KindredAPI
 import KindredMessages
 import KindredRPC
 
-// PLACEHOLDER: replaced by the helper building this part; nothing here may land.
+/// The caller's in-app inbox, push devices and guardian notification settings. Users (and admins) only:
+/// a service has no inbox.
 extension FamilyAPI {
-    func listNotifications(_ request: Kindred_Family_V1_ListNotificationsRequest, context: ServerContext) async throws -> Kindred_Family_V1_ListNotificationsResponse {
-        throw RPCError(.unimplemented, "ListNotifications is not built yet")
+    func listNotifications(_ request: Kindred_Family_V1_ListNotificationsRequest, context: ServerContext)
+        async throws -> Kindred_Family_V1_ListNotificationsResponse
+    {
+        let caller = try context.authenticatedCaller(as: .user, .admin)
+        return try await notifications.list(for: caller.userID, page: try InboxPage(request))
     }
 
-    func markNotificationsRead(_ request: Kindred_Family_V1_MarkNotificationsReadRequest, context: ServerContext) async throws -> Kindred_Family_V1_MarkNotificationsReadResponse {
-        throw RPCError(.unimplemented, "MarkNotificationsRead is not built yet")
+    func markNotificationsRead(
+        _ request: Kindred_Family_V1_MarkNotificationsReadRequest, context: ServerContext
+    )
+        async throws -> Kindred_Family_V1_MarkNotificationsReadResponse
+    {
+        let caller = try context.authenticatedCaller(as: .user, .admin)
+        return Kindred_Family_V1_MarkNotificationsReadResponse(
+            unreadCount: try await notifications.markRead(request.notificationIds, for: caller.userID))
     }
 
-    func watchNotifications(_ request: Kindred_Family_V1_WatchNotificationsRequest, responses: ResponseStreamWriter<Kindred_Family_V1_Notification>, context: ServerContext) async throws {
-        throw RPCError(.unimplemented, "WatchNotifications is not built yet")
+    func watchNotifications(
+        _ request: Kindred_Family_V1_WatchNotificationsRequest,
+        responses: ResponseStreamWriter<Kindred_Family_V1_Notification>, context: ServerContext
+    ) async throws {
+        let caller = try context.authenticatedCaller(as: .user, .admin)
+        try await notifications.watch(for: caller.userID, after: request.afterNotificationID) {
+            notification in
+            try await responses.write(notification)
+        }
     }
 
-    func registerPushDevice(_ request: Kindred_Family_V1_RegisterPushDeviceRequest, context: ServerContext) async throws -> Kindred_Family_V1_RegisterPushDeviceResponse {
-        throw RPCError(.unimplemented, "RegisterPushDevice is not built yet")
+    func registerPushDevice(_ request: Kindred_Family_V1_RegisterPushDeviceRequest, context: ServerContext)
+        async throws -> Kindred_Family_V1_RegisterPushDeviceResponse
+    {
+        let caller = try context.authenticatedCaller(as: .user, .admin)
+        return Kindred_Family_V1_RegisterPushDeviceResponse(
+            device: try await notifications.registerDevice(
+                for: caller.userID, platform: request.platform, token: request.deviceToken,
+                pushEnabled: request.pushEnabled))
     }
 
-    func unregisterPushDevice(_ request: Kindred_Family_V1_UnregisterPushDeviceRequest, context: ServerContext) async throws -> Kindred_Family_V1_UnregisterPushDeviceResponse {
-        throw RPCError(.unimplemented, "UnregisterPushDevice is not built yet")
+    func unregisterPushDevice(
+        _ request: Kindred_Family_V1_UnregisterPushDeviceRequest, context: ServerContext
+    )
+        async throws -> Kindred_Family_V1_UnregisterPushDeviceResponse
+    {
+        let caller = try context.authenticatedCaller(as: .user, .admin)
+        try await notifications.unregisterDevice(request.deviceID, for: caller.userID)
+        return Kindred_Family_V1_UnregisterPushDeviceResponse()
     }
 
-    func getNotificationSettings(_ request: Kindred_Family_V1_GetNotificationSettingsRequest, context: ServerContext) async throws -> Kindred_Family_V1_GetNotificationSettingsResponse {
-        throw RPCError(.unimplemented, "GetNotificationSettings is not built yet")
+    func getNotificationSettings(
+        _ request: Kindred_Family_V1_GetNotificationSettingsRequest, context: ServerContext
+    )
+        async throws -> Kindred_Family_V1_GetNotificationSettingsResponse
+    {
+        let caller = try context.authenticatedCaller(as: .user, .admin)
+        return Kindred_Family_V1_GetNotificationSettingsResponse(
+            settings: try await notifications.settings(of: caller.userID))
     }
 
-    func updateNotificationSettings(_ request: Kindred_Family_V1_UpdateNotificationSettingsRequest, context: ServerContext) async throws -> Kindred_Family_V1_UpdateNotificationSettingsResponse {
-        throw RPCError(.unimplemented, "UpdateNotificationSettings is not built yet")
+    func updateNotificationSettings(
+        _ request: Kindred_Family_V1_UpdateNotificationSettingsRequest, context: ServerContext
+    ) async throws -> Kindred_Family_V1_UpdateNotificationSettingsResponse {
+        let caller = try context.authenticatedCaller(as: .user, .admin)
+        return Kindred_Family_V1_UpdateNotificationSettingsResponse(
+            settings: try await notifications.updateSettings(request.settings, of: caller.userID))
     }
 }

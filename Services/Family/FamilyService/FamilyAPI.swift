@@ -17,6 +17,8 @@ struct FamilyAPI: Kindred_Family_V1_FamilyService.Service {
     let profiles: Profiles
     /// Guardian invitations and links, and the `isGuardian` check every part asks.
     let guardians: Guardians
+    /// The inbox, push devices and notification settings.
+    let notifications: Notifications
 
     /// Builds every part from `context`.
     init(context: FamilyContext) throws {
@@ -27,10 +29,12 @@ struct FamilyAPI: Kindred_Family_V1_FamilyService.Service {
         approvals = Approvals(context: context)
         profiles = Profiles(database: context.database, clock: context.clock)
         guardians = Guardians(context: context)
+        notifications = Notifications(context: context)
     }
 
     /// Ends the server streams (events, notifications), so that they do not hold the drain.
     func closeStreams() async {
         await events.close()
+        await notifications.bell.close()
     }
 }

@@ -23,7 +23,7 @@ public enum FamilyService {
                 pinHasher: pinHasher(), logger: environment.logger)
             let api = try FamilyAPI(context: context)
             environment.background.onDrain { await api.closeStreams() }
-            startBackgroundWork(environment, context: context)
+            try startBackgroundWork(environment, context: context)
             return [api]
         }
     )
@@ -35,14 +35,20 @@ public enum FamilyService {
         return PasswordHasher(cost: .standard, concurrency: cores, maxQueued: 8 * cores)
     }
 
-    /// What runs beside the RPCs in every instance, stopped at the drain: delivery of family's mail, and the
-    /// consumer of identity's events.
-    static func startBackgroundWork(_ environment: ServiceEnvironment, context: FamilyContext) {
+    /// What runs beside the RPCs in every instance, stopped at the drain: delivery of family's mail, the
+    /// consumer of identity's events, the consumer of social's events (guardian alerts) and the weekly
+    /// summary sweep.
+    static func startBackgroundWork(_ environment: ServiceEnvironment, context: FamilyContext) throws {
         let mailWorker = MailDeliveryWorker(
             outbox: FamilyMail.outbox, database: environment.database, settings: environment.mail,
             logger: environment.logger)
         environment.background.start("mail delivery") { await mailWorker.run() }
         let identityEvents = IdentityEventHandler.consumer(context: context)
         environment.background.start("identity events") { await identityEvents.run() }
+        let socialEvents = try GuardianAlerts(context: context).consumer(
+            socialTarget: environment.peers.social)
+        environment.background.start("social events") { await socialEvents.run() }
+        let summaries = WeeklySummaries(context: context)
+        environment.background.start("weekly summary sweep") { await summaries.run() }
     }
 }

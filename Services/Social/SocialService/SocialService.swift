@@ -1,3 +1,4 @@
+import KindredEvents
 import KindredRuntime
 
 /// `kindred-social`: what it serves, owns and needs to start.
@@ -7,6 +8,12 @@ public enum SocialService {
         name: "social",
         defaultPort: 50053,
         migrations: SocialMigrations.all,
-        makeServices: { _ in [] }
+        makeServices: { environment in
+            let events = try EventFeed(
+                outbox: SocialEvents.outbox, pool: environment.database, logger: environment.logger)
+            // Closing the feed ends the WatchEvents streams, so they do not hold the drain.
+            environment.background.onDrain { await events.close() }
+            return [SocialAPI(events: events)]
+        }
     )
 }

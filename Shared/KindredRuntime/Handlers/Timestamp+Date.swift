@@ -10,4 +10,9 @@ extension Kindred_Common_V1_Timestamp {
         self.init(
             seconds: seconds - Int64(borrow), nanos: Int32((remainder + Int64(borrow) * 1_000_000) * 1_000))
     }
+
+    /// The instant this timestamp names.
+    public var date: Date {
+        Date(timeIntervalSince1970: Double(seconds) + Double(nanos) / 1_000_000_000)
+    }
 }

@@ -28,6 +28,8 @@ final class FamilyTestStack: Sendable {
     let clock: TestClock
     let identity: Kindred_Identity_V1_IdentityService.Client
     let family: Kindred_Family_V1_FamilyService.Client
+    /// Where identity serves (`host:port`), for other servers a test stands beside the stack.
+    let identityTarget: String
     /// What family's parts are built from, for tests of their rules below the RPCs.
     let context: FamilyContext
     private let api: FamilyAPI
@@ -41,7 +43,7 @@ final class FamilyTestStack: Sendable {
         self.identityEvents = identityEvents
         let identityServer = try Self.serve(
             identityAPI, keys: SigningKeyStore(database: pool, secret: Self.identitySecret))
-        let identityTarget = "127.0.0.1:\(identityServer.server.port)"
+        identityTarget = "127.0.0.1:\(identityServer.server.port)"
         let credentials = try ServiceCredentials(
             clientID: "family", clientSecret: Self.familySecret, identityTarget: identityTarget)
         context = FamilyContext(

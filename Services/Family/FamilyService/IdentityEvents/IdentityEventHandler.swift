@@ -53,12 +53,13 @@ struct IdentityEventHandler: Sendable {
         try await mail.send(try mail.cameOfAge(to: account.email, username: account.username), in: tx)
     }
 
-    /// The user's profile, guardian links both ways, invitations and controls.
+    /// The user's profile, guardian links both ways, invitations, controls, and their notifications.
     private func forget(_ user: String, in tx: PostgresTransaction) async throws {
         try await ControlsLifecycleStore.delete(user, in: tx)
         try await GuardianLinkStore.deleteAll(of: user, in: tx)
         try await GuardianInvitationStore.deleteAll(of: user, in: tx)
         try await ProfileStore.delete(user, in: tx)
+        try await NotificationDataStore.deleteAll(of: user, in: tx)
     }
 
     /// Whether `userID` is a user id; an event naming anything else is logged and skipped, since it would

@@ -12,5 +12,7 @@ enum FamilyMigrations {
         createGuardianInvitations,
         createGuardianPin,
         createApprovals,
+        createNotificationDelivery,
+        createGuardianAlerts,
     ]
 }

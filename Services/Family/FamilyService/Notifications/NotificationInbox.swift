@@ -16,7 +16,9 @@ struct Notice: Sendable {
 }
 
 /// Posting to the in-app inbox, from any part of the service, inside the transaction of the change the
-/// notice reports: it appears only if the change commits.
+/// notice reports: it appears only if the change commits. A post also queues a push message for each of the
+/// recipient's devices that opted in (`family.push_outbox`), and wakes the recipient's `WatchNotifications`
+/// streams in every instance.
 enum NotificationInbox {
     /// The channel a committed post wakes, with the recipient's id as payload.
     static let channel = "family_notifications"
@@ -27,17 +29,32 @@ enum NotificationInbox {
         _ notice: Notice, to recipient: String, at now: Date, in tx: PostgresTransaction
     ) async throws -> Bool {
         let id = UUIDv7.generate(at: now)
-        let inserted = try await tx.query(
+        let kind = notice.kind.rawValue
+        // One statement: the next number in the recipient's order (the counter row stays locked until the
+        // commit, see migration 8), the notification, a push message per opted-in device, the wake-up.
+        let posted = try await tx.query(
             """
-            INSERT INTO family.notifications
-                (id, recipient_id, kind, title, body, subject_user_id, dedup_key, created_at)
-            VALUES (\(id)::uuid, \(recipient)::uuid, \(notice.kind.rawValue)::smallint, \(notice.title), \(notice.body),
-                    \(notice.subjectUserID)::uuid, \(notice.dedupKey), \(now))
-            ON CONFLICT (recipient_id, dedup_key) DO NOTHING
-            RETURNING id
+            WITH counter AS (
+                INSERT INTO family.notification_sequences AS s (recipient_id, last_seq)
+                VALUES (\(recipient)::uuid, 1)
+                ON CONFLICT (recipient_id) DO UPDATE SET last_seq = s.last_seq + 1
+                RETURNING last_seq),
+            posted AS (
+                INSERT INTO family.notifications
+                    (id, recipient_id, seq, kind, title, body, subject_user_id, dedup_key, created_at)
+                SELECT \(id)::uuid, \(recipient)::uuid, last_seq, \(kind)::smallint, \(notice.title),
+                    \(notice.body), \(notice.subjectUserID)::uuid, \(notice.dedupKey), \(now)
+                FROM counter
+                ON CONFLICT (recipient_id, dedup_key) DO NOTHING
+                RETURNING id),
+            pushed AS (
+                INSERT INTO family.push_outbox
+                    (device_id, platform, device_token, recipient_id, notification_id, kind, title, body, created_at)
+                SELECT d.id, d.platform, d.device_token, d.user_id, posted.id, \(kind)::smallint, \(notice.title),
+                    \(notice.body), \(now)
+                FROM posted JOIN family.push_devices d ON d.user_id = \(recipient)::uuid AND d.push_enabled)
+            SELECT pg_notify(\(channel), \(recipient)) FROM posted
             """)
-        guard !inserted.isEmpty else { return false }
-        try await tx.query("SELECT pg_notify(\(channel), \(recipient))")
-        return true
+        return !posted.isEmpty
     }
 }

@@ -1,5 +1,6 @@
 import KindredAuth
 import KindredPostgres
+import KindredRuntime
 
 /// The coming-of-age sweep: once per UTC day, minors are moved to the band their date of birth gives today;
 /// those who turned 18 lose their parental controls and `user.came_of_age` tells the family service. Their

@@ -1,3 +1,5 @@
+import KindredRuntime
+
 extension Credentials {
     /// Deletes what sign-in no longer needs: refresh tokens past their expiry (with their chains) and failed
     /// sign-in counters forgotten a day after their last failure. Every instance may sweep; each delete is

@@ -1,6 +1,9 @@
+import KindredEvents
 import KindredPostgres
 
 /// The `social` schema's migrations, in order; each one is shipped once and never edited after release.
 enum SocialMigrations {
-    static let all: [Migration] = []
+    static let all: [Migration] = [
+        EventOutbox.migration(schema: "social", version: 1)
+    ]
 }

@@ -1,10 +1,9 @@
 import KindredPostgres
-import Logging
+public import Logging
 
-/// Identity's background sweeps (expired credentials, coming of age) as they run in every instance: now,
-/// then every hour until the task is cancelled at the drain or the pool closes. A failed sweep is logged and
-/// tried again at the next turn.
-func runHourly(_ name: String, logger: Logger, _ sweep: () async throws -> Void) async {
+/// A background sweep as it runs in every instance of a service: now, then every hour until the task is
+/// cancelled at the drain or the pool closes. A failed sweep is logged and tried again at the next turn.
+public func runHourly(_ name: String, logger: Logger, _ sweep: () async throws -> Void) async {
     while !Task.isCancelled {
         do {
             try await sweep()

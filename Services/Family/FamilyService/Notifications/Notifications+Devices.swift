@@ -1,0 +1,62 @@
+import KindredMessages
+import KindredRPC
+import KindredRuntime
+
+/// The caller's push devices and guardian notification settings.
+extension Notifications {
+    /// The longest device token accepted, in bytes: APNs tokens are 64 hex digits, FCM's a few hundred
+    /// characters; the margin is for what providers may issue next.
+    static let longestDeviceToken = 4_096
+
+    /// Registers the device `token` names for `user`'s push messages; `pushEnabled` is the opt-in. The same
+    /// token again updates the device; a token another user had moves to `user`.
+    func registerDevice(
+        for user: String, platform: Kindred_Family_V1_PushPlatform, token: String, pushEnabled: Bool
+    ) async throws -> Kindred_Family_V1_PushDevice {
+        var violations = FieldViolations()
+        if platform != .apns && platform != .fcm {
+            violations.add("platform", "must be PUSH_PLATFORM_APNS or PUSH_PLATFORM_FCM")
+        }
+        if token.isEmpty || token.utf8.count > Self.longestDeviceToken
+            || !token.utf8.allSatisfy({ (0x21...0x7E).contains($0) })
+        {
+            violations.add(
+                "device_token",
+                "must be 1 to \(Self.longestDeviceToken) printable ASCII characters, no spaces")
+        }
+        try violations.throwIfAny()
+        let now = clock.now
+        let device = try await database.transaction { tx in
+            try await PushDeviceStore.register(
+                token: token, for: user, platform: platform, pushEnabled: pushEnabled, at: now, in: tx)
+        }
+        guard let device else {
+            throw RPCError(.aborted, "the device was unregistered at the same time; retry the call")
+        }
+        return device
+    }
+
+    /// Forgets one of `user`'s devices and the push messages queued for it; NOT_FOUND for any other id.
+    func unregisterDevice(_ deviceID: String, for user: String) async throws {
+        guard UUIDv7.isWellFormed(deviceID) else {
+            throw FieldViolations.single("device_id", "is not a device id")
+        }
+        guard try await PushDeviceStore.unregister(deviceID, of: user, on: database) else {
+            throw FamilyError.refusal(.notFound, "PUSH_DEVICE_NOT_FOUND", "You have no such push device.")
+        }
+    }
+
+    /// `user`'s guardian notification settings: both on until they change them.
+    func settings(of user: String) async throws -> Kindred_Family_V1_NotificationSettings {
+        try await NotificationSettingsStore.settings(of: user, on: database)
+    }
+
+    /// Replaces `user`'s settings; safety alerts (reported content) have no setting: they always go out.
+    func updateSettings(_ settings: Kindred_Family_V1_NotificationSettings?, of user: String) async throws
+        -> Kindred_Family_V1_NotificationSettings
+    {
+        guard let settings else { throw FieldViolations.single("settings", "is required") }
+        try await NotificationSettingsStore.update(settings, of: user, at: clock.now, on: database)
+        return settings
+    }
+}

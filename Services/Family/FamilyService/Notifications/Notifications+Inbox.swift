@@ -1,0 +1,71 @@
+import KindredMessages
+import KindredRPC
+import KindredRuntime
+
+/// The caller's in-app inbox: a page of it, marking read, and the stream of what arrives.
+extension Notifications {
+    /// Ids marked read per call at most.
+    static let markLimit = 500
+    /// Notifications a stream reads per query.
+    static let watchBatch = 100
+
+    /// A page of `recipient`'s notifications, newest first (the last committed first), with their unread count.
+    func list(for recipient: String, page: InboxPage) async throws
+        -> Kindred_Family_V1_ListNotificationsResponse
+    {
+        async let unread = InboxStore.unreadCount(of: recipient, on: database)
+        var listed = try await InboxStore.page(
+            of: recipient, unreadOnly: page.unreadOnly, before: page.before, limit: page.size + 1,
+            on: database)
+        var next = ""
+        if listed.count > page.size {
+            listed.removeLast()
+            next = page.nextToken(after: listed[listed.count - 1].seq)
+        }
+        return Kindred_Family_V1_ListNotificationsResponse(
+            notifications: listed.map(\.notification), unreadCount: try await unread,
+            page: Kindred_Common_V1_PageResponse(nextPageToken: next))
+    }
+
+    /// Marks the notifications `ids` names read, those of `recipient` only (others' ids change nothing and
+    /// say nothing); returns how many of theirs stay unread. A malformed id is INVALID_ARGUMENT.
+    func markRead(_ ids: [String], for recipient: String) async throws -> Int64 {
+        var violations = FieldViolations()
+        if ids.count > Self.markLimit {
+            violations.add("notification_ids", "must name at most \(Self.markLimit) notifications")
+        }
+        for (index, id) in ids.enumerated() where !UUIDv7.isWellFormed(id) {
+            violations.add("notification_ids[\(index)]", "is not a notification id")
+        }
+        try violations.throwIfAny()
+        return try await InboxStore.markRead(Array(Set(ids)), of: recipient, at: clock.now, on: database)
+    }
+
+    /// Sends `recipient`'s notifications created after `afterID` (empty: from now on), then each new one as it
+    /// commits, in the order they committed, until the bell closes (the drain); throws `CancellationError`
+    /// when the calling task is cancelled.
+    func watch(
+        for recipient: String, after afterID: String,
+        send: (Kindred_Family_V1_Notification) async throws -> Void
+    ) async throws {
+        if !afterID.isEmpty && !UUIDv7.isWellFormed(afterID) {
+            throw FieldViolations.single("after_notification_id", "is not a notification id")
+        }
+        // Subscribed before the start is read: whatever commits after that read rings the bell.
+        guard let subscription = try bell.subscribe(recipient) else { return }
+        defer { bell.unsubscribe(subscription) }
+        var last = try await InboxStore.streamStart(
+            of: recipient, after: afterID.isEmpty ? nil : afterID, on: database)
+        repeat {
+            var batch: [InboxStore.Positioned]
+            repeat {
+                batch = try await InboxStore.notifications(
+                    of: recipient, after: last, limit: Self.watchBatch, on: database)
+                for (seq, notification) in batch {
+                    try await send(notification)
+                    last = seq
+                }
+            } while batch.count == Self.watchBatch
+        } while try await bell.wait(subscription)
+    }
+}

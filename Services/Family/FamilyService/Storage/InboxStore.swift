@@ -1,0 +1,103 @@
+import FoundationEssentials
+import KindredMessages
+import KindredPostgres
+import KindredRuntime
+
+/// The SQL of the in-app inbox's reads and of marking read (`family.notifications`); posting is
+/// `NotificationInbox.post`. Lists and streams follow each recipient's `seq`, the order in which their
+/// notifications committed: lists newest first, streams oldest first.
+enum InboxStore {
+    /// A notification with its position in its recipient's order.
+    typealias Positioned = (seq: Int64, notification: Kindred_Family_V1_Notification)
+
+    /// Up to `limit` of `recipient`'s notifications before position `before` (nil: the newest), newest first.
+    static func page(
+        of recipient: String, unreadOnly: Bool, before: Int64?, limit: Int, on db: PostgresPool
+    ) async throws -> [Positioned] {
+        try await db.query(
+            """
+            SELECT id::text, kind, title, body, coalesce(subject_user_id::text, ''), created_at, read_at, seq
+            FROM family.notifications
+            WHERE recipient_id = \(recipient)::uuid AND seq < coalesce(\(before), 9223372036854775807)
+              AND (read_at IS NULL OR NOT \(unreadOnly))
+            ORDER BY seq DESC LIMIT \(limit)
+            """
+        ).map(positioned)
+    }
+
+    /// How many of `recipient`'s notifications are unread.
+    static func unreadCount(of recipient: String, on db: PostgresPool) async throws -> Int64 {
+        try await db.query(
+            """
+            SELECT count(*) FROM family.notifications WHERE recipient_id = \(recipient)::uuid AND read_at IS NULL
+            """
+        )[0].decode(Int64.self, column: 0)
+    }
+
+    /// Marks those of `ids` that are `recipient`'s and unread as read at `now`; returns how many stay unread.
+    static func markRead(_ ids: [String], of recipient: String, at now: Date, on db: PostgresPool)
+        async throws
+        -> Int64
+    {
+        // The outer SELECT's snapshot does not see the UPDATE's effect: subtract what it marked.
+        try await db.query(
+            """
+            WITH marked AS (
+                UPDATE family.notifications SET read_at = \(now)
+                WHERE recipient_id = \(recipient)::uuid AND id = ANY(\(PostgresArray(ids))::uuid[])
+                  AND read_at IS NULL
+                RETURNING 1)
+            SELECT (SELECT count(*) FROM family.notifications
+                    WHERE recipient_id = \(recipient)::uuid AND read_at IS NULL)
+                 - (SELECT count(*) FROM marked)
+            """
+        )[0].decode(Int64.self, column: 0)
+    }
+
+    /// Where a stream starts in `recipient`'s order: after the notification `id`, or after the newest one
+    /// created before it when `id` is not theirs; after everything already posted when `id` is nil.
+    static func streamStart(of recipient: String, after id: String?, on db: PostgresPool) async throws
+        -> Int64
+    {
+        guard let id else {
+            return try await db.query(
+                "SELECT coalesce(max(seq), 0) FROM family.notifications WHERE recipient_id = \(recipient)::uuid"
+            )[0].decode(Int64.self, column: 0)
+        }
+        return try await db.query(
+            """
+            SELECT coalesce(
+                (SELECT seq FROM family.notifications WHERE recipient_id = \(recipient)::uuid AND id = \(id)::uuid),
+                (SELECT max(seq) FROM family.notifications
+                 WHERE recipient_id = \(recipient)::uuid AND id < \(id)::uuid),
+                0)
+            """
+        )[0].decode(Int64.self, column: 0)
+    }
+
+    /// Up to `limit` of `recipient`'s notifications after position `seq`, oldest first.
+    static func notifications(of recipient: String, after seq: Int64, limit: Int, on db: PostgresPool)
+        async throws -> [Positioned]
+    {
+        try await db.query(
+            """
+            SELECT id::text, kind, title, body, coalesce(subject_user_id::text, ''), created_at, read_at, seq
+            FROM family.notifications
+            WHERE recipient_id = \(recipient)::uuid AND seq > \(seq)
+            ORDER BY seq LIMIT \(limit)
+            """
+        ).map(positioned)
+    }
+
+    /// A notification and its position from the columns of the selects above.
+    private static func positioned(_ row: PostgresRow) throws -> Positioned {
+        let notification = Kindred_Family_V1_Notification(
+            notificationID: try row.decode(String.self, column: 0),
+            kind: Kindred_Family_V1_NotificationKind(rawValue: Int32(try row.decode(Int.self, column: 1))),
+            title: try row.decode(String.self, column: 2), body: try row.decode(String.self, column: 3),
+            subjectUserID: try row.decode(String.self, column: 4),
+            createdAt: Kindred_Common_V1_Timestamp(try row.decode(Date.self, column: 5)),
+            readAt: try row.decode(Date?.self, column: 6).map(Kindred_Common_V1_Timestamp.init))
+        return (try row.decode(Int64.self, column: 7), notification)
+    }
+}

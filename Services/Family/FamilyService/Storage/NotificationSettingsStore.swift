@@ -1,0 +1,36 @@
+import FoundationEssentials
+import KindredMessages
+import KindredPostgres
+
+/// The SQL of `family.notification_settings`: no row means both on.
+enum NotificationSettingsStore {
+    /// `user`'s settings.
+    static func settings(of user: String, on db: PostgresPool) async throws
+        -> Kindred_Family_V1_NotificationSettings
+    {
+        let rows = try await db.query(
+            """
+            SELECT activity_alerts, weekly_summary FROM family.notification_settings WHERE user_id = \(user)::uuid
+            """)
+        guard let row = rows.first else {
+            return Kindred_Family_V1_NotificationSettings(activityAlerts: true, weeklySummary: true)
+        }
+        let (activityAlerts, weeklySummary) = try row.decode((Bool, Bool).self)
+        return Kindred_Family_V1_NotificationSettings(
+            activityAlerts: activityAlerts, weeklySummary: weeklySummary)
+    }
+
+    /// Stores `settings` as `user`'s.
+    static func update(
+        _ settings: Kindred_Family_V1_NotificationSettings, of user: String, at now: Date, on db: PostgresPool
+    ) async throws {
+        try await db.query(
+            """
+            INSERT INTO family.notification_settings (user_id, activity_alerts, weekly_summary, updated_at)
+            VALUES (\(user)::uuid, \(settings.activityAlerts), \(settings.weeklySummary), \(now))
+            ON CONFLICT (user_id) DO UPDATE
+            SET activity_alerts = EXCLUDED.activity_alerts, weekly_summary = EXCLUDED.weekly_summary,
+                updated_at = EXCLUDED.updated_at
+            """)
+    }
+}

@@ -1,0 +1,42 @@
+import KindredMessages
+import KindredRPC
+import KindredRuntime
+
+/// A peer's server stream (`WatchEvents`) called with family's own service token, as an event consumer
+/// reads it: the call opens on the first `next()`, once the token is at hand, and lasts `lifetime` at most
+/// (a call without a timeout gets the client's default of seconds). Its deadline ends the stream quietly
+/// (nil), and the consumer opens it again from its stored cursor with a renewed token.
+struct ServiceCallStream<Message: ProtoMessage>: AsyncSequence, Sendable {
+    /// How long one call may stay open.
+    static var lifetime: Duration { .seconds(3_600) }
+
+    let credentials: ServiceCredentials
+    /// Starts the call with the options carrying the token.
+    let open: @Sendable (CallOptions) -> ClientResponseStream<Message>
+
+    func makeAsyncIterator() -> AsyncIterator {
+        AsyncIterator(stream: self)
+    }
+
+    struct AsyncIterator: AsyncIteratorProtocol {
+        let stream: ServiceCallStream
+        var messages: ClientResponseStream<Message>.AsyncIterator?
+
+        init(stream: ServiceCallStream) {
+            self.stream = stream
+        }
+
+        /// The next message; nil when the call ends, its lifetime included.
+        mutating func next() async throws -> Message? {
+            if messages == nil {
+                let options = try await stream.credentials.callOptions(timeout: ServiceCallStream.lifetime)
+                messages = stream.open(options).makeAsyncIterator()
+            }
+            do {
+                return try await messages?.next()
+            } catch let error where error.code == .deadlineExceeded {
+                return nil
+            }
+        }
+    }
+}

@@ -1,0 +1,106 @@
+@testable import FamilyService
+import FoundationEssentials
+import KindredAuth
+import KindredMessages
+import KindredPostgres
+import KindredRPC
+import KindredRuntime
+import KindredTestSupport
+
+/// The notification rules over a test database, without servers: a family context whose clock stands still
+/// at `now` and whose identity is never reached (rules that need identity are tested on the test stack).
+struct NoticeDesk {
+    let pool: PostgresPool
+    let context: FamilyContext
+
+    init(_ pool: PostgresPool, now: Date = Date()) throws {
+        self.pool = pool
+        let nowhere = "127.0.0.1:1"
+        context = FamilyContext(
+            database: pool, clock: WallClock { now }, mail: FamilyTestStack.mail,
+            identity: try IdentityDirectory(
+                target: nowhere,
+                credentials: try ServiceCredentials(
+                    clientID: "family", clientSecret: "unused", identityTarget: nowhere)),
+            pinHasher: PasswordHasher(cost: .testsOnly, concurrency: 1), logger: FamilyTestDatabase.logger)
+    }
+
+    /// A fresh user id.
+    static func user() -> String { UUIDv7.generate(at: Date()) }
+
+    /// Posts `count` notices to `recipient`, one transaction each, a millisecond apart; their ids, oldest first.
+    @discardableResult
+    func post(
+        _ count: Int, to recipient: String, kind: Kindred_Family_V1_NotificationKind = .approvalRequested
+    )
+        async throws -> [String]
+    {
+        var ids: [String] = []
+        for index in 0..<count {
+            try await Task.sleep(for: .milliseconds(2))
+            let notice = Notice(kind: kind, title: "Notice \(index)", body: "Body \(index)")
+            _ = try await pool.transaction { tx in
+                try await NotificationInbox.post(notice, to: recipient, at: Date(), in: tx)
+            }
+            ids.append(try await newestID(of: recipient))
+        }
+        return ids
+    }
+
+    /// The id of `recipient`'s newest notification.
+    func newestID(of recipient: String) async throws -> String {
+        try await pool.query(
+            """
+            SELECT id::text FROM family.notifications WHERE recipient_id = \(recipient)::uuid ORDER BY seq DESC LIMIT 1
+            """)[0].decode(String.self, column: 0)
+    }
+
+    /// What family's mail outbox holds.
+    var mailbox: TestMailbox { TestMailbox(pool, schema: "family") }
+
+    /// A number `sql` counts.
+    func count(_ sql: PostgresQuery) async throws -> Int {
+        try await pool.query(sql)[0].decode(Int.self, column: 0)
+    }
+
+    /// Links `guardian` to `minor`, as an accepted invitation does.
+    func link(guardian: String, to minor: String) async throws {
+        try await pool.query(
+            """
+            INSERT INTO family.guardian_links (id, minor_id, guardian_id, created_at)
+            VALUES (\(UUIDv7.generate(at: Date()))::uuid, \(minor)::uuid, \(guardian)::uuid, now())
+            """)
+    }
+}
+
+/// What a stream sent, collected as it arrives.
+final class StreamCollector: Sendable {
+    private let received = Locked<[Kindred_Family_V1_Notification]>([])
+
+    func add(_ notification: Kindred_Family_V1_Notification) { received.withLock { $0.append(notification) } }
+
+    var notifications: [Kindred_Family_V1_Notification] { received.value }
+
+    /// The first `count` notifications, once they arrived; fails after `timeout`.
+    func first(_ count: Int, within timeout: Duration = .seconds(10)) async throws
+        -> [Kindred_Family_V1_Notification]
+    {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            let received = notifications
+            if received.count >= count { return Array(received.prefix(count)) }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        throw TestFailure(
+            "the stream sent \(notifications.count) notifications, not \(count), within \(timeout)")
+    }
+}
+
+extension FamilyContext {
+    /// This context as another instance of the service has it: the same database through a pool of its own.
+    func onAnotherInstance(_ pool: PostgresPool) -> FamilyContext {
+        FamilyContext(
+            database: pool, clock: clock, mail: mail, identity: identity, pinHasher: pinHasher, logger: logger
+        )
+    }
+}

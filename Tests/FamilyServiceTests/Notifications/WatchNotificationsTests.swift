@@ -1,0 +1,190 @@
+@testable import FamilyService
+import FoundationEssentials
+import KindredMessages
+import KindredPostgres
+import KindredRPC
+import KindredTestSupport
+import Testing
+
+/// `WatchNotifications`: a user's new notifications as they commit, in any instance, in commit order, from a
+/// resume point; one listener per process; ended by the drain.
+@Suite struct WatchNotificationsTests {
+    /// Watches `recipient` until the returned task is cancelled or the bell closes.
+    static func watch(_ notifications: Notifications, _ recipient: String, after: String = "")
+        -> (StreamCollector, Task<Void, any Error>)
+    {
+        let collector = StreamCollector()
+        let task = Task { try await notifications.watch(for: recipient, after: after) { collector.add($0) } }
+        return (collector, task)
+    }
+
+    /// Another instance of the service: a pool of its own on the same database.
+    static func otherInstance(of pool: PostgresPool) -> PostgresPool {
+        PostgresPool(configuration: pool.configuration, logger: FamilyTestDatabase.logger)
+    }
+
+    @Test func aPostCommittedByAnotherInstanceReachesTheStream() async throws {
+        try await FamilyTestDatabase.withDatabase { pool in
+            let desk = try NoticeDesk(pool)
+            let notifications = Notifications(context: desk.context)
+            let me = NoticeDesk.user()
+            let before = try await desk.post(1, to: me)
+            let (collector, task) = Self.watch(notifications, me, after: before[0])
+            let other = Self.otherInstance(of: pool)
+            let posted = try await NoticeDesk(other).post(2, to: me)
+            #expect(try await collector.first(2).map(\.notificationID) == posted)
+            task.cancel()
+            await notifications.bell.close()
+            await other.close()
+        }
+    }
+
+    @Test func aStreamResumesAfterTheGivenNotificationAndSendsNothingOfOthers() async throws {
+        try await FamilyTestDatabase.withDatabase { pool in
+            let desk = try NoticeDesk(pool)
+            let notifications = Notifications(context: desk.context)
+            let me = NoticeDesk.user()
+            let earlier = try await desk.post(3, to: me)
+            let (collector, task) = Self.watch(notifications, me, after: earlier[0])
+            #expect(try await collector.first(2).map(\.notificationID) == Array(earlier[1...]))
+            try await desk.post(2, to: NoticeDesk.user())
+            let later = try await desk.post(1, to: me)
+            #expect(try await collector.first(3).map(\.notificationID) == earlier[1...] + later)
+            task.cancel()
+            await notifications.bell.close()
+            #expect(collector.notifications.count == 3)
+        }
+    }
+
+    @Test func withoutAResumePointOnlyNewNotificationsAreSent() async throws {
+        try await FamilyTestDatabase.withDatabase { pool in
+            let desk = try NoticeDesk(pool)
+            let notifications = Notifications(context: desk.context)
+            let me = NoticeDesk.user()
+            try await desk.post(2, to: me)
+            let (collector, task) = Self.watch(notifications, me)
+            try await Task.sleep(for: .milliseconds(300))
+            let new = try await desk.post(1, to: me)
+            #expect(try await collector.first(1).map(\.notificationID) == new)
+            try await Task.sleep(for: .milliseconds(100))
+            #expect(collector.notifications.count == 1)
+            task.cancel()
+            await notifications.bell.close()
+        }
+    }
+
+    // Ids are UUIDv7, in creation order; commits come in any order. A stream that followed ids would send the
+    // later-created notice and then skip the one created earlier that committed after it.
+    @Test func aNotificationCreatedEarlierButCommittedLaterIsNotSkipped() async throws {
+        try await FamilyTestDatabase.withDatabase { pool in
+            let desk = try NoticeDesk(pool)
+            let notifications = Notifications(context: desk.context)
+            let me = NoticeDesk.user()
+            let marker = try await desk.post(1, to: me)
+            let (collector, task) = Self.watch(notifications, me, after: marker[0])
+            let created = Date()
+            let (posted, signal) = AsyncStream.makeStream(of: Void.self)
+            let later = Task {
+                try await pool.transaction { tx in
+                    let notice = Notice(kind: .approvalRequested, title: "later id", body: "")
+                    try await NotificationInbox.post(notice, to: me, at: created + 1, in: tx)
+                    signal.yield()
+                    try await Task.sleep(for: .milliseconds(300))
+                }
+            }
+            for await _ in posted { break }
+            try await pool.transaction { tx in
+                let notice = Notice(kind: .approvalRequested, title: "earlier id", body: "")
+                try await NotificationInbox.post(notice, to: me, at: created, in: tx)
+            }
+            try await later.value
+            #expect(try await collector.first(2).map(\.title) == ["later id", "earlier id"])
+            task.cancel()
+            await notifications.bell.close()
+        }
+    }
+
+    @Test func postsRacingFromManyTransactionsAreEachSentOnce() async throws {
+        try await FamilyTestDatabase.withDatabase { pool in
+            let desk = try NoticeDesk(pool)
+            let notifications = Notifications(context: desk.context)
+            let me = NoticeDesk.user()
+            let marker = try await desk.post(1, to: me)
+            let (collector, task) = Self.watch(notifications, me, after: marker[0])
+            let other = Self.otherInstance(of: pool)
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for index in 0..<24 {
+                    group.addTask {
+                        try await (index.isMultiple(of: 2) ? pool : other).transaction { tx in
+                            let notice = Notice(kind: .approvalRequested, title: "\(index)", body: "")
+                            try await NotificationInbox.post(notice, to: me, at: Date(), in: tx)
+                        }
+                    }
+                }
+                try await group.waitForAll()
+            }
+            let sent = try await collector.first(24)
+            #expect(Set(sent.map(\.title)) == Set((0..<24).map(String.init)))
+            try await Task.sleep(for: .milliseconds(200))
+            #expect(collector.notifications.count == 24)
+            task.cancel()
+            await notifications.bell.close()
+            await other.close()
+        }
+    }
+
+    @Test func everyStreamOfAProcessSharesOneListeningConnection() async throws {
+        try await FamilyTestDatabase.withDatabase { pool in
+            let desk = try NoticeDesk(pool)
+            let notifications = Notifications(context: desk.context)
+            let users = (0..<40).map { _ in NoticeDesk.user() }
+            let streams = users.map { Self.watch(notifications, $0) }
+            try await Task.sleep(for: .milliseconds(500))
+            let listening = try await desk.count(
+                """
+                SELECT count(*)::int FROM pg_stat_activity
+                WHERE datname = current_database() AND query LIKE 'LISTEN%'
+                """)
+            #expect(listening == 1)
+            let posted = try await desk.post(1, to: users[7])
+            #expect(try await streams[7].0.first(1).map(\.notificationID) == posted)
+            #expect(streams.enumerated().allSatisfy { $0.offset == 7 || $0.element.0.notifications.isEmpty })
+            streams.forEach { $0.1.cancel() }
+            await notifications.bell.close()
+        }
+    }
+
+    @Test func theDrainEndsEveryStreamAndRefusesNewOnes() async throws {
+        try await FamilyTestDatabase.withDatabase { pool in
+            let notifications = Notifications(context: try NoticeDesk(pool).context)
+            let streams = (0..<3).map { _ in Self.watch(notifications, NoticeDesk.user()) }
+            try await Task.sleep(for: .milliseconds(200))
+            await notifications.bell.close()
+            for (_, task) in streams { try await task.value }
+            try await notifications.watch(for: NoticeDesk.user(), after: "") { _ in
+                Issue.record("a stream opened after the drain sent something")
+            }
+        }
+    }
+
+    @Test func aClientLeavingEndsItsStream() async throws {
+        try await FamilyTestDatabase.withDatabase { pool in
+            let notifications = Notifications(context: try NoticeDesk(pool).context)
+            let (_, task) = Self.watch(notifications, NoticeDesk.user())
+            try await Task.sleep(for: .milliseconds(200))
+            task.cancel()
+            await #expect(throws: CancellationError.self) { try await task.value }
+            await notifications.bell.close()
+        }
+    }
+
+    @Test func aMalformedResumePointIsRefused() async throws {
+        try await FamilyTestDatabase.withDatabase { pool in
+            let notifications = Notifications(context: try NoticeDesk(pool).context)
+            let error = await #expect(throws: RPCError.self) {
+                try await notifications.watch(for: NoticeDesk.user(), after: "yesterday") { _ in }
+            }
+            #expect(error?.badFields == ["after_notification_id"])
+        }
+    }
+}

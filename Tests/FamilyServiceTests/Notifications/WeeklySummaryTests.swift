@@ -1,0 +1,108 @@
+@testable import FamilyService
+import FoundationEssentials
+import KindredMessages
+import KindredPostgres
+import KindredRuntime
+import KindredTestSupport
+import Testing
+
+/// The weekly summary: one mail per guardian (with the summary on) per week, counting each guarded minor's
+/// activity of the week before, exactly once however many sweeps run.
+@Suite struct WeeklySummaryTests {
+    @Test(arguments: [
+        ("2026-11-23T00:00:00Z", "2026-11-23T00:00:00Z"),
+        ("2026-11-22T23:59:59Z", "2026-11-16T00:00:00Z"),
+        ("2026-11-25T12:00:00Z", "2026-11-23T00:00:00Z"),
+        ("2026-11-29T23:59:59Z", "2026-11-23T00:00:00Z"),
+        ("1970-01-01T00:00:00Z", "1969-12-29T00:00:00Z"),
+        ("1969-12-28T12:00:00Z", "1969-12-22T00:00:00Z"),
+    ])
+    func weeksStartOnMondayAtMidnightUTC(instant: String, monday: String) {
+        let week = SummaryWeek(containing: TestClock.parse(instant))
+        #expect(week.start == TestClock.parse(monday))
+        #expect(week.end == TestClock.parse(monday) + 7 * 86_400)
+        #expect(week.previous.start == TestClock.parse(monday) - 7 * 86_400)
+    }
+
+    /// Records `kind` activity of `minor` at `instant`, as a handled social event does.
+    static func activity(
+        _ minor: String, _ kind: Kindred_Family_V1_NotificationKind, at instant: String, _ pool: PostgresPool
+    )
+        async throws
+    {
+        try await pool.query(
+            """
+            INSERT INTO family.minor_activity (minor_id, event_key, kind, occurred_at)
+            VALUES (\(minor)::uuid, \(UUIDv7.generate(at: Date())), \(kind.rawValue)::smallint, \(TestClock.parse(instant)))
+            """)
+    }
+
+    /// Another instance's summaries: its own pool on the stack's database, the same clock and identity.
+    static func secondInstance(_ stack: FamilyTestStack, _ pool: PostgresPool) -> WeeklySummaries {
+        WeeklySummaries(context: stack.context.onAnotherInstance(pool))
+    }
+
+    @Test func racingAndRepeatedSweepsSendEachGuardianOneSummaryAWeek() async throws {
+        try await FamilyTestStack.with { stack in
+            let mia = try await stack.register("mia_w", age: 15)
+            let leo = try await stack.register("leo_w", age: 13)
+            let mum = try await stack.register("mum_w", age: 42)
+            let dad = try await stack.register("dad_w", age: 44)
+            let aunt = try await stack.register("aunt_w", age: 50)
+            let desk = try NoticeDesk(stack.pool)
+            try await desk.link(guardian: mum.id, to: mia.id)
+            try await desk.link(guardian: mum.id, to: leo.id)
+            try await desk.link(guardian: dad.id, to: mia.id)
+            try await desk.link(guardian: aunt.id, to: leo.id)
+            _ = try await Notifications(context: stack.context).updateSettings(
+                .init(activityAlerts: true, weeklySummary: false), of: aunt.id)
+            for (kind, instant) in [
+                (Kindred_Family_V1_NotificationKind.minorNewContact, "2026-11-16T00:00:00Z"),
+                (.minorNewContact, "2026-11-18T09:00:00Z"), (.minorJoinedPublicEvent, "2026-11-20T17:00:00Z"),
+                (.minorContentReported, "2026-11-22T23:59:59Z"),
+                (.minorNewContact, "2026-11-15T23:59:59Z"), (.minorNewContact, "2026-11-23T00:00:00Z"),
+            ] {
+                try await Self.activity(mia.id, kind, at: instant, stack.pool)
+            }
+            stack.clock.set("2026-11-23T00:20:00Z")
+
+            let otherPool = PostgresPool(
+                configuration: stack.pool.configuration, logger: FamilyTestDatabase.logger)
+            let here = WeeklySummaries(context: stack.context)
+            let there = Self.secondInstance(stack, otherPool)
+            async let first = here.sweep()
+            async let second = there.sweep()
+            #expect(try await first + second == 2)
+            #expect(try await here.sweep() + there.sweep() == 0)
+
+            let summaries = try await stack.familyMail.all().filter { $0.kind == "weekly_summary" }
+            #expect(summaries.map(\.to).sorted() == [dad.email, mum.email].sorted())
+            let mumsMail = try #require(summaries.first { $0.to == mum.email })
+            #expect(mumsMail.subject == "Your Kindred weekly summary for the week of 2026-11-16")
+            #expect(
+                mumsMail.body.contains(
+                    "mia_w: 2 new contacts, 1 public event joined, 1 report of their content"))
+            #expect(
+                mumsMail.body.contains(
+                    "leo_w: 0 new contacts, 0 public events joined, 0 reports of their content"))
+            #expect(mumsMail.body.contains("from 2026-11-16 to 2026-11-22"))
+
+            stack.clock.set("2026-11-30T05:00:00Z")
+            #expect(try await there.sweep() == 2)
+            #expect(try await stack.familyMail.all().filter { $0.kind == "weekly_summary" }.count == 4)
+            await otherPool.close()
+        }
+    }
+
+    @Test func aGuardianIdentityNoLongerKnowsIsPassedOverForGood() async throws {
+        try await FamilyTestStack.with { stack in
+            let desk = try NoticeDesk(stack.pool)
+            try await desk.link(guardian: NoticeDesk.user(), to: NoticeDesk.user())
+            stack.clock.set("2026-11-23T03:00:00Z")
+            let summaries = WeeklySummaries(context: stack.context)
+            #expect(try await summaries.sweep() == 0)
+            #expect(try await desk.count("SELECT count(*)::int FROM family.weekly_summaries") == 1)
+            #expect(try await stack.familyMail.all().isEmpty)
+        }
+    }
+}
