@@ -143,6 +143,7 @@ let package = Package(
             name: "KindredRuntime",
             dependencies: [
                 "KindredAPI", "KindredMessages", "KindredRPC", "KindredPostgres", "KindredAuth", "KindredMail",
+                "KindredEvents",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],

@@ -12,7 +12,7 @@ struct WatchEventsTests {
     {
         var events: [Kindred_Identity_V1_Event] = []
         for try await event in feed.events(after: cursor) {
-            events.append(try IdentityEvent.message(from: event))
+            events.append(try EventFeed.message(from: event))
             if events.count == count { break }
         }
         return events

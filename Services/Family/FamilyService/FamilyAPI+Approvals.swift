@@ -42,10 +42,7 @@ extension FamilyAPI {
         responses: ResponseStreamWriter<Kindred_Family_V1_Event>,
         context: ServerContext
     ) async throws {
-        _ = try context.authenticatedCaller(as: .service)
-        guard request.afterCursor >= 0 else {
-            throw FieldViolations.single("after_cursor", "must not be negative")
-        }
-        try await FamilyEvents.serve(events, after: request.afterCursor) { try await responses.write($0) }
+        try await events.serveWatch(
+            after: request.afterCursor, context: context, domain: FamilyError.domain, write: responses.write)
     }
 }

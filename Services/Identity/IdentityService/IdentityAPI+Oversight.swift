@@ -25,16 +25,7 @@ extension IdentityAPI {
         responses: ResponseStreamWriter<Kindred_Identity_V1_Event>,
         context: ServerContext
     ) async throws {
-        _ = try context.authenticatedCaller(as: .service)
-        guard request.afterCursor >= 0 else {
-            throw FieldViolations.single("after_cursor", "must not be negative")
-        }
-        do {
-            for try await event in events.events(after: request.afterCursor) {
-                try await responses.write(try IdentityEvent.message(from: event))
-            }
-        } catch let pruned as EventsPruned {
-            throw IdentityError.eventsPruned(after: pruned.afterCursor, oldestRetained: pruned.oldestRetained)
-        }
+        try await events.serveWatch(
+            after: request.afterCursor, context: context, domain: IdentityError.domain, write: responses.write)
     }
 }

@@ -37,12 +37,4 @@ extension IdentityError {
     /// Anyone but an admin asking for the compliance report.
     static let adminOnly = refusal(
         .permissionDenied, "ADMIN_ONLY", "Only admins may read the compliance report.")
-
-    /// A `WatchEvents` cursor older than what the outbox still keeps.
-    static func eventsPruned(after cursor: Int64, oldestRetained: Int64) -> RPCError {
-        refusal(
-            .failedPrecondition, "EVENTS_PRUNED",
-            "Events after cursor \(cursor) are no longer kept; resynchronise, then watch again.",
-            metadata: ["oldest_retained_cursor": "\(oldestRetained)"])
-    }
 }

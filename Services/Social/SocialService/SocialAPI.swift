@@ -15,20 +15,7 @@ struct SocialAPI: Kindred_Social_V1_SocialService.Service {
         responses: ResponseStreamWriter<Kindred_Social_V1_Event>,
         context: ServerContext
     ) async throws {
-        _ = try context.authenticatedCaller(as: .service)
-        guard request.afterCursor >= 0 else {
-            throw FieldViolations.single("after_cursor", "must not be negative")
-        }
-        do {
-            for try await event in events.events(after: request.afterCursor) {
-                try await responses.write(try SocialEvents.message(from: event))
-            }
-        } catch let pruned as EventsPruned {
-            throw RPCError.refusal(
-                .failedPrecondition, "EVENTS_PRUNED",
-                "Events after cursor \(pruned.afterCursor) are no longer kept; resynchronise, then watch again.",
-                domain: SocialEvents.errorDomain,
-                metadata: ["oldest_retained_cursor": "\(pruned.oldestRetained)"])
-        }
+        try await events.serveWatch(
+            after: request.afterCursor, context: context, domain: SocialEvents.errorDomain, write: responses.write)
     }
 }

@@ -9,13 +9,6 @@ enum SocialEvents {
     static let outbox = EventOutbox(schema: "social")
     /// The `ErrorInfo.domain` of social's refusals.
     static let errorDomain = "kindred.social"
-
-    /// The stream's message for a stored event: its payload, with the cursor, type and time the outbox gave it.
-    static func message(from event: OutboxEvent) throws -> Kindred_Social_V1_Event {
-        var message = try Kindred_Social_V1_Event(serializedBytes: event.payload)
-        message.cursor = event.cursor
-        message.type = event.type
-        message.occurredAt = Kindred_Common_V1_Timestamp(event.occurredAt)
-        return message
-    }
 }
+
+extension Kindred_Social_V1_Event: WatchedEvent {}

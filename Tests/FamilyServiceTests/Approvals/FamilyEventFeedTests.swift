@@ -51,9 +51,12 @@ import Testing
 
             let feed = try EventFeed(
                 outbox: FamilyEvents.outbox, pool: pool, logger: FamilyTestDatabase.logger)
-            let behind = await rpcError { try await Self.watch(feed, after: 1, count: 1) }
-            #expect(behind?.code == .failedPrecondition && behind?.reason == "EVENTS_PRUNED")
-            #expect(behind?.metadata == ["oldest_retained_cursor": "3"])
+            do {
+                _ = try await Self.watch(feed, after: 1, count: 1)
+                Issue.record("a consumer behind the pruned events was served")
+            } catch let pruned as EventsPruned {
+                #expect(pruned.oldestRetained == 3)
+            }
             #expect(try await Self.watch(feed, after: 0, count: 1).map(\.cursor) == [3])
             await feed.close()
         }
@@ -72,8 +75,8 @@ import Testing
         var events: [Kindred_Family_V1_Event] = []
         struct Enough: Error {}
         do {
-            try await FamilyEvents.serve(feed, after: cursor) { event in
-                events.append(event)
+            for try await event in feed.events(after: cursor) {
+                events.append(try EventFeed.message(from: event))
                 if events.count == count { throw Enough() }
             }
         } catch is Enough {}

@@ -29,12 +29,4 @@ extension FamilyError {
     /// The request was decided already, otherwise or by another guardian.
     static let approvalAlreadyDecided = refusal(
         .failedPrecondition, "APPROVAL_ALREADY_DECIDED", "This approval request has already been decided.")
-
-    /// A `WatchEvents` cursor older than what the outbox still keeps.
-    static func eventsPruned(after cursor: Int64, oldestRetained: Int64) -> RPCError {
-        refusal(
-            .failedPrecondition, "EVENTS_PRUNED",
-            "Events after cursor \(cursor) are no longer kept; resynchronise, then watch again.",
-            metadata: ["oldest_retained_cursor": "\(oldestRetained)"])
-    }
 }

@@ -1,6 +1,7 @@
 import KindredAuth
 import KindredEvents
 import KindredMessages
+import KindredRuntime
 
 /// An event identity publishes on `WatchEvents`. Stored as a serialized `Event` holding only its payload;
 /// the stream adds the cursor, the type and the time as it serves it.
@@ -41,13 +42,4 @@ enum IdentityEvent: Sendable, Equatable {
     }
 }
 
-extension IdentityEvent {
-    /// The stream's message for a stored event: its payload, with the cursor, type and time the outbox gave it.
-    static func message(from event: OutboxEvent) throws -> Kindred_Identity_V1_Event {
-        var message = try Kindred_Identity_V1_Event(serializedBytes: event.payload)
-        message.cursor = event.cursor
-        message.type = event.type
-        message.occurredAt = Kindred_Common_V1_Timestamp(event.occurredAt)
-        return message
-    }
-}
+extension Kindred_Identity_V1_Event: WatchedEvent {}
