@@ -43,10 +43,7 @@ extension FamilyAPI {
     /// The caller, if a user's account: services and operator clients have no device to switch.
     private static func accountHolder(_ context: ServerContext) throws(RPCError) -> Caller {
         let caller = try context.authenticatedCaller(as: .user, .admin)
-        guard UUIDv7.isWellFormed(caller.userID) else {
-            throw FamilyError.refusal(
-                .permissionDenied, "ACCOUNT_REQUIRED", "Only a user's account can switch a device's mode.")
-        }
+        guard caller.accountID != nil else { throw FamilyError.accountRequired }
         return caller
     }
 }

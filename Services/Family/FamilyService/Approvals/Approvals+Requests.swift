@@ -33,7 +33,7 @@ extension Approvals {
     private static func requireMayAsk(for minorID: String, _ caller: Caller) throws(RPCError) {
         guard caller.role != .service else { return }
         guard caller.userID == minorID else { throw FamilyError.approvalNotYours }
-        guard caller.ageBand != .adult else { throw FamilyError.notAMinor }
+        guard caller.isMinor else { throw FamilyError.notAMinor }
     }
 }
 
