@@ -200,6 +200,16 @@ let package = Package(
             ],
             path: "Tests/FamilyServiceTests"
         ),
+        .testTarget(
+            name: "SocialServiceTests",
+            dependencies: [
+                "FamilyServiceTests", "SocialService", "FamilyService", "IdentityService", "KindredAPI", "KindredAuth",
+                "KindredMessages", "KindredPostgres", "KindredRPC", "KindredRuntime", "KindredEvents",
+                "KindredTestSupport",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Tests/SocialServiceTests"
+        ),
         .target(
             name: "KindredEvents",
             dependencies: ["KindredPostgres", .product(name: "Logging", package: "swift-log")],

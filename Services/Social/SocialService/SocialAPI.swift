@@ -1,21 +1,21 @@
 import KindredAPI
 import KindredEvents
-import KindredMessages
-import KindredRPC
-import KindredRuntime
 
-/// `kindred.social.v1.SocialService`. So far it serves its event outbox only, for family's guardian alerts;
-/// the social features arrive with their issue and append their events to `SocialEvents.outbox`.
+/// `kindred.social.v1.SocialService`: each RPC reads the request, checks the caller, and hands the rule to
+/// the part that owns it. The RPCs are grouped by concern in the `SocialAPI+*.swift` files.
 struct SocialAPI: Kindred_Social_V1_SocialService.Service {
+    let context: SocialContext
     /// The `social.event_outbox` as streams, for `WatchEvents`.
     let events: EventFeed
 
-    func watchEvents(
-        _ request: Kindred_Social_V1_WatchEventsRequest,
-        responses: ResponseStreamWriter<Kindred_Social_V1_Event>,
-        context: ServerContext
-    ) async throws {
-        try await events.serveWatch(
-            after: request.afterCursor, context: context, domain: SocialEvents.errorDomain, write: responses.write)
+    /// Builds every part from `context`.
+    init(context: SocialContext) throws {
+        self.context = context
+        events = try EventFeed(outbox: SocialEvents.outbox, pool: context.database, logger: context.logger)
+    }
+
+    /// Ends the server streams, so that they do not hold the drain.
+    func closeStreams() async {
+        await events.close()
     }
 }

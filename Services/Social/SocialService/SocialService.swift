@@ -1,4 +1,3 @@
-import KindredEvents
 import KindredRuntime
 
 /// `kindred-social`: what it serves, owns and needs to start.
@@ -9,11 +8,17 @@ public enum SocialService {
         defaultPort: 50053,
         migrations: SocialMigrations.all,
         makeServices: { environment in
-            let events = try EventFeed(
-                outbox: SocialEvents.outbox, pool: environment.database, logger: environment.logger)
-            // Closing the feed ends the WatchEvents streams, so they do not hold the drain.
-            environment.background.onDrain { await events.close() }
-            return [SocialAPI(events: events)]
+            let credentials = try environment.requireCredentials()
+            let context = SocialContext(
+                database: environment.database, clock: .system,
+                people: try PeopleDirectory(
+                    identityTarget: environment.peers.identity, credentials: credentials,
+                    database: environment.database, clock: .system),
+                family: try FamilyGate(familyTarget: environment.peers.family, credentials: credentials),
+                logger: environment.logger)
+            let api = try SocialAPI(context: context)
+            environment.background.onDrain { await api.closeStreams() }
+            return [api]
         }
     )
 }

@@ -10,11 +10,98 @@ public enum Kindred_Social_V1_SocialService {
 
     /// The service's methods.
     public enum Method {
+        public static let sendFriendRequest = MethodDescriptor(service: serviceName, method: "SendFriendRequest")
+        public static let acceptFriendRequest = MethodDescriptor(service: serviceName, method: "AcceptFriendRequest")
+        public static let declineFriendRequest = MethodDescriptor(service: serviceName, method: "DeclineFriendRequest")
+        public static let cancelFriendRequest = MethodDescriptor(service: serviceName, method: "CancelFriendRequest")
+        public static let removeFriend = MethodDescriptor(service: serviceName, method: "RemoveFriend")
+        public static let listFriends = MethodDescriptor(service: serviceName, method: "ListFriends", readOnly: true)
+        public static let listFriendRequests = MethodDescriptor(service: serviceName, method: "ListFriendRequests", readOnly: true)
+        public static let areFriends = MethodDescriptor(service: serviceName, method: "AreFriends", readOnly: true)
+        public static let follow = MethodDescriptor(service: serviceName, method: "Follow")
+        public static let unfollow = MethodDescriptor(service: serviceName, method: "Unfollow")
+        public static let listFollowers = MethodDescriptor(service: serviceName, method: "ListFollowers", readOnly: true)
+        public static let listFollowing = MethodDescriptor(service: serviceName, method: "ListFollowing", readOnly: true)
+        public static let isFollowing = MethodDescriptor(service: serviceName, method: "IsFollowing", readOnly: true)
+        public static let blockUser = MethodDescriptor(service: serviceName, method: "BlockUser")
+        public static let unblockUser = MethodDescriptor(service: serviceName, method: "UnblockUser")
+        public static let listBlockedUsers = MethodDescriptor(service: serviceName, method: "ListBlockedUsers", readOnly: true)
+        public static let searchUsers = MethodDescriptor(service: serviceName, method: "SearchUsers", readOnly: true)
+        public static let sendMessage = MethodDescriptor(service: serviceName, method: "SendMessage")
+        public static let listConversations = MethodDescriptor(service: serviceName, method: "ListConversations", readOnly: true)
+        public static let listMessages = MethodDescriptor(service: serviceName, method: "ListMessages", readOnly: true)
+        public static let watchMessages = MethodDescriptor(service: serviceName, method: "WatchMessages", readOnly: true)
+        public static let createEvent = MethodDescriptor(service: serviceName, method: "CreateEvent")
+        public static let getEvent = MethodDescriptor(service: serviceName, method: "GetEvent", readOnly: true)
+        public static let inviteToEvent = MethodDescriptor(service: serviceName, method: "InviteToEvent")
+        public static let joinEvent = MethodDescriptor(service: serviceName, method: "JoinEvent")
+        public static let leaveEvent = MethodDescriptor(service: serviceName, method: "LeaveEvent")
+        public static let listFeed = MethodDescriptor(service: serviceName, method: "ListFeed", readOnly: true)
+        public static let requestMediaView = MethodDescriptor(service: serviceName, method: "RequestMediaView")
+        public static let reportContent = MethodDescriptor(service: serviceName, method: "ReportContent")
         public static let watchEvents = MethodDescriptor(service: serviceName, method: "WatchEvents", readOnly: true)
     }
 
     /// What a server implements; conforming gives `registerMethods(with:)` for free.
     public protocol Service: RPCService {
+        /// `SendFriendRequest`
+        func sendFriendRequest(_ request: Kindred_Social_V1_SendFriendRequestRequest, context: ServerContext) async throws -> Kindred_Social_V1_SendFriendRequestResponse
+        /// `AcceptFriendRequest`
+        func acceptFriendRequest(_ request: Kindred_Social_V1_AcceptFriendRequestRequest, context: ServerContext) async throws -> Kindred_Social_V1_AcceptFriendRequestResponse
+        /// `DeclineFriendRequest`
+        func declineFriendRequest(_ request: Kindred_Social_V1_DeclineFriendRequestRequest, context: ServerContext) async throws -> Kindred_Social_V1_DeclineFriendRequestResponse
+        /// `CancelFriendRequest`
+        func cancelFriendRequest(_ request: Kindred_Social_V1_CancelFriendRequestRequest, context: ServerContext) async throws -> Kindred_Social_V1_CancelFriendRequestResponse
+        /// `RemoveFriend`
+        func removeFriend(_ request: Kindred_Social_V1_RemoveFriendRequest, context: ServerContext) async throws -> Kindred_Social_V1_RemoveFriendResponse
+        /// `ListFriends`
+        func listFriends(_ request: Kindred_Social_V1_ListFriendsRequest, context: ServerContext) async throws -> Kindred_Social_V1_ListFriendsResponse
+        /// `ListFriendRequests`
+        func listFriendRequests(_ request: Kindred_Social_V1_ListFriendRequestsRequest, context: ServerContext) async throws -> Kindred_Social_V1_ListFriendRequestsResponse
+        /// `AreFriends`
+        func areFriends(_ request: Kindred_Social_V1_AreFriendsRequest, context: ServerContext) async throws -> Kindred_Social_V1_AreFriendsResponse
+        /// `Follow`
+        func follow(_ request: Kindred_Social_V1_FollowRequest, context: ServerContext) async throws -> Kindred_Social_V1_FollowResponse
+        /// `Unfollow`
+        func unfollow(_ request: Kindred_Social_V1_UnfollowRequest, context: ServerContext) async throws -> Kindred_Social_V1_UnfollowResponse
+        /// `ListFollowers`
+        func listFollowers(_ request: Kindred_Social_V1_ListFollowersRequest, context: ServerContext) async throws -> Kindred_Social_V1_ListFollowersResponse
+        /// `ListFollowing`
+        func listFollowing(_ request: Kindred_Social_V1_ListFollowingRequest, context: ServerContext) async throws -> Kindred_Social_V1_ListFollowingResponse
+        /// `IsFollowing`
+        func isFollowing(_ request: Kindred_Social_V1_IsFollowingRequest, context: ServerContext) async throws -> Kindred_Social_V1_IsFollowingResponse
+        /// `BlockUser`
+        func blockUser(_ request: Kindred_Social_V1_BlockUserRequest, context: ServerContext) async throws -> Kindred_Social_V1_BlockUserResponse
+        /// `UnblockUser`
+        func unblockUser(_ request: Kindred_Social_V1_UnblockUserRequest, context: ServerContext) async throws -> Kindred_Social_V1_UnblockUserResponse
+        /// `ListBlockedUsers`
+        func listBlockedUsers(_ request: Kindred_Social_V1_ListBlockedUsersRequest, context: ServerContext) async throws -> Kindred_Social_V1_ListBlockedUsersResponse
+        /// `SearchUsers`
+        func searchUsers(_ request: Kindred_Social_V1_SearchUsersRequest, context: ServerContext) async throws -> Kindred_Social_V1_SearchUsersResponse
+        /// `SendMessage`
+        func sendMessage(_ request: Kindred_Social_V1_SendMessageRequest, context: ServerContext) async throws -> Kindred_Social_V1_SendMessageResponse
+        /// `ListConversations`
+        func listConversations(_ request: Kindred_Social_V1_ListConversationsRequest, context: ServerContext) async throws -> Kindred_Social_V1_ListConversationsResponse
+        /// `ListMessages`
+        func listMessages(_ request: Kindred_Social_V1_ListMessagesRequest, context: ServerContext) async throws -> Kindred_Social_V1_ListMessagesResponse
+        /// `WatchMessages`
+        func watchMessages(_ request: Kindred_Social_V1_WatchMessagesRequest, responses: ResponseStreamWriter<Kindred_Social_V1_Message>, context: ServerContext) async throws
+        /// `CreateEvent`
+        func createEvent(_ request: Kindred_Social_V1_CreateEventRequest, context: ServerContext) async throws -> Kindred_Social_V1_CreateEventResponse
+        /// `GetEvent`
+        func getEvent(_ request: Kindred_Social_V1_GetEventRequest, context: ServerContext) async throws -> Kindred_Social_V1_GetEventResponse
+        /// `InviteToEvent`
+        func inviteToEvent(_ request: Kindred_Social_V1_InviteToEventRequest, context: ServerContext) async throws -> Kindred_Social_V1_InviteToEventResponse
+        /// `JoinEvent`
+        func joinEvent(_ request: Kindred_Social_V1_JoinEventRequest, context: ServerContext) async throws -> Kindred_Social_V1_JoinEventResponse
+        /// `LeaveEvent`
+        func leaveEvent(_ request: Kindred_Social_V1_LeaveEventRequest, context: ServerContext) async throws -> Kindred_Social_V1_LeaveEventResponse
+        /// `ListFeed`
+        func listFeed(_ request: Kindred_Social_V1_ListFeedRequest, context: ServerContext) async throws -> Kindred_Social_V1_ListFeedResponse
+        /// `RequestMediaView`
+        func requestMediaView(_ request: Kindred_Social_V1_RequestMediaViewRequest, context: ServerContext) async throws -> Kindred_Social_V1_RequestMediaViewResponse
+        /// `ReportContent`
+        func reportContent(_ request: Kindred_Social_V1_ReportContentRequest, context: ServerContext) async throws -> Kindred_Social_V1_ReportContentResponse
         /// `WatchEvents`
         func watchEvents(_ request: Kindred_Social_V1_WatchEventsRequest, responses: ResponseStreamWriter<Kindred_Social_V1_Event>, context: ServerContext) async throws
     }
@@ -29,6 +116,151 @@ public enum Kindred_Social_V1_SocialService {
             self.rpc = rpc
         }
 
+        /// `SendFriendRequest`
+        public func sendFriendRequest(_ request: Kindred_Social_V1_SendFriendRequestRequest, options: CallOptions = CallOptions()) async throws(RPCError) -> Kindred_Social_V1_SendFriendRequestResponse {
+            try await rpc.unary(method: Method.sendFriendRequest, request: request, options: options)
+        }
+
+        /// `AcceptFriendRequest`
+        public func acceptFriendRequest(_ request: Kindred_Social_V1_AcceptFriendRequestRequest, options: CallOptions = CallOptions()) async throws(RPCError) -> Kindred_Social_V1_AcceptFriendRequestResponse {
+            try await rpc.unary(method: Method.acceptFriendRequest, request: request, options: options)
+        }
+
+        /// `DeclineFriendRequest`
+        public func declineFriendRequest(_ request: Kindred_Social_V1_DeclineFriendRequestRequest, options: CallOptions = CallOptions()) async throws(RPCError) -> Kindred_Social_V1_DeclineFriendRequestResponse {
+            try await rpc.unary(method: Method.declineFriendRequest, request: request, options: options)
+        }
+
+        /// `CancelFriendRequest`
+        public func cancelFriendRequest(_ request: Kindred_Social_V1_CancelFriendRequestRequest, options: CallOptions = CallOptions()) async throws(RPCError) -> Kindred_Social_V1_CancelFriendRequestResponse {
+            try await rpc.unary(method: Method.cancelFriendRequest, request: request, options: options)
+        }
+
+        /// `RemoveFriend`
+        public func removeFriend(_ request: Kindred_Social_V1_RemoveFriendRequest, options: CallOptions = CallOptions()) async throws(RPCError) -> Kindred_Social_V1_RemoveFriendResponse {
+            try await rpc.unary(method: Method.removeFriend, request: request, options: options)
+        }
+
+        /// `ListFriends`
+        public func listFriends(_ request: Kindred_Social_V1_ListFriendsRequest, options: CallOptions = CallOptions()) async throws(RPCError) -> Kindred_Social_V1_ListFriendsResponse {
+            try await rpc.unary(method: Method.listFriends, request: request, options: options)
+        }
+
+        /// `ListFriendRequests`
+        public func listFriendRequests(_ request: Kindred_Social_V1_ListFriendRequestsRequest, options: CallOptions = CallOptions()) async throws(RPCError) -> Kindred_Social_V1_ListFriendRequestsResponse {
+            try await rpc.unary(method: Method.listFriendRequests, request: request, options: options)
+        }
+
+        /// `AreFriends`
+        public func areFriends(_ request: Kindred_Social_V1_AreFriendsRequest, options: CallOptions = CallOptions()) async throws(RPCError) -> Kindred_Social_V1_AreFriendsResponse {
+            try await rpc.unary(method: Method.areFriends, request: request, options: options)
+        }
+
+        /// `Follow`
+        public func follow(_ request: Kindred_Social_V1_FollowRequest, options: CallOptions = CallOptions()) async throws(RPCError) -> Kindred_Social_V1_FollowResponse {
+            try await rpc.unary(method: Method.follow, request: request, options: options)
+        }
+
+        /// `Unfollow`
+        public func unfollow(_ request: Kindred_Social_V1_UnfollowRequest, options: CallOptions = CallOptions()) async throws(RPCError) -> Kindred_Social_V1_UnfollowResponse {
+            try await rpc.unary(method: Method.unfollow, request: request, options: options)
+        }
+
+        /// `ListFollowers`
+        public func listFollowers(_ request: Kindred_Social_V1_ListFollowersRequest, options: CallOptions = CallOptions()) async throws(RPCError) -> Kindred_Social_V1_ListFollowersResponse {
+            try await rpc.unary(method: Method.listFollowers, request: request, options: options)
+        }
+
+        /// `ListFollowing`
+        public func listFollowing(_ request: Kindred_Social_V1_ListFollowingRequest, options: CallOptions = CallOptions()) async throws(RPCError) -> Kindred_Social_V1_ListFollowingResponse {
+            try await rpc.unary(method: Method.listFollowing, request: request, options: options)
+        }
+
+        /// `IsFollowing`
+        public func isFollowing(_ request: Kindred_Social_V1_IsFollowingRequest, options: CallOptions = CallOptions()) async throws(RPCError) -> Kindred_Social_V1_IsFollowingResponse {
+            try await rpc.unary(method: Method.isFollowing, request: request, options: options)
+        }
+
+        /// `BlockUser`
+        public func blockUser(_ request: Kindred_Social_V1_BlockUserRequest, options: CallOptions = CallOptions()) async throws(RPCError) -> Kindred_Social_V1_BlockUserResponse {
+            try await rpc.unary(method: Method.blockUser, request: request, options: options)
+        }
+
+        /// `UnblockUser`
+        public func unblockUser(_ request: Kindred_Social_V1_UnblockUserRequest, options: CallOptions = CallOptions()) async throws(RPCError) -> Kindred_Social_V1_UnblockUserResponse {
+            try await rpc.unary(method: Method.unblockUser, request: request, options: options)
+        }
+
+        /// `ListBlockedUsers`
+        public func listBlockedUsers(_ request: Kindred_Social_V1_ListBlockedUsersRequest, options: CallOptions = CallOptions()) async throws(RPCError) -> Kindred_Social_V1_ListBlockedUsersResponse {
+            try await rpc.unary(method: Method.listBlockedUsers, request: request, options: options)
+        }
+
+        /// `SearchUsers`
+        public func searchUsers(_ request: Kindred_Social_V1_SearchUsersRequest, options: CallOptions = CallOptions()) async throws(RPCError) -> Kindred_Social_V1_SearchUsersResponse {
+            try await rpc.unary(method: Method.searchUsers, request: request, options: options)
+        }
+
+        /// `SendMessage`
+        public func sendMessage(_ request: Kindred_Social_V1_SendMessageRequest, options: CallOptions = CallOptions()) async throws(RPCError) -> Kindred_Social_V1_SendMessageResponse {
+            try await rpc.unary(method: Method.sendMessage, request: request, options: options)
+        }
+
+        /// `ListConversations`
+        public func listConversations(_ request: Kindred_Social_V1_ListConversationsRequest, options: CallOptions = CallOptions()) async throws(RPCError) -> Kindred_Social_V1_ListConversationsResponse {
+            try await rpc.unary(method: Method.listConversations, request: request, options: options)
+        }
+
+        /// `ListMessages`
+        public func listMessages(_ request: Kindred_Social_V1_ListMessagesRequest, options: CallOptions = CallOptions()) async throws(RPCError) -> Kindred_Social_V1_ListMessagesResponse {
+            try await rpc.unary(method: Method.listMessages, request: request, options: options)
+        }
+
+        /// `WatchMessages`
+        public func watchMessages(_ request: Kindred_Social_V1_WatchMessagesRequest, options: CallOptions = CallOptions()) -> ClientResponseStream<Kindred_Social_V1_Message> {
+            rpc.serverStreaming(method: Method.watchMessages, request: request, options: options)
+        }
+
+        /// `CreateEvent`
+        public func createEvent(_ request: Kindred_Social_V1_CreateEventRequest, options: CallOptions = CallOptions()) async throws(RPCError) -> Kindred_Social_V1_CreateEventResponse {
+            try await rpc.unary(method: Method.createEvent, request: request, options: options)
+        }
+
+        /// `GetEvent`
+        public func getEvent(_ request: Kindred_Social_V1_GetEventRequest, options: CallOptions = CallOptions()) async throws(RPCError) -> Kindred_Social_V1_GetEventResponse {
+            try await rpc.unary(method: Method.getEvent, request: request, options: options)
+        }
+
+        /// `InviteToEvent`
+        public func inviteToEvent(_ request: Kindred_Social_V1_InviteToEventRequest, options: CallOptions = CallOptions()) async throws(RPCError) -> Kindred_Social_V1_InviteToEventResponse {
+            try await rpc.unary(method: Method.inviteToEvent, request: request, options: options)
+        }
+
+        /// `JoinEvent`
+        public func joinEvent(_ request: Kindred_Social_V1_JoinEventRequest, options: CallOptions = CallOptions()) async throws(RPCError) -> Kindred_Social_V1_JoinEventResponse {
+            try await rpc.unary(method: Method.joinEvent, request: request, options: options)
+        }
+
+        /// `LeaveEvent`
+        public func leaveEvent(_ request: Kindred_Social_V1_LeaveEventRequest, options: CallOptions = CallOptions()) async throws(RPCError) -> Kindred_Social_V1_LeaveEventResponse {
+            try await rpc.unary(method: Method.leaveEvent, request: request, options: options)
+        }
+
+        /// `ListFeed`
+        public func listFeed(_ request: Kindred_Social_V1_ListFeedRequest, options: CallOptions = CallOptions()) async throws(RPCError) -> Kindred_Social_V1_ListFeedResponse {
+            try await rpc.unary(method: Method.listFeed, request: request, options: options)
+        }
+
+        /// `RequestMediaView`
+        public func requestMediaView(_ request: Kindred_Social_V1_RequestMediaViewRequest, options: CallOptions = CallOptions()) async throws(RPCError) -> Kindred_Social_V1_RequestMediaViewResponse {
+            try await rpc.unary(method: Method.requestMediaView, request: request, options: options)
+        }
+
+        /// `ReportContent`
+        public func reportContent(_ request: Kindred_Social_V1_ReportContentRequest, options: CallOptions = CallOptions()) async throws(RPCError) -> Kindred_Social_V1_ReportContentResponse {
+            try await rpc.unary(method: Method.reportContent, request: request, options: options)
+        }
+
         /// `WatchEvents`
         public func watchEvents(_ request: Kindred_Social_V1_WatchEventsRequest, options: CallOptions = CallOptions()) -> ClientResponseStream<Kindred_Social_V1_Event> {
             rpc.serverStreaming(method: Method.watchEvents, request: request, options: options)
@@ -38,6 +270,93 @@ public enum Kindred_Social_V1_SocialService {
 
 extension Kindred_Social_V1_SocialService.Service {
     public func registerMethods(with router: inout RPCRouter) {
+        router.registerUnary(Kindred_Social_V1_SocialService.Method.sendFriendRequest) { request, context in
+            try await self.sendFriendRequest(request, context: context)
+        }
+        router.registerUnary(Kindred_Social_V1_SocialService.Method.acceptFriendRequest) { request, context in
+            try await self.acceptFriendRequest(request, context: context)
+        }
+        router.registerUnary(Kindred_Social_V1_SocialService.Method.declineFriendRequest) { request, context in
+            try await self.declineFriendRequest(request, context: context)
+        }
+        router.registerUnary(Kindred_Social_V1_SocialService.Method.cancelFriendRequest) { request, context in
+            try await self.cancelFriendRequest(request, context: context)
+        }
+        router.registerUnary(Kindred_Social_V1_SocialService.Method.removeFriend) { request, context in
+            try await self.removeFriend(request, context: context)
+        }
+        router.registerUnary(Kindred_Social_V1_SocialService.Method.listFriends) { request, context in
+            try await self.listFriends(request, context: context)
+        }
+        router.registerUnary(Kindred_Social_V1_SocialService.Method.listFriendRequests) { request, context in
+            try await self.listFriendRequests(request, context: context)
+        }
+        router.registerUnary(Kindred_Social_V1_SocialService.Method.areFriends) { request, context in
+            try await self.areFriends(request, context: context)
+        }
+        router.registerUnary(Kindred_Social_V1_SocialService.Method.follow) { request, context in
+            try await self.follow(request, context: context)
+        }
+        router.registerUnary(Kindred_Social_V1_SocialService.Method.unfollow) { request, context in
+            try await self.unfollow(request, context: context)
+        }
+        router.registerUnary(Kindred_Social_V1_SocialService.Method.listFollowers) { request, context in
+            try await self.listFollowers(request, context: context)
+        }
+        router.registerUnary(Kindred_Social_V1_SocialService.Method.listFollowing) { request, context in
+            try await self.listFollowing(request, context: context)
+        }
+        router.registerUnary(Kindred_Social_V1_SocialService.Method.isFollowing) { request, context in
+            try await self.isFollowing(request, context: context)
+        }
+        router.registerUnary(Kindred_Social_V1_SocialService.Method.blockUser) { request, context in
+            try await self.blockUser(request, context: context)
+        }
+        router.registerUnary(Kindred_Social_V1_SocialService.Method.unblockUser) { request, context in
+            try await self.unblockUser(request, context: context)
+        }
+        router.registerUnary(Kindred_Social_V1_SocialService.Method.listBlockedUsers) { request, context in
+            try await self.listBlockedUsers(request, context: context)
+        }
+        router.registerUnary(Kindred_Social_V1_SocialService.Method.searchUsers) { request, context in
+            try await self.searchUsers(request, context: context)
+        }
+        router.registerUnary(Kindred_Social_V1_SocialService.Method.sendMessage) { request, context in
+            try await self.sendMessage(request, context: context)
+        }
+        router.registerUnary(Kindred_Social_V1_SocialService.Method.listConversations) { request, context in
+            try await self.listConversations(request, context: context)
+        }
+        router.registerUnary(Kindred_Social_V1_SocialService.Method.listMessages) { request, context in
+            try await self.listMessages(request, context: context)
+        }
+        router.registerServerStreaming(Kindred_Social_V1_SocialService.Method.watchMessages) { request, responses, context in
+            try await self.watchMessages(request, responses: responses, context: context)
+        }
+        router.registerUnary(Kindred_Social_V1_SocialService.Method.createEvent) { request, context in
+            try await self.createEvent(request, context: context)
+        }
+        router.registerUnary(Kindred_Social_V1_SocialService.Method.getEvent) { request, context in
+            try await self.getEvent(request, context: context)
+        }
+        router.registerUnary(Kindred_Social_V1_SocialService.Method.inviteToEvent) { request, context in
+            try await self.inviteToEvent(request, context: context)
+        }
+        router.registerUnary(Kindred_Social_V1_SocialService.Method.joinEvent) { request, context in
+            try await self.joinEvent(request, context: context)
+        }
+        router.registerUnary(Kindred_Social_V1_SocialService.Method.leaveEvent) { request, context in
+            try await self.leaveEvent(request, context: context)
+        }
+        router.registerUnary(Kindred_Social_V1_SocialService.Method.listFeed) { request, context in
+            try await self.listFeed(request, context: context)
+        }
+        router.registerUnary(Kindred_Social_V1_SocialService.Method.requestMediaView) { request, context in
+            try await self.requestMediaView(request, context: context)
+        }
+        router.registerUnary(Kindred_Social_V1_SocialService.Method.reportContent) { request, context in
+            try await self.reportContent(request, context: context)
+        }
         router.registerServerStreaming(Kindred_Social_V1_SocialService.Method.watchEvents) { request, responses, context in
             try await self.watchEvents(request, responses: responses, context: context)
         }

@@ -2,6 +2,1130 @@
 
 internal import CKindredProto
 
+extension Kindred_Social_V1_Person: CMessageBridge {
+    typealias CStruct = Kindred__Social__V1__Person
+
+    static var cDescriptor: UnsafePointer<ProtobufCMessageDescriptor> { CKindredProto_descriptor_kindred__social__v1__person() }
+
+    init(c m: UnsafePointer<CStruct>) {
+        self.init()
+        self.userID = CRead.string(m.pointee.user_id)
+        self.username = CRead.string(m.pointee.username)
+    }
+
+    func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {
+        c.pointee.user_id = try arena.string(self.userID, field: "user_id")
+        c.pointee.username = try arena.string(self.username, field: "username")
+    }
+}
+
+extension Kindred_Social_V1_UserRef: CMessageBridge {
+    typealias CStruct = Kindred__Social__V1__UserRef
+
+    static var cDescriptor: UnsafePointer<ProtobufCMessageDescriptor> { CKindredProto_descriptor_kindred__social__v1__user_ref() }
+
+    init(c m: UnsafePointer<CStruct>) {
+        self.init()
+        switch m.pointee.ref_case.rawValue {
+        case 1: self.ref = .userID(CRead.string(m.pointee.user_id))
+        case 2: self.ref = .username(CRead.string(m.pointee.username))
+        default: break
+        }
+    }
+
+    func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {
+        switch self.ref {
+        case .userID(let value)?:
+            c.pointee.ref_case = CWrite.oneofCase(1)
+            c.pointee.user_id = try arena.string(value, field: "user_id")
+        case .username(let value)?:
+            c.pointee.ref_case = CWrite.oneofCase(2)
+            c.pointee.username = try arena.string(value, field: "username")
+        case nil: break
+        }
+    }
+}
+
+extension Kindred_Social_V1_Friend: CMessageBridge {
+    typealias CStruct = Kindred__Social__V1__Friend
+
+    static var cDescriptor: UnsafePointer<ProtobufCMessageDescriptor> { CKindredProto_descriptor_kindred__social__v1__friend() }
+
+    init(c m: UnsafePointer<CStruct>) {
+        self.init()
+        self.person = m.pointee.person.map { Kindred_Social_V1_Person(c: $0) }
+        self.since = m.pointee.since.map { Kindred_Common_V1_Timestamp(c: $0) }
+    }
+
+    func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {
+        c.pointee.person = try arena.optionalMessage(self.person, field: "person")
+        c.pointee.since = try arena.optionalMessage(self.since, field: "since")
+    }
+}
+
+extension Kindred_Social_V1_FriendRequest: CMessageBridge {
+    typealias CStruct = Kindred__Social__V1__FriendRequest
+
+    static var cDescriptor: UnsafePointer<ProtobufCMessageDescriptor> { CKindredProto_descriptor_kindred__social__v1__friend_request() }
+
+    init(c m: UnsafePointer<CStruct>) {
+        self.init()
+        self.requestID = CRead.string(m.pointee.request_id)
+        self.sender = m.pointee.sender.map { Kindred_Social_V1_Person(c: $0) }
+        self.recipient = m.pointee.recipient.map { Kindred_Social_V1_Person(c: $0) }
+        self.sentAt = m.pointee.sent_at.map { Kindred_Common_V1_Timestamp(c: $0) }
+    }
+
+    func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {
+        c.pointee.request_id = try arena.string(self.requestID, field: "request_id")
+        c.pointee.sender = try arena.optionalMessage(self.sender, field: "sender")
+        c.pointee.recipient = try arena.optionalMessage(self.recipient, field: "recipient")
+        c.pointee.sent_at = try arena.optionalMessage(self.sentAt, field: "sent_at")
+    }
+}
+
+extension Kindred_Social_V1_SendFriendRequestRequest: CMessageBridge {
+    typealias CStruct = Kindred__Social__V1__SendFriendRequestRequest
+
+    static var cDescriptor: UnsafePointer<ProtobufCMessageDescriptor> { CKindredProto_descriptor_kindred__social__v1__send_friend_request_request() }
+
+    init(c m: UnsafePointer<CStruct>) {
+        self.init()
+        self.to = m.pointee.to.map { Kindred_Social_V1_UserRef(c: $0) }
+    }
+
+    func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {
+        c.pointee.to = try arena.optionalMessage(self.to, field: "to")
+    }
+}
+
+extension Kindred_Social_V1_SendFriendRequestResponse: CMessageBridge {
+    typealias CStruct = Kindred__Social__V1__SendFriendRequestResponse
+
+    static var cDescriptor: UnsafePointer<ProtobufCMessageDescriptor> { CKindredProto_descriptor_kindred__social__v1__send_friend_request_response() }
+
+    init(c m: UnsafePointer<CStruct>) {
+        self.init()
+        switch m.pointee.outcome_case.rawValue {
+        case 1: self.outcome = m.pointee.request.map { .request(Kindred_Social_V1_FriendRequest(c: $0)) }
+        case 2: self.outcome = m.pointee.friend_.map { .friend(Kindred_Social_V1_Friend(c: $0)) }
+        default: break
+        }
+    }
+
+    func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {
+        switch self.outcome {
+        case .request(let value)?:
+            c.pointee.outcome_case = CWrite.oneofCase(1)
+            c.pointee.request = try arena.message(value, field: "request")
+        case .friend(let value)?:
+            c.pointee.outcome_case = CWrite.oneofCase(2)
+            c.pointee.friend_ = try arena.message(value, field: "friend")
+        case nil: break
+        }
+    }
+}
+
+extension Kindred_Social_V1_AcceptFriendRequestRequest: CMessageBridge {
+    typealias CStruct = Kindred__Social__V1__AcceptFriendRequestRequest
+
+    static var cDescriptor: UnsafePointer<ProtobufCMessageDescriptor> { CKindredProto_descriptor_kindred__social__v1__accept_friend_request_request() }
+
+    init(c m: UnsafePointer<CStruct>) {
+        self.init()
+        self.requestID = CRead.string(m.pointee.request_id)
+    }
+
+    func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {
+        c.pointee.request_id = try arena.string(self.requestID, field: "request_id")
+    }
+}
+
+extension Kindred_Social_V1_AcceptFriendRequestResponse: CMessageBridge {
+    typealias CStruct = Kindred__Social__V1__AcceptFriendRequestResponse
+
+    static var cDescriptor: UnsafePointer<ProtobufCMessageDescriptor> { CKindredProto_descriptor_kindred__social__v1__accept_friend_request_response() }
+
+    init(c m: UnsafePointer<CStruct>) {
+        self.init()
+        self.friend = m.pointee.friend_.map { Kindred_Social_V1_Friend(c: $0) }
+    }
+
+    func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {
+        c.pointee.friend_ = try arena.optionalMessage(self.friend, field: "friend")
+    }
+}
+
+extension Kindred_Social_V1_DeclineFriendRequestRequest: CMessageBridge {
+    typealias CStruct = Kindred__Social__V1__DeclineFriendRequestRequest
+
+    static var cDescriptor: UnsafePointer<ProtobufCMessageDescriptor> { CKindredProto_descriptor_kindred__social__v1__decline_friend_request_request() }
+
+    init(c m: UnsafePointer<CStruct>) {
+        self.init()
+        self.requestID = CRead.string(m.pointee.request_id)
+    }
+
+    func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {
+        c.pointee.request_id = try arena.string(self.requestID, field: "request_id")
+    }
+}
+
+extension Kindred_Social_V1_DeclineFriendRequestResponse: CMessageBridge {
+    typealias CStruct = Kindred__Social__V1__DeclineFriendRequestResponse
+
+    static var cDescriptor: UnsafePointer<ProtobufCMessageDescriptor> { CKindredProto_descriptor_kindred__social__v1__decline_friend_request_response() }
+
+    init(c m: UnsafePointer<CStruct>) { self.init() }
+
+    func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {}
+}
+
+extension Kindred_Social_V1_CancelFriendRequestRequest: CMessageBridge {
+    typealias CStruct = Kindred__Social__V1__CancelFriendRequestRequest
+
+    static var cDescriptor: UnsafePointer<ProtobufCMessageDescriptor> { CKindredProto_descriptor_kindred__social__v1__cancel_friend_request_request() }
+
+    init(c m: UnsafePointer<CStruct>) {
+        self.init()
+        self.requestID = CRead.string(m.pointee.request_id)
+    }
+
+    func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {
+        c.pointee.request_id = try arena.string(self.requestID, field: "request_id")
+    }
+}
+
+extension Kindred_Social_V1_CancelFriendRequestResponse: CMessageBridge {
+    typealias CStruct = Kindred__Social__V1__CancelFriendRequestResponse
+
+    static var cDescriptor: UnsafePointer<ProtobufCMessageDescriptor> { CKindredProto_descriptor_kindred__social__v1__cancel_friend_request_response() }
+
+    init(c m: UnsafePointer<CStruct>) { self.init() }
+
+    func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {}
+}
+
+extension Kindred_Social_V1_RemoveFriendRequest: CMessageBridge {
+    typealias CStruct = Kindred__Social__V1__RemoveFriendRequest
+
+    static var cDescriptor: UnsafePointer<ProtobufCMessageDescriptor> { CKindredProto_descriptor_kindred__social__v1__remove_friend_request() }
+
+    init(c m: UnsafePointer<CStruct>) {
+        self.init()
+        self.userID = CRead.string(m.pointee.user_id)
+    }
+
+    func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {
+        c.pointee.user_id = try arena.string(self.userID, field: "user_id")
+    }
+}
+
+extension Kindred_Social_V1_RemoveFriendResponse: CMessageBridge {
+    typealias CStruct = Kindred__Social__V1__RemoveFriendResponse
+
+    static var cDescriptor: UnsafePointer<ProtobufCMessageDescriptor> { CKindredProto_descriptor_kindred__social__v1__remove_friend_response() }
+
+    init(c m: UnsafePointer<CStruct>) { self.init() }
+
+    func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {}
+}
+
+extension Kindred_Social_V1_ListFriendsRequest: CMessageBridge {
+    typealias CStruct = Kindred__Social__V1__ListFriendsRequest
+
+    static var cDescriptor: UnsafePointer<ProtobufCMessageDescriptor> { CKindredProto_descriptor_kindred__social__v1__list_friends_request() }
+
+    init(c m: UnsafePointer<CStruct>) {
+        self.init()
+        self.page = m.pointee.page.map { Kindred_Common_V1_PageRequest(c: $0) }
+    }
+
+    func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {
+        c.pointee.page = try arena.optionalMessage(self.page, field: "page")
+    }
+}
+
+extension Kindred_Social_V1_ListFriendsResponse: CMessageBridge {
+    typealias CStruct = Kindred__Social__V1__ListFriendsResponse
+
+    static var cDescriptor: UnsafePointer<ProtobufCMessageDescriptor> { CKindredProto_descriptor_kindred__social__v1__list_friends_response() }
+
+    init(c m: UnsafePointer<CStruct>) {
+        self.init()
+        self.friends = CRead.messages(m.pointee.friends, m.pointee.n_friends)
+        self.page = m.pointee.page.map { Kindred_Common_V1_PageResponse(c: $0) }
+    }
+
+    func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {
+        c.pointee.n_friends = self.friends.count
+        c.pointee.friends = try arena.messages(self.friends, field: "friends")
+        c.pointee.page = try arena.optionalMessage(self.page, field: "page")
+    }
+}
+
+extension Kindred_Social_V1_ListFriendRequestsRequest: CMessageBridge {
+    typealias CStruct = Kindred__Social__V1__ListFriendRequestsRequest
+
+    static var cDescriptor: UnsafePointer<ProtobufCMessageDescriptor> { CKindredProto_descriptor_kindred__social__v1__list_friend_requests_request() }
+
+    init(c m: UnsafePointer<CStruct>) {
+        self.init()
+        self.direction = Kindred_Social_V1_FriendRequestDirection(rawValue: CRead.enumValue(m.pointee.direction))
+        self.page = m.pointee.page.map { Kindred_Common_V1_PageRequest(c: $0) }
+    }
+
+    func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {
+        c.pointee.direction = CWrite.enumValue(self.direction)
+        c.pointee.page = try arena.optionalMessage(self.page, field: "page")
+    }
+}
+
+extension Kindred_Social_V1_ListFriendRequestsResponse: CMessageBridge {
+    typealias CStruct = Kindred__Social__V1__ListFriendRequestsResponse
+
+    static var cDescriptor: UnsafePointer<ProtobufCMessageDescriptor> { CKindredProto_descriptor_kindred__social__v1__list_friend_requests_response() }
+
+    init(c m: UnsafePointer<CStruct>) {
+        self.init()
+        self.requests = CRead.messages(m.pointee.requests, m.pointee.n_requests)
+        self.page = m.pointee.page.map { Kindred_Common_V1_PageResponse(c: $0) }
+    }
+
+    func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {
+        c.pointee.n_requests = self.requests.count
+        c.pointee.requests = try arena.messages(self.requests, field: "requests")
+        c.pointee.page = try arena.optionalMessage(self.page, field: "page")
+    }
+}
+
+extension Kindred_Social_V1_AreFriendsRequest: CMessageBridge {
+    typealias CStruct = Kindred__Social__V1__AreFriendsRequest
+
+    static var cDescriptor: UnsafePointer<ProtobufCMessageDescriptor> { CKindredProto_descriptor_kindred__social__v1__are_friends_request() }
+
+    init(c m: UnsafePointer<CStruct>) {
+        self.init()
+        self.userID = CRead.string(m.pointee.user_id)
+        self.otherUserID = CRead.string(m.pointee.other_user_id)
+    }
+
+    func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {
+        c.pointee.user_id = try arena.string(self.userID, field: "user_id")
+        c.pointee.other_user_id = try arena.string(self.otherUserID, field: "other_user_id")
+    }
+}
+
+extension Kindred_Social_V1_AreFriendsResponse: CMessageBridge {
+    typealias CStruct = Kindred__Social__V1__AreFriendsResponse
+
+    static var cDescriptor: UnsafePointer<ProtobufCMessageDescriptor> { CKindredProto_descriptor_kindred__social__v1__are_friends_response() }
+
+    init(c m: UnsafePointer<CStruct>) {
+        self.init()
+        self.friends = m.pointee.friends != 0
+    }
+
+    func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {
+        c.pointee.friends = self.friends ? 1 : 0
+    }
+}
+
+extension Kindred_Social_V1_FollowRequest: CMessageBridge {
+    typealias CStruct = Kindred__Social__V1__FollowRequest
+
+    static var cDescriptor: UnsafePointer<ProtobufCMessageDescriptor> { CKindredProto_descriptor_kindred__social__v1__follow_request() }
+
+    init(c m: UnsafePointer<CStruct>) {
+        self.init()
+        self.userID = CRead.string(m.pointee.user_id)
+    }
+
+    func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {
+        c.pointee.user_id = try arena.string(self.userID, field: "user_id")
+    }
+}
+
+extension Kindred_Social_V1_FollowResponse: CMessageBridge {
+    typealias CStruct = Kindred__Social__V1__FollowResponse
+
+    static var cDescriptor: UnsafePointer<ProtobufCMessageDescriptor> { CKindredProto_descriptor_kindred__social__v1__follow_response() }
+
+    init(c m: UnsafePointer<CStruct>) { self.init() }
+
+    func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {}
+}
+
+extension Kindred_Social_V1_UnfollowRequest: CMessageBridge {
+    typealias CStruct = Kindred__Social__V1__UnfollowRequest
+
+    static var cDescriptor: UnsafePointer<ProtobufCMessageDescriptor> { CKindredProto_descriptor_kindred__social__v1__unfollow_request() }
+
+    init(c m: UnsafePointer<CStruct>) {
+        self.init()
+        self.userID = CRead.string(m.pointee.user_id)
+    }
+
+    func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {
+        c.pointee.user_id = try arena.string(self.userID, field: "user_id")
+    }
+}
+
+extension Kindred_Social_V1_UnfollowResponse: CMessageBridge {
+    typealias CStruct = Kindred__Social__V1__UnfollowResponse
+
+    static var cDescriptor: UnsafePointer<ProtobufCMessageDescriptor> { CKindredProto_descriptor_kindred__social__v1__unfollow_response() }
+
+    init(c m: UnsafePointer<CStruct>) { self.init() }
+
+    func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {}
+}
+
+extension Kindred_Social_V1_Follow: CMessageBridge {
+    typealias CStruct = Kindred__Social__V1__Follow
+
+    static var cDescriptor: UnsafePointer<ProtobufCMessageDescriptor> { CKindredProto_descriptor_kindred__social__v1__follow() }
+
+    init(c m: UnsafePointer<CStruct>) {
+        self.init()
+        self.person = m.pointee.person.map { Kindred_Social_V1_Person(c: $0) }
+        self.since = m.pointee.since.map { Kindred_Common_V1_Timestamp(c: $0) }
+    }
+
+    func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {
+        c.pointee.person = try arena.optionalMessage(self.person, field: "person")
+        c.pointee.since = try arena.optionalMessage(self.since, field: "since")
+    }
+}
+
+extension Kindred_Social_V1_ListFollowersRequest: CMessageBridge {
+    typealias CStruct = Kindred__Social__V1__ListFollowersRequest
+
+    static var cDescriptor: UnsafePointer<ProtobufCMessageDescriptor> { CKindredProto_descriptor_kindred__social__v1__list_followers_request() }
+
+    init(c m: UnsafePointer<CStruct>) {
+        self.init()
+        self.userID = CRead.string(m.pointee.user_id)
+        self.page = m.pointee.page.map { Kindred_Common_V1_PageRequest(c: $0) }
+    }
+
+    func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {
+        c.pointee.user_id = try arena.string(self.userID, field: "user_id")
+        c.pointee.page = try arena.optionalMessage(self.page, field: "page")
+    }
+}
+
+extension Kindred_Social_V1_ListFollowersResponse: CMessageBridge {
+    typealias CStruct = Kindred__Social__V1__ListFollowersResponse
+
+    static var cDescriptor: UnsafePointer<ProtobufCMessageDescriptor> { CKindredProto_descriptor_kindred__social__v1__list_followers_response() }
+
+    init(c m: UnsafePointer<CStruct>) {
+        self.init()
+        self.followers = CRead.messages(m.pointee.followers, m.pointee.n_followers)
+        self.page = m.pointee.page.map { Kindred_Common_V1_PageResponse(c: $0) }
+    }
+
+    func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {
+        c.pointee.n_followers = self.followers.count
+        c.pointee.followers = try arena.messages(self.followers, field: "followers")
+        c.pointee.page = try arena.optionalMessage(self.page, field: "page")
+    }
+}
+
+extension Kindred_Social_V1_ListFollowingRequest: CMessageBridge {
+    typealias CStruct = Kindred__Social__V1__ListFollowingRequest
+
+    static var cDescriptor: UnsafePointer<ProtobufCMessageDescriptor> { CKindredProto_descriptor_kindred__social__v1__list_following_request() }
+
+    init(c m: UnsafePointer<CStruct>) {
+        self.init()
+        self.userID = CRead.string(m.pointee.user_id)
+        self.page = m.pointee.page.map { Kindred_Common_V1_PageRequest(c: $0) }
+    }
+
+    func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {
+        c.pointee.user_id = try arena.string(self.userID, field: "user_id")
+        c.pointee.page = try arena.optionalMessage(self.page, field: "page")
+    }
+}
+
+extension Kindred_Social_V1_ListFollowingResponse: CMessageBridge {
+    typealias CStruct = Kindred__Social__V1__ListFollowingResponse
+
+    static var cDescriptor: UnsafePointer<ProtobufCMessageDescriptor> { CKindredProto_descriptor_kindred__social__v1__list_following_response() }
+
+    init(c m: UnsafePointer<CStruct>) {
+        self.init()
+        self.following = CRead.messages(m.pointee.following, m.pointee.n_following)
+        self.page = m.pointee.page.map { Kindred_Common_V1_PageResponse(c: $0) }
+    }
+
+    func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {
+        c.pointee.n_following = self.following.count
+        c.pointee.following = try arena.messages(self.following, field: "following")
+        c.pointee.page = try arena.optionalMessage(self.page, field: "page")
+    }
+}
+
+extension Kindred_Social_V1_IsFollowingRequest: CMessageBridge {
+    typealias CStruct = Kindred__Social__V1__IsFollowingRequest
+
+    static var cDescriptor: UnsafePointer<ProtobufCMessageDescriptor> { CKindredProto_descriptor_kindred__social__v1__is_following_request() }
+
+    init(c m: UnsafePointer<CStruct>) {
+        self.init()
+        self.followerUserID = CRead.string(m.pointee.follower_user_id)
+        self.userIds = CRead.array(m.pointee.user_ids, m.pointee.n_user_ids) { CRead.string($0) }
+    }
+
+    func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {
+        c.pointee.follower_user_id = try arena.string(self.followerUserID, field: "follower_user_id")
+        c.pointee.n_user_ids = self.userIds.count
+        c.pointee.user_ids = try arena.strings(self.userIds, field: "user_ids")
+    }
+}
+
+extension Kindred_Social_V1_IsFollowingResponse: CMessageBridge {
+    typealias CStruct = Kindred__Social__V1__IsFollowingResponse
+
+    static var cDescriptor: UnsafePointer<ProtobufCMessageDescriptor> { CKindredProto_descriptor_kindred__social__v1__is_following_response() }
+
+    init(c m: UnsafePointer<CStruct>) {
+        self.init()
+        self.followedUserIds = CRead.array(m.pointee.followed_user_ids, m.pointee.n_followed_user_ids) { CRead.string($0) }
+    }
+
+    func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {
+        c.pointee.n_followed_user_ids = self.followedUserIds.count
+        c.pointee.followed_user_ids = try arena.strings(self.followedUserIds, field: "followed_user_ids")
+    }
+}
+
+extension Kindred_Social_V1_BlockUserRequest: CMessageBridge {
+    typealias CStruct = Kindred__Social__V1__BlockUserRequest
+
+    static var cDescriptor: UnsafePointer<ProtobufCMessageDescriptor> { CKindredProto_descriptor_kindred__social__v1__block_user_request() }
+
+    init(c m: UnsafePointer<CStruct>) {
+        self.init()
+        self.userID = CRead.string(m.pointee.user_id)
+    }
+
+    func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {
+        c.pointee.user_id = try arena.string(self.userID, field: "user_id")
+    }
+}
+
+extension Kindred_Social_V1_BlockUserResponse: CMessageBridge {
+    typealias CStruct = Kindred__Social__V1__BlockUserResponse
+
+    static var cDescriptor: UnsafePointer<ProtobufCMessageDescriptor> { CKindredProto_descriptor_kindred__social__v1__block_user_response() }
+
+    init(c m: UnsafePointer<CStruct>) { self.init() }
+
+    func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {}
+}
+
+extension Kindred_Social_V1_UnblockUserRequest: CMessageBridge {
+    typealias CStruct = Kindred__Social__V1__UnblockUserRequest
+
+    static var cDescriptor: UnsafePointer<ProtobufCMessageDescriptor> { CKindredProto_descriptor_kindred__social__v1__unblock_user_request() }
+
+    init(c m: UnsafePointer<CStruct>) {
+        self.init()
+        self.userID = CRead.string(m.pointee.user_id)
+    }
+
+    func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {
+        c.pointee.user_id = try arena.string(self.userID, field: "user_id")
+    }
+}
+
+extension Kindred_Social_V1_UnblockUserResponse: CMessageBridge {
+    typealias CStruct = Kindred__Social__V1__UnblockUserResponse
+
+    static var cDescriptor: UnsafePointer<ProtobufCMessageDescriptor> { CKindredProto_descriptor_kindred__social__v1__unblock_user_response() }
+
+    init(c m: UnsafePointer<CStruct>) { self.init() }
+
+    func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {}
+}
+
+extension Kindred_Social_V1_ListBlockedUsersRequest: CMessageBridge {
+    typealias CStruct = Kindred__Social__V1__ListBlockedUsersRequest
+
+    static var cDescriptor: UnsafePointer<ProtobufCMessageDescriptor> { CKindredProto_descriptor_kindred__social__v1__list_blocked_users_request() }
+
+    init(c m: UnsafePointer<CStruct>) {
+        self.init()
+        self.page = m.pointee.page.map { Kindred_Common_V1_PageRequest(c: $0) }
+    }
+
+    func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {
+        c.pointee.page = try arena.optionalMessage(self.page, field: "page")
+    }
+}
+
+extension Kindred_Social_V1_ListBlockedUsersResponse: CMessageBridge {
+    typealias CStruct = Kindred__Social__V1__ListBlockedUsersResponse
+
+    static var cDescriptor: UnsafePointer<ProtobufCMessageDescriptor> { CKindredProto_descriptor_kindred__social__v1__list_blocked_users_response() }
+
+    init(c m: UnsafePointer<CStruct>) {
+        self.init()
+        self.users = CRead.messages(m.pointee.users, m.pointee.n_users)
+        self.page = m.pointee.page.map { Kindred_Common_V1_PageResponse(c: $0) }
+    }
+
+    func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {
+        c.pointee.n_users = self.users.count
+        c.pointee.users = try arena.messages(self.users, field: "users")
+        c.pointee.page = try arena.optionalMessage(self.page, field: "page")
+    }
+}
+
+extension Kindred_Social_V1_SearchUsersRequest: CMessageBridge {
+    typealias CStruct = Kindred__Social__V1__SearchUsersRequest
+
+    static var cDescriptor: UnsafePointer<ProtobufCMessageDescriptor> { CKindredProto_descriptor_kindred__social__v1__search_users_request() }
+
+    init(c m: UnsafePointer<CStruct>) {
+        self.init()
+        self.usernamePrefix = CRead.string(m.pointee.username_prefix)
+        self.page = m.pointee.page.map { Kindred_Common_V1_PageRequest(c: $0) }
+    }
+
+    func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {
+        c.pointee.username_prefix = try arena.string(self.usernamePrefix, field: "username_prefix")
+        c.pointee.page = try arena.optionalMessage(self.page, field: "page")
+    }
+}
+
+extension Kindred_Social_V1_SearchUsersResponse: CMessageBridge {
+    typealias CStruct = Kindred__Social__V1__SearchUsersResponse
+
+    static var cDescriptor: UnsafePointer<ProtobufCMessageDescriptor> { CKindredProto_descriptor_kindred__social__v1__search_users_response() }
+
+    init(c m: UnsafePointer<CStruct>) {
+        self.init()
+        self.users = CRead.messages(m.pointee.users, m.pointee.n_users)
+        self.page = m.pointee.page.map { Kindred_Common_V1_PageResponse(c: $0) }
+    }
+
+    func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {
+        c.pointee.n_users = self.users.count
+        c.pointee.users = try arena.messages(self.users, field: "users")
+        c.pointee.page = try arena.optionalMessage(self.page, field: "page")
+    }
+}
+
+extension Kindred_Social_V1_Message: CMessageBridge {
+    typealias CStruct = Kindred__Social__V1__Message
+
+    static var cDescriptor: UnsafePointer<ProtobufCMessageDescriptor> { CKindredProto_descriptor_kindred__social__v1__message() }
+
+    init(c m: UnsafePointer<CStruct>) {
+        self.init()
+        self.messageID = CRead.string(m.pointee.message_id)
+        self.conversationID = CRead.string(m.pointee.conversation_id)
+        self.sender = m.pointee.sender.map { Kindred_Social_V1_Person(c: $0) }
+        self.recipientUserID = CRead.string(m.pointee.recipient_user_id)
+        self.text = CRead.string(m.pointee.text)
+        self.sentAt = m.pointee.sent_at.map { Kindred_Common_V1_Timestamp(c: $0) }
+        self.filtered = m.pointee.filtered != 0
+    }
+
+    func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {
+        c.pointee.message_id = try arena.string(self.messageID, field: "message_id")
+        c.pointee.conversation_id = try arena.string(self.conversationID, field: "conversation_id")
+        c.pointee.sender = try arena.optionalMessage(self.sender, field: "sender")
+        c.pointee.recipient_user_id = try arena.string(self.recipientUserID, field: "recipient_user_id")
+        c.pointee.text = try arena.string(self.text, field: "text")
+        c.pointee.sent_at = try arena.optionalMessage(self.sentAt, field: "sent_at")
+        c.pointee.filtered = self.filtered ? 1 : 0
+    }
+}
+
+extension Kindred_Social_V1_Conversation: CMessageBridge {
+    typealias CStruct = Kindred__Social__V1__Conversation
+
+    static var cDescriptor: UnsafePointer<ProtobufCMessageDescriptor> { CKindredProto_descriptor_kindred__social__v1__conversation() }
+
+    init(c m: UnsafePointer<CStruct>) {
+        self.init()
+        self.conversationID = CRead.string(m.pointee.conversation_id)
+        self.other = m.pointee.other.map { Kindred_Social_V1_Person(c: $0) }
+        self.lastMessage = m.pointee.last_message.map { Kindred_Social_V1_Message(c: $0) }
+    }
+
+    func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {
+        c.pointee.conversation_id = try arena.string(self.conversationID, field: "conversation_id")
+        c.pointee.other = try arena.optionalMessage(self.other, field: "other")
+        c.pointee.last_message = try arena.optionalMessage(self.lastMessage, field: "last_message")
+    }
+}
+
+extension Kindred_Social_V1_SendMessageRequest: CMessageBridge {
+    typealias CStruct = Kindred__Social__V1__SendMessageRequest
+
+    static var cDescriptor: UnsafePointer<ProtobufCMessageDescriptor> { CKindredProto_descriptor_kindred__social__v1__send_message_request() }
+
+    init(c m: UnsafePointer<CStruct>) {
+        self.init()
+        self.requestID = CRead.string(m.pointee.request_id)
+        self.recipientUserID = CRead.string(m.pointee.recipient_user_id)
+        self.text = CRead.string(m.pointee.text)
+    }
+
+    func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {
+        c.pointee.request_id = try arena.string(self.requestID, field: "request_id")
+        c.pointee.recipient_user_id = try arena.string(self.recipientUserID, field: "recipient_user_id")
+        c.pointee.text = try arena.string(self.text, field: "text")
+    }
+}
+
+extension Kindred_Social_V1_SendMessageResponse: CMessageBridge {
+    typealias CStruct = Kindred__Social__V1__SendMessageResponse
+
+    static var cDescriptor: UnsafePointer<ProtobufCMessageDescriptor> { CKindredProto_descriptor_kindred__social__v1__send_message_response() }
+
+    init(c m: UnsafePointer<CStruct>) {
+        self.init()
+        self.message = m.pointee.message.map { Kindred_Social_V1_Message(c: $0) }
+    }
+
+    func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {
+        c.pointee.message = try arena.optionalMessage(self.message, field: "message")
+    }
+}
+
+extension Kindred_Social_V1_ListConversationsRequest: CMessageBridge {
+    typealias CStruct = Kindred__Social__V1__ListConversationsRequest
+
+    static var cDescriptor: UnsafePointer<ProtobufCMessageDescriptor> { CKindredProto_descriptor_kindred__social__v1__list_conversations_request() }
+
+    init(c m: UnsafePointer<CStruct>) {
+        self.init()
+        self.page = m.pointee.page.map { Kindred_Common_V1_PageRequest(c: $0) }
+    }
+
+    func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {
+        c.pointee.page = try arena.optionalMessage(self.page, field: "page")
+    }
+}
+
+extension Kindred_Social_V1_ListConversationsResponse: CMessageBridge {
+    typealias CStruct = Kindred__Social__V1__ListConversationsResponse
+
+    static var cDescriptor: UnsafePointer<ProtobufCMessageDescriptor> { CKindredProto_descriptor_kindred__social__v1__list_conversations_response() }
+
+    init(c m: UnsafePointer<CStruct>) {
+        self.init()
+        self.conversations = CRead.messages(m.pointee.conversations, m.pointee.n_conversations)
+        self.page = m.pointee.page.map { Kindred_Common_V1_PageResponse(c: $0) }
+    }
+
+    func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {
+        c.pointee.n_conversations = self.conversations.count
+        c.pointee.conversations = try arena.messages(self.conversations, field: "conversations")
+        c.pointee.page = try arena.optionalMessage(self.page, field: "page")
+    }
+}
+
+extension Kindred_Social_V1_ListMessagesRequest: CMessageBridge {
+    typealias CStruct = Kindred__Social__V1__ListMessagesRequest
+
+    static var cDescriptor: UnsafePointer<ProtobufCMessageDescriptor> { CKindredProto_descriptor_kindred__social__v1__list_messages_request() }
+
+    init(c m: UnsafePointer<CStruct>) {
+        self.init()
+        self.conversationID = CRead.string(m.pointee.conversation_id)
+        self.page = m.pointee.page.map { Kindred_Common_V1_PageRequest(c: $0) }
+    }
+
+    func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {
+        c.pointee.conversation_id = try arena.string(self.conversationID, field: "conversation_id")
+        c.pointee.page = try arena.optionalMessage(self.page, field: "page")
+    }
+}
+
+extension Kindred_Social_V1_ListMessagesResponse: CMessageBridge {
+    typealias CStruct = Kindred__Social__V1__ListMessagesResponse
+
+    static var cDescriptor: UnsafePointer<ProtobufCMessageDescriptor> { CKindredProto_descriptor_kindred__social__v1__list_messages_response() }
+
+    init(c m: UnsafePointer<CStruct>) {
+        self.init()
+        self.messages = CRead.messages(m.pointee.messages, m.pointee.n_messages)
+        self.page = m.pointee.page.map { Kindred_Common_V1_PageResponse(c: $0) }
+    }
+
+    func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {
+        c.pointee.n_messages = self.messages.count
+        c.pointee.messages = try arena.messages(self.messages, field: "messages")
+        c.pointee.page = try arena.optionalMessage(self.page, field: "page")
+    }
+}
+
+extension Kindred_Social_V1_WatchMessagesRequest: CMessageBridge {
+    typealias CStruct = Kindred__Social__V1__WatchMessagesRequest
+
+    static var cDescriptor: UnsafePointer<ProtobufCMessageDescriptor> { CKindredProto_descriptor_kindred__social__v1__watch_messages_request() }
+
+    init(c m: UnsafePointer<CStruct>) { self.init() }
+
+    func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {}
+}
+
+extension Kindred_Social_V1_Media: CMessageBridge {
+    typealias CStruct = Kindred__Social__V1__Media
+
+    static var cDescriptor: UnsafePointer<ProtobufCMessageDescriptor> { CKindredProto_descriptor_kindred__social__v1__media() }
+
+    init(c m: UnsafePointer<CStruct>) {
+        self.init()
+        self.mediaID = CRead.string(m.pointee.media_id)
+        self.url = CRead.string(m.pointee.url)
+        self.contentType = CRead.string(m.pointee.content_type)
+        self.flagged = m.pointee.flagged != 0
+    }
+
+    func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {
+        c.pointee.media_id = try arena.string(self.mediaID, field: "media_id")
+        c.pointee.url = try arena.string(self.url, field: "url")
+        c.pointee.content_type = try arena.string(self.contentType, field: "content_type")
+        c.pointee.flagged = self.flagged ? 1 : 0
+    }
+}
+
+extension Kindred_Social_V1_MediaInput: CMessageBridge {
+    typealias CStruct = Kindred__Social__V1__MediaInput
+
+    static var cDescriptor: UnsafePointer<ProtobufCMessageDescriptor> { CKindredProto_descriptor_kindred__social__v1__media_input() }
+
+    init(c m: UnsafePointer<CStruct>) {
+        self.init()
+        self.url = CRead.string(m.pointee.url)
+        self.contentType = CRead.string(m.pointee.content_type)
+        self.flagged = m.pointee.flagged != 0
+    }
+
+    func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {
+        c.pointee.url = try arena.string(self.url, field: "url")
+        c.pointee.content_type = try arena.string(self.contentType, field: "content_type")
+        c.pointee.flagged = self.flagged ? 1 : 0
+    }
+}
+
+extension Kindred_Social_V1_SocialEvent: CMessageBridge {
+    typealias CStruct = Kindred__Social__V1__SocialEvent
+
+    static var cDescriptor: UnsafePointer<ProtobufCMessageDescriptor> { CKindredProto_descriptor_kindred__social__v1__social_event() }
+
+    init(c m: UnsafePointer<CStruct>) {
+        self.init()
+        self.eventID = CRead.string(m.pointee.event_id)
+        self.organizer = m.pointee.organizer.map { Kindred_Social_V1_Person(c: $0) }
+        self.title = CRead.string(m.pointee.title)
+        self.description = CRead.string(m.pointee.description)
+        self.startsAt = m.pointee.starts_at.map { Kindred_Common_V1_Timestamp(c: $0) }
+        self.endsAt = m.pointee.ends_at.map { Kindred_Common_V1_Timestamp(c: $0) }
+        self.place = CRead.string(m.pointee.place)
+        self.visibility = Kindred_Social_V1_EventVisibility(rawValue: CRead.enumValue(m.pointee.visibility))
+        self.mature = m.pointee.mature != 0
+        self.media = CRead.messages(m.pointee.media, m.pointee.n_media)
+        self.hiddenMediaIds = CRead.array(m.pointee.hidden_media_ids, m.pointee.n_hidden_media_ids) { CRead.string($0) }
+        self.attendeeCount = m.pointee.attendee_count
+        self.joined = m.pointee.joined != 0
+        self.createdAt = m.pointee.created_at.map { Kindred_Common_V1_Timestamp(c: $0) }
+    }
+
+    func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {
+        c.pointee.event_id = try arena.string(self.eventID, field: "event_id")
+        c.pointee.organizer = try arena.optionalMessage(self.organizer, field: "organizer")
+        c.pointee.title = try arena.string(self.title, field: "title")
+        c.pointee.description = try arena.string(self.description, field: "description")
+        c.pointee.starts_at = try arena.optionalMessage(self.startsAt, field: "starts_at")
+        c.pointee.ends_at = try arena.optionalMessage(self.endsAt, field: "ends_at")
+        c.pointee.place = try arena.string(self.place, field: "place")
+        c.pointee.visibility = CWrite.enumValue(self.visibility)
+        c.pointee.mature = self.mature ? 1 : 0
+        c.pointee.n_media = self.media.count
+        c.pointee.media = try arena.messages(self.media, field: "media")
+        c.pointee.n_hidden_media_ids = self.hiddenMediaIds.count
+        c.pointee.hidden_media_ids = try arena.strings(self.hiddenMediaIds, field: "hidden_media_ids")
+        c.pointee.attendee_count = self.attendeeCount
+        c.pointee.joined = self.joined ? 1 : 0
+        c.pointee.created_at = try arena.optionalMessage(self.createdAt, field: "created_at")
+    }
+}
+
+extension Kindred_Social_V1_CreateEventRequest: CMessageBridge {
+    typealias CStruct = Kindred__Social__V1__CreateEventRequest
+
+    static var cDescriptor: UnsafePointer<ProtobufCMessageDescriptor> { CKindredProto_descriptor_kindred__social__v1__create_event_request() }
+
+    init(c m: UnsafePointer<CStruct>) {
+        self.init()
+        self.requestID = CRead.string(m.pointee.request_id)
+        self.title = CRead.string(m.pointee.title)
+        self.description = CRead.string(m.pointee.description)
+        self.startsAt = m.pointee.starts_at.map { Kindred_Common_V1_Timestamp(c: $0) }
+        self.endsAt = m.pointee.ends_at.map { Kindred_Common_V1_Timestamp(c: $0) }
+        self.place = CRead.string(m.pointee.place)
+        self.visibility = Kindred_Social_V1_EventVisibility(rawValue: CRead.enumValue(m.pointee.visibility))
+        self.mature = m.pointee.mature != 0
+        self.media = CRead.messages(m.pointee.media, m.pointee.n_media)
+    }
+
+    func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {
+        c.pointee.request_id = try arena.string(self.requestID, field: "request_id")
+        c.pointee.title = try arena.string(self.title, field: "title")
+        c.pointee.description = try arena.string(self.description, field: "description")
+        c.pointee.starts_at = try arena.optionalMessage(self.startsAt, field: "starts_at")
+        c.pointee.ends_at = try arena.optionalMessage(self.endsAt, field: "ends_at")
+        c.pointee.place = try arena.string(self.place, field: "place")
+        c.pointee.visibility = CWrite.enumValue(self.visibility)
+        c.pointee.mature = self.mature ? 1 : 0
+        c.pointee.n_media = self.media.count
+        c.pointee.media = try arena.messages(self.media, field: "media")
+    }
+}
+
+extension Kindred_Social_V1_CreateEventResponse: CMessageBridge {
+    typealias CStruct = Kindred__Social__V1__CreateEventResponse
+
+    static var cDescriptor: UnsafePointer<ProtobufCMessageDescriptor> { CKindredProto_descriptor_kindred__social__v1__create_event_response() }
+
+    init(c m: UnsafePointer<CStruct>) {
+        self.init()
+        self.event = m.pointee.event.map { Kindred_Social_V1_SocialEvent(c: $0) }
+    }
+
+    func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {
+        c.pointee.event = try arena.optionalMessage(self.event, field: "event")
+    }
+}
+
+extension Kindred_Social_V1_GetEventRequest: CMessageBridge {
+    typealias CStruct = Kindred__Social__V1__GetEventRequest
+
+    static var cDescriptor: UnsafePointer<ProtobufCMessageDescriptor> { CKindredProto_descriptor_kindred__social__v1__get_event_request() }
+
+    init(c m: UnsafePointer<CStruct>) {
+        self.init()
+        self.eventID = CRead.string(m.pointee.event_id)
+    }
+
+    func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {
+        c.pointee.event_id = try arena.string(self.eventID, field: "event_id")
+    }
+}
+
+extension Kindred_Social_V1_GetEventResponse: CMessageBridge {
+    typealias CStruct = Kindred__Social__V1__GetEventResponse
+
+    static var cDescriptor: UnsafePointer<ProtobufCMessageDescriptor> { CKindredProto_descriptor_kindred__social__v1__get_event_response() }
+
+    init(c m: UnsafePointer<CStruct>) {
+        self.init()
+        self.event = m.pointee.event.map { Kindred_Social_V1_SocialEvent(c: $0) }
+    }
+
+    func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {
+        c.pointee.event = try arena.optionalMessage(self.event, field: "event")
+    }
+}
+
+extension Kindred_Social_V1_InviteToEventRequest: CMessageBridge {
+    typealias CStruct = Kindred__Social__V1__InviteToEventRequest
+
+    static var cDescriptor: UnsafePointer<ProtobufCMessageDescriptor> { CKindredProto_descriptor_kindred__social__v1__invite_to_event_request() }
+
+    init(c m: UnsafePointer<CStruct>) {
+        self.init()
+        self.eventID = CRead.string(m.pointee.event_id)
+        self.userIds = CRead.array(m.pointee.user_ids, m.pointee.n_user_ids) { CRead.string($0) }
+    }
+
+    func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {
+        c.pointee.event_id = try arena.string(self.eventID, field: "event_id")
+        c.pointee.n_user_ids = self.userIds.count
+        c.pointee.user_ids = try arena.strings(self.userIds, field: "user_ids")
+    }
+}
+
+extension Kindred_Social_V1_InviteToEventResponse: CMessageBridge {
+    typealias CStruct = Kindred__Social__V1__InviteToEventResponse
+
+    static var cDescriptor: UnsafePointer<ProtobufCMessageDescriptor> { CKindredProto_descriptor_kindred__social__v1__invite_to_event_response() }
+
+    init(c m: UnsafePointer<CStruct>) {
+        self.init()
+        self.invitedUserIds = CRead.array(m.pointee.invited_user_ids, m.pointee.n_invited_user_ids) { CRead.string($0) }
+    }
+
+    func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {
+        c.pointee.n_invited_user_ids = self.invitedUserIds.count
+        c.pointee.invited_user_ids = try arena.strings(self.invitedUserIds, field: "invited_user_ids")
+    }
+}
+
+extension Kindred_Social_V1_JoinEventRequest: CMessageBridge {
+    typealias CStruct = Kindred__Social__V1__JoinEventRequest
+
+    static var cDescriptor: UnsafePointer<ProtobufCMessageDescriptor> { CKindredProto_descriptor_kindred__social__v1__join_event_request() }
+
+    init(c m: UnsafePointer<CStruct>) {
+        self.init()
+        self.eventID = CRead.string(m.pointee.event_id)
+    }
+
+    func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {
+        c.pointee.event_id = try arena.string(self.eventID, field: "event_id")
+    }
+}
+
+extension Kindred_Social_V1_JoinEventResponse: CMessageBridge {
+    typealias CStruct = Kindred__Social__V1__JoinEventResponse
+
+    static var cDescriptor: UnsafePointer<ProtobufCMessageDescriptor> { CKindredProto_descriptor_kindred__social__v1__join_event_response() }
+
+    init(c m: UnsafePointer<CStruct>) {
+        self.init()
+        self.event = m.pointee.event.map { Kindred_Social_V1_SocialEvent(c: $0) }
+    }
+
+    func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {
+        c.pointee.event = try arena.optionalMessage(self.event, field: "event")
+    }
+}
+
+extension Kindred_Social_V1_LeaveEventRequest: CMessageBridge {
+    typealias CStruct = Kindred__Social__V1__LeaveEventRequest
+
+    static var cDescriptor: UnsafePointer<ProtobufCMessageDescriptor> { CKindredProto_descriptor_kindred__social__v1__leave_event_request() }
+
+    init(c m: UnsafePointer<CStruct>) {
+        self.init()
+        self.eventID = CRead.string(m.pointee.event_id)
+    }
+
+    func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {
+        c.pointee.event_id = try arena.string(self.eventID, field: "event_id")
+    }
+}
+
+extension Kindred_Social_V1_LeaveEventResponse: CMessageBridge {
+    typealias CStruct = Kindred__Social__V1__LeaveEventResponse
+
+    static var cDescriptor: UnsafePointer<ProtobufCMessageDescriptor> { CKindredProto_descriptor_kindred__social__v1__leave_event_response() }
+
+    init(c m: UnsafePointer<CStruct>) { self.init() }
+
+    func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {}
+}
+
+extension Kindred_Social_V1_ListFeedRequest: CMessageBridge {
+    typealias CStruct = Kindred__Social__V1__ListFeedRequest
+
+    static var cDescriptor: UnsafePointer<ProtobufCMessageDescriptor> { CKindredProto_descriptor_kindred__social__v1__list_feed_request() }
+
+    init(c m: UnsafePointer<CStruct>) {
+        self.init()
+        self.page = m.pointee.page.map { Kindred_Common_V1_PageRequest(c: $0) }
+    }
+
+    func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {
+        c.pointee.page = try arena.optionalMessage(self.page, field: "page")
+    }
+}
+
+extension Kindred_Social_V1_ListFeedResponse: CMessageBridge {
+    typealias CStruct = Kindred__Social__V1__ListFeedResponse
+
+    static var cDescriptor: UnsafePointer<ProtobufCMessageDescriptor> { CKindredProto_descriptor_kindred__social__v1__list_feed_response() }
+
+    init(c m: UnsafePointer<CStruct>) {
+        self.init()
+        self.events = CRead.messages(m.pointee.events, m.pointee.n_events)
+        self.page = m.pointee.page.map { Kindred_Common_V1_PageResponse(c: $0) }
+    }
+
+    func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {
+        c.pointee.n_events = self.events.count
+        c.pointee.events = try arena.messages(self.events, field: "events")
+        c.pointee.page = try arena.optionalMessage(self.page, field: "page")
+    }
+}
+
+extension Kindred_Social_V1_RequestMediaViewRequest: CMessageBridge {
+    typealias CStruct = Kindred__Social__V1__RequestMediaViewRequest
+
+    static var cDescriptor: UnsafePointer<ProtobufCMessageDescriptor> { CKindredProto_descriptor_kindred__social__v1__request_media_view_request() }
+
+    init(c m: UnsafePointer<CStruct>) {
+        self.init()
+        self.mediaID = CRead.string(m.pointee.media_id)
+    }
+
+    func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {
+        c.pointee.media_id = try arena.string(self.mediaID, field: "media_id")
+    }
+}
+
+extension Kindred_Social_V1_RequestMediaViewResponse: CMessageBridge {
+    typealias CStruct = Kindred__Social__V1__RequestMediaViewResponse
+
+    static var cDescriptor: UnsafePointer<ProtobufCMessageDescriptor> { CKindredProto_descriptor_kindred__social__v1__request_media_view_response() }
+
+    init(c m: UnsafePointer<CStruct>) {
+        self.init()
+        self.approvalID = CRead.string(m.pointee.approval_id)
+    }
+
+    func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {
+        c.pointee.approval_id = try arena.string(self.approvalID, field: "approval_id")
+    }
+}
+
+extension Kindred_Social_V1_ReportContentRequest: CMessageBridge {
+    typealias CStruct = Kindred__Social__V1__ReportContentRequest
+
+    static var cDescriptor: UnsafePointer<ProtobufCMessageDescriptor> { CKindredProto_descriptor_kindred__social__v1__report_content_request() }
+
+    init(c m: UnsafePointer<CStruct>) {
+        self.init()
+        self.contentKind = Kindred_Social_V1_ContentKind(rawValue: CRead.enumValue(m.pointee.content_kind))
+        self.contentID = CRead.string(m.pointee.content_id)
+        self.reason = CRead.string(m.pointee.reason)
+    }
+
+    func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {
+        c.pointee.content_kind = CWrite.enumValue(self.contentKind)
+        c.pointee.content_id = try arena.string(self.contentID, field: "content_id")
+        c.pointee.reason = try arena.string(self.reason, field: "reason")
+    }
+}
+
+extension Kindred_Social_V1_ReportContentResponse: CMessageBridge {
+    typealias CStruct = Kindred__Social__V1__ReportContentResponse
+
+    static var cDescriptor: UnsafePointer<ProtobufCMessageDescriptor> { CKindredProto_descriptor_kindred__social__v1__report_content_response() }
+
+    init(c m: UnsafePointer<CStruct>) {
+        self.init()
+        self.reportCount = m.pointee.report_count
+        self.filtered = m.pointee.filtered != 0
+    }
+
+    func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {
+        c.pointee.report_count = self.reportCount
+        c.pointee.filtered = self.filtered ? 1 : 0
+    }
+}
+
 extension Kindred_Social_V1_WatchEventsRequest: CMessageBridge {
     typealias CStruct = Kindred__Social__V1__WatchEventsRequest
 

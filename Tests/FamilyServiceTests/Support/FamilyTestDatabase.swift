@@ -1,11 +1,12 @@
 @testable import FamilyService
 @testable import IdentityService
+@testable import SocialService
 import KindredPostgres
 import KindredTestSupport
 import Logging
 
-/// A fresh database per test holding the `family` schema and, beside it, the `identity` schema the test
-/// stack's identity serves from, each migrated like the real one (see `TestDatabase`).
+/// A fresh database per test holding the `family` schema and, beside it, the `identity` and `social` schemas
+/// the test stack's identity and social serve from, each migrated like the real one (see `TestDatabase`).
 enum FamilyTestDatabase {
     static var logger: Logger {
         var logger = Logger(label: "family-tests")
@@ -16,7 +17,10 @@ enum FamilyTestDatabase {
     /// Runs `body` with a pool on a new database; the database is dropped afterwards, whatever happens.
     static func withDatabase<T>(_ body: (PostgresPool) async throws -> T) async throws -> T {
         try await TestDatabase.with(
-            "family_test", schemas: [("identity", IdentityMigrations.all), ("family", FamilyMigrations.all)],
+            "family_test", schemas: [
+                ("identity", IdentityMigrations.all), ("family", FamilyMigrations.all),
+                ("social", SocialMigrations.all),
+            ],
             logger: logger, body)
     }
 }

@@ -22,6 +22,7 @@ extension TestClock {
 /// (lockouts, expiries, next week).
 final class FamilyTestStack: Sendable {
     static let familySecret = "family-test-client-secret-of-at-least-32-bytes"
+    static let socialSecret = "social-test-client-secret-of-at-least-32-bytes"
     static let mail = FamilyMail(links: LinkBase("https://kindred.test/app")!)
 
     let pool: PostgresPool
@@ -30,6 +31,8 @@ final class FamilyTestStack: Sendable {
     let family: Kindred_Family_V1_FamilyService.Client
     /// Where identity serves (`host:port`), for other servers a test stands beside the stack.
     let identityTarget: String
+    /// Where family serves (`host:port`), for other servers a test stands beside the stack.
+    let familyTarget: String
     /// What family's parts are built from, for tests of their rules below the RPCs.
     let context: FamilyContext
     private let api: FamilyAPI
@@ -55,9 +58,9 @@ final class FamilyTestStack: Sendable {
             api,
             keys: try IdentitySigningKeys(target: identityTarget, logger: FamilyTestDatabase.logger))
         servers = [identityServer, familyServer]
+        familyTarget = "127.0.0.1:\(familyServer.server.port)"
         identity = Kindred_Identity_V1_IdentityService.Client(try RPCClient(target: identityTarget))
-        family = Kindred_Family_V1_FamilyService.Client(
-            try RPCClient(target: "127.0.0.1:\(familyServer.server.port)"))
+        family = Kindred_Family_V1_FamilyService.Client(try RPCClient(target: familyTarget))
     }
 
     /// Runs `body` with a stack on a fresh database, then stops it whatever happened.
@@ -83,11 +86,14 @@ final class FamilyTestStack: Sendable {
 
     private static let identitySecret = ServiceSecret.generate()
 
-    /// The real identity API at the cheapest Argon2id cost, knowing family as a service client.
+    /// The real identity API at the cheapest Argon2id cost, knowing family and social as service clients.
     private static func identityAPI(_ pool: PostgresPool) async throws -> (IdentityAPI, EventFeed) {
         let passwords = PasswordHasher(cost: .testsOnly, concurrency: 2)
         let clients = try ClientRegistry(
-            parsing: "family service \(try await passwords.hash(familySecret)) device_modes")
+            parsing: """
+                family service \(try await passwords.hash(familySecret)) device_modes
+                social service \(try await passwords.hash(socialSecret))
+                """)
         let settings = IdentitySettings(
             secret: identitySecret, clients: clients, mail: IdentityMail(links: LinkBase("https://kindred.test/app")!))
         let credentials = try await Credentials.start(

@@ -9,21 +9,30 @@ import KindredRuntime
 @testable import SocialService
 import Logging
 
-/// Social's skeleton served for real beside a `FamilyTestStack`, over the same test database (its `social`
-/// schema, migrated here) and trusting identity's tokens: what family's consumer of social's events reads.
-/// Tests append the events social will one day append itself.
+/// The real social service served beside a `FamilyTestStack`, over the same test database (its `social`
+/// schema), trusting identity's tokens and reaching identity and family with its own client_credentials
+/// token, as it runs in the stack.
 final class SocialTestServer: Sendable {
     let target: String
+    /// What social's parts are built from, for tests of their rules below the RPCs.
+    let context: SocialContext
     private let pool: PostgresPool
-    private let feed: EventFeed
+    private let api: SocialAPI
     private let server: RPCServer
     private let runner: Task<Void, any Error>
 
     private init(_ stack: FamilyTestStack) async throws {
         pool = stack.pool
-        try await pool.query(PostgresQuery(unsafeSQL: "CREATE SCHEMA social"))
-        _ = try await MigrationRunner(schema: "social", migrations: SocialMigrations.all).migrate(pool)
-        feed = try EventFeed(outbox: SocialEvents.outbox, pool: pool, logger: FamilyTestDatabase.logger)
+        let credentials = try ServiceCredentials(
+            clientID: "social", clientSecret: FamilyTestStack.socialSecret, identityTarget: stack.identityTarget)
+        context = SocialContext(
+            database: pool, clock: stack.clock.wallClock,
+            people: try PeopleDirectory(
+                identityTarget: stack.identityTarget, credentials: credentials, database: pool,
+                clock: stack.clock.wallClock),
+            family: try FamilyGate(familyTarget: stack.familyTarget, credentials: credentials),
+            logger: FamilyTestDatabase.logger)
+        api = try SocialAPI(context: context)
         var configuration = ServerConfiguration(host: "127.0.0.1", port: 0)
         configuration.eventLoopCount = 1
         configuration.authenticator = TokenAuthenticator(
@@ -31,8 +40,7 @@ final class SocialTestServer: Sendable {
                 target: stack.identityTarget, logger: FamilyTestDatabase.logger))
         var logger = Logger(label: "social-tests")
         logger.logLevel = .critical
-        server = try RPCServer.bind(
-            configuration: configuration, services: [SocialAPI(events: feed)], logger: logger)
+        server = try RPCServer.bind(configuration: configuration, services: [api], logger: logger)
         let server = server
         runner = Task { try await server.run() }
         target = "127.0.0.1:\(server.port)"
@@ -51,12 +59,12 @@ final class SocialTestServer: Sendable {
     }
 
     private func stop() async {
-        await feed.close()
+        await api.closeStreams()
         server.beginGracefulShutdown(drainTimeout: .milliseconds(200))
         _ = try? await runner.value
     }
 
-    /// Appends `payload` to `social.event_outbox` as social's own writes will: its stream serves it next.
+    /// Appends `payload` to `social.event_outbox` as social's own writes do: its stream serves it next.
     func append(_ type: String, _ payload: Kindred_Social_V1_Event.OneOf_Payload) async throws {
         let bytes = try Kindred_Social_V1_Event(payload: payload).serializedBytes()
         try await pool.transaction { tx in

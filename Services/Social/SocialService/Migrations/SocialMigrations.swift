@@ -4,6 +4,7 @@ import KindredPostgres
 /// The `social` schema's migrations, in order; each one is shipped once and never edited after release.
 enum SocialMigrations {
     static let all: [Migration] = [
-        EventOutbox.migration(schema: "social", version: 1)
+        EventOutbox.migration(schema: "social", version: 1),
+        createCore,
     ]
 }

@@ -7,6 +7,3021 @@
 #endif
 
 #include "kindred/social/v1/social.pb-c.h"
+void   kindred__social__v1__person__init
+                     (Kindred__Social__V1__Person         *message)
+{
+  static const Kindred__Social__V1__Person init_value = KINDRED__SOCIAL__V1__PERSON__INIT;
+  *message = init_value;
+}
+size_t kindred__social__v1__person__get_packed_size
+                     (const Kindred__Social__V1__Person *message)
+{
+  assert(message->base.descriptor == &kindred__social__v1__person__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t kindred__social__v1__person__pack
+                     (const Kindred__Social__V1__Person *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &kindred__social__v1__person__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t kindred__social__v1__person__pack_to_buffer
+                     (const Kindred__Social__V1__Person *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &kindred__social__v1__person__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Kindred__Social__V1__Person *
+       kindred__social__v1__person__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Kindred__Social__V1__Person *)
+     protobuf_c_message_unpack (&kindred__social__v1__person__descriptor,
+                                allocator, len, data);
+}
+void   kindred__social__v1__person__free_unpacked
+                     (Kindred__Social__V1__Person *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &kindred__social__v1__person__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   kindred__social__v1__user_ref__init
+                     (Kindred__Social__V1__UserRef         *message)
+{
+  static const Kindred__Social__V1__UserRef init_value = KINDRED__SOCIAL__V1__USER_REF__INIT;
+  *message = init_value;
+}
+size_t kindred__social__v1__user_ref__get_packed_size
+                     (const Kindred__Social__V1__UserRef *message)
+{
+  assert(message->base.descriptor == &kindred__social__v1__user_ref__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t kindred__social__v1__user_ref__pack
+                     (const Kindred__Social__V1__UserRef *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &kindred__social__v1__user_ref__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t kindred__social__v1__user_ref__pack_to_buffer
+                     (const Kindred__Social__V1__UserRef *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &kindred__social__v1__user_ref__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Kindred__Social__V1__UserRef *
+       kindred__social__v1__user_ref__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Kindred__Social__V1__UserRef *)
+     protobuf_c_message_unpack (&kindred__social__v1__user_ref__descriptor,
+                                allocator, len, data);
+}
+void   kindred__social__v1__user_ref__free_unpacked
+                     (Kindred__Social__V1__UserRef *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &kindred__social__v1__user_ref__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   kindred__social__v1__friend__init
+                     (Kindred__Social__V1__Friend         *message)
+{
+  static const Kindred__Social__V1__Friend init_value = KINDRED__SOCIAL__V1__FRIEND__INIT;
+  *message = init_value;
+}
+size_t kindred__social__v1__friend__get_packed_size
+                     (const Kindred__Social__V1__Friend *message)
+{
+  assert(message->base.descriptor == &kindred__social__v1__friend__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t kindred__social__v1__friend__pack
+                     (const Kindred__Social__V1__Friend *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &kindred__social__v1__friend__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t kindred__social__v1__friend__pack_to_buffer
+                     (const Kindred__Social__V1__Friend *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &kindred__social__v1__friend__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Kindred__Social__V1__Friend *
+       kindred__social__v1__friend__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Kindred__Social__V1__Friend *)
+     protobuf_c_message_unpack (&kindred__social__v1__friend__descriptor,
+                                allocator, len, data);
+}
+void   kindred__social__v1__friend__free_unpacked
+                     (Kindred__Social__V1__Friend *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &kindred__social__v1__friend__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   kindred__social__v1__friend_request__init
+                     (Kindred__Social__V1__FriendRequest         *message)
+{
+  static const Kindred__Social__V1__FriendRequest init_value = KINDRED__SOCIAL__V1__FRIEND_REQUEST__INIT;
+  *message = init_value;
+}
+size_t kindred__social__v1__friend_request__get_packed_size
+                     (const Kindred__Social__V1__FriendRequest *message)
+{
+  assert(message->base.descriptor == &kindred__social__v1__friend_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t kindred__social__v1__friend_request__pack
+                     (const Kindred__Social__V1__FriendRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &kindred__social__v1__friend_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t kindred__social__v1__friend_request__pack_to_buffer
+                     (const Kindred__Social__V1__FriendRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &kindred__social__v1__friend_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Kindred__Social__V1__FriendRequest *
+       kindred__social__v1__friend_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Kindred__Social__V1__FriendRequest *)
+     protobuf_c_message_unpack (&kindred__social__v1__friend_request__descriptor,
+                                allocator, len, data);
+}
+void   kindred__social__v1__friend_request__free_unpacked
+                     (Kindred__Social__V1__FriendRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &kindred__social__v1__friend_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   kindred__social__v1__send_friend_request_request__init
+                     (Kindred__Social__V1__SendFriendRequestRequest         *message)
+{
+  static const Kindred__Social__V1__SendFriendRequestRequest init_value = KINDRED__SOCIAL__V1__SEND_FRIEND_REQUEST_REQUEST__INIT;
+  *message = init_value;
+}
+size_t kindred__social__v1__send_friend_request_request__get_packed_size
+                     (const Kindred__Social__V1__SendFriendRequestRequest *message)
+{
+  assert(message->base.descriptor == &kindred__social__v1__send_friend_request_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t kindred__social__v1__send_friend_request_request__pack
+                     (const Kindred__Social__V1__SendFriendRequestRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &kindred__social__v1__send_friend_request_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t kindred__social__v1__send_friend_request_request__pack_to_buffer
+                     (const Kindred__Social__V1__SendFriendRequestRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &kindred__social__v1__send_friend_request_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Kindred__Social__V1__SendFriendRequestRequest *
+       kindred__social__v1__send_friend_request_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Kindred__Social__V1__SendFriendRequestRequest *)
+     protobuf_c_message_unpack (&kindred__social__v1__send_friend_request_request__descriptor,
+                                allocator, len, data);
+}
+void   kindred__social__v1__send_friend_request_request__free_unpacked
+                     (Kindred__Social__V1__SendFriendRequestRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &kindred__social__v1__send_friend_request_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   kindred__social__v1__send_friend_request_response__init
+                     (Kindred__Social__V1__SendFriendRequestResponse         *message)
+{
+  static const Kindred__Social__V1__SendFriendRequestResponse init_value = KINDRED__SOCIAL__V1__SEND_FRIEND_REQUEST_RESPONSE__INIT;
+  *message = init_value;
+}
+size_t kindred__social__v1__send_friend_request_response__get_packed_size
+                     (const Kindred__Social__V1__SendFriendRequestResponse *message)
+{
+  assert(message->base.descriptor == &kindred__social__v1__send_friend_request_response__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t kindred__social__v1__send_friend_request_response__pack
+                     (const Kindred__Social__V1__SendFriendRequestResponse *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &kindred__social__v1__send_friend_request_response__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t kindred__social__v1__send_friend_request_response__pack_to_buffer
+                     (const Kindred__Social__V1__SendFriendRequestResponse *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &kindred__social__v1__send_friend_request_response__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Kindred__Social__V1__SendFriendRequestResponse *
+       kindred__social__v1__send_friend_request_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Kindred__Social__V1__SendFriendRequestResponse *)
+     protobuf_c_message_unpack (&kindred__social__v1__send_friend_request_response__descriptor,
+                                allocator, len, data);
+}
+void   kindred__social__v1__send_friend_request_response__free_unpacked
+                     (Kindred__Social__V1__SendFriendRequestResponse *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &kindred__social__v1__send_friend_request_response__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   kindred__social__v1__accept_friend_request_request__init
+                     (Kindred__Social__V1__AcceptFriendRequestRequest         *message)
+{
+  static const Kindred__Social__V1__AcceptFriendRequestRequest init_value = KINDRED__SOCIAL__V1__ACCEPT_FRIEND_REQUEST_REQUEST__INIT;
+  *message = init_value;
+}
+size_t kindred__social__v1__accept_friend_request_request__get_packed_size
+                     (const Kindred__Social__V1__AcceptFriendRequestRequest *message)
+{
+  assert(message->base.descriptor == &kindred__social__v1__accept_friend_request_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t kindred__social__v1__accept_friend_request_request__pack
+                     (const Kindred__Social__V1__AcceptFriendRequestRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &kindred__social__v1__accept_friend_request_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t kindred__social__v1__accept_friend_request_request__pack_to_buffer
+                     (const Kindred__Social__V1__AcceptFriendRequestRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &kindred__social__v1__accept_friend_request_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Kindred__Social__V1__AcceptFriendRequestRequest *
+       kindred__social__v1__accept_friend_request_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Kindred__Social__V1__AcceptFriendRequestRequest *)
+     protobuf_c_message_unpack (&kindred__social__v1__accept_friend_request_request__descriptor,
+                                allocator, len, data);
+}
+void   kindred__social__v1__accept_friend_request_request__free_unpacked
+                     (Kindred__Social__V1__AcceptFriendRequestRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &kindred__social__v1__accept_friend_request_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   kindred__social__v1__accept_friend_request_response__init
+                     (Kindred__Social__V1__AcceptFriendRequestResponse         *message)
+{
+  static const Kindred__Social__V1__AcceptFriendRequestResponse init_value = KINDRED__SOCIAL__V1__ACCEPT_FRIEND_REQUEST_RESPONSE__INIT;
+  *message = init_value;
+}
+size_t kindred__social__v1__accept_friend_request_response__get_packed_size
+                     (const Kindred__Social__V1__AcceptFriendRequestResponse *message)
+{
+  assert(message->base.descriptor == &kindred__social__v1__accept_friend_request_response__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t kindred__social__v1__accept_friend_request_response__pack
+                     (const Kindred__Social__V1__AcceptFriendRequestResponse *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &kindred__social__v1__accept_friend_request_response__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t kindred__social__v1__accept_friend_request_response__pack_to_buffer
+                     (const Kindred__Social__V1__AcceptFriendRequestResponse *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &kindred__social__v1__accept_friend_request_response__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Kindred__Social__V1__AcceptFriendRequestResponse *
+       kindred__social__v1__accept_friend_request_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Kindred__Social__V1__AcceptFriendRequestResponse *)
+     protobuf_c_message_unpack (&kindred__social__v1__accept_friend_request_response__descriptor,
+                                allocator, len, data);
+}
+void   kindred__social__v1__accept_friend_request_response__free_unpacked
+                     (Kindred__Social__V1__AcceptFriendRequestResponse *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &kindred__social__v1__accept_friend_request_response__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   kindred__social__v1__decline_friend_request_request__init
+                     (Kindred__Social__V1__DeclineFriendRequestRequest         *message)
+{
+  static const Kindred__Social__V1__DeclineFriendRequestRequest init_value = KINDRED__SOCIAL__V1__DECLINE_FRIEND_REQUEST_REQUEST__INIT;
+  *message = init_value;
+}
+size_t kindred__social__v1__decline_friend_request_request__get_packed_size
+                     (const Kindred__Social__V1__DeclineFriendRequestRequest *message)
+{
+  assert(message->base.descriptor == &kindred__social__v1__decline_friend_request_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t kindred__social__v1__decline_friend_request_request__pack
+                     (const Kindred__Social__V1__DeclineFriendRequestRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &kindred__social__v1__decline_friend_request_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t kindred__social__v1__decline_friend_request_request__pack_to_buffer
+                     (const Kindred__Social__V1__DeclineFriendRequestRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &kindred__social__v1__decline_friend_request_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Kindred__Social__V1__DeclineFriendRequestRequest *
+       kindred__social__v1__decline_friend_request_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Kindred__Social__V1__DeclineFriendRequestRequest *)
+     protobuf_c_message_unpack (&kindred__social__v1__decline_friend_request_request__descriptor,
+                                allocator, len, data);
+}
+void   kindred__social__v1__decline_friend_request_request__free_unpacked
+                     (Kindred__Social__V1__DeclineFriendRequestRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &kindred__social__v1__decline_friend_request_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   kindred__social__v1__decline_friend_request_response__init
+                     (Kindred__Social__V1__DeclineFriendRequestResponse         *message)
+{
+  static const Kindred__Social__V1__DeclineFriendRequestResponse init_value = KINDRED__SOCIAL__V1__DECLINE_FRIEND_REQUEST_RESPONSE__INIT;
+  *message = init_value;
+}
+size_t kindred__social__v1__decline_friend_request_response__get_packed_size
+                     (const Kindred__Social__V1__DeclineFriendRequestResponse *message)
+{
+  assert(message->base.descriptor == &kindred__social__v1__decline_friend_request_response__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t kindred__social__v1__decline_friend_request_response__pack
+                     (const Kindred__Social__V1__DeclineFriendRequestResponse *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &kindred__social__v1__decline_friend_request_response__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t kindred__social__v1__decline_friend_request_response__pack_to_buffer
+                     (const Kindred__Social__V1__DeclineFriendRequestResponse *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &kindred__social__v1__decline_friend_request_response__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Kindred__Social__V1__DeclineFriendRequestResponse *
+       kindred__social__v1__decline_friend_request_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Kindred__Social__V1__DeclineFriendRequestResponse *)
+     protobuf_c_message_unpack (&kindred__social__v1__decline_friend_request_response__descriptor,
+                                allocator, len, data);
+}
+void   kindred__social__v1__decline_friend_request_response__free_unpacked
+                     (Kindred__Social__V1__DeclineFriendRequestResponse *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &kindred__social__v1__decline_friend_request_response__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   kindred__social__v1__cancel_friend_request_request__init
+                     (Kindred__Social__V1__CancelFriendRequestRequest         *message)
+{
+  static const Kindred__Social__V1__CancelFriendRequestRequest init_value = KINDRED__SOCIAL__V1__CANCEL_FRIEND_REQUEST_REQUEST__INIT;
+  *message = init_value;
+}
+size_t kindred__social__v1__cancel_friend_request_request__get_packed_size
+                     (const Kindred__Social__V1__CancelFriendRequestRequest *message)
+{
+  assert(message->base.descriptor == &kindred__social__v1__cancel_friend_request_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t kindred__social__v1__cancel_friend_request_request__pack
+                     (const Kindred__Social__V1__CancelFriendRequestRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &kindred__social__v1__cancel_friend_request_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t kindred__social__v1__cancel_friend_request_request__pack_to_buffer
+                     (const Kindred__Social__V1__CancelFriendRequestRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &kindred__social__v1__cancel_friend_request_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Kindred__Social__V1__CancelFriendRequestRequest *
+       kindred__social__v1__cancel_friend_request_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Kindred__Social__V1__CancelFriendRequestRequest *)
+     protobuf_c_message_unpack (&kindred__social__v1__cancel_friend_request_request__descriptor,
+                                allocator, len, data);
+}
+void   kindred__social__v1__cancel_friend_request_request__free_unpacked
+                     (Kindred__Social__V1__CancelFriendRequestRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &kindred__social__v1__cancel_friend_request_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   kindred__social__v1__cancel_friend_request_response__init
+                     (Kindred__Social__V1__CancelFriendRequestResponse         *message)
+{
+  static const Kindred__Social__V1__CancelFriendRequestResponse init_value = KINDRED__SOCIAL__V1__CANCEL_FRIEND_REQUEST_RESPONSE__INIT;
+  *message = init_value;
+}
+size_t kindred__social__v1__cancel_friend_request_response__get_packed_size
+                     (const Kindred__Social__V1__CancelFriendRequestResponse *message)
+{
+  assert(message->base.descriptor == &kindred__social__v1__cancel_friend_request_response__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t kindred__social__v1__cancel_friend_request_response__pack
+                     (const Kindred__Social__V1__CancelFriendRequestResponse *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &kindred__social__v1__cancel_friend_request_response__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t kindred__social__v1__cancel_friend_request_response__pack_to_buffer
+                     (const Kindred__Social__V1__CancelFriendRequestResponse *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &kindred__social__v1__cancel_friend_request_response__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Kindred__Social__V1__CancelFriendRequestResponse *
+       kindred__social__v1__cancel_friend_request_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Kindred__Social__V1__CancelFriendRequestResponse *)
+     protobuf_c_message_unpack (&kindred__social__v1__cancel_friend_request_response__descriptor,
+                                allocator, len, data);
+}
+void   kindred__social__v1__cancel_friend_request_response__free_unpacked
+                     (Kindred__Social__V1__CancelFriendRequestResponse *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &kindred__social__v1__cancel_friend_request_response__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   kindred__social__v1__remove_friend_request__init
+                     (Kindred__Social__V1__RemoveFriendRequest         *message)
+{
+  static const Kindred__Social__V1__RemoveFriendRequest init_value = KINDRED__SOCIAL__V1__REMOVE_FRIEND_REQUEST__INIT;
+  *message = init_value;
+}
+size_t kindred__social__v1__remove_friend_request__get_packed_size
+                     (const Kindred__Social__V1__RemoveFriendRequest *message)
+{
+  assert(message->base.descriptor == &kindred__social__v1__remove_friend_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t kindred__social__v1__remove_friend_request__pack
+                     (const Kindred__Social__V1__RemoveFriendRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &kindred__social__v1__remove_friend_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t kindred__social__v1__remove_friend_request__pack_to_buffer
+                     (const Kindred__Social__V1__RemoveFriendRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &kindred__social__v1__remove_friend_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Kindred__Social__V1__RemoveFriendRequest *
+       kindred__social__v1__remove_friend_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Kindred__Social__V1__RemoveFriendRequest *)
+     protobuf_c_message_unpack (&kindred__social__v1__remove_friend_request__descriptor,
+                                allocator, len, data);
+}
+void   kindred__social__v1__remove_friend_request__free_unpacked
+                     (Kindred__Social__V1__RemoveFriendRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &kindred__social__v1__remove_friend_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   kindred__social__v1__remove_friend_response__init
+                     (Kindred__Social__V1__RemoveFriendResponse         *message)
+{
+  static const Kindred__Social__V1__RemoveFriendResponse init_value = KINDRED__SOCIAL__V1__REMOVE_FRIEND_RESPONSE__INIT;
+  *message = init_value;
+}
+size_t kindred__social__v1__remove_friend_response__get_packed_size
+                     (const Kindred__Social__V1__RemoveFriendResponse *message)
+{
+  assert(message->base.descriptor == &kindred__social__v1__remove_friend_response__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t kindred__social__v1__remove_friend_response__pack
+                     (const Kindred__Social__V1__RemoveFriendResponse *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &kindred__social__v1__remove_friend_response__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t kindred__social__v1__remove_friend_response__pack_to_buffer
+                     (const Kindred__Social__V1__RemoveFriendResponse *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &kindred__social__v1__remove_friend_response__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Kindred__Social__V1__RemoveFriendResponse *
+       kindred__social__v1__remove_friend_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Kindred__Social__V1__RemoveFriendResponse *)
+     protobuf_c_message_unpack (&kindred__social__v1__remove_friend_response__descriptor,
+                                allocator, len, data);
+}
+void   kindred__social__v1__remove_friend_response__free_unpacked
+                     (Kindred__Social__V1__RemoveFriendResponse *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &kindred__social__v1__remove_friend_response__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   kindred__social__v1__list_friends_request__init
+                     (Kindred__Social__V1__ListFriendsRequest         *message)
+{
+  static const Kindred__Social__V1__ListFriendsRequest init_value = KINDRED__SOCIAL__V1__LIST_FRIENDS_REQUEST__INIT;
+  *message = init_value;
+}
+size_t kindred__social__v1__list_friends_request__get_packed_size
+                     (const Kindred__Social__V1__ListFriendsRequest *message)
+{
+  assert(message->base.descriptor == &kindred__social__v1__list_friends_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t kindred__social__v1__list_friends_request__pack
+                     (const Kindred__Social__V1__ListFriendsRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &kindred__social__v1__list_friends_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t kindred__social__v1__list_friends_request__pack_to_buffer
+                     (const Kindred__Social__V1__ListFriendsRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &kindred__social__v1__list_friends_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Kindred__Social__V1__ListFriendsRequest *
+       kindred__social__v1__list_friends_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Kindred__Social__V1__ListFriendsRequest *)
+     protobuf_c_message_unpack (&kindred__social__v1__list_friends_request__descriptor,
+                                allocator, len, data);
+}
+void   kindred__social__v1__list_friends_request__free_unpacked
+                     (Kindred__Social__V1__ListFriendsRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &kindred__social__v1__list_friends_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   kindred__social__v1__list_friends_response__init
+                     (Kindred__Social__V1__ListFriendsResponse         *message)
+{
+  static const Kindred__Social__V1__ListFriendsResponse init_value = KINDRED__SOCIAL__V1__LIST_FRIENDS_RESPONSE__INIT;
+  *message = init_value;
+}
+size_t kindred__social__v1__list_friends_response__get_packed_size
+                     (const Kindred__Social__V1__ListFriendsResponse *message)
+{
+  assert(message->base.descriptor == &kindred__social__v1__list_friends_response__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t kindred__social__v1__list_friends_response__pack
+                     (const Kindred__Social__V1__ListFriendsResponse *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &kindred__social__v1__list_friends_response__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t kindred__social__v1__list_friends_response__pack_to_buffer
+                     (const Kindred__Social__V1__ListFriendsResponse *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &kindred__social__v1__list_friends_response__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Kindred__Social__V1__ListFriendsResponse *
+       kindred__social__v1__list_friends_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Kindred__Social__V1__ListFriendsResponse *)
+     protobuf_c_message_unpack (&kindred__social__v1__list_friends_response__descriptor,
+                                allocator, len, data);
+}
+void   kindred__social__v1__list_friends_response__free_unpacked
+                     (Kindred__Social__V1__ListFriendsResponse *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &kindred__social__v1__list_friends_response__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   kindred__social__v1__list_friend_requests_request__init
+                     (Kindred__Social__V1__ListFriendRequestsRequest         *message)
+{
+  static const Kindred__Social__V1__ListFriendRequestsRequest init_value = KINDRED__SOCIAL__V1__LIST_FRIEND_REQUESTS_REQUEST__INIT;
+  *message = init_value;
+}
+size_t kindred__social__v1__list_friend_requests_request__get_packed_size
+                     (const Kindred__Social__V1__ListFriendRequestsRequest *message)
+{
+  assert(message->base.descriptor == &kindred__social__v1__list_friend_requests_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t kindred__social__v1__list_friend_requests_request__pack
+                     (const Kindred__Social__V1__ListFriendRequestsRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &kindred__social__v1__list_friend_requests_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t kindred__social__v1__list_friend_requests_request__pack_to_buffer
+                     (const Kindred__Social__V1__ListFriendRequestsRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &kindred__social__v1__list_friend_requests_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Kindred__Social__V1__ListFriendRequestsRequest *
+       kindred__social__v1__list_friend_requests_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Kindred__Social__V1__ListFriendRequestsRequest *)
+     protobuf_c_message_unpack (&kindred__social__v1__list_friend_requests_request__descriptor,
+                                allocator, len, data);
+}
+void   kindred__social__v1__list_friend_requests_request__free_unpacked
+                     (Kindred__Social__V1__ListFriendRequestsRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &kindred__social__v1__list_friend_requests_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   kindred__social__v1__list_friend_requests_response__init
+                     (Kindred__Social__V1__ListFriendRequestsResponse         *message)
+{
+  static const Kindred__Social__V1__ListFriendRequestsResponse init_value = KINDRED__SOCIAL__V1__LIST_FRIEND_REQUESTS_RESPONSE__INIT;
+  *message = init_value;
+}
+size_t kindred__social__v1__list_friend_requests_response__get_packed_size
+                     (const Kindred__Social__V1__ListFriendRequestsResponse *message)
+{
+  assert(message->base.descriptor == &kindred__social__v1__list_friend_requests_response__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t kindred__social__v1__list_friend_requests_response__pack
+                     (const Kindred__Social__V1__ListFriendRequestsResponse *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &kindred__social__v1__list_friend_requests_response__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t kindred__social__v1__list_friend_requests_response__pack_to_buffer
+                     (const Kindred__Social__V1__ListFriendRequestsResponse *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &kindred__social__v1__list_friend_requests_response__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Kindred__Social__V1__ListFriendRequestsResponse *
+       kindred__social__v1__list_friend_requests_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Kindred__Social__V1__ListFriendRequestsResponse *)
+     protobuf_c_message_unpack (&kindred__social__v1__list_friend_requests_response__descriptor,
+                                allocator, len, data);
+}
+void   kindred__social__v1__list_friend_requests_response__free_unpacked
+                     (Kindred__Social__V1__ListFriendRequestsResponse *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &kindred__social__v1__list_friend_requests_response__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   kindred__social__v1__are_friends_request__init
+                     (Kindred__Social__V1__AreFriendsRequest         *message)
+{
+  static const Kindred__Social__V1__AreFriendsRequest init_value = KINDRED__SOCIAL__V1__ARE_FRIENDS_REQUEST__INIT;
+  *message = init_value;
+}
+size_t kindred__social__v1__are_friends_request__get_packed_size
+                     (const Kindred__Social__V1__AreFriendsRequest *message)
+{
+  assert(message->base.descriptor == &kindred__social__v1__are_friends_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t kindred__social__v1__are_friends_request__pack
+                     (const Kindred__Social__V1__AreFriendsRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &kindred__social__v1__are_friends_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t kindred__social__v1__are_friends_request__pack_to_buffer
+                     (const Kindred__Social__V1__AreFriendsRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &kindred__social__v1__are_friends_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Kindred__Social__V1__AreFriendsRequest *
+       kindred__social__v1__are_friends_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Kindred__Social__V1__AreFriendsRequest *)
+     protobuf_c_message_unpack (&kindred__social__v1__are_friends_request__descriptor,
+                                allocator, len, data);
+}
+void   kindred__social__v1__are_friends_request__free_unpacked
+                     (Kindred__Social__V1__AreFriendsRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &kindred__social__v1__are_friends_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   kindred__social__v1__are_friends_response__init
+                     (Kindred__Social__V1__AreFriendsResponse         *message)
+{
+  static const Kindred__Social__V1__AreFriendsResponse init_value = KINDRED__SOCIAL__V1__ARE_FRIENDS_RESPONSE__INIT;
+  *message = init_value;
+}
+size_t kindred__social__v1__are_friends_response__get_packed_size
+                     (const Kindred__Social__V1__AreFriendsResponse *message)
+{
+  assert(message->base.descriptor == &kindred__social__v1__are_friends_response__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t kindred__social__v1__are_friends_response__pack
+                     (const Kindred__Social__V1__AreFriendsResponse *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &kindred__social__v1__are_friends_response__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t kindred__social__v1__are_friends_response__pack_to_buffer
+                     (const Kindred__Social__V1__AreFriendsResponse *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &kindred__social__v1__are_friends_response__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Kindred__Social__V1__AreFriendsResponse *
+       kindred__social__v1__are_friends_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Kindred__Social__V1__AreFriendsResponse *)
+     protobuf_c_message_unpack (&kindred__social__v1__are_friends_response__descriptor,
+                                allocator, len, data);
+}
+void   kindred__social__v1__are_friends_response__free_unpacked
+                     (Kindred__Social__V1__AreFriendsResponse *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &kindred__social__v1__are_friends_response__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   kindred__social__v1__follow_request__init
+                     (Kindred__Social__V1__FollowRequest         *message)
+{
+  static const Kindred__Social__V1__FollowRequest init_value = KINDRED__SOCIAL__V1__FOLLOW_REQUEST__INIT;
+  *message = init_value;
+}
+size_t kindred__social__v1__follow_request__get_packed_size
+                     (const Kindred__Social__V1__FollowRequest *message)
+{
+  assert(message->base.descriptor == &kindred__social__v1__follow_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t kindred__social__v1__follow_request__pack
+                     (const Kindred__Social__V1__FollowRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &kindred__social__v1__follow_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t kindred__social__v1__follow_request__pack_to_buffer
+                     (const Kindred__Social__V1__FollowRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &kindred__social__v1__follow_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Kindred__Social__V1__FollowRequest *
+       kindred__social__v1__follow_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Kindred__Social__V1__FollowRequest *)
+     protobuf_c_message_unpack (&kindred__social__v1__follow_request__descriptor,
+                                allocator, len, data);
+}
+void   kindred__social__v1__follow_request__free_unpacked
+                     (Kindred__Social__V1__FollowRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &kindred__social__v1__follow_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   kindred__social__v1__follow_response__init
+                     (Kindred__Social__V1__FollowResponse         *message)
+{
+  static const Kindred__Social__V1__FollowResponse init_value = KINDRED__SOCIAL__V1__FOLLOW_RESPONSE__INIT;
+  *message = init_value;
+}
+size_t kindred__social__v1__follow_response__get_packed_size
+                     (const Kindred__Social__V1__FollowResponse *message)
+{
+  assert(message->base.descriptor == &kindred__social__v1__follow_response__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t kindred__social__v1__follow_response__pack
+                     (const Kindred__Social__V1__FollowResponse *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &kindred__social__v1__follow_response__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t kindred__social__v1__follow_response__pack_to_buffer
+                     (const Kindred__Social__V1__FollowResponse *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &kindred__social__v1__follow_response__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Kindred__Social__V1__FollowResponse *
+       kindred__social__v1__follow_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Kindred__Social__V1__FollowResponse *)
+     protobuf_c_message_unpack (&kindred__social__v1__follow_response__descriptor,
+                                allocator, len, data);
+}
+void   kindred__social__v1__follow_response__free_unpacked
+                     (Kindred__Social__V1__FollowResponse *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &kindred__social__v1__follow_response__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   kindred__social__v1__unfollow_request__init
+                     (Kindred__Social__V1__UnfollowRequest         *message)
+{
+  static const Kindred__Social__V1__UnfollowRequest init_value = KINDRED__SOCIAL__V1__UNFOLLOW_REQUEST__INIT;
+  *message = init_value;
+}
+size_t kindred__social__v1__unfollow_request__get_packed_size
+                     (const Kindred__Social__V1__UnfollowRequest *message)
+{
+  assert(message->base.descriptor == &kindred__social__v1__unfollow_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t kindred__social__v1__unfollow_request__pack
+                     (const Kindred__Social__V1__UnfollowRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &kindred__social__v1__unfollow_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t kindred__social__v1__unfollow_request__pack_to_buffer
+                     (const Kindred__Social__V1__UnfollowRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &kindred__social__v1__unfollow_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Kindred__Social__V1__UnfollowRequest *
+       kindred__social__v1__unfollow_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Kindred__Social__V1__UnfollowRequest *)
+     protobuf_c_message_unpack (&kindred__social__v1__unfollow_request__descriptor,
+                                allocator, len, data);
+}
+void   kindred__social__v1__unfollow_request__free_unpacked
+                     (Kindred__Social__V1__UnfollowRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &kindred__social__v1__unfollow_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   kindred__social__v1__unfollow_response__init
+                     (Kindred__Social__V1__UnfollowResponse         *message)
+{
+  static const Kindred__Social__V1__UnfollowResponse init_value = KINDRED__SOCIAL__V1__UNFOLLOW_RESPONSE__INIT;
+  *message = init_value;
+}
+size_t kindred__social__v1__unfollow_response__get_packed_size
+                     (const Kindred__Social__V1__UnfollowResponse *message)
+{
+  assert(message->base.descriptor == &kindred__social__v1__unfollow_response__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t kindred__social__v1__unfollow_response__pack
+                     (const Kindred__Social__V1__UnfollowResponse *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &kindred__social__v1__unfollow_response__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t kindred__social__v1__unfollow_response__pack_to_buffer
+                     (const Kindred__Social__V1__UnfollowResponse *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &kindred__social__v1__unfollow_response__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Kindred__Social__V1__UnfollowResponse *
+       kindred__social__v1__unfollow_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Kindred__Social__V1__UnfollowResponse *)
+     protobuf_c_message_unpack (&kindred__social__v1__unfollow_response__descriptor,
+                                allocator, len, data);
+}
+void   kindred__social__v1__unfollow_response__free_unpacked
+                     (Kindred__Social__V1__UnfollowResponse *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &kindred__social__v1__unfollow_response__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   kindred__social__v1__follow__init
+                     (Kindred__Social__V1__Follow         *message)
+{
+  static const Kindred__Social__V1__Follow init_value = KINDRED__SOCIAL__V1__FOLLOW__INIT;
+  *message = init_value;
+}
+size_t kindred__social__v1__follow__get_packed_size
+                     (const Kindred__Social__V1__Follow *message)
+{
+  assert(message->base.descriptor == &kindred__social__v1__follow__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t kindred__social__v1__follow__pack
+                     (const Kindred__Social__V1__Follow *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &kindred__social__v1__follow__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t kindred__social__v1__follow__pack_to_buffer
+                     (const Kindred__Social__V1__Follow *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &kindred__social__v1__follow__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Kindred__Social__V1__Follow *
+       kindred__social__v1__follow__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Kindred__Social__V1__Follow *)
+     protobuf_c_message_unpack (&kindred__social__v1__follow__descriptor,
+                                allocator, len, data);
+}
+void   kindred__social__v1__follow__free_unpacked
+                     (Kindred__Social__V1__Follow *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &kindred__social__v1__follow__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   kindred__social__v1__list_followers_request__init
+                     (Kindred__Social__V1__ListFollowersRequest         *message)
+{
+  static const Kindred__Social__V1__ListFollowersRequest init_value = KINDRED__SOCIAL__V1__LIST_FOLLOWERS_REQUEST__INIT;
+  *message = init_value;
+}
+size_t kindred__social__v1__list_followers_request__get_packed_size
+                     (const Kindred__Social__V1__ListFollowersRequest *message)
+{
+  assert(message->base.descriptor == &kindred__social__v1__list_followers_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t kindred__social__v1__list_followers_request__pack
+                     (const Kindred__Social__V1__ListFollowersRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &kindred__social__v1__list_followers_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t kindred__social__v1__list_followers_request__pack_to_buffer
+                     (const Kindred__Social__V1__ListFollowersRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &kindred__social__v1__list_followers_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Kindred__Social__V1__ListFollowersRequest *
+       kindred__social__v1__list_followers_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Kindred__Social__V1__ListFollowersRequest *)
+     protobuf_c_message_unpack (&kindred__social__v1__list_followers_request__descriptor,
+                                allocator, len, data);
+}
+void   kindred__social__v1__list_followers_request__free_unpacked
+                     (Kindred__Social__V1__ListFollowersRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &kindred__social__v1__list_followers_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   kindred__social__v1__list_followers_response__init
+                     (Kindred__Social__V1__ListFollowersResponse         *message)
+{
+  static const Kindred__Social__V1__ListFollowersResponse init_value = KINDRED__SOCIAL__V1__LIST_FOLLOWERS_RESPONSE__INIT;
+  *message = init_value;
+}
+size_t kindred__social__v1__list_followers_response__get_packed_size
+                     (const Kindred__Social__V1__ListFollowersResponse *message)
+{
+  assert(message->base.descriptor == &kindred__social__v1__list_followers_response__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t kindred__social__v1__list_followers_response__pack
+                     (const Kindred__Social__V1__ListFollowersResponse *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &kindred__social__v1__list_followers_response__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t kindred__social__v1__list_followers_response__pack_to_buffer
+                     (const Kindred__Social__V1__ListFollowersResponse *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &kindred__social__v1__list_followers_response__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Kindred__Social__V1__ListFollowersResponse *
+       kindred__social__v1__list_followers_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Kindred__Social__V1__ListFollowersResponse *)
+     protobuf_c_message_unpack (&kindred__social__v1__list_followers_response__descriptor,
+                                allocator, len, data);
+}
+void   kindred__social__v1__list_followers_response__free_unpacked
+                     (Kindred__Social__V1__ListFollowersResponse *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &kindred__social__v1__list_followers_response__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   kindred__social__v1__list_following_request__init
+                     (Kindred__Social__V1__ListFollowingRequest         *message)
+{
+  static const Kindred__Social__V1__ListFollowingRequest init_value = KINDRED__SOCIAL__V1__LIST_FOLLOWING_REQUEST__INIT;
+  *message = init_value;
+}
+size_t kindred__social__v1__list_following_request__get_packed_size
+                     (const Kindred__Social__V1__ListFollowingRequest *message)
+{
+  assert(message->base.descriptor == &kindred__social__v1__list_following_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t kindred__social__v1__list_following_request__pack
+                     (const Kindred__Social__V1__ListFollowingRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &kindred__social__v1__list_following_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t kindred__social__v1__list_following_request__pack_to_buffer
+                     (const Kindred__Social__V1__ListFollowingRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &kindred__social__v1__list_following_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Kindred__Social__V1__ListFollowingRequest *
+       kindred__social__v1__list_following_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Kindred__Social__V1__ListFollowingRequest *)
+     protobuf_c_message_unpack (&kindred__social__v1__list_following_request__descriptor,
+                                allocator, len, data);
+}
+void   kindred__social__v1__list_following_request__free_unpacked
+                     (Kindred__Social__V1__ListFollowingRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &kindred__social__v1__list_following_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   kindred__social__v1__list_following_response__init
+                     (Kindred__Social__V1__ListFollowingResponse         *message)
+{
+  static const Kindred__Social__V1__ListFollowingResponse init_value = KINDRED__SOCIAL__V1__LIST_FOLLOWING_RESPONSE__INIT;
+  *message = init_value;
+}
+size_t kindred__social__v1__list_following_response__get_packed_size
+                     (const Kindred__Social__V1__ListFollowingResponse *message)
+{
+  assert(message->base.descriptor == &kindred__social__v1__list_following_response__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t kindred__social__v1__list_following_response__pack
+                     (const Kindred__Social__V1__ListFollowingResponse *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &kindred__social__v1__list_following_response__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t kindred__social__v1__list_following_response__pack_to_buffer
+                     (const Kindred__Social__V1__ListFollowingResponse *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &kindred__social__v1__list_following_response__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Kindred__Social__V1__ListFollowingResponse *
+       kindred__social__v1__list_following_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Kindred__Social__V1__ListFollowingResponse *)
+     protobuf_c_message_unpack (&kindred__social__v1__list_following_response__descriptor,
+                                allocator, len, data);
+}
+void   kindred__social__v1__list_following_response__free_unpacked
+                     (Kindred__Social__V1__ListFollowingResponse *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &kindred__social__v1__list_following_response__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   kindred__social__v1__is_following_request__init
+                     (Kindred__Social__V1__IsFollowingRequest         *message)
+{
+  static const Kindred__Social__V1__IsFollowingRequest init_value = KINDRED__SOCIAL__V1__IS_FOLLOWING_REQUEST__INIT;
+  *message = init_value;
+}
+size_t kindred__social__v1__is_following_request__get_packed_size
+                     (const Kindred__Social__V1__IsFollowingRequest *message)
+{
+  assert(message->base.descriptor == &kindred__social__v1__is_following_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t kindred__social__v1__is_following_request__pack
+                     (const Kindred__Social__V1__IsFollowingRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &kindred__social__v1__is_following_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t kindred__social__v1__is_following_request__pack_to_buffer
+                     (const Kindred__Social__V1__IsFollowingRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &kindred__social__v1__is_following_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Kindred__Social__V1__IsFollowingRequest *
+       kindred__social__v1__is_following_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Kindred__Social__V1__IsFollowingRequest *)
+     protobuf_c_message_unpack (&kindred__social__v1__is_following_request__descriptor,
+                                allocator, len, data);
+}
+void   kindred__social__v1__is_following_request__free_unpacked
+                     (Kindred__Social__V1__IsFollowingRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &kindred__social__v1__is_following_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   kindred__social__v1__is_following_response__init
+                     (Kindred__Social__V1__IsFollowingResponse         *message)
+{
+  static const Kindred__Social__V1__IsFollowingResponse init_value = KINDRED__SOCIAL__V1__IS_FOLLOWING_RESPONSE__INIT;
+  *message = init_value;
+}
+size_t kindred__social__v1__is_following_response__get_packed_size
+                     (const Kindred__Social__V1__IsFollowingResponse *message)
+{
+  assert(message->base.descriptor == &kindred__social__v1__is_following_response__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t kindred__social__v1__is_following_response__pack
+                     (const Kindred__Social__V1__IsFollowingResponse *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &kindred__social__v1__is_following_response__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t kindred__social__v1__is_following_response__pack_to_buffer
+                     (const Kindred__Social__V1__IsFollowingResponse *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &kindred__social__v1__is_following_response__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Kindred__Social__V1__IsFollowingResponse *
+       kindred__social__v1__is_following_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Kindred__Social__V1__IsFollowingResponse *)
+     protobuf_c_message_unpack (&kindred__social__v1__is_following_response__descriptor,
+                                allocator, len, data);
+}
+void   kindred__social__v1__is_following_response__free_unpacked
+                     (Kindred__Social__V1__IsFollowingResponse *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &kindred__social__v1__is_following_response__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   kindred__social__v1__block_user_request__init
+                     (Kindred__Social__V1__BlockUserRequest         *message)
+{
+  static const Kindred__Social__V1__BlockUserRequest init_value = KINDRED__SOCIAL__V1__BLOCK_USER_REQUEST__INIT;
+  *message = init_value;
+}
+size_t kindred__social__v1__block_user_request__get_packed_size
+                     (const Kindred__Social__V1__BlockUserRequest *message)
+{
+  assert(message->base.descriptor == &kindred__social__v1__block_user_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t kindred__social__v1__block_user_request__pack
+                     (const Kindred__Social__V1__BlockUserRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &kindred__social__v1__block_user_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t kindred__social__v1__block_user_request__pack_to_buffer
+                     (const Kindred__Social__V1__BlockUserRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &kindred__social__v1__block_user_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Kindred__Social__V1__BlockUserRequest *
+       kindred__social__v1__block_user_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Kindred__Social__V1__BlockUserRequest *)
+     protobuf_c_message_unpack (&kindred__social__v1__block_user_request__descriptor,
+                                allocator, len, data);
+}
+void   kindred__social__v1__block_user_request__free_unpacked
+                     (Kindred__Social__V1__BlockUserRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &kindred__social__v1__block_user_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   kindred__social__v1__block_user_response__init
+                     (Kindred__Social__V1__BlockUserResponse         *message)
+{
+  static const Kindred__Social__V1__BlockUserResponse init_value = KINDRED__SOCIAL__V1__BLOCK_USER_RESPONSE__INIT;
+  *message = init_value;
+}
+size_t kindred__social__v1__block_user_response__get_packed_size
+                     (const Kindred__Social__V1__BlockUserResponse *message)
+{
+  assert(message->base.descriptor == &kindred__social__v1__block_user_response__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t kindred__social__v1__block_user_response__pack
+                     (const Kindred__Social__V1__BlockUserResponse *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &kindred__social__v1__block_user_response__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t kindred__social__v1__block_user_response__pack_to_buffer
+                     (const Kindred__Social__V1__BlockUserResponse *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &kindred__social__v1__block_user_response__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Kindred__Social__V1__BlockUserResponse *
+       kindred__social__v1__block_user_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Kindred__Social__V1__BlockUserResponse *)
+     protobuf_c_message_unpack (&kindred__social__v1__block_user_response__descriptor,
+                                allocator, len, data);
+}
+void   kindred__social__v1__block_user_response__free_unpacked
+                     (Kindred__Social__V1__BlockUserResponse *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &kindred__social__v1__block_user_response__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   kindred__social__v1__unblock_user_request__init
+                     (Kindred__Social__V1__UnblockUserRequest         *message)
+{
+  static const Kindred__Social__V1__UnblockUserRequest init_value = KINDRED__SOCIAL__V1__UNBLOCK_USER_REQUEST__INIT;
+  *message = init_value;
+}
+size_t kindred__social__v1__unblock_user_request__get_packed_size
+                     (const Kindred__Social__V1__UnblockUserRequest *message)
+{
+  assert(message->base.descriptor == &kindred__social__v1__unblock_user_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t kindred__social__v1__unblock_user_request__pack
+                     (const Kindred__Social__V1__UnblockUserRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &kindred__social__v1__unblock_user_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t kindred__social__v1__unblock_user_request__pack_to_buffer
+                     (const Kindred__Social__V1__UnblockUserRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &kindred__social__v1__unblock_user_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Kindred__Social__V1__UnblockUserRequest *
+       kindred__social__v1__unblock_user_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Kindred__Social__V1__UnblockUserRequest *)
+     protobuf_c_message_unpack (&kindred__social__v1__unblock_user_request__descriptor,
+                                allocator, len, data);
+}
+void   kindred__social__v1__unblock_user_request__free_unpacked
+                     (Kindred__Social__V1__UnblockUserRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &kindred__social__v1__unblock_user_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   kindred__social__v1__unblock_user_response__init
+                     (Kindred__Social__V1__UnblockUserResponse         *message)
+{
+  static const Kindred__Social__V1__UnblockUserResponse init_value = KINDRED__SOCIAL__V1__UNBLOCK_USER_RESPONSE__INIT;
+  *message = init_value;
+}
+size_t kindred__social__v1__unblock_user_response__get_packed_size
+                     (const Kindred__Social__V1__UnblockUserResponse *message)
+{
+  assert(message->base.descriptor == &kindred__social__v1__unblock_user_response__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t kindred__social__v1__unblock_user_response__pack
+                     (const Kindred__Social__V1__UnblockUserResponse *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &kindred__social__v1__unblock_user_response__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t kindred__social__v1__unblock_user_response__pack_to_buffer
+                     (const Kindred__Social__V1__UnblockUserResponse *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &kindred__social__v1__unblock_user_response__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Kindred__Social__V1__UnblockUserResponse *
+       kindred__social__v1__unblock_user_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Kindred__Social__V1__UnblockUserResponse *)
+     protobuf_c_message_unpack (&kindred__social__v1__unblock_user_response__descriptor,
+                                allocator, len, data);
+}
+void   kindred__social__v1__unblock_user_response__free_unpacked
+                     (Kindred__Social__V1__UnblockUserResponse *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &kindred__social__v1__unblock_user_response__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   kindred__social__v1__list_blocked_users_request__init
+                     (Kindred__Social__V1__ListBlockedUsersRequest         *message)
+{
+  static const Kindred__Social__V1__ListBlockedUsersRequest init_value = KINDRED__SOCIAL__V1__LIST_BLOCKED_USERS_REQUEST__INIT;
+  *message = init_value;
+}
+size_t kindred__social__v1__list_blocked_users_request__get_packed_size
+                     (const Kindred__Social__V1__ListBlockedUsersRequest *message)
+{
+  assert(message->base.descriptor == &kindred__social__v1__list_blocked_users_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t kindred__social__v1__list_blocked_users_request__pack
+                     (const Kindred__Social__V1__ListBlockedUsersRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &kindred__social__v1__list_blocked_users_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t kindred__social__v1__list_blocked_users_request__pack_to_buffer
+                     (const Kindred__Social__V1__ListBlockedUsersRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &kindred__social__v1__list_blocked_users_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Kindred__Social__V1__ListBlockedUsersRequest *
+       kindred__social__v1__list_blocked_users_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Kindred__Social__V1__ListBlockedUsersRequest *)
+     protobuf_c_message_unpack (&kindred__social__v1__list_blocked_users_request__descriptor,
+                                allocator, len, data);
+}
+void   kindred__social__v1__list_blocked_users_request__free_unpacked
+                     (Kindred__Social__V1__ListBlockedUsersRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &kindred__social__v1__list_blocked_users_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   kindred__social__v1__list_blocked_users_response__init
+                     (Kindred__Social__V1__ListBlockedUsersResponse         *message)
+{
+  static const Kindred__Social__V1__ListBlockedUsersResponse init_value = KINDRED__SOCIAL__V1__LIST_BLOCKED_USERS_RESPONSE__INIT;
+  *message = init_value;
+}
+size_t kindred__social__v1__list_blocked_users_response__get_packed_size
+                     (const Kindred__Social__V1__ListBlockedUsersResponse *message)
+{
+  assert(message->base.descriptor == &kindred__social__v1__list_blocked_users_response__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t kindred__social__v1__list_blocked_users_response__pack
+                     (const Kindred__Social__V1__ListBlockedUsersResponse *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &kindred__social__v1__list_blocked_users_response__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t kindred__social__v1__list_blocked_users_response__pack_to_buffer
+                     (const Kindred__Social__V1__ListBlockedUsersResponse *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &kindred__social__v1__list_blocked_users_response__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Kindred__Social__V1__ListBlockedUsersResponse *
+       kindred__social__v1__list_blocked_users_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Kindred__Social__V1__ListBlockedUsersResponse *)
+     protobuf_c_message_unpack (&kindred__social__v1__list_blocked_users_response__descriptor,
+                                allocator, len, data);
+}
+void   kindred__social__v1__list_blocked_users_response__free_unpacked
+                     (Kindred__Social__V1__ListBlockedUsersResponse *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &kindred__social__v1__list_blocked_users_response__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   kindred__social__v1__search_users_request__init
+                     (Kindred__Social__V1__SearchUsersRequest         *message)
+{
+  static const Kindred__Social__V1__SearchUsersRequest init_value = KINDRED__SOCIAL__V1__SEARCH_USERS_REQUEST__INIT;
+  *message = init_value;
+}
+size_t kindred__social__v1__search_users_request__get_packed_size
+                     (const Kindred__Social__V1__SearchUsersRequest *message)
+{
+  assert(message->base.descriptor == &kindred__social__v1__search_users_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t kindred__social__v1__search_users_request__pack
+                     (const Kindred__Social__V1__SearchUsersRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &kindred__social__v1__search_users_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t kindred__social__v1__search_users_request__pack_to_buffer
+                     (const Kindred__Social__V1__SearchUsersRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &kindred__social__v1__search_users_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Kindred__Social__V1__SearchUsersRequest *
+       kindred__social__v1__search_users_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Kindred__Social__V1__SearchUsersRequest *)
+     protobuf_c_message_unpack (&kindred__social__v1__search_users_request__descriptor,
+                                allocator, len, data);
+}
+void   kindred__social__v1__search_users_request__free_unpacked
+                     (Kindred__Social__V1__SearchUsersRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &kindred__social__v1__search_users_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   kindred__social__v1__search_users_response__init
+                     (Kindred__Social__V1__SearchUsersResponse         *message)
+{
+  static const Kindred__Social__V1__SearchUsersResponse init_value = KINDRED__SOCIAL__V1__SEARCH_USERS_RESPONSE__INIT;
+  *message = init_value;
+}
+size_t kindred__social__v1__search_users_response__get_packed_size
+                     (const Kindred__Social__V1__SearchUsersResponse *message)
+{
+  assert(message->base.descriptor == &kindred__social__v1__search_users_response__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t kindred__social__v1__search_users_response__pack
+                     (const Kindred__Social__V1__SearchUsersResponse *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &kindred__social__v1__search_users_response__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t kindred__social__v1__search_users_response__pack_to_buffer
+                     (const Kindred__Social__V1__SearchUsersResponse *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &kindred__social__v1__search_users_response__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Kindred__Social__V1__SearchUsersResponse *
+       kindred__social__v1__search_users_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Kindred__Social__V1__SearchUsersResponse *)
+     protobuf_c_message_unpack (&kindred__social__v1__search_users_response__descriptor,
+                                allocator, len, data);
+}
+void   kindred__social__v1__search_users_response__free_unpacked
+                     (Kindred__Social__V1__SearchUsersResponse *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &kindred__social__v1__search_users_response__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   kindred__social__v1__message__init
+                     (Kindred__Social__V1__Message         *message)
+{
+  static const Kindred__Social__V1__Message init_value = KINDRED__SOCIAL__V1__MESSAGE__INIT;
+  *message = init_value;
+}
+size_t kindred__social__v1__message__get_packed_size
+                     (const Kindred__Social__V1__Message *message)
+{
+  assert(message->base.descriptor == &kindred__social__v1__message__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t kindred__social__v1__message__pack
+                     (const Kindred__Social__V1__Message *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &kindred__social__v1__message__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t kindred__social__v1__message__pack_to_buffer
+                     (const Kindred__Social__V1__Message *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &kindred__social__v1__message__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Kindred__Social__V1__Message *
+       kindred__social__v1__message__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Kindred__Social__V1__Message *)
+     protobuf_c_message_unpack (&kindred__social__v1__message__descriptor,
+                                allocator, len, data);
+}
+void   kindred__social__v1__message__free_unpacked
+                     (Kindred__Social__V1__Message *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &kindred__social__v1__message__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   kindred__social__v1__conversation__init
+                     (Kindred__Social__V1__Conversation         *message)
+{
+  static const Kindred__Social__V1__Conversation init_value = KINDRED__SOCIAL__V1__CONVERSATION__INIT;
+  *message = init_value;
+}
+size_t kindred__social__v1__conversation__get_packed_size
+                     (const Kindred__Social__V1__Conversation *message)
+{
+  assert(message->base.descriptor == &kindred__social__v1__conversation__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t kindred__social__v1__conversation__pack
+                     (const Kindred__Social__V1__Conversation *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &kindred__social__v1__conversation__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t kindred__social__v1__conversation__pack_to_buffer
+                     (const Kindred__Social__V1__Conversation *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &kindred__social__v1__conversation__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Kindred__Social__V1__Conversation *
+       kindred__social__v1__conversation__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Kindred__Social__V1__Conversation *)
+     protobuf_c_message_unpack (&kindred__social__v1__conversation__descriptor,
+                                allocator, len, data);
+}
+void   kindred__social__v1__conversation__free_unpacked
+                     (Kindred__Social__V1__Conversation *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &kindred__social__v1__conversation__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   kindred__social__v1__send_message_request__init
+                     (Kindred__Social__V1__SendMessageRequest         *message)
+{
+  static const Kindred__Social__V1__SendMessageRequest init_value = KINDRED__SOCIAL__V1__SEND_MESSAGE_REQUEST__INIT;
+  *message = init_value;
+}
+size_t kindred__social__v1__send_message_request__get_packed_size
+                     (const Kindred__Social__V1__SendMessageRequest *message)
+{
+  assert(message->base.descriptor == &kindred__social__v1__send_message_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t kindred__social__v1__send_message_request__pack
+                     (const Kindred__Social__V1__SendMessageRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &kindred__social__v1__send_message_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t kindred__social__v1__send_message_request__pack_to_buffer
+                     (const Kindred__Social__V1__SendMessageRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &kindred__social__v1__send_message_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Kindred__Social__V1__SendMessageRequest *
+       kindred__social__v1__send_message_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Kindred__Social__V1__SendMessageRequest *)
+     protobuf_c_message_unpack (&kindred__social__v1__send_message_request__descriptor,
+                                allocator, len, data);
+}
+void   kindred__social__v1__send_message_request__free_unpacked
+                     (Kindred__Social__V1__SendMessageRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &kindred__social__v1__send_message_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   kindred__social__v1__send_message_response__init
+                     (Kindred__Social__V1__SendMessageResponse         *message)
+{
+  static const Kindred__Social__V1__SendMessageResponse init_value = KINDRED__SOCIAL__V1__SEND_MESSAGE_RESPONSE__INIT;
+  *message = init_value;
+}
+size_t kindred__social__v1__send_message_response__get_packed_size
+                     (const Kindred__Social__V1__SendMessageResponse *message)
+{
+  assert(message->base.descriptor == &kindred__social__v1__send_message_response__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t kindred__social__v1__send_message_response__pack
+                     (const Kindred__Social__V1__SendMessageResponse *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &kindred__social__v1__send_message_response__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t kindred__social__v1__send_message_response__pack_to_buffer
+                     (const Kindred__Social__V1__SendMessageResponse *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &kindred__social__v1__send_message_response__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Kindred__Social__V1__SendMessageResponse *
+       kindred__social__v1__send_message_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Kindred__Social__V1__SendMessageResponse *)
+     protobuf_c_message_unpack (&kindred__social__v1__send_message_response__descriptor,
+                                allocator, len, data);
+}
+void   kindred__social__v1__send_message_response__free_unpacked
+                     (Kindred__Social__V1__SendMessageResponse *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &kindred__social__v1__send_message_response__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   kindred__social__v1__list_conversations_request__init
+                     (Kindred__Social__V1__ListConversationsRequest         *message)
+{
+  static const Kindred__Social__V1__ListConversationsRequest init_value = KINDRED__SOCIAL__V1__LIST_CONVERSATIONS_REQUEST__INIT;
+  *message = init_value;
+}
+size_t kindred__social__v1__list_conversations_request__get_packed_size
+                     (const Kindred__Social__V1__ListConversationsRequest *message)
+{
+  assert(message->base.descriptor == &kindred__social__v1__list_conversations_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t kindred__social__v1__list_conversations_request__pack
+                     (const Kindred__Social__V1__ListConversationsRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &kindred__social__v1__list_conversations_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t kindred__social__v1__list_conversations_request__pack_to_buffer
+                     (const Kindred__Social__V1__ListConversationsRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &kindred__social__v1__list_conversations_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Kindred__Social__V1__ListConversationsRequest *
+       kindred__social__v1__list_conversations_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Kindred__Social__V1__ListConversationsRequest *)
+     protobuf_c_message_unpack (&kindred__social__v1__list_conversations_request__descriptor,
+                                allocator, len, data);
+}
+void   kindred__social__v1__list_conversations_request__free_unpacked
+                     (Kindred__Social__V1__ListConversationsRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &kindred__social__v1__list_conversations_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   kindred__social__v1__list_conversations_response__init
+                     (Kindred__Social__V1__ListConversationsResponse         *message)
+{
+  static const Kindred__Social__V1__ListConversationsResponse init_value = KINDRED__SOCIAL__V1__LIST_CONVERSATIONS_RESPONSE__INIT;
+  *message = init_value;
+}
+size_t kindred__social__v1__list_conversations_response__get_packed_size
+                     (const Kindred__Social__V1__ListConversationsResponse *message)
+{
+  assert(message->base.descriptor == &kindred__social__v1__list_conversations_response__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t kindred__social__v1__list_conversations_response__pack
+                     (const Kindred__Social__V1__ListConversationsResponse *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &kindred__social__v1__list_conversations_response__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t kindred__social__v1__list_conversations_response__pack_to_buffer
+                     (const Kindred__Social__V1__ListConversationsResponse *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &kindred__social__v1__list_conversations_response__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Kindred__Social__V1__ListConversationsResponse *
+       kindred__social__v1__list_conversations_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Kindred__Social__V1__ListConversationsResponse *)
+     protobuf_c_message_unpack (&kindred__social__v1__list_conversations_response__descriptor,
+                                allocator, len, data);
+}
+void   kindred__social__v1__list_conversations_response__free_unpacked
+                     (Kindred__Social__V1__ListConversationsResponse *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &kindred__social__v1__list_conversations_response__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   kindred__social__v1__list_messages_request__init
+                     (Kindred__Social__V1__ListMessagesRequest         *message)
+{
+  static const Kindred__Social__V1__ListMessagesRequest init_value = KINDRED__SOCIAL__V1__LIST_MESSAGES_REQUEST__INIT;
+  *message = init_value;
+}
+size_t kindred__social__v1__list_messages_request__get_packed_size
+                     (const Kindred__Social__V1__ListMessagesRequest *message)
+{
+  assert(message->base.descriptor == &kindred__social__v1__list_messages_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t kindred__social__v1__list_messages_request__pack
+                     (const Kindred__Social__V1__ListMessagesRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &kindred__social__v1__list_messages_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t kindred__social__v1__list_messages_request__pack_to_buffer
+                     (const Kindred__Social__V1__ListMessagesRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &kindred__social__v1__list_messages_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Kindred__Social__V1__ListMessagesRequest *
+       kindred__social__v1__list_messages_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Kindred__Social__V1__ListMessagesRequest *)
+     protobuf_c_message_unpack (&kindred__social__v1__list_messages_request__descriptor,
+                                allocator, len, data);
+}
+void   kindred__social__v1__list_messages_request__free_unpacked
+                     (Kindred__Social__V1__ListMessagesRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &kindred__social__v1__list_messages_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   kindred__social__v1__list_messages_response__init
+                     (Kindred__Social__V1__ListMessagesResponse         *message)
+{
+  static const Kindred__Social__V1__ListMessagesResponse init_value = KINDRED__SOCIAL__V1__LIST_MESSAGES_RESPONSE__INIT;
+  *message = init_value;
+}
+size_t kindred__social__v1__list_messages_response__get_packed_size
+                     (const Kindred__Social__V1__ListMessagesResponse *message)
+{
+  assert(message->base.descriptor == &kindred__social__v1__list_messages_response__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t kindred__social__v1__list_messages_response__pack
+                     (const Kindred__Social__V1__ListMessagesResponse *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &kindred__social__v1__list_messages_response__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t kindred__social__v1__list_messages_response__pack_to_buffer
+                     (const Kindred__Social__V1__ListMessagesResponse *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &kindred__social__v1__list_messages_response__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Kindred__Social__V1__ListMessagesResponse *
+       kindred__social__v1__list_messages_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Kindred__Social__V1__ListMessagesResponse *)
+     protobuf_c_message_unpack (&kindred__social__v1__list_messages_response__descriptor,
+                                allocator, len, data);
+}
+void   kindred__social__v1__list_messages_response__free_unpacked
+                     (Kindred__Social__V1__ListMessagesResponse *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &kindred__social__v1__list_messages_response__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   kindred__social__v1__watch_messages_request__init
+                     (Kindred__Social__V1__WatchMessagesRequest         *message)
+{
+  static const Kindred__Social__V1__WatchMessagesRequest init_value = KINDRED__SOCIAL__V1__WATCH_MESSAGES_REQUEST__INIT;
+  *message = init_value;
+}
+size_t kindred__social__v1__watch_messages_request__get_packed_size
+                     (const Kindred__Social__V1__WatchMessagesRequest *message)
+{
+  assert(message->base.descriptor == &kindred__social__v1__watch_messages_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t kindred__social__v1__watch_messages_request__pack
+                     (const Kindred__Social__V1__WatchMessagesRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &kindred__social__v1__watch_messages_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t kindred__social__v1__watch_messages_request__pack_to_buffer
+                     (const Kindred__Social__V1__WatchMessagesRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &kindred__social__v1__watch_messages_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Kindred__Social__V1__WatchMessagesRequest *
+       kindred__social__v1__watch_messages_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Kindred__Social__V1__WatchMessagesRequest *)
+     protobuf_c_message_unpack (&kindred__social__v1__watch_messages_request__descriptor,
+                                allocator, len, data);
+}
+void   kindred__social__v1__watch_messages_request__free_unpacked
+                     (Kindred__Social__V1__WatchMessagesRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &kindred__social__v1__watch_messages_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   kindred__social__v1__media__init
+                     (Kindred__Social__V1__Media         *message)
+{
+  static const Kindred__Social__V1__Media init_value = KINDRED__SOCIAL__V1__MEDIA__INIT;
+  *message = init_value;
+}
+size_t kindred__social__v1__media__get_packed_size
+                     (const Kindred__Social__V1__Media *message)
+{
+  assert(message->base.descriptor == &kindred__social__v1__media__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t kindred__social__v1__media__pack
+                     (const Kindred__Social__V1__Media *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &kindred__social__v1__media__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t kindred__social__v1__media__pack_to_buffer
+                     (const Kindred__Social__V1__Media *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &kindred__social__v1__media__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Kindred__Social__V1__Media *
+       kindred__social__v1__media__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Kindred__Social__V1__Media *)
+     protobuf_c_message_unpack (&kindred__social__v1__media__descriptor,
+                                allocator, len, data);
+}
+void   kindred__social__v1__media__free_unpacked
+                     (Kindred__Social__V1__Media *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &kindred__social__v1__media__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   kindred__social__v1__media_input__init
+                     (Kindred__Social__V1__MediaInput         *message)
+{
+  static const Kindred__Social__V1__MediaInput init_value = KINDRED__SOCIAL__V1__MEDIA_INPUT__INIT;
+  *message = init_value;
+}
+size_t kindred__social__v1__media_input__get_packed_size
+                     (const Kindred__Social__V1__MediaInput *message)
+{
+  assert(message->base.descriptor == &kindred__social__v1__media_input__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t kindred__social__v1__media_input__pack
+                     (const Kindred__Social__V1__MediaInput *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &kindred__social__v1__media_input__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t kindred__social__v1__media_input__pack_to_buffer
+                     (const Kindred__Social__V1__MediaInput *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &kindred__social__v1__media_input__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Kindred__Social__V1__MediaInput *
+       kindred__social__v1__media_input__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Kindred__Social__V1__MediaInput *)
+     protobuf_c_message_unpack (&kindred__social__v1__media_input__descriptor,
+                                allocator, len, data);
+}
+void   kindred__social__v1__media_input__free_unpacked
+                     (Kindred__Social__V1__MediaInput *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &kindred__social__v1__media_input__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   kindred__social__v1__social_event__init
+                     (Kindred__Social__V1__SocialEvent         *message)
+{
+  static const Kindred__Social__V1__SocialEvent init_value = KINDRED__SOCIAL__V1__SOCIAL_EVENT__INIT;
+  *message = init_value;
+}
+size_t kindred__social__v1__social_event__get_packed_size
+                     (const Kindred__Social__V1__SocialEvent *message)
+{
+  assert(message->base.descriptor == &kindred__social__v1__social_event__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t kindred__social__v1__social_event__pack
+                     (const Kindred__Social__V1__SocialEvent *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &kindred__social__v1__social_event__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t kindred__social__v1__social_event__pack_to_buffer
+                     (const Kindred__Social__V1__SocialEvent *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &kindred__social__v1__social_event__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Kindred__Social__V1__SocialEvent *
+       kindred__social__v1__social_event__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Kindred__Social__V1__SocialEvent *)
+     protobuf_c_message_unpack (&kindred__social__v1__social_event__descriptor,
+                                allocator, len, data);
+}
+void   kindred__social__v1__social_event__free_unpacked
+                     (Kindred__Social__V1__SocialEvent *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &kindred__social__v1__social_event__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   kindred__social__v1__create_event_request__init
+                     (Kindred__Social__V1__CreateEventRequest         *message)
+{
+  static const Kindred__Social__V1__CreateEventRequest init_value = KINDRED__SOCIAL__V1__CREATE_EVENT_REQUEST__INIT;
+  *message = init_value;
+}
+size_t kindred__social__v1__create_event_request__get_packed_size
+                     (const Kindred__Social__V1__CreateEventRequest *message)
+{
+  assert(message->base.descriptor == &kindred__social__v1__create_event_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t kindred__social__v1__create_event_request__pack
+                     (const Kindred__Social__V1__CreateEventRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &kindred__social__v1__create_event_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t kindred__social__v1__create_event_request__pack_to_buffer
+                     (const Kindred__Social__V1__CreateEventRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &kindred__social__v1__create_event_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Kindred__Social__V1__CreateEventRequest *
+       kindred__social__v1__create_event_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Kindred__Social__V1__CreateEventRequest *)
+     protobuf_c_message_unpack (&kindred__social__v1__create_event_request__descriptor,
+                                allocator, len, data);
+}
+void   kindred__social__v1__create_event_request__free_unpacked
+                     (Kindred__Social__V1__CreateEventRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &kindred__social__v1__create_event_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   kindred__social__v1__create_event_response__init
+                     (Kindred__Social__V1__CreateEventResponse         *message)
+{
+  static const Kindred__Social__V1__CreateEventResponse init_value = KINDRED__SOCIAL__V1__CREATE_EVENT_RESPONSE__INIT;
+  *message = init_value;
+}
+size_t kindred__social__v1__create_event_response__get_packed_size
+                     (const Kindred__Social__V1__CreateEventResponse *message)
+{
+  assert(message->base.descriptor == &kindred__social__v1__create_event_response__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t kindred__social__v1__create_event_response__pack
+                     (const Kindred__Social__V1__CreateEventResponse *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &kindred__social__v1__create_event_response__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t kindred__social__v1__create_event_response__pack_to_buffer
+                     (const Kindred__Social__V1__CreateEventResponse *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &kindred__social__v1__create_event_response__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Kindred__Social__V1__CreateEventResponse *
+       kindred__social__v1__create_event_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Kindred__Social__V1__CreateEventResponse *)
+     protobuf_c_message_unpack (&kindred__social__v1__create_event_response__descriptor,
+                                allocator, len, data);
+}
+void   kindred__social__v1__create_event_response__free_unpacked
+                     (Kindred__Social__V1__CreateEventResponse *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &kindred__social__v1__create_event_response__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   kindred__social__v1__get_event_request__init
+                     (Kindred__Social__V1__GetEventRequest         *message)
+{
+  static const Kindred__Social__V1__GetEventRequest init_value = KINDRED__SOCIAL__V1__GET_EVENT_REQUEST__INIT;
+  *message = init_value;
+}
+size_t kindred__social__v1__get_event_request__get_packed_size
+                     (const Kindred__Social__V1__GetEventRequest *message)
+{
+  assert(message->base.descriptor == &kindred__social__v1__get_event_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t kindred__social__v1__get_event_request__pack
+                     (const Kindred__Social__V1__GetEventRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &kindred__social__v1__get_event_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t kindred__social__v1__get_event_request__pack_to_buffer
+                     (const Kindred__Social__V1__GetEventRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &kindred__social__v1__get_event_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Kindred__Social__V1__GetEventRequest *
+       kindred__social__v1__get_event_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Kindred__Social__V1__GetEventRequest *)
+     protobuf_c_message_unpack (&kindred__social__v1__get_event_request__descriptor,
+                                allocator, len, data);
+}
+void   kindred__social__v1__get_event_request__free_unpacked
+                     (Kindred__Social__V1__GetEventRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &kindred__social__v1__get_event_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   kindred__social__v1__get_event_response__init
+                     (Kindred__Social__V1__GetEventResponse         *message)
+{
+  static const Kindred__Social__V1__GetEventResponse init_value = KINDRED__SOCIAL__V1__GET_EVENT_RESPONSE__INIT;
+  *message = init_value;
+}
+size_t kindred__social__v1__get_event_response__get_packed_size
+                     (const Kindred__Social__V1__GetEventResponse *message)
+{
+  assert(message->base.descriptor == &kindred__social__v1__get_event_response__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t kindred__social__v1__get_event_response__pack
+                     (const Kindred__Social__V1__GetEventResponse *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &kindred__social__v1__get_event_response__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t kindred__social__v1__get_event_response__pack_to_buffer
+                     (const Kindred__Social__V1__GetEventResponse *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &kindred__social__v1__get_event_response__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Kindred__Social__V1__GetEventResponse *
+       kindred__social__v1__get_event_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Kindred__Social__V1__GetEventResponse *)
+     protobuf_c_message_unpack (&kindred__social__v1__get_event_response__descriptor,
+                                allocator, len, data);
+}
+void   kindred__social__v1__get_event_response__free_unpacked
+                     (Kindred__Social__V1__GetEventResponse *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &kindred__social__v1__get_event_response__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   kindred__social__v1__invite_to_event_request__init
+                     (Kindred__Social__V1__InviteToEventRequest         *message)
+{
+  static const Kindred__Social__V1__InviteToEventRequest init_value = KINDRED__SOCIAL__V1__INVITE_TO_EVENT_REQUEST__INIT;
+  *message = init_value;
+}
+size_t kindred__social__v1__invite_to_event_request__get_packed_size
+                     (const Kindred__Social__V1__InviteToEventRequest *message)
+{
+  assert(message->base.descriptor == &kindred__social__v1__invite_to_event_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t kindred__social__v1__invite_to_event_request__pack
+                     (const Kindred__Social__V1__InviteToEventRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &kindred__social__v1__invite_to_event_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t kindred__social__v1__invite_to_event_request__pack_to_buffer
+                     (const Kindred__Social__V1__InviteToEventRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &kindred__social__v1__invite_to_event_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Kindred__Social__V1__InviteToEventRequest *
+       kindred__social__v1__invite_to_event_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Kindred__Social__V1__InviteToEventRequest *)
+     protobuf_c_message_unpack (&kindred__social__v1__invite_to_event_request__descriptor,
+                                allocator, len, data);
+}
+void   kindred__social__v1__invite_to_event_request__free_unpacked
+                     (Kindred__Social__V1__InviteToEventRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &kindred__social__v1__invite_to_event_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   kindred__social__v1__invite_to_event_response__init
+                     (Kindred__Social__V1__InviteToEventResponse         *message)
+{
+  static const Kindred__Social__V1__InviteToEventResponse init_value = KINDRED__SOCIAL__V1__INVITE_TO_EVENT_RESPONSE__INIT;
+  *message = init_value;
+}
+size_t kindred__social__v1__invite_to_event_response__get_packed_size
+                     (const Kindred__Social__V1__InviteToEventResponse *message)
+{
+  assert(message->base.descriptor == &kindred__social__v1__invite_to_event_response__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t kindred__social__v1__invite_to_event_response__pack
+                     (const Kindred__Social__V1__InviteToEventResponse *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &kindred__social__v1__invite_to_event_response__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t kindred__social__v1__invite_to_event_response__pack_to_buffer
+                     (const Kindred__Social__V1__InviteToEventResponse *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &kindred__social__v1__invite_to_event_response__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Kindred__Social__V1__InviteToEventResponse *
+       kindred__social__v1__invite_to_event_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Kindred__Social__V1__InviteToEventResponse *)
+     protobuf_c_message_unpack (&kindred__social__v1__invite_to_event_response__descriptor,
+                                allocator, len, data);
+}
+void   kindred__social__v1__invite_to_event_response__free_unpacked
+                     (Kindred__Social__V1__InviteToEventResponse *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &kindred__social__v1__invite_to_event_response__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   kindred__social__v1__join_event_request__init
+                     (Kindred__Social__V1__JoinEventRequest         *message)
+{
+  static const Kindred__Social__V1__JoinEventRequest init_value = KINDRED__SOCIAL__V1__JOIN_EVENT_REQUEST__INIT;
+  *message = init_value;
+}
+size_t kindred__social__v1__join_event_request__get_packed_size
+                     (const Kindred__Social__V1__JoinEventRequest *message)
+{
+  assert(message->base.descriptor == &kindred__social__v1__join_event_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t kindred__social__v1__join_event_request__pack
+                     (const Kindred__Social__V1__JoinEventRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &kindred__social__v1__join_event_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t kindred__social__v1__join_event_request__pack_to_buffer
+                     (const Kindred__Social__V1__JoinEventRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &kindred__social__v1__join_event_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Kindred__Social__V1__JoinEventRequest *
+       kindred__social__v1__join_event_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Kindred__Social__V1__JoinEventRequest *)
+     protobuf_c_message_unpack (&kindred__social__v1__join_event_request__descriptor,
+                                allocator, len, data);
+}
+void   kindred__social__v1__join_event_request__free_unpacked
+                     (Kindred__Social__V1__JoinEventRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &kindred__social__v1__join_event_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   kindred__social__v1__join_event_response__init
+                     (Kindred__Social__V1__JoinEventResponse         *message)
+{
+  static const Kindred__Social__V1__JoinEventResponse init_value = KINDRED__SOCIAL__V1__JOIN_EVENT_RESPONSE__INIT;
+  *message = init_value;
+}
+size_t kindred__social__v1__join_event_response__get_packed_size
+                     (const Kindred__Social__V1__JoinEventResponse *message)
+{
+  assert(message->base.descriptor == &kindred__social__v1__join_event_response__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t kindred__social__v1__join_event_response__pack
+                     (const Kindred__Social__V1__JoinEventResponse *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &kindred__social__v1__join_event_response__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t kindred__social__v1__join_event_response__pack_to_buffer
+                     (const Kindred__Social__V1__JoinEventResponse *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &kindred__social__v1__join_event_response__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Kindred__Social__V1__JoinEventResponse *
+       kindred__social__v1__join_event_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Kindred__Social__V1__JoinEventResponse *)
+     protobuf_c_message_unpack (&kindred__social__v1__join_event_response__descriptor,
+                                allocator, len, data);
+}
+void   kindred__social__v1__join_event_response__free_unpacked
+                     (Kindred__Social__V1__JoinEventResponse *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &kindred__social__v1__join_event_response__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   kindred__social__v1__leave_event_request__init
+                     (Kindred__Social__V1__LeaveEventRequest         *message)
+{
+  static const Kindred__Social__V1__LeaveEventRequest init_value = KINDRED__SOCIAL__V1__LEAVE_EVENT_REQUEST__INIT;
+  *message = init_value;
+}
+size_t kindred__social__v1__leave_event_request__get_packed_size
+                     (const Kindred__Social__V1__LeaveEventRequest *message)
+{
+  assert(message->base.descriptor == &kindred__social__v1__leave_event_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t kindred__social__v1__leave_event_request__pack
+                     (const Kindred__Social__V1__LeaveEventRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &kindred__social__v1__leave_event_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t kindred__social__v1__leave_event_request__pack_to_buffer
+                     (const Kindred__Social__V1__LeaveEventRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &kindred__social__v1__leave_event_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Kindred__Social__V1__LeaveEventRequest *
+       kindred__social__v1__leave_event_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Kindred__Social__V1__LeaveEventRequest *)
+     protobuf_c_message_unpack (&kindred__social__v1__leave_event_request__descriptor,
+                                allocator, len, data);
+}
+void   kindred__social__v1__leave_event_request__free_unpacked
+                     (Kindred__Social__V1__LeaveEventRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &kindred__social__v1__leave_event_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   kindred__social__v1__leave_event_response__init
+                     (Kindred__Social__V1__LeaveEventResponse         *message)
+{
+  static const Kindred__Social__V1__LeaveEventResponse init_value = KINDRED__SOCIAL__V1__LEAVE_EVENT_RESPONSE__INIT;
+  *message = init_value;
+}
+size_t kindred__social__v1__leave_event_response__get_packed_size
+                     (const Kindred__Social__V1__LeaveEventResponse *message)
+{
+  assert(message->base.descriptor == &kindred__social__v1__leave_event_response__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t kindred__social__v1__leave_event_response__pack
+                     (const Kindred__Social__V1__LeaveEventResponse *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &kindred__social__v1__leave_event_response__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t kindred__social__v1__leave_event_response__pack_to_buffer
+                     (const Kindred__Social__V1__LeaveEventResponse *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &kindred__social__v1__leave_event_response__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Kindred__Social__V1__LeaveEventResponse *
+       kindred__social__v1__leave_event_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Kindred__Social__V1__LeaveEventResponse *)
+     protobuf_c_message_unpack (&kindred__social__v1__leave_event_response__descriptor,
+                                allocator, len, data);
+}
+void   kindred__social__v1__leave_event_response__free_unpacked
+                     (Kindred__Social__V1__LeaveEventResponse *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &kindred__social__v1__leave_event_response__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   kindred__social__v1__list_feed_request__init
+                     (Kindred__Social__V1__ListFeedRequest         *message)
+{
+  static const Kindred__Social__V1__ListFeedRequest init_value = KINDRED__SOCIAL__V1__LIST_FEED_REQUEST__INIT;
+  *message = init_value;
+}
+size_t kindred__social__v1__list_feed_request__get_packed_size
+                     (const Kindred__Social__V1__ListFeedRequest *message)
+{
+  assert(message->base.descriptor == &kindred__social__v1__list_feed_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t kindred__social__v1__list_feed_request__pack
+                     (const Kindred__Social__V1__ListFeedRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &kindred__social__v1__list_feed_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t kindred__social__v1__list_feed_request__pack_to_buffer
+                     (const Kindred__Social__V1__ListFeedRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &kindred__social__v1__list_feed_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Kindred__Social__V1__ListFeedRequest *
+       kindred__social__v1__list_feed_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Kindred__Social__V1__ListFeedRequest *)
+     protobuf_c_message_unpack (&kindred__social__v1__list_feed_request__descriptor,
+                                allocator, len, data);
+}
+void   kindred__social__v1__list_feed_request__free_unpacked
+                     (Kindred__Social__V1__ListFeedRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &kindred__social__v1__list_feed_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   kindred__social__v1__list_feed_response__init
+                     (Kindred__Social__V1__ListFeedResponse         *message)
+{
+  static const Kindred__Social__V1__ListFeedResponse init_value = KINDRED__SOCIAL__V1__LIST_FEED_RESPONSE__INIT;
+  *message = init_value;
+}
+size_t kindred__social__v1__list_feed_response__get_packed_size
+                     (const Kindred__Social__V1__ListFeedResponse *message)
+{
+  assert(message->base.descriptor == &kindred__social__v1__list_feed_response__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t kindred__social__v1__list_feed_response__pack
+                     (const Kindred__Social__V1__ListFeedResponse *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &kindred__social__v1__list_feed_response__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t kindred__social__v1__list_feed_response__pack_to_buffer
+                     (const Kindred__Social__V1__ListFeedResponse *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &kindred__social__v1__list_feed_response__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Kindred__Social__V1__ListFeedResponse *
+       kindred__social__v1__list_feed_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Kindred__Social__V1__ListFeedResponse *)
+     protobuf_c_message_unpack (&kindred__social__v1__list_feed_response__descriptor,
+                                allocator, len, data);
+}
+void   kindred__social__v1__list_feed_response__free_unpacked
+                     (Kindred__Social__V1__ListFeedResponse *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &kindred__social__v1__list_feed_response__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   kindred__social__v1__request_media_view_request__init
+                     (Kindred__Social__V1__RequestMediaViewRequest         *message)
+{
+  static const Kindred__Social__V1__RequestMediaViewRequest init_value = KINDRED__SOCIAL__V1__REQUEST_MEDIA_VIEW_REQUEST__INIT;
+  *message = init_value;
+}
+size_t kindred__social__v1__request_media_view_request__get_packed_size
+                     (const Kindred__Social__V1__RequestMediaViewRequest *message)
+{
+  assert(message->base.descriptor == &kindred__social__v1__request_media_view_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t kindred__social__v1__request_media_view_request__pack
+                     (const Kindred__Social__V1__RequestMediaViewRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &kindred__social__v1__request_media_view_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t kindred__social__v1__request_media_view_request__pack_to_buffer
+                     (const Kindred__Social__V1__RequestMediaViewRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &kindred__social__v1__request_media_view_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Kindred__Social__V1__RequestMediaViewRequest *
+       kindred__social__v1__request_media_view_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Kindred__Social__V1__RequestMediaViewRequest *)
+     protobuf_c_message_unpack (&kindred__social__v1__request_media_view_request__descriptor,
+                                allocator, len, data);
+}
+void   kindred__social__v1__request_media_view_request__free_unpacked
+                     (Kindred__Social__V1__RequestMediaViewRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &kindred__social__v1__request_media_view_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   kindred__social__v1__request_media_view_response__init
+                     (Kindred__Social__V1__RequestMediaViewResponse         *message)
+{
+  static const Kindred__Social__V1__RequestMediaViewResponse init_value = KINDRED__SOCIAL__V1__REQUEST_MEDIA_VIEW_RESPONSE__INIT;
+  *message = init_value;
+}
+size_t kindred__social__v1__request_media_view_response__get_packed_size
+                     (const Kindred__Social__V1__RequestMediaViewResponse *message)
+{
+  assert(message->base.descriptor == &kindred__social__v1__request_media_view_response__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t kindred__social__v1__request_media_view_response__pack
+                     (const Kindred__Social__V1__RequestMediaViewResponse *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &kindred__social__v1__request_media_view_response__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t kindred__social__v1__request_media_view_response__pack_to_buffer
+                     (const Kindred__Social__V1__RequestMediaViewResponse *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &kindred__social__v1__request_media_view_response__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Kindred__Social__V1__RequestMediaViewResponse *
+       kindred__social__v1__request_media_view_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Kindred__Social__V1__RequestMediaViewResponse *)
+     protobuf_c_message_unpack (&kindred__social__v1__request_media_view_response__descriptor,
+                                allocator, len, data);
+}
+void   kindred__social__v1__request_media_view_response__free_unpacked
+                     (Kindred__Social__V1__RequestMediaViewResponse *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &kindred__social__v1__request_media_view_response__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   kindred__social__v1__report_content_request__init
+                     (Kindred__Social__V1__ReportContentRequest         *message)
+{
+  static const Kindred__Social__V1__ReportContentRequest init_value = KINDRED__SOCIAL__V1__REPORT_CONTENT_REQUEST__INIT;
+  *message = init_value;
+}
+size_t kindred__social__v1__report_content_request__get_packed_size
+                     (const Kindred__Social__V1__ReportContentRequest *message)
+{
+  assert(message->base.descriptor == &kindred__social__v1__report_content_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t kindred__social__v1__report_content_request__pack
+                     (const Kindred__Social__V1__ReportContentRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &kindred__social__v1__report_content_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t kindred__social__v1__report_content_request__pack_to_buffer
+                     (const Kindred__Social__V1__ReportContentRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &kindred__social__v1__report_content_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Kindred__Social__V1__ReportContentRequest *
+       kindred__social__v1__report_content_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Kindred__Social__V1__ReportContentRequest *)
+     protobuf_c_message_unpack (&kindred__social__v1__report_content_request__descriptor,
+                                allocator, len, data);
+}
+void   kindred__social__v1__report_content_request__free_unpacked
+                     (Kindred__Social__V1__ReportContentRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &kindred__social__v1__report_content_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   kindred__social__v1__report_content_response__init
+                     (Kindred__Social__V1__ReportContentResponse         *message)
+{
+  static const Kindred__Social__V1__ReportContentResponse init_value = KINDRED__SOCIAL__V1__REPORT_CONTENT_RESPONSE__INIT;
+  *message = init_value;
+}
+size_t kindred__social__v1__report_content_response__get_packed_size
+                     (const Kindred__Social__V1__ReportContentResponse *message)
+{
+  assert(message->base.descriptor == &kindred__social__v1__report_content_response__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t kindred__social__v1__report_content_response__pack
+                     (const Kindred__Social__V1__ReportContentResponse *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &kindred__social__v1__report_content_response__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t kindred__social__v1__report_content_response__pack_to_buffer
+                     (const Kindred__Social__V1__ReportContentResponse *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &kindred__social__v1__report_content_response__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Kindred__Social__V1__ReportContentResponse *
+       kindred__social__v1__report_content_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Kindred__Social__V1__ReportContentResponse *)
+     protobuf_c_message_unpack (&kindred__social__v1__report_content_response__descriptor,
+                                allocator, len, data);
+}
+void   kindred__social__v1__report_content_response__free_unpacked
+                     (Kindred__Social__V1__ReportContentResponse *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &kindred__social__v1__report_content_response__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 void   kindred__social__v1__watch_events_request__init
                      (Kindred__Social__V1__WatchEventsRequest         *message)
 {
@@ -232,6 +3247,3204 @@ void   kindred__social__v1__content_reported__free_unpacked
   assert(message->base.descriptor == &kindred__social__v1__content_reported__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+static const ProtobufCFieldDescriptor kindred__social__v1__person__field_descriptors[2] =
+{
+  {
+    "user_id",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Social__V1__Person, user_id),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "username",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Social__V1__Person, username),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned kindred__social__v1__person__field_indices_by_name[] = {
+  0,   /* field[0] = user_id */
+  1,   /* field[1] = username */
+};
+static const ProtobufCIntRange kindred__social__v1__person__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor kindred__social__v1__person__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "kindred.social.v1.Person",
+  "Person",
+  "Kindred__Social__V1__Person",
+  "kindred.social.v1",
+  sizeof(Kindred__Social__V1__Person),
+  2,
+  kindred__social__v1__person__field_descriptors,
+  kindred__social__v1__person__field_indices_by_name,
+  1,  kindred__social__v1__person__number_ranges,
+  (ProtobufCMessageInit) kindred__social__v1__person__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor kindred__social__v1__user_ref__field_descriptors[2] =
+{
+  {
+    "user_id",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    offsetof(Kindred__Social__V1__UserRef, ref_case),
+    offsetof(Kindred__Social__V1__UserRef, user_id),
+    NULL,
+    &protobuf_c_empty_string,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "username",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    offsetof(Kindred__Social__V1__UserRef, ref_case),
+    offsetof(Kindred__Social__V1__UserRef, username),
+    NULL,
+    &protobuf_c_empty_string,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned kindred__social__v1__user_ref__field_indices_by_name[] = {
+  0,   /* field[0] = user_id */
+  1,   /* field[1] = username */
+};
+static const ProtobufCIntRange kindred__social__v1__user_ref__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor kindred__social__v1__user_ref__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "kindred.social.v1.UserRef",
+  "UserRef",
+  "Kindred__Social__V1__UserRef",
+  "kindred.social.v1",
+  sizeof(Kindred__Social__V1__UserRef),
+  2,
+  kindred__social__v1__user_ref__field_descriptors,
+  kindred__social__v1__user_ref__field_indices_by_name,
+  1,  kindred__social__v1__user_ref__number_ranges,
+  (ProtobufCMessageInit) kindred__social__v1__user_ref__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor kindred__social__v1__friend__field_descriptors[2] =
+{
+  {
+    "person",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Social__V1__Friend, person),
+    &kindred__social__v1__person__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "since",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Social__V1__Friend, since),
+    &kindred__common__v1__timestamp__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned kindred__social__v1__friend__field_indices_by_name[] = {
+  0,   /* field[0] = person */
+  1,   /* field[1] = since */
+};
+static const ProtobufCIntRange kindred__social__v1__friend__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor kindred__social__v1__friend__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "kindred.social.v1.Friend",
+  "Friend",
+  "Kindred__Social__V1__Friend",
+  "kindred.social.v1",
+  sizeof(Kindred__Social__V1__Friend),
+  2,
+  kindred__social__v1__friend__field_descriptors,
+  kindred__social__v1__friend__field_indices_by_name,
+  1,  kindred__social__v1__friend__number_ranges,
+  (ProtobufCMessageInit) kindred__social__v1__friend__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor kindred__social__v1__friend_request__field_descriptors[4] =
+{
+  {
+    "request_id",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Social__V1__FriendRequest, request_id),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "sender",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Social__V1__FriendRequest, sender),
+    &kindred__social__v1__person__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "recipient",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Social__V1__FriendRequest, recipient),
+    &kindred__social__v1__person__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "sent_at",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Social__V1__FriendRequest, sent_at),
+    &kindred__common__v1__timestamp__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned kindred__social__v1__friend_request__field_indices_by_name[] = {
+  2,   /* field[2] = recipient */
+  0,   /* field[0] = request_id */
+  1,   /* field[1] = sender */
+  3,   /* field[3] = sent_at */
+};
+static const ProtobufCIntRange kindred__social__v1__friend_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 4 }
+};
+const ProtobufCMessageDescriptor kindred__social__v1__friend_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "kindred.social.v1.FriendRequest",
+  "FriendRequest",
+  "Kindred__Social__V1__FriendRequest",
+  "kindred.social.v1",
+  sizeof(Kindred__Social__V1__FriendRequest),
+  4,
+  kindred__social__v1__friend_request__field_descriptors,
+  kindred__social__v1__friend_request__field_indices_by_name,
+  1,  kindred__social__v1__friend_request__number_ranges,
+  (ProtobufCMessageInit) kindred__social__v1__friend_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor kindred__social__v1__send_friend_request_request__field_descriptors[1] =
+{
+  {
+    "to",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Social__V1__SendFriendRequestRequest, to),
+    &kindred__social__v1__user_ref__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned kindred__social__v1__send_friend_request_request__field_indices_by_name[] = {
+  0,   /* field[0] = to */
+};
+static const ProtobufCIntRange kindred__social__v1__send_friend_request_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor kindred__social__v1__send_friend_request_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "kindred.social.v1.SendFriendRequestRequest",
+  "SendFriendRequestRequest",
+  "Kindred__Social__V1__SendFriendRequestRequest",
+  "kindred.social.v1",
+  sizeof(Kindred__Social__V1__SendFriendRequestRequest),
+  1,
+  kindred__social__v1__send_friend_request_request__field_descriptors,
+  kindred__social__v1__send_friend_request_request__field_indices_by_name,
+  1,  kindred__social__v1__send_friend_request_request__number_ranges,
+  (ProtobufCMessageInit) kindred__social__v1__send_friend_request_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor kindred__social__v1__send_friend_request_response__field_descriptors[2] =
+{
+  {
+    "request",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Kindred__Social__V1__SendFriendRequestResponse, outcome_case),
+    offsetof(Kindred__Social__V1__SendFriendRequestResponse, request),
+    &kindred__social__v1__friend_request__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "friend",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Kindred__Social__V1__SendFriendRequestResponse, outcome_case),
+    offsetof(Kindred__Social__V1__SendFriendRequestResponse, friend_),
+    &kindred__social__v1__friend__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned kindred__social__v1__send_friend_request_response__field_indices_by_name[] = {
+  1,   /* field[1] = friend */
+  0,   /* field[0] = request */
+};
+static const ProtobufCIntRange kindred__social__v1__send_friend_request_response__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor kindred__social__v1__send_friend_request_response__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "kindred.social.v1.SendFriendRequestResponse",
+  "SendFriendRequestResponse",
+  "Kindred__Social__V1__SendFriendRequestResponse",
+  "kindred.social.v1",
+  sizeof(Kindred__Social__V1__SendFriendRequestResponse),
+  2,
+  kindred__social__v1__send_friend_request_response__field_descriptors,
+  kindred__social__v1__send_friend_request_response__field_indices_by_name,
+  1,  kindred__social__v1__send_friend_request_response__number_ranges,
+  (ProtobufCMessageInit) kindred__social__v1__send_friend_request_response__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor kindred__social__v1__accept_friend_request_request__field_descriptors[1] =
+{
+  {
+    "request_id",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Social__V1__AcceptFriendRequestRequest, request_id),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned kindred__social__v1__accept_friend_request_request__field_indices_by_name[] = {
+  0,   /* field[0] = request_id */
+};
+static const ProtobufCIntRange kindred__social__v1__accept_friend_request_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor kindred__social__v1__accept_friend_request_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "kindred.social.v1.AcceptFriendRequestRequest",
+  "AcceptFriendRequestRequest",
+  "Kindred__Social__V1__AcceptFriendRequestRequest",
+  "kindred.social.v1",
+  sizeof(Kindred__Social__V1__AcceptFriendRequestRequest),
+  1,
+  kindred__social__v1__accept_friend_request_request__field_descriptors,
+  kindred__social__v1__accept_friend_request_request__field_indices_by_name,
+  1,  kindred__social__v1__accept_friend_request_request__number_ranges,
+  (ProtobufCMessageInit) kindred__social__v1__accept_friend_request_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor kindred__social__v1__accept_friend_request_response__field_descriptors[1] =
+{
+  {
+    "friend",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Social__V1__AcceptFriendRequestResponse, friend_),
+    &kindred__social__v1__friend__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned kindred__social__v1__accept_friend_request_response__field_indices_by_name[] = {
+  0,   /* field[0] = friend */
+};
+static const ProtobufCIntRange kindred__social__v1__accept_friend_request_response__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor kindred__social__v1__accept_friend_request_response__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "kindred.social.v1.AcceptFriendRequestResponse",
+  "AcceptFriendRequestResponse",
+  "Kindred__Social__V1__AcceptFriendRequestResponse",
+  "kindred.social.v1",
+  sizeof(Kindred__Social__V1__AcceptFriendRequestResponse),
+  1,
+  kindred__social__v1__accept_friend_request_response__field_descriptors,
+  kindred__social__v1__accept_friend_request_response__field_indices_by_name,
+  1,  kindred__social__v1__accept_friend_request_response__number_ranges,
+  (ProtobufCMessageInit) kindred__social__v1__accept_friend_request_response__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor kindred__social__v1__decline_friend_request_request__field_descriptors[1] =
+{
+  {
+    "request_id",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Social__V1__DeclineFriendRequestRequest, request_id),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned kindred__social__v1__decline_friend_request_request__field_indices_by_name[] = {
+  0,   /* field[0] = request_id */
+};
+static const ProtobufCIntRange kindred__social__v1__decline_friend_request_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor kindred__social__v1__decline_friend_request_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "kindred.social.v1.DeclineFriendRequestRequest",
+  "DeclineFriendRequestRequest",
+  "Kindred__Social__V1__DeclineFriendRequestRequest",
+  "kindred.social.v1",
+  sizeof(Kindred__Social__V1__DeclineFriendRequestRequest),
+  1,
+  kindred__social__v1__decline_friend_request_request__field_descriptors,
+  kindred__social__v1__decline_friend_request_request__field_indices_by_name,
+  1,  kindred__social__v1__decline_friend_request_request__number_ranges,
+  (ProtobufCMessageInit) kindred__social__v1__decline_friend_request_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+#define kindred__social__v1__decline_friend_request_response__field_descriptors NULL
+#define kindred__social__v1__decline_friend_request_response__field_indices_by_name NULL
+#define kindred__social__v1__decline_friend_request_response__number_ranges NULL
+const ProtobufCMessageDescriptor kindred__social__v1__decline_friend_request_response__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "kindred.social.v1.DeclineFriendRequestResponse",
+  "DeclineFriendRequestResponse",
+  "Kindred__Social__V1__DeclineFriendRequestResponse",
+  "kindred.social.v1",
+  sizeof(Kindred__Social__V1__DeclineFriendRequestResponse),
+  0,
+  kindred__social__v1__decline_friend_request_response__field_descriptors,
+  kindred__social__v1__decline_friend_request_response__field_indices_by_name,
+  0,  kindred__social__v1__decline_friend_request_response__number_ranges,
+  (ProtobufCMessageInit) kindred__social__v1__decline_friend_request_response__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor kindred__social__v1__cancel_friend_request_request__field_descriptors[1] =
+{
+  {
+    "request_id",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Social__V1__CancelFriendRequestRequest, request_id),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned kindred__social__v1__cancel_friend_request_request__field_indices_by_name[] = {
+  0,   /* field[0] = request_id */
+};
+static const ProtobufCIntRange kindred__social__v1__cancel_friend_request_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor kindred__social__v1__cancel_friend_request_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "kindred.social.v1.CancelFriendRequestRequest",
+  "CancelFriendRequestRequest",
+  "Kindred__Social__V1__CancelFriendRequestRequest",
+  "kindred.social.v1",
+  sizeof(Kindred__Social__V1__CancelFriendRequestRequest),
+  1,
+  kindred__social__v1__cancel_friend_request_request__field_descriptors,
+  kindred__social__v1__cancel_friend_request_request__field_indices_by_name,
+  1,  kindred__social__v1__cancel_friend_request_request__number_ranges,
+  (ProtobufCMessageInit) kindred__social__v1__cancel_friend_request_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+#define kindred__social__v1__cancel_friend_request_response__field_descriptors NULL
+#define kindred__social__v1__cancel_friend_request_response__field_indices_by_name NULL
+#define kindred__social__v1__cancel_friend_request_response__number_ranges NULL
+const ProtobufCMessageDescriptor kindred__social__v1__cancel_friend_request_response__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "kindred.social.v1.CancelFriendRequestResponse",
+  "CancelFriendRequestResponse",
+  "Kindred__Social__V1__CancelFriendRequestResponse",
+  "kindred.social.v1",
+  sizeof(Kindred__Social__V1__CancelFriendRequestResponse),
+  0,
+  kindred__social__v1__cancel_friend_request_response__field_descriptors,
+  kindred__social__v1__cancel_friend_request_response__field_indices_by_name,
+  0,  kindred__social__v1__cancel_friend_request_response__number_ranges,
+  (ProtobufCMessageInit) kindred__social__v1__cancel_friend_request_response__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor kindred__social__v1__remove_friend_request__field_descriptors[1] =
+{
+  {
+    "user_id",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Social__V1__RemoveFriendRequest, user_id),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned kindred__social__v1__remove_friend_request__field_indices_by_name[] = {
+  0,   /* field[0] = user_id */
+};
+static const ProtobufCIntRange kindred__social__v1__remove_friend_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor kindred__social__v1__remove_friend_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "kindred.social.v1.RemoveFriendRequest",
+  "RemoveFriendRequest",
+  "Kindred__Social__V1__RemoveFriendRequest",
+  "kindred.social.v1",
+  sizeof(Kindred__Social__V1__RemoveFriendRequest),
+  1,
+  kindred__social__v1__remove_friend_request__field_descriptors,
+  kindred__social__v1__remove_friend_request__field_indices_by_name,
+  1,  kindred__social__v1__remove_friend_request__number_ranges,
+  (ProtobufCMessageInit) kindred__social__v1__remove_friend_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+#define kindred__social__v1__remove_friend_response__field_descriptors NULL
+#define kindred__social__v1__remove_friend_response__field_indices_by_name NULL
+#define kindred__social__v1__remove_friend_response__number_ranges NULL
+const ProtobufCMessageDescriptor kindred__social__v1__remove_friend_response__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "kindred.social.v1.RemoveFriendResponse",
+  "RemoveFriendResponse",
+  "Kindred__Social__V1__RemoveFriendResponse",
+  "kindred.social.v1",
+  sizeof(Kindred__Social__V1__RemoveFriendResponse),
+  0,
+  kindred__social__v1__remove_friend_response__field_descriptors,
+  kindred__social__v1__remove_friend_response__field_indices_by_name,
+  0,  kindred__social__v1__remove_friend_response__number_ranges,
+  (ProtobufCMessageInit) kindred__social__v1__remove_friend_response__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor kindred__social__v1__list_friends_request__field_descriptors[1] =
+{
+  {
+    "page",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Social__V1__ListFriendsRequest, page),
+    &kindred__common__v1__page_request__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned kindred__social__v1__list_friends_request__field_indices_by_name[] = {
+  0,   /* field[0] = page */
+};
+static const ProtobufCIntRange kindred__social__v1__list_friends_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor kindred__social__v1__list_friends_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "kindred.social.v1.ListFriendsRequest",
+  "ListFriendsRequest",
+  "Kindred__Social__V1__ListFriendsRequest",
+  "kindred.social.v1",
+  sizeof(Kindred__Social__V1__ListFriendsRequest),
+  1,
+  kindred__social__v1__list_friends_request__field_descriptors,
+  kindred__social__v1__list_friends_request__field_indices_by_name,
+  1,  kindred__social__v1__list_friends_request__number_ranges,
+  (ProtobufCMessageInit) kindred__social__v1__list_friends_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor kindred__social__v1__list_friends_response__field_descriptors[2] =
+{
+  {
+    "friends",
+    1,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Kindred__Social__V1__ListFriendsResponse, n_friends),
+    offsetof(Kindred__Social__V1__ListFriendsResponse, friends),
+    &kindred__social__v1__friend__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "page",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Social__V1__ListFriendsResponse, page),
+    &kindred__common__v1__page_response__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned kindred__social__v1__list_friends_response__field_indices_by_name[] = {
+  0,   /* field[0] = friends */
+  1,   /* field[1] = page */
+};
+static const ProtobufCIntRange kindred__social__v1__list_friends_response__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor kindred__social__v1__list_friends_response__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "kindred.social.v1.ListFriendsResponse",
+  "ListFriendsResponse",
+  "Kindred__Social__V1__ListFriendsResponse",
+  "kindred.social.v1",
+  sizeof(Kindred__Social__V1__ListFriendsResponse),
+  2,
+  kindred__social__v1__list_friends_response__field_descriptors,
+  kindred__social__v1__list_friends_response__field_indices_by_name,
+  1,  kindred__social__v1__list_friends_response__number_ranges,
+  (ProtobufCMessageInit) kindred__social__v1__list_friends_response__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor kindred__social__v1__list_friend_requests_request__field_descriptors[2] =
+{
+  {
+    "direction",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_ENUM,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Social__V1__ListFriendRequestsRequest, direction),
+    &kindred__social__v1__friend_request_direction__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "page",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Social__V1__ListFriendRequestsRequest, page),
+    &kindred__common__v1__page_request__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned kindred__social__v1__list_friend_requests_request__field_indices_by_name[] = {
+  0,   /* field[0] = direction */
+  1,   /* field[1] = page */
+};
+static const ProtobufCIntRange kindred__social__v1__list_friend_requests_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor kindred__social__v1__list_friend_requests_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "kindred.social.v1.ListFriendRequestsRequest",
+  "ListFriendRequestsRequest",
+  "Kindred__Social__V1__ListFriendRequestsRequest",
+  "kindred.social.v1",
+  sizeof(Kindred__Social__V1__ListFriendRequestsRequest),
+  2,
+  kindred__social__v1__list_friend_requests_request__field_descriptors,
+  kindred__social__v1__list_friend_requests_request__field_indices_by_name,
+  1,  kindred__social__v1__list_friend_requests_request__number_ranges,
+  (ProtobufCMessageInit) kindred__social__v1__list_friend_requests_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor kindred__social__v1__list_friend_requests_response__field_descriptors[2] =
+{
+  {
+    "requests",
+    1,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Kindred__Social__V1__ListFriendRequestsResponse, n_requests),
+    offsetof(Kindred__Social__V1__ListFriendRequestsResponse, requests),
+    &kindred__social__v1__friend_request__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "page",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Social__V1__ListFriendRequestsResponse, page),
+    &kindred__common__v1__page_response__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned kindred__social__v1__list_friend_requests_response__field_indices_by_name[] = {
+  1,   /* field[1] = page */
+  0,   /* field[0] = requests */
+};
+static const ProtobufCIntRange kindred__social__v1__list_friend_requests_response__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor kindred__social__v1__list_friend_requests_response__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "kindred.social.v1.ListFriendRequestsResponse",
+  "ListFriendRequestsResponse",
+  "Kindred__Social__V1__ListFriendRequestsResponse",
+  "kindred.social.v1",
+  sizeof(Kindred__Social__V1__ListFriendRequestsResponse),
+  2,
+  kindred__social__v1__list_friend_requests_response__field_descriptors,
+  kindred__social__v1__list_friend_requests_response__field_indices_by_name,
+  1,  kindred__social__v1__list_friend_requests_response__number_ranges,
+  (ProtobufCMessageInit) kindred__social__v1__list_friend_requests_response__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor kindred__social__v1__are_friends_request__field_descriptors[2] =
+{
+  {
+    "user_id",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Social__V1__AreFriendsRequest, user_id),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "other_user_id",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Social__V1__AreFriendsRequest, other_user_id),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned kindred__social__v1__are_friends_request__field_indices_by_name[] = {
+  1,   /* field[1] = other_user_id */
+  0,   /* field[0] = user_id */
+};
+static const ProtobufCIntRange kindred__social__v1__are_friends_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor kindred__social__v1__are_friends_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "kindred.social.v1.AreFriendsRequest",
+  "AreFriendsRequest",
+  "Kindred__Social__V1__AreFriendsRequest",
+  "kindred.social.v1",
+  sizeof(Kindred__Social__V1__AreFriendsRequest),
+  2,
+  kindred__social__v1__are_friends_request__field_descriptors,
+  kindred__social__v1__are_friends_request__field_indices_by_name,
+  1,  kindred__social__v1__are_friends_request__number_ranges,
+  (ProtobufCMessageInit) kindred__social__v1__are_friends_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor kindred__social__v1__are_friends_response__field_descriptors[1] =
+{
+  {
+    "friends",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Social__V1__AreFriendsResponse, friends),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned kindred__social__v1__are_friends_response__field_indices_by_name[] = {
+  0,   /* field[0] = friends */
+};
+static const ProtobufCIntRange kindred__social__v1__are_friends_response__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor kindred__social__v1__are_friends_response__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "kindred.social.v1.AreFriendsResponse",
+  "AreFriendsResponse",
+  "Kindred__Social__V1__AreFriendsResponse",
+  "kindred.social.v1",
+  sizeof(Kindred__Social__V1__AreFriendsResponse),
+  1,
+  kindred__social__v1__are_friends_response__field_descriptors,
+  kindred__social__v1__are_friends_response__field_indices_by_name,
+  1,  kindred__social__v1__are_friends_response__number_ranges,
+  (ProtobufCMessageInit) kindred__social__v1__are_friends_response__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor kindred__social__v1__follow_request__field_descriptors[1] =
+{
+  {
+    "user_id",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Social__V1__FollowRequest, user_id),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned kindred__social__v1__follow_request__field_indices_by_name[] = {
+  0,   /* field[0] = user_id */
+};
+static const ProtobufCIntRange kindred__social__v1__follow_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor kindred__social__v1__follow_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "kindred.social.v1.FollowRequest",
+  "FollowRequest",
+  "Kindred__Social__V1__FollowRequest",
+  "kindred.social.v1",
+  sizeof(Kindred__Social__V1__FollowRequest),
+  1,
+  kindred__social__v1__follow_request__field_descriptors,
+  kindred__social__v1__follow_request__field_indices_by_name,
+  1,  kindred__social__v1__follow_request__number_ranges,
+  (ProtobufCMessageInit) kindred__social__v1__follow_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+#define kindred__social__v1__follow_response__field_descriptors NULL
+#define kindred__social__v1__follow_response__field_indices_by_name NULL
+#define kindred__social__v1__follow_response__number_ranges NULL
+const ProtobufCMessageDescriptor kindred__social__v1__follow_response__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "kindred.social.v1.FollowResponse",
+  "FollowResponse",
+  "Kindred__Social__V1__FollowResponse",
+  "kindred.social.v1",
+  sizeof(Kindred__Social__V1__FollowResponse),
+  0,
+  kindred__social__v1__follow_response__field_descriptors,
+  kindred__social__v1__follow_response__field_indices_by_name,
+  0,  kindred__social__v1__follow_response__number_ranges,
+  (ProtobufCMessageInit) kindred__social__v1__follow_response__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor kindred__social__v1__unfollow_request__field_descriptors[1] =
+{
+  {
+    "user_id",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Social__V1__UnfollowRequest, user_id),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned kindred__social__v1__unfollow_request__field_indices_by_name[] = {
+  0,   /* field[0] = user_id */
+};
+static const ProtobufCIntRange kindred__social__v1__unfollow_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor kindred__social__v1__unfollow_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "kindred.social.v1.UnfollowRequest",
+  "UnfollowRequest",
+  "Kindred__Social__V1__UnfollowRequest",
+  "kindred.social.v1",
+  sizeof(Kindred__Social__V1__UnfollowRequest),
+  1,
+  kindred__social__v1__unfollow_request__field_descriptors,
+  kindred__social__v1__unfollow_request__field_indices_by_name,
+  1,  kindred__social__v1__unfollow_request__number_ranges,
+  (ProtobufCMessageInit) kindred__social__v1__unfollow_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+#define kindred__social__v1__unfollow_response__field_descriptors NULL
+#define kindred__social__v1__unfollow_response__field_indices_by_name NULL
+#define kindred__social__v1__unfollow_response__number_ranges NULL
+const ProtobufCMessageDescriptor kindred__social__v1__unfollow_response__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "kindred.social.v1.UnfollowResponse",
+  "UnfollowResponse",
+  "Kindred__Social__V1__UnfollowResponse",
+  "kindred.social.v1",
+  sizeof(Kindred__Social__V1__UnfollowResponse),
+  0,
+  kindred__social__v1__unfollow_response__field_descriptors,
+  kindred__social__v1__unfollow_response__field_indices_by_name,
+  0,  kindred__social__v1__unfollow_response__number_ranges,
+  (ProtobufCMessageInit) kindred__social__v1__unfollow_response__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor kindred__social__v1__follow__field_descriptors[2] =
+{
+  {
+    "person",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Social__V1__Follow, person),
+    &kindred__social__v1__person__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "since",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Social__V1__Follow, since),
+    &kindred__common__v1__timestamp__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned kindred__social__v1__follow__field_indices_by_name[] = {
+  0,   /* field[0] = person */
+  1,   /* field[1] = since */
+};
+static const ProtobufCIntRange kindred__social__v1__follow__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor kindred__social__v1__follow__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "kindred.social.v1.Follow",
+  "Follow",
+  "Kindred__Social__V1__Follow",
+  "kindred.social.v1",
+  sizeof(Kindred__Social__V1__Follow),
+  2,
+  kindred__social__v1__follow__field_descriptors,
+  kindred__social__v1__follow__field_indices_by_name,
+  1,  kindred__social__v1__follow__number_ranges,
+  (ProtobufCMessageInit) kindred__social__v1__follow__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor kindred__social__v1__list_followers_request__field_descriptors[2] =
+{
+  {
+    "user_id",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Social__V1__ListFollowersRequest, user_id),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "page",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Social__V1__ListFollowersRequest, page),
+    &kindred__common__v1__page_request__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned kindred__social__v1__list_followers_request__field_indices_by_name[] = {
+  1,   /* field[1] = page */
+  0,   /* field[0] = user_id */
+};
+static const ProtobufCIntRange kindred__social__v1__list_followers_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor kindred__social__v1__list_followers_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "kindred.social.v1.ListFollowersRequest",
+  "ListFollowersRequest",
+  "Kindred__Social__V1__ListFollowersRequest",
+  "kindred.social.v1",
+  sizeof(Kindred__Social__V1__ListFollowersRequest),
+  2,
+  kindred__social__v1__list_followers_request__field_descriptors,
+  kindred__social__v1__list_followers_request__field_indices_by_name,
+  1,  kindred__social__v1__list_followers_request__number_ranges,
+  (ProtobufCMessageInit) kindred__social__v1__list_followers_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor kindred__social__v1__list_followers_response__field_descriptors[2] =
+{
+  {
+    "followers",
+    1,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Kindred__Social__V1__ListFollowersResponse, n_followers),
+    offsetof(Kindred__Social__V1__ListFollowersResponse, followers),
+    &kindred__social__v1__follow__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "page",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Social__V1__ListFollowersResponse, page),
+    &kindred__common__v1__page_response__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned kindred__social__v1__list_followers_response__field_indices_by_name[] = {
+  0,   /* field[0] = followers */
+  1,   /* field[1] = page */
+};
+static const ProtobufCIntRange kindred__social__v1__list_followers_response__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor kindred__social__v1__list_followers_response__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "kindred.social.v1.ListFollowersResponse",
+  "ListFollowersResponse",
+  "Kindred__Social__V1__ListFollowersResponse",
+  "kindred.social.v1",
+  sizeof(Kindred__Social__V1__ListFollowersResponse),
+  2,
+  kindred__social__v1__list_followers_response__field_descriptors,
+  kindred__social__v1__list_followers_response__field_indices_by_name,
+  1,  kindred__social__v1__list_followers_response__number_ranges,
+  (ProtobufCMessageInit) kindred__social__v1__list_followers_response__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor kindred__social__v1__list_following_request__field_descriptors[2] =
+{
+  {
+    "user_id",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Social__V1__ListFollowingRequest, user_id),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "page",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Social__V1__ListFollowingRequest, page),
+    &kindred__common__v1__page_request__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned kindred__social__v1__list_following_request__field_indices_by_name[] = {
+  1,   /* field[1] = page */
+  0,   /* field[0] = user_id */
+};
+static const ProtobufCIntRange kindred__social__v1__list_following_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor kindred__social__v1__list_following_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "kindred.social.v1.ListFollowingRequest",
+  "ListFollowingRequest",
+  "Kindred__Social__V1__ListFollowingRequest",
+  "kindred.social.v1",
+  sizeof(Kindred__Social__V1__ListFollowingRequest),
+  2,
+  kindred__social__v1__list_following_request__field_descriptors,
+  kindred__social__v1__list_following_request__field_indices_by_name,
+  1,  kindred__social__v1__list_following_request__number_ranges,
+  (ProtobufCMessageInit) kindred__social__v1__list_following_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor kindred__social__v1__list_following_response__field_descriptors[2] =
+{
+  {
+    "following",
+    1,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Kindred__Social__V1__ListFollowingResponse, n_following),
+    offsetof(Kindred__Social__V1__ListFollowingResponse, following),
+    &kindred__social__v1__follow__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "page",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Social__V1__ListFollowingResponse, page),
+    &kindred__common__v1__page_response__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned kindred__social__v1__list_following_response__field_indices_by_name[] = {
+  0,   /* field[0] = following */
+  1,   /* field[1] = page */
+};
+static const ProtobufCIntRange kindred__social__v1__list_following_response__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor kindred__social__v1__list_following_response__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "kindred.social.v1.ListFollowingResponse",
+  "ListFollowingResponse",
+  "Kindred__Social__V1__ListFollowingResponse",
+  "kindred.social.v1",
+  sizeof(Kindred__Social__V1__ListFollowingResponse),
+  2,
+  kindred__social__v1__list_following_response__field_descriptors,
+  kindred__social__v1__list_following_response__field_indices_by_name,
+  1,  kindred__social__v1__list_following_response__number_ranges,
+  (ProtobufCMessageInit) kindred__social__v1__list_following_response__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor kindred__social__v1__is_following_request__field_descriptors[2] =
+{
+  {
+    "follower_user_id",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Social__V1__IsFollowingRequest, follower_user_id),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "user_ids",
+    2,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_STRING,
+    offsetof(Kindred__Social__V1__IsFollowingRequest, n_user_ids),
+    offsetof(Kindred__Social__V1__IsFollowingRequest, user_ids),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned kindred__social__v1__is_following_request__field_indices_by_name[] = {
+  0,   /* field[0] = follower_user_id */
+  1,   /* field[1] = user_ids */
+};
+static const ProtobufCIntRange kindred__social__v1__is_following_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor kindred__social__v1__is_following_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "kindred.social.v1.IsFollowingRequest",
+  "IsFollowingRequest",
+  "Kindred__Social__V1__IsFollowingRequest",
+  "kindred.social.v1",
+  sizeof(Kindred__Social__V1__IsFollowingRequest),
+  2,
+  kindred__social__v1__is_following_request__field_descriptors,
+  kindred__social__v1__is_following_request__field_indices_by_name,
+  1,  kindred__social__v1__is_following_request__number_ranges,
+  (ProtobufCMessageInit) kindred__social__v1__is_following_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor kindred__social__v1__is_following_response__field_descriptors[1] =
+{
+  {
+    "followed_user_ids",
+    1,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_STRING,
+    offsetof(Kindred__Social__V1__IsFollowingResponse, n_followed_user_ids),
+    offsetof(Kindred__Social__V1__IsFollowingResponse, followed_user_ids),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned kindred__social__v1__is_following_response__field_indices_by_name[] = {
+  0,   /* field[0] = followed_user_ids */
+};
+static const ProtobufCIntRange kindred__social__v1__is_following_response__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor kindred__social__v1__is_following_response__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "kindred.social.v1.IsFollowingResponse",
+  "IsFollowingResponse",
+  "Kindred__Social__V1__IsFollowingResponse",
+  "kindred.social.v1",
+  sizeof(Kindred__Social__V1__IsFollowingResponse),
+  1,
+  kindred__social__v1__is_following_response__field_descriptors,
+  kindred__social__v1__is_following_response__field_indices_by_name,
+  1,  kindred__social__v1__is_following_response__number_ranges,
+  (ProtobufCMessageInit) kindred__social__v1__is_following_response__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor kindred__social__v1__block_user_request__field_descriptors[1] =
+{
+  {
+    "user_id",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Social__V1__BlockUserRequest, user_id),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned kindred__social__v1__block_user_request__field_indices_by_name[] = {
+  0,   /* field[0] = user_id */
+};
+static const ProtobufCIntRange kindred__social__v1__block_user_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor kindred__social__v1__block_user_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "kindred.social.v1.BlockUserRequest",
+  "BlockUserRequest",
+  "Kindred__Social__V1__BlockUserRequest",
+  "kindred.social.v1",
+  sizeof(Kindred__Social__V1__BlockUserRequest),
+  1,
+  kindred__social__v1__block_user_request__field_descriptors,
+  kindred__social__v1__block_user_request__field_indices_by_name,
+  1,  kindred__social__v1__block_user_request__number_ranges,
+  (ProtobufCMessageInit) kindred__social__v1__block_user_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+#define kindred__social__v1__block_user_response__field_descriptors NULL
+#define kindred__social__v1__block_user_response__field_indices_by_name NULL
+#define kindred__social__v1__block_user_response__number_ranges NULL
+const ProtobufCMessageDescriptor kindred__social__v1__block_user_response__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "kindred.social.v1.BlockUserResponse",
+  "BlockUserResponse",
+  "Kindred__Social__V1__BlockUserResponse",
+  "kindred.social.v1",
+  sizeof(Kindred__Social__V1__BlockUserResponse),
+  0,
+  kindred__social__v1__block_user_response__field_descriptors,
+  kindred__social__v1__block_user_response__field_indices_by_name,
+  0,  kindred__social__v1__block_user_response__number_ranges,
+  (ProtobufCMessageInit) kindred__social__v1__block_user_response__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor kindred__social__v1__unblock_user_request__field_descriptors[1] =
+{
+  {
+    "user_id",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Social__V1__UnblockUserRequest, user_id),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned kindred__social__v1__unblock_user_request__field_indices_by_name[] = {
+  0,   /* field[0] = user_id */
+};
+static const ProtobufCIntRange kindred__social__v1__unblock_user_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor kindred__social__v1__unblock_user_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "kindred.social.v1.UnblockUserRequest",
+  "UnblockUserRequest",
+  "Kindred__Social__V1__UnblockUserRequest",
+  "kindred.social.v1",
+  sizeof(Kindred__Social__V1__UnblockUserRequest),
+  1,
+  kindred__social__v1__unblock_user_request__field_descriptors,
+  kindred__social__v1__unblock_user_request__field_indices_by_name,
+  1,  kindred__social__v1__unblock_user_request__number_ranges,
+  (ProtobufCMessageInit) kindred__social__v1__unblock_user_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+#define kindred__social__v1__unblock_user_response__field_descriptors NULL
+#define kindred__social__v1__unblock_user_response__field_indices_by_name NULL
+#define kindred__social__v1__unblock_user_response__number_ranges NULL
+const ProtobufCMessageDescriptor kindred__social__v1__unblock_user_response__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "kindred.social.v1.UnblockUserResponse",
+  "UnblockUserResponse",
+  "Kindred__Social__V1__UnblockUserResponse",
+  "kindred.social.v1",
+  sizeof(Kindred__Social__V1__UnblockUserResponse),
+  0,
+  kindred__social__v1__unblock_user_response__field_descriptors,
+  kindred__social__v1__unblock_user_response__field_indices_by_name,
+  0,  kindred__social__v1__unblock_user_response__number_ranges,
+  (ProtobufCMessageInit) kindred__social__v1__unblock_user_response__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor kindred__social__v1__list_blocked_users_request__field_descriptors[1] =
+{
+  {
+    "page",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Social__V1__ListBlockedUsersRequest, page),
+    &kindred__common__v1__page_request__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned kindred__social__v1__list_blocked_users_request__field_indices_by_name[] = {
+  0,   /* field[0] = page */
+};
+static const ProtobufCIntRange kindred__social__v1__list_blocked_users_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor kindred__social__v1__list_blocked_users_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "kindred.social.v1.ListBlockedUsersRequest",
+  "ListBlockedUsersRequest",
+  "Kindred__Social__V1__ListBlockedUsersRequest",
+  "kindred.social.v1",
+  sizeof(Kindred__Social__V1__ListBlockedUsersRequest),
+  1,
+  kindred__social__v1__list_blocked_users_request__field_descriptors,
+  kindred__social__v1__list_blocked_users_request__field_indices_by_name,
+  1,  kindred__social__v1__list_blocked_users_request__number_ranges,
+  (ProtobufCMessageInit) kindred__social__v1__list_blocked_users_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor kindred__social__v1__list_blocked_users_response__field_descriptors[2] =
+{
+  {
+    "users",
+    1,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Kindred__Social__V1__ListBlockedUsersResponse, n_users),
+    offsetof(Kindred__Social__V1__ListBlockedUsersResponse, users),
+    &kindred__social__v1__person__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "page",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Social__V1__ListBlockedUsersResponse, page),
+    &kindred__common__v1__page_response__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned kindred__social__v1__list_blocked_users_response__field_indices_by_name[] = {
+  1,   /* field[1] = page */
+  0,   /* field[0] = users */
+};
+static const ProtobufCIntRange kindred__social__v1__list_blocked_users_response__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor kindred__social__v1__list_blocked_users_response__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "kindred.social.v1.ListBlockedUsersResponse",
+  "ListBlockedUsersResponse",
+  "Kindred__Social__V1__ListBlockedUsersResponse",
+  "kindred.social.v1",
+  sizeof(Kindred__Social__V1__ListBlockedUsersResponse),
+  2,
+  kindred__social__v1__list_blocked_users_response__field_descriptors,
+  kindred__social__v1__list_blocked_users_response__field_indices_by_name,
+  1,  kindred__social__v1__list_blocked_users_response__number_ranges,
+  (ProtobufCMessageInit) kindred__social__v1__list_blocked_users_response__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor kindred__social__v1__search_users_request__field_descriptors[2] =
+{
+  {
+    "username_prefix",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Social__V1__SearchUsersRequest, username_prefix),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "page",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Social__V1__SearchUsersRequest, page),
+    &kindred__common__v1__page_request__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned kindred__social__v1__search_users_request__field_indices_by_name[] = {
+  1,   /* field[1] = page */
+  0,   /* field[0] = username_prefix */
+};
+static const ProtobufCIntRange kindred__social__v1__search_users_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor kindred__social__v1__search_users_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "kindred.social.v1.SearchUsersRequest",
+  "SearchUsersRequest",
+  "Kindred__Social__V1__SearchUsersRequest",
+  "kindred.social.v1",
+  sizeof(Kindred__Social__V1__SearchUsersRequest),
+  2,
+  kindred__social__v1__search_users_request__field_descriptors,
+  kindred__social__v1__search_users_request__field_indices_by_name,
+  1,  kindred__social__v1__search_users_request__number_ranges,
+  (ProtobufCMessageInit) kindred__social__v1__search_users_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor kindred__social__v1__search_users_response__field_descriptors[2] =
+{
+  {
+    "users",
+    1,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Kindred__Social__V1__SearchUsersResponse, n_users),
+    offsetof(Kindred__Social__V1__SearchUsersResponse, users),
+    &kindred__social__v1__person__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "page",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Social__V1__SearchUsersResponse, page),
+    &kindred__common__v1__page_response__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned kindred__social__v1__search_users_response__field_indices_by_name[] = {
+  1,   /* field[1] = page */
+  0,   /* field[0] = users */
+};
+static const ProtobufCIntRange kindred__social__v1__search_users_response__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor kindred__social__v1__search_users_response__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "kindred.social.v1.SearchUsersResponse",
+  "SearchUsersResponse",
+  "Kindred__Social__V1__SearchUsersResponse",
+  "kindred.social.v1",
+  sizeof(Kindred__Social__V1__SearchUsersResponse),
+  2,
+  kindred__social__v1__search_users_response__field_descriptors,
+  kindred__social__v1__search_users_response__field_indices_by_name,
+  1,  kindred__social__v1__search_users_response__number_ranges,
+  (ProtobufCMessageInit) kindred__social__v1__search_users_response__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor kindred__social__v1__message__field_descriptors[7] =
+{
+  {
+    "message_id",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Social__V1__Message, message_id),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "conversation_id",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Social__V1__Message, conversation_id),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "sender",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Social__V1__Message, sender),
+    &kindred__social__v1__person__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "recipient_user_id",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Social__V1__Message, recipient_user_id),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "text",
+    5,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Social__V1__Message, text),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "sent_at",
+    6,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Social__V1__Message, sent_at),
+    &kindred__common__v1__timestamp__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "filtered",
+    7,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Social__V1__Message, filtered),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned kindred__social__v1__message__field_indices_by_name[] = {
+  1,   /* field[1] = conversation_id */
+  6,   /* field[6] = filtered */
+  0,   /* field[0] = message_id */
+  3,   /* field[3] = recipient_user_id */
+  2,   /* field[2] = sender */
+  5,   /* field[5] = sent_at */
+  4,   /* field[4] = text */
+};
+static const ProtobufCIntRange kindred__social__v1__message__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 7 }
+};
+const ProtobufCMessageDescriptor kindred__social__v1__message__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "kindred.social.v1.Message",
+  "Message",
+  "Kindred__Social__V1__Message",
+  "kindred.social.v1",
+  sizeof(Kindred__Social__V1__Message),
+  7,
+  kindred__social__v1__message__field_descriptors,
+  kindred__social__v1__message__field_indices_by_name,
+  1,  kindred__social__v1__message__number_ranges,
+  (ProtobufCMessageInit) kindred__social__v1__message__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor kindred__social__v1__conversation__field_descriptors[3] =
+{
+  {
+    "conversation_id",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Social__V1__Conversation, conversation_id),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "other",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Social__V1__Conversation, other),
+    &kindred__social__v1__person__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "last_message",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Social__V1__Conversation, last_message),
+    &kindred__social__v1__message__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned kindred__social__v1__conversation__field_indices_by_name[] = {
+  0,   /* field[0] = conversation_id */
+  2,   /* field[2] = last_message */
+  1,   /* field[1] = other */
+};
+static const ProtobufCIntRange kindred__social__v1__conversation__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 3 }
+};
+const ProtobufCMessageDescriptor kindred__social__v1__conversation__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "kindred.social.v1.Conversation",
+  "Conversation",
+  "Kindred__Social__V1__Conversation",
+  "kindred.social.v1",
+  sizeof(Kindred__Social__V1__Conversation),
+  3,
+  kindred__social__v1__conversation__field_descriptors,
+  kindred__social__v1__conversation__field_indices_by_name,
+  1,  kindred__social__v1__conversation__number_ranges,
+  (ProtobufCMessageInit) kindred__social__v1__conversation__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor kindred__social__v1__send_message_request__field_descriptors[3] =
+{
+  {
+    "request_id",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Social__V1__SendMessageRequest, request_id),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "recipient_user_id",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Social__V1__SendMessageRequest, recipient_user_id),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "text",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Social__V1__SendMessageRequest, text),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned kindred__social__v1__send_message_request__field_indices_by_name[] = {
+  1,   /* field[1] = recipient_user_id */
+  0,   /* field[0] = request_id */
+  2,   /* field[2] = text */
+};
+static const ProtobufCIntRange kindred__social__v1__send_message_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 3 }
+};
+const ProtobufCMessageDescriptor kindred__social__v1__send_message_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "kindred.social.v1.SendMessageRequest",
+  "SendMessageRequest",
+  "Kindred__Social__V1__SendMessageRequest",
+  "kindred.social.v1",
+  sizeof(Kindred__Social__V1__SendMessageRequest),
+  3,
+  kindred__social__v1__send_message_request__field_descriptors,
+  kindred__social__v1__send_message_request__field_indices_by_name,
+  1,  kindred__social__v1__send_message_request__number_ranges,
+  (ProtobufCMessageInit) kindred__social__v1__send_message_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor kindred__social__v1__send_message_response__field_descriptors[1] =
+{
+  {
+    "message",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Social__V1__SendMessageResponse, message),
+    &kindred__social__v1__message__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned kindred__social__v1__send_message_response__field_indices_by_name[] = {
+  0,   /* field[0] = message */
+};
+static const ProtobufCIntRange kindred__social__v1__send_message_response__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor kindred__social__v1__send_message_response__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "kindred.social.v1.SendMessageResponse",
+  "SendMessageResponse",
+  "Kindred__Social__V1__SendMessageResponse",
+  "kindred.social.v1",
+  sizeof(Kindred__Social__V1__SendMessageResponse),
+  1,
+  kindred__social__v1__send_message_response__field_descriptors,
+  kindred__social__v1__send_message_response__field_indices_by_name,
+  1,  kindred__social__v1__send_message_response__number_ranges,
+  (ProtobufCMessageInit) kindred__social__v1__send_message_response__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor kindred__social__v1__list_conversations_request__field_descriptors[1] =
+{
+  {
+    "page",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Social__V1__ListConversationsRequest, page),
+    &kindred__common__v1__page_request__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned kindred__social__v1__list_conversations_request__field_indices_by_name[] = {
+  0,   /* field[0] = page */
+};
+static const ProtobufCIntRange kindred__social__v1__list_conversations_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor kindred__social__v1__list_conversations_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "kindred.social.v1.ListConversationsRequest",
+  "ListConversationsRequest",
+  "Kindred__Social__V1__ListConversationsRequest",
+  "kindred.social.v1",
+  sizeof(Kindred__Social__V1__ListConversationsRequest),
+  1,
+  kindred__social__v1__list_conversations_request__field_descriptors,
+  kindred__social__v1__list_conversations_request__field_indices_by_name,
+  1,  kindred__social__v1__list_conversations_request__number_ranges,
+  (ProtobufCMessageInit) kindred__social__v1__list_conversations_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor kindred__social__v1__list_conversations_response__field_descriptors[2] =
+{
+  {
+    "conversations",
+    1,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Kindred__Social__V1__ListConversationsResponse, n_conversations),
+    offsetof(Kindred__Social__V1__ListConversationsResponse, conversations),
+    &kindred__social__v1__conversation__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "page",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Social__V1__ListConversationsResponse, page),
+    &kindred__common__v1__page_response__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned kindred__social__v1__list_conversations_response__field_indices_by_name[] = {
+  0,   /* field[0] = conversations */
+  1,   /* field[1] = page */
+};
+static const ProtobufCIntRange kindred__social__v1__list_conversations_response__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor kindred__social__v1__list_conversations_response__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "kindred.social.v1.ListConversationsResponse",
+  "ListConversationsResponse",
+  "Kindred__Social__V1__ListConversationsResponse",
+  "kindred.social.v1",
+  sizeof(Kindred__Social__V1__ListConversationsResponse),
+  2,
+  kindred__social__v1__list_conversations_response__field_descriptors,
+  kindred__social__v1__list_conversations_response__field_indices_by_name,
+  1,  kindred__social__v1__list_conversations_response__number_ranges,
+  (ProtobufCMessageInit) kindred__social__v1__list_conversations_response__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor kindred__social__v1__list_messages_request__field_descriptors[2] =
+{
+  {
+    "conversation_id",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Social__V1__ListMessagesRequest, conversation_id),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "page",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Social__V1__ListMessagesRequest, page),
+    &kindred__common__v1__page_request__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned kindred__social__v1__list_messages_request__field_indices_by_name[] = {
+  0,   /* field[0] = conversation_id */
+  1,   /* field[1] = page */
+};
+static const ProtobufCIntRange kindred__social__v1__list_messages_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor kindred__social__v1__list_messages_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "kindred.social.v1.ListMessagesRequest",
+  "ListMessagesRequest",
+  "Kindred__Social__V1__ListMessagesRequest",
+  "kindred.social.v1",
+  sizeof(Kindred__Social__V1__ListMessagesRequest),
+  2,
+  kindred__social__v1__list_messages_request__field_descriptors,
+  kindred__social__v1__list_messages_request__field_indices_by_name,
+  1,  kindred__social__v1__list_messages_request__number_ranges,
+  (ProtobufCMessageInit) kindred__social__v1__list_messages_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor kindred__social__v1__list_messages_response__field_descriptors[2] =
+{
+  {
+    "messages",
+    1,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Kindred__Social__V1__ListMessagesResponse, n_messages),
+    offsetof(Kindred__Social__V1__ListMessagesResponse, messages),
+    &kindred__social__v1__message__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "page",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Social__V1__ListMessagesResponse, page),
+    &kindred__common__v1__page_response__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned kindred__social__v1__list_messages_response__field_indices_by_name[] = {
+  0,   /* field[0] = messages */
+  1,   /* field[1] = page */
+};
+static const ProtobufCIntRange kindred__social__v1__list_messages_response__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor kindred__social__v1__list_messages_response__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "kindred.social.v1.ListMessagesResponse",
+  "ListMessagesResponse",
+  "Kindred__Social__V1__ListMessagesResponse",
+  "kindred.social.v1",
+  sizeof(Kindred__Social__V1__ListMessagesResponse),
+  2,
+  kindred__social__v1__list_messages_response__field_descriptors,
+  kindred__social__v1__list_messages_response__field_indices_by_name,
+  1,  kindred__social__v1__list_messages_response__number_ranges,
+  (ProtobufCMessageInit) kindred__social__v1__list_messages_response__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+#define kindred__social__v1__watch_messages_request__field_descriptors NULL
+#define kindred__social__v1__watch_messages_request__field_indices_by_name NULL
+#define kindred__social__v1__watch_messages_request__number_ranges NULL
+const ProtobufCMessageDescriptor kindred__social__v1__watch_messages_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "kindred.social.v1.WatchMessagesRequest",
+  "WatchMessagesRequest",
+  "Kindred__Social__V1__WatchMessagesRequest",
+  "kindred.social.v1",
+  sizeof(Kindred__Social__V1__WatchMessagesRequest),
+  0,
+  kindred__social__v1__watch_messages_request__field_descriptors,
+  kindred__social__v1__watch_messages_request__field_indices_by_name,
+  0,  kindred__social__v1__watch_messages_request__number_ranges,
+  (ProtobufCMessageInit) kindred__social__v1__watch_messages_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor kindred__social__v1__media__field_descriptors[4] =
+{
+  {
+    "media_id",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Social__V1__Media, media_id),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "url",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Social__V1__Media, url),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "content_type",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Social__V1__Media, content_type),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "flagged",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Social__V1__Media, flagged),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned kindred__social__v1__media__field_indices_by_name[] = {
+  2,   /* field[2] = content_type */
+  3,   /* field[3] = flagged */
+  0,   /* field[0] = media_id */
+  1,   /* field[1] = url */
+};
+static const ProtobufCIntRange kindred__social__v1__media__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 4 }
+};
+const ProtobufCMessageDescriptor kindred__social__v1__media__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "kindred.social.v1.Media",
+  "Media",
+  "Kindred__Social__V1__Media",
+  "kindred.social.v1",
+  sizeof(Kindred__Social__V1__Media),
+  4,
+  kindred__social__v1__media__field_descriptors,
+  kindred__social__v1__media__field_indices_by_name,
+  1,  kindred__social__v1__media__number_ranges,
+  (ProtobufCMessageInit) kindred__social__v1__media__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor kindred__social__v1__media_input__field_descriptors[3] =
+{
+  {
+    "url",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Social__V1__MediaInput, url),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "content_type",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Social__V1__MediaInput, content_type),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "flagged",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Social__V1__MediaInput, flagged),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned kindred__social__v1__media_input__field_indices_by_name[] = {
+  1,   /* field[1] = content_type */
+  2,   /* field[2] = flagged */
+  0,   /* field[0] = url */
+};
+static const ProtobufCIntRange kindred__social__v1__media_input__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 3 }
+};
+const ProtobufCMessageDescriptor kindred__social__v1__media_input__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "kindred.social.v1.MediaInput",
+  "MediaInput",
+  "Kindred__Social__V1__MediaInput",
+  "kindred.social.v1",
+  sizeof(Kindred__Social__V1__MediaInput),
+  3,
+  kindred__social__v1__media_input__field_descriptors,
+  kindred__social__v1__media_input__field_indices_by_name,
+  1,  kindred__social__v1__media_input__number_ranges,
+  (ProtobufCMessageInit) kindred__social__v1__media_input__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor kindred__social__v1__social_event__field_descriptors[14] =
+{
+  {
+    "event_id",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Social__V1__SocialEvent, event_id),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "organizer",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Social__V1__SocialEvent, organizer),
+    &kindred__social__v1__person__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "title",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Social__V1__SocialEvent, title),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "description",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Social__V1__SocialEvent, description),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "starts_at",
+    5,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Social__V1__SocialEvent, starts_at),
+    &kindred__common__v1__timestamp__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "ends_at",
+    6,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Social__V1__SocialEvent, ends_at),
+    &kindred__common__v1__timestamp__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "place",
+    7,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Social__V1__SocialEvent, place),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "visibility",
+    8,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_ENUM,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Social__V1__SocialEvent, visibility),
+    &kindred__social__v1__event_visibility__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "mature",
+    9,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Social__V1__SocialEvent, mature),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "media",
+    10,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Kindred__Social__V1__SocialEvent, n_media),
+    offsetof(Kindred__Social__V1__SocialEvent, media),
+    &kindred__social__v1__media__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "hidden_media_ids",
+    11,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_STRING,
+    offsetof(Kindred__Social__V1__SocialEvent, n_hidden_media_ids),
+    offsetof(Kindred__Social__V1__SocialEvent, hidden_media_ids),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "attendee_count",
+    12,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT32,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Social__V1__SocialEvent, attendee_count),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "joined",
+    13,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Social__V1__SocialEvent, joined),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "created_at",
+    14,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Social__V1__SocialEvent, created_at),
+    &kindred__common__v1__timestamp__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned kindred__social__v1__social_event__field_indices_by_name[] = {
+  11,   /* field[11] = attendee_count */
+  13,   /* field[13] = created_at */
+  3,   /* field[3] = description */
+  5,   /* field[5] = ends_at */
+  0,   /* field[0] = event_id */
+  10,   /* field[10] = hidden_media_ids */
+  12,   /* field[12] = joined */
+  8,   /* field[8] = mature */
+  9,   /* field[9] = media */
+  1,   /* field[1] = organizer */
+  6,   /* field[6] = place */
+  4,   /* field[4] = starts_at */
+  2,   /* field[2] = title */
+  7,   /* field[7] = visibility */
+};
+static const ProtobufCIntRange kindred__social__v1__social_event__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 14 }
+};
+const ProtobufCMessageDescriptor kindred__social__v1__social_event__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "kindred.social.v1.SocialEvent",
+  "SocialEvent",
+  "Kindred__Social__V1__SocialEvent",
+  "kindred.social.v1",
+  sizeof(Kindred__Social__V1__SocialEvent),
+  14,
+  kindred__social__v1__social_event__field_descriptors,
+  kindred__social__v1__social_event__field_indices_by_name,
+  1,  kindred__social__v1__social_event__number_ranges,
+  (ProtobufCMessageInit) kindred__social__v1__social_event__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor kindred__social__v1__create_event_request__field_descriptors[9] =
+{
+  {
+    "request_id",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Social__V1__CreateEventRequest, request_id),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "title",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Social__V1__CreateEventRequest, title),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "description",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Social__V1__CreateEventRequest, description),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "starts_at",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Social__V1__CreateEventRequest, starts_at),
+    &kindred__common__v1__timestamp__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "ends_at",
+    5,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Social__V1__CreateEventRequest, ends_at),
+    &kindred__common__v1__timestamp__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "place",
+    6,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Social__V1__CreateEventRequest, place),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "visibility",
+    7,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_ENUM,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Social__V1__CreateEventRequest, visibility),
+    &kindred__social__v1__event_visibility__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "mature",
+    8,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Social__V1__CreateEventRequest, mature),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "media",
+    9,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Kindred__Social__V1__CreateEventRequest, n_media),
+    offsetof(Kindred__Social__V1__CreateEventRequest, media),
+    &kindred__social__v1__media_input__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned kindred__social__v1__create_event_request__field_indices_by_name[] = {
+  2,   /* field[2] = description */
+  4,   /* field[4] = ends_at */
+  7,   /* field[7] = mature */
+  8,   /* field[8] = media */
+  5,   /* field[5] = place */
+  0,   /* field[0] = request_id */
+  3,   /* field[3] = starts_at */
+  1,   /* field[1] = title */
+  6,   /* field[6] = visibility */
+};
+static const ProtobufCIntRange kindred__social__v1__create_event_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 9 }
+};
+const ProtobufCMessageDescriptor kindred__social__v1__create_event_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "kindred.social.v1.CreateEventRequest",
+  "CreateEventRequest",
+  "Kindred__Social__V1__CreateEventRequest",
+  "kindred.social.v1",
+  sizeof(Kindred__Social__V1__CreateEventRequest),
+  9,
+  kindred__social__v1__create_event_request__field_descriptors,
+  kindred__social__v1__create_event_request__field_indices_by_name,
+  1,  kindred__social__v1__create_event_request__number_ranges,
+  (ProtobufCMessageInit) kindred__social__v1__create_event_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor kindred__social__v1__create_event_response__field_descriptors[1] =
+{
+  {
+    "event",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Social__V1__CreateEventResponse, event),
+    &kindred__social__v1__social_event__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned kindred__social__v1__create_event_response__field_indices_by_name[] = {
+  0,   /* field[0] = event */
+};
+static const ProtobufCIntRange kindred__social__v1__create_event_response__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor kindred__social__v1__create_event_response__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "kindred.social.v1.CreateEventResponse",
+  "CreateEventResponse",
+  "Kindred__Social__V1__CreateEventResponse",
+  "kindred.social.v1",
+  sizeof(Kindred__Social__V1__CreateEventResponse),
+  1,
+  kindred__social__v1__create_event_response__field_descriptors,
+  kindred__social__v1__create_event_response__field_indices_by_name,
+  1,  kindred__social__v1__create_event_response__number_ranges,
+  (ProtobufCMessageInit) kindred__social__v1__create_event_response__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor kindred__social__v1__get_event_request__field_descriptors[1] =
+{
+  {
+    "event_id",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Social__V1__GetEventRequest, event_id),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned kindred__social__v1__get_event_request__field_indices_by_name[] = {
+  0,   /* field[0] = event_id */
+};
+static const ProtobufCIntRange kindred__social__v1__get_event_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor kindred__social__v1__get_event_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "kindred.social.v1.GetEventRequest",
+  "GetEventRequest",
+  "Kindred__Social__V1__GetEventRequest",
+  "kindred.social.v1",
+  sizeof(Kindred__Social__V1__GetEventRequest),
+  1,
+  kindred__social__v1__get_event_request__field_descriptors,
+  kindred__social__v1__get_event_request__field_indices_by_name,
+  1,  kindred__social__v1__get_event_request__number_ranges,
+  (ProtobufCMessageInit) kindred__social__v1__get_event_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor kindred__social__v1__get_event_response__field_descriptors[1] =
+{
+  {
+    "event",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Social__V1__GetEventResponse, event),
+    &kindred__social__v1__social_event__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned kindred__social__v1__get_event_response__field_indices_by_name[] = {
+  0,   /* field[0] = event */
+};
+static const ProtobufCIntRange kindred__social__v1__get_event_response__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor kindred__social__v1__get_event_response__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "kindred.social.v1.GetEventResponse",
+  "GetEventResponse",
+  "Kindred__Social__V1__GetEventResponse",
+  "kindred.social.v1",
+  sizeof(Kindred__Social__V1__GetEventResponse),
+  1,
+  kindred__social__v1__get_event_response__field_descriptors,
+  kindred__social__v1__get_event_response__field_indices_by_name,
+  1,  kindred__social__v1__get_event_response__number_ranges,
+  (ProtobufCMessageInit) kindred__social__v1__get_event_response__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor kindred__social__v1__invite_to_event_request__field_descriptors[2] =
+{
+  {
+    "event_id",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Social__V1__InviteToEventRequest, event_id),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "user_ids",
+    2,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_STRING,
+    offsetof(Kindred__Social__V1__InviteToEventRequest, n_user_ids),
+    offsetof(Kindred__Social__V1__InviteToEventRequest, user_ids),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned kindred__social__v1__invite_to_event_request__field_indices_by_name[] = {
+  0,   /* field[0] = event_id */
+  1,   /* field[1] = user_ids */
+};
+static const ProtobufCIntRange kindred__social__v1__invite_to_event_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor kindred__social__v1__invite_to_event_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "kindred.social.v1.InviteToEventRequest",
+  "InviteToEventRequest",
+  "Kindred__Social__V1__InviteToEventRequest",
+  "kindred.social.v1",
+  sizeof(Kindred__Social__V1__InviteToEventRequest),
+  2,
+  kindred__social__v1__invite_to_event_request__field_descriptors,
+  kindred__social__v1__invite_to_event_request__field_indices_by_name,
+  1,  kindred__social__v1__invite_to_event_request__number_ranges,
+  (ProtobufCMessageInit) kindred__social__v1__invite_to_event_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor kindred__social__v1__invite_to_event_response__field_descriptors[1] =
+{
+  {
+    "invited_user_ids",
+    1,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_STRING,
+    offsetof(Kindred__Social__V1__InviteToEventResponse, n_invited_user_ids),
+    offsetof(Kindred__Social__V1__InviteToEventResponse, invited_user_ids),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned kindred__social__v1__invite_to_event_response__field_indices_by_name[] = {
+  0,   /* field[0] = invited_user_ids */
+};
+static const ProtobufCIntRange kindred__social__v1__invite_to_event_response__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor kindred__social__v1__invite_to_event_response__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "kindred.social.v1.InviteToEventResponse",
+  "InviteToEventResponse",
+  "Kindred__Social__V1__InviteToEventResponse",
+  "kindred.social.v1",
+  sizeof(Kindred__Social__V1__InviteToEventResponse),
+  1,
+  kindred__social__v1__invite_to_event_response__field_descriptors,
+  kindred__social__v1__invite_to_event_response__field_indices_by_name,
+  1,  kindred__social__v1__invite_to_event_response__number_ranges,
+  (ProtobufCMessageInit) kindred__social__v1__invite_to_event_response__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor kindred__social__v1__join_event_request__field_descriptors[1] =
+{
+  {
+    "event_id",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Social__V1__JoinEventRequest, event_id),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned kindred__social__v1__join_event_request__field_indices_by_name[] = {
+  0,   /* field[0] = event_id */
+};
+static const ProtobufCIntRange kindred__social__v1__join_event_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor kindred__social__v1__join_event_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "kindred.social.v1.JoinEventRequest",
+  "JoinEventRequest",
+  "Kindred__Social__V1__JoinEventRequest",
+  "kindred.social.v1",
+  sizeof(Kindred__Social__V1__JoinEventRequest),
+  1,
+  kindred__social__v1__join_event_request__field_descriptors,
+  kindred__social__v1__join_event_request__field_indices_by_name,
+  1,  kindred__social__v1__join_event_request__number_ranges,
+  (ProtobufCMessageInit) kindred__social__v1__join_event_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor kindred__social__v1__join_event_response__field_descriptors[1] =
+{
+  {
+    "event",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Social__V1__JoinEventResponse, event),
+    &kindred__social__v1__social_event__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned kindred__social__v1__join_event_response__field_indices_by_name[] = {
+  0,   /* field[0] = event */
+};
+static const ProtobufCIntRange kindred__social__v1__join_event_response__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor kindred__social__v1__join_event_response__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "kindred.social.v1.JoinEventResponse",
+  "JoinEventResponse",
+  "Kindred__Social__V1__JoinEventResponse",
+  "kindred.social.v1",
+  sizeof(Kindred__Social__V1__JoinEventResponse),
+  1,
+  kindred__social__v1__join_event_response__field_descriptors,
+  kindred__social__v1__join_event_response__field_indices_by_name,
+  1,  kindred__social__v1__join_event_response__number_ranges,
+  (ProtobufCMessageInit) kindred__social__v1__join_event_response__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor kindred__social__v1__leave_event_request__field_descriptors[1] =
+{
+  {
+    "event_id",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Social__V1__LeaveEventRequest, event_id),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned kindred__social__v1__leave_event_request__field_indices_by_name[] = {
+  0,   /* field[0] = event_id */
+};
+static const ProtobufCIntRange kindred__social__v1__leave_event_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor kindred__social__v1__leave_event_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "kindred.social.v1.LeaveEventRequest",
+  "LeaveEventRequest",
+  "Kindred__Social__V1__LeaveEventRequest",
+  "kindred.social.v1",
+  sizeof(Kindred__Social__V1__LeaveEventRequest),
+  1,
+  kindred__social__v1__leave_event_request__field_descriptors,
+  kindred__social__v1__leave_event_request__field_indices_by_name,
+  1,  kindred__social__v1__leave_event_request__number_ranges,
+  (ProtobufCMessageInit) kindred__social__v1__leave_event_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+#define kindred__social__v1__leave_event_response__field_descriptors NULL
+#define kindred__social__v1__leave_event_response__field_indices_by_name NULL
+#define kindred__social__v1__leave_event_response__number_ranges NULL
+const ProtobufCMessageDescriptor kindred__social__v1__leave_event_response__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "kindred.social.v1.LeaveEventResponse",
+  "LeaveEventResponse",
+  "Kindred__Social__V1__LeaveEventResponse",
+  "kindred.social.v1",
+  sizeof(Kindred__Social__V1__LeaveEventResponse),
+  0,
+  kindred__social__v1__leave_event_response__field_descriptors,
+  kindred__social__v1__leave_event_response__field_indices_by_name,
+  0,  kindred__social__v1__leave_event_response__number_ranges,
+  (ProtobufCMessageInit) kindred__social__v1__leave_event_response__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor kindred__social__v1__list_feed_request__field_descriptors[1] =
+{
+  {
+    "page",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Social__V1__ListFeedRequest, page),
+    &kindred__common__v1__page_request__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned kindred__social__v1__list_feed_request__field_indices_by_name[] = {
+  0,   /* field[0] = page */
+};
+static const ProtobufCIntRange kindred__social__v1__list_feed_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor kindred__social__v1__list_feed_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "kindred.social.v1.ListFeedRequest",
+  "ListFeedRequest",
+  "Kindred__Social__V1__ListFeedRequest",
+  "kindred.social.v1",
+  sizeof(Kindred__Social__V1__ListFeedRequest),
+  1,
+  kindred__social__v1__list_feed_request__field_descriptors,
+  kindred__social__v1__list_feed_request__field_indices_by_name,
+  1,  kindred__social__v1__list_feed_request__number_ranges,
+  (ProtobufCMessageInit) kindred__social__v1__list_feed_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor kindred__social__v1__list_feed_response__field_descriptors[2] =
+{
+  {
+    "events",
+    1,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Kindred__Social__V1__ListFeedResponse, n_events),
+    offsetof(Kindred__Social__V1__ListFeedResponse, events),
+    &kindred__social__v1__social_event__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "page",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Social__V1__ListFeedResponse, page),
+    &kindred__common__v1__page_response__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned kindred__social__v1__list_feed_response__field_indices_by_name[] = {
+  0,   /* field[0] = events */
+  1,   /* field[1] = page */
+};
+static const ProtobufCIntRange kindred__social__v1__list_feed_response__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor kindred__social__v1__list_feed_response__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "kindred.social.v1.ListFeedResponse",
+  "ListFeedResponse",
+  "Kindred__Social__V1__ListFeedResponse",
+  "kindred.social.v1",
+  sizeof(Kindred__Social__V1__ListFeedResponse),
+  2,
+  kindred__social__v1__list_feed_response__field_descriptors,
+  kindred__social__v1__list_feed_response__field_indices_by_name,
+  1,  kindred__social__v1__list_feed_response__number_ranges,
+  (ProtobufCMessageInit) kindred__social__v1__list_feed_response__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor kindred__social__v1__request_media_view_request__field_descriptors[1] =
+{
+  {
+    "media_id",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Social__V1__RequestMediaViewRequest, media_id),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned kindred__social__v1__request_media_view_request__field_indices_by_name[] = {
+  0,   /* field[0] = media_id */
+};
+static const ProtobufCIntRange kindred__social__v1__request_media_view_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor kindred__social__v1__request_media_view_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "kindred.social.v1.RequestMediaViewRequest",
+  "RequestMediaViewRequest",
+  "Kindred__Social__V1__RequestMediaViewRequest",
+  "kindred.social.v1",
+  sizeof(Kindred__Social__V1__RequestMediaViewRequest),
+  1,
+  kindred__social__v1__request_media_view_request__field_descriptors,
+  kindred__social__v1__request_media_view_request__field_indices_by_name,
+  1,  kindred__social__v1__request_media_view_request__number_ranges,
+  (ProtobufCMessageInit) kindred__social__v1__request_media_view_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor kindred__social__v1__request_media_view_response__field_descriptors[1] =
+{
+  {
+    "approval_id",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Social__V1__RequestMediaViewResponse, approval_id),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned kindred__social__v1__request_media_view_response__field_indices_by_name[] = {
+  0,   /* field[0] = approval_id */
+};
+static const ProtobufCIntRange kindred__social__v1__request_media_view_response__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor kindred__social__v1__request_media_view_response__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "kindred.social.v1.RequestMediaViewResponse",
+  "RequestMediaViewResponse",
+  "Kindred__Social__V1__RequestMediaViewResponse",
+  "kindred.social.v1",
+  sizeof(Kindred__Social__V1__RequestMediaViewResponse),
+  1,
+  kindred__social__v1__request_media_view_response__field_descriptors,
+  kindred__social__v1__request_media_view_response__field_indices_by_name,
+  1,  kindred__social__v1__request_media_view_response__number_ranges,
+  (ProtobufCMessageInit) kindred__social__v1__request_media_view_response__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor kindred__social__v1__report_content_request__field_descriptors[3] =
+{
+  {
+    "content_kind",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_ENUM,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Social__V1__ReportContentRequest, content_kind),
+    &kindred__social__v1__content_kind__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "content_id",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Social__V1__ReportContentRequest, content_id),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "reason",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Social__V1__ReportContentRequest, reason),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned kindred__social__v1__report_content_request__field_indices_by_name[] = {
+  1,   /* field[1] = content_id */
+  0,   /* field[0] = content_kind */
+  2,   /* field[2] = reason */
+};
+static const ProtobufCIntRange kindred__social__v1__report_content_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 3 }
+};
+const ProtobufCMessageDescriptor kindred__social__v1__report_content_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "kindred.social.v1.ReportContentRequest",
+  "ReportContentRequest",
+  "Kindred__Social__V1__ReportContentRequest",
+  "kindred.social.v1",
+  sizeof(Kindred__Social__V1__ReportContentRequest),
+  3,
+  kindred__social__v1__report_content_request__field_descriptors,
+  kindred__social__v1__report_content_request__field_indices_by_name,
+  1,  kindred__social__v1__report_content_request__number_ranges,
+  (ProtobufCMessageInit) kindred__social__v1__report_content_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor kindred__social__v1__report_content_response__field_descriptors[2] =
+{
+  {
+    "report_count",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT32,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Social__V1__ReportContentResponse, report_count),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "filtered",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Social__V1__ReportContentResponse, filtered),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned kindred__social__v1__report_content_response__field_indices_by_name[] = {
+  1,   /* field[1] = filtered */
+  0,   /* field[0] = report_count */
+};
+static const ProtobufCIntRange kindred__social__v1__report_content_response__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor kindred__social__v1__report_content_response__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "kindred.social.v1.ReportContentResponse",
+  "ReportContentResponse",
+  "Kindred__Social__V1__ReportContentResponse",
+  "kindred.social.v1",
+  sizeof(Kindred__Social__V1__ReportContentResponse),
+  2,
+  kindred__social__v1__report_content_response__field_descriptors,
+  kindred__social__v1__report_content_response__field_indices_by_name,
+  1,  kindred__social__v1__report_content_response__number_ranges,
+  (ProtobufCMessageInit) kindred__social__v1__report_content_response__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
 static const ProtobufCFieldDescriptor kindred__social__v1__watch_events_request__field_descriptors[1] =
 {
   {
@@ -644,6 +6857,66 @@ const ProtobufCMessageDescriptor kindred__social__v1__content_reported__descript
   (ProtobufCMessageInit) kindred__social__v1__content_reported__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
+static const ProtobufCEnumValue kindred__social__v1__friend_request_direction__enum_values_by_number[3] =
+{
+  { "FRIEND_REQUEST_DIRECTION_UNSPECIFIED", "KINDRED__SOCIAL__V1__FRIEND_REQUEST_DIRECTION__FRIEND_REQUEST_DIRECTION_UNSPECIFIED", 0 },
+  { "FRIEND_REQUEST_DIRECTION_INCOMING", "KINDRED__SOCIAL__V1__FRIEND_REQUEST_DIRECTION__FRIEND_REQUEST_DIRECTION_INCOMING", 1 },
+  { "FRIEND_REQUEST_DIRECTION_OUTGOING", "KINDRED__SOCIAL__V1__FRIEND_REQUEST_DIRECTION__FRIEND_REQUEST_DIRECTION_OUTGOING", 2 },
+};
+static const ProtobufCIntRange kindred__social__v1__friend_request_direction__value_ranges[] = {
+{0, 0},{0, 3}
+};
+static const ProtobufCEnumValueIndex kindred__social__v1__friend_request_direction__enum_values_by_name[3] =
+{
+  { "FRIEND_REQUEST_DIRECTION_INCOMING", 1 },
+  { "FRIEND_REQUEST_DIRECTION_OUTGOING", 2 },
+  { "FRIEND_REQUEST_DIRECTION_UNSPECIFIED", 0 },
+};
+const ProtobufCEnumDescriptor kindred__social__v1__friend_request_direction__descriptor =
+{
+  PROTOBUF_C__ENUM_DESCRIPTOR_MAGIC,
+  "kindred.social.v1.FriendRequestDirection",
+  "FriendRequestDirection",
+  "Kindred__Social__V1__FriendRequestDirection",
+  "kindred.social.v1",
+  3,
+  kindred__social__v1__friend_request_direction__enum_values_by_number,
+  3,
+  kindred__social__v1__friend_request_direction__enum_values_by_name,
+  1,
+  kindred__social__v1__friend_request_direction__value_ranges,
+  NULL,NULL,NULL,NULL   /* reserved[1234] */
+};
+static const ProtobufCEnumValue kindred__social__v1__event_visibility__enum_values_by_number[3] =
+{
+  { "EVENT_VISIBILITY_UNSPECIFIED", "KINDRED__SOCIAL__V1__EVENT_VISIBILITY__EVENT_VISIBILITY_UNSPECIFIED", 0 },
+  { "EVENT_VISIBILITY_PUBLIC", "KINDRED__SOCIAL__V1__EVENT_VISIBILITY__EVENT_VISIBILITY_PUBLIC", 1 },
+  { "EVENT_VISIBILITY_PRIVATE", "KINDRED__SOCIAL__V1__EVENT_VISIBILITY__EVENT_VISIBILITY_PRIVATE", 2 },
+};
+static const ProtobufCIntRange kindred__social__v1__event_visibility__value_ranges[] = {
+{0, 0},{0, 3}
+};
+static const ProtobufCEnumValueIndex kindred__social__v1__event_visibility__enum_values_by_name[3] =
+{
+  { "EVENT_VISIBILITY_PRIVATE", 2 },
+  { "EVENT_VISIBILITY_PUBLIC", 1 },
+  { "EVENT_VISIBILITY_UNSPECIFIED", 0 },
+};
+const ProtobufCEnumDescriptor kindred__social__v1__event_visibility__descriptor =
+{
+  PROTOBUF_C__ENUM_DESCRIPTOR_MAGIC,
+  "kindred.social.v1.EventVisibility",
+  "EventVisibility",
+  "Kindred__Social__V1__EventVisibility",
+  "kindred.social.v1",
+  3,
+  kindred__social__v1__event_visibility__enum_values_by_number,
+  3,
+  kindred__social__v1__event_visibility__enum_values_by_name,
+  1,
+  kindred__social__v1__event_visibility__value_ranges,
+  NULL,NULL,NULL,NULL   /* reserved[1234] */
+};
 static const ProtobufCEnumValue kindred__social__v1__content_kind__enum_values_by_number[5] =
 {
   { "CONTENT_KIND_UNSPECIFIED", "KINDRED__SOCIAL__V1__CONTENT_KIND__CONTENT_KIND_UNSPECIFIED", 0 },
@@ -678,12 +6951,70 @@ const ProtobufCEnumDescriptor kindred__social__v1__content_kind__descriptor =
   kindred__social__v1__content_kind__value_ranges,
   NULL,NULL,NULL,NULL   /* reserved[1234] */
 };
-static const ProtobufCMethodDescriptor kindred__social__v1__social_service__method_descriptors[1] =
+static const ProtobufCMethodDescriptor kindred__social__v1__social_service__method_descriptors[30] =
 {
+  { "SendFriendRequest", &kindred__social__v1__send_friend_request_request__descriptor, &kindred__social__v1__send_friend_request_response__descriptor },
+  { "AcceptFriendRequest", &kindred__social__v1__accept_friend_request_request__descriptor, &kindred__social__v1__accept_friend_request_response__descriptor },
+  { "DeclineFriendRequest", &kindred__social__v1__decline_friend_request_request__descriptor, &kindred__social__v1__decline_friend_request_response__descriptor },
+  { "CancelFriendRequest", &kindred__social__v1__cancel_friend_request_request__descriptor, &kindred__social__v1__cancel_friend_request_response__descriptor },
+  { "RemoveFriend", &kindred__social__v1__remove_friend_request__descriptor, &kindred__social__v1__remove_friend_response__descriptor },
+  { "ListFriends", &kindred__social__v1__list_friends_request__descriptor, &kindred__social__v1__list_friends_response__descriptor },
+  { "ListFriendRequests", &kindred__social__v1__list_friend_requests_request__descriptor, &kindred__social__v1__list_friend_requests_response__descriptor },
+  { "AreFriends", &kindred__social__v1__are_friends_request__descriptor, &kindred__social__v1__are_friends_response__descriptor },
+  { "Follow", &kindred__social__v1__follow_request__descriptor, &kindred__social__v1__follow_response__descriptor },
+  { "Unfollow", &kindred__social__v1__unfollow_request__descriptor, &kindred__social__v1__unfollow_response__descriptor },
+  { "ListFollowers", &kindred__social__v1__list_followers_request__descriptor, &kindred__social__v1__list_followers_response__descriptor },
+  { "ListFollowing", &kindred__social__v1__list_following_request__descriptor, &kindred__social__v1__list_following_response__descriptor },
+  { "IsFollowing", &kindred__social__v1__is_following_request__descriptor, &kindred__social__v1__is_following_response__descriptor },
+  { "BlockUser", &kindred__social__v1__block_user_request__descriptor, &kindred__social__v1__block_user_response__descriptor },
+  { "UnblockUser", &kindred__social__v1__unblock_user_request__descriptor, &kindred__social__v1__unblock_user_response__descriptor },
+  { "ListBlockedUsers", &kindred__social__v1__list_blocked_users_request__descriptor, &kindred__social__v1__list_blocked_users_response__descriptor },
+  { "SearchUsers", &kindred__social__v1__search_users_request__descriptor, &kindred__social__v1__search_users_response__descriptor },
+  { "SendMessage", &kindred__social__v1__send_message_request__descriptor, &kindred__social__v1__send_message_response__descriptor },
+  { "ListConversations", &kindred__social__v1__list_conversations_request__descriptor, &kindred__social__v1__list_conversations_response__descriptor },
+  { "ListMessages", &kindred__social__v1__list_messages_request__descriptor, &kindred__social__v1__list_messages_response__descriptor },
+  { "WatchMessages", &kindred__social__v1__watch_messages_request__descriptor, &kindred__social__v1__message__descriptor },
+  { "CreateEvent", &kindred__social__v1__create_event_request__descriptor, &kindred__social__v1__create_event_response__descriptor },
+  { "GetEvent", &kindred__social__v1__get_event_request__descriptor, &kindred__social__v1__get_event_response__descriptor },
+  { "InviteToEvent", &kindred__social__v1__invite_to_event_request__descriptor, &kindred__social__v1__invite_to_event_response__descriptor },
+  { "JoinEvent", &kindred__social__v1__join_event_request__descriptor, &kindred__social__v1__join_event_response__descriptor },
+  { "LeaveEvent", &kindred__social__v1__leave_event_request__descriptor, &kindred__social__v1__leave_event_response__descriptor },
+  { "ListFeed", &kindred__social__v1__list_feed_request__descriptor, &kindred__social__v1__list_feed_response__descriptor },
+  { "RequestMediaView", &kindred__social__v1__request_media_view_request__descriptor, &kindred__social__v1__request_media_view_response__descriptor },
+  { "ReportContent", &kindred__social__v1__report_content_request__descriptor, &kindred__social__v1__report_content_response__descriptor },
   { "WatchEvents", &kindred__social__v1__watch_events_request__descriptor, &kindred__social__v1__event__descriptor },
 };
 const unsigned kindred__social__v1__social_service__method_indices_by_name[] = {
-  0         /* WatchEvents */
+  1,        /* AcceptFriendRequest */
+  7,        /* AreFriends */
+  13,        /* BlockUser */
+  3,        /* CancelFriendRequest */
+  21,        /* CreateEvent */
+  2,        /* DeclineFriendRequest */
+  8,        /* Follow */
+  22,        /* GetEvent */
+  23,        /* InviteToEvent */
+  12,        /* IsFollowing */
+  24,        /* JoinEvent */
+  25,        /* LeaveEvent */
+  15,        /* ListBlockedUsers */
+  18,        /* ListConversations */
+  26,        /* ListFeed */
+  10,        /* ListFollowers */
+  11,        /* ListFollowing */
+  6,        /* ListFriendRequests */
+  5,        /* ListFriends */
+  19,        /* ListMessages */
+  4,        /* RemoveFriend */
+  28,        /* ReportContent */
+  27,        /* RequestMediaView */
+  16,        /* SearchUsers */
+  0,        /* SendFriendRequest */
+  17,        /* SendMessage */
+  14,        /* UnblockUser */
+  9,        /* Unfollow */
+  29,        /* WatchEvents */
+  20         /* WatchMessages */
 };
 const ProtobufCServiceDescriptor kindred__social__v1__social_service__descriptor =
 {
@@ -692,17 +7023,249 @@ const ProtobufCServiceDescriptor kindred__social__v1__social_service__descriptor
   "SocialService",
   "Kindred__Social__V1__SocialService",
   "kindred.social.v1",
-  1,
+  30,
   kindred__social__v1__social_service__method_descriptors,
   kindred__social__v1__social_service__method_indices_by_name
 };
+void kindred__social__v1__social_service__send_friend_request(ProtobufCService *service,
+                                                              const Kindred__Social__V1__SendFriendRequestRequest *input,
+                                                              Kindred__Social__V1__SendFriendRequestResponse_Closure closure,
+                                                              void *closure_data)
+{
+  assert(service->descriptor == &kindred__social__v1__social_service__descriptor);
+  service->invoke(service, 0, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void kindred__social__v1__social_service__accept_friend_request(ProtobufCService *service,
+                                                                const Kindred__Social__V1__AcceptFriendRequestRequest *input,
+                                                                Kindred__Social__V1__AcceptFriendRequestResponse_Closure closure,
+                                                                void *closure_data)
+{
+  assert(service->descriptor == &kindred__social__v1__social_service__descriptor);
+  service->invoke(service, 1, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void kindred__social__v1__social_service__decline_friend_request(ProtobufCService *service,
+                                                                 const Kindred__Social__V1__DeclineFriendRequestRequest *input,
+                                                                 Kindred__Social__V1__DeclineFriendRequestResponse_Closure closure,
+                                                                 void *closure_data)
+{
+  assert(service->descriptor == &kindred__social__v1__social_service__descriptor);
+  service->invoke(service, 2, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void kindred__social__v1__social_service__cancel_friend_request(ProtobufCService *service,
+                                                                const Kindred__Social__V1__CancelFriendRequestRequest *input,
+                                                                Kindred__Social__V1__CancelFriendRequestResponse_Closure closure,
+                                                                void *closure_data)
+{
+  assert(service->descriptor == &kindred__social__v1__social_service__descriptor);
+  service->invoke(service, 3, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void kindred__social__v1__social_service__remove_friend(ProtobufCService *service,
+                                                        const Kindred__Social__V1__RemoveFriendRequest *input,
+                                                        Kindred__Social__V1__RemoveFriendResponse_Closure closure,
+                                                        void *closure_data)
+{
+  assert(service->descriptor == &kindred__social__v1__social_service__descriptor);
+  service->invoke(service, 4, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void kindred__social__v1__social_service__list_friends(ProtobufCService *service,
+                                                       const Kindred__Social__V1__ListFriendsRequest *input,
+                                                       Kindred__Social__V1__ListFriendsResponse_Closure closure,
+                                                       void *closure_data)
+{
+  assert(service->descriptor == &kindred__social__v1__social_service__descriptor);
+  service->invoke(service, 5, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void kindred__social__v1__social_service__list_friend_requests(ProtobufCService *service,
+                                                               const Kindred__Social__V1__ListFriendRequestsRequest *input,
+                                                               Kindred__Social__V1__ListFriendRequestsResponse_Closure closure,
+                                                               void *closure_data)
+{
+  assert(service->descriptor == &kindred__social__v1__social_service__descriptor);
+  service->invoke(service, 6, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void kindred__social__v1__social_service__are_friends(ProtobufCService *service,
+                                                      const Kindred__Social__V1__AreFriendsRequest *input,
+                                                      Kindred__Social__V1__AreFriendsResponse_Closure closure,
+                                                      void *closure_data)
+{
+  assert(service->descriptor == &kindred__social__v1__social_service__descriptor);
+  service->invoke(service, 7, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void kindred__social__v1__social_service__follow(ProtobufCService *service,
+                                                 const Kindred__Social__V1__FollowRequest *input,
+                                                 Kindred__Social__V1__FollowResponse_Closure closure,
+                                                 void *closure_data)
+{
+  assert(service->descriptor == &kindred__social__v1__social_service__descriptor);
+  service->invoke(service, 8, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void kindred__social__v1__social_service__unfollow(ProtobufCService *service,
+                                                   const Kindred__Social__V1__UnfollowRequest *input,
+                                                   Kindred__Social__V1__UnfollowResponse_Closure closure,
+                                                   void *closure_data)
+{
+  assert(service->descriptor == &kindred__social__v1__social_service__descriptor);
+  service->invoke(service, 9, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void kindred__social__v1__social_service__list_followers(ProtobufCService *service,
+                                                         const Kindred__Social__V1__ListFollowersRequest *input,
+                                                         Kindred__Social__V1__ListFollowersResponse_Closure closure,
+                                                         void *closure_data)
+{
+  assert(service->descriptor == &kindred__social__v1__social_service__descriptor);
+  service->invoke(service, 10, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void kindred__social__v1__social_service__list_following(ProtobufCService *service,
+                                                         const Kindred__Social__V1__ListFollowingRequest *input,
+                                                         Kindred__Social__V1__ListFollowingResponse_Closure closure,
+                                                         void *closure_data)
+{
+  assert(service->descriptor == &kindred__social__v1__social_service__descriptor);
+  service->invoke(service, 11, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void kindred__social__v1__social_service__is_following(ProtobufCService *service,
+                                                       const Kindred__Social__V1__IsFollowingRequest *input,
+                                                       Kindred__Social__V1__IsFollowingResponse_Closure closure,
+                                                       void *closure_data)
+{
+  assert(service->descriptor == &kindred__social__v1__social_service__descriptor);
+  service->invoke(service, 12, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void kindred__social__v1__social_service__block_user(ProtobufCService *service,
+                                                     const Kindred__Social__V1__BlockUserRequest *input,
+                                                     Kindred__Social__V1__BlockUserResponse_Closure closure,
+                                                     void *closure_data)
+{
+  assert(service->descriptor == &kindred__social__v1__social_service__descriptor);
+  service->invoke(service, 13, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void kindred__social__v1__social_service__unblock_user(ProtobufCService *service,
+                                                       const Kindred__Social__V1__UnblockUserRequest *input,
+                                                       Kindred__Social__V1__UnblockUserResponse_Closure closure,
+                                                       void *closure_data)
+{
+  assert(service->descriptor == &kindred__social__v1__social_service__descriptor);
+  service->invoke(service, 14, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void kindred__social__v1__social_service__list_blocked_users(ProtobufCService *service,
+                                                             const Kindred__Social__V1__ListBlockedUsersRequest *input,
+                                                             Kindred__Social__V1__ListBlockedUsersResponse_Closure closure,
+                                                             void *closure_data)
+{
+  assert(service->descriptor == &kindred__social__v1__social_service__descriptor);
+  service->invoke(service, 15, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void kindred__social__v1__social_service__search_users(ProtobufCService *service,
+                                                       const Kindred__Social__V1__SearchUsersRequest *input,
+                                                       Kindred__Social__V1__SearchUsersResponse_Closure closure,
+                                                       void *closure_data)
+{
+  assert(service->descriptor == &kindred__social__v1__social_service__descriptor);
+  service->invoke(service, 16, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void kindred__social__v1__social_service__send_message(ProtobufCService *service,
+                                                       const Kindred__Social__V1__SendMessageRequest *input,
+                                                       Kindred__Social__V1__SendMessageResponse_Closure closure,
+                                                       void *closure_data)
+{
+  assert(service->descriptor == &kindred__social__v1__social_service__descriptor);
+  service->invoke(service, 17, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void kindred__social__v1__social_service__list_conversations(ProtobufCService *service,
+                                                             const Kindred__Social__V1__ListConversationsRequest *input,
+                                                             Kindred__Social__V1__ListConversationsResponse_Closure closure,
+                                                             void *closure_data)
+{
+  assert(service->descriptor == &kindred__social__v1__social_service__descriptor);
+  service->invoke(service, 18, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void kindred__social__v1__social_service__list_messages(ProtobufCService *service,
+                                                        const Kindred__Social__V1__ListMessagesRequest *input,
+                                                        Kindred__Social__V1__ListMessagesResponse_Closure closure,
+                                                        void *closure_data)
+{
+  assert(service->descriptor == &kindred__social__v1__social_service__descriptor);
+  service->invoke(service, 19, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void kindred__social__v1__social_service__watch_messages(ProtobufCService *service,
+                                                         const Kindred__Social__V1__WatchMessagesRequest *input,
+                                                         Kindred__Social__V1__Message_Closure closure,
+                                                         void *closure_data)
+{
+  assert(service->descriptor == &kindred__social__v1__social_service__descriptor);
+  service->invoke(service, 20, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void kindred__social__v1__social_service__create_event(ProtobufCService *service,
+                                                       const Kindred__Social__V1__CreateEventRequest *input,
+                                                       Kindred__Social__V1__CreateEventResponse_Closure closure,
+                                                       void *closure_data)
+{
+  assert(service->descriptor == &kindred__social__v1__social_service__descriptor);
+  service->invoke(service, 21, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void kindred__social__v1__social_service__get_event(ProtobufCService *service,
+                                                    const Kindred__Social__V1__GetEventRequest *input,
+                                                    Kindred__Social__V1__GetEventResponse_Closure closure,
+                                                    void *closure_data)
+{
+  assert(service->descriptor == &kindred__social__v1__social_service__descriptor);
+  service->invoke(service, 22, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void kindred__social__v1__social_service__invite_to_event(ProtobufCService *service,
+                                                          const Kindred__Social__V1__InviteToEventRequest *input,
+                                                          Kindred__Social__V1__InviteToEventResponse_Closure closure,
+                                                          void *closure_data)
+{
+  assert(service->descriptor == &kindred__social__v1__social_service__descriptor);
+  service->invoke(service, 23, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void kindred__social__v1__social_service__join_event(ProtobufCService *service,
+                                                     const Kindred__Social__V1__JoinEventRequest *input,
+                                                     Kindred__Social__V1__JoinEventResponse_Closure closure,
+                                                     void *closure_data)
+{
+  assert(service->descriptor == &kindred__social__v1__social_service__descriptor);
+  service->invoke(service, 24, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void kindred__social__v1__social_service__leave_event(ProtobufCService *service,
+                                                      const Kindred__Social__V1__LeaveEventRequest *input,
+                                                      Kindred__Social__V1__LeaveEventResponse_Closure closure,
+                                                      void *closure_data)
+{
+  assert(service->descriptor == &kindred__social__v1__social_service__descriptor);
+  service->invoke(service, 25, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void kindred__social__v1__social_service__list_feed(ProtobufCService *service,
+                                                    const Kindred__Social__V1__ListFeedRequest *input,
+                                                    Kindred__Social__V1__ListFeedResponse_Closure closure,
+                                                    void *closure_data)
+{
+  assert(service->descriptor == &kindred__social__v1__social_service__descriptor);
+  service->invoke(service, 26, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void kindred__social__v1__social_service__request_media_view(ProtobufCService *service,
+                                                             const Kindred__Social__V1__RequestMediaViewRequest *input,
+                                                             Kindred__Social__V1__RequestMediaViewResponse_Closure closure,
+                                                             void *closure_data)
+{
+  assert(service->descriptor == &kindred__social__v1__social_service__descriptor);
+  service->invoke(service, 27, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void kindred__social__v1__social_service__report_content(ProtobufCService *service,
+                                                         const Kindred__Social__V1__ReportContentRequest *input,
+                                                         Kindred__Social__V1__ReportContentResponse_Closure closure,
+                                                         void *closure_data)
+{
+  assert(service->descriptor == &kindred__social__v1__social_service__descriptor);
+  service->invoke(service, 28, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
 void kindred__social__v1__social_service__watch_events(ProtobufCService *service,
                                                        const Kindred__Social__V1__WatchEventsRequest *input,
                                                        Kindred__Social__V1__Event_Closure closure,
                                                        void *closure_data)
 {
   assert(service->descriptor == &kindred__social__v1__social_service__descriptor);
-  service->invoke(service, 0, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 29, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void kindred__social__v1__social_service__init (Kindred__Social__V1__SocialService_Service *service,
                                                 Kindred__Social__V1__SocialService_ServiceDestroy destroy)

@@ -1,8 +1,6 @@
-import KindredPostgres
-
 /// Runs one statement: on the pool (its own implicit transaction) or inside an open transaction, so a
 /// storage function serves a lone read and a step of a larger change alike.
-protocol StatementRunner: Sendable {
+public protocol StatementRunner: Sendable {
     @discardableResult
     func query(_ query: PostgresQuery) async throws -> PostgresRows
 }

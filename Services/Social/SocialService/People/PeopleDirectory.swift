@@ -1,0 +1,65 @@
+import KindredAPI
+import KindredMessages
+import KindredPostgres
+import KindredRPC
+import KindredRuntime
+
+/// The people social has met, by id or username: from `social.people` when known, otherwise asked of
+/// identity once with social's own client_credentials token and remembered. Every user a part stores a row
+/// about was looked up here first, so lists can join `social.people` for usernames.
+struct PeopleDirectory: Sendable {
+    let identity: Kindred_Identity_V1_IdentityService.Client
+    let credentials: ServiceCredentials
+    let database: PostgresPool
+    let clock: WallClock
+
+    init(identityTarget: String, credentials: ServiceCredentials, database: PostgresPool, clock: WallClock)
+        throws(RPCError)
+    {
+        identity = Kindred_Identity_V1_IdentityService.Client(try RPCClient(target: identityTarget))
+        self.credentials = credentials
+        self.database = database
+        self.clock = clock
+    }
+
+    /// The person with id `userID` (well-formed, lower-case); USER_NOT_FOUND when identity has no such account.
+    func person(_ userID: String) async throws -> Person {
+        if let known = try await PeopleStore.find(id: userID, on: database) { return known }
+        let response = try await PeerCall.run("identity") {
+            try await identity.getAccount(
+                .init(userID: userID), options: try await credentials.callOptions(timeout: .seconds(5), idempotent: true))
+        } notFound: {
+            SocialError.userNotFound
+        }
+        guard case .account(let account) = response.view else {
+            // Services always get the owner's view; anything else means identity changed its rules.
+            throw RPCError(.internal, "identity answered a service with the public view of an account")
+        }
+        return try await remember(
+            Person(id: account.userID.lowercased(), username: account.username, minor: account.ageBand != .ageBand18Plus))
+    }
+
+    /// The person whose username is `username`, whatever its case; USER_NOT_FOUND when there is none (or the
+    /// name is not one identity allows, which callers check first to name the bad field).
+    func person(username: String) async throws -> Person {
+        guard Person.isWellFormed(username: username) else { throw SocialError.userNotFound }
+        if let known = try await PeopleStore.find(username: username, on: database) { return known }
+        // Identity's search finds minors by their exact username only, which is what this asks.
+        let found = try await PeerCall.run("identity") {
+            try await identity.searchUsers(
+                .init(usernamePrefix: username, page: Kindred_Common_V1_PageRequest(pageSize: 10)),
+                options: try await credentials.callOptions(timeout: .seconds(5), idempotent: true))
+        } notFound: {
+            SocialError.userNotFound
+        }
+        guard let match = found.users.first(where: { $0.username.lowercased() == username.lowercased() }) else {
+            throw SocialError.userNotFound
+        }
+        return try await person(match.userID.lowercased())
+    }
+
+    private func remember(_ person: Person) async throws -> Person {
+        try await PeopleStore.remember(person, at: clock.now, on: database)
+        return person
+    }
+}

@@ -1,0 +1,15 @@
+import KindredAPI
+import KindredMessages
+import KindredRPC
+import KindredRuntime
+
+extension SocialAPI {
+    func watchEvents(
+        _ request: Kindred_Social_V1_WatchEventsRequest,
+        responses: ResponseStreamWriter<Kindred_Social_V1_Event>,
+        context: ServerContext
+    ) async throws {
+        try await events.serveWatch(
+            after: request.afterCursor, context: context, domain: SocialEvents.errorDomain, write: responses.write)
+    }
+}

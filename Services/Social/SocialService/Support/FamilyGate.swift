@@ -1,0 +1,59 @@
+import KindredAPI
+import KindredMessages
+import KindredRPC
+import KindredRuntime
+
+/// The family service as social asks it: a user's parental controls, and guardian approvals. Controls are
+/// asked afresh on every call that needs them, never cached, so a guardian's change applies to the very next
+/// call; parts ask only when a rule could refuse (a minor, and no follow that already allows it).
+struct FamilyGate: Sendable {
+    let client: Kindred_Family_V1_FamilyService.Client
+    let credentials: ServiceCredentials
+
+    init(familyTarget: String, credentials: ServiceCredentials) throws(RPCError) {
+        client = Kindred_Family_V1_FamilyService.Client(try RPCClient(target: familyTarget))
+        self.credentials = credentials
+    }
+
+    /// `userID`'s parental controls (inactive ones for an adult), with social's service token.
+    func controls(of userID: String) async throws -> Kindred_Family_V1_ParentalControls {
+        try await PeerCall.run("family") {
+            try await client.getParentalControls(
+                .init(userID: userID), options: try await credentials.callOptions(timeout: .seconds(5), idempotent: true)
+            ).controls ?? Kindred_Family_V1_ParentalControls()
+        }
+    }
+
+    /// Asks `minorID`'s guardians to approve `subjectID`, on the minor's behalf: their own token, forwarded from
+    /// `requestMetadata`. Family answers the pending request again rather than making a second, and refuses
+    /// a minor without a guardian (FAILED_PRECONDITION `NO_GUARDIAN`, passed on).
+    func requestApproval(
+        _ kind: Kindred_Family_V1_ApprovalKind, subjectID: String, summary: String, minorID: String,
+        forwarding requestMetadata: Metadata
+    ) async throws -> Kindred_Family_V1_ApprovalRequest {
+        var options = CallOptions(timeout: .seconds(5))
+        options.forwardAuthorization(from: requestMetadata)
+        let response = try await PeerCall.run("family", passingRefusals: true) {
+            try await client.createApprovalRequest(
+                .init(minorUserID: minorID, kind: kind, subjectID: subjectID, summary: summary), options: options)
+        }
+        guard let approval = response.approval else {
+            throw RPCError(.internal, "family created an approval request without answering it")
+        }
+        return approval
+    }
+
+    /// Approval request `approvalID`, with social's service token; nil when family knows no such request.
+    func approval(_ approvalID: String) async throws -> Kindred_Family_V1_ApprovalRequest? {
+        try await PeerCall.run("family") {
+            do {
+                return try await client.getApprovalRequest(
+                    .init(approvalID: approvalID),
+                    options: try await credentials.callOptions(timeout: .seconds(5), idempotent: true)
+                ).approval
+            } catch let error as RPCError where error.code == .notFound {
+                return nil
+            }
+        }
+    }
+}

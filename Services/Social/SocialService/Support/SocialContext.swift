@@ -1,0 +1,13 @@
+import KindredPostgres
+import KindredRuntime
+import Logging
+
+/// What every part of the social service is built from: its database, its clock, the people it has met
+/// (identity), family's parental controls and approvals, and its logger.
+struct SocialContext: Sendable {
+    let database: PostgresPool
+    let clock: WallClock
+    let people: PeopleDirectory
+    let family: FamilyGate
+    let logger: Logger
+}
