@@ -6,5 +6,6 @@ enum SocialMigrations {
     static let all: [Migration] = [
         EventOutbox.migration(schema: "social", version: 1),
         createCore,
+        createContent,
     ]
 }
