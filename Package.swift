@@ -181,6 +181,11 @@ let package = Package(
             ],
             path: "Tests/SignInBench"
         ),
+        .executableTarget(
+            name: "kindred-social-bench",
+            dependencies: ["KindredAPI", "KindredMessages", "KindredRPC"],
+            path: "Tests/SocialBench"
+        ),
         .testTarget(
             name: "IdentityServiceTests",
             dependencies: [

@@ -122,3 +122,10 @@ def family():
     """A stub of kindred.family.v1.FamilyService on the family target."""
     from kindred.family.v1 import family_pb2_grpc
     yield from service_stub("family", family_pb2_grpc.FamilyServiceStub)
+
+
+@pytest.fixture(scope="session")
+def social():
+    """A stub of kindred.social.v1.SocialService on the social target."""
+    from kindred.social.v1 import social_pb2_grpc
+    yield from service_stub("social", social_pb2_grpc.SocialServiceStub)

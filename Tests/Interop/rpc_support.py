@@ -24,6 +24,18 @@ def refusal(call):
     return error.code(), reason, fields
 
 
+def error_info(call):
+    """The ErrorInfo (reason, metadata) a call ends with; the call must fail and carry one."""
+    with pytest.raises(grpc.RpcError) as raised:
+        call()
+    details = dict(raised.value.trailing_metadata() or ()).get("grpc-status-details-bin")
+    for detail in status_pb2.Status.FromString(details).details if details else []:
+        info = error_details_pb2.ErrorInfo()
+        if detail.Unpack(info):
+            return info.reason, dict(info.metadata)
+    raise AssertionError(f"{raised.value.code()} carried no ErrorInfo")
+
+
 def bearer(token):
     return [("authorization", f"Bearer {token}")]
 

@@ -7,40 +7,13 @@ Needs the identity and family targets in KINDRED_INTEROP_TARGETS and the service
 KINDRED_TEST_MAILDIR; Tests/run sets them.
 """
 
-import datetime
-import time
-import uuid
-
 import grpc
 
-from accounts_support import PASSWORD, mailed_token, register
+from accounts_support import mailed_token
+from family_support import controls_of, link_guardian, signed_up
 from google.rpc import error_details_pb2, status_pb2
 from kindred.family.v1 import family_pb2
-from kindred.identity.v1 import identity_pb2
 from rpc_support import bearer, refusal
-
-
-def signed_up(identity, age):
-    """A new account `age` years old, email verified, signed in: (user id, email, access token)."""
-    name = f"fam_{uuid.uuid4().hex[:12]}"
-    email = f"{name}@example.com"
-    today = datetime.date.today()
-    account = register(identity, name, email, born=(today.year - age, 1, 1))
-    identity.VerifyEmail(identity_pb2.VerifyEmailRequest(token=mailed_token(email)), timeout=10)
-    token = identity.Token(identity_pb2.TokenRequest(
-        grant_type="password", username=name, password=PASSWORD), timeout=10).access_token
-    return account.user_id, email, token
-
-
-def controls_of(family, token, seconds=15):
-    """The caller's controls once family has made them from identity's user.registered event."""
-    deadline = time.monotonic() + seconds
-    while True:
-        controls = family.GetParentalControls(
-            family_pb2.GetParentalControlsRequest(), metadata=bearer(token), timeout=10).controls
-        if controls.active or time.monotonic() > deadline:
-            return controls
-        time.sleep(0.2)
 
 
 def retry_delay(call):
@@ -65,10 +38,7 @@ def test_minor_registers_guardian_links_sets_pin_is_locked_out_resets_and_change
     assert profile.parental_controls_active
 
     guardian_id, guardian_email, guardian_token = signed_up(identity, 41)
-    family.InviteGuardian(family_pb2.InviteGuardianRequest(
-        request_id=str(uuid.uuid4()), guardian_email=guardian_email), metadata=bearer(minor_token), timeout=10)
-    link = family.AcceptGuardianInvitation(family_pb2.AcceptGuardianInvitationRequest(
-        token=mailed_token(guardian_email, subject="invited to be a guardian")), metadata=bearer(guardian_token), timeout=10).link
+    link = link_guardian(family, minor_token, guardian_email, guardian_token)
     assert (link.minor_user_id, link.guardian_user_id) == (minor_id, guardian_id)
 
     as_guardian = bearer(guardian_token)

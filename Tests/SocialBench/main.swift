@@ -1,0 +1,88 @@
+import Foundation
+import KindredAPI
+import KindredMessages
+import KindredRPC
+
+// A load generator for SendMessage, which h2load cannot drive: every call needs its own request_id and the
+// senders their own tokens (one sender would measure one conversation's row locks, not the service). One
+// run of one scenario against kindred-social, appended to RESULTS as a row `report.py table` reads (the
+// same keys as its h2load rows); `health` runs Health/Check through the same generator, the reference.
+//
+//   kindred-social-bench RESULTS TARGET SCENE_JSON SERVER_PID SECONDS CONNECTIONS IN_FLIGHT SCENARIO LABEL
+//   SCENARIO: health | unrestricted | restricted | refused
+
+let arguments = CommandLine.arguments
+guard arguments.count == 10, let seconds = Int(arguments[5]), let connections = Int(arguments[6]),
+    let inFlight = Int(arguments[7]), let pid = Int32(arguments[4])
+else {
+    FileHandle.standardError.write(Data("usage: see Tests/SocialBench/main.swift\n".utf8))
+    exit(2)
+}
+let (results, target, scenario, label) = (arguments[1], arguments[2], arguments[8], arguments[9])
+let scene = try Scene.load(arguments[3])
+let server = ServerProcess(pid: pid)
+
+/// One SendMessage from `senders[worker]` to one of its recipients, a new request_id each; `refused` expects
+/// PARENTAL_CONTROLS_MESSAGING_RESTRICTED and fails on anything else.
+func sendMessage(_ senders: [Scene.Sender], expectRefusal: Bool) -> @Sendable (Int, RPCClient, Int) async throws
+    -> Void
+{
+    { worker, client, iteration in
+        let sender = senders[worker % senders.count]
+        var options = CallOptions(timeout: .seconds(30))
+        options.metadata.add("authorization", "Bearer \(sender.token)")
+        let request = Kindred_Social_V1_SendMessageRequest(
+            requestID: UUID().uuidString, recipientUserID: sender.recipients[iteration % sender.recipients.count],
+            text: "See you at the beach at ten?")
+        do {
+            _ = try await Kindred_Social_V1_SocialService.Client(client).sendMessage(request, options: options)
+            if expectRefusal { throw RPCError(.internal, "a restricted minor's message to a stranger was sent") }
+        } catch let error as RPCError where expectRefusal && error.code == .permissionDenied {
+            return
+        }
+    }
+}
+
+let call: @Sendable (Int, RPCClient, Int) async throws -> Void =
+    switch scenario {
+    case "health":
+        { _, client, _ in
+            _ = try await Grpc_Health_V1_Health.Client(client).check(
+                .init(), options: CallOptions(timeout: .seconds(30)))
+        }
+    case "unrestricted": sendMessage(scene.unrestricted, expectRefusal: false)
+    case "restricted": sendMessage(scene.restricted, expectRefusal: false)
+    case "refused": sendMessage(scene.refused, expectRefusal: true)
+    default: fatalError("unknown scenario \(scenario)")
+    }
+
+let cpuBefore = try server.cpuMicroseconds()
+let (outcome, elapsed) = try await LoadRun(
+    connections: connections, inFlight: inFlight, duration: .seconds(seconds)
+).run(target: target, call)
+let cpuUsed = try server.cpuMicroseconds() - cpuBefore
+
+let sorted = outcome.latencies.sorted()
+func milliseconds(at fraction: Double) -> Double? {
+    guard !sorted.isEmpty else { return nil }
+    let sample = sorted[min(sorted.count - 1, Int(fraction * Double(sorted.count)))]
+    return Double(sample.components.attoseconds) / 1e15 + Double(sample.components.seconds) * 1e3
+}
+let elapsedSeconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+let row: [String: Any?] = [
+    "server": "social", "load": label, "rps": Double(sorted.count) / elapsedSeconds,
+    "p50_ms": milliseconds(at: 0.5), "p99_ms": milliseconds(at: 0.99), "failed": outcome.failed,
+    "rss_mib": try server.peakResidentMiB(), "cpu_us": sorted.isEmpty ? nil : cpuUsed / Double(sorted.count),
+    "postgres_cpu_us": nil,
+]
+let json = try JSONSerialization.data(withJSONObject: row.mapValues { $0 ?? NSNull() }, options: [.sortedKeys])
+if !FileManager.default.fileExists(atPath: results) {
+    _ = FileManager.default.createFile(atPath: results, contents: nil)
+}
+let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: results))
+try handle.seekToEnd()
+try handle.write(contentsOf: json + Data("\n".utf8))
+try handle.close()
+print(
+    "  social   \(label)  \(Int(Double(sorted.count) / elapsedSeconds)) req/s  failed \(outcome.failed)  "
+        + "p50 \(milliseconds(at: 0.5) ?? .nan) ms  p99 \(milliseconds(at: 0.99) ?? .nan) ms")
