@@ -7,11 +7,14 @@ struct SocialAPI: Kindred_Social_V1_SocialService.Service {
     let context: SocialContext
     /// The `social.event_outbox` as streams, for `WatchEvents`.
     let events: EventFeed
+    /// Content reports and the tallies that filter content for everyone.
+    let reports: Reports
 
     /// Builds every part from `context`.
     init(context: SocialContext) throws {
         self.context = context
         events = try EventFeed(outbox: SocialEvents.outbox, pool: context.database, logger: context.logger)
+        reports = Reports(context: context)
     }
 
     /// Ends the server streams, so that they do not hold the drain.

@@ -7,5 +7,6 @@ enum SocialMigrations {
         EventOutbox.migration(schema: "social", version: 1),
         createCore,
         createContent,
+        createReports,
     ]
 }

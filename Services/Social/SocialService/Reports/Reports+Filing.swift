@@ -1,0 +1,50 @@
+import KindredMessages
+import KindredPostgres
+
+/// `ReportContent`: checking what is reported, counting the reporter once, and telling a minor's guardians.
+extension Reports {
+    /// Files `report` by `reporter` and answers where the content stands. A repeat by the same reporter, even
+    /// a concurrent retry, changes nothing and emits nothing. A block between the reporter and the owner does
+    /// not stop a report: the people most in need of reporting abuse are often the ones who blocked its author.
+    func file(_ report: ContentReport, by reporter: String) async throws -> ReportOutcome {
+        let owner = try await owner(of: report, reportedBy: reporter)
+        let now = clock.now
+        return try await database.transaction { tx in
+            let (reporters, isNew) = try await ReportStore.record(report, by: reporter, at: now, in: tx)
+            if isNew && owner.minor {
+                try await Self.tellGuardians(of: owner, about: report, reporters: reporters, in: tx)
+            }
+            return ReportOutcome(reporters: reporters)
+        }
+    }
+
+    /// The person whose content `report` names, once it is known to exist and to be the reporter's to know
+    /// of: the user reported, a message's sender, an event's (or its media's) organizer.
+    private func owner(of report: ContentReport, reportedBy reporter: String) async throws -> Person {
+        let ownerID: String? =
+            switch report.kind {
+            case .user: report.contentID
+            case .message:
+                try await ReportStore.messageSender(report.contentID, seenBy: reporter, on: database)
+            case .event: try await ReportStore.eventOrganizer(report.contentID, on: database)
+            case .media: try await ReportStore.mediaOrganizer(report.contentID, on: database)
+            }
+        guard let ownerID else { throw SocialError.contentNotFound }
+        guard ownerID != reporter else { throw SocialError.reportingYourself }
+        // USER_NOT_FOUND for a user identity has no account of; content owners were met when they made it.
+        return try await people.person(ownerID)
+    }
+
+    /// `content.reported`, in the report's transaction: family emails the minor's guardians.
+    private static func tellGuardians(
+        of minor: Person, about report: ContentReport, reporters: Int, in tx: PostgresTransaction
+    ) async throws {
+        let reported = Kindred_Social_V1_ContentReported(
+            minorUserID: minor.id, contentKind: report.kind.proto, contentID: report.contentID,
+            reason: report.reason, reportCount: Int32(reporters))
+        try await SocialEvents.outbox.append(
+            type: "content.reported",
+            payload: try Kindred_Social_V1_Event(payload: .contentReported(reported)).serializedBytes(),
+            in: tx)
+    }
+}
