@@ -1,7 +1,7 @@
 @testable import FamilyServiceTests
 import KindredMessages
 import KindredRPC
-import func KindredTestSupport.rpcError
+import KindredTestSupport
 @testable import SocialService
 import Testing
 
