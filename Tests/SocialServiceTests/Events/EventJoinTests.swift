@@ -93,4 +93,24 @@ import Testing
             #expect(alone?.code == .failedPrecondition && alone?.reason == "NO_GUARDIAN")
         }
     }
+
+    @Test func joinsRacingAddTheMinorOnceAndTellTheGuardiansOnce() async throws {
+        try await SocialTestStack.with { stack in
+            let maya = try await stack.register("maya", age: 15)
+            let olga = try await stack.register("olga", age: 30)
+            let fair = try await stack.createEvent("Street fair", by: olga)
+            try await stack.follow(maya, olga)
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for _ in 0..<4 {
+                    group.addTask {
+                        _ = try await stack.social.joinEvent(
+                            .init(eventID: fair.eventID), options: maya.bearer)
+                    }
+                }
+                try await group.waitForAll()
+            }
+            #expect(try await stack.open(fair.eventID, as: olga).attendeeCount == 1)
+            #expect(try await stack.outboxEvents().map(\.type) == ["event.joined"])
+        }
+    }
 }
