@@ -37,13 +37,18 @@ import Testing
 
     @Test func theThirdReportFiltersAnEventForEveryoneButItsOrganizer() async throws {
         try await SocialTestStack.with { stack in
-            let (olga, adam) = (
-                try await stack.register("olga", age: 30), try await stack.register("adam", age: 30)
+            let (olga, adam, bea, cal) = (
+                try await stack.register("olga", age: 30), try await stack.register("adam", age: 30),
+                try await stack.register("bea", age: 30), try await stack.register("cal", age: 30)
             )
             let fair = try await stack.createEvent("Street fair", by: olga)
-            try await stack.setReports(2, of: .event, fair.eventID)
+            let report = Kindred_Social_V1_ReportContentRequest(
+                contentKind: .event, contentID: fair.eventID, reason: "spam")
+            for reporter in [adam, bea, adam] {
+                _ = try await stack.social.reportContent(report, options: reporter.bearer)
+            }
             #expect(try await stack.open(fair.eventID, as: adam).eventID == fair.eventID)
-            try await stack.setReports(3, of: .event, fair.eventID)
+            _ = try await stack.social.reportContent(report, options: cal.bearer)
             let filtered = await rpcError { try await stack.open(fair.eventID, as: adam) }
             #expect(filtered?.code == .permissionDenied && filtered?.reason == "CONTENT_FILTERED")
             #expect(try await stack.social.listFeed(.init(), options: adam.bearer).events.isEmpty)

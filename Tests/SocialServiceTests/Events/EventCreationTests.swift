@@ -70,7 +70,7 @@ import Testing
             let error = await rpcError { try await stack.social.createEvent(bad, options: adam.bearer) }
             #expect(error?.code == .invalidArgument)
             #expect(
-                badFieldNames(error) == [
+                error?.badFields == [
                     "request_id", "title", "description", "place", "ends_at", "visibility", "media[0].url",
                     "media[1].content_type", "media[2].url",
                 ])
@@ -78,7 +78,7 @@ import Testing
             (noStart.requestID, noStart.title, noStart.description, noStart.place) = ("r", "Fine", "", "Here")
             (noStart.startsAt, noStart.visibility, noStart.media) = (nil, .private, tooMany)
             let missing = await rpcError { try await stack.social.createEvent(noStart, options: adam.bearer) }
-            #expect(badFieldNames(missing) == ["starts_at", "media"])
+            #expect(missing?.badFields == ["starts_at", "media"])
         }
     }
 }

@@ -65,7 +65,7 @@ import Testing
             let refused = await rpcError {
                 try await stack.social.inviteToEvent(tooMany, options: olga.bearer)
             }
-            #expect(badFieldNames(refused) == ["user_ids", "user_ids[101]"])
+            #expect(refused?.badFields == ["user_ids", "user_ids[101]"])
         }
     }
 

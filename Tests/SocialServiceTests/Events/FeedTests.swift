@@ -45,7 +45,7 @@ import Testing
                 try await stack.social.listFeed(
                     .init(page: .init(pageToken: "bm90IGEgdG9rZW4")), options: val.bearer)
             }
-            #expect(badFieldNames(forged) == ["page.page_token"])
+            #expect(forged?.badFields == ["page.page_token"])
         }
     }
 }

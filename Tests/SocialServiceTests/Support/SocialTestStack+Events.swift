@@ -65,10 +65,3 @@ extension SocialTestStack {
         try #require(try await social.getEvent(.init(eventID: eventID), options: user.bearer).event)
     }
 }
-
-/// The fields `error`'s `BadRequest` names, in order (what these tests import declares `badFields` twice).
-func badFieldNames(_ error: RPCError?) -> [String] {
-    (error?.details ?? []).flatMap { detail -> [String] in
-        if case .badRequest(let violations) = detail { violations.map(\.field) } else { [] }
-    }
-}
