@@ -18,10 +18,9 @@ struct EventMedia: Sendable, Equatable {
         flagged && filtering && approval?.state != .approved
     }
 
-    /// Waiting for a guardian who may have decided since social last asked.
-    func awaitsDecision(filtering: Bool) -> Bool {
-        !reported && isHidden(filtering: filtering) && approval?.state == .pending
-    }
+    /// Flagged, not filtered for everyone, and the viewer's approval waits for a guardian who may have decided
+    /// since social last asked.
+    var awaitsDecision: Bool { flagged && !reported && approval?.state == .pending }
 
     var proto: Kindred_Social_V1_Media {
         Kindred_Social_V1_Media(mediaID: id, url: url, contentType: contentType, flagged: flagged)

@@ -38,7 +38,7 @@ extension Gatherings {
     func settleViewApprovals(_ media: [EventMedia], of viewerID: String) async throws -> [EventMedia] {
         try await withThrowingTaskGroup(of: (Int, StoredApproval?).self) { group in
             for (index, item) in media.enumerated() {
-                guard item.awaitsDecision(filtering: true), let approval = item.approval else { continue }
+                guard item.awaitsDecision, let approval = item.approval else { continue }
                 group.addTask {
                     (index, try await decision(on: approval, of: viewerID, for: .mediaView(mediaID: item.id)))
                 }
