@@ -9,12 +9,15 @@ struct SocialAPI: Kindred_Social_V1_SocialService.Service {
     let events: EventFeed
     /// Content reports and the tallies that filter content for everyone.
     let reports: Reports
+    /// Events, who may see and join them, and the feed.
+    let gatherings: Gatherings
 
     /// Builds every part from `context`.
     init(context: SocialContext) throws {
         self.context = context
         events = try EventFeed(outbox: SocialEvents.outbox, pool: context.database, logger: context.logger)
         reports = Reports(context: context)
+        gatherings = Gatherings(context: context)
     }
 
     /// Ends the server streams, so that they do not hold the drain.

@@ -1,0 +1,64 @@
+import FoundationEssentials
+import KindredMessages
+import KindredRuntime
+
+/// One event as `social.events` holds it, with its organizer's username.
+struct EventRecord: Sendable, Equatable {
+    let id: String
+    let organizer: Kindred_Social_V1_Person
+    let title: String
+    let description: String
+    let startsAt: Date
+    let endsAt: Date?
+    let place: String
+    let isPublic: Bool
+    let mature: Bool
+    let createdAt: Date
+    var attendeeCount: Int
+
+    /// The event as the API shows it, before the media and what only the viewer knows.
+    var proto: Kindred_Social_V1_SocialEvent {
+        Kindred_Social_V1_SocialEvent(
+            eventID: id, organizer: organizer, title: title, description: description,
+            startsAt: Kindred_Common_V1_Timestamp(startsAt),
+            endsAt: endsAt.map(Kindred_Common_V1_Timestamp.init),
+            place: place, visibility: isPublic ? .public : .private, mature: mature,
+            attendeeCount: Int32(clamping: attendeeCount), createdAt: Kindred_Common_V1_Timestamp(createdAt))
+    }
+
+    /// The `event.joined` payload for `minorID`'s join.
+    func joined(by minorID: String) -> Kindred_Social_V1_Event.OneOf_Payload {
+        .eventJoined(
+            Kindred_Social_V1_EventJoined(
+                minorUserID: minorID, eventID: id, title: title, place: place,
+                startsAt: Kindred_Common_V1_Timestamp(startsAt), organizerUserID: organizer.userID))
+    }
+
+    /// What a guardian reads when asked to approve the minor's join: "Join 'Beach cleanup' on 3 May 2027".
+    var joinSummary: String { "Join \(quotedTitle) on \(Self.day(of: startsAt))" }
+
+    /// What a guardian reads when asked to let the minor see a flagged item of this event.
+    func mediaViewSummary(contentType: String) -> String {
+        let kind = contentType.lowercased().hasPrefix("video/") ? "video" : "photo"
+        return "See a flagged \(kind) of the event \(quotedTitle)"
+    }
+
+    /// The title in quotes, shortened so that any summary stays within the 200 characters family takes.
+    private var quotedTitle: String {
+        let longest = 120
+        return "'\(title.count > longest ? String(title.prefix(longest - 1)) + "…" : title)'"
+    }
+
+    private static let months = [
+        "January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+        "November", "December",
+    ]
+
+    /// `date`'s day in UTC, the one zone every guardian's app can convert from.
+    private static func day(of date: Date) -> String {
+        var utc = Calendar(identifier: .gregorian)
+        utc.timeZone = .gmt
+        let parts = utc.dateComponents([.year, .month, .day], from: date)
+        return "\(parts.day!) \(months[parts.month! - 1]) \(parts.year!) (UTC)"
+    }
+}

@@ -1,0 +1,42 @@
+import FoundationEssentials
+import KindredMessages
+import KindredRPC
+import KindredRuntime
+
+/// Which `ListFeed` page to serve: events created before a position, newest first (`created_at DESC, id
+/// DESC`). The page token (`Paging`) carries the position of the last event served, its creation time in
+/// microseconds (as PostgreSQL keeps it, so no rounding skips a neighbour) and its id: a keyset, so events
+/// created since the first page do not shift the later ones.
+struct FeedPage: Sendable, Equatable {
+    /// Serve events created before this instant, or at it with a smaller id.
+    let before: Date
+    let beforeID: String
+    let size: Int
+
+    /// The page `request` asks for, or INVALID_ARGUMENT naming every bad field.
+    init(_ request: Kindred_Social_V1_ListFeedRequest) throws(RPCError) {
+        var violations = FieldViolations()
+        size = Paging.size(of: request.page, &violations)
+        let token = request.page?.pageToken ?? ""
+        let position = token.isEmpty ? Self.start : Self.decode(token)
+        if position == nil { violations.add("page.page_token", "is not a page token of this list") }
+        try violations.throwIfAny()
+        (before, beforeID) = position ?? Self.start
+    }
+
+    /// The token of the page after `last`.
+    static func token(after last: EventRecord) -> String {
+        Paging.token(
+            "feed", String(Int64((last.createdAt.timeIntervalSince1970 * 1_000_000).rounded())), last.id)
+    }
+
+    /// Before every event: the first page.
+    private static let start = (Date.distantFuture, "ffffffff-ffff-ffff-ffff-ffffffffffff")
+
+    private static func decode(_ token: String) -> (Date, String)? {
+        guard let fields = Paging.fields(of: token, count: 3), fields[0] == "feed",
+            let microseconds = Int64(fields[1]), UUIDv7.isWellFormed(fields[2])
+        else { return nil }
+        return (Date(timeIntervalSince1970: Double(microseconds) / 1_000_000), fields[2].lowercased())
+    }
+}
