@@ -18,6 +18,8 @@ public enum SocialService {
                 logger: environment.logger)
             let api = try SocialAPI(context: context)
             environment.background.onDrain { await api.closeStreams() }
+            let accountEvents = AccountEvents.consumer(context: context)
+            environment.background.start("identity events") { await accountEvents.run() }
             return [api]
         }
     )

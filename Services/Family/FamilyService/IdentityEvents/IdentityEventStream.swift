@@ -2,6 +2,7 @@ import KindredAPI
 import KindredEvents
 import KindredMessages
 import KindredRPC
+import KindredRuntime
 
 /// One of identity's events as family consumes it, with what its handler needs from identity fetched before
 /// the handler's transaction opens: the account of a user who came of age (nil once it is deleted).

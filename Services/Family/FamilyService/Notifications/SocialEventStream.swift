@@ -2,6 +2,7 @@ import KindredAPI
 import KindredEvents
 import KindredMessages
 import KindredRPC
+import KindredRuntime
 
 /// Social's `WatchEvents` after a cursor, each event addressed for its guardian alerts as it is read (one
 /// event is read ahead at most): what family's `EventConsumer` of `"social"` reads.

@@ -9,5 +9,6 @@ enum SocialMigrations {
         createContent,
         createEventParticipation,
         createReports,
+        EventCursors.migration(schema: "social", version: 8),
     ]
 }

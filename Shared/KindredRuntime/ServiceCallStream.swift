@@ -1,24 +1,31 @@
-import KindredMessages
-import KindredRPC
-import KindredRuntime
+public import KindredMessages
+public import KindredRPC
 
-/// A peer's server stream (`WatchEvents`) called with family's own service token, as an event consumer
+/// A peer's server stream (`WatchEvents`) called with the service's own token, as an event consumer
 /// reads it: the call opens on the first `next()`, once the token is at hand, and lasts `lifetime` at most
 /// (a call without a timeout gets the client's default of seconds). Its deadline ends the stream quietly
 /// (nil), and the consumer opens it again from its stored cursor with a renewed token.
-struct ServiceCallStream<Message: ProtoMessage>: AsyncSequence, Sendable {
+public struct ServiceCallStream<Message: ProtoMessage>: AsyncSequence, Sendable {
     /// How long one call may stay open.
-    static var lifetime: Duration { .seconds(3_600) }
+    public static var lifetime: Duration { .seconds(3_600) }
 
     let credentials: ServiceCredentials
     /// Starts the call with the options carrying the token.
     let open: @Sendable (CallOptions) -> ClientResponseStream<Message>
 
-    func makeAsyncIterator() -> AsyncIterator {
+    /// A stream that opens with `open`, given options carrying `credentials`' token.
+    public init(
+        credentials: ServiceCredentials, open: @escaping @Sendable (CallOptions) -> ClientResponseStream<Message>
+    ) {
+        self.credentials = credentials
+        self.open = open
+    }
+
+    public func makeAsyncIterator() -> AsyncIterator {
         AsyncIterator(stream: self)
     }
 
-    struct AsyncIterator: AsyncIteratorProtocol {
+    public struct AsyncIterator: AsyncIteratorProtocol {
         let stream: ServiceCallStream
         var messages: ClientResponseStream<Message>.AsyncIterator?
 
@@ -27,7 +34,7 @@ struct ServiceCallStream<Message: ProtoMessage>: AsyncSequence, Sendable {
         }
 
         /// The next message; nil when the call ends, its lifetime included.
-        mutating func next() async throws -> Message? {
+        public mutating func next() async throws -> Message? {
             if messages == nil {
                 let options = try await stream.credentials.callOptions(timeout: ServiceCallStream.lifetime)
                 messages = stream.open(options).makeAsyncIterator()

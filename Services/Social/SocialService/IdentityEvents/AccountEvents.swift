@@ -1,0 +1,50 @@
+import KindredAPI
+import KindredEvents
+import KindredMessages
+import KindredPostgres
+import KindredRuntime
+import Logging
+
+/// What social does with identity's events, consumed with a cursor in `social.event_cursors`: a user who
+/// came of age is no longer a minor here (`social.people`), and a deleted user's social life goes — their
+/// graph both ways, their conversations (both sides' copies), the events they organized and their part in
+/// others'. Reports they made stay: a tally counts different people, and a deletion must not unfilter abuse.
+struct AccountEvents: Sendable {
+    let logger: Logger
+
+    /// The consumer every instance runs; identity is read with social's own token.
+    static func consumer(context: SocialContext) -> EventConsumer<ServiceCallStream<Kindred_Identity_V1_Event>> {
+        let handler = AccountEvents(logger: context.logger)
+        let (identity, credentials) = (context.people.identity, context.people.credentials)
+        return EventConsumer(
+            source: "identity", schema: "social", pool: context.database, logger: context.logger,
+            fetch: { after in
+                ServiceCallStream(credentials: credentials) { options in
+                    identity.watchEvents(.init(afterCursor: after), options: options)
+                }
+            },
+            handle: { event, tx in try await handler.apply(event, in: tx) })
+    }
+
+    /// Applies one event; the others change nothing here.
+    func apply(_ event: Kindred_Identity_V1_Event, in tx: PostgresTransaction) async throws {
+        switch event.payload {
+        case .userCameOfAge(let cameOfAge) where checked(cameOfAge.userID):
+            try await AccountDataStore.markAdult(cameOfAge.userID.lowercased(), in: tx)
+        case .userDeleted(let deleted) where checked(deleted.userID):
+            try await AccountDataStore.deleteAll(of: deleted.userID.lowercased(), in: tx)
+        default:
+            return
+        }
+    }
+
+    /// Whether `userID` is a user id; an event naming anything else is logged and skipped, since it would
+    /// fail the same way every time and hold the consumer there.
+    private func checked(_ userID: String) -> Bool {
+        guard UUIDv7.isWellFormed(userID) else {
+            logger.error("identity event names no user id; skipped", metadata: ["user_id": "\(userID)"])
+            return false
+        }
+        return true
+    }
+}
