@@ -9,5 +9,6 @@ enum SocialMigrations {
         createContent,
         createEventParticipation,
         createReports,
+        createGraphPages,
     ]
 }
