@@ -1,0 +1,72 @@
+@testable import FamilyServiceTests
+import KindredMessages
+import KindredRPC
+import KindredTestSupport
+@testable import SocialService
+
+/// The graph as the tests use it: its RPCs as one user calls them about another, and what the tables hold.
+extension SocialTestStack {
+    /// Registers adults with these usernames.
+    func adults(_ usernames: String...) async throws -> [TestUser] {
+        var users: [TestUser] = []
+        for username in usernames { users.append(try await register(username, age: 30)) }
+        return users
+    }
+
+    /// `user` asks `other`, by id, to be friends.
+    @discardableResult
+    func ask(_ user: TestUser, _ other: TestUser) async throws -> Kindred_Social_V1_SendFriendRequestResponse
+        .OneOf_Outcome?
+    {
+        try await social.sendFriendRequest(.init(to: .init(ref: .userID(other.id))), options: user.bearer)
+            .outcome
+    }
+
+    /// The id of the request `user` sends `other`; fails the test when sending made no pending request.
+    func request(_ user: TestUser, _ other: TestUser) async throws -> String {
+        guard case .request(let request) = try await ask(user, other) else {
+            throw TestFailure("\(user.username)'s request to \(other.username) made no pending request")
+        }
+        return request.requestID
+    }
+
+    /// Makes `user` and `other` friends: one asks, the other accepts.
+    func befriend(_ user: TestUser, _ other: TestUser) async throws {
+        let requestID = try await request(user, other)
+        _ = try await social.acceptFriendRequest(.init(requestID: requestID), options: other.bearer)
+    }
+
+    func follow(_ user: TestUser, _ other: TestUser) async throws {
+        _ = try await social.follow(.init(userID: other.id), options: user.bearer)
+    }
+
+    func block(_ user: TestUser, _ other: TestUser) async throws {
+        _ = try await social.blockUser(.init(userID: other.id), options: user.bearer)
+    }
+
+    /// How `user` stands with `other`, as the tables say.
+    func relationship(_ user: TestUser, _ other: TestUser) async throws -> Relationship {
+        try await RelationshipStore.between(user.id, other.id, on: pool)
+    }
+
+    /// The pending requests between `user` and `other`, either way.
+    func pendingRequests(_ user: TestUser, _ other: TestUser) async throws -> Int {
+        try await pool.query(
+            """
+            SELECT count(*) FROM social.friend_requests
+            WHERE (sender_id = \(user.id)::uuid AND recipient_id = \(other.id)::uuid)
+               OR (sender_id = \(other.id)::uuid AND recipient_id = \(user.id)::uuid)
+            """
+        )[0].decode(Int.self)
+    }
+}
+
+extension RPCError {
+    /// The fields a `BadRequest` names, in order. KindredTestSupport and FamilyServiceTests both declare this as
+    /// `badFields`, so a file importing both cannot name either.
+    var violatedFields: [String] {
+        details.flatMap { detail -> [String] in
+            if case .badRequest(let violations) = detail { violations.map(\.field) } else { [] }
+        }
+    }
+}
