@@ -12,13 +12,13 @@ import Testing
     @Test func blockingEndsFriendshipFollowsAndRequestsBothWaysAtOnce() async throws {
         try await SocialTestStack.with { stack in
             let (anna, ben, cleo) = try await stack.adults("anna", "ben", "cleo").triple
-            try await stack.befriend(anna, ben)
-            try await stack.follow(anna, ben)
-            try await stack.follow(ben, anna)
+            try await stack.befriendByRPC(anna, ben)
+            try await stack.followByRPC(anna, ben)
+            try await stack.followByRPC(ben, anna)
             try await stack.ask(cleo, anna)
-            try await stack.follow(anna, cleo)
-            try await stack.block(ben, anna)
-            try await stack.block(anna, cleo)
+            try await stack.followByRPC(anna, cleo)
+            try await stack.blockByRPC(ben, anna)
+            try await stack.blockByRPC(anna, cleo)
             #expect(try await stack.relationship(ben, anna) == Relationship(blocks: true))
             #expect(try await stack.relationship(anna, cleo) == Relationship(blocks: true))
             #expect(try await stack.pendingRequests(anna, cleo) == 0)
@@ -38,7 +38,7 @@ import Testing
             let (blocker, blocked) = try await stack.adults("blocker", "blocked").pair
             let (user, other) = blockedSide ? (blocked, blocker) : (blocker, blocked)
             let earlier = try await stack.request(other, user)
-            try await stack.block(blocker, blocked)
+            try await stack.blockByRPC(blocker, blocked)
             let attempts: [(String, () async throws -> Void)] = [
                 ("a request by id", { try await stack.ask(user, other) }),
                 (
@@ -48,7 +48,7 @@ import Testing
                             .init(to: .init(ref: .username(other.username))), options: user.bearer)
                     }
                 ),
-                ("a follow", { try await stack.follow(user, other) }),
+                ("a follow", { try await stack.followByRPC(user, other) }),
                 (
                     "AreFriends",
                     {
@@ -76,9 +76,9 @@ import Testing
     @Test func aBlockedUserIsNotFriendsForServicesEither() async throws {
         try await SocialTestStack.with { stack in
             let (anna, ben) = try await stack.adults("anna", "ben").pair
-            try await stack.befriend(anna, ben)
-            try await stack.follow(ben, anna)
-            try await stack.block(anna, ben)
+            try await stack.befriendByRPC(anna, ben)
+            try await stack.followByRPC(ben, anna)
+            try await stack.blockByRPC(anna, ben)
             let service = try await stack.serviceBearer()
             #expect(
                 try await stack.social.areFriends(
@@ -93,11 +93,11 @@ import Testing
     @Test func blockingTwiceChangesNothingAndUnblockingRestoresNothing() async throws {
         try await SocialTestStack.with { stack in
             let (anna, ben) = try await stack.adults("anna", "ben").pair
-            try await stack.befriend(anna, ben)
-            try await stack.block(anna, ben)
+            try await stack.befriendByRPC(anna, ben)
+            try await stack.blockByRPC(anna, ben)
             let first = try await stack.social.listBlockedUsers(.init(), options: anna.bearer)
             stack.clock.advance(seconds: 60)
-            try await stack.block(anna, ben)
+            try await stack.blockByRPC(anna, ben)
             let blockedAt = try await stack.pool.query("SELECT since FROM social.blocks").decode(Date.self)
             #expect(blockedAt.count == 1)
             #expect(try await stack.social.listBlockedUsers(.init(), options: anna.bearer) == first)
@@ -113,7 +113,7 @@ import Testing
     @Test func blockingYourselfOrSomeoneUnknownIsRefused() async throws {
         try await SocialTestStack.with { stack in
             let anna = try await stack.register("anna", age: 30)
-            let yourself = await rpcError { try await stack.block(anna, anna) }
+            let yourself = await rpcError { try await stack.blockByRPC(anna, anna) }
             #expect(yourself?.code == .invalidArgument && yourself?.reason == "SELF_NOT_ALLOWED")
             let unknown = await rpcError {
                 try await stack.social.blockUser(

@@ -11,10 +11,10 @@ import Testing
     @Test func aFollowIsOneWayFollowingTwiceChangesNothingAndUnfollowingIsIdempotent() async throws {
         try await SocialTestStack.with { stack in
             let (anna, ben) = try await stack.adults("anna", "ben").pair
-            try await stack.follow(anna, ben)
+            try await stack.followByRPC(anna, ben)
             let since = try await stack.social.listFollowing(.init(), options: anna.bearer).following
             stack.clock.advance(seconds: 60)
-            try await stack.follow(anna, ben)
+            try await stack.followByRPC(anna, ben)
             #expect(try await stack.social.listFollowing(.init(), options: anna.bearer).following == since)
             #expect(since.map(\.person) == [Kindred_Social_V1_Person(userID: ben.id, username: "ben")])
             let followers = try await stack.social.listFollowers(.init(userID: ben.id), options: ben.bearer)
@@ -42,14 +42,14 @@ import Testing
             let malformed = await rpcError {
                 try await stack.social.follow(.init(userID: ""), options: anna.bearer)
             }
-            #expect(malformed?.violatedFields == ["user_id"])
+            #expect(malformed?.badFields == ["user_id"])
         }
     }
 
     @Test func anotherUsersFollowersAndFollowingAreNotYourList() async throws {
         try await SocialTestStack.with { stack in
             let (anna, ben) = try await stack.adults("anna", "ben").pair
-            try await stack.follow(anna, ben)
+            try await stack.followByRPC(anna, ben)
             let followers = await rpcError {
                 try await stack.social.listFollowers(.init(userID: ben.id), options: anna.bearer)
             }
@@ -68,8 +68,8 @@ import Testing
     @Test func isFollowingAnswersTheFollowerAndServicesInTheRequestsOrderAndNobodyElse() async throws {
         try await SocialTestStack.with { stack in
             let (anna, ben, cleo) = try await stack.adults("anna", "ben", "cleo").triple
-            try await stack.follow(anna, ben)
-            try await stack.follow(anna, cleo)
+            try await stack.followByRPC(anna, ben)
+            try await stack.followByRPC(anna, cleo)
             let asked = [cleo.id, UUIDv7.generate(at: stack.clock.now), ben.id.uppercased(), anna.id]
             for options in [anna.bearer, try await stack.serviceBearer()] {
                 let answer = try await stack.social.isFollowing(
@@ -95,12 +95,12 @@ import Testing
                         userIds: (0...500).map { _ in UUIDv7.generate(at: stack.clock.now) }),
                     options: service)
             }
-            #expect(tooMany?.violatedFields == ["user_ids"])
+            #expect(tooMany?.badFields == ["user_ids"])
             let malformed = await rpcError {
                 try await stack.social.isFollowing(
                     .init(followerUserID: "me", userIds: [anna.id, "42", ""]), options: service)
             }
-            #expect(malformed?.violatedFields == ["follower_user_id", "user_ids[1]", "user_ids[2]"])
+            #expect(malformed?.badFields == ["follower_user_id", "user_ids[1]", "user_ids[2]"])
             let fullBatch = try await stack.social.isFollowing(
                 .init(
                     followerUserID: anna.id,
@@ -113,7 +113,7 @@ import Testing
     @Test func areFriendsAnswersEitherFriendAndServicesAndNobodyElse() async throws {
         try await SocialTestStack.with { stack in
             let (anna, ben, cleo) = try await stack.adults("anna", "ben", "cleo").triple
-            try await stack.befriend(anna, ben)
+            try await stack.befriendByRPC(anna, ben)
             for options in [anna.bearer, ben.bearer, try await stack.serviceBearer()] {
                 let answer = try await stack.social.areFriends(
                     .init(userID: anna.id, otherUserID: ben.id), options: options)
@@ -130,7 +130,7 @@ import Testing
             let malformed = await rpcError {
                 try await stack.social.areFriends(.init(userID: "x", otherUserID: ""), options: anna.bearer)
             }
-            #expect(malformed?.violatedFields == ["user_id", "other_user_id"])
+            #expect(malformed?.badFields == ["user_id", "other_user_id"])
         }
     }
 }

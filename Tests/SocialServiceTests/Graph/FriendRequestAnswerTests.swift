@@ -97,14 +97,14 @@ import Testing
             let malformed = await rpcError {
                 try await stack.social.declineFriendRequest(.init(requestID: "42"), options: ben.bearer)
             }
-            #expect(malformed?.violatedFields == ["request_id"])
+            #expect(malformed?.badFields == ["request_id"])
         }
     }
 
     @Test func removingAFriendEndsItForBothAndASecondRemovalIsNotFriends() async throws {
         try await SocialTestStack.with { stack in
             let (anna, ben) = try await stack.adults("anna", "ben").pair
-            try await stack.befriend(anna, ben)
+            try await stack.befriendByRPC(anna, ben)
             _ = try await stack.social.removeFriend(.init(userID: anna.id), options: ben.bearer)
             #expect(try await stack.relationship(anna, ben).friends == false)
             #expect(try await stack.relationship(ben, anna).friends == false)
@@ -118,9 +118,9 @@ import Testing
     @Test func friendsAreListedMostRecentFirstWithTheirUsernames() async throws {
         try await SocialTestStack.with { stack in
             let (anna, ben, cleo) = try await stack.adults("anna", "ben", "cleo").triple
-            try await stack.befriend(ben, anna)
+            try await stack.befriendByRPC(ben, anna)
             stack.clock.advance(seconds: 60)
-            try await stack.befriend(anna, cleo)
+            try await stack.befriendByRPC(anna, cleo)
             let friends = try await stack.social.listFriends(.init(), options: anna.bearer).friends
             #expect(friends.map(\.person?.username) == ["cleo", "ben"])
             #expect(friends[0].since == Kindred_Common_V1_Timestamp(stack.clock.now))

@@ -57,10 +57,10 @@ import Testing
     @Test func aPageTokenServesOnlyTheListItWasMadeFor() async throws {
         try await SocialTestStack.with { stack in
             let (anna, ben, cleo) = try await stack.adults("anna", "ben", "cleo").triple
-            try await stack.follow(ben, anna)
-            try await stack.follow(cleo, anna)
-            try await stack.follow(anna, ben)
-            try await stack.follow(anna, cleo)
+            try await stack.followByRPC(ben, anna)
+            try await stack.followByRPC(cleo, anna)
+            try await stack.followByRPC(anna, ben)
+            try await stack.followByRPC(anna, cleo)
             let page = Kindred_Common_V1_PageRequest(pageSize: 1)
             let followers = try await stack.social.listFollowers(.init(page: page), options: anna.bearer)
             let token = try #require(followers.page?.nextPageToken)
@@ -78,7 +78,7 @@ import Testing
                         .init(page: .init(pageToken: "garbage!")), options: anna.bearer)
                 },
             ]
-            for refusal in refusals { #expect(refusal?.violatedFields == ["page.page_token"]) }
+            for refusal in refusals { #expect(refusal?.badFields == ["page.page_token"]) }
             let next = try await stack.social.listFollowers(
                 .init(page: .init(pageToken: token)), options: anna.bearer)
             #expect(Set((followers.followers + next.followers).map(\.person?.username)) == ["ben", "cleo"])
@@ -97,7 +97,7 @@ import Testing
                 try await stack.social.listFriendRequests(
                     .init(page: .init(pageSize: -1)), options: anna.bearer)
             }
-            #expect(unspecified?.violatedFields == ["direction", "page.page_size"])
+            #expect(unspecified?.badFields == ["direction", "page.page_size"])
             let first = try await stack.social.listFriendRequests(
                 .init(direction: .incoming, page: .init(pageSize: 1)), options: anna.bearer)
             let token = first.page?.nextPageToken ?? ""
@@ -109,7 +109,7 @@ import Testing
                 try await stack.social.listFriendRequests(
                     .init(direction: .outgoing, page: .init(pageToken: token)), options: anna.bearer)
             }
-            #expect(outgoing?.violatedFields == ["page.page_token"])
+            #expect(outgoing?.badFields == ["page.page_token"])
             let sent = try await stack.social.listFriendRequests(
                 .init(direction: .outgoing), options: anna.bearer)
             #expect(sent.requests.map(\.sender?.username) == ["anna"])

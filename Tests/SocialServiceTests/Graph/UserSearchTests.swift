@@ -11,8 +11,8 @@ import Testing
         try await SocialTestStack.with { stack in
             let users = try await stack.adults("anna", "sam_a", "sam_b", "sam_c", "sam_d", "sam_e")
             let anna = users[0]
-            try await stack.block(anna, users[1])
-            try await stack.block(users[2], anna)
+            try await stack.blockByRPC(anna, users[1])
+            try await stack.blockByRPC(users[2], anna)
             try await Self.report(users[3], by: 3, stack)
             try await Self.report(users[4], by: 2, stack)
             let found = try await stack.social.searchUsers(.init(usernamePrefix: "SAM"), options: anna.bearer)
@@ -30,7 +30,7 @@ import Testing
     @Test func aPageShortenedByTheFilterStillLeadsToTheNextOne() async throws {
         try await SocialTestStack.with { stack in
             let users = try await stack.adults("anna", "sam_a", "sam_b")
-            try await stack.block(users[0], users[1])
+            try await stack.blockByRPC(users[0], users[1])
             let first = try await stack.social.searchUsers(
                 .init(usernamePrefix: "sam", page: .init(pageSize: 1)), options: users[0].bearer)
             #expect(first.users.isEmpty)
@@ -77,7 +77,7 @@ import Testing
                     try await stack.social.searchUsers(request, options: anna.bearer)
                 }
                 #expect(refusal?.code == .invalidArgument, "\(request.usernamePrefix)")
-                #expect(refusal?.violatedFields == fields)
+                #expect(refusal?.badFields == fields)
             }
             let service = await rpcError {
                 try await stack.social.searchUsers(

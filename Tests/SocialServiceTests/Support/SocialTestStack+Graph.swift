@@ -30,17 +30,19 @@ extension SocialTestStack {
         return request.requestID
     }
 
-    /// Makes `user` and `other` friends: one asks, the other accepts.
-    func befriend(_ user: TestUser, _ other: TestUser) async throws {
+    /// Makes `user` and `other` friends through the RPCs: one asks, the other accepts.
+    func befriendByRPC(_ user: TestUser, _ other: TestUser) async throws {
         let requestID = try await request(user, other)
         _ = try await social.acceptFriendRequest(.init(requestID: requestID), options: other.bearer)
     }
 
-    func follow(_ user: TestUser, _ other: TestUser) async throws {
+    /// `user` follows `other` through the RPC, which lets social meet them both.
+    func followByRPC(_ user: TestUser, _ other: TestUser) async throws {
         _ = try await social.follow(.init(userID: other.id), options: user.bearer)
     }
 
-    func block(_ user: TestUser, _ other: TestUser) async throws {
+    /// `user` blocks `other` through the RPC, which ends every edge between them.
+    func blockByRPC(_ user: TestUser, _ other: TestUser) async throws {
         _ = try await social.blockUser(.init(userID: other.id), options: user.bearer)
     }
 
@@ -61,12 +63,9 @@ extension SocialTestStack {
     }
 }
 
-extension RPCError {
-    /// The fields a `BadRequest` names, in order. KindredTestSupport and FamilyServiceTests both declare this as
-    /// `badFields`, so a file importing both cannot name either.
-    var violatedFields: [String] {
-        details.flatMap { detail -> [String] in
-            if case .badRequest(let violations) = detail { violations.map(\.field) } else { [] }
-        }
-    }
+extension Array {
+    /// The first two elements, for tests that registered two users.
+    var pair: (Element, Element) { (self[0], self[1]) }
+    /// The first three elements, for tests that registered three users.
+    var triple: (Element, Element, Element) { (self[0], self[1], self[2]) }
 }

@@ -1,4 +1,3 @@
-import FoundationEssentials
 import KindredMessages
 import KindredRPC
 import KindredRuntime
@@ -66,6 +65,7 @@ struct GraphEntry: Sendable, Equatable {
 
     /// When the entry was made, as the API shows it.
     var since: Kindred_Common_V1_Timestamp {
-        Kindred_Common_V1_Timestamp(Date(timeIntervalSince1970: Double(position.since) / 1_000_000))
+        let (seconds, microseconds) = position.since.quotientAndRemainder(dividingBy: 1_000_000)
+        return Kindred_Common_V1_Timestamp(seconds: seconds, nanos: Int32(microseconds) * 1_000)
     }
 }
