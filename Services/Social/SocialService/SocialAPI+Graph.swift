@@ -1,74 +1,135 @@
 import KindredAPI
 import KindredMessages
 import KindredRPC
+import KindredRuntime
 
-/// The graph: friend requests, friendships, follows, blocks and user search: placeholders until the part lands.
+/// The graph: friend requests, friendships, follows, blocks and user search (`SocialGraph`'s parts). Every
+/// method needs a user's token, but `AreFriends` and `IsFollowing` also serve services.
 extension SocialAPI {
-    func sendFriendRequest(_ request: Kindred_Social_V1_SendFriendRequestRequest, context: ServerContext) async throws -> Kindred_Social_V1_SendFriendRequestResponse {
-        throw RPCError(.unimplemented, "SendFriendRequest is not implemented yet")
+    func sendFriendRequest(_ request: Kindred_Social_V1_SendFriendRequestRequest, context: ServerContext)
+        async throws -> Kindred_Social_V1_SendFriendRequestResponse
+    {
+        let outcome = try await graph.friendships.send(to: request.to, from: try context.account())
+        return Kindred_Social_V1_SendFriendRequestResponse(outcome: outcome)
     }
 
-    func acceptFriendRequest(_ request: Kindred_Social_V1_AcceptFriendRequestRequest, context: ServerContext) async throws -> Kindred_Social_V1_AcceptFriendRequestResponse {
-        throw RPCError(.unimplemented, "AcceptFriendRequest is not implemented yet")
+    func acceptFriendRequest(_ request: Kindred_Social_V1_AcceptFriendRequestRequest, context: ServerContext)
+        async throws -> Kindred_Social_V1_AcceptFriendRequestResponse
+    {
+        let friend = try await graph.friendships.accept(request.requestID, as: try context.account())
+        return Kindred_Social_V1_AcceptFriendRequestResponse(friend: friend)
     }
 
-    func declineFriendRequest(_ request: Kindred_Social_V1_DeclineFriendRequestRequest, context: ServerContext) async throws -> Kindred_Social_V1_DeclineFriendRequestResponse {
-        throw RPCError(.unimplemented, "DeclineFriendRequest is not implemented yet")
+    func declineFriendRequest(
+        _ request: Kindred_Social_V1_DeclineFriendRequestRequest, context: ServerContext
+    ) async throws -> Kindred_Social_V1_DeclineFriendRequestResponse {
+        try await graph.friendships.decline(request.requestID, as: try context.account())
+        return Kindred_Social_V1_DeclineFriendRequestResponse()
     }
 
-    func cancelFriendRequest(_ request: Kindred_Social_V1_CancelFriendRequestRequest, context: ServerContext) async throws -> Kindred_Social_V1_CancelFriendRequestResponse {
-        throw RPCError(.unimplemented, "CancelFriendRequest is not implemented yet")
+    func cancelFriendRequest(_ request: Kindred_Social_V1_CancelFriendRequestRequest, context: ServerContext)
+        async throws -> Kindred_Social_V1_CancelFriendRequestResponse
+    {
+        try await graph.friendships.cancel(request.requestID, as: try context.account())
+        return Kindred_Social_V1_CancelFriendRequestResponse()
     }
 
-    func removeFriend(_ request: Kindred_Social_V1_RemoveFriendRequest, context: ServerContext) async throws -> Kindred_Social_V1_RemoveFriendResponse {
-        throw RPCError(.unimplemented, "RemoveFriend is not implemented yet")
+    func removeFriend(_ request: Kindred_Social_V1_RemoveFriendRequest, context: ServerContext) async throws
+        -> Kindred_Social_V1_RemoveFriendResponse
+    {
+        try await graph.friendships.remove(request.userID, as: try context.account())
+        return Kindred_Social_V1_RemoveFriendResponse()
     }
 
-    func listFriends(_ request: Kindred_Social_V1_ListFriendsRequest, context: ServerContext) async throws -> Kindred_Social_V1_ListFriendsResponse {
-        throw RPCError(.unimplemented, "ListFriends is not implemented yet")
+    func listFriends(_ request: Kindred_Social_V1_ListFriendsRequest, context: ServerContext) async throws
+        -> Kindred_Social_V1_ListFriendsResponse
+    {
+        try await graph.friendships.friends(request.page, of: try context.account())
     }
 
-    func listFriendRequests(_ request: Kindred_Social_V1_ListFriendRequestsRequest, context: ServerContext) async throws -> Kindred_Social_V1_ListFriendRequestsResponse {
-        throw RPCError(.unimplemented, "ListFriendRequests is not implemented yet")
+    func listFriendRequests(_ request: Kindred_Social_V1_ListFriendRequestsRequest, context: ServerContext)
+        async throws -> Kindred_Social_V1_ListFriendRequestsResponse
+    {
+        try await graph.friendships.requests(request, of: try context.account())
     }
 
-    func areFriends(_ request: Kindred_Social_V1_AreFriendsRequest, context: ServerContext) async throws -> Kindred_Social_V1_AreFriendsResponse {
-        throw RPCError(.unimplemented, "AreFriends is not implemented yet")
+    func areFriends(_ request: Kindred_Social_V1_AreFriendsRequest, context: ServerContext) async throws
+        -> Kindred_Social_V1_AreFriendsResponse
+    {
+        let friends = try await graph.friendships.areFriends(request, as: try context.authenticatedCaller())
+        return Kindred_Social_V1_AreFriendsResponse(friends: friends)
     }
 
-    func follow(_ request: Kindred_Social_V1_FollowRequest, context: ServerContext) async throws -> Kindred_Social_V1_FollowResponse {
-        throw RPCError(.unimplemented, "Follow is not implemented yet")
+    func follow(_ request: Kindred_Social_V1_FollowRequest, context: ServerContext) async throws
+        -> Kindred_Social_V1_FollowResponse
+    {
+        try await graph.follows.follow(request.userID, as: try context.account())
+        return Kindred_Social_V1_FollowResponse()
     }
 
-    func unfollow(_ request: Kindred_Social_V1_UnfollowRequest, context: ServerContext) async throws -> Kindred_Social_V1_UnfollowResponse {
-        throw RPCError(.unimplemented, "Unfollow is not implemented yet")
+    func unfollow(_ request: Kindred_Social_V1_UnfollowRequest, context: ServerContext) async throws
+        -> Kindred_Social_V1_UnfollowResponse
+    {
+        try await graph.follows.unfollow(request.userID, as: try context.account())
+        return Kindred_Social_V1_UnfollowResponse()
     }
 
-    func listFollowers(_ request: Kindred_Social_V1_ListFollowersRequest, context: ServerContext) async throws -> Kindred_Social_V1_ListFollowersResponse {
-        throw RPCError(.unimplemented, "ListFollowers is not implemented yet")
+    func listFollowers(_ request: Kindred_Social_V1_ListFollowersRequest, context: ServerContext) async throws
+        -> Kindred_Social_V1_ListFollowersResponse
+    {
+        let found = try await graph.follows.list(
+            .followers, of: request.userID, request.page, as: try context.account())
+        return Kindred_Social_V1_ListFollowersResponse(followers: found.follows, page: found.page)
     }
 
-    func listFollowing(_ request: Kindred_Social_V1_ListFollowingRequest, context: ServerContext) async throws -> Kindred_Social_V1_ListFollowingResponse {
-        throw RPCError(.unimplemented, "ListFollowing is not implemented yet")
+    func listFollowing(_ request: Kindred_Social_V1_ListFollowingRequest, context: ServerContext) async throws
+        -> Kindred_Social_V1_ListFollowingResponse
+    {
+        let found = try await graph.follows.list(
+            .following, of: request.userID, request.page, as: try context.account())
+        return Kindred_Social_V1_ListFollowingResponse(following: found.follows, page: found.page)
     }
 
-    func isFollowing(_ request: Kindred_Social_V1_IsFollowingRequest, context: ServerContext) async throws -> Kindred_Social_V1_IsFollowingResponse {
-        throw RPCError(.unimplemented, "IsFollowing is not implemented yet")
+    func isFollowing(_ request: Kindred_Social_V1_IsFollowingRequest, context: ServerContext) async throws
+        -> Kindred_Social_V1_IsFollowingResponse
+    {
+        let followed = try await graph.follows.isFollowing(request, as: try context.authenticatedCaller())
+        return Kindred_Social_V1_IsFollowingResponse(followedUserIds: followed)
     }
 
-    func blockUser(_ request: Kindred_Social_V1_BlockUserRequest, context: ServerContext) async throws -> Kindred_Social_V1_BlockUserResponse {
-        throw RPCError(.unimplemented, "BlockUser is not implemented yet")
+    func blockUser(_ request: Kindred_Social_V1_BlockUserRequest, context: ServerContext) async throws
+        -> Kindred_Social_V1_BlockUserResponse
+    {
+        try await graph.blocks.block(request.userID, as: try context.account())
+        return Kindred_Social_V1_BlockUserResponse()
     }
 
-    func unblockUser(_ request: Kindred_Social_V1_UnblockUserRequest, context: ServerContext) async throws -> Kindred_Social_V1_UnblockUserResponse {
-        throw RPCError(.unimplemented, "UnblockUser is not implemented yet")
+    func unblockUser(_ request: Kindred_Social_V1_UnblockUserRequest, context: ServerContext) async throws
+        -> Kindred_Social_V1_UnblockUserResponse
+    {
+        try await graph.blocks.unblock(request.userID, as: try context.account())
+        return Kindred_Social_V1_UnblockUserResponse()
     }
 
-    func listBlockedUsers(_ request: Kindred_Social_V1_ListBlockedUsersRequest, context: ServerContext) async throws -> Kindred_Social_V1_ListBlockedUsersResponse {
-        throw RPCError(.unimplemented, "ListBlockedUsers is not implemented yet")
+    func listBlockedUsers(_ request: Kindred_Social_V1_ListBlockedUsersRequest, context: ServerContext)
+        async throws -> Kindred_Social_V1_ListBlockedUsersResponse
+    {
+        try await graph.blocks.blocked(request.page, by: try context.account())
     }
 
-    func searchUsers(_ request: Kindred_Social_V1_SearchUsersRequest, context: ServerContext) async throws -> Kindred_Social_V1_SearchUsersResponse {
-        throw RPCError(.unimplemented, "SearchUsers is not implemented yet")
+    /// Identity's search with the caller's own token, less the people social keeps from them: a page may be
+    /// shorter than asked (even empty) while `next_page_token` still leads on.
+    func searchUsers(_ request: Kindred_Social_V1_SearchUsersRequest, context: ServerContext) async throws
+        -> Kindred_Social_V1_SearchUsersResponse
+    {
+        try await graph.search.search(request, as: try context.account(), forwarding: context.requestMetadata)
+    }
+}
+
+extension ServerContext {
+    /// The calling user's id; ACCOUNT_REQUIRED for a service, whose token names no user.
+    fileprivate func account() throws -> String {
+        guard let me = try authenticatedCaller().accountID else { throw SocialError.accountRequired }
+        return me
     }
 }

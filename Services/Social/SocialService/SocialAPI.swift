@@ -11,6 +11,8 @@ struct SocialAPI: Kindred_Social_V1_SocialService.Service {
     let reports: Reports
     /// Events, who may see and join them, and the feed.
     let gatherings: Gatherings
+    /// Friend requests and friendships, follows, blocks and user search.
+    let graph: SocialGraph
 
     /// Builds every part from `context`.
     init(context: SocialContext) throws {
@@ -18,6 +20,7 @@ struct SocialAPI: Kindred_Social_V1_SocialService.Service {
         events = try EventFeed(outbox: SocialEvents.outbox, pool: context.database, logger: context.logger)
         reports = Reports(context: context)
         gatherings = Gatherings(context: context)
+        graph = SocialGraph(context: context)
     }
 
     /// Ends the server streams, so that they do not hold the drain.

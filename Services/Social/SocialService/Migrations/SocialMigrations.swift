@@ -9,6 +9,7 @@ enum SocialMigrations {
         createContent,
         createEventParticipation,
         createReports,
+        createGraphPages,
         EventCursors.migration(schema: "social", version: 8),
     ]
 }

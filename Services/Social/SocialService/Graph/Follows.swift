@@ -1,0 +1,75 @@
+import KindredAuth
+import KindredMessages
+import KindredRPC
+import KindredRuntime
+
+/// Follows: one-way, needing no acceptance. Following adds an edge, so it runs under the pair's lock.
+struct Follows: Sendable {
+    /// The most users one `IsFollowing` asks about.
+    static let maximumCandidates = 500
+
+    /// One page of a follows list, as `ListFollowers` and `ListFollowing` answer it.
+    typealias Page = (follows: [Kindred_Social_V1_Follow], page: Kindred_Common_V1_PageResponse)
+
+    let context: SocialContext
+
+    /// `Follow`: `me` follows `userID`, who must exist, not be `me`, and not be blocked either way. Following
+    /// someone followed already changes nothing.
+    func follow(_ userID: String, as me: String) async throws {
+        // The follower is shown in the followee's list, so social must know them too.
+        async let follower = context.people.person(me)
+        let followee = try await context.counterpart(try UserIDField.read(userID, "user_id"), of: me)
+        _ = try await follower
+        let now = context.storedNow
+        try await context.changingPair(me, followee.id) { tx in
+            try await RelationshipStore.between(me, followee.id, on: tx).requireNoBlock()
+            try await FollowStore.follow(me, followee.id, at: now, in: tx)
+        }
+    }
+
+    /// `Unfollow`: whether `me` followed `userID` or not, `me` does not now.
+    func unfollow(_ userID: String, as me: String) async throws {
+        try await FollowStore.unfollow(me, try UserIDField.read(userID, "user_id"), on: context.database)
+    }
+
+    /// `ListFollowers` (`.followers`) or `ListFollowing` (`.following`) of `userID` (empty: `me`), most recent
+    /// first, a page at a time; NOT_YOUR_LIST for anyone's but `me`'s.
+    func list(
+        _ list: GraphPage.List, of userID: String, _ request: Kindred_Common_V1_PageRequest?, as me: String
+    ) async throws -> Page {
+        var violations = FieldViolations()
+        let owner = userID.isEmpty ? me : UserIDField.read(userID, "user_id", &violations)
+        let page = GraphPage(list, of: me, request, &violations)
+        try violations.throwIfAny()
+        guard owner == me else { throw SocialError.notYourList }
+        let served = page.serve(try await GraphStore.entries(page, on: context.database))
+        return (
+            served.entries.map { Kindred_Social_V1_Follow(person: $0.person, since: $0.since) },
+            Kindred_Common_V1_PageResponse(nextPageToken: served.nextPageToken)
+        )
+    }
+
+    /// `IsFollowing`, for a service or the follower: which of `request.userIds` (at most 500) the follower
+    /// follows, in the request's order. One statement, no call to identity.
+    func isFollowing(_ request: Kindred_Social_V1_IsFollowingRequest, as caller: Caller) async throws
+        -> [String]
+    {
+        var violations = FieldViolations()
+        let follower = UserIDField.read(request.followerUserID, "follower_user_id", &violations)
+        if request.userIds.count > Self.maximumCandidates {
+            violations.add("user_ids", "must name at most \(Self.maximumCandidates) users")
+        } else {
+            for (index, id) in request.userIds.enumerated() where !UUIDv7.isWellFormed(id) {
+                violations.add("user_ids[\(index)]", "is not a user id")
+            }
+        }
+        try violations.throwIfAny()
+        guard caller.role == .service || caller.accountID == follower else {
+            throw SocialError.notYourRelationship
+        }
+        guard !request.userIds.isEmpty else { return [] }
+        let followed = try await FollowStore.followed(
+            by: follower, among: request.userIds.map { $0.lowercased() }, on: context.database)
+        return request.userIds.filter { followed.contains($0.lowercased()) }
+    }
+}

@@ -1,0 +1,89 @@
+import KindredMessages
+import KindredRPC
+import KindredRuntime
+
+/// Friend requests and friendships: a request waits until its recipient accepts or declines it or its sender
+/// cancels it; a friendship is mutual and ends for both. Changes between two users run under their pair's
+/// lock (`SocialContext.changingPair`), so two people asking each other at the same moment become friends.
+struct Friendships: Sendable {
+    let context: SocialContext
+
+    /// `SendFriendRequest` from `me` to the user `ref` names: a new pending request, or, when they had asked
+    /// `me` already, their request accepted. Refused across a block, to a friend (ALREADY_FRIENDS) and while
+    /// `me`'s own request to them is pending (FRIEND_REQUEST_EXISTS).
+    func send(to ref: Kindred_Social_V1_UserRef?, from me: String) async throws
+        -> Kindred_Social_V1_SendFriendRequestResponse.OneOf_Outcome
+    {
+        // The sender is shown in the recipient's lists, so social must know them too.
+        async let sender = context.people.person(me)
+        let recipient = try await self.recipient(ref, of: me)
+        let senderProto = try await sender.proto
+        let now = context.storedNow
+        return try await context.changingPair(me, recipient.id) { tx in
+            let relationship = try await RelationshipStore.between(me, recipient.id, on: tx)
+            try relationship.requireNoBlock()
+            if relationship.friends { throw SocialError.alreadyFriends }
+            if try await FriendshipStore.end(from: recipient.id, to: me, in: tx) {
+                try await FriendshipStore.befriend(me, recipient.id, at: now, in: tx)
+                return .friend(Kindred_Social_V1_Friend(person: recipient.proto, since: .init(now)))
+            }
+            let requestID = UUIDv7.generate(at: now)
+            let sent = try await FriendshipStore.request(
+                requestID, from: me, to: recipient.id, at: now, in: tx)
+            guard sent else { throw SocialError.friendRequestExists }
+            return .request(
+                Kindred_Social_V1_FriendRequest(
+                    requestID: requestID, sender: senderProto, recipient: recipient.proto, sentAt: .init(now))
+            )
+        }
+    }
+
+    /// `AcceptFriendRequest`: `me`, its recipient, accepts pending request `requestID`; FRIEND_REQUEST_NOT_FOUND
+    /// for anyone else, as for a request that does not exist.
+    func accept(_ requestID: String, as me: String) async throws -> Kindred_Social_V1_Friend {
+        let id = try Self.requestID(requestID)
+        let now = context.storedNow
+        let friendID = try await context.database.transaction { tx in
+            guard let sender = try await FriendshipStore.sender(of: id, to: me, in: tx) else {
+                throw SocialError.friendRequestNotFound
+            }
+            try await GraphStore.lockPair(me, sender, in: tx)
+            // Ended under the lock: a cancel, a decline or a block may have ended it since it was read.
+            guard try await FriendshipStore.end(id, by: me, as: .recipient, on: tx) != nil else {
+                throw SocialError.friendRequestNotFound
+            }
+            try await RelationshipStore.between(me, sender, on: tx).requireNoBlock()
+            try await FriendshipStore.befriend(me, sender, at: now, in: tx)
+            return sender
+        }
+        let friend = try await context.people.person(friendID)
+        return Kindred_Social_V1_Friend(person: friend.proto, since: .init(now))
+    }
+
+    /// The user `ref` names, as a request's recipient: its fields checked (`to`, `to.user_id`, `to.username`),
+    /// not `me`, known to identity.
+    private func recipient(_ ref: Kindred_Social_V1_UserRef?, of me: String) async throws -> Person {
+        switch ref?.ref {
+        case .userID(let userID):
+            return try await context.counterpart(try UserIDField.read(userID, "to.user_id"), of: me)
+        case .username(let username):
+            guard Person.isWellFormed(username: username) else {
+                throw FieldViolations.single("to.username", "must be 3 to 30 letters, digits or _")
+            }
+            let person = try await context.people.person(username: username)
+            guard person.id != me else { throw SocialError.notYourself }
+            return person
+        case nil:
+            throw FieldViolations.single("to", "must name a user by user_id or username")
+        }
+    }
+
+    /// A request's id, lower-cased; INVALID_ARGUMENT naming `request_id` when it is no id.
+    static func requestID(_ value: String) throws(RPCError) -> String {
+        guard UUIDv7.isWellFormed(value) else {
+            throw FieldViolations.single(
+                "request_id", value.isEmpty ? "is required" : "is not a friend request id")
+        }
+        return value.lowercased()
+    }
+}
