@@ -13,6 +13,10 @@ public struct WallClock: Sendable {
     /// The system's wall clock.
     public static let system = WallClock { Date() }
 
-    /// The current instant.
-    public var now: Date { read() }
+    /// The current instant, to the whole microsecond as PostgreSQL keeps it: what a change answers is then the
+    /// very time a later read of its row shows (a finer reading can round one way into the column and not the
+    /// other into the answer).
+    public var now: Date {
+        Date(timeIntervalSince1970: (read().timeIntervalSince1970 * 1_000_000).rounded() / 1_000_000)
+    }
 }

@@ -9,7 +9,7 @@ struct Blocks: Sendable {
     /// `BlockUser`: `me` blocks `userID`, who must exist and not be `me`. Blocking twice changes nothing.
     func block(_ userID: String, as me: String) async throws {
         let blocked = try await context.counterpart(try UserIDField.read(userID, "user_id"), of: me)
-        let now = context.storedNow
+        let now = context.clock.now
         try await context.changingPair(me, blocked.id) { tx in
             try await BlockStore.block(me, blocked.id, at: now, in: tx)
         }

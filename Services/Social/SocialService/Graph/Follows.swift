@@ -20,7 +20,7 @@ struct Follows: Sendable {
         async let follower = context.people.person(me)
         let followee = try await context.counterpart(try UserIDField.read(userID, "user_id"), of: me)
         _ = try await follower
-        let now = context.storedNow
+        let now = context.clock.now
         try await context.changingPair(me, followee.id) { tx in
             try await RelationshipStore.between(me, followee.id, on: tx).requireNoBlock()
             try await FollowStore.follow(me, followee.id, at: now, in: tx)

@@ -18,7 +18,7 @@ struct Friendships: Sendable {
         async let sender = context.people.person(me)
         let recipient = try await self.recipient(ref, of: me)
         let senderProto = try await sender.proto
-        let now = context.storedNow
+        let now = context.clock.now
         return try await context.changingPair(me, recipient.id) { tx in
             let relationship = try await RelationshipStore.between(me, recipient.id, on: tx)
             try relationship.requireNoBlock()
@@ -42,7 +42,7 @@ struct Friendships: Sendable {
     /// for anyone else, as for a request that does not exist.
     func accept(_ requestID: String, as me: String) async throws -> Kindred_Social_V1_Friend {
         let id = try Self.requestID(requestID)
-        let now = context.storedNow
+        let now = context.clock.now
         let friendID = try await context.database.transaction { tx in
             guard let sender = try await FriendshipStore.sender(of: id, to: me, in: tx) else {
                 throw SocialError.friendRequestNotFound

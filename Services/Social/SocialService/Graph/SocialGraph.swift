@@ -43,13 +43,6 @@ enum UserIDField {
 }
 
 extension SocialContext {
-    /// The clock's reading to the whole microsecond, as PostgreSQL keeps it, so that what a change answers is
-    /// the very time its lists show later: a finer reading can round to a neighbouring microsecond one way
-    /// (into the column) and not the other (into the answer's `Timestamp`).
-    var storedNow: Date {
-        Date(timeIntervalSince1970: (clock.now.timeIntervalSince1970 * 1_000_000).rounded() / 1_000_000)
-    }
-
     /// The other user of something `me` does to them: SELF_NOT_ALLOWED when it is `me`, USER_NOT_FOUND when
     /// identity has no such user.
     func counterpart(_ otherID: String, of me: String) async throws -> Person {
