@@ -1,12 +1,15 @@
 import KindredRPC
 
 /// A call to a peer service, its failures turned into what social's own caller should hear: the peer's
-/// NOT_FOUND into the caller's refusal; with `passingRefusals`, the peer's refusals of the user
-/// (FAILED_PRECONDITION, PERMISSION_DENIED, RESOURCE_EXHAUSTED, in the peer's domain) passed on as they are;
+/// NOT_FOUND into the caller's refusal; with `passingRefusals` (a call carrying the user's own token), the
+/// peer's refusals of the user (FAILED_PRECONDITION, PERMISSION_DENIED, RESOURCE_EXHAUSTED in the peer's
+/// domain, and UNAUTHENTICATED when the token expired on the way) passed on as they are;
 /// a peer that says social asked wrongly into INTERNAL; anything else into UNAVAILABLE, since social changed
 /// nothing and a retry may work.
 enum PeerCall {
-    private static let refusals: [StatusCode] = [.failedPrecondition, .permissionDenied, .resourceExhausted]
+    private static let refusals: [StatusCode] = [
+        .failedPrecondition, .permissionDenied, .resourceExhausted, .unauthenticated,
+    ]
 
     static func run<T>(
         _ peer: String, passingRefusals: Bool = false, _ call: () async throws -> T,
