@@ -36,7 +36,8 @@ final class MessageBell: Sendable {
         var nextID: UInt64 = 0
         var isClosed = false
         var unannounced: Set<String> = []
-        var isAnnouncing = false
+        /// Sending what is unannounced; nil when nothing is.
+        var announcer: Task<Void, Never>?
     }
 
     private let pool: PostgresPool
@@ -79,30 +80,30 @@ final class MessageBell: Sendable {
         continuation?.finish()
     }
 
-    /// Ends every stream and stops listening; later subscriptions are refused. Announcing goes on.
+    /// Ends every stream and stops listening; later subscriptions are refused. Announcing goes on (calls
+    /// still finishing send messages other instances stream); what is being announced is waited for.
     func close() async {
-        let (listener, follower, streams) = state.withLock { state in
+        let (listener, follower, streams, announcer) = state.withLock { state in
             state.isClosed = true
             defer {
                 state.listener = nil
                 state.follower = nil
                 state.streams = [:]
             }
-            return (state.listener, state.follower, state.streams.values.flatMap(\.values))
+            return (state.listener, state.follower, state.streams.values.flatMap(\.values), state.announcer)
         }
         streams.forEach { $0.finish() }
         await listener?.close()
         await follower?.value
+        await announcer?.value
     }
 
     /// Tells the streams of `recipient`, in every instance, that a message for them committed.
     func announce(_ recipient: String) {
-        let starts = state.withLock { state in
+        state.withLock { state in
             state.unannounced.insert(recipient)
-            defer { state.isAnnouncing = true }
-            return !state.isAnnouncing
+            if state.announcer == nil { state.announcer = Task { [self] in await announcePending() } }
         }
-        if starts { Task { await announcePending() } }
     }
 
     /// Sends what waits to be announced, a batch per transaction, until nothing does.
@@ -111,7 +112,7 @@ final class MessageBell: Sendable {
             let batch = state.withLock { state in
                 let batch = Array(state.unannounced.prefix(Self.announceBatch))
                 state.unannounced.subtract(batch)
-                state.isAnnouncing = !batch.isEmpty
+                if batch.isEmpty { state.announcer = nil }
                 return batch
             }
             guard !batch.isEmpty else { return }
