@@ -37,7 +37,9 @@ extension Messages {
             guard
                 let first = try await MessageStore.sent(
                     by: senderID, requestID: draft.requestID, on: database)
-            else { throw RPCError(.aborted, "a concurrent send with this request_id failed; retry") }
+            else {
+                throw RPCError(.aborted, "the message sent with this request_id could not be read; retry")
+            }
             return try retried(draft, first)
         }
     }
