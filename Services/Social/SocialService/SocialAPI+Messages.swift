@@ -1,22 +1,41 @@
 import KindredAPI
 import KindredMessages
 import KindredRPC
+import KindredRuntime
 
-/// Direct messages and their stream: placeholders until the part lands.
+/// Direct messages and the stream of what the caller receives. A person only: a service token has no
+/// conversations.
 extension SocialAPI {
-    func sendMessage(_ request: Kindred_Social_V1_SendMessageRequest, context: ServerContext) async throws -> Kindred_Social_V1_SendMessageResponse {
-        throw RPCError(.unimplemented, "SendMessage is not implemented yet")
+    func sendMessage(_ request: Kindred_Social_V1_SendMessageRequest, context: ServerContext) async throws
+        -> Kindred_Social_V1_SendMessageResponse
+    {
+        let caller = try context.authenticatedCaller()
+        guard let me = caller.accountID else { throw SocialError.accountRequired }
+        return Kindred_Social_V1_SendMessageResponse(
+            message: try await messages.send(
+                try MessageDraft(request), from: me, restricted: caller.parentalControls))
     }
 
-    func listConversations(_ request: Kindred_Social_V1_ListConversationsRequest, context: ServerContext) async throws -> Kindred_Social_V1_ListConversationsResponse {
-        throw RPCError(.unimplemented, "ListConversations is not implemented yet")
+    func listConversations(_ request: Kindred_Social_V1_ListConversationsRequest, context: ServerContext)
+        async throws -> Kindred_Social_V1_ListConversationsResponse
+    {
+        guard let me = try context.authenticatedCaller().accountID else { throw SocialError.accountRequired }
+        return try await messages.conversations(of: me, page: try ConversationPage(request))
     }
 
-    func listMessages(_ request: Kindred_Social_V1_ListMessagesRequest, context: ServerContext) async throws -> Kindred_Social_V1_ListMessagesResponse {
-        throw RPCError(.unimplemented, "ListMessages is not implemented yet")
+    func listMessages(_ request: Kindred_Social_V1_ListMessagesRequest, context: ServerContext) async throws
+        -> Kindred_Social_V1_ListMessagesResponse
+    {
+        guard let me = try context.authenticatedCaller().accountID else { throw SocialError.accountRequired }
+        return try await messages.messages(for: me, page: try MessagePage(request))
     }
 
-    func watchMessages(_ request: Kindred_Social_V1_WatchMessagesRequest, responses: ResponseStreamWriter<Kindred_Social_V1_Message>, context: ServerContext) async throws {
-        throw RPCError(.unimplemented, "WatchMessages is not implemented yet")
+    func watchMessages(
+        _ request: Kindred_Social_V1_WatchMessagesRequest,
+        responses: ResponseStreamWriter<Kindred_Social_V1_Message>,
+        context: ServerContext
+    ) async throws {
+        guard let me = try context.authenticatedCaller().accountID else { throw SocialError.accountRequired }
+        try await messages.watch(for: me) { message in try await responses.write(message) }
     }
 }

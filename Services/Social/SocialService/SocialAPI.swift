@@ -13,6 +13,8 @@ struct SocialAPI: Kindred_Social_V1_SocialService.Service {
     let gatherings: Gatherings
     /// Friend requests and friendships, follows, blocks and user search.
     let graph: SocialGraph
+    /// Direct messages, and the streams of what users receive.
+    let messages: Messages
 
     /// Builds every part from `context`.
     init(context: SocialContext) throws {
@@ -21,10 +23,12 @@ struct SocialAPI: Kindred_Social_V1_SocialService.Service {
         reports = Reports(context: context)
         gatherings = Gatherings(context: context)
         graph = SocialGraph(context: context)
+        messages = Messages(context: context)
     }
 
     /// Ends the server streams, so that they do not hold the drain.
     func closeStreams() async {
         await events.close()
+        await messages.bell.close()
     }
 }

@@ -25,6 +25,7 @@ import Testing
             try await rows.block(ann.id, cat.id)
             try await rows.converse(ann.id, bob.id)
             try await rows.converse(bob.id, cat.id)
+            try await rows.converse(cat.id, ann.id)
             let annsEvent = try await rows.event(by: ann.id, attendedBy: [bob.id])
             let bobsEvent = try await rows.event(by: bob.id, attendedBy: [ann.id, cat.id])
 

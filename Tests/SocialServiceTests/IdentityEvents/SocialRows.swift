@@ -1,6 +1,7 @@
 import Foundation
 import KindredPostgres
 import KindredRuntime
+@testable import SocialService
 
 /// Social rows written directly, as the parts' RPCs would write them, for tests of what reads or removes
 /// them across every table.
@@ -23,23 +24,16 @@ struct SocialRows {
         try await pool.query("INSERT INTO social.blocks VALUES (\(blocker)::uuid, \(blocked)::uuid, now())")
     }
 
-    /// A conversation of one message from `sender` to `recipient`.
+    /// A conversation of one message from `sender` to `recipient`, written as `SendMessage` writes it.
     func converse(_ sender: String, _ recipient: String) async throws {
-        let (conversation, message) = (UUIDv7.generate(at: Date()), UUIDv7.generate(at: Date()))
-        for (user, other) in [(sender, recipient), (recipient, sender)] {
-            try await pool.query(
-                """
-                INSERT INTO social.conversations (user_id, other_id, conversation_id, last_message_id,
-                    last_message_at)
-                VALUES (\(user)::uuid, \(other)::uuid, \(conversation)::uuid, \(message)::uuid, now())
-                """)
+        let now = Date()
+        let message = StoredMessage(
+            id: UUIDv7.generate(at: now), conversationID: UUIDv7.generate(at: now),
+            sender: Person(id: sender, username: "", minor: false), recipientID: recipient, body: "hi",
+            sentAt: now, reporters: 0)
+        _ = try await pool.transaction { tx in
+            try await MessageStore.insert(message, requestID: message.id, in: tx)
         }
-        try await pool.query(
-            """
-            INSERT INTO social.messages (conversation_id, id, sender_id, recipient_id, body, sent_at, request_id)
-            VALUES (\(conversation)::uuid, \(message)::uuid, \(sender)::uuid, \(recipient)::uuid, 'hi', now(),
-                \(message))
-            """)
     }
 
     /// A public event by `organizer` with one media item, joined by `attendees`; its id.
@@ -74,6 +68,7 @@ struct SocialRows {
                 + (SELECT count(*) FROM social.blocks WHERE \(user)::uuid IN (blocker_id, blocked_id))
                 + (SELECT count(*) FROM social.conversations WHERE \(user)::uuid IN (user_id, other_id))
                 + (SELECT count(*) FROM social.messages WHERE \(user)::uuid IN (sender_id, recipient_id))
+                + (SELECT count(*) FROM social.message_inboxes WHERE user_id = \(user)::uuid)
                 + (SELECT count(*) FROM social.events WHERE organizer_id = \(user)::uuid)
                 + (SELECT count(*) FROM social.event_attendees WHERE user_id = \(user)::uuid)
             """)

@@ -38,8 +38,11 @@ struct ReportTest {
         let id = Self.someone()
         try await stack.pool.query(
             """
-            INSERT INTO social.messages (conversation_id, id, sender_id, recipient_id, body, sent_at, request_id)
-            VALUES (\(Self.someone())::uuid, \(id)::uuid, \(sender)::uuid, \(recipient)::uuid, 'hi', now(), \(id))
+            INSERT INTO social.messages
+                (conversation_id, id, sender_id, recipient_id, body, sent_at, request_id, recipient_seq)
+            SELECT \(Self.someone())::uuid, \(id)::uuid, \(sender)::uuid, \(recipient)::uuid, 'hi', now(), \(id),
+                count(*) + 1
+            FROM social.messages WHERE recipient_id = \(recipient)::uuid
             """)
         return id
     }

@@ -7,6 +7,7 @@ enum SocialMigrations {
         EventOutbox.migration(schema: "social", version: 1),
         createCore,
         createContent,
+        createMessaging,
         createEventParticipation,
         createReports,
         createGraphPages,

@@ -30,6 +30,7 @@ enum AccountDataStore {
                 SELECT conversation_id FROM social.conversations WHERE user_id = \(user)::uuid)
             """,
             "DELETE FROM social.conversations WHERE user_id = \(user)::uuid OR other_id = \(user)::uuid",
+            "DELETE FROM social.message_inboxes WHERE user_id = \(user)::uuid",
         ]
     }
 

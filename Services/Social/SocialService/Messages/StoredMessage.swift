@@ -1,0 +1,25 @@
+import FoundationEssentials
+import KindredMessages
+import KindredRuntime
+
+/// A direct message as `social.shown_messages` reads it: with its sender, and how many different people
+/// reported it.
+struct StoredMessage: Sendable, Equatable {
+    let id: String
+    let conversationID: String
+    let sender: Person
+    let recipientID: String
+    let body: String
+    let sentAt: Date
+    let reporters: Int
+
+    /// Reported by enough people to be withheld from everyone.
+    var filtered: Bool { reporters >= ReportTally.filterThreshold }
+
+    /// The message as every reader sees it: a filtered one without its text.
+    var proto: Kindred_Social_V1_Message {
+        Kindred_Social_V1_Message(
+            messageID: id, conversationID: conversationID, sender: sender.proto, recipientUserID: recipientID,
+            text: filtered ? "" : body, sentAt: Kindred_Common_V1_Timestamp(sentAt), filtered: filtered)
+    }
+}

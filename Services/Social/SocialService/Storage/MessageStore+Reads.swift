@@ -1,0 +1,99 @@
+import FoundationEssentials
+import KindredPostgres
+
+/// Reading messages and conversations, through `social.shown_messages` (migration 4): every read selects a
+/// message's columns first, in the order `message(_:)` decodes them.
+extension MessageStore {
+    /// One of a user's conversations: the other person, the last message, and when it was sent (the list's
+    /// order).
+    typealias Listed = (other: Person, lastMessage: StoredMessage, lastMessageAt: Date)
+
+    /// The message `senderID` sent with `requestID`, if any.
+    static func sent(by senderID: String, requestID: String, on db: some StatementRunner) async throws
+        -> StoredMessage?
+    {
+        try await db.query(
+            """
+            SELECT id, conversation_id, sender_id, sender_username, sender_minor, recipient_id, body, sent_at,
+                reporters
+            FROM social.shown_messages WHERE sender_id = \(senderID) AND request_id = \(requestID)
+            """
+        ).first.map(message)
+    }
+
+    /// Up to `limit` of `userID`'s conversations after `position` (nil: from the start), the most recently
+    /// active first; those with someone blocked either way are left out.
+    static func conversations(
+        of userID: String, after position: ConversationPage.Position?, limit: Int, on db: some StatementRunner
+    ) async throws -> [Listed] {
+        let (at, afterID) = (position?.lastMessageAt, position?.conversationID)
+        // The first bound on last_message_at is the index's range; the second only settles ties.
+        return try await db.query(
+            """
+            SELECT v.id, v.conversation_id, v.sender_id, v.sender_username, v.sender_minor, v.recipient_id, v.body,
+                v.sent_at, v.reporters, o.user_id, o.username, o.minor, c.last_message_at
+            FROM social.conversations c
+            JOIN social.people o ON o.user_id = c.other_id
+            JOIN social.shown_messages v ON v.conversation_id = c.conversation_id AND v.id = c.last_message_id
+            WHERE c.user_id = \(userID)
+                AND c.last_message_at <= coalesce(\(at), 'infinity')
+                AND (c.last_message_at < coalesce(\(at), 'infinity') OR c.conversation_id > \(afterID))
+                AND NOT EXISTS (SELECT 1 FROM social.blocks WHERE blocker_id = \(userID) AND blocked_id = c.other_id)
+                AND NOT EXISTS (SELECT 1 FROM social.blocks WHERE blocker_id = c.other_id AND blocked_id = \(userID))
+            ORDER BY c.last_message_at DESC, c.conversation_id
+            LIMIT \(limit)
+            """
+        ).map { row in
+            let other = Person(
+                id: try row.decode(String.self, column: 9), username: try row.decode(String.self, column: 10),
+                minor: try row.decode(Bool.self, column: 11))
+            return (other, try message(row), try row.decode(Date.self, column: 12))
+        }
+    }
+
+    /// Whether `userID` takes part in `conversationID` with someone neither of them blocked.
+    static func mayRead(_ conversationID: String, _ userID: String, on db: some StatementRunner) async throws
+        -> Bool
+    {
+        try await db.query(
+            """
+            SELECT EXISTS (
+                SELECT 1 FROM social.conversations c
+                WHERE c.conversation_id = \(conversationID) AND c.user_id = \(userID)
+                    AND NOT EXISTS (
+                        SELECT 1 FROM social.blocks WHERE blocker_id = \(userID) AND blocked_id = c.other_id)
+                    AND NOT EXISTS (
+                        SELECT 1 FROM social.blocks WHERE blocker_id = c.other_id AND blocked_id = \(userID)))
+            """
+        )[0].decode(Bool.self)
+    }
+
+    /// Up to `limit` messages of `conversationID` older than message `id` (nil: the newest), newest first.
+    static func messages(
+        in conversationID: String, before id: String?, limit: Int, on db: some StatementRunner
+    ) async throws -> [StoredMessage] {
+        try await db.query(
+            """
+            SELECT id, conversation_id, sender_id, sender_username, sender_minor, recipient_id, body, sent_at,
+                reporters
+            FROM social.shown_messages
+            WHERE conversation_id = \(conversationID)
+                AND id < coalesce(\(id)::uuid, 'ffffffff-ffff-ffff-ffff-ffffffffffff')
+            ORDER BY id DESC
+            LIMIT \(limit)
+            """
+        ).map(message)
+    }
+
+    /// The message in a row's first nine columns.
+    static func message(_ row: PostgresRow) throws -> StoredMessage {
+        StoredMessage(
+            id: try row.decode(String.self, column: 0),
+            conversationID: try row.decode(String.self, column: 1),
+            sender: Person(
+                id: try row.decode(String.self, column: 2), username: try row.decode(String.self, column: 3),
+                minor: try row.decode(Bool.self, column: 4)),
+            recipientID: try row.decode(String.self, column: 5), body: try row.decode(String.self, column: 6),
+            sentAt: try row.decode(Date.self, column: 7), reporters: try row.decode(Int.self, column: 8))
+    }
+}
