@@ -59,9 +59,7 @@ extension Messages {
     ) async throws -> StoredMessage {
         try await MessageStore.lockPair(sender.id, recipient.id, in: tx)
         let existing = try await MessageStore.conversationID(of: sender.id, with: recipient.id, in: tx)
-        // In whole microseconds, as PostgreSQL keeps it: the answer and every later read show the same instant.
-        let microseconds = (clock.now.timeIntervalSince1970 * 1_000_000).rounded()
-        let now = Date(timeIntervalSince1970: microseconds / 1_000_000)
+        let now = clock.now
         let message = StoredMessage(
             id: UUIDv7.generate(at: now), conversationID: existing ?? UUIDv7.generate(at: now),
             sender: sender, recipientID: recipient.id, body: draft.text, sentAt: now, reporters: 0)
