@@ -5,6 +5,8 @@
       ticks of the PostgreSQL backends during the run, their CPU per call too
   report.py pgbench RESULTS LOAD PGBENCH_OUTPUT CPU_TICKS
       the same for a pgbench run (tps, latency average; CPU of the PostgreSQL backends)
+  report.py amend-postgres RESULTS POSTGRES_CPU_TICKS
+      adds the PostgreSQL backends' CPU per call to the last row, one kindred-social-bench appended
   report.py table RESULTS
       medians per (load, server) in a Markdown table the README can quote
 """
@@ -78,6 +80,16 @@ def pgbench(results, load, output_path, cpu_ticks):
           f"avg {row['avg_ms']:.2f} ms  PostgreSQL CPU {row['cpu_us']:.1f} µs/transaction")
 
 
+def amend_postgres(results, postgres_ticks):
+    """Adds PostgreSQL's CPU per call to the last row (a load generator's, which knows its successful calls)."""
+    rows = [json.loads(line) for line in open(results)]
+    row = rows[-1]
+    row["postgres_cpu_us"] = int(postgres_ticks) * CLOCK_TICK_US / row["succeeded"] if row["succeeded"] else None
+    with open(results, "w") as out:
+        out.writelines(json.dumps(each) + "\n" for each in rows)
+    print(f"  {'':<8} {row['load']:<16} PostgreSQL CPU {fmt(row['postgres_cpu_us'], 1)} µs/call")
+
+
 def fmt(value, digits):
     return "—" if value is None else f"{value:.{digits}f}"
 
@@ -102,4 +114,4 @@ def table(results):
 
 if __name__ == "__main__":
     command, arguments = sys.argv[1], sys.argv[2:]
-    {"record": record, "pgbench": pgbench, "table": table}[command](*arguments)
+    {"record": record, "pgbench": pgbench, "amend-postgres": amend_postgres, "table": table}[command](*arguments)

@@ -72,7 +72,7 @@ let elapsedSeconds = Double(elapsed.components.seconds) + Double(elapsed.compone
 let row: [String: Any?] = [
     "server": "social", "load": label, "rps": Double(sorted.count) / elapsedSeconds,
     "p50_ms": milliseconds(at: 0.5), "p99_ms": milliseconds(at: 0.99), "failed": outcome.failed,
-    "rss_mib": try server.peakResidentMiB(), "cpu_us": sorted.isEmpty ? nil : cpuUsed / Double(sorted.count),
+    "succeeded": sorted.count, "rss_mib": try server.peakResidentMiB(), "cpu_us": sorted.isEmpty ? nil : cpuUsed / Double(sorted.count),
     "postgres_cpu_us": nil,
 ]
 let json = try JSONSerialization.data(withJSONObject: row.mapValues { $0 ?? NSNull() }, options: [.sortedKeys])

@@ -31,9 +31,7 @@ struct SocialRows {
             id: UUIDv7.generate(at: now), conversationID: UUIDv7.generate(at: now),
             sender: Person(id: sender, username: "", minor: false), recipientID: recipient, body: "hi",
             sentAt: now, reporters: 0)
-        _ = try await pool.transaction { tx in
-            try await MessageStore.insert(message, requestID: message.id, in: tx)
-        }
+        _ = try await MessageStore.insert(message, requestID: message.id, newContact: nil, on: pool)
     }
 
     /// A public event by `organizer` with one media item, joined by `attendees`; its id.

@@ -16,6 +16,13 @@ struct StoredMessage: Sendable, Equatable {
     /// Reported by enough people to be withheld from everyone.
     var filtered: Bool { reporters >= ReportTally.filterThreshold }
 
+    /// The same message, in conversation `conversationID`.
+    func into(conversation conversationID: String) -> StoredMessage {
+        StoredMessage(
+            id: id, conversationID: conversationID, sender: sender, recipientID: recipientID, body: body,
+            sentAt: sentAt, reporters: reporters)
+    }
+
     /// The message as every reader sees it: a filtered one without its text.
     var proto: Kindred_Social_V1_Message {
         Kindred_Social_V1_Message(
