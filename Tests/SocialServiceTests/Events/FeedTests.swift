@@ -21,6 +21,9 @@ import Testing
             try await stack.follow(val, fred)
             try await stack.befriend(val, olga)
             let olgasPrivate = try await stack.createEvent("Olga's dinner", by: olga, public: false)
+            // Invited as well as a friend: still once in the feed.
+            _ = try await stack.social.inviteToEvent(
+                .init(eventID: olgasPrivate.eventID, userIds: [val.id]), options: olga.bearer)
             try await stack.createEvent("Fred's dinner", by: fred, public: false)
             let fredsInvite = try await stack.createEvent("Fred's party", by: fred, public: false)
             _ = try await stack.social.inviteToEvent(

@@ -12,5 +12,6 @@ enum SocialMigrations {
         createReports,
         createGraphPages,
         EventCursors.migration(schema: "social", version: 8),
+        createFeedInvitations,
     ]
 }
