@@ -1973,7 +1973,8 @@ public struct Kindred_Social_V1_EventJoined: ProtoMessage {
     }
 }
 
-/// "content.reported": content of a minor was reported (emitted at once, on every report).
+/// "content.reported": content of a minor was reported (emitted at once, on every new report: a person
+/// reporting the same content again emits nothing).
 public struct Kindred_Social_V1_ContentReported: ProtoMessage {
     public static var protoMessageName: String { "kindred.social.v1.ContentReported" }
 

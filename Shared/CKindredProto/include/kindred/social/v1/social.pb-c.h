@@ -1006,7 +1006,8 @@ struct  Kindred__Social__V1__EventJoined
 
 
 /*
- * "content.reported": content of a minor was reported (emitted at once, on every report).
+ * "content.reported": content of a minor was reported (emitted at once, on every new report: a person
+ * reporting the same content again emits nothing).
  */
 struct  Kindred__Social__V1__ContentReported
 {
