@@ -11,18 +11,35 @@ public struct PrivateCluster: Sendable {
 
     /// Creates and starts a cluster in /tmp/kindred-`name`-<UUID>; `destroy()` removes it.
     public init(name: String) async throws {
+        (url, directory, command) = try await Self.started(name: name, attempts: 3)
+    }
+
+    /// A started cluster. The port is free when picked but not reserved: until PostgreSQL binds it (after
+    /// initdb, seconds on a loaded machine) any socket of the many loopback tests may be handed it, so a start
+    /// that fails is tried again, in a fresh directory on a fresh port.
+    private static func started(name: String, attempts: Int) async throws
+        -> (url: String, directory: String, command: ClusterCommand)
+    {
+        for _ in 1..<attempts {
+            if let cluster = try? await start(name: name) { return cluster }
+        }
+        return try await start(name: name)
+    }
+
+    /// Creates a cluster in a new directory on a free port and starts it; nothing stays when that fails.
+    private static func start(name: String) async throws
+        -> (url: String, directory: String, command: ClusterCommand)
+    {
         let directory = try temporaryDirectory("kindred-\(name)")
         let command = ClusterCommand.script(environment: [
             "KINDRED_TEST_PG_DIR": directory + "/postgres", "KINDRED_TEST_PG_PORT": String(try freePort()),
         ])
         do {
-            url = try await command.run("start")
+            return (try await command.run("start"), directory, command)
         } catch {
-            await Self.remove(directory, command)
+            await remove(directory, command)
             throw error
         }
-        self.directory = directory
-        self.command = command
     }
 
     /// Starts the cluster again after `stop()`, on the same data and port: `url` still holds.
