@@ -125,11 +125,3 @@ extension SocialAPI {
         try await graph.search.search(request, as: try context.account(), forwarding: context.requestMetadata)
     }
 }
-
-extension ServerContext {
-    /// The calling user's id; ACCOUNT_REQUIRED for a service, whose token names no user.
-    fileprivate func account() throws -> String {
-        guard let me = try authenticatedCaller().accountID else { throw SocialError.accountRequired }
-        return me
-    }
-}

@@ -19,15 +19,13 @@ extension SocialAPI {
     func listConversations(_ request: Kindred_Social_V1_ListConversationsRequest, context: ServerContext)
         async throws -> Kindred_Social_V1_ListConversationsResponse
     {
-        guard let me = try context.authenticatedCaller().accountID else { throw SocialError.accountRequired }
-        return try await messages.conversations(of: me, page: try ConversationPage(request))
+        try await messages.conversations(of: try context.account(), page: try ConversationPage(request))
     }
 
     func listMessages(_ request: Kindred_Social_V1_ListMessagesRequest, context: ServerContext) async throws
         -> Kindred_Social_V1_ListMessagesResponse
     {
-        guard let me = try context.authenticatedCaller().accountID else { throw SocialError.accountRequired }
-        return try await messages.messages(for: me, page: try MessagePage(request))
+        try await messages.messages(for: try context.account(), page: try MessagePage(request))
     }
 
     func watchMessages(
@@ -35,7 +33,6 @@ extension SocialAPI {
         responses: ResponseStreamWriter<Kindred_Social_V1_Message>,
         context: ServerContext
     ) async throws {
-        guard let me = try context.authenticatedCaller().accountID else { throw SocialError.accountRequired }
-        try await messages.watch(for: me) { message in try await responses.write(message) }
+        try await messages.watch(for: try context.account()) { message in try await responses.write(message) }
     }
 }
