@@ -1,3 +1,4 @@
+import Foundation
 import KindredMessages
 import KindredRuntime
 import Testing
@@ -28,5 +29,12 @@ import Testing
     @Test(arguments: ["", "garbage!", "bm90IGEgdG9rZW4", Paging.token("a"), Paging.token("a", "b", "c")])
     func anythingButATokenWithThatManyFieldsIsRefused(token: String) {
         #expect(Paging.fields(of: token, count: 2) == nil)
+    }
+
+    @Test func anInstantInATokenComesBackToTheMicrosecondPostgreSQLKeeps() {
+        let instant = Date(timeIntervalSince1970: 1_795_000_000.123456)
+        let read = Paging.instant(Paging.field(instant))
+        #expect(read.map { Int64(($0.timeIntervalSince1970 * 1_000_000).rounded()) } == 1_795_000_000_123_456)
+        #expect(Paging.instant("not an instant") == nil)
     }
 }

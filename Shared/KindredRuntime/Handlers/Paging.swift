@@ -39,4 +39,15 @@ public enum Paging {
         guard lines.count == count + 1, lines[0] == version else { return nil }
         return lines.dropFirst().map(String.init)
     }
+
+    /// `instant` as a token field: whole microseconds since 1970, as PostgreSQL keeps it, so a keyset page
+    /// continues from exactly the row it ended at.
+    public static func field(_ instant: Date) -> String {
+        String(Int64((instant.timeIntervalSince1970 * 1_000_000).rounded()))
+    }
+
+    /// The instant a token field written by `field(_:)` holds; nil for anything else.
+    public static func instant(_ field: String) -> Date? {
+        Int64(field).map { Date(timeIntervalSince1970: Double($0) / 1_000_000) }
+    }
 }

@@ -26,8 +26,7 @@ struct FeedPage: Sendable, Equatable {
 
     /// The token of the page after `last`.
     static func token(after last: EventRecord) -> String {
-        Paging.token(
-            "feed", String(Int64((last.createdAt.timeIntervalSince1970 * 1_000_000).rounded())), last.id)
+        Paging.token("feed", Paging.field(last.createdAt), last.id)
     }
 
     /// Before every event: the first page.
@@ -35,8 +34,8 @@ struct FeedPage: Sendable, Equatable {
 
     private static func decode(_ token: String) -> (Date, String)? {
         guard let fields = Paging.fields(of: token, count: 3), fields[0] == "feed",
-            let microseconds = Int64(fields[1]), UUIDv7.isWellFormed(fields[2])
+            let before = Paging.instant(fields[1]), UUIDv7.isWellFormed(fields[2])
         else { return nil }
-        return (Date(timeIntervalSince1970: Double(microseconds) / 1_000_000), fields[2].lowercased())
+        return (before, fields[2].lowercased())
     }
 }

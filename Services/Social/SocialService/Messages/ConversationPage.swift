@@ -31,18 +31,15 @@ struct ConversationPage: Sendable, Equatable {
 
     /// The token of the page after the one ending at `position`.
     func nextToken(after position: Position) -> String {
-        let microseconds = Int64((position.lastMessageAt.timeIntervalSince1970 * 1_000_000).rounded())
-        return Paging.token(Self.listName, String(microseconds), position.conversationID)
+        Paging.token(Self.listName, Paging.field(position.lastMessageAt), position.conversationID)
     }
 
     private static let listName = "conversations"
 
     private static func decode(_ token: String) -> Position? {
         guard let fields = Paging.fields(of: token, count: 3), fields[0] == listName,
-            let microseconds = Int64(fields[1]), UUIDv7.isWellFormed(fields[2])
+            let lastMessageAt = Paging.instant(fields[1]), UUIDv7.isWellFormed(fields[2])
         else { return nil }
-        return Position(
-            lastMessageAt: Date(timeIntervalSince1970: Double(microseconds) / 1_000_000),
-            conversationID: fields[2])
+        return Position(lastMessageAt: lastMessageAt, conversationID: fields[2])
     }
 }
