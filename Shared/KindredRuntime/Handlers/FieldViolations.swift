@@ -30,11 +30,13 @@ public struct FieldViolations {
         }
     }
 
-    /// INVALID_ARGUMENT with a `BadRequest` naming every recorded field; nil when there is none.
+    /// INVALID_ARGUMENT with a `BadRequest` naming every recorded field; nil when there is none. The message
+    /// is one sentence an app can show; the fields, and why each is refused, are the `BadRequest`'s.
     public var error: RPCError? {
         guard !violations.isEmpty else { return nil }
-        let message = violations.map { "\($0.field) \($0.description)" }.joined(separator: "; ")
-        return RPCError(.invalidArgument, message, details: [.badRequest(violations)])
+        return RPCError(
+            .invalidArgument, "Some details are not valid. Check them and try again.",
+            details: [.badRequest(violations)])
     }
 
     /// Throws `error`, if there is one.

@@ -68,7 +68,8 @@ struct ReportTest {
 
     /// `blocker` blocks `blocked`.
     func block(_ blocker: String, _ blocked: String) async throws {
-        try await stack.pool.query("INSERT INTO social.blocks VALUES (\(blocker)::uuid, \(blocked)::uuid, now())")
+        try await stack.pool.query(
+            "INSERT INTO social.blocks VALUES (\(blocker)::uuid, \(blocked)::uuid, now())")
     }
 
     /// A media item of event `event`.

@@ -24,7 +24,9 @@ import Testing
         #expect(try await test.tally(kind, id) == nil, "\(kind)")
     }
 
-    @Test func strangersReportingAPrivateEventOrItsMediaAreAnsweredAsForARandomIdAndFilterNothing() async throws {
+    @Test func strangersReportingAPrivateEventOrItsMediaAreAnsweredAsForARandomIdAndFilterNothing()
+        async throws
+    {
         try await SocialTestStack.with { stack in
             let test = ReportTest(stack)
             let event = try await test.event(by: try await test.met(), public: false)
@@ -36,7 +38,8 @@ import Testing
             }
             let refusal = await rpcError { try await test.file(.event, event, by: ReportTest.someone()) }
             #expect(refusal == SocialError.contentNotFound)
-            let reports = try await stack.pool.query("SELECT count(*) FROM social.reports")[0].decode(Int.self)
+            let reports = try await stack.pool.query("SELECT count(*) FROM social.reports")[0].decode(
+                Int.self)
             #expect(reports == 0)
         }
     }
@@ -44,7 +47,9 @@ import Testing
     @Test func anInvitedGuestOrAFriendMayReportAPrivateEvent() async throws {
         try await SocialTestStack.with { stack in
             let test = ReportTest(stack)
-            let (organizer, guest, friend) = (try await test.met(), ReportTest.someone(), ReportTest.someone())
+            let (organizer, guest, friend) = (
+                try await test.met(), ReportTest.someone(), ReportTest.someone()
+            )
             let event = try await test.event(by: organizer, public: false)
             try await stack.pool.query(
                 "INSERT INTO social.event_invitations VALUES (\(event)::uuid, \(guest)::uuid, now())")
@@ -56,7 +61,8 @@ import Testing
     }
 
     @Test(arguments: [true, false])
-    func aPublicEventAcrossABlockWithItsOrganizerIsAnsweredAsForARandomId(organizerBlocked: Bool) async throws {
+    func aPublicEventAcrossABlockWithItsOrganizerIsAnsweredAsForARandomId(organizerBlocked: Bool) async throws
+    {
         try await SocialTestStack.with { stack in
             let test = ReportTest(stack)
             let (organizer, reporter) = (try await test.met(), try await test.met())

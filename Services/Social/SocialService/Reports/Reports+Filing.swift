@@ -26,8 +26,10 @@ extension Reports {
             switch report.kind {
             case .user: report.contentID
             case .message: try await messageSender(report.contentID, seenBy: reporter)
-            case .event: try await ReportStore.eventOrganizer(report.contentID, seenBy: reporter, on: database)
-            case .media: try await ReportStore.mediaOrganizer(report.contentID, seenBy: reporter, on: database)
+            case .event:
+                try await ReportStore.eventOrganizer(report.contentID, seenBy: reporter, on: database)
+            case .media:
+                try await ReportStore.mediaOrganizer(report.contentID, seenBy: reporter, on: database)
             }
         guard let ownerID else { throw SocialError.contentNotFound }
         guard ownerID != reporter else { throw SocialError.reportingYourself }

@@ -15,7 +15,8 @@ extension ReportStore {
     }
 
     /// The organizer of event `id`, when `reporter` may see it (`EventSQL.visible`, as `GetEvent` reads it).
-    static func eventOrganizer(_ id: String, seenBy reporter: String, on db: some StatementRunner) async throws
+    static func eventOrganizer(_ id: String, seenBy reporter: String, on db: some StatementRunner)
+        async throws
         -> String?
     {
         try await onlyID(
@@ -27,7 +28,8 @@ extension ReportStore {
     }
 
     /// The organizer of the event that media item `id` belongs to, when `reporter` may see that event.
-    static func mediaOrganizer(_ id: String, seenBy reporter: String, on db: some StatementRunner) async throws
+    static func mediaOrganizer(_ id: String, seenBy reporter: String, on db: some StatementRunner)
+        async throws
         -> String?
     {
         try await onlyID(

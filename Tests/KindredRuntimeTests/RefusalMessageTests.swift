@@ -1,0 +1,71 @@
+import KindredAuth
+import Testing
+
+/// Every refusal of every service says, in a short plain sentence an app can show as it is, what happened
+/// and what to do; `ErrorInfo.reason` is the machine-readable part. Before, social and the token layer
+/// answered with developer strings ("no such user", "a child-mode token may only read").
+@Suite struct RefusalMessageTests {
+    @Test func everyRefusalWrittenInTheSourcesIsASentenceAnAppCanShow() throws {
+        let sources = RefusalSources(files: try RefusalSources.repositoryFiles())
+        let unfit = sources.messages.filter { !RefusalSources.isShowable($0.text) }
+        #expect(
+            unfit.isEmpty,
+            "not a sentence an app can show:\n\(unfit.map(\.description).joined(separator: "\n"))")
+        #expect(
+            sources.unreadable.isEmpty,
+            "a message that is neither a literal nor a message parameter passed on:\n\(sources.unreadable)")
+        // The scan reads what it should: every service's refusals, wrappers followed to their callers.
+        let places = Set(sources.messages.map { $0.place.split(separator: ":")[0] })
+        for file in [
+            "Services/Identity/IdentityService/IdentityError+SignIn.swift",
+            "Services/Family/FamilyService/Support/FamilyError+GuardianPin.swift",
+            "Services/Social/SocialService/Support/SocialError+Messages.swift",
+            "Shared/KindredRPC/CallAuthentication.swift",
+        ] {
+            #expect(places.contains(Substring(file)), "\(file) was not scanned")
+        }
+        #expect(sources.messages.count > 80)
+    }
+
+    @Test func parentalControlsRefusalsSayParentalControlsRestrictTheAction() throws {
+        let files = try RefusalSources.repositoryFiles().filter { $0.text.contains("\"PARENTAL_CONTROLS_") }
+        let sources = RefusalSources(files: files)
+        let restricted = sources.messages.filter { $0.text.contains("Parental controls") }
+        #expect(restricted.count >= 2)
+        let messaging = try #require(
+            sources.messages.first { $0.place.contains("SocialError+Messages") && $0.text.contains("messag") }
+        )
+        #expect(messaging.text.hasPrefix("Parental controls") && messaging.text.contains("Ask a guardian"))
+    }
+
+    @Test(arguments: TokenVerificationError.allCases)
+    func tokenRefusalsAreSentences(reason: TokenVerificationError) {
+        #expect(RefusalSources.isShowable(reason.message) && reason.message.contains("sign in again"))
+    }
+
+    /// The scanner itself: a lower-case message is caught wherever it is written, through a wrapper too, and
+    /// a message that is not written where it is refused cannot slip by.
+    @Test func theScanCatchesAMessageNoAppCanShowAndOneItCannotRead() {
+        let source = """
+            enum FutureError {
+                static func refusal(_ code: StatusCode, _ reason: String, _ message: String) -> RPCError {
+                    RPCError.refusal(code, reason, message, domain: "kindred.future")
+                }
+                static func withField(_ reason: String, field: String, _ message: String) -> RPCError {
+                    refusal(.invalidArgument, reason, message)
+                }
+                static let fine = refusal(.notFound, "NO_THING", "There is no such thing.", metadata: ["k": "v"])
+                static let rude = refusal(.notFound, "NO_THING", "no such thing")
+                static let wrapped = withField("BAD_FIELD", field: "name", "bad name")
+                static let hidden = refusal(.notFound, "NO_THING", someText)
+                static let bug = RPCError(.internal, "the database lost a row")
+            }
+            """
+        let sources = RefusalSources(files: [("Services/Future/FutureError.swift", source)])
+        #expect(sources.messages.map(\.text) == ["There is no such thing.", "no such thing", "bad name"])
+        #expect(sources.unreadable.map(\.arguments) == [".notFound, \"NO_THING\", someText"])
+        #expect(
+            !RefusalSources.isShowable("no such thing")
+                && RefusalSources.isShowable("There is no such thing."))
+    }
+}
