@@ -1,4 +1,6 @@
 import KindredAuth
+import KindredRuntime
+import KindredTestSupport
 import Testing
 
 /// Every refusal of every service says, in a short plain sentence an app can show as it is, what happened
@@ -41,6 +43,21 @@ import Testing
     @Test(arguments: TokenVerificationError.allCases)
     func tokenRefusalsAreSentences(reason: TokenVerificationError) {
         #expect(RefusalSources.isShowable(reason.message) && reason.message.contains("sign in again"))
+    }
+
+    @Test(arguments: [
+        ("reason", "is required", "Reason is required."),
+        ("page.page_token", "is not a page token of this list", "Page token is not a page token of this list."),
+        ("media[2].url", "must be an https URL", "Url must be an https URL."),
+        ("update_mask", "names an unknown field \"email\".", "Update mask names an unknown field \"email\"."),
+    ])
+    func fieldViolationsReadAsSentences(field: String, problem: String, sentence: String) throws {
+        var violations = FieldViolations()
+        violations.add(field, problem)
+        violations.add("title", "is required")
+        let error = try #require(violations.error)
+        #expect(error.badFieldDescriptions == [sentence, "Title is required."])
+        #expect(error.message == "\(sentence) Title is required." && RefusalSources.isShowable(error.message))
     }
 
     /// The scanner itself: a lower-case message is caught wherever it is written, through a wrapper too, and

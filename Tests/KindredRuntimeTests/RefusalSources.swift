@@ -44,7 +44,9 @@ struct RefusalSources {
 
     /// Non-literal messages checked by a test of their own, and where.
     static let checkedElsewhere: [String: String] = [
-        "reason.message": "TokenVerificationError.message: RefusalMessageTests.tokenRefusalsAreSentences"
+        "reason.message": "TokenVerificationError.message: RefusalMessageTests.tokenRefusalsAreSentences",
+        "violations.map(\\.description).joined(separator: \" \")":
+            "FieldViolations' descriptions: RefusalMessageTests.fieldViolationsReadAsSentences",
     ]
 
     /// Argument labels whose literals are not the message.
