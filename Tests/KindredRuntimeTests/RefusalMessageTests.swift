@@ -29,15 +29,15 @@ import Testing
         #expect(sources.messages.count > 80)
     }
 
-    @Test func parentalControlsRefusalsSayParentalControlsRestrictTheAction() throws {
-        let files = try RefusalSources.repositoryFiles().filter { $0.text.contains("\"PARENTAL_CONTROLS_") }
-        let sources = RefusalSources(files: files)
-        let restricted = sources.messages.filter { $0.text.contains("Parental controls") }
+    @Test func parentalControlsRefusalsSayParentalControlsRestrictTheActionAndWhomToAsk() throws {
+        let sources = RefusalSources(files: try RefusalSources.repositoryFiles())
+        let restricted = sources.messages.filter { $0.reason?.hasPrefix("PARENTAL_CONTROLS_") == true }
         #expect(restricted.count >= 2)
-        let messaging = try #require(
-            sources.messages.first { $0.place.contains("SocialError+Messages") && $0.text.contains("messag") }
-        )
-        #expect(messaging.text.hasPrefix("Parental controls") && messaging.text.contains("Ask a guardian"))
+        for message in restricted {
+            #expect(
+                message.text.hasPrefix("Parental controls") && message.text.contains("Ask a guardian"),
+                "\(message)")
+        }
     }
 
     @Test(arguments: TokenVerificationError.allCases)

@@ -6,9 +6,11 @@ import Foundation
 /// wrapper is scanned without being named here). Reading the sources, not a list each service keeps, means
 /// a refusal added later is checked without anyone remembering to register it.
 struct RefusalSources {
-    /// A message as written: where, and its literal text (interpolations as written).
+    /// A message as written: where, the `ErrorInfo.reason` written beside it if any, and its literal text
+    /// (interpolations as written).
     struct Message: CustomStringConvertible {
         let place: String
+        let reason: String?
         let text: String
         var description: String { "\(place): \"\(text)\"" }
     }
@@ -76,9 +78,11 @@ struct RefusalSources {
         let place = "\(path):\(call.line)"
         let arguments = call.arguments.filter { !Self.otherLabels.contains($0.label ?? "") }
         guard !Self.genericStatuses.contains(arguments.first?.text ?? "") else { return nil }
-        let written = arguments.compactMap(\.literal).filter { !Self.isReason($0) }
+        let literals = arguments.compactMap(\.literal)
+        let written = literals.filter { !Self.isReason($0) }
         if !written.isEmpty {
-            messages += written.map { Message(place: place, text: $0) }
+            let reason = literals.first(where: Self.isReason)
+            messages += written.map { Message(place: place, reason: reason, text: $0) }
             return nil
         }
         let passed = arguments.map(\.text)
