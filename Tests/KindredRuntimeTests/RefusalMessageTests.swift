@@ -27,6 +27,9 @@ import Testing
             #expect(places.contains(Substring(file)), "\(file) was not scanned")
         }
         #expect(sources.messages.count > 80)
+        let unfitProblems = sources.fieldProblems.filter { !RefusalSources.isFieldProblem($0.text) }
+        #expect(unfitProblems.isEmpty, "a field's problem that makes no sentence:\n\(unfitProblems)")
+        #expect(sources.fieldProblems.count > 40)
     }
 
     @Test func parentalControlsRefusalsSayParentalControlsRestrictTheActionAndWhomToAsk() throws {

@@ -23,6 +23,9 @@ struct RefusalSources {
     }
 
     private(set) var messages: [Message] = []
+    /// What `FieldViolations` is told is wrong with a field, written as a literal: `add`, `single` and
+    /// `refuse` make the sentence of it ("is required" of `page_token` is "Page token is required.").
+    private(set) var fieldProblems: [Message] = []
     private(set) var unreadable: [Unreadable] = []
 
     /// Files whose errors never reach a caller as a refusal, and why: the client's own errors stay in the
@@ -58,6 +61,11 @@ struct RefusalSources {
 
     /// Scans `files` (path → text).
     init(files: [(path: String, text: String)]) {
+        for file in files {
+            for call in SwiftCalls(file.text, named: ["add", "single", "refuse"]) {
+                recordFieldProblem(call, in: file.path)
+            }
+        }
         var constructors: Set<String> = ["refusal", "authentication", "RPCError"]
         var scanned: Set<String> = []
         // A wrapper found in one pass has its callers scanned in the next.
@@ -70,6 +78,14 @@ struct RefusalSources {
                 }
             }
         }
+    }
+
+    /// Records the problem `call` states of a field named by a literal, when it states one as a literal.
+    private mutating func recordFieldProblem(_ call: SwiftCalls.Call, in path: String) {
+        guard call.arguments.count == 2, let field = call.arguments[0].literal,
+            let problem = call.arguments[1].literal
+        else { return }
+        fieldProblems.append(Message(place: "\(path):\(call.line)", reason: field, text: problem))
     }
 
     /// Records the message of `call`; answers the enclosing function's name when it passes its own `message`
@@ -100,6 +116,13 @@ struct RefusalSources {
     /// `ErrorInfo.reason`s are upper snake case.
     static func isReason(_ literal: String) -> Bool {
         !literal.isEmpty && literal.allSatisfy { $0.isUppercase || $0.isNumber || $0 == "_" }
+    }
+
+    /// What a field's problem must be for the sentence made of it to read: what is said of the field, in
+    /// lower case, without the full stop the sentence ends with.
+    static func isFieldProblem(_ problem: String) -> Bool {
+        guard let first = problem.first, let last = problem.last else { return false }
+        return first.isLowercase && last != "." && !problem.contains("\n")
     }
 
     /// A short plain sentence an app can show as it is: a capital letter first, a full stop (or a question or
