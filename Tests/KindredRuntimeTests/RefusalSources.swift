@@ -82,10 +82,10 @@ struct RefusalSources {
 
     /// Records the problem `call` states of a field named by a literal, when it states one as a literal.
     private mutating func recordFieldProblem(_ call: SwiftCalls.Call, in path: String) {
-        guard call.arguments.count == 2, let field = call.arguments[0].literal,
+        guard call.arguments.count == 2, call.arguments[0].literal != nil,
             let problem = call.arguments[1].literal
         else { return }
-        fieldProblems.append(Message(place: "\(path):\(call.line)", reason: field, text: problem))
+        fieldProblems.append(Message(place: "\(path):\(call.line)", reason: nil, text: problem))
     }
 
     /// Records the message of `call`; answers the enclosing function's name when it passes its own `message`
