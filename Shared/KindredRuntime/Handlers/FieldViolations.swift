@@ -15,7 +15,8 @@ public struct FieldViolations {
     /// most 50 characters"), and the violation's description is the sentence an app can show beside it,
     /// the field named in words ("Page token is required.").
     public mutating func add(_ field: String, _ problem: String) {
-        violations.append(ErrorDetail.FieldViolation(field: field, description: Self.sentence(field, problem)))
+        let description = Self.sentence(field, problem)
+        violations.append(ErrorDetail.FieldViolation(field: field, description: description))
     }
 
     /// "`Subject` `problem`.", the subject the last part of `field`'s path in words: `page.page_token` is

@@ -38,7 +38,8 @@ struct ReportTest {
         let (id, conversation) = (Self.someone(), Self.someone())
         try await stack.pool.query(
             """
-            INSERT INTO social.conversations (user_id, other_id, conversation_id, last_message_id, last_message_at)
+            INSERT INTO social.conversations
+                (user_id, other_id, conversation_id, last_message_id, last_message_at)
             VALUES (\(sender)::uuid, \(recipient)::uuid, \(conversation)::uuid, \(id)::uuid, now()),
                    (\(recipient)::uuid, \(sender)::uuid, \(conversation)::uuid, \(id)::uuid, now())
             ON CONFLICT (user_id, other_id) DO NOTHING

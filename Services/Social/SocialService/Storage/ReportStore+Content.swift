@@ -36,7 +36,8 @@ extension ReportStore {
             db.query(
                 """
                 SELECT e.organizer_id::text
-                FROM \(asking: reporter) CROSS JOIN social.event_media m JOIN social.events e ON e.id = m.event_id
+                FROM \(asking: reporter) CROSS JOIN social.event_media m
+                    JOIN social.events e ON e.id = m.event_id
                 WHERE m.id = \(id)::uuid AND \(EventSQL.visible)
                 """))
     }
