@@ -6,9 +6,9 @@ import KindredRPC
 extension PostgresError: RPCErrorConvertible {
     public var rpcError: RPCError {
         switch category {
-        case .alreadyExists: RPCError(.alreadyExists, "it already exists")
-        case .retryableConflict: RPCError(.aborted, "a concurrent update won the race; retry the call")
-        case .cancelled: RPCError(.deadlineExceeded, "the database did not answer in time")
+        case .alreadyExists: RPCError(.alreadyExists, "This already exists.")
+        case .retryableConflict: RPCError(.aborted, "Another change got there first. Please try again.")
+        case .cancelled: RPCError(.deadlineExceeded, "This took too long. Please try again.")
         case .unavailable: RPCError(.unavailable, "the database is unavailable; retry later")
         case .other: RPCError(.internal, "Internal error")
         }
