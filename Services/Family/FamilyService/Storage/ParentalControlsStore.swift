@@ -10,7 +10,7 @@ enum ParentalControlsStore {
     static func read(
         _ userID: String, asking guardianID: String?, now: Date, on pool: PostgresPool
     ) async throws -> (controls: Kindred_Family_V1_ParentalControls, askerIsGuardian: Bool) {
-        let rows = try await pool.query(
+        let rows = try await pool.pureRead(
             """
             SELECT c.active, c.messaging_followed_only, c.public_events_restricted, c.event_join_approval_required,
                 c.content_filtering, c.updated_at,

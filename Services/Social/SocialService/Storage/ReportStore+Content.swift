@@ -9,7 +9,7 @@ extension ReportStore {
         -> String?
     {
         try await onlyID(
-            db.query(
+            db.pureRead(
                 """
                 SELECT sender_id::text FROM social.messages
                 WHERE id = \(id)::uuid AND \(reporter)::uuid IN (sender_id, recipient_id)
@@ -18,13 +18,13 @@ extension ReportStore {
 
     /// The organizer of event `id`.
     static func eventOrganizer(_ id: String, on db: some StatementRunner) async throws -> String? {
-        try await onlyID(db.query("SELECT organizer_id::text FROM social.events WHERE id = \(id)::uuid"))
+        try await onlyID(db.pureRead("SELECT organizer_id::text FROM social.events WHERE id = \(id)::uuid"))
     }
 
     /// The organizer of the event that media item `id` belongs to.
     static func mediaOrganizer(_ id: String, on db: some StatementRunner) async throws -> String? {
         try await onlyID(
-            db.query(
+            db.pureRead(
                 """
                 SELECT e.organizer_id::text
                 FROM social.event_media m JOIN social.events e ON e.id = m.event_id
