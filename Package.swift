@@ -63,7 +63,7 @@ let package = Package(
         .target(
             name: "KindredRPC",
             dependencies: [
-                "KindredMessages", "KindredAuth", "CNGHTTP2", "CZlib", "CLinuxSystem",
+                "KindredMessages", "KindredAuth", "KindredThreads", "CNGHTTP2", "CZlib", "CLinuxSystem",
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Shared/KindredRPC",
