@@ -217,7 +217,7 @@ let package = Package(
         ),
         .target(
             name: "KindredEvents",
-            dependencies: ["KindredPostgres", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["KindredPostgres", "KindredThreads", .product(name: "Logging", package: "swift-log")],
             path: "Shared/KindredEvents",
             exclude: ["README.md"]
         ),

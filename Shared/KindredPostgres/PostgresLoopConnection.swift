@@ -1,4 +1,5 @@
 internal import CLibPQ
+internal import KindredThreads
 
 /// One connection owned by one event loop, in non-blocking pipeline mode. The pure reads (declared by
 /// `pureRead(_:)`) sent in one loop iteration go out as one pipeline segment with a single sync, flushed
@@ -13,7 +14,7 @@ final class PostgresLoopConnection: PostgresIOHandler, @unchecked Sendable {
     private var watchedFD: Int32 = -1
     private var isConnecting = false
     private var isClosed = false
-    private var backoff = ReconnectBackoff()
+    private var backoff = Backoff.reconnect
     private var failedAttempts = 0
     /// Statements sent and not yet resumed, in wire order; `+Results` keeps the indexes below.
     var inFlight: [InFlight] = []
