@@ -1,4 +1,5 @@
 internal import CLibPQ
+internal import DequeModule
 internal import KindredThreads
 
 /// One connection owned by one event loop, in non-blocking pipeline mode. The pure reads (declared by
@@ -17,7 +18,7 @@ final class PostgresLoopConnection: PostgresIOHandler, @unchecked Sendable {
     private var backoff = Backoff.reconnect
     private var failedAttempts = 0
     /// Statements sent and not yet resumed, in wire order; `+Results` keeps the indexes below.
-    var inFlight: [InFlight] = []
+    var inFlight = Deque<InFlight>()
     /// The first statement whose answers are not all read.
     var head = 0
     /// The first statement of the oldest segment whose sync has not been read.
