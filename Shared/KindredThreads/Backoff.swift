@@ -19,8 +19,7 @@ public struct Backoff: Sendable, Equatable {
 
     /// The pause after `failures` failures in a row (1 for the first): the step, jittered.
     public func delay(afterFailures failures: Int) -> Duration {
-        let step = step(afterFailures: failures)
-        return jitter.lowerBound == jitter.upperBound ? step * jitter.lowerBound : step * Double.random(in: jitter)
+        step(afterFailures: failures) * Double.random(in: jitter)
     }
 
     /// The step after `failures` failures in a row: `initial`, doubled per further failure, capped.
