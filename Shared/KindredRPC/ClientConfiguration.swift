@@ -1,3 +1,5 @@
+internal import KindredThreads
+
 /// How an `RPCClient` connects, retries and bounds its calls.
 public struct ClientConfiguration: Sendable {
     /// Connections per peer on each event loop the client is used from; calls multiplex over them.
@@ -27,8 +29,6 @@ public struct ClientConfiguration: Sendable {
 
     /// The backoff before attempt `attempt + 1` (0-based): exponential, capped, with ±20% jitter.
     func backoff(after attempt: Int) -> Duration {
-        let base = initialBackoff * Double(1 << min(attempt, 20))
-        let capped = min(base, maxBackoff)
-        return capped * Double.random(in: 0.8...1.2)
+        Backoff(initial: initialBackoff, ceiling: maxBackoff, jitter: 0.8...1.2).delay(afterFailures: attempt + 1)
     }
 }

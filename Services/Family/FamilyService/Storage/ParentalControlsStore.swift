@@ -20,7 +20,7 @@ enum ParentalControlsStore {
     static func read(
         _ userID: String, asking guardianID: String?, session: OpaqueToken?, now: Date, on pool: PostgresPool
     ) async throws -> Read {
-        let rows = try await pool.query(
+        let rows = try await pool.pureRead(
             """
             SELECT c.active, c.messaging_followed_only, c.public_events_restricted, c.event_join_approval_required,
                 c.content_filtering, c.updated_at,

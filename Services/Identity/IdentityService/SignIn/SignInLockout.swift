@@ -79,7 +79,7 @@ struct SignInLockout: Sendable {
     }
 
     private func remainingLock(_ key: [UInt8]) async throws -> Duration {
-        let rows = try await database.query(
+        let rows = try await database.pureRead(
             """
             SELECT ceil(extract(epoch FROM locked_until - now()))::bigint
             FROM identity.sign_in_failures WHERE identifier_hash = \(key)

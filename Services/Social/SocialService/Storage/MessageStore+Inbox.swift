@@ -5,7 +5,7 @@ import KindredPostgres
 extension MessageStore {
     /// The position of the newest message `recipient` received; 0 before the first.
     static func inboxPosition(of recipient: String, on db: some StatementRunner) async throws -> Int64 {
-        try await db.query(
+        try await db.pureRead(
             "SELECT coalesce((SELECT last_seq FROM social.message_inboxes WHERE user_id = \(recipient)), 0)"
         )[0].decode(Int64.self)
     }
@@ -15,7 +15,7 @@ extension MessageStore {
     static func received(by recipient: String, after seq: Int64, limit: Int, on db: some StatementRunner)
         async throws -> [(seq: Int64, message: StoredMessage)]
     {
-        try await db.query(
+        try await db.pureRead(
             """
             SELECT v.id, v.conversation_id, v.sender_id, v.sender_username, v.sender_minor, v.recipient_id, v.body,
                 v.sent_at, v.reporters, v.recipient_seq
