@@ -13,11 +13,18 @@ struct Messages: Sendable {
     /// Wakes the `WatchMessages` streams; closed at the drain.
     let bell: MessageBell
 
-    init(context: SocialContext) {
-        database = context.database
+    /// The messages part of `context`; its streams read their inbox with `readInbox` (tests count reads
+    /// through it), by default `MessageStore.received`.
+    init(context: SocialContext, readInbox: InboxRead? = nil) {
+        let database = context.database
+        self.database = database
         clock = context.clock
         people = context.people
         controls = MessagingControls(family: context.family)
-        bell = MessageBell(pool: context.database, logger: context.logger)
+        bell = MessageBell(
+            pool: database, logger: context.logger,
+            readInbox: readInbox ?? { recipient, cursor, limit in
+                try await MessageStore.received(by: recipient, after: cursor, limit: limit, on: database)
+            })
     }
 }
