@@ -1,6 +1,7 @@
 import Foundation
 @testable import FamilyServiceTests
 import KindredMessages
+@testable import KindredPostgres
 import KindredTestSupport
 @testable import SocialService
 import Testing
@@ -67,9 +68,9 @@ import Testing
             let bell = watcher.messages.bell
             let leaving = try #require(try bell.subscribe(bob.id))
             let staying = try #require(try bell.subscribe(bob.id))
-            let started = Task { try await bell.received(after: 0, since: 0, by: leaving) }
+            let started = Task { try await bell.rows(after: 0, since: 0, for: leaving) }
             try await stack.base.eventually("the read started") { watcher.reads.value.count == 1 }
-            let shared = Task { try await bell.received(after: 0, since: 0, by: staying) }
+            let shared = Task { try await bell.rows(after: 0, since: 0, for: staying) }
             started.cancel()
             bell.unsubscribe(leaving)
             gate.open()

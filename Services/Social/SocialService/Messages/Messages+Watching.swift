@@ -11,35 +11,14 @@ extension Messages {
         for recipient: String, after cursor: Int64 = 0, send: (Kindred_Social_V1_Message) async throws -> Void
     ) async throws {
         if cursor < 0 { throw FieldViolations.single("after_cursor", "must not be negative") }
-        // Subscribed before the start is read: whatever commits after that read rings.
-        guard let subscription = try bell.subscribe(recipient) else { return }
-        defer { bell.unsubscribe(subscription) }
-        let newest = try await MessageStore.inboxPosition(of: recipient, on: database)
-        if cursor > newest {
-            throw FieldViolations.single("after_cursor", "is past the newest message you received")
-        }
-        var last = cursor == 0 ? newest : cursor
-        if last < newest {
-            try await sendReceived(by: subscription, after: &last, since: subscription.subscribedAt, send)
-        }
-        for await rung in subscription.rings {
-            try await sendReceived(by: subscription, after: &last, since: rung, send)
-        }
-    }
-
-    /// Sends what `subscription`'s recipient received after `last`, as read since their ring `rung`, moving
-    /// `last` along.
-    private func sendReceived(
-        by subscription: MessageBell.Subscription, after last: inout Int64, since rung: UInt64,
-        _ send: (Kindred_Social_V1_Message) async throws -> Void
-    ) async throws {
-        var batch: [ReceivedMessage]
-        repeat {
-            batch = try await bell.received(after: last, since: rung, by: subscription)
-            for received in batch {
-                try await send(received.proto)
-                last = received.cursor
+        try await bell.stream(to: recipient) { [database] in
+            let newest = try await MessageStore.inboxPosition(of: recipient, on: database)
+            if cursor > newest {
+                throw FieldViolations.single("after_cursor", "is past the newest message you received")
             }
-        } while batch.count == MessageBell.readBatch
+            return cursor == 0 ? (newest, false) : (cursor, cursor < newest)
+        } send: { received in
+            try await send(received.proto)
+        }
     }
 }

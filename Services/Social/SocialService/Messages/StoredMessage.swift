@@ -32,7 +32,7 @@ struct StoredMessage: Sendable, Equatable {
 }
 
 /// A message in its recipient's inbox, with its place there (`recipient_seq`): the cursor `WatchMessages`
-/// resumes after.
+/// resumes after, and what its `RecipientBell` reads by.
 struct ReceivedMessage: Sendable, Equatable {
     let cursor: Int64
     let message: StoredMessage
