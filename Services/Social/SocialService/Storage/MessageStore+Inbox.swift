@@ -11,9 +11,9 @@ extension MessageStore {
     }
 
     /// Up to `limit` of the messages `recipient` received after position `seq`, in order, each with its
-    /// position; those from someone blocked either way are left out.
+    /// position (its cursor); those from someone blocked either way are left out.
     static func received(by recipient: String, after seq: Int64, limit: Int, on db: some StatementRunner)
-        async throws -> [(seq: Int64, message: StoredMessage)]
+        async throws -> [ReceivedMessage]
     {
         try await db.pureRead(
             """
@@ -26,7 +26,9 @@ extension MessageStore {
             ORDER BY v.recipient_seq
             LIMIT \(limit)
             """
-        ).map { row in (try row.decode(Int64.self, column: 9), try message(row)) }
+        ).map { row in
+            ReceivedMessage(cursor: try row.decode(Int64.self, column: 9), message: try message(row))
+        }
     }
 
     /// Sends one notification on `channel` per recipient, its id as payload, in a transaction of its own.
