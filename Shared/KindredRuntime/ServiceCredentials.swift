@@ -63,7 +63,7 @@ public final class ServiceCredentials: Sendable {
             state.withLock { $0.token = (authorization, started + max(.zero, lifetime - Self.renewalMargin)) }
         } catch {
             outcome = .failure(
-                RPCError(.unavailable, "this service cannot get its access token from identity: \(error.message)"))
+                .unavailable(RPCError.Fault("this service cannot get its access token from identity: \(error)")))
         }
         state.withLock { $0.fetch = nil }
         return outcome
