@@ -10,15 +10,8 @@ extension RPCClient {
     /// peer's word on the call, for the caller to judge.
     func reportPeerFailure(_ error: RPCError, method: MethodDescriptor, deadlineCounts: Bool = true) {
         guard error.code == .unavailable || (deadlineCounts && error.code == .deadlineExceeded) else { return }
-        let now = ContinuousClock.now
-        let interval = configuration.peerWarningInterval
-        let suppressed = peerWarnings.withLock { windows -> Int? in
-            if let window = windows[method.path], now < window.until {
-                windows[method.path]?.suppressed += 1
-                return nil
-            }
-            defer { windows[method.path] = PeerWarningWindow(until: now + interval) }
-            return windows[method.path]?.suppressed ?? 0
+        let suppressed = peerWarnings.withLock {
+            $0.admit(method.path, at: .now, interval: configuration.peerWarningInterval)
         }
         guard let suppressed else { return }
         var fields: Logger.Metadata = [
@@ -30,8 +23,18 @@ extension RPCClient {
     }
 }
 
-/// How long a method's failures go unreported after a warning, and how many did meanwhile.
-struct PeerWarningWindow {
-    var until: ContinuousClock.Instant
-    var suppressed = 0
+/// Per method, until when its failures go unreported after a warning, and how many did meanwhile.
+struct PeerWarningWindows {
+    private var windows: [String: (until: ContinuousClock.Instant, suppressed: Int)] = [:]
+
+    /// The failures kept quiet since the last warning when one is due for `method` at `now` (and a new
+    /// window opens), nil while its window lasts (and this failure is counted).
+    mutating func admit(_ method: String, at now: ContinuousClock.Instant, interval: Duration) -> Int? {
+        if let window = windows[method], now < window.until {
+            windows[method]?.suppressed += 1
+            return nil
+        }
+        defer { windows[method] = (now + interval, 0) }
+        return windows[method]?.suppressed ?? 0
+    }
 }

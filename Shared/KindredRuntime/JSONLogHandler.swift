@@ -5,7 +5,8 @@ import Glibc
 #endif
 
 /// Writes each log event as one JSON object on one line of standard error, the shape log shippers
-/// (journald, Kubernetes, Loki) parse without configuration.
+/// (journald, Kubernetes, Loki) parse without configuration. The line is written by a thread of its own
+/// (`LogLineWriter`), never by the thread that logs.
 public struct JSONLogHandler: LogHandler {
     public var logLevel: Logger.Level
     public var metadata: Logger.Metadata = [:]
@@ -38,16 +39,7 @@ public struct JSONLogHandler: LogHandler {
             line += "," + JSONText.quoted(key) + ":" + JSONText.value(fields[key]!)
         }
         line += "}\n"
-        // One write(2) per line keeps lines whole when several threads log at once.
-        var bytes = Array(line.utf8)
-        bytes.withUnsafeMutableBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let written = write(2, buffer.baseAddress! + offset, buffer.count - offset)
-                if written <= 0 { break }
-                offset += written
-            }
-        }
+        LogLineWriter.standardError.append(line)
     }
 }
 
