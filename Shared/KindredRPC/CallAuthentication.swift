@@ -60,8 +60,7 @@ enum CallAuthentication: Sendable {
         case .keysUnavailable:
             .failure(
                 .authentication(
-                    .unavailable, AuthenticationReason.signingKeysUnavailable,
-                    "access tokens cannot be verified right now"))
+                    .unavailable, AuthenticationReason.signingKeysUnavailable, RPCError.unavailableMessage))
         case .readOnlyScope:
             .failure(
                 .authentication(
