@@ -23,15 +23,9 @@ enum AccessLog {
             "rpc": .string(method), "status": .string(code.description), "peer": .string(peer),
             "request-id": .string(requestID()), "duration_ms": .string(milliseconds(durationNanos)),
         ]
-        if let reason = reason(in: details) { fields["reason"] = .string(reason) }
+        if let reason = details.errorInfoReason { fields["reason"] = .string(reason) }
         if let cause { fields["cause"] = .string(String(reflecting: cause)) }
         logger.log(level: level, "call", metadata: fields)
-    }
-
-    /// `ErrorInfo.reason`, when the answer carries one.
-    static func reason(in details: [ErrorDetail]) -> String? {
-        for case .errorInfo(let reason, _, _) in details { return reason }
-        return nil
     }
 
     /// Nanoseconds as milliseconds with three decimals (microseconds), without Foundation's formatters.

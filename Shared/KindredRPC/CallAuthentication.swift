@@ -60,7 +60,8 @@ enum CallAuthentication: Sendable {
         case .keysUnavailable:
             .failure(
                 .authentication(
-                    .unavailable, AuthenticationReason.signingKeysUnavailable, RPCError.unavailableMessage))
+                    .unavailable, AuthenticationReason.signingKeysUnavailable,
+                    "access tokens cannot be verified right now"))
         case .readOnlyScope:
             .failure(
                 .authentication(

@@ -9,7 +9,8 @@ extension RPCClient {
     /// Reports `error` if it says the peer is unavailable or did not answer in time; other answers are the
     /// peer's word on the call, for the caller to judge.
     func reportPeerFailure(_ error: RPCError, method: MethodDescriptor, deadlineCounts: Bool = true) {
-        guard error.code == .unavailable || (deadlineCounts && error.code == .deadlineExceeded) else { return }
+        let timedOut = deadlineCounts && error.code == .deadlineExceeded
+        guard error.code == .unavailable || timedOut else { return }
         let suppressed = peerWarnings.withLock {
             $0.admit(method.path, at: .now, interval: configuration.peerWarningInterval)
         }

@@ -2,7 +2,7 @@
 extension RPCError {
     /// What the caller of an INTERNAL answer reads: the server's fault, nothing more.
     public static let internalMessage = "Something went wrong on our side. Please try again."
-    /// What the caller of an UNAVAILABLE answer reads: a dependency is down, nothing changed, a retry may work.
+    /// What the caller of an UNAVAILABLE answer reads: a dependency is down, nothing changed, try again.
     public static let unavailableMessage = "The service is temporarily unavailable. Please try again."
 
     /// INTERNAL with the generic sentence; `cause` (a bug, a peer's unexpected answer) goes to the log only.
@@ -15,7 +15,7 @@ extension RPCError {
         internalError(Fault(fault))
     }
 
-    /// UNAVAILABLE with the generic sentence; `cause` (a peer or the database out of reach) goes to the log only.
+    /// UNAVAILABLE with the generic sentence; `cause` (a peer or the database out of reach) goes to the log.
     public static func unavailable(_ cause: any Error) -> RPCError {
         RPCError(.unavailable, unavailableMessage, cause: cause)
     }
@@ -30,7 +30,9 @@ extension RPCError {
     /// The answer to a handler that threw `error`: an `RPCError` as written, an `RPCErrorConvertible` mapped
     /// once, anything else INTERNAL; the thrown error kept as the cause. A server fault's own words never
     /// reach the caller: INTERNAL and UNAVAILABLE get the generic sentences, and a message that said more is
-    /// kept as the cause. (UNKNOWN keeps its message: gRPC's interop cases echo one through it.)
+    /// kept as the cause. A refusal with an `ErrorInfo` reason is a service's own answer, written for
+    /// the caller ("The service is busy. …"), and is sent as it is; UNKNOWN keeps its message too (gRPC's
+    /// interop cases echo one through it).
     static func answering(_ error: any Error) -> RPCError {
         let answer: RPCError
         switch error {
@@ -43,6 +45,7 @@ extension RPCError {
 
     /// The same answer with its message replaced by the generic sentence when its code is a server fault.
     var withoutInternals: RPCError {
+        guard details.errorInfoReason == nil else { return self }
         let generic: String
         switch code {
         case .internal: generic = Self.internalMessage
@@ -67,5 +70,13 @@ extension RPCError {
         public init(_ description: String) {
             self.description = description
         }
+    }
+}
+
+extension [ErrorDetail] {
+    /// The `ErrorInfo` reason, when the details carry one.
+    var errorInfoReason: String? {
+        for case .errorInfo(let reason, _, _) in self { return reason }
+        return nil
     }
 }

@@ -48,7 +48,8 @@ extension ServerCall {
 
     /// Ends the call with a status; a second status for the same call is dropped.
     func finish(
-        code: StatusCode, message: String, details: [ErrorDetail], trailers extra: Metadata, cause: (any Error)? = nil
+        code: StatusCode, message: String, details: [ErrorDetail], trailers extra: Metadata,
+        cause: (any Error)? = nil
     ) {
         guard !connection.closed, let ending = lifecycle.finish() else { return }
         logAccess(code, details: details, cause: cause)

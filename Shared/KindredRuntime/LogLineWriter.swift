@@ -133,7 +133,9 @@ final class LogLineWriter: Sendable {
     }
 
     static func droppedLine(_ count: Int) -> [UInt8] {
-        Array(("{\"time\":\"\(UTCTimestamp.now())\",\"level\":\"warning\",\"logger\":\"kindred.log\","
-            + "\"message\":\"log lines dropped: standard error did not keep up\",\"dropped\":\"\(count)\"}\n").utf8)
+        let line =
+            #"{"time":"\#(UTCTimestamp.now())","level":"warning","logger":"kindred.log","#
+            + #""message":"log lines dropped: standard error did not keep up","dropped":"\#(count)"}"# + "\n"
+        return Array(line.utf8)
     }
 }

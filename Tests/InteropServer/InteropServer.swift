@@ -29,7 +29,9 @@ struct InteropServer: AsyncParsableCommand {
     var requireToken: String?
 
     func run() async throws {
-        guard let level = Logger.Level(rawValue: logLevel) else { throw ValidationError("unknown log level \(logLevel)") }
+        guard let level = Logger.Level(rawValue: logLevel) else {
+            throw ValidationError("unknown log level \(logLevel)")
+        }
         LoggingSystem.bootstrap { JSONLogHandler(label: $0, level: level) }
         let logger = Logger(label: "kindred-interop-server")
         let (host, port) = try ListenAddress.parse(listen)

@@ -67,6 +67,19 @@ import Testing
         #expect(line.level == (code == .internal ? .error : .info))
     }
 
+    @Test func aServicesOwnRefusalWithAReasonKeepsItsSentence() async throws {
+        let log = CapturedLog()
+        try await withServer([LeakyService()], log: log) { server in
+            let client = try HTTP2TestClient(port: server.port)
+            let response = client.call(path: LeakyService.path("Busy"), body: grpcFrames([]))
+            #expect(response.grpcStatus == StatusCode.unavailable.rawValue)
+            #expect(response.grpcMessage == LeakyService.busy)
+        }
+        let line = try #require(log.lines("call").first)
+        #expect(line.fields["reason"] == "HASHING_BUSY")
+        #expect(line.fields["cause"] == nil)
+    }
+
     @Test func anOperatorTurnsTheAccessLineDownWithTheLogLevelButKeepsTheFaults() async throws {
         let log = CapturedLog(level: .warning)
         try await withServer([TestService(probe: probe)], log: log) { server in
@@ -92,14 +105,18 @@ import Testing
         #expect(line.fields["rpc"] == "/test.Service/Sleep")
     }
 
-    @Test(arguments: [(0, "0.000"), (999, "0.000"), (1_000, "0.001"), (12_345_678, "12.345"), (2_000_000_000, "2000.000")])
+    @Test(arguments: [
+        (0, "0.000"), (999, "0.000"), (1_000, "0.001"), (12_345_678, "12.345"), (2_000_000_000, "2000.000"),
+    ])
     func durationsAreMillisecondsToTheMicrosecond(nanos: UInt64, text: String) {
         #expect(AccessLog.milliseconds(nanos) == text)
     }
 }
 
-/// Handlers that write another component's words into INTERNAL and UNAVAILABLE, as leaky code did.
+/// Handlers that write another component's words into INTERNAL and UNAVAILABLE, as leaky code did, and one
+/// that refuses with a reason and a sentence of its own.
 struct LeakyService: RPCService {
+    static let busy = "The service is busy. Please try again in a moment."
     let publicMethods = MethodSet.all
 
     static func path(_ method: String) -> String { "/test.Leaky/\(method)" }
@@ -112,6 +129,11 @@ struct LeakyService: RPCService {
         router.registerUnary(MethodDescriptor(service: "test.Leaky", method: "Unavailable")) {
             (_: RawBytes, _) -> RawBytes in
             throw RPCError(.unavailable, "connect to 10.0.0.7:5432: Connection refused")
+        }
+        router.registerUnary(MethodDescriptor(service: "test.Leaky", method: "Busy")) {
+            (_: RawBytes, _) -> RawBytes in
+            let reason = ErrorDetail.errorInfo(reason: "HASHING_BUSY", domain: "kindred.test", metadata: [:])
+            throw RPCError(.unavailable, Self.busy, details: [reason])
         }
     }
 }

@@ -11,7 +11,7 @@ import Testing
     static let failures: [(PostgresError, StatusCode, String)] = [
         (
             PostgresError(
-                kind: .server, sqlState: "42P01", message: "PostgreSQL rejected the statement (SQLSTATE 42P01)",
+                kind: .server, sqlState: "42P01", message: "PostgreSQL rejected the statement",
                 serverDetail: #"relation "social.secret_table" does not exist"#),
             .internal, RPCError.internalMessage
         ),
@@ -23,7 +23,7 @@ import Testing
         ),
         (
             PostgresError(
-                kind: .server, sqlState: "23505", message: "PostgreSQL rejected the statement (SQLSTATE 23505)",
+                kind: .server, sqlState: "23505", message: "PostgreSQL rejected the statement",
                 serverDetail: "Key (username)=(alice_secret) already exists."),
             .alreadyExists, "This already exists."
         ),
@@ -35,8 +35,8 @@ import Testing
     ) async throws {
         let log = CapturedLog()
         let server = try RPCServer.bind(
-            configuration: ServerConfiguration(host: "127.0.0.1", port: 0), services: [FailingStore(failure: failure)],
-            logger: log.logger())
+            configuration: ServerConfiguration(host: "127.0.0.1", port: 0),
+            services: [FailingStore(failure: failure)], logger: log.logger())
         let serving = Task { try await server.run() }
         let client = try RPCClient(target: "127.0.0.1:\(server.port)")
         let answer = await #expect(throws: RPCError.self) {

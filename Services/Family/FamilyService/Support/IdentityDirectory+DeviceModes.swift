@@ -8,9 +8,9 @@ extension IdentityDirectory {
     /// empty, family vouches for a proof it checked itself (a guardian PIN), so no caller's empty password may
     /// ever reach this.
     ///
-    /// Identity's answers about the caller reach them as identity gave them (`reachesTheCaller`), identity out
-    /// of reach or out of time as UNAVAILABLE; any other refusal means family is not set up to ask (its client
-    /// lacks `device_modes`) and is INTERNAL, with identity's answer in the log.
+    /// Identity's answers about the caller reach them as identity gave them (`reachesTheCaller`),
+    /// identity out of reach or out of time as UNAVAILABLE; any other refusal means family is not set up
+    /// to ask (its client lacks `device_modes`) and is INTERNAL, with identity's answer in the log.
     func deviceModeTokens(
         for userID: String, mode: Kindred_Identity_V1_DeviceMode, password: String = ""
     ) async throws -> Kindred_Family_V1_ModeTokens {
