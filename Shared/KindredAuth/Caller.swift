@@ -44,6 +44,18 @@ public enum TokenVerificationError: String, Error, Sendable, CaseIterable, Custo
     /// The machine-readable reason, for `ErrorInfo.reason` and logs.
     public var reason: String { rawValue }
 
+    /// What the caller is told: a sentence an app can show, saying what to do. Every token that is not
+    /// Kindred's, or not intact, reads the same; `reason` tells them apart.
+    public var message: String {
+        switch self {
+        case .malformed, .unsupportedAlgorithm, .unknownKeyID, .badSignature:
+            "Your sign-in is not valid. Please sign in again."
+        case .expired: "Your sign-in has expired. Please sign in again."
+        case .notYetValid:
+            "Your sign-in is not valid yet. Check the device's date and time, then sign in again."
+        }
+    }
+
     /// One line for the log.
     public var description: String {
         switch self {

@@ -49,24 +49,24 @@ enum CallAuthentication: Sendable {
             .failure(
                 .authentication(
                     .unauthenticated, AuthenticationReason.tokenMissing,
-                    "this method needs an access token (authorization: Bearer)"))
+                    "Please sign in to do this."))
         case .refused(let reason):
-            .failure(.authentication(.unauthenticated, reason.reason, reason.description))
+            .failure(.authentication(.unauthenticated, reason.reason, reason.message))
         case .unverifiable:
             .failure(
                 .authentication(
                     .unauthenticated, TokenVerificationError.unknownKeyID.reason,
-                    "this server cannot verify access tokens"))
+                    "Sign-ins cannot be checked here. Please try again later."))
         case .keysUnavailable:
             .failure(
                 .authentication(
                     .unavailable, AuthenticationReason.signingKeysUnavailable,
-                    "access tokens cannot be verified right now"))
+                    "Sign-ins cannot be checked right now. Please try again in a moment."))
         case .readOnlyScope:
             .failure(
                 .authentication(
                     .permissionDenied, AuthenticationReason.childModeReadOnly,
-                    "a child-mode token may only read"))
+                    "Child mode can only view. A guardian can switch to parent mode with the PIN."))
         }
     }
 }

@@ -42,7 +42,9 @@ extension ServerCall {
             outcome = .failure(error)
         }
         // The deadline may have passed, or the client left, during the fetch: the handler must not start.
-        guard !lifecycle.isFinished else { throw RPCError(.cancelled, "the call ended during the key fetch") }
+        guard !lifecycle.isFinished else {
+            throw RPCError(.cancelled, "The call ended before it could be authorized.")
+        }
         authentication = CallAuthentication(outcome, calling: route)
         if let refusal = verdict { throw refusal }
     }

@@ -26,7 +26,7 @@ extension ServerContext {
             let allowed = roles.map(\.rawValue).joined(separator: " or ")
             throw .authentication(
                 .permissionDenied, AuthenticationReason.roleNotAllowed,
-                "this method is for \(allowed) callers only")
+                "Only \(allowed) callers can do this.")
         }
         return caller
     }

@@ -38,6 +38,13 @@ extension RPCError {
         }
     }
 
+    /// What a `BadRequest` says of each field it names, in order.
+    public var badFieldDescriptions: [String] {
+        details.flatMap { detail -> [String] in
+            if case .badRequest(let violations) = detail { violations.map(\.description) } else { [] }
+        }
+    }
+
     /// The `RetryInfo` delay, if the error carries one.
     public var retryDelay: Duration? {
         details.lazy.compactMap { detail -> Duration? in

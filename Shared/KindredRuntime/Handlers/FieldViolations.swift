@@ -11,9 +11,21 @@ public struct FieldViolations {
 
     public init() {}
 
-    /// Records that `field` is invalid, and why.
-    public mutating func add(_ field: String, _ description: String) {
+    /// Records that `field` is invalid, and why: `problem` says it of the field ("is required", "must be at
+    /// most 50 characters"), and the violation's description is the sentence an app can show beside it,
+    /// the field named in words ("Page token is required.").
+    public mutating func add(_ field: String, _ problem: String) {
+        let description = Self.sentence(field, problem)
         violations.append(ErrorDetail.FieldViolation(field: field, description: description))
+    }
+
+    /// "`Subject` `problem`.", the subject the last part of `field`'s path in words: `page.page_token` is
+    /// "Page token", `media[2].url` "Url".
+    static func sentence(_ field: String, _ problem: String) -> String {
+        let name = field.split(separator: ".").last.map { $0.prefix { $0 != "[" } } ?? ""
+        let words = String(name.map { $0 == "_" ? " " : $0 })
+        let predicate = problem.hasSuffix(".") ? problem.dropLast() : Substring(problem)
+        return "\(words.prefix(1).uppercased())\(words.dropFirst()) \(predicate)."
     }
 
     /// Records `description` against `field` when there is one.
@@ -30,11 +42,13 @@ public struct FieldViolations {
         }
     }
 
-    /// INVALID_ARGUMENT with a `BadRequest` naming every recorded field; nil when there is none.
+    /// INVALID_ARGUMENT with a `BadRequest` naming every recorded field; nil when there is none. The message
+    /// is their descriptions, sentences an app can show.
     public var error: RPCError? {
         guard !violations.isEmpty else { return nil }
-        let message = violations.map { "\($0.field) \($0.description)" }.joined(separator: "; ")
-        return RPCError(.invalidArgument, message, details: [.badRequest(violations)])
+        return RPCError(
+            .invalidArgument, violations.map(\.description).joined(separator: " "),
+            details: [.badRequest(violations)])
     }
 
     /// Throws `error`, if there is one.

@@ -13,7 +13,7 @@ struct HealthService: Grpc_Health_V1_Health.Service {
         _ request: Grpc_Health_V1_HealthCheckRequest, context: ServerContext
     ) async throws -> Grpc_Health_V1_HealthCheckResponse {
         guard let status = board.status(of: request.service) else {
-            throw RPCError(.notFound, "unknown service \(request.service)")
+            throw RPCError(.notFound, "This server has no service named \"\(request.service)\".")
         }
         return Grpc_Health_V1_HealthCheckResponse(status: status.wireValue)
     }

@@ -124,7 +124,8 @@ import Testing
             let unknown = await rpcError {
                 try await stack.family.updateProfile(.init(updateMask: ["email"]), options: dad.bearer)
             }
-            #expect(unknown?.code == .invalidArgument && unknown?.message.contains("email") == true)
+            #expect(unknown?.code == .invalidArgument)
+            #expect(unknown?.badFieldDescriptions.joined().contains("email") == true)
         }
     }
 

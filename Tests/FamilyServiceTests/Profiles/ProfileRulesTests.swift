@@ -95,9 +95,8 @@ import Testing
             }
             #expect(error?.code == .invalidArgument)
             #expect(error?.badFields == ["update_mask", "update_mask"])
-            #expect(
-                error?.message.contains("\"email\"") == true && error?.message.contains("\"user_id\"") == true
-            )
+            let descriptions = error?.badFieldDescriptions.joined(separator: " ") ?? ""
+            #expect(descriptions.contains("\"email\"") && descriptions.contains("\"user_id\""))
         }
     }
 

@@ -1,6 +1,8 @@
 @testable import FamilyServiceTests
+import Foundation
 import KindredMessages
 import KindredRPC
+import KindredRuntime
 import KindredTestSupport
 @testable import SocialService
 import Testing
@@ -31,6 +33,32 @@ import Testing
             }
             #expect(malformed?.code == .invalidArgument)
             #expect(malformed?.badFields == ["content_kind", "content_id", "reason"])
+        }
+    }
+
+    @Test func strangersReportingAPrivateEventGetTheRandomIdAnswerAndItsGuestsStillSeeIt() async throws {
+        try await SocialTestStack.with { stack in
+            let (host, guest) = (
+                try await stack.register("host", age: 30), try await stack.register("guest", age: 30)
+            )
+            let event = try await stack.createEvent("Birthday", by: host, public: false)
+            _ = try await stack.social.inviteToEvent(
+                .init(eventID: event.eventID, userIds: [guest.id]), options: host.bearer)
+            for name in ["stranger1", "stranger2", "stranger3"] {
+                let stranger = try await stack.register(name, age: 30)
+                let refusal = await rpcError {
+                    try await stack.social.reportContent(
+                        .init(contentKind: .event, contentID: event.eventID, reason: "spam"),
+                        options: stranger.bearer)
+                }
+                let missing = await rpcError {
+                    try await stack.social.reportContent(
+                        .init(contentKind: .event, contentID: UUIDv7.generate(at: Date()), reason: "spam"),
+                        options: stranger.bearer)
+                }
+                #expect(refusal != nil && refusal == missing)
+            }
+            #expect(try await stack.open(event.eventID, as: guest).eventID == event.eventID)
         }
     }
 }

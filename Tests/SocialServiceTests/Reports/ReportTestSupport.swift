@@ -33,30 +33,44 @@ struct ReportTest {
         return id
     }
 
-    /// A message from `sender` to `recipient`.
+    /// A message from `sender` to `recipient`, in their conversation (a row per side, as sending writes).
     func message(from sender: String, to recipient: String) async throws -> String {
-        let id = Self.someone()
+        let (id, conversation) = (Self.someone(), Self.someone())
+        try await stack.pool.query(
+            """
+            INSERT INTO social.conversations
+                (user_id, other_id, conversation_id, last_message_id, last_message_at)
+            VALUES (\(sender)::uuid, \(recipient)::uuid, \(conversation)::uuid, \(id)::uuid, now()),
+                   (\(recipient)::uuid, \(sender)::uuid, \(conversation)::uuid, \(id)::uuid, now())
+            ON CONFLICT (user_id, other_id) DO NOTHING
+            """)
         try await stack.pool.query(
             """
             INSERT INTO social.messages
                 (conversation_id, id, sender_id, recipient_id, body, sent_at, request_id, recipient_seq)
-            SELECT \(Self.someone())::uuid, \(id)::uuid, \(sender)::uuid, \(recipient)::uuid, 'hi', now(), \(id),
-                count(*) + 1
-            FROM social.messages WHERE recipient_id = \(recipient)::uuid
+            SELECT c.conversation_id, \(id)::uuid, \(sender)::uuid, \(recipient)::uuid, 'hi', now(), \(id),
+                (SELECT count(*) + 1 FROM social.messages WHERE recipient_id = \(recipient)::uuid)
+            FROM social.conversations c WHERE c.user_id = \(sender)::uuid AND c.other_id = \(recipient)::uuid
             """)
         return id
     }
 
-    /// A public event organized by `organizer`.
-    func event(by organizer: String) async throws -> String {
+    /// An event organized by `organizer`, public unless told otherwise.
+    func event(by organizer: String, public isPublic: Bool = true) async throws -> String {
         let id = Self.someone()
         try await stack.pool.query(
             """
             INSERT INTO social.events
                 (id, organizer_id, title, description, starts_at, place, public, mature, created_at, request_id)
-            VALUES (\(id)::uuid, \(organizer)::uuid, 'Picnic', '', now(), 'Park', true, false, now(), \(id))
+            VALUES (\(id)::uuid, \(organizer)::uuid, 'Picnic', '', now(), 'Park', \(isPublic), false, now(), \(id))
             """)
         return id
+    }
+
+    /// `blocker` blocks `blocked`.
+    func block(_ blocker: String, _ blocked: String) async throws {
+        try await stack.pool.query(
+            "INSERT INTO social.blocks VALUES (\(blocker)::uuid, \(blocked)::uuid, now())")
     }
 
     /// A media item of event `event`.

@@ -5,18 +5,6 @@ import Testing
 
 /// What may be reported: content that exists and that the reporter may know of, made by someone else.
 @Suite struct ReportedContentTests {
-    @Test func aStrangerReportingSomeoneElsesMessageByIdIsToldThereIsNoSuchContent() async throws {
-        try await SocialTestStack.with { stack in
-            let test = ReportTest(stack)
-            let (ann, ben) = (try await test.met(), try await test.met())
-            let message = try await test.message(from: ann, to: ben)
-            let refusal = await rpcError { try await test.file(.message, message, by: ReportTest.someone()) }
-            #expect(refusal?.code == .notFound && refusal?.reason == "CONTENT_NOT_FOUND")
-            #expect(try await test.tally(.message, message) == nil)
-            #expect(try await test.file(.message, message, by: ben).reporters == 1)
-        }
-    }
-
     @Test func contentThatDoesNotExistIsNotFoundWhateverItsKind() async throws {
         try await SocialTestStack.with { stack in
             let test = ReportTest(stack)
@@ -46,18 +34,6 @@ import Testing
             let tallies = try await stack.pool.query("SELECT count(*) FROM social.report_tallies")[0].decode(
                 Int.self)
             #expect(tallies == 0)
-        }
-    }
-
-    @Test func aBlockEitherWayDoesNotStopAReport() async throws {
-        try await SocialTestStack.with { stack in
-            let test = ReportTest(stack)
-            let (bully, target) = (try await test.met(), try await test.met())
-            try await stack.pool.query(
-                "INSERT INTO social.blocks VALUES (\(target)::uuid, \(bully)::uuid, now())")
-            let message = try await test.message(from: bully, to: target)
-            #expect(try await test.file(.message, message, by: target).reporters == 1)
-            #expect(try await test.file(.user, target, by: bully).reporters == 1)
         }
     }
 }

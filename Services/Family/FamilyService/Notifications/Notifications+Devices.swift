@@ -31,7 +31,7 @@ extension Notifications {
                 token: token, for: user, platform: platform, pushEnabled: pushEnabled, at: now, in: tx)
         }
         guard let device else {
-            throw RPCError(.aborted, "the device was unregistered at the same time; retry the call")
+            throw RPCError(.aborted, "This device was removed at the same moment. Please try again.")
         }
         return device
     }

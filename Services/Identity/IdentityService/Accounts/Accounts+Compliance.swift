@@ -23,8 +23,7 @@ extension Accounts {
         var start = clock.today.adding(days: 1 - Self.defaultReportDays)
         if let since {
             guard let date = CalendarDate(since) else {
-                throw FieldViolations.single(
-                    "since", "\(since.year)-\(since.month)-\(since.day) is not a calendar date")
+                throw FieldViolations.single("since", "must be a date of the calendar")
             }
             start = date
         }

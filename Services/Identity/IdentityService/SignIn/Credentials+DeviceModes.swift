@@ -32,7 +32,7 @@ extension Credentials {
         violations.requireUserID(request.userID)
         switch request.mode {
         case .child:
-            if !request.password.isEmpty { violations.add("password", "child mode takes no password") }
+            if !request.password.isEmpty { violations.add("password", "must be empty in child mode") }
         case .parent:
             if request.password.utf8.count > FieldViolations.longestCredential {
                 violations.add("password", "is too long")

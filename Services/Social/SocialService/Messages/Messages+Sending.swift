@@ -33,7 +33,7 @@ extension Messages {
                 let first = try await MessageStore.sent(
                     by: senderID, requestID: draft.requestID, on: database)
             else {
-                throw RPCError(.aborted, "the message sent with this request_id could not be read; retry")
+                throw RPCError(.aborted, "Your message could not be confirmed. Please send it again.")
             }
             return try retried(draft, first)
         }

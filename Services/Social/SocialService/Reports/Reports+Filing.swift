@@ -4,8 +4,9 @@ import KindredPostgres
 /// `ReportContent`: checking what is reported, counting the reporter once, and telling a minor's guardians.
 extension Reports {
     /// Files `report` by `reporter` and answers where the content stands. A repeat by the same reporter, even
-    /// a concurrent retry, changes nothing and emits nothing. A block between the reporter and the owner does
-    /// not stop a report: the people most in need of reporting abuse are often the ones who blocked its author.
+    /// a concurrent retry, changes nothing and emits nothing. Only content the reporter may see can be
+    /// reported, by the rule its reads apply: anyone else is answered as for an id that names nothing, and
+    /// nothing is counted, so a stranger neither learns that private content exists nor filters it.
     func file(_ report: ContentReport, by reporter: String) async throws -> ReportOutcome {
         let owner = try await owner(of: report, reportedBy: reporter)
         let now = clock.now
@@ -18,21 +19,37 @@ extension Reports {
         }
     }
 
-    /// The person whose content `report` names, once it is known to exist and to be the reporter's to know
-    /// of: the user reported, a message's sender, an event's (or its media's) organizer.
+    /// The person whose content `report` names, once it is known to exist and to be the reporter's to see:
+    /// the user reported, a message's sender, an event's (or its media's) organizer.
     private func owner(of report: ContentReport, reportedBy reporter: String) async throws -> Person {
         let ownerID: String? =
             switch report.kind {
             case .user: report.contentID
-            case .message:
-                try await ReportStore.messageSender(report.contentID, seenBy: reporter, on: database)
-            case .event: try await ReportStore.eventOrganizer(report.contentID, on: database)
-            case .media: try await ReportStore.mediaOrganizer(report.contentID, on: database)
+            case .message: try await messageSender(report.contentID, seenBy: reporter)
+            case .event:
+                try await ReportStore.eventOrganizer(report.contentID, seenBy: reporter, on: database)
+            case .media:
+                try await ReportStore.mediaOrganizer(report.contentID, seenBy: reporter, on: database)
             }
         guard let ownerID else { throw SocialError.contentNotFound }
         guard ownerID != reporter else { throw SocialError.reportingYourself }
+        if report.kind == .user {
+            // Whom a user blocked is answered as if they did not exist, as by every other part; the blocker
+            // still sees the people they blocked (`ListBlockedUsers`) and may report them.
+            let relationship = try await RelationshipStore.between(reporter, ownerID, on: database)
+            if relationship.blockedBy { throw SocialError.userNotFound }
+        }
         // USER_NOT_FOUND for a user identity has no account of; content owners were met when they made it.
         return try await people.person(ownerID)
+    }
+
+    /// The sender of message `id` when `reporter` may read its conversation (theirs, with nobody blocked
+    /// either way), as `ListMessages` decides.
+    private func messageSender(_ id: String, seenBy reporter: String) async throws -> String? {
+        guard let message = try await ReportStore.message(id, on: database),
+            try await MessageStore.mayRead(message.conversation, reporter, on: database)
+        else { return nil }
+        return message.sender
     }
 
     /// `content.reported`, in the report's transaction: family emails the minor's guardians.

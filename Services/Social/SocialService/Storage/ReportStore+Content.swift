@@ -1,34 +1,44 @@
 import KindredPostgres
 
-/// Who owns the content a report names, read from the tables the messages and events parts write. Each is
-/// one index probe; nil when there is no such content.
+/// Who owns the content a report names, read from the tables the messages and events parts write, through
+/// the rule their reads apply: nil when there is no such content or the reporter may not see it, so that the
+/// two are told apart by nobody. Each is one statement on an index.
 extension ReportStore {
-    /// The sender of message `id`, when `reporter` sent or received it; nil otherwise, so that nobody learns
-    /// of a conversation they are not part of.
-    static func messageSender(_ id: String, seenBy reporter: String, on db: some StatementRunner) async throws
+    /// The sender of message `id` and its conversation, whoever asks; `Reports` lets only those who may read
+    /// the conversation (`MessageStore.mayRead`) go further.
+    static func message(_ id: String, on db: some StatementRunner) async throws
+        -> (sender: String, conversation: String)?
+    {
+        try await db.query(
+            "SELECT sender_id::text, conversation_id::text FROM social.messages WHERE id = \(id)::uuid"
+        ).first?.decode((String, String).self)
+    }
+
+    /// The organizer of event `id`, when `reporter` may see it (`EventSQL.visible`, as `GetEvent` reads it).
+    static func eventOrganizer(_ id: String, seenBy reporter: String, on db: some StatementRunner)
+        async throws
         -> String?
     {
         try await onlyID(
             db.query(
                 """
-                SELECT sender_id::text FROM social.messages
-                WHERE id = \(id)::uuid AND \(reporter)::uuid IN (sender_id, recipient_id)
+                SELECT e.organizer_id::text FROM \(asking: reporter) CROSS JOIN social.events e
+                WHERE e.id = \(id)::uuid AND \(EventSQL.visible)
                 """))
     }
 
-    /// The organizer of event `id`.
-    static func eventOrganizer(_ id: String, on db: some StatementRunner) async throws -> String? {
-        try await onlyID(db.query("SELECT organizer_id::text FROM social.events WHERE id = \(id)::uuid"))
-    }
-
-    /// The organizer of the event that media item `id` belongs to.
-    static func mediaOrganizer(_ id: String, on db: some StatementRunner) async throws -> String? {
+    /// The organizer of the event that media item `id` belongs to, when `reporter` may see that event.
+    static func mediaOrganizer(_ id: String, seenBy reporter: String, on db: some StatementRunner)
+        async throws
+        -> String?
+    {
         try await onlyID(
             db.query(
                 """
                 SELECT e.organizer_id::text
-                FROM social.event_media m JOIN social.events e ON e.id = m.event_id
-                WHERE m.id = \(id)::uuid
+                FROM \(asking: reporter) CROSS JOIN social.event_media m
+                    JOIN social.events e ON e.id = m.event_id
+                WHERE m.id = \(id)::uuid AND \(EventSQL.visible)
                 """))
     }
 

@@ -16,7 +16,7 @@ extension SocialError {
     /// A minor whose guardian restricted public events tried to create one.
     static let publicEventRestricted = refusal(
         .permissionDenied, "PARENTAL_CONTROLS_PUBLIC_EVENT_RESTRICTED",
-        "Parental controls allow you to create private events only.")
+        "Parental controls allow you to create private events only. Ask a guardian to change the settings.")
 
     /// Someone who may see the event but did not organize it tried what only its organizer may.
     static let notOrganizer = refusal(

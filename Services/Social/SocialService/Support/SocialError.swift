@@ -16,16 +16,17 @@ enum SocialError {
     }
 
     /// No such user, or one who blocked the caller: the two are told apart by nobody.
-    static let userNotFound = refusal(.notFound, "USER_NOT_FOUND", "no such user")
+    static let userNotFound = refusal(.notFound, "USER_NOT_FOUND", "There is no such user.")
 
     /// The caller blocked this user; only the blocker is told, so their app can offer to unblock.
     static let userBlocked = refusal(
-        .failedPrecondition, "USER_BLOCKED", "you blocked this user; unblock them first")
+        .failedPrecondition, "USER_BLOCKED", "You blocked this person. Unblock them first to do this.")
 
     /// The caller's own id where another user's is needed.
-    static let notYourself = refusal(.invalidArgument, "SELF_NOT_ALLOWED", "this cannot be done with yourself")
+    static let notYourself = refusal(
+        .invalidArgument, "SELF_NOT_ALLOWED", "You cannot do this with yourself.")
 
     /// A person with an account is needed: a service token names no user.
     static let accountRequired = refusal(
-        .permissionDenied, "ACCOUNT_REQUIRED", "this method needs a user's access token")
+        .permissionDenied, "ACCOUNT_REQUIRED", "Only a signed-in person can do this.")
 }
