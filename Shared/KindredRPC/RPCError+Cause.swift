@@ -55,7 +55,10 @@ extension RPCError {
         guard message != generic else { return self }
         var answer = self
         answer.message = generic
-        if cause == nil, !message.isEmpty { answer.cause = Fault(message) }
+        // The words the caller no longer reads still reach the log, before any cause they came with.
+        if !message.isEmpty {
+            answer.cause = Fault(cause.map { "\(message): \(String(reflecting: $0))" } ?? message)
+        }
         return answer
     }
 

@@ -67,6 +67,13 @@ import Testing
         #expect(line.level == (code == .internal ? .error : .info))
     }
 
+    @Test func wordsReplacedByTheGenericSentenceReachTheLogBeforeTheirCause() {
+        let answer = RPCError.answering(
+            RPCError(.internal, "the ledger went negative", cause: RPCError.Fault("row 42")))
+        #expect(answer.message == RPCError.internalMessage)
+        #expect(answer.cause.map { String(describing: $0) } == "the ledger went negative: row 42")
+    }
+
     @Test func aServicesOwnRefusalWithAReasonKeepsItsSentence() async throws {
         let log = CapturedLog()
         try await withServer([LeakyService()], log: log) { server in
