@@ -146,7 +146,7 @@ let package = Package(
             name: "KindredRuntime",
             dependencies: [
                 "KindredAPI", "KindredMessages", "KindredRPC", "KindredPostgres", "KindredAuth", "KindredMail",
-                "KindredEvents",
+                "KindredEvents", "KindredThreads",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],

@@ -1,4 +1,5 @@
 internal import KindredThreads
+public import Logging
 
 /// How an `RPCClient` connects, retries and bounds its calls.
 public struct ClientConfiguration: Sendable {
@@ -23,6 +24,11 @@ public struct ClientConfiguration: Sendable {
     public var keepaliveTimeout: Duration = .seconds(10)
     /// The `user-agent` sent with every call.
     public var userAgent: String = "kindred-rpc"
+    /// Where a peer's unavailability or timeout is reported, at warning (see `RPCClient+PeerWarnings.swift`).
+    public var logger = Logger(label: "kindred.rpc.client")
+    /// After a peer's failure is reported, further failures of the same method are counted, not logged,
+    /// for this long: an outage is a few lines, not one per call.
+    public var peerWarningInterval: Duration = .seconds(10)
 
     /// The defaults: 2 connections, 10 s deadline, 4 MiB messages, 5 attempts, 100 ms–5 s backoff.
     public init() {}
