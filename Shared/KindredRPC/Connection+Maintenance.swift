@@ -46,8 +46,11 @@ extension Connection {
 
 extension EventLoop {
     /// Takes over an accepted socket.
+    /// Takes over an accepted socket. Over the limit (`counted` false), a connection that never finished its
+    /// handshake, or else the one idle longest, makes room; only when none can is the newcomer refused.
     func adopt(fd: Int32, peer: String, core: ServerCore, counted: Bool) {
-        let connection = Connection(fd: fd, loop: self, core: core, peer: peer, counted: counted)
+        let admitted = counted || (!draining && shedOneConnection() && core.reserveConnection())
+        let connection = Connection(fd: fd, loop: self, core: core, peer: peer, counted: admitted)
         add(connection)
         guard !draining, connection.session != nil else { return connection.close() }
         do {
@@ -55,7 +58,7 @@ extension EventLoop {
         } catch {
             return connection.close()
         }
-        if !counted { connection.refuse() }
+        if admitted { awaitHandshake(connection) } else { connection.refuse() }
         markDirty(connection)
     }
 
@@ -63,17 +66,25 @@ extension EventLoop {
     func startMaintenance() {
         schedule(after: .seconds(1)) { [unowned self] in
             for connection in liveConnections { connection.maintain(now: now) }
+            pruneHandshakeQueue()
             startMaintenance()
         }
     }
 
-    /// Sends GOAWAY on every connection and stops once they are gone or the drain timeout passes.
+    /// Sends GOAWAY on every connection and stops once they are gone or the drain timeout passes; a stream
+    /// still open then ends with UNAVAILABLE (`RPCError.serverShuttingDown`) before its connection closes.
     func beginDraining(timeout: Duration) {
         guard !draining else { return }
         draining = true
         for connection in liveConnections { connection.goAway() }
         schedule(after: timeout) { [unowned self] in
-            for connection in liveConnections { connection.close() }
+            for connection in liveConnections {
+                for call in connection.calls.values where call.route?.streamingResponse == true {
+                    call.finish(.serverShuttingDown)
+                }
+                connection.flush()
+                connection.close()
+            }
             stopping = true
         }
         connectionClosed()

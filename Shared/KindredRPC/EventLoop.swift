@@ -25,6 +25,10 @@ public final class EventLoop: @unchecked Sendable {
     var requestCounter: UInt64 = 0
     var connectionCount = 0
     var draining = false
+    /// Server connections in accept order that may still be waiting for their handshake; read from
+    /// `handshakeQueueHead` (see `Connection+Admission.swift`).
+    var handshakeQueue: [Connection] = []
+    var handshakeQueueHead = 0
     let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 256 << 10, alignment: 16)
     let writeBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 256 << 10, alignment: 16)
     let remote = Mutex(RemoteQueue())

@@ -1,0 +1,59 @@
+internal import CNGHTTP2
+
+/// Ends connections that flood frames carrying no progress, as nghttp2 itself limits RST_STREAM (rapid
+/// reset), CONTINUATION and queued SETTINGS/PING acknowledgements.
+extension Connection {
+    /// A WINDOW_UPDATE opening less than this is no progress: real clients acknowledge data in large steps.
+    static let smallestUsefulWindowUpdate: Int32 = 1024
+
+    /// Judges a frame from its header, before its payload is read; WINDOW_UPDATE's increment is judged
+    /// when the frame is complete (`windowUpdateReceived`).
+    func frameBegins(_ header: nghttp2_frame_hd) {
+        let flags = header.flags
+        let isAck = flags & UInt8(NGHTTP2_FLAG_ACK.rawValue) != 0
+        let carriesNoProgress: Bool
+        switch UInt32(header.type) {
+        case NGHTTP2_HEADERS.rawValue, NGHTTP2_CONTINUATION.rawValue, NGHTTP2_RST_STREAM.rawValue:
+            // Streams opened and reset are bounded by the stream limit and nghttp2's reset rate limit.
+            carriesNoProgress = false
+        case NGHTTP2_DATA.rawValue:
+            // DATA for a stream that is gone never gets here: `scanInbound` counts it.
+            carriesNoProgress = header.length == 0 && flags & UInt8(NGHTTP2_FLAG_END_STREAM.rawValue) == 0
+        case NGHTTP2_WINDOW_UPDATE.rawValue:
+            // nghttp2 drops one for a stream that is gone without a callback; the rest are judged when complete.
+            carriesNoProgress = header.stream_id != 0 && calls[header.stream_id] == nil
+        case NGHTTP2_SETTINGS.rawValue:
+            carriesNoProgress = handshaken
+        case NGHTTP2_PING.rawValue:
+            carriesNoProgress = !(isAck && pingSentAt != nil)
+        default:
+            // PRIORITY, GOAWAY, PUSH_PROMISE (refused anyway) and frame types nghttp2 skips unread.
+            carriesNoProgress = true
+        }
+        if carriesNoProgress { countFrameWithoutProgress() }
+    }
+
+    func windowUpdateReceived(increment: Int32) {
+        if increment < Self.smallestUsefulWindowUpdate { countFrameWithoutProgress() }
+    }
+
+    /// Counts the DATA frames in `bytes` for streams that are gone, which nghttp2 skips without a callback.
+    func scanInbound(_ bytes: UnsafeRawBufferPointer) {
+        frameScanner.scan(bytes) { header in
+            if header.type == NGHTTP2_DATA.rawValue && calls[header.streamID] == nil {
+                countFrameWithoutProgress()
+            }
+        }
+    }
+
+    private func countFrameWithoutProgress() {
+        guard floodCounter.record(now: loop.now), !calmed else { return }
+        calmed = true
+        goingAway = true
+        core.logger.warning(
+            "closing a connection that flooded frames without progress",
+            metadata: ["peer": "\(peer)", "limit": "\(floodCounter.limit)"])
+        nghttp2_session_terminate_session(session, NGHTTP2_ENHANCE_YOUR_CALM.rawValue)
+        markDirty()
+    }
+}
