@@ -34,5 +34,7 @@ extension SocialAPI {
         context: ServerContext
     ) async throws {
         try await messages.watch(for: try context.account()) { message in try await responses.write(message) }
+        // The watch returns only once `closeStreams()` rang its last bell, as the process drains.
+        throw RPCError.serverShuttingDown
     }
 }
