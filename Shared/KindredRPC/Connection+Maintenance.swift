@@ -67,8 +67,19 @@ extension EventLoop {
         schedule(after: .seconds(1)) { [unowned self] in
             for connection in liveConnections { connection.maintain(now: now) }
             pruneHandshakeQueue()
+            trimMemoryAfterBurst()
             startMaintenance()
         }
+    }
+
+    /// Gives the memory of many closed connections back to the system. glibc keeps what they freed in its
+    /// arenas: 5 rounds of 5,000 idle connections left the process at 141 MiB instead of 21 (measured; see the
+    /// README). A trim costs a walk of the heap, so it runs only after 1,000 closes, at most every 10 s.
+    func trimMemoryAfterBurst() {
+        guard closedSinceTrim >= 1000, now &- lastTrim >= Duration.seconds(10).nanoseconds else { return }
+        closedSinceTrim = 0
+        lastTrim = now
+        malloc_trim(0)
     }
 
     /// Sends GOAWAY on every connection and stops once they are gone or the drain timeout passes; a stream

@@ -29,6 +29,9 @@ public final class EventLoop: @unchecked Sendable {
     /// `handshakeQueueHead` (see `Connection+Admission.swift`).
     var handshakeQueue: [Connection] = []
     var handshakeQueueHead = 0
+    /// Connections closed since the loop last gave freed memory back (see `trimMemoryAfterBurst`).
+    var closedSinceTrim = 0
+    var lastTrim: UInt64 = 0
     let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 256 << 10, alignment: 16)
     let writeBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 256 << 10, alignment: 16)
     let remote = Mutex(RemoteQueue())
@@ -135,6 +138,7 @@ public final class EventLoop: @unchecked Sendable {
     func remove(_ connection: Connection) {
         detach(connection)
         connectionCount -= 1
+        closedSinceTrim += 1
     }
 
     /// Makes the loop dispatch a socket's readiness to `channel` and flush it when dirty.
