@@ -31,7 +31,6 @@ public final class EventLoop: @unchecked Sendable {
     var handshakeQueueHead = 0
     /// Connections closed since the loop last gave freed memory back (see `trimMemoryAfterBurst`).
     var closedSinceTrim = 0
-    var lastTrim: UInt64 = 0
     let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 256 << 10, alignment: 16)
     let writeBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 256 << 10, alignment: 16)
     let remote = Mutex(RemoteQueue())
