@@ -3,11 +3,12 @@ internal import CNGHTTP2
 /// Ends connections that flood frames carrying no progress, as nghttp2 itself limits RST_STREAM (rapid
 /// reset), CONTINUATION and queued SETTINGS/PING acknowledgements.
 extension Connection {
-    /// A WINDOW_UPDATE opening less than this is no progress: real clients acknowledge data in large steps.
-    static let smallestUsefulWindowUpdate: Int32 = 1024
+    /// How many WINDOW_UPDATE and PING frames each DATA frame the server sends makes free: a client
+    /// acknowledges what it receives (grpc-core with a WINDOW_UPDATE for the stream and one for the connection,
+    /// and BDP PINGs), so these answer the server's DATA and are progress; beyond that they are not.
+    static let acknowledgementsPerDataFrame = 2
 
-    /// Judges a frame from its header, before its payload is read; WINDOW_UPDATE's increment is judged
-    /// when the frame is complete (`windowUpdateReceived`).
+    /// Judges a frame from its header, before its payload is read.
     func frameBegins(_ header: nghttp2_frame_hd) {
         let flags = header.flags
         let isAck = flags & UInt8(NGHTTP2_FLAG_ACK.rawValue) != 0
@@ -20,12 +21,11 @@ extension Connection {
             // DATA for a stream that is gone never gets here: `scanInbound` counts it.
             carriesNoProgress = header.length == 0 && flags & UInt8(NGHTTP2_FLAG_END_STREAM.rawValue) == 0
         case NGHTTP2_WINDOW_UPDATE.rawValue:
-            // nghttp2 drops one for a stream that is gone without a callback; the rest are judged when complete.
-            carriesNoProgress = header.stream_id != 0 && calls[header.stream_id] == nil
+            carriesNoProgress = !spendAcknowledgementCredit()
         case NGHTTP2_SETTINGS.rawValue:
             carriesNoProgress = handshaken
         case NGHTTP2_PING.rawValue:
-            carriesNoProgress = !(isAck && pingSentAt != nil)
+            carriesNoProgress = !(isAck && pingSentAt != nil) && !spendAcknowledgementCredit()
         default:
             // PRIORITY, GOAWAY, PUSH_PROMISE (refused anyway) and frame types nghttp2 skips unread.
             carriesNoProgress = true
@@ -33,8 +33,15 @@ extension Connection {
         if carriesNoProgress { countFrameWithoutProgress() }
     }
 
-    func windowUpdateReceived(increment: Int32) {
-        if increment < Self.smallestUsefulWindowUpdate { countFrameWithoutProgress() }
+    /// A DATA frame goes out: the client may acknowledge it.
+    func dataFrameSent() {
+        acknowledgementCredit = min(acknowledgementCredit + Self.acknowledgementsPerDataFrame, 1 << 20)
+    }
+
+    private func spendAcknowledgementCredit() -> Bool {
+        guard acknowledgementCredit > 0 else { return false }
+        acknowledgementCredit -= 1
+        return true
     }
 
     /// Counts the DATA frames in `bytes` for streams that are gone, which nghttp2 skips without a callback.

@@ -94,8 +94,6 @@ extension Connection {
             if header.flags & UInt8(NGHTTP2_FLAG_ACK.rawValue) != 0 { pingSentAt = nil }
         case NGHTTP2_SETTINGS.rawValue:
             if header.flags & UInt8(NGHTTP2_FLAG_ACK.rawValue) == 0 && !handshaken { handshakeCompleted() }
-        case NGHTTP2_WINDOW_UPDATE.rawValue:
-            windowUpdateReceived(increment: frame.pointee.window_update.window_size_increment)
         default:
             break
         }

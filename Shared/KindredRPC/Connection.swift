@@ -33,6 +33,8 @@ final class Connection: EventLoopChannel {
     /// The peer flooded frames without progress: its GOAWAY goes out, then the socket closes at once.
     var calmed = false
     var frameScanner = FrameHeaderScanner()
+    /// WINDOW_UPDATE and PING frames the client may still send as acknowledgements (see `dataFrameSent`).
+    var acknowledgementCredit = 0
 
     init(fd: Int32, loop: EventLoop, core: ServerCore, peer: String, counted: Bool) {
         self.fd = fd

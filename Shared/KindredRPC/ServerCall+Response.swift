@@ -88,6 +88,7 @@ extension ServerCall {
     {
         let count = min(length, outbound.count - outboundOffset)
         if count > 0 {
+            connection.dataFrameSent()
             outbound.withUnsafeBufferPointer { source in
                 buffer.update(from: source.baseAddress! + outboundOffset, count: count)
             }

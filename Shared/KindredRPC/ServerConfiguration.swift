@@ -24,9 +24,9 @@ public struct ServerConfiguration: Sendable {
     public var handshakeTimeout: Duration
     /// A connection with no open streams for this long is sent a GOAWAY and closed.
     public var idleTimeout: Duration
-    /// Frames that carry no progress (empty DATA, a WINDOW_UPDATE opening less than 1 KiB, PRIORITY, PING,
-    /// SETTINGS after the first, frames for streams that are gone, unknown types) a connection may send per
-    /// `frameFloodWindow`; one more ends it with GOAWAY `ENHANCE_YOUR_CALM`.
+    /// Frames that carry no progress (empty DATA, DATA for a stream that is gone, PRIORITY, SETTINGS after the
+    /// first, unknown types, and WINDOW_UPDATE or PING beyond two per DATA frame the server sent) a connection
+    /// may send per `frameFloodWindow`; one more ends it with GOAWAY `ENHANCE_YOUR_CALM`.
     public var maxFramesWithoutProgress: Int
     /// The window `maxFramesWithoutProgress` counts over.
     public var frameFloodWindow: Duration
