@@ -1,10 +1,11 @@
-// Linux headers that Glibc's Swift module does not export: epoll, eventfd, timerfd and
-// the TCP socket options; plus one inline shim. Nothing here needs linking.
+// Linux headers that Glibc's Swift module does not export: epoll, eventfd, timerfd, the TCP
+// socket options and malloc_trim; plus one inline shim. Nothing here needs linking.
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <sys/timerfd.h>
 #include <netinet/tcp.h>
 #include <sys/prctl.h>
+#include <malloc.h>
 
 // prctl is variadic, which Swift cannot call: names the calling thread (at most 15 bytes are kept),
 // so event loop threads show up as such in perf, top and backtraces.

@@ -21,7 +21,8 @@ struct CallLifecycle: Equatable {
 
     var isFinished: Bool { state == .finished }
 
-    /// Records a response message; true when the response HEADERS must be submitted first.
+    /// Records that the response starts (a message, or a server stream's handler starting); true when the
+    /// response HEADERS must be submitted now.
     mutating func willSendMessage() -> Bool {
         guard state == .awaitingResponse else { return false }
         state = .streaming

@@ -46,8 +46,11 @@ extension Connection {
 
 extension EventLoop {
     /// Takes over an accepted socket.
+    /// Takes over an accepted socket. Over the limit (`counted` false), a connection that never finished its
+    /// handshake, or else the one idle longest, makes room; only when none can is the newcomer refused.
     func adopt(fd: Int32, peer: String, core: ServerCore, counted: Bool) {
-        let connection = Connection(fd: fd, loop: self, core: core, peer: peer, counted: counted)
+        let admitted = counted || (!draining && shedOneConnection() && core.reserveConnection())
+        let connection = Connection(fd: fd, loop: self, core: core, peer: peer, counted: admitted)
         add(connection)
         guard !draining, connection.session != nil else { return connection.close() }
         do {
@@ -55,7 +58,7 @@ extension EventLoop {
         } catch {
             return connection.close()
         }
-        if !counted { connection.refuse() }
+        if admitted { awaitHandshake(connection) } else { connection.refuse() }
         markDirty(connection)
     }
 
@@ -63,17 +66,35 @@ extension EventLoop {
     func startMaintenance() {
         schedule(after: .seconds(1)) { [unowned self] in
             for connection in liveConnections { connection.maintain(now: now) }
+            pruneHandshakeQueue()
+            trimMemoryAfterBurst()
             startMaintenance()
         }
     }
 
-    /// Sends GOAWAY on every connection and stops once they are gone or the drain timeout passes.
+    /// Gives the memory of many closed connections back to the system. glibc keeps what they freed in its
+    /// arenas: 5 rounds of 5,000 idle connections left the process at 141 MiB instead of 21 (measured; see the
+    /// README). A trim walks the heap, so it waits for 1,000 closes and the next maintenance tick (1 s).
+    func trimMemoryAfterBurst() {
+        guard closedSinceTrim >= 1000 else { return }
+        closedSinceTrim = 0
+        malloc_trim(0)
+    }
+
+    /// Sends GOAWAY on every connection and stops once they are gone or the drain timeout passes; a stream
+    /// still open then ends with UNAVAILABLE (`RPCError.serverShuttingDown`) before its connection closes.
     func beginDraining(timeout: Duration) {
         guard !draining else { return }
         draining = true
         for connection in liveConnections { connection.goAway() }
         schedule(after: timeout) { [unowned self] in
-            for connection in liveConnections { connection.close() }
+            for connection in liveConnections {
+                for call in connection.calls.values where call.route?.streamingResponse == true {
+                    call.finish(.serverShuttingDown)
+                }
+                connection.flush()
+                connection.close()
+            }
             stopping = true
         }
         connectionClosed()

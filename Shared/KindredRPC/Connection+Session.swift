@@ -92,6 +92,8 @@ extension Connection {
             if endStream { calls[header.stream_id]?.inboundEnded() }
         case NGHTTP2_PING.rawValue:
             if header.flags & UInt8(NGHTTP2_FLAG_ACK.rawValue) != 0 { pingSentAt = nil }
+        case NGHTTP2_SETTINGS.rawValue:
+            if header.flags & UInt8(NGHTTP2_FLAG_ACK.rawValue) == 0 && !handshaken { handshakeCompleted() }
         default:
             break
         }
@@ -117,11 +119,16 @@ private struct SessionCallbacks: @unchecked Sendable {
     private init() {
         var callbacks: OpaquePointer?
         nghttp2_session_callbacks_new(&callbacks)
+        nghttp2_session_callbacks_set_on_begin_frame_callback(callbacks, onBeginFrame)
         nghttp2_session_callbacks_set_on_begin_headers_callback(callbacks, onBeginHeaders)
         nghttp2_session_callbacks_set_on_header_callback(callbacks, onHeader)
         nghttp2_session_callbacks_set_on_frame_recv_callback(callbacks, onFrameReceived)
         nghttp2_session_callbacks_set_on_data_chunk_recv_callback(callbacks, onDataChunk)
         nghttp2_session_callbacks_set_on_stream_close_callback(callbacks, onStreamClose)
+        // Frame types nghttp2 does not know are skipped without a callback; taken as extensions and then
+        // dropped, each is seen by `onBeginFrame` and counted as a frame without progress.
+        nghttp2_session_callbacks_set_unpack_extension_callback(callbacks, dropExtensionFrame)
+        nghttp2_session_callbacks_set_on_extension_chunk_recv_callback(callbacks, skipExtensionChunk)
         pointer = callbacks
         var options: OpaquePointer?
         nghttp2_option_new(&options)
@@ -130,6 +137,9 @@ private struct SessionCallbacks: @unchecked Sendable {
         // (up to the concurrent-stream limit per connection), which at 1,000 busy connections is most
         // of the process's memory.
         nghttp2_option_set_no_closed_streams(options, 1)
+        for type in UInt8(NGHTTP2_CONTINUATION.rawValue + 1)...UInt8.max {
+            nghttp2_option_set_user_recv_extension_type(options, type)
+        }
         self.options = options
     }
 }
@@ -137,6 +147,27 @@ private struct SessionCallbacks: @unchecked Sendable {
 private func connection(_ userData: UnsafeMutableRawPointer?) -> Connection {
     // user_data is the unretained connection; it outlives its session (deleted in `close()`).
     Unmanaged<Connection>.fromOpaque(userData!).takeUnretainedValue()
+}
+
+private func onBeginFrame(
+    _ session: OpaquePointer?, _ header: UnsafePointer<nghttp2_frame_hd>?, _ userData: UnsafeMutableRawPointer?
+) -> Int32 {
+    if let header { connection(userData).frameBegins(header.pointee) }
+    return 0
+}
+
+private func dropExtensionFrame(
+    _ session: OpaquePointer?, _ payload: UnsafeMutablePointer<UnsafeMutableRawPointer?>?,
+    _ header: UnsafePointer<nghttp2_frame_hd>?, _ userData: UnsafeMutableRawPointer?
+) -> Int32 {
+    NGHTTP2_ERR_CANCEL.rawValue
+}
+
+private func skipExtensionChunk(
+    _ session: OpaquePointer?, _ header: UnsafePointer<nghttp2_frame_hd>?, _ data: UnsafePointer<UInt8>?,
+    _ length: Int, _ userData: UnsafeMutableRawPointer?
+) -> Int32 {
+    0
 }
 
 private func onBeginHeaders(
@@ -154,8 +185,8 @@ private func onHeader(
     _ nameLength: Int,
     _ value: UnsafePointer<UInt8>?, _ valueLength: Int, _ flags: UInt8, _ userData: UnsafeMutableRawPointer?
 ) -> Int32 {
-    guard let frame, frame.pointee.headers.cat == NGHTTP2_HCAT_REQUEST else { return 0 }
     let owner = connection(userData)
+    guard let frame, frame.pointee.headers.cat == NGHTTP2_HCAT_REQUEST else { return 0 }
     guard let call = owner.receivingHeaders, call.streamID == frame.pointee.hd.stream_id else { return 0 }
     call.head.add(
         name: UnsafeBufferPointer(start: name, count: nameLength),

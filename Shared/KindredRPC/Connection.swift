@@ -10,11 +10,14 @@ final class Connection: EventLoopChannel {
     unowned let loop: EventLoop
     let core: ServerCore
     let peer: String
-    let counted: Bool
+    /// Whether this connection holds one of the server's `maxConnections` places.
+    private(set) var counted: Bool
     private(set) var session: OpaquePointer?
     var calls: [Int32: ServerCall] = [:]
     /// The call whose HEADERS are being received, so each header skips the table lookup.
     var receivingHeaders: ServerCall?
+    /// Server streams whose handler started this iteration: their HEADERS go out at the flush.
+    var announcedCalls: [ServerCall] = []
     private var held = HeldOutput()
     var isDirty = false
     private(set) var closed = false
@@ -23,6 +26,15 @@ final class Connection: EventLoopChannel {
     var pingSentAt: UInt64?
     var goingAway = false
     private var lingering = false
+    /// The client's preface and first SETTINGS have arrived (see `Connection+Admission.swift`).
+    var handshaken = false
+    var handshakeTimer: LoopTimer?
+    var floodCounter: FrameFloodCounter
+    /// The peer flooded frames without progress: its GOAWAY goes out, then the socket closes at once.
+    var calmed = false
+    var frameScanner = FrameHeaderScanner()
+    /// WINDOW_UPDATE and PING frames the client may still send as acknowledgements (see `dataFrameSent`).
+    var acknowledgementCredit = 0
 
     init(fd: Int32, loop: EventLoop, core: ServerCore, peer: String, counted: Bool) {
         self.fd = fd
@@ -32,13 +44,16 @@ final class Connection: EventLoopChannel {
         self.counted = counted
         lastReceived = loop.now
         idleSince = loop.now
+        floodCounter = FrameFloodCounter(
+            limit: core.configuration.maxFramesWithoutProgress, window: core.configuration.frameFloodWindow,
+            now: loop.now)
         session = makeSession()
     }
 
     /// Reads what the socket has and feeds it to nghttp2.
     func readable() {
         let count = read(fd, loop.readBuffer.baseAddress, loop.readBuffer.count)
-        if lingering {
+        if lingering || calmed {
             if count == 0 || (count < 0 && errno != EAGAIN && errno != EINTR) { close() }
             return
         }
@@ -53,6 +68,8 @@ final class Connection: EventLoopChannel {
                     ])
                 return close()
             }
+            // After nghttp2, so that the streams these bytes opened are known.
+            scanInbound(UnsafeRawBufferPointer(rebasing: loop.readBuffer[..<count]))
             loop.markDirty(self)
         } else if count == 0 || (errno != EAGAIN && errno != EINTR) {
             close()
@@ -71,7 +88,12 @@ final class Connection: EventLoopChannel {
 
     /// Serializes nghttp2's queued frames into the loop's write buffer and writes them in one call.
     func flush() {
-        guard !closed, !lingering, held.isEmpty else { return }
+        guard !closed else { return }
+        if !announcedCalls.isEmpty {
+            for call in announcedCalls { call.submitAnnouncedHeaders() }
+            announcedCalls.removeAll(keepingCapacity: true)
+        }
+        guard !lingering, held.isEmpty else { return }
         let buffer = loop.writeBuffer.baseAddress!
         let capacity = loop.writeBuffer.count
         var used = 0
@@ -96,7 +118,10 @@ final class Connection: EventLoopChannel {
             used += count
         }
         if used > 0 && !writeOut(UnsafeRawPointer(buffer), used) { return }
-        if nghttp2_session_want_read(session) == 0 && nghttp2_session_want_write(session) == 0 { linger() }
+        if nghttp2_session_want_read(session) == 0 && nghttp2_session_want_write(session) == 0 {
+            // A flooding peer gets no grace: it may lose the GOAWAY to the RST its unread frames cause.
+            if calmed { close() } else { linger() }
+        }
     }
 
     /// Everything is written (a GOAWAY last): half-close and discard input until the peer closes, so the
@@ -123,14 +148,23 @@ final class Connection: EventLoopChannel {
         loop.markDirty(self)
     }
 
+    /// Gives up this connection's place under `maxConnections` (it is on its way out).
+    func releasePlace() {
+        guard counted else { return }
+        counted = false
+        core.connectionClosed()
+    }
+
     /// Closes the socket, frees the session and ends every call still on it.
     func close() {
         guard !closed else { return }
         closed = true
+        if let handshakeTimer { loop.cancel(handshakeTimer) }
+        handshakeTimer = nil
         loop.unregister(fd: fd)
         Glibc.close(fd)
         loop.remove(self)
-        if counted { core.connectionClosed() }
+        releasePlace()
         let orphans = calls
         calls = [:]
         receivingHeaders = nil

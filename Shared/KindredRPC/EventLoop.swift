@@ -25,6 +25,12 @@ public final class EventLoop: @unchecked Sendable {
     var requestCounter: UInt64 = 0
     var connectionCount = 0
     var draining = false
+    /// Server connections in accept order that may still be waiting for their handshake; read from
+    /// `handshakeQueueHead` (see `Connection+Admission.swift`).
+    var handshakeQueue: [Connection] = []
+    var handshakeQueueHead = 0
+    /// Connections closed since the loop last gave freed memory back (see `trimMemoryAfterBurst`).
+    var closedSinceTrim = 0
     let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 256 << 10, alignment: 16)
     let writeBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 256 << 10, alignment: 16)
     let remote = Mutex(RemoteQueue())
@@ -131,6 +137,7 @@ public final class EventLoop: @unchecked Sendable {
     func remove(_ connection: Connection) {
         detach(connection)
         connectionCount -= 1
+        closedSinceTrim += 1
     }
 
     /// Makes the loop dispatch a socket's readiness to `channel` and flush it when dirty.

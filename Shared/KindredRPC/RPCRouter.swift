@@ -28,8 +28,9 @@ public struct RPCRouter: Sendable {
         handler:
             @escaping @Sendable (Request, ResponseStreamWriter<Response>, ServerContext) async throws -> Void
     ) {
-        add(method, maxRequestSize, streamingRequest: false) { call, context in
+        add(method, maxRequestSize, streamingRequest: false, streamingResponse: true) { call, context in
             let request: Request = try call.decodeSingleRequest()
+            call.announceResponse()
             try await handler(request, ResponseStreamWriter(call: call), context)
         }
     }
@@ -52,7 +53,7 @@ public struct RPCRouter: Sendable {
             @escaping @Sendable (RequestStream<Request>, ResponseStreamWriter<Response>, ServerContext)
             async throws -> Void
     ) {
-        add(method, maxRequestSize, streamingRequest: true) { call, context in
+        add(method, maxRequestSize, streamingRequest: true, streamingResponse: true) { call, context in
             try await handler(RequestStream(call: call), ResponseStreamWriter(call: call), context)
         }
     }
@@ -77,12 +78,12 @@ public struct RPCRouter: Sendable {
     }
 
     private mutating func add(
-        _ method: MethodDescriptor, _ maxRequestSize: Int?, streamingRequest: Bool,
+        _ method: MethodDescriptor, _ maxRequestSize: Int?, streamingRequest: Bool, streamingResponse: Bool = false,
         body: @escaping @Sendable (ServerCall, ServerContext) async throws -> Void
     ) {
         routes[method.path] = Route(
-            descriptor: method, maxRequestSize: maxRequestSize, streamingRequest: streamingRequest, body: body
-        )
+            descriptor: method, maxRequestSize: maxRequestSize, streamingRequest: streamingRequest,
+            streamingResponse: streamingResponse, body: body)
     }
 
     static func encode(_ message: some ProtoMessage) throws -> [UInt8] {
@@ -100,6 +101,8 @@ struct Route: Sendable {
     let maxRequestSize: Int?
     /// Whether the client streams requests, so the handler starts before the request ends.
     let streamingRequest: Bool
+    /// Whether the server streams responses.
+    let streamingResponse: Bool
     let body: @Sendable (ServerCall, ServerContext) async throws -> Void
     /// Whether callers may reach the method without a valid token (see `RPCService.publicMethods`).
     var isPublic = false
@@ -108,12 +111,13 @@ struct Route: Sendable {
     var allowsChildMode: Bool
 
     init(
-        descriptor: MethodDescriptor, maxRequestSize: Int?, streamingRequest: Bool,
+        descriptor: MethodDescriptor, maxRequestSize: Int?, streamingRequest: Bool, streamingResponse: Bool,
         body: @escaping @Sendable (ServerCall, ServerContext) async throws -> Void
     ) {
         self.descriptor = descriptor
         self.maxRequestSize = maxRequestSize
         self.streamingRequest = streamingRequest
+        self.streamingResponse = streamingResponse
         self.body = body
         allowsChildMode = descriptor.isReadOnly
     }

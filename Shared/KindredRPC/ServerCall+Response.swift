@@ -12,6 +12,20 @@ extension ServerCall {
         resumeData()
     }
 
+    /// A server stream's HEADERS go out at the end of the loop iteration in which its handler starts, before
+    /// any message, so that the client sees its stream open; what the handler sets before it first suspends
+    /// (response headers, compression) is in them.
+    func announceResponse() {
+        connection.announcedCalls.append(self)
+        connection.markDirty()
+    }
+
+    /// Submits the announced HEADERS, unless a message or the status went out first.
+    func submitAnnouncedHeaders() {
+        guard !streamClosed, lifecycle.willSendMessage() else { return }
+        submitResponseHeaders()
+    }
+
     private func submitResponseHeaders() {
         let (metadata, compress) = options.withLock { ($0.headers, $0.compress) }
         if compress && core.configuration.allowsResponseCompression && head.acceptsGzip {
@@ -80,6 +94,7 @@ extension ServerCall {
     {
         let count = min(length, outbound.count - outboundOffset)
         if count > 0 {
+            connection.dataFrameSent()
             outbound.withUnsafeBufferPointer { source in
                 buffer.update(from: source.baseAddress! + outboundOffset, count: count)
             }

@@ -17,10 +17,19 @@ public struct ServerConfiguration: Sendable {
     public var maxConcurrentStreams: Int
     /// The largest request header block accepted, in bytes (advertised as `SETTINGS_MAX_HEADER_LIST_SIZE`).
     public var maxHeaderListSize: Int
-    /// Connections beyond this many are refused with a GOAWAY.
+    /// Connections beyond this many are refused with a GOAWAY, unless the oldest connection that never
+    /// finished its handshake, or else the one idle longest, can be shed to make room.
     public var maxConnections: Int
+    /// A connection whose HTTP/2 preface and first SETTINGS have not arrived this long after accept is closed.
+    public var handshakeTimeout: Duration
     /// A connection with no open streams for this long is sent a GOAWAY and closed.
     public var idleTimeout: Duration
+    /// Frames that carry no progress (empty DATA, DATA for a stream that is gone, PRIORITY, SETTINGS after the
+    /// first, unknown types, and WINDOW_UPDATE or PING beyond two per DATA frame the server sent) a connection
+    /// may send per `frameFloodWindow`; one more ends it with GOAWAY `ENHANCE_YOUR_CALM`.
+    public var maxFramesWithoutProgress: Int
+    /// The window `maxFramesWithoutProgress` counts over.
+    public var frameFloodWindow: Duration
     /// After this long without a frame from the peer the server sends a PING.
     public var keepaliveInterval: Duration
     /// A PING unanswered this long closes the connection.
@@ -46,7 +55,10 @@ public struct ServerConfiguration: Sendable {
         self.maxConcurrentStreams = 1000
         self.maxHeaderListSize = 16 << 10
         self.maxConnections = 10_000
+        self.handshakeTimeout = .seconds(5)
         self.idleTimeout = .seconds(300)
+        self.maxFramesWithoutProgress = 1000
+        self.frameFloodWindow = .seconds(10)
         self.keepaliveInterval = .seconds(120)
         self.keepaliveTimeout = .seconds(20)
         self.listenBacklog = 4096

@@ -29,12 +29,13 @@ public struct ServerContext: Sendable {
         return logger
     }
 
-    /// Adds metadata to the response headers (ignored once the first message is sent).
+    /// Adds metadata to the response headers (ignored once they are sent: with the first message, or for a
+    /// server stream when its handler first suspends).
     public func addResponseHeader(_ key: String, _ value: String) {
         call.options.withLock { $0.headers.add(key, value) }
     }
 
-    /// Adds binary metadata to the response headers (ignored once the first message is sent).
+    /// Adds binary metadata to the response headers (ignored once they are sent, as above).
     public func addResponseHeader(_ key: String, binary value: [UInt8]) {
         call.options.withLock { $0.headers.add(key, binary: value) }
     }
@@ -50,7 +51,7 @@ public struct ServerContext: Sendable {
     }
 
     /// Whether response messages are gzip-compressed; honoured when the client accepts gzip and the
-    /// server allows compression. Set it before the first message.
+    /// server allows compression. Set it before the response headers go out (see `addResponseHeader`).
     public var compressResponse: Bool {
         get { call.options.withLock { $0.compress } }
         nonmutating set { call.options.withLock { $0.compress = newValue } }

@@ -24,6 +24,8 @@ extension EventFeed {
             for try await event in events(after: cursor) {
                 try await write(try Self.message(from: event))
             }
+            // The feed ends its streams only when it closes, as the process drains.
+            throw RPCError.serverShuttingDown
         } catch let pruned as EventsPruned {
             throw RPCError.refusal(
                 .failedPrecondition, "EVENTS_PRUNED",

@@ -23,6 +23,15 @@ struct ServiceOptions: ParsableArguments {
     @Option(help: "Seconds in-flight calls get to finish after SIGTERM (env KINDRED_DRAIN_TIMEOUT; default 20).")
     var drainTimeout: Int?
 
+    @Option(help: "Seconds a new connection gets to send its HTTP/2 preface and SETTINGS (env KINDRED_HANDSHAKE_TIMEOUT; default 5).")
+    var handshakeTimeout: Int?
+
+    @Option(help: "Seconds a connection may stay without a call before GOAWAY (env KINDRED_IDLE_TIMEOUT; default 300).")
+    var idleTimeout: Int?
+
+    @Option(help: "Most connections served at once (env KINDRED_MAX_CONNECTIONS; default 10000).")
+    var maxConnections: Int?
+
     @Option(help: "HOST:PORT of kindred-identity, for its token signing keys (env KINDRED_IDENTITY_TARGET).")
     var identityTarget: String?
 
@@ -51,6 +60,10 @@ struct ServiceSettings: Sendable {
     var migrateAtStart: Bool
     var eventLoops: Int?
     var drainTimeout: Duration
+    /// How long a new connection has for its handshake, and an idle one before GOAWAY.
+    var handshakeTimeout: Duration
+    var idleTimeout: Duration
+    var maxConnections: Int
     /// Where the other services are; identity's `GetSigningKeys` too, unless the service has its own keys.
     var peers: PeerTargets
     /// `KINDRED_CLIENT_ID` and `KINDRED_CLIENT_SECRET`: the service's client_credentials at identity, when set.
@@ -83,6 +96,13 @@ struct ServiceSettings: Sendable {
         let drainSeconds = options.drainTimeout ?? environmentDrain ?? 20
         guard drainSeconds >= 0 else { throw StartupError("--drain-timeout must not be negative") }
         drainTimeout = .seconds(drainSeconds)
+        handshakeTimeout = .seconds(
+            try Self.positive(options.handshakeTimeout, environment, "KINDRED_HANDSHAKE_TIMEOUT", "--handshake-timeout") ?? 5)
+        idleTimeout = .seconds(
+            try Self.positive(options.idleTimeout, environment, "KINDRED_IDLE_TIMEOUT", "--idle-timeout") ?? 300)
+        maxConnections =
+            try Self.positive(options.maxConnections, environment, "KINDRED_MAX_CONNECTIONS", "--max-connections")
+            ?? 10_000
 
         peers = PeerTargets(
             identity: try Self.target("identity", options.identityTarget, environment, defaultPort: 50051),
@@ -123,6 +143,16 @@ struct ServiceSettings: Sendable {
             let setting = error.field == "mail" ? "--mail (KINDRED_MAIL)" : "--mail-from (KINDRED_MAIL_FROM)"
             throw StartupError("\(setting): \(error.reason)")
         }
+    }
+
+    /// A whole number above zero from the flag, else the environment; nil when neither is set.
+    private static func positive(
+        _ flag: Int?, _ environment: [String: String], _ variable: String, _ name: String
+    ) throws(StartupError) -> Int? {
+        let environmentValue = try integer(environment, variable)
+        guard let value = flag ?? environmentValue else { return nil }
+        guard value > 0 else { throw StartupError("\(name) must be at least 1") }
+        return value
     }
 
     private static func integer(_ environment: [String: String], _ name: String) throws(StartupError) -> Int? {

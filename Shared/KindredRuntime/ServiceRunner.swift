@@ -38,6 +38,9 @@ struct ServiceRunner {
         let services = try await service.makeServices(environment)
         var configuration = ServerConfiguration(host: settings.host, port: settings.port)
         if let loops = settings.eventLoops { configuration.eventLoopCount = loops }
+        configuration.handshakeTimeout = settings.handshakeTimeout
+        configuration.idleTimeout = settings.idleTimeout
+        configuration.maxConnections = settings.maxConnections
         configuration.authenticator = TokenAuthenticator(keySource: try await signingKeys(environment))
         let server = ProcessServer(configuration: configuration, drainTimeout: settings.drainTimeout, logger: logger)
         try await server.serve(services, database: environment.database, background: environment.background)

@@ -29,6 +29,13 @@ def register(identity, username, email, born=(1990, 4, 12)):
     return identity.RegisterAccount(request, timeout=10).account
 
 
+def service_token(identity):
+    """A service's access token (client_credentials, with the client Tests/run configures)."""
+    request = identity_pb2.TokenRequest(grant_type="client_credentials", client_id=os.environ["KINDRED_CLIENT_ID"],
+                                        client_secret=os.environ["KINDRED_CLIENT_SECRET"])
+    return identity.Token(request, timeout=10).access_token
+
+
 def mailed_token(email, seconds=15, subject=""):
     """The token alone on its line in the newest mail to `email` (whose subject contains `subject`) that the
     delivery worker put in the maildir."""

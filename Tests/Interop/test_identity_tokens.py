@@ -17,6 +17,7 @@ import grpc
 import pytest
 
 from kindred.identity.v1 import identity_pb2
+from accounts_support import service_token
 from rpc_support import b64url, refusal, unb64url
 
 
@@ -76,12 +77,6 @@ def test_identity_without_a_secret_key_is_one_line_naming_it_and_exit_1():
     assert result.returncode == 1
     lines = [line for line in result.stderr.splitlines() if line and not line.startswith("{")]
     assert len(lines) == 1 and "KINDRED_IDENTITY_SECRET_KEY" in lines[0]
-
-
-def service_token(identity):
-    request = identity_pb2.TokenRequest(grant_type="client_credentials", client_id=os.environ["KINDRED_CLIENT_ID"],
-                                        client_secret=os.environ["KINDRED_CLIENT_SECRET"])
-    return identity.Token(request, timeout=10).access_token
 
 
 @pytest.mark.parametrize("authorization, expected", [

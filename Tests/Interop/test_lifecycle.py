@@ -118,14 +118,20 @@ def test_migrate_applies_and_exits_0():
     assert reason_lines(result.stderr) == []
 
 
-def test_sigterm_turns_health_not_serving_ends_watches_and_exits_0(identity):
+def test_sigterm_turns_health_not_serving_ends_watches_with_unavailable_and_exits_0(identity):
     address, process = identity
     with grpc.insecure_channel(address) as channel:
         watch = health_pb2_grpc.HealthStub(channel).Watch(health_pb2.HealthCheckRequest(), timeout=20)
         assert next(watch).status == health_pb2.HealthCheckResponse.SERVING
         process.send_signal(signal.SIGTERM)
-        statuses = [response.status for response in watch]
+        statuses = []
+        # Not OK: a client must be able to tell a shutdown, which it retries, from a normal end.
+        with pytest.raises(grpc.RpcError) as ended:
+            for response in watch:
+                statuses.append(response.status)
     assert statuses[-1] == health_pb2.HealthCheckResponse.NOT_SERVING
+    assert ended.value.code() == grpc.StatusCode.UNAVAILABLE
+    assert ended.value.details() == "The server is shutting down. Please reconnect."
     assert process.wait(timeout=20) == 0
 
 

@@ -11,6 +11,8 @@ import pytest
 
 from grpc.health.v1 import health_pb2, health_pb2_grpc
 
+from accounts_support import service_token
+
 SERVING = health_pb2.HealthCheckResponse.SERVING
 MAX_RECEIVE = 4 * 1024 * 1024
 PREFACE = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"
@@ -143,3 +145,15 @@ def test_many_channels_at_once_are_served(target):
 
     with concurrent.futures.ThreadPoolExecutor(max_workers=16) as pool:
         assert list(pool.map(one_check, range(64))) == [SERVING] * 64
+
+
+def test_a_watch_with_nothing_to_send_yet_sends_its_headers_at_once(identity):
+    """WatchMessages sent no headers until its first message, so a client could not tell its stream was open."""
+    from kindred.identity.v1 import identity_pb2
+    watch = identity.WatchEvents(identity_pb2.WatchEventsRequest(after_cursor=2**62), timeout=30,
+                                 metadata=[("authorization", f"Bearer {service_token(identity)}")])
+    started = time.monotonic()
+    assert watch.initial_metadata() is not None
+    assert time.monotonic() - started < 5, "the headers waited for an event that never came"
+    assert watch.is_active()
+    watch.cancel()

@@ -88,10 +88,12 @@ import Glibc
         }
     }
 
-    @Test func connectionsBeyondTheLimitGetGoAway() async throws {
+    @Test func connectionsBeyondTheLimitGetGoAwayWhenNoneCanBeShed() async throws {
         try await withServer([TestService(probe: probe)], configure: { $0.maxConnections = 1 }) { server in
             let first = try HTTP2TestClient(port: server.port)
-            #expect(first.call(path: TestService.path("Echo"), body: grpcFrames([1])).grpcStatus == 0)
+            let busy = first.start(path: TestService.path("Sleep"), body: grpcFrames([]))
+            first.run(timeout: 2) { first.responses[busy]?.closed == true || probe.count("sleep-without-deadline") == 1 }
+            #expect(probe.count("sleep-without-deadline") == 1)
             let second = try HTTP2TestClient(port: server.port)
             second.run(timeout: 1) { second.goAwayReceived }
             #expect(second.goAwayReceived)

@@ -15,6 +15,33 @@ import Testing
         }
     }
 
+    /// WatchMessages sent no HEADERS until its first message: a client could not tell its stream was open.
+    @Test func serverStreamSendsItsHeadersBeforeAnyMessage() async throws {
+        try await withServer([TestService(probe: probe)]) { server in
+            let client = try HTTP2TestClient(port: server.port)
+            let id = client.start(path: TestService.path("Silent"), body: grpcFrames([]))
+            client.run(timeout: 3) { client.responses[id]?.headers.isEmpty == false }
+            let response = try #require(client.responses[id])
+            #expect(response.httpStatus == 200)
+            #expect(response.header("x-watching") == "yes", "what the handler set before it first waited")
+            #expect(response.data.isEmpty && !response.closed)
+        }
+    }
+
+    /// Streams open at a drain ended with OK, which a generic client takes for a normal end and does not retry.
+    @Test func streamOpenWhenTheServerDrainsEndsWithUnavailableAfterGoAway() async throws {
+        try await withServer([TestService(probe: probe)]) { server in
+            let client = try HTTP2TestClient(port: server.port)
+            let id = client.start(path: TestService.path("Silent"), body: grpcFrames([]))
+            client.run(timeout: 3) { client.responses[id]?.headers.isEmpty == false }
+            server.beginGracefulShutdown(drainTimeout: .milliseconds(200))
+            let response = client.wait(id)
+            #expect(client.goAwayReceived)
+            #expect(response.grpcStatus == StatusCode.unavailable.rawValue)
+            #expect(response.grpcMessage.map(PercentEncoding.decode) == "The server is shutting down. Please reconnect.")
+        }
+    }
+
     @Test func errorAfterAMessageArrivesInTrailersWithDetails() async throws {
         try await withServer([TestService(probe: probe)]) { server in
             let client = try HTTP2TestClient(port: server.port)

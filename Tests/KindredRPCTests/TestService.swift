@@ -40,6 +40,12 @@ struct TestService: RPCService {
                 try await writer.write(RawBytes([UInt8(index)]))
             }
         }
+        router.registerServerStreaming(method("Silent")) {
+            (_: RawBytes, writer: ResponseStreamWriter<RawBytes>, context) in
+            // A watch with nothing to report yet: it writes only when there is news.
+            context.addResponseHeader("x-watching", "yes")
+            try await Task.sleep(for: .seconds(30))
+        }
         router.registerServerStreaming(method("CountThenFail")) {
             (_: RawBytes, writer: ResponseStreamWriter<RawBytes>, context) in
             try await writer.write(RawBytes([context.requestID == "req-7" ? 7 : 0]))

@@ -30,7 +30,10 @@ import Testing
         served.markServing(false)
         #expect(try await statuses.next()?.status == .notServing)
         board.beginDrain()
-        #expect(try await statuses.next() == nil)
+        // Ended by the drain: UNAVAILABLE, so that a client reconnects (elsewhere) rather than take it for an end.
+        let ended = await #expect(throws: RPCError.self) { try await statuses.next() }
+        #expect(ended?.code == .unavailable)
+        #expect(ended?.message == RPCError.serverShuttingDown.message)
 
         var unknownWatch = health.watch(.init(service: "kindred.Nope"), options: CallOptions(timeout: .seconds(10)))
             .makeAsyncIterator()

@@ -19,6 +19,25 @@ import Testing
         #expect(settings.logLevel == .info)
         #expect(settings.migrateAtStart)
         #expect(settings.drainTimeout == .seconds(20))
+        #expect(settings.handshakeTimeout == .seconds(5))
+        #expect(settings.idleTimeout == .seconds(300))
+        #expect(settings.maxConnections == 10_000)
+    }
+
+    @Test func connectionLimitsComeFromTheFlagsOrTheEnvironment() throws {
+        let environment = [
+            "KINDRED_FAMILY_DATABASE_URL": "postgresql://f@h/db", "KINDRED_HANDSHAKE_TIMEOUT": "3",
+            "KINDRED_IDLE_TIMEOUT": "60", "KINDRED_MAX_CONNECTIONS": "500",
+        ]
+        let fromEnvironment = try settings([], environment)
+        #expect(fromEnvironment.handshakeTimeout == .seconds(3))
+        #expect(fromEnvironment.idleTimeout == .seconds(60))
+        #expect(fromEnvironment.maxConnections == 500)
+        let fromFlags = try settings(
+            ["--handshake-timeout", "2", "--idle-timeout", "30", "--max-connections", "20000"], environment)
+        #expect(fromFlags.handshakeTimeout == .seconds(2))
+        #expect(fromFlags.idleTimeout == .seconds(30))
+        #expect(fromFlags.maxConnections == 20_000)
     }
 
     @Test func flagsWinOverTheEnvironment() throws {
@@ -55,6 +74,9 @@ import Testing
         (["--listen", "nowhere"], "is not HOST:PORT"),
         (["--listen", "host:99999"], "port from 0 to 65535"),
         (["--event-loops", "0"], "at least 1"),
+        (["--handshake-timeout", "0"], "--handshake-timeout must be at least 1"),
+        (["--idle-timeout=-5"], "--idle-timeout must be at least 1"),
+        (["--max-connections", "0"], "--max-connections must be at least 1"),
     ])
     func badSettingsSayWhatIsWrong(arguments: [String], complaint: String) throws {
         let error = #expect(throws: StartupError.self) {

@@ -31,6 +31,8 @@ extension FamilyAPI {
             notification in
             try await responses.write(notification)
         }
+        // The watch returns only once the bell closed its streams, as the process drains.
+        throw RPCError.serverShuttingDown
     }
 
     func registerPushDevice(_ request: Kindred_Family_V1_RegisterPushDeviceRequest, context: ServerContext)

@@ -36,5 +36,7 @@ extension SocialAPI {
         try await messages.watch(for: try context.account(), after: request.afterCursor) { message in
             try await responses.write(message)
         }
+        // The watch returns only once the bell closed its streams, as the process drains.
+        throw RPCError.serverShuttingDown
     }
 }

@@ -28,6 +28,8 @@ struct HealthService: Grpc_Health_V1_Health.Service {
         for await status in board.watch(request.service) {
             try await responses.write(.init(status: status?.wireValue ?? .serviceUnknown))
         }
+        // The board ends its watches only when the process drains.
+        throw RPCError.serverShuttingDown
     }
 }
 
