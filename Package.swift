@@ -37,6 +37,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-collections.git", from: "1.6.0"),
     ],
     targets: [
         systemLibrary("CNGHTTP2", pkgConfig: "libnghttp2", apt: "libnghttp2-dev"),
@@ -63,8 +64,9 @@ let package = Package(
         .target(
             name: "KindredRPC",
             dependencies: [
-                "KindredMessages", "KindredAuth", "CNGHTTP2", "CZlib", "CLinuxSystem",
+                "KindredMessages", "KindredAuth", "KindredThreads", "CNGHTTP2", "CZlib", "CLinuxSystem",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "DequeModule", package: "swift-collections"),
             ],
             path: "Shared/KindredRPC",
             exclude: ["README.md"]
@@ -109,6 +111,7 @@ let package = Package(
             dependencies: [
                 "CLibPQ", "CSodium", "CLinuxSystem", "KindredThreads",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "DequeModule", package: "swift-collections"),
             ],
             path: "Shared/KindredPostgres",
             exclude: ["README.md"]
@@ -143,7 +146,7 @@ let package = Package(
             name: "KindredRuntime",
             dependencies: [
                 "KindredAPI", "KindredMessages", "KindredRPC", "KindredPostgres", "KindredAuth", "KindredMail",
-                "KindredEvents",
+                "KindredEvents", "KindredThreads",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -159,7 +162,9 @@ let package = Package(
         ),
         .target(
             name: "KindredAuth",
-            dependencies: ["CSodium", "KindredThreads"],
+            dependencies: [
+                "CSodium", "KindredThreads", .product(name: "DequeModule", package: "swift-collections"),
+            ],
             path: "Shared/KindredAuth",
             exclude: ["README.md"]
         ),
@@ -217,7 +222,7 @@ let package = Package(
         ),
         .target(
             name: "KindredEvents",
-            dependencies: ["KindredPostgres", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["KindredPostgres", "KindredThreads", .product(name: "Logging", package: "swift-log")],
             path: "Shared/KindredEvents",
             exclude: ["README.md"]
         ),

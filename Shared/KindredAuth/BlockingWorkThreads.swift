@@ -1,3 +1,4 @@
+internal import DequeModule
 internal import KindredThreads
 import Synchronization
 
@@ -6,21 +7,12 @@ import Synchronization
 /// process holds none; at most `maxQueued` jobs wait, beyond that `run` refuses at once.
 final class BlockingWorkThreads: Sendable {
     private struct State {
-        var queue: [@Sendable () -> Void] = []
-        var head = 0
+        var queue = Deque<@Sendable () -> Void>()
         var threads = 0
 
-        var waiting: Int { queue.count - head }
+        var waiting: Int { queue.count }
 
-        mutating func takeNext() -> (@Sendable () -> Void)? {
-            guard head < queue.count else {
-                queue.removeAll(keepingCapacity: true)
-                head = 0
-                return nil
-            }
-            defer { head += 1 }
-            return queue[head]
-        }
+        mutating func takeNext() -> (@Sendable () -> Void)? { queue.popFirst() }
     }
 
     private let state = Mutex(State())

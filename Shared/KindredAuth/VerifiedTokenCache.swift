@@ -1,3 +1,5 @@
+internal import DequeModule
+
 /// Tokens whose signature and claims have already been checked, so a repeat costs a hash and a lookup
 /// instead of an Ed25519 verification (FACTS.md: ~150 µs, more than a whole cheap RPC).
 ///
@@ -24,10 +26,9 @@ struct VerifiedTokenCache {
     /// The most entries held at once.
     let capacity: Int
     private var entries: [TokenDigest: Entry] = [:]
-    // Digests in insertion order, oldest at `head`. A record whose entry was removed, or replaced by a
-    // newer one with another sequence number, is stale and skipped; `compact` drops stale records.
-    private var insertionOrder: [(digest: TokenDigest, sequence: UInt64)] = []
-    private var head = 0
+    // Digests in insertion order, oldest first. A record whose entry was removed, or replaced by a newer one
+    // with another sequence number, is stale and skipped; `compact` drops stale records.
+    private var insertionOrder = Deque<(digest: TokenDigest, sequence: UInt64)>()
     private var nextSequence: UInt64 = 0
     private var lastSweep = Int64.min
 
@@ -61,7 +62,7 @@ struct VerifiedTokenCache {
         entries[digest] = Entry(
             caller: caller, keyID: keyID, lastValidSecond: lastValidSecond, sequence: sequence)
         insertionOrder.append((digest, sequence))
-        if insertionOrder.count - head > 2 * capacity { compact() }
+        if insertionOrder.count > 2 * capacity { compact() }
     }
 
     /// Drops every token signed by a key that is not in `keyIDs`.
@@ -76,20 +77,15 @@ struct VerifiedTokenCache {
             lastSweep = now
             entries = entries.filter { now <= $0.value.lastValidSecond }
         }
-        while entries.count >= capacity, head < insertionOrder.count {
-            let oldest = insertionOrder[head]
-            head += 1
+        while entries.count >= capacity, let oldest = insertionOrder.popFirst() {
             if entries[oldest.digest]?.sequence == oldest.sequence {
                 entries[oldest.digest] = nil
             }
         }
-        if head > capacity { compact() }
     }
 
     private mutating func compact() {
-        insertionOrder = insertionOrder[head...].filter { record in
-            entries[record.digest]?.sequence == record.sequence
-        }
-        head = 0
+        insertionOrder = Deque(
+            insertionOrder.filter { record in entries[record.digest]?.sequence == record.sequence })
     }
 }

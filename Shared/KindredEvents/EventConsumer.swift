@@ -1,5 +1,6 @@
 public import KindredPostgres
 public import Logging
+internal import KindredThreads
 
 /// Reads another service's event stream in the background and hands each event to the service: the
 /// handler's writes and the stored cursor commit in one transaction, so after a crash, an outage or a
@@ -38,7 +39,7 @@ public struct EventConsumer<Events: AsyncSequence>: Sendable where Events.Elemen
     /// unreachable database or a handler error is logged, and the stream is opened again from the stored
     /// cursor after a pause that grows while nothing succeeds.
     public func run() async {
-        var backoff = Backoff()
+        var backoff = Backoff.events
         while !Task.isCancelled {
             do {
                 let after = try await cursors.start(source, pool)

@@ -24,7 +24,7 @@ public struct EventCursors: Sendable {
     func start(_ source: String, _ pool: PostgresPool) async throws -> Int64 {
         try await pool.query(
             "INSERT INTO \(table) (source, cursor) VALUES (\(source), 0) ON CONFLICT DO NOTHING")
-        return try await pool.query("SELECT cursor FROM \(table) WHERE source = \(source)")[0]
+        return try await pool.pureRead("SELECT cursor FROM \(table) WHERE source = \(source)")[0]
             .decode(Int64.self, column: 0)
     }
 

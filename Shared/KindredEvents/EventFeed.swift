@@ -1,5 +1,6 @@
 public import KindredPostgres
 public import Logging
+internal import KindredThreads
 internal import Synchronization
 
 /// Serves one outbox in this process: numbers committed events (the sequencer), prunes old ones, and
@@ -86,7 +87,7 @@ public final class EventFeed: Sendable {
 
     /// Reads the events after the tail's newest into it, retrying until it succeeds or the feed closes.
     private func refreshTail() async {
-        var backoff = Backoff()
+        var backoff = Backoff.events
         while !Task.isCancelled {
             do {
                 guard let newest = tail.newest else {

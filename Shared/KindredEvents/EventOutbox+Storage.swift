@@ -8,7 +8,7 @@ extension EventOutbox {
 
     /// True when committed events wait for a cursor: the sequencer's cheap poll.
     func hasUnsequencedEvents(_ pool: PostgresPool) async throws -> Bool {
-        try await !pool.query("SELECT 1 FROM \(table) WHERE cursor IS NULL LIMIT 1").isEmpty
+        try await !pool.pureRead("SELECT 1 FROM \(table) WHERE cursor IS NULL LIMIT 1").isEmpty
     }
 
     /// Gives the oldest committed events without a cursor (up to `limit`) the next cursors, in append order,
@@ -36,7 +36,7 @@ extension EventOutbox {
 
     /// Up to `limit` sequenced events after `cursor`, in cursor order.
     func events(after cursor: Int64, limit: Int, _ pool: PostgresPool) async throws -> [OutboxEvent] {
-        try await pool.query(
+        try await pool.pureRead(
             """
             SELECT cursor, type, payload, occurred_at FROM \(table)
             WHERE cursor > \(cursor) ORDER BY cursor LIMIT \(limit)
@@ -48,7 +48,7 @@ extension EventOutbox {
 
     /// The newest cursor given, 0 before the first.
     func newestCursor(_ pool: PostgresPool) async throws -> Int64 {
-        try await pool.query("SELECT coalesce(max(cursor), 0) FROM \(table)")[0].decode(Int64.self, column: 0)
+        try await pool.pureRead("SELECT coalesce(max(cursor), 0) FROM \(table)")[0].decode(Int64.self)
     }
 
     /// Deletes the events sequenced longer than `retention` ago, as a prefix of the cursors so that a stream

@@ -1,4 +1,5 @@
 import KindredPostgres
+internal import KindredThreads
 
 /// The events of an outbox after a cursor, in cursor order: first those already stored, a page at a time,
 /// then each new one as it is sequenced. It never ends by itself: it ends (nil) when the feed closes and
@@ -52,7 +53,7 @@ extension EventFeed {
     /// A page of stored events after `cursor`; waits out an unreachable PostgreSQL with backoff. Empty once
     /// the feed is closed.
     func page(after cursor: Int64) async throws -> [OutboxEvent] {
-        var backoff = Backoff()
+        var backoff = Backoff.events
         while !tail.isClosed {
             do {
                 return try await outbox.events(after: cursor, limit: pageSize, pool)

@@ -1,3 +1,5 @@
+internal import KindredThreads
+
 /// How a `MailDeliveryWorker` paces itself: retries, claims, polling and how long sent mail is kept.
 public struct MailDeliveryPolicy: Sendable, Equatable {
     /// The wait after the first failed attempt; it doubles after each further failure.
@@ -26,13 +28,10 @@ public struct MailDeliveryPolicy: Sendable, Equatable {
         self.retention = retention
     }
 
-    /// The wait after attempt number `attempt` (1 for the first) failed.
+    /// The wait after attempt number `attempt` (1 for the first) failed: exact, since each message keeps its
+    /// own schedule in its row and a delivery pass already spreads them.
     func retryDelay(afterAttempt attempt: Int) -> Duration {
-        var delay = firstRetryDelay
-        for _ in 1..<max(1, attempt) where delay < maximumRetryDelay {
-            delay *= 2
-        }
-        return min(delay, maximumRetryDelay)
+        Backoff(initial: firstRetryDelay, ceiling: maximumRetryDelay, jitter: 1...1).delay(afterFailures: attempt)
     }
 }
 

@@ -4,8 +4,8 @@ extension PostgresConnection {
     /// A statement prepared on this connection (or being prepared: its Parse is on the wire).
     struct PreparedStatement {
         let name: String
-        /// May share a segment's transaction with other statements (see `canShareTransaction`).
-        let sharesTransaction: Bool
+        /// Its words allow a declared pure read to share a segment's transaction (see `wordsAllowSharing`).
+        let wordsAllowSharing: Bool
     }
 
     /// How a query goes out: under a name already prepared, or prepared now under a new one.
@@ -13,7 +13,11 @@ extension PostgresConnection {
         let key: StatementKey
         let name: String
         let preparing: Bool
-        let sharesTransaction: Bool
+        let wordsAllowSharing: Bool
+        let isPureRead: Bool
+
+        /// Declared a pure read, and its words agree: it may share a segment's transaction.
+        var sharesTransaction: Bool { isPureRead && wordsAllowSharing }
     }
 
     /// The name `query` runs under; a statement not prepared yet gets a new name, reserved on this connection.
@@ -21,11 +25,12 @@ extension PostgresConnection {
         let key = StatementKey(sql: query.sql, types: query.binds.types)
         if let known = statements[key] {
             return StatementPlan(
-                key: key, name: known.name, preparing: false, sharesTransaction: known.sharesTransaction)
+                key: key, name: known.name, preparing: false, wordsAllowSharing: known.wordsAllowSharing,
+                isPureRead: query.isPureRead)
         }
         return StatementPlan(
             key: key, name: statementName(for: key), preparing: true,
-            sharesTransaction: Self.canShareTransaction(query.sql))
+            wordsAllowSharing: Self.wordsAllowSharing(query.sql), isPureRead: query.isPureRead)
     }
 
     /// Queues Parse (when preparing), Bind and Execute, without a sync: the caller ends the segment. A new
@@ -38,7 +43,7 @@ extension PostgresConnection {
                 return false
             }
             statements[plan.key] = PreparedStatement(
-                name: plan.name, sharesTransaction: plan.sharesTransaction)
+                name: plan.name, wordsAllowSharing: plan.wordsAllowSharing)
         }
         let sent = binds.bytes.withUnsafeBufferPointer { buffer in
             // The value pointers live on the stack: libpq copies the values before returning.
@@ -66,14 +71,16 @@ extension PostgresConnection {
         statementNames.remove(name)
     }
 
-    /// Whether a statement may share a segment's implicit transaction with other callers' statements: only
-    /// a plain read (SELECT, WITH, VALUES, TABLE, SHOW naming none of INSERT, UPDATE, DELETE, MERGE, INTO,
-    /// SHARE). Writes keep a transaction of their own: sharing one would hold their row locks until the
-    /// segment's end, so two loops writing the same rows in different orders could deadlock, and a failing
-    /// neighbour would roll their work back. So does everything else: VACUUM, CREATE DATABASE and the like
-    /// refuse to run after another statement of a pipeline, or commit at once when first; COMMIT, CALL and
-    /// DO can end transactions. Judged by the words outside comments: a false "no" only costs batching.
-    static func canShareTransaction(_ sql: String) -> Bool {
+    /// Whether a statement declared a pure read (`pureRead(_:)`) may share a segment's implicit transaction
+    /// with other callers' statements: only if its words agree that it is a plain read (SELECT, WITH, VALUES,
+    /// TABLE, SHOW naming none of INSERT, UPDATE, DELETE, MERGE, INTO, SHARE). Words cannot tell a function
+    /// with effects from a pure one, which is why sharing is declared; they only veto a declaration that is
+    /// plainly wrong. Writes keep a transaction of their own: sharing one would hold their row locks until
+    /// the segment's end, so two loops writing the same rows in different orders could deadlock, and a
+    /// failing neighbour would roll their work back. So does everything else: VACUUM, CREATE DATABASE and the
+    /// like refuse to run after another statement of a pipeline, or commit at once when first; COMMIT, CALL
+    /// and DO can end transactions. Judged by the words outside comments.
+    static func wordsAllowSharing(_ sql: String) -> Bool {
         var words = SQLWords(sql)
         guard let first = words.next(), ["SELECT", "WITH", "VALUES", "TABLE", "SHOW"].contains(first) else {
             return false

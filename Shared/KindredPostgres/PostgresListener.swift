@@ -1,4 +1,5 @@
 public import Logging
+internal import KindredThreads
 internal import Synchronization
 
 /// What a `PostgresListener` delivers.
@@ -56,7 +57,7 @@ public final class PostgresListener: Sendable {
     private var closed: Bool { isClosed.load(ordering: .sequentiallyConsistent) }
 
     private func run() {
-        var backoff = ReconnectBackoff()
+        var backoff = Backoff.reconnect
         while !closed {
             do {
                 let connection = try PostgresConnection(configuration: configuration)

@@ -97,17 +97,11 @@ extension PostgresLoopConnection {
         return .rows(PostgresRows(result: PostgresResult(taking: result)))
     }
 
-    /// Drops the settled front of the queue: all of it when nothing is pending, else now and then, since
-    /// under steady load the queue never empties.
+    /// Drops the settled front of the queue (a deque: only the dropped statements are touched).
     private func dropSettled() {
-        if segmentStart == inFlight.count {
-            inFlight.removeAll(keepingCapacity: true)
-            (head, segmentStart) = (0, 0)
-        } else if segmentStart >= 64, segmentStart * 2 >= inFlight.count {
-            inFlight.removeFirst(segmentStart)
-            head -= segmentStart
-            segmentStart = 0
-        }
+        inFlight.removeFirst(segmentStart)
+        head -= segmentStart
+        segmentStart = 0
     }
 
     private func outOfStep(_ connection: PostgresConnection) {

@@ -1,22 +1,24 @@
 internal import CLibPQ
+internal import DequeModule
+internal import KindredThreads
 
-/// One connection owned by one event loop, in non-blocking pipeline mode. The reads sent in one loop
-/// iteration go out as one pipeline segment with a single sync, flushed at the iteration's end: the server
-/// runs the segment as one implicit transaction and answers it with one write, which the loop takes in one
-/// wake-up; each caller is resumed when its segment's sync comes back, on the thread its handler prefers.
-/// Any other statement gets a segment of its own (see `canShareTransaction`), and a segment where
-/// something failed is sorted out in `+Segments`. Everything here is touched only on the loop's thread
-/// (hence @unchecked Sendable), except `loop`.
+/// One connection owned by one event loop, in non-blocking pipeline mode. The pure reads (declared by
+/// `pureRead(_:)`) sent in one loop iteration go out as one pipeline segment with a single sync, flushed
+/// at the iteration's end: the server runs the segment as one implicit transaction and answers it with one
+/// write, which the loop takes in one wake-up; each caller is resumed when its segment's sync comes back, on
+/// the thread its handler prefers. Any other statement gets a segment of its own (see `wordsAllowSharing`),
+/// and a segment where something failed is sorted out in `+Segments`. Everything here is touched only on the
+/// loop's thread (hence @unchecked Sendable), except `loop`.
 final class PostgresLoopConnection: PostgresIOHandler, @unchecked Sendable {
     let loop: any PostgresIOLoop
     private(set) var connection: PostgresConnection?
     private var watchedFD: Int32 = -1
     private var isConnecting = false
     private var isClosed = false
-    private var backoff = ReconnectBackoff()
+    private var backoff = Backoff.reconnect
     private var failedAttempts = 0
     /// Statements sent and not yet resumed, in wire order; `+Results` keeps the indexes below.
-    var inFlight: [InFlight] = []
+    var inFlight = Deque<InFlight>()
     /// The first statement whose answers are not all read.
     var head = 0
     /// The first statement of the oldest segment whose sync has not been read.
@@ -39,8 +41,8 @@ final class PostgresLoopConnection: PostgresIOHandler, @unchecked Sendable {
     var isUp: Bool { connection != nil }
 
     /// Sends `query` in the open segment; `continuation` is resumed on this loop's thread once that
-    /// segment's sync has come back. A retry, and a statement that must not share a transaction with
-    /// others (anything but a plain read), goes out in a segment of its own.
+    /// segment's sync has come back. A retry, and a statement not declared a pure read, goes out in a
+    /// segment of its own.
     func send(
         _ query: PostgresQuery, _ continuation: UnsafeContinuation<PostgresRows, any Error>,
         isRetry: Bool = false

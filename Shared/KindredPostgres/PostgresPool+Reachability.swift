@@ -66,7 +66,7 @@ extension PostgresPool {
             return ReachabilityChange()
         }
         var change = setReachability(.unreachable, in: &state)
-        change.failedJobs = state.shared
+        change.failedJobs = Array(state.shared)
         change.failure = state.unavailableError
         state.shared.removeAll()
         return change

@@ -1,3 +1,5 @@
+internal import DequeModule
+
 /// Work handed from callers to connection threads.
 enum PostgresJob: Sendable {
     /// `id` lets a cancelled caller take its statement back out of the shared queue (0: not cancellable).
@@ -31,7 +33,7 @@ struct PoolState {
     }
 
     var slots: [Slot]
-    var shared: [PostgresJob] = []
+    var shared = Deque<PostgresJob>()
     var reachability = Reachability.unknown
     var lastConnectionError: PostgresError?
     var isClosed = false

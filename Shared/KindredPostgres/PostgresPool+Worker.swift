@@ -1,8 +1,10 @@
+internal import KindredThreads
+
 /// The loop each connection thread runs: connect (with backoff), take work, run it, wait.
 extension PostgresPool {
     func runWorker(_ worker: PostgresWorker) {
         var connection: PostgresConnection?
-        var backoff = ReconnectBackoff()
+        var backoff = Backoff.reconnect
         while true {
             if let current = connection, current.isBroken {
                 connectionLost(worker.index, PostgresError.connectionLost(current.errorMessage))
@@ -31,7 +33,7 @@ extension PostgresPool {
     }
 
     /// One connection attempt; on failure, waits out the backoff (or until woken by `close()`).
-    private func connect(_ worker: PostgresWorker, backoff: inout ReconnectBackoff) -> PostgresConnection? {
+    private func connect(_ worker: PostgresWorker, backoff: inout Backoff) -> PostgresConnection? {
         if state.withLock({ $0.isClosed }) { return nil }
         do {
             let connection = try PostgresConnection(configuration: configuration)
@@ -86,14 +88,7 @@ extension PostgresPool {
     }
 }
 
-/// Jittered exponential backoff between reconnection attempts: 50 ms doubling to 2 s.
-struct ReconnectBackoff {
-    private var current = Duration.milliseconds(50)
-
-    mutating func reset() { current = .milliseconds(50) }
-
-    mutating func next() -> Duration {
-        defer { current = min(current * 2, .seconds(2)) }
-        return current * Double.random(in: 0.5...1.0)
-    }
+extension Backoff {
+    /// Between reconnection attempts to PostgreSQL: 50 ms doubling to 2 s, jittered.
+    static var reconnect: Backoff { Backoff(initial: .milliseconds(50), ceiling: .seconds(2)) }
 }

@@ -113,7 +113,7 @@ public final class PostgresPool: Sendable {
         let (jobs, observers, workers): ([PostgresJob], [AsyncStream<Bool>.Continuation], [PostgresWorker]) =
             state.withLock { state in
                 state.isClosed = true
-                let jobs = state.shared + state.slots.flatMap(\.privateJobs)
+                let jobs = Array(state.shared) + state.slots.flatMap(\.privateJobs)
                 state.shared.removeAll()
                 for index in state.slots.indices { state.slots[index].privateJobs.removeAll() }
                 defer { state.observers.removeAll() }

@@ -4,6 +4,9 @@ public struct PostgresQuery: Sendable, ExpressibleByStringInterpolation {
     /// The SQL text with `$n` placeholders.
     public private(set) var sql: String
     var binds: PostgresBinds
+    /// Declared by `StatementRunner.pureRead(_:)`: it may share an implicit transaction with strangers'
+    /// reads. Never guessed from the text.
+    var isPureRead = false
 
     /// Takes `sql` verbatim. Only for SQL built from trusted constants (identifiers checked by the caller):
     /// anything from a request belongs in a bind.

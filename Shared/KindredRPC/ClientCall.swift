@@ -1,3 +1,5 @@
+internal import DequeModule
+
 /// One attempt of a client call on one connection, confined to that connection's loop: it opens the
 /// stream, buffers response messages until the caller takes them, and records how the call ended.
 final class ClientCall {
@@ -9,8 +11,7 @@ final class ClientCall {
     /// Strong: the connection's stream table holds the call only until its stream closes.
     private var connection: ClientConnection?
     private var streamID: Int32?
-    private var messages: [[UInt8]] = []
-    private var messageHead = 0
+    private var messages = Deque<[UInt8]>()
     /// Response bytes received but not yet acknowledged to the server's flow control.
     private var unconsumed = 0
     private var waiter: UnsafeContinuation<Void, Never>?
@@ -97,15 +98,7 @@ final class ClientCall {
     /// The next response message; nil once the call ended with OK. Must run on the call's loop.
     func next() async throws(RPCError) -> [UInt8]? {
         while true {
-            if messageHead < messages.count {
-                let message = messages[messageHead]
-                messageHead += 1
-                if messageHead == messages.count {
-                    messages.removeAll(keepingCapacity: true)
-                    messageHead = 0
-                }
-                return message
-            }
+            if let message = messages.popFirst() { return message }
             // Acknowledged only once the buffer is drained: what waits unread stays within one window.
             releaseWindow()
             if let outcome {
@@ -119,11 +112,11 @@ final class ClientCall {
     /// Waits until a response message arrived or the call ended; throws if it ended with an error.
     /// What ends the wait is left buffered for `next()`.
     func waitForResponseStart() async throws(RPCError) {
-        while messageHead == messages.count && outcome == nil {
+        while messages.isEmpty && outcome == nil {
             releaseWindow()
             await withUnsafeContinuation { waiter = $0 }
         }
-        if messageHead == messages.count, case .failure(let error) = outcome { throw error }
+        if messages.isEmpty, case .failure(let error) = outcome { throw error }
     }
 
     /// Tells the server's flow control the caller took what arrived so far.

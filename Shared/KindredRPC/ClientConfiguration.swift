@@ -1,3 +1,6 @@
+internal import KindredThreads
+public import Logging
+
 /// How an `RPCClient` connects, retries and bounds its calls.
 public struct ClientConfiguration: Sendable {
     /// Connections per peer on each event loop the client is used from; calls multiplex over them.
@@ -21,14 +24,17 @@ public struct ClientConfiguration: Sendable {
     public var keepaliveTimeout: Duration = .seconds(10)
     /// The `user-agent` sent with every call.
     public var userAgent: String = "kindred-rpc"
+    /// Where a peer's unavailability or timeout is reported, at warning (see `RPCClient+PeerWarnings.swift`).
+    public var logger = Logger(label: "kindred.rpc.client")
+    /// After a peer's failure is reported, further failures of the same method are counted, not logged,
+    /// for this long: an outage is a few lines, not one per call.
+    public var peerWarningInterval: Duration = .seconds(10)
 
     /// The defaults: 2 connections, 10 s deadline, 4 MiB messages, 5 attempts, 100 ms–5 s backoff.
     public init() {}
 
     /// The backoff before attempt `attempt + 1` (0-based): exponential, capped, with ±20% jitter.
     func backoff(after attempt: Int) -> Duration {
-        let base = initialBackoff * Double(1 << min(attempt, 20))
-        let capped = min(base, maxBackoff)
-        return capped * Double.random(in: 0.8...1.2)
+        Backoff(initial: initialBackoff, ceiling: maxBackoff, jitter: 0.8...1.2).delay(afterFailures: attempt + 1)
     }
 }

@@ -1,4 +1,5 @@
 internal import CNGHTTP2
+import KindredAuth
 
 /// Reads one gRPC response from its HTTP/2 stream events: checks the response headers, reassembles
 /// and inflates messages, and turns the trailers (or an abnormal stream end) into the call's status.

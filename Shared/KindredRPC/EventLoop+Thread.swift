@@ -1,6 +1,7 @@
 #if canImport(Glibc)
     import Glibc
 #endif
+internal import KindredThreads
 
 extension EventLoop {
     /// The loop running on the calling thread, if any: how a client call made from a handler finds
@@ -12,19 +13,15 @@ extension EventLoop {
 
     /// Runs the loop on a new detached thread, registered as that thread's `current` loop.
     func startThread() {
-        var thread = pthread_t()
-        let context = Unmanaged.passRetained(self).toOpaque()
-        let status = pthread_create(
-            &thread, nil,
-            { context in
-                let loop = Unmanaged<EventLoop>.fromOpaque(context!).takeRetainedValue()
-                pthread_setspecific(currentLoopKey.key, Unmanaged.passUnretained(loop).toOpaque())
-                loop.run()
+        do {
+            try DetachedThread.start { [self] in
+                pthread_setspecific(currentLoopKey.key, Unmanaged.passUnretained(self).toOpaque())
+                run()
                 pthread_setspecific(currentLoopKey.key, nil)
-                return nil
-            }, context)
-        precondition(status == 0, "pthread_create failed: \(status)")
-        pthread_detach(thread)
+            }
+        } catch {
+            preconditionFailure("\(error)")
+        }
     }
 }
 

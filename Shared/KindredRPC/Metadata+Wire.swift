@@ -1,3 +1,5 @@
+import KindredAuth
+
 /// How metadata maps to and from HTTP/2 header fields.
 extension Metadata {
     /// Whether a header is transport-owned and never surfaces as (or is sent from) custom metadata.

@@ -79,6 +79,8 @@ final class ClientResponseStreamState<Response: ProtoMessage>: @unchecked Sendab
             return try RPCClient.decode(bytes)
         } catch {
             isDone = true
+            // A long stream ending at its own deadline is how a watcher renews it, not a slow peer.
+            stream.client.reportPeerFailure(error, method: stream.method, deadlineCounts: call == nil)
             throw error
         }
     }

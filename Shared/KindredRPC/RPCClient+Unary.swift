@@ -20,7 +20,20 @@ extension RPCClient {
         let deadline = options.effectiveDeadline(defaultTimeout: configuration.defaultTimeout)
         let headers = requestHeaders(method: method, options: options)
         let body = try encode(request, compress: options.compressRequest)
-        return try await retrying(options: options, deadline: deadline) {
+        do throws(RPCError) {
+            return try await exchange(headers: headers, body: body, deadline: deadline, options: options)
+        } catch {
+            reportPeerFailure(error, method: method)
+            throw error
+        }
+    }
+
+    /// The call's attempts, until one answers, the retries run out or the deadline passes.
+    private func exchange<Response: ProtoMessage>(
+        headers: [(name: String, value: String)], body: [UInt8], deadline: ContinuousClock.Instant,
+        options: CallOptions
+    ) async throws(RPCError) -> ClientResponse<Response> {
+        try await retrying(options: options, deadline: deadline) {
             () async throws(RPCError) -> ClientResponse<Response> in
             try await attempt(headers: headers, body: body, deadline: deadline) { call throws(RPCError) in
                 guard let message = try await call.next() else {

@@ -9,6 +9,8 @@ public final class RPCClient: Sendable {
     private let group: EventLoopGroup
     private let pools = Mutex<[ObjectIdentifier: ClientConnectionPool]>([:])
     private let isClosed = Atomic<Bool>(false)
+    /// Per method path, when its last peer failure was reported (`RPCClient+PeerWarnings.swift`).
+    let peerWarnings = Mutex(PeerWarningWindows())
 
     /// Creates a client for `target` (`host:port`); connections open on the first call.
     public init(target: String, configuration: ClientConfiguration = ClientConfiguration()) throws(RPCError) {

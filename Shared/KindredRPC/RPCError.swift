@@ -1,4 +1,6 @@
-/// An error a handler throws to end a call with a specific status; it reaches the caller as-is.
+/// An error a handler throws to end a call with a specific status. Its code, message, details and trailers
+/// reach the caller (INTERNAL and UNAVAILABLE with a generic sentence, see `RPCError+Cause.swift`); its
+/// `cause` reaches only the log.
 public struct RPCError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The status sent in `grpc-status`.
     public var code: StatusCode
@@ -8,19 +10,32 @@ public struct RPCError: Error, Sendable, Equatable, CustomStringConvertible {
     public var details: [ErrorDetail]
     /// Trailing metadata sent with the status.
     public var trailers: Metadata
+    /// What went wrong underneath (a peer's answer, a database error, a bug): logged, never sent.
+    public var cause: (any Error)?
 
-    /// Creates an error with a status, a message, and optional details and trailers.
+    /// Creates an error with a status, a message, and optional details, trailers and cause.
     public init(
         _ code: StatusCode, _ message: String = "", details: [ErrorDetail] = [],
-        trailers: Metadata = Metadata()
+        trailers: Metadata = Metadata(), cause: (any Error)? = nil
     ) {
         self.code = code
         self.message = message
         self.details = details
         self.trailers = trailers
+        self.cause = cause
     }
 
-    public var description: String { "\(code) (\(code.rawValue)): \(message)" }
+    /// Equal when the caller would receive the same answer: the cause, never sent, is not compared.
+    public static func == (lhs: RPCError, rhs: RPCError) -> Bool {
+        lhs.code == rhs.code && lhs.message == rhs.message && lhs.details == rhs.details
+            && lhs.trailers == rhs.trailers
+    }
+
+    public var description: String {
+        let answer = "\(code) (\(code.rawValue)): \(message)"
+        guard let cause else { return answer }
+        return answer + "; cause: \(String(reflecting: cause))"
+    }
 }
 
 /// A structured error detail, carried in `grpc-status-details-bin` as one of the `google.rpc` types.

@@ -20,19 +20,9 @@ extension ServerCall {
             }
             try await route.body(self, context)
             finish(code: .ok, message: "", details: [], trailers: Metadata())
-        } catch let error as RPCError {
-            finish(error)
-        } catch let error as any RPCErrorConvertible {
-            let status = error.rpcError
-            if status.code == .internal {
-                context.logger.error("handler failed", metadata: ["error": "\(String(reflecting: error))"])
-            }
-            finish(status)
         } catch {
-            if !lifecycle.isFinished {
-                context.logger.error("handler failed", metadata: ["error": "\(String(reflecting: error))"])
-            }
-            finish(RPCError(.internal, "Internal error"))
+            // The access line of the call carries the cause; the caller gets no internals.
+            finish(RPCError.answering(error))
         }
         task = nil
     }

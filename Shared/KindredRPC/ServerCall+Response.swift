@@ -40,13 +40,19 @@ extension ServerCall {
 
     /// Ends the call with an error status (merging its trailers), and stops the handler.
     func finish(_ error: RPCError) {
-        finish(code: error.code, message: error.message, details: error.details, trailers: error.trailers)
+        finish(
+            code: error.code, message: error.message, details: error.details, trailers: error.trailers,
+            cause: error.cause)
         endHandler()
     }
 
     /// Ends the call with a status; a second status for the same call is dropped.
-    func finish(code: StatusCode, message: String, details: [ErrorDetail], trailers extra: Metadata) {
+    func finish(
+        code: StatusCode, message: String, details: [ErrorDetail], trailers extra: Metadata,
+        cause: (any Error)? = nil
+    ) {
         guard !connection.closed, let ending = lifecycle.finish() else { return }
+        logAccess(code, details: details, cause: cause)
         let (headers, trailing) = options.withLock { ($0.headers, $0.trailers) }
         var metadata = trailing
         for entry in extra { metadata.append(entry) }

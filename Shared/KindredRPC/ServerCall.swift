@@ -13,6 +13,7 @@ final class ServerCall: @unchecked Sendable {
     /// Whether a request message so far arrived compressed (the interop suite's client_compressed cases).
     var receivedCompressedMessage = false
     let requestNumber: UInt64
+    let startedAt = monotonicNanos()
     let options = Mutex(ResponseOptions())
 
     var deframer = MessageDeframer(maxMessageSize: 0)
@@ -162,6 +163,7 @@ final class ServerCall: @unchecked Sendable {
 
     /// nghttp2 closed the stream: after our trailers, or because the client reset it or left.
     func streamDidClose() {
+        if !lifecycle.isFinished { logAccess(.cancelled, cause: RPCError.Fault("the client left")) }
         streamClosed = true
         lifecycle.abandon()
         endHandler()

@@ -1,3 +1,5 @@
+import KindredAuth
+
 /// The header fields that end a gRPC call: status, message, details and trailing metadata.
 enum StatusTrailers {
     /// Trailer fields for a status; `trailers-only` responses prepend the response headers themselves.

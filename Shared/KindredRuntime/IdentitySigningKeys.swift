@@ -29,8 +29,11 @@ public final class IdentitySigningKeys: SigningKeySource {
             response = try await identity.getSigningKeys(
                 .init(), options: CallOptions(timeout: fetchTimeout, idempotent: true))
         } catch {
-            logger.warning(
-                "cannot fetch signing keys", metadata: ["identity": "\(target)", "error": "\(error)"])
+            // RPCClient has already warned of an identity out of reach or out of time; say only what is news.
+            if error.code != .unavailable && error.code != .deadlineExceeded {
+                logger.warning(
+                    "cannot fetch signing keys", metadata: ["identity": "\(target)", "error": "\(error)"])
+            }
             throw error
         }
         let keys = response.keys.compactMap(usableKey)

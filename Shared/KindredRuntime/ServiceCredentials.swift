@@ -62,8 +62,8 @@ public final class ServiceCredentials: Sendable {
             outcome = .success(authorization)
             state.withLock { $0.token = (authorization, started + max(.zero, lifetime - Self.renewalMargin)) }
         } catch {
-            outcome = .failure(
-                RPCError(.unavailable, "this service cannot get its access token from identity: \(error.message)"))
+            let fault = RPCError.Fault("this service cannot get its access token from identity: \(error)")
+            outcome = .failure(.unavailable(fault))
         }
         state.withLock { $0.fetch = nil }
         return outcome

@@ -1,7 +1,9 @@
 """Sets the scene for Tests/Benchmarks/social through the services' own RPCs: 32 adults and 32 fifteen-year-olds
 (every parental restriction on, from family), each minor following 4 adults; 10 events by each adult (half
-public, every fifth mature). Writes SCENE_JSON for kindred-social-bench (who sends to whom) and prints, one per
-line, the access tokens of the feed readers: an adult following 16 organizers, then a minor following 4.
+public, every fifth mature); and KINDRED_BENCH_WATCHED (100) more adults whose WatchMessages streams the 32
+adults' messages reach. Writes SCENE_JSON for kindred-social-bench (who sends to whom, who is watched) and
+prints, one per line, the access tokens of the feed readers: an adult following 16 organizers, then a minor
+following 4.
 
   social_setup.py IDENTITY FAMILY SOCIAL MAILDIR SCENE_JSON
 """
@@ -28,6 +30,7 @@ from kindred.identity.v1 import identity_pb2, identity_pb2_grpc  # noqa: E402
 from kindred.social.v1 import social_pb2, social_pb2_grpc  # noqa: E402
 
 PEOPLE = 32
+WATCHED = int(os.environ.get("KINDRED_BENCH_WATCHED", "100"))
 
 
 def bearer(token):
@@ -74,6 +77,7 @@ def main(identity_target, family_target, social_target, maildir, scene_path):
         social = social_pb2_grpc.SocialServiceStub(social_channel)
         adults = list(pool.map(lambda _: signed_up(identity, 30), range(PEOPLE)))
         minors = list(pool.map(lambda _: signed_up(identity, 15), range(PEOPLE)))
+        watched = list(pool.map(lambda _: signed_up(identity, 40), range(WATCHED)))
         list(pool.map(lambda minor: wait_for_controls(family, minor[1]), minors))
         list(pool.map(lambda pair: create_events(social, pair[1][1], pair[0]), enumerate(adults)))
 
@@ -90,6 +94,7 @@ def main(identity_target, family_target, social_target, maildir, scene_path):
             "unrestricted": [{"token": token, "recipients": others(i, 0)} for i, (_, token) in enumerate(adults)],
             "restricted": [{"token": token, "recipients": others(i, 0)} for i, (_, token) in enumerate(minors)],
             "refused": [{"token": token, "recipients": others(i, 8)} for i, (_, token) in enumerate(minors)],
+            "watched": [{"id": user_id, "token": token} for user_id, token in watched],
         }
         pathlib.Path(scene_path).write_text(json.dumps(scene))
         print(reader_token)

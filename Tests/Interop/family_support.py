@@ -1,5 +1,5 @@
 """People for the family and social walks: signed-up accounts of a given age, a minor's controls as family
-makes them, and a guardian linked through the mailed invitation."""
+makes them, a guardian linked through the mailed invitation, and the settings a guardian opens with the PIN."""
 
 import datetime
 import time
@@ -41,3 +41,25 @@ def link_guardian(family, minor_token, guardian_email, guardian_token):
     return family.AcceptGuardianInvitation(family_pb2.AcceptGuardianInvitationRequest(
         token=mailed_token(guardian_email, subject="invited to be a guardian")),
         metadata=bearer(guardian_token), timeout=10).link
+
+
+def guarded_minor(identity, family, pin):
+    """A 15-year-old with controls on and a guardian who set `pin`: (minor id, minor token, guardian token)."""
+    minor_id, _, minor_token = signed_up(identity, 15)
+    controls_of(family, minor_token)
+    _, guardian_email, guardian_token = signed_up(identity, 41)
+    link_guardian(family, minor_token, guardian_email, guardian_token)
+    family.SetGuardianPin(family_pb2.SetGuardianPinRequest(
+        minor_user_id=minor_id, pin=pin, pin_confirmation=pin), metadata=bearer(guardian_token), timeout=10)
+    return minor_id, minor_token, guardian_token
+
+
+def open_settings(family, guardian_token, minor_id, pin):
+    """What a guardian's settings screen does: the PIN opens a guardian session, the session the minor's
+    controls. Returns (session, controls)."""
+    as_guardian = bearer(guardian_token)
+    session = family.VerifyGuardianPin(family_pb2.VerifyGuardianPinRequest(
+        minor_user_id=minor_id, pin=pin), metadata=as_guardian, timeout=10).guardian_session
+    controls = family.GetParentalControls(family_pb2.GetParentalControlsRequest(
+        user_id=minor_id, guardian_session=session), metadata=as_guardian, timeout=10).controls
+    return session, controls

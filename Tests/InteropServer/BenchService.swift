@@ -12,7 +12,8 @@ struct BenchService: Kindred_Bench_V1_BenchService.Service {
     func getAccount(
         _ request: Kindred_Bench_V1_GetAccountRequest, context: ServerContext
     ) async throws -> Kindred_Bench_V1_GetAccountResponse {
-        let rows = try await database.query("SELECT abalance FROM pgbench_accounts WHERE aid = \(request.aid)")
+        let rows = try await database.pureRead(
+            "SELECT abalance FROM pgbench_accounts WHERE aid = \(request.aid)")
         guard let row = rows.first else { throw RPCError(.notFound, "no account \(request.aid)") }
         return Kindred_Bench_V1_GetAccountResponse(balance: try row.decode(Int32.self, column: 0))
     }

@@ -22,11 +22,17 @@ struct InteropServer: AsyncParsableCommand {
     @Option(help: "Event loop threads (default: one per core).")
     var eventLoops: Int?
 
+    @Option(help: "Log level; info writes every call's access line (the benchmarks' kindred-access).")
+    var logLevel = "notice"
+
     @Option(help: "Protect grpc.testing.TestService: sign tokens with a new key and write them to this file.")
     var requireToken: String?
 
     func run() async throws {
-        LoggingSystem.bootstrap { JSONLogHandler(label: $0, level: .notice) }
+        guard let level = Logger.Level(rawValue: logLevel) else {
+            throw ValidationError("unknown log level \(logLevel)")
+        }
+        LoggingSystem.bootstrap { JSONLogHandler(label: $0, level: level) }
         let logger = Logger(label: "kindred-interop-server")
         let (host, port) = try ListenAddress.parse(listen)
         var configuration = ServerConfiguration(host: host, port: port)

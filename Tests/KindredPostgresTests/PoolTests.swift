@@ -1,5 +1,7 @@
-import KindredPostgres
+import Synchronization
 import Testing
+
+@testable import KindredPostgres
 
 extension DatabaseTests {
     @Suite struct Pool {
@@ -88,19 +90,38 @@ extension DatabaseTests {
             }
         }
 
-        @Test func aCancelledCallerLeavesTheQueueWithoutWaitingForABusyConnection() async throws {
-            try await TestDatabase.withPool(size: 1) { pool in
-                let busy = Task { try await pool.query("SELECT pg_sleep(0.6)") }
-                try await Task.sleep(for: .milliseconds(100))
-                let started = ContinuousClock.now
-                let waiting = Task { try await pool.query("SELECT 1") }
-                try await Task.sleep(for: .milliseconds(50))
-                waiting.cancel()
-                let error = await #expect(throws: PostgresError.self) { try await waiting.value }
-                #expect(error?.category == .cancelled)
-                #expect(ContinuousClock.now - started < .milliseconds(400))
-                _ = try await busy.value
+        /// The busy statement waits on an advisory lock the test holds, so the connection stays busy until the
+        /// test says so: the cancelled caller must be answered while it is, or the test never ends.
+        @Test(.timeLimit(.minutes(1)))
+        func aCancelledCallerLeavesTheQueueWithoutWaitingForABusyConnection() async throws {
+            try await TestDatabase.withPool(size: 1) { holder in
+                try await TestDatabase.withPool(size: 1) { pool in
+                    let lock = 7_301
+                    try await holder.query("SELECT pg_advisory_lock(\(lock))")
+                    let busy = Task { try await pool.query("SELECT pg_advisory_xact_lock(\(lock))") }
+                    try await waitUntil { try await waitingForTheLock(holder) }
+                    let waiting = Task { try await pool.query("SELECT 1") }
+                    try await waitUntil { pool.state.withLock { $0.shared.count } == 1 }
+                    waiting.cancel()
+                    let error = await #expect(throws: PostgresError.self) { try await waiting.value }
+                    #expect(error?.category == .cancelled)
+                    #expect(pool.state.withLock { $0.shared.isEmpty })
+                    #expect(try await waitingForTheLock(holder))
+                    try await holder.query("SELECT pg_advisory_unlock(\(lock))")
+                    _ = try await busy.value
+                }
             }
+        }
+
+        private func waitingForTheLock(_ holder: PostgresPool) async throws -> Bool {
+            try await holder.query(
+                "SELECT count(*)::int8 FROM pg_locks WHERE locktype = 'advisory' AND NOT granted"
+            )[0].decode(Int.self) == 1
+        }
+
+        /// Polls `condition` until it holds; the suite's time limit ends a wait for what never happens.
+        private func waitUntil(_ condition: () async throws -> Bool) async throws {
+            while try await !condition() { try await Task.sleep(for: .milliseconds(10)) }
         }
 
         @Test func aPipelineOfLargeResultsCompletes() async throws {

@@ -1,9 +1,12 @@
+import KindredTestSupport
 import Testing
 
 @testable import KindredPostgres
 
-/// Which statements a loop's connection may put in one transaction with other callers' statements: plain
-/// reads only. Judged once per statement and connection, by its words outside comments.
+/// Which statements a loop's connection may put in one transaction with other callers' statements: only
+/// those their caller declared pure reads (`pureRead(_:)`), and of those only the ones whose words,
+/// outside comments, agree. The real-database side (a SELECT calling a writing function, undeclared, next to a
+/// failing neighbour) is in KindredRuntimeTests' `PostgresLoopSegmentTests`, which has event loops.
 @Suite struct StatementSharing {
     @Test(arguments: [
         "SELECT abalance FROM pgbench_accounts WHERE aid = $1",
@@ -15,8 +18,8 @@ import Testing
         "SHOW statement_timeout",
         "SELECT updated_at, deleted FROM public.things",
     ])
-    func aPlainReadSharesATransaction(sql: String) {
-        #expect(PostgresConnection.canShareTransaction(sql))
+    func theWordsOfAPlainReadAllowADeclaredReadToShare(sql: String) {
+        #expect(PostgresConnection.wordsAllowSharing(sql))
     }
 
     @Test(arguments: [
@@ -35,7 +38,44 @@ import Testing
         "BEGIN", "COMMIT", "CALL public.procedure()", "DO $$ BEGIN END $$",
         "", "-- only a comment",
     ])
-    func anythingElseKeepsATransactionOfItsOwn(sql: String) {
-        #expect(!PostgresConnection.canShareTransaction(sql))
+    func theWordsOfAnythingElseVetoADeclaration(sql: String) {
+        #expect(!PostgresConnection.wordsAllowSharing(sql))
+    }
+}
+
+extension DatabaseTests {
+    /// The declaration travels with each call, not with the prepared statement: the same text sent once as a
+    /// pure read and once as a plain query shares only the first time.
+    @Suite struct DeclaredSharing {
+        @Test func onlyAStatementDeclaredAPureReadSharesATransaction() throws {
+            let connection = try PostgresConnection(configuration: configuration())
+            let read: PostgresQuery = "SELECT nextval('public.runs'), \(1)::int8"
+            var declared = read
+            declared.isPureRead = true
+            #expect(!connection.plan(read).sharesTransaction)
+            #expect(connection.plan(declared).sharesTransaction)
+        }
+
+        @Test func aPreparedStatementDeclaredOnceIsNotSharedWhenSentUndeclared() throws {
+            let connection = try PostgresConnection(configuration: configuration())
+            let read: PostgresQuery = "SELECT \(1)::int8"
+            var declared = read
+            declared.isPureRead = true
+            #expect(connection.send(declared, as: connection.plan(declared)))
+            let again = connection.plan(read)
+            #expect(!again.preparing)
+            #expect(!again.sharesTransaction)
+        }
+
+        @Test func aDeclaredStatementThatLocksRowsStillKeepsATransactionOfItsOwn() throws {
+            let connection = try PostgresConnection(configuration: configuration())
+            var locking: PostgresQuery = "SELECT id FROM public.things WHERE id = \(1) FOR UPDATE"
+            locking.isPureRead = true
+            #expect(!connection.plan(locking).sharesTransaction)
+        }
+
+        private func configuration() throws -> PostgresConfiguration {
+            try PostgresConfiguration(url: PrivateCluster.current.url, poolSize: 1)
+        }
     }
 }

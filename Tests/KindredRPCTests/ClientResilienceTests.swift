@@ -39,37 +39,39 @@ import Testing
         }
     }
 
+    /// A retry would first wait out a ten-minute backoff: the suite's time limit would end the test.
     @Test func nonIdempotentCallIsNotRetried() async throws {
         try await onClientTestLoop {
             let port = try freePort()
             var configuration = ClientConfiguration()
-            configuration.initialBackoff = .seconds(2)
+            configuration.initialBackoff = .seconds(600)
+            configuration.maxBackoff = .seconds(600)
             let client = try RPCClient(target: "127.0.0.1:\(port)", configuration: configuration)
-            let start = ContinuousClock.now
             let error = await #expect(throws: RPCError.self) {
                 let _: ClientTestText = try await client.unary(
                     method: ClientTestService.method("Echo"), request: ClientTestText(),
-                    options: CallOptions(timeout: .seconds(5)))
+                    options: CallOptions(timeout: .seconds(3_600)))
             }
             #expect(error?.code == .unavailable)
-            // A retry would first wait at least 1.6 s (2 s backoff, -20% jitter).
-            #expect(ContinuousClock.now - start < .seconds(1))
             client.close()
         }
     }
 
+    /// The backoff before a retry (ten minutes) ends past the deadline, so no retry starts: a client that
+    /// slept through it would run into the suite's time limit.
     @Test func retriesStopAtTheDeadline() async throws {
         try await onClientTestLoop {
             let port = try freePort()
-            let client = try RPCClient(target: "127.0.0.1:\(port)")
-            let start = ContinuousClock.now
+            var configuration = ClientConfiguration()
+            configuration.initialBackoff = .seconds(600)
+            configuration.maxBackoff = .seconds(600)
+            let client = try RPCClient(target: "127.0.0.1:\(port)", configuration: configuration)
             let error = await #expect(throws: RPCError.self) {
                 let _: ClientTestText = try await client.unary(
                     method: ClientTestService.method("Echo"), request: ClientTestText(),
                     options: CallOptions(timeout: .milliseconds(250), idempotent: true))
             }
             #expect(error?.code == .unavailable || error?.code == .deadlineExceeded)
-            #expect(ContinuousClock.now - start < .seconds(1))
             client.close()
         }
     }
@@ -126,6 +128,7 @@ import Testing
         }
     }
 
+    /// The deadline is an hour away: only keepalive can end the call, and UNAVAILABLE says it did.
     @Test func silentPeerIsDetectedByKeepaliveBeforeTheDeadline() async throws {
         try await onClientTestLoop {
             let peer = try ClientSilentPeer()
@@ -133,14 +136,12 @@ import Testing
             configuration.keepaliveInterval = .milliseconds(100)
             configuration.keepaliveTimeout = .milliseconds(100)
             let client = try RPCClient(target: "127.0.0.1:\(peer.port)", configuration: configuration)
-            let start = ContinuousClock.now
             let error = await #expect(throws: RPCError.self) {
                 let _: ClientTestText = try await client.unary(
                     method: ClientTestService.method("Echo"), request: ClientTestText(),
-                    options: CallOptions(timeout: .seconds(10)))
+                    options: CallOptions(timeout: .seconds(3_600)))
             }
             #expect(error?.code == .unavailable)
-            #expect(ContinuousClock.now - start < .seconds(3))
             client.close()
         }
     }

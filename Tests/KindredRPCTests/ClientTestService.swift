@@ -32,6 +32,32 @@ final class ClientTestObservations: Sendable {
     let unaryCalls = Atomic<Int>(0)
     /// A client to this same server, for the relay (deadline propagation) method.
     let relayClient = Mutex<RPCClient?>(nil)
+    /// Where `Hold` waits: it answers only once the test opens it.
+    let hold = ClientTestGate()
+}
+
+/// A gate handlers wait at until the test opens it, so a test can wait on an answer that has not come yet.
+final class ClientTestGate: Sendable {
+    private let state = Mutex<(isOpen: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
+
+    func wait() async {
+        await withCheckedContinuation { continuation in
+            let isOpen = state.withLock { state in
+                if !state.isOpen { state.waiters.append(continuation) }
+                return state.isOpen
+            }
+            if isOpen { continuation.resume() }
+        }
+    }
+
+    func open() {
+        let waiters = state.withLock { state in
+            state.isOpen = true
+            defer { state.waiters.removeAll() }
+            return state.waiters
+        }
+        waiters.forEach { $0.resume() }
+    }
 }
 
 /// `test.Client`: small methods (Count takes "messages[,pause ms[,padding bytes]]") that exercise one client behaviour each.
@@ -67,6 +93,10 @@ struct ClientTestService: RPCService {
             (request: ClientTestText, _: ServerContext) -> ClientTestText in
             try await Task.sleep(for: .milliseconds(Int(request.text) ?? 0))
             return ClientTestText("slept")
+        }
+        router.registerUnary(Self.method("Hold")) { (_: ClientTestText, _: ServerContext) in
+            await observations.hold.wait()
+            return ClientTestText("released")
         }
         router.registerUnary(Self.method("Metadata")) { (_: ClientTestText, context: ServerContext) in
             let echo = context.requestMetadata["x-echo"] ?? "-"

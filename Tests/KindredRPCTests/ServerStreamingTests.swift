@@ -1,3 +1,4 @@
+import KindredAuth
 import KindredTestSupport
 import Testing
 @testable import KindredRPC

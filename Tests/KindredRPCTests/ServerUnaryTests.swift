@@ -1,3 +1,4 @@
+import KindredAuth
 import Testing
 @testable import KindredRPC
 
@@ -57,7 +58,7 @@ import Testing
             let client = try HTTP2TestClient(port: server.port)
             let response = client.call(path: TestService.path("Crash"), body: grpcFrames([]))
             #expect(response.grpcStatus == StatusCode.internal.rawValue)
-            #expect(response.grpcMessage == "Internal error")
+            #expect(response.grpcMessage == RPCError.internalMessage)
         }
     }
 

@@ -1,5 +1,6 @@
 import KindredMessages
 @testable import KindredRPC
+import KindredTestSupport
 import Logging
 import Synchronization
 
@@ -55,16 +56,17 @@ func grpcMessages(_ data: [UInt8]) -> [[UInt8]] {
     return messages
 }
 
-/// Serves `services` on an ephemeral port for the duration of `body`, then drains.
+/// Serves `services` on an ephemeral port for the duration of `body`, then drains; its log goes to `log`
+/// when given, nowhere otherwise.
 func withServer(
     _ services: [any RPCService], configure: (inout ServerConfiguration) -> Void = { _ in },
-    _ body: (RPCServer) async throws -> Void
+    log: CapturedLog? = nil, _ body: (RPCServer) async throws -> Void
 ) async throws {
     var configuration = ServerConfiguration(host: "127.0.0.1", port: 0)
     configuration.eventLoopCount = 2
     configure(&configuration)
-    var logger = Logger(label: "test")
-    logger.logLevel = .critical
+    var logger = log?.logger() ?? Logger(label: "test")
+    if log == nil { logger.logLevel = .critical }
     let server = try RPCServer.bind(configuration: configuration, services: services, logger: logger)
     let running = Task { try await server.run() }
     // The tests drive the server with a blocking client: let run() start the loops before blocking.

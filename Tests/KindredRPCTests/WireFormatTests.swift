@@ -1,3 +1,4 @@
+import KindredAuth
 import Testing
 @testable import KindredRPC
 

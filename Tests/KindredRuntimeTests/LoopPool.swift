@@ -48,36 +48,45 @@ enum LoopPool {
         return offLoop
     }
 
-    /// Sends `queries` from `loop` in one loop iteration, in this order, once the loop's own connection is
+    /// One statement of a burst: declared a pure read (`pureRead(_:)`), or not (`query(_:)`).
+    enum Statement: Sendable {
+        case pureRead(PostgresQuery)
+        case query(PostgresQuery)
+    }
+
+    /// Sends `statements` from `loop` in one loop iteration, in this order, once the loop's own connection is
     /// up, so they go out in one pipeline segment (if they may share one), and `later` 50 ms after them;
-    /// returns each one's answer, `queries` then `later`.
+    /// returns each one's answer, `statements` then `later`.
     static func burst(
-        _ pool: PostgresPool, on loop: EventLoop, _ queries: [PostgresQuery], later: [PostgresQuery] = []
+        _ pool: PostgresPool, on loop: EventLoop, _ statements: [Statement], later: [Statement] = []
     ) async throws -> [Result<PostgresRows, PostgresError>] {
         let offLoop = try await backendPID(pool)
         return try await onLoop(loop) {
             _ = try await waitForOwnConnection(pool, besides: offLoop)
             // Child tasks started here queue on this loop in order and all run in its next pass.
             return await withTaskGroup(of: (Int, Result<PostgresRows, PostgresError>).self) { group in
-                for (index, query) in (queries + later).enumerated() {
+                for (index, statement) in (statements + later).enumerated() {
                     group.addTask(executorPreference: loop) {
-                        if index >= queries.count { try? await Task.sleep(for: .milliseconds(50)) }
-                        return (index, await answer(pool, query))
+                        if index >= statements.count { try? await Task.sleep(for: .milliseconds(50)) }
+                        return (index, await answer(pool, statement))
                     }
                 }
                 var answers = [Result<PostgresRows, PostgresError>?](
-                    repeating: nil, count: queries.count + later.count)
+                    repeating: nil, count: statements.count + later.count)
                 for await (index, answer) in group { answers[index] = answer }
                 return answers.map { $0! }
             }
         }
     }
 
-    private static func answer(_ pool: PostgresPool, _ query: PostgresQuery) async -> Result<
+    private static func answer(_ pool: PostgresPool, _ statement: Statement) async -> Result<
         PostgresRows, PostgresError
     > {
         do {
-            return .success(try await pool.query(query))
+            switch statement {
+            case .pureRead(let query): return .success(try await pool.pureRead(query))
+            case .query(let query): return .success(try await pool.query(query))
+            }
         } catch let error as PostgresError {
             return .failure(error)
         } catch {

@@ -27,7 +27,8 @@ func lookups(pool: PostgresPool, clients: Int, until deadline: ContinuousClock.I
                 var done = 0
                 while ContinuousClock.now < deadline {
                     let id = Int32.random(in: 1...Int32(accounts))
-                    let rows = try await pool.query("SELECT abalance FROM pgbench_accounts WHERE aid = \(id)")
+                    let rows = try await pool.pureRead(
+                        "SELECT abalance FROM pgbench_accounts WHERE aid = \(id)")
                     _ = try rows[0].decode(Int32.self, column: 0)
                     done += 1
                 }

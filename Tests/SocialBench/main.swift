@@ -9,11 +9,14 @@ import KindredRPC
 // same keys as its h2load rows); `health` runs Health/Check through the same generator, the reference.
 //
 //   kindred-social-bench RESULTS TARGET SCENE_JSON SERVER_PID SECONDS CONNECTIONS IN_FLIGHT SCENARIO LABEL
-//   SCENARIO: health | unrestricted | restricted | refused
+//                        [RATE]
+//   SCENARIO: health | unrestricted | restricted | refused | watch
+// `watch` (WatchRun.swift) holds IN_FLIGHT streams for every watched user over CONNECTIONS connections while
+// RATE messages a second (500 by default) are sent to them; its row counts deliveries, not calls.
 
 let arguments = CommandLine.arguments
-guard arguments.count == 10, let seconds = Int(arguments[5]), let connections = Int(arguments[6]),
-    let inFlight = Int(arguments[7]), let pid = Int32(arguments[4])
+guard arguments.count == 10 || arguments.count == 11, let seconds = Int(arguments[5]),
+    let connections = Int(arguments[6]), let inFlight = Int(arguments[7]), let pid = Int32(arguments[4])
 else {
     FileHandle.standardError.write(Data("usage: see Tests/SocialBench/main.swift\n".utf8))
     exit(2)
@@ -53,14 +56,31 @@ let call: @Sendable (Int, RPCClient, Int) async throws -> Void =
     case "unrestricted": sendMessage(scene.unrestricted, expectRefusal: false)
     case "restricted": sendMessage(scene.restricted, expectRefusal: false)
     case "refused": sendMessage(scene.refused, expectRefusal: true)
+    case "watch": { _, _, _ in }
     default: fatalError("unknown scenario \(scenario)")
     }
 
-let cpuBefore = try server.cpuMicroseconds()
-let (outcome, elapsed) = try await LoadRun(
-    connections: connections, inFlight: inFlight, duration: .seconds(seconds)
-).run(target: target, call)
-let cpuUsed = try server.cpuMicroseconds() - cpuBefore
+var cpuBefore = try server.cpuMicroseconds()
+var cpuUsed = 0.0
+let (outcome, elapsed): (LoadRun.Outcome, Duration)
+if scenario == "watch" {
+    let watched = try await WatchRun(
+        watched: scene.watched, senders: scene.unrestricted, streamsPerUser: inFlight, connections: connections,
+        rate: arguments.count == 11 ? Int(arguments[10])! : 500, duration: .seconds(seconds)
+    ).run(target: target) { started in
+        if started {
+            cpuBefore = try server.cpuMicroseconds()
+        } else {
+            cpuUsed = try server.cpuMicroseconds() - cpuBefore
+        }
+    }
+    (outcome, elapsed) = (LoadRun.Outcome(latencies: watched.latencies, failed: watched.failed), watched.elapsed)
+} else {
+    (outcome, elapsed) = try await LoadRun(
+        connections: connections, inFlight: inFlight, duration: .seconds(seconds)
+    ).run(target: target, call)
+    cpuUsed = try server.cpuMicroseconds() - cpuBefore
+}
 
 let sorted = outcome.latencies.sorted()
 func milliseconds(at fraction: Double) -> Double? {

@@ -3,7 +3,20 @@
   grpcli.py health HOST:PORT [SERVICE] [--wait SECONDS]   prints the health status; exit 0 only if SERVING
   grpcli.py list HOST:PORT                                 services the server lists through reflection
   grpcli.py describe HOST:PORT SYMBOL                      a service's methods or a message's fields
-  grpcli.py call HOST:PORT pkg.Service/Method [JSON]       a unary call; request and response as JSON
+  grpcli.py call HOST:PORT pkg.Service/Method [JSON] [--token JWT] [--header KEY=VALUE]...
+                                                           a call; request and responses as JSON; a refusal
+                                                           prints its status, message and ErrorInfo reason
+
+A guardian opens a minor's parental-control settings with the PIN, as the app's settings screen does
+(GetParentalControlsStatus, which needs no PIN, says whether one is set):
+
+  grpcli.py call 127.0.0.1:50052 kindred.family.v1.FamilyService/VerifyGuardianPin \
+      '{"minor_user_id": "MINOR", "pin": "2580"}' --token "$GUARDIAN_TOKEN"
+  grpcli.py call 127.0.0.1:50052 kindred.family.v1.FamilyService/GetParentalControls \
+      '{"user_id": "MINOR", "guardian_session": "SESSION"}' --token "$GUARDIAN_TOKEN"
+
+Without guardian_session the second call prints
+PERMISSION_DENIED: Enter the guardian PIN to open these settings. [GUARDIAN_SESSION_REQUIRED]
 """
 
 import argparse
@@ -59,10 +72,39 @@ def describe(args):
     return 0
 
 
+def refusal_text(failure, pool):
+    """`CODE: message`, with the ErrorInfo reason when the server sent one (google.rpc's types come from the
+    server's reflection, as every Kindred service serves them)."""
+    text = f"{failure.code().name}: {failure.details()}"
+    details = dict(failure.trailing_metadata() or ()).get("grpc-status-details-bin")
+    if not details:
+        return text
+    try:
+        status_class = message_factory.GetMessageClass(pool.FindMessageTypeByName("google.rpc.Status"))
+        info_class = message_factory.GetMessageClass(pool.FindMessageTypeByName("google.rpc.ErrorInfo"))
+    except KeyError:
+        return text
+    reasons = [info_class.FromString(detail.value).reason for detail in status_class.FromString(details).details
+               if detail.type_url.endswith("/google.rpc.ErrorInfo")]
+    return f"{text} [{reasons[0]}]" if reasons else text
+
+
+def call_metadata(args):
+    """The call's metadata: the bearer token, then every --header KEY=VALUE as given."""
+    metadata = [("authorization", f"Bearer {args.token}")] if args.token else []
+    for header in args.header:
+        key, separator, value = header.partition("=")
+        if not separator:
+            raise SystemExit(f"grpcli.py: --header takes KEY=VALUE, not {header!r}")
+        metadata.append((key.strip().lower(), value))
+    return metadata
+
+
 def call(args):
     service_name, _, method_name = args.method.lstrip("/").rpartition("/")
     with grpc.insecure_channel(args.address) as channel:
-        method = reflection_pool(channel).FindServiceByName(service_name).methods_by_name[method_name]
+        pool = reflection_pool(channel)
+        method = pool.FindServiceByName(service_name).methods_by_name[method_name]
         request_class = message_factory.GetMessageClass(method.input_type)
         response_class = message_factory.GetMessageClass(method.output_type)
         request = json_format.Parse(args.json, request_class())
@@ -71,11 +113,11 @@ def call(args):
         invoke = kind(path, request_serializer=request_class.SerializeToString,
                       response_deserializer=response_class.FromString)
         try:
-            replies = invoke(request, timeout=args.timeout)
+            replies = invoke(request, timeout=args.timeout, metadata=call_metadata(args))
             for reply in replies if method.server_streaming else [replies]:
                 print(json_format.MessageToJson(reply, preserving_proto_field_name=True))
         except grpc.RpcError as failure:
-            print(f"{failure.code().name}: {failure.details()}", file=sys.stderr)
+            print(refusal_text(failure, pool), file=sys.stderr)
             return 1
     return 0
 
@@ -100,6 +142,9 @@ def main():
     command.add_argument("method")
     command.add_argument("json", nargs="?", default="{}")
     command.add_argument("--timeout", type=float, default=10)
+    command.add_argument("--token", help="an access token, sent as authorization: Bearer TOKEN")
+    command.add_argument("--header", action="append", default=[], metavar="KEY=VALUE",
+                         help="metadata to send; may be repeated")
     command.set_defaults(run=call)
     args = parser.parse_args()
     return args.run(args)

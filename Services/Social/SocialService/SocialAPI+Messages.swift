@@ -33,6 +33,8 @@ extension SocialAPI {
         responses: ResponseStreamWriter<Kindred_Social_V1_Message>,
         context: ServerContext
     ) async throws {
-        try await messages.watch(for: try context.account()) { message in try await responses.write(message) }
+        try await messages.watch(for: try context.account(), after: request.afterCursor) { message in
+            try await responses.write(message)
+        }
     }
 }

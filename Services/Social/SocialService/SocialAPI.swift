@@ -30,5 +30,6 @@ struct SocialAPI: Kindred_Social_V1_SocialService.Service {
     func closeStreams() async {
         await events.close()
         await messages.bell.close()
+        await messages.announcer.flush()
     }
 }

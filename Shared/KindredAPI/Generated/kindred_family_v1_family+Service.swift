@@ -21,6 +21,7 @@ public enum Kindred_Family_V1_FamilyService {
         public static let requestGuardianPinReset = MethodDescriptor(service: serviceName, method: "RequestGuardianPinReset")
         public static let resetGuardianPin = MethodDescriptor(service: serviceName, method: "ResetGuardianPin")
         public static let getParentalControls = MethodDescriptor(service: serviceName, method: "GetParentalControls", readOnly: true)
+        public static let getParentalControlsStatus = MethodDescriptor(service: serviceName, method: "GetParentalControlsStatus", readOnly: true)
         public static let updateParentalControls = MethodDescriptor(service: serviceName, method: "UpdateParentalControls")
         public static let createApprovalRequest = MethodDescriptor(service: serviceName, method: "CreateApprovalRequest")
         public static let getApprovalRequest = MethodDescriptor(service: serviceName, method: "GetApprovalRequest", readOnly: true)
@@ -62,6 +63,8 @@ public enum Kindred_Family_V1_FamilyService {
         func resetGuardianPin(_ request: Kindred_Family_V1_ResetGuardianPinRequest, context: ServerContext) async throws -> Kindred_Family_V1_ResetGuardianPinResponse
         /// `GetParentalControls`
         func getParentalControls(_ request: Kindred_Family_V1_GetParentalControlsRequest, context: ServerContext) async throws -> Kindred_Family_V1_GetParentalControlsResponse
+        /// `GetParentalControlsStatus`
+        func getParentalControlsStatus(_ request: Kindred_Family_V1_GetParentalControlsStatusRequest, context: ServerContext) async throws -> Kindred_Family_V1_GetParentalControlsStatusResponse
         /// `UpdateParentalControls`
         func updateParentalControls(_ request: Kindred_Family_V1_UpdateParentalControlsRequest, context: ServerContext) async throws -> Kindred_Family_V1_UpdateParentalControlsResponse
         /// `CreateApprovalRequest`
@@ -157,6 +160,11 @@ public enum Kindred_Family_V1_FamilyService {
         /// `GetParentalControls`
         public func getParentalControls(_ request: Kindred_Family_V1_GetParentalControlsRequest, options: CallOptions = CallOptions()) async throws(RPCError) -> Kindred_Family_V1_GetParentalControlsResponse {
             try await rpc.unary(method: Method.getParentalControls, request: request, options: options)
+        }
+
+        /// `GetParentalControlsStatus`
+        public func getParentalControlsStatus(_ request: Kindred_Family_V1_GetParentalControlsStatusRequest, options: CallOptions = CallOptions()) async throws(RPCError) -> Kindred_Family_V1_GetParentalControlsStatusResponse {
+            try await rpc.unary(method: Method.getParentalControlsStatus, request: request, options: options)
         }
 
         /// `UpdateParentalControls`
@@ -270,6 +278,9 @@ extension Kindred_Family_V1_FamilyService.Service {
         }
         router.registerUnary(Kindred_Family_V1_FamilyService.Method.getParentalControls) { request, context in
             try await self.getParentalControls(request, context: context)
+        }
+        router.registerUnary(Kindred_Family_V1_FamilyService.Method.getParentalControlsStatus) { request, context in
+            try await self.getParentalControlsStatus(request, context: context)
         }
         router.registerUnary(Kindred_Family_V1_FamilyService.Method.updateParentalControls) { request, context in
             try await self.updateParentalControls(request, context: context)

@@ -420,10 +420,12 @@ extension Kindred_Family_V1_GetParentalControlsRequest: CMessageBridge {
     init(c m: UnsafePointer<CStruct>) {
         self.init()
         self.userID = CRead.string(m.pointee.user_id)
+        self.guardianSession = CRead.string(m.pointee.guardian_session)
     }
 
     func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {
         c.pointee.user_id = try arena.string(self.userID, field: "user_id")
+        c.pointee.guardian_session = try arena.string(self.guardianSession, field: "guardian_session")
     }
 }
 
@@ -439,6 +441,57 @@ extension Kindred_Family_V1_GetParentalControlsResponse: CMessageBridge {
 
     func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {
         c.pointee.controls = try arena.optionalMessage(self.controls, field: "controls")
+    }
+}
+
+extension Kindred_Family_V1_ParentalControlsStatus: CMessageBridge {
+    typealias CStruct = Kindred__Family__V1__ParentalControlsStatus
+
+    static var cDescriptor: UnsafePointer<ProtobufCMessageDescriptor> { CKindredProto_descriptor_kindred__family__v1__parental_controls_status() }
+
+    init(c m: UnsafePointer<CStruct>) {
+        self.init()
+        self.userID = CRead.string(m.pointee.user_id)
+        self.active = m.pointee.active != 0
+        self.pinSet = m.pointee.pin_set != 0
+        self.pinResetPending = m.pointee.pin_reset_pending != 0
+    }
+
+    func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {
+        c.pointee.user_id = try arena.string(self.userID, field: "user_id")
+        c.pointee.active = self.active ? 1 : 0
+        c.pointee.pin_set = self.pinSet ? 1 : 0
+        c.pointee.pin_reset_pending = self.pinResetPending ? 1 : 0
+    }
+}
+
+extension Kindred_Family_V1_GetParentalControlsStatusRequest: CMessageBridge {
+    typealias CStruct = Kindred__Family__V1__GetParentalControlsStatusRequest
+
+    static var cDescriptor: UnsafePointer<ProtobufCMessageDescriptor> { CKindredProto_descriptor_kindred__family__v1__get_parental_controls_status_request() }
+
+    init(c m: UnsafePointer<CStruct>) {
+        self.init()
+        self.userID = CRead.string(m.pointee.user_id)
+    }
+
+    func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {
+        c.pointee.user_id = try arena.string(self.userID, field: "user_id")
+    }
+}
+
+extension Kindred_Family_V1_GetParentalControlsStatusResponse: CMessageBridge {
+    typealias CStruct = Kindred__Family__V1__GetParentalControlsStatusResponse
+
+    static var cDescriptor: UnsafePointer<ProtobufCMessageDescriptor> { CKindredProto_descriptor_kindred__family__v1__get_parental_controls_status_response() }
+
+    init(c m: UnsafePointer<CStruct>) {
+        self.init()
+        self.status = m.pointee.status.map { Kindred_Family_V1_ParentalControlsStatus(c: $0) }
+    }
+
+    func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {
+        c.pointee.status = try arena.optionalMessage(self.status, field: "status")
     }
 }
 

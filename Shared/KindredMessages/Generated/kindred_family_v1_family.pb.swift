@@ -615,7 +615,8 @@ public struct Kindred_Family_V1_VerifyGuardianPinRequest: ProtoMessage {
 public struct Kindred_Family_V1_VerifyGuardianPinResponse: ProtoMessage {
     public static var protoMessageName: String { "kindred.family.v1.VerifyGuardianPinResponse" }
 
-    /// Present it in UpdateParentalControls (and SetGuardianPin) for this minor until it expires.
+    /// Present it in GetParentalControls, UpdateParentalControls and SetGuardianPin for this minor until it
+    /// expires.
     public var guardianSession: String = ""
     public var expiresAt: Kindred_Common_V1_Timestamp? = nil
 
@@ -800,14 +801,19 @@ public struct Kindred_Family_V1_GetParentalControlsRequest: ProtoMessage {
 
     /// Empty: the caller.
     public var userID: String = ""
+    /// What opens the settings to a guardian: a session of theirs on user_id from VerifyGuardianPin, as
+    /// UpdateParentalControls takes it. Not looked at for the user themself, services and admins.
+    public var guardianSession: String = ""
 
     public init() {}
 
     /// A message with the given fields; the others keep their defaults.
     public init(
-        userID: String = ""
+        userID: String = "",
+        guardianSession: String = ""
     ) {
         self.userID = userID
+        self.guardianSession = guardianSession
     }
 
     public init(serializedBytes bytes: UnsafeRawBufferPointer, maxSize: Int) throws(MessageDecodingError) {
@@ -832,6 +838,91 @@ public struct Kindred_Family_V1_GetParentalControlsResponse: ProtoMessage {
         controls: Kindred_Family_V1_ParentalControls? = nil
     ) {
         self.controls = controls
+    }
+
+    public init(serializedBytes bytes: UnsafeRawBufferPointer, maxSize: Int) throws(MessageDecodingError) {
+        self = try MessageCodec.decode(bytes, maxSize: maxSize)
+    }
+
+    public func serializedBytes() throws(MessageEncodingError) -> [UInt8] {
+        try MessageCodec.encode(self)
+    }
+}
+
+/// What may be known of a user's controls without the guardian PIN; the toggles are not in it.
+public struct Kindred_Family_V1_ParentalControlsStatus: ProtoMessage {
+    public static var protoMessageName: String { "kindred.family.v1.ParentalControlsStatus" }
+
+    public var userID: String = ""
+    /// Off for adults and once a minor comes of age.
+    public var active: Bool = false
+    /// Whether VerifyGuardianPin can open a session; without a PIN, a guardian sets one first (SetGuardianPin).
+    public var pinSet: Bool = false
+    /// A guardian asked for a PIN reset by email and has not used the link: nothing changes until then.
+    public var pinResetPending: Bool = false
+
+    public init() {}
+
+    /// A message with the given fields; the others keep their defaults.
+    public init(
+        userID: String = "",
+        active: Bool = false,
+        pinSet: Bool = false,
+        pinResetPending: Bool = false
+    ) {
+        self.userID = userID
+        self.active = active
+        self.pinSet = pinSet
+        self.pinResetPending = pinResetPending
+    }
+
+    public init(serializedBytes bytes: UnsafeRawBufferPointer, maxSize: Int) throws(MessageDecodingError) {
+        self = try MessageCodec.decode(bytes, maxSize: maxSize)
+    }
+
+    public func serializedBytes() throws(MessageEncodingError) -> [UInt8] {
+        try MessageCodec.encode(self)
+    }
+}
+
+/// `kindred.family.v1.GetParentalControlsStatusRequest`
+public struct Kindred_Family_V1_GetParentalControlsStatusRequest: ProtoMessage {
+    public static var protoMessageName: String { "kindred.family.v1.GetParentalControlsStatusRequest" }
+
+    /// Empty: the caller.
+    public var userID: String = ""
+
+    public init() {}
+
+    /// A message with the given fields; the others keep their defaults.
+    public init(
+        userID: String = ""
+    ) {
+        self.userID = userID
+    }
+
+    public init(serializedBytes bytes: UnsafeRawBufferPointer, maxSize: Int) throws(MessageDecodingError) {
+        self = try MessageCodec.decode(bytes, maxSize: maxSize)
+    }
+
+    public func serializedBytes() throws(MessageEncodingError) -> [UInt8] {
+        try MessageCodec.encode(self)
+    }
+}
+
+/// `kindred.family.v1.GetParentalControlsStatusResponse`
+public struct Kindred_Family_V1_GetParentalControlsStatusResponse: ProtoMessage {
+    public static var protoMessageName: String { "kindred.family.v1.GetParentalControlsStatusResponse" }
+
+    public var status: Kindred_Family_V1_ParentalControlsStatus? = nil
+
+    public init() {}
+
+    /// A message with the given fields; the others keep their defaults.
+    public init(
+        status: Kindred_Family_V1_ParentalControlsStatus? = nil
+    ) {
+        self.status = status
     }
 
     public init(serializedBytes bytes: UnsafeRawBufferPointer, maxSize: Int) throws(MessageDecodingError) {

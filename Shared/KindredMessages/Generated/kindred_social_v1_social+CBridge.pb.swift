@@ -634,6 +634,7 @@ extension Kindred_Social_V1_Message: CMessageBridge {
         self.text = CRead.string(m.pointee.text)
         self.sentAt = m.pointee.sent_at.map { Kindred_Common_V1_Timestamp(c: $0) }
         self.filtered = m.pointee.filtered != 0
+        self.cursor = m.pointee.cursor
     }
 
     func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {
@@ -644,6 +645,7 @@ extension Kindred_Social_V1_Message: CMessageBridge {
         c.pointee.text = try arena.string(self.text, field: "text")
         c.pointee.sent_at = try arena.optionalMessage(self.sentAt, field: "sent_at")
         c.pointee.filtered = self.filtered ? 1 : 0
+        c.pointee.cursor = self.cursor
     }
 }
 
@@ -773,9 +775,14 @@ extension Kindred_Social_V1_WatchMessagesRequest: CMessageBridge {
 
     static var cDescriptor: UnsafePointer<ProtobufCMessageDescriptor> { CKindredProto_descriptor_kindred__social__v1__watch_messages_request() }
 
-    init(c m: UnsafePointer<CStruct>) { self.init() }
+    init(c m: UnsafePointer<CStruct>) {
+        self.init()
+        self.afterCursor = m.pointee.after_cursor
+    }
 
-    func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {}
+    func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {
+        c.pointee.after_cursor = self.afterCursor
+    }
 }
 
 extension Kindred_Social_V1_Media: CMessageBridge {

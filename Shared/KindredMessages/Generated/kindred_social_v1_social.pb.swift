@@ -1051,6 +1051,8 @@ public struct Kindred_Social_V1_Message: ProtoMessage {
     public var sentAt: Kindred_Common_V1_Timestamp? = nil
     /// Reported by three or more people: the text is withheld (empty) for everyone.
     public var filtered: Bool = false
+    /// Set by WatchMessages only (0 elsewhere): the message's place in its recipient's inbox, to resume after.
+    public var cursor: Int64 = 0
 
     public init() {}
 
@@ -1062,7 +1064,8 @@ public struct Kindred_Social_V1_Message: ProtoMessage {
         recipientUserID: String = "",
         text: String = "",
         sentAt: Kindred_Common_V1_Timestamp? = nil,
-        filtered: Bool = false
+        filtered: Bool = false,
+        cursor: Int64 = 0
     ) {
         self.messageID = messageID
         self.conversationID = conversationID
@@ -1071,6 +1074,7 @@ public struct Kindred_Social_V1_Message: ProtoMessage {
         self.text = text
         self.sentAt = sentAt
         self.filtered = filtered
+        self.cursor = cursor
     }
 
     public init(serializedBytes bytes: UnsafeRawBufferPointer, maxSize: Int) throws(MessageDecodingError) {
@@ -1276,7 +1280,19 @@ public struct Kindred_Social_V1_ListMessagesResponse: ProtoMessage {
 public struct Kindred_Social_V1_WatchMessagesRequest: ProtoMessage {
     public static var protoMessageName: String { "kindred.social.v1.WatchMessagesRequest" }
 
+    /// The cursor of the last message the client got: the stream sends every message received after it first
+    /// (those from someone blocked either way left out). 0: only messages that arrive after the stream starts.
+    /// Past the newest message the caller received: INVALID_ARGUMENT.
+    public var afterCursor: Int64 = 0
+
     public init() {}
+
+    /// A message with the given fields; the others keep their defaults.
+    public init(
+        afterCursor: Int64 = 0
+    ) {
+        self.afterCursor = afterCursor
+    }
 
     public init(serializedBytes bytes: UnsafeRawBufferPointer, maxSize: Int) throws(MessageDecodingError) {
         self = try MessageCodec.decode(bytes, maxSize: maxSize)

@@ -50,7 +50,7 @@ import Testing
                     changes: .init(contentFiltering: false), caller: test.guardian)
             }
             #expect(update?.code == .failedPrecondition && update?.reason == "PIN_RESET_PENDING")
-            let controls = try await test.controls.get(userID: "", caller: test.minor)
+            let controls = try await test.controls.get(userID: "", session: "", caller: test.minor)
             #expect(controls.pinResetPending && controls.pinSet)
         }
     }

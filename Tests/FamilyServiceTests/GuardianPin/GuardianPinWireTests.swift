@@ -79,6 +79,45 @@ import Testing
         }
     }
 
+    @Test func aGuardianOpensTheSettingsOnlyWithTheSessionTheirPinOpened() async throws {
+        try await FamilyTestStack.with { stack in
+            let (teen, mum, family) = (
+                try await stack.register("teen_o", age: 15), try await stack.register("mum_o", age: 41),
+                stack.family
+            )
+            try await PinRows.addControls(of: teen.id, at: stack.clock.now, on: stack.pool)
+            try await PinRows.link(mum.id, to: teen.id, at: stack.clock.now, on: stack.pool)
+            _ = try await family.setGuardianPin(
+                .init(minorUserID: teen.id, pin: "2580", pinConfirmation: "2580"), options: mum.bearer)
+
+            let locked = await rpcError {
+                try await family.getParentalControls(.init(userID: teen.id), options: mum.bearer)
+            }
+            #expect(locked?.code == .permissionDenied && locked?.reason == "GUARDIAN_SESSION_REQUIRED")
+            #expect(locked?.message == "Enter the guardian PIN to open these settings.")
+            let status = try await family.getParentalControlsStatus(
+                .init(userID: teen.id), options: mum.bearer)
+            #expect(
+                status.status == .init(userID: teen.id, active: true, pinSet: true, pinResetPending: false))
+
+            let session = try await family.verifyGuardianPin(
+                .init(minorUserID: teen.id, pin: "2580"), options: mum.bearer
+            ).guardianSession
+            let opened = try await family.getParentalControls(
+                .init(userID: teen.id, guardianSession: session), options: mum.bearer)
+            let asSocialSees = try await family.getParentalControls(
+                .init(userID: teen.id), options: try await stack.serviceBearer())
+            #expect(opened.controls != nil && opened.controls == asSocialSees.controls)
+            #expect(opened.controls?.contentFiltering == true)
+            stack.clock.advance(seconds: 600)
+            let expired = await rpcError {
+                try await family.getParentalControls(
+                    .init(userID: teen.id, guardianSession: session), options: mum.bearer)
+            }
+            #expect(expired?.code == .permissionDenied && expired?.reason == "GUARDIAN_SESSION_EXPIRED")
+        }
+    }
+
     @Test func strangersGetNotFoundAndTheResetNeedsNoAccessToken() async throws {
         try await FamilyTestStack.with { stack in
             let (teen, nosy) = (
@@ -89,6 +128,10 @@ import Testing
                 try await stack.family.getParentalControls(.init(userID: teen.id), options: nosy.bearer)
             }
             #expect(read?.code == .notFound && read?.reason == "USER_NOT_FOUND")
+            let status = await rpcError {
+                try await stack.family.getParentalControlsStatus(.init(userID: teen.id), options: nosy.bearer)
+            }
+            #expect(status == read)
             let verify = await rpcError {
                 try await stack.family.verifyGuardianPin(
                     .init(minorUserID: teen.id, pin: "2580"), options: nosy.bearer)

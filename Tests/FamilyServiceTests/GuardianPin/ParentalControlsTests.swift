@@ -7,14 +7,15 @@ import Testing
 
 /// Who reads a user's controls, and what changing them takes.
 @Suite struct ParentalControlsTests {
-    @Test func theMinorTheirGuardiansServicesAndAdminsReadTheControls() async throws {
+    @Test func theMinorServicesAndAdminsReadTheControlsWithoutASession() async throws {
         try await PinTest.with { test in
-            for caller in [test.minor, test.guardian, FamilyCallers.service, FamilyCallers.admin] {
-                let controls = try await test.controls.get(userID: test.minor.userID, caller: caller)
+            for caller in [test.minor, FamilyCallers.service, FamilyCallers.admin] {
+                let controls = try await test.controls.get(
+                    userID: test.minor.userID, session: "", caller: caller)
                 #expect(controls.userID == test.minor.userID && controls.active && controls.contentFiltering)
                 #expect(!controls.pinSet && !controls.pinResetPending && controls.updatedAt != nil)
             }
-            let own = try await test.controls.get(userID: "", caller: test.minor)
+            let own = try await test.controls.get(userID: "", session: "", caller: test.minor)
             #expect(own.userID == test.minor.userID && own.active)
         }
     }
@@ -26,7 +27,9 @@ import Testing
                 (FamilyCallers.adult().userID, test.guardian), (test.guardian.userID, test.minor),
             ]
             for (target, caller) in asks {
-                let error = await rpcError { try await test.controls.get(userID: target, caller: caller) }
+                let error = await rpcError {
+                    try await test.controls.get(userID: target, session: "", caller: caller)
+                }
                 #expect(error?.code == .notFound && error?.reason == "USER_NOT_FOUND")
             }
         }
@@ -34,7 +37,7 @@ import Testing
 
     @Test func anAdultWithoutControlsReadsThemInactive() async throws {
         try await PinTest.with { test in
-            let controls = try await test.controls.get(userID: "", caller: test.stranger)
+            let controls = try await test.controls.get(userID: "", session: "", caller: test.stranger)
             #expect(controls.userID == test.stranger.userID && !controls.active && !controls.contentFiltering)
             #expect(controls.updatedAt == nil)
         }
@@ -43,7 +46,7 @@ import Testing
     @Test func aServiceMustNameTheUser() async throws {
         try await PinTest.with { test in
             let error = await rpcError {
-                try await test.controls.get(userID: "", caller: FamilyCallers.service)
+                try await test.controls.get(userID: "", session: "", caller: FamilyCallers.service)
             }
             #expect(error?.code == .invalidArgument && error?.badFields == ["user_id"])
         }
@@ -60,7 +63,8 @@ import Testing
                 caller: test.guardian)
             #expect(
                 !updated.messagingFollowedOnly && !updated.contentFiltering && updated.publicEventsRestricted)
-            let read = try await test.controls.get(userID: test.minor.userID, caller: FamilyCallers.service)
+            let read = try await test.controls.get(
+                userID: test.minor.userID, session: "", caller: FamilyCallers.service)
             #expect(read == updated)
             let events = try await test.events()
             #expect(events.map(\.type) == ["parental_controls.changed"])

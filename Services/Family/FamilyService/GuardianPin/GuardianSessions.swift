@@ -1,10 +1,11 @@
 import FoundationEssentials
 import KindredAuth
 import KindredPostgres
+import KindredRPC
 import KindredRuntime
 
 /// Guardian sessions: what a right PIN opens, for 10 minutes, on one minor, for the user who typed it. They
-/// change the minor's controls and PIN; they are checked here, once, for both.
+/// open the minor's settings and change their controls and PIN; they are checked here, once, for all three.
 enum GuardianSessions {
     static let lifetime: Duration = .seconds(10 * 60)
 
@@ -25,18 +26,33 @@ enum GuardianSessions {
         return Opened(token: token, expiresAt: expiresAt)
     }
 
+    /// The token `text` presents, or nil when it could name no session: empty, or longer than any credential
+    /// (no point hashing it).
+    static func presented(_ text: String) -> OpaqueToken? {
+        guard !text.isEmpty, text.utf8.count <= FieldViolations.longestCredential else { return nil }
+        return OpaqueToken(text: text)
+    }
+
     /// Refuses unless `text` is a session on `minorID` opened by `caller` and unexpired at `now`; the caller
-    /// has just been found to guard the minor still. A session of another user, or on another minor, is as
-    /// good as none.
+    /// has just been found to guard the minor still.
     static func require(
         _ text: String, on minorID: String, by caller: Caller, now: Date, in tx: PostgresTransaction
     ) async throws {
         guard !text.isEmpty else { throw FamilyError.sessionRefused(.missing) }
-        guard text.utf8.count <= FieldViolations.longestCredential,
-            let found = try await GuardianSessionStore.find(
-                OpaqueToken(text: text), minorID: minorID, on: tx),
-            found.openedBy == caller.userID.lowercased()
-        else { throw FamilyError.sessionRefused(.invalid) }
+        var found: GuardianSessionStore.Found?
+        if let token = presented(text) {
+            found = try await GuardianSessionStore.find(token, minorID: minorID, on: tx)
+        }
+        try accept(found, by: caller, now: now)
+    }
+
+    /// Refuses `found`, the session a presented token names on the minor (nil: none there), unless `caller`
+    /// opened it and it is unexpired at `now`. A session of another user, or on another minor, is as good as
+    /// none.
+    static func accept(_ found: GuardianSessionStore.Found?, by caller: Caller, now: Date) throws(RPCError) {
+        guard let found, found.openedBy == caller.userID.lowercased() else {
+            throw FamilyError.sessionRefused(.invalid)
+        }
         guard StoredInstant.isAhead(found.expiresAt, of: now) else {
             throw FamilyError.sessionRefused(.expired)
         }

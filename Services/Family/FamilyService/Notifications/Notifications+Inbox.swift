@@ -6,8 +6,6 @@ import KindredRuntime
 extension Notifications {
     /// Ids marked read per call at most.
     static let markLimit = 500
-    /// Notifications a stream reads per query.
-    static let watchBatch = 100
 
     /// A page of `recipient`'s notifications, newest first (the last committed first), with their unread count.
     func list(for recipient: String, page: InboxPage) async throws
@@ -43,7 +41,8 @@ extension Notifications {
 
     /// Sends `recipient`'s notifications created after `afterID` (empty: from now on), then each new one as it
     /// commits, in the order they committed, until the bell closes (the drain); throws `CancellationError`
-    /// when the calling task is cancelled.
+    /// when the calling task is cancelled. The streams of one recipient share each wake-up's read
+    /// (`RecipientBell`).
     func watch(
         for recipient: String, after afterID: String,
         send: (Kindred_Family_V1_Notification) async throws -> Void
@@ -51,21 +50,12 @@ extension Notifications {
         if !afterID.isEmpty && !UUIDv7.isWellFormed(afterID) {
             throw FieldViolations.single("after_notification_id", "is not a notification id")
         }
-        // Subscribed before the start is read: whatever commits after that read rings the bell.
-        guard let subscription = try bell.subscribe(recipient) else { return }
-        defer { bell.unsubscribe(subscription) }
-        var last = try await InboxStore.streamStart(
-            of: recipient, after: afterID.isEmpty ? nil : afterID, on: database)
-        repeat {
-            var batch: [InboxStore.Positioned]
-            repeat {
-                batch = try await InboxStore.notifications(
-                    of: recipient, after: last, limit: Self.watchBatch, on: database)
-                for (seq, notification) in batch {
-                    try await send(notification)
-                    last = seq
-                }
-            } while batch.count == Self.watchBatch
-        } while try await bell.wait(subscription)
+        try await bell.stream(to: recipient) { [database] in
+            let start = try await InboxStore.streamStart(
+                of: recipient, after: afterID.isEmpty ? nil : afterID, on: database)
+            return (start, true)
+        } send: { positioned in
+            try await send(positioned.notification)
+        }
     }
 }

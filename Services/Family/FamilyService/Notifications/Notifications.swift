@@ -7,12 +7,17 @@ import KindredRuntime
 struct Notifications: Sendable {
     let database: PostgresPool
     let clock: WallClock
-    /// Wakes the `WatchNotifications` streams of this process; closed at the drain.
-    let bell: InboxBell
+    /// Wakes the `WatchNotifications` streams of this process and shares their reads; closed at the drain.
+    let bell: RecipientBell<InboxStore.Positioned>
 
     init(context: FamilyContext) {
-        database = context.database
+        let database = context.database
+        self.database = database
         clock = context.clock
-        bell = InboxBell(configuration: context.database.configuration, logger: context.logger)
+        bell = RecipientBell(
+            channel: NotificationInbox.channel, pool: database, logger: context.logger, cursor: { $0.seq },
+            read: { recipient, seq, limit in
+                try await InboxStore.notifications(of: recipient, after: seq, limit: limit, on: database)
+            })
     }
 }

@@ -5,8 +5,9 @@ import KindredPostgres
 import KindredRuntime
 
 /// Reading and changing parental controls. A read is one statement and asks identity nothing, since every
-/// other service asks it on its own hot paths; a change needs a guardian session and applies at once, with
-/// its `parental_controls.changed` event in the same transaction.
+/// other service asks it on its own hot paths (`MinorControls+Reads.swift`); a guardian needs a session to
+/// read the settings as to change them, and a change applies at once, with its `parental_controls.changed`
+/// event in the same transaction.
 struct MinorControls: Sendable {
     let database: PostgresPool
     let clock: WallClock
@@ -18,22 +19,6 @@ struct MinorControls: Sendable {
 
     init(context: FamilyContext) {
         self.init(database: context.database, clock: context.clock)
-    }
-
-    /// The controls of `userID` (empty: the caller's own) for the user themself, their guardians, services
-    /// and admins; NOT_FOUND for anyone else. A user without controls (an adult) gets inactive ones.
-    func get(userID requested: String, caller: Caller) async throws -> Kindred_Family_V1_ParentalControls {
-        var violations = FieldViolations()
-        let userID = MinorAccess.userID(
-            requested.isEmpty && caller.role == .user ? caller.userID : requested, field: "user_id",
-            into: &violations)
-        try violations.throwIfAny()
-        let privileged = caller.role != .user || caller.userID.lowercased() == userID
-        // Only a user asking about someone else needs the guardian probe; the same statement answers it.
-        let (controls, askerIsGuardian) = try await ParentalControlsStore.read(
-            userID, asking: privileged ? nil : caller.userID.lowercased(), now: clock.now, on: database)
-        guard privileged || askerIsGuardian else { throw FamilyError.userNotFound }
-        return controls
     }
 
     /// Sets the toggles `mask` names to their values in `changes`, for a guardian with a session of theirs on

@@ -12,7 +12,7 @@ enum ApprovalStore {
     static func approval(id: String, viewer: String?, on pool: PostgresPool) async throws
         -> (record: ApprovalRecord, viewerGuards: Bool)?
     {
-        let rows = try await pool.query(
+        let rows = try await pool.pureRead(
             """
             SELECT \(Columns.request),
                 EXISTS (SELECT 1 FROM family.guardian_links g
@@ -28,7 +28,7 @@ enum ApprovalStore {
     static func list(for viewer: String, _ page: ApprovalPage, on pool: PostgresPool) async throws
         -> [ApprovalRecord]
     {
-        try await pool.query(
+        try await pool.pureRead(
             """
             SELECT \(Columns.request) FROM family.approval_requests r
             WHERE (r.minor_id = \(viewer)::uuid

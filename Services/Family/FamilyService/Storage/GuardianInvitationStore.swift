@@ -33,7 +33,7 @@ enum GuardianInvitationStore {
     /// The invitation `token` was mailed with, used or not, if any.
     static func invitation(token: OpaqueToken, on db: some StatementRunner) async throws -> Invitation? {
         try decode(
-            await db.query(
+            await db.pureRead(
                 """
                 SELECT id::text, minor_id::text, request_id, guardian_email, created_at, expires_at,
                     accepted_by::text
@@ -45,7 +45,7 @@ enum GuardianInvitationStore {
     /// `minor`'s invitations neither accepted nor expired at `now`, oldest first.
     static func pending(minor: String, now: Date, on db: some StatementRunner) async throws -> [Invitation] {
         try decode(
-            await db.query(
+            await db.pureRead(
                 """
                 SELECT id::text, minor_id::text, request_id, guardian_email, created_at, expires_at,
                     accepted_by::text

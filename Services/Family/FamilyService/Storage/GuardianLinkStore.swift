@@ -16,7 +16,7 @@ enum GuardianLinkStore {
     /// that is not a user id (a service's client id).
     static func exists(guardian: String, minor: String, on db: some StatementRunner) async throws -> Bool {
         guard UUIDv7.isWellFormed(guardian), UUIDv7.isWellFormed(minor) else { return false }
-        let rows = try await db.query(
+        let rows = try await db.pureRead(
             """
             SELECT EXISTS (SELECT 1 FROM family.guardian_links
                 WHERE minor_id = \(minor)::uuid AND guardian_id = \(guardian)::uuid)
@@ -39,7 +39,7 @@ enum GuardianLinkStore {
     /// The user ids of `minor`'s guardians, oldest link first; none for an id that is not a user id.
     static func guardianIDs(ofMinor minor: String, on db: some StatementRunner) async throws -> [String] {
         guard UUIDv7.isWellFormed(minor) else { return [] }
-        return try await db.query(
+        return try await db.pureRead(
             """
             SELECT guardian_id::text FROM family.guardian_links
             WHERE minor_id = \(minor)::uuid ORDER BY created_at, id
@@ -51,7 +51,7 @@ enum GuardianLinkStore {
     static func links(ofMinor minor: String, on db: some StatementRunner) async throws -> [Link] {
         guard UUIDv7.isWellFormed(minor) else { return [] }
         return try decode(
-            await db.query(
+            await db.pureRead(
                 """
                 SELECT id::text, minor_id::text, guardian_id::text, created_at FROM family.guardian_links
                 WHERE minor_id = \(minor)::uuid ORDER BY created_at, id
@@ -61,7 +61,7 @@ enum GuardianLinkStore {
     /// The links `user` is on, as the minor or as the guardian, oldest first.
     static func links(of user: String, on db: some StatementRunner) async throws -> [Link] {
         try decode(
-            await db.query(
+            await db.pureRead(
                 """
                 SELECT id::text, minor_id::text, guardian_id::text, created_at FROM family.guardian_links
                 WHERE minor_id = \(user)::uuid OR guardian_id = \(user)::uuid ORDER BY created_at, id
@@ -71,7 +71,7 @@ enum GuardianLinkStore {
     /// The link with `id`, if there is one.
     static func link(_ id: String, on db: some StatementRunner) async throws -> Link? {
         try decode(
-            await db.query(
+            await db.pureRead(
                 """
                 SELECT id::text, minor_id::text, guardian_id::text, created_at FROM family.guardian_links
                 WHERE id = \(id)::uuid

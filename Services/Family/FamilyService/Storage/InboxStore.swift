@@ -14,7 +14,7 @@ enum InboxStore {
     static func page(
         of recipient: String, unreadOnly: Bool, before: Int64?, limit: Int, on db: PostgresPool
     ) async throws -> [Positioned] {
-        try await db.query(
+        try await db.pureRead(
             """
             SELECT id::text, kind, title, body, coalesce(subject_user_id::text, ''), created_at, read_at, seq
             FROM family.notifications
@@ -27,7 +27,7 @@ enum InboxStore {
 
     /// How many of `recipient`'s notifications are unread.
     static func unreadCount(of recipient: String, on db: PostgresPool) async throws -> Int64 {
-        try await db.query(
+        try await db.pureRead(
             """
             SELECT count(*) FROM family.notifications WHERE recipient_id = \(recipient)::uuid AND read_at IS NULL
             """
@@ -60,11 +60,11 @@ enum InboxStore {
         -> Int64
     {
         guard let id else {
-            return try await db.query(
+            return try await db.pureRead(
                 "SELECT coalesce(max(seq), 0) FROM family.notifications WHERE recipient_id = \(recipient)::uuid"
             )[0].decode(Int64.self, column: 0)
         }
-        return try await db.query(
+        return try await db.pureRead(
             """
             SELECT coalesce(
                 (SELECT seq FROM family.notifications WHERE recipient_id = \(recipient)::uuid AND id = \(id)::uuid),
@@ -79,7 +79,7 @@ enum InboxStore {
     static func notifications(of recipient: String, after seq: Int64, limit: Int, on db: PostgresPool)
         async throws -> [Positioned]
     {
-        try await db.query(
+        try await db.pureRead(
             """
             SELECT id::text, kind, title, body, coalesce(subject_user_id::text, ''), created_at, read_at, seq
             FROM family.notifications

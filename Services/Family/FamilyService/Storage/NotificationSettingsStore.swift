@@ -8,7 +8,7 @@ enum NotificationSettingsStore {
     static func settings(of user: String, on db: PostgresPool) async throws
         -> Kindred_Family_V1_NotificationSettings
     {
-        let rows = try await db.query(
+        let rows = try await db.pureRead(
             """
             SELECT activity_alerts, weekly_summary FROM family.notification_settings WHERE user_id = \(user)::uuid
             """)

@@ -1,30 +1,49 @@
 import FoundationEssentials
+import KindredAuth
 import KindredMessages
 import KindredPostgres
 import KindredRuntime
 
 /// The SQL of `family.parental_controls` as the controls part reads and changes it.
 enum ParentalControlsStore {
-    /// What `GetParentalControls` needs, in one statement of index probes: the controls (inactive when the
-    /// user has no row), whether a PIN is set or a reset pending, and whether `guardianID` guards the user.
+    /// What a read of a user's controls found: the controls, whether the asker guards the user, and the
+    /// session the asker presented on the user (nil: none there).
+    struct Read: Sendable {
+        let controls: Kindred_Family_V1_ParentalControls
+        let askerIsGuardian: Bool
+        let session: GuardianSessionStore.Found?
+    }
+
+    /// What `GetParentalControls` and `GetParentalControlsStatus` need, in one statement of index probes: the
+    /// controls (inactive when the user has no row), whether a PIN is set or a reset pending, whether
+    /// `guardianID` guards the user, and the guardian session `session` names on the user.
     static func read(
-        _ userID: String, asking guardianID: String?, now: Date, on pool: PostgresPool
-    ) async throws -> (controls: Kindred_Family_V1_ParentalControls, askerIsGuardian: Bool) {
-        let rows = try await pool.query(
+        _ userID: String, asking guardianID: String?, session: OpaqueToken?, now: Date, on pool: PostgresPool
+    ) async throws -> Read {
+        let rows = try await pool.pureRead(
             """
             SELECT c.active, c.messaging_followed_only, c.public_events_restricted, c.event_join_approval_required,
                 c.content_filtering, c.updated_at,
                 EXISTS (SELECT 1 FROM family.guardian_pins p WHERE p.minor_id = \(userID)::uuid),
                 EXISTS (SELECT 1 FROM family.open_pin_resets r WHERE r.minor_id = \(userID)::uuid AND r.expires_at > \(now)),
                 EXISTS (SELECT 1 FROM family.guardian_links l
-                        WHERE l.minor_id = \(userID)::uuid AND l.guardian_id = \(guardianID)::uuid)
+                        WHERE l.minor_id = \(userID)::uuid AND l.guardian_id = \(guardianID)::uuid),
+                s.opened_by::text, s.expires_at
             FROM (VALUES (1)) AS one LEFT JOIN family.parental_controls c ON c.minor_id = \(userID)::uuid
+                LEFT JOIN family.guardian_sessions s
+                    ON s.token_hash = \(session?.storageHash) AND s.minor_id = \(userID)::uuid
             """)
         let row = rows[0]
         var controls = try self.controls(of: userID, from: row)
         controls.pinSet = try row.decode(Bool.self, column: 6)
         controls.pinResetPending = try row.decode(Bool.self, column: 7)
-        return (controls, try row.decode(Bool.self, column: 8))
+        var session: GuardianSessionStore.Found?
+        if let openedBy = try row.decode(String?.self, column: 9) {
+            session = GuardianSessionStore.Found(
+                openedBy: openedBy, expiresAt: try row.decode(Date.self, column: 10))
+        }
+        return Read(
+            controls: controls, askerIsGuardian: try row.decode(Bool.self, column: 8), session: session)
     }
 
     /// Reads and locks (`FOR UPDATE`) the controls row of `minorID`; nil when there is none (an adult).

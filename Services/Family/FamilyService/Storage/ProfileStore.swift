@@ -16,7 +16,7 @@ enum ProfileStore {
 
     /// `userID`'s profile: an empty one when there is no row.
     static func read(_ userID: String, on db: some StatementRunner) async throws -> Row {
-        let rows = try await db.query(
+        let rows = try await db.pureRead(
             """
             SELECT p.display_name, p.first_name, p.last_name, p.avatar_url, p.bio,
                 coalesce(c.active, false), p.updated_at

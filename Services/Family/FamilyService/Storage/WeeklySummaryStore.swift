@@ -10,7 +10,7 @@ enum WeeklySummaryStore {
         async throws
         -> [String]
     {
-        try await db.query(
+        try await db.pureRead(
             """
             SELECT l.guardian_id::text
             FROM family.guardian_links l

@@ -42,6 +42,10 @@ extension FamilyError {
         return error
     }
 
+    /// A guardian opening a minor's settings without a session: the PIN guards reading them, not only changes.
+    static let settingsSessionRequired = refusal(
+        .permissionDenied, "GUARDIAN_SESSION_REQUIRED", "Enter the guardian PIN to open these settings.")
+
     /// Why a guardian session cannot be used: none given, not one of this guardian's for this minor (or
     /// its guardian no longer guards them), or past its 10 minutes.
     enum SessionProblem: Sendable, Equatable {

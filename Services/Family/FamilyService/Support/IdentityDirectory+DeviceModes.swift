@@ -8,9 +8,9 @@ extension IdentityDirectory {
     /// empty, family vouches for a proof it checked itself (a guardian PIN), so no caller's empty password may
     /// ever reach this.
     ///
-    /// Identity's answers about the caller reach them as identity gave them (`reachesTheCaller`); any other
-    /// refusal means family is not set up to ask (its client lacks `device_modes`) and is INTERNAL, with
-    /// identity's answer in the log.
+    /// Identity's answers about the caller reach them as identity gave them (`reachesTheCaller`),
+    /// identity out of reach or out of time as UNAVAILABLE; any other refusal means family is not set up
+    /// to ask (its client lacks `device_modes`) and is INTERNAL, with identity's answer in the log.
     func deviceModeTokens(
         for userID: String, mode: Kindred_Identity_V1_DeviceMode, password: String = ""
     ) async throws -> Kindred_Family_V1_ModeTokens {
@@ -19,10 +19,12 @@ extension IdentityDirectory {
             issued = try await client.issueDeviceModeTokens(
                 .init(userID: userID, mode: mode, password: password),
                 options: try await credentials.callOptions(timeout: .seconds(5)))
-        } catch let refusal where Self.reachesTheCaller(refusal) {
+        } catch let refusal where Self.reachesTheCaller(refusal) && refusal.code != .unavailable
+            && refusal.code != .deadlineExceeded
+        {
             throw refusal
         } catch {
-            throw UnexpectedIdentityAnswer(method: "IssueDeviceModeTokens", answer: error)
+            throw Self.failure(error, asking: "IssueDeviceModeTokens")
         }
         return Kindred_Family_V1_ModeTokens(
             accessToken: issued.accessToken, expiresIn: issued.expiresIn, refreshToken: issued.refreshToken,
@@ -46,12 +48,4 @@ extension IdentityDirectory {
         default: false
         }
     }
-}
-
-/// Identity refused family itself: a deployment fault, INTERNAL to the caller, named in the log.
-struct UnexpectedIdentityAnswer: Error, CustomStringConvertible {
-    let method: String
-    let answer: RPCError
-
-    var description: String { "identity answered family's \(method) with \(answer)" }
 }

@@ -17,7 +17,7 @@ extension AccountStore {
 
     /// How many accounts each age band holds; bands without accounts are absent.
     static func accountsPerBand(on db: some StatementRunner) async throws -> [TokenClaims.AgeBand: Int] {
-        let rows = try await db.query("SELECT age_band, count(*) FROM identity.accounts GROUP BY age_band")
+        let rows = try await db.pureRead("SELECT age_band, count(*) FROM identity.accounts GROUP BY age_band")
         var counts: [TokenClaims.AgeBand: Int] = [:]
         for row in rows {
             let (band, count) = try row.decode((String, Int).self)
@@ -30,7 +30,7 @@ extension AccountStore {
     static func refusedRegistrations(since: CalendarDate, on db: some StatementRunner) async throws
         -> [RefusedDay]
     {
-        let rows = try await db.query(
+        let rows = try await db.pureRead(
             """
             SELECT day::text, attempts FROM identity.refused_registrations
             WHERE day >= \(since.description)::date ORDER BY day

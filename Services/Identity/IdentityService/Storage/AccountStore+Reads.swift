@@ -7,7 +7,7 @@ import KindredPostgres
 enum AccountStore {
     /// The owner's view of an account, with whether a date-of-birth change awaits confirmation at `now`.
     static func account(id: String, now: Date, on db: some StatementRunner) async throws -> AccountRecord? {
-        let rows = try await db.query(
+        let rows = try await db.pureRead(
             """
             SELECT a.id::text, a.username, a.email, a.email_verified_at IS NOT NULL, a.date_of_birth::text,
                 a.age_band, a.parental_controls, a.role, a.created_at, a.age_assurance_method, a.age_assured_at,
@@ -35,7 +35,7 @@ enum AccountStore {
     static func passwordCheck(id: String, on db: some StatementRunner) async throws
         -> (username: String, passwordHash: String)?
     {
-        let rows = try await db.query(
+        let rows = try await db.pureRead(
             "SELECT username, password_hash FROM identity.accounts WHERE id = \(id)")
         return try rows.first?.decode((String, String).self)
     }
@@ -44,7 +44,7 @@ enum AccountStore {
     static func ageRange(id: String, on db: some StatementRunner) async throws
         -> (band: TokenClaims.AgeBand, parentalControls: Bool)?
     {
-        let rows = try await db.query(
+        let rows = try await db.pureRead(
             "SELECT age_band, parental_controls FROM identity.accounts WHERE id = \(id)")
         guard let row = rows.first else { return nil }
         let (band, controls) = try row.decode((String, Bool).self)
@@ -62,7 +62,7 @@ enum AccountStore {
 
     /// The account registered under `email`, ignoring case.
     static func addressee(email: String, on db: some StatementRunner) async throws -> Addressee? {
-        let rows = try await db.query(
+        let rows = try await db.pureRead(
             """
             SELECT id::text, username, email, email_verified_at IS NOT NULL FROM identity.accounts
             WHERE lower(email) = lower(\(email))

@@ -44,7 +44,7 @@ extension AccountStore {
 
     /// The account `requestID` registered, if any.
     static func registration(requestID: String, on db: some StatementRunner) async throws -> Registration? {
-        let rows = try await db.query(
+        let rows = try await db.pureRead(
             """
             SELECT id::text, username, email, date_of_birth::text, password_hash FROM identity.accounts
             WHERE registration_request_id = \(requestID)
@@ -63,7 +63,7 @@ extension AccountStore {
     static func taken(username: String, email: String, on db: some StatementRunner) async throws
         -> (username: Bool, email: Bool)
     {
-        let rows = try await db.query(
+        let rows = try await db.pureRead(
             """
             SELECT EXISTS (SELECT 1 FROM identity.accounts WHERE lower(username) = lower(\(username))),
                    EXISTS (SELECT 1 FROM identity.accounts WHERE lower(email) = lower(\(email)))

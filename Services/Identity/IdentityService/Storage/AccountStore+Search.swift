@@ -12,7 +12,7 @@ extension AccountStore {
     /// The `~>=~` family compares bytes, as `accounts_username_prefix` (text_pattern_ops) is ordered, so the
     /// range scan uses that index whatever the database's collation.
     static func search(_ page: SearchPage, on db: some StatementRunner) async throws -> [PublicAccount] {
-        let rows = try await db.query(
+        let rows = try await db.pureRead(
             """
             SELECT id::text, username FROM identity.accounts
             WHERE lower(username) ~>=~ \(page.prefix) AND lower(username) ~<~ \(page.upperBound)

@@ -14,7 +14,7 @@ extension AccountStore {
     /// The account whose username or email is `identifier`, ignoring case.
     static func signInAccount(identifier: String, on db: some StatementRunner) async throws -> SignInAccount?
     {
-        let rows = try await db.query(
+        let rows = try await db.pureRead(
             """
             SELECT id::text, role, age_band, parental_controls, password_hash, email_verified_at IS NOT NULL
             FROM identity.accounts
@@ -30,7 +30,7 @@ extension AccountStore {
 
     /// The claims of account `id` now, or nil when it is gone.
     static func tokenSubject(id: String, on db: some StatementRunner) async throws -> TokenSubject? {
-        let rows = try await db.query(
+        let rows = try await db.pureRead(
             "SELECT id::text, role, age_band, parental_controls FROM identity.accounts WHERE id = \(id)::uuid"
         )
         return try rows.first.map { row in

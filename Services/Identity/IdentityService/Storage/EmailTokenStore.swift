@@ -83,7 +83,7 @@ enum EmailTokenStore {
     static func liveAccount(
         of token: OpaqueToken, for purpose: Purpose, now: Date, on db: some StatementRunner
     ) async throws -> String? {
-        let rows = try await db.query(
+        let rows = try await db.pureRead(
             """
             SELECT account_id::text FROM identity.email_tokens
             WHERE token_hash = \(token.storageHash) AND purpose = \(purpose.rawValue) AND used_at IS NULL
@@ -96,7 +96,7 @@ enum EmailTokenStore {
     static func refusal(of token: OpaqueToken, for purpose: Purpose, on db: some StatementRunner) async throws
         -> Redemption
     {
-        let found = try await db.query(
+        let found = try await db.pureRead(
             """
             SELECT used_at IS NOT NULL FROM identity.email_tokens
             WHERE token_hash = \(token.storageHash) AND purpose = \(purpose.rawValue)

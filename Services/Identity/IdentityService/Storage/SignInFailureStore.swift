@@ -53,7 +53,7 @@ struct SignInFailureStore: Sendable {
 
     /// The whole seconds left of `key`'s lock, rounded up; nil when it has none (any more).
     func remainingLock(_ key: [UInt8]) async throws -> Int64? {
-        let rows = try await database.query(
+        let rows = try await database.pureRead(
             """
             SELECT ceil(extract(epoch FROM locked_until - now()))::bigint
             FROM identity.sign_in_failures WHERE identifier_hash = \(key)

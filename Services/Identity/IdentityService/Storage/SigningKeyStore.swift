@@ -56,7 +56,7 @@ struct SigningKeyStore: Sendable {
 
     /// The current signer's key id, and the key itself unless it is `knownKeyID` (no need to open it again).
     func signer(unless knownKeyID: String?) async throws -> (keyID: String, key: SigningKey?) {
-        let rows = try await database.query(
+        let rows = try await database.pureRead(
             """
             SELECT kid, CASE WHEN kid = \(knownKeyID) THEN NULL ELSE sealed_seed END
             FROM identity.signing_keys WHERE superseded_at IS NULL
@@ -73,7 +73,7 @@ struct SigningKeyStore: Sendable {
 
     /// Every key that may have signed a token still valid, the signer first.
     func publishedKeys() async throws -> [PublishedKey] {
-        let rows = try await database.query(
+        let rows = try await database.pureRead(
             """
             SELECT public_key, created_at FROM identity.signing_keys
             WHERE superseded_at IS NULL

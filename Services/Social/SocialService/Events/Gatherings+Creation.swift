@@ -26,7 +26,7 @@ extension Gatherings {
                 by: viewer.id, at: now, in: tx)
         }
         guard let created = try await EventStore.viewed(id, by: viewer.id, on: database) else {
-            throw RPCError(.internal, "an event vanished right after it was created")
+            throw RPCError.internalError("an event vanished right after it was created")
         }
         // The organizer sees what they just made whatever their filter, as they sent it.
         return try await present([created], to: viewer, filtering: false)[0]

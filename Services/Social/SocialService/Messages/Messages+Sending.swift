@@ -25,7 +25,7 @@ extension Messages {
             from: senderID, senderRestricted: restricted, to: to, try await relationship)
         do {
             let message = try await deliver(draft, from: from, to: to)
-            bell.announce(to.id)
+            announcer.announce(to.id)
             return message.proto
         } catch let error as PostgresError where error.isUniqueViolation {
             // The request_id was used before: that message committed first, and is there to read.
@@ -62,7 +62,8 @@ extension Messages {
                         conversationID: candidate))
             ).serializedBytes() : nil
         let message = StoredMessage(
-            id: UUIDv7.generate(at: now), conversationID: candidate, sender: sender, recipientID: recipient.id,
+            id: UUIDv7.generate(at: now), conversationID: candidate, sender: sender,
+            recipientID: recipient.id,
             body: draft.text, sentAt: now, reporters: 0)
         let conversation = try await MessageStore.insert(
             message, requestID: draft.requestID, newContact: newContact, on: database)

@@ -10,14 +10,24 @@ struct Messages: Sendable {
     let clock: WallClock
     let people: PeopleDirectory
     let controls: MessagingControls
-    /// Wakes the `WatchMessages` streams; closed at the drain.
-    let bell: MessageBell
+    /// Wakes the `WatchMessages` streams of this process and shares their reads; closed at the drain.
+    let bell: RecipientBell<ReceivedMessage>
+    /// Wakes the streams of every instance once a message committed.
+    let announcer: MessageAnnouncer
 
-    init(context: SocialContext) {
-        database = context.database
+    /// The messages part of `context`; its streams read their inbox with `readInbox` (tests count reads
+    /// through it), by default `MessageStore.received`.
+    init(context: SocialContext, readInbox: RecipientBell<ReceivedMessage>.Read? = nil) {
+        let database = context.database
+        self.database = database
         clock = context.clock
         people = context.people
         controls = MessagingControls(family: context.family)
-        bell = MessageBell(pool: context.database, logger: context.logger)
+        bell = RecipientBell(
+            channel: MessageAnnouncer.channel, pool: database, logger: context.logger, cursor: \.cursor,
+            read: readInbox ?? { recipient, cursor, limit in
+                try await MessageStore.received(by: recipient, after: cursor, limit: limit, on: database)
+            })
+        announcer = MessageAnnouncer(pool: database, logger: context.logger)
     }
 }

@@ -30,3 +30,17 @@ struct StoredMessage: Sendable, Equatable {
             text: filtered ? "" : body, sentAt: Kindred_Common_V1_Timestamp(sentAt), filtered: filtered)
     }
 }
+
+/// A message in its recipient's inbox, with its place there (`recipient_seq`): the cursor `WatchMessages`
+/// resumes after, and what its `RecipientBell` reads by.
+struct ReceivedMessage: Sendable, Equatable {
+    let cursor: Int64
+    let message: StoredMessage
+
+    /// The message as its recipient's stream sends it.
+    var proto: Kindred_Social_V1_Message {
+        var proto = message.proto
+        proto.cursor = cursor
+        return proto
+    }
+}

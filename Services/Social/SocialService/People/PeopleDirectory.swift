@@ -33,7 +33,7 @@ struct PeopleDirectory: Sendable {
         }
         guard case .account(let account) = response.view else {
             // Services always get the owner's view; anything else means identity changed its rules.
-            throw RPCError(.internal, "identity answered a service with the public view of an account")
+            throw RPCError.internalError("identity answered a service with the public view of an account")
         }
         return try await remember(
             Person(id: account.userID.lowercased(), username: account.username, minor: account.ageBand != .ageBand18Plus))

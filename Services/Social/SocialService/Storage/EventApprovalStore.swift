@@ -17,13 +17,13 @@ enum EventApprovalStore {
         let rows =
             switch subject {
             case .join(let eventID):
-                try await db.query(
+                try await db.pureRead(
                     """
                     SELECT approval_id::text, state FROM social.event_join_approvals
                     WHERE minor_id = \(minorID)::uuid AND event_id = \(eventID)::uuid
                     """)
             case .mediaView(let mediaID):
-                try await db.query(
+                try await db.pureRead(
                     """
                     SELECT approval_id::text, state FROM social.media_view_approvals
                     WHERE minor_id = \(minorID)::uuid AND media_id = \(mediaID)::uuid

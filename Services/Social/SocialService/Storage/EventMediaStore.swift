@@ -24,7 +24,7 @@ enum EventMediaStore {
         -> [EventMedia]
     {
         guard !eventIDs.isEmpty else { return [] }
-        return try await db.query(
+        return try await db.pureRead(
             """
             SELECT \(EventSQL.mediaColumns) FROM \(asking: viewer) \(EventSQL.media)
             WHERE m.event_id = ANY(\(PostgresArray(eventIDs))::uuid[])
@@ -35,7 +35,7 @@ enum EventMediaStore {
 
     /// Item `id` as `viewer` stands with it; nil when there is none.
     static func item(_ id: String, viewer: String, on db: some StatementRunner) async throws -> EventMedia? {
-        try await db.query(
+        try await db.pureRead(
             """
             SELECT \(EventSQL.mediaColumns) FROM \(asking: viewer) \(EventSQL.media)
             WHERE m.id = \(id)::uuid

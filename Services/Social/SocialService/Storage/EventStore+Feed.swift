@@ -14,7 +14,7 @@ extension EventStore {
         async throws -> [ViewedEvent]
     {
         let limit = page.size + 1
-        return try await db.query(
+        return try await db.pureRead(
             """
             WITH page AS (
                 (SELECT e.* FROM \(asking: viewer, page, hidingMature) CROSS JOIN social.events e

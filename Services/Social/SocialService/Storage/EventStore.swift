@@ -36,7 +36,7 @@ enum EventStore {
     static func viewed(_ id: String, by viewer: String, on db: some StatementRunner) async throws
         -> ViewedEvent?
     {
-        let rows = try await db.query(
+        let rows = try await db.pureRead(
             """
             SELECT \(EventSQL.columns), \(EventSQL.visible), \(EventSQL.reported),
                 EXISTS (SELECT 1 FROM social.follows f

@@ -26,7 +26,7 @@ enum FollowStore {
         async throws
         -> Set<String>
     {
-        let rows = try await db.query(
+        let rows = try await db.pureRead(
             """
             SELECT followee_id::text FROM social.follows
             WHERE follower_id = \(follower)::uuid AND followee_id = ANY(\(PostgresArray(candidates))::uuid[])

@@ -16,7 +16,7 @@ enum GraphStore {
 
     /// Up to `page.size + 1` entries of `page`, so that `GraphPage.serve` can tell whether another page follows.
     static func entries(_ page: GraphPage, on db: some StatementRunner) async throws -> [GraphEntry] {
-        try await db.query(query(page)).map { row in
+        try await db.pureRead(query(page)).map { row in
             let (id, username, since, requestID) = try row.decode((String, String, Int64, String?).self)
             return GraphEntry(
                 person: Kindred_Social_V1_Person(userID: id, username: username),

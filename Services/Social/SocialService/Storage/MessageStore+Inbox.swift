@@ -5,17 +5,17 @@ import KindredPostgres
 extension MessageStore {
     /// The position of the newest message `recipient` received; 0 before the first.
     static func inboxPosition(of recipient: String, on db: some StatementRunner) async throws -> Int64 {
-        try await db.query(
+        try await db.pureRead(
             "SELECT coalesce((SELECT last_seq FROM social.message_inboxes WHERE user_id = \(recipient)), 0)"
         )[0].decode(Int64.self)
     }
 
     /// Up to `limit` of the messages `recipient` received after position `seq`, in order, each with its
-    /// position; those from someone blocked either way are left out.
+    /// position (its cursor); those from someone blocked either way are left out.
     static func received(by recipient: String, after seq: Int64, limit: Int, on db: some StatementRunner)
-        async throws -> [(seq: Int64, message: StoredMessage)]
+        async throws -> [ReceivedMessage]
     {
-        try await db.query(
+        try await db.pureRead(
             """
             SELECT v.id, v.conversation_id, v.sender_id, v.sender_username, v.sender_minor, v.recipient_id, v.body,
                 v.sent_at, v.reporters, v.recipient_seq
@@ -26,7 +26,9 @@ extension MessageStore {
             ORDER BY v.recipient_seq
             LIMIT \(limit)
             """
-        ).map { row in (try row.decode(Int64.self, column: 9), try message(row)) }
+        ).map { row in
+            ReceivedMessage(cursor: try row.decode(Int64.self, column: 9), message: try message(row))
+        }
     }
 
     /// Sends one notification on `channel` per recipient, its id as payload, in a transaction of its own.

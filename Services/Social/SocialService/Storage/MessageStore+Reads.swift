@@ -12,7 +12,7 @@ extension MessageStore {
     static func sent(by senderID: String, requestID: String, on db: some StatementRunner) async throws
         -> StoredMessage?
     {
-        try await db.query(
+        try await db.pureRead(
             """
             SELECT id, conversation_id, sender_id, sender_username, sender_minor, recipient_id, body, sent_at,
                 reporters
@@ -28,7 +28,7 @@ extension MessageStore {
     ) async throws -> [Listed] {
         let (at, afterID) = (position?.lastMessageAt, position?.conversationID)
         // The first bound on last_message_at is the index's range; the second only settles ties.
-        return try await db.query(
+        return try await db.pureRead(
             """
             SELECT v.id, v.conversation_id, v.sender_id, v.sender_username, v.sender_minor, v.recipient_id, v.body,
                 v.sent_at, v.reporters, o.user_id, o.username, o.minor, c.last_message_at
@@ -55,7 +55,7 @@ extension MessageStore {
     static func mayRead(_ conversationID: String, _ userID: String, on db: some StatementRunner) async throws
         -> Bool
     {
-        try await db.query(
+        try await db.pureRead(
             """
             SELECT EXISTS (
                 SELECT 1 FROM social.conversations c
@@ -72,7 +72,7 @@ extension MessageStore {
     static func messages(
         in conversationID: String, before id: String?, limit: Int, on db: some StatementRunner
     ) async throws -> [StoredMessage] {
-        try await db.query(
+        try await db.pureRead(
             """
             SELECT id, conversation_id, sender_id, sender_username, sender_minor, recipient_id, body, sent_at,
                 reporters

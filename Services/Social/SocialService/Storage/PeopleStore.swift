@@ -4,12 +4,13 @@ import KindredPostgres
 /// `social.people`: whom social has met.
 enum PeopleStore {
     static func find(id: String, on db: some StatementRunner) async throws -> Person? {
-        try await decode(db.query("SELECT user_id::text, username, minor FROM social.people WHERE user_id = \(id)"))
+        try await decode(
+            db.pureRead("SELECT user_id::text, username, minor FROM social.people WHERE user_id = \(id)"))
     }
 
     static func find(username: String, on db: some StatementRunner) async throws -> Person? {
         try await decode(
-            db.query(
+            db.pureRead(
                 "SELECT user_id::text, username, minor FROM social.people WHERE lower(username) = lower(\(username))"))
     }
 

@@ -4,7 +4,7 @@ import KindredPostgres
 enum RelationshipStore {
     /// How `me` stands with `other`: five primary-key probes in one statement.
     static func between(_ me: String, _ other: String, on db: some StatementRunner) async throws -> Relationship {
-        let rows = try await db.query(
+        let rows = try await db.pureRead(
             """
             SELECT
                 EXISTS (SELECT 1 FROM social.blocks WHERE blocker_id = \(me) AND blocked_id = \(other)),

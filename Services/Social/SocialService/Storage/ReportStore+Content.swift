@@ -9,7 +9,7 @@ extension ReportStore {
     static func message(_ id: String, on db: some StatementRunner) async throws
         -> (sender: String, conversation: String)?
     {
-        try await db.query(
+        try await db.pureRead(
             "SELECT sender_id::text, conversation_id::text FROM social.messages WHERE id = \(id)::uuid"
         ).first?.decode((String, String).self)
     }
@@ -20,7 +20,7 @@ extension ReportStore {
         -> String?
     {
         try await onlyID(
-            db.query(
+            db.pureRead(
                 """
                 SELECT e.organizer_id::text FROM \(asking: reporter) CROSS JOIN social.events e
                 WHERE e.id = \(id)::uuid AND \(EventSQL.visible)
@@ -33,7 +33,7 @@ extension ReportStore {
         -> String?
     {
         try await onlyID(
-            db.query(
+            db.pureRead(
                 """
                 SELECT e.organizer_id::text
                 FROM \(asking: reporter) CROSS JOIN social.event_media m

@@ -18,7 +18,7 @@ enum UserSearchStore {
         -> [String: Screening]
     {
         guard !ids.isEmpty else { return [:] }
-        let rows = try await db.query(
+        let rows = try await db.pureRead(
             """
             SELECT m.id::text,
                 NOT EXISTS (SELECT 1 FROM social.blocks b WHERE b.blocker_id = \(searcher)::uuid AND b.blocked_id = m.id)

@@ -38,7 +38,7 @@ struct FamilyGate: Sendable {
                 .init(minorUserID: minorID, kind: kind, subjectID: subjectID, summary: summary), options: options)
         }
         guard let approval = response.approval else {
-            throw RPCError(.internal, "family created an approval request without answering it")
+            throw RPCError.internalError("family created an approval request without answering it")
         }
         return approval
     }

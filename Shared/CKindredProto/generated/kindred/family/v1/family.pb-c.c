@@ -1177,6 +1177,141 @@ void   kindred__family__v1__get_parental_controls_response__free_unpacked
   assert(message->base.descriptor == &kindred__family__v1__get_parental_controls_response__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   kindred__family__v1__parental_controls_status__init
+                     (Kindred__Family__V1__ParentalControlsStatus         *message)
+{
+  static const Kindred__Family__V1__ParentalControlsStatus init_value = KINDRED__FAMILY__V1__PARENTAL_CONTROLS_STATUS__INIT;
+  *message = init_value;
+}
+size_t kindred__family__v1__parental_controls_status__get_packed_size
+                     (const Kindred__Family__V1__ParentalControlsStatus *message)
+{
+  assert(message->base.descriptor == &kindred__family__v1__parental_controls_status__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t kindred__family__v1__parental_controls_status__pack
+                     (const Kindred__Family__V1__ParentalControlsStatus *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &kindred__family__v1__parental_controls_status__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t kindred__family__v1__parental_controls_status__pack_to_buffer
+                     (const Kindred__Family__V1__ParentalControlsStatus *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &kindred__family__v1__parental_controls_status__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Kindred__Family__V1__ParentalControlsStatus *
+       kindred__family__v1__parental_controls_status__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Kindred__Family__V1__ParentalControlsStatus *)
+     protobuf_c_message_unpack (&kindred__family__v1__parental_controls_status__descriptor,
+                                allocator, len, data);
+}
+void   kindred__family__v1__parental_controls_status__free_unpacked
+                     (Kindred__Family__V1__ParentalControlsStatus *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &kindred__family__v1__parental_controls_status__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   kindred__family__v1__get_parental_controls_status_request__init
+                     (Kindred__Family__V1__GetParentalControlsStatusRequest         *message)
+{
+  static const Kindred__Family__V1__GetParentalControlsStatusRequest init_value = KINDRED__FAMILY__V1__GET_PARENTAL_CONTROLS_STATUS_REQUEST__INIT;
+  *message = init_value;
+}
+size_t kindred__family__v1__get_parental_controls_status_request__get_packed_size
+                     (const Kindred__Family__V1__GetParentalControlsStatusRequest *message)
+{
+  assert(message->base.descriptor == &kindred__family__v1__get_parental_controls_status_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t kindred__family__v1__get_parental_controls_status_request__pack
+                     (const Kindred__Family__V1__GetParentalControlsStatusRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &kindred__family__v1__get_parental_controls_status_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t kindred__family__v1__get_parental_controls_status_request__pack_to_buffer
+                     (const Kindred__Family__V1__GetParentalControlsStatusRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &kindred__family__v1__get_parental_controls_status_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Kindred__Family__V1__GetParentalControlsStatusRequest *
+       kindred__family__v1__get_parental_controls_status_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Kindred__Family__V1__GetParentalControlsStatusRequest *)
+     protobuf_c_message_unpack (&kindred__family__v1__get_parental_controls_status_request__descriptor,
+                                allocator, len, data);
+}
+void   kindred__family__v1__get_parental_controls_status_request__free_unpacked
+                     (Kindred__Family__V1__GetParentalControlsStatusRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &kindred__family__v1__get_parental_controls_status_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   kindred__family__v1__get_parental_controls_status_response__init
+                     (Kindred__Family__V1__GetParentalControlsStatusResponse         *message)
+{
+  static const Kindred__Family__V1__GetParentalControlsStatusResponse init_value = KINDRED__FAMILY__V1__GET_PARENTAL_CONTROLS_STATUS_RESPONSE__INIT;
+  *message = init_value;
+}
+size_t kindred__family__v1__get_parental_controls_status_response__get_packed_size
+                     (const Kindred__Family__V1__GetParentalControlsStatusResponse *message)
+{
+  assert(message->base.descriptor == &kindred__family__v1__get_parental_controls_status_response__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t kindred__family__v1__get_parental_controls_status_response__pack
+                     (const Kindred__Family__V1__GetParentalControlsStatusResponse *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &kindred__family__v1__get_parental_controls_status_response__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t kindred__family__v1__get_parental_controls_status_response__pack_to_buffer
+                     (const Kindred__Family__V1__GetParentalControlsStatusResponse *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &kindred__family__v1__get_parental_controls_status_response__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Kindred__Family__V1__GetParentalControlsStatusResponse *
+       kindred__family__v1__get_parental_controls_status_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Kindred__Family__V1__GetParentalControlsStatusResponse *)
+     protobuf_c_message_unpack (&kindred__family__v1__get_parental_controls_status_response__descriptor,
+                                allocator, len, data);
+}
+void   kindred__family__v1__get_parental_controls_status_response__free_unpacked
+                     (Kindred__Family__V1__GetParentalControlsStatusResponse *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &kindred__family__v1__get_parental_controls_status_response__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 void   kindred__family__v1__update_parental_controls_request__init
                      (Kindred__Family__V1__UpdateParentalControlsRequest         *message)
 {
@@ -4097,7 +4232,7 @@ const ProtobufCMessageDescriptor kindred__family__v1__parental_controls__descrip
   (ProtobufCMessageInit) kindred__family__v1__parental_controls__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor kindred__family__v1__get_parental_controls_request__field_descriptors[1] =
+static const ProtobufCFieldDescriptor kindred__family__v1__get_parental_controls_request__field_descriptors[2] =
 {
   {
     "user_id",
@@ -4111,14 +4246,27 @@ static const ProtobufCFieldDescriptor kindred__family__v1__get_parental_controls
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "guardian_session",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Family__V1__GetParentalControlsRequest, guardian_session),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned kindred__family__v1__get_parental_controls_request__field_indices_by_name[] = {
+  1,   /* field[1] = guardian_session */
   0,   /* field[0] = user_id */
 };
 static const ProtobufCIntRange kindred__family__v1__get_parental_controls_request__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 1 }
+  { 0, 2 }
 };
 const ProtobufCMessageDescriptor kindred__family__v1__get_parental_controls_request__descriptor =
 {
@@ -4128,7 +4276,7 @@ const ProtobufCMessageDescriptor kindred__family__v1__get_parental_controls_requ
   "Kindred__Family__V1__GetParentalControlsRequest",
   "kindred.family.v1",
   sizeof(Kindred__Family__V1__GetParentalControlsRequest),
-  1,
+  2,
   kindred__family__v1__get_parental_controls_request__field_descriptors,
   kindred__family__v1__get_parental_controls_request__field_indices_by_name,
   1,  kindred__family__v1__get_parental_controls_request__number_ranges,
@@ -4171,6 +4319,159 @@ const ProtobufCMessageDescriptor kindred__family__v1__get_parental_controls_resp
   kindred__family__v1__get_parental_controls_response__field_indices_by_name,
   1,  kindred__family__v1__get_parental_controls_response__number_ranges,
   (ProtobufCMessageInit) kindred__family__v1__get_parental_controls_response__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor kindred__family__v1__parental_controls_status__field_descriptors[4] =
+{
+  {
+    "user_id",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Family__V1__ParentalControlsStatus, user_id),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "active",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Family__V1__ParentalControlsStatus, active),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "pin_set",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Family__V1__ParentalControlsStatus, pin_set),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "pin_reset_pending",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Family__V1__ParentalControlsStatus, pin_reset_pending),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned kindred__family__v1__parental_controls_status__field_indices_by_name[] = {
+  1,   /* field[1] = active */
+  3,   /* field[3] = pin_reset_pending */
+  2,   /* field[2] = pin_set */
+  0,   /* field[0] = user_id */
+};
+static const ProtobufCIntRange kindred__family__v1__parental_controls_status__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 4 }
+};
+const ProtobufCMessageDescriptor kindred__family__v1__parental_controls_status__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "kindred.family.v1.ParentalControlsStatus",
+  "ParentalControlsStatus",
+  "Kindred__Family__V1__ParentalControlsStatus",
+  "kindred.family.v1",
+  sizeof(Kindred__Family__V1__ParentalControlsStatus),
+  4,
+  kindred__family__v1__parental_controls_status__field_descriptors,
+  kindred__family__v1__parental_controls_status__field_indices_by_name,
+  1,  kindred__family__v1__parental_controls_status__number_ranges,
+  (ProtobufCMessageInit) kindred__family__v1__parental_controls_status__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor kindred__family__v1__get_parental_controls_status_request__field_descriptors[1] =
+{
+  {
+    "user_id",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Family__V1__GetParentalControlsStatusRequest, user_id),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned kindred__family__v1__get_parental_controls_status_request__field_indices_by_name[] = {
+  0,   /* field[0] = user_id */
+};
+static const ProtobufCIntRange kindred__family__v1__get_parental_controls_status_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor kindred__family__v1__get_parental_controls_status_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "kindred.family.v1.GetParentalControlsStatusRequest",
+  "GetParentalControlsStatusRequest",
+  "Kindred__Family__V1__GetParentalControlsStatusRequest",
+  "kindred.family.v1",
+  sizeof(Kindred__Family__V1__GetParentalControlsStatusRequest),
+  1,
+  kindred__family__v1__get_parental_controls_status_request__field_descriptors,
+  kindred__family__v1__get_parental_controls_status_request__field_indices_by_name,
+  1,  kindred__family__v1__get_parental_controls_status_request__number_ranges,
+  (ProtobufCMessageInit) kindred__family__v1__get_parental_controls_status_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor kindred__family__v1__get_parental_controls_status_response__field_descriptors[1] =
+{
+  {
+    "status",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Family__V1__GetParentalControlsStatusResponse, status),
+    &kindred__family__v1__parental_controls_status__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned kindred__family__v1__get_parental_controls_status_response__field_indices_by_name[] = {
+  0,   /* field[0] = status */
+};
+static const ProtobufCIntRange kindred__family__v1__get_parental_controls_status_response__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor kindred__family__v1__get_parental_controls_status_response__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "kindred.family.v1.GetParentalControlsStatusResponse",
+  "GetParentalControlsStatusResponse",
+  "Kindred__Family__V1__GetParentalControlsStatusResponse",
+  "kindred.family.v1",
+  sizeof(Kindred__Family__V1__GetParentalControlsStatusResponse),
+  1,
+  kindred__family__v1__get_parental_controls_status_response__field_descriptors,
+  kindred__family__v1__get_parental_controls_status_response__field_indices_by_name,
+  1,  kindred__family__v1__get_parental_controls_status_response__number_ranges,
+  (ProtobufCMessageInit) kindred__family__v1__get_parental_controls_status_response__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
 static const ProtobufCFieldDescriptor kindred__family__v1__update_parental_controls_request__field_descriptors[4] =
@@ -6198,7 +6499,7 @@ const ProtobufCEnumDescriptor kindred__family__v1__push_platform__descriptor =
   kindred__family__v1__push_platform__value_ranges,
   NULL,NULL,NULL,NULL   /* reserved[1234] */
 };
-static const ProtobufCMethodDescriptor kindred__family__v1__family_service__method_descriptors[26] =
+static const ProtobufCMethodDescriptor kindred__family__v1__family_service__method_descriptors[27] =
 {
   { "GetProfile", &kindred__family__v1__get_profile_request__descriptor, &kindred__family__v1__get_profile_response__descriptor },
   { "UpdateProfile", &kindred__family__v1__update_profile_request__descriptor, &kindred__family__v1__update_profile_response__descriptor },
@@ -6211,6 +6512,7 @@ static const ProtobufCMethodDescriptor kindred__family__v1__family_service__meth
   { "RequestGuardianPinReset", &kindred__family__v1__request_guardian_pin_reset_request__descriptor, &kindred__family__v1__request_guardian_pin_reset_response__descriptor },
   { "ResetGuardianPin", &kindred__family__v1__reset_guardian_pin_request__descriptor, &kindred__family__v1__reset_guardian_pin_response__descriptor },
   { "GetParentalControls", &kindred__family__v1__get_parental_controls_request__descriptor, &kindred__family__v1__get_parental_controls_response__descriptor },
+  { "GetParentalControlsStatus", &kindred__family__v1__get_parental_controls_status_request__descriptor, &kindred__family__v1__get_parental_controls_status_response__descriptor },
   { "UpdateParentalControls", &kindred__family__v1__update_parental_controls_request__descriptor, &kindred__family__v1__update_parental_controls_response__descriptor },
   { "CreateApprovalRequest", &kindred__family__v1__create_approval_request_request__descriptor, &kindred__family__v1__create_approval_request_response__descriptor },
   { "GetApprovalRequest", &kindred__family__v1__get_approval_request_request__descriptor, &kindred__family__v1__get_approval_request_response__descriptor },
@@ -6229,31 +6531,32 @@ static const ProtobufCMethodDescriptor kindred__family__v1__family_service__meth
 };
 const unsigned kindred__family__v1__family_service__method_indices_by_name[] = {
   3,        /* AcceptGuardianInvitation */
-  12,        /* CreateApprovalRequest */
-  15,        /* DecideApprovalRequest */
-  16,        /* EnterChildMode */
-  17,        /* EnterParentMode */
-  13,        /* GetApprovalRequest */
-  23,        /* GetNotificationSettings */
+  13,        /* CreateApprovalRequest */
+  16,        /* DecideApprovalRequest */
+  17,        /* EnterChildMode */
+  18,        /* EnterParentMode */
+  14,        /* GetApprovalRequest */
+  24,        /* GetNotificationSettings */
   10,        /* GetParentalControls */
+  11,        /* GetParentalControlsStatus */
   0,        /* GetProfile */
   2,        /* InviteGuardian */
-  14,        /* ListApprovalRequests */
+  15,        /* ListApprovalRequests */
   4,        /* ListGuardianLinks */
-  18,        /* ListNotifications */
-  19,        /* MarkNotificationsRead */
-  21,        /* RegisterPushDevice */
+  19,        /* ListNotifications */
+  20,        /* MarkNotificationsRead */
+  22,        /* RegisterPushDevice */
   5,        /* RemoveGuardianLink */
   8,        /* RequestGuardianPinReset */
   9,        /* ResetGuardianPin */
   6,        /* SetGuardianPin */
-  22,        /* UnregisterPushDevice */
-  24,        /* UpdateNotificationSettings */
-  11,        /* UpdateParentalControls */
+  23,        /* UnregisterPushDevice */
+  25,        /* UpdateNotificationSettings */
+  12,        /* UpdateParentalControls */
   1,        /* UpdateProfile */
   7,        /* VerifyGuardianPin */
-  25,        /* WatchEvents */
-  20         /* WatchNotifications */
+  26,        /* WatchEvents */
+  21         /* WatchNotifications */
 };
 const ProtobufCServiceDescriptor kindred__family__v1__family_service__descriptor =
 {
@@ -6262,7 +6565,7 @@ const ProtobufCServiceDescriptor kindred__family__v1__family_service__descriptor
   "FamilyService",
   "Kindred__Family__V1__FamilyService",
   "kindred.family.v1",
-  26,
+  27,
   kindred__family__v1__family_service__method_descriptors,
   kindred__family__v1__family_service__method_indices_by_name
 };
@@ -6354,13 +6657,21 @@ void kindred__family__v1__family_service__get_parental_controls(ProtobufCService
   assert(service->descriptor == &kindred__family__v1__family_service__descriptor);
   service->invoke(service, 10, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
+void kindred__family__v1__family_service__get_parental_controls_status(ProtobufCService *service,
+                                                                       const Kindred__Family__V1__GetParentalControlsStatusRequest *input,
+                                                                       Kindred__Family__V1__GetParentalControlsStatusResponse_Closure closure,
+                                                                       void *closure_data)
+{
+  assert(service->descriptor == &kindred__family__v1__family_service__descriptor);
+  service->invoke(service, 11, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
 void kindred__family__v1__family_service__update_parental_controls(ProtobufCService *service,
                                                                    const Kindred__Family__V1__UpdateParentalControlsRequest *input,
                                                                    Kindred__Family__V1__UpdateParentalControlsResponse_Closure closure,
                                                                    void *closure_data)
 {
   assert(service->descriptor == &kindred__family__v1__family_service__descriptor);
-  service->invoke(service, 11, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 12, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void kindred__family__v1__family_service__create_approval_request(ProtobufCService *service,
                                                                   const Kindred__Family__V1__CreateApprovalRequestRequest *input,
@@ -6368,7 +6679,7 @@ void kindred__family__v1__family_service__create_approval_request(ProtobufCServi
                                                                   void *closure_data)
 {
   assert(service->descriptor == &kindred__family__v1__family_service__descriptor);
-  service->invoke(service, 12, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 13, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void kindred__family__v1__family_service__get_approval_request(ProtobufCService *service,
                                                                const Kindred__Family__V1__GetApprovalRequestRequest *input,
@@ -6376,7 +6687,7 @@ void kindred__family__v1__family_service__get_approval_request(ProtobufCService 
                                                                void *closure_data)
 {
   assert(service->descriptor == &kindred__family__v1__family_service__descriptor);
-  service->invoke(service, 13, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 14, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void kindred__family__v1__family_service__list_approval_requests(ProtobufCService *service,
                                                                  const Kindred__Family__V1__ListApprovalRequestsRequest *input,
@@ -6384,7 +6695,7 @@ void kindred__family__v1__family_service__list_approval_requests(ProtobufCServic
                                                                  void *closure_data)
 {
   assert(service->descriptor == &kindred__family__v1__family_service__descriptor);
-  service->invoke(service, 14, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 15, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void kindred__family__v1__family_service__decide_approval_request(ProtobufCService *service,
                                                                   const Kindred__Family__V1__DecideApprovalRequestRequest *input,
@@ -6392,7 +6703,7 @@ void kindred__family__v1__family_service__decide_approval_request(ProtobufCServi
                                                                   void *closure_data)
 {
   assert(service->descriptor == &kindred__family__v1__family_service__descriptor);
-  service->invoke(service, 15, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 16, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void kindred__family__v1__family_service__enter_child_mode(ProtobufCService *service,
                                                            const Kindred__Family__V1__EnterChildModeRequest *input,
@@ -6400,7 +6711,7 @@ void kindred__family__v1__family_service__enter_child_mode(ProtobufCService *ser
                                                            void *closure_data)
 {
   assert(service->descriptor == &kindred__family__v1__family_service__descriptor);
-  service->invoke(service, 16, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 17, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void kindred__family__v1__family_service__enter_parent_mode(ProtobufCService *service,
                                                             const Kindred__Family__V1__EnterParentModeRequest *input,
@@ -6408,7 +6719,7 @@ void kindred__family__v1__family_service__enter_parent_mode(ProtobufCService *se
                                                             void *closure_data)
 {
   assert(service->descriptor == &kindred__family__v1__family_service__descriptor);
-  service->invoke(service, 17, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 18, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void kindred__family__v1__family_service__list_notifications(ProtobufCService *service,
                                                              const Kindred__Family__V1__ListNotificationsRequest *input,
@@ -6416,7 +6727,7 @@ void kindred__family__v1__family_service__list_notifications(ProtobufCService *s
                                                              void *closure_data)
 {
   assert(service->descriptor == &kindred__family__v1__family_service__descriptor);
-  service->invoke(service, 18, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 19, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void kindred__family__v1__family_service__mark_notifications_read(ProtobufCService *service,
                                                                   const Kindred__Family__V1__MarkNotificationsReadRequest *input,
@@ -6424,7 +6735,7 @@ void kindred__family__v1__family_service__mark_notifications_read(ProtobufCServi
                                                                   void *closure_data)
 {
   assert(service->descriptor == &kindred__family__v1__family_service__descriptor);
-  service->invoke(service, 19, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 20, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void kindred__family__v1__family_service__watch_notifications(ProtobufCService *service,
                                                               const Kindred__Family__V1__WatchNotificationsRequest *input,
@@ -6432,7 +6743,7 @@ void kindred__family__v1__family_service__watch_notifications(ProtobufCService *
                                                               void *closure_data)
 {
   assert(service->descriptor == &kindred__family__v1__family_service__descriptor);
-  service->invoke(service, 20, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 21, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void kindred__family__v1__family_service__register_push_device(ProtobufCService *service,
                                                                const Kindred__Family__V1__RegisterPushDeviceRequest *input,
@@ -6440,7 +6751,7 @@ void kindred__family__v1__family_service__register_push_device(ProtobufCService 
                                                                void *closure_data)
 {
   assert(service->descriptor == &kindred__family__v1__family_service__descriptor);
-  service->invoke(service, 21, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 22, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void kindred__family__v1__family_service__unregister_push_device(ProtobufCService *service,
                                                                  const Kindred__Family__V1__UnregisterPushDeviceRequest *input,
@@ -6448,7 +6759,7 @@ void kindred__family__v1__family_service__unregister_push_device(ProtobufCServic
                                                                  void *closure_data)
 {
   assert(service->descriptor == &kindred__family__v1__family_service__descriptor);
-  service->invoke(service, 22, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 23, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void kindred__family__v1__family_service__get_notification_settings(ProtobufCService *service,
                                                                     const Kindred__Family__V1__GetNotificationSettingsRequest *input,
@@ -6456,7 +6767,7 @@ void kindred__family__v1__family_service__get_notification_settings(ProtobufCSer
                                                                     void *closure_data)
 {
   assert(service->descriptor == &kindred__family__v1__family_service__descriptor);
-  service->invoke(service, 23, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 24, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void kindred__family__v1__family_service__update_notification_settings(ProtobufCService *service,
                                                                        const Kindred__Family__V1__UpdateNotificationSettingsRequest *input,
@@ -6464,7 +6775,7 @@ void kindred__family__v1__family_service__update_notification_settings(ProtobufC
                                                                        void *closure_data)
 {
   assert(service->descriptor == &kindred__family__v1__family_service__descriptor);
-  service->invoke(service, 24, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 25, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void kindred__family__v1__family_service__watch_events(ProtobufCService *service,
                                                        const Kindred__Family__V1__WatchEventsRequest *input,
@@ -6472,7 +6783,7 @@ void kindred__family__v1__family_service__watch_events(ProtobufCService *service
                                                        void *closure_data)
 {
   assert(service->descriptor == &kindred__family__v1__family_service__descriptor);
-  service->invoke(service, 25, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 26, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void kindred__family__v1__family_service__init (Kindred__Family__V1__FamilyService_Service *service,
                                                 Kindred__Family__V1__FamilyService_ServiceDestroy destroy)

@@ -4849,7 +4849,7 @@ const ProtobufCMessageDescriptor kindred__social__v1__search_users_response__des
   (ProtobufCMessageInit) kindred__social__v1__search_users_response__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor kindred__social__v1__message__field_descriptors[7] =
+static const ProtobufCFieldDescriptor kindred__social__v1__message__field_descriptors[8] =
 {
   {
     "message_id",
@@ -4935,9 +4935,22 @@ static const ProtobufCFieldDescriptor kindred__social__v1__message__field_descri
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "cursor",
+    8,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT64,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Social__V1__Message, cursor),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned kindred__social__v1__message__field_indices_by_name[] = {
   1,   /* field[1] = conversation_id */
+  7,   /* field[7] = cursor */
   6,   /* field[6] = filtered */
   0,   /* field[0] = message_id */
   3,   /* field[3] = recipient_user_id */
@@ -4948,7 +4961,7 @@ static const unsigned kindred__social__v1__message__field_indices_by_name[] = {
 static const ProtobufCIntRange kindred__social__v1__message__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 7 }
+  { 0, 8 }
 };
 const ProtobufCMessageDescriptor kindred__social__v1__message__descriptor =
 {
@@ -4958,7 +4971,7 @@ const ProtobufCMessageDescriptor kindred__social__v1__message__descriptor =
   "Kindred__Social__V1__Message",
   "kindred.social.v1",
   sizeof(Kindred__Social__V1__Message),
-  7,
+  8,
   kindred__social__v1__message__field_descriptors,
   kindred__social__v1__message__field_indices_by_name,
   1,  kindred__social__v1__message__number_ranges,
@@ -5322,9 +5335,29 @@ const ProtobufCMessageDescriptor kindred__social__v1__list_messages_response__de
   (ProtobufCMessageInit) kindred__social__v1__list_messages_response__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-#define kindred__social__v1__watch_messages_request__field_descriptors NULL
-#define kindred__social__v1__watch_messages_request__field_indices_by_name NULL
-#define kindred__social__v1__watch_messages_request__number_ranges NULL
+static const ProtobufCFieldDescriptor kindred__social__v1__watch_messages_request__field_descriptors[1] =
+{
+  {
+    "after_cursor",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT64,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Social__V1__WatchMessagesRequest, after_cursor),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned kindred__social__v1__watch_messages_request__field_indices_by_name[] = {
+  0,   /* field[0] = after_cursor */
+};
+static const ProtobufCIntRange kindred__social__v1__watch_messages_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
 const ProtobufCMessageDescriptor kindred__social__v1__watch_messages_request__descriptor =
 {
   PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
@@ -5333,10 +5366,10 @@ const ProtobufCMessageDescriptor kindred__social__v1__watch_messages_request__de
   "Kindred__Social__V1__WatchMessagesRequest",
   "kindred.social.v1",
   sizeof(Kindred__Social__V1__WatchMessagesRequest),
-  0,
+  1,
   kindred__social__v1__watch_messages_request__field_descriptors,
   kindred__social__v1__watch_messages_request__field_indices_by_name,
-  0,  kindred__social__v1__watch_messages_request__number_ranges,
+  1,  kindred__social__v1__watch_messages_request__number_ranges,
   (ProtobufCMessageInit) kindred__social__v1__watch_messages_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };

@@ -43,6 +43,9 @@ typedef struct Kindred__Family__V1__ResetGuardianPinResponse Kindred__Family__V1
 typedef struct Kindred__Family__V1__ParentalControls Kindred__Family__V1__ParentalControls;
 typedef struct Kindred__Family__V1__GetParentalControlsRequest Kindred__Family__V1__GetParentalControlsRequest;
 typedef struct Kindred__Family__V1__GetParentalControlsResponse Kindred__Family__V1__GetParentalControlsResponse;
+typedef struct Kindred__Family__V1__ParentalControlsStatus Kindred__Family__V1__ParentalControlsStatus;
+typedef struct Kindred__Family__V1__GetParentalControlsStatusRequest Kindred__Family__V1__GetParentalControlsStatusRequest;
+typedef struct Kindred__Family__V1__GetParentalControlsStatusResponse Kindred__Family__V1__GetParentalControlsStatusResponse;
 typedef struct Kindred__Family__V1__UpdateParentalControlsRequest Kindred__Family__V1__UpdateParentalControlsRequest;
 typedef struct Kindred__Family__V1__UpdateParentalControlsResponse Kindred__Family__V1__UpdateParentalControlsResponse;
 typedef struct Kindred__Family__V1__ApprovalRequest Kindred__Family__V1__ApprovalRequest;
@@ -357,7 +360,8 @@ struct  Kindred__Family__V1__VerifyGuardianPinResponse
 {
   ProtobufCMessage base;
   /*
-   * Present it in UpdateParentalControls (and SetGuardianPin) for this minor until it expires.
+   * Present it in GetParentalControls, UpdateParentalControls and SetGuardianPin for this minor until it
+   * expires.
    */
   char *guardian_session;
   Kindred__Common__V1__Timestamp *expires_at;
@@ -449,10 +453,15 @@ struct  Kindred__Family__V1__GetParentalControlsRequest
    * Empty: the caller.
    */
   char *user_id;
+  /*
+   * What opens the settings to a guardian: a session of theirs on user_id from VerifyGuardianPin, as
+   * UpdateParentalControls takes it. Not looked at for the user themself, services and admins.
+   */
+  char *guardian_session;
 };
 #define KINDRED__FAMILY__V1__GET_PARENTAL_CONTROLS_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&kindred__family__v1__get_parental_controls_request__descriptor) \
-    , (char *)protobuf_c_empty_string }
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string }
 
 
 struct  Kindred__Family__V1__GetParentalControlsResponse
@@ -462,6 +471,54 @@ struct  Kindred__Family__V1__GetParentalControlsResponse
 };
 #define KINDRED__FAMILY__V1__GET_PARENTAL_CONTROLS_RESPONSE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&kindred__family__v1__get_parental_controls_response__descriptor) \
+    , NULL }
+
+
+/*
+ * What may be known of a user's controls without the guardian PIN; the toggles are not in it.
+ */
+struct  Kindred__Family__V1__ParentalControlsStatus
+{
+  ProtobufCMessage base;
+  char *user_id;
+  /*
+   * Off for adults and once a minor comes of age.
+   */
+  protobuf_c_boolean active;
+  /*
+   * Whether VerifyGuardianPin can open a session; without a PIN, a guardian sets one first (SetGuardianPin).
+   */
+  protobuf_c_boolean pin_set;
+  /*
+   * A guardian asked for a PIN reset by email and has not used the link: nothing changes until then.
+   */
+  protobuf_c_boolean pin_reset_pending;
+};
+#define KINDRED__FAMILY__V1__PARENTAL_CONTROLS_STATUS__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&kindred__family__v1__parental_controls_status__descriptor) \
+    , (char *)protobuf_c_empty_string, 0, 0, 0 }
+
+
+struct  Kindred__Family__V1__GetParentalControlsStatusRequest
+{
+  ProtobufCMessage base;
+  /*
+   * Empty: the caller.
+   */
+  char *user_id;
+};
+#define KINDRED__FAMILY__V1__GET_PARENTAL_CONTROLS_STATUS_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&kindred__family__v1__get_parental_controls_status_request__descriptor) \
+    , (char *)protobuf_c_empty_string }
+
+
+struct  Kindred__Family__V1__GetParentalControlsStatusResponse
+{
+  ProtobufCMessage base;
+  Kindred__Family__V1__ParentalControlsStatus *status;
+};
+#define KINDRED__FAMILY__V1__GET_PARENTAL_CONTROLS_STATUS_RESPONSE__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&kindred__family__v1__get_parental_controls_status_response__descriptor) \
     , NULL }
 
 
@@ -1450,6 +1507,63 @@ Kindred__Family__V1__GetParentalControlsResponse *
 void   kindred__family__v1__get_parental_controls_response__free_unpacked
                      (Kindred__Family__V1__GetParentalControlsResponse *message,
                       ProtobufCAllocator *allocator);
+/* Kindred__Family__V1__ParentalControlsStatus methods */
+void   kindred__family__v1__parental_controls_status__init
+                     (Kindred__Family__V1__ParentalControlsStatus         *message);
+size_t kindred__family__v1__parental_controls_status__get_packed_size
+                     (const Kindred__Family__V1__ParentalControlsStatus   *message);
+size_t kindred__family__v1__parental_controls_status__pack
+                     (const Kindred__Family__V1__ParentalControlsStatus   *message,
+                      uint8_t             *out);
+size_t kindred__family__v1__parental_controls_status__pack_to_buffer
+                     (const Kindred__Family__V1__ParentalControlsStatus   *message,
+                      ProtobufCBuffer     *buffer);
+Kindred__Family__V1__ParentalControlsStatus *
+       kindred__family__v1__parental_controls_status__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   kindred__family__v1__parental_controls_status__free_unpacked
+                     (Kindred__Family__V1__ParentalControlsStatus *message,
+                      ProtobufCAllocator *allocator);
+/* Kindred__Family__V1__GetParentalControlsStatusRequest methods */
+void   kindred__family__v1__get_parental_controls_status_request__init
+                     (Kindred__Family__V1__GetParentalControlsStatusRequest         *message);
+size_t kindred__family__v1__get_parental_controls_status_request__get_packed_size
+                     (const Kindred__Family__V1__GetParentalControlsStatusRequest   *message);
+size_t kindred__family__v1__get_parental_controls_status_request__pack
+                     (const Kindred__Family__V1__GetParentalControlsStatusRequest   *message,
+                      uint8_t             *out);
+size_t kindred__family__v1__get_parental_controls_status_request__pack_to_buffer
+                     (const Kindred__Family__V1__GetParentalControlsStatusRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Kindred__Family__V1__GetParentalControlsStatusRequest *
+       kindred__family__v1__get_parental_controls_status_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   kindred__family__v1__get_parental_controls_status_request__free_unpacked
+                     (Kindred__Family__V1__GetParentalControlsStatusRequest *message,
+                      ProtobufCAllocator *allocator);
+/* Kindred__Family__V1__GetParentalControlsStatusResponse methods */
+void   kindred__family__v1__get_parental_controls_status_response__init
+                     (Kindred__Family__V1__GetParentalControlsStatusResponse         *message);
+size_t kindred__family__v1__get_parental_controls_status_response__get_packed_size
+                     (const Kindred__Family__V1__GetParentalControlsStatusResponse   *message);
+size_t kindred__family__v1__get_parental_controls_status_response__pack
+                     (const Kindred__Family__V1__GetParentalControlsStatusResponse   *message,
+                      uint8_t             *out);
+size_t kindred__family__v1__get_parental_controls_status_response__pack_to_buffer
+                     (const Kindred__Family__V1__GetParentalControlsStatusResponse   *message,
+                      ProtobufCBuffer     *buffer);
+Kindred__Family__V1__GetParentalControlsStatusResponse *
+       kindred__family__v1__get_parental_controls_status_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   kindred__family__v1__get_parental_controls_status_response__free_unpacked
+                     (Kindred__Family__V1__GetParentalControlsStatusResponse *message,
+                      ProtobufCAllocator *allocator);
 /* Kindred__Family__V1__UpdateParentalControlsRequest methods */
 void   kindred__family__v1__update_parental_controls_request__init
                      (Kindred__Family__V1__UpdateParentalControlsRequest         *message);
@@ -2233,6 +2347,15 @@ typedef void (*Kindred__Family__V1__GetParentalControlsRequest_Closure)
 typedef void (*Kindred__Family__V1__GetParentalControlsResponse_Closure)
                  (const Kindred__Family__V1__GetParentalControlsResponse *message,
                   void *closure_data);
+typedef void (*Kindred__Family__V1__ParentalControlsStatus_Closure)
+                 (const Kindred__Family__V1__ParentalControlsStatus *message,
+                  void *closure_data);
+typedef void (*Kindred__Family__V1__GetParentalControlsStatusRequest_Closure)
+                 (const Kindred__Family__V1__GetParentalControlsStatusRequest *message,
+                  void *closure_data);
+typedef void (*Kindred__Family__V1__GetParentalControlsStatusResponse_Closure)
+                 (const Kindred__Family__V1__GetParentalControlsStatusResponse *message,
+                  void *closure_data);
 typedef void (*Kindred__Family__V1__UpdateParentalControlsRequest_Closure)
                  (const Kindred__Family__V1__UpdateParentalControlsRequest *message,
                   void *closure_data);
@@ -2395,6 +2518,10 @@ struct Kindred__Family__V1__FamilyService_Service
                                 const Kindred__Family__V1__GetParentalControlsRequest *input,
                                 Kindred__Family__V1__GetParentalControlsResponse_Closure closure,
                                 void *closure_data);
+  void (*get_parental_controls_status)(Kindred__Family__V1__FamilyService_Service *service,
+                                       const Kindred__Family__V1__GetParentalControlsStatusRequest *input,
+                                       Kindred__Family__V1__GetParentalControlsStatusResponse_Closure closure,
+                                       void *closure_data);
   void (*update_parental_controls)(Kindred__Family__V1__FamilyService_Service *service,
                                    const Kindred__Family__V1__UpdateParentalControlsRequest *input,
                                    Kindred__Family__V1__UpdateParentalControlsResponse_Closure closure,
@@ -2474,6 +2601,7 @@ void kindred__family__v1__family_service__init (Kindred__Family__V1__FamilyServi
       function_prefix__ ## request_guardian_pin_reset,\
       function_prefix__ ## reset_guardian_pin,\
       function_prefix__ ## get_parental_controls,\
+      function_prefix__ ## get_parental_controls_status,\
       function_prefix__ ## update_parental_controls,\
       function_prefix__ ## create_approval_request,\
       function_prefix__ ## get_approval_request,\
@@ -2533,6 +2661,10 @@ void kindred__family__v1__family_service__get_parental_controls(ProtobufCService
                                                                 const Kindred__Family__V1__GetParentalControlsRequest *input,
                                                                 Kindred__Family__V1__GetParentalControlsResponse_Closure closure,
                                                                 void *closure_data);
+void kindred__family__v1__family_service__get_parental_controls_status(ProtobufCService *service,
+                                                                       const Kindred__Family__V1__GetParentalControlsStatusRequest *input,
+                                                                       Kindred__Family__V1__GetParentalControlsStatusResponse_Closure closure,
+                                                                       void *closure_data);
 void kindred__family__v1__family_service__update_parental_controls(ProtobufCService *service,
                                                                    const Kindred__Family__V1__UpdateParentalControlsRequest *input,
                                                                    Kindred__Family__V1__UpdateParentalControlsResponse_Closure closure,
@@ -2626,6 +2758,9 @@ extern const ProtobufCMessageDescriptor kindred__family__v1__reset_guardian_pin_
 extern const ProtobufCMessageDescriptor kindred__family__v1__parental_controls__descriptor;
 extern const ProtobufCMessageDescriptor kindred__family__v1__get_parental_controls_request__descriptor;
 extern const ProtobufCMessageDescriptor kindred__family__v1__get_parental_controls_response__descriptor;
+extern const ProtobufCMessageDescriptor kindred__family__v1__parental_controls_status__descriptor;
+extern const ProtobufCMessageDescriptor kindred__family__v1__get_parental_controls_status_request__descriptor;
+extern const ProtobufCMessageDescriptor kindred__family__v1__get_parental_controls_status_response__descriptor;
 extern const ProtobufCMessageDescriptor kindred__family__v1__update_parental_controls_request__descriptor;
 extern const ProtobufCMessageDescriptor kindred__family__v1__update_parental_controls_response__descriptor;
 extern const ProtobufCMessageDescriptor kindred__family__v1__approval_request__descriptor;

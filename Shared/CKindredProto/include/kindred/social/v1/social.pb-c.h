@@ -581,10 +581,14 @@ struct  Kindred__Social__V1__Message
    * Reported by three or more people: the text is withheld (empty) for everyone.
    */
   protobuf_c_boolean filtered;
+  /*
+   * Set by WatchMessages only (0 elsewhere): the message's place in its recipient's inbox, to resume after.
+   */
+  int64_t cursor;
 };
 #define KINDRED__SOCIAL__V1__MESSAGE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&kindred__social__v1__message__descriptor) \
-    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, NULL, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, NULL, 0 }
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, NULL, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, NULL, 0, 0 }
 
 
 struct  Kindred__Social__V1__Conversation
@@ -672,10 +676,16 @@ struct  Kindred__Social__V1__ListMessagesResponse
 struct  Kindred__Social__V1__WatchMessagesRequest
 {
   ProtobufCMessage base;
+  /*
+   * The cursor of the last message the client got: the stream sends every message received after it first
+   * (those from someone blocked either way left out). 0: only messages that arrive after the stream starts.
+   * Past the newest message the caller received: INVALID_ARGUMENT.
+   */
+  int64_t after_cursor;
 };
 #define KINDRED__SOCIAL__V1__WATCH_MESSAGES_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&kindred__social__v1__watch_messages_request__descriptor) \
-     }
+    , 0 }
 
 
 /*

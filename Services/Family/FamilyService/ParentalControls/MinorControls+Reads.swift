@@ -1,0 +1,56 @@
+import FoundationEssentials
+import KindredAuth
+import KindredMessages
+import KindredRuntime
+
+extension MinorControls {
+    /// The controls of `userID` (empty: the caller's own): the settings. The user themself, services and
+    /// admins read them freely; a guardian only with `session`, one they opened on the user, since the PIN
+    /// guards the settings and not only changes to them; anyone else gets NOT_FOUND. A user without controls
+    /// (an adult) gets inactive ones.
+    func get(userID requested: String, session: String, caller: Caller) async throws
+        -> Kindred_Family_V1_ParentalControls
+    {
+        let now = clock.now
+        let (read, privileged) = try await visibleRead(
+            userID: requested, session: session, caller: caller, now: now)
+        if !privileged {
+            guard !session.isEmpty else { throw FamilyError.settingsSessionRequired }
+            try GuardianSessions.accept(read.session, by: caller, now: now)
+        }
+        return read.controls
+    }
+
+    /// Whether the controls of `userID` (empty: the caller's own) are active, a PIN set and a reset pending,
+    /// without the toggles: for the user, their guardians with no session, services and admins; NOT_FOUND for
+    /// anyone else.
+    func status(userID requested: String, caller: Caller) async throws
+        -> Kindred_Family_V1_ParentalControlsStatus
+    {
+        let controls = try await visibleRead(userID: requested, session: "", caller: caller, now: clock.now)
+            .read.controls
+        return Kindred_Family_V1_ParentalControlsStatus(
+            userID: controls.userID, active: controls.active, pinSet: controls.pinSet,
+            pinResetPending: controls.pinResetPending)
+    }
+
+    /// The read of `userID`'s controls, refused with NOT_FOUND unless the caller is the user, a service, an
+    /// admin (`privileged`: they need no session) or one of the user's guardians.
+    private func visibleRead(userID requested: String, session: String, caller: Caller, now: Date)
+        async throws -> (read: ParentalControlsStore.Read, privileged: Bool)
+    {
+        var violations = FieldViolations()
+        let userID = MinorAccess.userID(
+            requested.isEmpty && caller.role == .user ? caller.userID : requested, field: "user_id",
+            into: &violations)
+        try violations.throwIfAny()
+        let privileged = caller.role != .user || caller.userID.lowercased() == userID
+        // Only a user asking about someone else needs the guardian and session probes; the same statement
+        // answers them, so the read others make on their hot paths stays one statement.
+        let read = try await ParentalControlsStore.read(
+            userID, asking: privileged ? nil : caller.userID.lowercased(),
+            session: privileged ? nil : GuardianSessions.presented(session), now: now, on: database)
+        guard privileged || read.askerIsGuardian else { throw FamilyError.userNotFound }
+        return (read, privileged)
+    }
+}

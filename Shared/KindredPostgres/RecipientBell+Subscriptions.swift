@@ -1,0 +1,58 @@
+internal import Synchronization
+
+/// Who listens: streams subscribe per recipient, and the listener rings them.
+extension RecipientBell {
+    /// Rings for `recipient` from now on; nil once the bell is closed.
+    func subscribe(_ recipient: String) throws -> Subscription? {
+        // Rung while the stream was busy sending: the newest ring waits, more add nothing.
+        let (rings, continuation) = AsyncStream.makeStream(
+            of: UInt64.self, bufferingPolicy: .bufferingNewest(1))
+        return try state.withLock { state in
+            guard !state.isClosed else { return nil }
+            if state.listener == nil {
+                let listener = try PostgresListener(
+                    configuration: pool.configuration, channels: [channel], logger: logger)
+                state.listener = listener
+                state.follower = Task { [self] in await follow(listener) }
+            }
+            state.nextID += 1
+            state.recipients[recipient, default: Recipient()].streams[state.nextID] = continuation
+            return Subscription(
+                id: state.nextID, recipient: recipient, subscribedAt: state.recipients[recipient]!.rung,
+                rings: rings)
+        }
+    }
+
+    /// Forgets a stream that ended; the recipient's last read goes with their last stream.
+    func unsubscribe(_ subscription: Subscription) {
+        let continuation = state.withLock { state in
+            let removed = state.recipients[subscription.recipient]?.streams.removeValue(
+                forKey: subscription.id)
+            if state.recipients[subscription.recipient]?.streams.isEmpty == true {
+                state.recipients[subscription.recipient] = nil
+            }
+            return removed
+        }
+        continuation?.finish()
+    }
+
+    /// Rings for each recipient the listener hears of, and for everyone when it (re)connects.
+    private func follow(_ listener: PostgresListener) async {
+        for await notification in listener.notifications {
+            let ringing = state.withLock { state in
+                let chosen: [String] =
+                    switch notification {
+                    case .notification(_, let recipient): [recipient]
+                    case .listening: Array(state.recipients.keys)
+                    }
+                return chosen.flatMap { name -> [(AsyncStream<UInt64>.Continuation, UInt64)] in
+                    guard var recipient = state.recipients[name] else { return [] }
+                    recipient.rung += 1
+                    state.recipients[name] = recipient
+                    return recipient.streams.values.map { ($0, recipient.rung) }
+                }
+            }
+            for (continuation, rung) in ringing { continuation.yield(rung) }
+        }
+    }
+}

@@ -1,0 +1,121 @@
+public import Logging
+internal import Synchronization
+
+/// Wakes the streams of one recipient in this process when something for them commits, in any instance, and
+/// lets those streams share what a wake-up reads (`RecipientBell+Reading.swift`). Family's
+/// `WatchNotifications` and social's `WatchMessages` are such streams: rows numbered per recipient (a cursor),
+/// read after a cursor, with a NOTIFY on `channel` (payload: the recipient) once a row committed.
+///
+/// One LISTEN connection serves every stream of the process (opened with the first); a notification wakes
+/// only its recipient's streams, and a (re)connection wakes all of them, since what was announced while it
+/// was down was not heard. A wake-up is a hint: a stream reads by cursor, so one that is lost delays a row to
+/// the recipient's next one and skips nothing.
+public final class RecipientBell<Row: Sendable>: Sendable {
+    /// Up to `limit` of `recipient`'s rows after cursor `after`, in cursor order.
+    public typealias Read =
+        @Sendable (_ recipient: String, _ after: Int64, _ limit: Int) async throws -> [Row]
+
+    /// One stream's place at the bell.
+    struct Subscription: Sendable {
+        let id: UInt64
+        let recipient: String
+        /// How many times the recipient's bell had rung when the stream subscribed.
+        let subscribedAt: UInt64
+        /// Yields the recipient's ring count when they may have news (the newest, if it rang again while the
+        /// stream was busy); finishes when the bell closes (the drain) or the waiting task is cancelled.
+        let rings: AsyncStream<UInt64>
+    }
+
+    /// The streams of one recipient in this process, and what they share.
+    struct Recipient {
+        var streams: [UInt64: AsyncStream<UInt64>.Continuation] = [:]
+        /// Rings since the first of these streams subscribed.
+        var rung: UInt64 = 0
+        /// The latest read of the recipient's rows, which streams at the same cursor may share.
+        var lastRead: SharedRead?
+    }
+
+    struct State {
+        var listener: PostgresListener?
+        var follower: Task<Void, Never>?
+        var recipients: [String: Recipient] = [:]
+        var nextID: UInt64 = 0
+        var isClosed = false
+    }
+
+    /// The channel whose notifications (payload: a recipient) ring.
+    public let channel: String
+    /// Rows one read returns at most.
+    public let readBatch: Int
+    let pool: PostgresPool
+    let logger: Logger
+    let cursor: @Sendable (Row) -> Int64
+    let read: Read
+    let state = Mutex(State())
+
+    /// A bell that listens on `channel` of `pool`'s database once the first stream subscribes; its streams
+    /// read with `read`, `readBatch` rows at most each time, and learn each row's cursor from `cursor`.
+    public init(
+        channel: String, pool: PostgresPool, logger: Logger, readBatch: Int = 100,
+        cursor: @escaping @Sendable (Row) -> Int64, read: @escaping Read
+    ) {
+        self.channel = channel
+        self.pool = pool
+        self.logger = logger
+        self.readBatch = readBatch
+        self.cursor = cursor
+        self.read = read
+    }
+
+    /// Streams `recipient`'s rows to `send`, each once, in cursor order: subscribes, asks `start` where to
+    /// begin (asked after subscribing, so whatever commits after its answer rings) and whether rows may
+    /// already wait there, sends those, then what each wake-up reads, until the bell closes (the drain);
+    /// throws `CancellationError` once the calling task is cancelled (the client left). Returns at once when
+    /// the bell is closed.
+    public func stream(
+        to recipient: String, start: () async throws -> (after: Int64, readNow: Bool),
+        send: (Row) async throws -> Void
+    ) async throws {
+        guard let subscription = try subscribe(recipient) else { return }
+        defer { unsubscribe(subscription) }
+        var (last, readNow) = try await start()
+        if readNow {
+            try await sendRows(to: subscription, after: &last, since: subscription.subscribedAt, send)
+        }
+        for await rung in subscription.rings {
+            try await sendRows(to: subscription, after: &last, since: rung, send)
+        }
+        try Task.checkCancellation()
+    }
+
+    /// Ends every stream and stops listening; later streams return at once.
+    public func close() async {
+        let (listener, follower, streams) = state.withLock { state in
+            state.isClosed = true
+            defer {
+                state.listener = nil
+                state.follower = nil
+                state.recipients = [:]
+            }
+            return (state.listener, state.follower, state.recipients.values.flatMap(\.streams.values))
+        }
+        streams.forEach { $0.finish() }
+        await listener?.close()
+        await follower?.value
+    }
+
+    /// Sends what `subscription`'s recipient has after `last`, as read since their ring `rung`, moving `last`.
+    private func sendRows(
+        to subscription: Subscription, after last: inout Int64, since rung: UInt64,
+        _ send: (Row) async throws -> Void
+    ) async throws {
+        var batch: [Row]
+        repeat {
+            batch = try await rows(after: last, since: rung, for: subscription)
+            for row in batch {
+                try await send(row)
+                last = cursor(row)
+            }
+        } while batch.count == readBatch
+    }
+}
