@@ -34,7 +34,7 @@ struct SignInLockout: Sendable {
     /// while locked, throws `IdentityError.signInLocked` and the password must not be checked.
     func admit(_ identifier: String) async throws {
         let key = key(identifier)
-        guard try await !failures.countUnlessLocked(key) else { return }
+        if try await failures.countUnlessLocked(key) { return }
         // The lock may have run out since the refusal: a second is as good as any answer.
         let seconds = try await failures.remainingLock(key)
         throw IdentityError.signInLocked(retryAfter: .seconds(max(1, seconds ?? 1)))
