@@ -3,8 +3,8 @@ import KindredMessages
 import KindredPostgres
 import KindredRuntime
 
-/// The SQL of the in-app inbox's reads and of marking read (`family.notifications`); posting is
-/// `NotificationInbox.post`. Lists and streams follow each recipient's `seq`, the order in which their
+/// The SQL of the in-app inbox's reads and of marking read (`family.notifications`); posting is in
+/// `InboxStore+Posting.swift`. Lists and streams follow each recipient's `seq`, the order in which their
 /// notifications committed: lists newest first, streams oldest first.
 enum InboxStore {
     /// A notification with its position in its recipient's order.

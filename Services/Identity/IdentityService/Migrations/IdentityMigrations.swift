@@ -5,10 +5,10 @@ import KindredPostgres
 /// The `identity` schema's migrations, in order; each one is shipped once and never edited after release.
 enum IdentityMigrations {
     static let all: [Migration] = [
-        createAccounts,
-        createCredentials,
+        v1CreateAccounts,
+        v2CreateCredentials,
         MailOutbox(schema: "identity").migration(version: 3),
         EventOutbox.migration(schema: "identity", version: 4),
-        addDeviceModeChains,
+        v5AddDeviceModeChains,
     ]
 }

@@ -9,7 +9,7 @@ import KindredPostgres
 /// says nothing about whether an account exists. The price: a username and an email of the same account
 /// are two counters. The password given again for `ChangeDateOfBirth` and `DeleteAccount` counts under the
 /// account's username, so a stolen access token buys no guesses beyond sign-in's. Rows live in the
-/// database, so the count holds across instances and restarts.
+/// database (`SignInFailureStore`), so the count holds across instances and restarts.
 struct SignInLockout: Sendable {
     static let freeFailures = 5
     static let firstDelay: Duration = .seconds(5)
@@ -32,60 +32,25 @@ struct SignInLockout: Sendable {
 
     /// Admits one password attempt for `identifier`, counting it as a failure until `clear` says otherwise;
     /// while locked, throws `IdentityError.signInLocked` and the password must not be checked.
-    ///
-    /// Counting and checking are one statement on one row, so concurrent attempts on any instances are
-    /// admitted one at a time: after the fifth, the rest see the lock.
     func admit(_ identifier: String) async throws {
         let key = key(identifier)
-        let rows = try await database.query(
-            """
-            INSERT INTO identity.sign_in_failures AS f (identifier_hash, failures, last_failure_at)
-            VALUES (\(key), 1, now())
-            ON CONFLICT (identifier_hash) DO UPDATE SET
-                failures = CASE WHEN f.last_failure_at < now() - \(Self.memory.wholeSeconds) * interval '1 second'
-                    THEN 1 ELSE f.failures + 1 END,
-                last_failure_at = now(),
-                locked_until = CASE
-                    WHEN f.last_failure_at >= now() - \(Self.memory.wholeSeconds) * interval '1 second'
-                        AND f.failures + 1 >= \(Self.freeFailures)
-                    THEN now() + least(
-                        \(Self.firstDelay.wholeSeconds) * power(2, least(f.failures + 1 - \(Self.freeFailures), 20)),
-                        \(Self.longestDelay.wholeSeconds)) * interval '1 second'
-                    END
-            WHERE f.locked_until IS NULL OR f.locked_until <= now()
-            RETURNING failures
-            """)
-        guard rows.isEmpty else { return }
-        throw IdentityError.signInLocked(retryAfter: try await remainingLock(key))
+        if try await failures.countUnlessLocked(key) { return }
+        // The lock may have run out since the refusal: a second is as good as any answer.
+        let seconds = try await failures.remainingLock(key)
+        throw IdentityError.signInLocked(retryAfter: .seconds(max(1, seconds ?? 1)))
     }
 
     /// Forgets the failures of `identifiers`: the password just checked out, or a reset replaced it.
     func clear(_ identifiers: [String], on db: some StatementRunner) async throws {
         for identifier in identifiers {
-            try await db.query(
-                "DELETE FROM identity.sign_in_failures WHERE identifier_hash = \(key(identifier))")
+            try await failures.delete(key(identifier), on: db)
         }
     }
 
     /// Deletes counters nobody has failed on for `memory` and whose lock has passed.
     func sweep() async throws -> Int {
-        try await database.query(
-            """
-            DELETE FROM identity.sign_in_failures
-            WHERE last_failure_at < now() - \(Self.memory.wholeSeconds) * interval '1 second'
-                AND (locked_until IS NULL OR locked_until < now())
-            """
-        ).affectedRows
+        try await failures.sweep()
     }
 
-    private func remainingLock(_ key: [UInt8]) async throws -> Duration {
-        let rows = try await database.pureRead(
-            """
-            SELECT ceil(extract(epoch FROM locked_until - now()))::bigint
-            FROM identity.sign_in_failures WHERE identifier_hash = \(key)
-            """)
-        // The lock may have run out since the refusal: a second is as good as any answer.
-        let seconds = try rows.first?.decode(Int64?.self, column: 0) ?? nil
-        return .seconds(max(1, seconds ?? 1))
-    }
+    private var failures: SignInFailureStore { SignInFailureStore(database: database) }
 }

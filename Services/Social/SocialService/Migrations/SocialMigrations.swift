@@ -5,13 +5,13 @@ import KindredPostgres
 enum SocialMigrations {
     static let all: [Migration] = [
         EventOutbox.migration(schema: "social", version: 1),
-        createCore,
-        createContent,
-        createMessaging,
-        createEventParticipation,
-        createReports,
-        createGraphPages,
+        v2CreateCore,
+        v3CreateContent,
+        v4CreateMessaging,
+        v5CreateEventParticipation,
+        v6CreateReports,
+        v7CreateGraphPages,
         EventCursors.migration(schema: "social", version: 8),
-        createFeedInvitations,
+        v9CreateFeedInvitations,
     ]
 }

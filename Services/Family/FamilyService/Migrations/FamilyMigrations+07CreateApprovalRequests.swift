@@ -2,7 +2,7 @@ import KindredPostgres
 
 extension FamilyMigrations {
     /// Guardian approvals: what a minor asks their guardians to allow, and the decision.
-    static let createApprovals = Migration(
+    static let v7CreateApprovalRequests = Migration(
         version: 7, name: "create_approval_requests",
         sql: """
             -- Ids are UUIDv7, so a list reads newest first by id. kind and state hold the numbers of

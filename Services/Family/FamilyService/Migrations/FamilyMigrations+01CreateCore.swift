@@ -3,7 +3,7 @@ import KindredPostgres
 extension FamilyMigrations {
     /// What every part of the service reads: profiles, who guards whom, each minor's controls, and the in-app
     /// inbox every part posts to.
-    static let createCore = Migration(
+    static let v1CreateCore = Migration(
         version: 1, name: "create_core",
         sql: """
             CREATE TABLE family.profiles (

@@ -4,7 +4,7 @@ extension SocialMigrations {
     /// The indexes the graph's lists page on: each list reads one index range, newest first, with the other
     /// user's id as the tie-breaker, so a page continues from the last one served without sorting the list.
     /// Migration 2 gave friendships and follows theirs; requests and blocks get theirs here.
-    static let createGraphPages = Migration(
+    static let v7CreateGraphPages = Migration(
         version: 7, name: "create_graph_pages",
         sql: """
             -- Replaces friend_requests_incoming, which lacks the tie-breaker a keyset page needs.

@@ -3,7 +3,7 @@ import KindredPostgres
 extension FamilyMigrations {
     /// The guardian PIN of each minor with its lockout, the PIN reset links, and the guardian sessions a right
     /// PIN opens.
-    static let createGuardianPin = Migration(
+    static let v6CreateGuardianPin = Migration(
         version: 6, name: "create_guardian_pin",
         sql: """
             -- One row per minor whose guardians set a PIN. The wrong attempts in a row and the lock are counted

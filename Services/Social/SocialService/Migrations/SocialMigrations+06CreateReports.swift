@@ -3,7 +3,7 @@ import KindredPostgres
 extension SocialMigrations {
     /// Who reported what, once per person per content: the row that makes a second report by the same person
     /// change nothing, and the reason a moderator reads. `social.report_tallies` (migration 2) counts the rows.
-    static let createReports = Migration(
+    static let v6CreateReports = Migration(
         version: 6, name: "create_reports",
         sql: """
             -- Keyed like social.report_tallies (kindred.social.v1.ContentKind's number, the content's id), so

@@ -4,7 +4,7 @@ extension SocialMigrations {
     /// What every part reads: the people social has met, the graph (friends, requests, follows, blocks) and the
     /// report tallies that filter content for everyone. Every graph table leads with the user id it is read by,
     /// so that it can be distributed by user id (Citus) as it is.
-    static let createCore = Migration(
+    static let v2CreateCore = Migration(
         version: 2, name: "create_core",
         sql: """
             -- Identity's id and username of everyone social has met (asked of identity once, then kept), and

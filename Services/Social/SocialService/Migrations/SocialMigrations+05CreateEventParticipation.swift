@@ -4,7 +4,7 @@ extension SocialMigrations {
     /// Who takes part in events (attendees, invitations) and the guardian approvals the events part keeps:
     /// a minor's join of an event, a minor's view of a flagged media item. Each leads with the key it is read
     /// by, so that it can be distributed as it is.
-    static let createEventParticipation = Migration(
+    static let v5CreateEventParticipation = Migration(
         version: 5, name: "create_event_participation",
         sql: """
             -- Kept by the join and leave that change social.event_attendees, in their transaction, so that a

@@ -3,7 +3,7 @@ import KindredPostgres
 extension SocialMigrations {
     /// The content people make and others report: direct messages and events with their media. The parts
     /// that own them (messages, events) add what only they read in their own migrations.
-    static let createContent = Migration(
+    static let v3CreateContent = Migration(
         version: 3, name: "create_content",
         sql: """
             -- A conversation between two people, held once per participant (led by the user it is listed for),

@@ -2,7 +2,7 @@ import KindredPostgres
 
 extension IdentityMigrations {
     /// What sign-in keeps: refresh-token chains, the failed sign-in counters, and the sealed signing keys.
-    static let createCredentials = Migration(
+    static let v2CreateCredentials = Migration(
         version: 2, name: "create_credentials",
         sql: """
             -- A sign-in starts a chain; each refresh rotates its token. Revoking the chain ends every token in it.

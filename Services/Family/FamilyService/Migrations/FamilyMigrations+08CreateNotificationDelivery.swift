@@ -3,7 +3,7 @@ import KindredPostgres
 extension FamilyMigrations {
     /// Delivering the inbox: the per-recipient order streams follow, push devices and the push outbox a
     /// provider reads, and each user's guardian notification settings.
-    static let createNotificationDelivery = Migration(
+    static let v8CreateNotificationDelivery = Migration(
         version: 8, name: "create_notification_delivery",
         sql: """
             -- Each recipient's notifications numbered in commit order: a post takes the next number under the
@@ -62,33 +62,6 @@ extension FamilyMigrations {
                 activity_alerts boolean NOT NULL,
                 weekly_summary boolean NOT NULL,
                 updated_at timestamptz NOT NULL
-            );
-            """)
-
-    /// What guardians are told about their minors' social activity: the activity the weekly summary counts,
-    /// and the weeks already summarized.
-    static let createGuardianAlerts = Migration(
-        version: 9, name: "create_guardian_alerts",
-        sql: """
-            -- One row per social event about a minor, named by the event (its source and cursor): handling the
-            -- event again adds nothing. Kept five weeks, for the weekly summary.
-            CREATE TABLE family.minor_activity (
-                minor_id uuid NOT NULL,
-                event_key text NOT NULL,
-                -- kindred.family.v1.NotificationKind's number of the alert it raised.
-                kind smallint NOT NULL,
-                occurred_at timestamptz NOT NULL,
-                PRIMARY KEY (minor_id, event_key)
-            );
-            CREATE INDEX minor_activity_occurred ON family.minor_activity (occurred_at);
-
-            -- A guardian's summary of a week (starting Monday 00:00 UTC): the row is claimed in the
-            -- transaction that queues the mail, so however many instances sweep, one mail goes out.
-            CREATE TABLE family.weekly_summaries (
-                guardian_id uuid NOT NULL,
-                week_start timestamptz NOT NULL,
-                sent_at timestamptz NOT NULL,
-                PRIMARY KEY (guardian_id, week_start)
             );
             """)
 }

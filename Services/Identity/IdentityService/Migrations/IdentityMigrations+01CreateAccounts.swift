@@ -3,7 +3,7 @@ import KindredPostgres
 extension IdentityMigrations {
     /// Accounts, their single-use email tokens, the only trace a refused under-13 registration leaves, and the
     /// days the coming-of-age sweep has run.
-    static let createAccounts = Migration(
+    static let v1CreateAccounts = Migration(
         version: 1, name: "create_accounts",
         sql: """
             CREATE TABLE identity.accounts (

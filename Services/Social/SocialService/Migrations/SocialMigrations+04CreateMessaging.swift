@@ -3,7 +3,7 @@ import KindredPostgres
 extension SocialMigrations {
     /// What `WatchMessages` follows, each user's received messages numbered in the order they committed, and
     /// the one way every read of messages sees them.
-    static let createMessaging = Migration(
+    static let v4CreateMessaging = Migration(
         version: 4, name: "create_messaging",
         sql: """
             -- The last number given to a message received by user_id. Sending takes the next one in the

@@ -3,7 +3,7 @@ import KindredPostgres
 extension IdentityMigrations {
     /// What a family device's mode needs of a refresh chain: the scope every token of the chain carries, and
     /// when a parent-mode chain stops refreshing. Chains started by a sign-in keep `full` and no end.
-    static let addDeviceModeChains = Migration(
+    static let v5AddDeviceModeChains = Migration(
         version: 5, name: "add_device_mode_chains",
         sql: """
             ALTER TABLE identity.refresh_chains

@@ -2,7 +2,7 @@ import KindredPostgres
 
 extension FamilyMigrations {
     /// Guardian invitations: the single-use links a minor mails to a would-be guardian.
-    static let createGuardianInvitations = Migration(
+    static let v5CreateGuardianInvitations = Migration(
         version: 5, name: "create_guardian_invitations",
         sql: """
             -- The token is kept only as its SHA-256. request_id makes InviteGuardian idempotent per minor;
