@@ -191,6 +191,19 @@ let package = Package(
             dependencies: ["KindredAPI", "KindredMessages", "KindredRPC"],
             path: "Tests/SocialBench"
         ),
+        // The services served for real on loopback (identity, family, social) over one test database, for
+        // every service's test target. Debug builds only: its files are `#if DEBUG`, since a release build
+        // compiles every target and the services are testable (`@testable import`) only in debug.
+        .target(
+            name: "ServiceTestSupport",
+            dependencies: [
+                "IdentityService", "FamilyService", "SocialService", "KindredAPI", "KindredAuth", "KindredEvents",
+                "KindredMail", "KindredMessages", "KindredPostgres", "KindredRPC", "KindredRuntime",
+                "KindredTestSupport", .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Tests/ServiceTestSupport",
+            exclude: ["README.md"]
+        ),
         .testTarget(
             name: "IdentityServiceTests",
             dependencies: [
@@ -205,7 +218,7 @@ let package = Package(
             dependencies: [
                 "FamilyService", "IdentityService", "SocialService", "KindredAPI", "KindredAuth", "KindredMessages",
                 "KindredPostgres", "KindredRPC", "KindredRuntime", "KindredMail", "KindredEvents",
-                "KindredTestSupport",
+                "KindredTestSupport", "ServiceTestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tests/FamilyServiceTests"
@@ -213,9 +226,9 @@ let package = Package(
         .testTarget(
             name: "SocialServiceTests",
             dependencies: [
-                "FamilyServiceTests", "SocialService", "FamilyService", "IdentityService", "KindredAPI", "KindredAuth",
-                "KindredMessages", "KindredPostgres", "KindredRPC", "KindredRuntime", "KindredEvents",
-                "KindredTestSupport",
+                "SocialService", "FamilyService", "IdentityService", "KindredAPI", "KindredAuth", "KindredMessages",
+                "KindredPostgres", "KindredRPC", "KindredRuntime", "KindredEvents", "KindredTestSupport",
+                "ServiceTestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tests/SocialServiceTests"

@@ -4,6 +4,7 @@ import KindredMessages
 import KindredPostgres
 import KindredRPC
 import KindredTestSupport
+@testable import ServiceTestSupport
 import Testing
 
 /// Parent mode proven with a guardian PIN, through the real servers: the minor's device and the guardian's

@@ -4,6 +4,7 @@ import KindredAPI
 import KindredMessages
 import KindredRPC
 import KindredTestSupport
+@testable import ServiceTestSupport
 import Testing
 
 /// Parent and child mode on a family device, through real identity and family servers: a child-mode token

@@ -2,6 +2,7 @@
 import KindredAPI
 import KindredRPC
 import KindredTestSupport
+@testable import ServiceTestSupport
 import Testing
 
 /// The stack every family RPC test stands on: family trusts identity's tokens and reaches identity as a

@@ -2,6 +2,7 @@
 import FoundationEssentials
 import KindredPostgres
 import KindredRuntime
+@testable import ServiceTestSupport
 import Testing
 
 /// Posting to the in-app inbox: once per cause, whatever the retries.

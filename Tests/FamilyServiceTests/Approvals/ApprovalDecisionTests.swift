@@ -3,6 +3,7 @@ import KindredMessages
 import KindredPostgres
 import KindredRPC
 import KindredTestSupport
+@testable import ServiceTestSupport
 import Testing
 
 /// `DecideApprovalRequest`: one decision per request, by a guardian of the minor, reported as an event and a

@@ -4,6 +4,7 @@ import KindredMessages
 import KindredPostgres
 import KindredRPC
 import KindredTestSupport
+@testable import ServiceTestSupport
 import Testing
 
 /// `GetApprovalRequest` and `ListApprovalRequests`: who sees which requests, in which order, a page at a time.

@@ -3,6 +3,7 @@ import KindredMessages
 import KindredPostgres
 import KindredRPC
 import KindredTestSupport
+@testable import ServiceTestSupport
 import Testing
 
 /// `CreateApprovalRequest`: who may ask, what guardians are told, and one pending request per question.

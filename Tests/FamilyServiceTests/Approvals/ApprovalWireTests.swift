@@ -3,6 +3,7 @@ import KindredAPI
 import KindredMessages
 import KindredRPC
 import KindredTestSupport
+@testable import ServiceTestSupport
 import Testing
 
 /// Approvals through the real servers: a minor asks, a guardian decides, a service watching the events hears

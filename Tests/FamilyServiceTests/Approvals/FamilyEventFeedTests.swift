@@ -4,6 +4,7 @@ import KindredMessages
 import KindredPostgres
 import KindredRPC
 import KindredTestSupport
+@testable import ServiceTestSupport
 import Testing
 
 /// The family outbox as `WatchEvents` serves it: a decision becomes `approval.decided` with its cursor.

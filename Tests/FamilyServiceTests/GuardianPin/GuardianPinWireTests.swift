@@ -4,6 +4,7 @@ import KindredAPI
 import KindredMessages
 import KindredRPC
 import KindredTestSupport
+@testable import ServiceTestSupport
 import Testing
 
 /// The PIN and the controls through the real servers: statuses and details as an app receives them, with

@@ -6,6 +6,7 @@ import KindredPostgres
 import KindredRPC
 import KindredRuntime
 import KindredTestSupport
+@testable import ServiceTestSupport
 import Testing
 
 /// The guardian PIN and the controls over a test database, at the cheapest Argon2id cost, on a clock the

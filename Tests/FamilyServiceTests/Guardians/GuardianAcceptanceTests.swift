@@ -3,6 +3,7 @@ import Foundation
 import KindredPostgres
 import KindredRuntime
 import KindredTestSupport
+@testable import ServiceTestSupport
 import Testing
 
 /// `AcceptGuardianInvitation`: who may accept, what a link allows once, and two guardians at most however

@@ -3,6 +3,7 @@ import Foundation
 import KindredAuth
 import KindredRuntime
 import KindredTestSupport
+@testable import ServiceTestSupport
 import Testing
 
 /// `InviteGuardian`: who may invite, what is mailed, retries, the two-guardian limit and the rate limits.

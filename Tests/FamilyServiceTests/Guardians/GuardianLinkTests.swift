@@ -2,6 +2,7 @@
 import Foundation
 import KindredRuntime
 import KindredTestSupport
+@testable import ServiceTestSupport
 import Testing
 
 /// `ListGuardianLinks`, `RemoveGuardianLink`, and the checks other parts ask.

@@ -4,6 +4,7 @@ import KindredAuth
 import KindredPostgres
 import KindredRuntime
 import KindredTestSupport
+@testable import ServiceTestSupport
 import Testing
 
 /// The profile and guardian rules on a test database, on a clock the test moves, with identity's answer

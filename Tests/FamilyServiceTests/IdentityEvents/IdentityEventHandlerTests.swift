@@ -4,6 +4,7 @@ import KindredMessages
 import KindredPostgres
 import KindredRuntime
 import KindredTestSupport
+@testable import ServiceTestSupport
 import Testing
 
 /// What identity's events do to family's data, applied as the consumer applies them: each in a transaction,

@@ -3,6 +3,7 @@ import FoundationEssentials
 import KindredMessages
 import KindredPostgres
 import KindredRuntime
+@testable import ServiceTestSupport
 import Testing
 
 /// `user.deleted` takes the notification part's data of the user with it: no push goes to their devices.

@@ -3,6 +3,7 @@ import FoundationEssentials
 import KindredMessages
 import KindredRuntime
 import KindredTestSupport
+@testable import ServiceTestSupport
 import Testing
 
 /// Social events about a minor, applied as the consumer applies them (addressed by hand here; asking

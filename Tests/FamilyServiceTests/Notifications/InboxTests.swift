@@ -3,6 +3,7 @@ import FoundationEssentials
 import KindredMessages
 import KindredRPC
 import KindredRuntime
+@testable import ServiceTestSupport
 import Testing
 
 /// The in-app inbox: a user's own notifications, newest first, in pages; unread counts; marking read.

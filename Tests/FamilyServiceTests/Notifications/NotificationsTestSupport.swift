@@ -6,6 +6,7 @@ import KindredPostgres
 import KindredRPC
 import KindredRuntime
 import KindredTestSupport
+@testable import ServiceTestSupport
 
 /// The notification rules over a test database, without servers: a family context whose clock stands still
 /// at `now` and whose identity is never reached (rules that need identity are tested on the test stack).

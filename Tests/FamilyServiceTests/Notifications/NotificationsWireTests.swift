@@ -4,6 +4,7 @@ import KindredAPI
 import KindredMessages
 import KindredRPC
 import KindredTestSupport
+@testable import ServiceTestSupport
 import Testing
 
 /// The notification RPCs on the wire, on the test stack: who may call them and what a client reads.

@@ -2,6 +2,7 @@
 import FoundationEssentials
 import KindredMessages
 import KindredRPC
+@testable import ServiceTestSupport
 import Testing
 
 /// Push devices: registered by token with an opt-in, moved when another user registers the token, and a

@@ -6,6 +6,7 @@ import KindredPostgres
 import KindredRPC
 import KindredRuntime
 import KindredTestSupport
+@testable import ServiceTestSupport
 import Testing
 
 /// Family's consumer of social's `WatchEvents`, against social's skeleton served for real: events inserted in

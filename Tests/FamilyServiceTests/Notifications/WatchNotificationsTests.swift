@@ -4,6 +4,7 @@ import KindredMessages
 import KindredPostgres
 import KindredRPC
 import KindredTestSupport
+@testable import ServiceTestSupport
 import Testing
 
 /// `WatchNotifications`: a user's new notifications as they commit, in any instance, in commit order, from a

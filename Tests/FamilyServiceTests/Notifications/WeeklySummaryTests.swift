@@ -4,6 +4,7 @@ import KindredMessages
 import KindredPostgres
 import KindredRuntime
 import KindredTestSupport
+@testable import ServiceTestSupport
 import Testing
 
 /// The weekly summary: one mail per guardian (with the summary on) per week, counting each guarded minor's

@@ -3,6 +3,7 @@ import Foundation
 import KindredMessages
 import KindredRuntime
 import KindredTestSupport
+@testable import ServiceTestSupport
 import Testing
 
 /// Profiles as each caller may see them, and the owner's changes through an update mask.

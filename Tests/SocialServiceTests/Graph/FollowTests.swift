@@ -1,4 +1,4 @@
-@testable import FamilyServiceTests
+@testable import ServiceTestSupport
 import KindredMessages
 import KindredRPC
 import KindredRuntime

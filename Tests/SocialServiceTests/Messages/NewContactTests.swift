@@ -1,5 +1,5 @@
 import Foundation
-@testable import FamilyServiceTests
+@testable import ServiceTestSupport
 import KindredAPI
 import KindredMessages
 import KindredRPC

@@ -1,4 +1,4 @@
-@testable import FamilyServiceTests
+@testable import ServiceTestSupport
 import KindredMessages
 @testable import SocialService
 import Testing

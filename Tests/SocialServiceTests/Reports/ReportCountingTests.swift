@@ -1,3 +1,4 @@
+@testable import ServiceTestSupport
 @testable import SocialService
 import Testing
 

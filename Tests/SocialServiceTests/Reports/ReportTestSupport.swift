@@ -1,6 +1,7 @@
 import Foundation
 import KindredPostgres
 import KindredRuntime
+@testable import ServiceTestSupport
 @testable import SocialService
 
 /// Reports filed below the RPCs over a stack's database, and the content they name, inserted as the messages

@@ -1,5 +1,6 @@
 import KindredRPC
 import KindredTestSupport
+@testable import ServiceTestSupport
 @testable import SocialService
 import Testing
 

@@ -1,5 +1,6 @@
+// Debug builds only (the services are testable there): see README.md.
+#if DEBUG
 import Foundation
-@testable import FamilyServiceTests
 import KindredAPI
 import KindredMessages
 import KindredPostgres
@@ -85,3 +86,4 @@ struct SocialTestStack: Sendable {
             }
     }
 }
+#endif

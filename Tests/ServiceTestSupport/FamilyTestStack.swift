@@ -1,3 +1,5 @@
+// Debug builds only (the services are testable there): see README.md.
+#if DEBUG
 import Foundation
 @testable import FamilyService
 @testable import IdentityService
@@ -117,3 +119,4 @@ final class FamilyTestStack: Sendable {
         return (server, Task { try await server.run() })
     }
 }
+#endif

@@ -1,3 +1,5 @@
+// Debug builds only (the services are testable there): see README.md.
+#if DEBUG
 @testable import FamilyService
 @testable import IdentityService
 @testable import SocialService
@@ -24,3 +26,4 @@ enum FamilyTestDatabase {
             logger: logger, body)
     }
 }
+#endif

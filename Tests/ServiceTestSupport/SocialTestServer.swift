@@ -1,3 +1,5 @@
+// Debug builds only (the services are testable there): see README.md.
+#if DEBUG
 import Foundation
 import KindredAPI
 import KindredAuth
@@ -72,3 +74,4 @@ final class SocialTestServer: Sendable {
         }
     }
 }
+#endif

@@ -1,3 +1,5 @@
+// Debug builds only (the services are testable there): see README.md.
+#if DEBUG
 import Foundation
 @testable import FamilyService
 import KindredAPI
@@ -66,3 +68,4 @@ extension FamilyTestStack {
     /// What identity's mail outbox holds.
     var identityMail: TestMailbox { TestMailbox(pool, schema: "identity") }
 }
+#endif
