@@ -1,9 +1,9 @@
 import Foundation
-@testable import FamilyServiceTests
 import KindredAPI
 import KindredMessages
 import KindredRPC
 import KindredTestSupport
+@testable import ServiceTestSupport
 @testable import SocialService
 import Testing
 

@@ -1,8 +1,8 @@
 import Foundation
-@testable import FamilyServiceTests
 import KindredMessages
 @testable import KindredPostgres
 import KindredTestSupport
+@testable import ServiceTestSupport
 @testable import SocialService
 import Testing
 
