@@ -1,7 +1,7 @@
 @testable import FamilyService
 import FoundationEssentials
+import KindredHandlers
 import KindredPostgres
-import KindredRuntime
 import Testing
 
 /// Posting to the in-app inbox: once per cause, whatever the retries.

@@ -1,8 +1,8 @@
 @testable import FamilyService
 import FoundationEssentials
+import KindredHandlers
 import KindredMessages
 import KindredRPC
-import KindredRuntime
 import Testing
 
 /// The in-app inbox: a user's own notifications, newest first, in pages; unread counts; marking read.

@@ -4,6 +4,7 @@ import Foundation
 import KindredAPI
 import KindredAuth
 import KindredEvents
+import KindredHandlers
 import KindredMail
 import KindredPostgres
 import KindredRPC

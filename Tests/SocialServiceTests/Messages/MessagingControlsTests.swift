@@ -1,6 +1,7 @@
 import Foundation
 @testable import FamilyServiceTests
 import KindredAPI
+import KindredHandlers
 import KindredMessages
 import KindredRPC
 import KindredRuntime

@@ -1,6 +1,6 @@
 import Foundation
+import KindredHandlers
 import KindredPostgres
-import KindredRuntime
 @testable import SocialService
 
 /// Reports filed below the RPCs over a stack's database, and the content they name, inserted as the messages
