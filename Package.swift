@@ -7,8 +7,8 @@ func service(_ name: String) -> [Target] {
         .target(
             name: "\(name)Service",
             dependencies: [
-                "KindredRuntime", "KindredAPI", "KindredMessages", "KindredRPC", "KindredPostgres", "KindredAuth",
-                "KindredMail", "KindredEvents", .product(name: "Logging", package: "swift-log"),
+                "KindredRuntime", "KindredHandlers", "KindredAPI", "KindredMessages", "KindredRPC", "KindredPostgres",
+                "KindredAuth", "KindredMail", "KindredEvents", .product(name: "Logging", package: "swift-log"),
             ],
             path: "Services/\(name)/\(name)Service"
         ),
@@ -152,6 +152,18 @@ let package = Package(
             ],
             path: "Shared/KindredRuntime"
         ),
+        // What a handler uses (ids, clocks, paging, field violations, refusals); no process start-up in it.
+        .target(
+            name: "KindredHandlers",
+            dependencies: ["KindredMessages", "KindredRPC", "KindredAuth", "KindredEvents"],
+            path: "Shared/KindredHandlers",
+            exclude: ["README.md"]
+        ),
+        .testTarget(
+            name: "KindredHandlersTests",
+            dependencies: ["KindredHandlers", "KindredMessages", "KindredAuth", "KindredTestSupport"],
+            path: "Tests/KindredHandlersTests"
+        ),
         .testTarget(
             name: "KindredRuntimeTests",
             dependencies: [
@@ -208,7 +220,7 @@ let package = Package(
             name: "IdentityServiceTests",
             dependencies: [
                 "IdentityService", "KindredAPI", "KindredAuth", "KindredMessages", "KindredPostgres", "KindredRPC", "KindredRuntime",
-                "KindredMail", "KindredEvents", "KindredTestSupport",
+                "KindredHandlers", "KindredMail", "KindredEvents", "KindredTestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tests/IdentityServiceTests"
@@ -217,7 +229,7 @@ let package = Package(
             name: "FamilyServiceTests",
             dependencies: [
                 "FamilyService", "IdentityService", "SocialService", "KindredAPI", "KindredAuth", "KindredMessages",
-                "KindredPostgres", "KindredRPC", "KindredRuntime", "KindredMail", "KindredEvents",
+                "KindredPostgres", "KindredRPC", "KindredRuntime", "KindredHandlers", "KindredMail", "KindredEvents",
                 "KindredTestSupport", "ServiceTestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -227,8 +239,8 @@ let package = Package(
             name: "SocialServiceTests",
             dependencies: [
                 "SocialService", "FamilyService", "IdentityService", "KindredAPI", "KindredAuth", "KindredMessages",
-                "KindredPostgres", "KindredRPC", "KindredRuntime", "KindredEvents", "KindredTestSupport",
-                "ServiceTestSupport",
+                "KindredPostgres", "KindredRPC", "KindredRuntime", "KindredHandlers", "KindredEvents",
+                "KindredTestSupport", "ServiceTestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tests/SocialServiceTests"

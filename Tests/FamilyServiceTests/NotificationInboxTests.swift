@@ -1,5 +1,6 @@
 @testable import FamilyService
 import FoundationEssentials
+import KindredHandlers
 import KindredPostgres
 import KindredRuntime
 @testable import ServiceTestSupport

@@ -1,13 +1,13 @@
 import Foundation
 @testable import IdentityService
-import KindredRuntime
 import KindredAuth
-import KindredMessages
+import KindredHandlers
 import KindredMail
+import KindredMessages
 import KindredPostgres
 import KindredRPC
-import Synchronization
 import KindredTestSupport
+import Synchronization
 import Testing
 
 extension TestClock {

@@ -1,9 +1,9 @@
 import Foundation
 @testable import IdentityService
 import KindredAuth
+import KindredHandlers
 import KindredPostgres
 import KindredRPC
-import KindredRuntime
 import Testing
 
 /// Sign-in on a test database: accounts written straight into `identity.accounts` (registration is another

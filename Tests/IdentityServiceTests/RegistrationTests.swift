@@ -1,6 +1,6 @@
 @testable import IdentityService
-import KindredRuntime
 import KindredAuth
+import KindredHandlers
 import KindredMessages
 import KindredPostgres
 import KindredRPC

@@ -1,5 +1,6 @@
 @testable import IdentityService
 import KindredEvents
+import KindredHandlers
 import KindredMessages
 import KindredPostgres
 import Testing

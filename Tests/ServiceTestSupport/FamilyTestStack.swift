@@ -6,6 +6,7 @@ import Foundation
 import KindredAPI
 import KindredAuth
 import KindredEvents
+import KindredHandlers
 import KindredMail
 import KindredPostgres
 import KindredRPC

@@ -1,7 +1,7 @@
 import KindredAPI
+import KindredHandlers
 import KindredMessages
 import KindredRPC
-import KindredRuntime
 
 /// Guardian approvals (`CreateApprovalRequest`, `GetApprovalRequest`, `ListApprovalRequests`,
 /// `DecideApprovalRequest`) and `WatchEvents`, which serves their decisions to services.

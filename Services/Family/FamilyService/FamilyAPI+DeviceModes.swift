@@ -1,8 +1,8 @@
 import KindredAPI
 import KindredAuth
+import KindredHandlers
 import KindredMessages
 import KindredRPC
-import KindredRuntime
 
 /// `EnterChildMode` and `EnterParentMode`: a family device's modes, for the account signed in on it. Identity
 /// issues the tokens (`IdentityDirectory.deviceModeTokens`); family decides who may switch, and with what

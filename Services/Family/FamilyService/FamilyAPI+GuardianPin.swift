@@ -1,8 +1,8 @@
 import KindredAPI
 import KindredAuth
+import KindredHandlers
 import KindredMessages
 import KindredRPC
-import KindredRuntime
 
 /// `SetGuardianPin`, `VerifyGuardianPin`, `RequestGuardianPinReset` and `ResetGuardianPin`: the rules live in
 /// `GuardianPins`.

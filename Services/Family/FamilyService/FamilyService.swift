@@ -1,5 +1,6 @@
 import FoundationEssentials
 import KindredAuth
+import KindredHandlers
 import KindredMail
 import KindredRuntime
 

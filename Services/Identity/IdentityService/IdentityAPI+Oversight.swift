@@ -1,6 +1,6 @@
-import KindredRuntime
 import KindredAPI
 import KindredEvents
+import KindredHandlers
 import KindredMessages
 import KindredRPC
 

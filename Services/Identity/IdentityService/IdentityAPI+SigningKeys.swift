@@ -1,4 +1,5 @@
 import KindredAPI
+import KindredHandlers
 import KindredMessages
 import KindredRPC
 

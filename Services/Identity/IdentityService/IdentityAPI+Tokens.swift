@@ -1,6 +1,6 @@
-import KindredRuntime
 import KindredAPI
 import KindredAuth
+import KindredHandlers
 import KindredMessages
 import KindredRPC
 

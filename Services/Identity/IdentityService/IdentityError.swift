@@ -1,4 +1,5 @@
 import KindredAuth
+import KindredHandlers
 import KindredRPC
 
 /// Every refusal the identity service answers with: a gRPC status, a message an app may show, and a

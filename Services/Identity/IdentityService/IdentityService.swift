@@ -1,6 +1,7 @@
 import FoundationEssentials
 import KindredAuth
 import KindredEvents
+import KindredHandlers
 import KindredMail
 import KindredRuntime
 

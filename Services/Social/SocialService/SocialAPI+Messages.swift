@@ -1,7 +1,7 @@
 import KindredAPI
+import KindredHandlers
 import KindredMessages
 import KindredRPC
-import KindredRuntime
 
 /// Direct messages and the stream of what the caller receives. A person only: a service token has no
 /// conversations.

@@ -1,7 +1,7 @@
 import KindredAPI
+import KindredHandlers
 import KindredMessages
 import KindredRPC
-import KindredRuntime
 
 extension SocialAPI {
     func watchEvents(

@@ -1,6 +1,6 @@
 import KindredEvents
+import KindredHandlers
 import KindredMessages
-import KindredRuntime
 
 /// Social's events (`message.new_contact`, `event.joined`, `content.reported`): each appended to
 /// `social.event_outbox` in the transaction of its change, as a serialized `Event` holding only its payload;

@@ -1,3 +1,4 @@
+import KindredHandlers
 import KindredRuntime
 
 /// `kindred-social`: what it serves, owns and needs to start.

@@ -1,9 +1,9 @@
 @testable import FamilyService
 import FoundationEssentials
 import KindredAuth
+import KindredHandlers
 import KindredMessages
 import KindredPostgres
-import KindredRuntime
 import KindredTestSupport
 import Testing
 

@@ -1,5 +1,6 @@
 @testable import FamilyService
 import KindredEvents
+import KindredHandlers
 import KindredMessages
 import KindredPostgres
 import KindredRPC

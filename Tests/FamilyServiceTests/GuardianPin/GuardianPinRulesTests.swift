@@ -1,6 +1,6 @@
 @testable import FamilyService
+import KindredHandlers
 import KindredRPC
-import KindredRuntime
 import KindredTestSupport
 import Testing
 

@@ -1,6 +1,7 @@
 @testable import FamilyService
 import Foundation
 import KindredAPI
+import KindredHandlers
 import KindredMessages
 import KindredRPC
 import KindredTestSupport

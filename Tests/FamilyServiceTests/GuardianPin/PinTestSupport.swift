@@ -1,10 +1,10 @@
 @testable import FamilyService
 import Foundation
 import KindredAuth
+import KindredHandlers
 import KindredMessages
 import KindredPostgres
 import KindredRPC
-import KindredRuntime
 import KindredTestSupport
 @testable import ServiceTestSupport
 import Testing

@@ -1,8 +1,8 @@
 @testable import FamilyService
 import Foundation
 import KindredAuth
+import KindredHandlers
 import KindredPostgres
-import KindredRuntime
 import KindredTestSupport
 @testable import ServiceTestSupport
 import Testing

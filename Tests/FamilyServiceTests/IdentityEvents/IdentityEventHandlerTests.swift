@@ -1,8 +1,8 @@
 @testable import FamilyService
 import Foundation
+import KindredHandlers
 import KindredMessages
 import KindredPostgres
-import KindredRuntime
 import KindredTestSupport
 @testable import ServiceTestSupport
 import Testing

@@ -1,5 +1,6 @@
 @testable import FamilyService
 import FoundationEssentials
+import KindredHandlers
 import KindredMessages
 import KindredRPC
 import KindredRuntime

@@ -1,6 +1,7 @@
 @testable import FamilyService
 import FoundationEssentials
 import KindredAuth
+import KindredHandlers
 import KindredMessages
 import KindredPostgres
 import KindredRPC

@@ -1,7 +1,7 @@
 @testable import FamilyService
 import Foundation
+import KindredHandlers
 import KindredMessages
-import KindredRuntime
 import KindredTestSupport
 @testable import ServiceTestSupport
 import Testing

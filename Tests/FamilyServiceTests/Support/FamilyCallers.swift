@@ -1,6 +1,6 @@
 import Foundation
 import KindredAuth
-import KindredRuntime
+import KindredHandlers
 
 /// Callers as a verified access token makes them: signed and verified for real, since only the verifier
 /// makes a `Caller`.

@@ -1,8 +1,8 @@
 @testable import ServiceTestSupport
 import Foundation
+import KindredHandlers
 import KindredMessages
 import KindredRPC
-import KindredRuntime
 import KindredTestSupport
 @testable import SocialService
 import Testing

@@ -1,7 +1,7 @@
 @testable import ServiceTestSupport
+import KindredHandlers
 import KindredMessages
 import KindredRPC
-import KindredRuntime
 import KindredTestSupport
 @testable import SocialService
 import Testing

@@ -2,8 +2,8 @@
 import Foundation
 import KindredMessages
 @testable import KindredPostgres
+import KindredHandlers
 import KindredRPC
-import KindredRuntime
 import KindredTestSupport
 @testable import SocialService
 import Testing

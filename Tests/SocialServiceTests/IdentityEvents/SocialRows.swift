@@ -1,6 +1,6 @@
 import Foundation
+import KindredHandlers
 import KindredPostgres
-import KindredRuntime
 @testable import SocialService
 
 /// Social rows written directly, as the parts' RPCs would write them, for tests of what reads or removes

@@ -1,9 +1,9 @@
 import Foundation
 @testable import ServiceTestSupport
 import KindredAPI
+import KindredHandlers
 import KindredMessages
 import KindredRPC
-import KindredRuntime
 import KindredTestSupport
 @testable import SocialService
 import Testing

@@ -1,6 +1,7 @@
 import Foundation
 @testable import ServiceTestSupport
 import KindredAPI
+import KindredHandlers
 import KindredMessages
 import KindredRPC
 import KindredRuntime

@@ -1,4 +1,5 @@
 import Foundation
+import KindredHandlers
 import KindredPostgres
 import KindredRuntime
 @testable import ServiceTestSupport

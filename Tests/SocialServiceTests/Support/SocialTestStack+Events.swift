@@ -1,10 +1,10 @@
 import Foundation
 @testable import ServiceTestSupport
 import KindredAPI
+import KindredHandlers
 import KindredMessages
 import KindredPostgres
 import KindredRPC
-import KindredRuntime
 @testable import SocialService
 import Testing
 

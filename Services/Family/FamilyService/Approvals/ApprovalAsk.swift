@@ -1,6 +1,6 @@
+import KindredHandlers
 import KindredMessages
 import KindredRPC
-import KindredRuntime
 
 /// What a `CreateApprovalRequest` asks for, once every field is valid.
 struct ApprovalAsk: Sendable, Equatable {

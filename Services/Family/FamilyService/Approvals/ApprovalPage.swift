@@ -1,6 +1,6 @@
+import KindredHandlers
 import KindredMessages
 import KindredRPC
-import KindredRuntime
 
 /// Which `ListApprovalRequests` page to serve. The page token (`Paging`) carries the state filter it was made
 /// for and the id of the last request served: ids are UUIDv7, so "older than that id" continues newest first

@@ -1,6 +1,6 @@
 import FoundationEssentials
+import KindredHandlers
 import KindredMessages
-import KindredRuntime
 
 /// One approval request as `family.approval_requests` holds it.
 struct ApprovalRecord: Sendable, Equatable {

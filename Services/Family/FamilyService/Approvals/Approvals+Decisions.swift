@@ -1,4 +1,5 @@
 import KindredAuth
+import KindredHandlers
 import KindredMessages
 import KindredPostgres
 

@@ -1,8 +1,8 @@
 import KindredAuth
+import KindredHandlers
 import KindredMessages
 import KindredPostgres
 import KindredRPC
-import KindredRuntime
 
 /// `CreateApprovalRequest`: asking a minor's guardians.
 extension Approvals {

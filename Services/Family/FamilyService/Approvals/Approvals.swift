@@ -1,5 +1,5 @@
+import KindredHandlers
 import KindredPostgres
-import KindredRuntime
 
 /// Guardian approvals: a minor (or a service acting for them) asks, the minor's guardians are told and one of
 /// them decides, once; the decision is an `approval.decided` event and a notice to the minor. Each rule takes

@@ -1,5 +1,5 @@
+import KindredHandlers
 import KindredRPC
-import KindredRuntime
 
 /// What a new guardian PIN must be: four ASCII digits, typed the same twice, and not guessable at a glance
 /// (one digit four times, or a straight run up or down such as 1234, 4321 or 9876).

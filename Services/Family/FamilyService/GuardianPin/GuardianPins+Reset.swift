@@ -1,7 +1,7 @@
 import FoundationEssentials
 import KindredAuth
+import KindredHandlers
 import KindredPostgres
-import KindredRuntime
 
 extension GuardianPins {
     /// How long a mailed PIN reset link works.

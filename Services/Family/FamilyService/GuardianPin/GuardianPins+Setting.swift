@@ -1,6 +1,6 @@
 import KindredAuth
+import KindredHandlers
 import KindredPostgres
-import KindredRuntime
 
 extension GuardianPins {
     /// Sets the PIN of `minorID` for `caller`, a guardian: the first PIN freely, a new one only with a

@@ -1,9 +1,9 @@
 import FoundationEssentials
 import KindredAuth
+import KindredHandlers
 import KindredMessages
 import KindredPostgres
 import KindredRPC
-import KindredRuntime
 
 /// The guardian PIN of each minor: set by a guardian, checked for the minor or a guardian, locked for 15
 /// minutes after three wrong PINs in a row, reset by email. Each rule takes the caller explicitly, so it is

@@ -1,8 +1,8 @@
 import FoundationEssentials
 import KindredAuth
+import KindredHandlers
 import KindredPostgres
 import KindredRPC
-import KindredRuntime
 
 /// Guardian sessions: what a right PIN opens, for 10 minutes, on one minor, for the user who typed it. They
 /// open the minor's settings and change their controls and PIN; they are checked here, once, for all three.

@@ -1,7 +1,7 @@
 import KindredAuth
+import KindredHandlers
 import KindredPostgres
 import KindredRPC
-import KindredRuntime
 
 /// How a caller stands to a minor, for the PIN and the controls: the minor themself, one of their guardians
 /// (a row of `family.guardian_links`), or anyone else, who is told nothing.

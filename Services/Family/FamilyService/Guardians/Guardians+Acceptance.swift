@@ -1,9 +1,9 @@
 import FoundationEssentials
 import KindredAuth
+import KindredHandlers
 import KindredMessages
 import KindredPostgres
 import KindredRPC
-import KindredRuntime
 
 /// `AcceptGuardianInvitation`: an adult with a verified email redeems a minor's link and becomes their
 /// guardian, at most two per minor however many instances accept at once.

@@ -1,10 +1,10 @@
 import FoundationEssentials
 import KindredAuth
+import KindredHandlers
 import KindredMail
 import KindredMessages
 import KindredPostgres
 import KindredRPC
-import KindredRuntime
 
 /// `InviteGuardian`: a minor mails a single-use link to a would-be guardian.
 extension Guardians {

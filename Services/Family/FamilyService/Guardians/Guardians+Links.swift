@@ -1,5 +1,5 @@
 import KindredAuth
-import KindredRuntime
+import KindredHandlers
 
 /// `ListGuardianLinks` and `RemoveGuardianLink`.
 extension Guardians {

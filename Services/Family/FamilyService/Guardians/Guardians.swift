@@ -1,5 +1,5 @@
+import KindredHandlers
 import KindredPostgres
-import KindredRuntime
 
 /// The guardian rules: a minor invites a guardian by email, an adult with a verified email accepts, at most
 /// two guardians per minor, and only the guardian ends a link (one file per concern). Each rule takes the

@@ -1,8 +1,8 @@
 import FoundationEssentials
 import KindredEvents
+import KindredHandlers
 import KindredMessages
 import KindredPostgres
-import KindredRuntime
 import Logging
 
 /// What family does with identity's events, each inside the transaction that also stores the consumer's

@@ -1,7 +1,7 @@
 import FoundationEssentials
 import KindredEvents
+import KindredHandlers
 import KindredMessages
-import KindredRuntime
 
 /// What a social event about a minor tells their guardians: a new contact or a public event joined (activity
 /// alerts, which a guardian may turn off), or reported content (a safety alert, always sent).

@@ -1,7 +1,7 @@
+import KindredHandlers
 import KindredMail
 import KindredMessages
 import KindredPostgres
-import KindredRuntime
 import Logging
 
 /// Social events about minors, turned into their guardians' alerts: an in-app notification and an email for

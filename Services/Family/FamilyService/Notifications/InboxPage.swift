@@ -1,7 +1,7 @@
 import FoundationEssentials
+import KindredHandlers
 import KindredMessages
 import KindredRPC
-import KindredRuntime
 
 /// Where a `ListNotifications` page starts and how long it is. The page token is opaque to clients: base64url
 /// of the filter it was made for and the position (`seq`) of the last notification served, so the next page

@@ -1,7 +1,7 @@
 import FoundationEssentials
+import KindredHandlers
 import KindredMessages
 import KindredPostgres
-import KindredRuntime
 
 /// One notification to post to somebody's in-app inbox.
 struct Notice: Sendable {

@@ -1,6 +1,6 @@
+import KindredHandlers
 import KindredMessages
 import KindredRPC
-import KindredRuntime
 
 /// The caller's push devices and guardian notification settings.
 extension Notifications {

@@ -1,6 +1,6 @@
+import KindredHandlers
 import KindredMessages
 import KindredRPC
-import KindredRuntime
 
 /// The caller's in-app inbox: a page of it, marking read, and the stream of what arrives.
 extension Notifications {

@@ -1,5 +1,5 @@
+import KindredHandlers
 import KindredPostgres
-import KindredRuntime
 
 /// The notification rules behind the RPCs: the caller's in-app inbox (list, mark read, watch), their push
 /// devices and their guardian notification settings (one file per concern). Each rule takes the caller's id

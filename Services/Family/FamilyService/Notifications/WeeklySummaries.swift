@@ -1,4 +1,5 @@
 import FoundationEssentials
+import KindredHandlers
 import KindredPostgres
 import KindredRuntime
 import Logging

@@ -1,6 +1,6 @@
+import KindredHandlers
 import KindredMessages
 import KindredRPC
-import KindredRuntime
 
 /// The toggles of a minor's parental controls, by the names `UpdateParentalControls`' mask uses.
 enum ControlToggle: String, CaseIterable, Sendable {

@@ -1,7 +1,7 @@
 import FoundationEssentials
 import KindredAuth
+import KindredHandlers
 import KindredMessages
-import KindredRuntime
 
 extension MinorControls {
     /// The controls of `userID` (empty: the caller's own): the settings. The user themself, services and

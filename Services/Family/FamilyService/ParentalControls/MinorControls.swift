@@ -1,8 +1,8 @@
 import FoundationEssentials
 import KindredAuth
+import KindredHandlers
 import KindredMessages
 import KindredPostgres
-import KindredRuntime
 
 /// Reading and changing parental controls. A read is one statement and asks identity nothing, since every
 /// other service asks it on its own hot paths (`MinorControls+Reads.swift`); a guardian needs a session to

@@ -1,8 +1,8 @@
 import KindredAuth
+import KindredHandlers
 import KindredMessages
 import KindredPostgres
 import KindredRPC
-import KindredRuntime
 
 /// The profile rules: everyone signed in sees a profile's public part, the user, their guardians and services
 /// see the names too, and only the user changes it. Every well-formed user id has a profile, empty until its

@@ -1,6 +1,6 @@
 import FoundationEssentials
+import KindredHandlers
 import KindredPostgres
-import KindredRuntime
 
 /// The SQL of `family.guardian_links`: who guards whom.
 enum GuardianLinkStore {

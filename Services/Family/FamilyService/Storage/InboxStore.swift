@@ -1,7 +1,7 @@
 import FoundationEssentials
+import KindredHandlers
 import KindredMessages
 import KindredPostgres
-import KindredRuntime
 
 /// The SQL of the in-app inbox's reads and of marking read (`family.notifications`); posting is in
 /// `InboxStore+Posting.swift`. Lists and streams follow each recipient's `seq`, the order in which their

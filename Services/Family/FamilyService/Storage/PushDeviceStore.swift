@@ -1,7 +1,7 @@
 import FoundationEssentials
+import KindredHandlers
 import KindredMessages
 import KindredPostgres
-import KindredRuntime
 
 /// The SQL of `family.push_devices` (and of dropping a device's queued messages in `family.push_outbox`,
 /// which `NotificationInbox.post` fills).

@@ -1,6 +1,6 @@
 import KindredAuth
+import KindredHandlers
 import KindredPostgres
-import KindredRuntime
 import Logging
 
 /// What every part of the family service is built from: its database, its clock, its mail, identity, the

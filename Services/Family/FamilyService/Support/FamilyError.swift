@@ -1,5 +1,5 @@
+import KindredHandlers
 import KindredRPC
-import KindredRuntime
 
 /// Every refusal the family service answers with: a gRPC status, a message an app may show, and a
 /// machine-readable `ErrorInfo.reason` in the `kindred.family` domain.

@@ -1,7 +1,7 @@
 import KindredEvents
+import KindredHandlers
 import KindredMessages
 import KindredPostgres
-import KindredRuntime
 
 /// Family's events as the outbox stores them: a row holds a serialized `Event` with only its payload;
 /// `WatchEvents` adds the cursor, the type and the time as it serves it (`EventFeed.serveWatch`).

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import KindredAuth
+import KindredHandlers
 import KindredMessages
 
 /// An account as the owner sees it: everything but the password hash.

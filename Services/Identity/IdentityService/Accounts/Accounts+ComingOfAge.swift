@@ -1,4 +1,5 @@
 import KindredAuth
+import KindredHandlers
 import KindredPostgres
 import KindredRuntime
 

@@ -1,6 +1,6 @@
-import KindredRuntime
 import KindredAuth
 import KindredEvents
+import KindredHandlers
 import KindredPostgres
 import Logging
 

@@ -1,5 +1,5 @@
-import KindredRuntime
 import FoundationEssentials
+import KindredHandlers
 import KindredMessages
 
 /// A day of the proleptic Gregorian calendar, with no time zone: a date of birth, or "today" on the UTC date.

@@ -1,7 +1,7 @@
 import KindredAuth
 import KindredEvents
+import KindredHandlers
 import KindredMessages
-import KindredRuntime
 
 /// An event identity publishes on `WatchEvents`. Stored as a serialized `Event` holding only its payload;
 /// the stream adds the cursor, the type and the time as it serves it.

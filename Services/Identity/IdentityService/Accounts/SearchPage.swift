@@ -1,4 +1,4 @@
-import KindredRuntime
+import KindredHandlers
 import KindredMessages
 import KindredRPC
 

@@ -1,7 +1,7 @@
 import KindredAuth
+import KindredHandlers
 import KindredMessages
 import KindredRPC
-import KindredRuntime
 
 /// `IssueDeviceModeTokens`: the tokens of a family device's mode, issued on the word of a service allowed
 /// `device_modes` (the family service, which decides who may switch a device).

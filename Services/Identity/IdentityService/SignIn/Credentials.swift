@@ -1,6 +1,6 @@
 import FoundationEssentials
-import KindredRuntime
 import KindredAuth
+import KindredHandlers
 import KindredPostgres
 import Logging
 

@@ -1,5 +1,5 @@
-import KindredRuntime
 import KindredAuth
+import KindredHandlers
 import KindredPostgres
 import KindredRPC
 

@@ -1,7 +1,7 @@
 import FoundationEssentials
+import KindredHandlers
 import KindredMessages
 import KindredRPC
-import KindredRuntime
 
 /// What a `CreateEvent` asks for, once every field is valid.
 struct EventDraft: Sendable, Equatable {

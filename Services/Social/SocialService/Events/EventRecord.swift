@@ -1,6 +1,6 @@
 import FoundationEssentials
+import KindredHandlers
 import KindredMessages
-import KindredRuntime
 
 /// One event as `social.events` holds it, with its organizer's username.
 struct EventRecord: Sendable, Equatable {

@@ -1,7 +1,7 @@
 import FoundationEssentials
+import KindredHandlers
 import KindredMessages
 import KindredRPC
-import KindredRuntime
 
 /// Which `ListFeed` page to serve: events created before a position, newest first (`created_at DESC, id
 /// DESC`). The page token (`Paging`) carries the position of the last event served, its creation time in

@@ -1,7 +1,7 @@
 import KindredAuth
+import KindredHandlers
 import KindredMessages
 import KindredRPC
-import KindredRuntime
 
 /// `JoinEvent` and `LeaveEvent`.
 extension Gatherings {

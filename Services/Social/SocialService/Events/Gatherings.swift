@@ -1,7 +1,7 @@
 import KindredAuth
+import KindredHandlers
 import KindredPostgres
 import KindredRPC
-import KindredRuntime
 
 /// Events people organize (`social.events`), who may see and join them, and the feed: "gatherings" here, so
 /// that they are never taken for the outbox's events. A caller may see an event they organize, a public one,

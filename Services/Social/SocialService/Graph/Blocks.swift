@@ -1,5 +1,5 @@
+import KindredHandlers
 import KindredMessages
-import KindredRuntime
 
 /// Blocks: a block ends friendship, requests and follows between the two, both ways, at once, and every other
 /// part refuses any interaction across it (`Relationship.requireNoBlock`). Unblocking restores nothing.

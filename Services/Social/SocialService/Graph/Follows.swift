@@ -1,7 +1,7 @@
 import KindredAuth
+import KindredHandlers
 import KindredMessages
 import KindredRPC
-import KindredRuntime
 
 /// Follows: one-way, needing no acceptance. Following adds an edge, so it runs under the pair's lock.
 struct Follows: Sendable {

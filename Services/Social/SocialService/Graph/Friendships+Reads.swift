@@ -1,7 +1,7 @@
 import KindredAuth
+import KindredHandlers
 import KindredMessages
 import KindredRPC
-import KindredRuntime
 
 /// `ListFriends`, `ListFriendRequests` and `AreFriends`.
 extension Friendships {

@@ -1,6 +1,6 @@
+import KindredHandlers
 import KindredMessages
 import KindredRPC
-import KindredRuntime
 
 /// Friend requests and friendships: a request waits until its recipient accepts or declines it or its sender
 /// cancels it; a friendship is mutual and ends for both. Changes between two users run under their pair's

@@ -1,6 +1,6 @@
+import KindredHandlers
 import KindredMessages
 import KindredRPC
-import KindredRuntime
 
 /// Which page of one of the graph's lists to serve. Each list is one index range of its owner's, newest first
 /// with the other user's id breaking ties (`since DESC, id`). The page token (`Paging`) carries the list, its

@@ -1,7 +1,7 @@
 import FoundationEssentials
+import KindredHandlers
 import KindredPostgres
 import KindredRPC
-import KindredRuntime
 
 /// The graph: friend requests and friendships, follows, blocks and user search, each a part of its own. Every
 /// rule takes the caller explicitly (a user's id, or the `Caller` where services may ask too), so it reads as

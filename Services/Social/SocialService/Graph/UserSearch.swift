@@ -1,7 +1,7 @@
 import KindredAPI
+import KindredHandlers
 import KindredMessages
 import KindredRPC
-import KindredRuntime
 
 /// `SearchUsers`: identity's username search, asked with the caller's own token (identity decides whom the
 /// caller may find: minors only by their exact username), less whoever social keeps from the caller.

@@ -1,5 +1,6 @@
 import KindredAPI
 import KindredEvents
+import KindredHandlers
 import KindredMessages
 import KindredPostgres
 import KindredRuntime

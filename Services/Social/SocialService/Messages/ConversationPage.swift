@@ -1,7 +1,7 @@
 import FoundationEssentials
+import KindredHandlers
 import KindredMessages
 import KindredRPC
-import KindredRuntime
 
 /// Which `ListConversations` page to serve. The list is ordered by last activity, newest first, then by
 /// conversation id; the page token (`Paging`) carries both for the last conversation served, so the next

@@ -1,6 +1,6 @@
+import KindredHandlers
 import KindredMessages
 import KindredRPC
-import KindredRuntime
 
 /// A `SendMessageRequest` whose fields were checked: the sender's idempotency key, a recipient id that could
 /// be anyone's, and text of 1 to 2,000 characters that is not all whitespace.

@@ -1,6 +1,6 @@
+import KindredHandlers
 import KindredMessages
 import KindredRPC
-import KindredRuntime
 
 /// Which `ListMessages` page to serve: a conversation's messages, newest first. The page token (`Paging`)
 /// carries the conversation it was made for and the id of the last message served (ids are UUIDv7, so

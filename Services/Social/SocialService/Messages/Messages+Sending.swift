@@ -1,8 +1,8 @@
 import FoundationEssentials
+import KindredHandlers
 import KindredMessages
 import KindredPostgres
 import KindredRPC
-import KindredRuntime
 
 /// `SendMessage`: one message, past blocks and parental controls, written once however often it is retried.
 extension Messages {

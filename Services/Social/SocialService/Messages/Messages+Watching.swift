@@ -1,5 +1,5 @@
+import KindredHandlers
 import KindredMessages
-import KindredRuntime
 
 /// `WatchMessages`: what the caller receives, as it commits, from any instance, resumable at a cursor.
 extension Messages {

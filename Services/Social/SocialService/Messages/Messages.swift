@@ -1,5 +1,5 @@
+import KindredHandlers
 import KindredPostgres
-import KindredRuntime
 
 /// Direct messages: sending under blocks and parental controls, the caller's conversations and their
 /// messages, and the stream of what the caller receives. Each rule takes the caller's id explicitly, so it

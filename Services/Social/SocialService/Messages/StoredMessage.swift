@@ -1,6 +1,6 @@
 import FoundationEssentials
+import KindredHandlers
 import KindredMessages
-import KindredRuntime
 
 /// A direct message as `social.shown_messages` reads it: with its sender, and how many different people
 /// reported it.

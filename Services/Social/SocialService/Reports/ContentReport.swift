@@ -1,6 +1,6 @@
+import KindredHandlers
 import KindredMessages
 import KindredRPC
-import KindredRuntime
 
 /// What a `ReportContent` reports, once every field is valid.
 struct ContentReport: Sendable, Equatable {

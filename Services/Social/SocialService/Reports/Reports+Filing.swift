@@ -1,3 +1,4 @@
+import KindredHandlers
 import KindredMessages
 import KindredPostgres
 

@@ -1,5 +1,5 @@
+import KindredHandlers
 import KindredPostgres
-import KindredRuntime
 
 /// Reports: anyone may report a user, a message, an event or a media item once; what three or more different
 /// people reported is filtered for everyone (`ReportTally`), and a report against a minor's content tells

@@ -1,5 +1,5 @@
+import KindredHandlers
 import KindredRPC
-import KindredRuntime
 
 extension ServerContext {
     /// The calling user's id, lower-cased; ACCOUNT_REQUIRED for a service, whose token names no user.

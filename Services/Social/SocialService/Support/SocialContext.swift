@@ -1,5 +1,5 @@
+import KindredHandlers
 import KindredPostgres
-import KindredRuntime
 import Logging
 
 /// What every part of the social service is built from: its database, its clock, the people it has met

@@ -1,5 +1,5 @@
+import KindredHandlers
 import KindredRPC
-import KindredRuntime
 
 /// Every refusal the social service answers with: a gRPC status, a message an app may show, and a
 /// machine-readable `ErrorInfo.reason` in the `kindred.social` domain. Each part keeps its own in

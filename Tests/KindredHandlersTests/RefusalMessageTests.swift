@@ -1,5 +1,5 @@
 import KindredAuth
-import KindredRuntime
+import KindredHandlers
 import KindredTestSupport
 import Testing
 

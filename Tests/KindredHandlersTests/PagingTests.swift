@@ -1,6 +1,6 @@
 import Foundation
+import KindredHandlers
 import KindredMessages
-import KindredRuntime
 import Testing
 
 /// Page sizes and opaque page tokens, as every list RPC reads them.
