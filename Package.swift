@@ -7,8 +7,10 @@ func service(_ name: String) -> [Target] {
         .target(
             name: "\(name)Service",
             dependencies: [
-                "KindredRuntime", "KindredHandlers", "KindredAPI", "KindredMessages", "KindredRPC", "KindredPostgres",
-                "KindredAuth", "KindredMail", "KindredEvents", .product(name: "Logging", package: "swift-log"),
+                "KindredRuntime", "KindredHandlers", "KindredAPI", "KindredMessages", "KindredRPC",
+                "KindredPostgres",
+                "KindredAuth", "KindredMail", "KindredEvents",
+                .product(name: "Logging", package: "swift-log"),
             ],
             path: "Services/\(name)/\(name)Service"
         ),
@@ -130,7 +132,9 @@ let package = Package(
         ),
         .target(
             name: "KindredMail",
-            dependencies: ["KindredPostgres", "KindredThreads", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "KindredPostgres", "KindredThreads", .product(name: "Logging", package: "swift-log"),
+            ],
             path: "Shared/KindredMail",
             exclude: ["README.md"]
         ),
@@ -145,7 +149,8 @@ let package = Package(
         .target(
             name: "KindredRuntime",
             dependencies: [
-                "KindredAPI", "KindredMessages", "KindredRPC", "KindredPostgres", "KindredAuth", "KindredMail",
+                "KindredAPI", "KindredMessages", "KindredRPC", "KindredPostgres", "KindredAuth",
+                "KindredMail",
                 "KindredEvents", "KindredThreads",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -209,7 +214,8 @@ let package = Package(
         .target(
             name: "ServiceTestSupport",
             dependencies: [
-                "IdentityService", "FamilyService", "SocialService", "KindredAPI", "KindredAuth", "KindredEvents",
+                "IdentityService", "FamilyService", "SocialService", "KindredAPI", "KindredAuth",
+                "KindredEvents",
                 "KindredMail", "KindredMessages", "KindredPostgres", "KindredRPC", "KindredRuntime",
                 "KindredTestSupport", .product(name: "Logging", package: "swift-log"),
             ],
@@ -219,7 +225,8 @@ let package = Package(
         .testTarget(
             name: "IdentityServiceTests",
             dependencies: [
-                "IdentityService", "KindredAPI", "KindredAuth", "KindredMessages", "KindredPostgres", "KindredRPC", "KindredRuntime",
+                "IdentityService", "KindredAPI", "KindredAuth", "KindredMessages", "KindredPostgres",
+                "KindredRPC", "KindredRuntime",
                 "KindredHandlers", "KindredMail", "KindredEvents", "KindredTestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -228,8 +235,10 @@ let package = Package(
         .testTarget(
             name: "FamilyServiceTests",
             dependencies: [
-                "FamilyService", "IdentityService", "SocialService", "KindredAPI", "KindredAuth", "KindredMessages",
-                "KindredPostgres", "KindredRPC", "KindredRuntime", "KindredHandlers", "KindredMail", "KindredEvents",
+                "FamilyService", "IdentityService", "SocialService", "KindredAPI", "KindredAuth",
+                "KindredMessages",
+                "KindredPostgres", "KindredRPC", "KindredRuntime", "KindredHandlers", "KindredMail",
+                "KindredEvents",
                 "KindredTestSupport", "ServiceTestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -238,7 +247,8 @@ let package = Package(
         .testTarget(
             name: "SocialServiceTests",
             dependencies: [
-                "SocialService", "FamilyService", "IdentityService", "KindredAPI", "KindredAuth", "KindredMessages",
+                "SocialService", "FamilyService", "IdentityService", "KindredAPI", "KindredAuth",
+                "KindredMessages",
                 "KindredPostgres", "KindredRPC", "KindredRuntime", "KindredHandlers", "KindredEvents",
                 "KindredTestSupport", "ServiceTestSupport",
                 .product(name: "Logging", package: "swift-log"),
@@ -247,7 +257,9 @@ let package = Package(
         ),
         .target(
             name: "KindredEvents",
-            dependencies: ["KindredPostgres", "KindredThreads", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "KindredPostgres", "KindredThreads", .product(name: "Logging", package: "swift-log"),
+            ],
             path: "Shared/KindredEvents",
             exclude: ["README.md"]
         ),
@@ -262,7 +274,8 @@ let package = Package(
         .executableTarget(
             name: "kindred-interop-server",
             dependencies: [
-                "KindredRuntime", "KindredAPI", "KindredMessages", "KindredRPC", "KindredPostgres", "KindredAuth",
+                "KindredRuntime", "KindredAPI", "KindredMessages", "KindredRPC", "KindredPostgres",
+                "KindredAuth",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Tests/InteropServer"

@@ -69,7 +69,9 @@ public final class PasswordHasher: Sendable {
     }
 
     /// Checks `password` against a stored hash; a malformed stored hash is a mismatch.
-    public func verify(_ password: String, against stored: String) async throws(PasswordHasherError) -> Verification {
+    public func verify(_ password: String, against stored: String) async throws(PasswordHasherError)
+        -> Verification
+    {
         let cost = cost
         return try await threads.run {
             guard Self.matches(password, stored) else { return .mismatch }

@@ -1,7 +1,7 @@
 import Synchronization
 
 #if canImport(Glibc)
-    internal import Glibc
+internal import Glibc
 #endif
 
 /// Checks access tokens locally with the identity service's public keys and turns them into a `Caller`.

@@ -13,7 +13,8 @@ enum BlockingThread {
             do {
                 try DetachedThread.start { continuation.resume(returning: Result(catching: work)) }
             } catch {
-                continuation.resume(returning: .failure(.temporary("cannot start a delivery thread: \(error)")))
+                continuation.resume(
+                    returning: .failure(.temporary("cannot start a delivery thread: \(error)")))
             }
         }
         return try result.get()

@@ -31,7 +31,8 @@ public struct MailDeliveryPolicy: Sendable, Equatable {
     /// The wait after attempt number `attempt` (1 for the first) failed: exact, since each message keeps its
     /// own schedule in its row and a delivery pass already spreads them.
     func retryDelay(afterAttempt attempt: Int) -> Duration {
-        Backoff(initial: firstRetryDelay, ceiling: maximumRetryDelay, jitter: 1...1).delay(afterFailures: attempt)
+        Backoff(initial: firstRetryDelay, ceiling: maximumRetryDelay, jitter: 1...1).delay(
+            afterFailures: attempt)
     }
 }
 

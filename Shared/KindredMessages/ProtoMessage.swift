@@ -21,7 +21,9 @@ extension ProtoMessage {
 
     /// Decodes wire bytes held in an array.
     @inlinable
-    public init(serializedBytes bytes: [UInt8], maxSize: Int = Self.defaultMaxSize) throws(MessageDecodingError) {
+    public init(serializedBytes bytes: [UInt8], maxSize: Int = Self.defaultMaxSize)
+        throws(MessageDecodingError)
+    {
         // withUnsafeBytes is untyped `rethrows`, so the typed error travels out in a Result.
         let result = bytes.withUnsafeBytes { buffer in
             Result { () throws(MessageDecodingError) in try Self(serializedBytes: buffer, maxSize: maxSize) }

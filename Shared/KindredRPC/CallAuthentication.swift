@@ -18,7 +18,8 @@ enum CallAuthentication: Sendable {
 
     /// `caller`'s verdict on `route`: a child-mode token may only read, or leave child mode.
     init(_ caller: Caller, calling route: Route) {
-        self = caller.scope == .childReadOnly && !route.allowsChildMode ? .readOnlyScope : .authenticated(caller)
+        self =
+            caller.scope == .childReadOnly && !route.allowsChildMode ? .readOnlyScope : .authenticated(caller)
     }
 
     /// The verdict on a token judged after a key fetch.

@@ -35,6 +35,7 @@ public struct ClientConfiguration: Sendable {
 
     /// The backoff before attempt `attempt + 1` (0-based): exponential, capped, with ±20% jitter.
     func backoff(after attempt: Int) -> Duration {
-        Backoff(initial: initialBackoff, ceiling: maxBackoff, jitter: 0.8...1.2).delay(afterFailures: attempt + 1)
+        Backoff(initial: initialBackoff, ceiling: maxBackoff, jitter: 0.8...1.2).delay(
+            afterFailures: attempt + 1)
     }
 }

@@ -6,7 +6,8 @@ extension Connection {
         handshakeTimer = loop.schedule(after: core.configuration.handshakeTimeout) { [weak self] in
             guard let self else { return }
             handshakeTimer = nil
-            core.logger.debug("closing a connection that did not finish its handshake", metadata: ["peer": "\(peer)"])
+            core.logger.debug(
+                "closing a connection that did not finish its handshake", metadata: ["peer": "\(peer)"])
             close()
         }
     }
@@ -30,13 +31,16 @@ extension EventLoop {
             let oldest = handshakeQueue[handshakeQueueHead]
             handshakeQueueHead += 1
             guard oldest.isSheddable, !oldest.handshaken else { continue }
-            oldest.core.logger.debug("shedding a connection that has not finished its handshake", metadata: ["peer": "\(oldest.peer)"])
+            oldest.core.logger.debug(
+                "shedding a connection that has not finished its handshake",
+                metadata: ["peer": "\(oldest.peer)"])
             oldest.close()
             return true
         }
         let idle = liveConnections.filter { $0.isSheddable && $0.calls.isEmpty }
         guard let longest = idle.min(by: { $0.idleSince < $1.idleSince }) else { return false }
-        longest.core.logger.debug("shedding the connection idle longest", metadata: ["peer": "\(longest.peer)"])
+        longest.core.logger.debug(
+            "shedding the connection idle longest", metadata: ["peer": "\(longest.peer)"])
         longest.goAway()
         longest.releasePlace()
         return true

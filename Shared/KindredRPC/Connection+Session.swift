@@ -150,7 +150,8 @@ private func connection(_ userData: UnsafeMutableRawPointer?) -> Connection {
 }
 
 private func onBeginFrame(
-    _ session: OpaquePointer?, _ header: UnsafePointer<nghttp2_frame_hd>?, _ userData: UnsafeMutableRawPointer?
+    _ session: OpaquePointer?, _ header: UnsafePointer<nghttp2_frame_hd>?,
+    _ userData: UnsafeMutableRawPointer?
 ) -> Int32 {
     if let header { connection(userData).frameBegins(header.pointee) }
     return 0

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #endif
 
 /// Jobs and closures handed to a loop from other threads; the loop drains them after an eventfd wake.

@@ -40,7 +40,8 @@ struct FrameHeaderScanner {
 
     private mutating func report(_ header: UnsafeRawBufferPointer, _ each: (Header) -> Void) {
         let length = Int(header[0]) << 16 | Int(header[1]) << 8 | Int(header[2])
-        let stream = (UInt32(header[5]) << 24 | UInt32(header[6]) << 16 | UInt32(header[7]) << 8 | UInt32(header[8]))
+        let stream =
+            (UInt32(header[5]) << 24 | UInt32(header[6]) << 16 | UInt32(header[7]) << 8 | UInt32(header[8]))
             & 0x7FFF_FFFF
         skip = length
         each(Header(type: header[3], flags: header[4], streamID: Int32(stream), length: length))

@@ -78,7 +78,8 @@ public struct RPCRouter: Sendable {
     }
 
     private mutating func add(
-        _ method: MethodDescriptor, _ maxRequestSize: Int?, streamingRequest: Bool, streamingResponse: Bool = false,
+        _ method: MethodDescriptor, _ maxRequestSize: Int?, streamingRequest: Bool,
+        streamingResponse: Bool = false,
         body: @escaping @Sendable (ServerCall, ServerContext) async throws -> Void
     ) {
         routes[method.path] = Route(

@@ -5,7 +5,8 @@ public enum ListenAddress {
         let host: Substring
         let portText: Substring
         if text.hasPrefix("[") {
-            guard let close = text.firstIndex(of: "]"), text[text.index(after: close)...].hasPrefix(":") else {
+            guard let close = text.firstIndex(of: "]"), text[text.index(after: close)...].hasPrefix(":")
+            else {
                 throw StartupError("listen address '\(text)' is not [IPv6]:PORT")
             }
             host = text[text.index(after: text.startIndex)..<close]

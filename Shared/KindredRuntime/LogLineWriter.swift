@@ -2,7 +2,7 @@ import KindredThreads
 import Synchronization
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #endif
 
 /// Standard error as the logs reach it: a line is appended to a bounded buffer and a thread of its own

@@ -15,7 +15,8 @@ public struct ServiceCallStream<Message: ProtoMessage>: AsyncSequence, Sendable 
 
     /// A stream that opens with `open`, given options carrying `credentials`' token.
     public init(
-        credentials: ServiceCredentials, open: @escaping @Sendable (CallOptions) -> ClientResponseStream<Message>
+        credentials: ServiceCredentials,
+        open: @escaping @Sendable (CallOptions) -> ClientResponseStream<Message>
     ) {
         self.credentials = credentials
         self.open = open

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #endif
 
 /// A command one service adds beside `serve` and `migrate`, such as `kindred-identity keys rotate`.

@@ -55,7 +55,8 @@ public struct ServiceEnvironment: Sendable {
     /// they are not set, as for identity, which issues tokens.
     public let credentials: ServiceCredentials?
 
-    init(database: PostgresPool, logger: Logger, settings: ServiceSettings, background: BackgroundWork) throws {
+    init(database: PostgresPool, logger: Logger, settings: ServiceSettings, background: BackgroundWork) throws
+    {
         self.database = database
         self.logger = logger
         self.background = background

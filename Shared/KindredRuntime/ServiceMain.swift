@@ -14,7 +14,9 @@ public enum ServiceMain {
         var arguments = Array(CommandLine.arguments.dropFirst())
         if arguments.contains("-h") || arguments.contains("--help") {
             // ArgumentParser names a bare ParsableArguments type "service"; say the executable and its commands.
-            print(ServiceOptions.helpMessage().replacing("USAGE: service", with: "USAGE: \(service.executableName) [serve|migrate]"))
+            print(
+                ServiceOptions.helpMessage().replacing(
+                    "USAGE: service", with: "USAGE: \(service.executableName) [serve|migrate]"))
             print(service.commandsHelp, terminator: "")
             exit(0)
         }
@@ -29,7 +31,8 @@ public enum ServiceMain {
             let (settings, logger) = try start(options, of: service)
             switch command {
             case .serve: try await ServiceRunner(service: service, settings: settings, logger: logger).serve()
-            case .migrate: try await ServiceRunner(service: service, settings: settings, logger: logger).migrateOnly()
+            case .migrate:
+                try await ServiceRunner(service: service, settings: settings, logger: logger).migrateOnly()
             }
             exit(0)
         } catch {
@@ -47,8 +50,11 @@ public enum ServiceMain {
     }
 
     /// Reads the settings from `options` and the environment, and starts JSON logging at their level.
-    static func start(_ options: ServiceOptions, of service: ServiceDefinition) throws -> (ServiceSettings, Logger) {
-        let settings = try ServiceSettings(options: options, service: service, environment: Environment.variables())
+    static func start(_ options: ServiceOptions, of service: ServiceDefinition) throws -> (
+        ServiceSettings, Logger
+    ) {
+        let settings = try ServiceSettings(
+            options: options, service: service, environment: Environment.variables())
         LoggingSystem.bootstrap { JSONLogHandler(label: $0, level: settings.logLevel) }
         var logger = Logger(label: service.executableName)
         logger[metadataKey: "service"] = "\(service.name)"
@@ -57,7 +63,9 @@ public enum ServiceMain {
 
     /// Prints `kindred-<name>: <reason>` as one line on standard error and exits with `status`.
     static func fail(_ reason: String, service: ServiceDefinition, status: Int32) -> Never {
-        let oneLine = reason.split(whereSeparator: \.isNewline).map { $0.trimmingPrefix(while: \.isWhitespace) }
+        let oneLine = reason.split(whereSeparator: \.isNewline).map {
+            $0.trimmingPrefix(while: \.isWhitespace)
+        }
         var line = "\(service.executableName): \(oneLine.joined(separator: " "))\n"
         _ = line.withUTF8 { write(2, $0.baseAddress, $0.count) }
         exit(status)

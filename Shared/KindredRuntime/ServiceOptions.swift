@@ -8,7 +8,8 @@ struct ServiceOptions: ParsableArguments {
     @Option(help: "HOST:PORT to serve on (env KINDRED_<SERVICE>_LISTEN).")
     var listen: String?
 
-    @Option(help: "PostgreSQL URL, postgresql://user:password@host:port/db (env KINDRED_<SERVICE>_DATABASE_URL).")
+    @Option(
+        help: "PostgreSQL URL, postgresql://user:password@host:port/db (env KINDRED_<SERVICE>_DATABASE_URL).")
     var databaseURL: String?
 
     @Option(help: "trace, debug, info, notice, warning, error or critical (env KINDRED_LOG_LEVEL).")
@@ -20,13 +21,20 @@ struct ServiceOptions: ParsableArguments {
     @Option(help: "Event loop threads (env KINDRED_EVENT_LOOPS; default: one per core).")
     var eventLoops: Int?
 
-    @Option(help: "Seconds in-flight calls get to finish after SIGTERM (env KINDRED_DRAIN_TIMEOUT; default 20).")
+    @Option(
+        help: "Seconds in-flight calls get to finish after SIGTERM (env KINDRED_DRAIN_TIMEOUT; default 20).")
     var drainTimeout: Int?
 
-    @Option(help: "Seconds a new connection gets to send its HTTP/2 preface and SETTINGS (env KINDRED_HANDSHAKE_TIMEOUT; default 5).")
+    @Option(
+        help:
+            "Seconds a new connection gets to send its HTTP/2 preface and SETTINGS (env KINDRED_HANDSHAKE_TIMEOUT; default 5)."
+    )
     var handshakeTimeout: Int?
 
-    @Option(help: "Seconds a connection may stay without a call before GOAWAY (env KINDRED_IDLE_TIMEOUT; default 300).")
+    @Option(
+        help:
+            "Seconds a connection may stay without a call before GOAWAY (env KINDRED_IDLE_TIMEOUT; default 300)."
+    )
     var idleTimeout: Int?
 
     @Option(help: "Most connections served at once (env KINDRED_MAX_CONNECTIONS; default 10000).")
@@ -41,13 +49,20 @@ struct ServiceOptions: ParsableArguments {
     @Option(help: "HOST:PORT of kindred-social (env KINDRED_SOCIAL_TARGET; default 127.0.0.1:50053).")
     var socialTarget: String?
 
-    @Option(help: "HOST:PORT of kindred-gamification (env KINDRED_GAMIFICATION_TARGET; default 127.0.0.1:50054).")
+    @Option(
+        help: "HOST:PORT of kindred-gamification (env KINDRED_GAMIFICATION_TARGET; default 127.0.0.1:50054).")
     var gamificationTarget: String?
 
-    @Option(help: "Where mail goes: maildir:DIR or smtp://HOST[:PORT] (env KINDRED_MAIL; default maildir:var/mail).")
+    @Option(
+        help:
+            "Where mail goes: maildir:DIR or smtp://HOST[:PORT] (env KINDRED_MAIL; default maildir:var/mail)."
+    )
     var mail: String?
 
-    @Option(help: "Mail's sender, 'Name <address>' (env KINDRED_MAIL_FROM; default Kindred <no-reply@kindred.local>).")
+    @Option(
+        help:
+            "Mail's sender, 'Name <address>' (env KINDRED_MAIL_FROM; default Kindred <no-reply@kindred.local>)."
+    )
     var mailFrom: String?
 }
 
@@ -72,7 +87,9 @@ struct ServiceSettings: Sendable {
     var mail: MailSettings
 
     /// Combines flags (first), the environment, then defaults; throws a one-line explanation.
-    init(options: ServiceOptions, service: ServiceDefinition, environment: [String: String]) throws(StartupError) {
+    init(options: ServiceOptions, service: ServiceDefinition, environment: [String: String])
+        throws(StartupError)
+    {
         let prefix = "KINDRED_\(service.name.uppercased())_"
         let listen = options.listen ?? environment[prefix + "LISTEN"] ?? "0.0.0.0:\(service.defaultPort)"
         (host, port) = try ListenAddress.parse(listen)
@@ -84,7 +101,9 @@ struct ServiceSettings: Sendable {
 
         let levelName = options.logLevel ?? environment["KINDRED_LOG_LEVEL"] ?? "info"
         guard let level = Logger.Level(rawValue: levelName.lowercased()) else {
-            throw StartupError("unknown log level '\(levelName)': use trace, debug, info, notice, warning, error or critical")
+            throw StartupError(
+                "unknown log level '\(levelName)': use trace, debug, info, notice, warning, error or critical"
+            )
         }
         logLevel = level
         migrateAtStart = !options.noMigrate
@@ -97,11 +116,15 @@ struct ServiceSettings: Sendable {
         guard drainSeconds >= 0 else { throw StartupError("--drain-timeout must not be negative") }
         drainTimeout = .seconds(drainSeconds)
         handshakeTimeout = .seconds(
-            try Self.positive(options.handshakeTimeout, environment, "KINDRED_HANDSHAKE_TIMEOUT", "--handshake-timeout") ?? 5)
+            try Self.positive(
+                options.handshakeTimeout, environment, "KINDRED_HANDSHAKE_TIMEOUT", "--handshake-timeout")
+                ?? 5)
         idleTimeout = .seconds(
-            try Self.positive(options.idleTimeout, environment, "KINDRED_IDLE_TIMEOUT", "--idle-timeout") ?? 300)
+            try Self.positive(options.idleTimeout, environment, "KINDRED_IDLE_TIMEOUT", "--idle-timeout")
+                ?? 300)
         maxConnections =
-            try Self.positive(options.maxConnections, environment, "KINDRED_MAX_CONNECTIONS", "--max-connections")
+            try Self.positive(
+                options.maxConnections, environment, "KINDRED_MAX_CONNECTIONS", "--max-connections")
             ?? 10_000
 
         peers = PeerTargets(
@@ -155,7 +178,8 @@ struct ServiceSettings: Sendable {
         return value
     }
 
-    private static func integer(_ environment: [String: String], _ name: String) throws(StartupError) -> Int? {
+    private static func integer(_ environment: [String: String], _ name: String) throws(StartupError) -> Int?
+    {
         guard let text = environment[name] else { return nil }
         guard let value = Int(text) else { throw StartupError("\(name)=\(text) is not a whole number") }
         return value

@@ -42,7 +42,8 @@ struct ServiceRunner {
         configuration.idleTimeout = settings.idleTimeout
         configuration.maxConnections = settings.maxConnections
         configuration.authenticator = TokenAuthenticator(keySource: try await signingKeys(environment))
-        let server = ProcessServer(configuration: configuration, drainTimeout: settings.drainTimeout, logger: logger)
+        let server = ProcessServer(
+            configuration: configuration, drainTimeout: settings.drainTimeout, logger: logger)
         try await server.serve(services, database: environment.database, background: environment.background)
     }
 
@@ -92,8 +93,11 @@ struct ServiceRunner {
     private func migrate(_ database: PostgresPool) async throws {
         let runner = try MigrationRunner(schema: service.name, migrations: service.migrations)
         let applied = try await runner.migrate(database)
-        logger.info("migrations up to date", metadata: [
-            "applied": .array(applied.map { "\($0.version) \($0.name)" }), "shipped": "\(service.migrations.count)",
-        ])
+        logger.info(
+            "migrations up to date",
+            metadata: [
+                "applied": .array(applied.map { "\($0.version) \($0.name)" }),
+                "shipped": "\(service.migrations.count)",
+            ])
     }
 }

@@ -14,7 +14,8 @@ struct StandardServices: Sendable {
         let health = HealthService(board: board)
         for service in services + [health] { router.register(service) }
         let names = Set(router.methods.map(\.service)).union([
-            Grpc_Reflection_V1_ServerReflection.serviceName, Grpc_Reflection_V1alpha_ServerReflection.serviceName,
+            Grpc_Reflection_V1_ServerReflection.serviceName,
+            Grpc_Reflection_V1alpha_ServerReflection.serviceName,
         ])
         let reflection = ReflectionService(index: ReflectionIndex(servedServices: Array(names)))
         self.all = services + [health, reflection, ReflectionV1AlphaService(v1: reflection)]

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #endif
 
 /// A plain detached pthread for work that blocks — libpq calls, Argon2id, mail sockets — so that it never

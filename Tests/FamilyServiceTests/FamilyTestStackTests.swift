@@ -14,7 +14,9 @@ import Testing
             #expect(!mia.id.isEmpty)
             let profile = try await stack.family.getProfile(.init(), options: mia.bearer).profile
             #expect(profile?.userID == mia.id)
-            let anonymous = await rpcError { try await stack.family.getProfile(.init(), options: FamilyTestStack.bearer(nil)) }
+            let anonymous = await rpcError {
+                try await stack.family.getProfile(.init(), options: FamilyTestStack.bearer(nil))
+            }
             #expect(anonymous?.code == .unauthenticated)
         }
     }

@@ -121,7 +121,8 @@ struct DateOfBirthChangeTests {
         try await IdentityTestDatabase.withDatabase { pool in
             let test = TestAccounts(pool)
             let teen = try await test.registerVerified("teen", born: (2010, 1, 1))
-            try await pool.query("UPDATE identity.accounts SET parental_controls = false WHERE id = \(teen.id)")
+            try await pool.query(
+                "UPDATE identity.accounts SET parental_controls = false WHERE id = \(teen.id)")
             try await test.accounts.requestDateOfBirthChange(
                 accountID: teen.id, password: "correct horse 1", dateOfBirth: Self.date(2012, 1, 1))
             #expect(

@@ -13,10 +13,14 @@ struct InteropServer: AsyncParsableCommand {
     @Option(help: "HOST:PORT to serve on.")
     var listen = "127.0.0.1:50060"
 
-    @Option(help: "PostgreSQL URL of a database holding pgbench's tables; enables kindred.bench.v1.BenchService.")
+    @Option(
+        help: "PostgreSQL URL of a database holding pgbench's tables; enables kindred.bench.v1.BenchService.")
     var databaseURL: String?
 
-    @Option(help: "PostgreSQL connection threads in the pool (for off-loop callers; each event loop also has its own).")
+    @Option(
+        help:
+            "PostgreSQL connection threads in the pool (for off-loop callers; each event loop also has its own)."
+    )
     var poolSize = 2
 
     @Option(help: "Event loop threads (default: one per core).")
@@ -47,7 +51,8 @@ struct InteropServer: AsyncParsableCommand {
         var database: PostgresPool?
         if let databaseURL {
             let pool = PostgresPool(
-                rpcLoopsConfiguration: try PostgresConfiguration(url: databaseURL, poolSize: poolSize), logger: logger)
+                rpcLoopsConfiguration: try PostgresConfiguration(url: databaseURL, poolSize: poolSize),
+                logger: logger)
             services.append(BenchService(database: pool))
             database = pool
         }

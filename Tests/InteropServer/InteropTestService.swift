@@ -12,7 +12,9 @@ struct InteropTestService: Grpc_Testing_TestService.Service {
         Grpc_Testing_Empty()
     }
 
-    func unaryCall(_ request: Grpc_Testing_SimpleRequest, context: ServerContext) async throws -> Grpc_Testing_SimpleResponse {
+    func unaryCall(_ request: Grpc_Testing_SimpleRequest, context: ServerContext) async throws
+        -> Grpc_Testing_SimpleResponse
+    {
         echoMetadata(context)
         try failIfAsked(request.responseStatus)
         context.compressResponse = request.responseCompressed?.value ?? false
@@ -62,7 +64,9 @@ struct InteropTestService: Grpc_Testing_TestService.Service {
         for request in buffered { try await respond(to: request, with: responses) }
     }
 
-    func unimplementedCall(_ request: Grpc_Testing_Empty, context: ServerContext) async throws -> Grpc_Testing_Empty {
+    func unimplementedCall(_ request: Grpc_Testing_Empty, context: ServerContext) async throws
+        -> Grpc_Testing_Empty
+    {
         throw RPCError(.unimplemented, "UnimplementedCall is never implemented")
     }
 
@@ -72,7 +76,9 @@ struct InteropTestService: Grpc_Testing_TestService.Service {
         with responses: ResponseStreamWriter<Grpc_Testing_StreamingOutputCallResponse>
     ) async throws {
         for parameters in request.responseParameters {
-            if parameters.intervalUs > 0 { try await Task.sleep(for: .microseconds(Int(parameters.intervalUs))) }
+            if parameters.intervalUs > 0 {
+                try await Task.sleep(for: .microseconds(Int(parameters.intervalUs)))
+            }
             try await responses.write(.init(payload: payload(size: parameters.size)))
         }
     }

@@ -32,7 +32,9 @@ struct PasswordHasherTests {
         #expect(try await stronger.verify("upgrade me 1", against: rehashed) == .match(needsRehash: false))
     }
 
-    @Test(arguments: ["", "not a hash", "$argon2id$v=19$m=8,t=1,p=1$AAAA$BBBB", "$2b$10$abcdefghijklmnopqrstuv"])
+    @Test(arguments: [
+        "", "not a hash", "$argon2id$v=19$m=8,t=1,p=1$AAAA$BBBB", "$2b$10$abcdefghijklmnopqrstuv",
+    ])
     func aMalformedStoredHashIsAMismatch(stored: String) async throws {
         #expect(try await hasher.verify("anything 1", against: stored) == .mismatch)
     }
@@ -44,12 +46,14 @@ struct PasswordHasherTests {
     @Test func hashesBeyondTheQueueAreRefusedAtOnceAndTheRestComplete() async throws {
         // One thread, one queued job: of many concurrent hashes some must be refused as busy, and every
         // accepted one must still complete with a usable hash.
-        let small = PasswordHasher(cost: .init(iterations: 1, memoryKiB: 32 * 1024), concurrency: 1, maxQueued: 1)
+        let small = PasswordHasher(
+            cost: .init(iterations: 1, memoryKiB: 32 * 1024), concurrency: 1, maxQueued: 1)
         let outcomes = await withTaskGroup(of: Result<String, PasswordHasherError>.self) { group in
             for index in 0..<16 {
                 group.addTask {
-                    do throws(PasswordHasherError) { return .success(try await small.hash("queued \(index)")) }
-                    catch { return .failure(error) }
+                    do throws(PasswordHasherError) {
+                        return .success(try await small.hash("queued \(index)"))
+                    } catch { return .failure(error) }
                 }
             }
             return await group.reduce(into: []) { $0.append($1) }

@@ -50,7 +50,10 @@ import Testing
 
     @Test(arguments: [
         ("reason", "is required", "Reason is required."),
-        ("page.page_token", "is not a page token of this list", "Page token is not a page token of this list."),
+        (
+            "page.page_token", "is not a page token of this list",
+            "Page token is not a page token of this list."
+        ),
         ("media[2].url", "must be an https URL", "Url must be an https URL."),
         ("update_mask", "names an unknown field \"email\".", "Update mask names an unknown field \"email\"."),
     ])

@@ -13,8 +13,10 @@ import Testing
         #expect(try #require(LinkBase(base)).link("reset-password", token: "abc") == link)
     }
 
-    @Test(arguments: ["kindred.example/app", "ftp://kindred.example", "https://kindred.example/?a=1",
-        "https://kindred.example/#top", "https://kindred example", ""])
+    @Test(arguments: [
+        "kindred.example/app", "ftp://kindred.example", "https://kindred.example/?a=1",
+        "https://kindred.example/#top", "https://kindred example", "",
+    ])
     func anythingElseIsRefused(base: String) {
         #expect(LinkBase(base) == nil)
     }

@@ -98,7 +98,9 @@ private let (hello, peek) = (AuthTestService.hello, AuthTestService.peek)
         try await withAuthServer { (server, _) async throws in
             let child = tokens.token(subject: "kid", scope: .childReadOnly)
             #expect(try await server.call(AuthTestService.leaveChildMode, token: child) == "kid left")
-            #expect(await server.status(AuthTestService.leaveChildMode, token: nil) == "UNAUTHENTICATED TOKEN_MISSING")
+            #expect(
+                await server.status(AuthTestService.leaveChildMode, token: nil)
+                    == "UNAUTHENTICATED TOKEN_MISSING")
         }
     }
 

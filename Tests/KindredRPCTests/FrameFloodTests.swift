@@ -37,12 +37,16 @@ import Testing
             let stream = client.start(path: TestService.path("Sleep"), body: [], endStream: false)
             client.flush()
             let reader = RawFrameReader(fd: client.fd)
-            #expect(reader.read { $0.streamID == finished && $0.flags & 1 != 0 } != nil, "Echo answered and closed")
+            #expect(
+                reader.read { $0.streamID == finished && $0.flags & 1 != 0 } != nil,
+                "Echo answered and closed")
             let frame = flood.frame(stream: stream).bytes
 
             // Just under the limit the connection still answers: a PING comes back acknowledged.
             let alive = RawFrame(type: RawFrame.ping, payload: Array("alive?!!".utf8))
-            #expect(writeAll(client.fd, Array(repeating: frame, count: Self.limit - 5).flatMap { $0 } + alive.bytes))
+            #expect(
+                writeAll(
+                    client.fd, Array(repeating: frame, count: Self.limit - 5).flatMap { $0 } + alive.bytes))
             let acknowledged = reader.read { $0.type == RawFrame.ping && $0.payload == alive.payload }
             #expect(acknowledged != nil)
             #expect(!reader.frames.contains { $0.type == RawFrame.goAway })
@@ -68,7 +72,9 @@ import Testing
                 #expect(response.grpcStatus == 0)
             }
             // Many at once, so that a stream's HEADERS and DATA arrive in one read.
-            let ids = (0..<50).map { client.start(path: TestService.path("Echo"), body: grpcFrames([UInt8($0)])) }
+            let ids = (0..<50).map {
+                client.start(path: TestService.path("Echo"), body: grpcFrames([UInt8($0)]))
+            }
             client.run { ids.allSatisfy { client.responses[$0]?.closed == true } }
             #expect(ids.allSatisfy { client.responses[$0]?.grpcStatus == 0 })
             #expect(!client.goAwayReceived)

@@ -71,7 +71,8 @@ final class RawFrameReader {
             let id = buffered[5..<9].reduce(UInt32(0)) { $0 << 8 | UInt32($1) } & 0x7FFF_FFFF
             frames.append(
                 RawFrame(
-                    type: buffered[3], flags: buffered[4], streamID: Int32(id), payload: Array(buffered[9..<9 + length])))
+                    type: buffered[3], flags: buffered[4], streamID: Int32(id),
+                    payload: Array(buffered[9..<9 + length])))
             buffered.removeFirst(9 + length)
         }
     }
@@ -82,7 +83,9 @@ final class RawFrameReader {
 func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
     var offset = 0
     while offset < bytes.count {
-        let written = bytes.withUnsafeBytes { send(fd, $0.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL)) }
+        let written = bytes.withUnsafeBytes {
+            send(fd, $0.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL))
+        }
         if written <= 0 { return false }
         offset += written
     }

@@ -92,7 +92,9 @@ import Glibc
         try await withServer([TestService(probe: probe)], configure: { $0.maxConnections = 1 }) { server in
             let first = try HTTP2TestClient(port: server.port)
             let busy = first.start(path: TestService.path("Sleep"), body: grpcFrames([]))
-            first.run(timeout: 2) { first.responses[busy]?.closed == true || probe.count("sleep-without-deadline") == 1 }
+            first.run(timeout: 2) {
+                first.responses[busy]?.closed == true || probe.count("sleep-without-deadline") == 1
+            }
             #expect(probe.count("sleep-without-deadline") == 1)
             let second = try HTTP2TestClient(port: server.port)
             second.run(timeout: 1) { second.goAwayReceived }

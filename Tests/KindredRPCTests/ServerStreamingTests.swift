@@ -38,7 +38,9 @@ import Testing
             let response = client.wait(id)
             #expect(client.goAwayReceived)
             #expect(response.grpcStatus == StatusCode.unavailable.rawValue)
-            #expect(response.grpcMessage.map(PercentEncoding.decode) == "The server is shutting down. Please reconnect.")
+            #expect(
+                response.grpcMessage.map(PercentEncoding.decode)
+                    == "The server is shutting down. Please reconnect.")
         }
     }
 

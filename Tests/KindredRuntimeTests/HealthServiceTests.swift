@@ -20,12 +20,17 @@ import Testing
 
         served.markServing(true)
         #expect(try await health.check(.init()).status == .serving)
-        #expect(try await health.check(.init(service: "grpc.reflection.v1.ServerReflection")).status == .serving)
-        let unknown = await #expect(throws: RPCError.self) { try await health.check(.init(service: "kindred.Nope")) }
+        #expect(
+            try await health.check(.init(service: "grpc.reflection.v1.ServerReflection")).status == .serving)
+        let unknown = await #expect(throws: RPCError.self) {
+            try await health.check(.init(service: "kindred.Nope"))
+        }
         #expect(unknown?.code == .notFound)
 
-        var statuses = health.watch(.init(service: "grpc.health.v1.Health"), options: CallOptions(timeout: .seconds(10)))
-            .makeAsyncIterator()
+        var statuses = health.watch(
+            .init(service: "grpc.health.v1.Health"), options: CallOptions(timeout: .seconds(10))
+        )
+        .makeAsyncIterator()
         #expect(try await statuses.next()?.status == .serving)
         served.markServing(false)
         #expect(try await statuses.next()?.status == .notServing)
@@ -35,8 +40,10 @@ import Testing
         #expect(ended?.code == .unavailable)
         #expect(ended?.message == RPCError.serverShuttingDown.message)
 
-        var unknownWatch = health.watch(.init(service: "kindred.Nope"), options: CallOptions(timeout: .seconds(10)))
-            .makeAsyncIterator()
+        var unknownWatch = health.watch(
+            .init(service: "kindred.Nope"), options: CallOptions(timeout: .seconds(10))
+        )
+        .makeAsyncIterator()
         #expect(try await unknownWatch.next()?.status == .serviceUnknown)
 
         client.close()

@@ -82,7 +82,8 @@ struct RunningServer {
             published.append(.init(kid: "short", alg: "EdDSA", publicKey: [1, 2, 3]))
         }
         let running = try RunningServer([identity])
-        let source = try IdentitySigningKeys(target: running.target, logger: logger, fetchTimeout: fetchTimeout)
+        let source = try IdentitySigningKeys(
+            target: running.target, logger: logger, fetchTimeout: fetchTimeout)
         #expect(try await source.verificationKeys() == [good.verificationKey])
         try await running.stop()
     }
@@ -101,7 +102,8 @@ struct RunningServer {
         let first = SigningKey()
         identity.publish([first])
         let identityServer = try RunningServer([identity])
-        let keys = try IdentitySigningKeys(target: identityServer.target, logger: logger, fetchTimeout: fetchTimeout)
+        let keys = try IdentitySigningKeys(
+            target: identityServer.target, logger: logger, fetchTimeout: fetchTimeout)
         let served = StandardServices(board: HealthStatusBoard(), services: [ProtectedService()])
         let family = try RunningServer(
             served.all, authenticator: TokenAuthenticator(keySource: keys, refreshInterval: .zero))

@@ -7,7 +7,8 @@ import Testing
     let index = ReflectionIndex(servedServices: ["grpc.health.v1.Health", "grpc.testing.TestService"])
 
     @Test func listsServedServicesSorted() {
-        #expect(index.answer(.listServices) == .services(["grpc.health.v1.Health", "grpc.testing.TestService"]))
+        #expect(
+            index.answer(.listServices) == .services(["grpc.health.v1.Health", "grpc.testing.TestService"]))
     }
 
     @Test func fileByNameComesFirstThenEveryImportOnce() throws {
@@ -17,7 +18,10 @@ import Testing
         }
         let names = try files.map { try Self.fileName(of: $0) }
         #expect(names.first == "grpc/testing/test.proto")
-        #expect(Set(names) == ["grpc/testing/test.proto", "grpc/testing/empty.proto", "grpc/testing/messages.proto"])
+        #expect(
+            Set(names) == [
+                "grpc/testing/test.proto", "grpc/testing/empty.proto", "grpc/testing/messages.proto",
+            ])
         #expect(names.count == Set(names).count)
     }
 
@@ -28,7 +32,8 @@ import Testing
         (".google.rpc.Status", "google/rpc/status.proto"),
     ])
     func symbolsResolveToTheirFile(symbol: String, file: String) throws {
-        guard case .files(let files) = index.answer(.fileContainingSymbol(symbol)), let first = files.first else {
+        guard case .files(let files) = index.answer(.fileContainingSymbol(symbol)), let first = files.first
+        else {
             Issue.record("expected files for \(symbol)")
             return
         }
@@ -50,8 +55,9 @@ import Testing
     }
 
     @Test func knownTypeHasNoExtensionNumbers() {
-        #expect(index.answer(.allExtensionNumbers(ofType: "grpc.testing.Empty"))
-            == .extensionNumbers(baseType: "grpc.testing.Empty", numbers: []))
+        #expect(
+            index.answer(.allExtensionNumbers(ofType: "grpc.testing.Empty"))
+                == .extensionNumbers(baseType: "grpc.testing.Empty", numbers: []))
     }
 
     @Test func aRequestWithoutAQueryIsInvalid() {

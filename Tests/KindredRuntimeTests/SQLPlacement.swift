@@ -39,7 +39,8 @@ enum SQLPlacement {
     private static func statementStart(_ literal: String) -> String? {
         // A statement's first keywords, in capitals as the house writes SQL (a sentence says "Select a
         // date", never "SELECT").
-        let statementKeywords = #/
+        let statementKeywords =
+            #/
             ^ ( SELECT | INSERT \s+ INTO | UPDATE \s+ \S+ (\s+ \w+)? \s+ SET | DELETE \s+ FROM
               | WITH \s+ \w+ \s+ AS | LOCK \s+ TABLE
               | CREATE \s+ (TABLE | (UNIQUE \s+)? INDEX | SCHEMA | FUNCTION) | ALTER \s+ TABLE

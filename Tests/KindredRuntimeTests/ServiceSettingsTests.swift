@@ -6,10 +6,12 @@ import Testing
 @testable import KindredRuntime
 
 @Suite struct ServiceSettingsTests {
-    let service = ServiceDefinition(name: "family", defaultPort: 50052, migrations: [], makeServices: { _ in [] })
+    let service = ServiceDefinition(
+        name: "family", defaultPort: 50052, migrations: [], makeServices: { _ in [] })
 
     func settings(_ arguments: [String], _ environment: [String: String]) throws -> ServiceSettings {
-        try ServiceSettings(options: try ServiceOptions.parse(arguments), service: service, environment: environment)
+        try ServiceSettings(
+            options: try ServiceOptions.parse(arguments), service: service, environment: environment)
     }
 
     @Test func defaultsNeedOnlyADatabase() throws {
@@ -51,7 +53,10 @@ import Testing
         #expect(fromEnvironment.drainTimeout == .seconds(5))
 
         let fromFlags = try settings(
-            ["--listen", "[::1]:7000", "--database-url", "postgresql://flag@h/db", "--log-level", "error", "--no-migrate"],
+            [
+                "--listen", "[::1]:7000", "--database-url", "postgresql://flag@h/db", "--log-level", "error",
+                "--no-migrate",
+            ],
             environment)
         #expect(fromFlags.host == "::1")
         #expect(fromFlags.port == 7000)
@@ -65,7 +70,8 @@ import Testing
         #expect(try settings([], database).peers.identity == "127.0.0.1:50051")
         let environment = database.merging(["KINDRED_IDENTITY_TARGET": "identity:7000"]) { $1 }
         #expect(try settings([], environment).peers.identity == "identity:7000")
-        #expect(try settings(["--identity-target", "[::1]:7001"], environment).peers.identity == "[::1]:7001")
+        #expect(
+            try settings(["--identity-target", "[::1]:7001"], environment).peers.identity == "[::1]:7001")
     }
 
     @Test(arguments: [
@@ -92,7 +98,8 @@ import Testing
 
     @Test func aNonNumericEnvironmentValueIsRefused() {
         let error = #expect(throws: StartupError.self) {
-            try settings([], ["KINDRED_FAMILY_DATABASE_URL": "postgresql://f@h/db", "KINDRED_EVENT_LOOPS": "many"])
+            try settings(
+                [], ["KINDRED_FAMILY_DATABASE_URL": "postgresql://f@h/db", "KINDRED_EVENT_LOOPS": "many"])
         }
         #expect(error?.description.contains("KINDRED_EVENT_LOOPS") == true)
     }

@@ -29,7 +29,8 @@ public enum TestDatabase {
         do {
             for schema in schemas {
                 _ = try await pool.query(PostgresQuery(unsafeSQL: "CREATE SCHEMA \(schema.name)"))
-                _ = try await MigrationRunner(schema: schema.name, migrations: schema.migrations).migrate(pool)
+                _ = try await MigrationRunner(schema: schema.name, migrations: schema.migrations).migrate(
+                    pool)
             }
             result = .success(try await body(pool))
         } catch {
@@ -42,7 +43,8 @@ public enum TestDatabase {
 
     /// Runs one statement on the cluster's own test database (CREATE/DROP DATABASE cannot be parameters).
     private static func administer(_ url: String, _ sql: String, logger: Logger) async throws {
-        let admin = PostgresPool(configuration: try PostgresConfiguration(url: url, poolSize: 1), logger: logger)
+        let admin = PostgresPool(
+            configuration: try PostgresConfiguration(url: url, poolSize: 1), logger: logger)
         do {
             _ = try await admin.query(PostgresQuery(unsafeSQL: sql))
         } catch {

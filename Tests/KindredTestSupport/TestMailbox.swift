@@ -35,7 +35,8 @@ public struct TestMailbox {
     public func all() async throws -> [Mail] {
         // The schema is the test's own constant, never input.
         let rows = try await pool.query(
-            PostgresQuery(unsafeSQL: "SELECT kind, recipient, subject, body FROM \(schema).mail_outbox ORDER BY id"))
+            PostgresQuery(
+                unsafeSQL: "SELECT kind, recipient, subject, body FROM \(schema).mail_outbox ORDER BY id"))
         return try rows.map { row in
             let (kind, to, subject, body) = try row.decode((String, String, String, String).self)
             return Mail(kind: kind, to: to, subject: subject, body: body)
@@ -48,7 +49,9 @@ public struct TestMailbox {
     }
 
     /// The token of the newest message to `address`.
-    public func token(to address: String, sourceLocation: SourceLocation = #_sourceLocation) async throws -> String {
+    public func token(to address: String, sourceLocation: SourceLocation = #_sourceLocation) async throws
+        -> String
+    {
         let newest = try #require(try await mail(to: address).last, sourceLocation: sourceLocation)
         return try #require(newest.tokenLines.first, sourceLocation: sourceLocation)
     }

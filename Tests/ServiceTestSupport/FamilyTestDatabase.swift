@@ -19,7 +19,8 @@ enum FamilyTestDatabase {
     /// Runs `body` with a pool on a new database; the database is dropped afterwards, whatever happens.
     static func withDatabase<T>(_ body: (PostgresPool) async throws -> T) async throws -> T {
         try await TestDatabase.with(
-            "family_test", schemas: [
+            "family_test",
+            schemas: [
                 ("identity", IdentityMigrations.all), ("family", FamilyMigrations.all),
                 ("social", SocialMigrations.all),
             ],

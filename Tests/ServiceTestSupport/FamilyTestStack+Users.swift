@@ -39,7 +39,8 @@ extension FamilyTestStack {
         utc.timeZone = TimeZone(identifier: "UTC")!
         // A month past the birthday, so the age holds whatever the day of the run.
         let born = utc.dateComponents(
-            [.year, .month, .day], from: utc.date(byAdding: DateComponents(year: -age, month: -1), to: Date())!)
+            [.year, .month, .day],
+            from: utc.date(byAdding: DateComponents(year: -age, month: -1), to: Date())!)
         let registered = try await identity.registerAccount(
             .init(
                 requestID: "register-\(username)", email: email, username: username, password: Self.password,
@@ -51,7 +52,8 @@ extension FamilyTestStack {
             _ = try await identity.verifyEmail(.init(token: token), options: Self.bearer(nil))
         }
         let tokens = try await identity.token(
-            .init(grantType: "password", username: username, password: Self.password), options: Self.bearer(nil))
+            .init(grantType: "password", username: username, password: Self.password),
+            options: Self.bearer(nil))
         return TestUser(
             id: registered.account?.userID ?? "", username: username, email: email, password: Self.password,
             accessToken: tokens.accessToken, refreshToken: tokens.refreshToken)

@@ -67,7 +67,9 @@ final class FamilyTestStack: Sendable {
     }
 
     /// Runs `body` with a stack on a fresh database, then stops it whatever happened.
-    static func with(clock: TestClock = TestClock(at: Date()), _ body: (FamilyTestStack) async throws -> Void) async throws {
+    static func with(clock: TestClock = TestClock(at: Date()), _ body: (FamilyTestStack) async throws -> Void)
+        async throws
+    {
         try await FamilyTestDatabase.withDatabase { pool in
             let stack = try await FamilyTestStack(pool, clock: clock)
             do {
@@ -83,7 +85,9 @@ final class FamilyTestStack: Sendable {
     private func stop() async {
         await api.closeStreams()
         await identityEvents.close()
-        for (server, _) in servers.reversed() { server.beginGracefulShutdown(drainTimeout: .milliseconds(200)) }
+        for (server, _) in servers.reversed() {
+            server.beginGracefulShutdown(drainTimeout: .milliseconds(200))
+        }
         for (_, runner) in servers { _ = try? await runner.value }
     }
 
@@ -98,7 +102,8 @@ final class FamilyTestStack: Sendable {
                 social service \(try await passwords.hash(socialSecret))
                 """)
         let settings = IdentitySettings(
-            secret: identitySecret, clients: clients, mail: IdentityMail(links: LinkBase("https://kindred.test/app")!))
+            secret: identitySecret, clients: clients,
+            mail: IdentityMail(links: LinkBase("https://kindred.test/app")!))
         let credentials = try await Credentials.start(
             database: pool, passwords: passwords, settings: settings, logger: FamilyTestDatabase.logger)
         let accounts = Accounts(

@@ -26,7 +26,8 @@ final class SocialTestServer: Sendable {
     private init(_ stack: FamilyTestStack) async throws {
         pool = stack.pool
         let credentials = try ServiceCredentials(
-            clientID: "social", clientSecret: FamilyTestStack.socialSecret, identityTarget: stack.identityTarget)
+            clientID: "social", clientSecret: FamilyTestStack.socialSecret,
+            identityTarget: stack.identityTarget)
         context = SocialContext(
             database: pool, clock: stack.clock.wallClock,
             people: try PeopleDirectory(

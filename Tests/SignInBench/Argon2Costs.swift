@@ -1,7 +1,7 @@
 import KindredAuth
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #endif
 
 /// Argon2id at the costs worth considering, on a hasher bounded like identity's (one thread per core):

@@ -6,7 +6,7 @@ import KindredRPC
 import Logging
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #endif
 
 /// The Token password grant of a running kindred-identity, end to end over gRPC: first one caller at a time

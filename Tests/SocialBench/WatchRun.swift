@@ -5,7 +5,7 @@ import KindredRPC
 import Synchronization
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #endif
 
 /// `WatchMessages` under load: every watched user holds `streamsPerUser` streams, spread over `connections`

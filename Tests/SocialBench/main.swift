@@ -27,7 +27,8 @@ let server = ServerProcess(pid: pid)
 
 /// One SendMessage from `senders[worker]` to one of its recipients, a new request_id each; `refused` expects
 /// PARENTAL_CONTROLS_MESSAGING_RESTRICTED and fails on anything else.
-func sendMessage(_ senders: [Scene.Sender], expectRefusal: Bool) -> @Sendable (Int, RPCClient, Int) async throws
+func sendMessage(_ senders: [Scene.Sender], expectRefusal: Bool)
+    -> @Sendable (Int, RPCClient, Int) async throws
     -> Void
 {
     { worker, client, iteration in
@@ -35,11 +36,15 @@ func sendMessage(_ senders: [Scene.Sender], expectRefusal: Bool) -> @Sendable (I
         var options = CallOptions(timeout: .seconds(30))
         options.metadata.add("authorization", "Bearer \(sender.token)")
         let request = Kindred_Social_V1_SendMessageRequest(
-            requestID: UUID().uuidString, recipientUserID: sender.recipients[iteration % sender.recipients.count],
+            requestID: UUID().uuidString,
+            recipientUserID: sender.recipients[iteration % sender.recipients.count],
             text: "See you at the beach at ten?")
         do {
-            _ = try await Kindred_Social_V1_SocialService.Client(client).sendMessage(request, options: options)
-            if expectRefusal { throw RPCError(.internal, "a restricted minor's message to a stranger was sent") }
+            _ = try await Kindred_Social_V1_SocialService.Client(client).sendMessage(
+                request, options: options)
+            if expectRefusal {
+                throw RPCError(.internal, "a restricted minor's message to a stranger was sent")
+            }
         } catch let error as RPCError where expectRefusal && error.code == .permissionDenied {
             return
         }
@@ -65,7 +70,8 @@ var cpuUsed = 0.0
 let (outcome, elapsed): (LoadRun.Outcome, Duration)
 if scenario == "watch" {
     let watched = try await WatchRun(
-        watched: scene.watched, senders: scene.unrestricted, streamsPerUser: inFlight, connections: connections,
+        watched: scene.watched, senders: scene.unrestricted, streamsPerUser: inFlight,
+        connections: connections,
         rate: arguments.count == 11 ? Int(arguments[10])! : 500, duration: .seconds(seconds)
     ).run(target: target) { started in
         if started {
@@ -74,7 +80,9 @@ if scenario == "watch" {
             cpuUsed = try server.cpuMicroseconds() - cpuBefore
         }
     }
-    (outcome, elapsed) = (LoadRun.Outcome(latencies: watched.latencies, failed: watched.failed), watched.elapsed)
+    (outcome, elapsed) = (
+        LoadRun.Outcome(latencies: watched.latencies, failed: watched.failed), watched.elapsed
+    )
 } else {
     (outcome, elapsed) = try await LoadRun(
         connections: connections, inFlight: inFlight, duration: .seconds(seconds)
@@ -92,10 +100,12 @@ let elapsedSeconds = Double(elapsed.components.seconds) + Double(elapsed.compone
 let row: [String: Any?] = [
     "server": "social", "load": label, "rps": Double(sorted.count) / elapsedSeconds,
     "p50_ms": milliseconds(at: 0.5), "p99_ms": milliseconds(at: 0.99), "failed": outcome.failed,
-    "succeeded": sorted.count, "rss_mib": try server.peakResidentMiB(), "cpu_us": sorted.isEmpty ? nil : cpuUsed / Double(sorted.count),
+    "succeeded": sorted.count, "rss_mib": try server.peakResidentMiB(),
+    "cpu_us": sorted.isEmpty ? nil : cpuUsed / Double(sorted.count),
     "postgres_cpu_us": nil,
 ]
-let json = try JSONSerialization.data(withJSONObject: row.mapValues { $0 ?? NSNull() }, options: [.sortedKeys])
+let json = try JSONSerialization.data(
+    withJSONObject: row.mapValues { $0 ?? NSNull() }, options: [.sortedKeys])
 if !FileManager.default.fileExists(atPath: results) {
     _ = FileManager.default.createFile(atPath: results, contents: nil)
 }

@@ -20,20 +20,24 @@ import Testing
     }
 
     @Test(arguments: [
-        (StatusCode.notFound, StatusCode.notFound), (.failedPrecondition, .internal), (.permissionDenied, .internal),
+        (StatusCode.notFound, StatusCode.notFound), (.failedPrecondition, .internal),
+        (.permissionDenied, .internal),
         (.unauthenticated, .internal), (.invalidArgument, .internal), (.unavailable, .unavailable),
         (.deadlineExceeded, .unavailable), (.resourceExhausted, .unavailable),
     ])
-    func aCallWithSocialsOwnTokenNeverPassesThePeersRefusalOn(_ peer: StatusCode, _ caller: StatusCode) async {
+    func aCallWithSocialsOwnTokenNeverPassesThePeersRefusalOn(_ peer: StatusCode, _ caller: StatusCode) async
+    {
         #expect(await heard(peer, passingRefusals: false) == caller)
     }
 
     @Test(arguments: [
-        (StatusCode.failedPrecondition, StatusCode.failedPrecondition), (.permissionDenied, .permissionDenied),
+        (StatusCode.failedPrecondition, StatusCode.failedPrecondition),
+        (.permissionDenied, .permissionDenied),
         (.resourceExhausted, .resourceExhausted), (.unauthenticated, .unauthenticated),
         (.invalidArgument, .internal), (.unavailable, .unavailable),
     ])
-    func aCallWithTheUsersOwnTokenPassesTheRefusalsOfTheUserOn(_ peer: StatusCode, _ caller: StatusCode) async {
+    func aCallWithTheUsersOwnTokenPassesTheRefusalsOfTheUserOn(_ peer: StatusCode, _ caller: StatusCode) async
+    {
         #expect(await heard(peer, passingRefusals: true) == caller)
     }
 }

@@ -17,7 +17,8 @@ import Testing
             let people = stack.context.people
             #expect(try await people.person(maya.id) == Person(id: maya.id, username: "maya", minor: true))
             #expect(try await people.person(username: "MAYA").id == maya.id)
-            let remembered = try await stack.pool.query("SELECT count(*) FROM social.people")[0].decode(Int.self)
+            let remembered = try await stack.pool.query("SELECT count(*) FROM social.people")[0].decode(
+                Int.self)
             #expect(remembered == 1)
         }
     }

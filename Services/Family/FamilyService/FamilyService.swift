@@ -5,7 +5,7 @@ import KindredMail
 import KindredRuntime
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #endif
 
 /// `kindred-family`: what it serves, owns and needs to start.

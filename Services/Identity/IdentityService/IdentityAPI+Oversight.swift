@@ -26,6 +26,7 @@ extension IdentityAPI {
         context: ServerContext
     ) async throws {
         try await events.serveWatch(
-            after: request.afterCursor, context: context, domain: IdentityError.domain, write: responses.write)
+            after: request.afterCursor, context: context, domain: IdentityError.domain, write: responses.write
+        )
     }
 }

@@ -8,7 +8,8 @@ extension IdentityAPI {
     /// email or a reset, getting tokens, and the keys that verify them. Everything else needs a valid token.
     var publicMethods: MethodSet {
         [
-            Method.registerAccount, Method.verifyEmail, Method.resendVerification, Method.token, Method.revokeToken,
+            Method.registerAccount, Method.verifyEmail, Method.resendVerification, Method.token,
+            Method.revokeToken,
             Method.getSigningKeys, Method.requestPasswordReset, Method.resetPassword,
             Method.confirmDateOfBirthChange,
         ]

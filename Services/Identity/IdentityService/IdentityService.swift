@@ -6,7 +6,7 @@ import KindredMail
 import KindredRuntime
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #endif
 
 /// `kindred-identity`: what it serves, owns and needs to start.

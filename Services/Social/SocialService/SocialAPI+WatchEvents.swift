@@ -10,6 +10,7 @@ extension SocialAPI {
         context: ServerContext
     ) async throws {
         try await events.serveWatch(
-            after: request.afterCursor, context: context, domain: SocialEvents.errorDomain, write: responses.write)
+            after: request.afterCursor, context: context, domain: SocialEvents.errorDomain,
+            write: responses.write)
     }
 }

@@ -54,7 +54,8 @@ public final class HealthStatusBoard: Sendable {
     /// The current status of `service` (nil while unknown), then every change, until the stream is dropped.
     public func watch(_ service: String) -> AsyncStream<Status?> {
         // Statuses change rarely; a watcher that falls behind only needs the latest one.
-        let (stream, continuation) = AsyncStream.makeStream(of: Status?.self, bufferingPolicy: .bufferingNewest(1))
+        let (stream, continuation) = AsyncStream.makeStream(
+            of: Status?.self, bufferingPolicy: .bufferingNewest(1))
         let id: UInt64? = state.withLock { state in
             continuation.yield(state.statuses[service])
             guard !state.isDraining else { return nil }

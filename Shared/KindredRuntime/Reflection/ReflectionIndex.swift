@@ -38,7 +38,9 @@ struct ReflectionIndex: Sendable {
             guard let file = files[name] else { return .error(.notFound, "unknown file \(name)") }
             return .files(closure(of: file))
         case .fileContainingSymbol(let symbol):
-            guard let file = file(defining: symbol) else { return .error(.notFound, "unknown symbol \(symbol)") }
+            guard let file = file(defining: symbol) else {
+                return .error(.notFound, "unknown symbol \(symbol)")
+            }
             return .files(closure(of: file))
         case .fileContainingExtension(let type, let number):
             // Kindred's protos are proto3 and declare no extensions.

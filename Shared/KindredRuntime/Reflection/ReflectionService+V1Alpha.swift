@@ -10,9 +10,13 @@ struct ReflectionV1AlphaService: RPCService {
     let publicMethods = MethodSet.all
 
     func registerMethods(with router: inout RPCRouter) {
-        router.registerBidirectionalStreaming(Grpc_Reflection_V1alpha_ServerReflection.Method.serverReflectionInfo) {
-            (requests: RequestStream<Grpc_Reflection_V1_ServerReflectionRequest>,
-             responses: ResponseStreamWriter<Grpc_Reflection_V1_ServerReflectionResponse>, context) in
+        router.registerBidirectionalStreaming(
+            Grpc_Reflection_V1alpha_ServerReflection.Method.serverReflectionInfo
+        ) {
+            (
+                requests: RequestStream<Grpc_Reflection_V1_ServerReflectionRequest>,
+                responses: ResponseStreamWriter<Grpc_Reflection_V1_ServerReflectionResponse>, context
+            ) in
             try await v1.serverReflectionInfo(requests, responses: responses, context: context)
         }
     }

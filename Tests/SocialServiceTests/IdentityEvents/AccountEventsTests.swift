@@ -11,7 +11,8 @@ import Testing
 /// Identity's account events as social applies them: a deletion takes the user's social life and nobody
 /// else's; coming of age ends being a minor here.
 @Suite struct AccountEventsTests {
-    @Test func deletingAnAccountTakesItsGraphConversationsAndEventsAndLeavesEveryoneElsesWhole() async throws {
+    @Test func deletingAnAccountTakesItsGraphConversationsAndEventsAndLeavesEveryoneElsesWhole() async throws
+    {
         try await SocialTestStack.with { stack in
             let (ann, bob, cat) = (
                 try await stack.register("ann", age: 30), try await stack.register("bob", age: 31),
@@ -32,15 +33,18 @@ import Testing
             let consumer = AccountEvents.consumer(context: stack.context)
             let consuming = Task { await consumer.run() }
             defer { consuming.cancel() }
-            _ = try await stack.base.identity.deleteAccount(.init(password: ann.password), options: ann.bearer)
+            _ = try await stack.base.identity.deleteAccount(
+                .init(password: ann.password), options: ann.bearer)
             try await stack.base.eventually("social forgot ann") { try await rows.mentions(ann.id) == 0 }
 
             #expect(try await rows.mentions(bob.id) > 0)
             #expect(try await rows.count("SELECT count(*) FROM social.friendships") == 2)
             #expect(try await rows.count("SELECT count(*) FROM social.messages") == 1)
-            #expect(try await rows.count("SELECT count(*) FROM social.events WHERE id = \(annsEvent)::uuid") == 0)
             #expect(
-                try await rows.count("SELECT attendee_count FROM social.events WHERE id = \(bobsEvent)::uuid") == 1)
+                try await rows.count("SELECT count(*) FROM social.events WHERE id = \(annsEvent)::uuid") == 0)
+            #expect(
+                try await rows.count("SELECT attendee_count FROM social.events WHERE id = \(bobsEvent)::uuid")
+                    == 1)
             consuming.cancel()
             await consuming.value
         }

@@ -17,7 +17,8 @@ struct SocialRows {
     }
 
     func follow(_ follower: String, _ followee: String) async throws {
-        try await pool.query("INSERT INTO social.follows VALUES (\(follower)::uuid, \(followee)::uuid, now())")
+        try await pool.query(
+            "INSERT INTO social.follows VALUES (\(follower)::uuid, \(followee)::uuid, now())")
     }
 
     func block(_ blocker: String, _ blocked: String) async throws {

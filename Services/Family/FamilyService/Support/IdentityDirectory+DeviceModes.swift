@@ -19,7 +19,8 @@ extension IdentityDirectory {
             issued = try await client.issueDeviceModeTokens(
                 .init(userID: userID, mode: mode, password: password),
                 options: try await credentials.callOptions(timeout: .seconds(5)))
-        } catch let refusal where Self.reachesTheCaller(refusal) && refusal.code != .unavailable
+        } catch let refusal
+            where Self.reachesTheCaller(refusal) && refusal.code != .unavailable
             && refusal.code != .deadlineExceeded
         {
             throw refusal

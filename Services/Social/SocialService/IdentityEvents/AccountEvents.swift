@@ -14,7 +14,9 @@ struct AccountEvents: Sendable {
     let logger: Logger
 
     /// The consumer every instance runs; identity is read with social's own token.
-    static func consumer(context: SocialContext) -> EventConsumer<ServiceCallStream<Kindred_Identity_V1_Event>> {
+    static func consumer(context: SocialContext) -> EventConsumer<
+        ServiceCallStream<Kindred_Identity_V1_Event>
+    > {
         let handler = AccountEvents(logger: context.logger)
         let (identity, credentials) = (context.people.identity, context.people.credentials)
         return EventConsumer(

@@ -28,7 +28,8 @@ struct PeopleDirectory: Sendable {
         if let known = try await PeopleStore.find(id: userID, on: database) { return known }
         let response = try await PeerCall.run("identity") {
             try await identity.getAccount(
-                .init(userID: userID), options: try await credentials.callOptions(timeout: .seconds(5), idempotent: true))
+                .init(userID: userID),
+                options: try await credentials.callOptions(timeout: .seconds(5), idempotent: true))
         } notFound: {
             SocialError.userNotFound
         }
@@ -37,7 +38,9 @@ struct PeopleDirectory: Sendable {
             throw RPCError.internalError("identity answered a service with the public view of an account")
         }
         return try await remember(
-            Person(id: account.userID.lowercased(), username: account.username, minor: account.ageBand != .ageBand18Plus))
+            Person(
+                id: account.userID.lowercased(), username: account.username,
+                minor: account.ageBand != .ageBand18Plus))
     }
 
     /// The person whose username is `username`, whatever its case; USER_NOT_FOUND when there is none (or the
@@ -53,7 +56,8 @@ struct PeopleDirectory: Sendable {
         } notFound: {
             SocialError.userNotFound
         }
-        guard let match = found.users.first(where: { $0.username.lowercased() == username.lowercased() }) else {
+        guard let match = found.users.first(where: { $0.username.lowercased() == username.lowercased() })
+        else {
             throw SocialError.userNotFound
         }
         return try await person(match.userID.lowercased())

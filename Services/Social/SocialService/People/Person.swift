@@ -13,7 +13,8 @@ struct Person: Sendable, Hashable {
     static func isWellFormed(username: String) -> Bool {
         (3...30).contains(username.utf8.count)
             && username.utf8.allSatisfy { byte in
-                (48...57).contains(byte) || (65...90).contains(byte) || (97...122).contains(byte) || byte == 95
+                (48...57).contains(byte) || (65...90).contains(byte) || (97...122).contains(byte)
+                    || byte == 95
             }
     }
 

@@ -11,7 +11,8 @@ enum PeopleStore {
     static func find(username: String, on db: some StatementRunner) async throws -> Person? {
         try await decode(
             db.pureRead(
-                "SELECT user_id::text, username, minor FROM social.people WHERE lower(username) = lower(\(username))"))
+                "SELECT user_id::text, username, minor FROM social.people WHERE lower(username) = lower(\(username))"
+            ))
     }
 
     /// Keeps what identity said of `person`, replacing what was known before.

@@ -19,7 +19,8 @@ struct FamilyGate: Sendable {
     func controls(of userID: String) async throws -> Kindred_Family_V1_ParentalControls {
         try await PeerCall.run("family") {
             try await client.getParentalControls(
-                .init(userID: userID), options: try await credentials.callOptions(timeout: .seconds(5), idempotent: true)
+                .init(userID: userID),
+                options: try await credentials.callOptions(timeout: .seconds(5), idempotent: true)
             ).controls ?? Kindred_Family_V1_ParentalControls()
         }
     }
@@ -35,7 +36,8 @@ struct FamilyGate: Sendable {
         options.forwardAuthorization(from: requestMetadata)
         let response = try await PeerCall.run("family", passingRefusals: true) {
             try await client.createApprovalRequest(
-                .init(minorUserID: minorID, kind: kind, subjectID: subjectID, summary: summary), options: options)
+                .init(minorUserID: minorID, kind: kind, subjectID: subjectID, summary: summary),
+                options: options)
         }
         guard let approval = response.approval else {
             throw RPCError.internalError("family created an approval request without answering it")
