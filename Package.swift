@@ -284,3 +284,11 @@ let package = Package(
         + ["Identity", "Family", "Social", "Gamification"].flatMap(service),
     swiftLanguageModes: [.v6]
 )
+
+// Every Swift module, tests included: a plain `import` is internal, so a module's `public import`s are
+// exactly the modules its API exposes, and a dependency cannot leak to its dependents by accident.
+// The C modules (the system libraries and CKindredProto, all named C*) have no Swift to set it on.
+let kindredSwiftSettings: [SwiftSetting] = [.enableUpcomingFeature("InternalImportsByDefault")]
+for target in package.targets where target.type != .system && !target.name.hasPrefix("C") {
+    target.swiftSettings = (target.swiftSettings ?? []) + kindredSwiftSettings
+}

@@ -1,4 +1,4 @@
-import FoundationEssentials
+public import FoundationEssentials
 public import KindredMessages
 
 /// The paging of every list RPC (DESIGN.md): `page_size` 0 for the default, at most the maximum, and an

@@ -1,6 +1,6 @@
-import KindredPostgres
-import KindredRPC
-import Logging
+public import KindredPostgres
+public import KindredRPC
+public import Logging
 
 /// KindredRPC's loops run PostgreSQL connections too: a handler's statements never leave its thread.
 extension EventLoop: PostgresIOLoop {

@@ -1,4 +1,4 @@
-import Logging
+public import Logging
 
 #if canImport(Glibc)
 import Glibc

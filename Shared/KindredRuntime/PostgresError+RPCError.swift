@@ -1,5 +1,5 @@
-import KindredPostgres
-import KindredRPC
+public import KindredPostgres
+public import KindredRPC
 
 /// The one place a database failure becomes a gRPC status. Handlers that expect a particular failure
 /// (a duplicate username, say) catch it and say so in their own words; this is the answer for the rest.

@@ -1,6 +1,6 @@
-import KindredPostgres
-import KindredRPC
-import Logging
+public import KindredPostgres
+public import KindredRPC
+public import Logging
 
 /// Serves a process's RPC services, plus health and reflection, until SIGTERM or SIGINT, then drains.
 public struct ProcessServer: Sendable {

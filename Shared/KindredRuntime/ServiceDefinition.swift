@@ -1,8 +1,8 @@
-import KindredAuth
-import KindredMail
-import KindredPostgres
-import KindredRPC
-import Logging
+public import KindredAuth
+public import KindredMail
+public import KindredPostgres
+public import KindredRPC
+public import Logging
 
 /// Everything the shared runtime needs to know to start one Kindred service.
 public struct ServiceDefinition: Sendable {

@@ -1,4 +1,4 @@
-import Testing
+public import Testing
 
 /// Runs a suite (once, around all its tests) or a test inside a `PrivateCluster` of its own, destroyed
 /// afterwards; the code under it reaches the cluster through `PrivateCluster.current`.

@@ -2,7 +2,7 @@ import FoundationEssentials
 import KindredAuth
 import KindredHandlers
 import KindredMail
-import KindredRuntime
+public import KindredRuntime
 
 #if canImport(Glibc)
 import Glibc

@@ -1,4 +1,4 @@
-import KindredRuntime
+public import KindredRuntime
 
 /// `kindred-gamification`: what it serves, owns and needs to start.
 public enum GamificationService {

@@ -3,7 +3,7 @@ import KindredAuth
 import KindredEvents
 import KindredHandlers
 import KindredMail
-import KindredRuntime
+public import KindredRuntime
 
 #if canImport(Glibc)
 import Glibc

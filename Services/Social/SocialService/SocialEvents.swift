@@ -1,5 +1,5 @@
 import KindredEvents
-import KindredHandlers
+public import KindredHandlers
 import KindredMessages
 
 /// Social's events (`message.new_contact`, `event.joined`, `content.reported`): each appended to

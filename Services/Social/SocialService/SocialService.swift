@@ -1,5 +1,5 @@
 import KindredHandlers
-import KindredRuntime
+public import KindredRuntime
 
 /// `kindred-social`: what it serves, owns and needs to start.
 public enum SocialService {

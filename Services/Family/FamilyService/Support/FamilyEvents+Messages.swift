@@ -1,5 +1,5 @@
 import KindredEvents
-import KindredHandlers
+public import KindredHandlers
 import KindredMessages
 import KindredPostgres
 

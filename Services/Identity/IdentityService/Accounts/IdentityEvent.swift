@@ -1,6 +1,6 @@
 import KindredAuth
 import KindredEvents
-import KindredHandlers
+public import KindredHandlers
 import KindredMessages
 
 /// An event identity publishes on `WatchEvents`. Stored as a serialized `Event` holding only its payload;
