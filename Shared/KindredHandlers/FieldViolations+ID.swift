@@ -15,6 +15,14 @@ extension FieldViolations {
         return ids.contains(nil) ? nil : ids.compactMap { $0 }
     }
 
+    /// Throws `error`, if there is one; otherwise `values`, each given by a check that records a violation
+    /// whenever it gives nil (`id`, `ids`), so none is nil.
+    public func throwIfAny<each Value>(_ values: repeat (each Value)?) throws(RPCError) -> (repeat each Value)
+    {
+        try throwIfAny()
+        return (repeat (each values)!)
+    }
+
     /// The id in `text`, or INVALID_ARGUMENT naming `field`.
     public static func id<Kind>(_ field: String, _ text: String) throws(RPCError) -> ID<Kind> {
         var violations = FieldViolations()

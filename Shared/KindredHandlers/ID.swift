@@ -3,7 +3,7 @@ public import FoundationEssentials
 /// An id of one kind of thing: a user, an event, a message. `Kind` is a caseless marker (`IDKind.User`), so a
 /// user id cannot be passed where an event id is meant. It holds the UUID's 16 bytes, so two spellings of one
 /// id are equal and its text is always the canonical lowercase form: parse a caller's text once, at the edge.
-public struct ID<Kind>: Hashable, Sendable, CustomStringConvertible {
+public struct ID<Kind>: Hashable, Comparable, Sendable, CustomStringConvertible {
     /// The id's 16 bytes.
     public let uuid: UUID
 
@@ -24,6 +24,9 @@ public struct ID<Kind>: Hashable, Sendable, CustomStringConvertible {
 
     /// The canonical lowercase 8-4-4-4-12 text, as PostgreSQL prints a `uuid`.
     public var description: String { uuid.uuidString.lowercased() }
+
+    /// PostgreSQL's order of `uuid`s, which is their canonical text's.
+    public static func < (a: ID, b: ID) -> Bool { a.description < b.description }
 }
 
 /// The markers of `ID`'s kinds. Each service declares its own kinds in an extension, beside their aliases.

@@ -13,7 +13,7 @@ struct UserSearch: Sendable {
     /// be shorter than asked, even empty, while its `next_page_token` (identity's, passed through) still leads
     /// on. The people shown are remembered, so a request or follow by id that follows asks identity nothing.
     func search(
-        _ request: Kindred_Social_V1_SearchUsersRequest, as me: String, forwarding requestMetadata: Metadata
+        _ request: Kindred_Social_V1_SearchUsersRequest, as me: UserID, forwarding requestMetadata: Metadata
     ) async throws -> Kindred_Social_V1_SearchUsersResponse {
         try Self.check(request)
         let found = try await matches(request, forwarding: requestMetadata)
@@ -70,9 +70,11 @@ struct UserSearch: Sendable {
     private func remember(_ users: [Kindred_Social_V1_Person], searchedFor prefix: String) async throws {
         let isExact = { (user: Kindred_Social_V1_Person) in user.username.lowercased() == prefix.lowercased()
         }
-        for user in users where isExact(user) { _ = try await context.people.person(user.userID) }
-        let adults = users.filter { !isExact($0) }.map {
-            Person(id: $0.userID, username: $0.username, minor: false)
+        for user in users where isExact(user) {
+            if let id = UserID(user.userID) { _ = try await context.people.person(id) }
+        }
+        let adults = users.filter { !isExact($0) }.compactMap { user in
+            UserID(user.userID).map { Person(id: $0, username: user.username, minor: false) }
         }
         guard !adults.isEmpty else { return }
         try await UserSearchStore.remember(adults, at: context.clock.now, on: context.database)

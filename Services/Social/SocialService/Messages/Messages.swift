@@ -26,7 +26,8 @@ struct Messages: Sendable {
         bell = RecipientBell(
             channel: MessageAnnouncer.channel, pool: database, logger: context.logger, cursor: \.cursor,
             read: readInbox ?? { recipient, cursor, limit in
-                try await MessageStore.received(by: recipient, after: cursor, limit: limit, on: database)
+                try await MessageStore.received(
+                    by: UserID(recipient)!, after: cursor, limit: limit, on: database)
             })
         announcer = MessageAnnouncer(pool: database, logger: context.logger)
     }

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import KindredHandlers
 import KindredMessages
 import KindredPostgres
 
@@ -14,7 +15,7 @@ enum UserSearchStore {
 
     /// For each of `ids` (one page of identity's matches), as seen by `searcher`: primary-key probes only, in
     /// one statement (none for an empty page).
-    static func screen(_ ids: [String], for searcher: String, on db: some StatementRunner) async throws
+    static func screen(_ ids: [String], for searcher: UserID, on db: some StatementRunner) async throws
         -> [String: Screening]
     {
         guard !ids.isEmpty else { return [:] }
