@@ -17,21 +17,25 @@ extension SocialAPI {
     func acceptFriendRequest(_ request: Kindred_Social_V1_AcceptFriendRequestRequest, context: ServerContext)
         async throws -> Kindred_Social_V1_AcceptFriendRequestResponse
     {
-        let friend = try await graph.friendships.accept(request.requestID, as: try context.account())
+        let me = try context.account()
+        let friend = try await graph.friendships.accept(
+            try FieldViolations.id("request_id", request.requestID), as: me)
         return Kindred_Social_V1_AcceptFriendRequestResponse(friend: friend)
     }
 
     func declineFriendRequest(
         _ request: Kindred_Social_V1_DeclineFriendRequestRequest, context: ServerContext
     ) async throws -> Kindred_Social_V1_DeclineFriendRequestResponse {
-        try await graph.friendships.decline(request.requestID, as: try context.account())
+        let me = try context.account()
+        try await graph.friendships.decline(try FieldViolations.id("request_id", request.requestID), as: me)
         return Kindred_Social_V1_DeclineFriendRequestResponse()
     }
 
     func cancelFriendRequest(_ request: Kindred_Social_V1_CancelFriendRequestRequest, context: ServerContext)
         async throws -> Kindred_Social_V1_CancelFriendRequestResponse
     {
-        try await graph.friendships.cancel(request.requestID, as: try context.account())
+        let me = try context.account()
+        try await graph.friendships.cancel(try FieldViolations.id("request_id", request.requestID), as: me)
         return Kindred_Social_V1_CancelFriendRequestResponse()
     }
 

@@ -6,12 +6,12 @@ import KindredRPC
 /// added.
 extension Friendships {
     /// `DeclineFriendRequest`: `me`, its recipient, declines pending request `requestID`; the sender may ask again.
-    func decline(_ requestID: String, as me: UserID) async throws {
+    func decline(_ requestID: FriendRequestID, as me: UserID) async throws {
         try await end(requestID, by: me, as: .recipient)
     }
 
     /// `CancelFriendRequest`: `me`, its sender, withdraws pending request `requestID`.
-    func cancel(_ requestID: String, as me: UserID) async throws {
+    func cancel(_ requestID: FriendRequestID, as me: UserID) async throws {
         try await end(requestID, by: me, as: .sender)
     }
 
@@ -24,9 +24,9 @@ extension Friendships {
     }
 
     /// Ends request `requestID` if `me` is its `side`; FRIEND_REQUEST_NOT_FOUND otherwise, as for no request.
-    private func end(_ requestID: String, by me: UserID, as side: FriendshipStore.Side) async throws {
-        let id = try Self.requestID(requestID)
-        guard try await FriendshipStore.end(id, by: me, as: side, on: context.database) != nil else {
+    private func end(_ requestID: FriendRequestID, by me: UserID, as side: FriendshipStore.Side) async throws
+    {
+        guard try await FriendshipStore.end(requestID, by: me, as: side, on: context.database) != nil else {
             throw SocialError.friendRequestNotFound
         }
     }

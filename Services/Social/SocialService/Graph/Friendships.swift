@@ -41,8 +41,7 @@ struct Friendships: Sendable {
 
     /// `AcceptFriendRequest`: `me`, its recipient, accepts pending request `requestID`; FRIEND_REQUEST_NOT_FOUND
     /// for anyone else, as for a request that does not exist.
-    func accept(_ requestID: String, as me: UserID) async throws -> Kindred_Social_V1_Friend {
-        let id = try Self.requestID(requestID)
+    func accept(_ id: FriendRequestID, as me: UserID) async throws -> Kindred_Social_V1_Friend {
         let now = context.clock.now
         let friendID = try await context.database.transaction { tx in
             guard let sender = try await FriendshipStore.sender(of: id, to: me, in: tx) else {
@@ -77,10 +76,5 @@ struct Friendships: Sendable {
         case nil:
             throw FieldViolations.single("to", "must name a user by user_id or username")
         }
-    }
-
-    /// A request's id, lower-cased; INVALID_ARGUMENT naming `request_id` when it is no id.
-    static func requestID(_ value: String) throws(RPCError) -> FriendRequestID {
-        try FieldViolations.id("request_id", value)
     }
 }
