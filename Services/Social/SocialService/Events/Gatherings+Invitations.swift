@@ -24,7 +24,7 @@ extension Gatherings {
         return invitees.filter(invited.contains).map(\.description)
     }
 
-    /// The event id and the distinct user ids (lower-cased, in order) of `request`, or INVALID_ARGUMENT
+    /// The event id and the distinct user ids (in order) of `request`, or INVALID_ARGUMENT
     /// naming every bad field.
     private static func invitation(_ request: Kindred_Social_V1_InviteToEventRequest) throws(RPCError)
         -> (eventID: EventID, userIDs: [UserID])

@@ -39,7 +39,7 @@ struct Friendships: Sendable {
         }
     }
 
-    /// `AcceptFriendRequest`: `me`, its recipient, accepts pending request `requestID`; FRIEND_REQUEST_NOT_FOUND
+    /// `AcceptFriendRequest`: `me`, its recipient, accepts pending request `id`; FRIEND_REQUEST_NOT_FOUND
     /// for anyone else, as for a request that does not exist.
     func accept(_ id: FriendRequestID, as me: UserID) async throws -> Kindred_Social_V1_Friend {
         let now = context.clock.now
