@@ -26,6 +26,7 @@ struct Messages: Sendable {
         bell = RecipientBell(
             channel: MessageAnnouncer.channel, pool: database, logger: context.logger, cursor: \.cursor,
             read: readInbox ?? { recipient, cursor, limit in
+                // The bell keys its streams by the text of the UserID `watch` gave it.
                 try await MessageStore.received(
                     by: UserID(recipient)!, after: cursor, limit: limit, on: database)
             })
