@@ -160,13 +160,18 @@ let package = Package(
         // What a handler uses (ids, clocks, paging, field violations, refusals); no process start-up in it.
         .target(
             name: "KindredHandlers",
-            dependencies: ["KindredMessages", "KindredRPC", "KindredAuth", "KindredEvents"],
+            dependencies: [
+                "KindredMessages", "KindredRPC", "KindredAuth", "KindredEvents", "KindredPostgres",
+            ],
             path: "Shared/KindredHandlers",
             exclude: ["README.md"]
         ),
         .testTarget(
             name: "KindredHandlersTests",
-            dependencies: ["KindredHandlers", "KindredMessages", "KindredAuth", "KindredTestSupport"],
+            dependencies: [
+                "KindredHandlers", "KindredMessages", "KindredAuth", "KindredPostgres", "KindredTestSupport",
+                .product(name: "Logging", package: "swift-log"),
+            ],
             path: "Tests/KindredHandlersTests"
         ),
         .testTarget(

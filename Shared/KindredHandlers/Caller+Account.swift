@@ -3,9 +3,12 @@ public import KindredAuth
 extension Caller {
     /// The caller's user id when the caller is a person with an account: a service's token, or an operator's
     /// from client_credentials, names a client instead, which no service's tables hold.
-    public var accountID: String? {
-        role != .service && UUIDv7.isWellFormed(userID) ? userID.lowercased() : nil
+    public var accountUserID: UserID? {
+        role != .service ? UserID(userID) : nil
     }
+
+    /// `accountUserID` in its canonical text, for a service not yet on typed ids.
+    public var accountID: String? { accountUserID?.description }
 
     /// 13–17, by the token's age band.
     public var isMinor: Bool { ageBand != .adult }

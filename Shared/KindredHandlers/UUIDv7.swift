@@ -5,6 +5,11 @@ public import FoundationEssentials
 public enum UUIDv7 {
     /// A new id for `instant`, in the canonical lowercase text form.
     public static func generate(at instant: Date) -> String {
+        generateUUID(at: instant).uuidString.lowercased()
+    }
+
+    /// A new id for `instant`.
+    public static func generateUUID(at instant: Date) -> UUID {
         var generator = SystemRandomNumberGenerator()
         var bytes = (0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) }
         let milliseconds = UInt64(max(0, (instant.timeIntervalSince1970 * 1_000).rounded(.down)))
@@ -18,12 +23,12 @@ public enum UUIDv7 {
                 bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
                 bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]
             )
-        ).uuidString.lowercased()
+        )
     }
 
     /// Whether `text` is a UUID in the canonical 8-4-4-4-12 hex form (any version): what a user id must look
     /// like before it reaches a `uuid` column.
     public static func isWellFormed(_ text: String) -> Bool {
-        text.utf8.count == 36 && UUID(uuidString: text) != nil
+        UserID(text) != nil
     }
 }

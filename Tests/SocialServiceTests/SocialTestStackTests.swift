@@ -15,8 +15,10 @@ import Testing
         try await SocialTestStack.with { stack in
             let maya = try await stack.register("maya", age: 15)
             let people = stack.context.people
-            #expect(try await people.person(maya.id) == Person(id: maya.id, username: "maya", minor: true))
-            #expect(try await people.person(username: "MAYA").id == maya.id)
+            #expect(
+                try await people.person(maya.userID) == Person(id: maya.userID, username: "maya", minor: true)
+            )
+            #expect(try await people.person(username: "MAYA").id == maya.userID)
             let remembered = try await stack.pool.query("SELECT count(*) FROM social.people")[0].decode(
                 Int.self)
             #expect(remembered == 1)
@@ -27,7 +29,7 @@ import Testing
         try await SocialTestStack.with { stack in
             let people = stack.context.people
             for lookup in [
-                { _ = try await people.person(UUIDv7.generate(at: Date())) },
+                { _ = try await people.person(UserID.generate(at: Date())) },
                 { _ = try await people.person(username: "nobody_here") },
             ] as [() async throws -> Void] {
                 let error = try await #require(throws: RPCError.self) { try await lookup() }
@@ -42,16 +44,16 @@ import Testing
             let maya = try await stack.register("maya", age: 15)
             let adult = try await stack.register("adam", age: 30)
             let family = stack.context.family
-            #expect(try await family.controls(of: maya.id).messagingFollowedOnly)
-            #expect(try await family.controls(of: adult.id).active == false)
+            #expect(try await family.controls(of: maya.userID).messagingFollowedOnly)
+            #expect(try await family.controls(of: adult.userID).active == false)
             try await stack.setControls(of: maya, messagingFollowedOnly: false)
-            #expect(try await family.controls(of: maya.id).messagingFollowedOnly == false)
+            #expect(try await family.controls(of: maya.userID).messagingFollowedOnly == false)
         }
     }
 
     @Test func aRelationshipReadsEveryEdgeBetweenTwoPeopleFromEitherSide() async throws {
         try await SocialTestStack.with { stack in
-            let (me, other) = (UUIDv7.generate(at: Date()), UUIDv7.generate(at: Date()))
+            let (me, other) = (UserID.generate(at: Date()), UserID.generate(at: Date()))
             let now = Date()
             try await stack.pool.query(
                 "INSERT INTO social.follows VALUES (\(me)::uuid, \(other)::uuid, \(now))")

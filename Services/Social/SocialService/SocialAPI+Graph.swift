@@ -1,4 +1,5 @@
 import KindredAPI
+import KindredHandlers
 import KindredMessages
 import KindredRPC
 import KindredRuntime
@@ -16,28 +17,33 @@ extension SocialAPI {
     func acceptFriendRequest(_ request: Kindred_Social_V1_AcceptFriendRequestRequest, context: ServerContext)
         async throws -> Kindred_Social_V1_AcceptFriendRequestResponse
     {
-        let friend = try await graph.friendships.accept(request.requestID, as: try context.account())
+        let me = try context.account()
+        let friend = try await graph.friendships.accept(
+            try FieldViolations.id("request_id", request.requestID), as: me)
         return Kindred_Social_V1_AcceptFriendRequestResponse(friend: friend)
     }
 
     func declineFriendRequest(
         _ request: Kindred_Social_V1_DeclineFriendRequestRequest, context: ServerContext
     ) async throws -> Kindred_Social_V1_DeclineFriendRequestResponse {
-        try await graph.friendships.decline(request.requestID, as: try context.account())
+        let me = try context.account()
+        try await graph.friendships.decline(try FieldViolations.id("request_id", request.requestID), as: me)
         return Kindred_Social_V1_DeclineFriendRequestResponse()
     }
 
     func cancelFriendRequest(_ request: Kindred_Social_V1_CancelFriendRequestRequest, context: ServerContext)
         async throws -> Kindred_Social_V1_CancelFriendRequestResponse
     {
-        try await graph.friendships.cancel(request.requestID, as: try context.account())
+        let me = try context.account()
+        try await graph.friendships.cancel(try FieldViolations.id("request_id", request.requestID), as: me)
         return Kindred_Social_V1_CancelFriendRequestResponse()
     }
 
     func removeFriend(_ request: Kindred_Social_V1_RemoveFriendRequest, context: ServerContext) async throws
         -> Kindred_Social_V1_RemoveFriendResponse
     {
-        try await graph.friendships.remove(request.userID, as: try context.account())
+        let me = try context.account()
+        try await graph.friendships.remove(try FieldViolations.id("user_id", request.userID), as: me)
         return Kindred_Social_V1_RemoveFriendResponse()
     }
 
@@ -63,14 +69,16 @@ extension SocialAPI {
     func follow(_ request: Kindred_Social_V1_FollowRequest, context: ServerContext) async throws
         -> Kindred_Social_V1_FollowResponse
     {
-        try await graph.follows.follow(request.userID, as: try context.account())
+        let me = try context.account()
+        try await graph.follows.follow(try FieldViolations.id("user_id", request.userID), as: me)
         return Kindred_Social_V1_FollowResponse()
     }
 
     func unfollow(_ request: Kindred_Social_V1_UnfollowRequest, context: ServerContext) async throws
         -> Kindred_Social_V1_UnfollowResponse
     {
-        try await graph.follows.unfollow(request.userID, as: try context.account())
+        let me = try context.account()
+        try await graph.follows.unfollow(try FieldViolations.id("user_id", request.userID), as: me)
         return Kindred_Social_V1_UnfollowResponse()
     }
 
@@ -100,14 +108,16 @@ extension SocialAPI {
     func blockUser(_ request: Kindred_Social_V1_BlockUserRequest, context: ServerContext) async throws
         -> Kindred_Social_V1_BlockUserResponse
     {
-        try await graph.blocks.block(request.userID, as: try context.account())
+        let me = try context.account()
+        try await graph.blocks.block(try FieldViolations.id("user_id", request.userID), as: me)
         return Kindred_Social_V1_BlockUserResponse()
     }
 
     func unblockUser(_ request: Kindred_Social_V1_UnblockUserRequest, context: ServerContext) async throws
         -> Kindred_Social_V1_UnblockUserResponse
     {
-        try await graph.blocks.unblock(request.userID, as: try context.account())
+        let me = try context.account()
+        try await graph.blocks.unblock(try FieldViolations.id("user_id", request.userID), as: me)
         return Kindred_Social_V1_UnblockUserResponse()
     }
 

@@ -10,7 +10,7 @@ extension SocialAPI {
         -> Kindred_Social_V1_SendMessageResponse
     {
         let caller = try context.authenticatedCaller()
-        guard let me = caller.accountID else { throw SocialError.accountRequired }
+        guard let me = caller.accountUserID else { throw SocialError.accountRequired }
         return Kindred_Social_V1_SendMessageResponse(
             message: try await messages.send(
                 try MessageDraft(request), from: me, restricted: caller.parentalControls))

@@ -41,7 +41,7 @@ import Testing
             var violations = FieldViolations()
             for token in ["", first.page?.nextPageToken ?? ""] {
                 let page = GraphPage(
-                    .followers, of: star.id, .init(pageSize: 500, pageToken: token), &violations)
+                    .followers, of: star.userID, .init(pageSize: 500, pageToken: token), &violations)
                 let plan = try await Self.plan(of: GraphStore.query(page), stack)
                 #expect(plan.contains("Scan using follows_followers on follows"), "\(plan)")
                 #expect(!plan.contains("Sort"), "\(plan)")

@@ -54,11 +54,11 @@ import Testing
                 .init(usernamePrefix: "Teen_Maya"), options: anna.bearer)
             #expect(exact.users.map(\.userID) == [minor.id])
             #expect(
-                try await PeopleStore.find(id: adult.id, on: stack.pool)
-                    == Person(id: adult.id, username: "teen_fan", minor: false))
+                try await PeopleStore.find(id: adult.userID, on: stack.pool)
+                    == Person(id: adult.userID, username: "teen_fan", minor: false))
             #expect(
-                try await PeopleStore.find(id: minor.id, on: stack.pool)
-                    == Person(id: minor.id, username: "teen_maya", minor: true))
+                try await PeopleStore.find(id: minor.userID, on: stack.pool)
+                    == Person(id: minor.userID, username: "teen_maya", minor: true))
         }
     }
 

@@ -53,13 +53,13 @@ import Testing
     @Test func aUserWhoCameOfAgeIsNoLongerAMinorToSocial() async throws {
         try await SocialTestStack.with { stack in
             let maya = try await stack.register("maya", age: 17)
-            #expect(try await stack.context.people.person(maya.id).minor)
+            #expect(try await stack.context.people.person(maya.userID).minor)
             var event = Kindred_Identity_V1_Event()
             event.payload = .userCameOfAge(Kindred_Identity_V1_UserCameOfAge(userID: maya.id.uppercased()))
             try await stack.pool.transaction { tx in
                 try await AccountEvents(logger: stack.context.logger).apply(event, in: tx)
             }
-            #expect(try await stack.context.people.person(maya.id).minor == false)
+            #expect(try await stack.context.people.person(maya.userID).minor == false)
         }
     }
 }

@@ -29,10 +29,12 @@ struct SocialRows {
     func converse(_ sender: String, _ recipient: String) async throws {
         let now = Date()
         let message = StoredMessage(
-            id: UUIDv7.generate(at: now), conversationID: UUIDv7.generate(at: now),
-            sender: Person(id: sender, username: "", minor: false), recipientID: recipient, body: "hi",
+            id: MessageID.generate(at: now), conversationID: ConversationID.generate(at: now),
+            sender: Person(id: UserID(sender)!, username: "", minor: false), recipientID: UserID(recipient)!,
+            body: "hi",
             sentAt: now, reporters: 0)
-        _ = try await MessageStore.insert(message, requestID: message.id, newContact: nil, on: pool)
+        _ = try await MessageStore.insert(
+            message, requestID: message.id.description, newContact: nil, on: pool)
     }
 
     /// A public event by `organizer` with one media item, joined by `attendees`; its id.

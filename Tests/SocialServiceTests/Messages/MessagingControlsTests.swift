@@ -81,9 +81,9 @@ import Testing
                     credentials: try ServiceCredentials(
                         clientID: "unknown_client", clientSecret: String(repeating: "x", count: 48),
                         identityTarget: stack.base.identityTarget)))
-            let me = UUIDv7.generate(at: Date())
-            let adult = Person(id: UUIDv7.generate(at: Date()), username: "adult", minor: false)
-            let minor = Person(id: UUIDv7.generate(at: Date()), username: "minor", minor: true)
+            let me = UserID.generate(at: Date())
+            let adult = Person(id: UserID.generate(at: Date()), username: "adult", minor: false)
+            let minor = Person(id: UserID.generate(at: Date()), username: "minor", minor: true)
             try await controls.requireAllowed(from: me, senderRestricted: false, to: adult, Relationship())
             try await controls.requireAllowed(
                 from: me, senderRestricted: true, to: adult, Relationship(follows: true))

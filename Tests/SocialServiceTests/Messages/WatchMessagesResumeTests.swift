@@ -15,7 +15,7 @@ import Testing
             let ann = try await stack.register("ann", age: 30)
             let bob = try await stack.register("bob", age: 31)
             try await stack.send("before the stream", from: ann, to: bob)
-            let start = try await MessageStore.inboxPosition(of: bob.id, on: stack.pool)
+            let start = try await MessageStore.inboxPosition(of: bob.userID, on: stack.pool)
             let beforeDrop = try await stack.receiving(2, by: bob, after: start) {
                 try await stack.send("one", from: ann, to: bob)
                 try await stack.send("a reply bob's stream does not carry", from: bob, to: ann)

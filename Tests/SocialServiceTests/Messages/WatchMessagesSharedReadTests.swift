@@ -1,4 +1,5 @@
 import Foundation
+import KindredHandlers
 import KindredMessages
 @testable import KindredPostgres
 import KindredTestSupport
@@ -24,7 +25,7 @@ import Testing
             }
 
             try await stack.send("missed", from: ann, to: bob)
-            let missedAt = try await MessageStore.inboxPosition(of: bob.id, on: stack.pool)
+            let missedAt = try await MessageStore.inboxPosition(of: bob.userID, on: stack.pool)
             try await stack.send("caught up", from: ann, to: bob)
             // Announced after bob's, so bob's rang before any of his streams below subscribed.
             try await stack.send("flush", from: ann, to: dan)
@@ -44,7 +45,7 @@ import Testing
             try await stack.base.eventually("bob's streams got it") {
                 bobs.allSatisfy { $0.texts == ["caught up", "for bob"] }
             }
-            let caughtUp = try await MessageStore.inboxPosition(of: bob.id, on: stack.pool) - 1
+            let caughtUp = try await MessageStore.inboxPosition(of: bob.userID, on: stack.pool) - 1
             #expect(watcher.reads.value.dropFirst(readsBefore).map(\.0) == [bob.id])
             #expect(watcher.reads.value.dropFirst(readsBefore).map(\.1) == [caughtUp])
 
@@ -96,7 +97,8 @@ final class InboxWatcher: Sendable {
         messages = Messages(context: stack.context) { recipient, cursor, limit in
             reads.withLock { $0.append((recipient, cursor)) }
             await gate?.wait()
-            return try await MessageStore.received(by: recipient, after: cursor, limit: limit, on: pool)
+            return try await MessageStore.received(
+                by: UserID(recipient)!, after: cursor, limit: limit, on: pool)
         }
     }
 
@@ -104,7 +106,7 @@ final class InboxWatcher: Sendable {
     func watch(_ user: TestUser, after cursor: Int64) -> Deliveries {
         let deliveries = Deliveries()
         let messages = messages
-        let stream = Task { try await messages.watch(for: user.id, after: cursor) { deliveries.add($0) } }
+        let stream = Task { try await messages.watch(for: user.userID, after: cursor) { deliveries.add($0) } }
         streams.withLock { $0.append(stream) }
         return deliveries
     }

@@ -47,7 +47,7 @@ import Testing
             }
             #expect(service?.reason == "ACCOUNT_REQUIRED")
             let messages = Messages(context: stack.context)
-            let watching = Task { try await messages.watch(for: UUIDv7.generate(at: Date())) { _ in } }
+            let watching = Task { try await messages.watch(for: UserID.generate(at: Date())) { _ in } }
             // The bell starts listening for its first stream, once that stream is subscribed.
             try await stack.base.eventually("the stream subscribed") {
                 try await stack.pool.query(
@@ -59,7 +59,7 @@ import Testing
             }
             await messages.bell.close()
             try await watching.value
-            try await messages.watch(for: UUIDv7.generate(at: Date())) { _ in
+            try await messages.watch(for: UserID.generate(at: Date())) { _ in
                 Issue.record("a closed bell streamed")
             }
         }

@@ -21,7 +21,8 @@ import Testing
     @Test func theLongestReasonIsAcceptedAndTheIdKeptInLowerCase() throws {
         let longest = String(repeating: "é", count: ContentReport.longestReason)
         let report = try ContentReport(Self.changed { $0.reason = longest })
-        #expect(report.kind == .media && report.contentID == "01900000-0000-7000-8000-00000000000a")
+        #expect(
+            report.kind == .media && report.contentID == ContentID("01900000-0000-7000-8000-00000000000a"))
         #expect(report.reason == longest)
     }
 

@@ -24,14 +24,14 @@ struct ReportTest {
         async throws -> ReportOutcome
     {
         let report = try ContentReport(.init(contentKind: kind.proto, contentID: id, reason: reason))
-        return try await reports.file(report, by: reporter)
+        return try await reports.file(report, by: UserID(reporter)!)
     }
 
     /// An adult or a minor social has met (as every content owner is, before their content is stored).
     func met(minor: Bool = false) async throws -> String {
         let id = Self.someone()
         try await PeopleStore.remember(
-            Person(id: id, username: "u\(id.prefix(8))", minor: minor), at: Date(), on: stack.pool)
+            Person(id: UserID(id)!, username: "u\(id.prefix(8))", minor: minor), at: Date(), on: stack.pool)
         return id
     }
 

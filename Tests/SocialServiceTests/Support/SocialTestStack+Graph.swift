@@ -48,7 +48,7 @@ extension SocialTestStack {
 
     /// How `user` stands with `other`, as the tables say.
     func relationship(_ user: TestUser, _ other: TestUser) async throws -> Relationship {
-        try await RelationshipStore.between(user.id, other.id, on: pool)
+        try await RelationshipStore.between(user.userID, other.userID, on: pool)
     }
 
     /// The pending requests between `user` and `other`, either way.

@@ -1,10 +1,11 @@
+import KindredHandlers
 import KindredMessages
 
 /// One media item of an event as one viewer stands with it: whether enough people reported it, and the
 /// viewer's own approval to see it if they asked for one.
 struct EventMedia: Sendable, Equatable {
-    let id: String
-    let eventID: String
+    let id: MediaID
+    let eventID: EventID
     let url: String
     let contentType: String
     let flagged: Bool
@@ -23,7 +24,7 @@ struct EventMedia: Sendable, Equatable {
     var awaitsDecision: Bool { flagged && !reported && approval?.state == .pending }
 
     var proto: Kindred_Social_V1_Media {
-        Kindred_Social_V1_Media(mediaID: id, url: url, contentType: contentType, flagged: flagged)
+        Kindred_Social_V1_Media(mediaID: id.description, url: url, contentType: contentType, flagged: flagged)
     }
 }
 
@@ -34,7 +35,7 @@ extension [EventMedia] {
         let present = filter { !$0.reported }
         return (
             present.filter { !$0.isHidden(filtering: filtering) }.map(\.proto),
-            present.filter { $0.isHidden(filtering: filtering) }.map(\.id)
+            present.filter { $0.isHidden(filtering: filtering) }.map(\.id.description)
         )
     }
 }

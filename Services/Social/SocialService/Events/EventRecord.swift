@@ -4,7 +4,7 @@ import KindredMessages
 
 /// One event as `social.events` holds it, with its organizer's username.
 struct EventRecord: Sendable, Equatable {
-    let id: String
+    let id: EventID
     let organizer: Kindred_Social_V1_Person
     let title: String
     let description: String
@@ -19,7 +19,7 @@ struct EventRecord: Sendable, Equatable {
     /// The event as the API shows it, before the media and what only the viewer knows.
     var proto: Kindred_Social_V1_SocialEvent {
         Kindred_Social_V1_SocialEvent(
-            eventID: id, organizer: organizer, title: title, description: description,
+            eventID: id.description, organizer: organizer, title: title, description: description,
             startsAt: Kindred_Common_V1_Timestamp(startsAt),
             endsAt: endsAt.map(Kindred_Common_V1_Timestamp.init),
             place: place, visibility: isPublic ? .public : .private, mature: mature,
@@ -27,10 +27,10 @@ struct EventRecord: Sendable, Equatable {
     }
 
     /// The `event.joined` payload for `minorID`'s join.
-    func joined(by minorID: String) -> Kindred_Social_V1_Event.OneOf_Payload {
+    func joined(by minorID: UserID) -> Kindred_Social_V1_Event.OneOf_Payload {
         .eventJoined(
             Kindred_Social_V1_EventJoined(
-                minorUserID: minorID, eventID: id, title: title, place: place,
+                minorUserID: minorID.description, eventID: id.description, title: title, place: place,
                 startsAt: Kindred_Common_V1_Timestamp(startsAt), organizerUserID: organizer.userID))
     }
 

@@ -10,7 +10,7 @@ import KindredRPC
 struct FeedPage: Sendable, Equatable {
     /// Serve events created before this instant, or at it with a smaller id.
     let before: Date
-    let beforeID: String
+    let beforeID: EventID
     let size: Int
 
     /// The page `request` asks for, or INVALID_ARGUMENT naming every bad field.
@@ -26,16 +26,16 @@ struct FeedPage: Sendable, Equatable {
 
     /// The token of the page after `last`.
     static func token(after last: EventRecord) -> String {
-        Paging.token("feed", Paging.field(last.createdAt), last.id)
+        Paging.token("feed", Paging.field(last.createdAt), last.id.description)
     }
 
     /// Before every event: the first page.
-    private static let start = (Date.distantFuture, "ffffffff-ffff-ffff-ffff-ffffffffffff")
+    private static let start = (Date.distantFuture, EventID("ffffffff-ffff-ffff-ffff-ffffffffffff")!)
 
-    private static func decode(_ token: String) -> (Date, String)? {
+    private static func decode(_ token: String) -> (Date, EventID)? {
         guard let fields = Paging.fields(of: token, count: 3), fields[0] == "feed",
-            let before = Paging.instant(fields[1]), UUIDv7.isWellFormed(fields[2])
+            let before = Paging.instant(fields[1]), let beforeID = EventID(fields[2])
         else { return nil }
-        return (before, fields[2].lowercased())
+        return (before, beforeID)
     }
 }

@@ -21,8 +21,8 @@ extension Gatherings {
         let now = clock.now
         let id = try await database.transaction { tx in
             try await EventStore.insert(
-                draft, id: UUIDv7.generate(at: now),
-                mediaIDs: draft.media.map { _ in UUIDv7.generate(at: now) },
+                draft, id: EventID.generate(at: now),
+                mediaIDs: draft.media.map { _ in MediaID.generate(at: now) },
                 by: viewer.id, at: now, in: tx)
         }
         guard let created = try await EventStore.viewed(id, by: viewer.id, on: database) else {

@@ -21,34 +21,29 @@ extension Gatherings {
         let known = try await knownPeople(invitees.filter { $0 != viewer.id })
         let invited = try await EventParticipationStore.invite(
             known, to: id, organizer: viewer.id, at: clock.now, on: database)
-        return invitees.filter(invited.contains)
+        return invitees.filter(invited.contains).map(\.description)
     }
 
-    /// The event id and the distinct user ids (lower-cased, in order) of `request`, or INVALID_ARGUMENT
+    /// The event id and the distinct user ids (in order) of `request`, or INVALID_ARGUMENT
     /// naming every bad field.
     private static func invitation(_ request: Kindred_Social_V1_InviteToEventRequest) throws(RPCError)
-        -> (eventID: String, userIDs: [String])
+        -> (eventID: EventID, userIDs: [UserID])
     {
         var violations = FieldViolations()
-        if !UUIDv7.isWellFormed(request.eventID) {
-            violations.add("event_id", request.eventID.isEmpty ? "is required" : "must be a UUID")
-        }
+        let eventID: EventID? = violations.id("event_id", request.eventID)
         if request.userIds.isEmpty { violations.add("user_ids", "is required") }
         if request.userIds.count > mostInvitees {
             violations.add("user_ids", "must have at most \(mostInvitees) ids")
         }
-        for (index, userID) in request.userIds.enumerated() where !UUIDv7.isWellFormed(userID) {
-            violations.add("user_ids[\(index)]", "must be a UUID")
-        }
-        try violations.throwIfAny()
-        var seen = Set<String>()
-        let userIDs = request.userIds.map { $0.lowercased() }.filter { seen.insert($0).inserted }
-        return (request.eventID.lowercased(), userIDs)
+        let userIDs: [UserID]? = violations.ids("user_ids", request.userIds)
+        let (event, invitees) = try violations.throwIfAny(eventID, userIDs)
+        var seen = Set<UserID>()
+        return (event, invitees.filter { seen.insert($0).inserted })
     }
 
     /// Those of `userIDs` the people directory finds, asked at once; the others are left out.
-    private func knownPeople(_ userIDs: [String]) async throws -> [String] {
-        try await withThrowingTaskGroup(of: String?.self) { group in
+    private func knownPeople(_ userIDs: [UserID]) async throws -> [UserID] {
+        try await withThrowingTaskGroup(of: UserID?.self) { group in
             for userID in userIDs {
                 group.addTask {
                     do {
@@ -58,7 +53,7 @@ extension Gatherings {
                     }
                 }
             }
-            var known: [String] = []
+            var known: [UserID] = []
             for try await found in group { if let found { known.append(found) } }
             return known
         }

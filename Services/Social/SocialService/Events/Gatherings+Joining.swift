@@ -14,7 +14,7 @@ extension Gatherings {
         -> Kindred_Social_V1_SocialEvent
     {
         let viewer = try EventViewer(caller)
-        let id = try Self.id(eventID, field: "event_id")
+        let id: EventID = try FieldViolations.id("event_id", eventID)
         var seen = try await openEvent(id, for: viewer)
         let approvalMayApply = !seen.joined && !seen.followsOrganizer && !viewer.organizes(seen.event)
         let controls = try await controls(
@@ -33,14 +33,14 @@ extension Gatherings {
     /// neither attends nor may see.
     func leave(_ eventID: String, as caller: Caller) async throws {
         let viewer = try EventViewer(caller)
-        let id = try Self.id(eventID, field: "event_id")
+        let id: EventID = try FieldViolations.id("event_id", eventID)
         guard try await !EventParticipationStore.leave(viewer.id, id, on: database) else { return }
         _ = try await visibleEvent(id, for: viewer)
     }
 
     /// Returns once a guardian approved `minorID`'s join of `event`; refuses while nobody decided (asking
     /// family on the first try) and for good once a guardian declined.
-    private func requireJoinApproval(of minorID: String, to event: EventRecord, forwarding metadata: Metadata)
+    private func requireJoinApproval(of minorID: UserID, to event: EventRecord, forwarding metadata: Metadata)
         async throws
     {
         let subject = EventApprovalStore.Subject.join(eventID: event.id)
@@ -50,7 +50,7 @@ extension Gatherings {
         }
         guard let kept else {
             let approval = try await family.requestApproval(
-                .joinEvent, subjectID: event.id, summary: event.joinSummary, minorID: minorID,
+                .joinEvent, subjectID: event.id.description, summary: event.joinSummary, minorID: minorID,
                 forwarding: metadata)
             try await EventApprovalStore.keepPending(
                 approval.approvalID, of: minorID, for: subject, on: database)

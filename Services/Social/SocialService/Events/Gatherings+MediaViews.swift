@@ -1,4 +1,5 @@
 import KindredAuth
+import KindredHandlers
 import KindredMessages
 import KindredRPC
 
@@ -12,7 +13,7 @@ extension Gatherings {
         -> String
     {
         let viewer = try EventViewer(caller)
-        let id = try Self.id(mediaID, field: "media_id")
+        let id: MediaID = try FieldViolations.id("media_id", mediaID)
         guard let item = try await EventMediaStore.item(id, viewer: viewer.id, on: database) else {
             throw SocialError.mediaNotFound
         }
@@ -25,7 +26,7 @@ extension Gatherings {
         else { throw SocialError.mediaNotHidden }
         if let pending = settled.approval, pending.state == .pending { return pending.id }
         let approval = try await family.requestApproval(
-            .viewFlaggedMedia, subjectID: id,
+            .viewFlaggedMedia, subjectID: id.description,
             summary: seen.event.mediaViewSummary(contentType: item.contentType),
             minorID: viewer.id, forwarding: metadata)
         try await EventApprovalStore.keepPending(
@@ -35,7 +36,7 @@ extension Gatherings {
 
     /// `media` with family's answers to the viewer's pending approvals of hidden items, asked at once; each
     /// decision is kept, so later reads need not ask again.
-    func settleViewApprovals(_ media: [EventMedia], of viewerID: String) async throws -> [EventMedia] {
+    func settleViewApprovals(_ media: [EventMedia], of viewerID: UserID) async throws -> [EventMedia] {
         try await withThrowingTaskGroup(of: (Int, StoredApproval?).self) { group in
             for (index, item) in media.enumerated() {
                 guard item.awaitsDecision, let approval = item.approval else { continue }
@@ -50,7 +51,7 @@ extension Gatherings {
     }
 
     /// Pending `approval` as family answers it now, its decision kept; nil when family no longer knows it.
-    func decision(on approval: StoredApproval, of minorID: String, for subject: EventApprovalStore.Subject)
+    func decision(on approval: StoredApproval, of minorID: UserID, for subject: EventApprovalStore.Subject)
         async throws -> StoredApproval?
     {
         guard let current = try await family.approval(approval.id) else { return nil }

@@ -1,4 +1,5 @@
 import KindredAuth
+import KindredHandlers
 import KindredMessages
 import KindredRPC
 
@@ -9,7 +10,7 @@ extension Gatherings {
     /// people reported it (except to its organizer) or it is mature and the caller filters content.
     func event(_ eventID: String, as caller: Caller) async throws -> Kindred_Social_V1_SocialEvent {
         let viewer = try EventViewer(caller)
-        let id = try Self.id(eventID, field: "event_id")
+        let id: EventID = try FieldViolations.id("event_id", eventID)
         let seen = try await openEvent(id, for: viewer)
         let controls = try await controls(of: viewer, when: seen.event.mature || seen.hasFlaggedMedia)
         try seen.requireUnfiltered(by: controls)
@@ -17,7 +18,7 @@ extension Gatherings {
     }
 
     /// Event `id` if `viewer` may see it; `missing` (EVENT_NOT_FOUND) otherwise, as for no event at all.
-    func visibleEvent(_ id: String, for viewer: EventViewer, missing: RPCError = SocialError.eventNotFound)
+    func visibleEvent(_ id: EventID, for viewer: EventViewer, missing: RPCError = SocialError.eventNotFound)
         async throws -> ViewedEvent
     {
         guard let seen = try await EventStore.viewed(id, by: viewer.id, on: database), seen.visible else {
@@ -27,7 +28,7 @@ extension Gatherings {
     }
 
     /// Event `id` if `viewer` may see it and it is not filtered for everyone but its organizer.
-    func openEvent(_ id: String, for viewer: EventViewer, missing: RPCError = SocialError.eventNotFound)
+    func openEvent(_ id: EventID, for viewer: EventViewer, missing: RPCError = SocialError.eventNotFound)
         async throws -> ViewedEvent
     {
         let seen = try await visibleEvent(id, for: viewer, missing: missing)

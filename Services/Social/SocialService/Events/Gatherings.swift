@@ -21,18 +21,12 @@ struct Gatherings: Sendable {
         family = context.family
     }
 
-    /// `text` as the id (a UUID, lower-cased) that `field` must hold, or INVALID_ARGUMENT naming the field.
-    static func id(_ text: String, field: String) throws(RPCError) -> String {
-        if text.isEmpty { throw FieldViolations.single(field, "is required") }
-        guard UUIDv7.isWellFormed(text) else { throw FieldViolations.single(field, "must be a UUID") }
-        return text.lowercased()
-    }
 }
 
 /// Who is asking about events: a person with an account, and whether their guardian's controls may apply
 /// (the token's `pc` claim), which is the only case in which family is asked anything.
 struct EventViewer: Sendable {
-    let id: String
+    let id: UserID
     /// The token says parental controls are on: a rule that could refuse asks family for them.
     let controlled: Bool
     /// 13–17: their join of a public event is told to their guardians.
@@ -40,11 +34,11 @@ struct EventViewer: Sendable {
 
     /// The viewer `caller` is; a service token, which names nobody, is refused.
     init(_ caller: Caller) throws(RPCError) {
-        guard let id = caller.accountID else { throw SocialError.accountRequired }
+        guard let id = caller.accountUserID else { throw SocialError.accountRequired }
         self.id = id
         controlled = caller.parentalControls
         isMinor = caller.isMinor
     }
 
-    func organizes(_ event: EventRecord) -> Bool { event.organizer.userID == id }
+    func organizes(_ event: EventRecord) -> Bool { UserID(event.organizer.userID) == id }
 }

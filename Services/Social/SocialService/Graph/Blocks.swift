@@ -7,8 +7,8 @@ struct Blocks: Sendable {
     let context: SocialContext
 
     /// `BlockUser`: `me` blocks `userID`, who must exist and not be `me`. Blocking twice changes nothing.
-    func block(_ userID: String, as me: String) async throws {
-        let blocked = try await context.counterpart(try UserIDField.read(userID, "user_id"), of: me)
+    func block(_ userID: UserID, as me: UserID) async throws {
+        let blocked = try await context.counterpart(userID, of: me)
         let now = context.clock.now
         try await context.changingPair(me, blocked.id) { tx in
             try await BlockStore.block(me, blocked.id, at: now, in: tx)
@@ -16,12 +16,12 @@ struct Blocks: Sendable {
     }
 
     /// `UnblockUser`: whether `me` blocked `userID` or not, `me` does not now.
-    func unblock(_ userID: String, as me: String) async throws {
-        try await BlockStore.unblock(me, try UserIDField.read(userID, "user_id"), on: context.database)
+    func unblock(_ userID: UserID, as me: UserID) async throws {
+        try await BlockStore.unblock(me, userID, on: context.database)
     }
 
     /// `ListBlockedUsers`: whom `me` blocked, most recent first, a page at a time.
-    func blocked(_ request: Kindred_Common_V1_PageRequest?, by me: String) async throws
+    func blocked(_ request: Kindred_Common_V1_PageRequest?, by me: UserID) async throws
         -> Kindred_Social_V1_ListBlockedUsersResponse
     {
         var violations = FieldViolations()

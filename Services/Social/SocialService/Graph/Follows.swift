@@ -15,10 +15,10 @@ struct Follows: Sendable {
 
     /// `Follow`: `me` follows `userID`, who must exist, not be `me`, and not be blocked either way. Following
     /// someone followed already changes nothing.
-    func follow(_ userID: String, as me: String) async throws {
+    func follow(_ userID: UserID, as me: UserID) async throws {
         // The follower is shown in the followee's list, so social must know them too.
         async let follower = context.people.person(me)
-        let followee = try await context.counterpart(try UserIDField.read(userID, "user_id"), of: me)
+        let followee = try await context.counterpart(userID, of: me)
         _ = try await follower
         let now = context.clock.now
         try await context.changingPair(me, followee.id) { tx in
@@ -28,17 +28,17 @@ struct Follows: Sendable {
     }
 
     /// `Unfollow`: whether `me` followed `userID` or not, `me` does not now.
-    func unfollow(_ userID: String, as me: String) async throws {
-        try await FollowStore.unfollow(me, try UserIDField.read(userID, "user_id"), on: context.database)
+    func unfollow(_ userID: UserID, as me: UserID) async throws {
+        try await FollowStore.unfollow(me, userID, on: context.database)
     }
 
     /// `ListFollowers` (`.followers`) or `ListFollowing` (`.following`) of `userID` (empty: `me`), most recent
     /// first, a page at a time; NOT_YOUR_LIST for anyone's but `me`'s.
     func list(
-        _ list: GraphPage.List, of userID: String, _ request: Kindred_Common_V1_PageRequest?, as me: String
+        _ list: GraphPage.List, of userID: String, _ request: Kindred_Common_V1_PageRequest?, as me: UserID
     ) async throws -> Page {
         var violations = FieldViolations()
-        let owner = userID.isEmpty ? me : UserIDField.read(userID, "user_id", &violations)
+        let owner = userID.isEmpty ? me : violations.id("user_id", userID)
         let page = GraphPage(list, of: me, request, &violations)
         try violations.throwIfAny()
         guard owner == me else { throw SocialError.notYourList }
@@ -55,21 +55,19 @@ struct Follows: Sendable {
         -> [String]
     {
         var violations = FieldViolations()
-        let follower = UserIDField.read(request.followerUserID, "follower_user_id", &violations)
+        let followerID: UserID? = violations.id("follower_user_id", request.followerUserID)
+        var candidateIDs: [UserID]? = []
         if request.userIds.count > Self.maximumCandidates {
             violations.add("user_ids", "must name at most \(Self.maximumCandidates) users")
         } else {
-            for (index, id) in request.userIds.enumerated() where !UUIDv7.isWellFormed(id) {
-                violations.add("user_ids[\(index)]", "is not a user id")
-            }
+            candidateIDs = violations.ids("user_ids", request.userIds)
         }
-        try violations.throwIfAny()
-        guard caller.role == .service || caller.accountID == follower else {
+        let (follower, candidates) = try violations.throwIfAny(followerID, candidateIDs)
+        guard caller.role == .service || caller.accountUserID == follower else {
             throw SocialError.notYourRelationship
         }
-        guard !request.userIds.isEmpty else { return [] }
-        let followed = try await FollowStore.followed(
-            by: follower, among: request.userIds.map { $0.lowercased() }, on: context.database)
-        return request.userIds.filter { followed.contains($0.lowercased()) }
+        guard !candidates.isEmpty else { return [] }
+        let followed = try await FollowStore.followed(by: follower, among: candidates, on: context.database)
+        return zip(request.userIds, candidates).filter { followed.contains($0.1) }.map(\.0)
     }
 }

@@ -1,3 +1,4 @@
+import KindredHandlers
 import KindredMessages
 import KindredRPC
 
@@ -5,27 +6,27 @@ import KindredRPC
 /// added.
 extension Friendships {
     /// `DeclineFriendRequest`: `me`, its recipient, declines pending request `requestID`; the sender may ask again.
-    func decline(_ requestID: String, as me: String) async throws {
+    func decline(_ requestID: FriendRequestID, as me: UserID) async throws {
         try await end(requestID, by: me, as: .recipient)
     }
 
     /// `CancelFriendRequest`: `me`, its sender, withdraws pending request `requestID`.
-    func cancel(_ requestID: String, as me: String) async throws {
+    func cancel(_ requestID: FriendRequestID, as me: UserID) async throws {
         try await end(requestID, by: me, as: .sender)
     }
 
     /// `RemoveFriend`: ends the friendship of `me` and `userID`, for both; NOT_FRIENDS when there is none.
-    func remove(_ userID: String, as me: String) async throws {
-        let friend = try UserIDField.read(userID, "user_id")
+    func remove(_ userID: UserID, as me: UserID) async throws {
+        let friend = userID
         guard try await FriendshipStore.unfriend(me, friend, on: context.database) else {
             throw SocialError.notFriends
         }
     }
 
     /// Ends request `requestID` if `me` is its `side`; FRIEND_REQUEST_NOT_FOUND otherwise, as for no request.
-    private func end(_ requestID: String, by me: String, as side: FriendshipStore.Side) async throws {
-        let id = try Self.requestID(requestID)
-        guard try await FriendshipStore.end(id, by: me, as: side, on: context.database) != nil else {
+    private func end(_ requestID: FriendRequestID, by me: UserID, as side: FriendshipStore.Side) async throws
+    {
+        guard try await FriendshipStore.end(requestID, by: me, as: side, on: context.database) != nil else {
             throw SocialError.friendRequestNotFound
         }
     }

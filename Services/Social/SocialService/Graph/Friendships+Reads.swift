@@ -6,7 +6,7 @@ import KindredRPC
 /// `ListFriends`, `ListFriendRequests` and `AreFriends`.
 extension Friendships {
     /// `me`'s friends, most recent first, a page at a time.
-    func friends(_ request: Kindred_Common_V1_PageRequest?, of me: String) async throws
+    func friends(_ request: Kindred_Common_V1_PageRequest?, of me: UserID) async throws
         -> Kindred_Social_V1_ListFriendsResponse
     {
         var violations = FieldViolations()
@@ -19,7 +19,7 @@ extension Friendships {
     }
 
     /// `me`'s pending requests in `request.direction` (required), most recent first, a page at a time.
-    func requests(_ request: Kindred_Social_V1_ListFriendRequestsRequest, of me: String) async throws
+    func requests(_ request: Kindred_Social_V1_ListFriendRequestsRequest, of me: UserID) async throws
         -> Kindred_Social_V1_ListFriendRequestsResponse
     {
         var violations = FieldViolations()
@@ -40,7 +40,7 @@ extension Friendships {
             requests: served.entries.map { entry in
                 let incoming = list == .incomingRequests
                 return Kindred_Social_V1_FriendRequest(
-                    requestID: entry.requestID ?? "", sender: incoming ? entry.person : owner,
+                    requestID: entry.requestID?.description ?? "", sender: incoming ? entry.person : owner,
                     recipient: incoming ? owner : entry.person, sentAt: entry.since)
             },
             page: Kindred_Common_V1_PageResponse(nextPageToken: served.nextPageToken))
@@ -50,13 +50,13 @@ extension Friendships {
     /// refused across a block as in any other interaction.
     func areFriends(_ request: Kindred_Social_V1_AreFriendsRequest, as caller: Caller) async throws -> Bool {
         var violations = FieldViolations()
-        let user = UserIDField.read(request.userID, "user_id", &violations)
-        let other = UserIDField.read(request.otherUserID, "other_user_id", &violations)
-        try violations.throwIfAny()
+        let userID: UserID? = violations.id("user_id", request.userID)
+        let otherID: UserID? = violations.id("other_user_id", request.otherUserID)
+        let (user, other) = try violations.throwIfAny(userID, otherID)
         if caller.role == .service {
             return try await RelationshipStore.between(user, other, on: context.database).friends
         }
-        guard let me = caller.accountID, me == user || me == other else {
+        guard let me = caller.accountUserID, me == user || me == other else {
             throw SocialError.notYourRelationship
         }
         let relationship = try await RelationshipStore.between(

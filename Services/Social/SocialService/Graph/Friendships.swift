@@ -11,7 +11,7 @@ struct Friendships: Sendable {
     /// `SendFriendRequest` from `me` to the user `ref` names: a new pending request, or, when they had asked
     /// `me` already, their request accepted. Refused across a block, to a friend (ALREADY_FRIENDS) and while
     /// `me`'s own request to them is pending (FRIEND_REQUEST_EXISTS).
-    func send(to ref: Kindred_Social_V1_UserRef?, from me: String) async throws
+    func send(to ref: Kindred_Social_V1_UserRef?, from me: UserID) async throws
         -> Kindred_Social_V1_SendFriendRequestResponse.OneOf_Outcome
     {
         // The sender is shown in the recipient's lists, so social must know them too.
@@ -27,21 +27,21 @@ struct Friendships: Sendable {
                 try await FriendshipStore.befriend(me, recipient.id, at: now, in: tx)
                 return .friend(Kindred_Social_V1_Friend(person: recipient.proto, since: .init(now)))
             }
-            let requestID = UUIDv7.generate(at: now)
+            let requestID = FriendRequestID.generate(at: now)
             let sent = try await FriendshipStore.request(
                 requestID, from: me, to: recipient.id, at: now, in: tx)
             guard sent else { throw SocialError.friendRequestExists }
             return .request(
                 Kindred_Social_V1_FriendRequest(
-                    requestID: requestID, sender: senderProto, recipient: recipient.proto, sentAt: .init(now))
+                    requestID: requestID.description, sender: senderProto, recipient: recipient.proto,
+                    sentAt: .init(now))
             )
         }
     }
 
-    /// `AcceptFriendRequest`: `me`, its recipient, accepts pending request `requestID`; FRIEND_REQUEST_NOT_FOUND
+    /// `AcceptFriendRequest`: `me`, its recipient, accepts pending request `id`; FRIEND_REQUEST_NOT_FOUND
     /// for anyone else, as for a request that does not exist.
-    func accept(_ requestID: String, as me: String) async throws -> Kindred_Social_V1_Friend {
-        let id = try Self.requestID(requestID)
+    func accept(_ id: FriendRequestID, as me: UserID) async throws -> Kindred_Social_V1_Friend {
         let now = context.clock.now
         let friendID = try await context.database.transaction { tx in
             guard let sender = try await FriendshipStore.sender(of: id, to: me, in: tx) else {
@@ -62,10 +62,10 @@ struct Friendships: Sendable {
 
     /// The user `ref` names, as a request's recipient: its fields checked (`to`, `to.user_id`, `to.username`),
     /// not `me`, known to identity.
-    private func recipient(_ ref: Kindred_Social_V1_UserRef?, of me: String) async throws -> Person {
+    private func recipient(_ ref: Kindred_Social_V1_UserRef?, of me: UserID) async throws -> Person {
         switch ref?.ref {
         case .userID(let userID):
-            return try await context.counterpart(try UserIDField.read(userID, "to.user_id"), of: me)
+            return try await context.counterpart(try FieldViolations.id("to.user_id", userID), of: me)
         case .username(let username):
             guard Person.isWellFormed(username: username) else {
                 throw FieldViolations.single("to.username", "must be 3 to 30 letters, digits or _")
@@ -76,14 +76,5 @@ struct Friendships: Sendable {
         case nil:
             throw FieldViolations.single("to", "must name a user by user_id or username")
         }
-    }
-
-    /// A request's id, lower-cased; INVALID_ARGUMENT naming `request_id` when it is no id.
-    static func requestID(_ value: String) throws(RPCError) -> String {
-        guard UUIDv7.isWellFormed(value) else {
-            throw FieldViolations.single(
-                "request_id", value.isEmpty ? "is required" : "is not a friend request id")
-        }
-        return value.lowercased()
     }
 }

@@ -16,18 +16,18 @@ struct GraphPage: Sendable, Equatable {
     /// PostgreSQL keeps, so no rounding moves a page's edge), and the other user's id.
     struct Position: Sendable, Equatable {
         let since: Int64
-        let userID: String
+        let userID: UserID
     }
 
     let list: List
-    let owner: String
+    let owner: UserID
     /// Serve the entries after this one; nil for the first page.
     let after: Position?
     let size: Int
 
     /// The page of `owner`'s `list` that `request` asks for; a bad size or token is recorded in `violations`.
     init(
-        _ list: List, of owner: String, _ request: Kindred_Common_V1_PageRequest?,
+        _ list: List, of owner: UserID, _ request: Kindred_Common_V1_PageRequest?,
         _ violations: inout FieldViolations
     ) {
         self.list = list
@@ -45,14 +45,18 @@ struct GraphPage: Sendable, Equatable {
         guard read.count > size else { return (read, "") }
         let entries = Array(read.prefix(size))
         let last = entries[entries.count - 1].position
-        return (entries, Paging.token(list.rawValue, owner, String(last.since), last.userID))
+        return (
+            entries,
+            Paging.token(list.rawValue, owner.description, String(last.since), last.userID.description)
+        )
     }
 
-    private static func decode(_ token: String, list: List, owner: String) -> Position? {
-        guard let fields = Paging.fields(of: token, count: 4), fields[0] == list.rawValue, fields[1] == owner,
-            let since = Int64(fields[2]), UUIDv7.isWellFormed(fields[3])
+    private static func decode(_ token: String, list: List, owner: UserID) -> Position? {
+        guard let fields = Paging.fields(of: token, count: 4), fields[0] == list.rawValue,
+            fields[1] == owner.description,
+            let since = Int64(fields[2]), let userID = UserID(fields[3])
         else { return nil }
-        return Position(since: since, userID: fields[3])
+        return Position(since: since, userID: userID)
     }
 }
 
@@ -61,7 +65,7 @@ struct GraphEntry: Sendable, Equatable {
     let person: Kindred_Social_V1_Person
     let position: GraphPage.Position
     /// Set in the friend request lists only.
-    let requestID: String?
+    let requestID: FriendRequestID?
 
     /// When the entry was made, as the API shows it.
     var since: Kindred_Common_V1_Timestamp {

@@ -21,31 +21,10 @@ struct SocialGraph: Sendable {
     }
 }
 
-/// A user id a request names: lower-cased, or a field violation.
-enum UserIDField {
-    /// `value` lower-cased; recorded in `violations` against `field` when it is empty or no user id.
-    static func read(_ value: String, _ field: String, _ violations: inout FieldViolations) -> String {
-        if value.isEmpty {
-            violations.add(field, "is required")
-        } else if !UUIDv7.isWellFormed(value) {
-            violations.add(field, "is not a user id")
-        }
-        return value.lowercased()
-    }
-
-    /// `value` lower-cased; INVALID_ARGUMENT naming `field` when it is empty or no user id.
-    static func read(_ value: String, _ field: String) throws(RPCError) -> String {
-        var violations = FieldViolations()
-        let id = read(value, field, &violations)
-        try violations.throwIfAny()
-        return id
-    }
-}
-
 extension SocialContext {
     /// The other user of something `me` does to them: SELF_NOT_ALLOWED when it is `me`, USER_NOT_FOUND when
     /// identity has no such user.
-    func counterpart(_ otherID: String, of me: String) async throws -> Person {
+    func counterpart(_ otherID: UserID, of me: UserID) async throws -> Person {
         guard otherID != me else { throw SocialError.notYourself }
         return try await people.person(otherID)
     }
@@ -53,7 +32,7 @@ extension SocialContext {
     /// Runs `body` in one transaction holding the lock of the pair `a`, `b` (`GraphStore.lockPair`): how every
     /// change that adds an edge between two users is made.
     func changingPair<Value: Sendable>(
-        _ a: String, _ b: String, _ body: (PostgresTransaction) async throws -> Value
+        _ a: UserID, _ b: UserID, _ body: (PostgresTransaction) async throws -> Value
     ) async throws -> Value {
         try await database.transaction { tx in
             try await GraphStore.lockPair(a, b, in: tx)

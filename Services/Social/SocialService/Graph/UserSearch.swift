@@ -6,6 +6,9 @@ import KindredRPC
 /// `SearchUsers`: identity's username search, asked with the caller's own token (identity decides whom the
 /// caller may find: minors only by their exact username), less whoever social keeps from the caller.
 struct UserSearch: Sendable {
+    /// One of identity's matches.
+    typealias Match = (id: UserID, username: String)
+
     let context: SocialContext
 
     /// Identity's page of matches for `request.username_prefix`, less anyone who blocked `me` or whom `me`
@@ -13,18 +16,21 @@ struct UserSearch: Sendable {
     /// be shorter than asked, even empty, while its `next_page_token` (identity's, passed through) still leads
     /// on. The people shown are remembered, so a request or follow by id that follows asks identity nothing.
     func search(
-        _ request: Kindred_Social_V1_SearchUsersRequest, as me: String, forwarding requestMetadata: Metadata
+        _ request: Kindred_Social_V1_SearchUsersRequest, as me: UserID, forwarding requestMetadata: Metadata
     ) async throws -> Kindred_Social_V1_SearchUsersResponse {
         try Self.check(request)
         let found = try await matches(request, forwarding: requestMetadata)
-        let users = found.users.map {
-            Kindred_Social_V1_Person(userID: $0.userID.lowercased(), username: $0.username)
+        // Identity's ids, parsed once; it issues nothing else.
+        let users = found.users.compactMap { user in
+            UserID(user.userID).map { Match(id: $0, username: user.username) }
         }
-        let screening = try await UserSearchStore.screen(users.map(\.userID), for: me, on: context.database)
-        let shown = users.filter { screening[$0.userID]?.visible == true }
+        let screening = try await UserSearchStore.screen(users.map(\.id), for: me, on: context.database)
+        let shown = users.filter { screening[$0.id]?.visible == true }
         try await remember(
-            shown.filter { screening[$0.userID]?.known == false }, searchedFor: request.usernamePrefix)
-        return Kindred_Social_V1_SearchUsersResponse(users: shown, page: found.page)
+            shown.filter { screening[$0.id]?.known == false }, searchedFor: request.usernamePrefix)
+        return Kindred_Social_V1_SearchUsersResponse(
+            users: shown.map { Kindred_Social_V1_Person(userID: $0.id.description, username: $0.username) },
+            page: found.page)
     }
 
     /// What identity would refuse, refused here first and named as the caller's own fields: a peer's
@@ -67,12 +73,11 @@ struct UserSearch: Sendable {
     /// Remembers people social meets here for the first time. Identity finds minors by their exact username
     /// only, so everyone else found is an adult; the one whose username is the prefix may be either, and is
     /// learned from identity's account of them, as the directory learns anyone.
-    private func remember(_ users: [Kindred_Social_V1_Person], searchedFor prefix: String) async throws {
-        let isExact = { (user: Kindred_Social_V1_Person) in user.username.lowercased() == prefix.lowercased()
-        }
-        for user in users where isExact(user) { _ = try await context.people.person(user.userID) }
+    private func remember(_ users: [Match], searchedFor prefix: String) async throws {
+        let isExact = { (user: Match) in user.username.lowercased() == prefix.lowercased() }
+        for user in users where isExact(user) { _ = try await context.people.person(user.id) }
         let adults = users.filter { !isExact($0) }.map {
-            Person(id: $0.userID, username: $0.username, minor: false)
+            Person(id: $0.id, username: $0.username, minor: false)
         }
         guard !adults.isEmpty else { return }
         try await UserSearchStore.remember(adults, at: context.clock.now, on: context.database)

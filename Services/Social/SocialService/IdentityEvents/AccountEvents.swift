@@ -32,22 +32,22 @@ struct AccountEvents: Sendable {
     /// Applies one event; the others change nothing here.
     func apply(_ event: Kindred_Identity_V1_Event, in tx: PostgresTransaction) async throws {
         switch event.payload {
-        case .userCameOfAge(let cameOfAge) where checked(cameOfAge.userID):
-            try await AccountDataStore.markAdult(cameOfAge.userID.lowercased(), in: tx)
-        case .userDeleted(let deleted) where checked(deleted.userID):
-            try await AccountDataStore.deleteAll(of: deleted.userID.lowercased(), in: tx)
+        case .userCameOfAge(let cameOfAge):
+            if let user = checked(cameOfAge.userID) { try await AccountDataStore.markAdult(user, in: tx) }
+        case .userDeleted(let deleted):
+            if let user = checked(deleted.userID) { try await AccountDataStore.deleteAll(of: user, in: tx) }
         default:
             return
         }
     }
 
-    /// Whether `userID` is a user id; an event naming anything else is logged and skipped, since it would
-    /// fail the same way every time and hold the consumer there.
-    private func checked(_ userID: String) -> Bool {
-        guard UUIDv7.isWellFormed(userID) else {
+    /// The user id `userID` holds; nil for anything else, logged and skipped, since it would fail the same
+    /// way every time and hold the consumer there.
+    private func checked(_ userID: String) -> UserID? {
+        guard let id = UserID(userID) else {
             logger.error("identity event names no user id; skipped", metadata: ["user_id": "\(userID)"])
-            return false
+            return nil
         }
-        return true
+        return id
     }
 }

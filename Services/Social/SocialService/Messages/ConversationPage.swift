@@ -10,7 +10,7 @@ struct ConversationPage: Sendable, Equatable {
     /// Where a page ends: its last conversation's activity time and id.
     struct Position: Sendable, Equatable {
         let lastMessageAt: Date
-        let conversationID: String
+        let conversationID: ConversationID
     }
 
     /// Serve conversations after this one; nil for the first page.
@@ -31,15 +31,15 @@ struct ConversationPage: Sendable, Equatable {
 
     /// The token of the page after the one ending at `position`.
     func nextToken(after position: Position) -> String {
-        Paging.token(Self.listName, Paging.field(position.lastMessageAt), position.conversationID)
+        Paging.token(Self.listName, Paging.field(position.lastMessageAt), position.conversationID.description)
     }
 
     private static let listName = "conversations"
 
     private static func decode(_ token: String) -> Position? {
         guard let fields = Paging.fields(of: token, count: 3), fields[0] == listName,
-            let lastMessageAt = Paging.instant(fields[1]), UUIDv7.isWellFormed(fields[2])
+            let lastMessageAt = Paging.instant(fields[1]), let conversationID = ConversationID(fields[2])
         else { return nil }
-        return Position(lastMessageAt: lastMessageAt, conversationID: fields[2])
+        return Position(lastMessageAt: lastMessageAt, conversationID: conversationID)
     }
 }

@@ -1,3 +1,4 @@
+import KindredHandlers
 import KindredPostgres
 import Logging
 import Synchronization
@@ -33,9 +34,9 @@ final class MessageAnnouncer: Sendable {
     }
 
     /// Tells the streams of `recipient`, in every instance, that a message for them committed.
-    func announce(_ recipient: String) {
+    func announce(_ recipient: UserID) {
         state.withLock { state in
-            state.unannounced.insert(recipient)
+            state.unannounced.insert(recipient.description)
             if state.announcer == nil { state.announcer = Task { [self] in await announcePending() } }
         }
     }

@@ -9,8 +9,7 @@ struct MessageDraft: Sendable, Equatable {
     static let textLength = 1...2_000
 
     let requestID: String
-    /// Lower-cased.
-    let recipientID: String
+    let recipientID: UserID
     let text: String
 
     /// The draft `request` holds, or INVALID_ARGUMENT naming every bad field.
@@ -19,17 +18,14 @@ struct MessageDraft: Sendable, Equatable {
         if !Self.requestIDLength.contains(request.requestID.count) {
             violations.add("request_id", "must be 1 to 100 characters")
         }
-        if !UUIDv7.isWellFormed(request.recipientUserID) {
-            violations.add("recipient_user_id", "is not a user id")
-        }
+        let recipientID: UserID? = violations.id("recipient_user_id", request.recipientUserID)
         if !Self.textLength.contains(request.text.count) {
             violations.add("text", "must be 1 to 2,000 characters")
         } else if request.text.allSatisfy(\.isWhitespace) {
             violations.add("text", "must not be only whitespace")
         }
-        try violations.throwIfAny()
+        self.recipientID = try violations.throwIfAny(recipientID)
         requestID = request.requestID
-        recipientID = request.recipientUserID.lowercased()
         text = request.text
     }
 

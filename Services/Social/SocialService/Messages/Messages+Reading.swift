@@ -1,10 +1,11 @@
+import KindredHandlers
 import KindredMessages
 
 /// `ListConversations` and `ListMessages`: what the caller may read of their own conversations.
 extension Messages {
     /// A page of `userID`'s conversations, the most recently active first, each with the other person and
     /// the last message; conversations with someone blocked either way are left out.
-    func conversations(of userID: String, page: ConversationPage) async throws
+    func conversations(of userID: UserID, page: ConversationPage) async throws
         -> Kindred_Social_V1_ListConversationsResponse
     {
         var listed = try await MessageStore.conversations(
@@ -20,7 +21,7 @@ extension Messages {
         return Kindred_Social_V1_ListConversationsResponse(
             conversations: listed.map { other, lastMessage, _ in
                 Kindred_Social_V1_Conversation(
-                    conversationID: lastMessage.conversationID, other: other.proto,
+                    conversationID: lastMessage.conversationID.description, other: other.proto,
                     lastMessage: lastMessage.proto)
             },
             page: Kindred_Common_V1_PageResponse(nextPageToken: next))
@@ -28,7 +29,7 @@ extension Messages {
 
     /// A page of a conversation's messages, newest first, for one of its two participants; to anyone else,
     /// and across a block either way, CONVERSATION_NOT_FOUND, as if it did not exist.
-    func messages(for userID: String, page: MessagePage) async throws
+    func messages(for userID: UserID, page: MessagePage) async throws
         -> Kindred_Social_V1_ListMessagesResponse
     {
         async let allowed = MessageStore.mayRead(page.conversationID, userID, on: database)

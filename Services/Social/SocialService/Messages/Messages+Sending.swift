@@ -9,7 +9,7 @@ extension Messages {
     /// Sends `draft` from `senderID` (the caller; `restricted` is their token's `pc` claim) and returns the
     /// message. A retry with the same request_id returns the first message and changes nothing. Refusals, in
     /// this order: an unknown recipient (USER_NOT_FOUND), a block either way, parental controls.
-    func send(_ draft: MessageDraft, from senderID: String, restricted: Bool) async throws
+    func send(_ draft: MessageDraft, from senderID: UserID, restricted: Bool) async throws
         -> Kindred_Social_V1_Message
     {
         guard draft.recipientID != senderID else { throw SocialError.notYourself }
@@ -52,17 +52,17 @@ extension Messages {
         -> StoredMessage
     {
         let now = clock.now
-        let candidate = UUIDv7.generate(at: now)
+        let candidate = ConversationID.generate(at: now)
         let newContact =
             recipient.minor
             ? try Kindred_Social_V1_Event(
                 payload: .messageNewContact(
                     Kindred_Social_V1_MessageNewContact(
-                        minorUserID: recipient.id, senderUserID: sender.id, senderUsername: sender.username,
-                        conversationID: candidate))
+                        minorUserID: recipient.id.description, senderUserID: sender.id.description,
+                        senderUsername: sender.username, conversationID: candidate.description))
             ).serializedBytes() : nil
         let message = StoredMessage(
-            id: UUIDv7.generate(at: now), conversationID: candidate, sender: sender,
+            id: MessageID.generate(at: now), conversationID: candidate, sender: sender,
             recipientID: recipient.id,
             body: draft.text, sentAt: now, reporters: 0)
         let conversation = try await MessageStore.insert(

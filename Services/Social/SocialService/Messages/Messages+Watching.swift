@@ -8,10 +8,10 @@ extension Messages {
     /// (the drain) or the calling task is cancelled; messages from someone blocked either way are left out. A
     /// negative cursor or one past the newest message received is INVALID_ARGUMENT.
     func watch(
-        for recipient: String, after cursor: Int64 = 0, send: (Kindred_Social_V1_Message) async throws -> Void
+        for recipient: UserID, after cursor: Int64 = 0, send: (Kindred_Social_V1_Message) async throws -> Void
     ) async throws {
         if cursor < 0 { throw FieldViolations.single("after_cursor", "must not be negative") }
-        try await bell.stream(to: recipient) { [database] in
+        try await bell.stream(to: recipient.description) { [database] in
             let newest = try await MessageStore.inboxPosition(of: recipient, on: database)
             if cursor > newest {
                 throw FieldViolations.single("after_cursor", "is past the newest message you received")

@@ -26,7 +26,9 @@ struct Messages: Sendable {
         bell = RecipientBell(
             channel: MessageAnnouncer.channel, pool: database, logger: context.logger, cursor: \.cursor,
             read: readInbox ?? { recipient, cursor, limit in
-                try await MessageStore.received(by: recipient, after: cursor, limit: limit, on: database)
+                // The bell keys its streams by the text of the UserID `watch` gave it.
+                try await MessageStore.received(
+                    by: UserID(recipient)!, after: cursor, limit: limit, on: database)
             })
         announcer = MessageAnnouncer(pool: database, logger: context.logger)
     }

@@ -1,3 +1,4 @@
+import KindredHandlers
 import KindredMessages
 
 /// `messaging_followed_only`: a minor whose guardian restricted messaging may send only to people they
@@ -10,7 +11,7 @@ struct MessagingControls: Sendable {
     /// Refuses with `messagingRestricted`, which names no side, when either side's controls forbid the
     /// message. `senderRestricted` is the sender's token's `pc` claim; `relationship` is seen from the sender.
     func requireAllowed(
-        from senderID: String, senderRestricted: Bool, to recipient: Person, _ relationship: Relationship
+        from senderID: UserID, senderRestricted: Bool, to recipient: Person, _ relationship: Relationship
     ) async throws {
         async let senderRefuses = senderRestricted && !relationship.follows ? restricts(senderID) : false
         async let recipientRefuses =
@@ -20,7 +21,7 @@ struct MessagingControls: Sendable {
     }
 
     /// Whether `userID`'s guardian restricted their messaging to people they follow, asked afresh.
-    private func restricts(_ userID: String) async throws -> Bool {
+    private func restricts(_ userID: UserID) async throws -> Bool {
         let controls = try await family.controls(of: userID)
         return controls.active && controls.messagingFollowedOnly
     }

@@ -5,10 +5,10 @@ import KindredMessages
 /// A direct message as `social.shown_messages` reads it: with its sender, and how many different people
 /// reported it.
 struct StoredMessage: Sendable, Equatable {
-    let id: String
-    let conversationID: String
+    let id: MessageID
+    let conversationID: ConversationID
     let sender: Person
-    let recipientID: String
+    let recipientID: UserID
     let body: String
     let sentAt: Date
     let reporters: Int
@@ -17,7 +17,7 @@ struct StoredMessage: Sendable, Equatable {
     var filtered: Bool { reporters >= ReportTally.filterThreshold }
 
     /// The same message, in conversation `conversationID`.
-    func into(conversation conversationID: String) -> StoredMessage {
+    func into(conversation conversationID: ConversationID) -> StoredMessage {
         StoredMessage(
             id: id, conversationID: conversationID, sender: sender, recipientID: recipientID, body: body,
             sentAt: sentAt, reporters: reporters)
@@ -26,7 +26,8 @@ struct StoredMessage: Sendable, Equatable {
     /// The message as every reader sees it: a filtered one without its text.
     var proto: Kindred_Social_V1_Message {
         Kindred_Social_V1_Message(
-            messageID: id, conversationID: conversationID, sender: sender.proto, recipientUserID: recipientID,
+            messageID: id.description, conversationID: conversationID.description, sender: sender.proto,
+            recipientUserID: recipientID.description,
             text: filtered ? "" : body, sentAt: Kindred_Common_V1_Timestamp(sentAt), filtered: filtered)
     }
 }

@@ -23,12 +23,12 @@ struct PeopleDirectory: Sendable {
         self.clock = clock
     }
 
-    /// The person with id `userID` (well-formed, lower-case); USER_NOT_FOUND when identity has no such account.
-    func person(_ userID: String) async throws -> Person {
+    /// The person with id `userID`; USER_NOT_FOUND when identity has no such account.
+    func person(_ userID: UserID) async throws -> Person {
         if let known = try await PeopleStore.find(id: userID, on: database) { return known }
         let response = try await PeerCall.run("identity") {
             try await identity.getAccount(
-                .init(userID: userID),
+                .init(userID: userID.description),
                 options: try await credentials.callOptions(timeout: .seconds(5), idempotent: true))
         } notFound: {
             SocialError.userNotFound
@@ -38,9 +38,7 @@ struct PeopleDirectory: Sendable {
             throw RPCError.internalError("identity answered a service with the public view of an account")
         }
         return try await remember(
-            Person(
-                id: account.userID.lowercased(), username: account.username,
-                minor: account.ageBand != .ageBand18Plus))
+            Person(id: userID, username: account.username, minor: account.ageBand != .ageBand18Plus))
     }
 
     /// The person whose username is `username`, whatever its case; USER_NOT_FOUND when there is none (or the
@@ -56,11 +54,12 @@ struct PeopleDirectory: Sendable {
         } notFound: {
             SocialError.userNotFound
         }
-        guard let match = found.users.first(where: { $0.username.lowercased() == username.lowercased() })
+        guard let match = found.users.first(where: { $0.username.lowercased() == username.lowercased() }),
+            let id = UserID(match.userID)
         else {
             throw SocialError.userNotFound
         }
-        return try await person(match.userID.lowercased())
+        return try await person(id)
     }
 
     private func remember(_ person: Person) async throws -> Person {

@@ -1,10 +1,11 @@
 import KindredAPI
+import KindredHandlers
 import KindredMessages
 
 /// Someone social has met: identity's id and username, and whether they were 13–17 when social learned of
 /// them (see `social.people`).
 struct Person: Sendable, Hashable {
-    let id: String
+    let id: UserID
     let username: String
     let minor: Bool
 
@@ -19,5 +20,7 @@ struct Person: Sendable, Hashable {
     }
 
     /// The person as the API shows them.
-    var proto: Kindred_Social_V1_Person { Kindred_Social_V1_Person(userID: id, username: username) }
+    var proto: Kindred_Social_V1_Person {
+        Kindred_Social_V1_Person(userID: id.description, username: username)
+    }
 }

@@ -21,7 +21,7 @@ struct ContentReport: Sendable, Equatable {
 
     let kind: Kind
     /// Lower-case, as every id social stores and compares.
-    let contentID: String
+    let contentID: ContentID
     let reason: String
 
     /// The report `request` makes, or INVALID_ARGUMENT naming every bad field.
@@ -30,17 +30,12 @@ struct ContentReport: Sendable, Equatable {
         // UNSPECIFIED and values from newer clients have no raw value here.
         let kind = Kind(rawValue: request.contentKind.rawValue)
         if kind == nil { violations.add("content_kind", "must be USER, MESSAGE, EVENT or MEDIA") }
-        violations.add("content_id", Self.idProblem(request.contentID))
+        let contentID: ContentID? = violations.id("content_id", request.contentID)
         violations.add("reason", Self.reasonProblem(request.reason))
         try violations.throwIfAny()
         self.kind = kind!  // nil was refused above
-        contentID = request.contentID.lowercased()
+        self.contentID = contentID!  // nil was refused above
         reason = request.reason
-    }
-
-    private static func idProblem(_ id: String) -> String? {
-        if id.isEmpty { return "is required" }
-        return UUIDv7.isWellFormed(id) ? nil : "must be a content id (a UUID)"
     }
 
     /// Why `reason` cannot be one: blank, too long, or holding a control character other than a line break or

@@ -8,7 +8,7 @@ extension Reports {
     /// a concurrent retry, changes nothing and emits nothing. Only content the reporter may see can be
     /// reported, by the rule its reads apply: anyone else is answered as for an id that names nothing, and
     /// nothing is counted, so a stranger neither learns that private content exists nor filters it.
-    func file(_ report: ContentReport, by reporter: String) async throws -> ReportOutcome {
+    func file(_ report: ContentReport, by reporter: UserID) async throws -> ReportOutcome {
         let owner = try await owner(of: report, reportedBy: reporter)
         let now = clock.now
         return try await database.transaction { tx in
@@ -22,15 +22,17 @@ extension Reports {
 
     /// The person whose content `report` names, once it is known to exist and to be the reporter's to see:
     /// the user reported, a message's sender, an event's (or its media's) organizer.
-    private func owner(of report: ContentReport, reportedBy reporter: String) async throws -> Person {
-        let ownerID: String? =
+    private func owner(of report: ContentReport, reportedBy reporter: UserID) async throws -> Person {
+        // The report's kind says what its content id names.
+        let content = report.contentID.uuid
+        let ownerID: UserID? =
             switch report.kind {
-            case .user: report.contentID
-            case .message: try await messageSender(report.contentID, seenBy: reporter)
+            case .user: UserID(content)
+            case .message: try await messageSender(MessageID(content), seenBy: reporter)
             case .event:
-                try await ReportStore.eventOrganizer(report.contentID, seenBy: reporter, on: database)
+                try await ReportStore.eventOrganizer(EventID(content), seenBy: reporter, on: database)
             case .media:
-                try await ReportStore.mediaOrganizer(report.contentID, seenBy: reporter, on: database)
+                try await ReportStore.mediaOrganizer(MediaID(content), seenBy: reporter, on: database)
             }
         guard let ownerID else { throw SocialError.contentNotFound }
         guard ownerID != reporter else { throw SocialError.reportingYourself }
@@ -46,7 +48,7 @@ extension Reports {
 
     /// The sender of message `id` when `reporter` may read its conversation (theirs, with nobody blocked
     /// either way), as `ListMessages` decides.
-    private func messageSender(_ id: String, seenBy reporter: String) async throws -> String? {
+    private func messageSender(_ id: MessageID, seenBy reporter: UserID) async throws -> UserID? {
         guard let message = try await ReportStore.message(id, on: database),
             try await MessageStore.mayRead(message.conversation, reporter, on: database)
         else { return nil }
@@ -58,7 +60,8 @@ extension Reports {
         of minor: Person, about report: ContentReport, reporters: Int, in tx: PostgresTransaction
     ) async throws {
         let reported = Kindred_Social_V1_ContentReported(
-            minorUserID: minor.id, contentKind: report.kind.proto, contentID: report.contentID,
+            minorUserID: minor.id.description, contentKind: report.kind.proto,
+            contentID: report.contentID.description,
             reason: report.reason, reportCount: Int32(reporters))
         try await SocialEvents.outbox.append(
             type: "content.reported",

@@ -1,20 +1,21 @@
+import KindredHandlers
 import KindredPostgres
 
 /// A user's rows across the social schema, for identity's account events.
 enum AccountDataStore {
-    static func markAdult(_ user: String, in tx: PostgresTransaction) async throws {
+    static func markAdult(_ user: UserID, in tx: PostgresTransaction) async throws {
         try await tx.query("UPDATE social.people SET minor = false WHERE user_id = \(user)::uuid")
     }
 
     /// Everything of `user` but the reports they made (see `AccountEvents`).
-    static func deleteAll(of user: String, in tx: PostgresTransaction) async throws {
+    static func deleteAll(of user: UserID, in tx: PostgresTransaction) async throws {
         for statement in graph(user) + conversations(user) + events(user) {
             try await tx.query(statement)
         }
         try await tx.query("DELETE FROM social.people WHERE user_id = \(user)::uuid")
     }
 
-    private static func graph(_ user: String) -> [PostgresQuery] {
+    private static func graph(_ user: UserID) -> [PostgresQuery] {
         [
             "DELETE FROM social.friendships WHERE user_id = \(user)::uuid OR friend_id = \(user)::uuid",
             "DELETE FROM social.friend_requests WHERE sender_id = \(user)::uuid OR recipient_id = \(user)::uuid",
@@ -23,7 +24,7 @@ enum AccountDataStore {
         ]
     }
 
-    private static func conversations(_ user: String) -> [PostgresQuery] {
+    private static func conversations(_ user: UserID) -> [PostgresQuery] {
         [
             """
             DELETE FROM social.messages WHERE conversation_id IN (
@@ -35,7 +36,7 @@ enum AccountDataStore {
     }
 
     /// The events they organized with everything hanging off them, then their part in other events.
-    private static func events(_ user: String) -> [PostgresQuery] {
+    private static func events(_ user: UserID) -> [PostgresQuery] {
         [
             """
             DELETE FROM social.media_view_approvals a USING social.event_media m, social.events e

@@ -1,11 +1,12 @@
 import FoundationEssentials
+import KindredHandlers
 import KindredPostgres
 
 /// The SQL of `social.blocks`. Blocking runs under `GraphStore.lockPair`.
 enum BlockStore {
     /// `blocker` blocks `blocked` from `now` on, in one statement: every friendship row, pending request and
     /// follow between the two, either way, goes, and the block is added (a block already there keeps its time).
-    static func block(_ blocker: String, _ blocked: String, at now: Date, in tx: PostgresTransaction)
+    static func block(_ blocker: UserID, _ blocked: UserID, at now: Date, in tx: PostgresTransaction)
         async throws
     {
         try await tx.query(
@@ -29,7 +30,7 @@ enum BlockStore {
             """)
     }
 
-    static func unblock(_ blocker: String, _ blocked: String, on db: some StatementRunner) async throws {
+    static func unblock(_ blocker: UserID, _ blocked: UserID, on db: some StatementRunner) async throws {
         try await db.query(
             "DELETE FROM social.blocks WHERE blocker_id = \(blocker)::uuid AND blocked_id = \(blocked)::uuid")
     }

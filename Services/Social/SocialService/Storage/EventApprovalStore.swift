@@ -1,3 +1,4 @@
+import KindredHandlers
 import KindredPostgres
 
 /// The guardian approvals the events part keeps, family's request id and the state social last learned:
@@ -6,12 +7,12 @@ import KindredPostgres
 enum EventApprovalStore {
     /// What the events part asks a guardian for: the table and the subject's column.
     enum Subject {
-        case join(eventID: String)
-        case mediaView(mediaID: String)
+        case join(eventID: EventID)
+        case mediaView(mediaID: MediaID)
     }
 
     /// `minorID`'s approval for `subject`; nil when they never asked.
-    static func approval(of minorID: String, for subject: Subject, on db: some StatementRunner) async throws
+    static func approval(of minorID: UserID, for subject: Subject, on db: some StatementRunner) async throws
         -> StoredApproval?
     {
         let rows =
@@ -37,7 +38,7 @@ enum EventApprovalStore {
 
     /// Keeps pending request `approvalID` as `minorID`'s for `subject`, in place of any earlier one.
     static func keepPending(
-        _ approvalID: String, of minorID: String, for subject: Subject, on db: some StatementRunner
+        _ approvalID: String, of minorID: UserID, for subject: Subject, on db: some StatementRunner
     )
         async throws
     {
@@ -62,7 +63,7 @@ enum EventApprovalStore {
     /// Records family's decision on request `approval.id`, if it is still the one kept for `subject` (a newer
     /// request asked meanwhile stays).
     static func record(
-        _ approval: StoredApproval, of minorID: String, for subject: Subject, on db: some StatementRunner
+        _ approval: StoredApproval, of minorID: UserID, for subject: Subject, on db: some StatementRunner
     )
         async throws
     {

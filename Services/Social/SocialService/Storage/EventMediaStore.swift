@@ -1,10 +1,11 @@
+import KindredHandlers
 import KindredPostgres
 
 /// The SQL of `social.event_media`, each item read as one viewer stands with it: reported or not, and their
 /// approval to see it (`social.media_view_approvals`).
 enum EventMediaStore {
     /// Inserts `media` as the items of event `eventID`, in order, with `ids`.
-    static func insert(_ media: [MediaDraft], ids: [String], of eventID: String, in tx: PostgresTransaction)
+    static func insert(_ media: [MediaDraft], ids: [MediaID], of eventID: EventID, in tx: PostgresTransaction)
         async throws
     {
         guard !media.isEmpty else { return }
@@ -20,7 +21,7 @@ enum EventMediaStore {
     }
 
     /// The items of `eventIDs`, each event's in order, as `viewer` stands with them: one statement a page.
-    static func media(of eventIDs: [String], viewer: String, on db: some StatementRunner) async throws
+    static func media(of eventIDs: [EventID], viewer: UserID, on db: some StatementRunner) async throws
         -> [EventMedia]
     {
         guard !eventIDs.isEmpty else { return [] }
@@ -34,7 +35,7 @@ enum EventMediaStore {
     }
 
     /// Item `id` as `viewer` stands with it; nil when there is none.
-    static func item(_ id: String, viewer: String, on db: some StatementRunner) async throws -> EventMedia? {
+    static func item(_ id: MediaID, viewer: UserID, on db: some StatementRunner) async throws -> EventMedia? {
         try await db.pureRead(
             """
             SELECT \(EventSQL.mediaColumns) FROM \(asking: viewer) \(EventSQL.media)
@@ -45,7 +46,7 @@ enum EventMediaStore {
 
     private static func item(_ row: PostgresRow) throws -> EventMedia {
         let (id, eventID, url, contentType, flagged, reported, approvalID, state) = try row.decode(
-            (String, String, String, String, Bool, Bool, String?, Int?).self)
+            (MediaID, EventID, String, String, Bool, Bool, String?, Int?).self)
         var approval: StoredApproval?
         if let approvalID, let state = state.flatMap(ApprovalState.init(rawValue:)) {
             approval = StoredApproval(id: approvalID, state: state)

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import KindredHandlers
 import KindredPostgres
 
 /// The SQL of who takes part in events: `social.event_attendees` (with `social.events.attendee_count`, kept
@@ -6,7 +7,7 @@ import KindredPostgres
 enum EventParticipationStore {
     /// Adds `userID` to event `eventID`'s attendees unless they are one; answers whether they were added
     /// and the event's attendee count after.
-    static func join(_ userID: String, _ eventID: String, at now: Date, in tx: PostgresTransaction)
+    static func join(_ userID: UserID, _ eventID: EventID, at now: Date, in tx: PostgresTransaction)
         async throws
         -> (added: Bool, attendees: Int)
     {
@@ -26,7 +27,8 @@ enum EventParticipationStore {
     }
 
     /// Removes `userID` from event `eventID`'s attendees; answers whether they were one.
-    static func leave(_ userID: String, _ eventID: String, on db: some StatementRunner) async throws -> Bool {
+    static func leave(_ userID: UserID, _ eventID: EventID, on db: some StatementRunner) async throws -> Bool
+    {
         let rows = try await db.query(
             """
             WITH removed AS (
@@ -44,9 +46,9 @@ enum EventParticipationStore {
     /// Invites `userIDs` to event `eventID` of `organizerID`, except those already invited and those with a
     /// block either way with the organizer; answers whom it invited now.
     static func invite(
-        _ userIDs: [String], to eventID: String, organizer organizerID: String, at now: Date,
+        _ userIDs: [UserID], to eventID: EventID, organizer organizerID: UserID, at now: Date,
         on db: some StatementRunner
-    ) async throws -> Set<String> {
+    ) async throws -> Set<UserID> {
         guard !userIDs.isEmpty else { return [] }
         let rows = try await db.query(
             """
@@ -59,6 +61,6 @@ enum EventParticipationStore {
             ON CONFLICT DO NOTHING
             RETURNING user_id::text
             """)
-        return Set(try rows.map { try $0.decode(String.self, column: 0) })
+        return Set(try rows.map { try $0.decode(UserID.self, column: 0) })
     }
 }

@@ -1,3 +1,4 @@
+import KindredHandlers
 import KindredPostgres
 
 /// The SQL every read of events shares, as constant text (only the constants below exist). A statement binds
@@ -76,7 +77,7 @@ extension PostgresQuery.StringInterpolation {
     }
 
     /// Writes the one-row relation `q` the fragments read: `viewer` (bound once) and the report threshold.
-    mutating func appendInterpolation(asking viewer: String) {
+    mutating func appendInterpolation(asking viewer: UserID) {
         appendLiteral("(SELECT ")
         appendInterpolation(viewer)
         appendLiteral("::uuid AS viewer, ")
@@ -86,7 +87,7 @@ extension PostgresQuery.StringInterpolation {
 
     /// Writes the row `q` of a feed statement: what `asking:` writes, then the page's position and whether
     /// mature events are left out, for `EventSQL.onFeedPage`.
-    mutating func appendInterpolation(asking viewer: String, _ page: FeedPage, _ hidingMature: Bool) {
+    mutating func appendInterpolation(asking viewer: UserID, _ page: FeedPage, _ hidingMature: Bool) {
         appendLiteral("(SELECT ")
         appendInterpolation(viewer)
         appendLiteral("::uuid AS viewer, ")

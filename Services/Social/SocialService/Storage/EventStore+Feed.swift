@@ -1,3 +1,4 @@
+import KindredHandlers
 import KindredPostgres
 
 /// The feed: one statement per page.
@@ -10,7 +11,7 @@ extension EventStore {
     /// private events of followed people who are not friends only where the viewer was invited
     /// (`event_invitations_by_user`), since nobody else may see those — walking every followed person's
     /// private events would test, row by row, events the viewer may not see.
-    static func feed(for viewer: String, _ page: FeedPage, hidingMature: Bool, on db: some StatementRunner)
+    static func feed(for viewer: UserID, _ page: FeedPage, hidingMature: Bool, on db: some StatementRunner)
         async throws -> [ViewedEvent]
     {
         let limit = page.size + 1

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import KindredHandlers
 import KindredPostgres
 
 /// The SQL of `social.events` one event at a time; the feed is in `EventStore+Feed.swift`, media in
@@ -7,9 +8,9 @@ enum EventStore {
     /// Inserts `draft` as event `id` of `organizerID` with its media, unless the organizer already made one
     /// with the same request id; answers the id of the event that stands, new or first.
     static func insert(
-        _ draft: EventDraft, id: String, mediaIDs: [String], by organizerID: String, at now: Date,
+        _ draft: EventDraft, id: EventID, mediaIDs: [MediaID], by organizerID: UserID, at now: Date,
         in tx: PostgresTransaction
-    ) async throws -> String {
+    ) async throws -> EventID {
         let inserted = try await tx.query(
             """
             INSERT INTO social.events (id, organizer_id, title, description, starts_at, ends_at, place,
@@ -29,11 +30,11 @@ enum EventStore {
             SELECT id::text FROM social.events
             WHERE organizer_id = \(organizerID)::uuid AND request_id = \(draft.requestID)
             """)
-        return try first[0].decode(String.self, column: 0)
+        return try first[0].decode(EventID.self, column: 0)
     }
 
     /// Event `id` as `viewer` stands with it (whether they may see it included); nil when there is none.
-    static func viewed(_ id: String, by viewer: String, on db: some StatementRunner) async throws
+    static func viewed(_ id: EventID, by viewer: UserID, on db: some StatementRunner) async throws
         -> ViewedEvent?
     {
         let rows = try await db.pureRead(
@@ -59,7 +60,7 @@ enum EventStore {
     /// The event and whether the viewer joined it, from the first columns of `row` (`EventSQL.columns`).
     static func viewedEvent(_ row: PostgresRow) throws -> ViewedEvent {
         let event = EventRecord(
-            id: try row.decode(String.self, column: 0),
+            id: try row.decode(EventID.self, column: 0),
             organizer: .init(
                 userID: try row.decode(String.self, column: 1),
                 username: try row.decode(String.self, column: 2)),

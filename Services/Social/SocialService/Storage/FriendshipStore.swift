@@ -1,4 +1,5 @@
 import FoundationEssentials
+import KindredHandlers
 import KindredPostgres
 
 /// The SQL of `social.friend_requests` (pending requests only) and `social.friendships` (two rows per
@@ -11,7 +12,7 @@ enum FriendshipStore {
 
     /// Sends a request from `sender` to `recipient` unless one is pending already; whether it was sent.
     static func request(
-        _ requestID: String, from sender: String, to recipient: String, at now: Date,
+        _ requestID: FriendRequestID, from sender: UserID, to recipient: UserID, at now: Date,
         in tx: PostgresTransaction
     ) async throws -> Bool {
         try await tx.query(
@@ -25,21 +26,21 @@ enum FriendshipStore {
     }
 
     /// The sender of pending request `requestID` if `recipient` is its recipient.
-    static func sender(of requestID: String, to recipient: String, in tx: PostgresTransaction) async throws
-        -> String?
+    static func sender(of requestID: FriendRequestID, to recipient: UserID, in tx: PostgresTransaction)
+        async throws -> UserID?
     {
         try await tx.query(
             """
             SELECT sender_id::text FROM social.friend_requests
             WHERE request_id = \(requestID)::uuid AND recipient_id = \(recipient)::uuid
             """
-        ).first?.decode(String.self)
+        ).first?.decode(UserID.self)
     }
 
     /// Ends pending request `requestID` if `user` is its `side`; the other side's id, nil when there was none.
-    static func end(_ requestID: String, by user: String, as side: Side, on db: some StatementRunner)
+    static func end(_ requestID: FriendRequestID, by user: UserID, as side: Side, on db: some StatementRunner)
         async throws
-        -> String?
+        -> UserID?
     {
         let bySender = side == .sender
         let rows = try await db.query(
@@ -50,13 +51,13 @@ enum FriendshipStore {
             RETURNING sender_id::text, recipient_id::text
             """)
         return try rows.first.map { row in
-            let (sender, recipient) = try row.decode((String, String).self)
+            let (sender, recipient) = try row.decode((UserID, UserID).self)
             return bySender ? recipient : sender
         }
     }
 
     /// Ends the pending request from `sender` to `recipient`; whether there was one.
-    static func end(from sender: String, to recipient: String, in tx: PostgresTransaction) async throws
+    static func end(from sender: UserID, to recipient: UserID, in tx: PostgresTransaction) async throws
         -> Bool
     {
         try await tx.query(
@@ -68,7 +69,7 @@ enum FriendshipStore {
     }
 
     /// Makes `a` and `b` friends since `now`: a row for each side.
-    static func befriend(_ a: String, _ b: String, at now: Date, in tx: PostgresTransaction) async throws {
+    static func befriend(_ a: UserID, _ b: UserID, at now: Date, in tx: PostgresTransaction) async throws {
         try await tx.query(
             """
             INSERT INTO social.friendships (user_id, friend_id, since)
@@ -78,7 +79,7 @@ enum FriendshipStore {
     }
 
     /// Ends the friendship of `a` and `b`, both rows; whether there was one.
-    static func unfriend(_ a: String, _ b: String, on db: some StatementRunner) async throws -> Bool {
+    static func unfriend(_ a: UserID, _ b: UserID, on db: some StatementRunner) async throws -> Bool {
         try await db.query(
             """
             DELETE FROM social.friendships

@@ -1,3 +1,4 @@
+import KindredHandlers
 import KindredMessages
 import KindredPostgres
 
@@ -8,7 +9,7 @@ enum GraphStore {
     /// run one after the other and each sees what the one before it committed (under READ COMMITTED, every
     /// statement after the lock reads afresh): two crossing requests become a friendship, and nothing is
     /// added beside a block committed a moment before.
-    static func lockPair(_ a: String, _ b: String, in tx: PostgresTransaction) async throws {
+    static func lockPair(_ a: UserID, _ b: UserID, in tx: PostgresTransaction) async throws {
         let (low, high) = a < b ? (a, b) : (b, a)
         try await tx.query(
             "SELECT pg_advisory_xact_lock(hashtextextended(\("social.pair:\(low):\(high)"), 0))")
@@ -17,9 +18,10 @@ enum GraphStore {
     /// Up to `page.size + 1` entries of `page`, so that `GraphPage.serve` can tell whether another page follows.
     static func entries(_ page: GraphPage, on db: some StatementRunner) async throws -> [GraphEntry] {
         try await db.pureRead(query(page)).map { row in
-            let (id, username, since, requestID) = try row.decode((String, String, Int64, String?).self)
+            let (id, username, since, requestID) = try row.decode(
+                (UserID, String, Int64, FriendRequestID?).self)
             return GraphEntry(
-                person: Kindred_Social_V1_Person(userID: id, username: username),
+                person: Kindred_Social_V1_Person(userID: id.description, username: username),
                 position: GraphPage.Position(since: since, userID: id), requestID: requestID)
         }
     }

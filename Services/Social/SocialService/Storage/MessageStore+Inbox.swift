@@ -1,10 +1,11 @@
+import KindredHandlers
 import KindredPostgres
 
 /// What `WatchMessages` reads: each user's received messages by their position in the user's inbox
 /// (`recipient_seq`, migration 4), and the wake-ups that tell streams in every instance to read again.
 extension MessageStore {
     /// The position of the newest message `recipient` received; 0 before the first.
-    static func inboxPosition(of recipient: String, on db: some StatementRunner) async throws -> Int64 {
+    static func inboxPosition(of recipient: UserID, on db: some StatementRunner) async throws -> Int64 {
         try await db.pureRead(
             "SELECT coalesce((SELECT last_seq FROM social.message_inboxes WHERE user_id = \(recipient)), 0)"
         )[0].decode(Int64.self)
@@ -12,7 +13,7 @@ extension MessageStore {
 
     /// Up to `limit` of the messages `recipient` received after position `seq`, in order, each with its
     /// position (its cursor); those from someone blocked either way are left out.
-    static func received(by recipient: String, after seq: Int64, limit: Int, on db: some StatementRunner)
+    static func received(by recipient: UserID, after seq: Int64, limit: Int, on db: some StatementRunner)
         async throws -> [ReceivedMessage]
     {
         try await db.pureRead(

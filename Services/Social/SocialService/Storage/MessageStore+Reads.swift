@@ -1,4 +1,5 @@
 import FoundationEssentials
+import KindredHandlers
 import KindredPostgres
 
 /// Reading messages and conversations, through `social.shown_messages` (migration 4): every read selects a
@@ -9,7 +10,7 @@ extension MessageStore {
     typealias Listed = (other: Person, lastMessage: StoredMessage, lastMessageAt: Date)
 
     /// The message `senderID` sent with `requestID`, if any.
-    static func sent(by senderID: String, requestID: String, on db: some StatementRunner) async throws
+    static func sent(by senderID: UserID, requestID: String, on db: some StatementRunner) async throws
         -> StoredMessage?
     {
         try await db.pureRead(
@@ -24,7 +25,7 @@ extension MessageStore {
     /// Up to `limit` of `userID`'s conversations after `position` (nil: from the start), the most recently
     /// active first; those with someone blocked either way are left out.
     static func conversations(
-        of userID: String, after position: ConversationPage.Position?, limit: Int, on db: some StatementRunner
+        of userID: UserID, after position: ConversationPage.Position?, limit: Int, on db: some StatementRunner
     ) async throws -> [Listed] {
         let (at, afterID) = (position?.lastMessageAt, position?.conversationID)
         // The first bound on last_message_at is the index's range; the second only settles ties.
@@ -45,14 +46,15 @@ extension MessageStore {
             """
         ).map { row in
             let other = Person(
-                id: try row.decode(String.self, column: 9), username: try row.decode(String.self, column: 10),
+                id: try row.decode(UserID.self, column: 9), username: try row.decode(String.self, column: 10),
                 minor: try row.decode(Bool.self, column: 11))
             return (other, try message(row), try row.decode(Date.self, column: 12))
         }
     }
 
     /// Whether `userID` takes part in `conversationID` with someone neither of them blocked.
-    static func mayRead(_ conversationID: String, _ userID: String, on db: some StatementRunner) async throws
+    static func mayRead(_ conversationID: ConversationID, _ userID: UserID, on db: some StatementRunner)
+        async throws
         -> Bool
     {
         try await db.pureRead(
@@ -70,7 +72,7 @@ extension MessageStore {
 
     /// Up to `limit` messages of `conversationID` older than message `id` (nil: the newest), newest first.
     static func messages(
-        in conversationID: String, before id: String?, limit: Int, on db: some StatementRunner
+        in conversationID: ConversationID, before id: MessageID?, limit: Int, on db: some StatementRunner
     ) async throws -> [StoredMessage] {
         try await db.pureRead(
             """
@@ -88,12 +90,12 @@ extension MessageStore {
     /// The message in a row's first nine columns.
     static func message(_ row: PostgresRow) throws -> StoredMessage {
         StoredMessage(
-            id: try row.decode(String.self, column: 0),
-            conversationID: try row.decode(String.self, column: 1),
+            id: try row.decode(MessageID.self, column: 0),
+            conversationID: try row.decode(ConversationID.self, column: 1),
             sender: Person(
-                id: try row.decode(String.self, column: 2), username: try row.decode(String.self, column: 3),
+                id: try row.decode(UserID.self, column: 2), username: try row.decode(String.self, column: 3),
                 minor: try row.decode(Bool.self, column: 4)),
-            recipientID: try row.decode(String.self, column: 5), body: try row.decode(String.self, column: 6),
+            recipientID: try row.decode(UserID.self, column: 5), body: try row.decode(String.self, column: 6),
             sentAt: try row.decode(Date.self, column: 7), reporters: try row.decode(Int.self, column: 8))
     }
 }

@@ -1,3 +1,4 @@
+import KindredHandlers
 import KindredPostgres
 
 /// `social.conversations`, `social.messages` and `social.message_inboxes`: sending here, reading in
@@ -16,7 +17,7 @@ enum MessageStore {
     /// statement with a unique violation (SQLSTATE 23505), so nothing of this send stays.
     static func insert(
         _ message: StoredMessage, requestID: String, newContact: [UInt8]?, on db: some StatementRunner
-    ) async throws -> String {
+    ) async throws -> ConversationID {
         let (id, candidate, sender, recipient, at) = (
             message.id, message.conversationID, message.sender.id, message.recipientID, message.sentAt
         )
@@ -48,6 +49,6 @@ enum MessageStore {
                 WHERE s.user_id = \(recipient)::uuid AND s.opened AND \(newContact)::bytea IS NOT NULL)
             SELECT conversation_id::text FROM sent
             """)
-        return try rows[0].decode(String.self)
+        return try rows[0].decode(ConversationID.self)
     }
 }

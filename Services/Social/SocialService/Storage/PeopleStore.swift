@@ -1,9 +1,10 @@
 import FoundationEssentials
+import KindredHandlers
 import KindredPostgres
 
 /// `social.people`: whom social has met.
 enum PeopleStore {
-    static func find(id: String, on db: some StatementRunner) async throws -> Person? {
+    static func find(id: UserID, on db: some StatementRunner) async throws -> Person? {
         try await decode(
             db.pureRead("SELECT user_id::text, username, minor FROM social.people WHERE user_id = \(id)"))
     }
@@ -28,7 +29,7 @@ enum PeopleStore {
 
     private static func decode(_ rows: PostgresRows) throws -> Person? {
         try rows.first.map { row in
-            let (id, username, minor) = try row.decode((String, String, Bool).self)
+            let (id, username, minor) = try row.decode((UserID, String, Bool).self)
             return Person(id: id, username: username, minor: minor)
         }
     }

@@ -1,9 +1,10 @@
+import KindredHandlers
 import KindredPostgres
 
 /// Reads `Relationship`s from the graph tables.
 enum RelationshipStore {
     /// How `me` stands with `other`: five primary-key probes in one statement.
-    static func between(_ me: String, _ other: String, on db: some StatementRunner) async throws
+    static func between(_ me: UserID, _ other: UserID, on db: some StatementRunner) async throws
         -> Relationship
     {
         let rows = try await db.pureRead(

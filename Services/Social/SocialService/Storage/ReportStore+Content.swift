@@ -1,3 +1,4 @@
+import KindredHandlers
 import KindredPostgres
 
 /// Who owns the content a report names, read from the tables the messages and events parts write, through
@@ -6,18 +7,18 @@ import KindredPostgres
 extension ReportStore {
     /// The sender of message `id` and its conversation, whoever asks; `Reports` lets only those who may read
     /// the conversation (`MessageStore.mayRead`) go further.
-    static func message(_ id: String, on db: some StatementRunner) async throws
-        -> (sender: String, conversation: String)?
+    static func message(_ id: MessageID, on db: some StatementRunner) async throws
+        -> (sender: UserID, conversation: ConversationID)?
     {
         try await db.pureRead(
             "SELECT sender_id::text, conversation_id::text FROM social.messages WHERE id = \(id)::uuid"
-        ).first?.decode((String, String).self)
+        ).first?.decode((UserID, ConversationID).self)
     }
 
     /// The organizer of event `id`, when `reporter` may see it (`EventSQL.visible`, as `GetEvent` reads it).
-    static func eventOrganizer(_ id: String, seenBy reporter: String, on db: some StatementRunner)
+    static func eventOrganizer(_ id: EventID, seenBy reporter: UserID, on db: some StatementRunner)
         async throws
-        -> String?
+        -> UserID?
     {
         try await onlyID(
             db.pureRead(
@@ -28,9 +29,9 @@ extension ReportStore {
     }
 
     /// The organizer of the event that media item `id` belongs to, when `reporter` may see that event.
-    static func mediaOrganizer(_ id: String, seenBy reporter: String, on db: some StatementRunner)
+    static func mediaOrganizer(_ id: MediaID, seenBy reporter: UserID, on db: some StatementRunner)
         async throws
-        -> String?
+        -> UserID?
     {
         try await onlyID(
             db.pureRead(
@@ -42,7 +43,7 @@ extension ReportStore {
                 """))
     }
 
-    private static func onlyID(_ rows: PostgresRows) throws -> String? {
-        try rows.first?.decode(String.self)
+    private static func onlyID(_ rows: PostgresRows) throws -> UserID? {
+        try rows.first?.decode(UserID.self)
     }
 }

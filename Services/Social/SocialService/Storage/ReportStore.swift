@@ -1,4 +1,5 @@
 import FoundationEssentials
+import KindredHandlers
 import KindredPostgres
 
 /// `social.reports` and `social.report_tallies`, whose only writer this is.
@@ -11,7 +12,7 @@ enum ReportStore {
     /// what the first committed (one statement would read the tally as it was when it began). Of different
     /// people at once, each insert adds its own row and the tally's upsert takes the row lock in turn, so every
     /// report counts exactly once.
-    static func record(_ report: ContentReport, by reporter: String, at now: Date, in tx: PostgresTransaction)
+    static func record(_ report: ContentReport, by reporter: UserID, at now: Date, in tx: PostgresTransaction)
         async throws -> (reporters: Int, isNew: Bool)
     {
         let inserted = try await tx.query(

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import KindredHandlers
 import KindredMessages
 import KindredPostgres
 
@@ -14,8 +15,8 @@ enum UserSearchStore {
 
     /// For each of `ids` (one page of identity's matches), as seen by `searcher`: primary-key probes only, in
     /// one statement (none for an empty page).
-    static func screen(_ ids: [String], for searcher: String, on db: some StatementRunner) async throws
-        -> [String: Screening]
+    static func screen(_ ids: [UserID], for searcher: UserID, on db: some StatementRunner) async throws
+        -> [UserID: Screening]
     {
         guard !ids.isEmpty else { return [:] }
         let rows = try await db.pureRead(
@@ -32,7 +33,7 @@ enum UserSearchStore {
             """)
         return Dictionary(
             try rows.map { row in
-                let (id, visible, known) = try row.decode((String, Bool, Bool).self)
+                let (id, visible, known) = try row.decode((UserID, Bool, Bool).self)
                 return (id, Screening(visible: visible, known: known))
             }, uniquingKeysWith: { first, _ in first })
     }

@@ -1,4 +1,5 @@
 import KindredAPI
+import KindredHandlers
 import KindredMessages
 import KindredRPC
 import KindredRuntime
@@ -16,10 +17,10 @@ struct FamilyGate: Sendable {
     }
 
     /// `userID`'s parental controls (inactive ones for an adult), with social's service token.
-    func controls(of userID: String) async throws -> Kindred_Family_V1_ParentalControls {
+    func controls(of userID: UserID) async throws -> Kindred_Family_V1_ParentalControls {
         try await PeerCall.run("family") {
             try await client.getParentalControls(
-                .init(userID: userID),
+                .init(userID: userID.description),
                 options: try await credentials.callOptions(timeout: .seconds(5), idempotent: true)
             ).controls ?? Kindred_Family_V1_ParentalControls()
         }
@@ -29,14 +30,14 @@ struct FamilyGate: Sendable {
     /// `requestMetadata`. Family answers the pending request again rather than making a second, and refuses
     /// a minor without a guardian (FAILED_PRECONDITION `NO_GUARDIAN`, passed on).
     func requestApproval(
-        _ kind: Kindred_Family_V1_ApprovalKind, subjectID: String, summary: String, minorID: String,
+        _ kind: Kindred_Family_V1_ApprovalKind, subjectID: String, summary: String, minorID: UserID,
         forwarding requestMetadata: Metadata
     ) async throws -> Kindred_Family_V1_ApprovalRequest {
         var options = CallOptions(timeout: .seconds(5))
         options.forwardAuthorization(from: requestMetadata)
         let response = try await PeerCall.run("family", passingRefusals: true) {
             try await client.createApprovalRequest(
-                .init(minorUserID: minorID, kind: kind, subjectID: subjectID, summary: summary),
+                .init(minorUserID: minorID.description, kind: kind, subjectID: subjectID, summary: summary),
                 options: options)
         }
         guard let approval = response.approval else {

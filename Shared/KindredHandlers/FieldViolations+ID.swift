@@ -1,0 +1,32 @@
+public import KindredRPC
+
+extension FieldViolations {
+    /// The id in `text`, parsed once at the edge; nil after recording `field` when `text` is empty ("User id
+    /// is required.") or not a UUID ("User id is not a valid id.").
+    public mutating func id<Kind>(_ field: String, _ text: String) -> ID<Kind>? {
+        if let id = ID<Kind>(text) { return id }
+        add(field, text.isEmpty ? "is required" : "is not a valid id")
+        return nil
+    }
+
+    /// The ids in `texts`, in order, each refused on its own (`user_ids[2]`); nil when any is refused.
+    public mutating func ids<Kind>(_ field: String, _ texts: [String]) -> [ID<Kind>]? {
+        let ids: [ID<Kind>?] = texts.enumerated().map { index, text in id("\(field)[\(index)]", text) }
+        return ids.contains(nil) ? nil : ids.compactMap { $0 }
+    }
+
+    /// Throws `error`, if there is one; otherwise `values`, each given by a check that records a violation
+    /// whenever it gives nil (`id`, `ids`), so none is nil.
+    public func throwIfAny<each Value>(_ values: repeat (each Value)?) throws(RPCError) -> (repeat each Value)
+    {
+        try throwIfAny()
+        return (repeat (each values)!)
+    }
+
+    /// The id in `text`, or INVALID_ARGUMENT naming `field`.
+    public static func id<Kind>(_ field: String, _ text: String) throws(RPCError) -> ID<Kind> {
+        var violations = FieldViolations()
+        guard let id: ID<Kind> = violations.id(field, text) else { throw violations.error! }
+        return id
+    }
+}

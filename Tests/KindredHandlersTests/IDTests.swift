@@ -1,0 +1,76 @@
+import Foundation
+import KindredHandlers
+import KindredPostgres
+import KindredTestSupport
+import Logging
+import Testing
+
+/// Typed ids: parsed once, whatever the case, always printed and bound in one canonical form.
+@Suite struct IDTests {
+    static let canonical = "0190c3a4-5b6d-7e8f-9a0b-1c2d3e4f5a6b"
+
+    @Test(arguments: [canonical, canonical.uppercased(), "0190C3A4-5b6d-7E8F-9a0b-1C2D3E4F5A6B"])
+    func anyCaseParsesToTheCanonicalLowercaseText(text: String) throws {
+        let id = try #require(UserID(text))
+        #expect(id.description == Self.canonical)
+        #expect(id == UserID(Self.canonical))
+        #expect(Set([id, UserID(Self.canonical)!]).count == 1)
+    }
+
+    @Test(arguments: [
+        "", "garbage", "{\(canonical)}", " \(canonical)", "\(canonical) ", "0190c3a45b6d7e8f9a0b1c2d3e4f5a6b",
+        "0190c3a4-5b6d-7e8f-9a0b-1c2d3e4f5a6g", "urn:uuid:\(canonical)",
+    ])
+    func anythingButTheDashedHexFormIsRefused(text: String) {
+        #expect(UserID(text) == nil)
+    }
+
+    @Test func aGeneratedIDIsAVersionSevenUUIDThatSortsByItsInstant() throws {
+        let earlier = UserID.generate(at: Date(timeIntervalSince1970: 1_790_000_000))
+        let later = UserID.generate(at: Date(timeIntervalSince1970: 1_790_000_001))
+        #expect(UserID(earlier.description) == earlier)
+        #expect(earlier.description.dropFirst(14).first == "7")
+        #expect(earlier.description < later.description)
+    }
+
+    @Test func aDraftNamesAMissingAndAMalformedIDInSentences() {
+        var violations = FieldViolations()
+        let missing: UserID? = violations.id("user_id", "")
+        let malformed: UserID? = violations.id("target.user_id", "nope")
+        let parsed: UserID? = violations.id("friend_id", Self.canonical.uppercased())
+        #expect(missing == nil && malformed == nil)
+        #expect(parsed?.description == Self.canonical)
+        #expect(violations.violations.map(\.field) == ["user_id", "target.user_id"])
+        #expect(
+            violations.violations.map(\.description) == [
+                "User id is required.", "User id is not a valid id.",
+            ])
+    }
+
+    @Test func aListOfIDsNamesEachBadOneByItsIndex() {
+        var violations = FieldViolations()
+        let ids: [UserID]? = violations.ids(
+            "user_ids", [Self.canonical, "x", Self.canonical.uppercased(), ""])
+        #expect(ids == nil)
+        #expect(violations.violations.map(\.field) == ["user_ids[1]", "user_ids[3]"])
+        var clean = FieldViolations()
+        #expect(clean.ids("user_ids", [Self.canonical.uppercased()]) == [UserID(Self.canonical)!])
+    }
+
+    @Test func anIDBindsAsAUUIDAndDecodesFromAUUIDOrItsText() async throws {
+        let id = try #require(UserID(Self.canonical.uppercased()))
+        let others = [id, UserID.generate(at: Date())]
+        try await TestDatabase.with("ids", schemas: [], logger: Logger(label: "ids")) { pool in
+            let row = try await pool.query(
+                """
+                SELECT pg_typeof(\(id))::text, \(id), \(id)::text, \(id) = \(Self.canonical)::uuid,
+                    \(id) = ANY(\(PostgresArray(others)))
+                """)[0]
+            let (type, asUUID, asText, equal, found) = try row.decode(
+                (String, UserID, UserID, Bool, Bool).self)
+            #expect(type == "uuid")
+            #expect(asUUID == id && asText == id)
+            #expect(equal && found)
+        }
+    }
+}
