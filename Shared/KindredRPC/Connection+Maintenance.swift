@@ -90,7 +90,7 @@ extension EventLoop {
         schedule(after: timeout) { [unowned self] in
             for connection in liveConnections {
                 for call in connection.calls.values where call.route?.streamingResponse == true {
-                    call.finish(.serverShuttingDown)
+                    call.drainTimedOut()
                 }
                 connection.flush()
                 connection.close()

@@ -4,34 +4,33 @@ import KindredAuth
 /// method's handler runs only for a valid token that may act on it.
 extension ServerCall {
     /// Judges the call's token with the keys already loaded, as soon as its headers are in: the answer
-    /// that ends a protected call at once, or nil when it goes on (after a key refresh if
-    /// `awaitsKeyRefresh`).
-    func authenticateFromHeaders() -> RPCError? {
-        guard let token = BearerToken.find(in: head.metadata) else {
+    /// that ends a protected call at once, or admission (after a key refresh if the token names a key not
+    /// loaded yet).
+    func authenticateFromHeaders() -> ServerCallState.HeadersVerdict {
+        if let token = BearerToken.find(in: head.metadata) {
+            if let authenticator = core.configuration.authenticator {
+                switch authenticator.verifyWithLoadedKeys(token) {
+                case .success(let caller):
+                    authentication = CallAuthentication(caller, calling: route)
+                case .failure(.unknownKeyID):
+                    // Keys not loaded yet, or rotated at identity: only a fetch can tell, and it may suspend.
+                    return .accepted(streamingRequest: route.streamingRequest, awaitsKeyRefresh: true)
+                case .failure(let reason):
+                    authentication = .refused(reason)
+                }
+            } else {
+                authentication = .unverifiable
+            }
+        } else {
             authentication = .missing
-            return verdict
         }
-        guard let authenticator = core.configuration.authenticator else {
-            authentication = .unverifiable
-            return verdict
-        }
-        switch authenticator.verifyWithLoadedKeys(token) {
-        case .success(let caller):
-            authentication = CallAuthentication(caller, calling: route)
-        case .failure(.unknownKeyID):
-            // Keys not loaded yet, or rotated at identity: only a fetch can tell, and it may suspend.
-            awaitsKeyRefresh = true
-            return nil
-        case .failure(let reason):
-            authentication = .refused(reason)
-        }
-        return verdict
+        if let refusal = verdict { return .refusal(refusal) }
+        return .accepted(streamingRequest: route.streamingRequest, awaitsKeyRefresh: false)
     }
 
     /// Settles what the headers could not, in the handler's task: loads fresh keys, judges the token again,
     /// and throws the answer that ends a protected call.
     func authenticateAfterKeyRefresh() async throws(RPCError) {
-        awaitsKeyRefresh = false
         guard let authenticator = core.configuration.authenticator,
             let token = BearerToken.find(in: head.metadata)
         else { return }
@@ -41,12 +40,14 @@ extension ServerCall {
         } catch {
             outcome = .failure(error)
         }
-        // The deadline may have passed, or the client left, during the fetch: the handler must not start.
-        guard !lifecycle.isFinished else {
+        authentication = CallAuthentication(outcome, calling: route)
+        switch state.keysRefreshed(refusal: verdict) {
+        case .runHandler: break
+        case .refuse(let refusal): throw refusal
+        case .callEnded:
+            // The deadline passed, or the client left, during the fetch: the handler must not start.
             throw RPCError(.cancelled, "The call ended before it could be authorized.")
         }
-        authentication = CallAuthentication(outcome, calling: route)
-        if let refusal = verdict { throw refusal }
     }
 
     /// A public method runs whatever the token was; a protected one only for an authenticated caller.

@@ -2,37 +2,37 @@ import KindredMessages
 
 /// The handler's side of a call: its task, and reading requests and writing responses from it.
 extension ServerCall {
-    func startHandler() {
+    /// Starts the handler's task (`refreshKeys`: it first fetches the keys the token names).
+    func startHandler(refreshKeys: Bool) {
         let deadline = deadline
         task = Task(executorPreference: loop) {
             // Calls the handler makes through RPCClient inherit what remains of this deadline.
-            guard let deadline else { return await self.runHandler() }
-            await RPCDeadline.$current.withValue(deadline) { await self.runHandler() }
+            guard let deadline else { return await self.runHandler(refreshKeys: refreshKeys) }
+            await RPCDeadline.$current.withValue(deadline) { await self.runHandler(refreshKeys: refreshKeys) }
         }
     }
 
-    private func runHandler() async {
-        var context = ServerContext(call: self, authentication: authentication)
+    private func runHandler(refreshKeys: Bool) async {
         do {
-            if awaitsKeyRefresh {
-                try await authenticateAfterKeyRefresh()
-                context = ServerContext(call: self, authentication: authentication)
-            }
-            try await route.body(self, context)
-            finish(code: .ok, message: "", details: [], trailers: Metadata())
+            if refreshKeys { try await authenticateAfterKeyRefresh() }
+            try await route.body(self, ServerContext(call: self, authentication: authentication))
+            perform(state.handlerReturned(.ok))
         } catch {
             // The access line of the call carries the cause; the caller gets no internals.
-            finish(RPCError.answering(error))
+            perform(state.handlerReturned(.failed(RPCError.answering(error))))
         }
         task = nil
     }
 
+    func cancelDeadline() {
+        guard let timer = deadlineTimer else { return }
+        loop.cancel(timer)
+        deadlineTimer = nil
+    }
+
     /// Cancels the handler and wakes it if it waits for a request or for room to write.
     func endHandler() {
-        if let timer = deadlineTimer {
-            loop.cancel(timer)
-            deadlineTimer = nil
-        }
+        cancelDeadline()
         task?.cancel()
         if let receiver {
             self.receiver = nil
@@ -74,10 +74,13 @@ extension ServerCall {
             }
             return bytes
         }
-        if lifecycle.isFinished || streamClosed { throw CancellationError() }
-        if inboundClosed { return nil }
-        releaseWindow()
-        return try await withUnsafeThrowingContinuation { receiver = $0 }
+        switch state.requestWanted() {
+        case .cancelled: throw CancellationError()
+        case .endOfRequests: return nil
+        case .suspend:
+            releaseWindow()
+            return try await withUnsafeThrowingContinuation { receiver = $0 }
+        }
     }
 
     /// Opens the flow-control window for what the handler has now read.
@@ -97,11 +100,5 @@ extension ServerCall {
         if outbound.count - outboundOffset > core.configuration.responseBufferLimit {
             try await withUnsafeThrowingContinuation { writer = $0 }
         }
-    }
-
-    /// Queues one response message without waiting for room (a unary response).
-    func sendFinal(_ bytes: [UInt8]) throws {
-        guard !lifecycle.isFinished, !connection.closed else { throw CancellationError() }
-        appendMessage(bytes)
     }
 }

@@ -1,29 +1,91 @@
 internal import CNGHTTP2
 
-/// The response side of a call: HEADERS, length-prefixed messages through nghttp2's data source, trailers.
+/// The response side of a call: HEADERS, length-prefixed messages through nghttp2's data source, the status;
+/// and carrying out what `ServerCallState` decides.
 extension ServerCall {
-    func appendMessage(_ bytes: [UInt8]) {
-        if lifecycle.willSendMessage() { submitResponseHeaders() }
+    /// Carries out one action of the call's state machine.
+    func perform(_ action: ServerCallState.Action) {
+        switch action {
+        case .none:
+            break
+        case .respondHTTP(let status):
+            // Not a gRPC call: no status, no access line.
+            connection.submitResponse(
+                streamID: streamID, HeaderBlock([(":status", String(status))]), data: nil)
+        case .admit(let start, let refreshKeys):
+            startDeadline()
+            if start { startHandler(refreshKeys: refreshKeys) }
+        case .startHandler(let refreshKeys):
+            startHandler(refreshKeys: refreshKeys)
+        case .endRequests:
+            if let receiver {
+                self.receiver = nil
+                receiver.resume(returning: nil)
+            }
+        case .finishTrailersOnly(let outcome, let cancel):
+            logAccess(outcome)
+            let headers = options.withLock { $0.headers }
+            let fields =
+                StatusTrailers.responseHeaders(encoding: .identity, metadata: headers) + statusFields(outcome)
+            connection.submitResponse(streamID: streamID, HeaderBlock(fields), data: nil)
+            connection.markDirty()
+            if cancel { endHandler() } else { cancelDeadline() }
+        case .finishAfterData(let outcome, let resume, let cancel):
+            logAccess(outcome)
+            if resume { connection.resumeData(streamID) }
+            connection.markDirty()
+            if cancel { endHandler() } else { cancelDeadline() }
+        case .cancelHandler(let log):
+            if log { logAccess(.cancelled, cause: RPCError.Fault("the client left")) }
+            endHandler()
+        }
+    }
+
+    private func logAccess(_ outcome: ServerCallState.Outcome) {
+        switch outcome {
+        case .ok: logAccess(StatusCode.ok)
+        case .failed(let error): logAccess(error.code, details: error.details, cause: error.cause)
+        }
+    }
+
+    /// `grpc-status` and what goes with it: the message, details, and the trailers the handler and the error set.
+    private func statusFields(_ outcome: ServerCallState.Outcome) -> [(name: String, value: String)] {
+        var metadata = options.withLock { $0.trailers }
+        guard case .failed(let error) = outcome else {
+            return StatusTrailers.fields(code: .ok, message: "", details: [], metadata: metadata)
+        }
+        for entry in error.trailers { metadata.append(entry) }
+        return StatusTrailers.fields(
+            code: error.code, message: error.message, details: error.details, metadata: metadata)
+    }
+
+    /// Queues one response message without waiting for room (a unary response).
+    func sendFinal(_ bytes: [UInt8]) throws {
+        switch state.messageWillBeSent() {
+        case .cancelled: throw CancellationError()
+        case .submitHeadersThenQueue: submitResponseHeaders()
+        case .queue(let resume): if resume { connection.resumeData(streamID) }
+        }
         if responseEncoding == .gzip {
             MessageDeframer.frame(MessageEncoding.gzip(bytes), compressed: true, into: &outbound)
         } else {
             MessageDeframer.frame(bytes, compressed: false, into: &outbound)
         }
-        resumeData()
+        connection.markDirty()
     }
 
     /// A server stream's HEADERS go out at the end of the loop iteration in which its handler starts, before
     /// any message, so that the client sees its stream open; what the handler sets before it first suspends
     /// (response headers, compression) is in them.
     func announceResponse() {
+        guard state.responseAnnounced() else { return }
         connection.announcedCalls.append(self)
         connection.markDirty()
     }
 
     /// Submits the announced HEADERS, unless a message or the status went out first.
     func submitAnnouncedHeaders() {
-        guard !streamClosed, lifecycle.willSendMessage() else { return }
-        submitResponseHeaders()
+        if state.announcedHeadersDue() { submitResponseHeaders() }
     }
 
     private func submitResponseHeaders() {
@@ -44,50 +106,6 @@ extension ServerCall {
         }
     }
 
-    private func resumeData() {
-        if dataDeferred {
-            dataDeferred = false
-            connection.resumeData(streamID)
-        }
-        connection.markDirty()
-    }
-
-    /// Ends the call with an error status (merging its trailers), and stops the handler.
-    func finish(_ error: RPCError) {
-        finish(
-            code: error.code, message: error.message, details: error.details, trailers: error.trailers,
-            cause: error.cause)
-        endHandler()
-    }
-
-    /// Ends the call with a status; a second status for the same call is dropped.
-    func finish(
-        code: StatusCode, message: String, details: [ErrorDetail], trailers extra: Metadata,
-        cause: (any Error)? = nil
-    ) {
-        guard !connection.closed, let ending = lifecycle.finish() else { return }
-        logAccess(code, details: details, cause: cause)
-        let (headers, trailing) = options.withLock { ($0.headers, $0.trailers) }
-        var metadata = trailing
-        for entry in extra { metadata.append(entry) }
-        let statusFields = StatusTrailers.fields(
-            code: code, message: message, details: details, metadata: metadata)
-        switch ending {
-        case .trailersOnly:
-            let fields = StatusTrailers.responseHeaders(encoding: .identity, metadata: headers) + statusFields
-            connection.submitResponse(streamID: streamID, HeaderBlock(fields), data: nil)
-            connection.markDirty()
-        case .trailers:
-            if code != .ok || !metadata.isEmpty || !message.isEmpty { trailers = HeaderBlock(statusFields) }
-            trailersReady = true
-            resumeData()
-        }
-        if let timer = deadlineTimer {
-            loop.cancel(timer)
-            deadlineTimer = nil
-        }
-    }
-
     /// nghttp2 asks for up to `length` bytes of DATA: hand over queued messages, then the trailers.
     func produce(into buffer: UnsafeMutablePointer<UInt8>, length: Int, flags: UnsafeMutablePointer<UInt32>)
         -> Int
@@ -103,11 +121,13 @@ extension ServerCall {
         if outboundOffset == outbound.count {
             outbound.removeAll(keepingCapacity: outbound.capacity <= 64 << 10)
             outboundOffset = 0
-            if trailersReady {
+            switch state.outboundDrained(copied: count) {
+            case .sent:
+                break
+            case .sendTrailers(let outcome):
                 flags.pointee |= NGHTTP2_DATA_FLAG_EOF.rawValue | NGHTTP2_DATA_FLAG_NO_END_STREAM.rawValue
-                connection.submitTrailers(streamID: streamID, trailers)
-            } else if count == 0 {
-                dataDeferred = true
+                connection.submitTrailers(streamID: streamID, trailers(outcome))
+            case .deferData:
                 return Int(NGHTTP2_ERR_DEFERRED.rawValue)
             }
         }
@@ -116,6 +136,12 @@ extension ServerCall {
             writer.resume()
         }
         return count
+    }
+
+    /// The trailing HEADERS; nil for a plain OK (the connection's shared `grpc-status: 0`).
+    private func trailers(_ outcome: ServerCallState.Outcome) -> HeaderBlock? {
+        if outcome == .ok && options.withLock({ $0.trailers.isEmpty }) { return nil }
+        return HeaderBlock(statusFields(outcome))
     }
 }
 

@@ -21,27 +21,21 @@ final class ServerCall: @unchecked Sendable {
     var singleRequest: [UInt8]?
     var inbound: [[UInt8]] = []
     var inboundHead = 0
-    var inboundClosed = false
     var unconsumedBytes = 0
     var receiver: UnsafeContinuation<[UInt8]?, any Error>?
 
-    var lifecycle = CallLifecycle()
+    /// Where the call is in the protocol: every decision about it is made there.
+    var state = ServerCallState()
     var outbound: [UInt8] = []
     var outboundOffset = 0
     var responseEncoding = MessageEncoding.identity
-    var dataDeferred = false
-    var trailersReady = false
-    var trailers: HeaderBlock?
     var writer: UnsafeContinuation<Void, any Error>?
 
     /// What the server made of the call's access token (see `ServerCall+Authentication.swift`).
     var authentication = CallAuthentication.missing
-    /// The token names a key not loaded yet: the handler's task fetches keys before the handler runs.
-    var awaitsKeyRefresh = false
 
     var task: Task<Void, Never>?
     var deadlineTimer: LoopTimer?
-    var streamClosed = false
 
     init(streamID: Int32, connection: Connection, requestNumber: UInt64) {
         self.streamID = streamID
@@ -59,113 +53,117 @@ final class ServerCall: @unchecked Sendable {
 
     /// The request HEADERS are complete: route the call, or refuse it.
     func headersReceived(endStream: Bool) {
+        perform(state.headersReceived(verdict(), endStream: endStream))
+    }
+
+    private func verdict() -> ServerCallState.HeadersVerdict {
         switch head.validate(limit: core.configuration.maxHeaderListSize) {
         case .failure(.http(let status)):
-            lifecycle.abandon()
-            connection.submitResponse(
-                streamID: streamID, HeaderBlock([(":status", String(status))]), data: nil)
+            return .httpRefusal(status: status)
         case .failure(.status(let code, let message)):
-            finish(RPCError(code, message))
+            return .refusal(RPCError(code, message))
         case .success(let encoding):
             requestEncoding = encoding
             guard let path = head.path, let route = core.routes[path] else {
-                return finish(RPCError(.unimplemented, "Method not found: \(head.path ?? "")"))
+                return .refusal(RPCError(.unimplemented, "Method not found: \(head.path ?? "")"))
             }
             self.route = route
-            if let refusal = authenticateFromHeaders() { return finish(refusal) }
             deframer.maxMessageSize = route.maxRequestSize ?? core.configuration.maxReceiveMessageSize
-            if let timeout = head.timeout { startDeadline(timeout) }
-            if route.streamingRequest { startHandler() }
-            if endStream { inboundEnded() }
+            return authenticateFromHeaders()
         }
     }
 
-    private func startDeadline(_ timeout: Duration) {
+    func startDeadline() {
+        guard let timeout = head.timeout else { return }
         deadline = ContinuousClock.now.advanced(by: timeout)
         deadlineTimer = loop.schedule(after: timeout) { [unowned self] in
             deadlineTimer = nil
-            finish(RPCError(.deadlineExceeded, "Deadline exceeded"))
+            perform(state.deadlineExpired())
         }
     }
 
     /// A DATA chunk arrived for this stream.
     func receiveData(_ chunk: UnsafeRawBufferPointer) {
-        guard !lifecycle.isFinished, route != nil else { return connection.consume(streamID, chunk.count) }
-        var failure: RPCError?
+        guard state.acceptsRequestData else { return connection.consume(streamID, chunk.count) }
+        var ending = ServerCallState.Action.none
         let limit = deframer.maxMessageSize
         do {
             try deframer.consume(chunk) { message in
-                if failure == nil { failure = accept(message, limit: limit) }
+                guard state.acceptsRequestData else { return }
+                switch accept(message, limit: limit) {
+                case .success(let bytes): ending = deliver(bytes)
+                case .failure(let error): ending = state.requestRejected(error)
+                }
             }
         } catch .tooLarge(let size, let limit) {
-            failure = RPCError(
-                .resourceExhausted, "Request message of \(size) bytes exceeds the limit of \(limit)")
+            // A message before the bad prefix may have ended the call already: that answer stands.
+            if ending == .none {
+                ending = state.requestRejected(
+                    RPCError(
+                        .resourceExhausted, "Request message of \(size) bytes exceeds the limit of \(limit)"))
+            }
         } catch {
-            failure = RPCError(.internal, "Malformed message length prefix")
+            if ending == .none {
+                ending = state.requestRejected(RPCError(.internal, "Malformed message length prefix"))
+            }
         }
         if !route.streamingRequest || queuedMessages == 0 {
             connection.consume(streamID, chunk.count)
         } else {
             unconsumedBytes += chunk.count
         }
-        if let failure { finish(failure) }
+        perform(ending)
     }
 
     /// Turns one framed message into request bytes, or the status that ends the call.
-    private func accept(_ message: FramedMessage, limit: Int) -> RPCError? {
-        var bytes = message.bytes
-        if message.compressed {
-            guard requestEncoding == .gzip else {
-                return RPCError(.internal, "Compressed message received without grpc-encoding")
-            }
-            receivedCompressedMessage = true
-            do {
-                bytes = try MessageEncoding.gunzip(bytes, limit: limit)
-            } catch .tooLarge(let limit) {
-                return RPCError(
-                    .resourceExhausted, "Decompressed request message exceeds the limit of \(limit)")
-            } catch {
-                return RPCError(.internal, "Corrupt gzip request message")
-            }
+    private func accept(_ message: FramedMessage, limit: Int) -> Result<[UInt8], RPCError> {
+        guard message.compressed else { return .success(message.bytes) }
+        guard requestEncoding == .gzip else {
+            return .failure(RPCError(.internal, "Compressed message received without grpc-encoding"))
         }
-        if !route.streamingRequest {
-            guard singleRequest == nil else {
-                return RPCError(.internal, "More than one request message for a unary request")
-            }
+        receivedCompressedMessage = true
+        do {
+            return .success(try MessageEncoding.gunzip(message.bytes, limit: limit))
+        } catch .tooLarge(let limit) {
+            return .failure(
+                RPCError(.resourceExhausted, "Decompressed request message exceeds the limit of \(limit)"))
+        } catch {
+            return .failure(RPCError(.internal, "Corrupt gzip request message"))
+        }
+    }
+
+    /// Keeps the one request message, or hands a streaming one to the handler (or its queue).
+    private func deliver(_ bytes: [UInt8]) -> ServerCallState.Action {
+        switch state.messageReceived() {
+        case .drop:
+            break
+        case .keep:
             singleRequest = bytes
-        } else if let receiver {
-            self.receiver = nil
-            receiver.resume(returning: bytes)
-        } else {
-            inbound.append(bytes)
+        case .deliver:
+            if let receiver {
+                self.receiver = nil
+                receiver.resume(returning: bytes)
+            } else {
+                inbound.append(bytes)
+            }
+        case .fail(let ending):
+            return ending
         }
-        return nil
+        return .none
     }
 
     /// The client half-closed the stream.
     func inboundEnded() {
-        inboundClosed = true
-        guard !lifecycle.isFinished, route != nil else { return }
-        guard deframer.isAtMessageBoundary else {
-            return finish(RPCError(.internal, "Request ended inside a message"))
-        }
-        if route.streamingRequest {
-            if let receiver {
-                self.receiver = nil
-                receiver.resume(returning: nil)
-            }
-        } else if singleRequest != nil {
-            startHandler()
-        } else {
-            finish(RPCError(.internal, "Unary request without a message"))
-        }
+        perform(state.requestEnded(atMessageBoundary: deframer.isAtMessageBoundary))
+    }
+
+    /// The server's drain timeout passed with this server stream open.
+    func drainTimedOut() {
+        perform(state.drainTimedOut())
     }
 
     /// nghttp2 closed the stream: after our trailers, or because the client reset it or left.
     func streamDidClose() {
-        if !lifecycle.isFinished { logAccess(.cancelled, cause: RPCError.Fault("the client left")) }
-        streamClosed = true
-        lifecycle.abandon()
-        endHandler()
+        perform(state.streamClosed())
     }
 }

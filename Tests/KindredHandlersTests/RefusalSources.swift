@@ -41,6 +41,7 @@ struct RefusalSources {
         "Shared/KindredRPC/ClientConnectionPool.swift": "client side",
         "Shared/KindredRPC/ServerCall.swift": "HTTP/2 and gRPC framing errors of a broken client",
         "Shared/KindredRPC/ServerCall+Handler.swift": "undecodable request bytes; the generic INTERNAL",
+        "Shared/KindredRPC/ServerCallState+Events.swift": "broken call protocol; the deadline",
     ]
 
     /// Statuses whose message the transport replaces with a generic sentence (the errors' cause goes to the

@@ -3,31 +3,6 @@ import Testing
 @testable import KindredRPC
 
 @Suite struct CallProtocolTests {
-    @Test func errorBeforeAnyMessageIsTrailersOnly() {
-        var lifecycle = CallLifecycle()
-        let first = lifecycle.finish()
-        let second = lifecycle.finish()
-        #expect(first == .trailersOnly)
-        #expect(second == nil)
-    }
-
-    @Test func firstMessageSendsHeadersOnceThenTrailersEnd() {
-        var lifecycle = CallLifecycle()
-        let first = lifecycle.willSendMessage()
-        let second = lifecycle.willSendMessage()
-        #expect(first && !second)
-        let ending = lifecycle.finish()
-        #expect(ending == .trailers)
-        #expect(lifecycle.isFinished)
-    }
-
-    @Test func abandonedCallDropsItsStatus() {
-        var lifecycle = CallLifecycle()
-        lifecycle.abandon()
-        let ending = lifecycle.finish()
-        #expect(ending == nil)
-    }
-
     @Test func statusTrailersCarryCodeMessageDetailsAndMetadata() {
         let fields = StatusTrailers.fields(
             code: .notFound, message: "no 100%", details: [.retryInfo(retryDelay: .seconds(2))],
