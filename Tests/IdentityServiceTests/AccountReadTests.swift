@@ -1,5 +1,6 @@
 @testable import IdentityService
 import KindredAuth
+import KindredHandlers
 import KindredMessages
 import KindredPostgres
 import KindredRPC
@@ -35,17 +36,20 @@ struct AccountReadTests {
             }
             let seen = try await test.accounts.account(mia.id, as: TestCallers.of(leo))
             #expect(seen == .publicView(mia))
-            #expect(mia.publicProto.userID == mia.id && mia.publicProto.username == "mia_r")
+            #expect(mia.publicProto.userID == mia.id.description && mia.publicProto.username == "mia_r")
         }
     }
 
     @Test func getAccountNamesAMalformedIDAndAnUnknownOne() async throws {
         try await IdentityTestDatabase.withDatabase { pool in
             let test = TestAccounts(pool)
-            let malformed = await rpcError { try await test.accounts.account("42", as: TestCallers.admin) }
+            let malformed = await rpcError {
+                try await test.accounts.account(try FieldViolations.userID("42"), as: TestCallers.admin)
+            }
             #expect(malformed?.badFields == ["user_id"])
             let unknown = await rpcError {
-                try await test.accounts.account("0192f5e0-7c1a-7b3e-8f00-000000000404", as: TestCallers.admin)
+                try await test.accounts.account(
+                    UserID("0192F5E0-7C1A-7B3E-8F00-000000000404")!, as: TestCallers.admin)
             }
             #expect(unknown?.code == .notFound)
         }
@@ -56,7 +60,7 @@ struct AccountReadTests {
             let test = TestAccounts(pool)
             let teen = try await test.register("teen", born: (2010, 1, 1))
             let other = try await test.register("other")
-            let own = try await test.accounts.ageRange(of: "", as: TestCallers.of(teen))
+            let own = try await test.accounts.ageRange(of: nil, as: TestCallers.of(teen))
             #expect(own.band == .sixteenToSeventeen && own.parentalControls)
             for caller in [TestCallers.service, TestCallers.admin, TestCallers.of(teen)] {
                 let range = try await test.accounts.ageRange(of: teen.id, as: caller)
@@ -69,7 +73,7 @@ struct AccountReadTests {
             #expect(stranger?.reason == "AGE_RANGE_NOT_VISIBLE")
             let unknown = await rpcError {
                 try await test.accounts.ageRange(
-                    of: "0192f5e0-7c1a-7b3e-8f00-000000000404", as: TestCallers.service)
+                    of: UserID("0192f5e0-7c1a-7b3e-8f00-000000000404"), as: TestCallers.service)
             }
             #expect(unknown?.code == .notFound)
         }
@@ -78,7 +82,7 @@ struct AccountReadTests {
     @Test func aServiceMustNameTheUserWhoseAgeRangeItWants() async throws {
         try await IdentityTestDatabase.withDatabase { pool in
             let error = await rpcError {
-                try await TestAccounts(pool).accounts.ageRange(of: "", as: TestCallers.service)
+                try await TestAccounts(pool).accounts.ageRange(of: nil, as: TestCallers.service)
             }
             #expect(error?.badFields == ["user_id"])
         }

@@ -96,7 +96,7 @@ enum TestCallers {
         try! verifier.verify(token(userID, role: role))
     }
 
-    static func of(_ account: AccountRecord) -> Caller { caller(account.id) }
+    static func of(_ account: AccountRecord) -> Caller { caller(account.id.description) }
     static let admin = caller("0192f5e0-7c1a-7b3e-8f00-00000000ad01", role: .admin)
     static let service = caller("family", role: .service)
 }

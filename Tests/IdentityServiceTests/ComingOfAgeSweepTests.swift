@@ -33,7 +33,7 @@ struct ComingOfAgeSweepTests {
             #expect(try await Self.band(test, turning18) == (.adult, false))
             #expect(try await Self.band(test, staying) == (.sixteenToSeventeen, true))
             let events = try await TestEvents.all(pool).filter { $0.type == "user.came_of_age" }
-            let cameOfAge = Kindred_Identity_V1_UserCameOfAge(userID: turning18.id)
+            let cameOfAge = Kindred_Identity_V1_UserCameOfAge(userID: turning18.id.description)
             #expect(events.map(\.payload) == [.userCameOfAge(cameOfAge)])
         }
     }

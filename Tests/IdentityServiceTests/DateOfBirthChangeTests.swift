@@ -147,7 +147,8 @@ struct DateOfBirthChangeTests {
             let events = try await TestEvents.all(pool)
             #expect(events.map(\.type) == ["user.registered", "user.email_verified", "user.came_of_age"])
             #expect(
-                events.last?.payload == .userCameOfAge(Kindred_Identity_V1_UserCameOfAge(userID: teen.id)))
+                events.last?.payload
+                    == .userCameOfAge(Kindred_Identity_V1_UserCameOfAge(userID: teen.id.description)))
         }
     }
 }

@@ -31,7 +31,9 @@ struct DeletionTests {
             #expect(try await pool.query("SELECT 1 FROM identity.email_tokens").isEmpty)
             let events = try await TestEvents.all(pool)
             #expect(events.map(\.type) == ["user.registered", "user.deleted"])
-            #expect(events.last?.payload == .userDeleted(Kindred_Identity_V1_UserDeleted(userID: account.id)))
+            #expect(
+                events.last?.payload
+                    == .userDeleted(Kindred_Identity_V1_UserDeleted(userID: account.id.description)))
             let again = await rpcError {
                 try await test.accounts.deleteAccount(account.id, password: "correct horse 1")
             }

@@ -1,5 +1,6 @@
 @testable import IdentityService
 import KindredAuth
+import KindredHandlers
 import KindredPostgres
 import KindredRPC
 import KindredTestSupport
@@ -8,12 +9,12 @@ import Testing
 @Suite("Token: refresh tokens, RevokeToken, SignOutEverywhere")
 struct RefreshTokenTests {
     /// An account signed in once: the fixture, its id and the first refresh token.
-    static func signedIn(_ pool: PostgresPool) async throws -> (SignInFixture, String, OpaqueToken) {
+    static func signedIn(_ pool: PostgresPool) async throws -> (SignInFixture, UserID, OpaqueToken) {
         let fixture = try await SignInFixture(pool)
         let id = try await fixture.account("mia_r")
         let issued = try await fixture.credentials.passwordGrant(
             identifier: "mia_r", password: SignInFixture.password)
-        return (fixture, id, try #require(issued.refreshToken))
+        return (fixture, try #require(UserID(id)), try #require(issued.refreshToken))
     }
 
     static func refused(_ fixture: SignInFixture, _ token: OpaqueToken) async -> Bool {
@@ -27,7 +28,7 @@ struct RefreshTokenTests {
             let second = try await fixture.credentials.refreshGrant(first)
             let next = try #require(second.refreshToken)
             #expect(next != first)
-            #expect(try await fixture.claims(of: second.accessToken).userID == id)
+            #expect(try await fixture.claims(of: second.accessToken).userID == id.description)
             let third = try await fixture.credentials.refreshGrant(next)
             #expect(third.refreshToken != nil)
         }

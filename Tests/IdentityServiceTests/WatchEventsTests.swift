@@ -35,7 +35,8 @@ struct WatchEventsTests {
             #expect(all.allSatisfy { $0.occurredAt != nil })
             #expect(
                 all[1].payload
-                    == .userEmailVerified(Kindred_Identity_V1_UserEmailVerified(userID: account.id)))
+                    == .userEmailVerified(
+                        Kindred_Identity_V1_UserEmailVerified(userID: account.id.description)))
             #expect(try await Self.watch(feed, after: 2, count: 1).map(\.type) == ["user.deleted"])
             await feed.close()
         }

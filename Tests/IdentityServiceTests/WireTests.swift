@@ -63,6 +63,35 @@ import Testing
         }
     }
 
+    @Test func anOwnerNamingTheirIDInCapitalsSeesTheirWholeAccount() async throws {
+        try await IdentityTestDatabase.withDatabase { pool in
+            let test = TestAccounts(pool)
+            try await Server.with(test) { server in
+                let mia = try await test.register("mia_r")
+                let seen = try await server.client.getAccount(
+                    Kindred_Identity_V1_GetAccountRequest(userID: mia.id.description.uppercased()),
+                    options: Server.bearer(TestCallers.token(mia.id.description)))
+                #expect(seen.view == .account(mia.proto))
+            }
+        }
+    }
+
+    @Test func anOperatorClientHasNoAccountToChangeOrDelete() async throws {
+        try await IdentityTestDatabase.withDatabase { pool in
+            try await Server.with(TestAccounts(pool)) { server in
+                let ops = Server.bearer(TestCallers.token("ops-console", role: .admin))
+                let deletion = await rpcError {
+                    try await server.client.deleteAccount(
+                        Kindred_Identity_V1_DeleteAccountRequest(password: "correct horse 1"), options: ops)
+                }
+                #expect(deletion?.code == .notFound && deletion?.reason == "ACCOUNT_NOT_FOUND")
+                let signedOut = try await server.client.signOutEverywhere(
+                    Kindred_Identity_V1_SignOutEverywhereRequest(), options: ops)
+                #expect(signedOut.revokedRefreshTokens == 0)
+            }
+        }
+    }
+
     @Test func resendVerificationAnswersTheSameForAnyAddress() async throws {
         try await IdentityTestDatabase.withDatabase { pool in
             let test = TestAccounts(pool)
@@ -127,7 +156,8 @@ import Testing
                     first?.payload
                         == .userRegistered(
                             Kindred_Identity_V1_UserRegistered(
-                                userID: account.id, ageBand: .ageBand18Plus, parentalControls: false)))
+                                userID: account.id.description, ageBand: .ageBand18Plus,
+                                parentalControls: false)))
             }
         }
     }

@@ -1,4 +1,5 @@
 import KindredAPI
+import KindredHandlers
 import KindredMessages
 import KindredRPC
 
@@ -8,8 +9,9 @@ extension IdentityAPI {
         _ request: Kindred_Identity_V1_ChangeDateOfBirthRequest, context: ServerContext
     ) async throws -> Kindred_Identity_V1_ChangeDateOfBirthResponse {
         let caller = try context.authenticatedCaller(as: .user, .admin)
+        guard let accountID = caller.accountUserID else { throw IdentityError.noAccount }
         try await accounts.requestDateOfBirthChange(
-            accountID: caller.userID, password: request.password, dateOfBirth: request.dateOfBirth)
+            accountID: accountID, password: request.password, dateOfBirth: request.dateOfBirth)
         return Kindred_Identity_V1_ChangeDateOfBirthResponse()
     }
 
@@ -24,7 +26,8 @@ extension IdentityAPI {
         _ request: Kindred_Identity_V1_DeleteAccountRequest, context: ServerContext
     ) async throws -> Kindred_Identity_V1_DeleteAccountResponse {
         let caller = try context.authenticatedCaller(as: .user, .admin)
-        try await accounts.deleteAccount(caller.userID, password: request.password)
+        guard let accountID = caller.accountUserID else { throw IdentityError.noAccount }
+        try await accounts.deleteAccount(accountID, password: request.password)
         return Kindred_Identity_V1_DeleteAccountResponse()
     }
 }

@@ -1,4 +1,5 @@
 import KindredAPI
+import KindredHandlers
 import KindredMessages
 import KindredRPC
 
@@ -14,7 +15,8 @@ extension IdentityAPI {
     func getAccount(
         _ request: Kindred_Identity_V1_GetAccountRequest, context: ServerContext
     ) async throws -> Kindred_Identity_V1_GetAccountResponse {
-        switch try await accounts.account(request.userID, as: try context.authenticatedCaller()) {
+        let caller = try context.authenticatedCaller()
+        return switch try await accounts.account(try FieldViolations.userID(request.userID), as: caller) {
         case .ownerView(let account): Kindred_Identity_V1_GetAccountResponse(view: .account(account.proto))
         case .publicView(let account):
             Kindred_Identity_V1_GetAccountResponse(view: .publicAccount(account.publicProto))
@@ -24,7 +26,9 @@ extension IdentityAPI {
     func getAgeRange(
         _ request: Kindred_Identity_V1_GetAgeRangeRequest, context: ServerContext
     ) async throws -> Kindred_Identity_V1_GetAgeRangeResponse {
-        let range = try await accounts.ageRange(of: request.userID, as: try context.authenticatedCaller())
+        let caller = try context.authenticatedCaller()
+        let userID = request.userID.isEmpty ? nil : try FieldViolations.userID(request.userID)
+        let range = try await accounts.ageRange(of: userID, as: caller)
         return Kindred_Identity_V1_GetAgeRangeResponse(
             ageBand: range.band.proto, parentalControls: range.parentalControls)
     }
@@ -36,7 +40,7 @@ extension IdentityAPI {
         let found = try await accounts.searchUsers(request)
         return Kindred_Identity_V1_SearchUsersResponse(
             users: found.users.map {
-                Kindred_Identity_V1_PublicAccount(userID: $0.id, username: $0.username)
+                Kindred_Identity_V1_PublicAccount(userID: $0.id.description, username: $0.username)
             },
             page: Kindred_Common_V1_PageResponse(nextPageToken: found.nextPageToken))
     }

@@ -13,7 +13,8 @@ extension IdentityAPI {
     func verifyEmail(
         _ request: Kindred_Identity_V1_VerifyEmailRequest, context: ServerContext
     ) async throws -> Kindred_Identity_V1_VerifyEmailResponse {
-        Kindred_Identity_V1_VerifyEmailResponse(userID: try await accounts.verifyEmail(token: request.token))
+        Kindred_Identity_V1_VerifyEmailResponse(
+            userID: try await accounts.verifyEmail(token: request.token).description)
     }
 
     func resendVerification(

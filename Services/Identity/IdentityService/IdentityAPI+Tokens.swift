@@ -45,8 +45,8 @@ extension IdentityAPI {
     ) async throws -> Kindred_Identity_V1_SignOutEverywhereResponse {
         let caller = try context.authenticatedCaller(as: .user, .admin)
         // An operator client (role admin, its client id as sub) holds no refresh tokens.
-        guard UUIDv7.isWellFormed(caller.userID) else { return .init(revokedRefreshTokens: 0) }
-        let revoked = try await credentials.signOutEverywhere(caller.userID)
+        guard let accountID = caller.accountUserID else { return .init(revokedRefreshTokens: 0) }
+        let revoked = try await credentials.signOutEverywhere(accountID)
         return Kindred_Identity_V1_SignOutEverywhereResponse(revokedRefreshTokens: Int32(clamping: revoked))
     }
 }

@@ -11,7 +11,7 @@ struct AccountRecord: Sendable, Equatable {
         case verifiedChange = "verified_change"
     }
 
-    let id: String
+    let id: UserID
     let username: String
     let email: String
     let emailVerified: Bool
@@ -28,7 +28,7 @@ struct AccountRecord: Sendable, Equatable {
     /// The owner's view.
     var proto: Kindred_Identity_V1_Account {
         Kindred_Identity_V1_Account(
-            userID: id, username: username, email: email, emailVerified: emailVerified,
+            userID: id.description, username: username, email: email, emailVerified: emailVerified,
             dateOfBirth: dateOfBirth.proto, ageBand: ageBand.proto, parentalControls: parentalControls,
             role: role == .admin ? .admin : .user, createdAt: Kindred_Common_V1_Timestamp(createdAt),
             ageAssuranceMethod: ageAssurance == .selfDeclared ? .selfDeclared : .verifiedChange,
@@ -38,6 +38,6 @@ struct AccountRecord: Sendable, Equatable {
 
     /// What anyone who may see the account sees.
     var publicProto: Kindred_Identity_V1_PublicAccount {
-        Kindred_Identity_V1_PublicAccount(userID: id, username: username)
+        Kindred_Identity_V1_PublicAccount(userID: id.description, username: username)
     }
 }

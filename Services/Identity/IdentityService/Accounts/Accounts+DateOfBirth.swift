@@ -9,7 +9,7 @@ extension Accounts {
     /// Starts a change of `accountID`'s date of birth: checks the date and the password, replaces any pending
     /// change, and mails the confirmation link.
     func requestDateOfBirthChange(
-        accountID: String, password: String, dateOfBirth: Kindred_Common_V1_Date?
+        accountID: UserID, password: String, dateOfBirth: Kindred_Common_V1_Date?
     ) async throws {
         let now = clock.now
         let today = CalendarDate(utcDayOf: now)

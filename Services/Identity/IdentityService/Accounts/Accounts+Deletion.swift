@@ -7,7 +7,7 @@ extension Accounts {
     /// Deletes `accountID` once its password is given again. The row's email tokens and refresh tokens are
     /// deleted with it (ON DELETE CASCADE), so no token of the account can be refreshed; `user.deleted` is
     /// emitted in the same transaction so every other service can forget the user.
-    func deleteAccount(_ accountID: String, password: String) async throws {
+    func deleteAccount(_ accountID: UserID, password: String) async throws {
         try FieldViolations.require(["password": password])
         try await confirmPassword(password, accountID: accountID)
         try await database.transaction { tx in

@@ -5,7 +5,7 @@ import KindredRPC
 /// `VerifyEmail` and `ResendVerification`.
 extension Accounts {
     /// Marks the email of the token's account verified and emits `user.email_verified`; returns the user id.
-    func verifyEmail(token text: String) async throws -> String {
+    func verifyEmail(token text: String) async throws -> UserID {
         try FieldViolations.require(["token": text])
         let now = clock.now
         let redemption = try await database.transaction { tx in

@@ -13,55 +13,55 @@ extension Accounts {
 
     /// The caller's own account.
     func me(_ caller: Caller) async throws -> AccountRecord {
-        guard caller.role != .service,
-            let account = try await AccountStore.account(id: caller.userID, now: clock.now, on: database)
+        guard let accountID = caller.accountUserID,
+            let account = try await AccountStore.account(id: accountID, now: clock.now, on: database)
         else { throw IdentityError.noAccount }
         return account
     }
 
     /// Account `userID` as `caller` may see it: the owner's view for the owner, admins and services, the public
     /// view for everyone else.
-    func account(_ userID: String, as caller: Caller) async throws -> View {
-        try Self.requireUserID(userID)
+    func account(_ userID: UserID, as caller: Caller) async throws -> View {
         guard let account = try await AccountStore.account(id: userID, now: clock.now, on: database) else {
             throw IdentityError.accountNotFound
         }
-        return caller.userID == userID || caller.isStaff ? .ownerView(account) : .publicView(account)
+        return caller.accountUserID == userID || caller.isStaff ? .ownerView(account) : .publicView(account)
     }
 
-    /// The age band and parental controls of `userID` (empty: the caller), never the date of birth. Only the
+    /// The age band and parental controls of `userID` (nil: the caller), never the date of birth. Only the
     /// user, admins and services may ask: a band tells who is a minor, which strangers must not learn.
-    func ageRange(of userID: String, as caller: Caller) async throws
+    func ageRange(of userID: UserID?, as caller: Caller) async throws
         -> (band: TokenClaims.AgeBand, parentalControls: Bool)
     {
-        // A service has no account of its own, so it must name one.
-        let subject = userID.isEmpty && caller.role != .service ? caller.userID : userID
-        try Self.requireUserID(subject)
-        guard subject == caller.userID || caller.isStaff else {
+        // A service has no account of its own, so it must name one; an operator client's id is no user id.
+        guard let subject = userID ?? caller.accountUserID else {
+            throw FieldViolations.single(
+                "user_id", caller.role == .service ? "is required" : "must be a user id (a UUID)")
+        }
+        guard subject == caller.accountUserID || caller.isStaff else {
             throw IdentityError.ageRangeNotVisible
         }
         guard let range = try await AccountStore.ageRange(id: subject, on: database) else {
-            throw caller.userID == subject ? IdentityError.noAccount : IdentityError.accountNotFound
+            throw caller.accountUserID == subject ? IdentityError.noAccount : IdentityError.accountNotFound
         }
         return range
-    }
-
-    /// A user id must be a UUID before it is looked up.
-    static func requireUserID(_ userID: String) throws(RPCError) {
-        var violations = FieldViolations()
-        violations.requireUserID(userID)
-        try violations.throwIfAny()
     }
 }
 
 extension FieldViolations {
-    /// Records `user_id` unless `userID` is a user id (a UUID).
-    mutating func requireUserID(_ userID: String) {
-        if userID.isEmpty {
-            add("user_id", "is required")
-        } else if !UUIDv7.isWellFormed(userID) {
-            add("user_id", "must be a user id (a UUID)")
-        }
+    /// The user id in `text`, parsed once at the edge; nil after recording `user_id` when it is empty or not
+    /// a UUID, in identity's own words.
+    mutating func userID(_ text: String) -> UserID? {
+        if let id = UserID(text) { return id }
+        add("user_id", text.isEmpty ? "is required" : "must be a user id (a UUID)")
+        return nil
+    }
+
+    /// The user id in `text`, or INVALID_ARGUMENT naming `user_id`.
+    static func userID(_ text: String) throws(RPCError) -> UserID {
+        var violations = FieldViolations()
+        guard let id = violations.userID(text) else { throw violations.error! }
+        return id
     }
 }
 

@@ -29,7 +29,7 @@ extension Accounts {
             return try await replay(earlier, of: form)
         }
         let account = AccountStore.NewAccount(
-            id: UUIDv7.generate(at: now), username: form.username, email: form.email,
+            id: UserID.generate(at: now), username: form.username, email: form.email,
             passwordHash: try await hashing { try await passwords.hash(form.password) },
             dateOfBirth: form.dateOfBirth, ageBand: band,
             requestID: form.requestID, now: now)

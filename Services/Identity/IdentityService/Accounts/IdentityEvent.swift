@@ -6,10 +6,10 @@ import KindredMessages
 /// An event identity publishes on `WatchEvents`. Stored as a serialized `Event` holding only its payload;
 /// the stream adds the cursor, the type and the time as it serves it.
 enum IdentityEvent: Sendable, Equatable {
-    case registered(userID: String, ageBand: TokenClaims.AgeBand, parentalControls: Bool)
-    case emailVerified(userID: String)
-    case cameOfAge(userID: String)
-    case deleted(userID: String)
+    case registered(userID: UserID, ageBand: TokenClaims.AgeBand, parentalControls: Bool)
+    case emailVerified(userID: UserID)
+    case cameOfAge(userID: UserID)
+    case deleted(userID: UserID)
 
     /// The event's name on the stream.
     var type: String {
@@ -31,13 +31,13 @@ enum IdentityEvent: Sendable, Equatable {
         case .registered(let userID, let band, let controls):
             .userRegistered(
                 Kindred_Identity_V1_UserRegistered(
-                    userID: userID, ageBand: band.proto, parentalControls: controls))
+                    userID: userID.description, ageBand: band.proto, parentalControls: controls))
         case .emailVerified(let userID):
-            .userEmailVerified(Kindred_Identity_V1_UserEmailVerified(userID: userID))
+            .userEmailVerified(Kindred_Identity_V1_UserEmailVerified(userID: userID.description))
         case .cameOfAge(let userID):
-            .userCameOfAge(Kindred_Identity_V1_UserCameOfAge(userID: userID))
+            .userCameOfAge(Kindred_Identity_V1_UserCameOfAge(userID: userID.description))
         case .deleted(let userID):
-            .userDeleted(Kindred_Identity_V1_UserDeleted(userID: userID))
+            .userDeleted(Kindred_Identity_V1_UserDeleted(userID: userID.description))
         }
     }
 }

@@ -1,9 +1,16 @@
 import FoundationEssentials
 import KindredAuth
+import KindredHandlers
 
 /// Who a new access token speaks for: a user as their account row says at issue time, or a configured client.
 struct TokenSubject: Sendable, Equatable {
-    let subject: String
+    /// A person's account, or a service or operator client, whose configured id need not be a UUID.
+    enum Holder: Sendable, Equatable {
+        case user(UserID)
+        case client(String)
+    }
+
+    let holder: Holder
     let role: TokenClaims.Role
     let ageBand: TokenClaims.AgeBand
     /// `pc`: the account's `parental_controls`, not derived from the band: a minor's family may turn the
@@ -12,7 +19,15 @@ struct TokenSubject: Sendable, Equatable {
 
     /// A service or operator client: no age, so `18+` and no parental controls.
     static func client(_ id: String, role: TokenClaims.Role) -> TokenSubject {
-        TokenSubject(subject: id, role: role, ageBand: .adult, parentalControls: false)
+        TokenSubject(holder: .client(id), role: role, ageBand: .adult, parentalControls: false)
+    }
+
+    /// The token's `sub` claim: the account id's canonical text, or the client's id as configured.
+    var claim: String {
+        switch holder {
+        case .user(let id): id.description
+        case .client(let id): id
+        }
     }
 }
 
@@ -32,7 +47,7 @@ struct AccessTokenIssuer: Sendable {
         var expiresAt = issuedAt + Int64(Self.lifetime.components.seconds)
         if let notAfter { expiresAt = min(expiresAt, Int64(notAfter.timeIntervalSince1970.rounded(.down))) }
         let claims = TokenClaims(
-            subject: subject.subject, role: subject.role, ageBand: subject.ageBand,
+            subject: subject.claim, role: subject.role, ageBand: subject.ageBand,
             parentalControls: subject.parentalControls, scope: scope,
             issuedAt: issuedAt, expiresAt: expiresAt, tokenID: UUID().uuidString.lowercased())
         return (await keys.signer().sign(claims), expiresAt - issuedAt)

@@ -17,19 +17,23 @@ extension Credentials {
         _ request: Kindred_Identity_V1_IssueDeviceModeTokensRequest, caller: Caller
     ) async throws -> IssuedTokens {
         guard clients.allows(caller, .deviceModes) else { throw IdentityError.deviceModesNotAllowed }
-        try Self.validate(request)
-        guard let subject = try await AccountStore.tokenSubject(id: request.userID, on: database) else {
+        let userID = try Self.validate(request)
+        guard let subject = try await AccountStore.tokenSubject(id: userID, on: database) else {
             throw IdentityError.accountNotFound
         }
-        guard request.mode == .parent else { return try await startChain(for: subject, mode: .child) }
-        if !request.password.isEmpty { try await signIn.confirm(request.password, accountID: request.userID) }
-        return try await startChain(for: subject, mode: .parent(provenAt: clock.now))
+        guard request.mode == .parent else {
+            return try await startChain(of: userID, for: subject, mode: .child)
+        }
+        if !request.password.isEmpty { try await signIn.confirm(request.password, accountID: userID) }
+        return try await startChain(of: userID, for: subject, mode: .parent(provenAt: clock.now))
     }
 
+    /// The request's user id, once every field is checked.
     private static func validate(_ request: Kindred_Identity_V1_IssueDeviceModeTokensRequest) throws(RPCError)
+        -> UserID
     {
         var violations = FieldViolations()
-        violations.requireUserID(request.userID)
+        let userID = violations.userID(request.userID)
         switch request.mode {
         case .child:
             if !request.password.isEmpty { violations.add("password", "must be empty in child mode") }
@@ -40,6 +44,6 @@ extension Credentials {
         case .unspecified, .unrecognized:
             violations.add("mode", "must be DEVICE_MODE_CHILD or DEVICE_MODE_PARENT")
         }
-        try violations.throwIfAny()
+        return try violations.throwIfAny(userID)
     }
 }

@@ -54,8 +54,8 @@ struct IssuedTokens: Sendable {
 extension Credentials {
     /// The `password` grant: an access token and the first refresh token of a new chain.
     func passwordGrant(identifier: String, password: String) async throws -> IssuedTokens {
-        let subject = try await signIn.signIn(identifier: identifier, password: password)
-        return try await startChain(for: subject, mode: .signIn)
+        let (account, subject) = try await signIn.signIn(identifier: identifier, password: password)
+        return try await startChain(of: account, for: subject, mode: .signIn)
     }
 
     /// The `refresh_token` grant: rotates the token; the access token carries the account as it is now, in
@@ -81,13 +81,16 @@ extension Credentials {
     }
 
     /// Revokes every refresh-token chain of `accountID`; returns how many were live.
-    func signOutEverywhere(_ accountID: String) async throws -> Int {
+    func signOutEverywhere(_ accountID: UserID) async throws -> Int {
         try await refreshTokens.revokeAll(of: accountID, on: database)
     }
 
-    /// A new chain of `mode` for `subject`: its first refresh token and an access token of its scope.
-    func startChain(for subject: TokenSubject, mode: RefreshChainMode) async throws -> IssuedTokens {
-        let refresh = try await refreshTokens.startChain(for: subject.subject, mode: mode)
+    /// A new chain of `mode` for `account`, whose claims are `subject`: its first refresh token and an access
+    /// token of its scope. A client has no chain, so only an account's id starts one.
+    func startChain(of account: UserID, for subject: TokenSubject, mode: RefreshChainMode) async throws
+        -> IssuedTokens
+    {
+        let refresh = try await refreshTokens.startChain(for: account, mode: mode)
         let (access, expiresIn) = await issuer.issue(
             for: subject, scope: mode.scope, at: clock.now, notAfter: mode.sessionEndsAt)
         return IssuedTokens(accessToken: access, expiresIn: expiresIn, refreshToken: refresh, mode: mode)

@@ -1,4 +1,5 @@
 import KindredAuth
+import KindredHandlers
 import KindredPostgres
 import Logging
 
@@ -13,8 +14,10 @@ struct PasswordSignIn: Sendable {
     let passwords: PasswordHasher
     let logger: Logger
 
-    /// The account `identifier` (a username or an email) and `password` sign in to.
-    func signIn(identifier typed: String, password: String) async throws -> TokenSubject {
+    /// The account `identifier` (a username or an email) and `password` sign in to, and its token's claims.
+    func signIn(identifier typed: String, password: String) async throws
+        -> (account: UserID, subject: TokenSubject)
+    {
         let identifier = Self.trimmed(typed)
         try await lockout.admit(identifier)
         guard let account = try await AccountStore.signInAccount(identifier: identifier, on: database) else {
@@ -28,7 +31,7 @@ struct PasswordSignIn: Sendable {
         try await lockout.clear([identifier], on: database)
         if needsRehash { await rehash(account, password) }
         guard account.emailVerified else { throw IdentityError.emailNotVerified }
-        return account.subject
+        return (account.id, account.subject)
     }
 
     /// Stores the password under the current cost; a failure only delays that to the next sign-in.

@@ -1,11 +1,12 @@
 import FoundationEssentials
 import KindredAuth
+import KindredHandlers
 import KindredPostgres
 
 /// The SQL that changes an existing account.
 extension AccountStore {
     /// Marks the email verified at `now`; false if it already was (or the account is gone).
-    static func markEmailVerified(id: String, now: Date, on db: some StatementRunner) async throws -> Bool {
+    static func markEmailVerified(id: UserID, now: Date, on db: some StatementRunner) async throws -> Bool {
         let rows = try await db.query(
             """
             UPDATE identity.accounts SET email_verified_at = \(now)
@@ -18,7 +19,7 @@ extension AccountStore {
     /// controls go off for an adult and on for an adult corrected to a minor; a minor who stays one keeps
     /// what their family set, as the sweep does. Returns the band the account had before.
     static func changeDateOfBirth(
-        id: String, to dateOfBirth: CalendarDate, band: TokenClaims.AgeBand, now: Date,
+        id: UserID, to dateOfBirth: CalendarDate, band: TokenClaims.AgeBand, now: Date,
         on db: some StatementRunner
     ) async throws -> TokenClaims.AgeBand? {
         // The self-join reads the row as it was before this UPDATE changed it.
@@ -37,7 +38,7 @@ extension AccountStore {
     }
 
     /// Deletes the account; its email tokens and refresh tokens go with it (ON DELETE CASCADE).
-    static func delete(id: String, on db: some StatementRunner) async throws -> Bool {
+    static func delete(id: UserID, on db: some StatementRunner) async throws -> Bool {
         try await db.query("DELETE FROM identity.accounts WHERE id = \(id)").affectedRows == 1
     }
 }

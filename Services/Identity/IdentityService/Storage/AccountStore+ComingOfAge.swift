@@ -1,12 +1,13 @@
 import FoundationEssentials
 import KindredAuth
+import KindredHandlers
 import KindredPostgres
 
 /// The SQL of the coming-of-age sweep.
 extension AccountStore {
     /// An account whose band the sweep changed, and its new band.
     struct BandChange: Sendable, Equatable {
-        let id: String
+        let id: UserID
         let band: TokenClaims.AgeBand
     }
 
@@ -49,7 +50,7 @@ extension AccountStore {
             RETURNING id::text, age_band
             """)
         return try rows.map { row in
-            let (id, band) = try row.decode((String, String).self)
+            let (id, band) = try row.decode((UserID, String).self)
             return BandChange(id: id, band: band == "18+" ? .adult : .sixteenToSeventeen)
         }
     }

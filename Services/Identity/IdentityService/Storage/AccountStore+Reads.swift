@@ -1,12 +1,13 @@
 import FoundationEssentials
 import KindredAuth
+import KindredHandlers
 import KindredPostgres
 
 /// The SQL of `identity.accounts`: each function one statement, run on the pool or inside a transaction. The
 /// table's SQL lives in the `AccountStore+*.swift` files and nowhere else.
 enum AccountStore {
     /// The owner's view of an account, with whether a date-of-birth change awaits confirmation at `now`.
-    static func account(id: String, now: Date, on db: some StatementRunner) async throws -> AccountRecord? {
+    static func account(id: UserID, now: Date, on db: some StatementRunner) async throws -> AccountRecord? {
         let rows = try await db.pureRead(
             """
             SELECT a.id::text, a.username, a.email, a.email_verified_at IS NOT NULL, a.date_of_birth::text,
@@ -18,7 +19,7 @@ enum AccountStore {
             """)
         guard let row = rows.first else { return nil }
         let columns = try row.decode(
-            (String, String, String, Bool, String, String, Bool, String, Date, String, Date, Bool).self)
+            (UserID, String, String, Bool, String, String, Bool, String, Date, String, Date, Bool).self)
         guard let dateOfBirth = CalendarDate(iso: columns.4) else {
             throw PostgresError(
                 kind: .decoding, message: "identity.accounts row \(id) has an unreadable date")
@@ -32,7 +33,7 @@ enum AccountStore {
     }
 
     /// The username and stored password hash of an account: what confirming its password needs.
-    static func passwordCheck(id: String, on db: some StatementRunner) async throws
+    static func passwordCheck(id: UserID, on db: some StatementRunner) async throws
         -> (username: String, passwordHash: String)?
     {
         let rows = try await db.pureRead(
@@ -41,7 +42,7 @@ enum AccountStore {
     }
 
     /// An account's age band and parental controls: all `GetAgeRange` may read.
-    static func ageRange(id: String, on db: some StatementRunner) async throws
+    static func ageRange(id: UserID, on db: some StatementRunner) async throws
         -> (band: TokenClaims.AgeBand, parentalControls: Bool)?
     {
         let rows = try await db.pureRead(
@@ -53,7 +54,7 @@ enum AccountStore {
 
     /// Whom a mail about an account goes to.
     struct Addressee: Sendable {
-        let id: String
+        let id: UserID
         let username: String
         /// As registered, whatever case it was typed in since.
         let email: String
@@ -68,14 +69,14 @@ enum AccountStore {
             WHERE lower(email) = lower(\(email))
             """)
         return try rows.first.map { row in
-            let (id, username, address, verified) = try row.decode((String, String, String, Bool).self)
+            let (id, username, address, verified) = try row.decode((UserID, String, String, Bool).self)
             return Addressee(id: id, username: username, email: address, emailVerified: verified)
         }
     }
 
     /// A band, role or assurance method as the column holds it; a value the table's CHECK should have kept
     /// out is a decoding error naming the row.
-    static func value<Value: RawRepresentable<String>>(_ text: String, row id: String? = nil) throws -> Value
+    static func value<Value: RawRepresentable<String>>(_ text: String, row id: UserID? = nil) throws -> Value
     {
         guard let value = Value(rawValue: text) else {
             let row = id.map { " row \($0)" } ?? ""

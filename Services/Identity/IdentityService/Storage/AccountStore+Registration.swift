@@ -1,12 +1,13 @@
 import FoundationEssentials
 import KindredAuth
+import KindredHandlers
 import KindredPostgres
 
 /// The SQL of registration: the new row, what a request id already created, and the refused-attempt count.
 extension AccountStore {
     /// A row about to be inserted.
     struct NewAccount: Sendable {
-        let id: String
+        let id: UserID
         let username: String
         let email: String
         let passwordHash: String
@@ -18,7 +19,7 @@ extension AccountStore {
 
     /// What a request id already registered: enough to tell a retry of the same request from a reused key.
     struct Registration: Sendable {
-        let id: String
+        let id: UserID
         let username: String
         let email: String
         let dateOfBirth: CalendarDate
@@ -50,7 +51,7 @@ extension AccountStore {
             WHERE registration_request_id = \(requestID)
             """)
         guard let row = rows.first else { return nil }
-        let (id, username, email, birth, hash) = try row.decode((String, String, String, String, String).self)
+        let (id, username, email, birth, hash) = try row.decode((UserID, String, String, String, String).self)
         guard let dateOfBirth = CalendarDate(iso: birth) else {
             throw PostgresError(
                 kind: .decoding, message: "identity.accounts row \(id) has an unreadable date")

@@ -1,10 +1,11 @@
+import KindredHandlers
 import KindredPostgres
 
 /// The SQL of `SearchUsers`.
 extension AccountStore {
     /// What anyone may see of an account.
     struct PublicAccount: Sendable, Equatable {
-        let id: String
+        let id: UserID
         let username: String
     }
 
@@ -23,7 +24,7 @@ extension AccountStore {
             LIMIT \(page.size + 1)
             """)
         return try rows.map { row in
-            let (id, username) = try row.decode((String, String).self)
+            let (id, username) = try row.decode((UserID, String).self)
             return PublicAccount(id: id, username: username)
         }
     }

@@ -1,4 +1,5 @@
 import KindredAuth
+import KindredHandlers
 import KindredPostgres
 
 /// The SQL sign-in and tokens run on `identity.accounts`: the password hash, and the claims of a token.
@@ -8,7 +9,7 @@ extension AccountStore {
         let subject: TokenSubject
         let passwordHash: String
         let emailVerified: Bool
-        var id: String { subject.subject }
+        let id: UserID
     }
 
     /// The account whose username or email is `identifier`, ignoring case.
@@ -22,19 +23,20 @@ extension AccountStore {
             """)
         return try rows.first.map { row in
             let (id, role, band, controls, hash, verified) = try row.decode(
-                (String, String, String, Bool, String, Bool).self)
+                (UserID, String, String, Bool, String, Bool).self)
             return SignInAccount(
-                subject: try subject(id, role, band, controls), passwordHash: hash, emailVerified: verified)
+                subject: try subject(id, role, band, controls), passwordHash: hash, emailVerified: verified,
+                id: id)
         }
     }
 
     /// The claims of account `id` now, or nil when it is gone.
-    static func tokenSubject(id: String, on db: some StatementRunner) async throws -> TokenSubject? {
+    static func tokenSubject(id: UserID, on db: some StatementRunner) async throws -> TokenSubject? {
         let rows = try await db.pureRead(
             "SELECT id::text, role, age_band, parental_controls FROM identity.accounts WHERE id = \(id)::uuid"
         )
         return try rows.first.map { row in
-            let (id, role, band, controls) = try row.decode((String, String, String, Bool).self)
+            let (id, role, band, controls) = try row.decode((UserID, String, String, Bool).self)
             return try subject(id, role, band, controls)
         }
     }
@@ -43,7 +45,7 @@ extension AccountStore {
     /// (a rehash at sign-in must not undo a reset that happened meanwhile). False if nothing was stored.
     @discardableResult
     static func setPasswordHash(
-        id: String, to hash: String, replacing previous: String? = nil, on db: some StatementRunner
+        id: UserID, to hash: String, replacing previous: String? = nil, on db: some StatementRunner
     ) async throws -> Bool {
         try await db.query(
             """
@@ -53,11 +55,11 @@ extension AccountStore {
         ).affectedRows == 1
     }
 
-    private static func subject(_ id: String, _ role: String, _ band: String, _ controls: Bool) throws
+    private static func subject(_ id: UserID, _ role: String, _ band: String, _ controls: Bool) throws
         -> TokenSubject
     {
         TokenSubject(
-            subject: id, role: try value(role, row: id), ageBand: try value(band, row: id),
+            holder: .user(id), role: try value(role, row: id), ageBand: try value(band, row: id),
             parentalControls: controls)
     }
 }

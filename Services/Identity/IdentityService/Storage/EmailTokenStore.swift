@@ -1,5 +1,6 @@
 import FoundationEssentials
 import KindredAuth
+import KindredHandlers
 import KindredPostgres
 
 /// The SQL of `identity.email_tokens`: single-use tokens mailed to an account, kept only as SHA-256.
@@ -14,7 +15,7 @@ enum EmailTokenStore {
     /// What redeeming a token found.
     enum Redemption: Sendable, Equatable {
         /// Valid until now and now used: the account it belongs to, and the date a confirmation carries.
-        case redeemed(accountID: String, newDateOfBirth: CalendarDate?)
+        case redeemed(accountID: UserID, newDateOfBirth: CalendarDate?)
         case unknown
         case expired
         case used
@@ -22,7 +23,7 @@ enum EmailTokenStore {
 
     /// Stores a new token for `accountID`, valid from `now` for `lifetime`; returns the text to mail.
     static func issue(
-        _ purpose: Purpose, accountID: String, newDateOfBirth: CalendarDate? = nil, now: Date,
+        _ purpose: Purpose, accountID: UserID, newDateOfBirth: CalendarDate? = nil, now: Date,
         lifetime: Duration, on db: some StatementRunner
     ) async throws -> OpaqueToken {
         // With no `recent` instant there is nothing to hold the insert back.
@@ -33,7 +34,7 @@ enum EmailTokenStore {
     /// `issue`, unless a `purpose` token of the account was issued less than `interval` before `now`: then
     /// nothing is stored and the answer is nil (mail at most so often).
     static func issue(
-        _ purpose: Purpose, accountID: String, now: Date, lifetime: Duration,
+        _ purpose: Purpose, accountID: UserID, now: Date, lifetime: Duration,
         unlessIssuedWithin interval: Duration, on db: some StatementRunner
     ) async throws -> OpaqueToken? {
         let recent = now.addingTimeInterval(-Double(interval.components.seconds))
@@ -42,7 +43,7 @@ enum EmailTokenStore {
     }
 
     private static func insert(
-        _ purpose: Purpose, _ accountID: String, _ newDateOfBirth: CalendarDate?, now: Date,
+        _ purpose: Purpose, _ accountID: UserID, _ newDateOfBirth: CalendarDate?, now: Date,
         lifetime: Duration, unlessAfter recent: Date?, on db: some StatementRunner
     ) async throws -> OpaqueToken? {
         let token = OpaqueToken.generate()
@@ -75,21 +76,21 @@ enum EmailTokenStore {
             RETURNING account_id::text, new_date_of_birth::text
             """)
         guard let row = rows.first else { return try await refusal(of: token, for: purpose, on: db) }
-        let (accountID, newDate) = try row.decode((String, String?).self)
+        let (accountID, newDate) = try row.decode((UserID, String?).self)
         return .redeemed(accountID: accountID, newDateOfBirth: newDate.flatMap(CalendarDate.init(iso:)))
     }
 
     /// The account `token` was mailed to, if it is unused and unexpired at `now`; the token stays usable.
     static func liveAccount(
         of token: OpaqueToken, for purpose: Purpose, now: Date, on db: some StatementRunner
-    ) async throws -> String? {
+    ) async throws -> UserID? {
         let rows = try await db.pureRead(
             """
             SELECT account_id::text FROM identity.email_tokens
             WHERE token_hash = \(token.storageHash) AND purpose = \(purpose.rawValue) AND used_at IS NULL
                 AND expires_at > \(now)
             """)
-        return try rows.first?.decode(String.self, column: 0)
+        return try rows.first?.decode(UserID.self, column: 0)
     }
 
     /// Why `token`, not live, cannot be used for `purpose`: unknown, used, or else expired.
@@ -106,7 +107,7 @@ enum EmailTokenStore {
     }
 
     /// Marks every unused `purpose` token of `accountID` used, so only a newer one (or none) works.
-    static func retire(_ purpose: Purpose, accountID: String, now: Date, on db: some StatementRunner)
+    static func retire(_ purpose: Purpose, accountID: UserID, now: Date, on db: some StatementRunner)
         async throws
     {
         try await db.query(

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import KindredAuth
+import KindredHandlers
 import KindredPostgres
 import Logging
 
@@ -19,7 +20,7 @@ struct RefreshTokenStore: Sendable {
     /// What presenting a refresh token came to.
     enum Rotation: Sendable, Equatable {
         /// The token was live: here is its successor, for this account, in its chain's mode.
-        case rotated(accountID: String, next: OpaqueToken, mode: RefreshChainMode)
+        case rotated(accountID: UserID, next: OpaqueToken, mode: RefreshChainMode)
         /// The token is live but its parent-mode session is over: the proof must be given again.
         case sessionEnded
         /// Unknown, expired, revoked or reused (whose chain is now revoked): sign in again.
@@ -27,7 +28,7 @@ struct RefreshTokenStore: Sendable {
     }
 
     /// Starts a chain for `accountID` (a sign-in, or a device mode) and returns its first token.
-    func startChain(for accountID: String, mode: RefreshChainMode = .signIn) async throws -> OpaqueToken {
+    func startChain(for accountID: UserID, mode: RefreshChainMode = .signIn) async throws -> OpaqueToken {
         let token = OpaqueToken.generate()
         try await database.transaction { tx in
             let chain = try await tx.query(
@@ -62,7 +63,7 @@ struct RefreshTokenStore: Sendable {
                 return .refused
             }
             let (chain, accountID, scope, sessionEndsAt) = try row.decode(
-                (String, String, String, Date?).self)
+                (String, UserID, String, Date?).self)
             guard let scope = TokenClaims.Scope(rawValue: scope) else {
                 throw PostgresError(
                     kind: .decoding,
@@ -88,7 +89,7 @@ struct RefreshTokenStore: Sendable {
     /// Revokes every live chain of `accountID`, on the pool or inside a password reset's transaction; returns
     /// how many (each held one live token).
     @discardableResult
-    func revokeAll(of accountID: String, on db: some StatementRunner) async throws -> Int {
+    func revokeAll(of accountID: UserID, on db: some StatementRunner) async throws -> Int {
         try await db.query(
             """
             UPDATE identity.refresh_chains SET revoked_at = now()
