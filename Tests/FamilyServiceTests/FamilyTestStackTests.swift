@@ -1,4 +1,5 @@
 @testable import FamilyService
+import KindredHandlers
 import KindredAPI
 import KindredRPC
 import KindredTestSupport
@@ -24,7 +25,7 @@ import Testing
     @Test func familyReadsAccountsFromIdentityWithItsOwnServiceToken() async throws {
         try await FamilyTestStack.with { stack in
             let dad = try await stack.register("dad_r", age: 40)
-            let account = try await stack.context.identity.account(dad.id)
+            let account = try await stack.context.identity.account(UserID(dad.id)!)
             #expect(account.email == dad.email && account.emailVerified)
         }
     }

@@ -13,7 +13,7 @@ import Testing
 
     @Test func aNoticeWithTheSameCauseIsPostedOnce() async throws {
         try await FamilyTestDatabase.withDatabase { pool in
-            let recipient = UUIDv7.generate(at: Date())
+            let recipient = UserID.generate(at: Date())
             let first = try await pool.transaction { tx in
                 try await NotificationInbox.post(notice, to: recipient, at: Date(), in: tx)
             }
@@ -30,7 +30,7 @@ import Testing
 
     @Test func aPostInARolledBackTransactionLeavesNothing() async throws {
         try await FamilyTestDatabase.withDatabase { pool in
-            let recipient = UUIDv7.generate(at: Date())
+            let recipient = UserID.generate(at: Date())
             struct Abandon: Error {}
             await #expect(throws: Abandon.self) {
                 try await pool.transaction { tx in

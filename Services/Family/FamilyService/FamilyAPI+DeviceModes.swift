@@ -16,7 +16,7 @@ extension FamilyAPI {
     {
         let caller = try Self.accountHolder(context)
         return Kindred_Family_V1_EnterChildModeResponse(
-            tokens: try await self.context.identity.deviceModeTokens(for: caller.userID, mode: .child))
+            tokens: try await self.context.identity.deviceModeTokens(for: try caller.account(), mode: .child))
     }
 
     func enterParentMode(_ request: Kindred_Family_V1_EnterParentModeRequest, context: ServerContext)
@@ -37,13 +37,13 @@ extension FamilyAPI {
         }
         return Kindred_Family_V1_EnterParentModeResponse(
             tokens: try await self.context.identity.deviceModeTokens(
-                for: caller.userID, mode: .parent, password: password))
+                for: try caller.account(), mode: .parent, password: password))
     }
 
     /// The caller, if a user's account: services and operator clients have no device to switch.
     private static func accountHolder(_ context: ServerContext) throws(RPCError) -> Caller {
         let caller = try context.authenticatedCaller(as: .user, .admin)
-        guard caller.accountID != nil else { throw FamilyError.accountRequired }
+        _ = try caller.account()
         return caller
     }
 }

@@ -40,6 +40,6 @@ extension FamilyAPI {
     {
         let minorID = try await pins.reset(
             token: request.token, pin: request.pin, confirmation: request.pinConfirmation)
-        return Kindred_Family_V1_ResetGuardianPinResponse(minorUserID: minorID)
+        return Kindred_Family_V1_ResetGuardianPinResponse(minorUserID: minorID.description)
     }
 }

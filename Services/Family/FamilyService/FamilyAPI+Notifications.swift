@@ -9,7 +9,7 @@ extension FamilyAPI {
         async throws -> Kindred_Family_V1_ListNotificationsResponse
     {
         let caller = try context.authenticatedCaller(as: .user, .admin)
-        return try await notifications.list(for: caller.userID, page: try InboxPage(request))
+        return try await notifications.list(for: try caller.account(), page: try InboxPage(request))
     }
 
     func markNotificationsRead(
@@ -19,7 +19,7 @@ extension FamilyAPI {
     {
         let caller = try context.authenticatedCaller(as: .user, .admin)
         return Kindred_Family_V1_MarkNotificationsReadResponse(
-            unreadCount: try await notifications.markRead(request.notificationIds, for: caller.userID))
+            unreadCount: try await notifications.markRead(request.notificationIds, for: try caller.account()))
     }
 
     func watchNotifications(
@@ -27,7 +27,7 @@ extension FamilyAPI {
         responses: ResponseStreamWriter<Kindred_Family_V1_Notification>, context: ServerContext
     ) async throws {
         let caller = try context.authenticatedCaller(as: .user, .admin)
-        try await notifications.watch(for: caller.userID, after: request.afterNotificationID) {
+        try await notifications.watch(for: try caller.account(), after: request.afterNotificationID) {
             notification in
             try await responses.write(notification)
         }
@@ -41,7 +41,7 @@ extension FamilyAPI {
         let caller = try context.authenticatedCaller(as: .user, .admin)
         return Kindred_Family_V1_RegisterPushDeviceResponse(
             device: try await notifications.registerDevice(
-                for: caller.userID, platform: request.platform, token: request.deviceToken,
+                for: try caller.account(), platform: request.platform, token: request.deviceToken,
                 pushEnabled: request.pushEnabled))
     }
 
@@ -51,7 +51,7 @@ extension FamilyAPI {
         async throws -> Kindred_Family_V1_UnregisterPushDeviceResponse
     {
         let caller = try context.authenticatedCaller(as: .user, .admin)
-        try await notifications.unregisterDevice(request.deviceID, for: caller.userID)
+        try await notifications.unregisterDevice(request.deviceID, for: try caller.account())
         return Kindred_Family_V1_UnregisterPushDeviceResponse()
     }
 
@@ -62,7 +62,7 @@ extension FamilyAPI {
     {
         let caller = try context.authenticatedCaller(as: .user, .admin)
         return Kindred_Family_V1_GetNotificationSettingsResponse(
-            settings: try await notifications.settings(of: caller.userID))
+            settings: try await notifications.settings(of: try caller.account()))
     }
 
     func updateNotificationSettings(
@@ -70,6 +70,6 @@ extension FamilyAPI {
     ) async throws -> Kindred_Family_V1_UpdateNotificationSettingsResponse {
         let caller = try context.authenticatedCaller(as: .user, .admin)
         return Kindred_Family_V1_UpdateNotificationSettingsResponse(
-            settings: try await notifications.updateSettings(request.settings, of: caller.userID))
+            settings: try await notifications.updateSettings(request.settings, of: try caller.account()))
     }
 }

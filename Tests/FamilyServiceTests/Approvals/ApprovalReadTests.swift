@@ -16,7 +16,9 @@ import Testing
             try await test.link(guardian, to: minor)
             let approval = try await test.ask(minor)
             for viewer in [minor, guardian, FamilyCallers.service] {
-                #expect(try await test.approvals.approval(approval.id.uppercased(), as: viewer) == approval)
+                #expect(
+                    try await test.approvals.approval(approval.id.description.uppercased(), as: viewer)
+                        == approval)
             }
         }
     }
@@ -33,7 +35,9 @@ import Testing
                 otherMinor, otherGuardian, FamilyCallers.adult(), FamilyCallers.caller(role: .admin),
             ]
             for stranger in strangers {
-                let refusal = await rpcError { try await test.approvals.approval(approval.id, as: stranger) }
+                let refusal = await rpcError {
+                    try await test.approvals.approval(approval.id.description, as: stranger)
+                }
                 #expect(refusal?.code == .notFound && refusal?.reason == "APPROVAL_NOT_FOUND")
             }
             let unknown = await rpcError {
@@ -72,9 +76,9 @@ import Testing
             let (minor, guardian) = (FamilyCallers.minor(), FamilyCallers.adult())
             try await test.link(guardian, to: minor)
             let approved = try await test.approvals.decide(
-                try await test.ask(minor, subject: "e-1").id, approve: true, as: guardian)
+                try await test.ask(minor, subject: "e-1").id.description, approve: true, as: guardian)
             let denied = try await test.approvals.decide(
-                try await test.ask(minor, subject: "e-2").id, approve: false, as: guardian)
+                try await test.ask(minor, subject: "e-2").id.description, approve: false, as: guardian)
             let pending = try await test.ask(minor, subject: "e-3")
             #expect(try await Self.list(test, as: guardian, state: .pending).approvals == [pending])
             #expect(try await Self.list(test, as: guardian, state: .approved).approvals == [approved])

@@ -18,7 +18,8 @@ import Testing
             try await test.link(father, to: minor)
             let approval = try await test.ask(minor)
             #expect(
-                approval.state == .pending && approval.minorID == minor.userID && approval.decidedBy == nil)
+                approval.state == .pending && approval.minorID == minor.accountUserID
+                    && approval.decidedBy == nil)
             #expect(approval.kind == .joinEvent && approval.subjectID == "event-1")
             for guardian in [mother, father] {
                 let inbox = try await test.inbox(guardian)
@@ -48,7 +49,7 @@ import Testing
             let test = ApprovalTest(pool)
             let (minor, guardian) = (FamilyCallers.minor(), FamilyCallers.adult())
             try await test.link(guardian, to: minor)
-            let ids = try await withThrowingTaskGroup(of: String.self) { group in
+            let ids = try await withThrowingTaskGroup(of: ApprovalID.self) { group in
                 for index in 0..<8 {
                     group.addTask {
                         try await test.ask(
@@ -72,7 +73,7 @@ import Testing
             let (minor, guardian) = (FamilyCallers.minor(), FamilyCallers.adult())
             try await test.link(guardian, to: minor)
             let denied = try await test.ask(minor)
-            _ = try await test.approvals.decide(denied.id, approve: false, as: guardian)
+            _ = try await test.approvals.decide(denied.id.description, approve: false, as: guardian)
             let askedAgain = try await test.ask(minor)
             let otherSubject = try await test.ask(minor, subject: "event-2")
             let otherKind = try await test.ask(minor, kind: .viewFlaggedMedia)

@@ -18,9 +18,9 @@ import Testing
             let feed = try EventFeed(
                 outbox: FamilyEvents.outbox, pool: pool, logger: FamilyTestDatabase.logger)
             let approved = try await test.approvals.decide(
-                try await test.ask(minor, subject: "e-1").id, approve: true, as: guardian)
+                try await test.ask(minor, subject: "e-1").id.description, approve: true, as: guardian)
             let denied = try await test.approvals.decide(
-                try await test.ask(minor, subject: "e-2").id, approve: false, as: guardian)
+                try await test.ask(minor, subject: "e-2").id.description, approve: false, as: guardian)
 
             let all = try await Self.watch(feed, after: 0, count: 2)
             #expect(all.map(\.type) == ["approval.decided", "approval.decided"])
@@ -46,7 +46,7 @@ import Testing
                     pruneInterval: .milliseconds(20)))
             for subject in ["e-1", "e-2", "e-3"] {
                 _ = try await test.approvals.decide(
-                    try await test.ask(minor, subject: subject).id, approve: true, as: guardian)
+                    try await test.ask(minor, subject: subject).id.description, approve: true, as: guardian)
             }
             while try await Self.cursors(pool) != [3] { try await Task.sleep(for: .milliseconds(20)) }
             await forgetful.close()

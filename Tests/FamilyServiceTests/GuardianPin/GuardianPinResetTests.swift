@@ -21,7 +21,7 @@ import Testing
             #expect(mail.body.contains(PinTest.username(test.minor.userID)))
 
             let minorID = try await test.pins().reset(token: token, pin: "1357", confirmation: "1357")
-            #expect(minorID == test.minor.userID)
+            #expect(minorID == test.minor.accountUserID)
             #expect(try await !test.session(pin: "1357").isEmpty)
             let confirmation = try await TestMailbox(test.pool, schema: "family").all().last
             #expect(confirmation?.kind == "guardian_pin_reset_done" && confirmation?.to == mail.to)

@@ -39,7 +39,7 @@ import Testing
 
     @Test func oneRefusalNamesEveryMalformedField() {
         var violations = FieldViolations()
-        _ = MinorAccess.userID("not-a-uuid", field: "minor_user_id", into: &violations)
+        let _: UserID? = violations.id("minor_user_id", "not-a-uuid")
         let error = refusal {
             try GuardianPinRules.checkNewPin("12", confirmation: "", violations: violations)
         }

@@ -43,7 +43,8 @@ struct PinTest {
             database: pool ?? self.pool, hasher: Self.hasher, clock: WallClock { clock.now }, mail: Self.mail,
             account: { id in
                 Kindred_Identity_V1_Account(
-                    userID: id, username: PinTest.username(id), email: PinTest.email(id))
+                    userID: id.description, username: PinTest.username(id.description),
+                    email: PinTest.email(id.description))
             })
     }
 

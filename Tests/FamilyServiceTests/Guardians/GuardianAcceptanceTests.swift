@@ -1,4 +1,5 @@
 @testable import FamilyService
+import KindredHandlers
 import Foundation
 import KindredPostgres
 import KindredRuntime
@@ -15,8 +16,8 @@ import Testing
             let (mia, dad) = (FamilyCallers.minor(), FamilyCallers.adult())
             let (_, token) = try await rules.invite("dad@example.com", from: mia)
             let link = try await rules.guardians.accept(token: token, as: dad)
-            #expect(link.minorID == mia.userID && link.guardianID == dad.userID)
-            #expect(try await rules.guardians.isGuardian(dad.userID, of: mia.userID))
+            #expect(link.minorID == mia.accountUserID && link.guardianID == dad.accountUserID)
+            #expect(try await rules.guardians.isGuardian(dad.accountUserID!, of: mia.accountUserID!))
             let notices = try await pool.query(
                 "SELECT kind, subject_user_id::text FROM family.notifications WHERE recipient_id = \(mia.userID)::uuid"
             )
@@ -114,8 +115,9 @@ import Testing
             let gran = FamilyCallers.adult()
             let refused = await rpcError { try await rules.guardians.accept(token: spare, as: gran) }
             #expect(refused?.code == .failedPrecondition && refused?.reason == "GUARDIAN_LIMIT_REACHED")
-            try await rules.guardians.remove(link: dad.id, as: FamilyCallers.caller(dad.guardianID))
-            #expect(try await rules.guardians.accept(token: spare, as: gran).guardianID == gran.userID)
+            try await rules.guardians.remove(
+                link: dad.id.description, as: FamilyCallers.caller(dad.guardianID.description))
+            #expect(try await rules.guardians.accept(token: spare, as: gran).guardianID == gran.accountUserID)
         }
     }
 
@@ -156,7 +158,7 @@ enum GateTransaction {
         let (inserted, signal) = AsyncStream<Void>.makeStream()
         let gate = Task {
             try await pool.transaction { tx in
-                try await ControlsLifecycleStore.createForMinor(minor, now: Date(), in: tx)
+                try await ControlsLifecycleStore.createForMinor(UserID(minor)!, now: Date(), in: tx)
                 signal.yield()
                 try await waitForWaiters(count, in: tx)
             }

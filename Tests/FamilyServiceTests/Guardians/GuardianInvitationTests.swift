@@ -15,7 +15,7 @@ import Testing
             _ = try await rules.profiles.update(
                 mask: ["display_name"], to: .init(displayName: "Mia"), as: mia)
             let (invitation, token) = try await rules.invite("dad@example.com", from: mia)
-            #expect(invitation.minorID == mia.userID && invitation.guardianEmail == "dad@example.com")
+            #expect(invitation.minorID == mia.accountUserID && invitation.guardianEmail == "dad@example.com")
             #expect(invitation.expiresAt == rules.clock.now.addingTimeInterval(7 * 24 * 3_600))
             let mail = try #require(
                 try await TestMailbox(pool, schema: "family").mail(to: "dad@example.com").first)
@@ -45,8 +45,8 @@ import Testing
             let rules = GuardianRules(pool)
             let mia = FamilyCallers.minor(.sixteenToSeventeen)
             try await pool.transaction { tx in
-                try await ControlsLifecycleStore.createForMinor(mia.userID, now: Date(), in: tx)
-                try await ControlsLifecycleStore.switchOff(mia.userID, now: Date(), in: tx)
+                try await ControlsLifecycleStore.createForMinor(mia.accountUserID!, now: Date(), in: tx)
+                try await ControlsLifecycleStore.switchOff(mia.accountUserID!, now: Date(), in: tx)
             }
             let error = await rpcError { try await rules.invite("dad@example.com", from: mia) }
             #expect(error?.reason == "INVITER_MUST_BE_MINOR")

@@ -39,18 +39,24 @@ import Testing
             let otherFamilysGuardian = FamilyCallers.adult()
             try await rules.link(otherFamilysGuardian, to: FamilyCallers.minor())
 
-            let byMinor = await rpcError { try await rules.guardians.remove(link: link.id, as: mia) }
+            let byMinor = await rpcError {
+                try await rules.guardians.remove(link: link.id.description, as: mia)
+            }
             #expect(byMinor?.code == .permissionDenied && byMinor?.reason == "ONLY_GUARDIAN_MAY_REMOVE")
             for outsider in [mum, otherFamilysGuardian, FamilyCallers.adult(), FamilyCallers.service] {
-                let error = await rpcError { try await rules.guardians.remove(link: link.id, as: outsider) }
+                let error = await rpcError {
+                    try await rules.guardians.remove(link: link.id.description, as: outsider)
+                }
                 #expect(error?.code == .notFound && error?.reason == "GUARDIAN_LINK_NOT_FOUND")
             }
-            #expect(try await rules.guardians.isGuardian(dad.userID, of: mia.userID))
+            #expect(try await rules.guardians.isGuardian(dad.accountUserID!, of: mia.accountUserID!))
 
-            try await rules.guardians.remove(link: link.id, as: dad)
-            #expect(try await !rules.guardians.isGuardian(dad.userID, of: mia.userID))
-            #expect(try await rules.guardians.guardians(of: mia.userID) == [mum.userID])
-            let again = await rpcError { try await rules.guardians.remove(link: link.id, as: dad) }
+            try await rules.guardians.remove(link: link.id.description, as: dad)
+            #expect(try await !rules.guardians.isGuardian(dad.accountUserID!, of: mia.accountUserID!))
+            #expect(try await rules.guardians.guardians(of: mia.accountUserID!) == [mum.accountUserID])
+            let again = await rpcError {
+                try await rules.guardians.remove(link: link.id.description, as: dad)
+            }
             #expect(again?.code == .notFound)
         }
     }
@@ -72,18 +78,20 @@ import Testing
             rules.clock.advance(seconds: 1)
             try await rules.link(mum, to: mia)
             let guardians = rules.guardians
-            #expect(try await guardians.guardians(of: mia.userID) == [dad.userID, mum.userID])
-            #expect(try await guardians.isGuardian(dad.userID, of: mia.userID))
-            #expect(try await !guardians.isGuardian(mia.userID, of: dad.userID))
-            #expect(try await !guardians.isGuardian("social", of: mia.userID))
+            #expect(
+                try await guardians.guardians(of: mia.accountUserID!) == [
+                    dad.accountUserID, mum.accountUserID,
+                ])
+            #expect(try await guardians.isGuardian(dad.accountUserID!, of: mia.accountUserID!))
+            #expect(try await !guardians.isGuardian(mia.accountUserID!, of: dad.accountUserID!))
             let inside = try await pool.transaction { tx in
                 (
-                    try await guardians.guardians(of: mia.userID, in: tx),
-                    try await guardians.isGuardian(mum.userID, of: mia.userID, in: tx),
-                    try await guardians.guardians(of: "not-a-user", in: tx)
+                    try await guardians.guardians(of: mia.accountUserID!, in: tx),
+                    try await guardians.isGuardian(mum.accountUserID!, of: mia.accountUserID!, in: tx),
+                    try await guardians.guardians(of: FamilyCallers.adult().accountUserID!, in: tx)
                 )
             }
-            #expect(inside.0 == [dad.userID, mum.userID] && inside.1 && inside.2.isEmpty)
+            #expect(inside.0 == [dad.accountUserID, mum.accountUserID] && inside.1 && inside.2.isEmpty)
         }
     }
 }

@@ -20,7 +20,7 @@ struct GuardianRules {
         self.clock = clock
         guardians = Guardians(
             database: pool, clock: WallClock { clock.now }, mail: FamilyTestStack.mail,
-            isEmailVerified: { !unverified.contains($0) })
+            isEmailVerified: { !unverified.contains($0.description) })
         profiles = Profiles(database: pool, clock: WallClock { clock.now })
     }
 

@@ -95,7 +95,7 @@ import Testing
                 try await rules.guardians.accept(token: token, as: FamilyCallers.adult())
             }
             #expect(error?.reason == "LINK_EXPIRED")
-            #expect(try await rules.guardians.isGuardian(dad.userID, of: mia.userID))
+            #expect(try await rules.guardians.isGuardian(dad.accountUserID!, of: mia.accountUserID!))
             #expect(
                 try await TestMailbox(pool, schema: "family").all().allSatisfy {
                     $0.kind == "guardian_invitation"
@@ -115,7 +115,7 @@ import Testing
             _ = try await rules.invite("gran@example.com", from: mia)
 
             try await apply(.userDeleted(.init(userID: dad.userID)), on: pool)
-            #expect(try await rules.guardians.guardians(of: leo.userID).isEmpty)
+            #expect(try await rules.guardians.guardians(of: leo.accountUserID!).isEmpty)
             #expect(try await rules.count("profiles", "user_id", dad.userID) == 0)
             #expect(try await rules.count("guardian_invitations", "accepted_by", dad.userID) == 0)
 

@@ -19,12 +19,13 @@ import Testing
             _ = try await notifications.updateSettings(
                 .init(activityAlerts: false, weeklySummary: false), of: family.minor)
             try await desk.post(2, to: family.minor)
-            try await GuardianAlertTests.apply([GuardianAlertTests.reported(family.minor)], to: family, desk)
+            try await GuardianAlertTests.apply(
+                [GuardianAlertTests.reported(family.minor.description)], to: family, desk)
 
             let handler = IdentityEventHandler(
                 clock: desk.context.clock, mail: desk.context.mail, logger: desk.context.logger)
             let deleted = ReceivedIdentityEvent(
-                event: .init(cursor: 1, payload: .userDeleted(.init(userID: family.minor))))
+                event: .init(cursor: 1, payload: .userDeleted(.init(userID: family.minor.description))))
             try await pool.transaction { tx in try await handler.apply(deleted, in: tx) }
 
             let minorsInbox = try await desk.count(

@@ -22,7 +22,8 @@ import Testing
         event(
             cursor,
             .messageNewContact(
-                .init(minorUserID: minor, senderUserID: NoticeDesk.user(), senderUsername: "sam_k")),
+                .init(
+                    minorUserID: minor, senderUserID: NoticeDesk.user().description, senderUsername: "sam_k")),
             type: "message.new_contact")
     }
 
@@ -31,7 +32,8 @@ import Testing
             cursor,
             .eventJoined(
                 .init(
-                    minorUserID: minor, eventID: NoticeDesk.user(), title: "Robotics club open day",
+                    minorUserID: minor, eventID: NoticeDesk.user().description,
+                    title: "Robotics club open day",
                     place: "Town library",
                     startsAt: Kindred_Common_V1_Timestamp(startsAt))),
             type: "event.joined")
@@ -42,7 +44,8 @@ import Testing
             cursor,
             .contentReported(
                 .init(
-                    minorUserID: minor, contentKind: .media, contentID: NoticeDesk.user(), reason: "bullying",
+                    minorUserID: minor, contentKind: .media, contentID: NoticeDesk.user().description,
+                    reason: "bullying",
                     reportCount: 3)),
             type: "content.reported")
     }
@@ -85,7 +88,7 @@ import Testing
         }
     }
 
-    static func inbox(of user: String, _ desk: NoticeDesk) async throws -> [Kindred_Family_V1_Notification] {
+    static func inbox(of user: UserID, _ desk: NoticeDesk) async throws -> [Kindred_Family_V1_Notification] {
         try await Notifications(context: desk.context).list(
             for: user, page: try InboxPage(.init(unreadOnly: false, page: nil))
         ).notifications.reversed()
@@ -93,10 +96,10 @@ import Testing
 
     @Test func aNewContactAlertsTheGuardiansWhoWantActivityAlertsByMailAndInApp() async throws {
         try await Self.withFamily { family, desk in
-            try await Self.apply([Self.newContact(family.minor)], to: family, desk)
+            try await Self.apply([Self.newContact(family.minor.description)], to: family, desk)
             let notices = try await Self.inbox(of: family.guardian, desk)
             #expect(notices.map(\.kind) == [.minorNewContact])
-            #expect(notices.first?.subjectUserID == family.minor)
+            #expect(notices.first?.subjectUserID == family.minor.description)
             #expect(notices.first?.body.contains("@sam_k") == true)
             let mails = try await desk.mailbox.all()
             #expect(mails.map(\.to) == ["guardian@example.com"])
@@ -109,7 +112,7 @@ import Testing
 
     @Test func aPublicEventJoinedIsMailedWithItsTitlePlaceAndTime() async throws {
         try await Self.withFamily { family, desk in
-            try await Self.apply([Self.joined(family.minor)], to: family, desk)
+            try await Self.apply([Self.joined(family.minor.description)], to: family, desk)
             #expect(try await Self.inbox(of: family.guardian, desk).map(\.kind) == [.minorJoinedPublicEvent])
             let mails = try await desk.mailbox.all()
             #expect(mails.map(\.to) == ["guardian@example.com"])
@@ -123,7 +126,7 @@ import Testing
 
     @Test func reportedContentReachesEveryGuardianWhateverTheirSettings() async throws {
         try await Self.withFamily { family, desk in
-            try await Self.apply([Self.reported(family.minor)], to: family, desk)
+            try await Self.apply([Self.reported(family.minor.description)], to: family, desk)
             for guardian in [family.guardian, family.quietGuardian] {
                 let notices = try await Self.inbox(of: guardian, desk)
                 #expect(notices.map(\.kind) == [.minorContentReported])
@@ -139,7 +142,7 @@ import Testing
 
     @Test func anEventHandledAgainChangesNothing() async throws {
         try await Self.withFamily { family, desk in
-            let events = [Self.newContact(family.minor), Self.reported(family.minor)]
+            let events = [Self.newContact(family.minor.description), Self.reported(family.minor.description)]
             try await Self.apply(events + events, to: family, desk)
             #expect(try await Self.inbox(of: family.guardian, desk).count == 2)
             #expect(try await Self.inbox(of: family.quietGuardian, desk).count == 1)
@@ -151,7 +154,7 @@ import Testing
     @Test func theMinorsActivityIsRecordedEvenWhenNobodyIsAlerted() async throws {
         try await Self.withFamily { family, desk in
             let unguarded = Family()
-            try await Self.apply([Self.joined(unguarded.minor)], to: unguarded, desk)
+            try await Self.apply([Self.joined(unguarded.minor.description)], to: unguarded, desk)
             #expect(try await desk.mailbox.all().isEmpty)
             #expect(
                 try await desk.count(

@@ -83,7 +83,7 @@ import Testing
             let notifications = Notifications(context: try NoticeDesk(pool).context)
             let error = await #expect(throws: RPCError.self) {
                 try await notifications.markRead(
-                    [NoticeDesk.user(), "42", "'; DROP TABLE x"], for: NoticeDesk.user())
+                    [NoticeDesk.user().description, "42", "'; DROP TABLE x"], for: NoticeDesk.user())
             }
             #expect(error?.code == .invalidArgument)
             #expect(error?.badFields == ["notification_ids[1]", "notification_ids[2]"])

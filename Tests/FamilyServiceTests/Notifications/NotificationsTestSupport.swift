@@ -28,12 +28,12 @@ struct NoticeDesk {
     }
 
     /// A fresh user id.
-    static func user() -> String { UUIDv7.generate(at: Date()) }
+    static func user() -> UserID { .generate(at: Date()) }
 
     /// Posts `count` notices to `recipient`, one transaction each, a millisecond apart; their ids, oldest first.
     @discardableResult
     func post(
-        _ count: Int, to recipient: String, kind: Kindred_Family_V1_NotificationKind = .approvalRequested
+        _ count: Int, to recipient: UserID, kind: Kindred_Family_V1_NotificationKind = .approvalRequested
     )
         async throws -> [String]
     {
@@ -50,7 +50,7 @@ struct NoticeDesk {
     }
 
     /// The id of `recipient`'s newest notification.
-    func newestID(of recipient: String) async throws -> String {
+    func newestID(of recipient: UserID) async throws -> String {
         try await pool.query(
             """
             SELECT id::text FROM family.notifications WHERE recipient_id = \(recipient)::uuid ORDER BY seq DESC LIMIT 1
@@ -66,7 +66,7 @@ struct NoticeDesk {
     }
 
     /// Links `guardian` to `minor`, as an accepted invitation does.
-    func link(guardian: String, to minor: String) async throws {
+    func link(guardian: UserID, to minor: UserID) async throws {
         try await pool.query(
             """
             INSERT INTO family.guardian_links (id, minor_id, guardian_id, created_at)

@@ -1,5 +1,6 @@
 @testable import FamilyService
 import FoundationEssentials
+import KindredHandlers
 import KindredAPI
 import KindredMessages
 import KindredRPC
@@ -12,7 +13,7 @@ import Testing
     static func post(_ title: String, to user: String, _ stack: FamilyTestStack) async throws {
         _ = try await stack.pool.transaction { tx in
             try await NotificationInbox.post(
-                Notice(kind: .guardianLinked, title: title, body: ""), to: user, at: Date(), in: tx)
+                Notice(kind: .guardianLinked, title: title, body: ""), to: UserID(user)!, at: Date(), in: tx)
         }
     }
 

@@ -44,7 +44,7 @@ import Testing
             #expect(queued.count == 1)
             #expect(
                 queued.first.map { [$0.0, $0.1, $0.3, $0.4, $0.5] } == [
-                    phone.deviceID, "phone", posted[0], me, "Notice 0",
+                    phone.deviceID, "phone", posted[0], me.description, "Notice 0",
                 ])
             #expect(queued.first?.2 == 1)
         }

@@ -1,5 +1,6 @@
 @testable import FamilyService
 import FoundationEssentials
+import KindredHandlers
 import KindredAPI
 import KindredMessages
 import KindredPostgres
@@ -30,7 +31,7 @@ import Testing
             try await SocialTestServer.with(stack) { social in
                 let mia = try await stack.register("mia_s", age: 15)
                 let dad = try await stack.register("dad_s", age: 41)
-                try await NoticeDesk(stack.pool).link(guardian: dad.id, to: mia.id)
+                try await NoticeDesk(stack.pool).link(guardian: UserID(dad.id)!, to: UserID(mia.id)!)
                 let secondPool = PostgresPool(
                     configuration: stack.pool.configuration, logger: FamilyTestDatabase.logger)
                 let second = stack.context.onAnotherInstance(secondPool)
@@ -76,15 +77,16 @@ import Testing
         try await FamilyTestStack.with { stack in
             let mia = try await stack.register("mia_a", age: 14)
             let mum = try await stack.register("mum_a", age: 39)
+            let (miaID, mumID) = (try #require(UserID(mia.id)), try #require(UserID(mum.id)))
             let desk = try NoticeDesk(stack.pool)
-            try await desk.link(guardian: mum.id, to: mia.id)
+            try await desk.link(guardian: mumID, to: miaID)
             let gone = NoticeDesk.user()
-            try await desk.link(guardian: gone, to: mia.id)
+            try await desk.link(guardian: gone, to: miaID)
             let event = GuardianAlertTests.newContact(mia.id)
             let addressed = try await GuardianAlerts(context: stack.context).address(event)
             #expect(addressed.cursor == event.cursor && addressed.alert != nil)
             #expect(addressed.minorName == "mia_a")
-            #expect(addressed.emails == [mum.id: mum.email])
+            #expect(addressed.emails == [mumID: mum.email])
         }
     }
 

@@ -1,5 +1,6 @@
 @testable import FamilyService
 import FoundationEssentials
+import KindredHandlers
 import KindredMessages
 import KindredPostgres
 import KindredRPC
@@ -11,7 +12,7 @@ import Testing
 /// resume point; one listener per process; ended by the drain.
 @Suite struct WatchNotificationsTests {
     /// Watches `recipient` until the returned task is cancelled or the bell closes.
-    static func watch(_ notifications: Notifications, _ recipient: String, after: String = "")
+    static func watch(_ notifications: Notifications, _ recipient: UserID, after: String = "")
         -> (StreamCollector, Task<Void, any Error>)
     {
         let collector = StreamCollector()

@@ -51,12 +51,12 @@ import Testing
             let dad = try await stack.register("dad_w", age: 44)
             let aunt = try await stack.register("aunt_w", age: 50)
             let desk = try NoticeDesk(stack.pool)
-            try await desk.link(guardian: mum.id, to: mia.id)
-            try await desk.link(guardian: mum.id, to: leo.id)
-            try await desk.link(guardian: dad.id, to: mia.id)
-            try await desk.link(guardian: aunt.id, to: leo.id)
+            try await desk.link(guardian: UserID(mum.id)!, to: UserID(mia.id)!)
+            try await desk.link(guardian: UserID(mum.id)!, to: UserID(leo.id)!)
+            try await desk.link(guardian: UserID(dad.id)!, to: UserID(mia.id)!)
+            try await desk.link(guardian: UserID(aunt.id)!, to: UserID(leo.id)!)
             _ = try await Notifications(context: stack.context).updateSettings(
-                .init(activityAlerts: true, weeklySummary: false), of: aunt.id)
+                .init(activityAlerts: true, weeklySummary: false), of: UserID(aunt.id)!)
             for (kind, instant) in [
                 (Kindred_Family_V1_NotificationKind.minorNewContact, "2026-11-16T00:00:00Z"),
                 (.minorNewContact, "2026-11-18T09:00:00Z"), (.minorJoinedPublicEvent, "2026-11-20T17:00:00Z"),

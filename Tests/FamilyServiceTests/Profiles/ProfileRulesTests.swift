@@ -121,7 +121,7 @@ import Testing
             let mia = FamilyCallers.minor()
             var row = ProfileStore.Row()
             try #require(ProfileField(rawValue: refused.field)).assign(refused.value, to: &row)
-            let profile = row.proto(of: "", withNames: true)
+            let profile = row.proto(of: mia.accountUserID!, withNames: true)
             let error = await rpcError {
                 try await rules.profiles.update(mask: [refused.field], to: profile, as: mia)
             }

@@ -7,7 +7,7 @@ struct ApprovalAsk: Sendable, Equatable {
     /// The most characters a subject id or a summary may have.
     static let longestText = 200
 
-    let minorID: String
+    let minorID: UserID
     let kind: ApprovalRecord.Kind
     let subjectID: String
     let summary: String
@@ -15,29 +15,17 @@ struct ApprovalAsk: Sendable, Equatable {
     /// The ask `request` makes, or INVALID_ARGUMENT naming every bad field.
     init(_ request: Kindred_Family_V1_CreateApprovalRequestRequest) throws(RPCError) {
         var violations = FieldViolations()
-        violations.add("minor_user_id", Self.idProblem(request.minorUserID, "a user id"))
+        let minorID: UserID? = violations.id("minor_user_id", request.minorUserID)
         let kind = ApprovalRecord.Kind(request.kind)
         if kind == nil {
             violations.add("kind", "must be APPROVAL_KIND_JOIN_EVENT or APPROVAL_KIND_VIEW_FLAGGED_MEDIA")
         }
         violations.add("subject_id", Self.textProblem(request.subjectID))
         violations.add("summary", Self.textProblem(request.summary))
-        try violations.throwIfAny()
-        minorID = request.minorUserID.lowercased()
+        self.minorID = try violations.throwIfAny(minorID)
         self.kind = kind!  // nil was refused above
         subjectID = request.subjectID
         summary = request.summary
-    }
-
-    /// Refuses `approvalID` unless it is a UUID, as every approval's id is.
-    static func requireApprovalID(_ approvalID: String) throws(RPCError) {
-        try FieldViolations.refuse("approval_id", idProblem(approvalID, "an approval id"))
-    }
-
-    /// Why `id` cannot be `what` (a UUID); nil when it can.
-    private static func idProblem(_ id: String, _ what: String) -> String? {
-        if id.isEmpty { return "is required" }
-        return UUIDv7.isWellFormed(id) ? nil : "must be \(what) (a UUID)"
     }
 
     /// Why `text` cannot be a subject id or a summary: blank, too long, or holding a control character (a

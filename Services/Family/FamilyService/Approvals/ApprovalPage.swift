@@ -10,7 +10,7 @@ struct ApprovalPage: Sendable, Equatable {
     /// Only requests in this state; nil for every state.
     let state: ApprovalRecord.State?
     /// Serve requests older than this one; nil for the first page.
-    let before: String?
+    let before: ApprovalID?
     let size: Int
 
     /// The page `request` asks for, or INVALID_ARGUMENT naming every bad field.
@@ -31,15 +31,15 @@ struct ApprovalPage: Sendable, Equatable {
     }
 
     /// The token of the page after the one ending with `lastID`.
-    func nextToken(after lastID: String) -> String {
-        Paging.token(Self.filterName(state), lastID)
+    func nextToken(after lastID: ApprovalID) -> String {
+        Paging.token(Self.filterName(state), lastID.description)
     }
 
-    private static func decode(_ token: String, state: ApprovalRecord.State?) -> String? {
-        guard let fields = Paging.fields(of: token, count: 2), fields[0] == filterName(state),
-            UUIDv7.isWellFormed(fields[1])
-        else { return nil }
-        return fields[1]
+    private static func decode(_ token: String, state: ApprovalRecord.State?) -> ApprovalID? {
+        guard let fields = Paging.fields(of: token, count: 2), fields[0] == filterName(state) else {
+            return nil
+        }
+        return ApprovalID(fields[1])
     }
 
     private static func filterName(_ state: ApprovalRecord.State?) -> String {

@@ -17,22 +17,24 @@ struct ApprovalRecord: Sendable, Equatable {
         case denied = 3
     }
 
-    let id: String
-    let minorID: String
+    let id: ApprovalID
+    let minorID: UserID
     let kind: Kind
     let subjectID: String
     let summary: String
     let state: State
     /// The guardian who decided; nil while pending.
-    let decidedBy: String?
+    let decidedBy: UserID?
     let createdAt: Date
     let decidedAt: Date?
 
     /// The request as every RPC and the `approval.decided` event show it.
     var proto: Kindred_Family_V1_ApprovalRequest {
         Kindred_Family_V1_ApprovalRequest(
-            approvalID: id, minorUserID: minorID, kind: kind.proto, subjectID: subjectID, summary: summary,
-            state: state.proto, decidedBy: decidedBy ?? "", createdAt: Kindred_Common_V1_Timestamp(createdAt),
+            approvalID: id.description, minorUserID: minorID.description, kind: kind.proto,
+            subjectID: subjectID, summary: summary,
+            state: state.proto, decidedBy: decidedBy?.description ?? "",
+            createdAt: Kindred_Common_V1_Timestamp(createdAt),
             decidedAt: decidedAt.map(Kindred_Common_V1_Timestamp.init))
     }
 }

@@ -11,27 +11,27 @@ extension Approvals {
     /// (a retry), which returns the request as it stands. The minor and services may see the request but not
     /// decide it (`ONLY_GUARDIAN_MAY_DECIDE`); anyone else gets NOT_FOUND.
     func decide(_ approvalID: String, approve: Bool, as caller: Caller) async throws -> ApprovalRecord {
-        try ApprovalAsk.requireApprovalID(approvalID)
+        let approvalID: ApprovalID = try FieldViolations.id("approval_id", approvalID)
         let decision: ApprovalRecord.State = approve ? .approved : .denied
         let now = clock.now
         return try await database.transaction { tx in
             guard let record = try await ApprovalStore.lockedApproval(id: approvalID, in: tx) else {
                 throw FamilyError.approvalNotFound
             }
-            guard caller.role != .service,
-                try await GuardianLinkStore.hold(guardian: caller.userID, minor: record.minorID, in: tx)
+            guard caller.role != .service, let guardianID = caller.accountUserID,
+                try await GuardianLinkStore.hold(guardian: guardianID, minor: record.minorID, in: tx)
             else {
-                let maySee = caller.role == .service || caller.userID == record.minorID
+                let maySee = caller.role == .service || caller.accountUserID == record.minorID
                 throw maySee ? FamilyError.onlyGuardianMayDecide : FamilyError.approvalNotFound
             }
             guard record.state == .pending else {
-                guard record.state == decision, record.decidedBy == caller.userID else {
+                guard record.state == decision, record.decidedBy == guardianID else {
                     throw FamilyError.approvalAlreadyDecided
                 }
                 return record
             }
             let decided = try await ApprovalStore.decide(
-                approvalID, decision, by: caller.userID, at: now, in: tx)
+                approvalID, decision, by: guardianID, at: now, in: tx)
             try await FamilyEvents.append(
                 .approvalDecided(Kindred_Family_V1_ApprovalDecided(approval: decided.proto)), in: tx)
             try await NotificationInbox.post(decided.decidedNotice, to: decided.minorID, at: now, in: tx)

@@ -1,4 +1,5 @@
 import KindredAuth
+import KindredHandlers
 import KindredMessages
 import KindredPostgres
 
@@ -7,10 +8,10 @@ extension Approvals {
     /// Request `approvalID`, for its minor, their guardians and services; NOT_FOUND for anyone else, who may
     /// not learn that it exists.
     func approval(_ approvalID: String, as caller: Caller) async throws -> ApprovalRecord {
-        try ApprovalAsk.requireApprovalID(approvalID)
-        let viewer = caller.role == .service ? nil : caller.userID
+        let approvalID: ApprovalID = try FieldViolations.id("approval_id", approvalID)
+        let viewer = caller.role == .service ? nil : caller.accountUserID
         guard let found = try await ApprovalStore.approval(id: approvalID, viewer: viewer, on: database),
-            found.viewerGuards || caller.role == .service || found.record.minorID == caller.userID
+            found.viewerGuards || caller.role == .service || found.record.minorID == caller.accountUserID
         else { throw FamilyError.approvalNotFound }
         return found.record
     }
@@ -21,7 +22,8 @@ extension Approvals {
         -> (approvals: [ApprovalRecord], nextPageToken: String)
     {
         let page = try ApprovalPage(request)
-        var approvals = try await ApprovalStore.list(for: caller.userID, page, on: database)
+        guard let viewer = caller.accountUserID else { return ([], "") }
+        var approvals = try await ApprovalStore.list(for: viewer, page, on: database)
         guard approvals.count > page.size else { return (approvals, "") }
         approvals.removeLast(approvals.count - page.size)
         return (approvals, page.nextToken(after: approvals[approvals.count - 1].id))

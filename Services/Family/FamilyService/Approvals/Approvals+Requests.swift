@@ -19,7 +19,7 @@ extension Approvals {
             let guardians = try await GuardianLinkStore.guardianIDs(ofMinor: ask.minorID, on: tx)
             guard !guardians.isEmpty else { throw FamilyError.noGuardian }
             let (record, created) = try await ApprovalStore.insertPending(
-                ask, id: UUIDv7.generate(at: now), at: now, in: tx)
+                ask, id: .generate(at: now), at: now, in: tx)
             if created {
                 for guardian in guardians {
                     try await NotificationInbox.post(record.requestedNotice, to: guardian, at: now, in: tx)
@@ -30,9 +30,9 @@ extension Approvals {
     }
 
     /// A service may ask for anyone; a user only for themselves, and only while a minor.
-    private static func requireMayAsk(for minorID: String, _ caller: Caller) throws(RPCError) {
+    private static func requireMayAsk(for minorID: UserID, _ caller: Caller) throws(RPCError) {
         guard caller.role != .service else { return }
-        guard caller.userID == minorID else { throw FamilyError.approvalNotYours }
+        guard caller.accountUserID == minorID else { throw FamilyError.approvalNotYours }
         guard caller.isMinor else { throw FamilyError.notAMinor }
     }
 }

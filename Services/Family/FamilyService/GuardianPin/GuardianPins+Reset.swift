@@ -10,21 +10,20 @@ extension GuardianPins {
     /// Mails `caller`, a guardian of `minorID`, a single-use link to set a new PIN, replacing any earlier
     /// link; until it is used or expires the minor's controls and PIN cannot change. Returns its expiry.
     func requestReset(minorID: String, caller: Caller) async throws -> Date {
-        var violations = FieldViolations()
-        let minorID = MinorAccess.userID(minorID, field: "minor_user_id", into: &violations)
-        try violations.throwIfAny()
-        try await database.transaction { tx in
-            try await MinorAccess.requireGuardian(caller, of: minorID, on: tx)
+        let minorID: UserID = try FieldViolations.id("minor_user_id", minorID)
+        let guardianID = try await database.transaction { tx in
+            let guardianID = try await MinorAccess.requireGuardian(caller, of: minorID, on: tx)
             guard try await GuardianPinStore.lock(minorID, on: tx) != nil else { throw FamilyError.pinNotSet }
+            return guardianID
         }
-        async let guardian = account(caller.userID)
+        async let guardian = account(guardianID)
         async let minor = account(minorID)
         let (to, about) = try await (guardian, minor)
         let now = clock.now
         let expiresAt = now.addingTimeInterval(Double(Self.resetLifetime.components.seconds))
         try await database.transaction { tx in
             let token = try await GuardianPinResetStore.issue(
-                minorID, guardianID: caller.userID.lowercased(), email: to.email, now: now,
+                minorID, guardianID: guardianID, email: to.email, now: now,
                 expiresAt: expiresAt, on: tx)
             try await mail.send(
                 try mail.guardianPinReset(
@@ -37,7 +36,7 @@ extension GuardianPins {
     /// Sets a new PIN with the token of a reset link, using the link up: clears the pending reset, the
     /// lockout and every guardian session of the minor, and mails the guardian a confirmation. Returns the
     /// minor's id. The link is checked before the hash, so nobody without a live link spends Argon2id.
-    func reset(token text: String, pin: String, confirmation: String) async throws -> String {
+    func reset(token text: String, pin: String, confirmation: String) async throws -> UserID {
         var violations = FieldViolations()
         violations.require("token", text)
         try GuardianPinRules.checkNewPin(pin, confirmation: confirmation, violations: violations)

@@ -8,8 +8,9 @@ extension GuardianPins {
     func set(minorID: String, pin: String, confirmation: String, session: String, caller: Caller) async throws
     {
         var violations = FieldViolations()
-        let minorID = MinorAccess.userID(minorID, field: "minor_user_id", into: &violations)
+        let parsedMinorID: UserID? = violations.id("minor_user_id", minorID)
         try GuardianPinRules.checkNewPin(pin, confirmation: confirmation, violations: violations)
+        let minorID = try violations.throwIfAny(parsedMinorID)
         let now = clock.now
         // Every check runs before the hash, so only a guardian allowed to set the PIN spends Argon2id.
         try await database.transaction { tx in

@@ -17,11 +17,11 @@ struct GuardianPins: Sendable {
     let clock: WallClock
     let mail: FamilyMail
     /// Identity's owner view of an account: the guardian's address and name for the reset mail.
-    let account: @Sendable (String) async throws -> Kindred_Identity_V1_Account
+    let account: @Sendable (UserID) async throws -> Kindred_Identity_V1_Account
 
     init(
         database: PostgresPool, hasher: PasswordHasher, clock: WallClock, mail: FamilyMail,
-        account: @escaping @Sendable (String) async throws -> Kindred_Identity_V1_Account
+        account: @escaping @Sendable (UserID) async throws -> Kindred_Identity_V1_Account
     ) {
         self.database = database
         self.hasher = hasher
@@ -54,14 +54,14 @@ struct GuardianPins: Sendable {
     /// wrong PINs lock out a fourth however they race. `then` runs in the same transaction on a right PIN.
     private func prove<Value: Sendable>(
         _ minorID: String, pin: String, caller: Caller,
-        then: (String, Date, PostgresTransaction) async throws -> Value
+        then: (UserID, Date, PostgresTransaction) async throws -> Value
     ) async throws -> Value {
         var violations = FieldViolations()
-        let minorID = MinorAccess.userID(minorID, field: "minor_user_id", into: &violations)
+        let parsedMinorID: UserID? = violations.id("minor_user_id", minorID)
         if !GuardianPinRules.isWellFormed(pin) {
             violations.add("pin", "must be \(GuardianPinRules.length) digits")
         }
-        try violations.throwIfAny()
+        let minorID = try violations.throwIfAny(parsedMinorID)
         // A wrong PIN's count must commit, so it comes back as a value and is thrown after the commit.
         let outcome: Result<Value, RPCError> = try await database.transaction { tx in
             guard try await MinorAccess.of(caller, to: minorID, on: tx) != .stranger else {
@@ -91,7 +91,7 @@ struct GuardianPins: Sendable {
     }
 
     /// Counts one more wrong PIN; the third in a row locks the PIN and starts the count again.
-    private func countFailure(_ minorID: String, after failures: Int, now: Date, on tx: PostgresTransaction)
+    private func countFailure(_ minorID: UserID, after failures: Int, now: Date, on tx: PostgresTransaction)
         async throws -> RPCError
     {
         let failures = failures + 1

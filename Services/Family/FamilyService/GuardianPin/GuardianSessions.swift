@@ -16,13 +16,15 @@ enum GuardianSessions {
     }
 
     /// Opens a session on `minorID` for `caller`, at `now`.
-    static func open(_ minorID: String, for caller: Caller, now: Date, on tx: PostgresTransaction)
+    static func open(_ minorID: UserID, for caller: Caller, now: Date, on tx: PostgresTransaction)
         async throws
         -> Opened
     {
+        // Only a person with an account gets past `MinorAccess`, so a session always has an opener.
+        guard let openedBy = caller.accountUserID else { throw FamilyError.userNotFound }
         let expiresAt = now.addingTimeInterval(Double(lifetime.components.seconds))
         let token = try await GuardianSessionStore.open(
-            minorID, openedBy: caller.userID.lowercased(), now: now, expiresAt: expiresAt, on: tx)
+            minorID, openedBy: openedBy, now: now, expiresAt: expiresAt, on: tx)
         return Opened(token: token, expiresAt: expiresAt)
     }
 
@@ -36,7 +38,7 @@ enum GuardianSessions {
     /// Refuses unless `text` is a session on `minorID` opened by `caller` and unexpired at `now`; the caller
     /// has just been found to guard the minor still.
     static func require(
-        _ text: String, on minorID: String, by caller: Caller, now: Date, in tx: PostgresTransaction
+        _ text: String, on minorID: UserID, by caller: Caller, now: Date, in tx: PostgresTransaction
     ) async throws {
         guard !text.isEmpty else { throw FamilyError.sessionRefused(.missing) }
         var found: GuardianSessionStore.Found?
@@ -50,7 +52,7 @@ enum GuardianSessions {
     /// opened it and it is unexpired at `now`. A session of another user, or on another minor, is as good as
     /// none.
     static func accept(_ found: GuardianSessionStore.Found?, by caller: Caller, now: Date) throws(RPCError) {
-        guard let found, found.openedBy == caller.userID.lowercased() else {
+        guard let found, found.openedBy == caller.accountUserID else {
             throw FamilyError.sessionRefused(.invalid)
         }
         guard StoredInstant.isAhead(found.expiresAt, of: now) else {

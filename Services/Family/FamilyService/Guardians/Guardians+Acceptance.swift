@@ -12,7 +12,7 @@ extension Guardians {
     /// same link or another of the minor's) gets the existing link back.
     func accept(token text: String, as caller: Caller) async throws -> GuardianLinkStore.Link {
         try FieldViolations.require(["token": text])
-        guard let guardian = caller.accountID else { throw FamilyError.accountRequired }
+        guard let guardian = caller.accountUserID else { throw FamilyError.accountRequired }
         guard !caller.isMinor else { throw FamilyError.guardianMustBeAdult }
         guard try await isEmailVerified(guardian) else { throw FamilyError.emailNotVerified }
         let token = OpaqueToken(text: text)
@@ -33,7 +33,7 @@ extension Guardians {
 
     /// The rest of an acceptance, with the minor's row locked.
     private func link(
-        _ guardian: String, by invitation: GuardianInvitationStore.Invitation, now: Date,
+        _ guardian: UserID, by invitation: GuardianInvitationStore.Invitation, now: Date,
         in tx: PostgresTransaction
     ) async throws -> GuardianLinkStore.Link {
         let minor = invitation.minorID
@@ -62,7 +62,7 @@ extension GuardianLinkStore.Link {
     /// The link as the wire carries it.
     var proto: Kindred_Family_V1_GuardianLink {
         Kindred_Family_V1_GuardianLink(
-            linkID: id, minorUserID: minorID, guardianUserID: guardianID,
+            linkID: id.description, minorUserID: minorID.description, guardianUserID: guardianID.description,
             createdAt: Kindred_Common_V1_Timestamp(createdAt))
     }
 }

@@ -22,7 +22,7 @@ extension Guardians {
         violations.add("request_id", Self.requestIDProblem(requestID))
         violations.add("guardian_email", Self.emailProblem(email))
         try violations.throwIfAny()
-        guard let minor = caller.accountID, caller.isMinor else { throw FamilyError.inviterMustBeMinor }
+        guard let minor = caller.accountUserID, caller.isMinor else { throw FamilyError.inviterMustBeMinor }
         let now = clock.now
         return try await database.transaction { tx in
             guard try await ControlsLifecycleStore.lockMinor(minor, now: now, in: tx) else {
@@ -56,7 +56,7 @@ extension Guardians {
 
     /// Refuses a new invitation to an address invited within `reinviteInterval`, or past
     /// `invitationsPerDay`, with the time until one would be accepted.
-    private func checkRate(minor: String, email: String, now: Date, in tx: PostgresTransaction) async throws {
+    private func checkRate(minor: UserID, email: String, now: Date, in tx: PostgresTransaction) async throws {
         let day = 24 * 3_600.0
         let recent = try await GuardianInvitationStore.recent(
             minor: minor, email: email, since: now.addingTimeInterval(-day), in: tx)
@@ -96,7 +96,7 @@ extension GuardianInvitationStore.Invitation {
     /// The invitation as the wire carries it.
     var proto: Kindred_Family_V1_GuardianInvitation {
         Kindred_Family_V1_GuardianInvitation(
-            invitationID: id, minorUserID: minorID, guardianEmail: guardianEmail,
+            invitationID: id, minorUserID: minorID.description, guardianEmail: guardianEmail,
             expiresAt: Kindred_Common_V1_Timestamp(expiresAt))
     }
 }

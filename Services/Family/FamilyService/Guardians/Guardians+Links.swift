@@ -7,7 +7,7 @@ extension Guardians {
     func links(of caller: Caller) async throws
         -> (links: [GuardianLinkStore.Link], pending: [GuardianInvitationStore.Invitation])
     {
-        guard let user = caller.accountID else { throw FamilyError.accountRequired }
+        guard let user = caller.accountUserID else { throw FamilyError.accountRequired }
         async let links = GuardianLinkStore.links(of: user, on: database)
         async let pending = GuardianInvitationStore.pending(minor: user, now: clock.now, on: database)
         return (try await links, try await pending)
@@ -16,8 +16,8 @@ extension Guardians {
     /// Ends the link `linkID`: only its guardian may. The minor on it is told why not; anyone else hears that
     /// there is no such link, so nobody learns about other families.
     func remove(link linkID: String, as caller: Caller) async throws {
-        guard UUIDv7.isWellFormed(linkID) else { throw FieldViolations.single("link_id", "is not a link id") }
-        guard let user = caller.accountID else { throw FamilyError.guardianLinkNotFound }
+        let linkID: GuardianLinkID = try FieldViolations.id("link_id", linkID)
+        guard let user = caller.accountUserID else { throw FamilyError.guardianLinkNotFound }
         if try await GuardianLinkStore.delete(linkID, guardian: user, on: database) { return }
         guard let link = try await GuardianLinkStore.link(linkID, on: database), link.minorID == user else {
             throw FamilyError.guardianLinkNotFound

@@ -15,26 +15,26 @@ struct Guardians: Sendable {
     let clock: WallClock
     let mail: FamilyMail
     /// Whether the account `userID` has verified its email: identity's answer.
-    let isEmailVerified: @Sendable (_ userID: String) async throws -> Bool
+    let isEmailVerified: @Sendable (_ userID: UserID) async throws -> Bool
 
     /// Whether `guardianID` guards `minorID`: one index probe, for any part's permission checks.
-    func isGuardian(_ guardianID: String, of minorID: String) async throws -> Bool {
+    func isGuardian(_ guardianID: UserID, of minorID: UserID) async throws -> Bool {
         try await GuardianLinkStore.exists(guardian: guardianID, minor: minorID, on: database)
     }
 
     /// `isGuardian` as a step of `tx`, seeing what the transaction wrote.
-    func isGuardian(_ guardianID: String, of minorID: String, in tx: PostgresTransaction) async throws -> Bool
+    func isGuardian(_ guardianID: UserID, of minorID: UserID, in tx: PostgresTransaction) async throws -> Bool
     {
         try await GuardianLinkStore.exists(guardian: guardianID, minor: minorID, on: tx)
     }
 
     /// The user ids of `minorID`'s guardians, the first linked first.
-    func guardians(of minorID: String) async throws -> [String] {
+    func guardians(of minorID: UserID) async throws -> [UserID] {
         try await GuardianLinkStore.guardianIDs(ofMinor: minorID, on: database)
     }
 
     /// `guardians(of:)` inside `tx`.
-    func guardians(of minorID: String, in tx: PostgresTransaction) async throws -> [String] {
+    func guardians(of minorID: UserID, in tx: PostgresTransaction) async throws -> [UserID] {
         try await GuardianLinkStore.guardianIDs(ofMinor: minorID, on: tx)
     }
 }

@@ -27,13 +27,17 @@ struct IdentityEventHandler: Sendable {
     func apply(_ received: ReceivedIdentityEvent, in tx: PostgresTransaction) async throws {
         let now = clock.now
         switch received.event.payload {
-        case .userRegistered(let registered) where checked(registered.userID):
-            guard registered.ageBand == .ageBand1315 || registered.ageBand == .ageBand1617 else { return }
-            try await ControlsLifecycleStore.createForMinor(registered.userID, now: now, in: tx)
-        case .userCameOfAge(let cameOfAge) where checked(cameOfAge.userID):
-            try await comeOfAge(cameOfAge.userID, account: received.account, now: now, in: tx)
-        case .userDeleted(let deleted) where checked(deleted.userID):
-            try await forget(deleted.userID, in: tx)
+        case .userRegistered(let registered):
+            guard let user = checked(registered.userID),
+                registered.ageBand == .ageBand1315 || registered.ageBand == .ageBand1617
+            else { return }
+            try await ControlsLifecycleStore.createForMinor(user, now: now, in: tx)
+        case .userCameOfAge(let cameOfAge):
+            guard let user = checked(cameOfAge.userID) else { return }
+            try await comeOfAge(user, account: received.account, now: now, in: tx)
+        case .userDeleted(let deleted):
+            guard let user = checked(deleted.userID) else { return }
+            try await forget(user, in: tx)
         default:
             return
         }
@@ -41,7 +45,7 @@ struct IdentityEventHandler: Sendable {
 
     /// Controls off, pending invitations ended, and the user told in the app and by email, once.
     private func comeOfAge(
-        _ user: String, account: Kindred_Identity_V1_Account?, now: Date, in tx: PostgresTransaction
+        _ user: UserID, account: Kindred_Identity_V1_Account?, now: Date, in tx: PostgresTransaction
     ) async throws {
         try await ControlsLifecycleStore.switchOff(user, now: now, in: tx)
         try await GuardianInvitationStore.expirePending(minor: user, now: now, in: tx)
@@ -54,7 +58,7 @@ struct IdentityEventHandler: Sendable {
     }
 
     /// The user's profile, guardian links both ways, invitations, controls, and their notifications.
-    private func forget(_ user: String, in tx: PostgresTransaction) async throws {
+    private func forget(_ user: UserID, in tx: PostgresTransaction) async throws {
         try await ControlsLifecycleStore.delete(user, in: tx)
         try await GuardianLinkStore.deleteAll(of: user, in: tx)
         try await GuardianInvitationStore.deleteAll(of: user, in: tx)
@@ -62,13 +66,13 @@ struct IdentityEventHandler: Sendable {
         try await NotificationDataStore.deleteAll(of: user, in: tx)
     }
 
-    /// Whether `userID` is a user id; an event naming anything else is logged and skipped, since it would
-    /// fail the same way every time and hold the consumer there.
-    private func checked(_ userID: String) -> Bool {
-        guard UUIDv7.isWellFormed(userID) else {
-            logger.error("identity event names no user id; skipped", metadata: ["user_id": "\(userID)"])
-            return false
+    /// The user id in `text`; nil for an event naming anything else, which is logged and skipped, since it
+    /// would fail the same way every time and hold the consumer there.
+    private func checked(_ text: String) -> UserID? {
+        guard let userID = UserID(text) else {
+            logger.error("identity event names no user id; skipped", metadata: ["user_id": "\(text)"])
+            return nil
         }
-        return true
+        return userID
     }
 }

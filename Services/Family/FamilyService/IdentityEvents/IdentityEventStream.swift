@@ -1,5 +1,6 @@
 import KindredAPI
 import KindredEvents
+import KindredHandlers
 import KindredMessages
 import KindredRPC
 import KindredRuntime
@@ -36,11 +37,11 @@ struct IdentityEventStream: AsyncSequence, Sendable {
         /// The next event; nil when the call ends, its lifetime included.
         mutating func next() async throws -> ReceivedIdentityEvent? {
             guard let event = try await events.next() else { return nil }
-            guard case .userCameOfAge(let cameOfAge) = event.payload else {
+            guard case .userCameOfAge(let cameOfAge) = event.payload, let user = UserID(cameOfAge.userID)
+            else {
                 return ReceivedIdentityEvent(event: event)
             }
-            return ReceivedIdentityEvent(
-                event: event, account: try await identity.knownAccount(cameOfAge.userID))
+            return ReceivedIdentityEvent(event: event, account: try await identity.knownAccount(user))
         }
     }
 }

@@ -12,7 +12,7 @@ struct GuardianAlert: Sendable, Equatable {
         case contentReported(kind: Kindred_Social_V1_ContentKind, reason: String, reportCount: Int32)
     }
 
-    let minorID: String
+    let minorID: UserID
     let activity: Activity
     let occurredAt: Date
     /// Names the event (`social:<cursor>:<type>`): the minor's activity row and every notice it posts carry
@@ -37,8 +37,8 @@ struct GuardianAlert: Sendable, Equatable {
         case nil:
             return nil
         }
-        guard UUIDv7.isWellFormed(minorID) else { return nil }
-        self.minorID = minorID.lowercased()
+        guard let minorID = UserID(minorID) else { return nil }
+        self.minorID = minorID
         occurredAt = event.occurredAt?.date ?? now
         eventKey = "social:\(event.cursor):\(event.type)"
     }
@@ -68,7 +68,7 @@ struct AddressedAlert: SequencedEvent {
     /// How mails and notices name the minor.
     let minorName: String
     /// Guardian id → email address; a guardian identity no longer knows gets no mail.
-    let emails: [String: String]
+    let emails: [UserID: String]
 }
 
 extension GuardianAlert {

@@ -33,7 +33,7 @@ struct GuardianAlerts: Sendable {
             logger.debug("social event raises no alert", metadata: ["type": "\(event.type)"])
             return AddressedAlert(cursor: event.cursor, alert: nil, minorName: "", emails: [:])
         }
-        var emails: [String: String] = [:]
+        var emails: [UserID: String] = [:]
         for guardian in try await GuardianLinkStore.guardianIDs(ofMinor: alert.minorID, on: database) {
             emails[guardian] = try await identity.knownAccount(guardian)?.email
         }

@@ -9,7 +9,7 @@ struct Notice: Sendable {
     let title: String
     let body: String
     /// The user the notice is about (the minor, for a guardian's alert); nil when it is the recipient.
-    var subjectUserID: String? = nil
+    var subjectUserID: UserID? = nil
     /// Names the notice after what caused it (`"came_of_age"`, an event's cursor), so that a handler seeing
     /// the same event again posts nothing twice.
     var dedupKey: String? = nil
@@ -26,8 +26,8 @@ enum NotificationInbox {
     /// Posts `notice` to `recipient`; false when a notice with the same `dedupKey` was posted to them before.
     @discardableResult
     static func post(
-        _ notice: Notice, to recipient: String, at now: Date, in tx: PostgresTransaction
+        _ notice: Notice, to recipient: UserID, at now: Date, in tx: PostgresTransaction
     ) async throws -> Bool {
-        try await InboxStore.post(notice, id: UUIDv7.generate(at: now), to: recipient, at: now, in: tx)
+        try await InboxStore.post(notice, id: .generate(at: now), to: recipient, at: now, in: tx)
     }
 }

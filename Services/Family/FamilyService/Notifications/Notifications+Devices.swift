@@ -11,7 +11,7 @@ extension Notifications {
     /// Registers the device `token` names for `user`'s push messages; `pushEnabled` is the opt-in. The same
     /// token again updates the device; a token another user had moves to `user`.
     func registerDevice(
-        for user: String, platform: Kindred_Family_V1_PushPlatform, token: String, pushEnabled: Bool
+        for user: UserID, platform: Kindred_Family_V1_PushPlatform, token: String, pushEnabled: Bool
     ) async throws -> Kindred_Family_V1_PushDevice {
         var violations = FieldViolations()
         if platform != .apns && platform != .fcm {
@@ -37,22 +37,20 @@ extension Notifications {
     }
 
     /// Forgets one of `user`'s devices and the push messages queued for it; NOT_FOUND for any other id.
-    func unregisterDevice(_ deviceID: String, for user: String) async throws {
-        guard UUIDv7.isWellFormed(deviceID) else {
-            throw FieldViolations.single("device_id", "is not a device id")
-        }
+    func unregisterDevice(_ deviceID: String, for user: UserID) async throws {
+        let deviceID: PushDeviceID = try FieldViolations.id("device_id", deviceID)
         guard try await PushDeviceStore.unregister(deviceID, of: user, on: database) else {
             throw FamilyError.refusal(.notFound, "PUSH_DEVICE_NOT_FOUND", "You have no such push device.")
         }
     }
 
     /// `user`'s guardian notification settings: both on until they change them.
-    func settings(of user: String) async throws -> Kindred_Family_V1_NotificationSettings {
+    func settings(of user: UserID) async throws -> Kindred_Family_V1_NotificationSettings {
         try await NotificationSettingsStore.settings(of: user, on: database)
     }
 
     /// Replaces `user`'s settings; safety alerts (reported content) have no setting: they always go out.
-    func updateSettings(_ settings: Kindred_Family_V1_NotificationSettings?, of user: String) async throws
+    func updateSettings(_ settings: Kindred_Family_V1_NotificationSettings?, of user: UserID) async throws
         -> Kindred_Family_V1_NotificationSettings
     {
         guard let settings else { throw FieldViolations.single("settings", "is required") }

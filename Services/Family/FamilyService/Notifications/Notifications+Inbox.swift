@@ -8,7 +8,7 @@ extension Notifications {
     static let markLimit = 500
 
     /// A page of `recipient`'s notifications, newest first (the last committed first), with their unread count.
-    func list(for recipient: String, page: InboxPage) async throws
+    func list(for recipient: UserID, page: InboxPage) async throws
         -> Kindred_Family_V1_ListNotificationsResponse
     {
         async let unread = InboxStore.unreadCount(of: recipient, on: database)
@@ -27,16 +27,14 @@ extension Notifications {
 
     /// Marks the notifications `ids` names read, those of `recipient` only (others' ids change nothing and
     /// say nothing); returns how many of theirs stay unread. A malformed id is INVALID_ARGUMENT.
-    func markRead(_ ids: [String], for recipient: String) async throws -> Int64 {
+    func markRead(_ ids: [String], for recipient: UserID) async throws -> Int64 {
         var violations = FieldViolations()
         if ids.count > Self.markLimit {
             violations.add("notification_ids", "must name at most \(Self.markLimit) notifications")
         }
-        for (index, id) in ids.enumerated() where !UUIDv7.isWellFormed(id) {
-            violations.add("notification_ids[\(index)]", "is not a notification id")
-        }
-        try violations.throwIfAny()
-        return try await InboxStore.markRead(Array(Set(ids)), of: recipient, at: clock.now, on: database)
+        let ids: [NotificationID]? = violations.ids("notification_ids", ids)
+        let unique = try violations.throwIfAny(ids.map(Set.init))
+        return try await InboxStore.markRead(Array(unique), of: recipient, at: clock.now, on: database)
     }
 
     /// Sends `recipient`'s notifications created after `afterID` (empty: from now on), then each new one as it
@@ -44,15 +42,14 @@ extension Notifications {
     /// when the calling task is cancelled. The streams of one recipient share each wake-up's read
     /// (`RecipientBell`).
     func watch(
-        for recipient: String, after afterID: String,
+        for recipient: UserID, after afterID: String,
         send: (Kindred_Family_V1_Notification) async throws -> Void
     ) async throws {
-        if !afterID.isEmpty && !UUIDv7.isWellFormed(afterID) {
-            throw FieldViolations.single("after_notification_id", "is not a notification id")
-        }
-        try await bell.stream(to: recipient) { [database] in
+        let afterID: NotificationID? =
+            afterID.isEmpty ? nil : try FieldViolations.id("after_notification_id", afterID)
+        try await bell.stream(to: recipient.description) { [database] in
             let start = try await InboxStore.streamStart(
-                of: recipient, after: afterID.isEmpty ? nil : afterID, on: database)
+                of: recipient, after: afterID, on: database)
             return (start, true)
         } send: { positioned in
             try await send(positioned.notification)

@@ -17,7 +17,10 @@ struct Notifications: Sendable {
         bell = RecipientBell(
             channel: NotificationInbox.channel, pool: database, logger: context.logger, cursor: { $0.seq },
             read: { recipient, seq, limit in
-                try await InboxStore.notifications(of: recipient, after: seq, limit: limit, on: database)
+                // The bell keys its streams by the recipient's text, which `watch` gave it from a `UserID`.
+                guard let recipient = UserID(recipient) else { return [] }
+                return try await InboxStore.notifications(
+                    of: recipient, after: seq, limit: limit, on: database)
             })
     }
 }

@@ -35,7 +35,7 @@ struct WeeklySummaries: Sendable {
     func sweep() async throws -> Int {
         let week = SummaryWeek(containing: clock.now).previous
         var sent = 0
-        var after = "00000000-0000-0000-0000-000000000000"
+        var after = UserID(UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)))
         while true {
             let due = try await WeeklySummaryStore.dueGuardians(
                 of: week, after: after, limit: Self.batch, on: database)
@@ -60,9 +60,9 @@ struct WeeklySummaries: Sendable {
 
     /// Claims and mails `guardian`'s summary of `week`; false when another sweep had claimed it. A guardian
     /// identity no longer knows is claimed without a mail, so that no sweep asks again.
-    private func summarize(_ week: SummaryWeek, for guardian: String) async throws -> Bool {
+    private func summarize(_ week: SummaryWeek, for guardian: UserID) async throws -> Bool {
         let email = try await identity.knownAccount(guardian)?.email
-        var names: [String: String] = [:]
+        var names: [UserID: String] = [:]
         let links = try await GuardianLinkStore.links(of: guardian, on: database)
         for minor in links.filter({ $0.guardianID == guardian }).map(\.minorID) {
             names[minor] = try await identity.knownAccount(minor)?.username

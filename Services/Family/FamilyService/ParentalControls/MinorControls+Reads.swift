@@ -39,16 +39,13 @@ extension MinorControls {
     private func visibleRead(userID requested: String, session: String, caller: Caller, now: Date)
         async throws -> (read: ParentalControlsStore.Read, privileged: Bool)
     {
-        var violations = FieldViolations()
-        let userID = MinorAccess.userID(
-            requested.isEmpty && caller.role == .user ? caller.userID : requested, field: "user_id",
-            into: &violations)
-        try violations.throwIfAny()
-        let privileged = caller.role != .user || caller.userID.lowercased() == userID
+        let userID: UserID = try FieldViolations.id(
+            "user_id", requested.isEmpty && caller.role == .user ? caller.userID : requested)
+        let privileged = caller.role != .user || caller.accountUserID == userID
         // Only a user asking about someone else needs the guardian and session probes; the same statement
         // answers them, so the read others make on their hot paths stays one statement.
         let read = try await ParentalControlsStore.read(
-            userID, asking: privileged ? nil : caller.userID.lowercased(),
+            userID, asking: privileged ? nil : caller.accountUserID,
             session: privileged ? nil : GuardianSessions.presented(session), now: now, on: database)
         guard privileged || read.askerIsGuardian else { throw FamilyError.userNotFound }
         return (read, privileged)

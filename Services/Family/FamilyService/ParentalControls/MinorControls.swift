@@ -28,10 +28,10 @@ struct MinorControls: Sendable {
         caller: Caller
     ) async throws -> Kindred_Family_V1_ParentalControls {
         var violations = FieldViolations()
-        let minorID = MinorAccess.userID(minorID, field: "minor_user_id", into: &violations)
+        let parsedMinorID: UserID? = violations.id("minor_user_id", minorID)
         let toggles = ControlToggle.parse(mask, into: &violations)
         if changes == nil { violations.add("controls", "is required") }
-        try violations.throwIfAny()
+        let minorID = try violations.throwIfAny(parsedMinorID)
         let changes = changes ?? Kindred_Family_V1_ParentalControls()
         let now = clock.now
         return try await database.transaction { tx in

@@ -22,7 +22,7 @@ struct Profiles: Sendable {
     func update(mask: [String], to profile: Kindred_Family_V1_Profile?, as caller: Caller) async throws
         -> Kindred_Family_V1_Profile
     {
-        guard let owner = caller.accountID else { throw FamilyError.accountRequired }
+        guard let owner = caller.accountUserID else { throw FamilyError.accountRequired }
         let (fields, row) = try Self.changes(mask: mask, profile: profile ?? .init(), owner: owner)
         let now = clock.now
         let stored = try await database.transaction { tx in
@@ -32,31 +32,32 @@ struct Profiles: Sendable {
     }
 
     /// The user, their guardians and services see first and last names; nobody else.
-    private func mayReadNames(of subject: String, caller: Caller) async throws -> Bool {
+    private func mayReadNames(of subject: UserID, caller: Caller) async throws -> Bool {
         if caller.role == .service { return true }
-        guard let reader = caller.accountID else { return false }
+        guard let reader = caller.accountUserID else { return false }
         if reader == subject { return true }
         return try await GuardianLinkStore.exists(guardian: reader, minor: subject, on: database)
     }
 
     /// The profile a request names: the caller's own when empty.
-    private static func subject(_ userID: String, caller: Caller) throws(RPCError) -> String {
+    private static func subject(_ userID: String, caller: Caller) throws(RPCError) -> UserID {
         if userID.isEmpty {
-            guard let own = caller.accountID else { throw FieldViolations.single("user_id", "is required") }
+            guard let own = caller.accountUserID else {
+                throw FieldViolations.single("user_id", "is required")
+            }
             return own
         }
-        guard UUIDv7.isWellFormed(userID) else { throw FieldViolations.single("user_id", "is not a user id") }
-        return userID.lowercased()
+        return try FieldViolations.id("user_id", userID)
     }
 
     /// The named fields and a row holding their new values (the others empty), or INVALID_ARGUMENT naming
     /// every unknown mask path and every refused value.
-    private static func changes(mask: [String], profile: Kindred_Family_V1_Profile, owner: String)
+    private static func changes(mask: [String], profile: Kindred_Family_V1_Profile, owner: UserID)
         throws(RPCError) -> (Set<ProfileField>, ProfileStore.Row)
     {
         var violations = FieldViolations()
         if mask.isEmpty { violations.add("update_mask", "must name at least one field") }
-        if !profile.userID.isEmpty, profile.userID.lowercased() != owner {
+        if !profile.userID.isEmpty, UserID(profile.userID) != owner {
             violations.add("profile.user_id", "must be empty or the caller's own")
         }
         var fields = Set<ProfileField>()
@@ -78,9 +79,9 @@ struct Profiles: Sendable {
 
 extension ProfileStore.Row {
     /// The profile as the wire carries it, with the names left empty unless `withNames`.
-    func proto(of userID: String, withNames: Bool) -> Kindred_Family_V1_Profile {
+    func proto(of userID: UserID, withNames: Bool) -> Kindred_Family_V1_Profile {
         Kindred_Family_V1_Profile(
-            userID: userID, displayName: displayName, firstName: withNames ? firstName : "",
+            userID: userID.description, displayName: displayName, firstName: withNames ? firstName : "",
             lastName: withNames ? lastName : "", avatarURL: avatarURL, bio: bio,
             parentalControlsActive: parentalControlsActive,
             updatedAt: updatedAt.map(Kindred_Common_V1_Timestamp.init))

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import KindredHandlers
 import KindredPostgres
 
 /// The statements of creating and deciding requests, each a step of the caller's transaction.
@@ -7,7 +8,7 @@ extension ApprovalStore {
     /// and subject; `created` tells which. Race-free: the partial unique index picks one request whatever the
     /// number of callers, and the conflicting row is locked and returned, so the answer is always a pending
     /// request (a row decided meanwhile no longer conflicts, and PostgreSQL retries the insert).
-    static func insertPending(_ ask: ApprovalAsk, id: String, at now: Date, in tx: PostgresTransaction)
+    static func insertPending(_ ask: ApprovalAsk, id: ApprovalID, at now: Date, in tx: PostgresTransaction)
         async throws -> (record: ApprovalRecord, created: Bool)
     {
         // state = 1 (pending) is written out, not bound: ON CONFLICT names the partial index by its predicate.
@@ -25,7 +26,7 @@ extension ApprovalStore {
 
     /// Request `id`, locked until `tx` ends: of two guardians deciding at once, the second reads the first's
     /// decision.
-    static func lockedApproval(id: String, in tx: PostgresTransaction) async throws -> ApprovalRecord? {
+    static func lockedApproval(id: ApprovalID, in tx: PostgresTransaction) async throws -> ApprovalRecord? {
         try await tx.query(
             "SELECT \(Columns.request) FROM family.approval_requests r WHERE r.id = \(id)::uuid FOR UPDATE"
         ).first.map(record)
@@ -33,7 +34,7 @@ extension ApprovalStore {
 
     /// Records the decision on pending request `id`.
     static func decide(
-        _ id: String, _ state: ApprovalRecord.State, by guardianID: String, at now: Date,
+        _ id: ApprovalID, _ state: ApprovalRecord.State, by guardianID: UserID, at now: Date,
         in tx: PostgresTransaction
     ) async throws -> ApprovalRecord {
         let rows = try await tx.query(

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import KindredHandlers
 import KindredPostgres
 
 /// The SQL of `family.approval_requests`: each function one statement. The table's SQL lives in the
@@ -9,7 +10,7 @@ enum ApprovalStore {
 
     /// Request `id` as anyone may read it, and whether `viewer` (nil: a service, which guards nobody) is a
     /// guardian of its minor.
-    static func approval(id: String, viewer: String?, on pool: PostgresPool) async throws
+    static func approval(id: ApprovalID, viewer: UserID?, on pool: PostgresPool) async throws
         -> (record: ApprovalRecord, viewerGuards: Bool)?
     {
         let rows = try await pool.pureRead(
@@ -25,7 +26,7 @@ enum ApprovalStore {
 
     /// Up to `page.size + 1` requests, newest first, of `viewer` and of the minors they guard, so the caller
     /// can tell whether another page follows.
-    static func list(for viewer: String, _ page: ApprovalPage, on pool: PostgresPool) async throws
+    static func list(for viewer: UserID, _ page: ApprovalPage, on pool: PostgresPool) async throws
         -> [ApprovalRecord]
     {
         try await pool.pureRead(
@@ -45,7 +46,7 @@ enum ApprovalStore {
     /// A request from the first columns of `row` (`Columns.request`); a kind or state the table's CHECKs should
     /// have kept out is a decoding error naming the row.
     static func record(_ row: PostgresRow) throws -> ApprovalRecord {
-        let id = try row.decode(String.self, column: 0)
+        let id = try row.decode(ApprovalID.self, column: 0)
         guard let kind = ApprovalRecord.Kind(rawValue: try row.decode(Int.self, column: 2)),
             let state = ApprovalRecord.State(rawValue: try row.decode(Int.self, column: 5))
         else {
@@ -53,10 +54,10 @@ enum ApprovalStore {
                 kind: .decoding, message: "family.approval_requests row \(id) has an unknown kind or state")
         }
         return ApprovalRecord(
-            id: id, minorID: try row.decode(String.self, column: 1), kind: kind,
+            id: id, minorID: try row.decode(UserID.self, column: 1), kind: kind,
             subjectID: try row.decode(String.self, column: 3),
             summary: try row.decode(String.self, column: 4),
-            state: state, decidedBy: try row.decode(String?.self, column: 6),
+            state: state, decidedBy: try row.decode(UserID?.self, column: 6),
             createdAt: try row.decode(Date.self, column: 7), decidedAt: try row.decode(Date?.self, column: 8))
     }
 }

@@ -1,11 +1,12 @@
+import KindredHandlers
 import KindredPostgres
 
 /// The SQL of guardian alerts: who guards a minor (`family.guardian_links`) with their activity-alert
 /// setting, and the minor's activity (`family.minor_activity`).
 enum GuardianAlertStore {
     /// The guardians of `minor` with whether they want activity alerts (no settings row: they do).
-    static func recipients(of minor: String, in tx: PostgresTransaction) async throws
-        -> [(guardianID: String, activityAlerts: Bool)]
+    static func recipients(of minor: UserID, in tx: PostgresTransaction) async throws
+        -> [(guardianID: UserID, activityAlerts: Bool)]
     {
         try await tx.query(
             """
@@ -15,7 +16,7 @@ enum GuardianAlertStore {
             WHERE l.minor_id = \(minor)::uuid
             ORDER BY l.guardian_id
             """
-        ).decode((String, Bool).self).map { ($0, $1) }
+        ).decode((UserID, Bool).self).map { ($0, $1) }
     }
 
     /// Records `alert` as the minor's activity; false when its event was recorded before.

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import KindredAuth
+import KindredHandlers
 import KindredPostgres
 
 /// The SQL of `family.guardian_invitations`: the links minors mail to would-be guardians, each token kept only
@@ -8,16 +9,16 @@ enum GuardianInvitationStore {
     /// One invitation as stored.
     struct Invitation: Sendable, Equatable {
         let id: String
-        let minorID: String
+        let minorID: UserID
         let requestID: String
         let guardianEmail: String
         let createdAt: Date
         let expiresAt: Date
-        let acceptedBy: String?
+        let acceptedBy: UserID?
     }
 
     /// `minor`'s invitation made by the request `requestID`, if any.
-    static func invitation(minor: String, requestID: String, in tx: PostgresTransaction) async throws
+    static func invitation(minor: UserID, requestID: String, in tx: PostgresTransaction) async throws
         -> Invitation?
     {
         try decode(
@@ -43,7 +44,7 @@ enum GuardianInvitationStore {
     }
 
     /// `minor`'s invitations neither accepted nor expired at `now`, oldest first.
-    static func pending(minor: String, now: Date, on db: some StatementRunner) async throws -> [Invitation] {
+    static func pending(minor: UserID, now: Date, on db: some StatementRunner) async throws -> [Invitation] {
         try decode(
             await db.pureRead(
                 """
@@ -57,7 +58,7 @@ enum GuardianInvitationStore {
 
     /// When `minor` last invited `email` (ignoring case), and when the oldest of their invitations since
     /// `since` was made, with how many there are: what the invitation rate limits need.
-    static func recent(minor: String, email: String, since: Date, in tx: PostgresTransaction) async throws
+    static func recent(minor: UserID, email: String, since: Date, in tx: PostgresTransaction) async throws
         -> (lastToAddress: Date?, oldest: Date?, count: Int)
     {
         let rows = try await tx.query(
@@ -92,7 +93,7 @@ enum GuardianInvitationStore {
     }
 
     /// Marks `id` accepted by `guardian` at `now`.
-    static func markAccepted(_ id: String, by guardian: String, now: Date, in tx: PostgresTransaction)
+    static func markAccepted(_ id: String, by guardian: UserID, now: Date, in tx: PostgresTransaction)
         async throws
     {
         try await tx.query(
@@ -103,7 +104,7 @@ enum GuardianInvitationStore {
     }
 
     /// Ends every pending invitation of `minor` at `now` (the minor came of age).
-    static func expirePending(minor: String, now: Date, in tx: PostgresTransaction) async throws {
+    static func expirePending(minor: UserID, now: Date, in tx: PostgresTransaction) async throws {
         try await tx.query(
             """
             UPDATE family.guardian_invitations SET expires_at = \(now)
@@ -112,7 +113,7 @@ enum GuardianInvitationStore {
     }
 
     /// Deletes the invitations `user` sent or accepted.
-    static func deleteAll(of user: String, in tx: PostgresTransaction) async throws {
+    static func deleteAll(of user: UserID, in tx: PostgresTransaction) async throws {
         try await tx.query(
             """
             DELETE FROM family.guardian_invitations
@@ -123,7 +124,7 @@ enum GuardianInvitationStore {
     private static func decode(_ rows: PostgresRows) throws -> [Invitation] {
         try rows.map { row in
             let (id, minor, requestID, email, createdAt, expiresAt, acceptedBy) = try row.decode(
-                (String, String, String, String, Date, Date, String?).self)
+                (String, UserID, String, String, Date, Date, UserID?).self)
             return Invitation(
                 id: id, minorID: minor, requestID: requestID, guardianEmail: email, createdAt: createdAt,
                 expiresAt: expiresAt, acceptedBy: acceptedBy)

@@ -6,16 +6,15 @@ import KindredPostgres
 enum GuardianLinkStore {
     /// One link as stored.
     struct Link: Sendable, Equatable {
-        let id: String
-        let minorID: String
-        let guardianID: String
+        let id: GuardianLinkID
+        let minorID: UserID
+        let guardianID: UserID
         let createdAt: Date
     }
 
     /// Whether `guardian` guards `minor`: one probe of the (minor, guardian) unique index. False for an id
     /// that is not a user id (a service's client id).
-    static func exists(guardian: String, minor: String, on db: some StatementRunner) async throws -> Bool {
-        guard UUIDv7.isWellFormed(guardian), UUIDv7.isWellFormed(minor) else { return false }
+    static func exists(guardian: UserID, minor: UserID, on db: some StatementRunner) async throws -> Bool {
         let rows = try await db.pureRead(
             """
             SELECT EXISTS (SELECT 1 FROM family.guardian_links
@@ -26,8 +25,7 @@ enum GuardianLinkStore {
 
     /// Whether `guardian` guards `minor`, holding the link (`FOR SHARE`) until `tx` ends, so that it cannot be
     /// removed under a decision taken as that guardian.
-    static func hold(guardian: String, minor: String, in tx: PostgresTransaction) async throws -> Bool {
-        guard UUIDv7.isWellFormed(guardian), UUIDv7.isWellFormed(minor) else { return false }
+    static func hold(guardian: UserID, minor: UserID, in tx: PostgresTransaction) async throws -> Bool {
         return try await !tx.query(
             """
             SELECT 1 FROM family.guardian_links
@@ -37,19 +35,17 @@ enum GuardianLinkStore {
     }
 
     /// The user ids of `minor`'s guardians, oldest link first; none for an id that is not a user id.
-    static func guardianIDs(ofMinor minor: String, on db: some StatementRunner) async throws -> [String] {
-        guard UUIDv7.isWellFormed(minor) else { return [] }
+    static func guardianIDs(ofMinor minor: UserID, on db: some StatementRunner) async throws -> [UserID] {
         return try await db.pureRead(
             """
             SELECT guardian_id::text FROM family.guardian_links
             WHERE minor_id = \(minor)::uuid ORDER BY created_at, id
             """
-        ).map { try $0.decode(String.self, column: 0) }
+        ).map { try $0.decode(UserID.self, column: 0) }
     }
 
     /// `minor`'s links, oldest first; none for an id that is not a user id.
-    static func links(ofMinor minor: String, on db: some StatementRunner) async throws -> [Link] {
-        guard UUIDv7.isWellFormed(minor) else { return [] }
+    static func links(ofMinor minor: UserID, on db: some StatementRunner) async throws -> [Link] {
         return try decode(
             await db.pureRead(
                 """
@@ -59,7 +55,7 @@ enum GuardianLinkStore {
     }
 
     /// The links `user` is on, as the minor or as the guardian, oldest first.
-    static func links(of user: String, on db: some StatementRunner) async throws -> [Link] {
+    static func links(of user: UserID, on db: some StatementRunner) async throws -> [Link] {
         try decode(
             await db.pureRead(
                 """
@@ -69,7 +65,7 @@ enum GuardianLinkStore {
     }
 
     /// The link with `id`, if there is one.
-    static func link(_ id: String, on db: some StatementRunner) async throws -> Link? {
+    static func link(_ id: GuardianLinkID, on db: some StatementRunner) async throws -> Link? {
         try decode(
             await db.pureRead(
                 """
@@ -80,10 +76,10 @@ enum GuardianLinkStore {
     }
 
     /// Links `guardian` to `minor` and returns the new link.
-    static func insert(guardian: String, minor: String, now: Date, in tx: PostgresTransaction) async throws
+    static func insert(guardian: UserID, minor: UserID, now: Date, in tx: PostgresTransaction) async throws
         -> Link
     {
-        let link = Link(id: UUIDv7.generate(at: now), minorID: minor, guardianID: guardian, createdAt: now)
+        let link = Link(id: .generate(at: now), minorID: minor, guardianID: guardian, createdAt: now)
         try await tx.query(
             """
             INSERT INTO family.guardian_links (id, minor_id, guardian_id, created_at)
@@ -93,7 +89,9 @@ enum GuardianLinkStore {
     }
 
     /// Deletes the link `id` if `guardian` is its guardian; whether it did.
-    static func delete(_ id: String, guardian: String, on db: some StatementRunner) async throws -> Bool {
+    static func delete(_ id: GuardianLinkID, guardian: UserID, on db: some StatementRunner) async throws
+        -> Bool
+    {
         try await db.query(
             """
             DELETE FROM family.guardian_links WHERE id = \(id)::uuid AND guardian_id = \(guardian)::uuid
@@ -102,14 +100,14 @@ enum GuardianLinkStore {
     }
 
     /// Deletes every link `user` is on, either way.
-    static func deleteAll(of user: String, in tx: PostgresTransaction) async throws {
+    static func deleteAll(of user: UserID, in tx: PostgresTransaction) async throws {
         try await tx.query(
             "DELETE FROM family.guardian_links WHERE minor_id = \(user)::uuid OR guardian_id = \(user)::uuid")
     }
 
     private static func decode(_ rows: PostgresRows) throws -> [Link] {
         try rows.map { row in
-            let (id, minor, guardian, createdAt) = try row.decode((String, String, String, Date).self)
+            let (id, minor, guardian, createdAt) = try row.decode((GuardianLinkID, UserID, UserID, Date).self)
             return Link(id: id, minorID: minor, guardianID: guardian, createdAt: createdAt)
         }
     }

@@ -1,13 +1,14 @@
 import FoundationEssentials
 import KindredAuth
+import KindredHandlers
 import KindredPostgres
 
 /// The SQL of `family.guardian_pin_resets`: mailed PIN reset links, kept only as SHA-256 of the token.
 enum GuardianPinResetStore {
     /// A live reset: the minor whose PIN it sets, the guardian who asked, and where the link went.
     struct Reset: Sendable {
-        let minorID: String
-        let guardianID: String
+        let minorID: UserID
+        let guardianID: UserID
         let email: String
     }
 
@@ -15,7 +16,7 @@ enum GuardianPinResetStore {
     static let retention: Duration = .seconds(30 * 24 * 3_600)
 
     /// Whether a reset of `minorID` is pending at `now` (`family.open_pin_resets` says which links count).
-    static func isPending(_ minorID: String, now: Date, on tx: PostgresTransaction) async throws -> Bool {
+    static func isPending(_ minorID: UserID, now: Date, on tx: PostgresTransaction) async throws -> Bool {
         let rows = try await tx.query(
             """
             SELECT EXISTS (
@@ -27,7 +28,7 @@ enum GuardianPinResetStore {
     /// Stores a new reset link of `minorID` valid until `expiresAt`, retiring the minor's older ones (a new
     /// request replaces the previous link) and forgetting those past retention; returns the token to mail.
     static func issue(
-        _ minorID: String, guardianID: String, email: String, now: Date, expiresAt: Date,
+        _ minorID: UserID, guardianID: UserID, email: String, now: Date, expiresAt: Date,
         on tx: PostgresTransaction
     ) async throws -> OpaqueToken {
         let token = OpaqueToken.generate()
@@ -79,7 +80,7 @@ enum GuardianPinResetStore {
     }
 
     /// Marks every unused reset link of `minorID` used: a newer one replaces them, or the PIN was reset.
-    static func retire(_ minorID: String, now: Date, on tx: PostgresTransaction) async throws {
+    static func retire(_ minorID: UserID, now: Date, on tx: PostgresTransaction) async throws {
         try await tx.query(
             """
             UPDATE family.guardian_pin_resets SET used_at = \(now)
@@ -89,7 +90,7 @@ enum GuardianPinResetStore {
 
     private static func reset(from rows: PostgresRows) throws -> Reset? {
         guard let row = rows.first else { return nil }
-        let (minorID, guardianID, email) = try row.decode((String, String, String).self)
+        let (minorID, guardianID, email) = try row.decode((UserID, UserID, String).self)
         return Reset(minorID: minorID, guardianID: guardianID, email: email)
     }
 }

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import KindredHandlers
 import KindredPostgres
 
 /// The SQL of `family.guardian_pins`: each minor's PIN hash and its lockout, read under the row's lock.
@@ -12,7 +13,7 @@ enum GuardianPinStore {
 
     /// Reads and locks (`FOR UPDATE`) the PIN row of `minorID`; nil when no PIN is set. Concurrent attempts
     /// on any instance wait here for each other, so each sees the count the one before it left.
-    static func lock(_ minorID: String, on tx: PostgresTransaction) async throws -> LockedPin? {
+    static func lock(_ minorID: UserID, on tx: PostgresTransaction) async throws -> LockedPin? {
         let rows = try await tx.query(
             """
             SELECT pin_hash, failed_attempts, locked_until FROM family.guardian_pins
@@ -25,7 +26,7 @@ enum GuardianPinStore {
 
     /// Stores the count of wrong attempts in a row and the lock, if any.
     static func recordFailures(
-        _ minorID: String, count: Int, lockedUntil: Date?, on tx: PostgresTransaction
+        _ minorID: UserID, count: Int, lockedUntil: Date?, on tx: PostgresTransaction
     ) async throws {
         try await tx.query(
             """
@@ -35,7 +36,7 @@ enum GuardianPinStore {
     }
 
     /// Stores the first PIN of `minorID`; false when another guardian set one first.
-    static func insert(_ minorID: String, hash: String, now: Date, on tx: PostgresTransaction) async throws
+    static func insert(_ minorID: UserID, hash: String, now: Date, on tx: PostgresTransaction) async throws
         -> Bool
     {
         try await tx.query(
@@ -48,7 +49,7 @@ enum GuardianPinStore {
     }
 
     /// Replaces the PIN of `minorID` (or sets it) and ends any lockout.
-    static func replace(_ minorID: String, hash: String, now: Date, on tx: PostgresTransaction) async throws {
+    static func replace(_ minorID: UserID, hash: String, now: Date, on tx: PostgresTransaction) async throws {
         try await tx.query(
             """
             INSERT INTO family.guardian_pins (minor_id, pin_hash, updated_at)

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import KindredHandlers
 import KindredPostgres
 
 /// The SQL of posting to the in-app inbox (`NotificationInbox.post` is how every part posts).
@@ -7,7 +8,7 @@ extension InboxStore {
     /// recipient's streams, all as steps of `tx`; false when a notice with the same `dedupKey` was posted to
     /// them before.
     static func post(
-        _ notice: Notice, id: String, to recipient: String, at now: Date, in tx: PostgresTransaction
+        _ notice: Notice, id: NotificationID, to recipient: UserID, at now: Date, in tx: PostgresTransaction
     ) async throws -> Bool {
         let kind = notice.kind.rawValue
         let channel = NotificationInbox.channel
@@ -34,7 +35,7 @@ extension InboxStore {
                 SELECT d.id, d.platform, d.device_token, d.user_id, posted.id, \(kind)::smallint, \(notice.title),
                     \(notice.body), \(now)
                 FROM posted JOIN family.push_devices d ON d.user_id = \(recipient)::uuid AND d.push_enabled)
-            SELECT pg_notify(\(channel), \(recipient)) FROM posted
+            SELECT pg_notify(\(channel), \(recipient.description)) FROM posted
             """)
         return !posted.isEmpty
     }

@@ -12,7 +12,7 @@ enum InboxStore {
 
     /// Up to `limit` of `recipient`'s notifications before position `before` (nil: the newest), newest first.
     static func page(
-        of recipient: String, unreadOnly: Bool, before: Int64?, limit: Int, on db: PostgresPool
+        of recipient: UserID, unreadOnly: Bool, before: Int64?, limit: Int, on db: PostgresPool
     ) async throws -> [Positioned] {
         try await db.pureRead(
             """
@@ -26,7 +26,7 @@ enum InboxStore {
     }
 
     /// How many of `recipient`'s notifications are unread.
-    static func unreadCount(of recipient: String, on db: PostgresPool) async throws -> Int64 {
+    static func unreadCount(of recipient: UserID, on db: PostgresPool) async throws -> Int64 {
         try await db.pureRead(
             """
             SELECT count(*) FROM family.notifications WHERE recipient_id = \(recipient)::uuid AND read_at IS NULL
@@ -35,7 +35,7 @@ enum InboxStore {
     }
 
     /// Marks those of `ids` that are `recipient`'s and unread as read at `now`; returns how many stay unread.
-    static func markRead(_ ids: [String], of recipient: String, at now: Date, on db: PostgresPool)
+    static func markRead(_ ids: [NotificationID], of recipient: UserID, at now: Date, on db: PostgresPool)
         async throws
         -> Int64
     {
@@ -56,7 +56,7 @@ enum InboxStore {
 
     /// Where a stream starts in `recipient`'s order: after the notification `id`, or after the newest one
     /// created before it when `id` is not theirs; after everything already posted when `id` is nil.
-    static func streamStart(of recipient: String, after id: String?, on db: PostgresPool) async throws
+    static func streamStart(of recipient: UserID, after id: NotificationID?, on db: PostgresPool) async throws
         -> Int64
     {
         guard let id else {
@@ -76,7 +76,7 @@ enum InboxStore {
     }
 
     /// Up to `limit` of `recipient`'s notifications after position `seq`, oldest first.
-    static func notifications(of recipient: String, after seq: Int64, limit: Int, on db: PostgresPool)
+    static func notifications(of recipient: UserID, after seq: Int64, limit: Int, on db: PostgresPool)
         async throws -> [Positioned]
     {
         try await db.pureRead(

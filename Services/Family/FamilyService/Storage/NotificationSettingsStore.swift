@@ -1,11 +1,12 @@
 import FoundationEssentials
+import KindredHandlers
 import KindredMessages
 import KindredPostgres
 
 /// The SQL of `family.notification_settings`: no row means both on.
 enum NotificationSettingsStore {
     /// `user`'s settings.
-    static func settings(of user: String, on db: PostgresPool) async throws
+    static func settings(of user: UserID, on db: PostgresPool) async throws
         -> Kindred_Family_V1_NotificationSettings
     {
         let rows = try await db.pureRead(
@@ -22,7 +23,7 @@ enum NotificationSettingsStore {
 
     /// Stores `settings` as `user`'s.
     static func update(
-        _ settings: Kindred_Family_V1_NotificationSettings, of user: String, at now: Date, on db: PostgresPool
+        _ settings: Kindred_Family_V1_NotificationSettings, of user: UserID, at now: Date, on db: PostgresPool
     ) async throws {
         try await db.query(
             """

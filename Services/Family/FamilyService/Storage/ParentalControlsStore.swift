@@ -19,7 +19,7 @@ enum ParentalControlsStore {
     /// controls (inactive when the user has no row), whether a PIN is set or a reset pending, whether
     /// `guardianID` guards the user, and the guardian session `session` names on the user.
     static func read(
-        _ userID: String, asking guardianID: String?, session: OpaqueToken?, now: Date, on pool: PostgresPool
+        _ userID: UserID, asking guardianID: UserID?, session: OpaqueToken?, now: Date, on pool: PostgresPool
     ) async throws -> Read {
         let rows = try await pool.pureRead(
             """
@@ -39,7 +39,7 @@ enum ParentalControlsStore {
         controls.pinSet = try row.decode(Bool.self, column: 6)
         controls.pinResetPending = try row.decode(Bool.self, column: 7)
         var session: GuardianSessionStore.Found?
-        if let openedBy = try row.decode(String?.self, column: 9) {
+        if let openedBy = try row.decode(UserID?.self, column: 9) {
             session = GuardianSessionStore.Found(
                 openedBy: openedBy, expiresAt: try row.decode(Date.self, column: 10))
         }
@@ -48,7 +48,7 @@ enum ParentalControlsStore {
     }
 
     /// Reads and locks (`FOR UPDATE`) the controls row of `minorID`; nil when there is none (an adult).
-    static func lock(_ minorID: String, on tx: PostgresTransaction) async throws
+    static func lock(_ minorID: UserID, on tx: PostgresTransaction) async throws
         -> Kindred_Family_V1_ParentalControls?
     {
         let rows = try await tx.query(
@@ -77,11 +77,11 @@ enum ParentalControlsStore {
     }
 
     /// The controls in the first six columns of `row`; all off (inactive) when they are NULL.
-    private static func controls(of userID: String, from row: PostgresRow) throws
+    private static func controls(of userID: UserID, from row: PostgresRow) throws
         -> Kindred_Family_V1_ParentalControls
     {
         Kindred_Family_V1_ParentalControls(
-            userID: userID,
+            userID: userID.description,
             active: try row.decode(Bool?.self, column: 0) ?? false,
             messagingFollowedOnly: try row.decode(Bool?.self, column: 1) ?? false,
             publicEventsRestricted: try row.decode(Bool?.self, column: 2) ?? false,

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import KindredHandlers
 import KindredPostgres
 
 /// The SQL of `family.profiles`, read together with whether the user's parental controls are active.
@@ -15,7 +16,7 @@ enum ProfileStore {
     }
 
     /// `userID`'s profile: an empty one when there is no row.
-    static func read(_ userID: String, on db: some StatementRunner) async throws -> Row {
+    static func read(_ userID: UserID, on db: some StatementRunner) async throws -> Row {
         let rows = try await db.pureRead(
             """
             SELECT p.display_name, p.first_name, p.last_name, p.avatar_url, p.bio,
@@ -34,7 +35,7 @@ enum ProfileStore {
     /// Writes the fields of `row` that `fields` names (the others keep their stored value, or stay empty for
     /// a new row) and returns the profile as stored.
     static func write(
-        _ row: Row, fields: Set<ProfileField>, of userID: String, now: Date, in tx: PostgresTransaction
+        _ row: Row, fields: Set<ProfileField>, of userID: UserID, now: Date, in tx: PostgresTransaction
     ) async throws -> Row {
         let set = { (field: ProfileField) in fields.contains(field) }
         try await tx.query(
@@ -58,7 +59,7 @@ enum ProfileStore {
     }
 
     /// Deletes `userID`'s profile.
-    static func delete(_ userID: String, in tx: PostgresTransaction) async throws {
+    static func delete(_ userID: UserID, in tx: PostgresTransaction) async throws {
         try await tx.query("DELETE FROM family.profiles WHERE user_id = \(userID)::uuid")
     }
 }

@@ -10,7 +10,7 @@ enum PushDeviceStore {
     /// new device when it was another user's (whose device and queued messages go). Nil when the token's row
     /// vanished between the two steps (unregistered concurrently): the caller may retry.
     static func register(
-        token: String, for user: String, platform: Kindred_Family_V1_PushPlatform, pushEnabled: Bool,
+        token: String, for user: UserID, platform: Kindred_Family_V1_PushPlatform, pushEnabled: Bool,
         at now: Date,
         in tx: PostgresTransaction
     ) async throws -> Kindred_Family_V1_PushDevice? {
@@ -23,7 +23,7 @@ enum PushDeviceStore {
             "SELECT id::text, user_id::text FROM family.push_devices WHERE device_token = \(token) FOR UPDATE"
         )
         guard let row = rows.first else { return nil }
-        let (id, owner) = try row.decode((String, String).self)
+        let (id, owner) = try row.decode((String, UserID).self)
         guard owner == user else {
             try await tx.query("DELETE FROM family.push_devices WHERE id = \(id)::uuid")
             return try await insert(
@@ -43,7 +43,7 @@ enum PushDeviceStore {
     }
 
     /// Forgets `user`'s device `id` and its queued messages; false when they have no such device.
-    static func unregister(_ id: String, of user: String, on db: PostgresPool) async throws -> Bool {
+    static func unregister(_ id: PushDeviceID, of user: UserID, on db: PostgresPool) async throws -> Bool {
         try await db.query(
             "DELETE FROM family.push_devices WHERE id = \(id)::uuid AND user_id = \(user)::uuid"
         ).affectedRows > 0
@@ -56,7 +56,7 @@ enum PushDeviceStore {
 
     /// A new device with `token`; nil when the token is registered already.
     private static func insert(
-        token: String, for user: String, platform: Kindred_Family_V1_PushPlatform, pushEnabled: Bool,
+        token: String, for user: UserID, platform: Kindred_Family_V1_PushPlatform, pushEnabled: Bool,
         at now: Date,
         in tx: PostgresTransaction
     ) async throws -> Kindred_Family_V1_PushDevice? {

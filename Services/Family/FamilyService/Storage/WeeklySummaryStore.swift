@@ -1,4 +1,5 @@
 import FoundationEssentials
+import KindredHandlers
 import KindredMessages
 import KindredPostgres
 
@@ -6,9 +7,9 @@ import KindredPostgres
 /// (`family.weekly_summaries`), each guarded minor's counts, and forgetting old activity.
 enum WeeklySummaryStore {
     /// Up to `limit` guardians after `after` (by id) with the summary on and no summary of `week` yet.
-    static func dueGuardians(of week: SummaryWeek, after: String, limit: Int, on db: PostgresPool)
+    static func dueGuardians(of week: SummaryWeek, after: UserID, limit: Int, on db: PostgresPool)
         async throws
-        -> [String]
+        -> [UserID]
     {
         try await db.pureRead(
             """
@@ -20,12 +21,12 @@ enum WeeklySummaryStore {
                               WHERE w.guardian_id = l.guardian_id AND w.week_start = \(week.start))
             GROUP BY l.guardian_id ORDER BY l.guardian_id LIMIT \(limit)
             """
-        ).decode(String.self)
+        ).decode(UserID.self)
     }
 
     /// Claims `guardian`'s summary of `week`; false when it was claimed before. A concurrent claim waits for
     /// this transaction and then finds the week taken.
-    static func claim(_ guardian: String, _ week: SummaryWeek, at now: Date, in tx: PostgresTransaction)
+    static func claim(_ guardian: UserID, _ week: SummaryWeek, at now: Date, in tx: PostgresTransaction)
         async throws -> Bool
     {
         try await !tx.query(
@@ -39,8 +40,8 @@ enum WeeklySummaryStore {
     }
 
     /// Each minor `guardian` guards, with their activity in `week`.
-    static func counts(for guardian: String, in week: SummaryWeek, _ tx: PostgresTransaction) async throws
-        -> [(minorID: String, newContacts: Int, eventsJoined: Int, reports: Int)]
+    static func counts(for guardian: UserID, in week: SummaryWeek, _ tx: PostgresTransaction) async throws
+        -> [(minorID: UserID, newContacts: Int, eventsJoined: Int, reports: Int)]
     {
         let contact = Kindred_Family_V1_NotificationKind.minorNewContact.rawValue
         let joined = Kindred_Family_V1_NotificationKind.minorJoinedPublicEvent.rawValue
@@ -57,7 +58,7 @@ enum WeeklySummaryStore {
             WHERE l.guardian_id = \(guardian)::uuid
             GROUP BY l.minor_id ORDER BY l.minor_id
             """
-        ).decode((String, Int, Int, Int).self).map { ($0, $1, $2, $3) }
+        ).decode((UserID, Int, Int, Int).self).map { ($0, $1, $2, $3) }
     }
 
     /// Deletes the activity that occurred before `instant`.

@@ -1,4 +1,5 @@
 import KindredAPI
+import KindredHandlers
 import KindredMessages
 import KindredRPC
 
@@ -12,12 +13,12 @@ extension IdentityDirectory {
     /// identity out of reach or out of time as UNAVAILABLE; any other refusal means family is not set up
     /// to ask (its client lacks `device_modes`) and is INTERNAL, with identity's answer in the log.
     func deviceModeTokens(
-        for userID: String, mode: Kindred_Identity_V1_DeviceMode, password: String = ""
+        for userID: UserID, mode: Kindred_Identity_V1_DeviceMode, password: String = ""
     ) async throws -> Kindred_Family_V1_ModeTokens {
         let issued: Kindred_Identity_V1_TokenResponse
         do {
             issued = try await client.issueDeviceModeTokens(
-                .init(userID: userID, mode: mode, password: password),
+                .init(userID: userID.description, mode: mode, password: password),
                 options: try await credentials.callOptions(timeout: .seconds(5)))
         } catch let refusal
             where Self.reachesTheCaller(refusal) && refusal.code != .unavailable

@@ -1,4 +1,5 @@
 import KindredAPI
+import KindredHandlers
 import KindredMessages
 import KindredRPC
 import KindredRuntime
@@ -15,11 +16,11 @@ struct IdentityDirectory: Sendable {
     }
 
     /// The owner's view of `userID`'s account; NOT_FOUND when identity has no such account (deleted).
-    func account(_ userID: String) async throws(RPCError) -> Kindred_Identity_V1_Account {
+    func account(_ userID: UserID) async throws(RPCError) -> Kindred_Identity_V1_Account {
         let response: Kindred_Identity_V1_GetAccountResponse
         do {
             response = try await client.getAccount(
-                .init(userID: userID),
+                .init(userID: userID.description),
                 options: try await credentials.callOptions(timeout: .seconds(5), idempotent: true))
         } catch {
             throw Self.failure(error, asking: "GetAccount")
