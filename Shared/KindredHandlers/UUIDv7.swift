@@ -25,10 +25,4 @@ public enum UUIDv7 {
             )
         )
     }
-
-    /// Whether `text` is a UUID in the canonical 8-4-4-4-12 hex form (any version): what a user id must look
-    /// like before it reaches a `uuid` column.
-    public static func isWellFormed(_ text: String) -> Bool {
-        UserID(text) != nil
-    }
 }
