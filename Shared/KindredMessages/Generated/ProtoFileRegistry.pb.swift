@@ -303,9 +303,18 @@ extension ProtoFileRegistry {
             ]
         ),
         ProtoFileDescriptor(
+            name: "kindred/gamification/v1/gamification.proto",
+            dependencies: [],
+            serializedFileDescriptor: EmbeddedDescriptors.file(at: 15),
+            serviceNames: ["kindred.gamification.v1.GamificationService"],
+            symbols: [
+                "kindred.gamification.v1.GamificationService",
+            ]
+        ),
+        ProtoFileDescriptor(
             name: "kindred/identity/v1/identity.proto",
             dependencies: ["kindred/common/v1/date.proto", "kindred/common/v1/paging.proto", "kindred/common/v1/timestamp.proto"],
-            serializedFileDescriptor: EmbeddedDescriptors.file(at: 15),
+            serializedFileDescriptor: EmbeddedDescriptors.file(at: 16),
             serviceNames: ["kindred.identity.v1.IdentityService"],
             symbols: [
                 "kindred.identity.v1.PublicAccount",
@@ -383,7 +392,7 @@ extension ProtoFileRegistry {
         ProtoFileDescriptor(
             name: "kindred/social/v1/social.proto",
             dependencies: ["kindred/common/v1/paging.proto", "kindred/common/v1/timestamp.proto"],
-            serializedFileDescriptor: EmbeddedDescriptors.file(at: 16),
+            serializedFileDescriptor: EmbeddedDescriptors.file(at: 17),
             serviceNames: ["kindred.social.v1.SocialService"],
             symbols: [
                 "kindred.social.v1.Person",
