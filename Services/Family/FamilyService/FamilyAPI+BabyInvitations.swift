@@ -11,7 +11,8 @@ extension FamilyAPI {
     ) async throws -> Kindred_Family_V1_InviteToBabyProfileResponse {
         let owner = try context.authenticatedCaller().account()
         let invitation = try await babyProfiles.invite(try BabyInvitationDraft(request), by: owner)
-        return Kindred_Family_V1_InviteToBabyProfileResponse(invitation: invitation.proto(at: self.context.clock.now))
+        return Kindred_Family_V1_InviteToBabyProfileResponse(
+            invitation: invitation.proto(at: self.context.clock.now))
     }
 
     func listBabyProfileInvitations(
@@ -28,7 +29,8 @@ extension FamilyAPI {
         let owner = try context.authenticatedCaller().account()
         let (profile, invitation) = try Self.invitationIDs(request.profileID, request.invitationID)
         let resent = try await babyProfiles.resend(invitation, of: profile, by: owner)
-        return Kindred_Family_V1_ResendBabyProfileInvitationResponse(invitation: resent.proto(at: self.context.clock.now))
+        return Kindred_Family_V1_ResendBabyProfileInvitationResponse(
+            invitation: resent.proto(at: self.context.clock.now))
     }
 
     func revokeBabyProfileInvitation(
@@ -37,7 +39,8 @@ extension FamilyAPI {
         let owner = try context.authenticatedCaller().account()
         let (profile, invitation) = try Self.invitationIDs(request.profileID, request.invitationID)
         let revoked = try await babyProfiles.revoke(invitation, of: profile, by: owner)
-        return Kindred_Family_V1_RevokeBabyProfileInvitationResponse(invitation: revoked.proto(at: self.context.clock.now))
+        return Kindred_Family_V1_RevokeBabyProfileInvitationResponse(
+            invitation: revoked.proto(at: self.context.clock.now))
     }
 
     func acceptBabyProfileInvitation(
@@ -45,7 +48,8 @@ extension FamilyAPI {
     ) async throws -> Kindred_Family_V1_AcceptBabyProfileInvitationResponse {
         let user = try context.authenticatedCaller().account()
         let profile = try await babyProfiles.accept(
-            token: request.token, relationship: request.relationship, other: request.relationshipOther, by: user)
+            token: request.token, relationship: request.relationship, other: request.relationshipOther,
+            by: user)
         return Kindred_Family_V1_AcceptBabyProfileInvitationResponse(profile: profile.proto)
     }
 

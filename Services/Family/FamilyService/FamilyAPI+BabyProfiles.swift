@@ -18,7 +18,8 @@ extension FamilyAPI {
         _ request: Kindred_Family_V1_GetBabyProfileRequest, context: ServerContext
     ) async throws -> Kindred_Family_V1_GetBabyProfileResponse {
         let reader = try context.authenticatedCaller().account()
-        let profile = try await babyProfiles.profile(try FieldViolations.id("profile_id", request.profileID), as: reader)
+        let profile = try await babyProfiles.profile(
+            try FieldViolations.id("profile_id", request.profileID), as: reader)
         return Kindred_Family_V1_GetBabyProfileResponse(profile: profile.proto)
     }
 

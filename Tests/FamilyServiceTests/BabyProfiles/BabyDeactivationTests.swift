@@ -11,19 +11,23 @@ import Testing
 @Suite struct BabyDeactivationTests {
     @Test func aProfileWhoseLastOwnerDeletedTheirAccountIsGoneForItsFollowersButKept() async throws {
         try await FamilyTestStack.withIdentityEvents { stack in
-            let (mum, gran) = (try await stack.register("mum", age: 31), try await stack.register("gran", age: 66))
+            let (mum, gran) = (
+                try await stack.register("mum", age: 31), try await stack.register("gran", age: 66)
+            )
             let profile = try await stack.createBaby(mum, name: "Ada")
             try await stack.join(gran, profile.profileID, by: mum)
 
             _ = try await stack.identity.deleteAccount(.init(password: mum.password), options: mum.bearer)
             try await stack.eventually("the profile is deactivated") {
                 await rpcError {
-                    try await stack.family.getBabyProfile(.init(profileID: profile.profileID), options: gran.bearer)
+                    try await stack.family.getBabyProfile(
+                        .init(profileID: profile.profileID), options: gran.bearer)
                 }?.reason == "BABY_PROFILE_NOT_FOUND"
             }
             #expect(try await stack.family.listMyBabyProfiles(.init(), options: gran.bearer).profiles.isEmpty)
             let leave = await rpcError {
-                try await stack.family.leaveBabyProfile(.init(profileID: profile.profileID), options: gran.bearer)
+                try await stack.family.leaveBabyProfile(
+                    .init(profileID: profile.profileID), options: gran.bearer)
             }
             #expect(leave?.reason == "BABY_PROFILE_NOT_FOUND")
             let kept = try await stack.pool.query(
@@ -51,10 +55,12 @@ import Testing
             try await stack.eventually("mum's membership is gone") {
                 try await stack.members(of: profile.profileID, as: gran).map(\.userID) == [dad.id, gran.id]
             }
-            let read = try await stack.family.getBabyProfile(.init(profileID: profile.profileID), options: gran.bearer)
+            let read = try await stack.family.getBabyProfile(
+                .init(profileID: profile.profileID), options: gran.bearer)
             #expect(read.profile?.name == "Ada")
             let alone = await rpcError {
-                try await stack.family.leaveBabyProfile(.init(profileID: profile.profileID), options: dad.bearer)
+                try await stack.family.leaveBabyProfile(
+                    .init(profileID: profile.profileID), options: dad.bearer)
             }
             #expect(alone?.reason == "SOLE_OWNER")
         }

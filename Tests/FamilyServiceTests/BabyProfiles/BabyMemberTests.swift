@@ -58,20 +58,25 @@ import Testing
             let profile = try await stack.createBaby(mum)
             try await stack.join(gran, profile.profileID, by: mum)
             let alone = await rpcError {
-                try await stack.family.leaveBabyProfile(.init(profileID: profile.profileID), options: mum.bearer)
+                try await stack.family.leaveBabyProfile(
+                    .init(profileID: profile.profileID), options: mum.bearer)
             }
             #expect(alone?.code == .failedPrecondition && alone?.reason == "SOLE_OWNER")
 
             try await stack.join(dad, profile.profileID, as: .owner, by: mum)
-            _ = try await stack.family.leaveBabyProfile(.init(profileID: profile.profileID), options: mum.bearer)
+            _ = try await stack.family.leaveBabyProfile(
+                .init(profileID: profile.profileID), options: mum.bearer)
             let dadAlone = await rpcError {
-                try await stack.family.leaveBabyProfile(.init(profileID: profile.profileID), options: dad.bearer)
+                try await stack.family.leaveBabyProfile(
+                    .init(profileID: profile.profileID), options: dad.bearer)
             }
             #expect(dadAlone?.reason == "SOLE_OWNER")
-            _ = try await stack.family.leaveBabyProfile(.init(profileID: profile.profileID), options: gran.bearer)
+            _ = try await stack.family.leaveBabyProfile(
+                .init(profileID: profile.profileID), options: gran.bearer)
             #expect(try await stack.members(of: profile.profileID, as: dad).map(\.userID) == [dad.id])
             let gone = await rpcError {
-                try await stack.family.getBabyProfile(.init(profileID: profile.profileID), options: mum.bearer)
+                try await stack.family.getBabyProfile(
+                    .init(profileID: profile.profileID), options: mum.bearer)
             }
             #expect(gone?.reason == "BABY_PROFILE_NOT_FOUND")
         }
@@ -79,12 +84,18 @@ import Testing
 
     @Test func twoOwnersLeavingAtOnceLeaveOneBehind() async throws {
         try await FamilyTestStack.with { stack in
-            let (mum, dad) = (try await stack.register("mum", age: 31), try await stack.register("dad", age: 33))
+            let (mum, dad) = (
+                try await stack.register("mum", age: 31), try await stack.register("dad", age: 33)
+            )
             let profile = try await stack.createBaby(mum)
             try await stack.join(dad, profile.profileID, as: .owner, by: mum)
             let request = Kindred_Family_V1_LeaveBabyProfileRequest(profileID: profile.profileID)
-            async let mumLeaves = rpcError { try await stack.family.leaveBabyProfile(request, options: mum.bearer) }
-            async let dadLeaves = rpcError { try await stack.family.leaveBabyProfile(request, options: dad.bearer) }
+            async let mumLeaves = rpcError {
+                try await stack.family.leaveBabyProfile(request, options: mum.bearer)
+            }
+            async let dadLeaves = rpcError {
+                try await stack.family.leaveBabyProfile(request, options: dad.bearer)
+            }
             let answers = await [mumLeaves, dadLeaves]
             #expect(answers.compactMap { $0?.reason } == ["SOLE_OWNER"])
         }
@@ -113,7 +124,8 @@ import Testing
             let members = try await stack.members(of: profile.profileID, as: aunt)
             #expect(members.map(\.userID) == [mum.id, dad.id, aunt.id])
             let granAsks = await rpcError {
-                try await stack.family.getBabyProfile(.init(profileID: profile.profileID), options: gran.bearer)
+                try await stack.family.getBabyProfile(
+                    .init(profileID: profile.profileID), options: gran.bearer)
             }
             #expect(granAsks?.reason == "BABY_PROFILE_NOT_FOUND")
         }
@@ -121,7 +133,9 @@ import Testing
 
     @Test func followersAreRefusedEveryInvitationAction() async throws {
         try await FamilyTestStack.with { stack in
-            let (mum, gran) = (try await stack.register("mum", age: 31), try await stack.register("gran", age: 66))
+            let (mum, gran) = (
+                try await stack.register("mum", age: 31), try await stack.register("gran", age: 66)
+            )
             let profile = try await stack.createBaby(mum)
             try await stack.join(gran, profile.profileID, by: mum)
             stack.clock.advance(seconds: 1)

@@ -17,8 +17,10 @@ import Testing
             #expect(created.displayName == "Baby Okafor" && created.name == "" && created.role == .owner)
 
             _ = try await stack.family.updateProfile(
-                .init(updateMask: ["last_name"], profile: .init(lastName: "Okafor-Reid")), options: mum.bearer)
-            let read = try await stack.family.getBabyProfile(.init(profileID: created.profileID), options: mum.bearer)
+                .init(updateMask: ["last_name"], profile: .init(lastName: "Okafor-Reid")), options: mum.bearer
+            )
+            let read = try await stack.family.getBabyProfile(
+                .init(profileID: created.profileID), options: mum.bearer)
             #expect(read.profile?.displayName == "Baby Okafor-Reid")
 
             let named = try await stack.family.updateBabyProfile(
@@ -26,7 +28,8 @@ import Testing
                 options: mum.bearer)
             #expect(named.profile?.displayName == "Ada" && named.profile?.name == "Ada")
             let cleared = try await stack.family.updateBabyProfile(
-                .init(updateMask: ["name"], profile: .init(profileID: created.profileID)), options: mum.bearer)
+                .init(updateMask: ["name"], profile: .init(profileID: created.profileID)), options: mum.bearer
+            )
             #expect(cleared.profile?.displayName == "Baby Okafor-Reid" && cleared.profile?.name == "")
         }
     }
@@ -112,7 +115,9 @@ import Testing
 
     @Test func theSwitcherListsOwnedProfilesFirstThenFollowedOnesWithTheCallersRolePageByPage() async throws {
         try await FamilyTestStack.with { stack in
-            let (mum, aunt) = (try await stack.register("mum", age: 31), try await stack.register("aunt", age: 35))
+            let (mum, aunt) = (
+                try await stack.register("mum", age: 31), try await stack.register("aunt", age: 35)
+            )
             let followed = try await stack.createBaby(mum, name: "Ada")
             try await stack.join(aunt, followed.profileID, by: mum)
             stack.clock.advance(seconds: 1)
@@ -141,11 +146,14 @@ import Testing
 
     @Test func anOwnerDeletesTheProfileAndAFollowerCannot() async throws {
         try await FamilyTestStack.with { stack in
-            let (mum, gran) = (try await stack.register("mum", age: 31), try await stack.register("gran", age: 66))
+            let (mum, gran) = (
+                try await stack.register("mum", age: 31), try await stack.register("gran", age: 66)
+            )
             let profile = try await stack.createBaby(mum, name: "Ada")
             try await stack.join(gran, profile.profileID, by: mum)
             let refused = await rpcError {
-                try await stack.family.deleteBabyProfile(.init(profileID: profile.profileID), options: gran.bearer)
+                try await stack.family.deleteBabyProfile(
+                    .init(profileID: profile.profileID), options: gran.bearer)
             }
             #expect(refused?.code == .permissionDenied && refused?.reason == "BABY_PROFILE_OWNERS_ONLY")
             let byFollower = await rpcError {
@@ -155,16 +163,21 @@ import Testing
             }
             #expect(byFollower?.reason == "BABY_PROFILE_OWNERS_ONLY")
             #expect(
-                try await stack.family.getBabyProfile(.init(profileID: profile.profileID), options: gran.bearer)
-                    .profile?.name == "Ada")
+                try await stack.family.getBabyProfile(
+                    .init(profileID: profile.profileID), options: gran.bearer
+                )
+                .profile?.name == "Ada")
 
-            _ = try await stack.family.deleteBabyProfile(.init(profileID: profile.profileID), options: mum.bearer)
+            _ = try await stack.family.deleteBabyProfile(
+                .init(profileID: profile.profileID), options: mum.bearer)
             for user in [mum, gran] {
                 let gone = await rpcError {
-                    try await stack.family.getBabyProfile(.init(profileID: profile.profileID), options: user.bearer)
+                    try await stack.family.getBabyProfile(
+                        .init(profileID: profile.profileID), options: user.bearer)
                 }
                 #expect(gone?.code == .notFound && gone?.reason == "BABY_PROFILE_NOT_FOUND")
-                #expect(try await stack.family.listMyBabyProfiles(.init(), options: user.bearer).profiles.isEmpty)
+                #expect(
+                    try await stack.family.listMyBabyProfiles(.init(), options: user.bearer).profiles.isEmpty)
             }
         }
     }

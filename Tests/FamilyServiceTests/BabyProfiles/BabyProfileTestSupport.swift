@@ -27,7 +27,8 @@ extension FamilyTestStack {
         try #require(
             try await family.inviteToBabyProfile(
                 .init(
-                    requestID: requestID ?? "invite-\(email)-\(role.rawValue)", profileID: profile, email: email,
+                    requestID: requestID ?? "invite-\(email)-\(role.rawValue)", profileID: profile,
+                    email: email,
                     role: role),
                 options: owner.bearer
             ).invitation)
@@ -40,13 +41,15 @@ extension FamilyTestStack {
         let token = try await familyMail.token(to: user.email)
         return try #require(
             try await family.acceptBabyProfileInvitation(
-                .init(token: token, relationship: relationship, relationshipOther: other), options: user.bearer
+                .init(token: token, relationship: relationship, relationshipOther: other),
+                options: user.bearer
             ).profile)
     }
 
     /// `user` joins `profile` as `role` by `owner`'s invitation.
     func join(
-        _ user: TestUser, _ profile: String, as role: Kindred_Family_V1_BabyRole = .follower, by owner: TestUser
+        _ user: TestUser, _ profile: String, as role: Kindred_Family_V1_BabyRole = .follower,
+        by owner: TestUser
     ) async throws {
         _ = try await invite(user.email, to: profile, as: role, by: owner)
         _ = try await acceptNewestLink(user)

@@ -22,7 +22,8 @@ import Testing
             },
             "UpdateBabyProfile": await rpcError {
                 try await family.updateBabyProfile(
-                    .init(updateMask: ["name"], profile: .init(profileID: profile, name: "Mine")), options: options)
+                    .init(updateMask: ["name"], profile: .init(profileID: profile, name: "Mine")),
+                    options: options)
             },
             "DeleteBabyProfile": await rpcError {
                 try await family.deleteBabyProfile(.init(profileID: profile), options: options)
@@ -34,7 +35,8 @@ import Testing
                 try await family.leaveBabyProfile(.init(profileID: profile), options: options)
             },
             "RemoveBabyProfileMember": await rpcError {
-                try await family.removeBabyProfileMember(.init(profileID: profile, userID: member), options: options)
+                try await family.removeBabyProfileMember(
+                    .init(profileID: profile, userID: member), options: options)
             },
             "InviteToBabyProfile": await rpcError {
                 try await family.inviteToBabyProfile(
@@ -66,9 +68,11 @@ import Testing
             let invitation = try await stack.invite("aunt@example.com", to: profile.profileID, by: mum)
 
             let strangers = await Self.everyCall(
-                on: profile.profileID, invitation: invitation.invitationID, member: gran.id, by: stranger, stack)
+                on: profile.profileID, invitation: invitation.invitationID, member: gran.id, by: stranger,
+                stack)
             let unknown = await Self.everyCall(
-                on: BabyProfileID.generate(at: stack.clock.now).description, invitation: invitation.invitationID,
+                on: BabyProfileID.generate(at: stack.clock.now).description,
+                invitation: invitation.invitationID,
                 member: gran.id, by: stranger, stack)
             #expect(strangers.count == 10)
             for (method, answer) in strangers {
@@ -81,11 +85,14 @@ import Testing
                     options: stranger.bearer)
             }
             #expect(forged?.code == .notFound && forged?.reason == "LINK_UNKNOWN")
-            #expect(try await stack.family.listMyBabyProfiles(.init(), options: stranger.bearer).profiles.isEmpty)
+            #expect(
+                try await stack.family.listMyBabyProfiles(.init(), options: stranger.bearer).profiles.isEmpty)
 
-            let after = try await stack.family.getBabyProfile(.init(profileID: profile.profileID), options: mum.bearer)
+            let after = try await stack.family.getBabyProfile(
+                .init(profileID: profile.profileID), options: mum.bearer)
             #expect(after.profile?.name == "Ada")
-            #expect(try await stack.members(of: profile.profileID, as: mum).map(\.userID) == [mum.id, gran.id])
+            #expect(
+                try await stack.members(of: profile.profileID, as: mum).map(\.userID) == [mum.id, gran.id])
             let invitations = try await stack.family.listBabyProfileInvitations(
                 .init(profileID: profile.profileID), options: mum.bearer)
             #expect(invitations.invitations.count == 2)

@@ -42,7 +42,8 @@ extension BabyProfiles {
 
     /// The refusals of the link and the account, as `accept` orders them.
     private static func check(
-        _ invitation: BabyInvitationStore.Invitation, for user: UserID, account: (email: String, verified: Bool),
+        _ invitation: BabyInvitationStore.Invitation, for user: UserID,
+        account: (email: String, verified: Bool),
         now: Date
     ) throws {
         if invitation.revokedAt != nil { throw FamilyError.babyInvitationRevoked }

@@ -11,7 +11,8 @@ import KindredRPC
 extension BabyProfiles {
     /// Mails `draft.email` a link to join as `draft.role`. A retry with the same request_id returns the first
     /// invitation and mails nothing; the same request_id for another address or role is REQUEST_ID_REUSED.
-    func invite(_ draft: BabyInvitationDraft, by owner: UserID) async throws -> BabyInvitationStore.Invitation {
+    func invite(_ draft: BabyInvitationDraft, by owner: UserID) async throws -> BabyInvitationStore.Invitation
+    {
         let now = clock.now
         do {
             return try await database.transaction { tx in
@@ -24,7 +25,8 @@ extension BabyProfiles {
                 }
                 if draft.role == .owner { try await requireRoomForOwner(in: draft.profile, tx) }
                 let invitation = BabyInvitationStore.Invitation(
-                    id: .generate(at: now), profile: draft.profile, invitedBy: owner, requestID: draft.requestID,
+                    id: .generate(at: now), profile: draft.profile, invitedBy: owner,
+                    requestID: draft.requestID,
                     email: draft.email, role: draft.role, sentAt: now, expiresAt: expiry(from: now),
                     acceptedBy: nil, revokedAt: nil)
                 let token = OpaqueToken.generate()
@@ -44,7 +46,9 @@ extension BabyProfiles {
     }
 
     /// A page of `profile`'s invitations, newest first, for an owner.
-    func invitations(of profile: BabyProfileID, page request: Kindred_Common_V1_PageRequest?, by owner: UserID)
+    func invitations(
+        of profile: BabyProfileID, page request: Kindred_Common_V1_PageRequest?, by owner: UserID
+    )
         async throws -> Kindred_Family_V1_ListBabyProfileInvitationsResponse
     {
         let page = try BabyPage(request, list: "baby_invitations:\(profile)", fields: 1)
@@ -120,7 +124,8 @@ extension BabyProfiles {
         in tx: PostgresTransaction
     ) async throws {
         let inviter = try await ProfileStore.read(owner, on: tx).displayName
-        let baby = try await BabyProfileStore.read(invitation.profile, as: owner, on: tx)?.displayName ?? "Baby"
+        let baby =
+            try await BabyProfileStore.read(invitation.profile, as: owner, on: tx)?.displayName ?? "Baby"
         try await mail.send(
             try mail.babyInvitation(
                 to: invitation.email, from: inviter, baby: baby, asOwner: invitation.role == .owner,

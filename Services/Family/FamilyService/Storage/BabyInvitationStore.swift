@@ -91,7 +91,8 @@ enum BabyInvitationStore {
 
     /// Stores `invitation` with the hash of `token`; a pending invitation of the profile to the same address
     /// expires now, so only the newest link works.
-    static func insert(_ invitation: Invitation, token: OpaqueToken, in tx: PostgresTransaction) async throws {
+    static func insert(_ invitation: Invitation, token: OpaqueToken, in tx: PostgresTransaction) async throws
+    {
         try await tx.query(
             """
             UPDATE family.baby_invitations SET expires_at = \(invitation.sentAt)
@@ -111,7 +112,8 @@ enum BabyInvitationStore {
     /// Replaces the link of `invitation` with `token`, mailed at `sentAt` and working until `expiresAt`: the
     /// old link no longer finds it.
     static func renew(
-        _ invitation: Invitation, token: OpaqueToken, sentAt: Date, expiresAt: Date, in tx: PostgresTransaction
+        _ invitation: Invitation, token: OpaqueToken, sentAt: Date, expiresAt: Date,
+        in tx: PostgresTransaction
     ) async throws {
         try await tx.query(
             """
@@ -149,7 +151,8 @@ enum BabyInvitationStore {
     private static func decode(_ row: PostgresRow) throws -> Invitation {
         let (profile, id, invitedBy, requestID, email, role, sentAt, expiresAt, acceptedBy, revokedAt) =
             try row.decode(
-                (BabyProfileID, BabyInvitationID, UserID, String, String, Int, Date, Date, UserID?, Date?).self)
+                (BabyProfileID, BabyInvitationID, UserID, String, String, Int, Date, Date, UserID?, Date?)
+                    .self)
         return Invitation(
             id: id, profile: profile, invitedBy: invitedBy, requestID: requestID, email: email,
             role: BabyRole(rawValue: role) ?? .follower, sentAt: sentAt, expiresAt: expiresAt,

@@ -127,11 +127,14 @@ enum BabyProfileStore {
     private static func decode(_ row: PostgresRow) throws -> StoredBabyProfile {
         let role = try row.decode(Int.self, column: 9)
         return StoredBabyProfile(
-            id: try row.decode(BabyProfileID.self, column: 0), createdBy: try row.decode(UserID.self, column: 1),
-            name: try row.decode(String?.self, column: 2), creatorLastName: try row.decode(String.self, column: 3),
+            id: try row.decode(BabyProfileID.self, column: 0),
+            createdBy: try row.decode(UserID.self, column: 1),
+            name: try row.decode(String?.self, column: 2),
+            creatorLastName: try row.decode(String.self, column: 3),
             expectedBirthDate: try row.decode(String?.self, column: 4).flatMap(BabyBirthDate.init(iso:)),
             gender: Kindred_Family_V1_BabyGender(rawValue: Int32(try row.decode(Int.self, column: 5))),
-            photoID: try row.decode(PhotoID?.self, column: 6), createdAt: try row.decode(Date.self, column: 7),
+            photoID: try row.decode(PhotoID?.self, column: 6),
+            createdAt: try row.decode(Date.self, column: 7),
             updatedAt: try row.decode(Date.self, column: 8), role: BabyRole(rawValue: role) ?? .follower,
             joinedAt: try row.decode(Date.self, column: 10))
     }

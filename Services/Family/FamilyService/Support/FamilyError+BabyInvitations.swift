@@ -48,5 +48,6 @@ extension FamilyError {
     )
 
     static let babyInvitationEmailNotVerified = refusal(
-        .failedPrecondition, "EMAIL_NOT_VERIFIED", "Verify your email address, then open the invitation again.")
+        .failedPrecondition, "EMAIL_NOT_VERIFIED",
+        "Verify your email address, then open the invitation again.")
 }
