@@ -58,8 +58,8 @@ extension BabyProfiles {
         guard account.verified else { throw FamilyError.babyInvitationEmailNotVerified }
     }
 
-    /// Makes `user` a member as the invitation says, with the profile locked: a follower needs a relationship;
-    /// a member already there keeps their place (a follower invited as co-owner becomes one).
+    /// Makes `user` a member as the invitation says, with the profile locked: a follower needs a
+    /// relationship; a member already there keeps their place (a follower invited as co-owner becomes one).
     private func join(
         _ user: UserID, by invitation: BabyInvitationStore.Invitation, _ relationship: BabyRelationship,
         now: Date, in tx: PostgresTransaction

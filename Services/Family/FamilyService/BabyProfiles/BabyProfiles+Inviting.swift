@@ -57,17 +57,12 @@ extension BabyProfiles {
             return id
         }
         try await membership.requireOwner(owner, of: profile)
-        var listed = try await BabyInvitationStore.page(
+        let fetched = try await BabyInvitationStore.page(
             of: profile, before: before, limit: page.size + 1, on: database)
-        var next = ""
-        if listed.count > page.size {
-            listed.removeLast()
-            next = page.token(listed[listed.count - 1].id.description)
-        }
+        let (invitations, next) = page.cut(fetched) { page.token($0.id.description) }
         let now = clock.now
         return Kindred_Family_V1_ListBabyProfileInvitationsResponse(
-            invitations: listed.map { $0.proto(at: now) },
-            page: Kindred_Common_V1_PageResponse(nextPageToken: next))
+            invitations: invitations.map { $0.proto(at: now) }, page: next)
     }
 
     /// Mails a new link for a pending or expired invitation, working 7 days from now; the old link is dead.

@@ -10,23 +10,15 @@ extension BabyProfiles {
         async throws -> Kindred_Family_V1_ListBabyProfileMembersResponse
     {
         let page = try BabyPage(request, list: "baby_members:\(profile)", fields: 3)
-        let position = try page.after.map { fields throws(RPCError) in
-            guard let role = Int(fields[0]).flatMap(BabyRole.init(rawValue:)),
-                let joinedAt = Paging.instant(fields[1]), let user = UserID(fields[2])
-            else { throw BabyPage.foreignToken }
-            return BabyMemberStore.Position(role: role, joinedAt: joinedAt, user: user)
-        }
+        let position: BabyMemberPosition<IDKind.User>? = try page.memberPosition()
         _ = try await membership.requireMember(reader, of: profile)
-        var listed = try await BabyMemberStore.page(
+        let fetched = try await BabyMemberStore.page(
             of: profile, after: position, limit: page.size + 1, on: database)
-        var next = ""
-        if listed.count > page.size {
-            listed.removeLast()
-            let last = listed[listed.count - 1]
-            next = page.token(String(last.role.rawValue), Paging.field(last.joinedAt), last.user.description)
+        let (members, next) = page.cut(fetched) { member in
+            page.token(
+                after: BabyMemberPosition(role: member.role, joinedAt: member.joinedAt, id: member.user))
         }
-        return Kindred_Family_V1_ListBabyProfileMembersResponse(
-            members: listed.map(\.proto), page: Kindred_Common_V1_PageResponse(nextPageToken: next))
+        return Kindred_Family_V1_ListBabyProfileMembersResponse(members: members.map(\.proto), page: next)
     }
 
     /// `member` leaves `profile`: a follower at any time, an owner only while another owner remains.

@@ -5,8 +5,8 @@ import KindredRPC
 
 /// `CreateBabyProfile`, `GetBabyProfile`, `UpdateBabyProfile` and `DeleteBabyProfile`.
 extension BabyProfiles {
-    /// Creates a profile owned by `owner`. A retry with the same request_id returns the profile the first call
-    /// created, as it stands now, and creates nothing.
+    /// Creates a profile owned by `owner`. A retry with the same request_id returns the profile the first
+    /// call created, as it stands now, and creates nothing.
     func create(_ draft: BabyProfileDraft, by owner: UserID) async throws -> StoredBabyProfile {
         if let first = try await BabyProfileStore.created(by: owner, requestID: draft.requestID, on: database)
         {

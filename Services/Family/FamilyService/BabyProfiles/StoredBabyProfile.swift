@@ -20,6 +20,11 @@ struct StoredBabyProfile: Sendable, Equatable {
     /// When the reader joined: where `ListMyBabyProfiles` pages.
     let joinedAt: Date
 
+    /// Where the reader's list of profiles continues after this one.
+    var position: BabyMemberPosition<IDKind.BabyProfile> {
+        BabyMemberPosition(role: role, joinedAt: joinedAt, id: id)
+    }
+
     /// The name to show: the one set, or "Baby <creator's last name>", or "Baby" with no last name.
     var displayName: String {
         if let name { return name }

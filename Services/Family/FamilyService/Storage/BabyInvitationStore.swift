@@ -83,7 +83,8 @@ enum BabyInvitationStore {
             SELECT profile_id, invitation_id, invited_by, request_id, email, role, sent_at, expires_at,
                 accepted_by, revoked_at
             FROM family.baby_invitations
-            WHERE profile_id = \(profile)::uuid AND (\(before)::uuid IS NULL OR invitation_id < \(before)::uuid)
+            WHERE profile_id = \(profile)::uuid
+                AND (\(before)::uuid IS NULL OR invitation_id < \(before)::uuid)
             ORDER BY invitation_id DESC LIMIT \(limit)
             """
         ).map(decode)
@@ -102,7 +103,8 @@ enum BabyInvitationStore {
         try await tx.query(
             """
             INSERT INTO family.baby_invitations
-                (profile_id, invitation_id, invited_by, request_id, email, role, token_hash, sent_at, expires_at)
+                (profile_id, invitation_id, invited_by, request_id, email, role, token_hash, sent_at,
+                expires_at)
             VALUES (\(invitation.profile)::uuid, \(invitation.id)::uuid, \(invitation.invitedBy)::uuid,
                 \(invitation.requestID), \(invitation.email), \(invitation.role.rawValue)::smallint,
                 \(token.storageHash), \(invitation.sentAt), \(invitation.expiresAt))

@@ -3,7 +3,8 @@ import KindredHandlers
 import KindredMessages
 import KindredPostgres
 
-/// The writes of `family.baby_members` (joining, leaving, removal, an account's deletion) and the member list.
+/// The writes of `family.baby_members` (joining, leaving, removal, an account's deletion) and the member
+/// list.
 extension BabyMemberStore {
     /// One member as the member list shows them.
     struct Member: Sendable, Equatable {
@@ -14,13 +15,6 @@ extension BabyMemberStore {
         let joinedAt: Date
     }
 
-    /// Where a page of members ends: the last one's role, when they joined, and their id.
-    struct Position: Sendable, Equatable {
-        let role: BabyRole
-        let joinedAt: Date
-        let user: UserID
-    }
-
     /// Makes `user` a member of `profile` as `role`; false, changing nothing, when they already are one.
     static func insert(
         _ user: UserID, into profile: BabyProfileID, as role: BabyRole, _ relationship: BabyRelationship,
@@ -28,7 +22,8 @@ extension BabyMemberStore {
     ) async throws -> Bool {
         try await !tx.query(
             """
-            INSERT INTO family.baby_members (profile_id, user_id, role, relationship, relationship_other, joined_at)
+            INSERT INTO family.baby_members
+                (profile_id, user_id, role, relationship, relationship_other, joined_at)
             VALUES (\(profile)::uuid, \(user)::uuid, \(role.rawValue)::smallint,
                 \(Int(relationship.kind.rawValue))::smallint, \(relationship.other), \(now))
             ON CONFLICT (profile_id, user_id) DO NOTHING
@@ -63,7 +58,8 @@ extension BabyMemberStore {
                 DELETE FROM family.baby_members WHERE user_id = \(user)::uuid RETURNING profile_id, role
             )
             UPDATE family.baby_profiles p SET active = false, updated_at = \(now)
-            WHERE p.profile_id IN (SELECT profile_id FROM gone WHERE role = \(BabyRole.owner.rawValue)::smallint)
+            WHERE p.profile_id IN (
+                    SELECT profile_id FROM gone WHERE role = \(BabyRole.owner.rawValue)::smallint)
                 AND NOT EXISTS (
                     SELECT 1 FROM family.baby_members m
                     WHERE m.profile_id = p.profile_id AND m.role = \(BabyRole.owner.rawValue)::smallint
@@ -73,7 +69,8 @@ extension BabyMemberStore {
 
     /// `profile`'s members after `position`: owners first, then followers, each in the order they joined.
     static func page(
-        of profile: BabyProfileID, after position: Position?, limit: Int, on db: some StatementRunner
+        of profile: BabyProfileID, after position: BabyMemberPosition<IDKind.User>?, limit: Int,
+        on db: some StatementRunner
     ) async throws -> [Member] {
         try await db.pureRead(
             """
@@ -81,7 +78,7 @@ extension BabyMemberStore {
                 m.joined_at
             FROM family.baby_members m LEFT JOIN family.profiles u ON u.user_id = m.user_id
             WHERE m.profile_id = \(profile)::uuid AND (\(position == nil) OR (m.role, m.joined_at, m.user_id)
-                > (\(position?.role.rawValue)::smallint, \(position?.joinedAt), \(position?.user)::uuid))
+                > (\(position?.role.rawValue)::smallint, \(position?.joinedAt), \(position?.id)::uuid))
             ORDER BY m.role, m.joined_at, m.user_id
             LIMIT \(limit)
             """

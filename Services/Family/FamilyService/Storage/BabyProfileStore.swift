@@ -14,13 +14,6 @@ enum BabyProfileStore {
         var photoID: PhotoID?
     }
 
-    /// Where a page of a user's profiles ends: the last one's role, when the user joined it, and its id.
-    struct Position: Sendable, Equatable {
-        let role: BabyRole
-        let joinedAt: Date
-        let profile: BabyProfileID
-    }
-
     /// `profile` as `reader` sees it; nil when they are not a member or it is deactivated.
     static func read(_ profile: BabyProfileID, as reader: UserID, on db: some StatementRunner) async throws
         -> StoredBabyProfile?
@@ -38,9 +31,10 @@ enum BabyProfileStore {
     }
 
     /// `reader`'s active profiles after `position`, owned first, then followed, each in the order joined.
-    static func page(of reader: UserID, after position: Position?, limit: Int, on db: some StatementRunner)
-        async throws -> [StoredBabyProfile]
-    {
+    static func page(
+        of reader: UserID, after position: BabyMemberPosition<IDKind.BabyProfile>?, limit: Int,
+        on db: some StatementRunner
+    ) async throws -> [StoredBabyProfile] {
         try await db.pureRead(
             """
             SELECT p.profile_id, p.created_by, p.name, coalesce(c.last_name, ''), p.expected_birth_date::text,
@@ -49,7 +43,7 @@ enum BabyProfileStore {
             JOIN family.baby_profiles p ON p.profile_id = m.profile_id AND p.active
             LEFT JOIN family.profiles c ON c.user_id = p.created_by
             WHERE m.user_id = \(reader)::uuid AND (\(position == nil) OR (m.role, m.joined_at, m.profile_id)
-                > (\(position?.role.rawValue)::smallint, \(position?.joinedAt), \(position?.profile)::uuid))
+                > (\(position?.role.rawValue)::smallint, \(position?.joinedAt), \(position?.id)::uuid))
             ORDER BY m.role, m.joined_at, m.profile_id
             LIMIT \(limit)
             """
@@ -79,7 +73,8 @@ enum BabyProfileStore {
             WITH profile AS (
                 INSERT INTO family.baby_profiles
                     (profile_id, created_by, name, expected_birth_date, gender, created_at, updated_at)
-                VALUES (\(profile)::uuid, \(owner)::uuid, \(fields.name), \(fields.expectedBirthDate?.iso)::date,
+                VALUES (\(profile)::uuid, \(owner)::uuid, \(fields.name),
+                    \(fields.expectedBirthDate?.iso)::date,
                     \(Int(fields.gender.rawValue))::smallint, \(now), \(now))
                 RETURNING profile_id
             ), owner AS (
@@ -103,7 +98,8 @@ enum BabyProfileStore {
                 name = CASE WHEN \(set(.name)) THEN \(fields.name) ELSE name END,
                 expected_birth_date = CASE WHEN \(set(.expectedBirthDate))
                     THEN \(fields.expectedBirthDate?.iso)::date ELSE expected_birth_date END,
-                gender = CASE WHEN \(set(.gender)) THEN \(Int(fields.gender.rawValue))::smallint ELSE gender END,
+                gender = CASE WHEN \(set(.gender)) THEN \(Int(fields.gender.rawValue))::smallint
+                    ELSE gender END,
                 photo_id = CASE WHEN \(set(.photoID)) THEN \(fields.photoID)::uuid ELSE photo_id END,
                 updated_at = \(now)
             WHERE profile_id = \(profile)::uuid

@@ -44,8 +44,7 @@ extension FamilyError {
     /// A forwarded link used by another account. The message must not say which address was invited.
     static let babyInvitationForAnotherAccount = refusal(
         .permissionDenied, "INVITATION_FOR_ANOTHER_ACCOUNT",
-        "This invitation was sent to a different email address. Ask the baby's parents to invite the address of your account."
-    )
+        "This invitation was sent to another email address. Ask the baby's parents to invite yours.")
 
     static let babyInvitationEmailNotVerified = refusal(
         .failedPrecondition, "EMAIL_NOT_VERIFIED",
