@@ -1,4 +1,5 @@
 @testable import FamilyService
+import Foundation
 import KindredAPI
 import KindredHandlers
 import KindredMessages
@@ -126,6 +127,37 @@ import Testing
                 .init(profileID: profile.profileID), options: mum.bearer
             ).invitations.map(\.state)
             #expect(states == [.pending, .expired])
+        }
+    }
+
+    @Test func ownersMailAtMostThirtyInvitationsADayAndTheSameOneAgainAfterTenMinutes() async throws {
+        // On a whole second, so that the waits come out in whole seconds.
+        let start = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
+        try await FamilyTestStack.with(clock: TestClock(at: start)) { stack in
+            let mum = try await stack.register("mum", age: 31)
+            let profile = try await stack.createBaby(mum)
+            var first: Kindred_Family_V1_BabyInvitation?
+            for index in 0..<BabyProfiles.invitationsPerDay {
+                let invitation = try await stack.invite(
+                    "guest\(index)@example.com", to: profile.profileID, by: mum)
+                first = first ?? invitation
+                stack.clock.advance(seconds: 60)
+            }
+            let tooMany = await rpcError {
+                try await stack.invite("one-more@example.com", to: profile.profileID, by: mum)
+            }
+            #expect(tooMany?.code == .resourceExhausted && tooMany?.reason == "INVITATIONS_RATE_LIMITED")
+            #expect(tooMany?.retryDelay == .seconds(24 * 3_600 - 30 * 60))
+
+            stack.clock.advance(seconds: 24 * 3_600 - 30 * 60)
+            let ids = Kindred_Family_V1_ResendBabyProfileInvitationRequest(
+                profileID: profile.profileID, invitationID: first?.invitationID ?? "")
+            _ = try await stack.family.resendBabyProfileInvitation(ids, options: mum.bearer)
+            stack.clock.advance(seconds: 9 * 60)
+            let tooSoon = await rpcError {
+                try await stack.family.resendBabyProfileInvitation(ids, options: mum.bearer)
+            }
+            #expect(tooSoon?.reason == "INVITATIONS_RATE_LIMITED" && tooSoon?.retryDelay == .seconds(60))
         }
     }
 }

@@ -24,6 +24,7 @@ extension BabyProfiles {
                     return first
                 }
                 if draft.role == .owner { try await requireRoomForOwner(in: draft.profile, tx) }
+                try await requireRoomToMail(in: draft.profile, now: now, tx)
                 let invitation = BabyInvitationStore.Invitation(
                     id: .generate(at: now), profile: draft.profile, invitedBy: owner,
                     requestID: draft.requestID,
@@ -74,6 +75,8 @@ extension BabyProfiles {
             let invitation = try await heldInvitation(id, of: profile, owner: owner, tx)
             guard invitation.revokedAt == nil else { throw FamilyError.babyInvitationRevoked }
             if invitation.role == .owner { try await requireRoomForOwner(in: profile, tx) }
+            try requireResendInterval(invitation, now: now)
+            try await requireRoomToMail(in: profile, now: now, tx)
             let token = OpaqueToken.generate()
             try await BabyInvitationStore.renew(
                 invitation, token: token, sentAt: now, expiresAt: expiry(from: now), in: tx)

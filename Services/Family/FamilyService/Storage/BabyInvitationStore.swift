@@ -90,6 +90,19 @@ enum BabyInvitationStore {
         ).map(decode)
     }
 
+    /// How many of `profile`'s invitations were last mailed after `since`, and the earliest of those sends.
+    static func mailed(in profile: BabyProfileID, since: Date, _ tx: PostgresTransaction) async throws
+        -> (count: Int, oldest: Date?)
+    {
+        let rows = try await tx.query(
+            """
+            SELECT count(*), min(sent_at) FROM family.baby_invitations
+            WHERE profile_id = \(profile)::uuid AND sent_at > \(since)
+            """)
+        let (count, oldest) = try rows[0].decode((Int64, Date?).self)
+        return (Int(count), oldest)
+    }
+
     /// Stores `invitation` with the hash of `token`; a pending invitation of the profile to the same address
     /// expires now, so only the newest link works.
     static func insert(_ invitation: Invitation, token: OpaqueToken, in tx: PostgresTransaction) async throws
