@@ -99,4 +99,16 @@ import Testing
             #expect(invitations.invitations.allSatisfy { $0.email != "sneak@example.com" })
         }
     }
+
+    @Test func aServiceTokenIsNoAccountAndCreatesOrListsNothing() async throws {
+        try await FamilyTestStack.with { stack in
+            let service = try await stack.serviceBearer()
+            let create = await rpcError {
+                try await stack.family.createBabyProfile(.init(requestID: "svc"), options: service)
+            }
+            let list = await rpcError { try await stack.family.listMyBabyProfiles(.init(), options: service) }
+            #expect(create?.code == .permissionDenied && create?.reason == "ACCOUNT_REQUIRED")
+            #expect(list?.code == .permissionDenied && list?.reason == "ACCOUNT_REQUIRED")
+        }
+    }
 }
