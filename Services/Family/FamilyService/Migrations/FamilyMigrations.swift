@@ -16,5 +16,6 @@ enum FamilyMigrations {
         v9CreateGuardianAlerts,
         v10CreateBabyProfiles,
         v11CreateBabyActivity,
+        v12CreateBabyInvitations,
     ]
 }
