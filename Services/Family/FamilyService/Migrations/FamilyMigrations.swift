@@ -16,5 +16,7 @@ enum FamilyMigrations {
         v9CreateGuardianAlerts,
         v10CreateBabyProfiles,
         v11CreateBabyActivity,
+        v13CreateCalendar,
+        v14CreateRegistry,
     ]
 }

@@ -6499,7 +6499,7 @@ const ProtobufCEnumDescriptor kindred__family__v1__push_platform__descriptor =
   kindred__family__v1__push_platform__value_ranges,
   NULL,NULL,NULL,NULL   /* reserved[1234] */
 };
-static const ProtobufCMethodDescriptor kindred__family__v1__family_service__method_descriptors[27] =
+static const ProtobufCMethodDescriptor kindred__family__v1__family_service__method_descriptors[43] =
 {
   { "GetProfile", &kindred__family__v1__get_profile_request__descriptor, &kindred__family__v1__get_profile_response__descriptor },
   { "UpdateProfile", &kindred__family__v1__update_profile_request__descriptor, &kindred__family__v1__update_profile_response__descriptor },
@@ -6528,32 +6528,64 @@ static const ProtobufCMethodDescriptor kindred__family__v1__family_service__meth
   { "GetNotificationSettings", &kindred__family__v1__get_notification_settings_request__descriptor, &kindred__family__v1__get_notification_settings_response__descriptor },
   { "UpdateNotificationSettings", &kindred__family__v1__update_notification_settings_request__descriptor, &kindred__family__v1__update_notification_settings_response__descriptor },
   { "WatchEvents", &kindred__family__v1__watch_events_request__descriptor, &kindred__family__v1__event__descriptor },
+  { "CreateCalendarEvent", &kindred__family__v1__create_calendar_event_request__descriptor, &kindred__family__v1__create_calendar_event_response__descriptor },
+  { "GetCalendarEvent", &kindred__family__v1__get_calendar_event_request__descriptor, &kindred__family__v1__get_calendar_event_response__descriptor },
+  { "UpdateCalendarEvent", &kindred__family__v1__update_calendar_event_request__descriptor, &kindred__family__v1__update_calendar_event_response__descriptor },
+  { "DeleteCalendarEvent", &kindred__family__v1__delete_calendar_event_request__descriptor, &kindred__family__v1__delete_calendar_event_response__descriptor },
+  { "ListCalendarEvents", &kindred__family__v1__list_calendar_events_request__descriptor, &kindred__family__v1__list_calendar_events_response__descriptor },
+  { "SetRsvp", &kindred__family__v1__set_rsvp_request__descriptor, &kindred__family__v1__set_rsvp_response__descriptor },
+  { "ListRsvps", &kindred__family__v1__list_rsvps_request__descriptor, &kindred__family__v1__list_rsvps_response__descriptor },
+  { "AddComment", &kindred__family__v1__add_comment_request__descriptor, &kindred__family__v1__add_comment_response__descriptor },
+  { "ListComments", &kindred__family__v1__list_comments_request__descriptor, &kindred__family__v1__list_comments_response__descriptor },
+  { "DeleteComment", &kindred__family__v1__delete_comment_request__descriptor, &kindred__family__v1__delete_comment_response__descriptor },
+  { "CreateRegistryItem", &kindred__family__v1__create_registry_item_request__descriptor, &kindred__family__v1__create_registry_item_response__descriptor },
+  { "UpdateRegistryItem", &kindred__family__v1__update_registry_item_request__descriptor, &kindred__family__v1__update_registry_item_response__descriptor },
+  { "DeleteRegistryItem", &kindred__family__v1__delete_registry_item_request__descriptor, &kindred__family__v1__delete_registry_item_response__descriptor },
+  { "ListRegistryItems", &kindred__family__v1__list_registry_items_request__descriptor, &kindred__family__v1__list_registry_items_response__descriptor },
+  { "PurchaseRegistryItem", &kindred__family__v1__purchase_registry_item_request__descriptor, &kindred__family__v1__purchase_registry_item_response__descriptor },
+  { "UndoRegistryPurchase", &kindred__family__v1__undo_registry_purchase_request__descriptor, &kindred__family__v1__undo_registry_purchase_response__descriptor },
 };
 const unsigned kindred__family__v1__family_service__method_indices_by_name[] = {
   3,        /* AcceptGuardianInvitation */
+  34,        /* AddComment */
   13,        /* CreateApprovalRequest */
+  27,        /* CreateCalendarEvent */
+  37,        /* CreateRegistryItem */
   16,        /* DecideApprovalRequest */
+  30,        /* DeleteCalendarEvent */
+  36,        /* DeleteComment */
+  39,        /* DeleteRegistryItem */
   17,        /* EnterChildMode */
   18,        /* EnterParentMode */
   14,        /* GetApprovalRequest */
+  28,        /* GetCalendarEvent */
   24,        /* GetNotificationSettings */
   10,        /* GetParentalControls */
   11,        /* GetParentalControlsStatus */
   0,        /* GetProfile */
   2,        /* InviteGuardian */
   15,        /* ListApprovalRequests */
+  31,        /* ListCalendarEvents */
+  35,        /* ListComments */
   4,        /* ListGuardianLinks */
   19,        /* ListNotifications */
+  40,        /* ListRegistryItems */
+  33,        /* ListRsvps */
   20,        /* MarkNotificationsRead */
+  41,        /* PurchaseRegistryItem */
   22,        /* RegisterPushDevice */
   5,        /* RemoveGuardianLink */
   8,        /* RequestGuardianPinReset */
   9,        /* ResetGuardianPin */
   6,        /* SetGuardianPin */
+  32,        /* SetRsvp */
+  42,        /* UndoRegistryPurchase */
   23,        /* UnregisterPushDevice */
+  29,        /* UpdateCalendarEvent */
   25,        /* UpdateNotificationSettings */
   12,        /* UpdateParentalControls */
   1,        /* UpdateProfile */
+  38,        /* UpdateRegistryItem */
   7,        /* VerifyGuardianPin */
   26,        /* WatchEvents */
   21         /* WatchNotifications */
@@ -6565,7 +6597,7 @@ const ProtobufCServiceDescriptor kindred__family__v1__family_service__descriptor
   "FamilyService",
   "Kindred__Family__V1__FamilyService",
   "kindred.family.v1",
-  27,
+  43,
   kindred__family__v1__family_service__method_descriptors,
   kindred__family__v1__family_service__method_indices_by_name
 };
@@ -6784,6 +6816,134 @@ void kindred__family__v1__family_service__watch_events(ProtobufCService *service
 {
   assert(service->descriptor == &kindred__family__v1__family_service__descriptor);
   service->invoke(service, 26, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void kindred__family__v1__family_service__create_calendar_event(ProtobufCService *service,
+                                                                const Kindred__Family__V1__CreateCalendarEventRequest *input,
+                                                                Kindred__Family__V1__CreateCalendarEventResponse_Closure closure,
+                                                                void *closure_data)
+{
+  assert(service->descriptor == &kindred__family__v1__family_service__descriptor);
+  service->invoke(service, 27, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void kindred__family__v1__family_service__get_calendar_event(ProtobufCService *service,
+                                                             const Kindred__Family__V1__GetCalendarEventRequest *input,
+                                                             Kindred__Family__V1__GetCalendarEventResponse_Closure closure,
+                                                             void *closure_data)
+{
+  assert(service->descriptor == &kindred__family__v1__family_service__descriptor);
+  service->invoke(service, 28, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void kindred__family__v1__family_service__update_calendar_event(ProtobufCService *service,
+                                                                const Kindred__Family__V1__UpdateCalendarEventRequest *input,
+                                                                Kindred__Family__V1__UpdateCalendarEventResponse_Closure closure,
+                                                                void *closure_data)
+{
+  assert(service->descriptor == &kindred__family__v1__family_service__descriptor);
+  service->invoke(service, 29, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void kindred__family__v1__family_service__delete_calendar_event(ProtobufCService *service,
+                                                                const Kindred__Family__V1__DeleteCalendarEventRequest *input,
+                                                                Kindred__Family__V1__DeleteCalendarEventResponse_Closure closure,
+                                                                void *closure_data)
+{
+  assert(service->descriptor == &kindred__family__v1__family_service__descriptor);
+  service->invoke(service, 30, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void kindred__family__v1__family_service__list_calendar_events(ProtobufCService *service,
+                                                               const Kindred__Family__V1__ListCalendarEventsRequest *input,
+                                                               Kindred__Family__V1__ListCalendarEventsResponse_Closure closure,
+                                                               void *closure_data)
+{
+  assert(service->descriptor == &kindred__family__v1__family_service__descriptor);
+  service->invoke(service, 31, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void kindred__family__v1__family_service__set_rsvp(ProtobufCService *service,
+                                                   const Kindred__Family__V1__SetRsvpRequest *input,
+                                                   Kindred__Family__V1__SetRsvpResponse_Closure closure,
+                                                   void *closure_data)
+{
+  assert(service->descriptor == &kindred__family__v1__family_service__descriptor);
+  service->invoke(service, 32, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void kindred__family__v1__family_service__list_rsvps(ProtobufCService *service,
+                                                     const Kindred__Family__V1__ListRsvpsRequest *input,
+                                                     Kindred__Family__V1__ListRsvpsResponse_Closure closure,
+                                                     void *closure_data)
+{
+  assert(service->descriptor == &kindred__family__v1__family_service__descriptor);
+  service->invoke(service, 33, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void kindred__family__v1__family_service__add_comment(ProtobufCService *service,
+                                                      const Kindred__Family__V1__AddCommentRequest *input,
+                                                      Kindred__Family__V1__AddCommentResponse_Closure closure,
+                                                      void *closure_data)
+{
+  assert(service->descriptor == &kindred__family__v1__family_service__descriptor);
+  service->invoke(service, 34, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void kindred__family__v1__family_service__list_comments(ProtobufCService *service,
+                                                        const Kindred__Family__V1__ListCommentsRequest *input,
+                                                        Kindred__Family__V1__ListCommentsResponse_Closure closure,
+                                                        void *closure_data)
+{
+  assert(service->descriptor == &kindred__family__v1__family_service__descriptor);
+  service->invoke(service, 35, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void kindred__family__v1__family_service__delete_comment(ProtobufCService *service,
+                                                         const Kindred__Family__V1__DeleteCommentRequest *input,
+                                                         Kindred__Family__V1__DeleteCommentResponse_Closure closure,
+                                                         void *closure_data)
+{
+  assert(service->descriptor == &kindred__family__v1__family_service__descriptor);
+  service->invoke(service, 36, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void kindred__family__v1__family_service__create_registry_item(ProtobufCService *service,
+                                                               const Kindred__Family__V1__CreateRegistryItemRequest *input,
+                                                               Kindred__Family__V1__CreateRegistryItemResponse_Closure closure,
+                                                               void *closure_data)
+{
+  assert(service->descriptor == &kindred__family__v1__family_service__descriptor);
+  service->invoke(service, 37, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void kindred__family__v1__family_service__update_registry_item(ProtobufCService *service,
+                                                               const Kindred__Family__V1__UpdateRegistryItemRequest *input,
+                                                               Kindred__Family__V1__UpdateRegistryItemResponse_Closure closure,
+                                                               void *closure_data)
+{
+  assert(service->descriptor == &kindred__family__v1__family_service__descriptor);
+  service->invoke(service, 38, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void kindred__family__v1__family_service__delete_registry_item(ProtobufCService *service,
+                                                               const Kindred__Family__V1__DeleteRegistryItemRequest *input,
+                                                               Kindred__Family__V1__DeleteRegistryItemResponse_Closure closure,
+                                                               void *closure_data)
+{
+  assert(service->descriptor == &kindred__family__v1__family_service__descriptor);
+  service->invoke(service, 39, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void kindred__family__v1__family_service__list_registry_items(ProtobufCService *service,
+                                                              const Kindred__Family__V1__ListRegistryItemsRequest *input,
+                                                              Kindred__Family__V1__ListRegistryItemsResponse_Closure closure,
+                                                              void *closure_data)
+{
+  assert(service->descriptor == &kindred__family__v1__family_service__descriptor);
+  service->invoke(service, 40, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void kindred__family__v1__family_service__purchase_registry_item(ProtobufCService *service,
+                                                                 const Kindred__Family__V1__PurchaseRegistryItemRequest *input,
+                                                                 Kindred__Family__V1__PurchaseRegistryItemResponse_Closure closure,
+                                                                 void *closure_data)
+{
+  assert(service->descriptor == &kindred__family__v1__family_service__descriptor);
+  service->invoke(service, 41, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void kindred__family__v1__family_service__undo_registry_purchase(ProtobufCService *service,
+                                                                 const Kindred__Family__V1__UndoRegistryPurchaseRequest *input,
+                                                                 Kindred__Family__V1__UndoRegistryPurchaseResponse_Closure closure,
+                                                                 void *closure_data)
+{
+  assert(service->descriptor == &kindred__family__v1__family_service__descriptor);
+  service->invoke(service, 42, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void kindred__family__v1__family_service__init (Kindred__Family__V1__FamilyService_Service *service,
                                                 Kindred__Family__V1__FamilyService_ServiceDestroy destroy)
