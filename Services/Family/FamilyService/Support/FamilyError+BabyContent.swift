@@ -34,9 +34,9 @@ extension FamilyError {
 
     /// Someone else bought the item first: `buyer` (their display name, when they have one) says who.
     static func alreadyPurchased(by buyer: UserID, named name: String) -> RPCError {
-        let who = name.isEmpty ? "Someone else" : name
+        let who = name.isEmpty ? "someone else" : name
         return refusal(
-            .failedPrecondition, "ALREADY_PURCHASED", "\(who) already bought this item.",
+            .failedPrecondition, "ALREADY_PURCHASED", "This item was already bought by \(who).",
             metadata: ["purchased_by_user_id": buyer.description, "purchased_by_display_name": name])
     }
 
