@@ -127,3 +127,22 @@ import Testing
         }
     }
 }
+
+@Suite struct CommentRequestTests {
+    @Test func aTargetWithoutAProfileOrAThingIsNamedFieldByField() async throws {
+        try await BabyContentFamily.with { home in
+            let refused = await rpcError {
+                try await home.family.addComment(
+                    .init(requestID: "", target: .init(profileID: "nope"), text: ""), options: home.grandma.bearer)
+            }
+            #expect(refused?.code == .invalidArgument)
+            #expect(refused?.badFields == ["request_id", "target.profile_id", "target", "text"])
+            let listed = await rpcError {
+                try await home.family.listComments(
+                    .init(target: .init(profileID: home.profile.description, target: .calendarEventID("x"))),
+                    options: home.grandma.bearer)
+            }
+            #expect(listed?.badFields == ["target.calendar_event_id"])
+        }
+    }
+}

@@ -201,3 +201,21 @@ import Testing
         }
     }
 }
+
+@Suite struct RegistryRetryTests {
+    @Test func retriesRacingUnderOneRequestIDCreateOneItemAndAllGetIt() async throws {
+        try await BabyContentFamily.with { home in
+            let request = Kindred_Family_V1_CreateRegistryItemRequest(
+                requestID: "pram-once", profileID: home.profile.description, item: .init(name: "Pram"))
+            let items = try await withThrowingTaskGroup(of: Kindred_Family_V1_RegistryItem?.self) { group in
+                for _ in 0..<8 {
+                    group.addTask { try await home.family.createRegistryItem(request, options: home.mum.bearer).item }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(Set(items.map { $0?.itemID }).count == 1)
+            #expect(try await home.count("registry_items") == 1)
+            #expect(try await home.activityKinds() == [.registryItemAdded])
+        }
+    }
+}

@@ -37,10 +37,10 @@ extension BabyCalendar {
         }
         let (profileID, eventID) = try violations.throwIfAny(profile, event)
         try await membership.requireOwner(owner, of: profileID)
-        async let exists = CalendarEventStore.event(eventID, of: profileID, readBy: owner, on: database)
+        async let exists = CalendarEventStore.exists(eventID, of: profileID, on: database)
         async let answers = CalendarRsvpStore.answers(
             to: eventID, of: profileID, after: page.after, limit: page.size + 1, on: database)
-        guard try await exists != nil else { throw FamilyError.calendarEventNotFound }
+        guard try await exists else { throw FamilyError.calendarEventNotFound }
         let (served, next) = page.served(try await answers) { rsvp in
             [Paging.field(rsvp.answeredAt?.date ?? .distantPast), rsvp.userID]
         }
