@@ -17,7 +17,8 @@ extension FamilyAPI {
         _ request: Kindred_Family_V1_GetCalendarEventRequest, context: ServerContext
     ) async throws -> Kindred_Family_V1_GetCalendarEventResponse {
         let event = try await calendar.event(
-            profile: request.profileID, event: request.eventID, readBy: try context.authenticatedCaller().account())
+            profile: request.profileID, event: request.eventID,
+            readBy: try context.authenticatedCaller().account())
         return Kindred_Family_V1_GetCalendarEventResponse(event: event)
     }
 
@@ -32,7 +33,8 @@ extension FamilyAPI {
         _ request: Kindred_Family_V1_DeleteCalendarEventRequest, context: ServerContext
     ) async throws -> Kindred_Family_V1_DeleteCalendarEventResponse {
         try await calendar.delete(
-            profile: request.profileID, event: request.eventID, by: try context.authenticatedCaller().account())
+            profile: request.profileID, event: request.eventID,
+            by: try context.authenticatedCaller().account())
         return Kindred_Family_V1_DeleteCalendarEventResponse()
     }
 

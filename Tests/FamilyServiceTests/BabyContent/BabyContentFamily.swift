@@ -29,22 +29,26 @@ struct BabyContentFamily {
             let profile = try await stack.babyProfile(ownedBy: mum, followers: [grandma, grandpa])
             try await body(
                 BabyContentFamily(
-                    stack: stack, mum: mum, grandma: grandma, grandpa: grandpa, stranger: stranger, profile: profile))
+                    stack: stack, mum: mum, grandma: grandma, grandpa: grandpa, stranger: stranger,
+                    profile: profile))
         }
     }
 
     /// A well-formed event called `name`, starting a week after the stack's clock, in Paris.
     func event(_ name: String = "Baby shower") -> Kindred_Family_V1_CalendarEvent {
         Kindred_Family_V1_CalendarEvent(
-            name: name, startTime: Kindred_Common_V1_Timestamp(stack.clock.now.addingTimeInterval(7 * 86_400)),
-            timeZone: "Europe/Paris", description: "Cake at four.", videoCallURL: "https://meet.example.com/shower",
+            name: name,
+            startTime: Kindred_Common_V1_Timestamp(stack.clock.now.addingTimeInterval(7 * 86_400)),
+            timeZone: "Europe/Paris", description: "Cake at four.",
+            videoCallURL: "https://meet.example.com/shower",
             location: "Grandma's garden")
     }
 
     /// Creates an event as mum and returns it.
     func createEvent(_ name: String = "Baby shower") async throws -> Kindred_Family_V1_CalendarEvent {
         try await family.createCalendarEvent(
-            .init(requestID: UUID().uuidString, profileID: profile.description, event: event(name)), options: mum.bearer
+            .init(requestID: UUID().uuidString, profileID: profile.description, event: event(name)),
+            options: mum.bearer
         ).event!
     }
 
@@ -53,7 +57,8 @@ struct BabyContentFamily {
         try await family.createRegistryItem(
             .init(
                 requestID: UUID().uuidString, profileID: profile.description,
-                item: .init(name: name, description: "The grey one.", linkURL: "https://shop.example.com/pram")),
+                item: .init(
+                    name: name, description: "The grey one.", linkURL: "https://shop.example.com/pram")),
             options: mum.bearer
         ).item!
     }
@@ -69,7 +74,8 @@ struct BabyContentFamily {
     /// How many rows of `table` belong to the profile.
     func count(_ table: String) async throws -> Int {
         try await stack.pool.query(
-            PostgresQuery(unsafeSQL: "SELECT count(*) FROM family.\(table) WHERE profile_id = '\(profile)'::uuid")
+            PostgresQuery(
+                unsafeSQL: "SELECT count(*) FROM family.\(table) WHERE profile_id = '\(profile)'::uuid")
         )[0].decode(Int.self)
     }
 }

@@ -13,7 +13,8 @@ import Testing
             #expect(created.name == "Baby shower" && created.timeZone == "Europe/Paris")
             #expect(created.createdByUserID == home.mum.id && created.profileID == home.profile.description)
             let read = try await home.family.getCalendarEvent(
-                .init(profileID: home.profile.description, eventID: created.eventID), options: home.grandma.bearer
+                .init(profileID: home.profile.description, eventID: created.eventID),
+                options: home.grandma.bearer
             ).event
             #expect(read == created)
             #expect(try await home.activityKinds() == [.calendarEventAdded])
@@ -29,7 +30,9 @@ import Testing
             #expect(first == again)
             var other = request
             other.event?.name = "Gender reveal"
-            let reused = await rpcError { try await home.family.createCalendarEvent(other, options: home.mum.bearer) }
+            let reused = await rpcError {
+                try await home.family.createCalendarEvent(other, options: home.mum.bearer)
+            }
             #expect(reused?.code == .invalidArgument && reused?.reason == "REQUEST_ID_REUSED")
             #expect(try await home.count("calendar_events") == 1)
             #expect(try await home.activityKinds() == [.calendarEventAdded])
@@ -43,7 +46,8 @@ import Testing
                 photoID: "not-an-id", videoCallURL: "http://meet.example.com/x", location: "Garden\u{7}")
             let refused = await rpcError {
                 try await home.family.createCalendarEvent(
-                    .init(requestID: "", profileID: home.profile.description, event: bad), options: home.mum.bearer)
+                    .init(requestID: "", profileID: home.profile.description, event: bad),
+                    options: home.mum.bearer)
             }
             #expect(refused?.code == .invalidArgument)
             #expect(
@@ -65,14 +69,16 @@ import Testing
                 .init(
                     profileID: home.profile.description, eventID: created.eventID,
                     updateMask: ["name", "time_zone"],
-                    event: .init(name: "Baby shower at noon", timeZone: "America/New_York", location: "ignored")),
+                    event: .init(
+                        name: "Baby shower at noon", timeZone: "America/New_York", location: "ignored")),
                 options: home.mum.bearer
             ).event
             #expect(updated?.name == "Baby shower at noon" && updated?.timeZone == "America/New_York")
             #expect(updated?.location == created.location && updated?.startTime == created.startTime)
             let unknown = await rpcError {
                 try await home.family.updateCalendarEvent(
-                    .init(profileID: home.profile.description, eventID: created.eventID, updateMask: ["colour"]),
+                    .init(
+                        profileID: home.profile.description, eventID: created.eventID, updateMask: ["colour"]),
                     options: home.mum.bearer)
             }
             #expect(unknown?.badFields == ["update_mask"])
@@ -120,10 +126,12 @@ import Testing
             let created = try await home.createEvent()
             let profile = home.profile.description
             _ = try await home.family.setRsvp(
-                .init(profileID: profile, eventID: created.eventID, answer: .attending), options: home.grandma.bearer)
+                .init(profileID: profile, eventID: created.eventID, answer: .attending),
+                options: home.grandma.bearer)
             _ = try await home.family.addComment(
                 .init(
-                    requestID: "c-1", target: .init(profileID: profile, target: .calendarEventID(created.eventID)),
+                    requestID: "c-1",
+                    target: .init(profileID: profile, target: .calendarEventID(created.eventID)),
                     text: "Can't wait!"), options: home.grandma.bearer)
             _ = try await home.family.deleteCalendarEvent(
                 .init(profileID: profile, eventID: created.eventID), options: home.mum.bearer)
@@ -143,11 +151,13 @@ import Testing
             var names: [String] = []
             for day in [3, 1, 2] {
                 var event = home.event("Day \(day)")
-                event.startTime = Kindred_Common_V1_Timestamp(home.stack.clock.now.addingTimeInterval(Double(day) * 86_400))
+                event.startTime = Kindred_Common_V1_Timestamp(
+                    home.stack.clock.now.addingTimeInterval(Double(day) * 86_400))
                 let owner = day == 2 ? home.grandpa : home.mum
                 let profile = day == 2 ? other : home.profile
                 _ = try await home.family.createCalendarEvent(
-                    .init(requestID: "day-\(day)", profileID: profile.description, event: event), options: owner.bearer)
+                    .init(requestID: "day-\(day)", profileID: profile.description, event: event),
+                    options: owner.bearer)
                 names.append("Day \(day)")
             }
             var seen: [String] = []
@@ -162,7 +172,8 @@ import Testing
             let mine = try await home.family.listCalendarEvents(
                 .init(
                     profileID: home.profile.description,
-                    startFrom: Kindred_Common_V1_Timestamp(home.stack.clock.now.addingTimeInterval(2 * 86_400))),
+                    startFrom: Kindred_Common_V1_Timestamp(
+                        home.stack.clock.now.addingTimeInterval(2 * 86_400))),
                 options: home.mum.bearer)
             #expect(mine.events.map(\.name) == ["Day 3"])
             let mumSees = try await home.family.listCalendarEvents(.init(), options: home.mum.bearer)

@@ -15,19 +15,24 @@ import Testing
             for (number, user) in [home.grandma, home.mum, home.grandpa].enumerated() {
                 home.stack.clock.advance(seconds: 1)
                 _ = try await home.family.addComment(
-                    .init(requestID: "c-\(number)", target: target, text: "  Comment \(number)\nsecond line  "),
+                    .init(
+                        requestID: "c-\(number)", target: target, text: "  Comment \(number)\nsecond line  "),
                     options: user.bearer)
             }
             var texts: [String] = []
             var token = ""
             repeat {
                 let page = try await home.family.listComments(
-                    .init(target: target, page: .init(pageSize: 2, pageToken: token)), options: home.grandpa.bearer)
+                    .init(target: target, page: .init(pageSize: 2, pageToken: token)),
+                    options: home.grandpa.bearer)
                 texts += page.comments.map(\.text)
                 token = page.page?.nextPageToken ?? ""
             } while !token.isEmpty
             #expect(texts == (0..<3).map { "Comment \($0)\nsecond line" })
-            #expect(try await home.activityKinds() == [.calendarEventAdded, .commentAdded, .commentAdded, .commentAdded])
+            #expect(
+                try await home.activityKinds() == [
+                    .calendarEventAdded, .commentAdded, .commentAdded, .commentAdded,
+                ])
         }
     }
 
@@ -46,7 +51,8 @@ import Testing
     }
 
     @Test(arguments: [
-        ("Carriage\rreturn", "text"), ("Tab\there", "text"), ("Next\u{85}line", "text"), ("Bell\u{7}", "text"), ("   \n  ", "text"),
+        ("Carriage\rreturn", "text"), ("Tab\there", "text"), ("Next\u{85}line", "text"),
+        ("Bell\u{7}", "text"), ("   \n  ", "text"),
         (String(repeating: "é", count: 1_001), "text"),
     ])
     func aCommentWithControlCharactersOrOfTheWrongLengthIsRefused(text: String, field: String) async throws {
@@ -56,7 +62,8 @@ import Testing
                 try await home.family.addComment(
                     .init(
                         requestID: "bad",
-                        target: .init(profileID: home.profile.description, target: .calendarEventID(event.eventID)),
+                        target: .init(
+                            profileID: home.profile.description, target: .calendarEventID(event.eventID)),
                         text: text), options: home.grandma.bearer)
             }
             #expect(refused?.code == .invalidArgument && refused?.badFields == [field])
@@ -64,16 +71,25 @@ import Testing
         }
     }
 
-    @Test func aCommentOfExactlyTheLimitIsKept() async throws {
+    @Test func aCommentOfExactlyTheLimitAndOneWithWindowsLineBreaksAreKept() async throws {
         try await BabyContentFamily.with { home in
             let event = try await home.createEvent()
             let comment = try await home.family.addComment(
                 .init(
                     requestID: "long",
-                    target: .init(profileID: home.profile.description, target: .calendarEventID(event.eventID)),
+                    target: .init(
+                        profileID: home.profile.description, target: .calendarEventID(event.eventID)),
                     text: String(repeating: "é", count: 1_000)), options: home.grandma.bearer
             ).comment
             #expect(comment?.text.count == 1_000)
+            let windows = try await home.family.addComment(
+                .init(
+                    requestID: "crlf",
+                    target: .init(
+                        profileID: home.profile.description, target: .calendarEventID(event.eventID)),
+                    text: "First line\r\nsecond line"), options: home.grandma.bearer
+            ).comment
+            #expect(windows?.text == "First line\nsecond line")
         }
     }
 
@@ -92,7 +108,8 @@ import Testing
                 let refused = await rpcError {
                     try await home.family.addComment(
                         .init(
-                            requestID: "r", target: .init(profileID: home.profile.description, target: target),
+                            requestID: "r",
+                            target: .init(profileID: home.profile.description, target: target),
                             text: "Hi"), options: home.grandma.bearer)
                 }
                 #expect(refused?.code == .notFound && refused?.reason == "COMMENT_TARGET_NOT_FOUND")
@@ -114,7 +131,8 @@ import Testing
             ).comment!
             let delete = { (comment: Kindred_Family_V1_Comment, user: TestUser) in
                 try await home.family.deleteComment(
-                    .init(profileID: home.profile.description, commentID: comment.commentID), options: user.bearer)
+                    .init(profileID: home.profile.description, commentID: comment.commentID),
+                    options: user.bearer)
             }
             let refused = await rpcError { try await delete(first, home.grandpa) }
             #expect(refused?.code == .permissionDenied && refused?.reason == "COMMENT_NOT_YOURS")
@@ -133,7 +151,8 @@ import Testing
         try await BabyContentFamily.with { home in
             let refused = await rpcError {
                 try await home.family.addComment(
-                    .init(requestID: "", target: .init(profileID: "nope"), text: ""), options: home.grandma.bearer)
+                    .init(requestID: "", target: .init(profileID: "nope"), text: ""),
+                    options: home.grandma.bearer)
             }
             #expect(refused?.code == .invalidArgument)
             #expect(refused?.badFields == ["request_id", "target.profile_id", "target", "text"])

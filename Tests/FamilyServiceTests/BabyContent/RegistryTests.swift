@@ -30,7 +30,9 @@ import Testing
             // A retry of a create that landed is still answered once the registry is full.
             let request = Kindred_Family_V1_CreateRegistryItemRequest(
                 requestID: "seed-1", profileID: home.profile.description, item: .init(name: "Seeded 1"))
-            #expect(try await home.family.createRegistryItem(request, options: home.mum.bearer).item?.name == "Seeded 1")
+            #expect(
+                try await home.family.createRegistryItem(request, options: home.mum.bearer).item?.name
+                    == "Seeded 1")
         }
     }
 
@@ -62,14 +64,16 @@ import Testing
             }
             let profile = try await stack.babyProfile(ownedBy: mum, followers: followers)
             let item = try await stack.family.createRegistryItem(
-                .init(requestID: "cot", profileID: profile.description, item: .init(name: "Cot")), options: mum.bearer
+                .init(requestID: "cot", profileID: profile.description, item: .init(name: "Cot")),
+                options: mum.bearer
             ).item!
             let answers = await withTaskGroup(of: (TestUser, RPCError?).self) { group in
                 for follower in followers {
                     group.addTask {
                         let error = await rpcError {
                             try await stack.family.purchaseRegistryItem(
-                                .init(profileID: profile.description, itemID: item.itemID), options: follower.bearer)
+                                .init(profileID: profile.description, itemID: item.itemID),
+                                options: follower.bearer)
                         }
                         return (follower, error)
                     }
@@ -104,16 +108,22 @@ import Testing
             let bought = try await home.family.purchaseRegistryItem(ids, options: home.grandma.bearer).item
             #expect(bought?.purchase?.purchasedByUserID == home.grandma.id)
             // Buying again what one bought changes nothing.
-            #expect(try await home.family.purchaseRegistryItem(ids, options: home.grandma.bearer).item == bought)
-            let refused = await rpcError { try await home.family.undoRegistryPurchase(undo, options: home.grandpa.bearer) }
+            #expect(
+                try await home.family.purchaseRegistryItem(ids, options: home.grandma.bearer).item == bought)
+            let refused = await rpcError {
+                try await home.family.undoRegistryPurchase(undo, options: home.grandpa.bearer)
+            }
             #expect(refused?.code == .permissionDenied && refused?.reason == "REGISTRY_PURCHASE_NOT_YOURS")
             let undone = try await home.family.undoRegistryPurchase(undo, options: home.grandma.bearer).item
             #expect(undone?.purchase == nil)
             _ = try await home.family.purchaseRegistryItem(ids, options: home.grandpa.bearer)
-            #expect(try await home.family.undoRegistryPurchase(undo, options: home.mum.bearer).item?.purchase == nil)
+            #expect(
+                try await home.family.undoRegistryPurchase(undo, options: home.mum.bearer).item?.purchase
+                    == nil)
             #expect(
                 try await home.activityKinds() == [
-                    .registryItemAdded, .registryItemPurchased, .registryItemPurchased, .registryPurchaseUndone,
+                    .registryItemAdded, .registryItemPurchased, .registryItemPurchased,
+                    .registryPurchaseUndone,
                     .registryPurchaseUndone,
                 ])
         }
@@ -139,7 +149,8 @@ import Testing
             }
             for item in [items[0], items[2]] {
                 _ = try await home.family.purchaseRegistryItem(
-                    .init(profileID: home.profile.description, itemID: item.itemID), options: home.grandma.bearer)
+                    .init(profileID: home.profile.description, itemID: item.itemID),
+                    options: home.grandma.bearer)
             }
             var names: [String] = []
             var token = ""
@@ -165,7 +176,9 @@ import Testing
                 },
                 await rpcError {
                     try await home.family.updateRegistryItem(
-                        .init(profileID: profile, itemID: item.itemID, updateMask: ["name"], item: .init(name: "X")),
+                        .init(
+                            profileID: profile, itemID: item.itemID, updateMask: ["name"],
+                            item: .init(name: "X")),
                         options: home.grandma.bearer)
                 },
                 await rpcError {
@@ -176,7 +189,8 @@ import Testing
             for refused in refusals {
                 #expect(refused?.code == .permissionDenied && refused?.reason == "BABY_PROFILE_OWNERS_ONLY")
             }
-            let listed = try await home.family.listRegistryItems(.init(profileID: profile), options: home.mum.bearer)
+            let listed = try await home.family.listRegistryItems(
+                .init(profileID: profile), options: home.mum.bearer)
             #expect(listed.items == [item])
         }
     }
@@ -190,7 +204,10 @@ import Testing
                         item: .init(name: "", description: "\u{1b}[31m", linkURL: "ftp://x.example.com")),
                     options: home.mum.bearer)
             }
-            #expect(refused?.badFields == ["request_id", "profile_id", "item.name", "item.description", "item.link_url"])
+            #expect(
+                refused?.badFields == [
+                    "request_id", "profile_id", "item.name", "item.description", "item.link_url",
+                ])
             let item = try await home.createItem()
             let updated = try await home.family.updateRegistryItem(
                 .init(
@@ -209,7 +226,9 @@ import Testing
                 requestID: "pram-once", profileID: home.profile.description, item: .init(name: "Pram"))
             let items = try await withThrowingTaskGroup(of: Kindred_Family_V1_RegistryItem?.self) { group in
                 for _ in 0..<8 {
-                    group.addTask { try await home.family.createRegistryItem(request, options: home.mum.bearer).item }
+                    group.addTask {
+                        try await home.family.createRegistryItem(request, options: home.mum.bearer).item
+                    }
                 }
                 return try await group.reduce(into: []) { $0.append($1) }
             }

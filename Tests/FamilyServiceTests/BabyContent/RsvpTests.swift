@@ -10,7 +10,8 @@ import Testing
     @Test func aFollowerChangesTheirAnswerAndTheCountsFollow() async throws {
         try await BabyContentFamily.with { home in
             let event = try await home.createEvent()
-            let ids = Kindred_Family_V1_SetRsvpRequest(profileID: home.profile.description, eventID: event.eventID)
+            let ids = Kindred_Family_V1_SetRsvpRequest(
+                profileID: home.profile.description, eventID: event.eventID)
             var answer = ids
             answer.answer = .maybe
             var shown = try await home.family.setRsvp(answer, options: home.grandma.bearer).event
@@ -26,13 +27,19 @@ import Testing
             let mumSees = try await home.family.getCalendarEvent(
                 .init(profileID: home.profile.description, eventID: event.eventID), options: home.mum.bearer
             ).event
-            #expect(mumSees?.rsvpCounts == .init(attending: 1, notAttending: 1) && mumSees?.myRsvp == .unspecified)
+            #expect(
+                mumSees?.rsvpCounts == .init(attending: 1, notAttending: 1) && mumSees?.myRsvp == .unspecified
+            )
             let answers = try await home.family.listRsvps(
                 .init(profileID: home.profile.description, eventID: event.eventID), options: home.mum.bearer)
-            #expect(Set(answers.rsvps.map { "\($0.userID) \($0.answer)" }) == [
-                "\(home.grandma.id) attending", "\(home.grandpa.id) notAttending",
-            ])
-            #expect(try await home.activityKinds() == [.calendarEventAdded, .rsvpChanged, .rsvpChanged, .rsvpChanged])
+            #expect(
+                Set(answers.rsvps.map { "\($0.userID) \($0.answer)" }) == [
+                    "\(home.grandma.id) attending", "\(home.grandpa.id) notAttending",
+                ])
+            #expect(
+                try await home.activityKinds() == [
+                    .calendarEventAdded, .rsvpChanged, .rsvpChanged, .rsvpChanged,
+                ])
         }
     }
 

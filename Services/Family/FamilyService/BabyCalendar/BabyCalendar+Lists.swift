@@ -10,7 +10,8 @@ extension BabyCalendar {
         -> Kindred_Family_V1_ListCalendarEventsResponse
     {
         var violations = FieldViolations()
-        let profile: BabyProfileID? = request.profileID.isEmpty ? nil : violations.id("profile_id", request.profileID)
+        let profile: BabyProfileID? =
+            request.profileID.isEmpty ? nil : violations.id("profile_id", request.profileID)
         let (from, before) = (request.startFrom?.date, request.startBefore?.date)
         if let from, let before, from >= before { violations.add("start_before", "must be after start from") }
         let page = ContentPage(request.page, list: "events", keyFields: 2, &violations) { fields in

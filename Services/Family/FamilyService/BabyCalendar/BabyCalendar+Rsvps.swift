@@ -13,7 +13,8 @@ extension BabyCalendar {
         let event: CalendarEventID? = violations.id("event_id", request.eventID)
         switch request.answer {
         case .attending, .notAttending, .maybe: break
-        case .unspecified, .unrecognized: violations.add("answer", "must be attending, not attending or maybe")
+        case .unspecified, .unrecognized:
+            violations.add("answer", "must be attending, not attending or maybe")
         }
         let (profileID, eventID) = try violations.throwIfAny(profile, event)
         let now = clock.now
@@ -30,7 +31,8 @@ extension BabyCalendar {
             else { return }
             try await BabyActivityLog.record(
                 BabyActivityEntry(
-                    profile: profileID, kind: .rsvpChanged, actor: follower, subject: eventID.uuid, detail: name),
+                    profile: profileID, kind: .rsvpChanged, actor: follower, subject: eventID.uuid,
+                    detail: name),
                 at: now, in: tx)
         }
         return try await read(eventID, of: profileID, by: follower)

@@ -28,7 +28,8 @@ struct BabyCalendar: Sendable {
         violations.add("request_id", IdempotentCreate.requestIDProblem(request.requestID))
         let profile: BabyProfileID? = violations.id("profile_id", request.profileID)
         let details = CalendarEventField.details(
-            CalendarEventField.allCases, of: request.event ?? .init(), over: .init(), zones: try await zones.known(),
+            CalendarEventField.allCases, of: request.event ?? .init(), over: .init(),
+            zones: try await zones.known(),
             &violations)
         let profileID = try violations.throwIfAny(profile)
         let now = clock.now
@@ -47,7 +48,8 @@ struct BabyCalendar: Sendable {
                     try await CalendarEventStore.insert(event, requestID: request.requestID, in: tx)
                     try await BabyActivityLog.record(
                         BabyActivityEntry(
-                            profile: profileID, kind: .calendarEventAdded, actor: owner, subject: event.id.uuid,
+                            profile: profileID, kind: .calendarEventAdded, actor: owner,
+                            subject: event.id.uuid,
                             detail: details.name), at: now, in: tx)
                     return (event.id, false)
                 }
@@ -80,7 +82,8 @@ struct BabyCalendar: Sendable {
         let fields = CalendarEventField.named(by: request.updateMask, &violations)
         let zones = fields.contains(.timeZone) ? try await zones.known() : []
         // Checked against empty details first, so that every bad field is named before any read.
-        _ = CalendarEventField.details(fields, of: request.event ?? .init(), over: .init(), zones: zones, &violations)
+        _ = CalendarEventField.details(
+            fields, of: request.event ?? .init(), over: .init(), zones: zones, &violations)
         let (profileID, eventID) = try violations.throwIfAny(profile, event)
         let now = clock.now
         try await database.transaction { tx in
@@ -111,7 +114,9 @@ struct BabyCalendar: Sendable {
     func read(_ event: CalendarEventID, of profile: BabyProfileID, by reader: UserID) async throws
         -> Kindred_Family_V1_CalendarEvent
     {
-        guard let stored = try await CalendarEventStore.event(event, of: profile, readBy: reader, on: database) else {
+        guard
+            let stored = try await CalendarEventStore.event(event, of: profile, readBy: reader, on: database)
+        else {
             throw FamilyError.calendarEventNotFound
         }
         return stored.proto

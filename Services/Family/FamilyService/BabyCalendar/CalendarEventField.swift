@@ -25,12 +25,14 @@ enum CalendarEventField: String, ContentField {
     case location
 
     /// Starts earlier or later than this are typing mistakes, not events.
-    static let plausibleStarts = Date(timeIntervalSince1970: 946_684_800)...Date(timeIntervalSince1970: 4_102_444_800)
+    static let plausibleStarts =
+        Date(timeIntervalSince1970: 946_684_800)...Date(timeIntervalSince1970: 4_102_444_800)
 
     /// The values of `fields` in `event`, trimmed, over `base`; each refused one is recorded as
     /// `event.<field>`. `zones` are the time zone names an event may have.
     static func details(
-        _ fields: [CalendarEventField], of event: Kindred_Family_V1_CalendarEvent, over base: CalendarEventDetails,
+        _ fields: [CalendarEventField], of event: Kindred_Family_V1_CalendarEvent,
+        over base: CalendarEventDetails,
         zones: Set<String>, _ violations: inout FieldViolations
     ) -> CalendarEventDetails {
         var details = base
@@ -42,7 +44,8 @@ enum CalendarEventField: String, ContentField {
 
     /// Copies this field of `event` into `details`; why it cannot be stored, or nil.
     private func copy(
-        from event: Kindred_Family_V1_CalendarEvent, into details: inout CalendarEventDetails, zones: Set<String>
+        from event: Kindred_Family_V1_CalendarEvent, into details: inout CalendarEventDetails,
+        zones: Set<String>
     ) -> String? {
         switch self {
         case .name:
@@ -57,7 +60,9 @@ enum CalendarEventField: String, ContentField {
         case .timeZone:
             details.timeZone = event.timeZone
             guard !event.timeZone.isEmpty else { return "is required" }
-            guard zones.contains(event.timeZone) else { return "must be an IANA time zone name, such as Europe/Paris" }
+            guard zones.contains(event.timeZone) else {
+                return "must be an IANA time zone name, such as Europe/Paris"
+            }
         case .description:
             details.description = ContentText.trimmed(event.description)
             return ContentText.problem(details.description, limit: 500, required: false)

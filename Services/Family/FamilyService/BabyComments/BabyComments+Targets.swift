@@ -8,7 +8,8 @@ extension BabyComments {
     static func holdTarget(_ target: CommentTarget, in tx: PostgresTransaction) async throws -> Bool {
         switch target.kind {
         case .calendarEvent:
-            try await CalendarEventStore.holdName(CalendarEventID(target.id), of: target.profile, in: tx) != nil
+            try await CalendarEventStore.holdName(CalendarEventID(target.id), of: target.profile, in: tx)
+                != nil
         case .photo, .announcement: false
         }
     }
@@ -16,7 +17,8 @@ extension BabyComments {
     /// Whether `target` exists.
     static func targetExists(_ target: CommentTarget, on db: some StatementRunner) async throws -> Bool {
         switch target.kind {
-        case .calendarEvent: try await CalendarEventStore.exists(CalendarEventID(target.id), of: target.profile, on: db)
+        case .calendarEvent:
+            try await CalendarEventStore.exists(CalendarEventID(target.id), of: target.profile, on: db)
         case .photo, .announcement: false
         }
     }

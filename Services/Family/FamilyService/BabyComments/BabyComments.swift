@@ -29,11 +29,14 @@ struct BabyComments: Sendable {
         var violations = FieldViolations()
         violations.add("request_id", IdempotentCreate.requestIDProblem(request.requestID))
         let named = CommentTarget(request.target, field: "target", &violations)
-        let text = ContentText.trimmed(request.text)
-        violations.add("text", ContentText.problem(text, limit: Self.maximumLength, required: true, newlines: true))
+        // A line break typed on Windows arrives as CR LF: kept as the one line break it is.
+        let text = ContentText.trimmed(request.text.replacing("\r\n", with: "\n"))
+        violations.add(
+            "text", ContentText.problem(text, limit: Self.maximumLength, required: true, newlines: true))
         let target = try violations.throwIfAny(named)
         let now = clock.now
-        let comment = StoredComment(id: .generate(at: now), target: target, author: author, text: text, createdAt: now)
+        let comment = StoredComment(
+            id: .generate(at: now), target: target, author: author, text: text, createdAt: now)
         let stored = try await IdempotentCreate.run(
             {
                 try await database.transaction { tx in
@@ -43,11 +46,14 @@ struct BabyComments: Sendable {
                     {
                         return earlier
                     }
-                    guard try await Self.holdTarget(target, in: tx) else { throw FamilyError.commentTargetNotFound }
+                    guard try await Self.holdTarget(target, in: tx) else {
+                        throw FamilyError.commentTargetNotFound
+                    }
                     try await BabyCommentStore.insert(comment, requestID: request.requestID, in: tx)
                     try await BabyActivityLog.record(
                         BabyActivityEntry(
-                            profile: target.profile, kind: .commentAdded, actor: author, subject: comment.id.uuid,
+                            profile: target.profile, kind: .commentAdded, actor: author,
+                            subject: comment.id.uuid,
                             detail: String(text.prefix(Self.activityDetailLength))), at: now, in: tx)
                     return comment
                 }
@@ -57,7 +63,8 @@ struct BabyComments: Sendable {
                     by: author, requestID: request.requestID, on: target.profile, on: database)
             })
         guard stored.id != comment.id else { return stored.proto }
-        return try IdempotentCreate.retried(stored, same: stored.target == target && stored.text == text).proto
+        return try IdempotentCreate.retried(stored, same: stored.target == target && stored.text == text)
+            .proto
     }
 
     /// A page of the comments on a target, oldest first, for a member.
@@ -85,7 +92,8 @@ struct BabyComments: Sendable {
         let (profileID, commentID) = try violations.throwIfAny(profile, comment)
         try await database.transaction { tx in
             let role = try await BabyMembership.holdMember(caller, of: profileID, in: tx)
-            guard let author = try await BabyCommentStore.lockAuthor(of: commentID, on: profileID, in: tx) else {
+            guard let author = try await BabyCommentStore.lockAuthor(of: commentID, on: profileID, in: tx)
+            else {
                 throw FamilyError.commentNotFound
             }
             guard role == .owner || author == caller else { throw FamilyError.commentNotYours }

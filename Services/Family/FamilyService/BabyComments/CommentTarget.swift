@@ -22,7 +22,9 @@ struct CommentTarget: Sendable, Equatable {
         var named: (Kind, UUID)?
         switch proto.target {
         case .calendarEventID(let text):
-            named = (violations.id("\(field).calendar_event_id", text) as CalendarEventID?).map { (.calendarEvent, $0.uuid) }
+            named = (violations.id("\(field).calendar_event_id", text) as CalendarEventID?).map {
+                (.calendarEvent, $0.uuid)
+            }
         case .photoID(let text):
             named = (violations.id("\(field).photo_id", text) as PhotoID?).map { (.photo, $0.uuid) }
         case .announcement(true):

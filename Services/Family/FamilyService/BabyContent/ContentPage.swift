@@ -13,7 +13,8 @@ struct ContentPage<Position: Sendable>: Sendable {
     /// The page `page` asks for; a bad size or token is recorded in `violations`. `decode` reads the
     /// `keyFields` fields of a token back into a position.
     init(
-        _ page: Kindred_Common_V1_PageRequest?, list: String, keyFields: Int, _ violations: inout FieldViolations,
+        _ page: Kindred_Common_V1_PageRequest?, list: String, keyFields: Int,
+        _ violations: inout FieldViolations,
         decode: ([String]) -> Position?
     ) {
         self.list = list
@@ -21,7 +22,9 @@ struct ContentPage<Position: Sendable>: Sendable {
         let token = page?.pageToken ?? ""
         let fields = Paging.fields(of: token, count: keyFields + 1)
         after = fields.flatMap { $0[0] == list ? decode(Array($0.dropFirst())) : nil }
-        if !token.isEmpty, after == nil { violations.add("page.page_token", "is not a page token of this list") }
+        if !token.isEmpty, after == nil {
+            violations.add("page.page_token", "is not a page token of this list")
+        }
     }
 
     /// Up to `size` of `rows` (read with a limit of `size + 1`), and the token of the next page, empty when

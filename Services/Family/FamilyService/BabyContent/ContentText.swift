@@ -7,7 +7,8 @@ enum ContentText {
     /// `text` without surrounding whitespace and newlines: what is checked and stored.
     static func trimmed(_ text: String) -> String {
         let isBlank = { (character: Character) in character.isWhitespace || character.isNewline }
-        guard let first = text.firstIndex(where: { !isBlank($0) }), let last = text.lastIndex(where: { !isBlank($0) })
+        guard let first = text.firstIndex(where: { !isBlank($0) }),
+            let last = text.lastIndex(where: { !isBlank($0) })
         else { return "" }
         return String(text[first...last])
     }
@@ -20,7 +21,11 @@ enum ContentText {
         let refused = text.unicodeScalars.contains { scalar in
             scalar.properties.generalCategory == .control && !(newlines && scalar == "\n")
         }
-        if refused { return newlines ? "must not contain control characters other than line breaks" : "must not contain control characters" }
+        if refused {
+            return newlines
+                ? "must not contain control characters other than line breaks"
+                : "must not contain control characters"
+        }
         return nil
     }
 

@@ -6,17 +6,22 @@ import KindredMessages
 extension BabyRegistry {
     /// Marks the item bought by `follower`. Of followers racing, exactly one wins; the others get
     /// ALREADY_PURCHASED naming the winner. Buying again what the caller bought returns the item unchanged.
-    func purchase(profile: String, item: String, by follower: UserID) async throws -> Kindred_Family_V1_RegistryItem {
+    func purchase(profile: String, item: String, by follower: UserID) async throws
+        -> Kindred_Family_V1_RegistryItem
+    {
         let (profileID, itemID) = try Self.ids(profile, item)
         let now = clock.now
         try await database.transaction { tx in
             guard try await BabyMembership.holdMember(follower, of: profileID, in: tx) == .follower else {
                 throw FamilyError.babyProfileFollowersOnly
             }
-            if let name = try await RegistryItemStore.purchase(itemID, of: profileID, by: follower, at: now, in: tx) {
+            if let name = try await RegistryItemStore.purchase(
+                itemID, of: profileID, by: follower, at: now, in: tx)
+            {
                 try await BabyActivityLog.record(
                     BabyActivityEntry(
-                        profile: profileID, kind: .registryItemPurchased, actor: follower, subject: itemID.uuid,
+                        profile: profileID, kind: .registryItemPurchased, actor: follower,
+                        subject: itemID.uuid,
                         detail: name), at: now, in: tx)
                 return
             }

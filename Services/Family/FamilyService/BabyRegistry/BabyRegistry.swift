@@ -104,7 +104,8 @@ struct BabyRegistry: Sendable {
         -> Kindred_Family_V1_ListRegistryItemsResponse
     {
         var violations = FieldViolations()
-        let profile: BabyProfileID? = request.profileID.isEmpty ? nil : violations.id("profile_id", request.profileID)
+        let profile: BabyProfileID? =
+            request.profileID.isEmpty ? nil : violations.id("profile_id", request.profileID)
         let page = ContentPage(request.page, list: "registry", keyFields: 2, &violations) { fields in
             Bool(fields[0]).flatMap { purchased in RegistryItemID(fields[1]).map { (purchased, $0) } }
         }
@@ -117,10 +118,14 @@ struct BabyRegistry: Sendable {
     }
 
     /// `item` as members see it; REGISTRY_ITEM_NOT_FOUND when it is not on `profile`.
-    func read(_ item: RegistryItemID, of profile: BabyProfileID) async throws -> Kindred_Family_V1_RegistryItem {
-        guard let stored = try await RegistryItemStore.items(
-            of: [profile], only: item, after: nil, limit: 1, on: database
-        ).first else { throw FamilyError.registryItemNotFound }
+    func read(_ item: RegistryItemID, of profile: BabyProfileID) async throws
+        -> Kindred_Family_V1_RegistryItem
+    {
+        guard
+            let stored = try await RegistryItemStore.items(
+                of: [profile], only: item, after: nil, limit: 1, on: database
+            ).first
+        else { throw FamilyError.registryItemNotFound }
         return stored.proto
     }
 

@@ -17,7 +17,8 @@ enum RegistryItemField: String, ContentField {
 
     /// The values of `fields` in `item`, trimmed, over `base`; each refused one is recorded as `item.<field>`.
     static func details(
-        _ fields: [RegistryItemField], of item: Kindred_Family_V1_RegistryItem, over base: RegistryItemDetails,
+        _ fields: [RegistryItemField], of item: Kindred_Family_V1_RegistryItem,
+        over base: RegistryItemDetails,
         _ violations: inout FieldViolations
     ) -> RegistryItemDetails {
         var details = base
@@ -28,7 +29,8 @@ enum RegistryItemField: String, ContentField {
                 violations.add("item.name", ContentText.problem(details.name, limit: 100, required: true))
             case .description:
                 details.description = ContentText.trimmed(item.description)
-                violations.add("item.description", ContentText.problem(details.description, limit: 500, required: false))
+                violations.add(
+                    "item.description", ContentText.problem(details.description, limit: 500, required: false))
             case .linkURL:
                 details.linkURL = item.linkURL
                 violations.add("item.link_url", ContentText.httpsLinkProblem(item.linkURL))
@@ -52,7 +54,8 @@ struct StoredRegistryItem: Sendable {
         Kindred_Family_V1_RegistryItem(
             itemID: id.description, profileID: profile.description, name: details.name,
             description: details.description, linkURL: details.linkURL,
-            createdAt: Kindred_Common_V1_Timestamp(createdAt), updatedAt: Kindred_Common_V1_Timestamp(updatedAt),
+            createdAt: Kindred_Common_V1_Timestamp(createdAt),
+            updatedAt: Kindred_Common_V1_Timestamp(updatedAt),
             purchase: purchase.map {
                 Kindred_Family_V1_RegistryPurchase(
                     purchasedByUserID: $0.buyer.description, purchasedAt: Kindred_Common_V1_Timestamp($0.at))

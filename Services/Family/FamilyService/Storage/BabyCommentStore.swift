@@ -18,7 +18,9 @@ enum BabyCommentStore {
     }
 
     /// The comment `author` wrote on `profile` under `requestID`, if any.
-    static func written(by author: UserID, requestID: String, on profile: BabyProfileID, on db: some StatementRunner)
+    static func written(
+        by author: UserID, requestID: String, on profile: BabyProfileID, on db: some StatementRunner
+    )
         async throws -> StoredComment?
     {
         try await db.query(
@@ -59,7 +61,9 @@ enum BabyCommentStore {
         ).first.map { try $0.decode(UserID.self, column: 0) }
     }
 
-    static func delete(_ comment: CommentID, on profile: BabyProfileID, in tx: PostgresTransaction) async throws {
+    static func delete(_ comment: CommentID, on profile: BabyProfileID, in tx: PostgresTransaction)
+        async throws
+    {
         try await tx.query(
             """
             DELETE FROM family.baby_comments WHERE profile_id = \(profile)::uuid AND comment_id = \(comment)::uuid
@@ -72,7 +76,8 @@ enum BabyCommentStore {
             profile: try row.decode(BabyProfileID.self, column: 1), kind: kind,
             id: try row.decode(CommentID.self, column: 3).uuid)
         return StoredComment(
-            id: try row.decode(CommentID.self, column: 0), target: target, author: try row.decode(UserID.self, column: 4),
+            id: try row.decode(CommentID.self, column: 0), target: target,
+            author: try row.decode(UserID.self, column: 4),
             text: try row.decode(String.self, column: 5), createdAt: try row.decode(Date.self, column: 6))
     }
 }

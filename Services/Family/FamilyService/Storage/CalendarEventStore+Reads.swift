@@ -11,7 +11,8 @@ extension CalendarEventStore {
 
     /// `event` of `profile` as `reader` sees it; nil when there is no such event.
     static func event(
-        _ event: CalendarEventID, of profile: BabyProfileID, readBy reader: UserID, on db: some StatementRunner
+        _ event: CalendarEventID, of profile: BabyProfileID, readBy reader: UserID,
+        on db: some StatementRunner
     ) async throws -> StoredCalendarEvent? {
         try await events(
             of: [profile], only: event, from: nil, before: nil, after: nil, limit: 1, readBy: reader, on: db
@@ -49,13 +50,17 @@ extension CalendarEventStore {
 
     private static func storedEvent(_ row: PostgresRow) throws -> StoredCalendarEvent {
         StoredCalendarEvent(
-            id: try row.decode(CalendarEventID.self, column: 0), profile: try row.decode(BabyProfileID.self, column: 1),
+            id: try row.decode(CalendarEventID.self, column: 0),
+            profile: try row.decode(BabyProfileID.self, column: 1),
             details: CalendarEventDetails(
                 name: try row.decode(String.self, column: 2), startAt: try row.decode(Date.self, column: 3),
-                timeZone: try row.decode(String.self, column: 4), description: try row.decode(String.self, column: 5),
-                photoID: try row.decode(PhotoID?.self, column: 6), videoCallURL: try row.decode(String.self, column: 7),
+                timeZone: try row.decode(String.self, column: 4),
+                description: try row.decode(String.self, column: 5),
+                photoID: try row.decode(PhotoID?.self, column: 6),
+                videoCallURL: try row.decode(String.self, column: 7),
                 location: try row.decode(String.self, column: 8)),
-            createdBy: try row.decode(UserID.self, column: 9), createdAt: try row.decode(Date.self, column: 10),
+            createdBy: try row.decode(UserID.self, column: 9),
+            createdAt: try row.decode(Date.self, column: 10),
             updatedAt: try row.decode(Date.self, column: 11),
             counts: Kindred_Family_V1_RsvpCounts(
                 attending: Int32(try row.decode(Int.self, column: 12)),

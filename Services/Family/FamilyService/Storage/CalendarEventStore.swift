@@ -8,10 +8,15 @@ import KindredPostgres
 enum CalendarEventStore {
     /// Every time zone name PostgreSQL knows.
     static func timeZoneNames(on db: some StatementRunner) async throws -> Set<String> {
-        Set(try await db.pureRead("SELECT name FROM pg_timezone_names").map { try $0.decode(String.self, column: 0) })
+        Set(
+            try await db.pureRead("SELECT name FROM pg_timezone_names").map {
+                try $0.decode(String.self, column: 0)
+            })
     }
 
-    static func insert(_ event: StoredCalendarEvent, requestID: String, in tx: PostgresTransaction) async throws {
+    static func insert(_ event: StoredCalendarEvent, requestID: String, in tx: PostgresTransaction)
+        async throws
+    {
         let d = event.details
         try await tx.query(
             """
@@ -37,8 +42,10 @@ enum CalendarEventStore {
         ).first.map { row in
             CalendarEventDetails(
                 name: try row.decode(String.self, column: 0), startAt: try row.decode(Date.self, column: 1),
-                timeZone: try row.decode(String.self, column: 2), description: try row.decode(String.self, column: 3),
-                photoID: try row.decode(PhotoID?.self, column: 4), videoCallURL: try row.decode(String.self, column: 5),
+                timeZone: try row.decode(String.self, column: 2),
+                description: try row.decode(String.self, column: 3),
+                photoID: try row.decode(PhotoID?.self, column: 4),
+                videoCallURL: try row.decode(String.self, column: 5),
                 location: try row.decode(String.self, column: 6))
         }
     }
@@ -91,7 +98,9 @@ enum CalendarEventStore {
 
 extension CalendarEventStore {
     /// The event `user` created on `profile` under `requestID`, if any.
-    static func created(by user: UserID, requestID: String, on profile: BabyProfileID, on db: some StatementRunner)
+    static func created(
+        by user: UserID, requestID: String, on profile: BabyProfileID, on db: some StatementRunner
+    )
         async throws -> CalendarEventID?
     {
         try await db.query(

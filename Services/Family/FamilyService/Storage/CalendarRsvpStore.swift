@@ -10,7 +10,8 @@ enum CalendarRsvpStore {
 
     /// Sets `user`'s answer to `event`; true when it changed (a first answer, or another one).
     static func set(
-        _ answer: Kindred_Family_V1_RsvpAnswer, of user: UserID, to event: CalendarEventID, of profile: BabyProfileID,
+        _ answer: Kindred_Family_V1_RsvpAnswer, of user: UserID, to event: CalendarEventID,
+        of profile: BabyProfileID,
         at now: Date, in tx: PostgresTransaction
     ) async throws -> Bool {
         try await !tx.query(

@@ -28,7 +28,8 @@ extension RegistryItemStore {
     }
 
     /// `item` of `profile`, its row locked until `tx` ends; nil when there is no such item.
-    static func lock(_ item: RegistryItemID, of profile: BabyProfileID, in tx: PostgresTransaction) async throws
+    static func lock(_ item: RegistryItemID, of profile: BabyProfileID, in tx: PostgresTransaction)
+        async throws
         -> StoredRegistryItem?
     {
         try await tx.query(
@@ -43,9 +44,11 @@ extension RegistryItemStore {
         let buyer = try row.decode(UserID?.self, column: 7)
         let boughtAt = try row.decode(Date?.self, column: 8)
         return StoredRegistryItem(
-            id: try row.decode(RegistryItemID.self, column: 0), profile: try row.decode(BabyProfileID.self, column: 1),
+            id: try row.decode(RegistryItemID.self, column: 0),
+            profile: try row.decode(BabyProfileID.self, column: 1),
             details: RegistryItemDetails(
-                name: try row.decode(String.self, column: 2), description: try row.decode(String.self, column: 3),
+                name: try row.decode(String.self, column: 2),
+                description: try row.decode(String.self, column: 3),
                 linkURL: try row.decode(String.self, column: 4)),
             createdAt: try row.decode(Date.self, column: 5), updatedAt: try row.decode(Date.self, column: 6),
             purchase: buyer.flatMap { buyer in boughtAt.map { (buyer, $0) } })

@@ -8,10 +8,12 @@ enum RegistryItemStore {
     /// transaction-scoped advisory lock on it first, so that two racing for the last place count one after
     /// the other (the count alone, under READ COMMITTED, would let both in).
     static func insert(
-        _ item: StoredRegistryItem, by owner: UserID, requestID: String, limit: Int, in tx: PostgresTransaction
+        _ item: StoredRegistryItem, by owner: UserID, requestID: String, limit: Int,
+        in tx: PostgresTransaction
     ) async throws -> Bool {
         try await tx.query(
-            "SELECT pg_advisory_xact_lock(hashtextextended('family.registry_items ' || \(item.profile.description), 0))")
+            "SELECT pg_advisory_xact_lock(hashtextextended('family.registry_items ' || \(item.profile.description), 0))"
+        )
         let d = item.details
         return try await !tx.query(
             """
@@ -26,7 +28,9 @@ enum RegistryItemStore {
     }
 
     /// The item `owner` created on `profile` under `requestID`, if any.
-    static func created(by owner: UserID, requestID: String, on profile: BabyProfileID, on db: some StatementRunner)
+    static func created(
+        by owner: UserID, requestID: String, on profile: BabyProfileID, on db: some StatementRunner
+    )
         async throws -> RegistryItemID?
     {
         try await db.query(
@@ -50,7 +54,8 @@ enum RegistryItemStore {
     }
 
     /// Deletes the item; false when there was none.
-    static func delete(_ item: RegistryItemID, of profile: BabyProfileID, in tx: PostgresTransaction) async throws
+    static func delete(_ item: RegistryItemID, of profile: BabyProfileID, in tx: PostgresTransaction)
+        async throws
         -> Bool
     {
         try await !tx.query(
@@ -65,7 +70,8 @@ enum RegistryItemStore {
     /// first's row lock, then finds `purchased_by` set and changes nothing. The item's name when this
     /// purchase won; nil otherwise.
     static func purchase(
-        _ item: RegistryItemID, of profile: BabyProfileID, by buyer: UserID, at now: Date, in tx: PostgresTransaction
+        _ item: RegistryItemID, of profile: BabyProfileID, by buyer: UserID, at now: Date,
+        in tx: PostgresTransaction
     ) async throws -> String? {
         try await tx.query(
             """

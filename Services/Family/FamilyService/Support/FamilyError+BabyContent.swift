@@ -21,7 +21,8 @@ extension FamilyError {
 
     /// A follower tried to delete someone else's comment.
     static let commentNotYours = refusal(
-        .permissionDenied, "COMMENT_NOT_YOURS", "Only the person who wrote this comment or the baby's parents can delete it.")
+        .permissionDenied, "COMMENT_NOT_YOURS",
+        "Only the person who wrote this comment or the baby's parents can delete it.")
 
     /// No such item in the profile's registry.
     static let registryItemNotFound = refusal(
@@ -47,5 +48,6 @@ extension FamilyError {
 
     /// The caller used this request_id for different content.
     static let contentRequestIDReused = refusal(
-        .invalidArgument, "REQUEST_ID_REUSED", "This request_id was already used for something else; use a new one.")
+        .invalidArgument, "REQUEST_ID_REUSED",
+        "This request_id was already used for something else; use a new one.")
 }
