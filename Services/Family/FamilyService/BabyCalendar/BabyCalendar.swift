@@ -104,9 +104,12 @@ struct BabyCalendar: Sendable {
         let (profileID, eventID) = try Self.ids(profile, event)
         try await database.transaction { tx in
             try await BabyMembership.holdOwner(owner, of: profileID, in: tx)
-            guard try await CalendarEventStore.delete(eventID, of: profileID, in: tx) else {
+            // Locked first, in a statement of its own: a comment being added holds the event until it commits,
+            // and the delete's statement, started after, then sees that comment and deletes it too.
+            guard try await CalendarEventStore.lockDetails(eventID, of: profileID, in: tx) != nil else {
                 throw FamilyError.calendarEventNotFound
             }
+            try await CalendarEventStore.delete(eventID, of: profileID, in: tx)
         }
     }
 

@@ -68,4 +68,30 @@ extension CalendarEventStore {
                 maybe: Int32(try row.decode(Int.self, column: 14))),
             myAnswer: Kindred_Family_V1_RsvpAnswer(rawValue: Int32(try row.decode(Int.self, column: 15))))
     }
+
+    /// The event `user` created on `profile` under `requestID`, if any.
+    static func created(
+        by user: UserID, requestID: String, on profile: BabyProfileID, on db: some StatementRunner
+    )
+        async throws -> CalendarEventID?
+    {
+        try await db.query(
+            """
+            SELECT event_id FROM family.calendar_events
+            WHERE profile_id = \(profile)::uuid AND created_by = \(user)::uuid AND request_id = \(requestID)
+            """
+        ).first.map { try $0.decode(CalendarEventID.self, column: 0) }
+    }
+
+    /// Whether `profile` has `event`.
+    static func exists(_ event: CalendarEventID, of profile: BabyProfileID, on db: some StatementRunner)
+        async throws -> Bool
+    {
+        try await db.pureRead(
+            """
+            SELECT EXISTS (SELECT 1 FROM family.calendar_events
+                WHERE profile_id = \(profile)::uuid AND event_id = \(event)::uuid)
+            """
+        )[0].decode(Bool.self)
+    }
 }

@@ -77,51 +77,19 @@ enum CalendarEventStore {
             """)
     }
 
-    /// Deletes the event, its RSVPs (by cascade) and its comments; false when there was no such event.
+    /// Deletes the event, its RSVPs (by cascade) and its comments.
     static func delete(_ event: CalendarEventID, of profile: BabyProfileID, in tx: PostgresTransaction)
-        async throws -> Bool
+        async throws
     {
         try await tx.query(
             """
             WITH gone AS (
                 DELETE FROM family.calendar_events
-                WHERE profile_id = \(profile)::uuid AND event_id = \(event)::uuid RETURNING event_id),
-            comments AS (
-                DELETE FROM family.baby_comments c USING gone
-                WHERE c.profile_id = \(profile)::uuid AND c.target_kind = \(CommentTarget.Kind.calendarEvent.rawValue)::smallint
-                    AND c.target_id = gone.event_id)
-            SELECT count(*) FROM gone
-            """
-        )[0].decode(Int.self) > 0
-    }
-}
-
-extension CalendarEventStore {
-    /// The event `user` created on `profile` under `requestID`, if any.
-    static func created(
-        by user: UserID, requestID: String, on profile: BabyProfileID, on db: some StatementRunner
-    )
-        async throws -> CalendarEventID?
-    {
-        try await db.query(
-            """
-            SELECT event_id FROM family.calendar_events
-            WHERE profile_id = \(profile)::uuid AND created_by = \(user)::uuid AND request_id = \(requestID)
-            """
-        ).first.map { try $0.decode(CalendarEventID.self, column: 0) }
-    }
-}
-
-extension CalendarEventStore {
-    /// Whether `profile` has `event`.
-    static func exists(_ event: CalendarEventID, of profile: BabyProfileID, on db: some StatementRunner)
-        async throws -> Bool
-    {
-        try await db.pureRead(
-            """
-            SELECT EXISTS (SELECT 1 FROM family.calendar_events
-                WHERE profile_id = \(profile)::uuid AND event_id = \(event)::uuid)
-            """
-        )[0].decode(Bool.self)
+                WHERE profile_id = \(profile)::uuid AND event_id = \(event)::uuid RETURNING event_id)
+            DELETE FROM family.baby_comments c USING gone
+            WHERE c.profile_id = \(profile)::uuid
+                AND c.target_kind = \(CommentTarget.Kind.calendarEvent.rawValue)::smallint
+                AND c.target_id = gone.event_id
+            """)
     }
 }
