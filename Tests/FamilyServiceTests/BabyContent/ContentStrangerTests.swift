@@ -166,4 +166,28 @@ import Testing
             #expect(events.events.isEmpty)
         }
     }
+
+    @Test func aDeactivatedProfilesContentIsGoneForItsMembers() async throws {
+        try await BabyContentFamily.with { home in
+            let event = try await home.createEvent()
+            let item = try await home.createItem()
+            try await home.stack.pool.query(
+                "UPDATE family.baby_profiles SET active = false WHERE profile_id = \(home.profile)::uuid")
+            let reads = [
+                await rpcError {
+                    try await home.family.getCalendarEvent(
+                        .init(profileID: home.profile.description, eventID: event.eventID),
+                        options: home.grandma.bearer)
+                },
+                await rpcError {
+                    try await home.family.purchaseRegistryItem(
+                        .init(profileID: home.profile.description, itemID: item.itemID),
+                        options: home.grandma.bearer)
+                },
+            ]
+            for refused in reads { #expect(refused?.reason == "BABY_PROFILE_NOT_FOUND") }
+            let spanning = try await home.family.listRegistryItems(.init(), options: home.mum.bearer)
+            #expect(spanning.items.isEmpty)
+        }
+    }
 }

@@ -30,12 +30,19 @@ import Testing
             #expect(
                 mumSees?.rsvpCounts == .init(attending: 1, notAttending: 1) && mumSees?.myRsvp == .unspecified
             )
-            let answers = try await home.family.listRsvps(
-                .init(profileID: home.profile.description, eventID: event.eventID), options: home.mum.bearer)
+            var answers: [String] = []
+            var token = ""
+            repeat {
+                let page = try await home.family.listRsvps(
+                    .init(
+                        profileID: home.profile.description, eventID: event.eventID,
+                        page: .init(pageSize: 1, pageToken: token)), options: home.mum.bearer)
+                answers += page.rsvps.map { "\($0.userID) \($0.answer)" }
+                token = page.page?.nextPageToken ?? ""
+            } while !token.isEmpty
             #expect(
-                Set(answers.rsvps.map { "\($0.userID) \($0.answer)" }) == [
-                    "\(home.grandma.id) attending", "\(home.grandpa.id) notAttending",
-                ])
+                Set(answers) == ["\(home.grandma.id) attending", "\(home.grandpa.id) notAttending"]
+                    && answers.count == 2)
             #expect(
                 try await home.activityKinds() == [
                     .calendarEventAdded, .rsvpChanged, .rsvpChanged, .rsvpChanged,
@@ -57,6 +64,23 @@ import Testing
                     .init(profileID: home.profile.description, eventID: "nope"), options: home.grandma.bearer)
             }
             #expect(unanswered?.badFields == ["event_id", "answer"])
+            #expect(try await home.count("calendar_rsvps") == 0)
+        }
+    }
+
+    @Test func anEventOfAnotherProfileIsNotFoundThroughThisOne() async throws {
+        try await BabyContentFamily.with { home in
+            let elsewhere = try await home.stack.babyProfile(ownedBy: home.grandpa, followers: [home.grandma])
+            let theirs = try await home.family.createCalendarEvent(
+                .init(requestID: "e", profileID: elsewhere.description, event: home.event()),
+                options: home.grandpa.bearer
+            ).event!
+            let refused = await rpcError {
+                try await home.family.setRsvp(
+                    .init(profileID: home.profile.description, eventID: theirs.eventID, answer: .maybe),
+                    options: home.grandma.bearer)
+            }
+            #expect(refused?.code == .notFound && refused?.reason == "CALENDAR_EVENT_NOT_FOUND")
             #expect(try await home.count("calendar_rsvps") == 0)
         }
     }
