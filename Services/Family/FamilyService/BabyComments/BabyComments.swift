@@ -49,13 +49,14 @@ struct BabyComments: Sendable {
                     guard try await Self.holdTarget(target, in: tx) else {
                         throw FamilyError.commentTargetNotFound
                     }
-                    try await BabyCommentStore.insert(comment, requestID: request.requestID, in: tx)
+                    let stored = try await BabyCommentStore.insert(
+                        comment, requestID: request.requestID, in: tx)
                     try await BabyActivityLog.record(
                         BabyActivityEntry(
                             profile: target.profile, kind: .commentAdded, actor: author,
                             subject: comment.id.uuid,
                             detail: String(text.prefix(Self.activityDetailLength))), at: now, in: tx)
-                    return comment
+                    return stored
                 }
             },
             first: {

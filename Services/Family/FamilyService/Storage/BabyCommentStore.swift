@@ -5,16 +5,21 @@ import KindredPostgres
 /// `family.baby_comments` (migration 13): the comments on a profile's events (and, with the gallery, its
 /// photos and arrival announcement).
 enum BabyCommentStore {
-    static func insert(_ comment: StoredComment, requestID: String, in tx: PostgresTransaction) async throws {
+    /// Writes `comment` and answers it as stored (its time to the microsecond, as every later read has it).
+    static func insert(_ comment: StoredComment, requestID: String, in tx: PostgresTransaction) async throws
+        -> StoredComment
+    {
         let target = comment.target
-        try await tx.query(
+        let rows = try await tx.query(
             """
             INSERT INTO family.baby_comments
                 (profile_id, comment_id, target_kind, target_id, author_id, body, request_id, created_at)
             VALUES (\(target.profile)::uuid, \(comment.id)::uuid, \(target.kind.rawValue)::smallint,
                     \(target.id.uuidString)::uuid, \(comment.author)::uuid, \(comment.text), \(requestID),
                     \(comment.createdAt))
+            RETURNING comment_id, profile_id, target_kind, target_id, author_id, body, created_at
             """)
+        return try Self.comment(rows[0]) ?? comment
     }
 
     /// The comment `author` wrote on `profile` under `requestID`, if any.
