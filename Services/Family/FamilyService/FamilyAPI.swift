@@ -21,6 +21,12 @@ struct FamilyAPI: Kindred_Family_V1_FamilyService.Service {
     let notifications: Notifications
     /// Baby profiles, their owners, followers and invitations.
     let babyProfiles: BabyProfiles
+    /// Baby profiles' calendars and RSVPs.
+    let calendar: BabyCalendar
+    /// Comments on a baby profile's events, photos and arrival announcement.
+    let comments: BabyComments
+    /// Baby profiles' registries and their purchases.
+    let registry: BabyRegistry
 
     /// Builds every part from `context`.
     init(context: FamilyContext) throws {
@@ -33,6 +39,9 @@ struct FamilyAPI: Kindred_Family_V1_FamilyService.Service {
         guardians = Guardians(context: context)
         notifications = Notifications(context: context)
         babyProfiles = BabyProfiles(context: context)
+        calendar = BabyCalendar(database: context.database, clock: context.clock)
+        comments = BabyComments(database: context.database, clock: context.clock)
+        registry = BabyRegistry(database: context.database, clock: context.clock)
     }
 
     /// Ends the server streams (events, notifications), so that they do not hold the drain.

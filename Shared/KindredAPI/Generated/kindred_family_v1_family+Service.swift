@@ -50,6 +50,22 @@ public enum Kindred_Family_V1_FamilyService {
         public static let listBabyProfileMembers = MethodDescriptor(service: serviceName, method: "ListBabyProfileMembers", readOnly: true)
         public static let leaveBabyProfile = MethodDescriptor(service: serviceName, method: "LeaveBabyProfile")
         public static let removeBabyProfileMember = MethodDescriptor(service: serviceName, method: "RemoveBabyProfileMember")
+        public static let createCalendarEvent = MethodDescriptor(service: serviceName, method: "CreateCalendarEvent")
+        public static let getCalendarEvent = MethodDescriptor(service: serviceName, method: "GetCalendarEvent", readOnly: true)
+        public static let updateCalendarEvent = MethodDescriptor(service: serviceName, method: "UpdateCalendarEvent")
+        public static let deleteCalendarEvent = MethodDescriptor(service: serviceName, method: "DeleteCalendarEvent")
+        public static let listCalendarEvents = MethodDescriptor(service: serviceName, method: "ListCalendarEvents", readOnly: true)
+        public static let setRsvp = MethodDescriptor(service: serviceName, method: "SetRsvp")
+        public static let listRsvps = MethodDescriptor(service: serviceName, method: "ListRsvps", readOnly: true)
+        public static let addComment = MethodDescriptor(service: serviceName, method: "AddComment")
+        public static let listComments = MethodDescriptor(service: serviceName, method: "ListComments", readOnly: true)
+        public static let deleteComment = MethodDescriptor(service: serviceName, method: "DeleteComment")
+        public static let createRegistryItem = MethodDescriptor(service: serviceName, method: "CreateRegistryItem")
+        public static let updateRegistryItem = MethodDescriptor(service: serviceName, method: "UpdateRegistryItem")
+        public static let deleteRegistryItem = MethodDescriptor(service: serviceName, method: "DeleteRegistryItem")
+        public static let listRegistryItems = MethodDescriptor(service: serviceName, method: "ListRegistryItems", readOnly: true)
+        public static let purchaseRegistryItem = MethodDescriptor(service: serviceName, method: "PurchaseRegistryItem")
+        public static let undoRegistryPurchase = MethodDescriptor(service: serviceName, method: "UndoRegistryPurchase")
     }
 
     /// What a server implements; conforming gives `registerMethods(with:)` for free.
@@ -134,6 +150,38 @@ public enum Kindred_Family_V1_FamilyService {
         func leaveBabyProfile(_ request: Kindred_Family_V1_LeaveBabyProfileRequest, context: ServerContext) async throws -> Kindred_Family_V1_LeaveBabyProfileResponse
         /// `RemoveBabyProfileMember`
         func removeBabyProfileMember(_ request: Kindred_Family_V1_RemoveBabyProfileMemberRequest, context: ServerContext) async throws -> Kindred_Family_V1_RemoveBabyProfileMemberResponse
+        /// `CreateCalendarEvent`
+        func createCalendarEvent(_ request: Kindred_Family_V1_CreateCalendarEventRequest, context: ServerContext) async throws -> Kindred_Family_V1_CreateCalendarEventResponse
+        /// `GetCalendarEvent`
+        func getCalendarEvent(_ request: Kindred_Family_V1_GetCalendarEventRequest, context: ServerContext) async throws -> Kindred_Family_V1_GetCalendarEventResponse
+        /// `UpdateCalendarEvent`
+        func updateCalendarEvent(_ request: Kindred_Family_V1_UpdateCalendarEventRequest, context: ServerContext) async throws -> Kindred_Family_V1_UpdateCalendarEventResponse
+        /// `DeleteCalendarEvent`
+        func deleteCalendarEvent(_ request: Kindred_Family_V1_DeleteCalendarEventRequest, context: ServerContext) async throws -> Kindred_Family_V1_DeleteCalendarEventResponse
+        /// `ListCalendarEvents`
+        func listCalendarEvents(_ request: Kindred_Family_V1_ListCalendarEventsRequest, context: ServerContext) async throws -> Kindred_Family_V1_ListCalendarEventsResponse
+        /// `SetRsvp`
+        func setRsvp(_ request: Kindred_Family_V1_SetRsvpRequest, context: ServerContext) async throws -> Kindred_Family_V1_SetRsvpResponse
+        /// `ListRsvps`
+        func listRsvps(_ request: Kindred_Family_V1_ListRsvpsRequest, context: ServerContext) async throws -> Kindred_Family_V1_ListRsvpsResponse
+        /// `AddComment`
+        func addComment(_ request: Kindred_Family_V1_AddCommentRequest, context: ServerContext) async throws -> Kindred_Family_V1_AddCommentResponse
+        /// `ListComments`
+        func listComments(_ request: Kindred_Family_V1_ListCommentsRequest, context: ServerContext) async throws -> Kindred_Family_V1_ListCommentsResponse
+        /// `DeleteComment`
+        func deleteComment(_ request: Kindred_Family_V1_DeleteCommentRequest, context: ServerContext) async throws -> Kindred_Family_V1_DeleteCommentResponse
+        /// `CreateRegistryItem`
+        func createRegistryItem(_ request: Kindred_Family_V1_CreateRegistryItemRequest, context: ServerContext) async throws -> Kindred_Family_V1_CreateRegistryItemResponse
+        /// `UpdateRegistryItem`
+        func updateRegistryItem(_ request: Kindred_Family_V1_UpdateRegistryItemRequest, context: ServerContext) async throws -> Kindred_Family_V1_UpdateRegistryItemResponse
+        /// `DeleteRegistryItem`
+        func deleteRegistryItem(_ request: Kindred_Family_V1_DeleteRegistryItemRequest, context: ServerContext) async throws -> Kindred_Family_V1_DeleteRegistryItemResponse
+        /// `ListRegistryItems`
+        func listRegistryItems(_ request: Kindred_Family_V1_ListRegistryItemsRequest, context: ServerContext) async throws -> Kindred_Family_V1_ListRegistryItemsResponse
+        /// `PurchaseRegistryItem`
+        func purchaseRegistryItem(_ request: Kindred_Family_V1_PurchaseRegistryItemRequest, context: ServerContext) async throws -> Kindred_Family_V1_PurchaseRegistryItemResponse
+        /// `UndoRegistryPurchase`
+        func undoRegistryPurchase(_ request: Kindred_Family_V1_UndoRegistryPurchaseRequest, context: ServerContext) async throws -> Kindred_Family_V1_UndoRegistryPurchaseResponse
     }
 
     /// A typed client over an `RPCClient`: one method per unary or server-streaming RPC.
@@ -345,6 +393,86 @@ public enum Kindred_Family_V1_FamilyService {
         public func removeBabyProfileMember(_ request: Kindred_Family_V1_RemoveBabyProfileMemberRequest, options: CallOptions = CallOptions()) async throws(RPCError) -> Kindred_Family_V1_RemoveBabyProfileMemberResponse {
             try await rpc.unary(method: Method.removeBabyProfileMember, request: request, options: options)
         }
+
+        /// `CreateCalendarEvent`
+        public func createCalendarEvent(_ request: Kindred_Family_V1_CreateCalendarEventRequest, options: CallOptions = CallOptions()) async throws(RPCError) -> Kindred_Family_V1_CreateCalendarEventResponse {
+            try await rpc.unary(method: Method.createCalendarEvent, request: request, options: options)
+        }
+
+        /// `GetCalendarEvent`
+        public func getCalendarEvent(_ request: Kindred_Family_V1_GetCalendarEventRequest, options: CallOptions = CallOptions()) async throws(RPCError) -> Kindred_Family_V1_GetCalendarEventResponse {
+            try await rpc.unary(method: Method.getCalendarEvent, request: request, options: options)
+        }
+
+        /// `UpdateCalendarEvent`
+        public func updateCalendarEvent(_ request: Kindred_Family_V1_UpdateCalendarEventRequest, options: CallOptions = CallOptions()) async throws(RPCError) -> Kindred_Family_V1_UpdateCalendarEventResponse {
+            try await rpc.unary(method: Method.updateCalendarEvent, request: request, options: options)
+        }
+
+        /// `DeleteCalendarEvent`
+        public func deleteCalendarEvent(_ request: Kindred_Family_V1_DeleteCalendarEventRequest, options: CallOptions = CallOptions()) async throws(RPCError) -> Kindred_Family_V1_DeleteCalendarEventResponse {
+            try await rpc.unary(method: Method.deleteCalendarEvent, request: request, options: options)
+        }
+
+        /// `ListCalendarEvents`
+        public func listCalendarEvents(_ request: Kindred_Family_V1_ListCalendarEventsRequest, options: CallOptions = CallOptions()) async throws(RPCError) -> Kindred_Family_V1_ListCalendarEventsResponse {
+            try await rpc.unary(method: Method.listCalendarEvents, request: request, options: options)
+        }
+
+        /// `SetRsvp`
+        public func setRsvp(_ request: Kindred_Family_V1_SetRsvpRequest, options: CallOptions = CallOptions()) async throws(RPCError) -> Kindred_Family_V1_SetRsvpResponse {
+            try await rpc.unary(method: Method.setRsvp, request: request, options: options)
+        }
+
+        /// `ListRsvps`
+        public func listRsvps(_ request: Kindred_Family_V1_ListRsvpsRequest, options: CallOptions = CallOptions()) async throws(RPCError) -> Kindred_Family_V1_ListRsvpsResponse {
+            try await rpc.unary(method: Method.listRsvps, request: request, options: options)
+        }
+
+        /// `AddComment`
+        public func addComment(_ request: Kindred_Family_V1_AddCommentRequest, options: CallOptions = CallOptions()) async throws(RPCError) -> Kindred_Family_V1_AddCommentResponse {
+            try await rpc.unary(method: Method.addComment, request: request, options: options)
+        }
+
+        /// `ListComments`
+        public func listComments(_ request: Kindred_Family_V1_ListCommentsRequest, options: CallOptions = CallOptions()) async throws(RPCError) -> Kindred_Family_V1_ListCommentsResponse {
+            try await rpc.unary(method: Method.listComments, request: request, options: options)
+        }
+
+        /// `DeleteComment`
+        public func deleteComment(_ request: Kindred_Family_V1_DeleteCommentRequest, options: CallOptions = CallOptions()) async throws(RPCError) -> Kindred_Family_V1_DeleteCommentResponse {
+            try await rpc.unary(method: Method.deleteComment, request: request, options: options)
+        }
+
+        /// `CreateRegistryItem`
+        public func createRegistryItem(_ request: Kindred_Family_V1_CreateRegistryItemRequest, options: CallOptions = CallOptions()) async throws(RPCError) -> Kindred_Family_V1_CreateRegistryItemResponse {
+            try await rpc.unary(method: Method.createRegistryItem, request: request, options: options)
+        }
+
+        /// `UpdateRegistryItem`
+        public func updateRegistryItem(_ request: Kindred_Family_V1_UpdateRegistryItemRequest, options: CallOptions = CallOptions()) async throws(RPCError) -> Kindred_Family_V1_UpdateRegistryItemResponse {
+            try await rpc.unary(method: Method.updateRegistryItem, request: request, options: options)
+        }
+
+        /// `DeleteRegistryItem`
+        public func deleteRegistryItem(_ request: Kindred_Family_V1_DeleteRegistryItemRequest, options: CallOptions = CallOptions()) async throws(RPCError) -> Kindred_Family_V1_DeleteRegistryItemResponse {
+            try await rpc.unary(method: Method.deleteRegistryItem, request: request, options: options)
+        }
+
+        /// `ListRegistryItems`
+        public func listRegistryItems(_ request: Kindred_Family_V1_ListRegistryItemsRequest, options: CallOptions = CallOptions()) async throws(RPCError) -> Kindred_Family_V1_ListRegistryItemsResponse {
+            try await rpc.unary(method: Method.listRegistryItems, request: request, options: options)
+        }
+
+        /// `PurchaseRegistryItem`
+        public func purchaseRegistryItem(_ request: Kindred_Family_V1_PurchaseRegistryItemRequest, options: CallOptions = CallOptions()) async throws(RPCError) -> Kindred_Family_V1_PurchaseRegistryItemResponse {
+            try await rpc.unary(method: Method.purchaseRegistryItem, request: request, options: options)
+        }
+
+        /// `UndoRegistryPurchase`
+        public func undoRegistryPurchase(_ request: Kindred_Family_V1_UndoRegistryPurchaseRequest, options: CallOptions = CallOptions()) async throws(RPCError) -> Kindred_Family_V1_UndoRegistryPurchaseResponse {
+            try await rpc.unary(method: Method.undoRegistryPurchase, request: request, options: options)
+        }
     }
 }
 
@@ -469,6 +597,54 @@ extension Kindred_Family_V1_FamilyService.Service {
         }
         router.registerUnary(Kindred_Family_V1_FamilyService.Method.removeBabyProfileMember) { request, context in
             try await self.removeBabyProfileMember(request, context: context)
+        }
+        router.registerUnary(Kindred_Family_V1_FamilyService.Method.createCalendarEvent) { request, context in
+            try await self.createCalendarEvent(request, context: context)
+        }
+        router.registerUnary(Kindred_Family_V1_FamilyService.Method.getCalendarEvent) { request, context in
+            try await self.getCalendarEvent(request, context: context)
+        }
+        router.registerUnary(Kindred_Family_V1_FamilyService.Method.updateCalendarEvent) { request, context in
+            try await self.updateCalendarEvent(request, context: context)
+        }
+        router.registerUnary(Kindred_Family_V1_FamilyService.Method.deleteCalendarEvent) { request, context in
+            try await self.deleteCalendarEvent(request, context: context)
+        }
+        router.registerUnary(Kindred_Family_V1_FamilyService.Method.listCalendarEvents) { request, context in
+            try await self.listCalendarEvents(request, context: context)
+        }
+        router.registerUnary(Kindred_Family_V1_FamilyService.Method.setRsvp) { request, context in
+            try await self.setRsvp(request, context: context)
+        }
+        router.registerUnary(Kindred_Family_V1_FamilyService.Method.listRsvps) { request, context in
+            try await self.listRsvps(request, context: context)
+        }
+        router.registerUnary(Kindred_Family_V1_FamilyService.Method.addComment) { request, context in
+            try await self.addComment(request, context: context)
+        }
+        router.registerUnary(Kindred_Family_V1_FamilyService.Method.listComments) { request, context in
+            try await self.listComments(request, context: context)
+        }
+        router.registerUnary(Kindred_Family_V1_FamilyService.Method.deleteComment) { request, context in
+            try await self.deleteComment(request, context: context)
+        }
+        router.registerUnary(Kindred_Family_V1_FamilyService.Method.createRegistryItem) { request, context in
+            try await self.createRegistryItem(request, context: context)
+        }
+        router.registerUnary(Kindred_Family_V1_FamilyService.Method.updateRegistryItem) { request, context in
+            try await self.updateRegistryItem(request, context: context)
+        }
+        router.registerUnary(Kindred_Family_V1_FamilyService.Method.deleteRegistryItem) { request, context in
+            try await self.deleteRegistryItem(request, context: context)
+        }
+        router.registerUnary(Kindred_Family_V1_FamilyService.Method.listRegistryItems) { request, context in
+            try await self.listRegistryItems(request, context: context)
+        }
+        router.registerUnary(Kindred_Family_V1_FamilyService.Method.purchaseRegistryItem) { request, context in
+            try await self.purchaseRegistryItem(request, context: context)
+        }
+        router.registerUnary(Kindred_Family_V1_FamilyService.Method.undoRegistryPurchase) { request, context in
+            try await self.undoRegistryPurchase(request, context: context)
         }
     }
 }

@@ -18,4 +18,6 @@ enum BabyActivityKind: Int, Sendable, CaseIterable {
     case photoSquished = 8
     /// The owners announced the baby's arrival.
     case babyArrived = 9
+    /// The buyer or an owner took back a registry item's purchase: the item is unbought again.
+    case registryPurchaseUndone = 10
 }

@@ -17,5 +17,7 @@ enum FamilyMigrations {
         v10CreateBabyProfiles,
         v11CreateBabyActivity,
         v12CreateBabyInvitations,
+        v13CreateCalendar,
+        v14CreateRegistry,
     ]
 }

@@ -6499,7 +6499,7 @@ const ProtobufCEnumDescriptor kindred__family__v1__push_platform__descriptor =
   kindred__family__v1__push_platform__value_ranges,
   NULL,NULL,NULL,NULL   /* reserved[1234] */
 };
-static const ProtobufCMethodDescriptor kindred__family__v1__family_service__method_descriptors[40] =
+static const ProtobufCMethodDescriptor kindred__family__v1__family_service__method_descriptors[56] =
 {
   { "GetProfile", &kindred__family__v1__get_profile_request__descriptor, &kindred__family__v1__get_profile_response__descriptor },
   { "UpdateProfile", &kindred__family__v1__update_profile_request__descriptor, &kindred__family__v1__update_profile_response__descriptor },
@@ -6541,18 +6541,41 @@ static const ProtobufCMethodDescriptor kindred__family__v1__family_service__meth
   { "ListBabyProfileMembers", &kindred__family__v1__list_baby_profile_members_request__descriptor, &kindred__family__v1__list_baby_profile_members_response__descriptor },
   { "LeaveBabyProfile", &kindred__family__v1__leave_baby_profile_request__descriptor, &kindred__family__v1__leave_baby_profile_response__descriptor },
   { "RemoveBabyProfileMember", &kindred__family__v1__remove_baby_profile_member_request__descriptor, &kindred__family__v1__remove_baby_profile_member_response__descriptor },
+  { "CreateCalendarEvent", &kindred__family__v1__create_calendar_event_request__descriptor, &kindred__family__v1__create_calendar_event_response__descriptor },
+  { "GetCalendarEvent", &kindred__family__v1__get_calendar_event_request__descriptor, &kindred__family__v1__get_calendar_event_response__descriptor },
+  { "UpdateCalendarEvent", &kindred__family__v1__update_calendar_event_request__descriptor, &kindred__family__v1__update_calendar_event_response__descriptor },
+  { "DeleteCalendarEvent", &kindred__family__v1__delete_calendar_event_request__descriptor, &kindred__family__v1__delete_calendar_event_response__descriptor },
+  { "ListCalendarEvents", &kindred__family__v1__list_calendar_events_request__descriptor, &kindred__family__v1__list_calendar_events_response__descriptor },
+  { "SetRsvp", &kindred__family__v1__set_rsvp_request__descriptor, &kindred__family__v1__set_rsvp_response__descriptor },
+  { "ListRsvps", &kindred__family__v1__list_rsvps_request__descriptor, &kindred__family__v1__list_rsvps_response__descriptor },
+  { "AddComment", &kindred__family__v1__add_comment_request__descriptor, &kindred__family__v1__add_comment_response__descriptor },
+  { "ListComments", &kindred__family__v1__list_comments_request__descriptor, &kindred__family__v1__list_comments_response__descriptor },
+  { "DeleteComment", &kindred__family__v1__delete_comment_request__descriptor, &kindred__family__v1__delete_comment_response__descriptor },
+  { "CreateRegistryItem", &kindred__family__v1__create_registry_item_request__descriptor, &kindred__family__v1__create_registry_item_response__descriptor },
+  { "UpdateRegistryItem", &kindred__family__v1__update_registry_item_request__descriptor, &kindred__family__v1__update_registry_item_response__descriptor },
+  { "DeleteRegistryItem", &kindred__family__v1__delete_registry_item_request__descriptor, &kindred__family__v1__delete_registry_item_response__descriptor },
+  { "ListRegistryItems", &kindred__family__v1__list_registry_items_request__descriptor, &kindred__family__v1__list_registry_items_response__descriptor },
+  { "PurchaseRegistryItem", &kindred__family__v1__purchase_registry_item_request__descriptor, &kindred__family__v1__purchase_registry_item_response__descriptor },
+  { "UndoRegistryPurchase", &kindred__family__v1__undo_registry_purchase_request__descriptor, &kindred__family__v1__undo_registry_purchase_response__descriptor },
 };
 const unsigned kindred__family__v1__family_service__method_indices_by_name[] = {
   36,        /* AcceptBabyProfileInvitation */
   3,        /* AcceptGuardianInvitation */
+  47,        /* AddComment */
   13,        /* CreateApprovalRequest */
   27,        /* CreateBabyProfile */
+  40,        /* CreateCalendarEvent */
+  50,        /* CreateRegistryItem */
   16,        /* DecideApprovalRequest */
   30,        /* DeleteBabyProfile */
+  43,        /* DeleteCalendarEvent */
+  49,        /* DeleteComment */
+  52,        /* DeleteRegistryItem */
   17,        /* EnterChildMode */
   18,        /* EnterParentMode */
   14,        /* GetApprovalRequest */
   28,        /* GetBabyProfile */
+  41,        /* GetCalendarEvent */
   24,        /* GetNotificationSettings */
   10,        /* GetParentalControls */
   11,        /* GetParentalControlsStatus */
@@ -6563,10 +6586,15 @@ const unsigned kindred__family__v1__family_service__method_indices_by_name[] = {
   15,        /* ListApprovalRequests */
   33,        /* ListBabyProfileInvitations */
   37,        /* ListBabyProfileMembers */
+  44,        /* ListCalendarEvents */
+  48,        /* ListComments */
   4,        /* ListGuardianLinks */
   31,        /* ListMyBabyProfiles */
   19,        /* ListNotifications */
+  53,        /* ListRegistryItems */
+  46,        /* ListRsvps */
   20,        /* MarkNotificationsRead */
+  54,        /* PurchaseRegistryItem */
   22,        /* RegisterPushDevice */
   39,        /* RemoveBabyProfileMember */
   5,        /* RemoveGuardianLink */
@@ -6575,11 +6603,15 @@ const unsigned kindred__family__v1__family_service__method_indices_by_name[] = {
   9,        /* ResetGuardianPin */
   35,        /* RevokeBabyProfileInvitation */
   6,        /* SetGuardianPin */
+  45,        /* SetRsvp */
+  55,        /* UndoRegistryPurchase */
   23,        /* UnregisterPushDevice */
   29,        /* UpdateBabyProfile */
+  42,        /* UpdateCalendarEvent */
   25,        /* UpdateNotificationSettings */
   12,        /* UpdateParentalControls */
   1,        /* UpdateProfile */
+  51,        /* UpdateRegistryItem */
   7,        /* VerifyGuardianPin */
   26,        /* WatchEvents */
   21         /* WatchNotifications */
@@ -6591,7 +6623,7 @@ const ProtobufCServiceDescriptor kindred__family__v1__family_service__descriptor
   "FamilyService",
   "Kindred__Family__V1__FamilyService",
   "kindred.family.v1",
-  40,
+  56,
   kindred__family__v1__family_service__method_descriptors,
   kindred__family__v1__family_service__method_indices_by_name
 };
@@ -6914,6 +6946,134 @@ void kindred__family__v1__family_service__remove_baby_profile_member(ProtobufCSe
 {
   assert(service->descriptor == &kindred__family__v1__family_service__descriptor);
   service->invoke(service, 39, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void kindred__family__v1__family_service__create_calendar_event(ProtobufCService *service,
+                                                                const Kindred__Family__V1__CreateCalendarEventRequest *input,
+                                                                Kindred__Family__V1__CreateCalendarEventResponse_Closure closure,
+                                                                void *closure_data)
+{
+  assert(service->descriptor == &kindred__family__v1__family_service__descriptor);
+  service->invoke(service, 40, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void kindred__family__v1__family_service__get_calendar_event(ProtobufCService *service,
+                                                             const Kindred__Family__V1__GetCalendarEventRequest *input,
+                                                             Kindred__Family__V1__GetCalendarEventResponse_Closure closure,
+                                                             void *closure_data)
+{
+  assert(service->descriptor == &kindred__family__v1__family_service__descriptor);
+  service->invoke(service, 41, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void kindred__family__v1__family_service__update_calendar_event(ProtobufCService *service,
+                                                                const Kindred__Family__V1__UpdateCalendarEventRequest *input,
+                                                                Kindred__Family__V1__UpdateCalendarEventResponse_Closure closure,
+                                                                void *closure_data)
+{
+  assert(service->descriptor == &kindred__family__v1__family_service__descriptor);
+  service->invoke(service, 42, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void kindred__family__v1__family_service__delete_calendar_event(ProtobufCService *service,
+                                                                const Kindred__Family__V1__DeleteCalendarEventRequest *input,
+                                                                Kindred__Family__V1__DeleteCalendarEventResponse_Closure closure,
+                                                                void *closure_data)
+{
+  assert(service->descriptor == &kindred__family__v1__family_service__descriptor);
+  service->invoke(service, 43, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void kindred__family__v1__family_service__list_calendar_events(ProtobufCService *service,
+                                                               const Kindred__Family__V1__ListCalendarEventsRequest *input,
+                                                               Kindred__Family__V1__ListCalendarEventsResponse_Closure closure,
+                                                               void *closure_data)
+{
+  assert(service->descriptor == &kindred__family__v1__family_service__descriptor);
+  service->invoke(service, 44, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void kindred__family__v1__family_service__set_rsvp(ProtobufCService *service,
+                                                   const Kindred__Family__V1__SetRsvpRequest *input,
+                                                   Kindred__Family__V1__SetRsvpResponse_Closure closure,
+                                                   void *closure_data)
+{
+  assert(service->descriptor == &kindred__family__v1__family_service__descriptor);
+  service->invoke(service, 45, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void kindred__family__v1__family_service__list_rsvps(ProtobufCService *service,
+                                                     const Kindred__Family__V1__ListRsvpsRequest *input,
+                                                     Kindred__Family__V1__ListRsvpsResponse_Closure closure,
+                                                     void *closure_data)
+{
+  assert(service->descriptor == &kindred__family__v1__family_service__descriptor);
+  service->invoke(service, 46, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void kindred__family__v1__family_service__add_comment(ProtobufCService *service,
+                                                      const Kindred__Family__V1__AddCommentRequest *input,
+                                                      Kindred__Family__V1__AddCommentResponse_Closure closure,
+                                                      void *closure_data)
+{
+  assert(service->descriptor == &kindred__family__v1__family_service__descriptor);
+  service->invoke(service, 47, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void kindred__family__v1__family_service__list_comments(ProtobufCService *service,
+                                                        const Kindred__Family__V1__ListCommentsRequest *input,
+                                                        Kindred__Family__V1__ListCommentsResponse_Closure closure,
+                                                        void *closure_data)
+{
+  assert(service->descriptor == &kindred__family__v1__family_service__descriptor);
+  service->invoke(service, 48, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void kindred__family__v1__family_service__delete_comment(ProtobufCService *service,
+                                                         const Kindred__Family__V1__DeleteCommentRequest *input,
+                                                         Kindred__Family__V1__DeleteCommentResponse_Closure closure,
+                                                         void *closure_data)
+{
+  assert(service->descriptor == &kindred__family__v1__family_service__descriptor);
+  service->invoke(service, 49, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void kindred__family__v1__family_service__create_registry_item(ProtobufCService *service,
+                                                               const Kindred__Family__V1__CreateRegistryItemRequest *input,
+                                                               Kindred__Family__V1__CreateRegistryItemResponse_Closure closure,
+                                                               void *closure_data)
+{
+  assert(service->descriptor == &kindred__family__v1__family_service__descriptor);
+  service->invoke(service, 50, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void kindred__family__v1__family_service__update_registry_item(ProtobufCService *service,
+                                                               const Kindred__Family__V1__UpdateRegistryItemRequest *input,
+                                                               Kindred__Family__V1__UpdateRegistryItemResponse_Closure closure,
+                                                               void *closure_data)
+{
+  assert(service->descriptor == &kindred__family__v1__family_service__descriptor);
+  service->invoke(service, 51, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void kindred__family__v1__family_service__delete_registry_item(ProtobufCService *service,
+                                                               const Kindred__Family__V1__DeleteRegistryItemRequest *input,
+                                                               Kindred__Family__V1__DeleteRegistryItemResponse_Closure closure,
+                                                               void *closure_data)
+{
+  assert(service->descriptor == &kindred__family__v1__family_service__descriptor);
+  service->invoke(service, 52, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void kindred__family__v1__family_service__list_registry_items(ProtobufCService *service,
+                                                              const Kindred__Family__V1__ListRegistryItemsRequest *input,
+                                                              Kindred__Family__V1__ListRegistryItemsResponse_Closure closure,
+                                                              void *closure_data)
+{
+  assert(service->descriptor == &kindred__family__v1__family_service__descriptor);
+  service->invoke(service, 53, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void kindred__family__v1__family_service__purchase_registry_item(ProtobufCService *service,
+                                                                 const Kindred__Family__V1__PurchaseRegistryItemRequest *input,
+                                                                 Kindred__Family__V1__PurchaseRegistryItemResponse_Closure closure,
+                                                                 void *closure_data)
+{
+  assert(service->descriptor == &kindred__family__v1__family_service__descriptor);
+  service->invoke(service, 54, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void kindred__family__v1__family_service__undo_registry_purchase(ProtobufCService *service,
+                                                                 const Kindred__Family__V1__UndoRegistryPurchaseRequest *input,
+                                                                 Kindred__Family__V1__UndoRegistryPurchaseResponse_Closure closure,
+                                                                 void *closure_data)
+{
+  assert(service->descriptor == &kindred__family__v1__family_service__descriptor);
+  service->invoke(service, 55, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void kindred__family__v1__family_service__init (Kindred__Family__V1__FamilyService_Service *service,
                                                 Kindred__Family__V1__FamilyService_ServiceDestroy destroy)

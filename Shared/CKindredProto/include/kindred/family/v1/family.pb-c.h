@@ -16,6 +16,7 @@ PROTOBUF_C__BEGIN_DECLS
 
 #include "kindred/common/v1/paging.pb-c.h"
 #include "kindred/family/v1/baby_profiles.pb-c.h"
+#include "kindred/family/v1/baby_content.pb-c.h"
 #include "kindred/common/v1/timestamp.pb-c.h"
 
 typedef struct Kindred__Family__V1__Profile Kindred__Family__V1__Profile;
@@ -2635,6 +2636,70 @@ struct Kindred__Family__V1__FamilyService_Service
                                      const Kindred__Family__V1__RemoveBabyProfileMemberRequest *input,
                                      Kindred__Family__V1__RemoveBabyProfileMemberResponse_Closure closure,
                                      void *closure_data);
+  void (*create_calendar_event)(Kindred__Family__V1__FamilyService_Service *service,
+                                const Kindred__Family__V1__CreateCalendarEventRequest *input,
+                                Kindred__Family__V1__CreateCalendarEventResponse_Closure closure,
+                                void *closure_data);
+  void (*get_calendar_event)(Kindred__Family__V1__FamilyService_Service *service,
+                             const Kindred__Family__V1__GetCalendarEventRequest *input,
+                             Kindred__Family__V1__GetCalendarEventResponse_Closure closure,
+                             void *closure_data);
+  void (*update_calendar_event)(Kindred__Family__V1__FamilyService_Service *service,
+                                const Kindred__Family__V1__UpdateCalendarEventRequest *input,
+                                Kindred__Family__V1__UpdateCalendarEventResponse_Closure closure,
+                                void *closure_data);
+  void (*delete_calendar_event)(Kindred__Family__V1__FamilyService_Service *service,
+                                const Kindred__Family__V1__DeleteCalendarEventRequest *input,
+                                Kindred__Family__V1__DeleteCalendarEventResponse_Closure closure,
+                                void *closure_data);
+  void (*list_calendar_events)(Kindred__Family__V1__FamilyService_Service *service,
+                               const Kindred__Family__V1__ListCalendarEventsRequest *input,
+                               Kindred__Family__V1__ListCalendarEventsResponse_Closure closure,
+                               void *closure_data);
+  void (*set_rsvp)(Kindred__Family__V1__FamilyService_Service *service,
+                   const Kindred__Family__V1__SetRsvpRequest *input,
+                   Kindred__Family__V1__SetRsvpResponse_Closure closure,
+                   void *closure_data);
+  void (*list_rsvps)(Kindred__Family__V1__FamilyService_Service *service,
+                     const Kindred__Family__V1__ListRsvpsRequest *input,
+                     Kindred__Family__V1__ListRsvpsResponse_Closure closure,
+                     void *closure_data);
+  void (*add_comment)(Kindred__Family__V1__FamilyService_Service *service,
+                      const Kindred__Family__V1__AddCommentRequest *input,
+                      Kindred__Family__V1__AddCommentResponse_Closure closure,
+                      void *closure_data);
+  void (*list_comments)(Kindred__Family__V1__FamilyService_Service *service,
+                        const Kindred__Family__V1__ListCommentsRequest *input,
+                        Kindred__Family__V1__ListCommentsResponse_Closure closure,
+                        void *closure_data);
+  void (*delete_comment)(Kindred__Family__V1__FamilyService_Service *service,
+                         const Kindred__Family__V1__DeleteCommentRequest *input,
+                         Kindred__Family__V1__DeleteCommentResponse_Closure closure,
+                         void *closure_data);
+  void (*create_registry_item)(Kindred__Family__V1__FamilyService_Service *service,
+                               const Kindred__Family__V1__CreateRegistryItemRequest *input,
+                               Kindred__Family__V1__CreateRegistryItemResponse_Closure closure,
+                               void *closure_data);
+  void (*update_registry_item)(Kindred__Family__V1__FamilyService_Service *service,
+                               const Kindred__Family__V1__UpdateRegistryItemRequest *input,
+                               Kindred__Family__V1__UpdateRegistryItemResponse_Closure closure,
+                               void *closure_data);
+  void (*delete_registry_item)(Kindred__Family__V1__FamilyService_Service *service,
+                               const Kindred__Family__V1__DeleteRegistryItemRequest *input,
+                               Kindred__Family__V1__DeleteRegistryItemResponse_Closure closure,
+                               void *closure_data);
+  void (*list_registry_items)(Kindred__Family__V1__FamilyService_Service *service,
+                              const Kindred__Family__V1__ListRegistryItemsRequest *input,
+                              Kindred__Family__V1__ListRegistryItemsResponse_Closure closure,
+                              void *closure_data);
+  void (*purchase_registry_item)(Kindred__Family__V1__FamilyService_Service *service,
+                                 const Kindred__Family__V1__PurchaseRegistryItemRequest *input,
+                                 Kindred__Family__V1__PurchaseRegistryItemResponse_Closure closure,
+                                 void *closure_data);
+  void (*undo_registry_purchase)(Kindred__Family__V1__FamilyService_Service *service,
+                                 const Kindred__Family__V1__UndoRegistryPurchaseRequest *input,
+                                 Kindred__Family__V1__UndoRegistryPurchaseResponse_Closure closure,
+                                 void *closure_data);
 };
 typedef void (*Kindred__Family__V1__FamilyService_ServiceDestroy)(Kindred__Family__V1__FamilyService_Service *);
 void kindred__family__v1__family_service__init (Kindred__Family__V1__FamilyService_Service *service,
@@ -2682,7 +2747,23 @@ void kindred__family__v1__family_service__init (Kindred__Family__V1__FamilyServi
       function_prefix__ ## accept_baby_profile_invitation,\
       function_prefix__ ## list_baby_profile_members,\
       function_prefix__ ## leave_baby_profile,\
-      function_prefix__ ## remove_baby_profile_member  }
+      function_prefix__ ## remove_baby_profile_member,\
+      function_prefix__ ## create_calendar_event,\
+      function_prefix__ ## get_calendar_event,\
+      function_prefix__ ## update_calendar_event,\
+      function_prefix__ ## delete_calendar_event,\
+      function_prefix__ ## list_calendar_events,\
+      function_prefix__ ## set_rsvp,\
+      function_prefix__ ## list_rsvps,\
+      function_prefix__ ## add_comment,\
+      function_prefix__ ## list_comments,\
+      function_prefix__ ## delete_comment,\
+      function_prefix__ ## create_registry_item,\
+      function_prefix__ ## update_registry_item,\
+      function_prefix__ ## delete_registry_item,\
+      function_prefix__ ## list_registry_items,\
+      function_prefix__ ## purchase_registry_item,\
+      function_prefix__ ## undo_registry_purchase  }
 void kindred__family__v1__family_service__get_profile(ProtobufCService *service,
                                                       const Kindred__Family__V1__GetProfileRequest *input,
                                                       Kindred__Family__V1__GetProfileResponse_Closure closure,
@@ -2843,6 +2924,70 @@ void kindred__family__v1__family_service__remove_baby_profile_member(ProtobufCSe
                                                                      const Kindred__Family__V1__RemoveBabyProfileMemberRequest *input,
                                                                      Kindred__Family__V1__RemoveBabyProfileMemberResponse_Closure closure,
                                                                      void *closure_data);
+void kindred__family__v1__family_service__create_calendar_event(ProtobufCService *service,
+                                                                const Kindred__Family__V1__CreateCalendarEventRequest *input,
+                                                                Kindred__Family__V1__CreateCalendarEventResponse_Closure closure,
+                                                                void *closure_data);
+void kindred__family__v1__family_service__get_calendar_event(ProtobufCService *service,
+                                                             const Kindred__Family__V1__GetCalendarEventRequest *input,
+                                                             Kindred__Family__V1__GetCalendarEventResponse_Closure closure,
+                                                             void *closure_data);
+void kindred__family__v1__family_service__update_calendar_event(ProtobufCService *service,
+                                                                const Kindred__Family__V1__UpdateCalendarEventRequest *input,
+                                                                Kindred__Family__V1__UpdateCalendarEventResponse_Closure closure,
+                                                                void *closure_data);
+void kindred__family__v1__family_service__delete_calendar_event(ProtobufCService *service,
+                                                                const Kindred__Family__V1__DeleteCalendarEventRequest *input,
+                                                                Kindred__Family__V1__DeleteCalendarEventResponse_Closure closure,
+                                                                void *closure_data);
+void kindred__family__v1__family_service__list_calendar_events(ProtobufCService *service,
+                                                               const Kindred__Family__V1__ListCalendarEventsRequest *input,
+                                                               Kindred__Family__V1__ListCalendarEventsResponse_Closure closure,
+                                                               void *closure_data);
+void kindred__family__v1__family_service__set_rsvp(ProtobufCService *service,
+                                                   const Kindred__Family__V1__SetRsvpRequest *input,
+                                                   Kindred__Family__V1__SetRsvpResponse_Closure closure,
+                                                   void *closure_data);
+void kindred__family__v1__family_service__list_rsvps(ProtobufCService *service,
+                                                     const Kindred__Family__V1__ListRsvpsRequest *input,
+                                                     Kindred__Family__V1__ListRsvpsResponse_Closure closure,
+                                                     void *closure_data);
+void kindred__family__v1__family_service__add_comment(ProtobufCService *service,
+                                                      const Kindred__Family__V1__AddCommentRequest *input,
+                                                      Kindred__Family__V1__AddCommentResponse_Closure closure,
+                                                      void *closure_data);
+void kindred__family__v1__family_service__list_comments(ProtobufCService *service,
+                                                        const Kindred__Family__V1__ListCommentsRequest *input,
+                                                        Kindred__Family__V1__ListCommentsResponse_Closure closure,
+                                                        void *closure_data);
+void kindred__family__v1__family_service__delete_comment(ProtobufCService *service,
+                                                         const Kindred__Family__V1__DeleteCommentRequest *input,
+                                                         Kindred__Family__V1__DeleteCommentResponse_Closure closure,
+                                                         void *closure_data);
+void kindred__family__v1__family_service__create_registry_item(ProtobufCService *service,
+                                                               const Kindred__Family__V1__CreateRegistryItemRequest *input,
+                                                               Kindred__Family__V1__CreateRegistryItemResponse_Closure closure,
+                                                               void *closure_data);
+void kindred__family__v1__family_service__update_registry_item(ProtobufCService *service,
+                                                               const Kindred__Family__V1__UpdateRegistryItemRequest *input,
+                                                               Kindred__Family__V1__UpdateRegistryItemResponse_Closure closure,
+                                                               void *closure_data);
+void kindred__family__v1__family_service__delete_registry_item(ProtobufCService *service,
+                                                               const Kindred__Family__V1__DeleteRegistryItemRequest *input,
+                                                               Kindred__Family__V1__DeleteRegistryItemResponse_Closure closure,
+                                                               void *closure_data);
+void kindred__family__v1__family_service__list_registry_items(ProtobufCService *service,
+                                                              const Kindred__Family__V1__ListRegistryItemsRequest *input,
+                                                              Kindred__Family__V1__ListRegistryItemsResponse_Closure closure,
+                                                              void *closure_data);
+void kindred__family__v1__family_service__purchase_registry_item(ProtobufCService *service,
+                                                                 const Kindred__Family__V1__PurchaseRegistryItemRequest *input,
+                                                                 Kindred__Family__V1__PurchaseRegistryItemResponse_Closure closure,
+                                                                 void *closure_data);
+void kindred__family__v1__family_service__undo_registry_purchase(ProtobufCService *service,
+                                                                 const Kindred__Family__V1__UndoRegistryPurchaseRequest *input,
+                                                                 Kindred__Family__V1__UndoRegistryPurchaseResponse_Closure closure,
+                                                                 void *closure_data);
 
 /* --- descriptors --- */
 

@@ -1,0 +1,50 @@
+import FoundationEssentials
+import KindredHandlers
+import KindredMessages
+
+/// `ListCalendarEvents` and `ListRsvps`.
+extension BabyCalendar {
+    /// A page of the events of one profile, or of every profile `reader` belongs to, starting in the
+    /// requested range, earliest first.
+    func list(_ request: Kindred_Family_V1_ListCalendarEventsRequest, readBy reader: UserID) async throws
+        -> Kindred_Family_V1_ListCalendarEventsResponse
+    {
+        var violations = FieldViolations()
+        let profile: BabyProfileID? =
+            request.profileID.isEmpty ? nil : violations.id("profile_id", request.profileID)
+        let (from, before) = (request.startFrom?.date, request.startBefore?.date)
+        if let from, let before, from >= before { violations.add("start_before", "must be after start from") }
+        let page = ContentPage(request.page, list: "events", keyFields: 2, &violations) { fields in
+            Paging.instant(fields[0]).flatMap { at in CalendarEventID(fields[1]).map { (at, $0) } }
+        }
+        try violations.throwIfAny()
+        let profiles = try await membership.scope(reader, profile: profile)
+        let events = try await CalendarEventStore.events(
+            of: profiles, from: from, before: before, after: page.after, limit: page.size + 1, readBy: reader,
+            on: database)
+        let (served, next) = page.served(events) { [Paging.field($0.details.startAt), $0.id.description] }
+        return Kindred_Family_V1_ListCalendarEventsResponse(events: served.map(\.proto), page: next)
+    }
+
+    /// A page of who answered an event and what, the earliest answer first, for an owner.
+    func rsvps(_ request: Kindred_Family_V1_ListRsvpsRequest, readBy owner: UserID) async throws
+        -> Kindred_Family_V1_ListRsvpsResponse
+    {
+        var violations = FieldViolations()
+        let profile: BabyProfileID? = violations.id("profile_id", request.profileID)
+        let event: CalendarEventID? = violations.id("event_id", request.eventID)
+        let page = ContentPage(request.page, list: "rsvps", keyFields: 2, &violations) { fields in
+            Paging.instant(fields[0]).flatMap { at in UserID(fields[1]).map { (at, $0) } }
+        }
+        let (profileID, eventID) = try violations.throwIfAny(profile, event)
+        try await membership.requireOwner(owner, of: profileID)
+        async let exists = CalendarEventStore.exists(eventID, of: profileID, on: database)
+        async let answers = CalendarRsvpStore.answers(
+            to: eventID, of: profileID, after: page.after, limit: page.size + 1, on: database)
+        guard try await exists else { throw FamilyError.calendarEventNotFound }
+        let (served, next) = page.served(try await answers) { rsvp in
+            [Paging.field(rsvp.answeredAt?.date ?? .distantPast), rsvp.userID]
+        }
+        return Kindred_Family_V1_ListRsvpsResponse(rsvps: served, page: next)
+    }
+}

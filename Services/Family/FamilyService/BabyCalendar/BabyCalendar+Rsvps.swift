@@ -1,0 +1,40 @@
+import KindredHandlers
+import KindredMessages
+
+/// `SetRsvp`: a follower's answer to an event, which they may change.
+extension BabyCalendar {
+    /// Sets `follower`'s answer; the same answer again changes nothing and records nothing. Owners are told
+    /// of a change through the activity log (the entry's subject is the event).
+    func setRsvp(_ request: Kindred_Family_V1_SetRsvpRequest, by follower: UserID) async throws
+        -> Kindred_Family_V1_CalendarEvent
+    {
+        var violations = FieldViolations()
+        let profile: BabyProfileID? = violations.id("profile_id", request.profileID)
+        let event: CalendarEventID? = violations.id("event_id", request.eventID)
+        switch request.answer {
+        case .attending, .notAttending, .maybe: break
+        case .unspecified, .unrecognized:
+            violations.add("answer", "must be attending, not attending or maybe")
+        }
+        let (profileID, eventID) = try violations.throwIfAny(profile, event)
+        let now = clock.now
+        try await database.transaction { tx in
+            guard try await BabyMembership.holdMember(follower, of: profileID, in: tx) == .follower else {
+                throw FamilyError.babyProfileFollowersOnly
+            }
+            guard let name = try await CalendarEventStore.holdName(eventID, of: profileID, in: tx) else {
+                throw FamilyError.calendarEventNotFound
+            }
+            guard
+                try await CalendarRsvpStore.set(
+                    request.answer, of: follower, to: eventID, of: profileID, at: now, in: tx)
+            else { return }
+            try await BabyActivityLog.record(
+                BabyActivityEntry(
+                    profile: profileID, kind: .rsvpChanged, actor: follower, subject: eventID.uuid,
+                    detail: name),
+                at: now, in: tx)
+        }
+        return try await read(eventID, of: profileID, by: follower)
+    }
+}

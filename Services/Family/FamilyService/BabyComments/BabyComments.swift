@@ -1,0 +1,104 @@
+import FoundationEssentials
+import KindredHandlers
+import KindredMessages
+import KindredPostgres
+
+/// Comments on a profile's events (and, with the gallery, its photos and arrival announcement): every member
+/// adds and reads them; the author or an owner deletes one.
+struct BabyComments: Sendable {
+    /// The longest comment, in characters as a reader sees them.
+    static let maximumLength = 1_000
+    /// The start of a comment kept in the activity log.
+    static let activityDetailLength = 100
+
+    let database: PostgresPool
+    let clock: WallClock
+    let membership: BabyMembership
+
+    init(database: PostgresPool, clock: WallClock) {
+        self.database = database
+        self.clock = clock
+        membership = BabyMembership(database: database)
+    }
+
+    /// Adds `author`'s comment; a retry under the same request_id (with the same target and text) returns the
+    /// first comment. The owners are told through the activity log.
+    func add(_ request: Kindred_Family_V1_AddCommentRequest, by author: UserID) async throws
+        -> Kindred_Family_V1_Comment
+    {
+        var violations = FieldViolations()
+        violations.add("request_id", IdempotentCreate.requestIDProblem(request.requestID))
+        let named = CommentTarget(request.target, field: "target", &violations)
+        // A line break typed on Windows arrives as CR LF: kept as the one line break it is.
+        let text = ContentText.trimmed(request.text.replacing("\r\n", with: "\n"))
+        violations.add(
+            "text", ContentText.problem(text, limit: Self.maximumLength, required: true, newlines: true))
+        let target = try violations.throwIfAny(named)
+        let now = clock.now
+        let comment = StoredComment(
+            id: .generate(at: now), target: target, author: author, text: text, createdAt: now)
+        let stored = try await IdempotentCreate.run(
+            {
+                try await database.transaction { tx in
+                    _ = try await BabyMembership.holdMember(author, of: target.profile, in: tx)
+                    if let earlier = try await BabyCommentStore.written(
+                        by: author, requestID: request.requestID, on: target.profile, on: tx)
+                    {
+                        return earlier
+                    }
+                    guard try await Self.holdTarget(target, in: tx) else {
+                        throw FamilyError.commentTargetNotFound
+                    }
+                    let stored = try await BabyCommentStore.insert(
+                        comment, requestID: request.requestID, in: tx)
+                    try await BabyActivityLog.record(
+                        BabyActivityEntry(
+                            profile: target.profile, kind: .commentAdded, actor: author,
+                            subject: comment.id.uuid,
+                            detail: String(text.prefix(Self.activityDetailLength))), at: now, in: tx)
+                    return stored
+                }
+            },
+            first: {
+                try await BabyCommentStore.written(
+                    by: author, requestID: request.requestID, on: target.profile, on: database)
+            })
+        guard stored.id != comment.id else { return stored.proto }
+        return try IdempotentCreate.retried(stored, same: stored.target == target && stored.text == text)
+            .proto
+    }
+
+    /// A page of the comments on a target, oldest first, for a member.
+    func list(_ request: Kindred_Family_V1_ListCommentsRequest, readBy reader: UserID) async throws
+        -> Kindred_Family_V1_ListCommentsResponse
+    {
+        var violations = FieldViolations()
+        let named = CommentTarget(request.target, field: "target", &violations)
+        let page = ContentPage(request.page, list: "comments", keyFields: 1, &violations) { CommentID($0[0]) }
+        let target = try violations.throwIfAny(named)
+        _ = try await membership.requireMember(reader, of: target.profile)
+        async let exists = Self.targetExists(target, on: database)
+        async let comments = BabyCommentStore.comments(
+            on: target, after: page.after, limit: page.size + 1, on: database)
+        guard try await exists else { throw FamilyError.commentTargetNotFound }
+        let (served, next) = page.served(try await comments) { [$0.id.description] }
+        return Kindred_Family_V1_ListCommentsResponse(comments: served.map(\.proto), page: next)
+    }
+
+    /// Deletes a comment, for its author or an owner.
+    func delete(_ request: Kindred_Family_V1_DeleteCommentRequest, by caller: UserID) async throws {
+        var violations = FieldViolations()
+        let profile: BabyProfileID? = violations.id("profile_id", request.profileID)
+        let comment: CommentID? = violations.id("comment_id", request.commentID)
+        let (profileID, commentID) = try violations.throwIfAny(profile, comment)
+        try await database.transaction { tx in
+            let role = try await BabyMembership.holdMember(caller, of: profileID, in: tx)
+            guard let author = try await BabyCommentStore.lockAuthor(of: commentID, on: profileID, in: tx)
+            else {
+                throw FamilyError.commentNotFound
+            }
+            guard role == .owner || author == caller else { throw FamilyError.commentNotYours }
+            try await BabyCommentStore.delete(commentID, on: profileID, in: tx)
+        }
+    }
+}

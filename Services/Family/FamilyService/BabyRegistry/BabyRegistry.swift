@@ -1,0 +1,139 @@
+import FoundationEssentials
+import KindredHandlers
+import KindredMessages
+import KindredPostgres
+import KindredRPC
+
+/// A baby profile's registry: owners add, change and delete up to 500 items; every member reads it; followers
+/// buy items (`BabyRegistry+Purchases.swift`).
+struct BabyRegistry: Sendable {
+    /// The most items one profile's registry holds.
+    static let maximumItems = 500
+
+    let database: PostgresPool
+    let clock: WallClock
+    let membership: BabyMembership
+
+    init(database: PostgresPool, clock: WallClock) {
+        self.database = database
+        self.clock = clock
+        membership = BabyMembership(database: database)
+    }
+
+    /// Adds the item `request` describes, by `owner`; REGISTRY_FULL past `maximumItems`. A retry under the
+    /// same request_id (with the same name) returns the first item, even once the registry is full.
+    func create(_ request: Kindred_Family_V1_CreateRegistryItemRequest, by owner: UserID) async throws
+        -> Kindred_Family_V1_RegistryItem
+    {
+        var violations = FieldViolations()
+        violations.add("request_id", IdempotentCreate.requestIDProblem(request.requestID))
+        let profile: BabyProfileID? = violations.id("profile_id", request.profileID)
+        let details = RegistryItemField.details(
+            RegistryItemField.allCases, of: request.item ?? .init(), over: .init(), &violations)
+        let profileID = try violations.throwIfAny(profile)
+        let now = clock.now
+        let item = StoredRegistryItem(
+            id: .generate(at: now), profile: profileID, details: details, createdAt: now, updatedAt: now,
+            purchase: nil)
+        let (id, isRetry) = try await IdempotentCreate.run(
+            {
+                try await database.transaction { tx in
+                    try await BabyMembership.holdOwner(owner, of: profileID, in: tx)
+                    if let earlier = try await RegistryItemStore.created(
+                        by: owner, requestID: request.requestID, on: profileID, on: tx)
+                    {
+                        return (earlier, true)
+                    }
+                    guard
+                        try await RegistryItemStore.insert(
+                            item, by: owner, requestID: request.requestID, limit: Self.maximumItems, in: tx)
+                    else { throw FamilyError.registryFull }
+                    try await BabyActivityLog.record(
+                        BabyActivityEntry(
+                            profile: profileID, kind: .registryItemAdded, actor: owner, subject: item.id.uuid,
+                            detail: details.name), at: now, in: tx)
+                    return (item.id, false)
+                }
+            },
+            first: {
+                try await RegistryItemStore.created(
+                    by: owner, requestID: request.requestID, on: profileID, on: database
+                ).map { ($0, true) }
+            })
+        let created = try await read(id, of: profileID)
+        return isRetry ? try IdempotentCreate.retried(created, same: created.name == details.name) : created
+    }
+
+    /// Changes the fields `request.update_mask` names, for an owner.
+    func update(_ request: Kindred_Family_V1_UpdateRegistryItemRequest, by owner: UserID) async throws
+        -> Kindred_Family_V1_RegistryItem
+    {
+        var violations = FieldViolations()
+        let profile: BabyProfileID? = violations.id("profile_id", request.profileID)
+        let item: RegistryItemID? = violations.id("item_id", request.itemID)
+        let fields = RegistryItemField.named(by: request.updateMask, &violations)
+        let changes = request.item ?? .init()
+        _ = RegistryItemField.details(fields, of: changes, over: .init(), &violations)
+        let (profileID, itemID) = try violations.throwIfAny(profile, item)
+        let now = clock.now
+        try await database.transaction { tx in
+            try await BabyMembership.holdOwner(owner, of: profileID, in: tx)
+            guard let stored = try await RegistryItemStore.lock(itemID, of: profileID, in: tx) else {
+                throw FamilyError.registryItemNotFound
+            }
+            var unused = FieldViolations()
+            let changed = RegistryItemField.details(fields, of: changes, over: stored.details, &unused)
+            try await RegistryItemStore.update(itemID, of: profileID, to: changed, at: now, in: tx)
+        }
+        return try await read(itemID, of: profileID)
+    }
+
+    /// Deletes an item, bought or not, for an owner.
+    func delete(profile: String, item: String, by owner: UserID) async throws {
+        let (profileID, itemID) = try Self.ids(profile, item)
+        try await database.transaction { tx in
+            try await BabyMembership.holdOwner(owner, of: profileID, in: tx)
+            guard try await RegistryItemStore.delete(itemID, of: profileID, in: tx) else {
+                throw FamilyError.registryItemNotFound
+            }
+        }
+    }
+
+    /// A page of the registry of one profile, or of every profile `reader` belongs to: unbought items first.
+    func list(_ request: Kindred_Family_V1_ListRegistryItemsRequest, readBy reader: UserID) async throws
+        -> Kindred_Family_V1_ListRegistryItemsResponse
+    {
+        var violations = FieldViolations()
+        let profile: BabyProfileID? =
+            request.profileID.isEmpty ? nil : violations.id("profile_id", request.profileID)
+        let page = ContentPage(request.page, list: "registry", keyFields: 2, &violations) { fields in
+            Bool(fields[0]).flatMap { purchased in RegistryItemID(fields[1]).map { (purchased, $0) } }
+        }
+        try violations.throwIfAny()
+        let profiles = try await membership.scope(reader, profile: profile)
+        let items = try await RegistryItemStore.items(
+            of: profiles, after: page.after, limit: page.size + 1, on: database)
+        let (served, next) = page.served(items) { [String($0.purchase != nil), $0.id.description] }
+        return Kindred_Family_V1_ListRegistryItemsResponse(items: served.map(\.proto), page: next)
+    }
+
+    /// `item` as members see it; REGISTRY_ITEM_NOT_FOUND when it is not on `profile`.
+    func read(_ item: RegistryItemID, of profile: BabyProfileID) async throws
+        -> Kindred_Family_V1_RegistryItem
+    {
+        guard
+            let stored = try await RegistryItemStore.items(
+                of: [profile], only: item, after: nil, limit: 1, on: database
+            ).first
+        else { throw FamilyError.registryItemNotFound }
+        return stored.proto
+    }
+
+    /// A profile id and an item id, or INVALID_ARGUMENT naming each bad one.
+    static func ids(_ profile: String, _ item: String) throws(RPCError) -> (BabyProfileID, RegistryItemID) {
+        var violations = FieldViolations()
+        let profileID: BabyProfileID? = violations.id("profile_id", profile)
+        let itemID: RegistryItemID? = violations.id("item_id", item)
+        return try violations.throwIfAny(profileID, itemID)
+    }
+}

@@ -1,0 +1,59 @@
+import KindredAPI
+import KindredHandlers
+import KindredMessages
+import KindredRPC
+
+/// A baby profile's calendar: `CreateCalendarEvent`, `GetCalendarEvent`, `UpdateCalendarEvent`,
+/// `DeleteCalendarEvent`, `ListCalendarEvents`, `SetRsvp`, `ListRsvps`.
+extension FamilyAPI {
+    func createCalendarEvent(
+        _ request: Kindred_Family_V1_CreateCalendarEventRequest, context: ServerContext
+    ) async throws -> Kindred_Family_V1_CreateCalendarEventResponse {
+        let event = try await calendar.create(request, by: try context.authenticatedCaller().account())
+        return Kindred_Family_V1_CreateCalendarEventResponse(event: event)
+    }
+
+    func getCalendarEvent(
+        _ request: Kindred_Family_V1_GetCalendarEventRequest, context: ServerContext
+    ) async throws -> Kindred_Family_V1_GetCalendarEventResponse {
+        let event = try await calendar.event(
+            profile: request.profileID, event: request.eventID,
+            readBy: try context.authenticatedCaller().account())
+        return Kindred_Family_V1_GetCalendarEventResponse(event: event)
+    }
+
+    func updateCalendarEvent(
+        _ request: Kindred_Family_V1_UpdateCalendarEventRequest, context: ServerContext
+    ) async throws -> Kindred_Family_V1_UpdateCalendarEventResponse {
+        let event = try await calendar.update(request, by: try context.authenticatedCaller().account())
+        return Kindred_Family_V1_UpdateCalendarEventResponse(event: event)
+    }
+
+    func deleteCalendarEvent(
+        _ request: Kindred_Family_V1_DeleteCalendarEventRequest, context: ServerContext
+    ) async throws -> Kindred_Family_V1_DeleteCalendarEventResponse {
+        try await calendar.delete(
+            profile: request.profileID, event: request.eventID,
+            by: try context.authenticatedCaller().account())
+        return Kindred_Family_V1_DeleteCalendarEventResponse()
+    }
+
+    func listCalendarEvents(
+        _ request: Kindred_Family_V1_ListCalendarEventsRequest, context: ServerContext
+    ) async throws -> Kindred_Family_V1_ListCalendarEventsResponse {
+        try await calendar.list(request, readBy: try context.authenticatedCaller().account())
+    }
+
+    func setRsvp(_ request: Kindred_Family_V1_SetRsvpRequest, context: ServerContext) async throws
+        -> Kindred_Family_V1_SetRsvpResponse
+    {
+        let event = try await calendar.setRsvp(request, by: try context.authenticatedCaller().account())
+        return Kindred_Family_V1_SetRsvpResponse(event: event)
+    }
+
+    func listRsvps(_ request: Kindred_Family_V1_ListRsvpsRequest, context: ServerContext) async throws
+        -> Kindred_Family_V1_ListRsvpsResponse
+    {
+        try await calendar.rsvps(request, readBy: try context.authenticatedCaller().account())
+    }
+}

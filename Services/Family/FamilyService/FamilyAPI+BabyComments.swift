@@ -1,0 +1,27 @@
+import KindredAPI
+import KindredHandlers
+import KindredMessages
+import KindredRPC
+
+/// Comments on a baby profile's content: `AddComment`, `ListComments`, `DeleteComment`.
+extension FamilyAPI {
+    func addComment(_ request: Kindred_Family_V1_AddCommentRequest, context: ServerContext) async throws
+        -> Kindred_Family_V1_AddCommentResponse
+    {
+        let comment = try await comments.add(request, by: try context.authenticatedCaller().account())
+        return Kindred_Family_V1_AddCommentResponse(comment: comment)
+    }
+
+    func listComments(_ request: Kindred_Family_V1_ListCommentsRequest, context: ServerContext) async throws
+        -> Kindred_Family_V1_ListCommentsResponse
+    {
+        try await comments.list(request, readBy: try context.authenticatedCaller().account())
+    }
+
+    func deleteComment(_ request: Kindred_Family_V1_DeleteCommentRequest, context: ServerContext) async throws
+        -> Kindred_Family_V1_DeleteCommentResponse
+    {
+        try await comments.delete(request, by: try context.authenticatedCaller().account())
+        return Kindred_Family_V1_DeleteCommentResponse()
+    }
+}

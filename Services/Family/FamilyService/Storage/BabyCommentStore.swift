@@ -1,0 +1,88 @@
+import FoundationEssentials
+import KindredHandlers
+import KindredPostgres
+
+/// `family.baby_comments` (migration 13): the comments on a profile's events (and, with the gallery, its
+/// photos and arrival announcement).
+enum BabyCommentStore {
+    /// Writes `comment` and answers it as stored (its time to the microsecond, as every later read has it).
+    static func insert(_ comment: StoredComment, requestID: String, in tx: PostgresTransaction) async throws
+        -> StoredComment
+    {
+        let target = comment.target
+        let rows = try await tx.query(
+            """
+            INSERT INTO family.baby_comments
+                (profile_id, comment_id, target_kind, target_id, author_id, body, request_id, created_at)
+            VALUES (\(target.profile)::uuid, \(comment.id)::uuid, \(target.kind.rawValue)::smallint,
+                    \(target.id.uuidString)::uuid, \(comment.author)::uuid, \(comment.text), \(requestID),
+                    \(comment.createdAt))
+            RETURNING comment_id, profile_id, target_kind, target_id, author_id, body, created_at
+            """)
+        return try Self.comment(rows[0]) ?? comment
+    }
+
+    /// The comment `author` wrote on `profile` under `requestID`, if any.
+    static func written(
+        by author: UserID, requestID: String, on profile: BabyProfileID, on db: some StatementRunner
+    )
+        async throws -> StoredComment?
+    {
+        try await db.query(
+            """
+            SELECT comment_id, profile_id, target_kind, target_id, author_id, body, created_at
+            FROM family.baby_comments
+            WHERE profile_id = \(profile)::uuid AND author_id = \(author)::uuid AND request_id = \(requestID)
+            """
+        ).first.flatMap(comment)
+    }
+
+    /// Up to `limit` comments on `target` after comment `after` (nil: from the first), oldest first.
+    static func comments(on target: CommentTarget, after: CommentID?, limit: Int, on db: some StatementRunner)
+        async throws -> [StoredComment]
+    {
+        try await db.pureRead(
+            """
+            SELECT comment_id, profile_id, target_kind, target_id, author_id, body, created_at
+            FROM family.baby_comments
+            WHERE profile_id = \(target.profile)::uuid AND target_kind = \(target.kind.rawValue)::smallint
+                AND target_id = \(target.id.uuidString)::uuid
+                AND comment_id > coalesce(\(after)::uuid, '00000000-0000-0000-0000-000000000000')
+            ORDER BY comment_id
+            LIMIT \(limit)
+            """
+        ).compactMap(comment)
+    }
+
+    /// The author of `comment`, its row locked until `tx` ends; nil when `profile` has no such comment.
+    static func lockAuthor(of comment: CommentID, on profile: BabyProfileID, in tx: PostgresTransaction)
+        async throws -> UserID?
+    {
+        try await tx.query(
+            """
+            SELECT author_id FROM family.baby_comments
+            WHERE profile_id = \(profile)::uuid AND comment_id = \(comment)::uuid FOR UPDATE
+            """
+        ).first.map { try $0.decode(UserID.self, column: 0) }
+    }
+
+    static func delete(_ comment: CommentID, on profile: BabyProfileID, in tx: PostgresTransaction)
+        async throws
+    {
+        try await tx.query(
+            """
+            DELETE FROM family.baby_comments WHERE profile_id = \(profile)::uuid AND comment_id = \(comment)::uuid
+            """)
+    }
+
+    private static func comment(_ row: PostgresRow) throws -> StoredComment? {
+        guard let kind = CommentTarget.Kind(rawValue: try row.decode(Int.self, column: 2)) else { return nil }
+        let target = CommentTarget(
+            profile: try row.decode(BabyProfileID.self, column: 1), kind: kind,
+            id: try row.decode(CommentID.self, column: 3).uuid)
+        return StoredComment(
+            id: try row.decode(CommentID.self, column: 0), target: target,
+            author: try row.decode(UserID.self, column: 4),
+            text: try row.decode(String.self, column: 5), createdAt: try row.decode(Date.self, column: 6))
+    }
+}

@@ -1,0 +1,97 @@
+import FoundationEssentials
+import KindredHandlers
+import KindredMessages
+import KindredPostgres
+
+/// Reading calendar events as members see them: each with its RSVP counts and the reader's own answer, in
+/// one statement (the counts of a page's events are read from the RSVPs' primary key, event by event).
+extension CalendarEventStore {
+    /// Where a page of events ends: its last event's start and id.
+    typealias Position = (startAt: Date, event: CalendarEventID)
+
+    /// `event` of `profile` as `reader` sees it; nil when there is no such event.
+    static func event(
+        _ event: CalendarEventID, of profile: BabyProfileID, readBy reader: UserID,
+        on db: some StatementRunner
+    ) async throws -> StoredCalendarEvent? {
+        try await events(
+            of: [profile], only: event, from: nil, before: nil, after: nil, limit: 1, readBy: reader, on: db
+        ).first
+    }
+
+    /// Up to `limit` events of `profiles` (only `only`, when given) starting in `from..<before` (nil:
+    /// unbounded) after `position`, by start time, as `reader` sees them.
+    static func events(
+        of profiles: [BabyProfileID], only: CalendarEventID? = nil, from: Date?, before: Date?,
+        after position: Position?, limit: Int, readBy reader: UserID, on db: some StatementRunner
+    ) async throws -> [StoredCalendarEvent] {
+        try await db.pureRead(
+            """
+            SELECT e.event_id, e.profile_id, e.name, e.start_at, e.time_zone, e.description, e.photo_id,
+                e.video_call_url, e.location, e.created_by, e.created_at, e.updated_at, r.attending, r.not_attending,
+                r.maybe, coalesce(mine.answer, 0)
+            FROM family.calendar_events e
+            CROSS JOIN LATERAL (
+                SELECT count(*) FILTER (WHERE answer = 1) AS attending,
+                    count(*) FILTER (WHERE answer = 2) AS not_attending, count(*) FILTER (WHERE answer = 3) AS maybe
+                FROM family.calendar_rsvps WHERE profile_id = e.profile_id AND event_id = e.event_id) r
+            LEFT JOIN family.calendar_rsvps mine ON mine.profile_id = e.profile_id AND mine.event_id = e.event_id
+                AND mine.user_id = \(reader)::uuid
+            WHERE e.profile_id = ANY(\(PostgresArray(profiles.map(\.description)))::uuid[])
+                AND (\(only)::uuid IS NULL OR e.event_id = \(only)::uuid)
+                AND e.start_at >= coalesce(\(from), '-infinity') AND e.start_at < coalesce(\(before), 'infinity')
+                AND (e.start_at, e.event_id) > (coalesce(\(position?.startAt), '-infinity'),
+                    coalesce(\(position?.event)::uuid, '00000000-0000-0000-0000-000000000000'))
+            ORDER BY e.start_at, e.event_id
+            LIMIT \(limit)
+            """
+        ).map(storedEvent)
+    }
+
+    private static func storedEvent(_ row: PostgresRow) throws -> StoredCalendarEvent {
+        StoredCalendarEvent(
+            id: try row.decode(CalendarEventID.self, column: 0),
+            profile: try row.decode(BabyProfileID.self, column: 1),
+            details: CalendarEventDetails(
+                name: try row.decode(String.self, column: 2), startAt: try row.decode(Date.self, column: 3),
+                timeZone: try row.decode(String.self, column: 4),
+                description: try row.decode(String.self, column: 5),
+                photoID: try row.decode(PhotoID?.self, column: 6),
+                videoCallURL: try row.decode(String.self, column: 7),
+                location: try row.decode(String.self, column: 8)),
+            createdBy: try row.decode(UserID.self, column: 9),
+            createdAt: try row.decode(Date.self, column: 10),
+            updatedAt: try row.decode(Date.self, column: 11),
+            counts: Kindred_Family_V1_RsvpCounts(
+                attending: Int32(try row.decode(Int.self, column: 12)),
+                notAttending: Int32(try row.decode(Int.self, column: 13)),
+                maybe: Int32(try row.decode(Int.self, column: 14))),
+            myAnswer: Kindred_Family_V1_RsvpAnswer(rawValue: Int32(try row.decode(Int.self, column: 15))))
+    }
+
+    /// The event `user` created on `profile` under `requestID`, if any.
+    static func created(
+        by user: UserID, requestID: String, on profile: BabyProfileID, on db: some StatementRunner
+    )
+        async throws -> CalendarEventID?
+    {
+        try await db.query(
+            """
+            SELECT event_id FROM family.calendar_events
+            WHERE profile_id = \(profile)::uuid AND created_by = \(user)::uuid AND request_id = \(requestID)
+            """
+        ).first.map { try $0.decode(CalendarEventID.self, column: 0) }
+    }
+
+    /// Whether `profile` has `event`.
+    static func exists(_ event: CalendarEventID, of profile: BabyProfileID, on db: some StatementRunner)
+        async throws -> Bool
+    {
+        try await db.pureRead(
+            """
+            SELECT EXISTS (SELECT 1 FROM family.calendar_events
+                WHERE profile_id = \(profile)::uuid AND event_id = \(event)::uuid)
+            """
+        )[0].decode(Bool.self)
+    }
+}

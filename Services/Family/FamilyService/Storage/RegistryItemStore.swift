@@ -1,0 +1,95 @@
+import FoundationEssentials
+import KindredHandlers
+import KindredPostgres
+
+/// `family.registry_items` (migration 14): writes here, purchases and reads in `RegistryItemStore+Reads.swift`.
+enum RegistryItemStore {
+    /// Inserts `item` unless `profile` already holds `limit` items; false then. Creates on one profile take a
+    /// transaction-scoped advisory lock on it first, so that two racing for the last place count one after
+    /// the other (the count alone, under READ COMMITTED, would let both in).
+    static func insert(
+        _ item: StoredRegistryItem, by owner: UserID, requestID: String, limit: Int,
+        in tx: PostgresTransaction
+    ) async throws -> Bool {
+        try await tx.query(
+            "SELECT pg_advisory_xact_lock(hashtextextended('family.registry_items ' || \(item.profile.description), 0))"
+        )
+        let d = item.details
+        return try await !tx.query(
+            """
+            INSERT INTO family.registry_items
+                (profile_id, item_id, name, description, link_url, created_by, request_id, created_at, updated_at)
+            SELECT \(item.profile)::uuid, \(item.id)::uuid, \(d.name), \(d.description), \(d.linkURL), \(owner)::uuid,
+                \(requestID), \(item.createdAt), \(item.updatedAt)
+            WHERE (SELECT count(*) FROM family.registry_items WHERE profile_id = \(item.profile)::uuid) < \(limit)
+            RETURNING 1
+            """
+        ).isEmpty
+    }
+
+    /// The item `owner` created on `profile` under `requestID`, if any.
+    static func created(
+        by owner: UserID, requestID: String, on profile: BabyProfileID, on db: some StatementRunner
+    )
+        async throws -> RegistryItemID?
+    {
+        try await db.query(
+            """
+            SELECT item_id FROM family.registry_items
+            WHERE profile_id = \(profile)::uuid AND created_by = \(owner)::uuid AND request_id = \(requestID)
+            """
+        ).first.map { try $0.decode(RegistryItemID.self, column: 0) }
+    }
+
+    static func update(
+        _ item: RegistryItemID, of profile: BabyProfileID, to d: RegistryItemDetails, at now: Date,
+        in tx: PostgresTransaction
+    ) async throws {
+        try await tx.query(
+            """
+            UPDATE family.registry_items
+            SET name = \(d.name), description = \(d.description), link_url = \(d.linkURL), updated_at = \(now)
+            WHERE profile_id = \(profile)::uuid AND item_id = \(item)::uuid
+            """)
+    }
+
+    /// Deletes the item; false when there was none.
+    static func delete(_ item: RegistryItemID, of profile: BabyProfileID, in tx: PostgresTransaction)
+        async throws
+        -> Bool
+    {
+        try await !tx.query(
+            """
+            DELETE FROM family.registry_items WHERE profile_id = \(profile)::uuid AND item_id = \(item)::uuid
+            RETURNING 1
+            """
+        ).isEmpty
+    }
+
+    /// Marks the item bought by `buyer` where nobody has bought it: of two racing, the second waits for the
+    /// first's row lock, then finds `purchased_by` set and changes nothing. The item's name when this
+    /// purchase won; nil otherwise.
+    static func purchase(
+        _ item: RegistryItemID, of profile: BabyProfileID, by buyer: UserID, at now: Date,
+        in tx: PostgresTransaction
+    ) async throws -> String? {
+        try await tx.query(
+            """
+            UPDATE family.registry_items SET purchased_by = \(buyer)::uuid, purchased_at = \(now)
+            WHERE profile_id = \(profile)::uuid AND item_id = \(item)::uuid AND purchased_by IS NULL
+            RETURNING name
+            """
+        ).first.map { try $0.decode(String.self, column: 0) }
+    }
+
+    /// Makes the item unbought again.
+    static func undoPurchase(_ item: RegistryItemID, of profile: BabyProfileID, in tx: PostgresTransaction)
+        async throws
+    {
+        try await tx.query(
+            """
+            UPDATE family.registry_items SET purchased_by = NULL, purchased_at = NULL
+            WHERE profile_id = \(profile)::uuid AND item_id = \(item)::uuid
+            """)
+    }
+}
