@@ -50,7 +50,7 @@ extension RPCClient {
             if case .failure(let ended) = writer.call.outcome { throw ended }
             let failure =
                 error as? RPCError
-                ?? RPCError(.cancelled, "the caller stopped writing requests", cause: error)
+                ?? RPCError(.cancelled, "The client stopped before sending every request.", cause: error)
             writer.call.cancel(with: failure)
             throw failure
         }
