@@ -11,10 +11,14 @@ extension ClientCall {
 
     /// Queues one length-prefixed request message. Suspends while the queue is over the limit; throws
     /// the call's error once it failed; drops the message once the call ended OK (the server answered
-    /// before reading everything). Must run on the call's loop, one writer at a time.
+    /// before reading everything); a write after the half-close is the caller's bug (INTERNAL). Must run
+    /// on the call's loop, one writer at a time.
     func send(_ framed: [UInt8]) async throws(RPCError) {
         try throwIfEnded()
         guard outcome == nil else { return }
+        guard !requestBody.isComplete else {
+            throw RPCError(.internal, "A request was written after the request stream closed.")
+        }
         requestBody.append(framed)
         resumeRequestBody()
         while requestBody.pendingCount > Self.requestBufferLimit && outcome == nil {
