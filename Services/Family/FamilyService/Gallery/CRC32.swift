@@ -1,17 +1,17 @@
-/// The CRC-32 PNG puts after every chunk (ISO 3309, polynomial 0xEDB88320), computed as bytes stream by.
-struct CRC32 {
-    private static let table: [UInt32] = (0..<256).map { index in
-        (0..<8).reduce(UInt32(index)) { value, _ in value & 1 == 1 ? 0xEDB8_8320 ^ (value >> 1) : value >> 1 }
-    }
+internal import CZlib
 
-    private var register: UInt32 = 0xFFFF_FFFF
+/// The CRC-32 PNG puts after every chunk (ISO 3309, the one zlib computes), updated as bytes stream by.
+struct CRC32 {
+    private var running: UInt = 0
 
     /// The CRC of everything added so far.
-    var value: UInt32 { register ^ 0xFFFF_FFFF }
+    var value: UInt32 { UInt32(running) }
 
-    mutating func add(_ bytes: some Sequence<UInt8>) {
-        for byte in bytes {
-            register = Self.table[Int((register ^ UInt32(byte)) & 0xFF)] ^ (register >> 8)
-        }
+    mutating func add(_ bytes: some Collection<UInt8>) {
+        let running = running
+        self.running =
+            bytes.withContiguousStorageIfAvailable { buffer in
+                crc32(running, buffer.baseAddress, UInt32(buffer.count))
+            } ?? Array(bytes).withUnsafeBufferPointer { crc32(running, $0.baseAddress, UInt32($0.count)) }
     }
 }
