@@ -1,5 +1,5 @@
 /// Which JPEG segments are stored. Kept: what decoding needs (frame and scan headers, Huffman and
-/// quantization tables, restart interval), APP0 (JFIF: pixel density), APP14 (Adobe: whether the
+/// quantization tables, restart interval), APP0 (JFIF: pixel density; its thumbnail, if any, goes), APP14 (Adobe: whether the
 /// components are YCbCr or RGB/CMYK; without it CMYK photos decode with wrong colours) and APP2 ICC
 /// profiles (a phone's Display P3 photo shown without its profile loses its colours; a profile
 /// describes the colour space, not the person or the place). Everything else is dropped: APP1 (Exif
@@ -17,8 +17,11 @@ extension JPEGSanitizer {
             guard frame != nil else { throw .damagedHeader("a scan (SOS) before the frame header") }
             sawScan = true
             keep(marker, payload, into: &output)
-        case 0xC4, 0xCC, 0xDB, 0xDC, 0xDD, 0xE0, 0xEE:
+        case 0xC4, 0xCC, 0xDB, 0xDC, 0xDD, 0xEE:
             keep(marker, payload, into: &output)
+        case 0xE0 where payload.starts(with: Self.jfifIdentifier) && payload.count >= 14:
+            // Density kept, thumbnail not: a thumbnail can show what an edit cropped out of the photo.
+            keep(marker, payload.prefix(12) + [0, 0], into: &output)
         case 0xE2 where payload.starts(with: Self.iccIdentifier):
             keep(marker, payload, into: &output)
         case 0xE1 where payload.starts(with: ExifOrientation.identifier):
@@ -29,6 +32,9 @@ extension JPEGSanitizer {
             return
         }
     }
+
+    /// "JFIF\0", which opens the APP0 segment of a JFIF file (a JFXX extension APP0 holds only a thumbnail).
+    static let jfifIdentifier: [UInt8] = Array("JFIF".utf8) + [0]
 
     /// "ICC_PROFILE\0", which opens each APP2 segment of an ICC profile.
     static let iccIdentifier: [UInt8] = Array("ICC_PROFILE".utf8) + [0]
