@@ -29,7 +29,7 @@ extension RPCClient {
                 call throws(RPCError) in
                 let writer = ClientRequestWriter<Request>(
                     call: call, client: self, compress: options.compressRequest)
-                try await Self.write(requests, to: writer)
+                try await Self.produce(requests, into: writer)
                 call.finishRequests()
                 return try await Self.singleResponse(of: call)
             }
@@ -40,9 +40,9 @@ extension RPCClient {
     }
 
     /// Runs the caller's producer; if it fails, the call's own error wins, else its error ends the call.
-    private static func write<Request>(
+    private static func produce<Request>(
         _ requests: (ClientRequestWriter<Request>) async throws -> Void,
-        to writer: ClientRequestWriter<Request>
+        into writer: ClientRequestWriter<Request>
     ) async throws(RPCError) {
         do {
             try await requests(writer)

@@ -51,6 +51,24 @@ import Testing
         }
     }
 
+    @Test func aServerThatAnswersEarlyEndsTheUploadWithItsResponse() async throws {
+        try await withUploadServer { server, client in
+            var writes = 0
+            let response: ClientTestText = try await client.clientStreaming(
+                method: ClientUploadTestService.method("First")
+            ) { writer in
+                // Far past the windows: these would wait forever if the answer did not end the upload.
+                for index in 0..<1_000 {
+                    try await writer.write(
+                        ClientTestText(index == 0 ? "first" : String(repeating: "e", count: 16_384)))
+                    writes += 1
+                }
+            }
+            #expect(response.text == "first")
+            #expect(writes == 1_000)  // the writes after the answer were dropped, not failed
+        }
+    }
+
     @Test func aProducerThatFailsCancelsTheCallAndKeepsItsErrorAsTheCause() async throws {
         struct DiskGone: Error {}
         try await withUploadServer { server, client in

@@ -2,7 +2,8 @@ import KindredMessages
 import KindredRPC
 
 /// `test.Upload`: client-streaming methods that count what they read, answering "messages,bytes".
-/// A message "refuse" makes them fail at once; `SumLater` reads nothing until `gate` opens.
+/// A message "refuse" makes them fail at once; `SumLater` reads nothing until `gate` opens; `First`
+/// answers with the first message and reads no more.
 struct ClientUploadTestService: RPCService {
     let publicMethods = MethodSet.all
     let gate: ClientTestGate
@@ -19,6 +20,11 @@ struct ClientUploadTestService: RPCService {
         router.registerClientStreaming(Self.method("Sum")) {
             (requests: RequestStream<ClientTestText>, _: ServerContext) -> ClientTestText in
             try await Self.sum(requests)
+        }
+        router.registerClientStreaming(Self.method("First")) {
+            (requests: RequestStream<ClientTestText>, _: ServerContext) -> ClientTestText in
+            var iterator = requests.makeAsyncIterator()
+            return try await iterator.next() ?? ClientTestText("none")
         }
         let gate = gate
         router.registerClientStreaming(Self.method("SumLater")) {
