@@ -219,8 +219,8 @@ let package = Package(
         .target(
             name: "ServiceTestSupport",
             dependencies: [
-                "IdentityService", "FamilyService", "SocialService", "KindredAPI", "KindredAuth",
-                "KindredEvents",
+                "IdentityService", "FamilyService", "SocialService", "GamificationService", "KindredAPI",
+                "KindredAuth", "KindredEvents",
                 "KindredMail", "KindredMessages", "KindredPostgres", "KindredRPC", "KindredRuntime",
                 "KindredTestSupport", .product(name: "Logging", package: "swift-log"),
             ],
@@ -259,6 +259,15 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tests/SocialServiceTests"
+        ),
+        .testTarget(
+            name: "GamificationServiceTests",
+            dependencies: [
+                "GamificationService", "KindredAPI", "KindredAuth", "KindredMessages", "KindredPostgres",
+                "KindredRPC", "KindredRuntime", "KindredHandlers", "KindredEvents", "KindredTestSupport",
+                "ServiceTestSupport", .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Tests/GamificationServiceTests"
         ),
         .target(
             name: "KindredEvents",

@@ -26,6 +26,7 @@ extension TestClock {
 final class FamilyTestStack: Sendable {
     static let familySecret = "family-test-client-secret-of-at-least-32-bytes"
     static let socialSecret = "social-test-client-secret-of-at-least-32-bytes"
+    static let gamificationSecret = "gamification-test-client-secret-of-at-least-32-bytes"
     static let mail = FamilyMail(links: LinkBase("https://kindred.test/app")!)
 
     let pool: PostgresPool
@@ -100,6 +101,7 @@ final class FamilyTestStack: Sendable {
             parsing: """
                 family service \(try await passwords.hash(familySecret)) device_modes
                 social service \(try await passwords.hash(socialSecret))
+                gamification service \(try await passwords.hash(gamificationSecret))
                 """)
         let settings = IdentitySettings(
             secret: identitySecret, clients: clients,

@@ -19,6 +19,8 @@ struct FamilyAPI: Kindred_Family_V1_FamilyService.Service {
     let guardians: Guardians
     /// The inbox, push devices and notification settings.
     let notifications: Notifications
+    /// Baby profiles, their owners, followers and invitations.
+    let babyProfiles: BabyProfiles
 
     /// Builds every part from `context`.
     init(context: FamilyContext) throws {
@@ -30,6 +32,7 @@ struct FamilyAPI: Kindred_Family_V1_FamilyService.Service {
         profiles = Profiles(database: context.database, clock: context.clock)
         guardians = Guardians(context: context)
         notifications = Notifications(context: context)
+        babyProfiles = BabyProfiles(context: context)
     }
 
     /// Ends the server streams (events, notifications), so that they do not hold the drain.

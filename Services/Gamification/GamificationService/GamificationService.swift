@@ -7,6 +7,15 @@ public enum GamificationService {
         name: "gamification",
         defaultPort: 50054,
         migrations: GamificationMigrations.all,
-        makeServices: { _ in [] }
+        makeServices: { environment in
+            let context = GamificationContext(
+                database: environment.database, clock: .system,
+                friends: try SocialFriendGraph(
+                    socialTarget: environment.peers.social, credentials: try environment.requireCredentials()),
+                logger: environment.logger)
+            let api = try GamificationAPI(context: context)
+            environment.background.onDrain { await api.closeStreams() }
+            return [api]
+        }
     )
 }

@@ -37,6 +37,19 @@ public enum Kindred_Family_V1_FamilyService {
         public static let getNotificationSettings = MethodDescriptor(service: serviceName, method: "GetNotificationSettings", readOnly: true)
         public static let updateNotificationSettings = MethodDescriptor(service: serviceName, method: "UpdateNotificationSettings")
         public static let watchEvents = MethodDescriptor(service: serviceName, method: "WatchEvents", readOnly: true)
+        public static let createBabyProfile = MethodDescriptor(service: serviceName, method: "CreateBabyProfile")
+        public static let getBabyProfile = MethodDescriptor(service: serviceName, method: "GetBabyProfile", readOnly: true)
+        public static let updateBabyProfile = MethodDescriptor(service: serviceName, method: "UpdateBabyProfile")
+        public static let deleteBabyProfile = MethodDescriptor(service: serviceName, method: "DeleteBabyProfile")
+        public static let listMyBabyProfiles = MethodDescriptor(service: serviceName, method: "ListMyBabyProfiles", readOnly: true)
+        public static let inviteToBabyProfile = MethodDescriptor(service: serviceName, method: "InviteToBabyProfile")
+        public static let listBabyProfileInvitations = MethodDescriptor(service: serviceName, method: "ListBabyProfileInvitations", readOnly: true)
+        public static let resendBabyProfileInvitation = MethodDescriptor(service: serviceName, method: "ResendBabyProfileInvitation")
+        public static let revokeBabyProfileInvitation = MethodDescriptor(service: serviceName, method: "RevokeBabyProfileInvitation")
+        public static let acceptBabyProfileInvitation = MethodDescriptor(service: serviceName, method: "AcceptBabyProfileInvitation")
+        public static let listBabyProfileMembers = MethodDescriptor(service: serviceName, method: "ListBabyProfileMembers", readOnly: true)
+        public static let leaveBabyProfile = MethodDescriptor(service: serviceName, method: "LeaveBabyProfile")
+        public static let removeBabyProfileMember = MethodDescriptor(service: serviceName, method: "RemoveBabyProfileMember")
     }
 
     /// What a server implements; conforming gives `registerMethods(with:)` for free.
@@ -95,6 +108,32 @@ public enum Kindred_Family_V1_FamilyService {
         func updateNotificationSettings(_ request: Kindred_Family_V1_UpdateNotificationSettingsRequest, context: ServerContext) async throws -> Kindred_Family_V1_UpdateNotificationSettingsResponse
         /// `WatchEvents`
         func watchEvents(_ request: Kindred_Family_V1_WatchEventsRequest, responses: ResponseStreamWriter<Kindred_Family_V1_Event>, context: ServerContext) async throws
+        /// `CreateBabyProfile`
+        func createBabyProfile(_ request: Kindred_Family_V1_CreateBabyProfileRequest, context: ServerContext) async throws -> Kindred_Family_V1_CreateBabyProfileResponse
+        /// `GetBabyProfile`
+        func getBabyProfile(_ request: Kindred_Family_V1_GetBabyProfileRequest, context: ServerContext) async throws -> Kindred_Family_V1_GetBabyProfileResponse
+        /// `UpdateBabyProfile`
+        func updateBabyProfile(_ request: Kindred_Family_V1_UpdateBabyProfileRequest, context: ServerContext) async throws -> Kindred_Family_V1_UpdateBabyProfileResponse
+        /// `DeleteBabyProfile`
+        func deleteBabyProfile(_ request: Kindred_Family_V1_DeleteBabyProfileRequest, context: ServerContext) async throws -> Kindred_Family_V1_DeleteBabyProfileResponse
+        /// `ListMyBabyProfiles`
+        func listMyBabyProfiles(_ request: Kindred_Family_V1_ListMyBabyProfilesRequest, context: ServerContext) async throws -> Kindred_Family_V1_ListMyBabyProfilesResponse
+        /// `InviteToBabyProfile`
+        func inviteToBabyProfile(_ request: Kindred_Family_V1_InviteToBabyProfileRequest, context: ServerContext) async throws -> Kindred_Family_V1_InviteToBabyProfileResponse
+        /// `ListBabyProfileInvitations`
+        func listBabyProfileInvitations(_ request: Kindred_Family_V1_ListBabyProfileInvitationsRequest, context: ServerContext) async throws -> Kindred_Family_V1_ListBabyProfileInvitationsResponse
+        /// `ResendBabyProfileInvitation`
+        func resendBabyProfileInvitation(_ request: Kindred_Family_V1_ResendBabyProfileInvitationRequest, context: ServerContext) async throws -> Kindred_Family_V1_ResendBabyProfileInvitationResponse
+        /// `RevokeBabyProfileInvitation`
+        func revokeBabyProfileInvitation(_ request: Kindred_Family_V1_RevokeBabyProfileInvitationRequest, context: ServerContext) async throws -> Kindred_Family_V1_RevokeBabyProfileInvitationResponse
+        /// `AcceptBabyProfileInvitation`
+        func acceptBabyProfileInvitation(_ request: Kindred_Family_V1_AcceptBabyProfileInvitationRequest, context: ServerContext) async throws -> Kindred_Family_V1_AcceptBabyProfileInvitationResponse
+        /// `ListBabyProfileMembers`
+        func listBabyProfileMembers(_ request: Kindred_Family_V1_ListBabyProfileMembersRequest, context: ServerContext) async throws -> Kindred_Family_V1_ListBabyProfileMembersResponse
+        /// `LeaveBabyProfile`
+        func leaveBabyProfile(_ request: Kindred_Family_V1_LeaveBabyProfileRequest, context: ServerContext) async throws -> Kindred_Family_V1_LeaveBabyProfileResponse
+        /// `RemoveBabyProfileMember`
+        func removeBabyProfileMember(_ request: Kindred_Family_V1_RemoveBabyProfileMemberRequest, context: ServerContext) async throws -> Kindred_Family_V1_RemoveBabyProfileMemberResponse
     }
 
     /// A typed client over an `RPCClient`: one method per unary, server- or client-streaming RPC.
@@ -241,6 +280,71 @@ public enum Kindred_Family_V1_FamilyService {
         public func watchEvents(_ request: Kindred_Family_V1_WatchEventsRequest, options: CallOptions = CallOptions()) -> ClientResponseStream<Kindred_Family_V1_Event> {
             rpc.serverStreaming(method: Method.watchEvents, request: request, options: options)
         }
+
+        /// `CreateBabyProfile`
+        public func createBabyProfile(_ request: Kindred_Family_V1_CreateBabyProfileRequest, options: CallOptions = CallOptions()) async throws(RPCError) -> Kindred_Family_V1_CreateBabyProfileResponse {
+            try await rpc.unary(method: Method.createBabyProfile, request: request, options: options)
+        }
+
+        /// `GetBabyProfile`
+        public func getBabyProfile(_ request: Kindred_Family_V1_GetBabyProfileRequest, options: CallOptions = CallOptions()) async throws(RPCError) -> Kindred_Family_V1_GetBabyProfileResponse {
+            try await rpc.unary(method: Method.getBabyProfile, request: request, options: options)
+        }
+
+        /// `UpdateBabyProfile`
+        public func updateBabyProfile(_ request: Kindred_Family_V1_UpdateBabyProfileRequest, options: CallOptions = CallOptions()) async throws(RPCError) -> Kindred_Family_V1_UpdateBabyProfileResponse {
+            try await rpc.unary(method: Method.updateBabyProfile, request: request, options: options)
+        }
+
+        /// `DeleteBabyProfile`
+        public func deleteBabyProfile(_ request: Kindred_Family_V1_DeleteBabyProfileRequest, options: CallOptions = CallOptions()) async throws(RPCError) -> Kindred_Family_V1_DeleteBabyProfileResponse {
+            try await rpc.unary(method: Method.deleteBabyProfile, request: request, options: options)
+        }
+
+        /// `ListMyBabyProfiles`
+        public func listMyBabyProfiles(_ request: Kindred_Family_V1_ListMyBabyProfilesRequest, options: CallOptions = CallOptions()) async throws(RPCError) -> Kindred_Family_V1_ListMyBabyProfilesResponse {
+            try await rpc.unary(method: Method.listMyBabyProfiles, request: request, options: options)
+        }
+
+        /// `InviteToBabyProfile`
+        public func inviteToBabyProfile(_ request: Kindred_Family_V1_InviteToBabyProfileRequest, options: CallOptions = CallOptions()) async throws(RPCError) -> Kindred_Family_V1_InviteToBabyProfileResponse {
+            try await rpc.unary(method: Method.inviteToBabyProfile, request: request, options: options)
+        }
+
+        /// `ListBabyProfileInvitations`
+        public func listBabyProfileInvitations(_ request: Kindred_Family_V1_ListBabyProfileInvitationsRequest, options: CallOptions = CallOptions()) async throws(RPCError) -> Kindred_Family_V1_ListBabyProfileInvitationsResponse {
+            try await rpc.unary(method: Method.listBabyProfileInvitations, request: request, options: options)
+        }
+
+        /// `ResendBabyProfileInvitation`
+        public func resendBabyProfileInvitation(_ request: Kindred_Family_V1_ResendBabyProfileInvitationRequest, options: CallOptions = CallOptions()) async throws(RPCError) -> Kindred_Family_V1_ResendBabyProfileInvitationResponse {
+            try await rpc.unary(method: Method.resendBabyProfileInvitation, request: request, options: options)
+        }
+
+        /// `RevokeBabyProfileInvitation`
+        public func revokeBabyProfileInvitation(_ request: Kindred_Family_V1_RevokeBabyProfileInvitationRequest, options: CallOptions = CallOptions()) async throws(RPCError) -> Kindred_Family_V1_RevokeBabyProfileInvitationResponse {
+            try await rpc.unary(method: Method.revokeBabyProfileInvitation, request: request, options: options)
+        }
+
+        /// `AcceptBabyProfileInvitation`
+        public func acceptBabyProfileInvitation(_ request: Kindred_Family_V1_AcceptBabyProfileInvitationRequest, options: CallOptions = CallOptions()) async throws(RPCError) -> Kindred_Family_V1_AcceptBabyProfileInvitationResponse {
+            try await rpc.unary(method: Method.acceptBabyProfileInvitation, request: request, options: options)
+        }
+
+        /// `ListBabyProfileMembers`
+        public func listBabyProfileMembers(_ request: Kindred_Family_V1_ListBabyProfileMembersRequest, options: CallOptions = CallOptions()) async throws(RPCError) -> Kindred_Family_V1_ListBabyProfileMembersResponse {
+            try await rpc.unary(method: Method.listBabyProfileMembers, request: request, options: options)
+        }
+
+        /// `LeaveBabyProfile`
+        public func leaveBabyProfile(_ request: Kindred_Family_V1_LeaveBabyProfileRequest, options: CallOptions = CallOptions()) async throws(RPCError) -> Kindred_Family_V1_LeaveBabyProfileResponse {
+            try await rpc.unary(method: Method.leaveBabyProfile, request: request, options: options)
+        }
+
+        /// `RemoveBabyProfileMember`
+        public func removeBabyProfileMember(_ request: Kindred_Family_V1_RemoveBabyProfileMemberRequest, options: CallOptions = CallOptions()) async throws(RPCError) -> Kindred_Family_V1_RemoveBabyProfileMemberResponse {
+            try await rpc.unary(method: Method.removeBabyProfileMember, request: request, options: options)
+        }
     }
 }
 
@@ -326,6 +430,45 @@ extension Kindred_Family_V1_FamilyService.Service {
         }
         router.registerServerStreaming(Kindred_Family_V1_FamilyService.Method.watchEvents) { request, responses, context in
             try await self.watchEvents(request, responses: responses, context: context)
+        }
+        router.registerUnary(Kindred_Family_V1_FamilyService.Method.createBabyProfile) { request, context in
+            try await self.createBabyProfile(request, context: context)
+        }
+        router.registerUnary(Kindred_Family_V1_FamilyService.Method.getBabyProfile) { request, context in
+            try await self.getBabyProfile(request, context: context)
+        }
+        router.registerUnary(Kindred_Family_V1_FamilyService.Method.updateBabyProfile) { request, context in
+            try await self.updateBabyProfile(request, context: context)
+        }
+        router.registerUnary(Kindred_Family_V1_FamilyService.Method.deleteBabyProfile) { request, context in
+            try await self.deleteBabyProfile(request, context: context)
+        }
+        router.registerUnary(Kindred_Family_V1_FamilyService.Method.listMyBabyProfiles) { request, context in
+            try await self.listMyBabyProfiles(request, context: context)
+        }
+        router.registerUnary(Kindred_Family_V1_FamilyService.Method.inviteToBabyProfile) { request, context in
+            try await self.inviteToBabyProfile(request, context: context)
+        }
+        router.registerUnary(Kindred_Family_V1_FamilyService.Method.listBabyProfileInvitations) { request, context in
+            try await self.listBabyProfileInvitations(request, context: context)
+        }
+        router.registerUnary(Kindred_Family_V1_FamilyService.Method.resendBabyProfileInvitation) { request, context in
+            try await self.resendBabyProfileInvitation(request, context: context)
+        }
+        router.registerUnary(Kindred_Family_V1_FamilyService.Method.revokeBabyProfileInvitation) { request, context in
+            try await self.revokeBabyProfileInvitation(request, context: context)
+        }
+        router.registerUnary(Kindred_Family_V1_FamilyService.Method.acceptBabyProfileInvitation) { request, context in
+            try await self.acceptBabyProfileInvitation(request, context: context)
+        }
+        router.registerUnary(Kindred_Family_V1_FamilyService.Method.listBabyProfileMembers) { request, context in
+            try await self.listBabyProfileMembers(request, context: context)
+        }
+        router.registerUnary(Kindred_Family_V1_FamilyService.Method.leaveBabyProfile) { request, context in
+            try await self.leaveBabyProfile(request, context: context)
+        }
+        router.registerUnary(Kindred_Family_V1_FamilyService.Method.removeBabyProfileMember) { request, context in
+            try await self.removeBabyProfileMember(request, context: context)
         }
     }
 }

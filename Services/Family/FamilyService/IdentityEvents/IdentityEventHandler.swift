@@ -37,7 +37,7 @@ struct IdentityEventHandler: Sendable {
             try await comeOfAge(user, account: received.account, now: now, in: tx)
         case .userDeleted(let deleted):
             guard let user = checked(deleted.userID) else { return }
-            try await forget(user, in: tx)
+            try await forget(user, now: now, in: tx)
         default:
             return
         }
@@ -57,13 +57,16 @@ struct IdentityEventHandler: Sendable {
         try await mail.send(try mail.cameOfAge(to: account.email, username: account.username), in: tx)
     }
 
-    /// The user's profile, guardian links both ways, invitations, controls, and their notifications.
-    private func forget(_ user: UserID, in tx: PostgresTransaction) async throws {
+    /// The user's profile, guardian links both ways, invitations, controls, and their notifications; their
+    /// baby-profile memberships, deactivating a profile left with no owner.
+    private func forget(_ user: UserID, now: Date, in tx: PostgresTransaction) async throws {
         try await ControlsLifecycleStore.delete(user, in: tx)
         try await GuardianLinkStore.deleteAll(of: user, in: tx)
         try await GuardianInvitationStore.deleteAll(of: user, in: tx)
         try await ProfileStore.delete(user, in: tx)
         try await NotificationDataStore.deleteAll(of: user, in: tx)
+        try await BabyMemberStore.forget(user, now: now, in: tx)
+        try await BabyInvitationStore.forgetAccepted(by: user, in: tx)
     }
 
     /// The user id in `text`; nil for an event naming anything else, which is logged and skipped, since it

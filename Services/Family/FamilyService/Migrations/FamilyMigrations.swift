@@ -14,5 +14,8 @@ enum FamilyMigrations {
         v7CreateApprovalRequests,
         v8CreateNotificationDelivery,
         v9CreateGuardianAlerts,
+        v10CreateBabyProfiles,
+        v11CreateBabyActivity,
+        v12CreateBabyInvitations,
     ]
 }

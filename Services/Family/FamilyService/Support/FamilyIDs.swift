@@ -11,9 +11,30 @@ extension IDKind {
     enum Notification {}
     /// A phone registered for push messages.
     enum PushDevice {}
+    /// A baby's private profile.
+    enum BabyProfile {}
+    /// An owner's invitation to join a baby profile, as a co-owner or a follower.
+    enum BabyInvitation {}
+    /// An event on a baby profile's calendar.
+    enum CalendarEvent {}
+    /// A comment on a calendar event, a photo or the arrival announcement.
+    enum Comment {}
+    /// An item of a baby profile's registry.
+    enum RegistryItem {}
+    /// A photo of a baby profile's gallery.
+    enum Photo {}
+    /// One entry of a baby profile's recent activity.
+    enum BabyActivity {}
 }
 
 typealias ApprovalID = ID<IDKind.Approval>
 typealias GuardianLinkID = ID<IDKind.GuardianLink>
 typealias NotificationID = ID<IDKind.Notification>
 typealias PushDeviceID = ID<IDKind.PushDevice>
+typealias BabyProfileID = ID<IDKind.BabyProfile>
+typealias BabyInvitationID = ID<IDKind.BabyInvitation>
+typealias CalendarEventID = ID<IDKind.CalendarEvent>
+typealias CommentID = ID<IDKind.Comment>
+typealias RegistryItemID = ID<IDKind.RegistryItem>
+typealias PhotoID = ID<IDKind.Photo>
+typealias BabyActivityID = ID<IDKind.BabyActivity>

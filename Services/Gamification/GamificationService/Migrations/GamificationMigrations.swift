@@ -2,5 +2,7 @@ import KindredPostgres
 
 /// The `gamification` schema's migrations, in order; each one is shipped once and never edited after release.
 enum GamificationMigrations {
-    static let all: [Migration] = []
+    static let all: [Migration] = [
+        v1CreateUsage
+    ]
 }

@@ -6499,7 +6499,7 @@ const ProtobufCEnumDescriptor kindred__family__v1__push_platform__descriptor =
   kindred__family__v1__push_platform__value_ranges,
   NULL,NULL,NULL,NULL   /* reserved[1234] */
 };
-static const ProtobufCMethodDescriptor kindred__family__v1__family_service__method_descriptors[27] =
+static const ProtobufCMethodDescriptor kindred__family__v1__family_service__method_descriptors[40] =
 {
   { "GetProfile", &kindred__family__v1__get_profile_request__descriptor, &kindred__family__v1__get_profile_response__descriptor },
   { "UpdateProfile", &kindred__family__v1__update_profile_request__descriptor, &kindred__family__v1__update_profile_response__descriptor },
@@ -6528,29 +6528,55 @@ static const ProtobufCMethodDescriptor kindred__family__v1__family_service__meth
   { "GetNotificationSettings", &kindred__family__v1__get_notification_settings_request__descriptor, &kindred__family__v1__get_notification_settings_response__descriptor },
   { "UpdateNotificationSettings", &kindred__family__v1__update_notification_settings_request__descriptor, &kindred__family__v1__update_notification_settings_response__descriptor },
   { "WatchEvents", &kindred__family__v1__watch_events_request__descriptor, &kindred__family__v1__event__descriptor },
+  { "CreateBabyProfile", &kindred__family__v1__create_baby_profile_request__descriptor, &kindred__family__v1__create_baby_profile_response__descriptor },
+  { "GetBabyProfile", &kindred__family__v1__get_baby_profile_request__descriptor, &kindred__family__v1__get_baby_profile_response__descriptor },
+  { "UpdateBabyProfile", &kindred__family__v1__update_baby_profile_request__descriptor, &kindred__family__v1__update_baby_profile_response__descriptor },
+  { "DeleteBabyProfile", &kindred__family__v1__delete_baby_profile_request__descriptor, &kindred__family__v1__delete_baby_profile_response__descriptor },
+  { "ListMyBabyProfiles", &kindred__family__v1__list_my_baby_profiles_request__descriptor, &kindred__family__v1__list_my_baby_profiles_response__descriptor },
+  { "InviteToBabyProfile", &kindred__family__v1__invite_to_baby_profile_request__descriptor, &kindred__family__v1__invite_to_baby_profile_response__descriptor },
+  { "ListBabyProfileInvitations", &kindred__family__v1__list_baby_profile_invitations_request__descriptor, &kindred__family__v1__list_baby_profile_invitations_response__descriptor },
+  { "ResendBabyProfileInvitation", &kindred__family__v1__resend_baby_profile_invitation_request__descriptor, &kindred__family__v1__resend_baby_profile_invitation_response__descriptor },
+  { "RevokeBabyProfileInvitation", &kindred__family__v1__revoke_baby_profile_invitation_request__descriptor, &kindred__family__v1__revoke_baby_profile_invitation_response__descriptor },
+  { "AcceptBabyProfileInvitation", &kindred__family__v1__accept_baby_profile_invitation_request__descriptor, &kindred__family__v1__accept_baby_profile_invitation_response__descriptor },
+  { "ListBabyProfileMembers", &kindred__family__v1__list_baby_profile_members_request__descriptor, &kindred__family__v1__list_baby_profile_members_response__descriptor },
+  { "LeaveBabyProfile", &kindred__family__v1__leave_baby_profile_request__descriptor, &kindred__family__v1__leave_baby_profile_response__descriptor },
+  { "RemoveBabyProfileMember", &kindred__family__v1__remove_baby_profile_member_request__descriptor, &kindred__family__v1__remove_baby_profile_member_response__descriptor },
 };
 const unsigned kindred__family__v1__family_service__method_indices_by_name[] = {
+  36,        /* AcceptBabyProfileInvitation */
   3,        /* AcceptGuardianInvitation */
   13,        /* CreateApprovalRequest */
+  27,        /* CreateBabyProfile */
   16,        /* DecideApprovalRequest */
+  30,        /* DeleteBabyProfile */
   17,        /* EnterChildMode */
   18,        /* EnterParentMode */
   14,        /* GetApprovalRequest */
+  28,        /* GetBabyProfile */
   24,        /* GetNotificationSettings */
   10,        /* GetParentalControls */
   11,        /* GetParentalControlsStatus */
   0,        /* GetProfile */
   2,        /* InviteGuardian */
+  32,        /* InviteToBabyProfile */
+  38,        /* LeaveBabyProfile */
   15,        /* ListApprovalRequests */
+  33,        /* ListBabyProfileInvitations */
+  37,        /* ListBabyProfileMembers */
   4,        /* ListGuardianLinks */
+  31,        /* ListMyBabyProfiles */
   19,        /* ListNotifications */
   20,        /* MarkNotificationsRead */
   22,        /* RegisterPushDevice */
+  39,        /* RemoveBabyProfileMember */
   5,        /* RemoveGuardianLink */
   8,        /* RequestGuardianPinReset */
+  34,        /* ResendBabyProfileInvitation */
   9,        /* ResetGuardianPin */
+  35,        /* RevokeBabyProfileInvitation */
   6,        /* SetGuardianPin */
   23,        /* UnregisterPushDevice */
+  29,        /* UpdateBabyProfile */
   25,        /* UpdateNotificationSettings */
   12,        /* UpdateParentalControls */
   1,        /* UpdateProfile */
@@ -6565,7 +6591,7 @@ const ProtobufCServiceDescriptor kindred__family__v1__family_service__descriptor
   "FamilyService",
   "Kindred__Family__V1__FamilyService",
   "kindred.family.v1",
-  27,
+  40,
   kindred__family__v1__family_service__method_descriptors,
   kindred__family__v1__family_service__method_indices_by_name
 };
@@ -6784,6 +6810,110 @@ void kindred__family__v1__family_service__watch_events(ProtobufCService *service
 {
   assert(service->descriptor == &kindred__family__v1__family_service__descriptor);
   service->invoke(service, 26, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void kindred__family__v1__family_service__create_baby_profile(ProtobufCService *service,
+                                                              const Kindred__Family__V1__CreateBabyProfileRequest *input,
+                                                              Kindred__Family__V1__CreateBabyProfileResponse_Closure closure,
+                                                              void *closure_data)
+{
+  assert(service->descriptor == &kindred__family__v1__family_service__descriptor);
+  service->invoke(service, 27, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void kindred__family__v1__family_service__get_baby_profile(ProtobufCService *service,
+                                                           const Kindred__Family__V1__GetBabyProfileRequest *input,
+                                                           Kindred__Family__V1__GetBabyProfileResponse_Closure closure,
+                                                           void *closure_data)
+{
+  assert(service->descriptor == &kindred__family__v1__family_service__descriptor);
+  service->invoke(service, 28, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void kindred__family__v1__family_service__update_baby_profile(ProtobufCService *service,
+                                                              const Kindred__Family__V1__UpdateBabyProfileRequest *input,
+                                                              Kindred__Family__V1__UpdateBabyProfileResponse_Closure closure,
+                                                              void *closure_data)
+{
+  assert(service->descriptor == &kindred__family__v1__family_service__descriptor);
+  service->invoke(service, 29, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void kindred__family__v1__family_service__delete_baby_profile(ProtobufCService *service,
+                                                              const Kindred__Family__V1__DeleteBabyProfileRequest *input,
+                                                              Kindred__Family__V1__DeleteBabyProfileResponse_Closure closure,
+                                                              void *closure_data)
+{
+  assert(service->descriptor == &kindred__family__v1__family_service__descriptor);
+  service->invoke(service, 30, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void kindred__family__v1__family_service__list_my_baby_profiles(ProtobufCService *service,
+                                                                const Kindred__Family__V1__ListMyBabyProfilesRequest *input,
+                                                                Kindred__Family__V1__ListMyBabyProfilesResponse_Closure closure,
+                                                                void *closure_data)
+{
+  assert(service->descriptor == &kindred__family__v1__family_service__descriptor);
+  service->invoke(service, 31, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void kindred__family__v1__family_service__invite_to_baby_profile(ProtobufCService *service,
+                                                                 const Kindred__Family__V1__InviteToBabyProfileRequest *input,
+                                                                 Kindred__Family__V1__InviteToBabyProfileResponse_Closure closure,
+                                                                 void *closure_data)
+{
+  assert(service->descriptor == &kindred__family__v1__family_service__descriptor);
+  service->invoke(service, 32, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void kindred__family__v1__family_service__list_baby_profile_invitations(ProtobufCService *service,
+                                                                        const Kindred__Family__V1__ListBabyProfileInvitationsRequest *input,
+                                                                        Kindred__Family__V1__ListBabyProfileInvitationsResponse_Closure closure,
+                                                                        void *closure_data)
+{
+  assert(service->descriptor == &kindred__family__v1__family_service__descriptor);
+  service->invoke(service, 33, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void kindred__family__v1__family_service__resend_baby_profile_invitation(ProtobufCService *service,
+                                                                         const Kindred__Family__V1__ResendBabyProfileInvitationRequest *input,
+                                                                         Kindred__Family__V1__ResendBabyProfileInvitationResponse_Closure closure,
+                                                                         void *closure_data)
+{
+  assert(service->descriptor == &kindred__family__v1__family_service__descriptor);
+  service->invoke(service, 34, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void kindred__family__v1__family_service__revoke_baby_profile_invitation(ProtobufCService *service,
+                                                                         const Kindred__Family__V1__RevokeBabyProfileInvitationRequest *input,
+                                                                         Kindred__Family__V1__RevokeBabyProfileInvitationResponse_Closure closure,
+                                                                         void *closure_data)
+{
+  assert(service->descriptor == &kindred__family__v1__family_service__descriptor);
+  service->invoke(service, 35, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void kindred__family__v1__family_service__accept_baby_profile_invitation(ProtobufCService *service,
+                                                                         const Kindred__Family__V1__AcceptBabyProfileInvitationRequest *input,
+                                                                         Kindred__Family__V1__AcceptBabyProfileInvitationResponse_Closure closure,
+                                                                         void *closure_data)
+{
+  assert(service->descriptor == &kindred__family__v1__family_service__descriptor);
+  service->invoke(service, 36, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void kindred__family__v1__family_service__list_baby_profile_members(ProtobufCService *service,
+                                                                    const Kindred__Family__V1__ListBabyProfileMembersRequest *input,
+                                                                    Kindred__Family__V1__ListBabyProfileMembersResponse_Closure closure,
+                                                                    void *closure_data)
+{
+  assert(service->descriptor == &kindred__family__v1__family_service__descriptor);
+  service->invoke(service, 37, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void kindred__family__v1__family_service__leave_baby_profile(ProtobufCService *service,
+                                                             const Kindred__Family__V1__LeaveBabyProfileRequest *input,
+                                                             Kindred__Family__V1__LeaveBabyProfileResponse_Closure closure,
+                                                             void *closure_data)
+{
+  assert(service->descriptor == &kindred__family__v1__family_service__descriptor);
+  service->invoke(service, 38, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void kindred__family__v1__family_service__remove_baby_profile_member(ProtobufCService *service,
+                                                                     const Kindred__Family__V1__RemoveBabyProfileMemberRequest *input,
+                                                                     Kindred__Family__V1__RemoveBabyProfileMemberResponse_Closure closure,
+                                                                     void *closure_data)
+{
+  assert(service->descriptor == &kindred__family__v1__family_service__descriptor);
+  service->invoke(service, 39, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void kindred__family__v1__family_service__init (Kindred__Family__V1__FamilyService_Service *service,
                                                 Kindred__Family__V1__FamilyService_ServiceDestroy destroy)

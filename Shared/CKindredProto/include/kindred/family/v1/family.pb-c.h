@@ -15,6 +15,7 @@ PROTOBUF_C__BEGIN_DECLS
 #endif
 
 #include "kindred/common/v1/paging.pb-c.h"
+#include "kindred/family/v1/baby_profiles.pb-c.h"
 #include "kindred/common/v1/timestamp.pb-c.h"
 
 typedef struct Kindred__Family__V1__Profile Kindred__Family__V1__Profile;
@@ -2582,6 +2583,58 @@ struct Kindred__Family__V1__FamilyService_Service
                        const Kindred__Family__V1__WatchEventsRequest *input,
                        Kindred__Family__V1__Event_Closure closure,
                        void *closure_data);
+  void (*create_baby_profile)(Kindred__Family__V1__FamilyService_Service *service,
+                              const Kindred__Family__V1__CreateBabyProfileRequest *input,
+                              Kindred__Family__V1__CreateBabyProfileResponse_Closure closure,
+                              void *closure_data);
+  void (*get_baby_profile)(Kindred__Family__V1__FamilyService_Service *service,
+                           const Kindred__Family__V1__GetBabyProfileRequest *input,
+                           Kindred__Family__V1__GetBabyProfileResponse_Closure closure,
+                           void *closure_data);
+  void (*update_baby_profile)(Kindred__Family__V1__FamilyService_Service *service,
+                              const Kindred__Family__V1__UpdateBabyProfileRequest *input,
+                              Kindred__Family__V1__UpdateBabyProfileResponse_Closure closure,
+                              void *closure_data);
+  void (*delete_baby_profile)(Kindred__Family__V1__FamilyService_Service *service,
+                              const Kindred__Family__V1__DeleteBabyProfileRequest *input,
+                              Kindred__Family__V1__DeleteBabyProfileResponse_Closure closure,
+                              void *closure_data);
+  void (*list_my_baby_profiles)(Kindred__Family__V1__FamilyService_Service *service,
+                                const Kindred__Family__V1__ListMyBabyProfilesRequest *input,
+                                Kindred__Family__V1__ListMyBabyProfilesResponse_Closure closure,
+                                void *closure_data);
+  void (*invite_to_baby_profile)(Kindred__Family__V1__FamilyService_Service *service,
+                                 const Kindred__Family__V1__InviteToBabyProfileRequest *input,
+                                 Kindred__Family__V1__InviteToBabyProfileResponse_Closure closure,
+                                 void *closure_data);
+  void (*list_baby_profile_invitations)(Kindred__Family__V1__FamilyService_Service *service,
+                                        const Kindred__Family__V1__ListBabyProfileInvitationsRequest *input,
+                                        Kindred__Family__V1__ListBabyProfileInvitationsResponse_Closure closure,
+                                        void *closure_data);
+  void (*resend_baby_profile_invitation)(Kindred__Family__V1__FamilyService_Service *service,
+                                         const Kindred__Family__V1__ResendBabyProfileInvitationRequest *input,
+                                         Kindred__Family__V1__ResendBabyProfileInvitationResponse_Closure closure,
+                                         void *closure_data);
+  void (*revoke_baby_profile_invitation)(Kindred__Family__V1__FamilyService_Service *service,
+                                         const Kindred__Family__V1__RevokeBabyProfileInvitationRequest *input,
+                                         Kindred__Family__V1__RevokeBabyProfileInvitationResponse_Closure closure,
+                                         void *closure_data);
+  void (*accept_baby_profile_invitation)(Kindred__Family__V1__FamilyService_Service *service,
+                                         const Kindred__Family__V1__AcceptBabyProfileInvitationRequest *input,
+                                         Kindred__Family__V1__AcceptBabyProfileInvitationResponse_Closure closure,
+                                         void *closure_data);
+  void (*list_baby_profile_members)(Kindred__Family__V1__FamilyService_Service *service,
+                                    const Kindred__Family__V1__ListBabyProfileMembersRequest *input,
+                                    Kindred__Family__V1__ListBabyProfileMembersResponse_Closure closure,
+                                    void *closure_data);
+  void (*leave_baby_profile)(Kindred__Family__V1__FamilyService_Service *service,
+                             const Kindred__Family__V1__LeaveBabyProfileRequest *input,
+                             Kindred__Family__V1__LeaveBabyProfileResponse_Closure closure,
+                             void *closure_data);
+  void (*remove_baby_profile_member)(Kindred__Family__V1__FamilyService_Service *service,
+                                     const Kindred__Family__V1__RemoveBabyProfileMemberRequest *input,
+                                     Kindred__Family__V1__RemoveBabyProfileMemberResponse_Closure closure,
+                                     void *closure_data);
 };
 typedef void (*Kindred__Family__V1__FamilyService_ServiceDestroy)(Kindred__Family__V1__FamilyService_Service *);
 void kindred__family__v1__family_service__init (Kindred__Family__V1__FamilyService_Service *service,
@@ -2616,7 +2669,20 @@ void kindred__family__v1__family_service__init (Kindred__Family__V1__FamilyServi
       function_prefix__ ## unregister_push_device,\
       function_prefix__ ## get_notification_settings,\
       function_prefix__ ## update_notification_settings,\
-      function_prefix__ ## watch_events  }
+      function_prefix__ ## watch_events,\
+      function_prefix__ ## create_baby_profile,\
+      function_prefix__ ## get_baby_profile,\
+      function_prefix__ ## update_baby_profile,\
+      function_prefix__ ## delete_baby_profile,\
+      function_prefix__ ## list_my_baby_profiles,\
+      function_prefix__ ## invite_to_baby_profile,\
+      function_prefix__ ## list_baby_profile_invitations,\
+      function_prefix__ ## resend_baby_profile_invitation,\
+      function_prefix__ ## revoke_baby_profile_invitation,\
+      function_prefix__ ## accept_baby_profile_invitation,\
+      function_prefix__ ## list_baby_profile_members,\
+      function_prefix__ ## leave_baby_profile,\
+      function_prefix__ ## remove_baby_profile_member  }
 void kindred__family__v1__family_service__get_profile(ProtobufCService *service,
                                                       const Kindred__Family__V1__GetProfileRequest *input,
                                                       Kindred__Family__V1__GetProfileResponse_Closure closure,
@@ -2725,6 +2791,58 @@ void kindred__family__v1__family_service__watch_events(ProtobufCService *service
                                                        const Kindred__Family__V1__WatchEventsRequest *input,
                                                        Kindred__Family__V1__Event_Closure closure,
                                                        void *closure_data);
+void kindred__family__v1__family_service__create_baby_profile(ProtobufCService *service,
+                                                              const Kindred__Family__V1__CreateBabyProfileRequest *input,
+                                                              Kindred__Family__V1__CreateBabyProfileResponse_Closure closure,
+                                                              void *closure_data);
+void kindred__family__v1__family_service__get_baby_profile(ProtobufCService *service,
+                                                           const Kindred__Family__V1__GetBabyProfileRequest *input,
+                                                           Kindred__Family__V1__GetBabyProfileResponse_Closure closure,
+                                                           void *closure_data);
+void kindred__family__v1__family_service__update_baby_profile(ProtobufCService *service,
+                                                              const Kindred__Family__V1__UpdateBabyProfileRequest *input,
+                                                              Kindred__Family__V1__UpdateBabyProfileResponse_Closure closure,
+                                                              void *closure_data);
+void kindred__family__v1__family_service__delete_baby_profile(ProtobufCService *service,
+                                                              const Kindred__Family__V1__DeleteBabyProfileRequest *input,
+                                                              Kindred__Family__V1__DeleteBabyProfileResponse_Closure closure,
+                                                              void *closure_data);
+void kindred__family__v1__family_service__list_my_baby_profiles(ProtobufCService *service,
+                                                                const Kindred__Family__V1__ListMyBabyProfilesRequest *input,
+                                                                Kindred__Family__V1__ListMyBabyProfilesResponse_Closure closure,
+                                                                void *closure_data);
+void kindred__family__v1__family_service__invite_to_baby_profile(ProtobufCService *service,
+                                                                 const Kindred__Family__V1__InviteToBabyProfileRequest *input,
+                                                                 Kindred__Family__V1__InviteToBabyProfileResponse_Closure closure,
+                                                                 void *closure_data);
+void kindred__family__v1__family_service__list_baby_profile_invitations(ProtobufCService *service,
+                                                                        const Kindred__Family__V1__ListBabyProfileInvitationsRequest *input,
+                                                                        Kindred__Family__V1__ListBabyProfileInvitationsResponse_Closure closure,
+                                                                        void *closure_data);
+void kindred__family__v1__family_service__resend_baby_profile_invitation(ProtobufCService *service,
+                                                                         const Kindred__Family__V1__ResendBabyProfileInvitationRequest *input,
+                                                                         Kindred__Family__V1__ResendBabyProfileInvitationResponse_Closure closure,
+                                                                         void *closure_data);
+void kindred__family__v1__family_service__revoke_baby_profile_invitation(ProtobufCService *service,
+                                                                         const Kindred__Family__V1__RevokeBabyProfileInvitationRequest *input,
+                                                                         Kindred__Family__V1__RevokeBabyProfileInvitationResponse_Closure closure,
+                                                                         void *closure_data);
+void kindred__family__v1__family_service__accept_baby_profile_invitation(ProtobufCService *service,
+                                                                         const Kindred__Family__V1__AcceptBabyProfileInvitationRequest *input,
+                                                                         Kindred__Family__V1__AcceptBabyProfileInvitationResponse_Closure closure,
+                                                                         void *closure_data);
+void kindred__family__v1__family_service__list_baby_profile_members(ProtobufCService *service,
+                                                                    const Kindred__Family__V1__ListBabyProfileMembersRequest *input,
+                                                                    Kindred__Family__V1__ListBabyProfileMembersResponse_Closure closure,
+                                                                    void *closure_data);
+void kindred__family__v1__family_service__leave_baby_profile(ProtobufCService *service,
+                                                             const Kindred__Family__V1__LeaveBabyProfileRequest *input,
+                                                             Kindred__Family__V1__LeaveBabyProfileResponse_Closure closure,
+                                                             void *closure_data);
+void kindred__family__v1__family_service__remove_baby_profile_member(ProtobufCService *service,
+                                                                     const Kindred__Family__V1__RemoveBabyProfileMemberRequest *input,
+                                                                     Kindred__Family__V1__RemoveBabyProfileMemberResponse_Closure closure,
+                                                                     void *closure_data);
 
 /* --- descriptors --- */
 

@@ -1,0 +1,30 @@
+import KindredHandlers
+import KindredMessages
+import KindredRPC
+
+/// An `InviteToBabyProfileRequest` whose fields were checked: the idempotency key, the profile, an address
+/// the mail outbox can deliver to, and the role the invitee gets.
+struct BabyInvitationDraft: Sendable, Equatable {
+    let requestID: String
+    let profile: BabyProfileID
+    let email: String
+    let role: BabyRole
+
+    /// The draft `request` holds, or INVALID_ARGUMENT naming every bad field.
+    init(_ request: Kindred_Family_V1_InviteToBabyProfileRequest) throws(RPCError) {
+        var violations = FieldViolations()
+        violations.add("request_id", Guardians.requestIDProblem(request.requestID))
+        let profile: BabyProfileID? = violations.id("profile_id", request.profileID)
+        violations.add("email", Guardians.emailProblem(request.email))
+        let role = BabyRole(request.role)
+        if role == nil { violations.add("role", "must be OWNER or FOLLOWER") }
+        (self.profile, self.role) = try violations.throwIfAny(profile, role)
+        requestID = request.requestID
+        email = request.email
+    }
+
+    /// Whether `invitation`, made earlier under this draft's request_id, is this draft sent before: a retry.
+    func isRetry(of invitation: BabyInvitationStore.Invitation) -> Bool {
+        invitation.email.lowercased() == email.lowercased() && invitation.role == role
+    }
+}

@@ -1,0 +1,52 @@
+import KindredHandlers
+import KindredPostgres
+
+/// The check every baby-profile RPC starts with: whether the caller belongs to the profile, and as what.
+/// A stranger gets `BABY_PROFILE_NOT_FOUND` on every RPC, the answer an unknown id gets; a follower asking for
+/// an owner's action gets `BABY_PROFILE_OWNERS_ONLY`, since they know the profile exists.
+struct BabyMembership: Sendable {
+    let database: PostgresPool
+
+    /// The caller's role on `profile`; NOT_FOUND when they are not a member.
+    func requireMember(_ user: UserID, of profile: BabyProfileID) async throws -> BabyRole {
+        guard let role = try await BabyMemberStore.role(of: user, in: profile, on: database) else {
+            throw FamilyError.babyProfileNotFound
+        }
+        return role
+    }
+
+    /// Passes only for an owner of `profile`.
+    func requireOwner(_ user: UserID, of profile: BabyProfileID) async throws {
+        guard try await requireMember(user, of: profile) == .owner else {
+            throw FamilyError.babyProfileOwnersOnly
+        }
+    }
+
+    /// The caller's role on `profile` inside `tx`, held until it ends; NOT_FOUND when they are not a member.
+    static func holdMember(_ user: UserID, of profile: BabyProfileID, in tx: PostgresTransaction) async throws
+        -> BabyRole
+    {
+        guard let role = try await BabyMemberStore.holdRole(of: user, in: profile, tx: tx) else {
+            throw FamilyError.babyProfileNotFound
+        }
+        return role
+    }
+
+    /// Passes only for an owner of `profile`, holding the membership until `tx` ends.
+    static func holdOwner(_ user: UserID, of profile: BabyProfileID, in tx: PostgresTransaction) async throws
+    {
+        guard try await holdMember(user, of: profile, in: tx) == .owner else {
+            throw FamilyError.babyProfileOwnersOnly
+        }
+    }
+
+    /// The profiles a list covers: `profile` alone when given (NOT_FOUND for a stranger), otherwise every
+    /// profile the caller belongs to (the app's baby filter, and its reset).
+    func scope(_ user: UserID, profile: BabyProfileID?) async throws -> [BabyProfileID] {
+        if let profile {
+            _ = try await requireMember(user, of: profile)
+            return [profile]
+        }
+        return try await BabyMemberStore.memberships(of: user, on: database).map(\.profile)
+    }
+}

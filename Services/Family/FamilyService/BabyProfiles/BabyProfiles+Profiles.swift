@@ -1,0 +1,75 @@
+import KindredHandlers
+import KindredMessages
+import KindredPostgres
+import KindredRPC
+
+/// `CreateBabyProfile`, `GetBabyProfile`, `UpdateBabyProfile` and `DeleteBabyProfile`.
+extension BabyProfiles {
+    /// Creates a profile owned by `owner`. A retry with the same request_id returns the profile the first
+    /// call created, as it stands now, and creates nothing.
+    func create(_ draft: BabyProfileDraft, by owner: UserID) async throws -> StoredBabyProfile {
+        if let first = try await BabyProfileStore.created(by: owner, requestID: draft.requestID, on: database)
+        {
+            return try await profile(first, as: owner)
+        }
+        let now = clock.now
+        let profile = BabyProfileID.generate(at: now)
+        do {
+            try await database.transaction { tx in
+                try await BabyProfileStore.insert(
+                    profile, draft.fields, owner: owner, requestID: draft.requestID, now: now, in: tx)
+            }
+        } catch let error as PostgresError where error.isUniqueViolation {
+            // The same request_id committed first, from a retry racing this call: that profile is the answer.
+            guard
+                let first = try await BabyProfileStore.created(
+                    by: owner, requestID: draft.requestID, on: database)
+            else { throw error }
+            return try await self.profile(first, as: owner)
+        }
+        return try await self.profile(profile, as: owner)
+    }
+
+    /// `profile` as `reader` sees it; NOT_FOUND for anyone but a member, and once it is deactivated.
+    func profile(_ profile: BabyProfileID, as reader: UserID) async throws -> StoredBabyProfile {
+        guard let stored = try await BabyProfileStore.read(profile, as: reader, on: database) else {
+            throw FamilyError.babyProfileNotFound
+        }
+        return stored
+    }
+
+    /// Changes the fields `mask` names to their values in `changes` on an owner's profile; INVALID_ARGUMENT
+    /// naming every unknown path and refused value, before any membership is looked at.
+    func update(mask: [String], to changes: Kindred_Family_V1_BabyProfile?, by owner: UserID) async throws
+        -> StoredBabyProfile
+    {
+        let changes = changes ?? .init()
+        var violations = FieldViolations()
+        let profile: BabyProfileID? = violations.id("profile.profile_id", changes.profileID)
+        if mask.isEmpty { violations.add("update_mask", "must name at least one field") }
+        var changed = Set<BabyProfileField>()
+        var fields = BabyProfileStore.Fields()
+        for path in mask {
+            guard let field = BabyProfileField(rawValue: path) else {
+                violations.add("update_mask", "names an unknown field \"\(path)\"")
+                continue
+            }
+            if changed.insert(field).inserted { field.take(from: changes, into: &fields, &violations) }
+        }
+        let id = try violations.throwIfAny(profile)
+        let now = clock.now
+        try await database.transaction { tx in
+            try await BabyMembership.holdOwner(owner, of: id, in: tx)
+            try await BabyProfileStore.update(id, fields, changed: changed, now: now, in: tx)
+        }
+        return try await self.profile(id, as: owner)
+    }
+
+    /// Deletes an owner's profile with everything on it.
+    func delete(_ profile: BabyProfileID, by owner: UserID) async throws {
+        try await database.transaction { tx in
+            try await BabyMembership.holdOwner(owner, of: profile, in: tx)
+            try await BabyProfileStore.delete(profile, in: tx)
+        }
+    }
+}

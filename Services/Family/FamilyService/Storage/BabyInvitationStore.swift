@@ -1,0 +1,176 @@
+import FoundationEssentials
+import KindredAuth
+import KindredHandlers
+import KindredMessages
+import KindredPostgres
+
+/// The SQL of `family.baby_invitations`: the links owners mail to a would-be co-owner or follower, each token
+/// kept only as its SHA-256, keyed by profile first.
+enum BabyInvitationStore {
+    /// One invitation as stored.
+    struct Invitation: Sendable, Equatable {
+        let id: BabyInvitationID
+        let profile: BabyProfileID
+        let invitedBy: UserID
+        let requestID: String
+        let email: String
+        let role: BabyRole
+        let sentAt: Date
+        let expiresAt: Date
+        let acceptedBy: UserID?
+        let revokedAt: Date?
+
+        /// What the invitation is at `now`.
+        func state(at now: Date) -> Kindred_Family_V1_BabyInvitationState {
+            if acceptedBy != nil { return .accepted }
+            if revokedAt != nil { return .revoked }
+            return isLive(at: now) ? .pending : .expired
+        }
+
+        /// Whether the link still works at `now`. PostgreSQL keeps whole microseconds, so an invitation ended
+        /// "now" (replaced by a newer one) reads back up to half a microsecond after `now`: less than one
+        /// microsecond left counts as ended.
+        func isLive(at now: Date) -> Bool {
+            expiresAt.timeIntervalSince(now) >= 0.000_001
+        }
+    }
+
+    /// `profile`'s invitation made by the request `requestID`, if any.
+    static func invitation(in profile: BabyProfileID, requestID: String, on db: some StatementRunner)
+        async throws -> Invitation?
+    {
+        try await db.pureRead(
+            """
+            SELECT profile_id, invitation_id, invited_by, request_id, email, role, sent_at, expires_at,
+                accepted_by, revoked_at
+            FROM family.baby_invitations
+            WHERE profile_id = \(profile)::uuid AND request_id = \(requestID)
+            """
+        ).first.map(decode)
+    }
+
+    /// `profile`'s invitation `id`, locked until `tx` ends; nil when there is none.
+    static func hold(_ id: BabyInvitationID, in profile: BabyProfileID, tx: PostgresTransaction) async throws
+        -> Invitation?
+    {
+        try await tx.query(
+            """
+            SELECT profile_id, invitation_id, invited_by, request_id, email, role, sent_at, expires_at,
+                accepted_by, revoked_at
+            FROM family.baby_invitations
+            WHERE profile_id = \(profile)::uuid AND invitation_id = \(id)::uuid FOR UPDATE
+            """
+        ).first.map(decode)
+    }
+
+    /// The invitation whose current link carries `token`, if any.
+    static func invitation(token: OpaqueToken, on db: some StatementRunner) async throws -> Invitation? {
+        try await db.pureRead(
+            """
+            SELECT profile_id, invitation_id, invited_by, request_id, email, role, sent_at, expires_at,
+                accepted_by, revoked_at
+            FROM family.baby_invitations WHERE token_hash = \(token.storageHash)
+            """
+        ).first.map(decode)
+    }
+
+    /// `profile`'s invitations older than `before` (all when nil), newest first.
+    static func page(
+        of profile: BabyProfileID, before: BabyInvitationID?, limit: Int, on db: some StatementRunner
+    ) async throws -> [Invitation] {
+        try await db.pureRead(
+            """
+            SELECT profile_id, invitation_id, invited_by, request_id, email, role, sent_at, expires_at,
+                accepted_by, revoked_at
+            FROM family.baby_invitations
+            WHERE profile_id = \(profile)::uuid
+                AND (\(before)::uuid IS NULL OR invitation_id < \(before)::uuid)
+            ORDER BY invitation_id DESC LIMIT \(limit)
+            """
+        ).map(decode)
+    }
+
+    /// How many of `profile`'s invitations were last mailed after `since`, and the earliest of those sends.
+    static func mailed(in profile: BabyProfileID, since: Date, _ tx: PostgresTransaction) async throws
+        -> (count: Int, oldest: Date?)
+    {
+        let rows = try await tx.query(
+            """
+            SELECT count(*), min(sent_at) FROM family.baby_invitations
+            WHERE profile_id = \(profile)::uuid AND sent_at > \(since)
+            """)
+        let (count, oldest) = try rows[0].decode((Int64, Date?).self)
+        return (Int(count), oldest)
+    }
+
+    /// Stores `invitation` with the hash of `token`; a pending invitation of the profile to the same address
+    /// expires now, so only the newest link works.
+    static func insert(_ invitation: Invitation, token: OpaqueToken, in tx: PostgresTransaction) async throws
+    {
+        try await tx.query(
+            """
+            UPDATE family.baby_invitations SET expires_at = \(invitation.sentAt)
+            WHERE profile_id = \(invitation.profile)::uuid AND lower(email) = lower(\(invitation.email))
+                AND accepted_at IS NULL AND revoked_at IS NULL AND expires_at > \(invitation.sentAt)
+            """)
+        try await tx.query(
+            """
+            INSERT INTO family.baby_invitations
+                (profile_id, invitation_id, invited_by, request_id, email, role, token_hash, sent_at,
+                expires_at)
+            VALUES (\(invitation.profile)::uuid, \(invitation.id)::uuid, \(invitation.invitedBy)::uuid,
+                \(invitation.requestID), \(invitation.email), \(invitation.role.rawValue)::smallint,
+                \(token.storageHash), \(invitation.sentAt), \(invitation.expiresAt))
+            """)
+    }
+
+    /// Replaces the link of `invitation` with `token`, mailed at `sentAt` and working until `expiresAt`: the
+    /// old link no longer finds it.
+    static func renew(
+        _ invitation: Invitation, token: OpaqueToken, sentAt: Date, expiresAt: Date,
+        in tx: PostgresTransaction
+    ) async throws {
+        try await tx.query(
+            """
+            UPDATE family.baby_invitations
+            SET token_hash = \(token.storageHash), sent_at = \(sentAt), expires_at = \(expiresAt)
+            WHERE profile_id = \(invitation.profile)::uuid AND invitation_id = \(invitation.id)::uuid
+            """)
+    }
+
+    /// Ends `invitation`'s link at `now`.
+    static func revoke(_ invitation: Invitation, now: Date, in tx: PostgresTransaction) async throws {
+        try await tx.query(
+            """
+            UPDATE family.baby_invitations SET revoked_at = \(now)
+            WHERE profile_id = \(invitation.profile)::uuid AND invitation_id = \(invitation.id)::uuid
+            """)
+    }
+
+    /// Marks `invitation` accepted by `user` at `now`.
+    static func markAccepted(_ invitation: Invitation, by user: UserID, now: Date, in tx: PostgresTransaction)
+        async throws
+    {
+        try await tx.query(
+            """
+            UPDATE family.baby_invitations SET accepted_at = \(now), accepted_by = \(user)::uuid
+            WHERE profile_id = \(invitation.profile)::uuid AND invitation_id = \(invitation.id)::uuid
+            """)
+    }
+
+    /// Deletes the invitations `user` accepted: their address goes with their account.
+    static func forgetAccepted(by user: UserID, in tx: PostgresTransaction) async throws {
+        try await tx.query("DELETE FROM family.baby_invitations WHERE accepted_by = \(user)::uuid")
+    }
+
+    private static func decode(_ row: PostgresRow) throws -> Invitation {
+        let (profile, id, invitedBy, requestID, email, role, sentAt, expiresAt, acceptedBy, revokedAt) =
+            try row.decode(
+                (BabyProfileID, BabyInvitationID, UserID, String, String, Int, Date, Date, UserID?, Date?)
+                    .self)
+        return Invitation(
+            id: id, profile: profile, invitedBy: invitedBy, requestID: requestID, email: email,
+            role: BabyRole(rawValue: role) ?? .follower, sentAt: sentAt, expiresAt: expiresAt,
+            acceptedBy: acceptedBy, revokedAt: revokedAt)
+    }
+}

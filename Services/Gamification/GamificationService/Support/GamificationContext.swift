@@ -1,0 +1,12 @@
+import KindredHandlers
+import KindredPostgres
+import Logging
+
+/// What every part of the gamification service is built from: its database, its clock, social's friendships,
+/// and its logger.
+struct GamificationContext: Sendable {
+    let database: PostgresPool
+    let clock: WallClock
+    let friends: any FriendGraph
+    let logger: Logger
+}
