@@ -10,9 +10,9 @@ import Testing
 @Suite struct FilesystemPhotoStoreTests {
     let root = FileManager.default.temporaryDirectory.appendingPathComponent("kindred-photos-\(UUID())").path
     var store: FilesystemPhotoStore { FilesystemPhotoStore(root: root) }
-    static let profile = UUID()
+    static let profile = BabyProfileID(UUID())
 
-    static func key() -> PhotoObjectKey { PhotoObjectKey(profile: profile, photo: UUID()) }
+    static func key() -> PhotoObjectKey { PhotoObjectKey(profile: profile, photo: PhotoID(UUID())) }
 
     static func readAll(_ reader: any PhotoObjectReader) async throws -> (bytes: [UInt8], chunks: [Int]) {
         var bytes: [UInt8] = []
@@ -100,7 +100,7 @@ import Testing
         // Its row was deleted, then the process died before the bytes were.
         try await upload([4, 5, 6], to: orphan)
         FileManager.default.createFile(
-            atPath: "\(root)/\(Self.profile.uuidString.lowercased())/notes.txt", contents: Data())
+            atPath: "\(root)/\(Self.profile)/notes.txt", contents: Data())
         let sweep = try await store.sweepOrphans(olderThan: .zero) { keys in Set(keys.filter { $0 == kept }) }
         #expect(sweep == PhotoSweep(removedObjects: 1, removedTemporaries: 0, committedTemporaries: 0))
         #expect(try await store.open(orphan, chunkSize: 16) == nil)
@@ -108,12 +108,12 @@ import Testing
         #expect(try await Self.readAll(reader).bytes == [1, 2, 3])
         #expect(
             FileManager.default.fileExists(
-                atPath: "\(root)/\(Self.profile.uuidString.lowercased())/notes.txt"))
+                atPath: "\(root)/\(Self.profile)/notes.txt"))
     }
 
     @Test func theSweepAsksAboutKeysInBatches() async throws {
         defer { cleanUp() }
-        let directory = "\(root)/\(Self.profile.uuidString.lowercased())"
+        let directory = "\(root)/\(Self.profile)"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         for _ in 0..<1_001 {
             FileManager.default.createFile(
@@ -139,7 +139,7 @@ import Testing
         try await store.delete(deleted)  // a second delete finds nothing, and that is fine
         #expect(
             try FileManager.default.contentsOfDirectory(
-                atPath: "\(root)/\(Self.profile.uuidString.lowercased())"
+                atPath: "\(root)/\(Self.profile)"
             ).isEmpty)
     }
 

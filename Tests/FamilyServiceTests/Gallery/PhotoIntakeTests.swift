@@ -7,7 +7,7 @@ import Testing
 @Suite struct PhotoIntakeTests {
     let root = FileManager.default.temporaryDirectory.appendingPathComponent("kindred-intake-\(UUID())").path
     var store: FilesystemPhotoStore { FilesystemPhotoStore(root: root) }
-    let key = PhotoObjectKey(profile: UUID(), photo: UUID())
+    let key = PhotoObjectKey(profile: BabyProfileID(UUID()), photo: PhotoID(UUID()))
 
     func cleanUp() { try? FileManager.default.removeItem(atPath: root) }
 

@@ -40,10 +40,10 @@ extension FilesystemPhotoStore {
             for name in try PhotoFile.entries(directory) {
                 if name.hasSuffix(Self.temporarySuffix) {
                     let photo = String(name.dropLast(Self.temporarySuffix.count))
-                    guard let key = PhotoObjectKey(profile: profile, photo: photo) else { continue }
+                    guard let key = PhotoObjectKey(profileName: profile, photoName: photo) else { continue }
                     let age = PhotoFile.age("\(directory)/\(name)") ?? .zero
                     temporaries.append((key, age >= grace))
-                } else if let key = PhotoObjectKey(profile: profile, photo: name) {
+                } else if let key = PhotoObjectKey(profileName: profile, photoName: name) {
                     objects.append(key)
                 }
             }
