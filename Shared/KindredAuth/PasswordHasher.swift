@@ -1,4 +1,5 @@
 internal import CSodium
+internal import KindredThreads
 
 /// Argon2id password hashes (libsodium), computed on a few dedicated threads so that a burst of sign-ins
 /// never blocks an event loop or Swift's cooperative pool.
@@ -47,7 +48,7 @@ public final class PasswordHasher: Sendable {
 
     /// The cost new hashes are made with.
     public let cost: Cost
-    private let threads: BlockingWorkThreads
+    private let threads: BlockingThreadPool
     // A hash of a password nobody has, verified when there is no account so that a miss costs as much as a hit.
     private let decoy: String
 
@@ -56,14 +57,14 @@ public final class PasswordHasher: Sendable {
         precondition(concurrency >= 1, "a hasher needs at least one thread")
         Sodium.initialize()
         self.cost = cost
-        threads = BlockingWorkThreads(limit: concurrency, maxQueued: maxQueued)
+        threads = BlockingThreadPool(limit: concurrency, maxQueued: maxQueued)
         decoy = Self.computeHash(OpaqueToken.generate().text, cost: cost)!
     }
 
     /// A new hash of `password` under the current cost.
     public func hash(_ password: String) async throws(PasswordHasherError) -> String {
         let cost = cost
-        let hash = try await threads.run { Self.computeHash(password, cost: cost) }
+        let hash = try await onThreads { Self.computeHash(password, cost: cost) }
         guard let hash else { throw .outOfMemory }
         return hash
     }
@@ -73,10 +74,17 @@ public final class PasswordHasher: Sendable {
         -> Verification
     {
         let cost = cost
-        return try await threads.run {
+        return try await onThreads {
             guard Self.matches(password, stored) else { return .mismatch }
             return .match(needsRehash: Self.needsRehash(stored, cost: cost))
         }
+    }
+
+    private func onThreads<Output: Sendable>(_ work: @escaping @Sendable () -> Output)
+        async throws(PasswordHasherError)
+        -> Output
+    {
+        do { return try await threads.run(work) } catch { throw .busy }
     }
 
     /// Spends the time of one verification and finds nothing: what a sign-in for an unknown account does,

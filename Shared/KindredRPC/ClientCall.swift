@@ -1,31 +1,38 @@
 internal import DequeModule
 
 /// One attempt of a client call on one connection, confined to that connection's loop: it opens the
-/// stream, buffers response messages until the caller takes them, and records how the call ended.
+/// stream, feeds it the request (`ClientCall+Requests.swift` for a streamed one), buffers response
+/// messages until the caller takes them, and records how the call ended.
 final class ClientCall {
     private let headers: [(name: String, value: String)]
-    private let body: [UInt8]
+    /// The request bytes; open (not complete) while a client-streaming caller is still writing.
+    let requestBody: HTTP2RequestBody
     private var reader: ClientResponseReader
     /// The loop the call lives on.
     let loop: EventLoop
     /// Strong: the connection's stream table holds the call only until its stream closes.
-    private var connection: ClientConnection?
-    private var streamID: Int32?
+    private(set) var connection: ClientConnection?
+    private(set) var streamID: Int32?
     private var messages = Deque<[UInt8]>()
     /// Response bytes received but not yet acknowledged to the server's flow control.
     private var unconsumed = 0
-    private var waiter: UnsafeContinuation<Void, Never>?
+    /// The call's one task, suspended until a response, the call's end or (streaming requests) window.
+    var waiter: UnsafeContinuation<Void, Never>?
     var deadlineTimer: LoopTimer?
     /// Whether the server refused the stream before processing it (safe to send again).
     private(set) var wasRefused = false
     /// How the call ended: nil while it runs, `.success` for OK.
     private(set) var outcome: Result<Void, RPCError>?
 
-    init(headers: [(name: String, value: String)], body: [UInt8], maxResponseSize: Int, loop: EventLoop) {
+    init(
+        headers: [(name: String, value: String)], body: HTTP2RequestBody, maxResponseSize: Int,
+        loop: EventLoop
+    ) {
         self.loop = loop
         self.headers = headers
-        self.body = body
+        requestBody = body
         reader = ClientResponseReader(maxMessageSize: maxResponseSize)
+        body.onTaken = { [weak self] in self?.requestBytesTaken() }
     }
 
     /// The response header metadata (empty until the headers arrive).
@@ -44,7 +51,7 @@ final class ClientCall {
         guard outcome == nil else { return }
         do {
             // The stream holds the call until it closes, even if the caller has let go of it.
-            streamID = try connection.session.startStream(headers: headers, body: body) { event in
+            streamID = try connection.session.startStream(headers: headers, body: requestBody) { event in
                 self.handle(event)
             }
         } catch {
@@ -74,6 +81,7 @@ final class ClientCall {
     /// Ends the call with `error` (a deadline, a cancellation, a bad response), resetting its stream.
     func cancel(with error: RPCError) {
         guard outcome == nil else { return }
+        requestBody.complete()  // the reset below ends the request side too
         if let connection {
             if let streamID { connection.session.cancelStream(streamID) } else { connection.withdraw(self) }
             loop.markDirty(connection)
@@ -83,13 +91,14 @@ final class ClientCall {
 
     private func finish(_ error: RPCError?) {
         guard outcome == nil else { return }
+        abandonRequests()
         outcome = error.map { .failure($0) } ?? .success(())
         if let deadlineTimer { loop.cancel(deadlineTimer) }
         deadlineTimer = nil
         wake()
     }
 
-    private func wake() {
+    func wake() {
         guard let waiter else { return }
         self.waiter = nil
         waiter.resume()

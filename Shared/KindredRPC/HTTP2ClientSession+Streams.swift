@@ -1,12 +1,22 @@
 internal import CNGHTTP2
 
 extension HTTP2ClientSession {
-    /// Opens a request stream: `headers` (pseudo-headers first), then `body`, then END_STREAM.
-    /// nghttp2 holds the stream back while the peer's SETTINGS_MAX_CONCURRENT_STREAMS is reached
-    /// and sends it once a sibling closes. Returns the stream id.
+    /// Opens a request stream with a complete body: `headers`, then `body`, then END_STREAM.
     func startStream(
         headers: [(name: String, value: String)],
         body: [UInt8],
+        onEvent: @escaping (HTTP2ClientStreamEvent) -> Void
+    ) throws(HTTP2SessionError) -> Int32 {
+        try startStream(headers: headers, body: HTTP2RequestBody(body), onEvent: onEvent)
+    }
+
+    /// Opens a request stream: `headers` (pseudo-headers first), then `body` as it is given (see
+    /// `resumeBody`), then END_STREAM once it is complete. nghttp2 holds the stream back while the
+    /// peer's SETTINGS_MAX_CONCURRENT_STREAMS is reached and sends it once a sibling closes.
+    /// Returns the stream id.
+    func startStream(
+        headers: [(name: String, value: String)],
+        body: HTTP2RequestBody,
         onEvent: @escaping (HTTP2ClientStreamEvent) -> Void
     ) throws(HTTP2SessionError) -> Int32 {
         guard canOpenStreams else { throw .protocolError("the connection is going away") }
@@ -28,6 +38,12 @@ extension HTTP2ClientSession {
             session, UInt8(NGHTTP2_FLAG_NONE.rawValue), streamID, NGHTTP2_CANCEL.rawValue)
     }
 
+    /// Tells nghttp2 that a stream's body, which had run dry, has bytes (or its end) to send.
+    func resumeBody(_ streamID: Int32) {
+        guard streams[streamID] != nil else { return }
+        nghttp2_session_resume_data(session, streamID)
+    }
+
     /// Queues a PING; any frame from the peer afterwards shows the connection is alive.
     func ping() {
         nghttp2_submit_ping(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), nil)
@@ -43,18 +59,11 @@ extension HTTP2ClientSession {
     }
 
     /// Copies request body bytes into nghttp2's frame buffer, flagging END_STREAM after the last.
-    func readBody(streamID: Int32, into buffer: UnsafeMutablePointer<UInt8>, length: Int) -> (
-        Int, isLast: Bool
-    ) {
-        guard let stream = streams[streamID] else { return (0, true) }
-        let count = min(length, stream.body.count - stream.bodyOffset)
-        stream.body.withUnsafeBufferPointer { body in
-            buffer.update(from: body.baseAddress! + stream.bodyOffset, count: count)
-        }
-        stream.bodyOffset += count
-        let isLast = stream.bodyOffset == stream.body.count
-        if isLast { stream.body = [] }
-        return (count, isLast)
+    func readBody(streamID: Int32, into buffer: UnsafeMutablePointer<UInt8>, length: Int)
+        -> HTTP2RequestBody.Read
+    {
+        guard let stream = streams[streamID] else { return .bytes(0, isLast: true) }
+        return stream.body.read(into: buffer, length: length)
     }
 }
 
@@ -66,7 +75,11 @@ private func readRequestBody(
 ) -> Int {
     guard let userData, let buffer, let dataFlags else { return Int(NGHTTP2_ERR_CALLBACK_FAILURE.rawValue) }
     let owner = Unmanaged<HTTP2ClientSession>.fromOpaque(userData).takeUnretainedValue()
-    let (count, isLast) = owner.readBody(streamID: streamID, into: buffer, length: length)
-    if isLast { dataFlags.pointee |= NGHTTP2_DATA_FLAG_EOF.rawValue }
-    return count
+    switch owner.readBody(streamID: streamID, into: buffer, length: length) {
+    case .deferred:
+        return Int(NGHTTP2_ERR_DEFERRED.rawValue)
+    case .bytes(let count, let isLast):
+        if isLast { dataFlags.pointee |= NGHTTP2_DATA_FLAG_EOF.rawValue }
+        return count
+    }
 }

@@ -7,12 +7,11 @@ final class HTTP2ClientSession {
     /// One open request stream: the body still to send and whom to tell about the response.
     final class Stream {
         let onEvent: (HTTP2ClientStreamEvent) -> Void
-        var body: [UInt8]
-        var bodyOffset = 0
+        let body: HTTP2RequestBody
         var headerBlock: [(name: String, value: String)] = []
         var sawResponseHeaders = false
 
-        init(body: [UInt8], onEvent: @escaping (HTTP2ClientStreamEvent) -> Void) {
+        init(body: HTTP2RequestBody, onEvent: @escaping (HTTP2ClientStreamEvent) -> Void) {
             self.body = body
             self.onEvent = onEvent
         }

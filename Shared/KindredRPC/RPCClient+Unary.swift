@@ -36,17 +36,23 @@ extension RPCClient {
         try await retrying(options: options, deadline: deadline) {
             () async throws(RPCError) -> ClientResponse<Response> in
             try await attempt(headers: headers, body: body, deadline: deadline) { call throws(RPCError) in
-                guard let message = try await call.next() else {
-                    throw RPCError(.internal, "the server sent no response message")
-                }
-                guard try await call.next() == nil else {
-                    throw RPCError(.internal, "the server sent more than one response message")
-                }
-                return ClientResponse(
-                    message: try Self.decode(message), headers: call.responseHeaders,
-                    trailers: call.responseTrailers)
+                try await Self.singleResponse(of: call)
             }
         }
+    }
+
+    /// Reads the one response message of a unary or client-streaming call, and its metadata.
+    static func singleResponse<Response: ProtoMessage>(of call: ClientCall) async throws(RPCError)
+        -> ClientResponse<Response>
+    {
+        guard let message = try await call.next() else {
+            throw RPCError(.internal, "the server sent no response message")
+        }
+        guard try await call.next() == nil else {
+            throw RPCError(.internal, "the server sent more than one response message")
+        }
+        return ClientResponse(
+            message: try decode(message), headers: call.responseHeaders, trailers: call.responseTrailers)
     }
 
     /// Runs `body` again after a backoff while it fails with UNAVAILABLE, if the call is idempotent,

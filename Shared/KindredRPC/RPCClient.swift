@@ -38,10 +38,11 @@ public final class RPCClient: Sendable {
     }
 
     /// Runs one attempt of a call: opens its stream on the caller's loop (or a client loop) and hands
-    /// it to `consume` there.
+    /// it to `consume` there. With `streamsRequests`, `body` is only the start: `consume` writes the
+    /// rest, and a refused stream is not sent again (the caller's messages are gone).
     func attempt<Value>(
-        headers: [(name: String, value: String)], body: [UInt8], deadline: ContinuousClock.Instant,
-        _ consume: (ClientCall) async throws(RPCError) -> Value
+        headers: [(name: String, value: String)], body: [UInt8], streamsRequests: Bool = false,
+        deadline: ContinuousClock.Instant, _ consume: (ClientCall) async throws(RPCError) -> Value
     ) async throws(RPCError) -> Value {
         guard !isClosed.load(ordering: .acquiring) else {
             throw RPCError(.unavailable, "the client is closed")
@@ -50,10 +51,11 @@ public final class RPCClient: Sendable {
         return try await withTaskExecutorPreference(loop) { () async throws(RPCError) -> Value in
             var resends = 0
             while true {
-                let call = try self.start(headers: headers, body: body, deadline: deadline, on: loop)
+                let requestBody = HTTP2RequestBody(body, isComplete: !streamsRequests)
+                let call = try self.start(headers: headers, body: requestBody, deadline: deadline, on: loop)
                 do throws(RPCError) {
                     return try await Self.consume(call, on: loop, consume)
-                } catch  where call.wasRefused && resends < Self.maxResends {
+                } catch  where call.wasRefused && !streamsRequests && resends < Self.maxResends {
                     // The server never processed the stream (REFUSED_STREAM, or past a GOAWAY):
                     // sending it again is safe whether or not the call is idempotent.
                     resends += 1
@@ -86,7 +88,7 @@ public final class RPCClient: Sendable {
     }
 
     func start(
-        headers: [(name: String, value: String)], body: [UInt8], deadline: ContinuousClock.Instant,
+        headers: [(name: String, value: String)], body: HTTP2RequestBody, deadline: ContinuousClock.Instant,
         on loop: EventLoop
     ) throws(RPCError) -> ClientCall {
         let remaining = ContinuousClock.now.duration(to: deadline)

@@ -34,6 +34,8 @@ final class ClientTestObservations: Sendable {
     let relayClient = Mutex<RPCClient?>(nil)
     /// Where `Hold` waits: it answers only once the test opens it.
     let hold = ClientTestGate()
+    /// Where `test.Upload/SumLater` waits before it reads a request.
+    let upload = ClientTestGate()
 }
 
 /// A gate handlers wait at until the test opens it, so a test can wait on an answer that has not come yet.
@@ -155,8 +157,10 @@ final class ClientTestServer: Sendable {
         if let maxConcurrentStreams { configuration.maxConcurrentStreams = maxConcurrentStreams }
         var logger = Logger(label: "client-tests")
         logger.logLevel = .critical
-        let service = ClientTestService(observations: observations)
-        server = try RPCServer.bind(configuration: configuration, services: [service], logger: logger)
+        let services: [any RPCService] = [
+            ClientTestService(observations: observations), ClientUploadTestService(gate: observations.upload),
+        ]
+        server = try RPCServer.bind(configuration: configuration, services: services, logger: logger)
         let server = server
         runner = Task(executorPreference: clientTestLoop) { try await server.run() }
     }

@@ -22,7 +22,7 @@ public enum Grpc_Health_V1_Health {
         func watch(_ request: Grpc_Health_V1_HealthCheckRequest, responses: ResponseStreamWriter<Grpc_Health_V1_HealthCheckResponse>, context: ServerContext) async throws
     }
 
-    /// A typed client over an `RPCClient`: one method per unary or server-streaming RPC.
+    /// A typed client over an `RPCClient`: one method per unary, server- or client-streaming RPC.
     public struct Client: Sendable {
         /// The connection pool to the peer, shared by every call.
         public let rpc: RPCClient

@@ -19,7 +19,7 @@ public enum Grpc_Reflection_V1alpha_ServerReflection {
         func serverReflectionInfo(_ requests: RequestStream<Grpc_Reflection_V1alpha_ServerReflectionRequest>, responses: ResponseStreamWriter<Grpc_Reflection_V1alpha_ServerReflectionResponse>, context: ServerContext) async throws
     }
 
-    /// A typed client over an `RPCClient`: one method per unary or server-streaming RPC.
+    /// A typed client over an `RPCClient`: one method per unary, server- or client-streaming RPC.
     public struct Client: Sendable {
         /// The connection pool to the peer, shared by every call.
         public let rpc: RPCClient

@@ -40,7 +40,7 @@ public enum Grpc_Testing_TestService {
         func unimplementedCall(_ request: Grpc_Testing_Empty, context: ServerContext) async throws -> Grpc_Testing_Empty
     }
 
-    /// A typed client over an `RPCClient`: one method per unary or server-streaming RPC.
+    /// A typed client over an `RPCClient`: one method per unary, server- or client-streaming RPC.
     public struct Client: Sendable {
         /// The connection pool to the peer, shared by every call.
         public let rpc: RPCClient
@@ -68,6 +68,12 @@ public enum Grpc_Testing_TestService {
         /// `StreamingOutputCall`
         public func streamingOutputCall(_ request: Grpc_Testing_StreamingOutputCallRequest, options: CallOptions = CallOptions()) -> ClientResponseStream<Grpc_Testing_StreamingOutputCallResponse> {
             rpc.serverStreaming(method: Method.streamingOutputCall, request: request, options: options)
+        }
+
+        /// `StreamingInputCall`
+        /// `requests` writes the request messages; the call half-closes when it returns.
+        public func streamingInputCall(options: CallOptions = CallOptions(), requests: (ClientRequestWriter<Grpc_Testing_StreamingInputCallRequest>) async throws -> Void) async throws(RPCError) -> Grpc_Testing_StreamingInputCallResponse {
+            try await rpc.clientStreaming(method: Method.streamingInputCall, options: options, requests: requests)
         }
 
         /// `UnimplementedCall`
@@ -122,7 +128,7 @@ public enum Grpc_Testing_UnimplementedService {
         func unimplementedCall(_ request: Grpc_Testing_Empty, context: ServerContext) async throws -> Grpc_Testing_Empty
     }
 
-    /// A typed client over an `RPCClient`: one method per unary or server-streaming RPC.
+    /// A typed client over an `RPCClient`: one method per unary, server- or client-streaming RPC.
     public struct Client: Sendable {
         /// The connection pool to the peer, shared by every call.
         public let rpc: RPCClient
@@ -166,7 +172,7 @@ public enum Grpc_Testing_ReconnectService {
         func stop(_ request: Grpc_Testing_Empty, context: ServerContext) async throws -> Grpc_Testing_ReconnectInfo
     }
 
-    /// A typed client over an `RPCClient`: one method per unary or server-streaming RPC.
+    /// A typed client over an `RPCClient`: one method per unary, server- or client-streaming RPC.
     public struct Client: Sendable {
         /// The connection pool to the peer, shared by every call.
         public let rpc: RPCClient

@@ -19,7 +19,7 @@ public enum Kindred_Bench_V1_BenchService {
         func getAccount(_ request: Kindred_Bench_V1_GetAccountRequest, context: ServerContext) async throws -> Kindred_Bench_V1_GetAccountResponse
     }
 
-    /// A typed client over an `RPCClient`: one method per unary or server-streaming RPC.
+    /// A typed client over an `RPCClient`: one method per unary, server- or client-streaming RPC.
     public struct Client: Sendable {
         /// The connection pool to the peer, shared by every call.
         public let rpc: RPCClient

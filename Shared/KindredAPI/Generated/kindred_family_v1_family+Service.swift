@@ -184,7 +184,7 @@ public enum Kindred_Family_V1_FamilyService {
         func undoRegistryPurchase(_ request: Kindred_Family_V1_UndoRegistryPurchaseRequest, context: ServerContext) async throws -> Kindred_Family_V1_UndoRegistryPurchaseResponse
     }
 
-    /// A typed client over an `RPCClient`: one method per unary or server-streaming RPC.
+    /// A typed client over an `RPCClient`: one method per unary, server- or client-streaming RPC.
     public struct Client: Sendable {
         /// The connection pool to the peer, shared by every call.
         public let rpc: RPCClient

@@ -16,7 +16,7 @@ public enum Kindred_Gamification_V1_GamificationService {
     public protocol Service: RPCService {
     }
 
-    /// A typed client over an `RPCClient`: one method per unary or server-streaming RPC.
+    /// A typed client over an `RPCClient`: one method per unary, server- or client-streaming RPC.
     public struct Client: Sendable {
         /// The connection pool to the peer, shared by every call.
         public let rpc: RPCClient

@@ -73,7 +73,7 @@ public enum Kindred_Identity_V1_IdentityService {
         func watchEvents(_ request: Kindred_Identity_V1_WatchEventsRequest, responses: ResponseStreamWriter<Kindred_Identity_V1_Event>, context: ServerContext) async throws
     }
 
-    /// A typed client over an `RPCClient`: one method per unary or server-streaming RPC.
+    /// A typed client over an `RPCClient`: one method per unary, server- or client-streaming RPC.
     public struct Client: Sendable {
         /// The connection pool to the peer, shared by every call.
         public let rpc: RPCClient

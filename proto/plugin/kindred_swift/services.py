@@ -89,8 +89,8 @@ def write_namespace(w, service, methods):
 
 
 def write_client(w, methods):
-    """Unary and server-streaming methods only: the client does not stream requests."""
-    w.line("/// A typed client over an `RPCClient`: one method per unary or server-streaming RPC.")
+    """Unary, server-streaming and client-streaming methods; bidirectional ones have no client yet."""
+    w.line("/// A typed client over an `RPCClient`: one method per unary, server- or client-streaming RPC.")
     w.open("public struct Client: Sendable")
     w.line("/// The connection pool to the peer, shared by every call.")
     w.line("public let rpc: RPCClient")
@@ -100,11 +100,17 @@ def write_client(w, methods):
     w.line("self.rpc = rpc")
     w.close()
     for m in methods:
-        if m.client_streaming:
+        if m.client_streaming and m.server_streaming:
             continue
         w.blank()
         w.line(f"/// `{m.name}`")
-        if m.server_streaming:
+        if m.client_streaming:
+            w.line("/// `requests` writes the request messages; the call half-closes when it returns.")
+            w.open(f"public func {m.member}(options: CallOptions = CallOptions(),"
+                   f" requests: (ClientRequestWriter<{m.request}>) async throws -> Void)"
+                   f" async throws(RPCError) -> {m.response}")
+            w.line(f"try await rpc.clientStreaming(method: Method.{m.member}, options: options, requests: requests)")
+        elif m.server_streaming:
             w.open(f"public func {m.member}(_ request: {m.request}, options: CallOptions = CallOptions())"
                    f" -> ClientResponseStream<{m.response}>")
             w.line(f"rpc.serverStreaming(method: Method.{m.member}, request: request, options: options)")

@@ -1,12 +1,11 @@
 import Foundation
-import KindredTestSupport
 
 /// Child processes through posix_spawn; Foundation's Process is avoided, as elsewhere in the tests, because
 /// it reaps children through a run loop these tests never run.
-enum Subprocess {
+public enum Subprocess {
     /// Runs `arguments` (an absolute program path first) to completion; returns its exit status and output.
-    static func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
-        let output = "/tmp/kindred-mail-subprocess-\(UUID().uuidString)"
+    public static func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
+        let output = "/tmp/kindred-subprocess-\(UUID().uuidString)"
         defer { unlink(output) }
         let pid = try start(arguments, output: output)
         let status = wait(pid)
@@ -14,7 +13,7 @@ enum Subprocess {
     }
 
     /// Starts `arguments` with standard output and error going to the file `output`; returns the pid.
-    static func start(_ arguments: [String], output: String) throws -> pid_t {
+    public static func start(_ arguments: [String], output: String) throws -> Int32 {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -44,7 +43,7 @@ enum Subprocess {
     }
 
     /// Sends SIGTERM to `pid` and reaps it.
-    static func stop(_ pid: pid_t) {
+    public static func stop(_ pid: Int32) {
         kill(pid, SIGTERM)
         _ = wait(pid)
     }

@@ -1,0 +1,87 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import KindredThreads
+
+/// `PhotoObjectStore` on the local filesystem, the default: `<root>/<profile-id>/<photo-id>`, written
+/// first as `<photo-id>.partial` (fsync the file; then rename and fsync the directory). Every call that
+/// can block (open, write, fsync, rename) runs on `threads`, a small pool of dedicated threads, so a
+/// slow disk never holds an event loop or Swift's cooperative pool; when too much I/O is queued the
+/// store answers `busy` (UNAVAILABLE) at once instead of queueing without bound.
+struct FilesystemPhotoStore: PhotoObjectStore {
+    /// Where photos go unless configured otherwise (relative to the working directory, like `var/mail`).
+    static let defaultRoot = "var/photos"
+    /// The suffix of a temporary object's file.
+    static let temporarySuffix = ".partial"
+
+    let root: String
+    let threads: BlockingThreadPool
+
+    /// A store under `root`; four I/O threads keep a disk busy without letting uploads crowd each other out.
+    init(
+        root: String = defaultRoot,
+        threads: BlockingThreadPool = BlockingThreadPool(limit: 4, maxQueued: 1_024)
+    ) {
+        self.root = root
+        self.threads = threads
+    }
+
+    func directory(of key: PhotoObjectKey) -> String { "\(root)/\(key.profileName)" }
+    func path(of key: PhotoObjectKey) -> String { "\(directory(of: key))/\(key.photoName)" }
+    func temporaryPath(of key: PhotoObjectKey) -> String { path(of: key) + Self.temporarySuffix }
+
+    /// Runs blocking file work on the store's threads.
+    func io<Value: Sendable>(_ work: @escaping @Sendable () throws(PhotoStoreError) -> Value)
+        async throws(PhotoStoreError) -> Value
+    {
+        let result: Result<Value, PhotoStoreError>
+        do {
+            result = try await threads.run { Result { () throws(PhotoStoreError) in try work() } }
+        } catch {
+            throw PhotoStoreError(operation: "busy", path: root, code: EAGAIN)
+        }
+        return try result.get()
+    }
+
+    func beginUpload(_ key: PhotoObjectKey) async throws(PhotoStoreError) -> any PhotoObjectUpload {
+        let directory = directory(of: key), temporary = temporaryPath(of: key), root = root
+        let fd = try await io { () throws(PhotoStoreError) in
+            // A new profile directory must itself survive a crash, or its photos vanish with it.
+            if try PhotoFile.makeDirectories(directory) { try PhotoFile.syncDirectory(root) }
+            return try PhotoFile.create(temporary)
+        }
+        return FilesystemPhotoUpload(store: self, key: key, fd: fd)
+    }
+
+    func open(_ key: PhotoObjectKey, chunkSize: Int) async throws(PhotoStoreError) -> (any PhotoObjectReader)?
+    {
+        let path = path(of: key)
+        guard let opened = try await io({ () throws(PhotoStoreError) in try PhotoFile.openForReading(path) })
+        else {
+            return nil
+        }
+        return FilesystemPhotoReader(
+            store: self, path: path, fd: opened.fd, byteCount: opened.size, chunkSize: chunkSize)
+    }
+
+    func delete(_ key: PhotoObjectKey) async throws(PhotoStoreError) {
+        let directory = directory(of: key), path = path(of: key), temporary = temporaryPath(of: key)
+        try await io { () throws(PhotoStoreError) in
+            let removedObject = try PhotoFile.remove(path)
+            let removedTemporary = try PhotoFile.remove(temporary)
+            if removedObject || removedTemporary { try PhotoFile.syncDirectory(directory) }
+        }
+    }
+
+    /// Publishes a sealed temporary object under its key: rename, then fsync the directory. Done already
+    /// (by the upload, or by a sweep) counts as done.
+    func publish(_ key: PhotoObjectKey) async throws(PhotoStoreError) {
+        let directory = directory(of: key), path = path(of: key), temporary = temporaryPath(of: key)
+        try await io { () throws(PhotoStoreError) in
+            do throws(PhotoStoreError) {
+                try PhotoFile.rename(temporary, to: path)
+            } catch  where error.code == ENOENT && PhotoFile.exists(path) {}
+            try PhotoFile.syncDirectory(directory)
+        }
+    }
+}

@@ -1,0 +1,92 @@
+import Foundation
+import KindredRPC
+import KindredTestSupport
+import Testing
+
+/// `RPCClient`'s client-streaming calls against grpcio's server (Python, from `KINDRED_TEST_PYTHON`): the
+/// same bytes, flow control and statuses a stock gRPC server speaks, not only Kindred's own.
+@Suite(.timeLimit(.minutes(1))) struct GRPCIOUploadTests {
+    @Test func anUploadOfManyMessagesIsSummedByGrpcio() async throws {
+        try await withGrpcioServer { client in
+            // About 6 MB: far past grpcio's windows, so the client must wait for its WINDOW_UPDATEs.
+            let texts = (0..<400).map { String(repeating: "g", count: 1 + ($0 * 7919) % 32_768) }
+            let response: ClientTestText = try await client.clientStreaming(
+                method: ClientUploadTestService.method("Sum")
+            ) { writer in
+                for text in texts { try await writer.write(ClientTestText(text)) }
+            }
+            #expect(response.text == "400,\(texts.reduce(0) { $0 + $1.utf8.count })")
+            let empty: ClientTestText = try await client.clientStreaming(
+                method: ClientUploadTestService.method("Sum")
+            ) { (_: ClientRequestWriter<ClientTestText>) in }
+            #expect(empty.text == "0,0")
+        }
+    }
+
+    @Test func grpciosRefusalMidStreamReachesTheWriterAndTheCaller() async throws {
+        try await withGrpcioServer { client in
+            let error = await #expect(throws: RPCError.self) {
+                let _: ClientTestText = try await client.clientStreaming(
+                    method: ClientUploadTestService.method("Sum")
+                ) { writer in
+                    try await writer.write(ClientTestText("refuse"))
+                    for _ in 0..<10_000 {
+                        try await writer.write(ClientTestText(String(repeating: "h", count: 1024)))
+                    }
+                }
+            }
+            #expect(error?.code == .failedPrecondition)
+            #expect(error?.message == "This upload was refused.")
+        }
+    }
+
+    /// `test.Upload/Sum` as `ClientUploadTestService` answers it, on raw bytes (no generated stubs).
+    private static let server = """
+        import sys, grpc
+        from concurrent import futures
+        def upload_sum(requests, context):
+            count = total = 0
+            for request in requests:
+                if request == b"refuse":
+                    context.abort(grpc.StatusCode.FAILED_PRECONDITION, "This upload was refused.")
+                count, total = count + 1, total + len(request)
+            return f"{count},{total}".encode()
+        server = grpc.server(futures.ThreadPoolExecutor(max_workers=4))
+        server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(
+            "test.Upload", {"Sum": grpc.stream_unary_rpc_method_handler(upload_sum)}),))
+        server.add_insecure_port("127.0.0.1:" + sys.argv[1])
+        server.start()
+        server.wait_for_termination()
+        """
+
+    private func withGrpcioServer(_ body: (RPCClient) async throws -> Void) async throws {
+        guard let python = ProcessInfo.processInfo.environment["KINDRED_TEST_PYTHON"], !python.isEmpty else {
+            throw TestFailure(
+                """
+                KINDRED_TEST_PYTHON is not set: this test uploads to Python's grpcio. Run Tests/run, or \
+                `/usr/bin/python3 -m venv .build-venv && .build-venv/bin/pip install -r Tests/Interop/requirements.txt` \
+                and `export KINDRED_TEST_PYTHON=$PWD/.build-venv/bin/python`.
+                """)
+        }
+        let port = try freePort()
+        let directory = try temporaryDirectory("kindred-grpcio")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let log = directory + "/server.log"
+        let pid = try Subprocess.start([python, "-c", Self.server, "\(port)"], output: log)
+        defer { Subprocess.stop(pid) }
+        let deadline = ContinuousClock.now + .seconds(20)
+        while !Loopback.accepts(port) {
+            guard ContinuousClock.now < deadline else {
+                throw TestFailure(
+                    "grpcio did not listen on \(port): \((try? String(contentsOfFile: log, encoding: .utf8)) ?? "")"
+                )
+            }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        try await onClientTestLoop {
+            let client = try RPCClient(target: "127.0.0.1:\(port)")
+            defer { client.close() }
+            try await body(client)
+        }
+    }
+}
