@@ -766,7 +766,7 @@ public struct Kindred_Gamification_V1_GetChallengeLeaderboardRequest: ProtoMessa
     }
 }
 
-/// Completed participants first, fewest minutes first; then failed and forfeited, by decision time.
+/// Completed participants first, then failed and forfeited, each fewest minutes first.
 public struct Kindred_Gamification_V1_GetChallengeLeaderboardResponse: ProtoMessage {
     public static var protoMessageName: String { "kindred.gamification.v1.GetChallengeLeaderboardResponse" }
 
@@ -802,7 +802,7 @@ public struct Kindred_Gamification_V1_WatchChallengeLeaderboardRequest: ProtoMes
     public static var protoMessageName: String { "kindred.gamification.v1.WatchChallengeLeaderboardRequest" }
 
     public var challengeID: String = ""
-    /// The cursor of the last result seen; 0 for the results from now on.
+    /// The cursor of the last result seen; 0 for every result from the first (the whole board, then each new one).
     public var afterCursor: Int64 = 0
 
     public init() {}
@@ -1046,7 +1046,7 @@ public struct Kindred_Gamification_V1_GetGlobalRankingResponse: ProtoMessage {
 public struct Kindred_Gamification_V1_WatchMyAchievementsRequest: ProtoMessage {
     public static var protoMessageName: String { "kindred.gamification.v1.WatchMyAchievementsRequest" }
 
-    /// The cursor of the last achievement seen; 0 for those from now on.
+    /// The cursor of the last achievement seen (the app keeps it); 0 for every achievement from the first.
     public var afterCursor: Int64 = 0
 
     public init() {}

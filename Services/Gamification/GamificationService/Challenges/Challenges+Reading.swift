@@ -47,7 +47,7 @@ extension Challenges {
         return try await ChallengeStore.leaderboard(of: id, offset: offset, limit: size, on: database)
     }
 
-    /// Sends `id`'s results after `cursor` (0: from now on), then each new one as it commits, to `user`, who
+    /// Sends `id`'s results after `cursor` (0: from the first), then each new one as it commits, to `user`, who
     /// must be able to see the challenge, until the bell closes or the calling task is cancelled.
     func watchLeaderboard(
         of id: ChallengeID, for user: UserID, after cursor: Int64,
@@ -58,7 +58,7 @@ extension Challenges {
         try await results.stream(to: id.description) { [database] in
             let newest = try await ChallengeStore.newestResult(of: id, on: database)
             if cursor > newest { throw FieldViolations.single("after_cursor", "is past the newest result") }
-            return cursor == 0 ? (newest, false) : (cursor, cursor < newest)
+            return (cursor, cursor < newest)
         } send: { result in
             try await send(result.proto)
         }

@@ -39,7 +39,7 @@ extension Challenges {
         return Kindred_Gamification_V1_ListBadgesResponse(badges: served.map(\.badge), page: next)
     }
 
-    /// Sends `user`'s achievements after `cursor` (0: from now on), then each new one as it commits, until the
+    /// Sends `user`'s achievements after `cursor` (0: from the first), then each new one as it commits, until the
     /// bell closes (the drain) or the calling task is cancelled. A negative cursor, or one past the newest,
     /// is INVALID_ARGUMENT.
     func watchAchievements(
@@ -51,7 +51,7 @@ extension Challenges {
             if cursor > newest {
                 throw FieldViolations.single("after_cursor", "is past your newest achievement")
             }
-            return cursor == 0 ? (newest, false) : (cursor, cursor < newest)
+            return (cursor, cursor < newest)
         } send: { achievement in
             try await send(achievement)
         }

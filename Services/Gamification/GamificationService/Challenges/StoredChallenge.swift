@@ -52,12 +52,12 @@ struct StoredChallenge: Sendable, Equatable {
 
     /// The challenge in a row of `columns`.
     init(row: PostgresRow) throws {
-        let (id, creatorID, name, appID, limit, days, difficulty, award, popular) =
-            try row.decode((ChallengeID, UserID?, String, String, Int, Int, Int, Int64, Bool).self)
-        let (_, _, _, _, _, _, _, _, _, createdAt, state, invitedBy, firstDay, lastDay, endsAt, updatedAt) =
-            try row.decode(
-                (String, String?, String, String, Int, Int, Int, Int64, Bool, Date, String?, UserID?, String?,
-                 String?, Date?, Date?).self)
+        let (
+            id, creatorID, name, appID, limit, days, difficulty, award, popular, createdAt, state, invitedBy, firstDay,
+            lastDay, endsAt, updatedAt
+        ) = try row.decode(
+            (ChallengeID, UserID?, String, String, Int, Int, Int, Int64, Bool, Date, String?, UserID?, String?,
+             String?, Date?, Date?).self)
         self.init(
             id: id, creatorID: creatorID, name: name, appID: appID, dailyLimitMinutes: limit, durationDays: days,
             difficulty: difficulty, coinAward: award, popular: popular, createdAt: createdAt,

@@ -46,22 +46,39 @@ enum CoinStore {
         return (amount, before + amount)
     }
 
-    /// Moves one user in the histograms from balance `old` (nil: a newcomer) to `new`, rows in ascending order.
+    /// Moves one user in the histograms from balance `old` (nil: a newcomer) to `new`: the exact rows, then
+    /// the buckets, each in ascending order, so that concurrent moves lock them in one order.
     private static func move(from old: Int64?, to new: Int64, in tx: PostgresTransaction) async throws {
-        let coins = PostgresArray([old, new].compactMap { $0 })
-        let changes = PostgresArray(old == nil ? [Int64(1)] : [-1, 1])
-        try await tx.query(
-            """
-            WITH change AS (SELECT * FROM unnest(\(coins)::bigint[], \(changes)::bigint[]) AS c(coins, users)),
-            exact AS (
-                INSERT INTO gamification.coin_histogram AS h (coins, users)
-                SELECT coins, sum(users) FROM change GROUP BY coins HAVING sum(users) <> 0 ORDER BY coins
-                ON CONFLICT (coins) DO UPDATE SET users = h.users + excluded.users)
-            INSERT INTO gamification.coin_histogram_buckets AS b (bucket, users)
-            SELECT coins >> 10, sum(users) FROM change GROUP BY coins >> 10 HAVING sum(users) <> 0
-            ORDER BY coins >> 10
-            ON CONFLICT (bucket) DO UPDATE SET users = b.users + excluded.users
-            """)
+        let changes = [(new, Int64(1))] + (old.map { [($0, Int64(-1))] } ?? [])
+        for (coins, change) in changes.sorted(by: { $0.0 < $1.0 }) {
+            try await adjust("coin_histogram", "coins", coins, by: change, in: tx)
+        }
+        let buckets = Dictionary(changes.map { ($0.0 >> 10, $0.1) }, uniquingKeysWith: +)
+        for (bucket, change) in buckets.sorted(by: { $0.key < $1.key }) where change != 0 {
+            try await adjust("coin_histogram_buckets", "bucket", bucket, by: change, in: tx)
+        }
+    }
+
+    /// Adds `change` to the users counted at `key` of `table` (a constant of this file). A decrement updates
+    /// the row it must find there; an increment may create it (a CHECK on the row to insert would refuse a
+    /// negative count before the conflict is seen).
+    private static func adjust(
+        _ table: String, _ column: String, _ key: Int64, by change: Int64, in tx: PostgresTransaction
+    ) async throws {
+        var query = PostgresQuery(unsafeSQL: "")
+        if change > 0 {
+            query.append(unsafeSQL: "INSERT INTO gamification.\(table) AS h (\(column), users) VALUES (")
+            query.append(bind: key)
+            query.append(unsafeSQL: ", ")
+            query.append(bind: change)
+            query.append(unsafeSQL: ") ON CONFLICT (\(column)) DO UPDATE SET users = h.users + excluded.users")
+        } else {
+            query.append(unsafeSQL: "UPDATE gamification.\(table) SET users = users + ")
+            query.append(bind: change)
+            query.append(unsafeSQL: " WHERE \(column) = ")
+            query.append(bind: key)
+        }
+        try await tx.query(query)
     }
 
     /// `user`'s balance; nil when they never took part in a challenge.
@@ -76,12 +93,8 @@ enum CoinStore {
         let removed = try await tx.query(
             "DELETE FROM gamification.coin_balances WHERE user_id = \(user) RETURNING coins")
         if let coins = try removed.first?.decode(Int64.self) {
-            try await tx.query(
-                """
-                WITH exact AS (
-                    UPDATE gamification.coin_histogram SET users = users - 1 WHERE coins = \(coins))
-                UPDATE gamification.coin_histogram_buckets SET users = users - 1 WHERE bucket = \(coins) >> 10
-                """)
+            try await adjust("coin_histogram", "coins", coins, by: -1, in: tx)
+            try await adjust("coin_histogram_buckets", "bucket", coins >> 10, by: -1, in: tx)
         }
         try await tx.query("DELETE FROM gamification.coin_ledger WHERE user_id = \(user)")
     }

@@ -447,7 +447,7 @@ struct  Kindred__Gamification__V1__GetChallengeLeaderboardRequest
 
 
 /*
- * Completed participants first, fewest minutes first; then failed and forfeited, by decision time.
+ * Completed participants first, then failed and forfeited, each fewest minutes first.
  */
 struct  Kindred__Gamification__V1__GetChallengeLeaderboardResponse
 {
@@ -470,7 +470,7 @@ struct  Kindred__Gamification__V1__WatchChallengeLeaderboardRequest
   ProtobufCMessage base;
   char *challenge_id;
   /*
-   * The cursor of the last result seen; 0 for the results from now on.
+   * The cursor of the last result seen; 0 for every result from the first (the whole board, then each new one).
    */
   int64_t after_cursor;
 };
@@ -595,7 +595,7 @@ struct  Kindred__Gamification__V1__WatchMyAchievementsRequest
 {
   ProtobufCMessage base;
   /*
-   * The cursor of the last achievement seen; 0 for those from now on.
+   * The cursor of the last achievement seen (the app keeps it); 0 for every achievement from the first.
    */
   int64_t after_cursor;
 };
