@@ -1,6 +1,8 @@
 import Foundation
 import KindredAPI
+import KindredEvents
 import KindredHandlers
+import KindredMessages
 import KindredPostgres
 import KindredRPC
 import KindredTestSupport
@@ -103,6 +105,36 @@ import Testing
             #expect(try await challenges.balance(of: annaID) == 30)
             let badges = try await stack.gamification.listBadges(.init(), options: anna.bearer)
             #expect(badges.badges.count == 1)
+        }
+    }
+}
+
+@Suite struct ChallengeAnnouncementTests {
+    @Test func aCompletionIsAnnouncedOnWatchEventsAsCoinsABadgeAndAFinishedChallenge() async throws {
+        try await GamificationTestStack.with { stack in
+            let anna = try await stack.register("anna")
+            let challenge = try await stack.createChallenge(anna, days: 1, difficulty: .hard)
+            stack.clock.advance(seconds: ChallengeSweepTests.afterGrace)
+            #expect(try await stack.challenges.sweep() == 1)
+            let feed = try EventFeed(
+                outbox: GamificationEvents.outbox, pool: stack.pool, logger: FamilyTestDatabase.logger)
+            var events: [Kindred_Gamification_V1_Event] = []
+            for try await stored in feed.events(after: 0) {
+                events.append(try EventFeed.message(from: stored))
+                if events.count == 3 { break }
+            }
+            await feed.close()
+            #expect(events.map(\.type) == ["coins.changed", "badge.earned", "challenge.finished"])
+            guard case .coinsChanged(let coins) = events[0].payload else {
+                Issue.record("the first event is \(events[0])")
+                return
+            }
+            #expect(coins.userID == anna.id && coins.amount == 30 && coins.challengeID == challenge.challengeID)
+            guard case .challengeFinished(let finished) = events[2].payload else {
+                Issue.record("the last event is \(events[2])")
+                return
+            }
+            #expect(finished.outcome == .completed)
         }
     }
 }
