@@ -23,12 +23,15 @@ import Testing
             SELECT coins, count(*) FROM gamification.coin_balances GROUP BY coins
             ON CONFLICT (coins) DO UPDATE SET users = gamification.coin_histogram.users + excluded.users
             """)
-        try await pool.query(
-            """
-            INSERT INTO gamification.coin_histogram_buckets (bucket, users)
-            SELECT coins >> 10, count(*) FROM gamification.coin_balances GROUP BY coins >> 10
-            ON CONFLICT (bucket) DO UPDATE SET users = gamification.coin_histogram_buckets.users + excluded.users
-            """)
+        for (level, shift) in CoinStore.bucketLevels {
+            try await pool.query(
+                """
+                INSERT INTO gamification.coin_histogram_buckets (level, bucket, users)
+                SELECT \(level), coins >> \(Int32(shift)), count(*) FROM gamification.coin_balances GROUP BY 2
+                ON CONFLICT (level, bucket) DO UPDATE
+                SET users = gamification.coin_histogram_buckets.users + excluded.users
+                """)
+        }
         try await pool.query("ANALYZE gamification.coin_balances")
     }
 

@@ -22,14 +22,13 @@ extension Challenges {
     /// and how many users are ranked. USER_NOT_RANKED for a user who never took part in a challenge, and for an
     /// id that names nobody.
     func ranking(around user: UserID, size: Int) async throws -> Kindred_Gamification_V1_GetGlobalRankingResponse {
-        guard let entry = try await RankingStore.entry(of: user, on: database) else {
-            throw GamificationError.notRanked
-        }
         let above = (size - 1) / 2
-        let (entries, ranked) = try await RankingStore.page(
-            around: entry, above: above, below: size - 1 - above, on: database)
+        guard
+            let page = try await RankingStore.page(
+                around: user, above: above, below: size - 1 - above, on: database)
+        else { throw GamificationError.notRanked }
         return Kindred_Gamification_V1_GetGlobalRankingResponse(
-            user: entry.proto, entries: entries.map(\.proto), rankedUsers: ranked)
+            user: page.user.proto, entries: page.entries.map(\.proto), rankedUsers: page.ranked)
     }
 
     /// A page of `user`'s badges, the newest first.

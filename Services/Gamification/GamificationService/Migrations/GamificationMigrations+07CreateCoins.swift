@@ -2,9 +2,9 @@ import KindredPostgres
 
 extension GamificationMigrations {
     /// Coins: an append-only ledger with idempotency keys, each user's balance (never below zero, the row every
-    /// change of it locks first), and how many users hold each balance, exactly and in buckets of 1,024 coins,
-    /// so that a user's position is a sum over at most a bucket's rows and the buckets above, never a count
-    /// over the users.
+    /// change of it locks first), and how many users hold each balance, exactly and in buckets of 32 and of 1,024
+    /// coins, so that a user's position is a sum over at most 31 exact rows, 31 small buckets and the large
+    /// buckets above (one per 1,024 coins of the best balance), never a count over the users.
     static let v7CreateCoins = Migration(
         version: 7, name: "create_coins",
         sql: """
@@ -37,18 +37,24 @@ extension GamificationMigrations {
                 coins bigint PRIMARY KEY,
                 users bigint NOT NULL CHECK (users >= 0)
             );
+            -- Level 1: users per 32 coins (bucket = coins >> 5); level 2: per 1,024 coins (coins >> 10).
             CREATE TABLE gamification.coin_histogram_buckets (
-                bucket bigint PRIMARY KEY,
-                users bigint NOT NULL CHECK (users >= 0)
+                level smallint NOT NULL CHECK (level IN (1, 2)),
+                bucket bigint NOT NULL,
+                users bigint NOT NULL CHECK (users >= 0),
+                PRIMARY KEY (level, bucket)
             );
 
-            -- How many ranked users hold more than `held` coins.
+            -- How many ranked users hold more than `held` coins: the large buckets above held's, the small
+            -- buckets above held's inside its large one, the exact balances above held inside its small one.
             CREATE FUNCTION gamification.users_above(held bigint) RETURNS bigint
             LANGUAGE sql STABLE PARALLEL SAFE AS $$
                 SELECT COALESCE((SELECT sum(users) FROM gamification.coin_histogram_buckets
-                                 WHERE bucket > held >> 10), 0)
+                                 WHERE level = 2 AND bucket > held >> 10), 0)
+                     + COALESCE((SELECT sum(users) FROM gamification.coin_histogram_buckets
+                                 WHERE level = 1 AND bucket > held >> 5 AND bucket < ((held >> 10) + 1) << 5), 0)
                      + COALESCE((SELECT sum(users) FROM gamification.coin_histogram
-                                 WHERE coins > held AND coins < ((held >> 10) + 1) << 10), 0)
+                                 WHERE coins > held AND coins < ((held >> 5) + 1) << 5), 0)
             $$;
             """)
 }

@@ -46,39 +46,54 @@ enum CoinStore {
         return (amount, before + amount)
     }
 
-    /// Moves one user in the histograms from balance `old` (nil: a newcomer) to `new`: the exact rows, then
-    /// the buckets, each in ascending order, so that concurrent moves lock them in one order.
+    /// The bucket levels of `coin_histogram_buckets` and how many bits of a balance each drops (migration 7).
+    static let bucketLevels: [(level: Int, shift: Int64)] = [(1, 5), (2, 10)]
+
+    /// Moves one user in the histograms from balance `old` (nil: a newcomer) to `new`: the exact rows, then each
+    /// level's buckets, each in ascending order, so that concurrent moves lock rows in one order.
     private static func move(from old: Int64?, to new: Int64, in tx: PostgresTransaction) async throws {
         let changes = [(new, Int64(1))] + (old.map { [($0, Int64(-1))] } ?? [])
         for (coins, change) in changes.sorted(by: { $0.0 < $1.0 }) {
-            try await adjust("coin_histogram", "coins", coins, by: change, in: tx)
+            try await adjust(coins, by: change, in: tx)
         }
-        let buckets = Dictionary(changes.map { ($0.0 >> 10, $0.1) }, uniquingKeysWith: +)
-        for (bucket, change) in buckets.sorted(by: { $0.key < $1.key }) where change != 0 {
-            try await adjust("coin_histogram_buckets", "bucket", bucket, by: change, in: tx)
+        for (level, shift) in bucketLevels {
+            let buckets = Dictionary(changes.map { ($0.0 >> shift, $0.1) }, uniquingKeysWith: +)
+            for (bucket, change) in buckets.sorted(by: { $0.key < $1.key }) where change != 0 {
+                try await adjust(bucket, by: change, level: level, in: tx)
+            }
         }
     }
 
-    /// Adds `change` to the users counted at `key` of `table` (a constant of this file). A decrement updates
+    /// Adds `change` to the users counted at balance `key` (or at bucket `key` of `level`). A decrement updates
     /// the row it must find there; an increment may create it (a CHECK on the row to insert would refuse a
     /// negative count before the conflict is seen).
-    private static func adjust(
-        _ table: String, _ column: String, _ key: Int64, by change: Int64, in tx: PostgresTransaction
-    ) async throws {
-        var query = PostgresQuery(unsafeSQL: "")
-        if change > 0 {
-            query.append(unsafeSQL: "INSERT INTO gamification.\(table) AS h (\(column), users) VALUES (")
-            query.append(bind: key)
-            query.append(unsafeSQL: ", ")
-            query.append(bind: change)
-            query.append(unsafeSQL: ") ON CONFLICT (\(column)) DO UPDATE SET users = h.users + excluded.users")
-        } else {
-            query.append(unsafeSQL: "UPDATE gamification.\(table) SET users = users + ")
-            query.append(bind: change)
-            query.append(unsafeSQL: " WHERE \(column) = ")
-            query.append(bind: key)
+    private static func adjust(_ key: Int64, by change: Int64, level: Int? = nil, in tx: PostgresTransaction)
+        async throws
+    {
+        switch (level, change > 0) {
+        case (nil, true):
+            try await tx.query(
+                """
+                INSERT INTO gamification.coin_histogram AS h (coins, users) VALUES (\(key), \(change))
+                ON CONFLICT (coins) DO UPDATE SET users = h.users + excluded.users
+                """)
+        case (nil, false):
+            try await tx.query(
+                "UPDATE gamification.coin_histogram SET users = users + \(change) WHERE coins = \(key)")
+        case (let level?, true):
+            try await tx.query(
+                """
+                INSERT INTO gamification.coin_histogram_buckets AS h (level, bucket, users)
+                VALUES (\(level), \(key), \(change))
+                ON CONFLICT (level, bucket) DO UPDATE SET users = h.users + excluded.users
+                """)
+        case (let level?, false):
+            try await tx.query(
+                """
+                UPDATE gamification.coin_histogram_buckets SET users = users + \(change)
+                WHERE level = \(level) AND bucket = \(key)
+                """)
         }
-        try await tx.query(query)
     }
 
     /// `user`'s balance; nil when they never took part in a challenge.
@@ -93,8 +108,8 @@ enum CoinStore {
         let removed = try await tx.query(
             "DELETE FROM gamification.coin_balances WHERE user_id = \(user) RETURNING coins")
         if let coins = try removed.first?.decode(Int64.self) {
-            try await adjust("coin_histogram", "coins", coins, by: -1, in: tx)
-            try await adjust("coin_histogram_buckets", "bucket", coins >> 10, by: -1, in: tx)
+            try await adjust(coins, by: -1, in: tx)
+            for (level, shift) in bucketLevels { try await adjust(coins >> shift, by: -1, level: level, in: tx) }
         }
         try await tx.query("DELETE FROM gamification.coin_ledger WHERE user_id = \(user)")
     }
