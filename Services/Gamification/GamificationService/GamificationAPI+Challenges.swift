@@ -13,7 +13,9 @@ extension GamificationAPI {
         return .init(challenge: try await challenges.create(try ChallengeDraft(request), by: me).proto)
     }
 
-    func inviteToChallenge(_ request: Kindred_Gamification_V1_InviteToChallengeRequest, context: ServerContext)
+    func inviteToChallenge(
+        _ request: Kindred_Gamification_V1_InviteToChallengeRequest, context: ServerContext
+    )
         async throws -> Kindred_Gamification_V1_InviteToChallengeResponse
     {
         let me = try context.account()

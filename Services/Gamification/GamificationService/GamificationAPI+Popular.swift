@@ -9,8 +9,11 @@ extension GamificationAPI {
         _ request: Kindred_Gamification_V1_CreatePopularChallengeRequest, context: ServerContext
     ) async throws -> Kindred_Gamification_V1_CreatePopularChallengeResponse {
         let caller = try context.authenticatedCaller()
-        guard caller.role == .admin, let admin = caller.accountUserID else { throw GamificationError.adminRequired }
-        return .init(challenge: try await challenges.createPopular(try ChallengeDraft(request), by: admin).proto)
+        guard caller.role == .admin, let admin = caller.accountUserID else {
+            throw GamificationError.adminRequired
+        }
+        return .init(
+            challenge: try await challenges.createPopular(try ChallengeDraft(request), by: admin).proto)
     }
 
     func listPopularChallenges(
@@ -42,7 +45,8 @@ extension GamificationAPI {
         }
         let id = try violations.throwIfAny(challenge)
         let start = offset ?? 0
-        let (results, active) = try await challenges.leaderboard(of: id, for: me, offset: start, size: size + 1)
+        let (results, active) = try await challenges.leaderboard(
+            of: id, for: me, offset: start, size: size + 1)
         let next = results.count > size ? Paging.token(id.description, String(start + size)) : ""
         return .init(
             results: results.prefix(size).map(\.proto), activeParticipants: active,

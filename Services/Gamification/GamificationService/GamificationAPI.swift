@@ -13,7 +13,8 @@ struct GamificationAPI: Kindred_Gamification_V1_GamificationService.Service {
     /// Builds every part from `context`.
     init(context: GamificationContext) throws {
         self.context = context
-        events = try EventFeed(outbox: GamificationEvents.outbox, pool: context.database, logger: context.logger)
+        events = try EventFeed(
+            outbox: GamificationEvents.outbox, pool: context.database, logger: context.logger)
         challenges = Challenges(context: context)
     }
 

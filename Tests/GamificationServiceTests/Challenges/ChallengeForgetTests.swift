@@ -26,17 +26,20 @@ import Testing
                 try await stack.pool.transaction { tx in try await ChallengeStore.forget(annaID, in: tx) }
             }
             for table in [
-                "challenge_participants", "challenge_results", "badges", "achievements", "coin_ledger", "coin_balances",
+                "challenge_participants", "challenge_results", "badges", "achievements", "coin_ledger",
+                "coin_balances",
             ] {
                 let rows = try await stack.pool.query(
-                    PostgresQuery(unsafeSQL: "SELECT count(*) FROM gamification.\(table) WHERE user_id = '\(annaID)'"))
+                    PostgresQuery(
+                        unsafeSQL: "SELECT count(*) FROM gamification.\(table) WHERE user_id = '\(annaID)'"))
                 #expect(try rows[0].decode(Int64.self) == 0, "\(table)")
             }
             let created = try await stack.pool.query(
                 "SELECT count(*) FROM gamification.challenges WHERE creator_id = \(annaID)")
             #expect(try created[0].decode(Int64.self) == 0)
             // Ben's part in the challenge Anna shared is his still; the histogram counts him alone.
-            let bens = try await stack.gamification.listChallenges(.init(list: .finished), options: ben.bearer)
+            let bens = try await stack.gamification.listChallenges(
+                .init(list: .finished), options: ben.bearer)
             #expect(bens.challenges.map(\.challengeID) == [shared.challengeID])
             #expect(bens.challenges.first?.creatorUserID == "")
             let ranking = try await stack.gamification.getGlobalRanking(.init(), options: ben.bearer)

@@ -60,7 +60,10 @@ import Testing
             let unknown = ChallengeID.generate(at: Date()).description
             for id in [challenge.challengeID, unknown] {
                 let calls: [() async throws -> Void] = [
-                    { _ = try await stack.gamification.forfeitChallenge(.init(challengeID: id), options: eve.bearer) },
+                    {
+                        _ = try await stack.gamification.forfeitChallenge(
+                            .init(challengeID: id), options: eve.bearer)
+                    },
                     {
                         _ = try await stack.gamification.respondToChallengeInvitation(
                             .init(challengeID: id, accept: true), options: eve.bearer)
@@ -69,7 +72,10 @@ import Testing
                         _ = try await stack.gamification.getChallengeLeaderboard(
                             .init(challengeID: id), options: eve.bearer)
                     },
-                    { _ = try await stack.gamification.joinPopularChallenge(.init(challengeID: id), options: eve.bearer) },
+                    {
+                        _ = try await stack.gamification.joinPopularChallenge(
+                            .init(challengeID: id), options: eve.bearer)
+                    },
                 ]
                 for call in calls {
                     let error = try await #require(throws: RPCError.self) { try await call() }

@@ -34,7 +34,8 @@ import Testing
                 _ = try await stack.createChallenge(anna, app: "tiktok", requestID: "once")
             }
             #expect(error.reason == "REQUEST_ID_REUSED")
-            let active = try await stack.gamification.listChallenges(.init(list: .active), options: anna.bearer)
+            let active = try await stack.gamification.listChallenges(
+                .init(list: .active), options: anna.bearer)
             #expect(active.challenges.count == 1)
         }
     }
@@ -44,7 +45,9 @@ import Testing
             let anna = try await stack.register("anna")
             let refused = try await #require(throws: RPCError.self) {
                 _ = try await stack.gamification.createPopularChallenge(
-                    .init(requestID: "p", appID: "tiktok", dailyLimitMinutes: 10, durationDays: 3, coinAward: 99),
+                    .init(
+                        requestID: "p", appID: "tiktok", dailyLimitMinutes: 10, durationDays: 3, coinAward: 99
+                    ),
                     options: anna.bearer)
             }
             #expect(refused.code == .permissionDenied)
@@ -52,7 +55,8 @@ import Testing
             let admin = UserID.generate(at: Date())
             let draft = try ChallengeDraft(
                 Kindred_Gamification_V1_CreatePopularChallengeRequest(
-                    requestID: "p", name: "TikTok ten", appID: "tiktok", dailyLimitMinutes: 10, durationDays: 3,
+                    requestID: "p", name: "TikTok ten", appID: "tiktok", dailyLimitMinutes: 10,
+                    durationDays: 3,
                     coinAward: 99))
             let created = try await stack.challenges.createPopular(draft, by: admin)
             #expect(created.popular && created.coinAward == 99)

@@ -29,9 +29,11 @@ import Testing
             #expect(try await stack.challenges.sweep() == 0)  // not over yet
             stack.clock.advance(seconds: Self.afterGrace)
             #expect(try await stack.challenges.sweep() == 2)
-            let annas = try await stack.gamification.listChallenges(.init(list: .finished), options: anna.bearer)
+            let annas = try await stack.gamification.listChallenges(
+                .init(list: .finished), options: anna.bearer)
             #expect(annas.challenges.map(\.state) == [.completed])
-            let bens = try await stack.gamification.listChallenges(.init(list: .finished), options: ben.bearer)
+            let bens = try await stack.gamification.listChallenges(
+                .init(list: .finished), options: ben.bearer)
             #expect(bens.challenges.map(\.state) == [.failed])
             #expect(broken.coinAward == 40)  // 10 × 2 days × medium
             let annaCoins = try await stack.gamification.getCoinBalance(.init(), options: anna.bearer)
@@ -50,12 +52,14 @@ import Testing
             let challenge = try await stack.createChallenge(anna, limit: 30, days: 2)
             let first = try #require(challenge.firstDay)
             let endsAt = try #require(challenge.endsAt).date
-            stack.clock.advance(seconds: endsAt.timeIntervalSince(stack.clock.now) + 3_600)  // ended an hour ago
+            // The last day ended an hour ago.
+            stack.clock.advance(seconds: endsAt.timeIntervalSince(stack.clock.now) + 3_600)
             #expect(try await stack.challenges.sweep() == 0)  // inside the grace period
             try await stack.recordUsage(anna, on: first.next, minutes: 45)  // the late upload
             stack.clock.advance(seconds: 12 * 3_600)
             #expect(try await stack.challenges.sweep() == 1)
-            let finished = try await stack.gamification.listChallenges(.init(list: .finished), options: anna.bearer)
+            let finished = try await stack.gamification.listChallenges(
+                .init(list: .finished), options: anna.bearer)
             #expect(finished.challenges.map(\.state) == [.failed])
         }
     }
@@ -129,7 +133,8 @@ import Testing
                 Issue.record("the first event is \(events[0])")
                 return
             }
-            #expect(coins.userID == anna.id && coins.amount == 30 && coins.challengeID == challenge.challengeID)
+            #expect(
+                coins.userID == anna.id && coins.amount == 30 && coins.challengeID == challenge.challengeID)
             guard case .challengeFinished(let finished) = events[2].payload else {
                 Issue.record("the last event is \(events[2])")
                 return

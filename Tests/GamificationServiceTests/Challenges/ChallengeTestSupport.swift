@@ -14,7 +14,8 @@ extension GamificationTestStack {
     /// `user` creates a challenge on `app` through the RPC.
     func createChallenge(
         _ user: TestUser, app: String = "youtube", limit: Int32 = 30, days: Int32 = 2,
-        difficulty: Kindred_Gamification_V1_ChallengeDifficulty = .medium, requestID: String = UUID().uuidString
+        difficulty: Kindred_Gamification_V1_ChallengeDifficulty = .medium,
+        requestID: String = UUID().uuidString
     ) async throws -> Kindred_Gamification_V1_Challenge {
         try #require(
             try await gamification.createChallenge(
@@ -40,7 +41,8 @@ extension GamificationTestStack {
         let id = try #require(UserID(user.id))
         let now = clock.now
         _ = try await pool.transaction { tx in
-            try await CoinStore.apply(coins, to: id, key: UUID().uuidString, reason: "test", challenge: nil, at: now, in: tx)
+            try await CoinStore.apply(
+                coins, to: id, key: UUID().uuidString, reason: "test", challenge: nil, at: now, in: tx)
         }
     }
 }

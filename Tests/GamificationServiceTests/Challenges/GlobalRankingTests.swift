@@ -70,7 +70,8 @@ import Testing
             let anna = try await stack.register("anna")
             for userID in ["", UserID.generate(at: Date()).description] {
                 await #expect(throws: Error.self) {
-                    _ = try await stack.gamification.getGlobalRanking(.init(userID: userID), options: anna.bearer)
+                    _ = try await stack.gamification.getGlobalRanking(
+                        .init(userID: userID), options: anna.bearer)
                 }
             }
         }

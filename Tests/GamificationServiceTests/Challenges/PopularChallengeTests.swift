@@ -18,7 +18,10 @@ import Testing
             #expect(
                 Set(popular.challenges.map(\.name))
                     == ["YouTube 2 hour fast", "WhatsApp 1 minute limit", "Instagram detox day"])
-            #expect(popular.challenges.allSatisfy { $0.popular && $0.creatorUserID.isEmpty && $0.state == .unspecified })
+            #expect(
+                popular.challenges.allSatisfy {
+                    $0.popular && $0.creatorUserID.isEmpty && $0.state == .unspecified
+                })
             let joined = try await stack.gamification.joinPopularChallenge(
                 .init(challengeID: Self.instagramDetoxDay), options: anna.bearer)
             #expect(joined.challenge?.state == .active)
@@ -62,7 +65,8 @@ import Testing
                 }
                 return kinds
             }
-            let annas = try await stack.gamification.listChallenges(.init(list: .active), options: anna.bearer)
+            let annas = try await stack.gamification.listChallenges(
+                .init(list: .active), options: anna.bearer)
             let day = try #require(annas.challenges.first?.firstDay)
             try await stack.recordUsage(ben, app: "instagram", on: day.text, minutes: 5)
             stack.clock.advance(seconds: 2 * 86_400 + 13 * 3_600)

@@ -29,7 +29,9 @@ struct ChallengePage: Sendable, Equatable {
         size = Paging.size(of: page, &violations)
         let token = page?.pageToken ?? ""
         after = token.isEmpty ? nil : Self.decode(token, list: list)
-        if !token.isEmpty, after == nil { violations.add("\(field).page_token", "is not a page token of this list") }
+        if !token.isEmpty, after == nil {
+            violations.add("\(field).page_token", "is not a page token of this list")
+        }
     }
 
     /// The page of `list` that `page` asks for, or INVALID_ARGUMENT.
@@ -41,7 +43,9 @@ struct ChallengePage: Sendable, Equatable {
 
     /// The response's page: the token of the page after `served` when more than `size` were read (then the
     /// extra one is dropped), and the entries to send.
-    func cut<Entry>(_ read: [Entry], position: (Entry) -> Position) -> ([Entry], Kindred_Common_V1_PageResponse) {
+    func cut<Entry>(_ read: [Entry], position: (Entry) -> Position) -> (
+        [Entry], Kindred_Common_V1_PageResponse
+    ) {
         guard read.count > size else { return (read, Kindred_Common_V1_PageResponse()) }
         let served = Array(read.prefix(size))
         let last = position(served[served.count - 1])

@@ -12,7 +12,8 @@ extension Challenges {
         let now = clock.now
         let id = try await database.transaction { tx in
             let id = try await ChallengeStore.insert(
-                draft.challenge(by: creator, popular: false, at: now), requestID: draft.requestID, at: now, in: tx)
+                draft.challenge(by: creator, popular: false, at: now), requestID: draft.requestID, at: now,
+                in: tx)
             try await CoinStore.enroll(creator, in: tx)
             _ = try await ChallengeStore.activate(creator, in: id, at: now, in: tx)
             return id
@@ -25,7 +26,8 @@ extension Challenges {
         let now = clock.now
         let id = try await database.transaction { tx in
             try await ChallengeStore.insert(
-                draft.challenge(by: admin, popular: true, at: now), requestID: draft.requestID, at: now, in: tx)
+                draft.challenge(by: admin, popular: true, at: now), requestID: draft.requestID, at: now,
+                in: tx)
         }
         return try await retried(draft, id, for: admin)
     }

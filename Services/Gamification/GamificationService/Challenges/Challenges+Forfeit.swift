@@ -19,7 +19,8 @@ extension Challenges {
                 limitSeconds: challenge.dailyLimitMinutes * 60, on: tx)
             guard
                 let settled = try await settle(
-                    challenge, for: user, outcome: "forfeited", minutesUsed: usage.seconds / 60, at: now, in: tx)
+                    challenge, for: user, outcome: "forfeited", minutesUsed: usage.seconds / 60, at: now,
+                    in: tx)
             else { throw GamificationError.challengeEnded }
             return settled
         }

@@ -47,18 +47,21 @@ extension Challenges {
         }
         if outcome == "completed" {
             let badge = Kindred_Gamification_V1_Badge(
-                kind: challenge.badgeKind, challengeID: challenge.id.description, challengeName: challenge.name,
+                kind: challenge.badgeKind, challengeID: challenge.id.description,
+                challengeName: challenge.name,
                 earnedAt: Kindred_Common_V1_Timestamp(now))
             if try await BadgeStore.award(badge, to: user, for: challenge.id, in: tx) {
                 try await AchievementStore.announce(
-                    .badgeEarned(.init(userID: user.description, badge: badge)), type: "badge.earned", to: user,
+                    .badgeEarned(.init(userID: user.description, badge: badge)), type: "badge.earned",
+                    to: user,
                     at: now, in: tx)
             }
         }
         try await AchievementStore.announce(
             .challengeFinished(
                 .init(
-                    userID: user.description, challengeID: challenge.id.description, challengeName: challenge.name,
+                    userID: user.description, challengeID: challenge.id.description,
+                    challengeName: challenge.name,
                     outcome: ParticipantStates.proto(outcome))),
             type: "challenge.finished", to: user, at: now, in: tx)
         return settled

@@ -31,7 +31,8 @@ extension Challenges {
         let read = try await ChallengeStore.popular(
             for: user, after: page.after, limit: page.size + 1, on: database)
         let (served, next) = page.cut(read) { .init(at: $0.createdAt, id: $0.id) }
-        return Kindred_Gamification_V1_ListPopularChallengesResponse(challenges: served.map(\.proto), page: next)
+        return Kindred_Gamification_V1_ListPopularChallengesResponse(
+            challenges: served.map(\.proto), page: next)
     }
 
     /// What `user`'s devices enforce now.

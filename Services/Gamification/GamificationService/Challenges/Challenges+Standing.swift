@@ -21,7 +21,9 @@ extension Challenges {
     /// `user`'s entry in the ranking and `size` entries around it (as many above as below where there are),
     /// and how many users are ranked. USER_NOT_RANKED for a user who never took part in a challenge, and for an
     /// id that names nobody.
-    func ranking(around user: UserID, size: Int) async throws -> Kindred_Gamification_V1_GetGlobalRankingResponse {
+    func ranking(around user: UserID, size: Int) async throws
+        -> Kindred_Gamification_V1_GetGlobalRankingResponse
+    {
         let above = (size - 1) / 2
         guard
             let page = try await RankingStore.page(
@@ -32,8 +34,11 @@ extension Challenges {
     }
 
     /// A page of `user`'s badges, the newest first.
-    func badges(of user: UserID, page: ChallengePage) async throws -> Kindred_Gamification_V1_ListBadgesResponse {
-        let read = try await BadgeStore.badges(of: user, after: page.after, limit: page.size + 1, on: database)
+    func badges(of user: UserID, page: ChallengePage) async throws
+        -> Kindred_Gamification_V1_ListBadgesResponse
+    {
+        let read = try await BadgeStore.badges(
+            of: user, after: page.after, limit: page.size + 1, on: database)
         let (served, next) = page.cut(read) { ChallengePage.Position(at: $0.earnedAt, id: $0.challenge) }
         return Kindred_Gamification_V1_ListBadgesResponse(badges: served.map(\.badge), page: next)
     }

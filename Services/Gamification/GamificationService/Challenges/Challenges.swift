@@ -31,10 +31,12 @@ struct Challenges: Sendable {
         achievements = RecipientBell(
             channel: AchievementStore.userChannel, pool: database, logger: context.logger, cursor: \.cursor,
             read: { user, cursor, limit in
-                try await AchievementStore.achievements(of: UserID(user)!, after: cursor, limit: limit, on: database)
+                try await AchievementStore.achievements(
+                    of: UserID(user)!, after: cursor, limit: limit, on: database)
             })
         results = RecipientBell(
-            channel: AchievementStore.challengeChannel, pool: database, logger: context.logger, cursor: \.cursor,
+            channel: AchievementStore.challengeChannel, pool: database, logger: context.logger,
+            cursor: \.cursor,
             read: { challenge, cursor, limit in
                 try await ChallengeStore.results(
                     of: ChallengeID(challenge)!, after: cursor, limit: limit, on: database)

@@ -53,13 +53,18 @@ struct StoredChallenge: Sendable, Equatable {
     /// The challenge in a row of `columns`.
     init(row: PostgresRow) throws {
         let (
-            id, creatorID, name, appID, limit, days, difficulty, award, popular, createdAt, state, invitedBy, firstDay,
+            id, creatorID, name, appID, limit, days, difficulty, award, popular, createdAt, state, invitedBy,
+            firstDay,
             lastDay, endsAt, updatedAt
         ) = try row.decode(
-            (ChallengeID, UserID?, String, String, Int, Int, Int, Int64, Bool, Date, String?, UserID?, String?,
-             String?, Date?, Date?).self)
+            (
+                ChallengeID, UserID?, String, String, Int, Int, Int, Int64, Bool, Date, String?, UserID?,
+                String?,
+                String?, Date?, Date?
+            ).self)
         self.init(
-            id: id, creatorID: creatorID, name: name, appID: appID, dailyLimitMinutes: limit, durationDays: days,
+            id: id, creatorID: creatorID, name: name, appID: appID, dailyLimitMinutes: limit,
+            durationDays: days,
             difficulty: difficulty, coinAward: award, popular: popular, createdAt: createdAt,
             part: state.map { state in
                 Part(
@@ -78,8 +83,10 @@ struct StoredChallenge: Sendable, Equatable {
     /// The challenge as its user sees it.
     var proto: Kindred_Gamification_V1_Challenge {
         Kindred_Gamification_V1_Challenge(
-            challengeID: id.description, name: name, appID: appID, dailyLimitMinutes: Int32(dailyLimitMinutes),
-            durationDays: Int32(durationDays), difficulty: .init(rawValue: Int32(difficulty)), coinAward: coinAward,
+            challengeID: id.description, name: name, appID: appID,
+            dailyLimitMinutes: Int32(dailyLimitMinutes),
+            durationDays: Int32(durationDays), difficulty: .init(rawValue: Int32(difficulty)),
+            coinAward: coinAward,
             popular: popular, creatorUserID: popular ? "" : creatorID?.description ?? "",
             state: part.map { ParticipantStates.proto($0.state) } ?? .unspecified,
             firstDay: part?.firstDay.flatMap(Self.date), lastDay: part?.lastDay.flatMap(Self.date),

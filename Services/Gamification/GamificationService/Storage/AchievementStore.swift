@@ -14,7 +14,8 @@ enum AchievementStore {
     /// Announces `payload` to `user`'s stream and to `WatchEvents` as `type`. The user must be enrolled
     /// (`CoinStore.enroll`): their balance row numbers their achievements.
     static func announce(
-        _ payload: Kindred_Gamification_V1_Achievement.OneOf_Payload, type: String, to user: UserID, at now: Date,
+        _ payload: Kindred_Gamification_V1_Achievement.OneOf_Payload, type: String, to user: UserID,
+        at now: Date,
         in tx: PostgresTransaction
     ) async throws {
         let achievement = try Kindred_Gamification_V1_Achievement(payload: payload).serializedBytes()

@@ -24,7 +24,9 @@ enum BadgeStore {
     static func badges(
         of user: UserID, after: ChallengePage.Position?, limit: Int, on db: some StatementRunner
     ) async throws -> [(badge: Kindred_Gamification_V1_Badge, challenge: ChallengeID, earnedAt: Date)] {
-        let (at, id) = (after?.at ?? .distantFuture, after?.id.description ?? "ffffffff-ffff-ffff-ffff-ffffffffffff")
+        let (at, id) = (
+            after?.at ?? .distantFuture, after?.id.description ?? "ffffffff-ffff-ffff-ffff-ffffffffffff"
+        )
         let rows = try await db.pureRead(
             """
             SELECT kind, challenge_id, challenge_name, earned_at FROM gamification.badges

@@ -20,7 +20,8 @@ extension ChallengeStore {
                 AND NOT EXISTS (SELECT FROM gamification.challenge_participants p WHERE p.challenge_id = c.id)
             """)
         try await tx.query(
-            "UPDATE gamification.challenges SET creator_id = NULL, request_id = NULL WHERE creator_id = \(user)")
+            "UPDATE gamification.challenges SET creator_id = NULL, request_id = NULL WHERE creator_id = \(user)"
+        )
         try await tx.query(
             "UPDATE gamification.challenge_participants SET invited_by = NULL WHERE invited_by = \(user)")
         try await tx.query("DELETE FROM gamification.badges WHERE user_id = \(user)")

@@ -7,9 +7,12 @@ import KindredPostgres
 extension ChallengeStore {
     /// Up to `limit` of `user`'s challenges in `states`, the most recently changed first, after `after`.
     static func list(
-        of user: UserID, states: [String], after: ChallengePage.Position?, limit: Int, on db: some StatementRunner
+        of user: UserID, states: [String], after: ChallengePage.Position?, limit: Int,
+        on db: some StatementRunner
     ) async throws -> [StoredChallenge] {
-        let (at, id) = (after?.at ?? .distantFuture, after?.id.description ?? "ffffffff-ffff-ffff-ffff-ffffffffffff")
+        let (at, id) = (
+            after?.at ?? .distantFuture, after?.id.description ?? "ffffffff-ffff-ffff-ffff-ffffffffffff"
+        )
         var query = PostgresQuery(unsafeSQL: "SELECT \(StoredChallenge.columns) ")
         query.append(unsafeSQL: "FROM gamification.challenge_participants p ")
         query.append(unsafeSQL: "JOIN gamification.challenges c ON c.id = p.challenge_id WHERE p.user_id = ")
@@ -29,8 +32,11 @@ extension ChallengeStore {
     static func popular(
         for user: UserID, after: ChallengePage.Position?, limit: Int, on db: some StatementRunner
     ) async throws -> [StoredChallenge] {
-        let (at, id) = (after?.at ?? .distantFuture, after?.id.description ?? "ffffffff-ffff-ffff-ffff-ffffffffffff")
-        var query = PostgresQuery(unsafeSQL: "SELECT \(StoredChallenge.columns) FROM gamification.challenges c ")
+        let (at, id) = (
+            after?.at ?? .distantFuture, after?.id.description ?? "ffffffff-ffff-ffff-ffff-ffffffffffff"
+        )
+        var query = PostgresQuery(
+            unsafeSQL: "SELECT \(StoredChallenge.columns) FROM gamification.challenges c ")
         query.append(unsafeSQL: "LEFT JOIN gamification.challenge_participants p ")
         query.append(unsafeSQL: "ON p.challenge_id = c.id AND p.user_id = ")
         query.append(bind: user)

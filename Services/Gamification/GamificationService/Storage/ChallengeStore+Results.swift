@@ -67,7 +67,9 @@ extension ChallengeStore {
     }
 
     /// Up to `limit` of `challenge`'s results after `cursor`, in the order they were decided.
-    static func results(of challenge: ChallengeID, after cursor: Int64, limit: Int, on db: some StatementRunner)
+    static func results(
+        of challenge: ChallengeID, after cursor: Int64, limit: Int, on db: some StatementRunner
+    )
         async throws -> [ChallengeResult]
     {
         let rows = try await db.pureRead(

@@ -56,7 +56,8 @@ enum ChallengeStore {
 
     /// Invites `user` to `challenge` on behalf of `inviter`; nothing when they have a part in it already.
     static func invite(
-        _ user: UserID, to challenge: ChallengeID, by inviter: UserID, at now: Date, on db: some StatementRunner
+        _ user: UserID, to challenge: ChallengeID, by inviter: UserID, at now: Date,
+        on db: some StatementRunner
     ) async throws {
         try await db.query(
             """
@@ -83,10 +84,12 @@ enum ChallengeStore {
     static func challenge(
         _ challenge: ChallengeID, for user: UserID, lock: Bool = false, on db: some StatementRunner
     ) async throws -> StoredChallenge? {
-        var query = PostgresQuery(unsafeSQL: "SELECT \(StoredChallenge.columns) FROM gamification.challenges c ")
+        var query = PostgresQuery(
+            unsafeSQL: "SELECT \(StoredChallenge.columns) FROM gamification.challenges c ")
         // A part to lock must be there: the outer join's nullable side cannot be locked.
         query.append(unsafeSQL: lock ? "JOIN " : "LEFT JOIN ")
-        query.append(unsafeSQL: "gamification.challenge_participants p ON p.challenge_id = c.id AND p.user_id = ")
+        query.append(
+            unsafeSQL: "gamification.challenge_participants p ON p.challenge_id = c.id AND p.user_id = ")
         query.append(bind: user)
         query.append(unsafeSQL: " WHERE c.id = ")
         query.append(bind: challenge)

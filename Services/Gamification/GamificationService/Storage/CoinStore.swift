@@ -109,7 +109,9 @@ enum CoinStore {
             "DELETE FROM gamification.coin_balances WHERE user_id = \(user) RETURNING coins")
         if let coins = try removed.first?.decode(Int64.self) {
             try await adjust(coins, by: -1, in: tx)
-            for (level, shift) in bucketLevels { try await adjust(coins >> shift, by: -1, level: level, in: tx) }
+            for (level, shift) in bucketLevels {
+                try await adjust(coins >> shift, by: -1, level: level, in: tx)
+            }
         }
         try await tx.query("DELETE FROM gamification.coin_ledger WHERE user_id = \(user)")
     }

@@ -20,7 +20,8 @@ extension GamificationError {
 
     /// A friend's challenge is entered by invitation only.
     static let notPopular = refusal(
-        .failedPrecondition, "NOT_A_POPULAR_CHALLENGE", "Only popular challenges can be joined without an invitation.")
+        .failedPrecondition, "NOT_A_POPULAR_CHALLENGE",
+        "Only popular challenges can be joined without an invitation.")
 
     /// The invitation was answered the other way, or the challenge is over.
     static let invitationAnswered = refusal(

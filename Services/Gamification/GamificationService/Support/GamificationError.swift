@@ -24,7 +24,9 @@ enum GamificationError {
 extension ServerContext {
     /// The calling user's id; ACCOUNT_REQUIRED for a service, whose token names no user.
     func account() throws -> UserID {
-        guard let me = try authenticatedCaller().accountUserID else { throw GamificationError.accountRequired }
+        guard let me = try authenticatedCaller().accountUserID else {
+            throw GamificationError.accountRequired
+        }
         return me
     }
 }
