@@ -45,16 +45,5 @@ extension GamificationMigrations {
                 PRIMARY KEY (level, bucket)
             );
 
-            -- How many ranked users hold more than `held` coins: the large buckets above held's, the small
-            -- buckets above held's inside its large one, the exact balances above held inside its small one.
-            CREATE FUNCTION gamification.users_above(held bigint) RETURNS bigint
-            LANGUAGE sql STABLE PARALLEL SAFE AS $$
-                SELECT COALESCE((SELECT sum(users) FROM gamification.coin_histogram_buckets
-                                 WHERE level = 2 AND bucket > held >> 10), 0)
-                     + COALESCE((SELECT sum(users) FROM gamification.coin_histogram_buckets
-                                 WHERE level = 1 AND bucket > held >> 5 AND bucket < ((held >> 10) + 1) << 5), 0)
-                     + COALESCE((SELECT sum(users) FROM gamification.coin_histogram
-                                 WHERE coins > held AND coins < ((held >> 5) + 1) << 5), 0)
-            $$;
             """)
 }
