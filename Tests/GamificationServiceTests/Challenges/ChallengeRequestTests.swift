@@ -66,4 +66,27 @@ import Testing
             #expect(listed.challenges.first?.creatorUserID == "")
         }
     }
+
+    @Test func listsPageNewestFirstAndATokenServesOnlyItsOwnList() async throws {
+        try await GamificationTestStack.with { stack in
+            let anna = try await stack.register("anna")
+            var created: [String] = []
+            for _ in 0..<3 {
+                created.append(try await stack.createChallenge(anna).challengeID)
+                stack.clock.advance(seconds: 1)
+            }
+            let first = try await stack.gamification.listChallenges(
+                .init(list: .active, page: .init(pageSize: 2)), options: anna.bearer)
+            let token = try #require(first.page?.nextPageToken)
+            let second = try await stack.gamification.listChallenges(
+                .init(list: .active, page: .init(pageSize: 2, pageToken: token)), options: anna.bearer)
+            #expect((first.challenges + second.challenges).map(\.challengeID) == created.reversed())
+            #expect(second.page?.nextPageToken == "")
+            let elsewhere = try await #require(throws: RPCError.self) {
+                _ = try await stack.gamification.listChallenges(
+                    .init(list: .finished, page: .init(pageToken: token)), options: anna.bearer)
+            }
+            #expect(elsewhere.badFields == ["page.page_token"])
+        }
+    }
 }
