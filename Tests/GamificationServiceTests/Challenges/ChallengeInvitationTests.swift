@@ -59,7 +59,7 @@ import Testing
             let challenge = try await stack.createChallenge(anna)
             let unknown = ChallengeID.generate(at: Date()).description
             for id in [challenge.challengeID, unknown] {
-                let calls: [() async throws -> Void] = [
+                var calls: [() async throws -> Void] = [
                     {
                         _ = try await stack.gamification.forfeitChallenge(
                             .init(challengeID: id), options: eve.bearer)
@@ -77,6 +77,11 @@ import Testing
                             .init(challengeID: id), options: eve.bearer)
                     },
                 ]
+                let watching = stack.gamification.watchChallengeLeaderboard(
+                    .init(challengeID: id), options: eve.bearer)
+                calls.append {
+                    for try await _ in watching { break }
+                }
                 for call in calls {
                     let error = try await #require(throws: RPCError.self) { try await call() }
                     #expect(error.code == .notFound)
