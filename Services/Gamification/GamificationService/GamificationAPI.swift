@@ -1,15 +1,26 @@
 import KindredAPI
+import KindredEvents
 
 /// `kindred.gamification.v1.GamificationService`: each RPC reads the request, checks the caller, and hands the
 /// rule to the part that owns it. The RPCs are grouped by concern in the `GamificationAPI+*.swift` files.
 struct GamificationAPI: Kindred_Gamification_V1_GamificationService.Service {
     let context: GamificationContext
+    /// The `gamification.event_outbox` as streams, for `WatchEvents`.
+    let events: EventFeed
+    /// Challenges, coins, badges, the global ranking, and their streams.
+    let challenges: Challenges
 
     /// Builds every part from `context`.
     init(context: GamificationContext) throws {
         self.context = context
+        events = try EventFeed(
+            outbox: GamificationEvents.outbox, pool: context.database, logger: context.logger)
+        challenges = Challenges(context: context)
     }
 
     /// Ends the server streams, so that they do not hold the drain.
-    func closeStreams() async {}
+    func closeStreams() async {
+        await events.close()
+        await challenges.close()
+    }
 }

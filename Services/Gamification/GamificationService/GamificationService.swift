@@ -15,6 +15,8 @@ public enum GamificationService {
                 logger: environment.logger)
             let api = try GamificationAPI(context: context)
             environment.background.onDrain { await api.closeStreams() }
+            let challenges = api.challenges
+            environment.background.start("challenge sweep") { await challenges.runSweeps() }
             return [api]
         }
     )

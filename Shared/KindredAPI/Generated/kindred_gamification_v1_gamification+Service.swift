@@ -10,10 +10,58 @@ public enum Kindred_Gamification_V1_GamificationService {
 
     /// The service's methods.
     public enum Method {
+        public static let createChallenge = MethodDescriptor(service: serviceName, method: "CreateChallenge")
+        public static let inviteToChallenge = MethodDescriptor(service: serviceName, method: "InviteToChallenge")
+        public static let respondToChallengeInvitation = MethodDescriptor(service: serviceName, method: "RespondToChallengeInvitation")
+        public static let listChallenges = MethodDescriptor(service: serviceName, method: "ListChallenges", readOnly: true)
+        public static let forfeitChallenge = MethodDescriptor(service: serviceName, method: "ForfeitChallenge")
+        public static let getActiveRestrictions = MethodDescriptor(service: serviceName, method: "GetActiveRestrictions", readOnly: true)
+        public static let createPopularChallenge = MethodDescriptor(service: serviceName, method: "CreatePopularChallenge")
+        public static let listPopularChallenges = MethodDescriptor(service: serviceName, method: "ListPopularChallenges", readOnly: true)
+        public static let joinPopularChallenge = MethodDescriptor(service: serviceName, method: "JoinPopularChallenge")
+        public static let getChallengeLeaderboard = MethodDescriptor(service: serviceName, method: "GetChallengeLeaderboard", readOnly: true)
+        public static let watchChallengeLeaderboard = MethodDescriptor(service: serviceName, method: "WatchChallengeLeaderboard", readOnly: true)
+        public static let getCoinBalance = MethodDescriptor(service: serviceName, method: "GetCoinBalance", readOnly: true)
+        public static let listBadges = MethodDescriptor(service: serviceName, method: "ListBadges", readOnly: true)
+        public static let getGlobalRanking = MethodDescriptor(service: serviceName, method: "GetGlobalRanking", readOnly: true)
+        public static let watchMyAchievements = MethodDescriptor(service: serviceName, method: "WatchMyAchievements", readOnly: true)
+        public static let watchEvents = MethodDescriptor(service: serviceName, method: "WatchEvents", readOnly: true)
     }
 
     /// What a server implements; conforming gives `registerMethods(with:)` for free.
     public protocol Service: RPCService {
+        /// `CreateChallenge`
+        func createChallenge(_ request: Kindred_Gamification_V1_CreateChallengeRequest, context: ServerContext) async throws -> Kindred_Gamification_V1_CreateChallengeResponse
+        /// `InviteToChallenge`
+        func inviteToChallenge(_ request: Kindred_Gamification_V1_InviteToChallengeRequest, context: ServerContext) async throws -> Kindred_Gamification_V1_InviteToChallengeResponse
+        /// `RespondToChallengeInvitation`
+        func respondToChallengeInvitation(_ request: Kindred_Gamification_V1_RespondToChallengeInvitationRequest, context: ServerContext) async throws -> Kindred_Gamification_V1_RespondToChallengeInvitationResponse
+        /// `ListChallenges`
+        func listChallenges(_ request: Kindred_Gamification_V1_ListChallengesRequest, context: ServerContext) async throws -> Kindred_Gamification_V1_ListChallengesResponse
+        /// `ForfeitChallenge`
+        func forfeitChallenge(_ request: Kindred_Gamification_V1_ForfeitChallengeRequest, context: ServerContext) async throws -> Kindred_Gamification_V1_ForfeitChallengeResponse
+        /// `GetActiveRestrictions`
+        func getActiveRestrictions(_ request: Kindred_Gamification_V1_GetActiveRestrictionsRequest, context: ServerContext) async throws -> Kindred_Gamification_V1_GetActiveRestrictionsResponse
+        /// `CreatePopularChallenge`
+        func createPopularChallenge(_ request: Kindred_Gamification_V1_CreatePopularChallengeRequest, context: ServerContext) async throws -> Kindred_Gamification_V1_CreatePopularChallengeResponse
+        /// `ListPopularChallenges`
+        func listPopularChallenges(_ request: Kindred_Gamification_V1_ListPopularChallengesRequest, context: ServerContext) async throws -> Kindred_Gamification_V1_ListPopularChallengesResponse
+        /// `JoinPopularChallenge`
+        func joinPopularChallenge(_ request: Kindred_Gamification_V1_JoinPopularChallengeRequest, context: ServerContext) async throws -> Kindred_Gamification_V1_JoinPopularChallengeResponse
+        /// `GetChallengeLeaderboard`
+        func getChallengeLeaderboard(_ request: Kindred_Gamification_V1_GetChallengeLeaderboardRequest, context: ServerContext) async throws -> Kindred_Gamification_V1_GetChallengeLeaderboardResponse
+        /// `WatchChallengeLeaderboard`
+        func watchChallengeLeaderboard(_ request: Kindred_Gamification_V1_WatchChallengeLeaderboardRequest, responses: ResponseStreamWriter<Kindred_Gamification_V1_ChallengeResult>, context: ServerContext) async throws
+        /// `GetCoinBalance`
+        func getCoinBalance(_ request: Kindred_Gamification_V1_GetCoinBalanceRequest, context: ServerContext) async throws -> Kindred_Gamification_V1_GetCoinBalanceResponse
+        /// `ListBadges`
+        func listBadges(_ request: Kindred_Gamification_V1_ListBadgesRequest, context: ServerContext) async throws -> Kindred_Gamification_V1_ListBadgesResponse
+        /// `GetGlobalRanking`
+        func getGlobalRanking(_ request: Kindred_Gamification_V1_GetGlobalRankingRequest, context: ServerContext) async throws -> Kindred_Gamification_V1_GetGlobalRankingResponse
+        /// `WatchMyAchievements`
+        func watchMyAchievements(_ request: Kindred_Gamification_V1_WatchMyAchievementsRequest, responses: ResponseStreamWriter<Kindred_Gamification_V1_Achievement>, context: ServerContext) async throws
+        /// `WatchEvents`
+        func watchEvents(_ request: Kindred_Gamification_V1_WatchEventsRequest, responses: ResponseStreamWriter<Kindred_Gamification_V1_Event>, context: ServerContext) async throws
     }
 
     /// A typed client over an `RPCClient`: one method per unary, server- or client-streaming RPC.
@@ -25,10 +73,138 @@ public enum Kindred_Gamification_V1_GamificationService {
         public init(_ rpc: RPCClient) {
             self.rpc = rpc
         }
+
+        /// `CreateChallenge`
+        public func createChallenge(_ request: Kindred_Gamification_V1_CreateChallengeRequest, options: CallOptions = CallOptions()) async throws(RPCError) -> Kindred_Gamification_V1_CreateChallengeResponse {
+            try await rpc.unary(method: Method.createChallenge, request: request, options: options)
+        }
+
+        /// `InviteToChallenge`
+        public func inviteToChallenge(_ request: Kindred_Gamification_V1_InviteToChallengeRequest, options: CallOptions = CallOptions()) async throws(RPCError) -> Kindred_Gamification_V1_InviteToChallengeResponse {
+            try await rpc.unary(method: Method.inviteToChallenge, request: request, options: options)
+        }
+
+        /// `RespondToChallengeInvitation`
+        public func respondToChallengeInvitation(_ request: Kindred_Gamification_V1_RespondToChallengeInvitationRequest, options: CallOptions = CallOptions()) async throws(RPCError) -> Kindred_Gamification_V1_RespondToChallengeInvitationResponse {
+            try await rpc.unary(method: Method.respondToChallengeInvitation, request: request, options: options)
+        }
+
+        /// `ListChallenges`
+        public func listChallenges(_ request: Kindred_Gamification_V1_ListChallengesRequest, options: CallOptions = CallOptions()) async throws(RPCError) -> Kindred_Gamification_V1_ListChallengesResponse {
+            try await rpc.unary(method: Method.listChallenges, request: request, options: options)
+        }
+
+        /// `ForfeitChallenge`
+        public func forfeitChallenge(_ request: Kindred_Gamification_V1_ForfeitChallengeRequest, options: CallOptions = CallOptions()) async throws(RPCError) -> Kindred_Gamification_V1_ForfeitChallengeResponse {
+            try await rpc.unary(method: Method.forfeitChallenge, request: request, options: options)
+        }
+
+        /// `GetActiveRestrictions`
+        public func getActiveRestrictions(_ request: Kindred_Gamification_V1_GetActiveRestrictionsRequest, options: CallOptions = CallOptions()) async throws(RPCError) -> Kindred_Gamification_V1_GetActiveRestrictionsResponse {
+            try await rpc.unary(method: Method.getActiveRestrictions, request: request, options: options)
+        }
+
+        /// `CreatePopularChallenge`
+        public func createPopularChallenge(_ request: Kindred_Gamification_V1_CreatePopularChallengeRequest, options: CallOptions = CallOptions()) async throws(RPCError) -> Kindred_Gamification_V1_CreatePopularChallengeResponse {
+            try await rpc.unary(method: Method.createPopularChallenge, request: request, options: options)
+        }
+
+        /// `ListPopularChallenges`
+        public func listPopularChallenges(_ request: Kindred_Gamification_V1_ListPopularChallengesRequest, options: CallOptions = CallOptions()) async throws(RPCError) -> Kindred_Gamification_V1_ListPopularChallengesResponse {
+            try await rpc.unary(method: Method.listPopularChallenges, request: request, options: options)
+        }
+
+        /// `JoinPopularChallenge`
+        public func joinPopularChallenge(_ request: Kindred_Gamification_V1_JoinPopularChallengeRequest, options: CallOptions = CallOptions()) async throws(RPCError) -> Kindred_Gamification_V1_JoinPopularChallengeResponse {
+            try await rpc.unary(method: Method.joinPopularChallenge, request: request, options: options)
+        }
+
+        /// `GetChallengeLeaderboard`
+        public func getChallengeLeaderboard(_ request: Kindred_Gamification_V1_GetChallengeLeaderboardRequest, options: CallOptions = CallOptions()) async throws(RPCError) -> Kindred_Gamification_V1_GetChallengeLeaderboardResponse {
+            try await rpc.unary(method: Method.getChallengeLeaderboard, request: request, options: options)
+        }
+
+        /// `WatchChallengeLeaderboard`
+        public func watchChallengeLeaderboard(_ request: Kindred_Gamification_V1_WatchChallengeLeaderboardRequest, options: CallOptions = CallOptions()) -> ClientResponseStream<Kindred_Gamification_V1_ChallengeResult> {
+            rpc.serverStreaming(method: Method.watchChallengeLeaderboard, request: request, options: options)
+        }
+
+        /// `GetCoinBalance`
+        public func getCoinBalance(_ request: Kindred_Gamification_V1_GetCoinBalanceRequest, options: CallOptions = CallOptions()) async throws(RPCError) -> Kindred_Gamification_V1_GetCoinBalanceResponse {
+            try await rpc.unary(method: Method.getCoinBalance, request: request, options: options)
+        }
+
+        /// `ListBadges`
+        public func listBadges(_ request: Kindred_Gamification_V1_ListBadgesRequest, options: CallOptions = CallOptions()) async throws(RPCError) -> Kindred_Gamification_V1_ListBadgesResponse {
+            try await rpc.unary(method: Method.listBadges, request: request, options: options)
+        }
+
+        /// `GetGlobalRanking`
+        public func getGlobalRanking(_ request: Kindred_Gamification_V1_GetGlobalRankingRequest, options: CallOptions = CallOptions()) async throws(RPCError) -> Kindred_Gamification_V1_GetGlobalRankingResponse {
+            try await rpc.unary(method: Method.getGlobalRanking, request: request, options: options)
+        }
+
+        /// `WatchMyAchievements`
+        public func watchMyAchievements(_ request: Kindred_Gamification_V1_WatchMyAchievementsRequest, options: CallOptions = CallOptions()) -> ClientResponseStream<Kindred_Gamification_V1_Achievement> {
+            rpc.serverStreaming(method: Method.watchMyAchievements, request: request, options: options)
+        }
+
+        /// `WatchEvents`
+        public func watchEvents(_ request: Kindred_Gamification_V1_WatchEventsRequest, options: CallOptions = CallOptions()) -> ClientResponseStream<Kindred_Gamification_V1_Event> {
+            rpc.serverStreaming(method: Method.watchEvents, request: request, options: options)
+        }
     }
 }
 
 extension Kindred_Gamification_V1_GamificationService.Service {
     public func registerMethods(with router: inout RPCRouter) {
+        router.registerUnary(Kindred_Gamification_V1_GamificationService.Method.createChallenge) { request, context in
+            try await self.createChallenge(request, context: context)
+        }
+        router.registerUnary(Kindred_Gamification_V1_GamificationService.Method.inviteToChallenge) { request, context in
+            try await self.inviteToChallenge(request, context: context)
+        }
+        router.registerUnary(Kindred_Gamification_V1_GamificationService.Method.respondToChallengeInvitation) { request, context in
+            try await self.respondToChallengeInvitation(request, context: context)
+        }
+        router.registerUnary(Kindred_Gamification_V1_GamificationService.Method.listChallenges) { request, context in
+            try await self.listChallenges(request, context: context)
+        }
+        router.registerUnary(Kindred_Gamification_V1_GamificationService.Method.forfeitChallenge) { request, context in
+            try await self.forfeitChallenge(request, context: context)
+        }
+        router.registerUnary(Kindred_Gamification_V1_GamificationService.Method.getActiveRestrictions) { request, context in
+            try await self.getActiveRestrictions(request, context: context)
+        }
+        router.registerUnary(Kindred_Gamification_V1_GamificationService.Method.createPopularChallenge) { request, context in
+            try await self.createPopularChallenge(request, context: context)
+        }
+        router.registerUnary(Kindred_Gamification_V1_GamificationService.Method.listPopularChallenges) { request, context in
+            try await self.listPopularChallenges(request, context: context)
+        }
+        router.registerUnary(Kindred_Gamification_V1_GamificationService.Method.joinPopularChallenge) { request, context in
+            try await self.joinPopularChallenge(request, context: context)
+        }
+        router.registerUnary(Kindred_Gamification_V1_GamificationService.Method.getChallengeLeaderboard) { request, context in
+            try await self.getChallengeLeaderboard(request, context: context)
+        }
+        router.registerServerStreaming(Kindred_Gamification_V1_GamificationService.Method.watchChallengeLeaderboard) { request, responses, context in
+            try await self.watchChallengeLeaderboard(request, responses: responses, context: context)
+        }
+        router.registerUnary(Kindred_Gamification_V1_GamificationService.Method.getCoinBalance) { request, context in
+            try await self.getCoinBalance(request, context: context)
+        }
+        router.registerUnary(Kindred_Gamification_V1_GamificationService.Method.listBadges) { request, context in
+            try await self.listBadges(request, context: context)
+        }
+        router.registerUnary(Kindred_Gamification_V1_GamificationService.Method.getGlobalRanking) { request, context in
+            try await self.getGlobalRanking(request, context: context)
+        }
+        router.registerServerStreaming(Kindred_Gamification_V1_GamificationService.Method.watchMyAchievements) { request, responses, context in
+            try await self.watchMyAchievements(request, responses: responses, context: context)
+        }
+        router.registerServerStreaming(Kindred_Gamification_V1_GamificationService.Method.watchEvents) { request, responses, context in
+            try await self.watchEvents(request, responses: responses, context: context)
+        }
     }
 }

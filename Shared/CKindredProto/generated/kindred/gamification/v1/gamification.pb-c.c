@@ -7,10 +7,42 @@
 #endif
 
 #include "kindred/gamification/v1/gamification.pb-c.h"
-static const ProtobufCMethodDescriptor kindred__gamification__v1__gamification_service__method_descriptors[0] =
+static const ProtobufCMethodDescriptor kindred__gamification__v1__gamification_service__method_descriptors[16] =
 {
+  { "CreateChallenge", &kindred__gamification__v1__create_challenge_request__descriptor, &kindred__gamification__v1__create_challenge_response__descriptor },
+  { "InviteToChallenge", &kindred__gamification__v1__invite_to_challenge_request__descriptor, &kindred__gamification__v1__invite_to_challenge_response__descriptor },
+  { "RespondToChallengeInvitation", &kindred__gamification__v1__respond_to_challenge_invitation_request__descriptor, &kindred__gamification__v1__respond_to_challenge_invitation_response__descriptor },
+  { "ListChallenges", &kindred__gamification__v1__list_challenges_request__descriptor, &kindred__gamification__v1__list_challenges_response__descriptor },
+  { "ForfeitChallenge", &kindred__gamification__v1__forfeit_challenge_request__descriptor, &kindred__gamification__v1__forfeit_challenge_response__descriptor },
+  { "GetActiveRestrictions", &kindred__gamification__v1__get_active_restrictions_request__descriptor, &kindred__gamification__v1__get_active_restrictions_response__descriptor },
+  { "CreatePopularChallenge", &kindred__gamification__v1__create_popular_challenge_request__descriptor, &kindred__gamification__v1__create_popular_challenge_response__descriptor },
+  { "ListPopularChallenges", &kindred__gamification__v1__list_popular_challenges_request__descriptor, &kindred__gamification__v1__list_popular_challenges_response__descriptor },
+  { "JoinPopularChallenge", &kindred__gamification__v1__join_popular_challenge_request__descriptor, &kindred__gamification__v1__join_popular_challenge_response__descriptor },
+  { "GetChallengeLeaderboard", &kindred__gamification__v1__get_challenge_leaderboard_request__descriptor, &kindred__gamification__v1__get_challenge_leaderboard_response__descriptor },
+  { "WatchChallengeLeaderboard", &kindred__gamification__v1__watch_challenge_leaderboard_request__descriptor, &kindred__gamification__v1__challenge_result__descriptor },
+  { "GetCoinBalance", &kindred__gamification__v1__get_coin_balance_request__descriptor, &kindred__gamification__v1__get_coin_balance_response__descriptor },
+  { "ListBadges", &kindred__gamification__v1__list_badges_request__descriptor, &kindred__gamification__v1__list_badges_response__descriptor },
+  { "GetGlobalRanking", &kindred__gamification__v1__get_global_ranking_request__descriptor, &kindred__gamification__v1__get_global_ranking_response__descriptor },
+  { "WatchMyAchievements", &kindred__gamification__v1__watch_my_achievements_request__descriptor, &kindred__gamification__v1__achievement__descriptor },
+  { "WatchEvents", &kindred__gamification__v1__watch_events_request__descriptor, &kindred__gamification__v1__event__descriptor },
 };
 const unsigned kindred__gamification__v1__gamification_service__method_indices_by_name[] = {
+  0,        /* CreateChallenge */
+  6,        /* CreatePopularChallenge */
+  4,        /* ForfeitChallenge */
+  5,        /* GetActiveRestrictions */
+  9,        /* GetChallengeLeaderboard */
+  11,        /* GetCoinBalance */
+  13,        /* GetGlobalRanking */
+  1,        /* InviteToChallenge */
+  8,        /* JoinPopularChallenge */
+  12,        /* ListBadges */
+  3,        /* ListChallenges */
+  7,        /* ListPopularChallenges */
+  2,        /* RespondToChallengeInvitation */
+  10,        /* WatchChallengeLeaderboard */
+  15,        /* WatchEvents */
+  14         /* WatchMyAchievements */
 };
 const ProtobufCServiceDescriptor kindred__gamification__v1__gamification_service__descriptor =
 {
@@ -19,10 +51,138 @@ const ProtobufCServiceDescriptor kindred__gamification__v1__gamification_service
   "GamificationService",
   "Kindred__Gamification__V1__GamificationService",
   "kindred.gamification.v1",
-  0,
+  16,
   kindred__gamification__v1__gamification_service__method_descriptors,
   kindred__gamification__v1__gamification_service__method_indices_by_name
 };
+void kindred__gamification__v1__gamification_service__create_challenge(ProtobufCService *service,
+                                                                       const Kindred__Gamification__V1__CreateChallengeRequest *input,
+                                                                       Kindred__Gamification__V1__CreateChallengeResponse_Closure closure,
+                                                                       void *closure_data)
+{
+  assert(service->descriptor == &kindred__gamification__v1__gamification_service__descriptor);
+  service->invoke(service, 0, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void kindred__gamification__v1__gamification_service__invite_to_challenge(ProtobufCService *service,
+                                                                          const Kindred__Gamification__V1__InviteToChallengeRequest *input,
+                                                                          Kindred__Gamification__V1__InviteToChallengeResponse_Closure closure,
+                                                                          void *closure_data)
+{
+  assert(service->descriptor == &kindred__gamification__v1__gamification_service__descriptor);
+  service->invoke(service, 1, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void kindred__gamification__v1__gamification_service__respond_to_challenge_invitation(ProtobufCService *service,
+                                                                                      const Kindred__Gamification__V1__RespondToChallengeInvitationRequest *input,
+                                                                                      Kindred__Gamification__V1__RespondToChallengeInvitationResponse_Closure closure,
+                                                                                      void *closure_data)
+{
+  assert(service->descriptor == &kindred__gamification__v1__gamification_service__descriptor);
+  service->invoke(service, 2, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void kindred__gamification__v1__gamification_service__list_challenges(ProtobufCService *service,
+                                                                      const Kindred__Gamification__V1__ListChallengesRequest *input,
+                                                                      Kindred__Gamification__V1__ListChallengesResponse_Closure closure,
+                                                                      void *closure_data)
+{
+  assert(service->descriptor == &kindred__gamification__v1__gamification_service__descriptor);
+  service->invoke(service, 3, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void kindred__gamification__v1__gamification_service__forfeit_challenge(ProtobufCService *service,
+                                                                        const Kindred__Gamification__V1__ForfeitChallengeRequest *input,
+                                                                        Kindred__Gamification__V1__ForfeitChallengeResponse_Closure closure,
+                                                                        void *closure_data)
+{
+  assert(service->descriptor == &kindred__gamification__v1__gamification_service__descriptor);
+  service->invoke(service, 4, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void kindred__gamification__v1__gamification_service__get_active_restrictions(ProtobufCService *service,
+                                                                              const Kindred__Gamification__V1__GetActiveRestrictionsRequest *input,
+                                                                              Kindred__Gamification__V1__GetActiveRestrictionsResponse_Closure closure,
+                                                                              void *closure_data)
+{
+  assert(service->descriptor == &kindred__gamification__v1__gamification_service__descriptor);
+  service->invoke(service, 5, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void kindred__gamification__v1__gamification_service__create_popular_challenge(ProtobufCService *service,
+                                                                               const Kindred__Gamification__V1__CreatePopularChallengeRequest *input,
+                                                                               Kindred__Gamification__V1__CreatePopularChallengeResponse_Closure closure,
+                                                                               void *closure_data)
+{
+  assert(service->descriptor == &kindred__gamification__v1__gamification_service__descriptor);
+  service->invoke(service, 6, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void kindred__gamification__v1__gamification_service__list_popular_challenges(ProtobufCService *service,
+                                                                              const Kindred__Gamification__V1__ListPopularChallengesRequest *input,
+                                                                              Kindred__Gamification__V1__ListPopularChallengesResponse_Closure closure,
+                                                                              void *closure_data)
+{
+  assert(service->descriptor == &kindred__gamification__v1__gamification_service__descriptor);
+  service->invoke(service, 7, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void kindred__gamification__v1__gamification_service__join_popular_challenge(ProtobufCService *service,
+                                                                             const Kindred__Gamification__V1__JoinPopularChallengeRequest *input,
+                                                                             Kindred__Gamification__V1__JoinPopularChallengeResponse_Closure closure,
+                                                                             void *closure_data)
+{
+  assert(service->descriptor == &kindred__gamification__v1__gamification_service__descriptor);
+  service->invoke(service, 8, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void kindred__gamification__v1__gamification_service__get_challenge_leaderboard(ProtobufCService *service,
+                                                                                const Kindred__Gamification__V1__GetChallengeLeaderboardRequest *input,
+                                                                                Kindred__Gamification__V1__GetChallengeLeaderboardResponse_Closure closure,
+                                                                                void *closure_data)
+{
+  assert(service->descriptor == &kindred__gamification__v1__gamification_service__descriptor);
+  service->invoke(service, 9, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void kindred__gamification__v1__gamification_service__watch_challenge_leaderboard(ProtobufCService *service,
+                                                                                  const Kindred__Gamification__V1__WatchChallengeLeaderboardRequest *input,
+                                                                                  Kindred__Gamification__V1__ChallengeResult_Closure closure,
+                                                                                  void *closure_data)
+{
+  assert(service->descriptor == &kindred__gamification__v1__gamification_service__descriptor);
+  service->invoke(service, 10, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void kindred__gamification__v1__gamification_service__get_coin_balance(ProtobufCService *service,
+                                                                       const Kindred__Gamification__V1__GetCoinBalanceRequest *input,
+                                                                       Kindred__Gamification__V1__GetCoinBalanceResponse_Closure closure,
+                                                                       void *closure_data)
+{
+  assert(service->descriptor == &kindred__gamification__v1__gamification_service__descriptor);
+  service->invoke(service, 11, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void kindred__gamification__v1__gamification_service__list_badges(ProtobufCService *service,
+                                                                  const Kindred__Gamification__V1__ListBadgesRequest *input,
+                                                                  Kindred__Gamification__V1__ListBadgesResponse_Closure closure,
+                                                                  void *closure_data)
+{
+  assert(service->descriptor == &kindred__gamification__v1__gamification_service__descriptor);
+  service->invoke(service, 12, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void kindred__gamification__v1__gamification_service__get_global_ranking(ProtobufCService *service,
+                                                                         const Kindred__Gamification__V1__GetGlobalRankingRequest *input,
+                                                                         Kindred__Gamification__V1__GetGlobalRankingResponse_Closure closure,
+                                                                         void *closure_data)
+{
+  assert(service->descriptor == &kindred__gamification__v1__gamification_service__descriptor);
+  service->invoke(service, 13, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void kindred__gamification__v1__gamification_service__watch_my_achievements(ProtobufCService *service,
+                                                                            const Kindred__Gamification__V1__WatchMyAchievementsRequest *input,
+                                                                            Kindred__Gamification__V1__Achievement_Closure closure,
+                                                                            void *closure_data)
+{
+  assert(service->descriptor == &kindred__gamification__v1__gamification_service__descriptor);
+  service->invoke(service, 14, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void kindred__gamification__v1__gamification_service__watch_events(ProtobufCService *service,
+                                                                   const Kindred__Gamification__V1__WatchEventsRequest *input,
+                                                                   Kindred__Gamification__V1__Event_Closure closure,
+                                                                   void *closure_data)
+{
+  assert(service->descriptor == &kindred__gamification__v1__gamification_service__descriptor);
+  service->invoke(service, 15, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
 void kindred__gamification__v1__gamification_service__init (Kindred__Gamification__V1__GamificationService_Service *service,
                                                             Kindred__Gamification__V1__GamificationService_ServiceDestroy destroy)
 {
