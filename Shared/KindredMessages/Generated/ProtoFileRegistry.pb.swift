@@ -303,18 +303,56 @@ extension ProtoFileRegistry {
             ]
         ),
         ProtoFileDescriptor(
-            name: "kindred/gamification/v1/gamification.proto",
-            dependencies: [],
+            name: "kindred/gamification/v1/usage.proto",
+            dependencies: ["kindred/common/v1/date.proto", "kindred/common/v1/paging.proto", "kindred/common/v1/timestamp.proto"],
             serializedFileDescriptor: EmbeddedDescriptors.file(at: 15),
+            serviceNames: [],
+            symbols: [
+                "kindred.gamification.v1.UsageSession",
+                "kindred.gamification.v1.UploadUsageRequest",
+                "kindred.gamification.v1.UploadUsageResponse",
+                "kindred.gamification.v1.UsageSettings",
+                "kindred.gamification.v1.GetUsageSettingsRequest",
+                "kindred.gamification.v1.GetUsageSettingsResponse",
+                "kindred.gamification.v1.SetUsageSettingsRequest",
+                "kindred.gamification.v1.SetUsageSettingsResponse",
+                "kindred.gamification.v1.GetUsageSummaryRequest",
+                "kindred.gamification.v1.AppUsage",
+                "kindred.gamification.v1.GetUsageSummaryResponse",
+                "kindred.gamification.v1.ListUsageSessionsRequest",
+                "kindred.gamification.v1.ListUsageSessionsResponse",
+                "kindred.gamification.v1.GetFriendLeaderboardRequest",
+                "kindred.gamification.v1.LeaderboardEntry",
+                "kindred.gamification.v1.GetFriendLeaderboardResponse",
+                "kindred.gamification.v1.PopularApp",
+                "kindred.gamification.v1.ListPopularAppsRequest",
+                "kindred.gamification.v1.ListPopularAppsResponse",
+                "kindred.gamification.v1.SetPopularAppsRequest",
+                "kindred.gamification.v1.SetPopularAppsResponse",
+                "kindred.gamification.v1.UsagePeriod",
+            ]
+        ),
+        ProtoFileDescriptor(
+            name: "kindred/gamification/v1/gamification.proto",
+            dependencies: ["kindred/gamification/v1/usage.proto"],
+            serializedFileDescriptor: EmbeddedDescriptors.file(at: 16),
             serviceNames: ["kindred.gamification.v1.GamificationService"],
             symbols: [
                 "kindred.gamification.v1.GamificationService",
+                "kindred.gamification.v1.GamificationService.UploadUsage",
+                "kindred.gamification.v1.GamificationService.GetUsageSettings",
+                "kindred.gamification.v1.GamificationService.SetUsageSettings",
+                "kindred.gamification.v1.GamificationService.GetUsageSummary",
+                "kindred.gamification.v1.GamificationService.ListUsageSessions",
+                "kindred.gamification.v1.GamificationService.GetFriendLeaderboard",
+                "kindred.gamification.v1.GamificationService.ListPopularApps",
+                "kindred.gamification.v1.GamificationService.SetPopularApps",
             ]
         ),
         ProtoFileDescriptor(
             name: "kindred/identity/v1/identity.proto",
             dependencies: ["kindred/common/v1/date.proto", "kindred/common/v1/paging.proto", "kindred/common/v1/timestamp.proto"],
-            serializedFileDescriptor: EmbeddedDescriptors.file(at: 16),
+            serializedFileDescriptor: EmbeddedDescriptors.file(at: 17),
             serviceNames: ["kindred.identity.v1.IdentityService"],
             symbols: [
                 "kindred.identity.v1.PublicAccount",
@@ -392,7 +430,7 @@ extension ProtoFileRegistry {
         ProtoFileDescriptor(
             name: "kindred/social/v1/social.proto",
             dependencies: ["kindred/common/v1/paging.proto", "kindred/common/v1/timestamp.proto"],
-            serializedFileDescriptor: EmbeddedDescriptors.file(at: 17),
+            serializedFileDescriptor: EmbeddedDescriptors.file(at: 18),
             serviceNames: ["kindred.social.v1.SocialService"],
             symbols: [
                 "kindred.social.v1.Person",

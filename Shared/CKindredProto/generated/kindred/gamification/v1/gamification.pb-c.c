@@ -7,10 +7,26 @@
 #endif
 
 #include "kindred/gamification/v1/gamification.pb-c.h"
-static const ProtobufCMethodDescriptor kindred__gamification__v1__gamification_service__method_descriptors[0] =
+static const ProtobufCMethodDescriptor kindred__gamification__v1__gamification_service__method_descriptors[8] =
 {
+  { "UploadUsage", &kindred__gamification__v1__upload_usage_request__descriptor, &kindred__gamification__v1__upload_usage_response__descriptor },
+  { "GetUsageSettings", &kindred__gamification__v1__get_usage_settings_request__descriptor, &kindred__gamification__v1__get_usage_settings_response__descriptor },
+  { "SetUsageSettings", &kindred__gamification__v1__set_usage_settings_request__descriptor, &kindred__gamification__v1__set_usage_settings_response__descriptor },
+  { "GetUsageSummary", &kindred__gamification__v1__get_usage_summary_request__descriptor, &kindred__gamification__v1__get_usage_summary_response__descriptor },
+  { "ListUsageSessions", &kindred__gamification__v1__list_usage_sessions_request__descriptor, &kindred__gamification__v1__list_usage_sessions_response__descriptor },
+  { "GetFriendLeaderboard", &kindred__gamification__v1__get_friend_leaderboard_request__descriptor, &kindred__gamification__v1__get_friend_leaderboard_response__descriptor },
+  { "ListPopularApps", &kindred__gamification__v1__list_popular_apps_request__descriptor, &kindred__gamification__v1__list_popular_apps_response__descriptor },
+  { "SetPopularApps", &kindred__gamification__v1__set_popular_apps_request__descriptor, &kindred__gamification__v1__set_popular_apps_response__descriptor },
 };
 const unsigned kindred__gamification__v1__gamification_service__method_indices_by_name[] = {
+  5,        /* GetFriendLeaderboard */
+  1,        /* GetUsageSettings */
+  3,        /* GetUsageSummary */
+  6,        /* ListPopularApps */
+  4,        /* ListUsageSessions */
+  7,        /* SetPopularApps */
+  2,        /* SetUsageSettings */
+  0         /* UploadUsage */
 };
 const ProtobufCServiceDescriptor kindred__gamification__v1__gamification_service__descriptor =
 {
@@ -19,10 +35,74 @@ const ProtobufCServiceDescriptor kindred__gamification__v1__gamification_service
   "GamificationService",
   "Kindred__Gamification__V1__GamificationService",
   "kindred.gamification.v1",
-  0,
+  8,
   kindred__gamification__v1__gamification_service__method_descriptors,
   kindred__gamification__v1__gamification_service__method_indices_by_name
 };
+void kindred__gamification__v1__gamification_service__upload_usage(ProtobufCService *service,
+                                                                   const Kindred__Gamification__V1__UploadUsageRequest *input,
+                                                                   Kindred__Gamification__V1__UploadUsageResponse_Closure closure,
+                                                                   void *closure_data)
+{
+  assert(service->descriptor == &kindred__gamification__v1__gamification_service__descriptor);
+  service->invoke(service, 0, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void kindred__gamification__v1__gamification_service__get_usage_settings(ProtobufCService *service,
+                                                                         const Kindred__Gamification__V1__GetUsageSettingsRequest *input,
+                                                                         Kindred__Gamification__V1__GetUsageSettingsResponse_Closure closure,
+                                                                         void *closure_data)
+{
+  assert(service->descriptor == &kindred__gamification__v1__gamification_service__descriptor);
+  service->invoke(service, 1, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void kindred__gamification__v1__gamification_service__set_usage_settings(ProtobufCService *service,
+                                                                         const Kindred__Gamification__V1__SetUsageSettingsRequest *input,
+                                                                         Kindred__Gamification__V1__SetUsageSettingsResponse_Closure closure,
+                                                                         void *closure_data)
+{
+  assert(service->descriptor == &kindred__gamification__v1__gamification_service__descriptor);
+  service->invoke(service, 2, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void kindred__gamification__v1__gamification_service__get_usage_summary(ProtobufCService *service,
+                                                                        const Kindred__Gamification__V1__GetUsageSummaryRequest *input,
+                                                                        Kindred__Gamification__V1__GetUsageSummaryResponse_Closure closure,
+                                                                        void *closure_data)
+{
+  assert(service->descriptor == &kindred__gamification__v1__gamification_service__descriptor);
+  service->invoke(service, 3, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void kindred__gamification__v1__gamification_service__list_usage_sessions(ProtobufCService *service,
+                                                                          const Kindred__Gamification__V1__ListUsageSessionsRequest *input,
+                                                                          Kindred__Gamification__V1__ListUsageSessionsResponse_Closure closure,
+                                                                          void *closure_data)
+{
+  assert(service->descriptor == &kindred__gamification__v1__gamification_service__descriptor);
+  service->invoke(service, 4, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void kindred__gamification__v1__gamification_service__get_friend_leaderboard(ProtobufCService *service,
+                                                                             const Kindred__Gamification__V1__GetFriendLeaderboardRequest *input,
+                                                                             Kindred__Gamification__V1__GetFriendLeaderboardResponse_Closure closure,
+                                                                             void *closure_data)
+{
+  assert(service->descriptor == &kindred__gamification__v1__gamification_service__descriptor);
+  service->invoke(service, 5, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void kindred__gamification__v1__gamification_service__list_popular_apps(ProtobufCService *service,
+                                                                        const Kindred__Gamification__V1__ListPopularAppsRequest *input,
+                                                                        Kindred__Gamification__V1__ListPopularAppsResponse_Closure closure,
+                                                                        void *closure_data)
+{
+  assert(service->descriptor == &kindred__gamification__v1__gamification_service__descriptor);
+  service->invoke(service, 6, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void kindred__gamification__v1__gamification_service__set_popular_apps(ProtobufCService *service,
+                                                                       const Kindred__Gamification__V1__SetPopularAppsRequest *input,
+                                                                       Kindred__Gamification__V1__SetPopularAppsResponse_Closure closure,
+                                                                       void *closure_data)
+{
+  assert(service->descriptor == &kindred__gamification__v1__gamification_service__descriptor);
+  service->invoke(service, 7, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
 void kindred__gamification__v1__gamification_service__init (Kindred__Gamification__V1__GamificationService_Service *service,
                                                             Kindred__Gamification__V1__GamificationService_ServiceDestroy destroy)
 {
