@@ -1,8 +1,11 @@
+import KindredEvents
 import KindredPostgres
 
 /// The `gamification` schema's migrations, in order; each one is shipped once and never edited after release.
 enum GamificationMigrations {
     static let all: [Migration] = [
-        v1CreateUsage
+        v1CreateUsage,
+        v2UsageSettingsAndPopularApps,
+        EventCursors.migration(schema: "gamification", version: 3),
     ]
 }
