@@ -3,8 +3,8 @@ import KindredHandlers
 import KindredRPC
 import KindredRuntime
 
-/// Friendships asked of the social service: `AreFriends` with gamification's own service token, cached
-/// briefly (`FriendshipCache`); the caller's friend list with the caller's own token (`ListFriends`, 500 a
+/// Friendships asked of the social service: `AreFriends` with gamification's own service token, a "yes"
+/// cached briefly (`FriendshipCache`); the caller's friend list with the caller's own token (`ListFriends`, 500 a
 /// page). Social's failures become gamification's answers through `PeerCall`.
 struct SocialFriendGraph: FriendGraph {
     /// More friends than any person keeps: a list still running past it is cut there.
@@ -23,14 +23,14 @@ struct SocialFriendGraph: FriendGraph {
     }
 
     func areFriends(_ user: UserID, _ other: UserID) async throws -> Bool {
-        if let known = cache.answer(user, other) { return known }
+        if cache.knownFriends(user, other) { return true }
         let friends = try await PeerCall.run("social") {
             try await client.areFriends(
                 .init(userID: user.description, otherUserID: other.description),
                 options: try await credentials.callOptions(timeout: .seconds(5), idempotent: true)
             ).friends
         }
-        cache.remember(friends, user, other)
+        if friends { cache.rememberFriends(user, other) }
         return friends
     }
 
