@@ -26,7 +26,8 @@ import Testing
         (.unauthenticated, .internal), (.invalidArgument, .internal), (.unavailable, .unavailable),
         (.deadlineExceeded, .unavailable), (.resourceExhausted, .unavailable),
     ])
-    func aCallWithTheServicesOwnTokenNeverPassesThePeersRefusalOn(_ peer: StatusCode, _ caller: StatusCode) async
+    func aCallWithTheServicesOwnTokenNeverPassesThePeersRefusalOn(_ peer: StatusCode, _ caller: StatusCode)
+        async
     {
         #expect(await heard(peer, passingRefusals: false) == caller)
     }

@@ -6,7 +6,8 @@ import KindredRPC
 /// Usage, settings, summaries, history and friend leaderboards, for a person (a service token names no
 /// user); the popular apps for anyone, changed by admins.
 extension GamificationAPI {
-    func uploadUsage(_ request: Kindred_Gamification_V1_UploadUsageRequest, context: ServerContext) async throws
+    func uploadUsage(_ request: Kindred_Gamification_V1_UploadUsageRequest, context: ServerContext)
+        async throws
         -> Kindred_Gamification_V1_UploadUsageResponse
     {
         try await usage.upload(request, of: try context.usageAccount())
@@ -30,7 +31,9 @@ extension GamificationAPI {
         try await usage.summary(request, of: try context.usageAccount())
     }
 
-    func listUsageSessions(_ request: Kindred_Gamification_V1_ListUsageSessionsRequest, context: ServerContext)
+    func listUsageSessions(
+        _ request: Kindred_Gamification_V1_ListUsageSessionsRequest, context: ServerContext
+    )
         async throws -> Kindred_Gamification_V1_ListUsageSessionsResponse
     {
         try await usage.sessions(request, of: try context.usageAccount())
@@ -39,7 +42,8 @@ extension GamificationAPI {
     func getFriendLeaderboard(
         _ request: Kindred_Gamification_V1_GetFriendLeaderboardRequest, context: ServerContext
     ) async throws -> Kindred_Gamification_V1_GetFriendLeaderboardResponse {
-        try await usage.leaderboard(request, for: try context.usageAccount(), forwarding: context.requestMetadata)
+        try await usage.leaderboard(
+            request, for: try context.usageAccount(), forwarding: context.requestMetadata)
     }
 
     func listPopularApps(_ request: Kindred_Gamification_V1_ListPopularAppsRequest, context: ServerContext)

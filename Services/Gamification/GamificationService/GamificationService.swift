@@ -13,7 +13,8 @@ public enum GamificationService {
             let credentials = try environment.requireCredentials()
             let context = GamificationContext(
                 database: environment.database, clock: .system,
-                friends: try SocialFriendGraph(socialTarget: environment.peers.social, credentials: credentials),
+                friends: try SocialFriendGraph(
+                    socialTarget: environment.peers.social, credentials: credentials),
                 logger: environment.logger)
             let api = try GamificationAPI(context: context)
             environment.background.onDrain { await api.closeStreams() }

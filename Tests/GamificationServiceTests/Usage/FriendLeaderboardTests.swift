@@ -12,9 +12,11 @@ import Testing
 @Suite struct FriendLeaderboardTests {
     /// anna is friends with ben and cleo; dan is nobody's friend. Today (15 June) in YouTube: anna 30 minutes,
     /// ben 10, cleo 50 (hidden), dan 5.
-    private func seed(_ stack: GamificationTestStack) async throws -> (TestUser, TestUser, TestUser, TestUser) {
+    private func seed(_ stack: GamificationTestStack) async throws -> (TestUser, TestUser, TestUser, TestUser)
+    {
         let (anna, ben, cleo, dan) = (
-            try await stack.register("anna"), try await stack.register("ben"), try await stack.register("cleo"),
+            try await stack.register("anna"), try await stack.register("ben"),
+            try await stack.register("cleo"),
             try await stack.register("dan")
         )
         try await stack.befriend(anna, ben)
@@ -22,15 +24,19 @@ import Testing
         try await stack.setZone("Europe/Rome", hidden: ["youtube"], of: cleo)
         stack.clock.set("2026-06-15T12:00:00Z")
         for (user, minutes) in [(anna, 30.0), (ben, 10), (cleo, 50), (dan, 5)] {
-            try await stack.upload([usageSession("today", "youtube", from: "2026-06-15T08:00:00Z", minutes: minutes)], as: user)
+            try await stack.upload(
+                [usageSession("today", "youtube", from: "2026-06-15T08:00:00Z", minutes: minutes)], as: user)
         }
         return (anna, ben, cleo, dan)
     }
 
-    private func board(_ stack: GamificationTestStack, of user: TestUser, period: Kindred_Gamification_V1_UsagePeriod = .day)
+    private func board(
+        _ stack: GamificationTestStack, of user: TestUser, period: Kindred_Gamification_V1_UsagePeriod = .day
+    )
         async throws -> Kindred_Gamification_V1_GetFriendLeaderboardResponse
     {
-        try await stack.gamification.getFriendLeaderboard(.init(appID: "youtube", period: period), options: user.bearer)
+        try await stack.gamification.getFriendLeaderboard(
+            .init(appID: "youtube", period: period), options: user.bearer)
     }
 
     @Test func friendsAreRankedLeastTimeFirstWithTheCallersOwnPlace() async throws {

@@ -20,7 +20,8 @@ import Testing
             #expect(refused?.code == .permissionDenied)
 
             let admin = try await stack.register("root")
-            try await stack.pool.query("UPDATE identity.accounts SET role = 'admin' WHERE id = \(admin.id)::uuid")
+            try await stack.pool.query(
+                "UPDATE identity.accounts SET role = 'admin' WHERE id = \(admin.id)::uuid")
             let token = try await stack.social.base.identity.token(
                 .init(grantType: "password", username: admin.username, password: admin.password),
                 options: FamilyTestStack.bearer(nil))

@@ -13,7 +13,8 @@ import Testing
             let (anna, ben) = (try await stack.register("anna"), try await stack.register("ben"))
             for user in [anna, ben] {
                 try await stack.setZone("Europe/Rome", hidden: ["tiktok"], of: user)
-                try await stack.upload([usageSession("s1", "youtube", from: "2026-06-15T08:00:00Z", minutes: 10)], as: user)
+                try await stack.upload(
+                    [usageSession("s1", "youtube", from: "2026-06-15T08:00:00Z", minutes: 10)], as: user)
             }
             let credentials = try ServiceCredentials(
                 clientID: "gamification", clientSecret: FamilyTestStack.gamificationSecret,
@@ -22,7 +23,8 @@ import Testing
                 identity: stack.social.base.identity, credentials: credentials, context: stack.context)
             let consuming = Task { await consumer.run() }
             defer { consuming.cancel() }
-            _ = try await stack.social.base.identity.deleteAccount(.init(password: anna.password), options: anna.bearer)
+            _ = try await stack.social.base.identity.deleteAccount(
+                .init(password: anna.password), options: anna.bearer)
             try await stack.social.base.eventually("gamification forgot anna") {
                 try await stack.usageRows(of: anna) == 0
             }

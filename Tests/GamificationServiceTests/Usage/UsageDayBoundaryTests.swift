@@ -11,8 +11,12 @@ import Testing
             let anna = try await stack.register("anna")
             try await stack.setZone("Europe/Rome", of: anna)
             // 21:30 UTC on 1 May is 23:30 in Rome (UTC+2): 30 minutes before midnight, 60 after.
-            try await stack.upload([usageSession("s1", "youtube", from: "2026-05-01T21:30:00Z", minutes: 90)], as: anna)
-            #expect(try await stack.dailySeconds(of: anna, app: "youtube") == ["2026-05-01": 1_800, "2026-05-02": 3_600])
+            try await stack.upload(
+                [usageSession("s1", "youtube", from: "2026-05-01T21:30:00Z", minutes: 90)], as: anna)
+            #expect(
+                try await stack.dailySeconds(of: anna, app: "youtube") == [
+                    "2026-05-01": 1_800, "2026-05-02": 3_600,
+                ])
             let day = try await stack.gamification.getUsageSummary(
                 .init(period: .day, date: .init(year: 2026, month: 5, day: 2)), options: anna.bearer)
             #expect(day.totalMinutes == 60)
@@ -23,7 +27,8 @@ import Testing
     @Test func theSameSessionInUTCStaysOnOneDay() async throws {
         try await GamificationTestStack.with { stack in
             let ben = try await stack.register("ben")
-            try await stack.upload([usageSession("s1", "youtube", from: "2026-05-01T21:30:00Z", minutes: 90)], as: ben)
+            try await stack.upload(
+                [usageSession("s1", "youtube", from: "2026-05-01T21:30:00Z", minutes: 90)], as: ben)
             #expect(try await stack.dailySeconds(of: ben, app: "youtube") == ["2026-05-01": 5_400])
         }
     }
@@ -64,7 +69,8 @@ import Testing
             #expect(week.firstDay == .init(year: 2026, month: 6, day: 15))
             #expect(week.lastDay == .init(year: 2026, month: 6, day: 21))
             #expect(week.totalMinutes == 20)
-            let month = try await stack.gamification.getUsageSummary(.init(period: .month), options: dan.bearer)
+            let month = try await stack.gamification.getUsageSummary(
+                .init(period: .month), options: dan.bearer)
             #expect(month.firstDay == .init(year: 2026, month: 6, day: 1))
             #expect(month.lastDay == .init(year: 2026, month: 6, day: 30))
             #expect(month.apps.map(\.appID) == ["instagram"])

@@ -12,9 +12,14 @@ import Testing
             let anna = try await stack.register("anna")
             let before = try await stack.gamification.getUsageSettings(.init(), options: anna.bearer).settings
             #expect(before?.timeZone == "UTC")
-            try await stack.setZone("America/New_York", hidden: ["tiktok", "tiktok", "youtube"], standing: "instagram", of: anna)
+            try await stack.setZone(
+                "America/New_York", hidden: ["tiktok", "tiktok", "youtube"], standing: "instagram", of: anna)
             let after = try await stack.gamification.getUsageSettings(.init(), options: anna.bearer).settings
-            #expect(after == .init(timeZone: "America/New_York", hiddenApps: ["tiktok", "youtube"], standingAppID: "instagram"))
+            #expect(
+                after
+                    == .init(
+                        timeZone: "America/New_York", hiddenApps: ["tiktok", "youtube"],
+                        standingAppID: "instagram"))
         }
     }
 

@@ -28,7 +28,8 @@ extension GamificationTestStack {
     }
 
     /// Sets `user`'s time zone (and the rest of their settings).
-    func setZone(_ zone: String, hidden: [String] = [], standing: String = "", of user: TestUser) async throws {
+    func setZone(_ zone: String, hidden: [String] = [], standing: String = "", of user: TestUser) async throws
+    {
         _ = try await gamification.setUsageSettings(
             .init(settings: .init(timeZone: zone, hiddenApps: hidden, standingAppID: standing)),
             options: user.bearer)

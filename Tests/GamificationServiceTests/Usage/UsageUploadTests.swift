@@ -12,10 +12,12 @@ import Testing
         try await GamificationTestStack.with { stack in
             let anna = try await stack.register("anna")
             try await stack.setZone("Europe/Rome", of: anna)
-            let first = usageSession("s1", "youtube", from: "2026-05-01T21:30:00Z", minutes: 90, updated: "2026-05-02T00:00:00Z")
+            let first = usageSession(
+                "s1", "youtube", from: "2026-05-01T21:30:00Z", minutes: 90, updated: "2026-05-02T00:00:00Z")
             #expect(try await stack.upload([first], as: anna).stored == 1)
             // The device trimmed the session to end before midnight: 2 May loses all it had.
-            let newer = usageSession("s1", "youtube", from: "2026-05-01T21:30:00Z", minutes: 20, updated: "2026-05-02T01:00:00Z")
+            let newer = usageSession(
+                "s1", "youtube", from: "2026-05-01T21:30:00Z", minutes: 20, updated: "2026-05-02T01:00:00Z")
             let replaced = try await stack.upload([newer], as: anna)
             #expect((replaced.stored, replaced.unchanged) == (1, 0))
             #expect(try await stack.dailySeconds(of: anna, app: "youtube") == ["2026-05-01": 1_200])
@@ -25,9 +27,11 @@ import Testing
     @Test func anOlderOrEqualVersionChangesNothing() async throws {
         try await GamificationTestStack.with { stack in
             let ben = try await stack.register("ben")
-            let current = usageSession("s1", "youtube", from: "2026-05-01T10:00:00Z", minutes: 30, updated: "2026-05-01T11:00:00Z")
+            let current = usageSession(
+                "s1", "youtube", from: "2026-05-01T10:00:00Z", minutes: 30, updated: "2026-05-01T11:00:00Z")
             try await stack.upload([current], as: ben)
-            let older = usageSession("s1", "youtube", from: "2026-05-01T10:00:00Z", minutes: 90, updated: "2026-05-01T10:59:00Z")
+            let older = usageSession(
+                "s1", "youtube", from: "2026-05-01T10:00:00Z", minutes: 90, updated: "2026-05-01T10:59:00Z")
             #expect(try await stack.upload([older], as: ben).unchanged == 1)
             #expect(try await stack.upload([current], as: ben).unchanged == 1)
             #expect(try await stack.dailySeconds(of: ben, app: "youtube") == ["2026-05-01": 1_800])

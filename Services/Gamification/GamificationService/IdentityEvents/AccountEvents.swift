@@ -39,7 +39,8 @@ struct AccountEvents: Sendable {
         guard case .userDeleted(let deleted) = event.payload else { return }
         guard let user = UserID(deleted.userID) else {
             // It would fail the same way every time and hold the consumer there.
-            logger.error("identity event names no user id; skipped", metadata: ["user_id": "\(deleted.userID)"])
+            logger.error(
+                "identity event names no user id; skipped", metadata: ["user_id": "\(deleted.userID)"])
             return
         }
         for erase in Self.erasures { try await erase(user, tx) }

@@ -15,7 +15,9 @@ extension UsageStore {
 
     /// `user`'s totals over `period` of their own calendar (today by `now` in their zone when it names no
     /// day): at most 31 days of `usage_daily` rows, whatever the length of the history.
-    static func totals(of user: UserID, over period: UsagePeriodRequest, now: Date, on db: some StatementRunner)
+    static func totals(
+        of user: UserID, over period: UsagePeriodRequest, now: Date, on db: some StatementRunner
+    )
         async throws -> Totals
     {
         let rows = try await db.pureRead(
@@ -57,7 +59,8 @@ extension UsageStore {
             """
         ).map { row in
             let (id, app, start, end, updated) = try row.decode((String, String, Date, Date, Date).self)
-            return UsageBatch.Session(clientSessionID: id, appID: app, start: start, end: end, updatedAt: updated)
+            return UsageBatch.Session(
+                clientSessionID: id, appID: app, start: start, end: end, updatedAt: updated)
         }
     }
 }

@@ -11,7 +11,9 @@ enum UsageStore {
     /// The user's settings row (made here on the first upload) is locked first, so one user's batches are
     /// applied one at a time and the second statement, whose snapshot starts after the lock, sees every
     /// session an earlier batch stored.
-    static func store(_ sessions: [UsageBatch.Session], of user: UserID, on pool: PostgresPool) async throws -> Int {
+    static func store(_ sessions: [UsageBatch.Session], of user: UserID, on pool: PostgresPool) async throws
+        -> Int
+    {
         try await pool.transaction { tx in
             let zone = try await tx.query(
                 """
@@ -29,7 +31,9 @@ enum UsageStore {
     /// replaced version takes back the same seconds from the days of the zone it was counted in. The net change
     /// per day and app is applied once: decreases by UPDATE (the row exists, since the old version added to
     /// it), increases by upsert, so no CHECK sees a negative total.
-    private static func ingest(_ sessions: [UsageBatch.Session], of user: UserID, zone: String) -> PostgresQuery {
+    private static func ingest(_ sessions: [UsageBatch.Session], of user: UserID, zone: String)
+        -> PostgresQuery
+    {
         """
         WITH incoming AS (
             SELECT * FROM unnest(\(PostgresArray(sessions.map(\.clientSessionID)))::text[],

@@ -42,10 +42,13 @@ struct SocialFriendGraph: FriendGraph {
         for _ in 0..<Self.mostPages {
             let page = try await PeerCall.run("social", passingRefusals: true) {
                 try await client.listFriends(
-                    .init(page: .init(pageSize: Int32(Paging.maximumSize), pageToken: token)), options: options)
+                    .init(page: .init(pageSize: Int32(Paging.maximumSize), pageToken: token)),
+                    options: options)
             }
             friends += page.friends.compactMap { friend in
-                friend.person.flatMap { person in UserID(person.userID).map { Friend(id: $0, username: person.username) } }
+                friend.person.flatMap { person in
+                    UserID(person.userID).map { Friend(id: $0, username: person.username) }
+                }
             }
             token = page.page?.nextPageToken ?? ""
             if token.isEmpty { break }

@@ -24,7 +24,9 @@ struct PopularApps: Sendable {
         var seen: Set<String> = []
         for (index, app) in request.apps.enumerated() {
             violations.add("apps[\(index)].app_id", AppID.problem(app.appID))
-            if !seen.insert(app.appID).inserted { violations.add("apps[\(index)].app_id", "appears earlier in the list") }
+            if !seen.insert(app.appID).inserted {
+                violations.add("apps[\(index)].app_id", "appears earlier in the list")
+            }
             if !Self.nameLength.contains(app.name.count) || app.name.allSatisfy(\.isWhitespace) {
                 violations.add("apps[\(index)].name", "must be 1 to 100 characters, not only spaces")
             }

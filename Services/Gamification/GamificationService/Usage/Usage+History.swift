@@ -14,9 +14,12 @@ extension Usage {
         let totals = try await UsageStore.totals(of: user, over: period, now: clock.now, on: database)
         let seconds = totals.apps.reduce(0) { $0 + $1.seconds }
         return Kindred_Gamification_V1_GetUsageSummaryResponse(
-            firstDay: UsagePeriodRequest.proto(totals.firstDay), lastDay: UsagePeriodRequest.proto(totals.lastDay),
+            firstDay: UsagePeriodRequest.proto(totals.firstDay),
+            lastDay: UsagePeriodRequest.proto(totals.lastDay),
             totalMinutes: Int32(seconds / 60),
-            apps: totals.apps.map { Kindred_Gamification_V1_AppUsage(appID: $0.appID, minutes: Int32($0.seconds / 60)) },
+            apps: totals.apps.map {
+                Kindred_Gamification_V1_AppUsage(appID: $0.appID, minutes: Int32($0.seconds / 60))
+            },
             timeZone: totals.timeZone)
     }
 

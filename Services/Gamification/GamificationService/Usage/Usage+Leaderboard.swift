@@ -14,7 +14,8 @@ extension Usage {
 
     /// The board `request` asks for, for `me`, whose token is in `requestMetadata`.
     func leaderboard(
-        _ request: Kindred_Gamification_V1_GetFriendLeaderboardRequest, for me: UserID, forwarding requestMetadata: Metadata
+        _ request: Kindred_Gamification_V1_GetFriendLeaderboardRequest, for me: UserID,
+        forwarding requestMetadata: Metadata
     ) async throws -> Kindred_Gamification_V1_GetFriendLeaderboardResponse {
         var violations = FieldViolations()
         violations.add("app_id", AppID.problem(request.appID))
@@ -22,15 +23,19 @@ extension Usage {
         try violations.throwIfAny()
         let friends = try await friends.friends(forwarding: requestMetadata)
         let board = try await LeaderboardStore.board(
-            of: request.appID, over: period, for: me, friends: friends.map(\.id), now: clock.now, on: database)
-        let usernames = Dictionary(friends.map { ($0.id, $0.username) }, uniquingKeysWith: { first, _ in first })
+            of: request.appID, over: period, for: me, friends: friends.map(\.id), now: clock.now, on: database
+        )
+        let usernames = Dictionary(
+            friends.map { ($0.id, $0.username) }, uniquingKeysWith: { first, _ in first })
         let entries = board.rows.map { row in
             Kindred_Gamification_V1_LeaderboardEntry(
-                place: Int32(row.place), userID: row.userID.description, username: usernames[row.userID] ?? "",
+                place: Int32(row.place), userID: row.userID.description,
+                username: usernames[row.userID] ?? "",
                 minutes: Int32(row.seconds / 60), you: row.userID == me)
         }
         return Kindred_Gamification_V1_GetFriendLeaderboardResponse(
-            firstDay: UsagePeriodRequest.proto(board.firstDay), lastDay: UsagePeriodRequest.proto(board.lastDay),
+            firstDay: UsagePeriodRequest.proto(board.firstDay),
+            lastDay: UsagePeriodRequest.proto(board.lastDay),
             entries: entries, yourPlace: entries.first(where: \.you)?.place ?? 0)
     }
 

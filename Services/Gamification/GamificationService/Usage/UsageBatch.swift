@@ -49,7 +49,8 @@ struct UsageBatch: Sendable, Equatable {
     }
 
     private static func check(
-        _ session: Kindred_Gamification_V1_UsageSession, field: String, now: Date, _ violations: inout FieldViolations
+        _ session: Kindred_Gamification_V1_UsageSession, field: String, now: Date,
+        _ violations: inout FieldViolations
     ) -> Session? {
         let before = violations.violations.count
         if !clientSessionIDLength.contains(session.clientSessionID.count) {
@@ -60,7 +61,9 @@ struct UsageBatch: Sendable, Equatable {
         let end = instant(session.endTime, "\(field).end_time", &violations)
         let updatedAt = instant(session.updatedAt, "\(field).updated_at", &violations)
         let latest = now.addingTimeInterval(clockSkew)
-        if let start, start < earliest { violations.add("\(field).start_time", "must not be before the year 2000") }
+        if let start, start < earliest {
+            violations.add("\(field).start_time", "must not be before the year 2000")
+        }
         if let start, let end {
             if end <= start {
                 violations.add("\(field).end_time", "must be after start_time")
@@ -69,7 +72,9 @@ struct UsageBatch: Sendable, Equatable {
             }
         }
         if let end, end > latest { violations.add("\(field).end_time", "must not be in the future") }
-        if let updatedAt, updatedAt > latest { violations.add("\(field).updated_at", "must not be in the future") }
+        if let updatedAt, updatedAt > latest {
+            violations.add("\(field).updated_at", "must not be in the future")
+        }
         guard violations.violations.count == before, let start, let end, let updatedAt else { return nil }
         return Session(
             clientSessionID: session.clientSessionID, appID: session.appID, start: start, end: end,
@@ -92,14 +97,17 @@ struct UsageBatch: Sendable, Equatable {
     }
 
     /// Records each session that starts before an earlier-starting session of the same app has ended.
-    private static func refuseOverlaps(_ checked: [(index: Int, session: Session)], _ violations: inout FieldViolations) {
+    private static func refuseOverlaps(
+        _ checked: [(index: Int, session: Session)], _ violations: inout FieldViolations
+    ) {
         let byApp = Dictionary(grouping: checked, by: \.session.appID)
         for entries in byApp.values {
             var latestEnd: (end: Date, index: Int)?
             for entry in entries.sorted(by: { ($0.session.start, $0.index) < ($1.session.start, $1.index) }) {
                 if let latest = latestEnd, entry.session.start < latest.end {
                     violations.add(
-                        "sessions[\(entry.index)].start_time", "overlaps sessions[\(latest.index)] of the same app")
+                        "sessions[\(entry.index)].start_time",
+                        "overlaps sessions[\(latest.index)] of the same app")
                 }
                 if latestEnd.map({ entry.session.end > $0.end }) ?? true {
                     latestEnd = (entry.session.end, entry.index)

@@ -10,7 +10,10 @@ struct UsagePeriodRequest: Sendable, Equatable {
     let day: String?
 
     /// The period of `period` and `date` (absent: today), recording bad fields in `violations`.
-    init(_ period: Kindred_Gamification_V1_UsagePeriod, date: Kindred_Common_V1_Date?, _ violations: inout FieldViolations) {
+    init(
+        _ period: Kindred_Gamification_V1_UsagePeriod, date: Kindred_Common_V1_Date?,
+        _ violations: inout FieldViolations
+    ) {
         switch period {
         case .day: unit = "day"
         case .week: unit = "week"

@@ -44,7 +44,9 @@ struct UsageSettings: Sendable, Equatable {
     /// An IANA name is "UTC" or Area/Location, of letters, digits and `/_+-`; nil when `name` looks like one.
     private static func zoneProblem(_ name: String) -> String? {
         if name.isEmpty { return "is required" }
-        let allowed = name.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || "0123456789/_+-".unicodeScalars.contains($0)) }
+        let allowed = name.unicodeScalars.allSatisfy {
+            $0.isASCII && ($0.properties.isAlphabetic || "0123456789/_+-".unicodeScalars.contains($0))
+        }
         guard zoneNameLength.contains(name.count), allowed, name == "UTC" || name.contains("/"),
             !name.hasPrefix("posix/"), !name.hasPrefix("right/")
         else { return "is not a known time zone name, such as Europe/Rome" }
