@@ -24,6 +24,33 @@ import Testing
         }
     }
 
+    @Test func aNewerVersionAfterAZoneChangeTakesBackWhatTheOldZoneCounted() async throws {
+        try await GamificationTestStack.with { stack in
+            let dora = try await stack.register("dora")
+            try await stack.upload(
+                [
+                    usageSession(
+                        "s1", "youtube", from: "2026-05-01T23:30:00Z", minutes: 60,
+                        updated: "2026-05-02T01:00:00Z")
+                ],
+                as: dora)
+            #expect(
+                try await stack.dailySeconds(of: dora, app: "youtube") == [
+                    "2026-05-01": 1_800, "2026-05-02": 1_800,
+                ])
+            try await stack.setZone("Europe/Rome", of: dora)
+            // Days counted in UTC stay until a newer version comes; that one counts in Rome (01:30 to 02:30).
+            try await stack.upload(
+                [
+                    usageSession(
+                        "s1", "youtube", from: "2026-05-01T23:30:00Z", minutes: 60,
+                        updated: "2026-05-02T02:00:00Z")
+                ],
+                as: dora)
+            #expect(try await stack.dailySeconds(of: dora, app: "youtube") == ["2026-05-02": 3_600])
+        }
+    }
+
     @Test func anOlderOrEqualVersionChangesNothing() async throws {
         try await GamificationTestStack.with { stack in
             let ben = try await stack.register("ben")

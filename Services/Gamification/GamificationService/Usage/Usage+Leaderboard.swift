@@ -21,12 +21,12 @@ extension Usage {
         violations.add("app_id", AppID.problem(request.appID))
         let period = UsagePeriodRequest(request.period, date: nil, &violations)
         try violations.throwIfAny()
-        let friends = try await friends.friends(forwarding: requestMetadata)
+        let confirmed = try await friends.friends(forwarding: requestMetadata)
         let board = try await LeaderboardStore.board(
-            of: request.appID, over: period, for: me, friends: friends.map(\.id), now: clock.now, on: database
+            of: request.appID, over: period, for: me, friends: confirmed.map(\.id), now: clock.now, on: database
         )
         let usernames = Dictionary(
-            friends.map { ($0.id, $0.username) }, uniquingKeysWith: { first, _ in first })
+            confirmed.map { ($0.id, $0.username) }, uniquingKeysWith: { first, _ in first })
         let entries = board.rows.map { row in
             Kindred_Gamification_V1_LeaderboardEntry(
                 place: Int32(row.place), userID: row.userID.description,
