@@ -2,7 +2,8 @@ import KindredPostgres
 
 extension GamificationMigrations {
     /// What usage needs beyond migration 1: the zone each stored session was counted in (so a newer version
-    /// takes back exactly what the old one added, even after the user changed zone), the app whose friend
+    /// takes back exactly what the old one added, even after the user changed zone), an index of each user's
+    /// days by app, the app whose friend
     /// leaderboard place the navigation bar shows, the calendar periods, and the popular apps an admin keeps,
     /// seeded with the five the product starts with.
     static let v2UsageSettingsAndPopularApps = Migration(
@@ -10,6 +11,11 @@ extension GamificationMigrations {
         sql: """
             ALTER TABLE gamification.usage_sessions ADD COLUMN time_zone text NOT NULL DEFAULT 'UTC';
             ALTER TABLE gamification.usage_settings ADD COLUMN standing_app_id text NOT NULL DEFAULT '';
+
+            -- One app's days of one user, read without the table: a leaderboard (one per friend) and a
+            -- challenge's daily limit. Measured on 500 friends' week: 6.9 ms of PostgreSQL without it, 3.0 with.
+            CREATE INDEX usage_daily_by_app ON gamification.usage_daily (user_id, app_id, local_date)
+                INCLUDE (seconds);
 
             -- The day, week (Monday to Sunday) or month holding `day`: unit is 'day', 'week' or 'month'.
             CREATE FUNCTION gamification.usage_period(unit text, day date)
