@@ -12,8 +12,8 @@ extension GamificationMigrations {
             ALTER TABLE gamification.usage_sessions ADD COLUMN time_zone text NOT NULL DEFAULT 'UTC';
             ALTER TABLE gamification.usage_settings ADD COLUMN standing_app_id text NOT NULL DEFAULT '';
 
-            -- One app's days of one user, read without the table: a leaderboard (one per friend) and a
-            -- challenge's daily limit. Measured on 500 friends' week: 6.9 ms of PostgreSQL without it, 3.0 with.
+            -- One app's days of one user, read from the index alone: a leaderboard (a range per friend) and a
+            -- challenge's daily limit. A 500-friend week touched 1,222 buffers with it, 1,627 without.
             CREATE INDEX usage_daily_by_app ON gamification.usage_daily (user_id, app_id, local_date)
                 INCLUDE (seconds);
 

@@ -13,7 +13,9 @@ enum LeaderboardStore {
     /// The board of `app` over `period` of `me`'s calendar (today by `now` in `me`'s zone): `me`, and each of
     /// `friends` who tracks usage (has settings) and does not hide `app`, ranked by whole minutes, least first;
     /// equal minutes share a place. Each person's days are their own local dates, on the caller's dates. One
-    /// statement: an index range of at most 31 days per person.
+    /// statement: per person, one range of `usage_daily_by_app` (user, app, the period's dates: at most 31 rows,
+    /// read from the index alone). The sum is a LATERAL subquery so that the dates are an index condition; as a
+    /// join condition the planner left them a filter over all of the app's days.
     static func board(
         of appID: String, over period: UsagePeriodRequest, for me: UserID, friends: [UserID], now: Date,
         on db: some StatementRunner
@@ -31,11 +33,10 @@ enum LeaderboardStore {
                 WHERE s.user_id = ANY(\(PostgresArray(friends))::uuid[]) AND NOT \(appID)::text = ANY(s.hidden_apps)
                 UNION SELECT \(me)::uuid),
             totals AS (
-                SELECT b.user_id, coalesce(sum(d.seconds), 0)::bigint AS seconds
-                FROM board b CROSS JOIN period
-                LEFT JOIN gamification.usage_daily d ON d.user_id = b.user_id AND d.app_id = \(appID)::text
-                    AND d.local_date BETWEEN period.first_day AND period.last_day
-                GROUP BY b.user_id)
+                SELECT b.user_id, t.seconds FROM board b CROSS JOIN period CROSS JOIN LATERAL (
+                    SELECT coalesce(sum(d.seconds), 0)::bigint AS seconds FROM gamification.usage_daily d
+                    WHERE d.user_id = b.user_id AND d.app_id = \(appID)::text
+                        AND d.local_date BETWEEN period.first_day AND period.last_day) t)
             SELECT period.first_day::text, period.last_day::text, t.user_id::text, t.seconds,
                 rank() OVER (ORDER BY t.seconds / 60)::bigint
             FROM totals t, period ORDER BY 5, t.user_id
