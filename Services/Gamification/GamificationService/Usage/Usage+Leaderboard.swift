@@ -23,7 +23,8 @@ extension Usage {
         try violations.throwIfAny()
         let confirmed = try await friends.friends(forwarding: requestMetadata)
         let board = try await LeaderboardStore.board(
-            of: request.appID, over: period, for: me, friends: confirmed.map(\.id), now: clock.now, on: database
+            of: request.appID, over: period, for: me, friends: confirmed.map(\.id), now: clock.now,
+            on: database
         )
         let usernames = Dictionary(
             confirmed.map { ($0.id, $0.username) }, uniquingKeysWith: { first, _ in first })
