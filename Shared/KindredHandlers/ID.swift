@@ -13,7 +13,7 @@ public struct ID<Kind>: Hashable, Comparable, Sendable, CustomStringConvertible 
     /// The id in `text` when it is a UUID in the 8-4-4-4-12 hex form, any case (any version); nil otherwise,
     /// braces and surrounding spaces included.
     public init?(_ text: String) {
-        guard text.utf8.count == 36, let uuid = UUID(uuidString: text) else { return nil }
+        guard let uuid = UUIDText.parse(text) else { return nil }
         self.uuid = uuid
     }
 
@@ -23,10 +23,14 @@ public struct ID<Kind>: Hashable, Comparable, Sendable, CustomStringConvertible 
     }
 
     /// The canonical lowercase 8-4-4-4-12 text, as PostgreSQL prints a `uuid`.
-    public var description: String { uuid.uuidString.lowercased() }
+    public var description: String { UUIDText.format(uuid) }
 
-    /// PostgreSQL's order of `uuid`s, which is their canonical text's.
-    public static func < (a: ID, b: ID) -> Bool { a.description < b.description }
+    /// PostgreSQL's order of `uuid`s: their bytes', which is also their canonical text's.
+    public static func < (a: ID, b: ID) -> Bool {
+        withUnsafeBytes(of: a.uuid.uuid) { a in
+            withUnsafeBytes(of: b.uuid.uuid) { b in a.lexicographicallyPrecedes(b) }
+        }
+    }
 }
 
 /// The markers of `ID`'s kinds. Each service declares its own kinds in an extension, beside their aliases.

@@ -25,6 +25,15 @@ import Testing
         #expect(UserID(text) == nil)
     }
 
+    @Test func anyUUIDReadsAndPrintsAsFoundationWouldAndSortsAsItsText() throws {
+        let ids = (0..<200).map { _ in UserID(UUID()) }
+        for id in ids {
+            #expect(id.description == id.uuid.uuidString.lowercased())
+            #expect(UserID(id.uuid.uuidString) == id)
+        }
+        #expect(ids.sorted().map(\.description) == ids.map(\.description).sorted())
+    }
+
     @Test func aGeneratedIDIsAVersionSevenUUIDThatSortsByItsInstant() throws {
         let earlier = UserID.generate(at: Date(timeIntervalSince1970: 1_790_000_000))
         let later = UserID.generate(at: Date(timeIntervalSince1970: 1_790_000_001))

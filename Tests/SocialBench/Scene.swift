@@ -1,6 +1,7 @@
 import Foundation
 
-/// What social_setup.py made: for each kind of sender, people with their access tokens and whom they send to.
+/// What social_setup.py (or gamification_setup.py) made: for each kind of sender, people with their access
+/// tokens and whom they send to.
 struct Scene: Decodable, Sendable {
     struct Sender: Decodable, Sendable {
         let token: String
@@ -21,6 +22,8 @@ struct Scene: Decodable, Sendable {
     let refused: [Sender]
     /// Adults who hold `WatchMessages` streams; the unrestricted senders message them.
     let watched: [Person]
+    /// People whose devices upload usage to kindred-gamification (`upload`); absent from social's scene.
+    let uploaders: [Person]?
 
     static func load(_ path: String) throws -> Scene {
         try JSONDecoder().decode(Scene.self, from: Data(contentsOf: URL(fileURLWithPath: path)))

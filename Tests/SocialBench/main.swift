@@ -3,14 +3,16 @@ import KindredAPI
 import KindredMessages
 import KindredRPC
 
-// A load generator for SendMessage, which h2load cannot drive: every call needs its own request_id and the
-// senders their own tokens (one sender would measure one conversation's row locks, not the service). One
-// run of one scenario against kindred-social, appended to RESULTS as a row `report.py table` reads (the
-// same keys as its h2load rows); `health` runs Health/Check through the same generator, the reference.
+// A load generator for SendMessage and UploadUsage, which h2load cannot drive: every call needs its own
+// request_id (or sessions) and the senders their own tokens (one sender would measure one conversation's row
+// locks, not the service). One run of one scenario against kindred-social (or kindred-gamification), appended
+// to RESULTS as a row `report.py table` reads (the same keys as its h2load rows, the server named by
+// KINDRED_BENCH_SERVER, default social); `health` runs Health/Check through the same generator, the reference.
 //
 //   kindred-social-bench RESULTS TARGET SCENE_JSON SERVER_PID SECONDS CONNECTIONS IN_FLIGHT SCENARIO LABEL
 //                        [RATE]
-//   SCENARIO: health | unrestricted | restricted | refused | watch
+//   SCENARIO: health | unrestricted | restricted | refused | watch | upload
+// `upload` (UsageUpload.swift) sends batches of 50 new sessions as the scene's uploaders.
 // `watch` (WatchRun.swift) holds IN_FLIGHT streams for every watched user over CONNECTIONS connections while
 // RATE messages a second (500 by default) are sent to them; its row counts deliveries, not calls.
 
@@ -24,6 +26,7 @@ else {
 let (results, target, scenario, label) = (arguments[1], arguments[2], arguments[8], arguments[9])
 let scene = try Scene.load(arguments[3])
 let server = ServerProcess(pid: pid)
+let serverName = ProcessInfo.processInfo.environment["KINDRED_BENCH_SERVER"] ?? "social"
 
 /// One SendMessage from `senders[worker]` to one of its recipients, a new request_id each; `refused` expects
 /// PARENTAL_CONTROLS_MESSAGING_RESTRICTED and fails on anything else.
@@ -62,6 +65,7 @@ let call: @Sendable (Int, RPCClient, Int) async throws -> Void =
     case "restricted": sendMessage(scene.restricted, expectRefusal: false)
     case "refused": sendMessage(scene.refused, expectRefusal: true)
     case "watch": { _, _, _ in }
+    case "upload": UsageUpload(uploaders: scene.uploaders ?? []).call
     default: fatalError("unknown scenario \(scenario)")
     }
 
@@ -98,7 +102,7 @@ func milliseconds(at fraction: Double) -> Double? {
 }
 let elapsedSeconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
 let row: [String: Any?] = [
-    "server": "social", "load": label, "rps": Double(sorted.count) / elapsedSeconds,
+    "server": serverName, "load": label, "rps": Double(sorted.count) / elapsedSeconds,
     "p50_ms": milliseconds(at: 0.5), "p99_ms": milliseconds(at: 0.99), "failed": outcome.failed,
     "succeeded": sorted.count, "rss_mib": try server.peakResidentMiB(),
     "cpu_us": sorted.isEmpty ? nil : cpuUsed / Double(sorted.count),
@@ -114,5 +118,5 @@ try handle.seekToEnd()
 try handle.write(contentsOf: json + Data("\n".utf8))
 try handle.close()
 print(
-    "  social   \(label)  \(Int(Double(sorted.count) / elapsedSeconds)) req/s  failed \(outcome.failed)  "
+    "  \(serverName)   \(label)  \(Int(Double(sorted.count) / elapsedSeconds)) req/s  failed \(outcome.failed)  "
         + "p50 \(milliseconds(at: 0.5) ?? .nan) ms  p99 \(milliseconds(at: 0.99) ?? .nan) ms")

@@ -1,3 +1,4 @@
+import KindredHandlers
 import KindredMessages
 import KindredRPC
 import KindredTestSupport

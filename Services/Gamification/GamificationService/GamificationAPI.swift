@@ -9,6 +9,10 @@ struct GamificationAPI: Kindred_Gamification_V1_GamificationService.Service {
     let events: EventFeed
     /// Challenges, coins, badges, the global ranking, and their streams.
     let challenges: Challenges
+    /// Usage sessions, local-day totals, settings, summaries and friend leaderboards.
+    let usage: Usage
+    /// The apps the product suggests, which admins change.
+    let popularApps: PopularApps
 
     /// Builds every part from `context`.
     init(context: GamificationContext) throws {
@@ -16,6 +20,8 @@ struct GamificationAPI: Kindred_Gamification_V1_GamificationService.Service {
         events = try EventFeed(
             outbox: GamificationEvents.outbox, pool: context.database, logger: context.logger)
         challenges = Challenges(context: context)
+        usage = Usage(context: context)
+        popularApps = PopularApps(database: context.database)
     }
 
     /// Ends the server streams, so that they do not hold the drain.

@@ -1,3 +1,5 @@
+import KindredAPI
+import KindredRPC
 public import KindredRuntime
 
 /// `kindred-gamification`: what it serves, owns and needs to start.
@@ -8,15 +10,21 @@ public enum GamificationService {
         defaultPort: 50054,
         migrations: GamificationMigrations.all,
         makeServices: { environment in
+            let credentials = try environment.requireCredentials()
             let context = GamificationContext(
                 database: environment.database, clock: .system,
                 friends: try SocialFriendGraph(
-                    socialTarget: environment.peers.social, credentials: try environment.requireCredentials()),
+                    socialTarget: environment.peers.social, credentials: credentials),
                 logger: environment.logger)
             let api = try GamificationAPI(context: context)
             environment.background.onDrain { await api.closeStreams() }
             let challenges = api.challenges
             environment.background.start("challenge sweep") { await challenges.runSweeps() }
+            let accountEvents = AccountEvents.consumer(
+                identity: Kindred_Identity_V1_IdentityService.Client(
+                    try RPCClient(target: environment.peers.identity)),
+                credentials: credentials, context: context)
+            environment.background.start("identity events") { await accountEvents.run() }
             return [api]
         }
     )

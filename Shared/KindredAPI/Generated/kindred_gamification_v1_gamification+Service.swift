@@ -10,6 +10,14 @@ public enum Kindred_Gamification_V1_GamificationService {
 
     /// The service's methods.
     public enum Method {
+        public static let uploadUsage = MethodDescriptor(service: serviceName, method: "UploadUsage")
+        public static let getUsageSettings = MethodDescriptor(service: serviceName, method: "GetUsageSettings", readOnly: true)
+        public static let setUsageSettings = MethodDescriptor(service: serviceName, method: "SetUsageSettings")
+        public static let getUsageSummary = MethodDescriptor(service: serviceName, method: "GetUsageSummary", readOnly: true)
+        public static let listUsageSessions = MethodDescriptor(service: serviceName, method: "ListUsageSessions", readOnly: true)
+        public static let getFriendLeaderboard = MethodDescriptor(service: serviceName, method: "GetFriendLeaderboard", readOnly: true)
+        public static let listPopularApps = MethodDescriptor(service: serviceName, method: "ListPopularApps", readOnly: true)
+        public static let setPopularApps = MethodDescriptor(service: serviceName, method: "SetPopularApps")
         public static let createChallenge = MethodDescriptor(service: serviceName, method: "CreateChallenge")
         public static let inviteToChallenge = MethodDescriptor(service: serviceName, method: "InviteToChallenge")
         public static let respondToChallengeInvitation = MethodDescriptor(service: serviceName, method: "RespondToChallengeInvitation")
@@ -30,6 +38,22 @@ public enum Kindred_Gamification_V1_GamificationService {
 
     /// What a server implements; conforming gives `registerMethods(with:)` for free.
     public protocol Service: RPCService {
+        /// `UploadUsage`
+        func uploadUsage(_ request: Kindred_Gamification_V1_UploadUsageRequest, context: ServerContext) async throws -> Kindred_Gamification_V1_UploadUsageResponse
+        /// `GetUsageSettings`
+        func getUsageSettings(_ request: Kindred_Gamification_V1_GetUsageSettingsRequest, context: ServerContext) async throws -> Kindred_Gamification_V1_GetUsageSettingsResponse
+        /// `SetUsageSettings`
+        func setUsageSettings(_ request: Kindred_Gamification_V1_SetUsageSettingsRequest, context: ServerContext) async throws -> Kindred_Gamification_V1_SetUsageSettingsResponse
+        /// `GetUsageSummary`
+        func getUsageSummary(_ request: Kindred_Gamification_V1_GetUsageSummaryRequest, context: ServerContext) async throws -> Kindred_Gamification_V1_GetUsageSummaryResponse
+        /// `ListUsageSessions`
+        func listUsageSessions(_ request: Kindred_Gamification_V1_ListUsageSessionsRequest, context: ServerContext) async throws -> Kindred_Gamification_V1_ListUsageSessionsResponse
+        /// `GetFriendLeaderboard`
+        func getFriendLeaderboard(_ request: Kindred_Gamification_V1_GetFriendLeaderboardRequest, context: ServerContext) async throws -> Kindred_Gamification_V1_GetFriendLeaderboardResponse
+        /// `ListPopularApps`
+        func listPopularApps(_ request: Kindred_Gamification_V1_ListPopularAppsRequest, context: ServerContext) async throws -> Kindred_Gamification_V1_ListPopularAppsResponse
+        /// `SetPopularApps`
+        func setPopularApps(_ request: Kindred_Gamification_V1_SetPopularAppsRequest, context: ServerContext) async throws -> Kindred_Gamification_V1_SetPopularAppsResponse
         /// `CreateChallenge`
         func createChallenge(_ request: Kindred_Gamification_V1_CreateChallengeRequest, context: ServerContext) async throws -> Kindred_Gamification_V1_CreateChallengeResponse
         /// `InviteToChallenge`
@@ -72,6 +96,46 @@ public enum Kindred_Gamification_V1_GamificationService {
         /// A client whose calls go through `rpc`.
         public init(_ rpc: RPCClient) {
             self.rpc = rpc
+        }
+
+        /// `UploadUsage`
+        public func uploadUsage(_ request: Kindred_Gamification_V1_UploadUsageRequest, options: CallOptions = CallOptions()) async throws(RPCError) -> Kindred_Gamification_V1_UploadUsageResponse {
+            try await rpc.unary(method: Method.uploadUsage, request: request, options: options)
+        }
+
+        /// `GetUsageSettings`
+        public func getUsageSettings(_ request: Kindred_Gamification_V1_GetUsageSettingsRequest, options: CallOptions = CallOptions()) async throws(RPCError) -> Kindred_Gamification_V1_GetUsageSettingsResponse {
+            try await rpc.unary(method: Method.getUsageSettings, request: request, options: options)
+        }
+
+        /// `SetUsageSettings`
+        public func setUsageSettings(_ request: Kindred_Gamification_V1_SetUsageSettingsRequest, options: CallOptions = CallOptions()) async throws(RPCError) -> Kindred_Gamification_V1_SetUsageSettingsResponse {
+            try await rpc.unary(method: Method.setUsageSettings, request: request, options: options)
+        }
+
+        /// `GetUsageSummary`
+        public func getUsageSummary(_ request: Kindred_Gamification_V1_GetUsageSummaryRequest, options: CallOptions = CallOptions()) async throws(RPCError) -> Kindred_Gamification_V1_GetUsageSummaryResponse {
+            try await rpc.unary(method: Method.getUsageSummary, request: request, options: options)
+        }
+
+        /// `ListUsageSessions`
+        public func listUsageSessions(_ request: Kindred_Gamification_V1_ListUsageSessionsRequest, options: CallOptions = CallOptions()) async throws(RPCError) -> Kindred_Gamification_V1_ListUsageSessionsResponse {
+            try await rpc.unary(method: Method.listUsageSessions, request: request, options: options)
+        }
+
+        /// `GetFriendLeaderboard`
+        public func getFriendLeaderboard(_ request: Kindred_Gamification_V1_GetFriendLeaderboardRequest, options: CallOptions = CallOptions()) async throws(RPCError) -> Kindred_Gamification_V1_GetFriendLeaderboardResponse {
+            try await rpc.unary(method: Method.getFriendLeaderboard, request: request, options: options)
+        }
+
+        /// `ListPopularApps`
+        public func listPopularApps(_ request: Kindred_Gamification_V1_ListPopularAppsRequest, options: CallOptions = CallOptions()) async throws(RPCError) -> Kindred_Gamification_V1_ListPopularAppsResponse {
+            try await rpc.unary(method: Method.listPopularApps, request: request, options: options)
+        }
+
+        /// `SetPopularApps`
+        public func setPopularApps(_ request: Kindred_Gamification_V1_SetPopularAppsRequest, options: CallOptions = CallOptions()) async throws(RPCError) -> Kindred_Gamification_V1_SetPopularAppsResponse {
+            try await rpc.unary(method: Method.setPopularApps, request: request, options: options)
         }
 
         /// `CreateChallenge`
@@ -158,6 +222,30 @@ public enum Kindred_Gamification_V1_GamificationService {
 
 extension Kindred_Gamification_V1_GamificationService.Service {
     public func registerMethods(with router: inout RPCRouter) {
+        router.registerUnary(Kindred_Gamification_V1_GamificationService.Method.uploadUsage) { request, context in
+            try await self.uploadUsage(request, context: context)
+        }
+        router.registerUnary(Kindred_Gamification_V1_GamificationService.Method.getUsageSettings) { request, context in
+            try await self.getUsageSettings(request, context: context)
+        }
+        router.registerUnary(Kindred_Gamification_V1_GamificationService.Method.setUsageSettings) { request, context in
+            try await self.setUsageSettings(request, context: context)
+        }
+        router.registerUnary(Kindred_Gamification_V1_GamificationService.Method.getUsageSummary) { request, context in
+            try await self.getUsageSummary(request, context: context)
+        }
+        router.registerUnary(Kindred_Gamification_V1_GamificationService.Method.listUsageSessions) { request, context in
+            try await self.listUsageSessions(request, context: context)
+        }
+        router.registerUnary(Kindred_Gamification_V1_GamificationService.Method.getFriendLeaderboard) { request, context in
+            try await self.getFriendLeaderboard(request, context: context)
+        }
+        router.registerUnary(Kindred_Gamification_V1_GamificationService.Method.listPopularApps) { request, context in
+            try await self.listPopularApps(request, context: context)
+        }
+        router.registerUnary(Kindred_Gamification_V1_GamificationService.Method.setPopularApps) { request, context in
+            try await self.setPopularApps(request, context: context)
+        }
         router.registerUnary(Kindred_Gamification_V1_GamificationService.Method.createChallenge) { request, context in
             try await self.createChallenge(request, context: context)
         }

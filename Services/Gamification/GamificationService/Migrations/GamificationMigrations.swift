@@ -5,10 +5,12 @@ import KindredPostgres
 enum GamificationMigrations {
     static let all: [Migration] = [
         v1CreateUsage,
-        v6CreateChallenges,
-        v7CreateCoins,
-        v8CreateBadges,
-        EventOutbox.migration(schema: "gamification", version: 9),
-        v10SeedPopularChallenges,
+        v2UsageSettingsAndPopularApps,
+        EventCursors.migration(schema: "gamification", version: 3),
+        v4CreateChallenges,
+        v5CreateCoins,
+        v6CreateBadges,
+        EventOutbox.migration(schema: "gamification", version: 7),
+        v8SeedPopularChallenges,
     ]
 }

@@ -3,24 +3,56 @@ import KindredHandlers
 import KindredRPC
 import KindredRuntime
 
-/// Friendships asked of the social service with gamification's own service token.
+/// Friendships asked of the social service: `AreFriends` with gamification's own service token, a "yes"
+/// cached briefly (`FriendshipCache`); the caller's friend list with the caller's own token (`ListFriends`, 500 a
+/// page). Social's failures become gamification's answers through `PeerCall`.
 struct SocialFriendGraph: FriendGraph {
+    /// More friends than any person keeps: a list still running past it is cut there.
+    static let mostPages = 20
+
     let client: Kindred_Social_V1_SocialService.Client
     let credentials: ServiceCredentials
+    let cache: FriendshipCache
 
-    init(socialTarget: String, credentials: ServiceCredentials) throws(RPCError) {
+    init(socialTarget: String, credentials: ServiceCredentials, cache: FriendshipCache = FriendshipCache())
+        throws(RPCError)
+    {
         client = Kindred_Social_V1_SocialService.Client(try RPCClient(target: socialTarget))
         self.credentials = credentials
+        self.cache = cache
     }
 
     func areFriends(_ user: UserID, _ other: UserID) async throws -> Bool {
-        do {
-            return try await client.areFriends(
+        if cache.knownFriends(user, other) { return true }
+        let friends = try await PeerCall.run("social") {
+            try await client.areFriends(
                 .init(userID: user.description, otherUserID: other.description),
                 options: try await credentials.callOptions(timeout: .seconds(5), idempotent: true)
             ).friends
-        } catch let error as RPCError {
-            throw RPCError.unavailable(error)
         }
+        if friends { cache.rememberFriends(user, other) }
+        return friends
+    }
+
+    func friends(forwarding requestMetadata: Metadata) async throws -> [Friend] {
+        var options = CallOptions(timeout: .seconds(5), idempotent: true)
+        options.forwardAuthorization(from: requestMetadata)
+        var friends: [Friend] = []
+        var token = ""
+        for _ in 0..<Self.mostPages {
+            let page = try await PeerCall.run("social", passingRefusals: true) {
+                try await client.listFriends(
+                    .init(page: .init(pageSize: Int32(Paging.maximumSize), pageToken: token)),
+                    options: options)
+            }
+            friends += page.friends.compactMap { friend in
+                friend.person.flatMap { person in
+                    UserID(person.userID).map { Friend(id: $0, username: person.username) }
+                }
+            }
+            token = page.page?.nextPageToken ?? ""
+            if token.isEmpty { break }
+        }
+        return friends
     }
 }

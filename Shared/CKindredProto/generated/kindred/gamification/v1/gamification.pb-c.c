@@ -7,8 +7,16 @@
 #endif
 
 #include "kindred/gamification/v1/gamification.pb-c.h"
-static const ProtobufCMethodDescriptor kindred__gamification__v1__gamification_service__method_descriptors[16] =
+static const ProtobufCMethodDescriptor kindred__gamification__v1__gamification_service__method_descriptors[24] =
 {
+  { "UploadUsage", &kindred__gamification__v1__upload_usage_request__descriptor, &kindred__gamification__v1__upload_usage_response__descriptor },
+  { "GetUsageSettings", &kindred__gamification__v1__get_usage_settings_request__descriptor, &kindred__gamification__v1__get_usage_settings_response__descriptor },
+  { "SetUsageSettings", &kindred__gamification__v1__set_usage_settings_request__descriptor, &kindred__gamification__v1__set_usage_settings_response__descriptor },
+  { "GetUsageSummary", &kindred__gamification__v1__get_usage_summary_request__descriptor, &kindred__gamification__v1__get_usage_summary_response__descriptor },
+  { "ListUsageSessions", &kindred__gamification__v1__list_usage_sessions_request__descriptor, &kindred__gamification__v1__list_usage_sessions_response__descriptor },
+  { "GetFriendLeaderboard", &kindred__gamification__v1__get_friend_leaderboard_request__descriptor, &kindred__gamification__v1__get_friend_leaderboard_response__descriptor },
+  { "ListPopularApps", &kindred__gamification__v1__list_popular_apps_request__descriptor, &kindred__gamification__v1__list_popular_apps_response__descriptor },
+  { "SetPopularApps", &kindred__gamification__v1__set_popular_apps_request__descriptor, &kindred__gamification__v1__set_popular_apps_response__descriptor },
   { "CreateChallenge", &kindred__gamification__v1__create_challenge_request__descriptor, &kindred__gamification__v1__create_challenge_response__descriptor },
   { "InviteToChallenge", &kindred__gamification__v1__invite_to_challenge_request__descriptor, &kindred__gamification__v1__invite_to_challenge_response__descriptor },
   { "RespondToChallengeInvitation", &kindred__gamification__v1__respond_to_challenge_invitation_request__descriptor, &kindred__gamification__v1__respond_to_challenge_invitation_response__descriptor },
@@ -27,22 +35,30 @@ static const ProtobufCMethodDescriptor kindred__gamification__v1__gamification_s
   { "WatchEvents", &kindred__gamification__v1__watch_events_request__descriptor, &kindred__gamification__v1__event__descriptor },
 };
 const unsigned kindred__gamification__v1__gamification_service__method_indices_by_name[] = {
-  0,        /* CreateChallenge */
-  6,        /* CreatePopularChallenge */
-  4,        /* ForfeitChallenge */
-  5,        /* GetActiveRestrictions */
-  9,        /* GetChallengeLeaderboard */
-  11,        /* GetCoinBalance */
-  13,        /* GetGlobalRanking */
-  1,        /* InviteToChallenge */
-  8,        /* JoinPopularChallenge */
-  12,        /* ListBadges */
-  3,        /* ListChallenges */
-  7,        /* ListPopularChallenges */
-  2,        /* RespondToChallengeInvitation */
-  10,        /* WatchChallengeLeaderboard */
-  15,        /* WatchEvents */
-  14         /* WatchMyAchievements */
+  8,        /* CreateChallenge */
+  14,        /* CreatePopularChallenge */
+  12,        /* ForfeitChallenge */
+  13,        /* GetActiveRestrictions */
+  17,        /* GetChallengeLeaderboard */
+  19,        /* GetCoinBalance */
+  5,        /* GetFriendLeaderboard */
+  21,        /* GetGlobalRanking */
+  1,        /* GetUsageSettings */
+  3,        /* GetUsageSummary */
+  9,        /* InviteToChallenge */
+  16,        /* JoinPopularChallenge */
+  20,        /* ListBadges */
+  11,        /* ListChallenges */
+  6,        /* ListPopularApps */
+  15,        /* ListPopularChallenges */
+  4,        /* ListUsageSessions */
+  10,        /* RespondToChallengeInvitation */
+  7,        /* SetPopularApps */
+  2,        /* SetUsageSettings */
+  0,        /* UploadUsage */
+  18,        /* WatchChallengeLeaderboard */
+  23,        /* WatchEvents */
+  22         /* WatchMyAchievements */
 };
 const ProtobufCServiceDescriptor kindred__gamification__v1__gamification_service__descriptor =
 {
@@ -51,17 +67,81 @@ const ProtobufCServiceDescriptor kindred__gamification__v1__gamification_service
   "GamificationService",
   "Kindred__Gamification__V1__GamificationService",
   "kindred.gamification.v1",
-  16,
+  24,
   kindred__gamification__v1__gamification_service__method_descriptors,
   kindred__gamification__v1__gamification_service__method_indices_by_name
 };
+void kindred__gamification__v1__gamification_service__upload_usage(ProtobufCService *service,
+                                                                   const Kindred__Gamification__V1__UploadUsageRequest *input,
+                                                                   Kindred__Gamification__V1__UploadUsageResponse_Closure closure,
+                                                                   void *closure_data)
+{
+  assert(service->descriptor == &kindred__gamification__v1__gamification_service__descriptor);
+  service->invoke(service, 0, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void kindred__gamification__v1__gamification_service__get_usage_settings(ProtobufCService *service,
+                                                                         const Kindred__Gamification__V1__GetUsageSettingsRequest *input,
+                                                                         Kindred__Gamification__V1__GetUsageSettingsResponse_Closure closure,
+                                                                         void *closure_data)
+{
+  assert(service->descriptor == &kindred__gamification__v1__gamification_service__descriptor);
+  service->invoke(service, 1, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void kindred__gamification__v1__gamification_service__set_usage_settings(ProtobufCService *service,
+                                                                         const Kindred__Gamification__V1__SetUsageSettingsRequest *input,
+                                                                         Kindred__Gamification__V1__SetUsageSettingsResponse_Closure closure,
+                                                                         void *closure_data)
+{
+  assert(service->descriptor == &kindred__gamification__v1__gamification_service__descriptor);
+  service->invoke(service, 2, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void kindred__gamification__v1__gamification_service__get_usage_summary(ProtobufCService *service,
+                                                                        const Kindred__Gamification__V1__GetUsageSummaryRequest *input,
+                                                                        Kindred__Gamification__V1__GetUsageSummaryResponse_Closure closure,
+                                                                        void *closure_data)
+{
+  assert(service->descriptor == &kindred__gamification__v1__gamification_service__descriptor);
+  service->invoke(service, 3, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void kindred__gamification__v1__gamification_service__list_usage_sessions(ProtobufCService *service,
+                                                                          const Kindred__Gamification__V1__ListUsageSessionsRequest *input,
+                                                                          Kindred__Gamification__V1__ListUsageSessionsResponse_Closure closure,
+                                                                          void *closure_data)
+{
+  assert(service->descriptor == &kindred__gamification__v1__gamification_service__descriptor);
+  service->invoke(service, 4, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void kindred__gamification__v1__gamification_service__get_friend_leaderboard(ProtobufCService *service,
+                                                                             const Kindred__Gamification__V1__GetFriendLeaderboardRequest *input,
+                                                                             Kindred__Gamification__V1__GetFriendLeaderboardResponse_Closure closure,
+                                                                             void *closure_data)
+{
+  assert(service->descriptor == &kindred__gamification__v1__gamification_service__descriptor);
+  service->invoke(service, 5, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void kindred__gamification__v1__gamification_service__list_popular_apps(ProtobufCService *service,
+                                                                        const Kindred__Gamification__V1__ListPopularAppsRequest *input,
+                                                                        Kindred__Gamification__V1__ListPopularAppsResponse_Closure closure,
+                                                                        void *closure_data)
+{
+  assert(service->descriptor == &kindred__gamification__v1__gamification_service__descriptor);
+  service->invoke(service, 6, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void kindred__gamification__v1__gamification_service__set_popular_apps(ProtobufCService *service,
+                                                                       const Kindred__Gamification__V1__SetPopularAppsRequest *input,
+                                                                       Kindred__Gamification__V1__SetPopularAppsResponse_Closure closure,
+                                                                       void *closure_data)
+{
+  assert(service->descriptor == &kindred__gamification__v1__gamification_service__descriptor);
+  service->invoke(service, 7, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
 void kindred__gamification__v1__gamification_service__create_challenge(ProtobufCService *service,
                                                                        const Kindred__Gamification__V1__CreateChallengeRequest *input,
                                                                        Kindred__Gamification__V1__CreateChallengeResponse_Closure closure,
                                                                        void *closure_data)
 {
   assert(service->descriptor == &kindred__gamification__v1__gamification_service__descriptor);
-  service->invoke(service, 0, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 8, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void kindred__gamification__v1__gamification_service__invite_to_challenge(ProtobufCService *service,
                                                                           const Kindred__Gamification__V1__InviteToChallengeRequest *input,
@@ -69,7 +149,7 @@ void kindred__gamification__v1__gamification_service__invite_to_challenge(Protob
                                                                           void *closure_data)
 {
   assert(service->descriptor == &kindred__gamification__v1__gamification_service__descriptor);
-  service->invoke(service, 1, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 9, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void kindred__gamification__v1__gamification_service__respond_to_challenge_invitation(ProtobufCService *service,
                                                                                       const Kindred__Gamification__V1__RespondToChallengeInvitationRequest *input,
@@ -77,7 +157,7 @@ void kindred__gamification__v1__gamification_service__respond_to_challenge_invit
                                                                                       void *closure_data)
 {
   assert(service->descriptor == &kindred__gamification__v1__gamification_service__descriptor);
-  service->invoke(service, 2, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 10, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void kindred__gamification__v1__gamification_service__list_challenges(ProtobufCService *service,
                                                                       const Kindred__Gamification__V1__ListChallengesRequest *input,
@@ -85,7 +165,7 @@ void kindred__gamification__v1__gamification_service__list_challenges(ProtobufCS
                                                                       void *closure_data)
 {
   assert(service->descriptor == &kindred__gamification__v1__gamification_service__descriptor);
-  service->invoke(service, 3, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 11, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void kindred__gamification__v1__gamification_service__forfeit_challenge(ProtobufCService *service,
                                                                         const Kindred__Gamification__V1__ForfeitChallengeRequest *input,
@@ -93,7 +173,7 @@ void kindred__gamification__v1__gamification_service__forfeit_challenge(Protobuf
                                                                         void *closure_data)
 {
   assert(service->descriptor == &kindred__gamification__v1__gamification_service__descriptor);
-  service->invoke(service, 4, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 12, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void kindred__gamification__v1__gamification_service__get_active_restrictions(ProtobufCService *service,
                                                                               const Kindred__Gamification__V1__GetActiveRestrictionsRequest *input,
@@ -101,7 +181,7 @@ void kindred__gamification__v1__gamification_service__get_active_restrictions(Pr
                                                                               void *closure_data)
 {
   assert(service->descriptor == &kindred__gamification__v1__gamification_service__descriptor);
-  service->invoke(service, 5, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 13, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void kindred__gamification__v1__gamification_service__create_popular_challenge(ProtobufCService *service,
                                                                                const Kindred__Gamification__V1__CreatePopularChallengeRequest *input,
@@ -109,7 +189,7 @@ void kindred__gamification__v1__gamification_service__create_popular_challenge(P
                                                                                void *closure_data)
 {
   assert(service->descriptor == &kindred__gamification__v1__gamification_service__descriptor);
-  service->invoke(service, 6, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 14, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void kindred__gamification__v1__gamification_service__list_popular_challenges(ProtobufCService *service,
                                                                               const Kindred__Gamification__V1__ListPopularChallengesRequest *input,
@@ -117,7 +197,7 @@ void kindred__gamification__v1__gamification_service__list_popular_challenges(Pr
                                                                               void *closure_data)
 {
   assert(service->descriptor == &kindred__gamification__v1__gamification_service__descriptor);
-  service->invoke(service, 7, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 15, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void kindred__gamification__v1__gamification_service__join_popular_challenge(ProtobufCService *service,
                                                                              const Kindred__Gamification__V1__JoinPopularChallengeRequest *input,
@@ -125,7 +205,7 @@ void kindred__gamification__v1__gamification_service__join_popular_challenge(Pro
                                                                              void *closure_data)
 {
   assert(service->descriptor == &kindred__gamification__v1__gamification_service__descriptor);
-  service->invoke(service, 8, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 16, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void kindred__gamification__v1__gamification_service__get_challenge_leaderboard(ProtobufCService *service,
                                                                                 const Kindred__Gamification__V1__GetChallengeLeaderboardRequest *input,
@@ -133,7 +213,7 @@ void kindred__gamification__v1__gamification_service__get_challenge_leaderboard(
                                                                                 void *closure_data)
 {
   assert(service->descriptor == &kindred__gamification__v1__gamification_service__descriptor);
-  service->invoke(service, 9, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 17, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void kindred__gamification__v1__gamification_service__watch_challenge_leaderboard(ProtobufCService *service,
                                                                                   const Kindred__Gamification__V1__WatchChallengeLeaderboardRequest *input,
@@ -141,7 +221,7 @@ void kindred__gamification__v1__gamification_service__watch_challenge_leaderboar
                                                                                   void *closure_data)
 {
   assert(service->descriptor == &kindred__gamification__v1__gamification_service__descriptor);
-  service->invoke(service, 10, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 18, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void kindred__gamification__v1__gamification_service__get_coin_balance(ProtobufCService *service,
                                                                        const Kindred__Gamification__V1__GetCoinBalanceRequest *input,
@@ -149,7 +229,7 @@ void kindred__gamification__v1__gamification_service__get_coin_balance(ProtobufC
                                                                        void *closure_data)
 {
   assert(service->descriptor == &kindred__gamification__v1__gamification_service__descriptor);
-  service->invoke(service, 11, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 19, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void kindred__gamification__v1__gamification_service__list_badges(ProtobufCService *service,
                                                                   const Kindred__Gamification__V1__ListBadgesRequest *input,
@@ -157,7 +237,7 @@ void kindred__gamification__v1__gamification_service__list_badges(ProtobufCServi
                                                                   void *closure_data)
 {
   assert(service->descriptor == &kindred__gamification__v1__gamification_service__descriptor);
-  service->invoke(service, 12, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 20, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void kindred__gamification__v1__gamification_service__get_global_ranking(ProtobufCService *service,
                                                                          const Kindred__Gamification__V1__GetGlobalRankingRequest *input,
@@ -165,7 +245,7 @@ void kindred__gamification__v1__gamification_service__get_global_ranking(Protobu
                                                                          void *closure_data)
 {
   assert(service->descriptor == &kindred__gamification__v1__gamification_service__descriptor);
-  service->invoke(service, 13, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 21, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void kindred__gamification__v1__gamification_service__watch_my_achievements(ProtobufCService *service,
                                                                             const Kindred__Gamification__V1__WatchMyAchievementsRequest *input,
@@ -173,7 +253,7 @@ void kindred__gamification__v1__gamification_service__watch_my_achievements(Prot
                                                                             void *closure_data)
 {
   assert(service->descriptor == &kindred__gamification__v1__gamification_service__descriptor);
-  service->invoke(service, 14, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 22, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void kindred__gamification__v1__gamification_service__watch_events(ProtobufCService *service,
                                                                    const Kindred__Gamification__V1__WatchEventsRequest *input,
@@ -181,7 +261,7 @@ void kindred__gamification__v1__gamification_service__watch_events(ProtobufCServ
                                                                    void *closure_data)
 {
   assert(service->descriptor == &kindred__gamification__v1__gamification_service__descriptor);
-  service->invoke(service, 15, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 23, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void kindred__gamification__v1__gamification_service__init (Kindred__Gamification__V1__GamificationService_Service *service,
                                                             Kindred__Gamification__V1__GamificationService_ServiceDestroy destroy)

@@ -15,6 +15,7 @@ PROTOBUF_C__BEGIN_DECLS
 #endif
 
 #include "kindred/gamification/v1/challenges.pb-c.h"
+#include "kindred/gamification/v1/usage.pb-c.h"
 
 
 
@@ -32,6 +33,38 @@ typedef struct Kindred__Gamification__V1__GamificationService_Service Kindred__G
 struct Kindred__Gamification__V1__GamificationService_Service
 {
   ProtobufCService base;
+  void (*upload_usage)(Kindred__Gamification__V1__GamificationService_Service *service,
+                       const Kindred__Gamification__V1__UploadUsageRequest *input,
+                       Kindred__Gamification__V1__UploadUsageResponse_Closure closure,
+                       void *closure_data);
+  void (*get_usage_settings)(Kindred__Gamification__V1__GamificationService_Service *service,
+                             const Kindred__Gamification__V1__GetUsageSettingsRequest *input,
+                             Kindred__Gamification__V1__GetUsageSettingsResponse_Closure closure,
+                             void *closure_data);
+  void (*set_usage_settings)(Kindred__Gamification__V1__GamificationService_Service *service,
+                             const Kindred__Gamification__V1__SetUsageSettingsRequest *input,
+                             Kindred__Gamification__V1__SetUsageSettingsResponse_Closure closure,
+                             void *closure_data);
+  void (*get_usage_summary)(Kindred__Gamification__V1__GamificationService_Service *service,
+                            const Kindred__Gamification__V1__GetUsageSummaryRequest *input,
+                            Kindred__Gamification__V1__GetUsageSummaryResponse_Closure closure,
+                            void *closure_data);
+  void (*list_usage_sessions)(Kindred__Gamification__V1__GamificationService_Service *service,
+                              const Kindred__Gamification__V1__ListUsageSessionsRequest *input,
+                              Kindred__Gamification__V1__ListUsageSessionsResponse_Closure closure,
+                              void *closure_data);
+  void (*get_friend_leaderboard)(Kindred__Gamification__V1__GamificationService_Service *service,
+                                 const Kindred__Gamification__V1__GetFriendLeaderboardRequest *input,
+                                 Kindred__Gamification__V1__GetFriendLeaderboardResponse_Closure closure,
+                                 void *closure_data);
+  void (*list_popular_apps)(Kindred__Gamification__V1__GamificationService_Service *service,
+                            const Kindred__Gamification__V1__ListPopularAppsRequest *input,
+                            Kindred__Gamification__V1__ListPopularAppsResponse_Closure closure,
+                            void *closure_data);
+  void (*set_popular_apps)(Kindred__Gamification__V1__GamificationService_Service *service,
+                           const Kindred__Gamification__V1__SetPopularAppsRequest *input,
+                           Kindred__Gamification__V1__SetPopularAppsResponse_Closure closure,
+                           void *closure_data);
   void (*create_challenge)(Kindred__Gamification__V1__GamificationService_Service *service,
                            const Kindred__Gamification__V1__CreateChallengeRequest *input,
                            Kindred__Gamification__V1__CreateChallengeResponse_Closure closure,
@@ -104,6 +137,14 @@ void kindred__gamification__v1__gamification_service__init (Kindred__Gamificatio
     { &kindred__gamification__v1__gamification_service__descriptor, protobuf_c_service_invoke_internal, NULL }
 #define KINDRED__GAMIFICATION__V1__GAMIFICATION_SERVICE__INIT(function_prefix__) \
     { KINDRED__GAMIFICATION__V1__GAMIFICATION_SERVICE__BASE_INIT,\
+      function_prefix__ ## upload_usage,\
+      function_prefix__ ## get_usage_settings,\
+      function_prefix__ ## set_usage_settings,\
+      function_prefix__ ## get_usage_summary,\
+      function_prefix__ ## list_usage_sessions,\
+      function_prefix__ ## get_friend_leaderboard,\
+      function_prefix__ ## list_popular_apps,\
+      function_prefix__ ## set_popular_apps,\
       function_prefix__ ## create_challenge,\
       function_prefix__ ## invite_to_challenge,\
       function_prefix__ ## respond_to_challenge_invitation,\
@@ -120,6 +161,38 @@ void kindred__gamification__v1__gamification_service__init (Kindred__Gamificatio
       function_prefix__ ## get_global_ranking,\
       function_prefix__ ## watch_my_achievements,\
       function_prefix__ ## watch_events  }
+void kindred__gamification__v1__gamification_service__upload_usage(ProtobufCService *service,
+                                                                   const Kindred__Gamification__V1__UploadUsageRequest *input,
+                                                                   Kindred__Gamification__V1__UploadUsageResponse_Closure closure,
+                                                                   void *closure_data);
+void kindred__gamification__v1__gamification_service__get_usage_settings(ProtobufCService *service,
+                                                                         const Kindred__Gamification__V1__GetUsageSettingsRequest *input,
+                                                                         Kindred__Gamification__V1__GetUsageSettingsResponse_Closure closure,
+                                                                         void *closure_data);
+void kindred__gamification__v1__gamification_service__set_usage_settings(ProtobufCService *service,
+                                                                         const Kindred__Gamification__V1__SetUsageSettingsRequest *input,
+                                                                         Kindred__Gamification__V1__SetUsageSettingsResponse_Closure closure,
+                                                                         void *closure_data);
+void kindred__gamification__v1__gamification_service__get_usage_summary(ProtobufCService *service,
+                                                                        const Kindred__Gamification__V1__GetUsageSummaryRequest *input,
+                                                                        Kindred__Gamification__V1__GetUsageSummaryResponse_Closure closure,
+                                                                        void *closure_data);
+void kindred__gamification__v1__gamification_service__list_usage_sessions(ProtobufCService *service,
+                                                                          const Kindred__Gamification__V1__ListUsageSessionsRequest *input,
+                                                                          Kindred__Gamification__V1__ListUsageSessionsResponse_Closure closure,
+                                                                          void *closure_data);
+void kindred__gamification__v1__gamification_service__get_friend_leaderboard(ProtobufCService *service,
+                                                                             const Kindred__Gamification__V1__GetFriendLeaderboardRequest *input,
+                                                                             Kindred__Gamification__V1__GetFriendLeaderboardResponse_Closure closure,
+                                                                             void *closure_data);
+void kindred__gamification__v1__gamification_service__list_popular_apps(ProtobufCService *service,
+                                                                        const Kindred__Gamification__V1__ListPopularAppsRequest *input,
+                                                                        Kindred__Gamification__V1__ListPopularAppsResponse_Closure closure,
+                                                                        void *closure_data);
+void kindred__gamification__v1__gamification_service__set_popular_apps(ProtobufCService *service,
+                                                                       const Kindred__Gamification__V1__SetPopularAppsRequest *input,
+                                                                       Kindred__Gamification__V1__SetPopularAppsResponse_Closure closure,
+                                                                       void *closure_data);
 void kindred__gamification__v1__gamification_service__create_challenge(ProtobufCService *service,
                                                                        const Kindred__Gamification__V1__CreateChallengeRequest *input,
                                                                        Kindred__Gamification__V1__CreateChallengeResponse_Closure closure,

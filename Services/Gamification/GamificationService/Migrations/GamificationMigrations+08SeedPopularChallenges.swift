@@ -3,8 +3,8 @@ import KindredPostgres
 extension GamificationMigrations {
     /// The popular challenges the product ships with; admins add more with `CreatePopularChallenge`. App ids
     /// are the popular apps' (usage.proto).
-    static let v10SeedPopularChallenges = Migration(
-        version: 10, name: "seed_popular_challenges",
+    static let v8SeedPopularChallenges = Migration(
+        version: 8, name: "seed_popular_challenges",
         sql: """
             -- At most 2 hours of YouTube a day for a week; a minute of WhatsApp a day for three days; no
             -- Instagram for a day.

@@ -3,8 +3,8 @@ import KindredPostgres
 extension GamificationMigrations {
     /// Badges (one per completed challenge: the key makes a second processing of the same completion a no-op)
     /// and each user's achievements, numbered per user for their `WatchMyAchievements` stream.
-    static let v8CreateBadges = Migration(
-        version: 8, name: "create_badges",
+    static let v6CreateBadges = Migration(
+        version: 6, name: "create_badges",
         sql: """
             CREATE TABLE gamification.badges (
                 user_id uuid NOT NULL,

@@ -5,8 +5,8 @@ extension GamificationMigrations {
     /// change of it locks first), and how many users hold each balance, exactly and in buckets of 32 and of 1,024
     /// coins, so that a user's position is a sum over at most 31 exact rows, 31 small buckets and the large
     /// buckets above (one per 1,024 coins of the best balance), never a count over the users.
-    static let v7CreateCoins = Migration(
-        version: 7, name: "create_coins",
+    static let v5CreateCoins = Migration(
+        version: 5, name: "create_coins",
         sql: """
             CREATE TABLE gamification.coin_balances (
                 user_id uuid PRIMARY KEY,

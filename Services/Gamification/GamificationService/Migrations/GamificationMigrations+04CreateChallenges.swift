@@ -3,8 +3,8 @@ import KindredPostgres
 extension GamificationMigrations {
     /// Challenges, who takes part in each (each participant on days of their own time zone), and the results
     /// the sweep decides, numbered per challenge for its leaderboard stream.
-    static let v6CreateChallenges = Migration(
-        version: 6, name: "create_challenges",
+    static let v4CreateChallenges = Migration(
+        version: 4, name: "create_challenges",
         sql: """
             -- A personal or friend challenge (creator_id set) or an admin's popular one (popular, fixed award).
             CREATE TABLE gamification.challenges (

@@ -1,15 +1,16 @@
+import KindredHandlers
 import KindredRPC
-@testable import SocialService
 import Testing
 
-/// What social's caller hears when a peer refuses or fails: never the peer's word for social's own mistakes.
+/// What a service's caller hears when a peer refuses or fails: never the peer's word for the service's own
+/// mistakes.
 @Suite struct PeerCallTests {
     private func heard(_ code: StatusCode, passingRefusals: Bool) async -> StatusCode? {
         do {
             try await PeerCall.run("family", passingRefusals: passingRefusals) {
                 throw RPCError(code, "the peer's own words")
             } notFound: {
-                SocialError.userNotFound
+                RPCError(.notFound, "There is no such user.")
             }
             return nil
         } catch let error as RPCError {
@@ -25,7 +26,8 @@ import Testing
         (.unauthenticated, .internal), (.invalidArgument, .internal), (.unavailable, .unavailable),
         (.deadlineExceeded, .unavailable), (.resourceExhausted, .unavailable),
     ])
-    func aCallWithSocialsOwnTokenNeverPassesThePeersRefusalOn(_ peer: StatusCode, _ caller: StatusCode) async
+    func aCallWithTheServicesOwnTokenNeverPassesThePeersRefusalOn(_ peer: StatusCode, _ caller: StatusCode)
+        async
     {
         #expect(await heard(peer, passingRefusals: false) == caller)
     }

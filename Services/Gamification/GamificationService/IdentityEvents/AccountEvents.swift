@@ -1,0 +1,48 @@
+import KindredAPI
+import KindredEvents
+import KindredHandlers
+import KindredMessages
+import KindredPostgres
+import KindredRPC
+import KindredRuntime
+import Logging
+
+/// What gamification does with identity's events, consumed with a cursor in `gamification.event_cursors`:
+/// a deleted user's rows go, every part's in the same transaction as the cursor moves. Each part that keeps
+/// rows of a user adds its own `deleteAll(of:in:)` to `erasures`; the others change nothing here.
+struct AccountEvents: Sendable {
+    typealias Erasure = @Sendable (UserID, PostgresTransaction) async throws -> Void
+
+    /// Every part's deletion of one user's rows, run in this order.
+    static let erasures: [Erasure] = [UsageStore.deleteAll, { try await ChallengeStore.forget($0, in: $1) }]
+
+    let logger: Logger
+
+    /// The consumer every instance runs; identity is read with gamification's own token.
+    static func consumer(
+        identity: Kindred_Identity_V1_IdentityService.Client, credentials: ServiceCredentials,
+        context: GamificationContext
+    ) -> EventConsumer<ServiceCallStream<Kindred_Identity_V1_Event>> {
+        let handler = AccountEvents(logger: context.logger)
+        return EventConsumer(
+            source: "identity", schema: "gamification", pool: context.database, logger: context.logger,
+            fetch: { after in
+                ServiceCallStream(credentials: credentials) { options in
+                    identity.watchEvents(.init(afterCursor: after), options: options)
+                }
+            },
+            handle: { event, tx in try await handler.apply(event, in: tx) })
+    }
+
+    /// Applies one event; the others change nothing here.
+    func apply(_ event: Kindred_Identity_V1_Event, in tx: PostgresTransaction) async throws {
+        guard case .userDeleted(let deleted) = event.payload else { return }
+        guard let user = UserID(deleted.userID) else {
+            // It would fail the same way every time and hold the consumer there.
+            logger.error(
+                "identity event names no user id; skipped", metadata: ["user_id": "\(deleted.userID)"])
+            return
+        }
+        for erase in Self.erasures { try await erase(user, tx) }
+    }
+}

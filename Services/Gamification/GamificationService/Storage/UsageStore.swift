@@ -1,0 +1,91 @@
+import FoundationEssentials
+import KindredHandlers
+import KindredPostgres
+
+/// `gamification.usage_sessions` and `gamification.usage_daily`: a batch stored with the daily totals kept
+/// exact. Reads are in `UsageStore+Reads.swift`.
+enum UsageStore {
+    /// Stores `sessions` for `user` in one transaction: those new, or newer (by updated_at) than the stored
+    /// version, are written, and each day's total moves by the difference. Answers how many were written.
+    ///
+    /// The user's settings row (made here on the first upload) is locked first, so one user's batches are
+    /// applied one at a time and the second statement, whose snapshot starts after the lock, sees every
+    /// session an earlier batch stored.
+    static func store(_ sessions: [UsageBatch.Session], of user: UserID, on pool: PostgresPool) async throws
+        -> Int
+    {
+        try await pool.transaction { tx in
+            let zone = try await tx.query(
+                """
+                INSERT INTO gamification.usage_settings AS s (user_id) VALUES (\(user)::uuid)
+                ON CONFLICT (user_id) DO UPDATE SET user_id = s.user_id
+                RETURNING time_zone
+                """)[0].decode(String.self, column: 0)
+            return try await tx.query(ingest(sessions, of: user, zone: zone))[0].decode(Int.self, column: 0)
+        }
+    }
+
+    /// One set-based statement for the whole batch. A session counts on each local day it touches in `zone`,
+    /// the seconds between the later of its start and that day's midnight and the earlier of its end and the
+    /// next midnight, both midnights placed by PostgreSQL's zone rules (a DST day is 23 or 25 hours long). A
+    /// replaced version takes back the same seconds from the days of the zone it was counted in. The net change
+    /// per day and app is applied once: decreases by UPDATE (the row exists, since the old version added to
+    /// it), increases by upsert, so no CHECK sees a negative total.
+    private static func ingest(_ sessions: [UsageBatch.Session], of user: UserID, zone: String)
+        -> PostgresQuery
+    {
+        """
+        WITH incoming AS (
+            SELECT * FROM unnest(\(PostgresArray(sessions.map(\.clientSessionID)))::text[],
+                \(PostgresArray(sessions.map(\.appID)))::text[], \(PostgresArray(sessions.map(\.start)))::timestamptz[],
+                \(PostgresArray(sessions.map(\.end)))::timestamptz[],
+                \(PostgresArray(sessions.map(\.updatedAt)))::timestamptz[])
+                AS i (client_session_id, app_id, started_at, ended_at, updated_at)),
+        applied AS (
+            SELECT i.*, s.user_id IS NOT NULL AS replaces, s.app_id AS old_app_id, s.started_at AS old_started_at,
+                s.ended_at AS old_ended_at, s.time_zone AS old_zone
+            FROM incoming i LEFT JOIN gamification.usage_sessions s
+                ON s.user_id = \(user)::uuid AND s.client_session_id = i.client_session_id
+            WHERE s.user_id IS NULL OR s.updated_at < i.updated_at),
+        stored AS (
+            INSERT INTO gamification.usage_sessions AS s
+                (user_id, client_session_id, app_id, started_at, ended_at, updated_at, time_zone)
+            SELECT \(user)::uuid, client_session_id, app_id, started_at, ended_at, updated_at, \(zone)::text FROM applied
+            ON CONFLICT (user_id, client_session_id) DO UPDATE
+            SET app_id = excluded.app_id, started_at = excluded.started_at, ended_at = excluded.ended_at,
+                updated_at = excluded.updated_at, time_zone = excluded.time_zone
+            RETURNING 1),
+        changes AS (
+            SELECT app_id, started_at, ended_at, \(zone)::text AS zone, 1 AS sign FROM applied
+            UNION ALL
+            SELECT old_app_id, old_started_at, old_ended_at, old_zone, -1 FROM applied WHERE replaces),
+        net AS (
+            SELECT part.day, c.app_id, sum(c.sign * part.seconds)::integer AS delta
+            FROM changes c CROSS JOIN LATERAL (
+                SELECT midnight::date AS day,
+                    round(extract(epoch FROM
+                        least(c.ended_at, (midnight + interval '1 day') AT TIME ZONE c.zone)
+                        - greatest(c.started_at, midnight AT TIME ZONE c.zone)))::integer AS seconds
+                FROM generate_series((c.started_at AT TIME ZONE c.zone)::date::timestamp,
+                    (c.ended_at AT TIME ZONE c.zone)::date::timestamp, interval '1 day') AS midnight) part
+            GROUP BY part.day, c.app_id),
+        lowered AS (
+            UPDATE gamification.usage_daily d SET seconds = d.seconds + net.delta FROM net
+            WHERE d.user_id = \(user)::uuid AND d.local_date = net.day AND d.app_id = net.app_id AND net.delta < 0
+            RETURNING 1),
+        raised AS (
+            INSERT INTO gamification.usage_daily AS d (user_id, local_date, app_id, seconds)
+            SELECT \(user)::uuid, day, app_id, delta FROM net WHERE delta > 0
+            ON CONFLICT (user_id, local_date, app_id) DO UPDATE SET seconds = d.seconds + excluded.seconds
+            RETURNING 1)
+        SELECT (SELECT count(*) FROM stored)::bigint, (SELECT count(*) FROM lowered) + (SELECT count(*) FROM raised)
+        """
+    }
+
+    /// Every row of `user` in the usage tables, for identity's `user.deleted`.
+    static func deleteAll(of user: UserID, in tx: PostgresTransaction) async throws {
+        try await tx.query("DELETE FROM gamification.usage_sessions WHERE user_id = \(user)::uuid")
+        try await tx.query("DELETE FROM gamification.usage_daily WHERE user_id = \(user)::uuid")
+        try await tx.query("DELETE FROM gamification.usage_settings WHERE user_id = \(user)::uuid")
+    }
+}

@@ -1,0 +1,15 @@
+import KindredHandlers
+
+/// App ids as the API takes them: 1 to 100 characters, none of them a space or a control character.
+enum AppID {
+    static let length = 1...100
+
+    /// What is wrong with `text` as an app id; nil when nothing is.
+    static func problem(_ text: String) -> String? {
+        guard length.contains(text.count) else { return "must be 1 to 100 characters" }
+        let bad = text.unicodeScalars.contains {
+            $0.properties.isWhitespace || $0.properties.generalCategory == .control
+        }
+        return bad ? "must hold no spaces or control characters" : nil
+    }
+}
