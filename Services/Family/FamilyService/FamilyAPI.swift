@@ -19,6 +19,10 @@ struct FamilyAPI: Kindred_Family_V1_FamilyService.Service {
     let guardians: Guardians
     /// The inbox, push devices and notification settings.
     let notifications: Notifications
+    /// Baby profiles' home screen and suggestions.
+    let babyHome: BabyHome
+    /// Baby profiles' live activity streams, fed by one reader per process.
+    let babyWatch: BabyActivityWatch
 
     /// Builds every part from `context`.
     init(context: FamilyContext) throws {
@@ -30,11 +34,22 @@ struct FamilyAPI: Kindred_Family_V1_FamilyService.Service {
         profiles = Profiles(database: context.database, clock: context.clock)
         guardians = Guardians(context: context)
         notifications = Notifications(context: context)
+        let membership = BabyMembership(database: context.database)
+        babyHome = BabyHome(database: context.database, clock: context.clock, membership: membership)
+        babyWatch = BabyActivityWatch(
+            database: context.database,
+            fanout: ActivityFanout(
+                feed: try EventFeed(
+                    outbox: BabyActivityFeed.outbox, pool: context.database, logger: context.logger,
+                    options: BabyActivityFeed.options),
+                database: context.database, logger: context.logger))
     }
 
     /// Ends the server streams (events, notifications), so that they do not hold the drain.
     func closeStreams() async {
         await events.close()
         await notifications.bell.close()
+        await babyWatch.fanout.close()
+        await babyWatch.fanout.feed.close()
     }
 }

@@ -37,6 +37,9 @@ public enum Kindred_Family_V1_FamilyService {
         public static let getNotificationSettings = MethodDescriptor(service: serviceName, method: "GetNotificationSettings", readOnly: true)
         public static let updateNotificationSettings = MethodDescriptor(service: serviceName, method: "UpdateNotificationSettings")
         public static let watchEvents = MethodDescriptor(service: serviceName, method: "WatchEvents", readOnly: true)
+        public static let getHome = MethodDescriptor(service: serviceName, method: "GetHome", readOnly: true)
+        public static let listSuggestions = MethodDescriptor(service: serviceName, method: "ListSuggestions", readOnly: true)
+        public static let watchProfileActivity = MethodDescriptor(service: serviceName, method: "WatchProfileActivity", readOnly: true)
     }
 
     /// What a server implements; conforming gives `registerMethods(with:)` for free.
@@ -95,6 +98,12 @@ public enum Kindred_Family_V1_FamilyService {
         func updateNotificationSettings(_ request: Kindred_Family_V1_UpdateNotificationSettingsRequest, context: ServerContext) async throws -> Kindred_Family_V1_UpdateNotificationSettingsResponse
         /// `WatchEvents`
         func watchEvents(_ request: Kindred_Family_V1_WatchEventsRequest, responses: ResponseStreamWriter<Kindred_Family_V1_Event>, context: ServerContext) async throws
+        /// `GetHome`
+        func getHome(_ request: Kindred_Family_V1_GetHomeRequest, context: ServerContext) async throws -> Kindred_Family_V1_GetHomeResponse
+        /// `ListSuggestions`
+        func listSuggestions(_ request: Kindred_Family_V1_ListSuggestionsRequest, context: ServerContext) async throws -> Kindred_Family_V1_ListSuggestionsResponse
+        /// `WatchProfileActivity`
+        func watchProfileActivity(_ request: Kindred_Family_V1_WatchProfileActivityRequest, responses: ResponseStreamWriter<Kindred_Family_V1_WatchProfileActivityResponse>, context: ServerContext) async throws
     }
 
     /// A typed client over an `RPCClient`: one method per unary or server-streaming RPC.
@@ -241,6 +250,21 @@ public enum Kindred_Family_V1_FamilyService {
         public func watchEvents(_ request: Kindred_Family_V1_WatchEventsRequest, options: CallOptions = CallOptions()) -> ClientResponseStream<Kindred_Family_V1_Event> {
             rpc.serverStreaming(method: Method.watchEvents, request: request, options: options)
         }
+
+        /// `GetHome`
+        public func getHome(_ request: Kindred_Family_V1_GetHomeRequest, options: CallOptions = CallOptions()) async throws(RPCError) -> Kindred_Family_V1_GetHomeResponse {
+            try await rpc.unary(method: Method.getHome, request: request, options: options)
+        }
+
+        /// `ListSuggestions`
+        public func listSuggestions(_ request: Kindred_Family_V1_ListSuggestionsRequest, options: CallOptions = CallOptions()) async throws(RPCError) -> Kindred_Family_V1_ListSuggestionsResponse {
+            try await rpc.unary(method: Method.listSuggestions, request: request, options: options)
+        }
+
+        /// `WatchProfileActivity`
+        public func watchProfileActivity(_ request: Kindred_Family_V1_WatchProfileActivityRequest, options: CallOptions = CallOptions()) -> ClientResponseStream<Kindred_Family_V1_WatchProfileActivityResponse> {
+            rpc.serverStreaming(method: Method.watchProfileActivity, request: request, options: options)
+        }
     }
 }
 
@@ -326,6 +350,15 @@ extension Kindred_Family_V1_FamilyService.Service {
         }
         router.registerServerStreaming(Kindred_Family_V1_FamilyService.Method.watchEvents) { request, responses, context in
             try await self.watchEvents(request, responses: responses, context: context)
+        }
+        router.registerUnary(Kindred_Family_V1_FamilyService.Method.getHome) { request, context in
+            try await self.getHome(request, context: context)
+        }
+        router.registerUnary(Kindred_Family_V1_FamilyService.Method.listSuggestions) { request, context in
+            try await self.listSuggestions(request, context: context)
+        }
+        router.registerServerStreaming(Kindred_Family_V1_FamilyService.Method.watchProfileActivity) { request, responses, context in
+            try await self.watchProfileActivity(request, responses: responses, context: context)
         }
     }
 }

@@ -197,9 +197,30 @@ extension ProtoFileRegistry {
             ]
         ),
         ProtoFileDescriptor(
-            name: "kindred/family/v1/family.proto",
-            dependencies: ["kindred/common/v1/paging.proto", "kindred/common/v1/timestamp.proto"],
+            name: "kindred/family/v1/baby_activity.proto",
+            dependencies: ["kindred/common/v1/date.proto", "kindred/common/v1/paging.proto", "kindred/common/v1/timestamp.proto"],
             serializedFileDescriptor: EmbeddedDescriptors.file(at: 14),
+            serviceNames: [],
+            symbols: [
+                "kindred.family.v1.BabyActivity",
+                "kindred.family.v1.GetHomeRequest",
+                "kindred.family.v1.BabyCountdown",
+                "kindred.family.v1.GetHomeResponse",
+                "kindred.family.v1.Suggestion",
+                "kindred.family.v1.ListSuggestionsRequest",
+                "kindred.family.v1.ListSuggestionsResponse",
+                "kindred.family.v1.WatchProfileActivityRequest",
+                "kindred.family.v1.WatchProfileActivityResponse",
+                "kindred.family.v1.BabyActivityOccurred",
+                "kindred.family.v1.BabyActivityKind",
+                "kindred.family.v1.BabyStage",
+                "kindred.family.v1.SuggestionType",
+            ]
+        ),
+        ProtoFileDescriptor(
+            name: "kindred/family/v1/family.proto",
+            dependencies: ["kindred/common/v1/paging.proto", "kindred/common/v1/timestamp.proto", "kindred/family/v1/baby_activity.proto"],
+            serializedFileDescriptor: EmbeddedDescriptors.file(at: 15),
             serviceNames: ["kindred.family.v1.FamilyService"],
             symbols: [
                 "kindred.family.v1.Profile",
@@ -300,12 +321,15 @@ extension ProtoFileRegistry {
                 "kindred.family.v1.FamilyService.GetNotificationSettings",
                 "kindred.family.v1.FamilyService.UpdateNotificationSettings",
                 "kindred.family.v1.FamilyService.WatchEvents",
+                "kindred.family.v1.FamilyService.GetHome",
+                "kindred.family.v1.FamilyService.ListSuggestions",
+                "kindred.family.v1.FamilyService.WatchProfileActivity",
             ]
         ),
         ProtoFileDescriptor(
             name: "kindred/gamification/v1/gamification.proto",
             dependencies: [],
-            serializedFileDescriptor: EmbeddedDescriptors.file(at: 15),
+            serializedFileDescriptor: EmbeddedDescriptors.file(at: 16),
             serviceNames: ["kindred.gamification.v1.GamificationService"],
             symbols: [
                 "kindred.gamification.v1.GamificationService",
@@ -314,7 +338,7 @@ extension ProtoFileRegistry {
         ProtoFileDescriptor(
             name: "kindred/identity/v1/identity.proto",
             dependencies: ["kindred/common/v1/date.proto", "kindred/common/v1/paging.proto", "kindred/common/v1/timestamp.proto"],
-            serializedFileDescriptor: EmbeddedDescriptors.file(at: 16),
+            serializedFileDescriptor: EmbeddedDescriptors.file(at: 17),
             serviceNames: ["kindred.identity.v1.IdentityService"],
             symbols: [
                 "kindred.identity.v1.PublicAccount",
@@ -392,7 +416,7 @@ extension ProtoFileRegistry {
         ProtoFileDescriptor(
             name: "kindred/social/v1/social.proto",
             dependencies: ["kindred/common/v1/paging.proto", "kindred/common/v1/timestamp.proto"],
-            serializedFileDescriptor: EmbeddedDescriptors.file(at: 17),
+            serializedFileDescriptor: EmbeddedDescriptors.file(at: 18),
             serviceNames: ["kindred.social.v1.SocialService"],
             symbols: [
                 "kindred.social.v1.Person",

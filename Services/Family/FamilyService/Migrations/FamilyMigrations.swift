@@ -16,5 +16,7 @@ enum FamilyMigrations {
         v9CreateGuardianAlerts,
         v10CreateBabyProfiles,
         v11CreateBabyActivity,
+        EventOutbox.migration(schema: "family", name: "baby_activity_feed", version: 15),
+        v16BabyNotificationsAndSuggestions,
     ]
 }
