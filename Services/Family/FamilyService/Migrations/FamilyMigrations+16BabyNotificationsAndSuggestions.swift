@@ -54,7 +54,7 @@ extension FamilyMigrations {
                  'Celebrate before the baby arrives.'),
                 (1, 't3-hospital-tour', 3, 2, 1, NULL, 'Tour the hospital or birth center',
                  'Know the way and the entrance for the big day.'),
-                (1, 't3-pack-bag', 3, 3, 1, NULL, 'Pack the hospital bag',
+                (1, 't3-hospital-bag', 3, 3, 1, NULL, 'Pack the hospital bag',
                  'Ready by week 36.'),
                 (1, 't3-car-seat', 3, 4, 2, NULL, 'Infant car seat',
                  'Needed for the ride home from the hospital.'),
