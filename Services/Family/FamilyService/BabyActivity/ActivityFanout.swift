@@ -75,18 +75,26 @@ final class ActivityFanout: Sendable {
         state.withLock { $0.closeAll() }
     }
 
-    /// Reads each new entry of the feed once and hands it to the streams watching its profile.
+    /// Reads each new entry of the feed once and hands it to the streams watching its profile; after an
+    /// unexpected error it carries on after the last entry it handed out.
     private func follow() async {
         let first = await start.value
-        guard !Task.isCancelled else { return }
         state.withLock { $0.position = first }
-        do {
-            for try await event in feed.events(after: first) {
-                try await deliver(event)
+        var backoff = Self.retry
+        while !Task.isCancelled {
+            do {
+                let position = state.withLock { $0.position ?? first }
+                for try await event in feed.events(after: position) {
+                    try await deliver(event)
+                    backoff = Self.retry
+                }
+                break
+            } catch is CancellationError {
+                break
+            } catch {
+                logger.error("baby activity fan-out failed; retrying", metadata: ["error": "\(error)"])
+                try? await Task.sleep(for: backoff.next())
             }
-        } catch is CancellationError {
-        } catch {
-            logger.error("baby activity fan-out stopped", metadata: ["error": "\(error)"])
         }
         state.withLock { $0.closeAll() }
     }
