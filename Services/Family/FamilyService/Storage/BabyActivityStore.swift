@@ -37,7 +37,7 @@ enum BabyActivityStore {
 
     /// Up to `limit` entries of `profiles` before `before` (all when nil), newest first: one backward range
     /// of the (profile_id, activity_id) key per profile, each cut at `limit`, merged by activity id, so a page
-    /// costs the same however long the history.
+    /// costs the same however long the history; the names are joined to the page's entries only.
     static func recent(
         of profiles: [BabyProfileID], before: BabyActivityID?, limit: Int, on db: PostgresPool
     ) async throws -> [Kindred_Family_V1_BabyActivity] {
@@ -45,14 +45,16 @@ enum BabyActivityStore {
             """
             SELECT a.profile_id, a.activity_id, a.kind, a.actor_id, coalesce(n.display_name, ''),
                 coalesce(n.first_name, ''), coalesce(n.last_name, ''), coalesce(a.subject_id::text, ''), a.detail, a.occurred_at
-            FROM unnest(\(PostgresArray(profiles))::uuid[]) AS s(profile_id)
-            CROSS JOIN LATERAL (
-                SELECT * FROM family.baby_activity a
-                WHERE a.profile_id = s.profile_id
-                  AND (\(before)::uuid IS NULL OR a.activity_id < \(before)::uuid)
-                ORDER BY a.activity_id DESC LIMIT \(limit)) a
+            FROM (
+                SELECT r.* FROM unnest(\(PostgresArray(profiles))::uuid[]) AS s(profile_id)
+                CROSS JOIN LATERAL (
+                    SELECT * FROM family.baby_activity a
+                    WHERE a.profile_id = s.profile_id
+                      AND (\(before)::uuid IS NULL OR a.activity_id < \(before)::uuid)
+                    ORDER BY a.activity_id DESC LIMIT \(limit)) r
+                ORDER BY r.activity_id DESC LIMIT \(limit)) a
             LEFT JOIN family.profiles n ON n.user_id = a.actor_id
-            ORDER BY a.activity_id DESC LIMIT \(limit)
+            ORDER BY a.activity_id DESC
             """
         ).map { row in
             let (profile, id, kind, actor, display, first, last, subject, detail, occurred) = try row.decode(
