@@ -408,7 +408,7 @@ public struct Kindred_Family_V1_WatchProfileActivityRequest: ProtoMessage {
     public static var protoMessageName: String { "kindred.family.v1.WatchProfileActivityRequest" }
 
     /// The profiles to watch, each one the caller belongs to (NOT_FOUND otherwise); empty: every profile the
-    /// caller belongs to when the stream opens.
+    /// caller belongs to, those they join while the stream runs too.
     public var profileIds: [String] = []
     /// Resume point: the cursor of the last update received; entries after it are sent first. Empty: only new
     /// ones.

@@ -75,21 +75,30 @@ import Testing
             let mum = try await stack.register("mum", age: 30)
             let grandma = try await stack.register("grandma", age: 70)
             let profile = try await stack.babyProfile(ownedBy: mum, followers: [grandma])
+            let cousin = try await stack.babyProfile(ownedBy: mum, followers: [grandma])
             try await stack.record(.commentAdded, on: profile, by: mum, detail: "before")
-            let (hers, herStream) = Self.watch(stack, grandma, .init(afterCursor: "0"))
+            let (hers, herStream) = Self.watch(
+                stack, grandma, .init(profileIds: [profile.description], afterCursor: "0"))
+            let (allHers, allHerStream) = Self.watch(stack, grandma, .init(afterCursor: "0"))
             let (mine, myStream) = Self.watch(stack, mum, .init(afterCursor: "0"))
             _ = try await hers.first(1)
+            _ = try await allHers.first(1)
             _ = try await mine.first(1)
             try await stack.pool.query(
                 """
                 DELETE FROM family.baby_members WHERE profile_id = \(profile)::uuid AND user_id = \(grandma.id)::uuid
                 """)
             try await stack.record(.commentAdded, on: profile, by: mum, detail: "after")
-            #expect(try await mine.first(2).compactMap(\.activity?.detail) == ["before", "after"])
+            try await stack.record(.commentAdded, on: cousin, by: mum, detail: "cousin")
+            #expect(try await mine.first(3).compactMap(\.activity?.detail) == ["before", "after", "cousin"])
+            // Her stream on all her profiles goes on with the profile she still belongs to.
+            #expect(try await allHers.first(2).compactMap(\.activity?.detail) == ["before", "cousin"])
             let ended = await herStream.value
             #expect(ended?.code == .notFound && ended?.reason == "BABY_PROFILE_NOT_FOUND")
             #expect(hers.updates.compactMap(\.activity?.detail) == ["before"])
+            #expect(allHers.updates.count == 2)
             myStream.cancel()
+            allHerStream.cancel()
         }
     }
 
@@ -132,6 +141,33 @@ import Testing
             await fanout.close()
             await feed.close()
             await otherInstance.close()
+        }
+    }
+}
+
+extension WatchProfileActivityTests {
+    @Test func aStreamOnAllMyProfilesTakesOnAProfileTheCallerJoins() async throws {
+        try await FamilyTestStack.with { stack in
+            let mum = try await stack.register("mum", age: 30)
+            let aunt = try await stack.register("aunt", age: 40)
+            let grandma = try await stack.register("grandma", age: 70)
+            let first = try await stack.babyProfile(ownedBy: mum, followers: [grandma])
+            let second = try await stack.babyProfile(ownedBy: aunt)
+            try await stack.record(.commentAdded, on: first, by: mum, detail: "first")
+            let (mine, watching) = Self.watch(stack, grandma, .init(afterCursor: "0"))
+            _ = try await mine.first(1)
+            try await stack.pool.query(
+                """
+                INSERT INTO family.baby_members (profile_id, user_id, role, joined_at)
+                VALUES (\(second)::uuid, \(grandma.id)::uuid, 2, now())
+                """)
+            try await stack.record(
+                .memberJoined, on: second, by: grandma, detail: "", subject: UUID(uuidString: grandma.id))
+            try await stack.record(.calendarEventAdded, on: second, by: aunt, detail: "second")
+            let received = try await mine.first(3)
+            #expect(received.compactMap(\.activity?.kind) == [.commentAdded, .memberJoined, .calendarEventAdded])
+            #expect(received.last?.activity?.profileID == second.description)
+            watching.cancel()
         }
     }
 }

@@ -1,4 +1,5 @@
 import KindredHandlers
+import KindredMessages
 
 /// The fan-out's bookkeeping: which local stream watches which profiles for which user, indexed by profile
 /// so that an entry finds its streams without looking at the others.
@@ -13,6 +14,8 @@ struct FanoutState {
     var position: Int64?
     var watchers: [UInt64: Watcher] = [:]
     var byProfile: [BabyProfileID: Set<UInt64>] = [:]
+    /// The streams watching every profile of their user, by user: they take on a profile their user joins.
+    var allOfUser: [UserID: Set<UInt64>] = [:]
     var nextID: UInt64 = 0
     var membershipReads = 0
     var isClosed = false
@@ -24,15 +27,17 @@ struct FanoutState {
         return users
     }
 
-    /// Registers a stream of `user` on `profiles`; nil once closed.
+    /// Registers a stream of `user` on `profiles` (on every profile of theirs, those they join later too,
+    /// when `allOfUser`); nil once closed.
     mutating func add(
-        user: UserID, profiles: Set<BabyProfileID>,
+        user: UserID, profiles: Set<BabyProfileID>, allOfUser: Bool,
         continuation: AsyncThrowingStream<ActivityFanout.Delivery, any Error>.Continuation
     ) -> UInt64? {
         guard !isClosed else { return nil }
         nextID += 1
         watchers[nextID] = Watcher(user: user, profiles: profiles, continuation: continuation)
         for profile in profiles { byProfile[profile, default: []].insert(nextID) }
+        if allOfUser { self.allOfUser[user, default: []].insert(nextID) }
         return nextID
     }
 
@@ -40,6 +45,16 @@ struct FanoutState {
     mutating func remove(_ id: UInt64) {
         guard let watcher = watchers.removeValue(forKey: id) else { return }
         for profile in watcher.profiles { stopWatching(profile, id) }
+        allOfUser[watcher.user]?.remove(id)
+        if allOfUser[watcher.user]?.isEmpty == true { allOfUser.removeValue(forKey: watcher.user) }
+    }
+
+    /// Adds `profile` to the "all my profiles" streams of `joiner`, who just became its member.
+    mutating func join(_ joiner: UserID, to profile: BabyProfileID) {
+        for id in allOfUser[joiner] ?? [] where watchers[id]?.profiles.contains(profile) == false {
+            watchers[id]?.profiles.insert(profile)
+            byProfile[profile, default: []].insert(id)
+        }
     }
 
     /// Hands `delivery` to `profile`'s streams: those in `checked` only if their user is among `members` (a
@@ -50,12 +65,15 @@ struct FanoutState {
         members: Set<UserID>
     ) {
         position = delivery.cursor
+        if delivery.activity.kind == .memberJoined, let joiner = UserID(delivery.activity.subjectID) {
+            join(joiner, to: profile)
+        }
         for id in byProfile[profile] ?? [] {
             guard var watcher = watchers[id] else { continue }
             if let user = checked[id], !members.contains(user) {
                 watcher.profiles.remove(profile)
                 stopWatching(profile, id)
-                if watcher.profiles.isEmpty {
+                if watcher.profiles.isEmpty && allOfUser[watcher.user]?.contains(id) != true {
                     watchers.removeValue(forKey: id)
                     watcher.continuation.finish(throwing: FamilyError.babyProfileNotFound)
                 } else {

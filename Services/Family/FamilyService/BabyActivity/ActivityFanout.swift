@@ -135,14 +135,15 @@ final class ActivityFanout: Sendable {
 }
 
 extension ActivityFanout {
-    /// Registers a stream of `user` on `profiles` (membership already checked): entries after the returned
-    /// position arrive on its deliveries. Deliveries end when the process drains.
-    func subscribe(_ user: UserID, to profiles: Set<BabyProfileID>) async -> Subscription {
+    /// Registers a stream of `user` on `profiles` (membership already checked), or on every profile of theirs
+    /// (`allOfUser`: those they join later too): entries after the returned position arrive on its
+    /// deliveries. Deliveries end when the process drains.
+    func subscribe(_ user: UserID, to profiles: Set<BabyProfileID>, allOfUser: Bool) async -> Subscription {
         let first = await position()
         let (deliveries, continuation) = AsyncThrowingStream.makeStream(
             of: Delivery.self, bufferingPolicy: .bufferingOldest(Self.streamBuffer))
         let registered = state.withLock { state in
-            state.add(user: user, profiles: profiles, continuation: continuation).map {
+            state.add(user: user, profiles: profiles, allOfUser: allOfUser, continuation: continuation).map {
                 ($0, state.position ?? first)
             }
         }

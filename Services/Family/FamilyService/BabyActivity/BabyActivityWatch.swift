@@ -11,8 +11,8 @@ struct BabyActivityWatch: Sendable {
     let database: PostgresPool
     let fanout: ActivityFanout
 
-    /// Sends `user` the entries of `asked` (every profile of theirs when empty) after `cursor` (from now on
-    /// when nil), then each new one, until the process drains or the client goes. NOT_FOUND for a profile
+    /// Sends `user` the entries of `asked` (every profile of theirs when empty, those they join while it runs
+    /// too) after `cursor` (from now on when nil), then each new one, until the process drains or the client goes. NOT_FOUND for a profile
     /// they do not belong to; ends NOT_FOUND when they are removed from every profile it watches.
     func watch(
         _ user: UserID, profiles asked: [BabyProfileID], after cursor: Int64?,
@@ -21,7 +21,7 @@ struct BabyActivityWatch: Sendable {
         let mine = Set(try await BabyMemberStore.memberships(of: user, on: database).map(\.profile))
         guard asked.allSatisfy(mine.contains) else { throw FamilyError.babyProfileNotFound }
         let profiles = asked.isEmpty ? mine : Set(asked)
-        let subscription = await fanout.subscribe(user, to: profiles)
+        let subscription = await fanout.subscribe(user, to: profiles, allOfUser: asked.isEmpty)
         defer { fanout.unsubscribe(subscription) }
         var last = cursor ?? subscription.position
         if last > subscription.position, try await fanout.feed.newestCursor() < last {

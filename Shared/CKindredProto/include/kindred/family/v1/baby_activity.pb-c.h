@@ -250,7 +250,7 @@ struct  Kindred__Family__V1__WatchProfileActivityRequest
   ProtobufCMessage base;
   /*
    * The profiles to watch, each one the caller belongs to (NOT_FOUND otherwise); empty: every profile the
-   * caller belongs to when the stream opens.
+   * caller belongs to, those they join while the stream runs too.
    */
   size_t n_profile_ids;
   char **profile_ids;
