@@ -209,6 +209,11 @@ let package = Package(
             path: "Tests/SignInBench"
         ),
         .executableTarget(
+            name: "kindred-baby-bench",
+            dependencies: ["KindredAPI", "KindredMessages", "KindredPostgres", "KindredRPC", .product(name: "Logging", package: "swift-log")],
+            path: "Tests/BabyBench"
+        ),
+        .executableTarget(
             name: "kindred-social-bench",
             dependencies: ["KindredAPI", "KindredMessages", "KindredRPC"],
             path: "Tests/SocialBench"

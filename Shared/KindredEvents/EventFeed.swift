@@ -60,6 +60,11 @@ public final class EventFeed: Sendable {
         EventStream(feed: self, after: cursor)
     }
 
+    /// The newest cursor given so far (0 before the first): where a reader that wants only new events starts.
+    public func newestCursor() async throws -> Int64 {
+        try await outbox.newestCursor(pool)
+    }
+
     /// Stops sequencing and listening and ends every stream; returns when the background work has stopped.
     public func close() async {
         let running = tasks.withLock { tasks in

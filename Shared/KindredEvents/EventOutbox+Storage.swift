@@ -4,7 +4,7 @@ import KindredPostgres
 /// The outbox's SQL: sequencing, reading pages, pruning.
 extension EventOutbox {
     /// The channel the sequencer notifies after numbering events; the payload is the newest cursor.
-    var channel: String { "\(schema)_events" }
+    var channel: String { name == "event_outbox" ? "\(schema)_events" : "\(schema)_\(name)" }
 
     /// True when committed events wait for a cursor: the sequencer's cheap poll.
     func hasUnsequencedEvents(_ pool: PostgresPool) async throws -> Bool {
@@ -69,7 +69,8 @@ extension EventOutbox {
     /// A stable 64-bit key for this outbox's sequencer lock (FNV-1a of a namespaced name).
     var lockKey: Int64 {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in "kindred.events.\(schema)".utf8 {
+        let outbox = name == "event_outbox" ? schema : "\(schema).\(name)"
+        for byte in "kindred.events.\(outbox)".utf8 {
             hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
         }
         return Int64(bitPattern: hash)

@@ -2,25 +2,33 @@ public import KindredPostgres
 
 /// A service's transactional outbox: the `<schema>.event_outbox` table. Events are appended in the same
 /// transaction as the change they describe, without a cursor; an `EventFeed` gives them cursors once they
-/// are committed and serves them.
+/// are committed and serves them. A service may keep a second outbox under another table name for a feed of
+/// its own (family's baby-profile activity): each has its own cursors, sequencer lock and channel.
 public struct EventOutbox: Sendable {
     /// The writing service's own schema.
     public let schema: String
+    /// The outbox table's name in `schema`.
+    public let name: String
     let table: SchemaTable
 
-    /// The outbox in `schema`, a plain lowercase identifier (a constant of the service; anything else traps).
-    public init(schema: String) {
+    /// The outbox `name` in `schema`, both plain lowercase identifiers (constants of the service; anything else
+    /// traps).
+    public init(schema: String, name: String = "event_outbox") {
+        precondition(SchemaTable.isPlainIdentifier(name), "outbox \"\(name)\" is not a plain lowercase identifier")
         self.schema = schema
-        self.table = SchemaTable(schema: schema, table: "event_outbox")
+        self.name = name
+        self.table = SchemaTable(schema: schema, table: name)
     }
 
-    /// The migration creating the outbox in `schema`: put it in the service's migration list at `version`.
-    public static func migration(schema: String, version: Int) -> Migration {
-        let table = SchemaTable(schema: schema, table: "event_outbox").sql
+    /// The migration creating the outbox `name` in `schema`: put it in the service's migration list at
+    /// `version`.
+    public static func migration(schema: String, name: String = "event_outbox", version: Int) -> Migration {
+        let outbox = EventOutbox(schema: schema, name: name)
+        let table = outbox.table.sql
         // cursor stays NULL until the sequencer numbers the committed row; its unique index also finds the
         // rows still waiting (IS NULL), so a writer's insert maintains only two indexes.
         return Migration(
-            version: version, name: "create_event_outbox",
+            version: version, name: "create_\(name)",
             sql: """
                 CREATE TABLE \(table) (
                     id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
@@ -29,7 +37,7 @@ public struct EventOutbox: Sendable {
                     payload bytea NOT NULL,
                     occurred_at timestamptz NOT NULL DEFAULT now(),
                     sequenced_at timestamptz);
-                CREATE INDEX event_outbox_sequenced_at ON \(table) (sequenced_at) WHERE cursor IS NOT NULL;
+                CREATE INDEX \(name)_sequenced_at ON \(table) (sequenced_at) WHERE cursor IS NOT NULL;
                 """)
     }
 

@@ -27,6 +27,10 @@ struct FamilyAPI: Kindred_Family_V1_FamilyService.Service {
     let comments: BabyComments
     /// Baby profiles' registries and their purchases.
     let registry: BabyRegistry
+    /// Baby profiles' home screen and suggestions.
+    let babyHome: BabyHome
+    /// Baby profiles' live activity streams, fed by one reader per process.
+    let babyWatch: BabyActivityWatch
 
     /// Builds every part from `context`.
     init(context: FamilyContext) throws {
@@ -42,11 +46,22 @@ struct FamilyAPI: Kindred_Family_V1_FamilyService.Service {
         calendar = BabyCalendar(database: context.database, clock: context.clock)
         comments = BabyComments(database: context.database, clock: context.clock)
         registry = BabyRegistry(database: context.database, clock: context.clock)
+        let membership = BabyMembership(database: context.database)
+        babyHome = BabyHome(database: context.database, clock: context.clock, membership: membership)
+        babyWatch = BabyActivityWatch(
+            database: context.database,
+            fanout: ActivityFanout(
+                feed: try EventFeed(
+                    outbox: BabyActivityFeed.outbox, pool: context.database, logger: context.logger,
+                    options: BabyActivityFeed.options),
+                database: context.database, logger: context.logger))
     }
 
     /// Ends the server streams (events, notifications), so that they do not hold the drain.
     func closeStreams() async {
         await events.close()
         await notifications.bell.close()
+        await babyWatch.fanout.close()
+        await babyWatch.fanout.feed.close()
     }
 }

@@ -66,6 +66,9 @@ public enum Kindred_Family_V1_FamilyService {
         public static let listRegistryItems = MethodDescriptor(service: serviceName, method: "ListRegistryItems", readOnly: true)
         public static let purchaseRegistryItem = MethodDescriptor(service: serviceName, method: "PurchaseRegistryItem")
         public static let undoRegistryPurchase = MethodDescriptor(service: serviceName, method: "UndoRegistryPurchase")
+        public static let getHome = MethodDescriptor(service: serviceName, method: "GetHome", readOnly: true)
+        public static let listSuggestions = MethodDescriptor(service: serviceName, method: "ListSuggestions", readOnly: true)
+        public static let watchProfileActivity = MethodDescriptor(service: serviceName, method: "WatchProfileActivity", readOnly: true)
     }
 
     /// What a server implements; conforming gives `registerMethods(with:)` for free.
@@ -182,6 +185,12 @@ public enum Kindred_Family_V1_FamilyService {
         func purchaseRegistryItem(_ request: Kindred_Family_V1_PurchaseRegistryItemRequest, context: ServerContext) async throws -> Kindred_Family_V1_PurchaseRegistryItemResponse
         /// `UndoRegistryPurchase`
         func undoRegistryPurchase(_ request: Kindred_Family_V1_UndoRegistryPurchaseRequest, context: ServerContext) async throws -> Kindred_Family_V1_UndoRegistryPurchaseResponse
+        /// `GetHome`
+        func getHome(_ request: Kindred_Family_V1_GetHomeRequest, context: ServerContext) async throws -> Kindred_Family_V1_GetHomeResponse
+        /// `ListSuggestions`
+        func listSuggestions(_ request: Kindred_Family_V1_ListSuggestionsRequest, context: ServerContext) async throws -> Kindred_Family_V1_ListSuggestionsResponse
+        /// `WatchProfileActivity`
+        func watchProfileActivity(_ request: Kindred_Family_V1_WatchProfileActivityRequest, responses: ResponseStreamWriter<Kindred_Family_V1_WatchProfileActivityResponse>, context: ServerContext) async throws
     }
 
     /// A typed client over an `RPCClient`: one method per unary, server- or client-streaming RPC.
@@ -473,6 +482,21 @@ public enum Kindred_Family_V1_FamilyService {
         public func undoRegistryPurchase(_ request: Kindred_Family_V1_UndoRegistryPurchaseRequest, options: CallOptions = CallOptions()) async throws(RPCError) -> Kindred_Family_V1_UndoRegistryPurchaseResponse {
             try await rpc.unary(method: Method.undoRegistryPurchase, request: request, options: options)
         }
+
+        /// `GetHome`
+        public func getHome(_ request: Kindred_Family_V1_GetHomeRequest, options: CallOptions = CallOptions()) async throws(RPCError) -> Kindred_Family_V1_GetHomeResponse {
+            try await rpc.unary(method: Method.getHome, request: request, options: options)
+        }
+
+        /// `ListSuggestions`
+        public func listSuggestions(_ request: Kindred_Family_V1_ListSuggestionsRequest, options: CallOptions = CallOptions()) async throws(RPCError) -> Kindred_Family_V1_ListSuggestionsResponse {
+            try await rpc.unary(method: Method.listSuggestions, request: request, options: options)
+        }
+
+        /// `WatchProfileActivity`
+        public func watchProfileActivity(_ request: Kindred_Family_V1_WatchProfileActivityRequest, options: CallOptions = CallOptions()) -> ClientResponseStream<Kindred_Family_V1_WatchProfileActivityResponse> {
+            rpc.serverStreaming(method: Method.watchProfileActivity, request: request, options: options)
+        }
     }
 }
 
@@ -645,6 +669,15 @@ extension Kindred_Family_V1_FamilyService.Service {
         }
         router.registerUnary(Kindred_Family_V1_FamilyService.Method.undoRegistryPurchase) { request, context in
             try await self.undoRegistryPurchase(request, context: context)
+        }
+        router.registerUnary(Kindred_Family_V1_FamilyService.Method.getHome) { request, context in
+            try await self.getHome(request, context: context)
+        }
+        router.registerUnary(Kindred_Family_V1_FamilyService.Method.listSuggestions) { request, context in
+            try await self.listSuggestions(request, context: context)
+        }
+        router.registerServerStreaming(Kindred_Family_V1_FamilyService.Method.watchProfileActivity) { request, responses, context in
+            try await self.watchProfileActivity(request, responses: responses, context: context)
         }
     }
 }

@@ -197,9 +197,30 @@ extension ProtoFileRegistry {
             ]
         ),
         ProtoFileDescriptor(
+            name: "kindred/family/v1/baby_activity.proto",
+            dependencies: ["kindred/common/v1/date.proto", "kindred/common/v1/paging.proto", "kindred/common/v1/timestamp.proto"],
+            serializedFileDescriptor: EmbeddedDescriptors.file(at: 14),
+            serviceNames: [],
+            symbols: [
+                "kindred.family.v1.BabyActivity",
+                "kindred.family.v1.GetHomeRequest",
+                "kindred.family.v1.BabyCountdown",
+                "kindred.family.v1.GetHomeResponse",
+                "kindred.family.v1.Suggestion",
+                "kindred.family.v1.ListSuggestionsRequest",
+                "kindred.family.v1.ListSuggestionsResponse",
+                "kindred.family.v1.WatchProfileActivityRequest",
+                "kindred.family.v1.WatchProfileActivityResponse",
+                "kindred.family.v1.BabyActivityOccurred",
+                "kindred.family.v1.BabyActivityKind",
+                "kindred.family.v1.BabyStage",
+                "kindred.family.v1.SuggestionType",
+            ]
+        ),
+        ProtoFileDescriptor(
             name: "kindred/family/v1/baby_content.proto",
             dependencies: ["kindred/common/v1/paging.proto", "kindred/common/v1/timestamp.proto"],
-            serializedFileDescriptor: EmbeddedDescriptors.file(at: 14),
+            serializedFileDescriptor: EmbeddedDescriptors.file(at: 15),
             serviceNames: [],
             symbols: [
                 "kindred.family.v1.CalendarEvent",
@@ -247,7 +268,7 @@ extension ProtoFileRegistry {
         ProtoFileDescriptor(
             name: "kindred/family/v1/baby_profiles.proto",
             dependencies: ["kindred/common/v1/date.proto", "kindred/common/v1/paging.proto", "kindred/common/v1/timestamp.proto"],
-            serializedFileDescriptor: EmbeddedDescriptors.file(at: 15),
+            serializedFileDescriptor: EmbeddedDescriptors.file(at: 16),
             serviceNames: [],
             symbols: [
                 "kindred.family.v1.BabyProfile",
@@ -287,8 +308,8 @@ extension ProtoFileRegistry {
         ),
         ProtoFileDescriptor(
             name: "kindred/family/v1/family.proto",
-            dependencies: ["kindred/common/v1/paging.proto", "kindred/family/v1/baby_profiles.proto", "kindred/family/v1/baby_content.proto", "kindred/common/v1/timestamp.proto"],
-            serializedFileDescriptor: EmbeddedDescriptors.file(at: 16),
+            dependencies: ["kindred/common/v1/paging.proto", "kindred/family/v1/baby_profiles.proto", "kindred/family/v1/baby_content.proto", "kindred/common/v1/timestamp.proto", "kindred/family/v1/baby_activity.proto"],
+            serializedFileDescriptor: EmbeddedDescriptors.file(at: 17),
             serviceNames: ["kindred.family.v1.FamilyService"],
             symbols: [
                 "kindred.family.v1.Profile",
@@ -418,12 +439,15 @@ extension ProtoFileRegistry {
                 "kindred.family.v1.FamilyService.ListRegistryItems",
                 "kindred.family.v1.FamilyService.PurchaseRegistryItem",
                 "kindred.family.v1.FamilyService.UndoRegistryPurchase",
+                "kindred.family.v1.FamilyService.GetHome",
+                "kindred.family.v1.FamilyService.ListSuggestions",
+                "kindred.family.v1.FamilyService.WatchProfileActivity",
             ]
         ),
         ProtoFileDescriptor(
             name: "kindred/gamification/v1/challenges.proto",
             dependencies: ["kindred/common/v1/date.proto", "kindred/common/v1/paging.proto", "kindred/common/v1/timestamp.proto"],
-            serializedFileDescriptor: EmbeddedDescriptors.file(at: 17),
+            serializedFileDescriptor: EmbeddedDescriptors.file(at: 18),
             serviceNames: [],
             symbols: [
                 "kindred.gamification.v1.Challenge",
@@ -473,7 +497,7 @@ extension ProtoFileRegistry {
         ProtoFileDescriptor(
             name: "kindred/gamification/v1/usage.proto",
             dependencies: ["kindred/common/v1/date.proto", "kindred/common/v1/paging.proto", "kindred/common/v1/timestamp.proto"],
-            serializedFileDescriptor: EmbeddedDescriptors.file(at: 18),
+            serializedFileDescriptor: EmbeddedDescriptors.file(at: 19),
             serviceNames: [],
             symbols: [
                 "kindred.gamification.v1.UsageSession",
@@ -503,7 +527,7 @@ extension ProtoFileRegistry {
         ProtoFileDescriptor(
             name: "kindred/gamification/v1/gamification.proto",
             dependencies: ["kindred/gamification/v1/challenges.proto", "kindred/gamification/v1/usage.proto"],
-            serializedFileDescriptor: EmbeddedDescriptors.file(at: 19),
+            serializedFileDescriptor: EmbeddedDescriptors.file(at: 20),
             serviceNames: ["kindred.gamification.v1.GamificationService"],
             symbols: [
                 "kindred.gamification.v1.GamificationService",
@@ -536,7 +560,7 @@ extension ProtoFileRegistry {
         ProtoFileDescriptor(
             name: "kindred/identity/v1/identity.proto",
             dependencies: ["kindred/common/v1/date.proto", "kindred/common/v1/paging.proto", "kindred/common/v1/timestamp.proto"],
-            serializedFileDescriptor: EmbeddedDescriptors.file(at: 20),
+            serializedFileDescriptor: EmbeddedDescriptors.file(at: 21),
             serviceNames: ["kindred.identity.v1.IdentityService"],
             symbols: [
                 "kindred.identity.v1.PublicAccount",
@@ -614,7 +638,7 @@ extension ProtoFileRegistry {
         ProtoFileDescriptor(
             name: "kindred/social/v1/social.proto",
             dependencies: ["kindred/common/v1/paging.proto", "kindred/common/v1/timestamp.proto"],
-            serializedFileDescriptor: EmbeddedDescriptors.file(at: 21),
+            serializedFileDescriptor: EmbeddedDescriptors.file(at: 22),
             serviceNames: ["kindred.social.v1.SocialService"],
             symbols: [
                 "kindred.social.v1.Person",

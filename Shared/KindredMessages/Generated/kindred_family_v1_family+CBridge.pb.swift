@@ -1002,11 +1002,14 @@ extension Kindred_Family_V1_NotificationSettings: CMessageBridge {
         self.init()
         self.activityAlerts = m.pointee.activity_alerts != 0
         self.weeklySummary = m.pointee.weekly_summary != 0
+        self.mutedKinds = CRead.array(m.pointee.muted_kinds, m.pointee.n_muted_kinds) { Kindred_Family_V1_NotificationKind(rawValue: CRead.enumValue($0)) }
     }
 
     func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {
         c.pointee.activity_alerts = self.activityAlerts ? 1 : 0
         c.pointee.weekly_summary = self.weeklySummary ? 1 : 0
+        c.pointee.n_muted_kinds = self.mutedKinds.count
+        c.pointee.muted_kinds = arena.array(self.mutedKinds) { CWrite.enumValue($0) }
     }
 }
 
@@ -1093,6 +1096,10 @@ extension Kindred_Family_V1_Event: CMessageBridge {
         switch m.pointee.payload_case.rawValue {
         case 10: self.payload = m.pointee.approval_decided.map { .approvalDecided(Kindred_Family_V1_ApprovalDecided(c: $0)) }
         case 11: self.payload = m.pointee.parental_controls_changed.map { .parentalControlsChanged(Kindred_Family_V1_ParentalControlsChanged(c: $0)) }
+        case 20: self.payload = m.pointee.calendar_rsvp_changed.map { .calendarRsvpChanged(Kindred_Family_V1_BabyActivityOccurred(c: $0)) }
+        case 21: self.payload = m.pointee.registry_purchased.map { .registryPurchased(Kindred_Family_V1_BabyActivityOccurred(c: $0)) }
+        case 22: self.payload = m.pointee.comment_added.map { .commentAdded(Kindred_Family_V1_BabyActivityOccurred(c: $0)) }
+        case 23: self.payload = m.pointee.registry_purchase_undone.map { .registryPurchaseUndone(Kindred_Family_V1_BabyActivityOccurred(c: $0)) }
         default: break
         }
     }
@@ -1108,6 +1115,18 @@ extension Kindred_Family_V1_Event: CMessageBridge {
         case .parentalControlsChanged(let value)?:
             c.pointee.payload_case = CWrite.oneofCase(11)
             c.pointee.parental_controls_changed = try arena.message(value, field: "parental_controls_changed")
+        case .calendarRsvpChanged(let value)?:
+            c.pointee.payload_case = CWrite.oneofCase(20)
+            c.pointee.calendar_rsvp_changed = try arena.message(value, field: "calendar_rsvp_changed")
+        case .registryPurchased(let value)?:
+            c.pointee.payload_case = CWrite.oneofCase(21)
+            c.pointee.registry_purchased = try arena.message(value, field: "registry_purchased")
+        case .commentAdded(let value)?:
+            c.pointee.payload_case = CWrite.oneofCase(22)
+            c.pointee.comment_added = try arena.message(value, field: "comment_added")
+        case .registryPurchaseUndone(let value)?:
+            c.pointee.payload_case = CWrite.oneofCase(23)
+            c.pointee.registry_purchase_undone = try arena.message(value, field: "registry_purchase_undone")
         case nil: break
         }
     }

@@ -73,6 +73,14 @@ public enum Kindred_Family_V1_NotificationKind: ProtoEnum {
     case approvalRequested
     case approvalDecided
     case guardianLinked
+    /// Baby profiles: to owners, a new member, an RSVP, a comment, a purchase; to followers, a new calendar
+    /// event or registry item. Each can be switched off (NotificationSettings.muted_kinds).
+    case babyMemberJoined
+    case babyRsvp
+    case babyComment
+    case babyPurchase
+    case babyCalendarEvent
+    case babyRegistryItem
     /// A value this build does not know (from a newer peer); kept so that it survives a round trip.
     case unrecognized(Int32)
 
@@ -88,6 +96,12 @@ public enum Kindred_Family_V1_NotificationKind: ProtoEnum {
         case 5: self = .approvalRequested
         case 6: self = .approvalDecided
         case 7: self = .guardianLinked
+        case 8: self = .babyMemberJoined
+        case 9: self = .babyRsvp
+        case 10: self = .babyComment
+        case 11: self = .babyPurchase
+        case 12: self = .babyCalendarEvent
+        case 13: self = .babyRegistryItem
         default: self = .unrecognized(rawValue)
         }
     }
@@ -102,6 +116,12 @@ public enum Kindred_Family_V1_NotificationKind: ProtoEnum {
         case .approvalRequested: 5
         case .approvalDecided: 6
         case .guardianLinked: 7
+        case .babyMemberJoined: 8
+        case .babyRsvp: 9
+        case .babyComment: 10
+        case .babyPurchase: 11
+        case .babyCalendarEvent: 12
+        case .babyRegistryItem: 13
         case .unrecognized(let value): value
         }
     }
@@ -1727,16 +1747,21 @@ public struct Kindred_Family_V1_NotificationSettings: ProtoMessage {
     public var activityAlerts: Bool = false
     /// The weekly summary email of each guarded minor's activity.
     public var weeklySummary: Bool = false
+    /// Baby-profile notifications switched off, in-app and push: each NOTIFICATION_KIND_BABY_* kind is on
+    /// until listed here. Any other kind is INVALID_ARGUMENT.
+    public var mutedKinds: [Kindred_Family_V1_NotificationKind] = []
 
     public init() {}
 
     /// A message with the given fields; the others keep their defaults.
     public init(
         activityAlerts: Bool = false,
-        weeklySummary: Bool = false
+        weeklySummary: Bool = false,
+        mutedKinds: [Kindred_Family_V1_NotificationKind] = []
     ) {
         self.activityAlerts = activityAlerts
         self.weeklySummary = weeklySummary
+        self.mutedKinds = mutedKinds
     }
 
     public init(serializedBytes bytes: UnsafeRawBufferPointer, maxSize: Int) throws(MessageDecodingError) {
@@ -1874,6 +1899,12 @@ public struct Kindred_Family_V1_Event: ProtoMessage {
     public enum OneOf_Payload: Sendable, Equatable {
         case approvalDecided(Kindred_Family_V1_ApprovalDecided)
         case parentalControlsChanged(Kindred_Family_V1_ParentalControlsChanged)
+        /// Baby profiles (baby_activity.proto), for gamification's activity counters.
+        case calendarRsvpChanged(Kindred_Family_V1_BabyActivityOccurred)
+        case registryPurchased(Kindred_Family_V1_BabyActivityOccurred)
+        case commentAdded(Kindred_Family_V1_BabyActivityOccurred)
+        /// The buyer or an owner undid a purchase: the counter of purchases goes back by one.
+        case registryPurchaseUndone(Kindred_Family_V1_BabyActivityOccurred)
     }
 
     public init() {}

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import KindredHandlers
+import KindredMessages
 import KindredPostgres
 
 /// One thing a member did on a baby profile, as the part that did it describes it.
@@ -17,8 +18,23 @@ struct BabyActivityEntry: Sendable {
 /// activity (home), its live streams, its members' notifications and the events other services consume all
 /// start here, so a part that changes content calls `record` and nothing else.
 enum BabyActivityLog {
+    /// Records `entry` as steps of `tx`: the activity row, the notices of the members `kind` concerns (one
+    /// statement over the members, whatever their number), the entry on the activity feed the live streams
+    /// tail, and the `WatchEvents` event its kind has, if any. All of it commits or none of it.
     static func record(_ entry: BabyActivityEntry, at now: Date, in tx: PostgresTransaction) async throws {
-        try await BabyActivityStore.insert(
-            entry, id: BabyActivityID(UUIDv7.generateUUID(at: now)), at: now, in: tx)
+        let id = BabyActivityID(UUIDv7.generateUUID(at: now))
+        let names = try await BabyActivityStore.insert(entry, id: id, at: now, in: tx)
+        if let audience = entry.kind.audience {
+            let notice = entry.kind.notice(
+                actor: names.actor.isEmpty ? "Someone" : names.actor, profile: names.profile, detail: entry.detail)
+            try await BabyNoticeStore.post(
+                notice, to: audience, of: entry.profile, except: entry.actor, dedupKey: "baby_activity:\(id)",
+                at: now, in: tx)
+        }
+        let activity = Kindred_Family_V1_BabyActivity(entry, id: id, actorName: names.actor, at: now)
+        try await BabyActivityFeed.append(activity, in: tx)
+        if let payload = entry.kind.event(activity) {
+            try await FamilyEvents.append(payload, in: tx)
+        }
     }
 }

@@ -26,10 +26,7 @@ struct StoredBabyProfile: Sendable, Equatable {
     }
 
     /// The name to show: the one set, or "Baby <creator's last name>", or "Baby" with no last name.
-    var displayName: String {
-        if let name { return name }
-        return creatorLastName.isEmpty ? "Baby" : "Baby \(creatorLastName)"
-    }
+    var displayName: String { BabyNames.profile(name: name, creatorLastName: creatorLastName) }
 
     /// The profile as the wire carries it.
     var proto: Kindred_Family_V1_BabyProfile {

@@ -19,5 +19,7 @@ enum FamilyMigrations {
         v12CreateBabyInvitations,
         v13CreateCalendar,
         v14CreateRegistry,
+        EventOutbox.migration(schema: "family", name: "baby_activity_feed", version: 15),
+        v16BabyNotificationsAndSuggestions,
     ]
 }

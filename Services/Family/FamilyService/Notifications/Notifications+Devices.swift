@@ -50,11 +50,22 @@ extension Notifications {
     }
 
     /// Replaces `user`'s settings; safety alerts (reported content) have no setting: they always go out.
+    /// Only the baby-profile kinds can be muted; each muted kind is stored once.
     func updateSettings(_ settings: Kindred_Family_V1_NotificationSettings?, of user: UserID) async throws
         -> Kindred_Family_V1_NotificationSettings
     {
-        guard let settings else { throw FieldViolations.single("settings", "is required") }
+        guard var settings else { throw FieldViolations.single("settings", "is required") }
+        var violations = FieldViolations()
+        for (index, kind) in settings.mutedKinds.enumerated() where !Self.mutableKinds.contains(kind) {
+            violations.add("settings.muted_kinds[\(index)]", "is not a kind that can be switched off")
+        }
+        try violations.throwIfAny()
+        settings.mutedKinds = Self.mutableKinds.filter(settings.mutedKinds.contains)
         try await NotificationSettingsStore.update(settings, of: user, at: clock.now, on: database)
         return settings
     }
+
+    /// The kinds a user may switch off: every baby-profile kind.
+    static let mutableKinds: [Kindred_Family_V1_NotificationKind] = BabyActivityKind.allCases
+        .map(\.notificationKind).filter { $0 != .unspecified }
 }

@@ -1,20 +1,71 @@
 import FoundationEssentials
 import KindredHandlers
+import KindredMessages
 import KindredPostgres
 
 /// The SQL of `family.baby_activity`: a profile's recent activity.
 enum BabyActivityStore {
+    /// Inserts `entry` as activity `id` and returns, from the same statement, the names its notices show: the
+    /// actor's (empty when they wrote none) and the profile's.
     static func insert(
         _ entry: BabyActivityEntry, id: BabyActivityID, at now: Date, in tx: PostgresTransaction
     )
-        async throws
+        async throws -> (actor: String, profile: String)
     {
-        try await tx.query(
+        let rows = try await tx.query(
             """
-            INSERT INTO family.baby_activity
-                (profile_id, activity_id, kind, actor_id, subject_id, detail, occurred_at)
-            VALUES (\(entry.profile)::uuid, \(id)::uuid, \(entry.kind.rawValue)::smallint, \(entry.actor)::uuid,
-                    \(entry.subject?.uuidString)::uuid, \(entry.detail), \(now))
+            WITH inserted AS (
+                INSERT INTO family.baby_activity
+                    (profile_id, activity_id, kind, actor_id, subject_id, detail, occurred_at)
+                VALUES (\(entry.profile)::uuid, \(id)::uuid, \(entry.kind.rawValue)::smallint, \(entry.actor)::uuid,
+                        \(entry.subject?.uuidString)::uuid, \(entry.detail), \(now))
+                RETURNING profile_id, actor_id)
+            SELECT coalesce(a.display_name, ''), coalesce(a.first_name, ''), coalesce(a.last_name, ''), p.name,
+                coalesce(c.last_name, '')
+            FROM inserted i
+            JOIN family.baby_profiles p ON p.profile_id = i.profile_id
+            LEFT JOIN family.profiles a ON a.user_id = i.actor_id
+            LEFT JOIN family.profiles c ON c.user_id = p.created_by
             """)
+        let (display, first, last, name, creatorLast) = try rows[0].decode(
+            (String, String, String, String?, String).self)
+        return (
+            BabyNames.person(displayName: display, firstName: first, lastName: last),
+            BabyNames.profile(name: name, creatorLastName: creatorLast)
+        )
+    }
+
+    /// Up to `limit` entries of `profiles` before `before` (all when nil), newest first: one backward range
+    /// of the (profile_id, activity_id) key per profile, each cut at `limit`, merged by activity id, so a page
+    /// costs the same however long the history; the names are joined to the page's entries only.
+    static func recent(
+        of profiles: [BabyProfileID], before: BabyActivityID?, limit: Int, on db: PostgresPool
+    ) async throws -> [Kindred_Family_V1_BabyActivity] {
+        try await db.pureRead(
+            """
+            SELECT a.profile_id, a.activity_id, a.kind, a.actor_id, coalesce(n.display_name, ''),
+                coalesce(n.first_name, ''), coalesce(n.last_name, ''), coalesce(a.subject_id::text, ''), a.detail, a.occurred_at
+            FROM (
+                SELECT r.* FROM unnest(\(PostgresArray(profiles))::uuid[]) AS s(profile_id)
+                CROSS JOIN LATERAL (
+                    SELECT * FROM family.baby_activity a
+                    WHERE a.profile_id = s.profile_id
+                      AND (\(before)::uuid IS NULL OR a.activity_id < \(before)::uuid)
+                    ORDER BY a.activity_id DESC LIMIT \(limit)) r
+                ORDER BY r.activity_id DESC LIMIT \(limit)) a
+            LEFT JOIN family.profiles n ON n.user_id = a.actor_id
+            ORDER BY a.activity_id DESC
+            """
+        ).map { row in
+            let (profile, id, kind, actor, display, first, last, subject, detail, occurred) = try row.decode(
+                (BabyProfileID, BabyActivityID, Int32, UserID, String, String, String, String, String, Date).self)
+            return Kindred_Family_V1_BabyActivity(
+                profileID: profile.description, activityID: id.description,
+                kind: Kindred_Family_V1_BabyActivityKind(rawValue: kind),
+                actorID: actor.description,
+                actorName: BabyNames.person(displayName: display, firstName: first, lastName: last),
+                subjectID: subject, detail: detail,
+                occurredAt: Kindred_Common_V1_Timestamp(occurred))
+        }
     }
 }

@@ -11,14 +11,18 @@ enum NotificationSettingsStore {
     {
         let rows = try await db.pureRead(
             """
-            SELECT activity_alerts, weekly_summary FROM family.notification_settings WHERE user_id = \(user)::uuid
+            SELECT activity_alerts, weekly_summary, array_to_string(muted_kinds, ',')
+            FROM family.notification_settings WHERE user_id = \(user)::uuid
             """)
         guard let row = rows.first else {
             return Kindred_Family_V1_NotificationSettings(activityAlerts: true, weeklySummary: true)
         }
-        let (activityAlerts, weeklySummary) = try row.decode((Bool, Bool).self)
+        let (activityAlerts, weeklySummary, muted) = try row.decode((Bool, Bool, String).self)
         return Kindred_Family_V1_NotificationSettings(
-            activityAlerts: activityAlerts, weeklySummary: weeklySummary)
+            activityAlerts: activityAlerts, weeklySummary: weeklySummary,
+            mutedKinds: muted.split(separator: ",").compactMap { Int32($0) }.map {
+                Kindred_Family_V1_NotificationKind(rawValue: $0)
+            })
     }
 
     /// Stores `settings` as `user`'s.
@@ -27,11 +31,13 @@ enum NotificationSettingsStore {
     ) async throws {
         try await db.query(
             """
-            INSERT INTO family.notification_settings (user_id, activity_alerts, weekly_summary, updated_at)
-            VALUES (\(user)::uuid, \(settings.activityAlerts), \(settings.weeklySummary), \(now))
+            INSERT INTO family.notification_settings
+                (user_id, activity_alerts, weekly_summary, muted_kinds, updated_at)
+            VALUES (\(user)::uuid, \(settings.activityAlerts), \(settings.weeklySummary),
+                \(PostgresArray(settings.mutedKinds.map(\.rawValue)))::smallint[], \(now))
             ON CONFLICT (user_id) DO UPDATE
             SET activity_alerts = EXCLUDED.activity_alerts, weekly_summary = EXCLUDED.weekly_summary,
-                updated_at = EXCLUDED.updated_at
+                muted_kinds = EXCLUDED.muted_kinds, updated_at = EXCLUDED.updated_at
             """)
     }
 }

@@ -24,6 +24,10 @@ extension Kindred_Family_V1_Event.OneOf_Payload {
         switch self {
         case .approvalDecided: "approval.decided"
         case .parentalControlsChanged: "parental_controls.changed"
+        case .calendarRsvpChanged: "calendar.rsvp_changed"
+        case .registryPurchased: "registry.purchased"
+        case .commentAdded: "comment.added"
+        case .registryPurchaseUndone: "registry.purchase_undone"
         }
     }
 }

@@ -5979,7 +5979,7 @@ const ProtobufCMessageDescriptor kindred__family__v1__unregister_push_device_res
   (ProtobufCMessageInit) kindred__family__v1__unregister_push_device_response__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor kindred__family__v1__notification_settings__field_descriptors[2] =
+static const ProtobufCFieldDescriptor kindred__family__v1__notification_settings__field_descriptors[3] =
 {
   {
     "activity_alerts",
@@ -6005,15 +6005,28 @@ static const ProtobufCFieldDescriptor kindred__family__v1__notification_settings
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "muted_kinds",
+    3,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_ENUM,
+    offsetof(Kindred__Family__V1__NotificationSettings, n_muted_kinds),
+    offsetof(Kindred__Family__V1__NotificationSettings, muted_kinds),
+    &kindred__family__v1__notification_kind__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_PACKED,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned kindred__family__v1__notification_settings__field_indices_by_name[] = {
   0,   /* field[0] = activity_alerts */
+  2,   /* field[2] = muted_kinds */
   1,   /* field[1] = weekly_summary */
 };
 static const ProtobufCIntRange kindred__family__v1__notification_settings__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 2 }
+  { 0, 3 }
 };
 const ProtobufCMessageDescriptor kindred__family__v1__notification_settings__descriptor =
 {
@@ -6023,7 +6036,7 @@ const ProtobufCMessageDescriptor kindred__family__v1__notification_settings__des
   "Kindred__Family__V1__NotificationSettings",
   "kindred.family.v1",
   sizeof(Kindred__Family__V1__NotificationSettings),
-  2,
+  3,
   kindred__family__v1__notification_settings__field_descriptors,
   kindred__family__v1__notification_settings__field_indices_by_name,
   1,  kindred__family__v1__notification_settings__number_ranges,
@@ -6200,7 +6213,7 @@ const ProtobufCMessageDescriptor kindred__family__v1__watch_events_request__desc
   (ProtobufCMessageInit) kindred__family__v1__watch_events_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor kindred__family__v1__event__field_descriptors[5] =
+static const ProtobufCFieldDescriptor kindred__family__v1__event__field_descriptors[9] =
 {
   {
     "cursor",
@@ -6262,19 +6275,72 @@ static const ProtobufCFieldDescriptor kindred__family__v1__event__field_descript
     0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "calendar_rsvp_changed",
+    20,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Kindred__Family__V1__Event, payload_case),
+    offsetof(Kindred__Family__V1__Event, calendar_rsvp_changed),
+    &kindred__family__v1__baby_activity_occurred__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "registry_purchased",
+    21,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Kindred__Family__V1__Event, payload_case),
+    offsetof(Kindred__Family__V1__Event, registry_purchased),
+    &kindred__family__v1__baby_activity_occurred__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "comment_added",
+    22,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Kindred__Family__V1__Event, payload_case),
+    offsetof(Kindred__Family__V1__Event, comment_added),
+    &kindred__family__v1__baby_activity_occurred__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "registry_purchase_undone",
+    23,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Kindred__Family__V1__Event, payload_case),
+    offsetof(Kindred__Family__V1__Event, registry_purchase_undone),
+    &kindred__family__v1__baby_activity_occurred__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned kindred__family__v1__event__field_indices_by_name[] = {
   3,   /* field[3] = approval_decided */
+  5,   /* field[5] = calendar_rsvp_changed */
+  7,   /* field[7] = comment_added */
   0,   /* field[0] = cursor */
   2,   /* field[2] = occurred_at */
   4,   /* field[4] = parental_controls_changed */
+  8,   /* field[8] = registry_purchase_undone */
+  6,   /* field[6] = registry_purchased */
   1,   /* field[1] = type */
 };
-static const ProtobufCIntRange kindred__family__v1__event__number_ranges[2 + 1] =
+static const ProtobufCIntRange kindred__family__v1__event__number_ranges[3 + 1] =
 {
   { 1, 0 },
   { 10, 3 },
-  { 0, 5 }
+  { 20, 5 },
+  { 0, 9 }
 };
 const ProtobufCMessageDescriptor kindred__family__v1__event__descriptor =
 {
@@ -6284,10 +6350,10 @@ const ProtobufCMessageDescriptor kindred__family__v1__event__descriptor =
   "Kindred__Family__V1__Event",
   "kindred.family.v1",
   sizeof(Kindred__Family__V1__Event),
-  5,
+  9,
   kindred__family__v1__event__field_descriptors,
   kindred__family__v1__event__field_indices_by_name,
-  2,  kindred__family__v1__event__number_ranges,
+  3,  kindred__family__v1__event__number_ranges,
   (ProtobufCMessageInit) kindred__family__v1__event__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
@@ -6429,7 +6495,7 @@ const ProtobufCEnumDescriptor kindred__family__v1__approval_state__descriptor =
   kindred__family__v1__approval_state__value_ranges,
   NULL,NULL,NULL,NULL   /* reserved[1234] */
 };
-static const ProtobufCEnumValue kindred__family__v1__notification_kind__enum_values_by_number[8] =
+static const ProtobufCEnumValue kindred__family__v1__notification_kind__enum_values_by_number[14] =
 {
   { "NOTIFICATION_KIND_UNSPECIFIED", "KINDRED__FAMILY__V1__NOTIFICATION_KIND__NOTIFICATION_KIND_UNSPECIFIED", 0 },
   { "NOTIFICATION_KIND_CAME_OF_AGE", "KINDRED__FAMILY__V1__NOTIFICATION_KIND__NOTIFICATION_KIND_CAME_OF_AGE", 1 },
@@ -6439,14 +6505,26 @@ static const ProtobufCEnumValue kindred__family__v1__notification_kind__enum_val
   { "NOTIFICATION_KIND_APPROVAL_REQUESTED", "KINDRED__FAMILY__V1__NOTIFICATION_KIND__NOTIFICATION_KIND_APPROVAL_REQUESTED", 5 },
   { "NOTIFICATION_KIND_APPROVAL_DECIDED", "KINDRED__FAMILY__V1__NOTIFICATION_KIND__NOTIFICATION_KIND_APPROVAL_DECIDED", 6 },
   { "NOTIFICATION_KIND_GUARDIAN_LINKED", "KINDRED__FAMILY__V1__NOTIFICATION_KIND__NOTIFICATION_KIND_GUARDIAN_LINKED", 7 },
+  { "NOTIFICATION_KIND_BABY_MEMBER_JOINED", "KINDRED__FAMILY__V1__NOTIFICATION_KIND__NOTIFICATION_KIND_BABY_MEMBER_JOINED", 8 },
+  { "NOTIFICATION_KIND_BABY_RSVP", "KINDRED__FAMILY__V1__NOTIFICATION_KIND__NOTIFICATION_KIND_BABY_RSVP", 9 },
+  { "NOTIFICATION_KIND_BABY_COMMENT", "KINDRED__FAMILY__V1__NOTIFICATION_KIND__NOTIFICATION_KIND_BABY_COMMENT", 10 },
+  { "NOTIFICATION_KIND_BABY_PURCHASE", "KINDRED__FAMILY__V1__NOTIFICATION_KIND__NOTIFICATION_KIND_BABY_PURCHASE", 11 },
+  { "NOTIFICATION_KIND_BABY_CALENDAR_EVENT", "KINDRED__FAMILY__V1__NOTIFICATION_KIND__NOTIFICATION_KIND_BABY_CALENDAR_EVENT", 12 },
+  { "NOTIFICATION_KIND_BABY_REGISTRY_ITEM", "KINDRED__FAMILY__V1__NOTIFICATION_KIND__NOTIFICATION_KIND_BABY_REGISTRY_ITEM", 13 },
 };
 static const ProtobufCIntRange kindred__family__v1__notification_kind__value_ranges[] = {
-{0, 0},{0, 8}
+{0, 0},{0, 14}
 };
-static const ProtobufCEnumValueIndex kindred__family__v1__notification_kind__enum_values_by_name[8] =
+static const ProtobufCEnumValueIndex kindred__family__v1__notification_kind__enum_values_by_name[14] =
 {
   { "NOTIFICATION_KIND_APPROVAL_DECIDED", 6 },
   { "NOTIFICATION_KIND_APPROVAL_REQUESTED", 5 },
+  { "NOTIFICATION_KIND_BABY_CALENDAR_EVENT", 12 },
+  { "NOTIFICATION_KIND_BABY_COMMENT", 10 },
+  { "NOTIFICATION_KIND_BABY_MEMBER_JOINED", 8 },
+  { "NOTIFICATION_KIND_BABY_PURCHASE", 11 },
+  { "NOTIFICATION_KIND_BABY_REGISTRY_ITEM", 13 },
+  { "NOTIFICATION_KIND_BABY_RSVP", 9 },
   { "NOTIFICATION_KIND_CAME_OF_AGE", 1 },
   { "NOTIFICATION_KIND_GUARDIAN_LINKED", 7 },
   { "NOTIFICATION_KIND_MINOR_CONTENT_REPORTED", 4 },
@@ -6461,9 +6539,9 @@ const ProtobufCEnumDescriptor kindred__family__v1__notification_kind__descriptor
   "NotificationKind",
   "Kindred__Family__V1__NotificationKind",
   "kindred.family.v1",
-  8,
+  14,
   kindred__family__v1__notification_kind__enum_values_by_number,
-  8,
+  14,
   kindred__family__v1__notification_kind__enum_values_by_name,
   1,
   kindred__family__v1__notification_kind__value_ranges,
@@ -6499,7 +6577,7 @@ const ProtobufCEnumDescriptor kindred__family__v1__push_platform__descriptor =
   kindred__family__v1__push_platform__value_ranges,
   NULL,NULL,NULL,NULL   /* reserved[1234] */
 };
-static const ProtobufCMethodDescriptor kindred__family__v1__family_service__method_descriptors[56] =
+static const ProtobufCMethodDescriptor kindred__family__v1__family_service__method_descriptors[59] =
 {
   { "GetProfile", &kindred__family__v1__get_profile_request__descriptor, &kindred__family__v1__get_profile_response__descriptor },
   { "UpdateProfile", &kindred__family__v1__update_profile_request__descriptor, &kindred__family__v1__update_profile_response__descriptor },
@@ -6557,6 +6635,9 @@ static const ProtobufCMethodDescriptor kindred__family__v1__family_service__meth
   { "ListRegistryItems", &kindred__family__v1__list_registry_items_request__descriptor, &kindred__family__v1__list_registry_items_response__descriptor },
   { "PurchaseRegistryItem", &kindred__family__v1__purchase_registry_item_request__descriptor, &kindred__family__v1__purchase_registry_item_response__descriptor },
   { "UndoRegistryPurchase", &kindred__family__v1__undo_registry_purchase_request__descriptor, &kindred__family__v1__undo_registry_purchase_response__descriptor },
+  { "GetHome", &kindred__family__v1__get_home_request__descriptor, &kindred__family__v1__get_home_response__descriptor },
+  { "ListSuggestions", &kindred__family__v1__list_suggestions_request__descriptor, &kindred__family__v1__list_suggestions_response__descriptor },
+  { "WatchProfileActivity", &kindred__family__v1__watch_profile_activity_request__descriptor, &kindred__family__v1__watch_profile_activity_response__descriptor },
 };
 const unsigned kindred__family__v1__family_service__method_indices_by_name[] = {
   36,        /* AcceptBabyProfileInvitation */
@@ -6576,6 +6657,7 @@ const unsigned kindred__family__v1__family_service__method_indices_by_name[] = {
   14,        /* GetApprovalRequest */
   28,        /* GetBabyProfile */
   41,        /* GetCalendarEvent */
+  56,        /* GetHome */
   24,        /* GetNotificationSettings */
   10,        /* GetParentalControls */
   11,        /* GetParentalControlsStatus */
@@ -6593,6 +6675,7 @@ const unsigned kindred__family__v1__family_service__method_indices_by_name[] = {
   19,        /* ListNotifications */
   53,        /* ListRegistryItems */
   46,        /* ListRsvps */
+  57,        /* ListSuggestions */
   20,        /* MarkNotificationsRead */
   54,        /* PurchaseRegistryItem */
   22,        /* RegisterPushDevice */
@@ -6614,7 +6697,8 @@ const unsigned kindred__family__v1__family_service__method_indices_by_name[] = {
   51,        /* UpdateRegistryItem */
   7,        /* VerifyGuardianPin */
   26,        /* WatchEvents */
-  21         /* WatchNotifications */
+  21,        /* WatchNotifications */
+  58         /* WatchProfileActivity */
 };
 const ProtobufCServiceDescriptor kindred__family__v1__family_service__descriptor =
 {
@@ -6623,7 +6707,7 @@ const ProtobufCServiceDescriptor kindred__family__v1__family_service__descriptor
   "FamilyService",
   "Kindred__Family__V1__FamilyService",
   "kindred.family.v1",
-  56,
+  59,
   kindred__family__v1__family_service__method_descriptors,
   kindred__family__v1__family_service__method_indices_by_name
 };
@@ -7074,6 +7158,30 @@ void kindred__family__v1__family_service__undo_registry_purchase(ProtobufCServic
 {
   assert(service->descriptor == &kindred__family__v1__family_service__descriptor);
   service->invoke(service, 55, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void kindred__family__v1__family_service__get_home(ProtobufCService *service,
+                                                   const Kindred__Family__V1__GetHomeRequest *input,
+                                                   Kindred__Family__V1__GetHomeResponse_Closure closure,
+                                                   void *closure_data)
+{
+  assert(service->descriptor == &kindred__family__v1__family_service__descriptor);
+  service->invoke(service, 56, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void kindred__family__v1__family_service__list_suggestions(ProtobufCService *service,
+                                                           const Kindred__Family__V1__ListSuggestionsRequest *input,
+                                                           Kindred__Family__V1__ListSuggestionsResponse_Closure closure,
+                                                           void *closure_data)
+{
+  assert(service->descriptor == &kindred__family__v1__family_service__descriptor);
+  service->invoke(service, 57, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void kindred__family__v1__family_service__watch_profile_activity(ProtobufCService *service,
+                                                                 const Kindred__Family__V1__WatchProfileActivityRequest *input,
+                                                                 Kindred__Family__V1__WatchProfileActivityResponse_Closure closure,
+                                                                 void *closure_data)
+{
+  assert(service->descriptor == &kindred__family__v1__family_service__descriptor);
+  service->invoke(service, 58, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void kindred__family__v1__family_service__init (Kindred__Family__V1__FamilyService_Service *service,
                                                 Kindred__Family__V1__FamilyService_ServiceDestroy destroy)

@@ -18,6 +18,7 @@ PROTOBUF_C__BEGIN_DECLS
 #include "kindred/family/v1/baby_profiles.pb-c.h"
 #include "kindred/family/v1/baby_content.pb-c.h"
 #include "kindred/common/v1/timestamp.pb-c.h"
+#include "kindred/family/v1/baby_activity.pb-c.h"
 
 typedef struct Kindred__Family__V1__Profile Kindred__Family__V1__Profile;
 typedef struct Kindred__Family__V1__GetProfileRequest Kindred__Family__V1__GetProfileRequest;
@@ -116,7 +117,17 @@ typedef enum _Kindred__Family__V1__NotificationKind {
   KINDRED__FAMILY__V1__NOTIFICATION_KIND__NOTIFICATION_KIND_MINOR_CONTENT_REPORTED = 4,
   KINDRED__FAMILY__V1__NOTIFICATION_KIND__NOTIFICATION_KIND_APPROVAL_REQUESTED = 5,
   KINDRED__FAMILY__V1__NOTIFICATION_KIND__NOTIFICATION_KIND_APPROVAL_DECIDED = 6,
-  KINDRED__FAMILY__V1__NOTIFICATION_KIND__NOTIFICATION_KIND_GUARDIAN_LINKED = 7
+  KINDRED__FAMILY__V1__NOTIFICATION_KIND__NOTIFICATION_KIND_GUARDIAN_LINKED = 7,
+  /*
+   * Baby profiles: to owners, a new member, an RSVP, a comment, a purchase; to followers, a new calendar
+   * event or registry item. Each can be switched off (NotificationSettings.muted_kinds).
+   */
+  KINDRED__FAMILY__V1__NOTIFICATION_KIND__NOTIFICATION_KIND_BABY_MEMBER_JOINED = 8,
+  KINDRED__FAMILY__V1__NOTIFICATION_KIND__NOTIFICATION_KIND_BABY_RSVP = 9,
+  KINDRED__FAMILY__V1__NOTIFICATION_KIND__NOTIFICATION_KIND_BABY_COMMENT = 10,
+  KINDRED__FAMILY__V1__NOTIFICATION_KIND__NOTIFICATION_KIND_BABY_PURCHASE = 11,
+  KINDRED__FAMILY__V1__NOTIFICATION_KIND__NOTIFICATION_KIND_BABY_CALENDAR_EVENT = 12,
+  KINDRED__FAMILY__V1__NOTIFICATION_KIND__NOTIFICATION_KIND_BABY_REGISTRY_ITEM = 13
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(KINDRED__FAMILY__V1__NOTIFICATION_KIND)
 } Kindred__Family__V1__NotificationKind;
 typedef enum _Kindred__Family__V1__PushPlatform {
@@ -910,10 +921,16 @@ struct  Kindred__Family__V1__NotificationSettings
    * The weekly summary email of each guarded minor's activity.
    */
   protobuf_c_boolean weekly_summary;
+  /*
+   * Baby-profile notifications switched off, in-app and push: each NOTIFICATION_KIND_BABY_* kind is on
+   * until listed here. Any other kind is INVALID_ARGUMENT.
+   */
+  size_t n_muted_kinds;
+  Kindred__Family__V1__NotificationKind *muted_kinds;
 };
 #define KINDRED__FAMILY__V1__NOTIFICATION_SETTINGS__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&kindred__family__v1__notification_settings__descriptor) \
-    , 0, 0 }
+    , 0, 0, 0,NULL }
 
 
 struct  Kindred__Family__V1__GetNotificationSettingsRequest
@@ -971,7 +988,11 @@ struct  Kindred__Family__V1__WatchEventsRequest
 typedef enum {
   KINDRED__FAMILY__V1__EVENT__PAYLOAD__NOT_SET = 0,
   KINDRED__FAMILY__V1__EVENT__PAYLOAD_APPROVAL_DECIDED = 10,
-  KINDRED__FAMILY__V1__EVENT__PAYLOAD_PARENTAL_CONTROLS_CHANGED = 11
+  KINDRED__FAMILY__V1__EVENT__PAYLOAD_PARENTAL_CONTROLS_CHANGED = 11,
+  KINDRED__FAMILY__V1__EVENT__PAYLOAD_CALENDAR_RSVP_CHANGED = 20,
+  KINDRED__FAMILY__V1__EVENT__PAYLOAD_REGISTRY_PURCHASED = 21,
+  KINDRED__FAMILY__V1__EVENT__PAYLOAD_COMMENT_ADDED = 22,
+  KINDRED__FAMILY__V1__EVENT__PAYLOAD_REGISTRY_PURCHASE_UNDONE = 23
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(KINDRED__FAMILY__V1__EVENT__PAYLOAD__CASE)
 } Kindred__Family__V1__Event__PayloadCase;
 
@@ -988,6 +1009,16 @@ struct  Kindred__Family__V1__Event
   union {
     Kindred__Family__V1__ApprovalDecided *approval_decided;
     Kindred__Family__V1__ParentalControlsChanged *parental_controls_changed;
+    /*
+     * Baby profiles (baby_activity.proto), for gamification's activity counters.
+     */
+    Kindred__Family__V1__BabyActivityOccurred *calendar_rsvp_changed;
+    Kindred__Family__V1__BabyActivityOccurred *registry_purchased;
+    Kindred__Family__V1__BabyActivityOccurred *comment_added;
+    /*
+     * The buyer or an owner undid a purchase: the counter of purchases goes back by one.
+     */
+    Kindred__Family__V1__BabyActivityOccurred *registry_purchase_undone;
   };
 };
 #define KINDRED__FAMILY__V1__EVENT__INIT \
@@ -2700,6 +2731,18 @@ struct Kindred__Family__V1__FamilyService_Service
                                  const Kindred__Family__V1__UndoRegistryPurchaseRequest *input,
                                  Kindred__Family__V1__UndoRegistryPurchaseResponse_Closure closure,
                                  void *closure_data);
+  void (*get_home)(Kindred__Family__V1__FamilyService_Service *service,
+                   const Kindred__Family__V1__GetHomeRequest *input,
+                   Kindred__Family__V1__GetHomeResponse_Closure closure,
+                   void *closure_data);
+  void (*list_suggestions)(Kindred__Family__V1__FamilyService_Service *service,
+                           const Kindred__Family__V1__ListSuggestionsRequest *input,
+                           Kindred__Family__V1__ListSuggestionsResponse_Closure closure,
+                           void *closure_data);
+  void (*watch_profile_activity)(Kindred__Family__V1__FamilyService_Service *service,
+                                 const Kindred__Family__V1__WatchProfileActivityRequest *input,
+                                 Kindred__Family__V1__WatchProfileActivityResponse_Closure closure,
+                                 void *closure_data);
 };
 typedef void (*Kindred__Family__V1__FamilyService_ServiceDestroy)(Kindred__Family__V1__FamilyService_Service *);
 void kindred__family__v1__family_service__init (Kindred__Family__V1__FamilyService_Service *service,
@@ -2763,7 +2806,10 @@ void kindred__family__v1__family_service__init (Kindred__Family__V1__FamilyServi
       function_prefix__ ## delete_registry_item,\
       function_prefix__ ## list_registry_items,\
       function_prefix__ ## purchase_registry_item,\
-      function_prefix__ ## undo_registry_purchase  }
+      function_prefix__ ## undo_registry_purchase,\
+      function_prefix__ ## get_home,\
+      function_prefix__ ## list_suggestions,\
+      function_prefix__ ## watch_profile_activity  }
 void kindred__family__v1__family_service__get_profile(ProtobufCService *service,
                                                       const Kindred__Family__V1__GetProfileRequest *input,
                                                       Kindred__Family__V1__GetProfileResponse_Closure closure,
@@ -2987,6 +3033,18 @@ void kindred__family__v1__family_service__purchase_registry_item(ProtobufCServic
 void kindred__family__v1__family_service__undo_registry_purchase(ProtobufCService *service,
                                                                  const Kindred__Family__V1__UndoRegistryPurchaseRequest *input,
                                                                  Kindred__Family__V1__UndoRegistryPurchaseResponse_Closure closure,
+                                                                 void *closure_data);
+void kindred__family__v1__family_service__get_home(ProtobufCService *service,
+                                                   const Kindred__Family__V1__GetHomeRequest *input,
+                                                   Kindred__Family__V1__GetHomeResponse_Closure closure,
+                                                   void *closure_data);
+void kindred__family__v1__family_service__list_suggestions(ProtobufCService *service,
+                                                           const Kindred__Family__V1__ListSuggestionsRequest *input,
+                                                           Kindred__Family__V1__ListSuggestionsResponse_Closure closure,
+                                                           void *closure_data);
+void kindred__family__v1__family_service__watch_profile_activity(ProtobufCService *service,
+                                                                 const Kindred__Family__V1__WatchProfileActivityRequest *input,
+                                                                 Kindred__Family__V1__WatchProfileActivityResponse_Closure closure,
                                                                  void *closure_data);
 
 /* --- descriptors --- */

@@ -1,0 +1,18 @@
+import KindredEvents
+import KindredMessages
+import KindredPostgres
+
+/// The baby-profile activity as a feed: `family.baby_activity_feed`, an outbox of its own beside
+/// `family.event_outbox`, so that the live streams get cursors that follow commit order (given by the
+/// sequencer of `KindredEvents` after each commit, the same on every instance) without the activity
+/// crowding the events other services consume.
+enum BabyActivityFeed {
+    static let outbox = EventOutbox(schema: "family", name: "baby_activity_feed")
+    /// How long entries stay on the feed: a stream may resume from a cursor this old.
+    static let options = EventFeed.Options(retention: .seconds(7 * 86_400))
+
+    /// Appends `activity` inside `tx`, the transaction that records it.
+    static func append(_ activity: Kindred_Family_V1_BabyActivity, in tx: PostgresTransaction) async throws {
+        try await outbox.append(type: "baby.activity", payload: try activity.serializedBytes(), in: tx)
+    }
+}

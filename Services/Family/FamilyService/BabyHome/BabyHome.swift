@@ -1,0 +1,61 @@
+import FoundationEssentials
+import KindredHandlers
+import KindredMessages
+import KindredPostgres
+
+/// `GetHome` and `ListSuggestions`: what the app's home screen shows a member.
+struct BabyHome: Sendable {
+    let database: PostgresPool
+    let clock: WallClock
+    let membership: BabyMembership
+
+    /// The countdowns of the profiles `user` follows among those asked (first page only), then the asked
+    /// profiles' activity, newest first. NOT_FOUND for a profile they do not belong to.
+    func home(for user: UserID, page: HomePage) async throws -> Kindred_Family_V1_GetHomeResponse {
+        let memberships =
+            if let profile = page.profile {
+                [(profile: profile, role: try await membership.requireMember(user, of: profile))]
+            } else {
+                try await BabyMemberStore.memberships(of: user, on: database)
+            }
+        let now = clock.now
+        let followed = memberships.filter { $0.role == .follower }.map(\.profile)
+        async let due =
+            page.before == nil && !followed.isEmpty
+            ? BabyHomeStore.dueSoon(followed, at: now, on: database) : []
+        async let recent =
+            memberships.isEmpty
+            ? []
+            : BabyActivityStore.recent(
+                of: memberships.map(\.profile), before: page.before, limit: page.size + 1, on: database)
+        var activity = try await recent
+        let more = activity.count > page.size
+        activity = Array(activity.prefix(page.size))
+        return Kindred_Family_V1_GetHomeResponse(
+            countdowns: try await due.compactMap { BabyCountdown.of($0, at: now) },
+            activity: activity,
+            page: Kindred_Common_V1_PageResponse(
+                nextPageToken: more ? page.nextToken(after: activity[activity.count - 1].activityID) : ""))
+    }
+
+    /// The catalogue's suggestions for the stage of `profile`'s baby. Owners only.
+    func suggestions(for user: UserID, profile: BabyProfileID) async throws
+        -> Kindred_Family_V1_ListSuggestionsResponse
+    {
+        try await membership.requireOwner(user, of: profile)
+        guard let inputs = try await BabyHomeStore.stageInputs(of: profile, at: clock.now, on: database) else {
+            throw FamilyError.expectedBirthDateRequired
+        }
+        let stage = BabyStage.of(daysUntilDue: inputs.daysUntilDue, monthsOld: inputs.monthsOld)
+        let rows = try await BabyHomeStore.suggestions(
+            stage: Int(stage.rawValue), gender: inputs.gender, on: database)
+        return Kindred_Family_V1_ListSuggestionsResponse(
+            stage: stage,
+            suggestions: rows.map {
+                Kindred_Family_V1_Suggestion(
+                    suggestionKey: $0.key, type: Kindred_Family_V1_SuggestionType(rawValue: $0.type),
+                    title: $0.title, description: $0.description)
+            },
+            catalogueVersion: rows.first?.version ?? 0)
+    }
+}

@@ -1,0 +1,49 @@
+import FoundationEssentials
+import KindredHandlers
+import KindredPostgres
+
+/// The SQL of a baby profile's notices: one post to many members in one statement.
+enum BabyNoticeStore {
+    /// Posts `notice` to every member of `profile` with `role` but `actor` who has not switched its kind off,
+    /// as `NotificationInbox.post` does for one recipient: each recipient's next `seq` (their counter rows
+    /// locked in user id order until the commit), the notification (once per `dedupKey`), a push message per
+    /// opted-in device, and the wake-up of their streams. One statement, whatever the number of members.
+    static func post(
+        _ notice: Notice, to role: BabyRole, of profile: BabyProfileID, except actor: UserID, dedupKey: String,
+        at now: Date, in tx: PostgresTransaction
+    ) async throws {
+        let kind = notice.kind.rawValue
+        // Ids are UUIDv7 of `now` made in SQL, one per recipient: the millisecond time, the version digit 7,
+        // then a random UUID's last 19 hex digits (their variant bits included).
+        try await tx.query(
+            """
+            WITH recipients AS (
+                SELECT m.user_id FROM family.baby_members m
+                LEFT JOIN family.notification_settings s ON s.user_id = m.user_id
+                WHERE m.profile_id = \(profile)::uuid AND m.role = \(role.rawValue)::smallint
+                  AND m.user_id <> \(actor)::uuid
+                  AND NOT coalesce(s.muted_kinds, '{}') @> ARRAY[\(kind)::smallint]),
+            counter AS (
+                INSERT INTO family.notification_sequences AS s (recipient_id, last_seq)
+                SELECT user_id, 1 FROM recipients ORDER BY user_id
+                ON CONFLICT (recipient_id) DO UPDATE SET last_seq = s.last_seq + 1
+                RETURNING recipient_id, last_seq),
+            posted AS (
+                INSERT INTO family.notifications
+                    (id, recipient_id, seq, kind, title, body, dedup_key, created_at)
+                SELECT (lpad(to_hex(floor(extract(epoch FROM \(now)::timestamptz) * 1000)::bigint), 12, '0')
+                        || '7' || substr(replace(gen_random_uuid()::text, '-', ''), 14))::uuid,
+                    recipient_id, last_seq, \(kind)::smallint, \(notice.title), \(notice.body), \(dedupKey), \(now)
+                FROM counter
+                ON CONFLICT (recipient_id, dedup_key) DO NOTHING
+                RETURNING id, recipient_id),
+            pushed AS (
+                INSERT INTO family.push_outbox
+                    (device_id, platform, device_token, recipient_id, notification_id, kind, title, body, created_at)
+                SELECT d.id, d.platform, d.device_token, d.user_id, posted.id, \(kind)::smallint, \(notice.title),
+                    \(notice.body), \(now)
+                FROM posted JOIN family.push_devices d ON d.user_id = posted.recipient_id AND d.push_enabled)
+            SELECT pg_notify(\(NotificationInbox.channel), recipient_id::text) FROM posted
+            """)
+    }
+}

@@ -1,0 +1,62 @@
+@testable import FamilyService
+import FoundationEssentials
+import KindredHandlers
+import KindredMessages
+import KindredPostgres
+import KindredTestSupport
+@testable import ServiceTestSupport
+
+extension FamilyTestStack {
+    /// Records `kind` on `profile` by `actor` as the content parts do, in a transaction of its own, one
+    /// millisecond after the previous one on the test clock (activity ids follow the clock).
+    func record(
+        _ kind: BabyActivityKind, on profile: BabyProfileID, by actor: TestUser, detail: String = "",
+        subject: UUID? = UUID()
+    ) async throws {
+        clock.advance(seconds: 0.001)
+        let entry = BabyActivityEntry(
+            profile: profile, kind: kind, actor: UserID(actor.id)!, subject: subject, detail: detail)
+        try await pool.transaction { tx in try await BabyActivityLog.record(entry, at: clock.now, in: tx) }
+    }
+
+    /// Gives `user` a family profile with these names, as UpdateProfile would.
+    func name(_ user: TestUser, display: String = "", first: String = "", last: String = "") async throws {
+        try await pool.query(
+            """
+            INSERT INTO family.profiles (user_id, display_name, first_name, last_name, updated_at)
+            VALUES (\(user.id)::uuid, \(display), \(first), \(last), now())
+            """)
+    }
+
+    /// `user`'s notifications, oldest first: kind and body.
+    func notices(of user: TestUser) async throws -> [(kind: Int, title: String, body: String)] {
+        try await pool.query(
+            """
+            SELECT kind::int, title, body FROM family.notifications WHERE recipient_id = \(user.id)::uuid
+            ORDER BY seq
+            """
+        ).map { try $0.decode((Int, String, String).self) }
+    }
+}
+
+/// Collects what a stream sends, for a test to wait on.
+final class ActivityCollector: Sendable {
+    private let received = Locked<[Kindred_Family_V1_WatchProfileActivityResponse]>([])
+
+    func add(_ update: Kindred_Family_V1_WatchProfileActivityResponse) { received.withLock { $0.append(update) } }
+
+    var updates: [Kindred_Family_V1_WatchProfileActivityResponse] { received.value }
+
+    /// The first `count` updates, once they arrived; fails after `timeout`.
+    func first(_ count: Int, within timeout: Duration = .seconds(10)) async throws
+        -> [Kindred_Family_V1_WatchProfileActivityResponse]
+    {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            let received = updates
+            if received.count >= count { return Array(received.prefix(count)) }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        throw TestFailure("the stream sent \(updates.count) updates, not \(count), within \(timeout)")
+    }
+}
