@@ -210,7 +210,10 @@ let package = Package(
         ),
         .executableTarget(
             name: "kindred-baby-bench",
-            dependencies: ["KindredAPI", "KindredMessages", "KindredPostgres", "KindredRPC", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "KindredAPI", "KindredMessages", "KindredPostgres", "KindredRPC",
+                .product(name: "Logging", package: "swift-log"),
+            ],
             path: "Tests/BabyBench"
         ),
         .executableTarget(

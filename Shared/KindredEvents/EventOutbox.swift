@@ -14,7 +14,8 @@ public struct EventOutbox: Sendable {
     /// The outbox `name` in `schema`, both plain lowercase identifiers (constants of the service; anything else
     /// traps).
     public init(schema: String, name: String = "event_outbox") {
-        precondition(SchemaTable.isPlainIdentifier(name), "outbox \"\(name)\" is not a plain lowercase identifier")
+        precondition(
+            SchemaTable.isPlainIdentifier(name), "outbox \"\(name)\" is not a plain lowercase identifier")
         self.schema = schema
         self.name = name
         self.table = SchemaTable(schema: schema, table: name)

@@ -46,13 +46,16 @@ func milliseconds(at fraction: Double) -> Double? {
     let sample = sorted[min(sorted.count - 1, Int(fraction * Double(sorted.count)))]
     return Double(sample.components.attoseconds) / 1e15 + Double(sample.components.seconds) * 1e3
 }
-let elapsedSeconds = Double(outcome.elapsed.components.seconds) + Double(outcome.elapsed.components.attoseconds) / 1e18
+let elapsedSeconds =
+    Double(outcome.elapsed.components.seconds) + Double(outcome.elapsed.components.attoseconds) / 1e18
 let row: [String: Any?] = [
     "server": "family", "load": label, "rps": Double(sorted.count) / elapsedSeconds,
     "p50_ms": milliseconds(at: 0.5), "p99_ms": milliseconds(at: 0.99), "max_ms": milliseconds(at: 1),
-    "failed": outcome.missed, "succeeded": sorted.count, "rss_mib": nil, "cpu_us": nil, "postgres_cpu_us": nil,
+    "failed": outcome.missed, "succeeded": sorted.count, "rss_mib": nil, "cpu_us": nil,
+    "postgres_cpu_us": nil,
 ]
-let json = try JSONSerialization.data(withJSONObject: row.mapValues { $0 ?? NSNull() }, options: [.sortedKeys])
+let json = try JSONSerialization.data(
+    withJSONObject: row.mapValues { $0 ?? NSNull() }, options: [.sortedKeys])
 if !FileManager.default.fileExists(atPath: results) {
     _ = FileManager.default.createFile(atPath: results, contents: nil)
 }

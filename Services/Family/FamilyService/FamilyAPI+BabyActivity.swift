@@ -22,12 +22,14 @@ extension FamilyAPI {
 
     func watchProfileActivity(
         _ request: Kindred_Family_V1_WatchProfileActivityRequest,
-        responses: ResponseStreamWriter<Kindred_Family_V1_WatchProfileActivityResponse>, context: ServerContext
+        responses: ResponseStreamWriter<Kindred_Family_V1_WatchProfileActivityResponse>,
+        context: ServerContext
     ) async throws {
         let caller = try context.authenticatedCaller(as: .user)
         var violations = FieldViolations()
         let profiles: [BabyProfileID]? = violations.ids("profile_ids", request.profileIds)
-        let cursor = request.afterCursor.isEmpty ? nil : Int64(request.afterCursor).flatMap { $0 >= 0 ? $0 : nil }
+        let cursor =
+            request.afterCursor.isEmpty ? nil : Int64(request.afterCursor).flatMap { $0 >= 0 ? $0 : nil }
         if !request.afterCursor.isEmpty && cursor == nil {
             violations.add("after_cursor", "is not a cursor of this stream")
         }

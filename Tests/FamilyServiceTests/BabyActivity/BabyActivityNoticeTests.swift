@@ -18,7 +18,8 @@ import Testing
             let grandpa = try await stack.register("grandpa", age: 72)
             try await stack.name(mum, first: "Ann", last: "Lopez")
             try await stack.name(grandma, display: "Grandma Rose")
-            let profile = try await stack.babyProfile(ownedBy: mum, coOwner: dad, followers: [grandma, grandpa])
+            let profile = try await stack.babyProfile(
+                ownedBy: mum, coOwner: dad, followers: [grandma, grandpa])
             let device = try await stack.family.registerPushDevice(
                 .init(platform: .apns, deviceToken: "mum-phone", pushEnabled: true), options: mum.bearer)
 
@@ -55,7 +56,8 @@ import Testing
             let dad = try await stack.register("dad", age: 31)
             let grandma = try await stack.register("grandma", age: 70)
             let grandpa = try await stack.register("grandpa", age: 72)
-            let profile = try await stack.babyProfile(ownedBy: mum, coOwner: dad, followers: [grandma, grandpa])
+            let profile = try await stack.babyProfile(
+                ownedBy: mum, coOwner: dad, followers: [grandma, grandpa])
             // The actor is one of the audience, which must leave them out: an owner (dad) for what owners
             // hear of, a follower (grandma) for what followers hear of.
             let (actor, told) = toOwners ? (dad, mum) : (grandma, grandpa)
@@ -119,7 +121,8 @@ import Testing
             let mum = try await stack.register("mum", age: 30)
             let refused = await rpcError {
                 try await stack.family.updateNotificationSettings(
-                    .init(settings: .init(activityAlerts: true, weeklySummary: true, mutedKinds: [.cameOfAge])),
+                    .init(
+                        settings: .init(activityAlerts: true, weeklySummary: true, mutedKinds: [.cameOfAge])),
                     options: mum.bearer)
             }
             #expect(refused?.code == .invalidArgument)
@@ -135,7 +138,8 @@ import Testing
             let item = UUID()
             try await stack.record(.calendarEventAdded, on: profile, by: mum, detail: "Shower")
             try await stack.record(.rsvpChanged, on: profile, by: grandma, detail: "Shower")
-            try await stack.record(.registryItemPurchased, on: profile, by: grandma, detail: "Crib", subject: item)
+            try await stack.record(
+                .registryItemPurchased, on: profile, by: grandma, detail: "Crib", subject: item)
             try await stack.record(.commentAdded, on: profile, by: grandma, detail: "Hi")
 
             let events = try await stack.pool.query(

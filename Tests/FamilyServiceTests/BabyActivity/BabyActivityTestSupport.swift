@@ -43,7 +43,9 @@ extension FamilyTestStack {
 final class ActivityCollector: Sendable {
     private let received = Locked<[Kindred_Family_V1_WatchProfileActivityResponse]>([])
 
-    func add(_ update: Kindred_Family_V1_WatchProfileActivityResponse) { received.withLock { $0.append(update) } }
+    func add(_ update: Kindred_Family_V1_WatchProfileActivityResponse) {
+        received.withLock { $0.append(update) }
+    }
 
     var updates: [Kindred_Family_V1_WatchProfileActivityResponse] { received.value }
 

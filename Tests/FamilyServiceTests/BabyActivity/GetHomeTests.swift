@@ -18,11 +18,14 @@ import Testing
             let mum = try await stack.register("mum", age: 30)
             let aunt = try await stack.register("aunt", age: 40)
             try await stack.name(mum, last: "Lopez")
-            let soon = try await stack.babyProfile(ownedBy: mum, followers: [aunt], expectedBirth: Self.due("2026-11-28"))
+            let soon = try await stack.babyProfile(
+                ownedBy: mum, followers: [aunt], expectedBirth: Self.due("2026-11-28"))
             let named = try await stack.babyProfile(
                 ownedBy: mum, followers: [aunt], name: "Lily", expectedBirth: Self.due("2026-12-05"))
-            _ = try await stack.babyProfile(ownedBy: mum, followers: [aunt], expectedBirth: Self.due("2026-12-06"))
-            _ = try await stack.babyProfile(ownedBy: mum, followers: [aunt], expectedBirth: Self.due("2026-11-25"))
+            _ = try await stack.babyProfile(
+                ownedBy: mum, followers: [aunt], expectedBirth: Self.due("2026-12-06"))
+            _ = try await stack.babyProfile(
+                ownedBy: mum, followers: [aunt], expectedBirth: Self.due("2026-11-25"))
             _ = try await stack.babyProfile(ownedBy: aunt, expectedBirth: Self.due("2026-11-27"))
 
             let home = try await stack.family.getHome(.init(), options: aunt.bearer)
@@ -44,7 +47,8 @@ import Testing
             let aunt = try await stack.register("aunt", age: 40)
             let profile = try await stack.babyProfile(
                 ownedBy: mum, followers: [aunt], name: "Max", expectedBirth: Self.due("2026-11-28"))
-            let home = try await stack.family.getHome(.init(profileID: profile.description), options: aunt.bearer)
+            let home = try await stack.family.getHome(
+                .init(profileID: profile.description), options: aunt.bearer)
             #expect(home.countdowns.map(\.message) == ["Max is arriving in less than 1 day!"])
         }
     }
@@ -57,7 +61,8 @@ import Testing
             let second = try await stack.babyProfile(ownedBy: aunt)
             for index in 0..<7 {
                 try await stack.record(
-                    .commentAdded, on: index.isMultiple(of: 2) ? first : second, by: aunt, detail: "c\(index)")
+                    .commentAdded, on: index.isMultiple(of: 2) ? first : second, by: aunt, detail: "c\(index)"
+                )
             }
             var details: [String] = []
             var token = ""
@@ -83,7 +88,8 @@ import Testing
             let profile = try await stack.babyProfile(ownedBy: mum)
             for _ in 0..<3 { try await stack.record(.commentAdded, on: profile, by: mum) }
             let refused = await rpcError {
-                try await stack.family.getHome(.init(profileID: profile.description), options: stranger.bearer)
+                try await stack.family.getHome(
+                    .init(profileID: profile.description), options: stranger.bearer)
             }
             #expect(refused?.code == .notFound && refused?.reason == "BABY_PROFILE_NOT_FOUND")
             #expect(try await stack.family.getHome(.init(), options: stranger.bearer).activity.isEmpty)
@@ -91,7 +97,9 @@ import Testing
             let page = try await stack.family.getHome(.init(page: .init(pageSize: 1)), options: mum.bearer)
             let replayed = await rpcError {
                 try await stack.family.getHome(
-                    .init(profileID: profile.description, page: page.page.map { .init(pageToken: $0.nextPageToken) }),
+                    .init(
+                        profileID: profile.description,
+                        page: page.page.map { .init(pageToken: $0.nextPageToken) }),
                     options: mum.bearer)
             }
             #expect(replayed?.code == .invalidArgument && replayed?.badFields == ["page.page_token"])

@@ -57,13 +57,21 @@ import Testing
             let stranger = try await stack.register("stranger", age: 40)
             let profile = try await stack.babyProfile(ownedBy: mum, followers: [aunt])
             let request = Kindred_Family_V1_ListSuggestionsRequest(profileID: profile.description)
-            let follower = await rpcError { try await stack.family.listSuggestions(request, options: aunt.bearer) }
+            let follower = await rpcError {
+                try await stack.family.listSuggestions(request, options: aunt.bearer)
+            }
             #expect(follower?.code == .permissionDenied && follower?.reason == "BABY_PROFILE_OWNERS_ONLY")
-            let outsider = await rpcError { try await stack.family.listSuggestions(request, options: stranger.bearer) }
+            let outsider = await rpcError {
+                try await stack.family.listSuggestions(request, options: stranger.bearer)
+            }
             #expect(outsider?.code == .notFound && outsider?.reason == "BABY_PROFILE_NOT_FOUND")
-            let undated = await rpcError { try await stack.family.listSuggestions(request, options: mum.bearer) }
+            let undated = await rpcError {
+                try await stack.family.listSuggestions(request, options: mum.bearer)
+            }
             #expect(undated?.code == .failedPrecondition && undated?.reason == "EXPECTED_BIRTH_DATE_REQUIRED")
-            let malformed = await rpcError { try await stack.family.listSuggestions(.init(), options: mum.bearer) }
+            let malformed = await rpcError {
+                try await stack.family.listSuggestions(.init(), options: mum.bearer)
+            }
             #expect(malformed?.code == .invalidArgument && malformed?.badFields == ["profile_id"])
         }
     }

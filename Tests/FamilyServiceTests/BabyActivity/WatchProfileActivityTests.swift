@@ -125,16 +125,19 @@ import Testing
             }
             while fanout.state.withLock({ $0.watchers.count }) < watchers.count { await Task.yield() }
 
-            let otherInstance = PostgresPool(configuration: stack.pool.configuration, logger: FamilyTestDatabase.logger)
+            let otherInstance = PostgresPool(
+                configuration: stack.pool.configuration, logger: FamilyTestDatabase.logger)
             for index in 0..<5 {
                 let entry = BabyActivityEntry(
-                    profile: profile, kind: .commentAdded, actor: UserID(mum.id)!, subject: nil, detail: "\(index)")
+                    profile: profile, kind: .commentAdded, actor: UserID(mum.id)!, subject: nil,
+                    detail: "\(index)")
                 try await otherInstance.transaction { tx in
                     try await BabyActivityLog.record(entry, at: Date(), in: tx)
                 }
             }
             for collector in collectors {
-                #expect(try await collector.first(5).compactMap(\.activity?.detail) == ["0", "1", "2", "3", "4"])
+                #expect(
+                    try await collector.first(5).compactMap(\.activity?.detail) == ["0", "1", "2", "3", "4"])
             }
             #expect(fanout.membershipReads == 5)
             streams.forEach { $0.cancel() }
@@ -165,7 +168,8 @@ extension WatchProfileActivityTests {
                 .memberJoined, on: second, by: grandma, detail: "", subject: UUID(uuidString: grandma.id))
             try await stack.record(.calendarEventAdded, on: second, by: aunt, detail: "second")
             let received = try await mine.first(3)
-            #expect(received.compactMap(\.activity?.kind) == [.commentAdded, .memberJoined, .calendarEventAdded])
+            #expect(
+                received.compactMap(\.activity?.kind) == [.commentAdded, .memberJoined, .calendarEventAdded])
             #expect(received.last?.activity?.profileID == second.description)
             watching.cancel()
         }

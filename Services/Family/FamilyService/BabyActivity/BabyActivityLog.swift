@@ -26,7 +26,8 @@ enum BabyActivityLog {
         let names = try await BabyActivityStore.insert(entry, id: id, at: now, in: tx)
         if let audience = entry.kind.audience {
             let notice = entry.kind.notice(
-                actor: names.actor.isEmpty ? "Someone" : names.actor, profile: names.profile, detail: entry.detail)
+                actor: names.actor.isEmpty ? "Someone" : names.actor, profile: names.profile,
+                detail: entry.detail)
             try await BabyNoticeStore.post(
                 notice, to: audience, of: entry.profile, except: entry.actor, dedupKey: "baby_activity:\(id)",
                 at: now, in: tx)

@@ -43,7 +43,8 @@ struct BabyHome: Sendable {
         -> Kindred_Family_V1_ListSuggestionsResponse
     {
         try await membership.requireOwner(user, of: profile)
-        guard let inputs = try await BabyHomeStore.stageInputs(of: profile, at: clock.now, on: database) else {
+        guard let inputs = try await BabyHomeStore.stageInputs(of: profile, at: clock.now, on: database)
+        else {
             throw FamilyError.expectedBirthDateRequired
         }
         let stage = BabyStage.of(daysUntilDue: inputs.daysUntilDue, monthsOld: inputs.monthsOld)

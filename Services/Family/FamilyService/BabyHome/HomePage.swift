@@ -19,7 +19,8 @@ struct HomePage: Sendable, Equatable {
         let token = request.page?.pageToken ?? ""
         if token.isEmpty {
             before = nil
-        } else if let fields = Paging.fields(of: token, count: 2), fields[0] == Self.filter(request.profileID),
+        } else if let fields = Paging.fields(of: token, count: 2),
+            fields[0] == Self.filter(request.profileID),
             let last = BabyActivityID(fields[1])
         {
             before = last

@@ -58,7 +58,8 @@ enum BabyActivityStore {
             """
         ).map { row in
             let (profile, id, kind, actor, display, first, last, subject, detail, occurred) = try row.decode(
-                (BabyProfileID, BabyActivityID, Int32, UserID, String, String, String, String, String, Date).self)
+                (BabyProfileID, BabyActivityID, Int32, UserID, String, String, String, String, String, Date)
+                    .self)
             return Kindred_Family_V1_BabyActivity(
                 profileID: profile.description, activityID: id.description,
                 kind: Kindred_Family_V1_BabyActivityKind(rawValue: kind),

@@ -17,7 +17,9 @@ enum BabyHomeStore {
 
     /// The active profiles among `profiles` expected after today (UTC, at `now`) and at most 10 days from it,
     /// the soonest first.
-    static func dueSoon(_ profiles: [BabyProfileID], at now: Date, on db: PostgresPool) async throws -> [DueSoon] {
+    static func dueSoon(_ profiles: [BabyProfileID], at now: Date, on db: PostgresPool) async throws
+        -> [DueSoon]
+    {
         try await db.pureRead(
             """
             SELECT p.profile_id, p.name, coalesce(c.last_name, ''), extract(year FROM d.due)::int,

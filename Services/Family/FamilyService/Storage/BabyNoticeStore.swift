@@ -9,7 +9,8 @@ enum BabyNoticeStore {
     /// locked in user id order until the commit), the notification (once per `dedupKey`), a push message per
     /// opted-in device, and the wake-up of their streams. One statement, whatever the number of members.
     static func post(
-        _ notice: Notice, to role: BabyRole, of profile: BabyProfileID, except actor: UserID, dedupKey: String,
+        _ notice: Notice, to role: BabyRole, of profile: BabyProfileID, except actor: UserID,
+        dedupKey: String,
         at now: Date, in tx: PostgresTransaction
     ) async throws {
         let kind = notice.kind.rawValue

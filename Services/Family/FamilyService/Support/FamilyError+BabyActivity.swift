@@ -12,5 +12,6 @@ extension FamilyError {
 
     /// Suggestions follow the baby's stage, which needs the expected birth date.
     static let expectedBirthDateRequired = refusal(
-        .failedPrecondition, "EXPECTED_BIRTH_DATE_REQUIRED", "Add the expected birth date to see suggestions.")
+        .failedPrecondition, "EXPECTED_BIRTH_DATE_REQUIRED", "Add the expected birth date to see suggestions."
+    )
 }
