@@ -21,5 +21,6 @@ enum FamilyMigrations {
         v14CreateRegistry,
         EventOutbox.migration(schema: "family", name: "baby_activity_feed", version: 15),
         v16BabyNotificationsAndSuggestions,
+        v17CreateGallery,
     ]
 }
