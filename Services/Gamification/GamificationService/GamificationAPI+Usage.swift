@@ -10,25 +10,25 @@ extension GamificationAPI {
         async throws
         -> Kindred_Gamification_V1_UploadUsageResponse
     {
-        try await usage.upload(request, of: try context.usageAccount())
+        try await usage.upload(request, of: try context.account())
     }
 
     func getUsageSettings(_ request: Kindred_Gamification_V1_GetUsageSettingsRequest, context: ServerContext)
         async throws -> Kindred_Gamification_V1_GetUsageSettingsResponse
     {
-        .init(settings: try await usage.settings(of: try context.usageAccount()).proto)
+        .init(settings: try await usage.settings(of: try context.account()).proto)
     }
 
     func setUsageSettings(_ request: Kindred_Gamification_V1_SetUsageSettingsRequest, context: ServerContext)
         async throws -> Kindred_Gamification_V1_SetUsageSettingsResponse
     {
-        .init(settings: try await usage.replaceSettings(request, of: try context.usageAccount()).proto)
+        .init(settings: try await usage.replaceSettings(request, of: try context.account()).proto)
     }
 
     func getUsageSummary(_ request: Kindred_Gamification_V1_GetUsageSummaryRequest, context: ServerContext)
         async throws -> Kindred_Gamification_V1_GetUsageSummaryResponse
     {
-        try await usage.summary(request, of: try context.usageAccount())
+        try await usage.summary(request, of: try context.account())
     }
 
     func listUsageSessions(
@@ -36,14 +36,14 @@ extension GamificationAPI {
     )
         async throws -> Kindred_Gamification_V1_ListUsageSessionsResponse
     {
-        try await usage.sessions(request, of: try context.usageAccount())
+        try await usage.sessions(request, of: try context.account())
     }
 
     func getFriendLeaderboard(
         _ request: Kindred_Gamification_V1_GetFriendLeaderboardRequest, context: ServerContext
     ) async throws -> Kindred_Gamification_V1_GetFriendLeaderboardResponse {
         try await usage.leaderboard(
-            request, for: try context.usageAccount(), forwarding: context.requestMetadata)
+            request, for: try context.account(), forwarding: context.requestMetadata)
     }
 
     func listPopularApps(_ request: Kindred_Gamification_V1_ListPopularAppsRequest, context: ServerContext)

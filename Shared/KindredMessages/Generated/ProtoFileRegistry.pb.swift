@@ -495,9 +495,20 @@ extension ProtoFileRegistry {
             ]
         ),
         ProtoFileDescriptor(
+            name: "kindred/gamification/v1/standing.proto",
+            dependencies: [],
+            serializedFileDescriptor: EmbeddedDescriptors.file(at: 19),
+            serviceNames: [],
+            symbols: [
+                "kindred.gamification.v1.GetMyStandingRequest",
+                "kindred.gamification.v1.WeeklyStanding",
+                "kindred.gamification.v1.GetMyStandingResponse",
+            ]
+        ),
+        ProtoFileDescriptor(
             name: "kindred/gamification/v1/usage.proto",
             dependencies: ["kindred/common/v1/date.proto", "kindred/common/v1/paging.proto", "kindred/common/v1/timestamp.proto"],
-            serializedFileDescriptor: EmbeddedDescriptors.file(at: 19),
+            serializedFileDescriptor: EmbeddedDescriptors.file(at: 20),
             serviceNames: [],
             symbols: [
                 "kindred.gamification.v1.UsageSession",
@@ -526,8 +537,8 @@ extension ProtoFileRegistry {
         ),
         ProtoFileDescriptor(
             name: "kindred/gamification/v1/gamification.proto",
-            dependencies: ["kindred/gamification/v1/challenges.proto", "kindred/gamification/v1/usage.proto"],
-            serializedFileDescriptor: EmbeddedDescriptors.file(at: 20),
+            dependencies: ["kindred/gamification/v1/challenges.proto", "kindred/gamification/v1/standing.proto", "kindred/gamification/v1/usage.proto"],
+            serializedFileDescriptor: EmbeddedDescriptors.file(at: 21),
             serviceNames: ["kindred.gamification.v1.GamificationService"],
             symbols: [
                 "kindred.gamification.v1.GamificationService",
@@ -555,12 +566,13 @@ extension ProtoFileRegistry {
                 "kindred.gamification.v1.GamificationService.GetGlobalRanking",
                 "kindred.gamification.v1.GamificationService.WatchMyAchievements",
                 "kindred.gamification.v1.GamificationService.WatchEvents",
+                "kindred.gamification.v1.GamificationService.GetMyStanding",
             ]
         ),
         ProtoFileDescriptor(
             name: "kindred/identity/v1/identity.proto",
             dependencies: ["kindred/common/v1/date.proto", "kindred/common/v1/paging.proto", "kindred/common/v1/timestamp.proto"],
-            serializedFileDescriptor: EmbeddedDescriptors.file(at: 21),
+            serializedFileDescriptor: EmbeddedDescriptors.file(at: 22),
             serviceNames: ["kindred.identity.v1.IdentityService"],
             symbols: [
                 "kindred.identity.v1.PublicAccount",
@@ -638,7 +650,7 @@ extension ProtoFileRegistry {
         ProtoFileDescriptor(
             name: "kindred/social/v1/social.proto",
             dependencies: ["kindred/common/v1/paging.proto", "kindred/common/v1/timestamp.proto"],
-            serializedFileDescriptor: EmbeddedDescriptors.file(at: 22),
+            serializedFileDescriptor: EmbeddedDescriptors.file(at: 23),
             serviceNames: ["kindred.social.v1.SocialService"],
             symbols: [
                 "kindred.social.v1.Person",
