@@ -210,10 +210,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "kindred-baby-bench",
-            dependencies: [
-                "KindredAPI", "KindredMessages", "KindredPostgres", "KindredRPC",
-                .product(name: "Logging", package: "swift-log"),
-            ],
+            dependencies: ["KindredAPI", "KindredMessages", "KindredRPC"],
             path: "Tests/BabyBench"
         ),
         .executableTarget(

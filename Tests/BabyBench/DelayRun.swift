@@ -9,8 +9,9 @@ import Glibc
 #endif
 
 /// `WatchProfileActivity` under load: `streams` streams of the followers (round-robin) on one profile, spread
-/// over `connections` clients, while entries commit at `rate` a second. Streams open without a cursor, so the
-/// run first commits warm-up entries until one reached every stream, then measures.
+/// over `connections` clients, while comments are posted at `rate` a second. Streams open without a cursor, so
+/// the run first posts warm-up comments until one reached every stream, then measures. An entry is matched to
+/// its comment by the comment's unique text, which the entry's detail carries.
 struct DelayRun: Sendable {
     let followers: [String]
     let profile: String
@@ -26,19 +27,19 @@ struct DelayRun: Sendable {
         var elapsed: Duration = .zero
     }
 
-    /// What the streams received and when the writer's commits returned, in monotonic nanoseconds.
+    /// What the streams received and when the writer's comments were acknowledged, in monotonic nanoseconds.
     final class Log: Sendable {
         let arrivals = Mutex<[(id: String, at: UInt64)]>([])
         let commits = Mutex<[String: UInt64]>([:])
         let warm: Mutex<Set<Int>> = Mutex([])
     }
 
-    func run(target: String, writer: ActivityWriter) async throws -> Outcome {
+    func run(target: String, writer: CommentWriter) async throws -> Outcome {
         let clients = try (0..<connections).map { _ in try RPCClient(target: target) }
         let log = Log()
         let tasks = openStreams(on: clients, into: log)
         for _ in 0..<120 where log.warm.withLock({ $0.count }) < streams {
-            _ = try await writer.commit(detail: "warm-up")
+            _ = try await writer.post("warm-up")
             try await Task.sleep(for: .milliseconds(500))
         }
         let clock = ContinuousClock()
@@ -48,9 +49,9 @@ struct DelayRun: Sendable {
             for index in 0..<total {
                 try? await clock.sleep(until: started + .seconds(Double(index) / Double(rate)))
                 group.addTask {
-                    guard let id = try? await writer.commit(detail: "bench") else { return }
+                    guard let text = try? await writer.post("bench") else { return }
                     let now = Self.monotonicNanoseconds()
-                    log.commits.withLock { $0[id] = now }
+                    log.commits.withLock { $0[text] = now }
                 }
             }
         }
@@ -83,10 +84,10 @@ struct DelayRun: Sendable {
                     for try await update in updates {
                         let now = Self.monotonicNanoseconds()
                         guard let activity = update.activity else { continue }
-                        if activity.detail == "warm-up" {
+                        if activity.detail.hasPrefix("warm-up") {
                             log.warm.withLock { _ = $0.insert(stream) }
                         } else {
-                            log.arrivals.withLock { $0.append((activity.activityID, now)) }
+                            log.arrivals.withLock { $0.append((activity.detail, now)) }
                         }
                     }
                 } catch {}

@@ -1,44 +1,41 @@
 import Foundation
 import KindredAPI
 import KindredMessages
-import KindredPostgres
 import KindredRPC
-import Logging
 
-// The delay from an activity entry's commit to its arrival on open `WatchProfileActivity` streams, which
-// h2load cannot measure. Holds STREAMS streams of the scene's followers on its hot profile over CONNECTIONS
-// connections, commits RATE entries a second for SECONDS straight to the database (the activity row and its
-// feed entry in one transaction, as `BabyActivityLog.record` writes them), and appends a row `report.py table`
-// reads (plus max_ms) to RESULTS. A delivery is one entry reaching one stream; its delay runs from the moment
-// the writer's COMMIT returned to the moment the stream hands the entry over.
+// The delay from a comment to its arrival on open `WatchProfileActivity` streams, which h2load cannot measure.
+// Holds STREAMS streams of the scene's followers on its hot profile over CONNECTIONS connections, has the
+// first follower comment on the profile's calendar event RATE times a second for SECONDS through `AddComment`,
+// and appends a row `report.py table` reads (plus max_ms) to RESULTS. A delivery is one comment reaching one
+// stream; its delay runs from the moment `AddComment` returned to the moment the stream hands the entry over.
 //
-//   kindred-baby-bench RESULTS TARGET DATABASE_URL SCENE STREAMS CONNECTIONS RATE SECONDS LABEL
-// SCENE: the hot profile's id on the first line, then "user_id access_token" per follower.
+//   kindred-baby-bench RESULTS TARGET SCENE STREAMS CONNECTIONS RATE SECONDS LABEL
+// SCENE: "profile_id event_id" on the first line, then "user_id access_token" per follower.
 
 let arguments = CommandLine.arguments
-guard arguments.count == 10, let streams = Int(arguments[5]), let connections = Int(arguments[6]),
-    let rate = Int(arguments[7]), let seconds = Int(arguments[8])
+guard arguments.count == 9, let streams = Int(arguments[4]), let connections = Int(arguments[5]),
+    let rate = Int(arguments[6]), let seconds = Int(arguments[7])
 else {
     FileHandle.standardError.write(Data("usage: see Tests/BabyBench/main.swift\n".utf8))
     exit(2)
 }
-let (results, target, databaseURL, label) = (arguments[1], arguments[2], arguments[3], arguments[9])
-let sceneLines = try String(contentsOfFile: arguments[4], encoding: .utf8).split(separator: "\n")
-let hotProfile = String(sceneLines[0])
+let (results, target, label) = (arguments[1], arguments[2], arguments[8])
+let sceneLines = try String(contentsOfFile: arguments[3], encoding: .utf8).split(separator: "\n")
+let hot = sceneLines[0].split(separator: " ").map(String.init)
+let hotProfile = hot[0]
 let followers = sceneLines.dropFirst().map { line in
     let parts = line.split(separator: " ")
     return (id: String(parts[0]), token: String(parts[1]))
 }
 
-let pool = PostgresPool(
-    configuration: try PostgresConfiguration(url: databaseURL, poolSize: 4),
-    logger: Logger(label: "kindred-baby-bench"))
-let writer = ActivityWriter(pool: pool, profile: hotProfile, actor: followers[0].id)
+let writer = CommentWriter(
+    family: Kindred_Family_V1_FamilyService.Client(try RPCClient(target: target)), profile: hotProfile,
+    event: hot[1], token: followers[0].token)
 let run = DelayRun(
     followers: followers.map(\.token), profile: hotProfile, streams: streams, connections: connections,
     rate: rate, duration: .seconds(seconds))
 let outcome = try await run.run(target: target, writer: writer)
-await pool.close()
+writer.family.rpc.close()
 
 let sorted = outcome.delays.sorted()
 func milliseconds(at fraction: Double) -> Double? {

@@ -129,3 +129,10 @@ def social():
     """A stub of kindred.social.v1.SocialService on the social target."""
     from kindred.social.v1 import social_pb2_grpc
     yield from service_stub("social", social_pb2_grpc.SocialServiceStub)
+
+
+@pytest.fixture(scope="session")
+def gamification():
+    """A stub of kindred.gamification.v1.GamificationService on the gamification target."""
+    from kindred.gamification.v1 import gamification_pb2_grpc
+    yield from service_stub("gamification", gamification_pb2_grpc.GamificationServiceStub)
