@@ -147,7 +147,7 @@ public struct Kindred_Family_V1_BabyArrival: ProtoMessage {
     /// In requests: the baby's name (at most 50 characters), which becomes the profile's name; empty leaves the
     /// profile's name as it is. In reads: the profile's name as members see it.
     public var name: String = ""
-    /// The actual birth date; required, not after today (UTC) and from 1900 on.
+    /// The actual birth date; required, from 1900 on, and not later than today anywhere on Earth (UTC+14).
     public var birthDate: Kindred_Common_V1_Date? = nil
     /// Optional.
     public var birthTime: Kindred_Family_V1_BirthTime? = nil

@@ -47,6 +47,33 @@ import Testing
         }
     }
 
+    @Test func aFollowersStreamAndAServiceWatchingEventsSeeTheArrival() async throws {
+        try await BabyContentFamily.with { home in
+            let (stream, watching) = WatchProfileActivityTests.watch(
+                home.stack, home.grandma, .init(afterCursor: "0"))
+            let service = try await home.stack.serviceBearer()
+            let events = Task { () -> Kindred_Family_V1_Event? in
+                for try await event in home.family.watchEvents(.init(afterCursor: 0), options: service) {
+                    return event
+                }
+                return nil
+            }
+            try await home.announce()
+            let entries = try await home.count("baby_activity")
+            let received = try await stream.first(entries)
+            #expect(received.last?.activity?.kind == .babyArrived)
+            #expect(received.last?.activity?.detail == "Lily")
+            watching.cancel()
+            let event = try await events.value
+            #expect(event?.type == "baby.arrived")
+            guard case .babyArrived(let arrived) = event?.payload else {
+                Issue.record("WatchEvents sent \(String(describing: event))")
+                return
+            }
+            #expect(arrived.profileID == home.profile.description && arrived.name == "Lily")
+        }
+    }
+
     @Test func aSecondAnnouncementIsRefusedAndOwnersCorrectTheFirst() async throws {
         try await BabyContentFamily.with { home in
             try await home.announce()

@@ -135,7 +135,7 @@ struct  Kindred__Family__V1__BabyArrival
    */
   char *name;
   /*
-   * The actual birth date; required, not after today (UTC) and from 1900 on.
+   * The actual birth date; required, from 1900 on, and not later than today anywhere on Earth (UTC+14).
    */
   Kindred__Common__V1__Date *birth_date;
   /*
