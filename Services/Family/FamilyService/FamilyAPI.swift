@@ -31,6 +31,10 @@ struct FamilyAPI: Kindred_Family_V1_FamilyService.Service {
     let babyHome: BabyHome
     /// Baby profiles' live activity streams, fed by one reader per process.
     let babyWatch: BabyActivityWatch
+    /// Squishes on photos and on the arrival announcement.
+    let squishes: BabySquishes
+    /// The arrival announcement.
+    let arrivals: BabyArrivals
 
     /// Builds every part from `context`.
     init(context: FamilyContext) throws {
@@ -48,6 +52,8 @@ struct FamilyAPI: Kindred_Family_V1_FamilyService.Service {
         registry = BabyRegistry(database: context.database, clock: context.clock)
         let membership = BabyMembership(database: context.database)
         babyHome = BabyHome(database: context.database, clock: context.clock, membership: membership)
+        squishes = BabySquishes(database: context.database, clock: context.clock)
+        arrivals = BabyArrivals(database: context.database, clock: context.clock, membership: membership)
         babyWatch = BabyActivityWatch(
             database: context.database,
             fanout: ActivityFanout(

@@ -16,6 +16,7 @@
 #include "kindred/common/v1/date.pb-c.h"
 #include "kindred/common/v1/paging.pb-c.h"
 #include "kindred/common/v1/timestamp.pb-c.h"
+#include "kindred/family/v1/baby_arrival.pb-c.h"
 #include "kindred/family/v1/baby_activity.pb-c.h"
 #include "kindred/family/v1/baby_content.pb-c.h"
 #include "kindred/family/v1/baby_profiles.pb-c.h"

@@ -69,6 +69,14 @@ public enum Kindred_Family_V1_FamilyService {
         public static let getHome = MethodDescriptor(service: serviceName, method: "GetHome", readOnly: true)
         public static let listSuggestions = MethodDescriptor(service: serviceName, method: "ListSuggestions", readOnly: true)
         public static let watchProfileActivity = MethodDescriptor(service: serviceName, method: "WatchProfileActivity", readOnly: true)
+        public static let squishPhoto = MethodDescriptor(service: serviceName, method: "SquishPhoto")
+        public static let unsquishPhoto = MethodDescriptor(service: serviceName, method: "UnsquishPhoto")
+        public static let announceArrival = MethodDescriptor(service: serviceName, method: "AnnounceArrival")
+        public static let updateArrival = MethodDescriptor(service: serviceName, method: "UpdateArrival")
+        public static let getArrival = MethodDescriptor(service: serviceName, method: "GetArrival", readOnly: true)
+        public static let squishArrival = MethodDescriptor(service: serviceName, method: "SquishArrival")
+        public static let unsquishArrival = MethodDescriptor(service: serviceName, method: "UnsquishArrival")
+        public static let getArrivalShare = MethodDescriptor(service: serviceName, method: "GetArrivalShare", readOnly: true)
     }
 
     /// What a server implements; conforming gives `registerMethods(with:)` for free.
@@ -191,6 +199,22 @@ public enum Kindred_Family_V1_FamilyService {
         func listSuggestions(_ request: Kindred_Family_V1_ListSuggestionsRequest, context: ServerContext) async throws -> Kindred_Family_V1_ListSuggestionsResponse
         /// `WatchProfileActivity`
         func watchProfileActivity(_ request: Kindred_Family_V1_WatchProfileActivityRequest, responses: ResponseStreamWriter<Kindred_Family_V1_WatchProfileActivityResponse>, context: ServerContext) async throws
+        /// `SquishPhoto`
+        func squishPhoto(_ request: Kindred_Family_V1_SquishPhotoRequest, context: ServerContext) async throws -> Kindred_Family_V1_SquishPhotoResponse
+        /// `UnsquishPhoto`
+        func unsquishPhoto(_ request: Kindred_Family_V1_UnsquishPhotoRequest, context: ServerContext) async throws -> Kindred_Family_V1_UnsquishPhotoResponse
+        /// `AnnounceArrival`
+        func announceArrival(_ request: Kindred_Family_V1_AnnounceArrivalRequest, context: ServerContext) async throws -> Kindred_Family_V1_AnnounceArrivalResponse
+        /// `UpdateArrival`
+        func updateArrival(_ request: Kindred_Family_V1_UpdateArrivalRequest, context: ServerContext) async throws -> Kindred_Family_V1_UpdateArrivalResponse
+        /// `GetArrival`
+        func getArrival(_ request: Kindred_Family_V1_GetArrivalRequest, context: ServerContext) async throws -> Kindred_Family_V1_GetArrivalResponse
+        /// `SquishArrival`
+        func squishArrival(_ request: Kindred_Family_V1_SquishArrivalRequest, context: ServerContext) async throws -> Kindred_Family_V1_SquishArrivalResponse
+        /// `UnsquishArrival`
+        func unsquishArrival(_ request: Kindred_Family_V1_UnsquishArrivalRequest, context: ServerContext) async throws -> Kindred_Family_V1_UnsquishArrivalResponse
+        /// `GetArrivalShare`
+        func getArrivalShare(_ request: Kindred_Family_V1_GetArrivalShareRequest, context: ServerContext) async throws -> Kindred_Family_V1_GetArrivalShareResponse
     }
 
     /// A typed client over an `RPCClient`: one method per unary, server- or client-streaming RPC.
@@ -497,6 +521,46 @@ public enum Kindred_Family_V1_FamilyService {
         public func watchProfileActivity(_ request: Kindred_Family_V1_WatchProfileActivityRequest, options: CallOptions = CallOptions()) -> ClientResponseStream<Kindred_Family_V1_WatchProfileActivityResponse> {
             rpc.serverStreaming(method: Method.watchProfileActivity, request: request, options: options)
         }
+
+        /// `SquishPhoto`
+        public func squishPhoto(_ request: Kindred_Family_V1_SquishPhotoRequest, options: CallOptions = CallOptions()) async throws(RPCError) -> Kindred_Family_V1_SquishPhotoResponse {
+            try await rpc.unary(method: Method.squishPhoto, request: request, options: options)
+        }
+
+        /// `UnsquishPhoto`
+        public func unsquishPhoto(_ request: Kindred_Family_V1_UnsquishPhotoRequest, options: CallOptions = CallOptions()) async throws(RPCError) -> Kindred_Family_V1_UnsquishPhotoResponse {
+            try await rpc.unary(method: Method.unsquishPhoto, request: request, options: options)
+        }
+
+        /// `AnnounceArrival`
+        public func announceArrival(_ request: Kindred_Family_V1_AnnounceArrivalRequest, options: CallOptions = CallOptions()) async throws(RPCError) -> Kindred_Family_V1_AnnounceArrivalResponse {
+            try await rpc.unary(method: Method.announceArrival, request: request, options: options)
+        }
+
+        /// `UpdateArrival`
+        public func updateArrival(_ request: Kindred_Family_V1_UpdateArrivalRequest, options: CallOptions = CallOptions()) async throws(RPCError) -> Kindred_Family_V1_UpdateArrivalResponse {
+            try await rpc.unary(method: Method.updateArrival, request: request, options: options)
+        }
+
+        /// `GetArrival`
+        public func getArrival(_ request: Kindred_Family_V1_GetArrivalRequest, options: CallOptions = CallOptions()) async throws(RPCError) -> Kindred_Family_V1_GetArrivalResponse {
+            try await rpc.unary(method: Method.getArrival, request: request, options: options)
+        }
+
+        /// `SquishArrival`
+        public func squishArrival(_ request: Kindred_Family_V1_SquishArrivalRequest, options: CallOptions = CallOptions()) async throws(RPCError) -> Kindred_Family_V1_SquishArrivalResponse {
+            try await rpc.unary(method: Method.squishArrival, request: request, options: options)
+        }
+
+        /// `UnsquishArrival`
+        public func unsquishArrival(_ request: Kindred_Family_V1_UnsquishArrivalRequest, options: CallOptions = CallOptions()) async throws(RPCError) -> Kindred_Family_V1_UnsquishArrivalResponse {
+            try await rpc.unary(method: Method.unsquishArrival, request: request, options: options)
+        }
+
+        /// `GetArrivalShare`
+        public func getArrivalShare(_ request: Kindred_Family_V1_GetArrivalShareRequest, options: CallOptions = CallOptions()) async throws(RPCError) -> Kindred_Family_V1_GetArrivalShareResponse {
+            try await rpc.unary(method: Method.getArrivalShare, request: request, options: options)
+        }
     }
 }
 
@@ -678,6 +742,30 @@ extension Kindred_Family_V1_FamilyService.Service {
         }
         router.registerServerStreaming(Kindred_Family_V1_FamilyService.Method.watchProfileActivity) { request, responses, context in
             try await self.watchProfileActivity(request, responses: responses, context: context)
+        }
+        router.registerUnary(Kindred_Family_V1_FamilyService.Method.squishPhoto) { request, context in
+            try await self.squishPhoto(request, context: context)
+        }
+        router.registerUnary(Kindred_Family_V1_FamilyService.Method.unsquishPhoto) { request, context in
+            try await self.unsquishPhoto(request, context: context)
+        }
+        router.registerUnary(Kindred_Family_V1_FamilyService.Method.announceArrival) { request, context in
+            try await self.announceArrival(request, context: context)
+        }
+        router.registerUnary(Kindred_Family_V1_FamilyService.Method.updateArrival) { request, context in
+            try await self.updateArrival(request, context: context)
+        }
+        router.registerUnary(Kindred_Family_V1_FamilyService.Method.getArrival) { request, context in
+            try await self.getArrival(request, context: context)
+        }
+        router.registerUnary(Kindred_Family_V1_FamilyService.Method.squishArrival) { request, context in
+            try await self.squishArrival(request, context: context)
+        }
+        router.registerUnary(Kindred_Family_V1_FamilyService.Method.unsquishArrival) { request, context in
+            try await self.unsquishArrival(request, context: context)
+        }
+        router.registerUnary(Kindred_Family_V1_FamilyService.Method.getArrivalShare) { request, context in
+            try await self.getArrivalShare(request, context: context)
         }
     }
 }

@@ -197,9 +197,36 @@ extension ProtoFileRegistry {
             ]
         ),
         ProtoFileDescriptor(
-            name: "kindred/family/v1/baby_activity.proto",
-            dependencies: ["kindred/common/v1/date.proto", "kindred/common/v1/paging.proto", "kindred/common/v1/timestamp.proto"],
+            name: "kindred/family/v1/baby_arrival.proto",
+            dependencies: ["kindred/common/v1/date.proto", "kindred/common/v1/timestamp.proto"],
             serializedFileDescriptor: EmbeddedDescriptors.file(at: 14),
+            serviceNames: [],
+            symbols: [
+                "kindred.family.v1.SquishPhotoRequest",
+                "kindred.family.v1.SquishPhotoResponse",
+                "kindred.family.v1.UnsquishPhotoRequest",
+                "kindred.family.v1.UnsquishPhotoResponse",
+                "kindred.family.v1.BirthTime",
+                "kindred.family.v1.BabyArrival",
+                "kindred.family.v1.AnnounceArrivalRequest",
+                "kindred.family.v1.AnnounceArrivalResponse",
+                "kindred.family.v1.UpdateArrivalRequest",
+                "kindred.family.v1.UpdateArrivalResponse",
+                "kindred.family.v1.GetArrivalRequest",
+                "kindred.family.v1.GetArrivalResponse",
+                "kindred.family.v1.SquishArrivalRequest",
+                "kindred.family.v1.SquishArrivalResponse",
+                "kindred.family.v1.UnsquishArrivalRequest",
+                "kindred.family.v1.UnsquishArrivalResponse",
+                "kindred.family.v1.GetArrivalShareRequest",
+                "kindred.family.v1.GetArrivalShareResponse",
+                "kindred.family.v1.BabyArrived",
+            ]
+        ),
+        ProtoFileDescriptor(
+            name: "kindred/family/v1/baby_activity.proto",
+            dependencies: ["kindred/common/v1/date.proto", "kindred/common/v1/paging.proto", "kindred/common/v1/timestamp.proto", "kindred/family/v1/baby_arrival.proto"],
+            serializedFileDescriptor: EmbeddedDescriptors.file(at: 15),
             serviceNames: [],
             symbols: [
                 "kindred.family.v1.BabyActivity",
@@ -220,7 +247,7 @@ extension ProtoFileRegistry {
         ProtoFileDescriptor(
             name: "kindred/family/v1/baby_content.proto",
             dependencies: ["kindred/common/v1/paging.proto", "kindred/common/v1/timestamp.proto"],
-            serializedFileDescriptor: EmbeddedDescriptors.file(at: 15),
+            serializedFileDescriptor: EmbeddedDescriptors.file(at: 16),
             serviceNames: [],
             symbols: [
                 "kindred.family.v1.CalendarEvent",
@@ -268,7 +295,7 @@ extension ProtoFileRegistry {
         ProtoFileDescriptor(
             name: "kindred/family/v1/baby_profiles.proto",
             dependencies: ["kindred/common/v1/date.proto", "kindred/common/v1/paging.proto", "kindred/common/v1/timestamp.proto"],
-            serializedFileDescriptor: EmbeddedDescriptors.file(at: 16),
+            serializedFileDescriptor: EmbeddedDescriptors.file(at: 17),
             serviceNames: [],
             symbols: [
                 "kindred.family.v1.BabyProfile",
@@ -308,8 +335,8 @@ extension ProtoFileRegistry {
         ),
         ProtoFileDescriptor(
             name: "kindred/family/v1/family.proto",
-            dependencies: ["kindred/common/v1/paging.proto", "kindred/family/v1/baby_profiles.proto", "kindred/family/v1/baby_content.proto", "kindred/common/v1/timestamp.proto", "kindred/family/v1/baby_activity.proto"],
-            serializedFileDescriptor: EmbeddedDescriptors.file(at: 17),
+            dependencies: ["kindred/common/v1/paging.proto", "kindred/family/v1/baby_profiles.proto", "kindred/family/v1/baby_content.proto", "kindred/common/v1/timestamp.proto", "kindred/family/v1/baby_activity.proto", "kindred/family/v1/baby_arrival.proto"],
+            serializedFileDescriptor: EmbeddedDescriptors.file(at: 18),
             serviceNames: ["kindred.family.v1.FamilyService"],
             symbols: [
                 "kindred.family.v1.Profile",
@@ -442,12 +469,20 @@ extension ProtoFileRegistry {
                 "kindred.family.v1.FamilyService.GetHome",
                 "kindred.family.v1.FamilyService.ListSuggestions",
                 "kindred.family.v1.FamilyService.WatchProfileActivity",
+                "kindred.family.v1.FamilyService.SquishPhoto",
+                "kindred.family.v1.FamilyService.UnsquishPhoto",
+                "kindred.family.v1.FamilyService.AnnounceArrival",
+                "kindred.family.v1.FamilyService.UpdateArrival",
+                "kindred.family.v1.FamilyService.GetArrival",
+                "kindred.family.v1.FamilyService.SquishArrival",
+                "kindred.family.v1.FamilyService.UnsquishArrival",
+                "kindred.family.v1.FamilyService.GetArrivalShare",
             ]
         ),
         ProtoFileDescriptor(
             name: "kindred/gamification/v1/challenges.proto",
             dependencies: ["kindred/common/v1/date.proto", "kindred/common/v1/paging.proto", "kindred/common/v1/timestamp.proto"],
-            serializedFileDescriptor: EmbeddedDescriptors.file(at: 18),
+            serializedFileDescriptor: EmbeddedDescriptors.file(at: 19),
             serviceNames: [],
             symbols: [
                 "kindred.gamification.v1.Challenge",
@@ -497,7 +532,7 @@ extension ProtoFileRegistry {
         ProtoFileDescriptor(
             name: "kindred/gamification/v1/standing.proto",
             dependencies: [],
-            serializedFileDescriptor: EmbeddedDescriptors.file(at: 19),
+            serializedFileDescriptor: EmbeddedDescriptors.file(at: 20),
             serviceNames: [],
             symbols: [
                 "kindred.gamification.v1.GetMyStandingRequest",
@@ -508,7 +543,7 @@ extension ProtoFileRegistry {
         ProtoFileDescriptor(
             name: "kindred/gamification/v1/usage.proto",
             dependencies: ["kindred/common/v1/date.proto", "kindred/common/v1/paging.proto", "kindred/common/v1/timestamp.proto"],
-            serializedFileDescriptor: EmbeddedDescriptors.file(at: 20),
+            serializedFileDescriptor: EmbeddedDescriptors.file(at: 21),
             serviceNames: [],
             symbols: [
                 "kindred.gamification.v1.UsageSession",
@@ -538,7 +573,7 @@ extension ProtoFileRegistry {
         ProtoFileDescriptor(
             name: "kindred/gamification/v1/gamification.proto",
             dependencies: ["kindred/gamification/v1/challenges.proto", "kindred/gamification/v1/standing.proto", "kindred/gamification/v1/usage.proto"],
-            serializedFileDescriptor: EmbeddedDescriptors.file(at: 21),
+            serializedFileDescriptor: EmbeddedDescriptors.file(at: 22),
             serviceNames: ["kindred.gamification.v1.GamificationService"],
             symbols: [
                 "kindred.gamification.v1.GamificationService",
@@ -572,7 +607,7 @@ extension ProtoFileRegistry {
         ProtoFileDescriptor(
             name: "kindred/identity/v1/identity.proto",
             dependencies: ["kindred/common/v1/date.proto", "kindred/common/v1/paging.proto", "kindred/common/v1/timestamp.proto"],
-            serializedFileDescriptor: EmbeddedDescriptors.file(at: 22),
+            serializedFileDescriptor: EmbeddedDescriptors.file(at: 23),
             serviceNames: ["kindred.identity.v1.IdentityService"],
             symbols: [
                 "kindred.identity.v1.PublicAccount",
@@ -650,7 +685,7 @@ extension ProtoFileRegistry {
         ProtoFileDescriptor(
             name: "kindred/social/v1/social.proto",
             dependencies: ["kindred/common/v1/paging.proto", "kindred/common/v1/timestamp.proto"],
-            serializedFileDescriptor: EmbeddedDescriptors.file(at: 23),
+            serializedFileDescriptor: EmbeddedDescriptors.file(at: 24),
             serviceNames: ["kindred.social.v1.SocialService"],
             symbols: [
                 "kindred.social.v1.Person",

@@ -81,6 +81,7 @@ extension Kindred_Family_V1_GetHomeResponse: CMessageBridge {
         self.countdowns = CRead.messages(m.pointee.countdowns, m.pointee.n_countdowns)
         self.activity = CRead.messages(m.pointee.activity, m.pointee.n_activity)
         self.page = m.pointee.page.map { Kindred_Common_V1_PageResponse(c: $0) }
+        self.arrivals = CRead.messages(m.pointee.arrivals, m.pointee.n_arrivals)
     }
 
     func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {
@@ -89,6 +90,8 @@ extension Kindred_Family_V1_GetHomeResponse: CMessageBridge {
         c.pointee.n_activity = self.activity.count
         c.pointee.activity = try arena.messages(self.activity, field: "activity")
         c.pointee.page = try arena.optionalMessage(self.page, field: "page")
+        c.pointee.n_arrivals = self.arrivals.count
+        c.pointee.arrivals = try arena.messages(self.arrivals, field: "arrivals")
     }
 }
 

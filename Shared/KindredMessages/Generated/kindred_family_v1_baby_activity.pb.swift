@@ -16,10 +16,16 @@ public enum Kindred_Family_V1_BabyActivityKind: ProtoEnum {
     /// A follower marked a registry item purchased: subject_id is the item.
     case registryItemPurchased
     case photoAdded
+    /// A member squished a photo: subject_id is the photo.
     case photoSquished
+    /// The owners announced the arrival: detail is the baby's name.
     case babyArrived
     /// The buyer or an owner undid a purchase: subject_id is the item.
     case registryPurchaseUndone
+    /// A member took their squish of a photo back: subject_id is the photo.
+    case photoUnsquished
+    /// A member squished the arrival announcement.
+    case arrivalSquished
     /// A value this build does not know (from a newer peer); kept so that it survives a round trip.
     case unrecognized(Int32)
 
@@ -38,6 +44,8 @@ public enum Kindred_Family_V1_BabyActivityKind: ProtoEnum {
         case 8: self = .photoSquished
         case 9: self = .babyArrived
         case 10: self = .registryPurchaseUndone
+        case 11: self = .photoUnsquished
+        case 12: self = .arrivalSquished
         default: self = .unrecognized(rawValue)
         }
     }
@@ -55,6 +63,8 @@ public enum Kindred_Family_V1_BabyActivityKind: ProtoEnum {
         case .photoSquished: 8
         case .babyArrived: 9
         case .registryPurchaseUndone: 10
+        case .photoUnsquished: 11
+        case .arrivalSquished: 12
         case .unrecognized(let value): value
         }
     }
@@ -291,6 +301,9 @@ public struct Kindred_Family_V1_GetHomeResponse: ProtoMessage {
     /// Recent activity of the profiles asked for, newest first (by activity_id).
     public var activity: [Kindred_Family_V1_BabyActivity] = []
     public var page: Kindred_Common_V1_PageResponse? = nil
+    /// On the first page only: the arrival announcements of the profiles asked for made in the last 30 days,
+    /// newest first, shown above everything else.
+    public var arrivals: [Kindred_Family_V1_BabyArrival] = []
 
     public init() {}
 
@@ -298,11 +311,13 @@ public struct Kindred_Family_V1_GetHomeResponse: ProtoMessage {
     public init(
         countdowns: [Kindred_Family_V1_BabyCountdown] = [],
         activity: [Kindred_Family_V1_BabyActivity] = [],
-        page: Kindred_Common_V1_PageResponse? = nil
+        page: Kindred_Common_V1_PageResponse? = nil,
+        arrivals: [Kindred_Family_V1_BabyArrival] = []
     ) {
         self.countdowns = countdowns
         self.activity = activity
         self.page = page
+        self.arrivals = arrivals
     }
 
     public init(serializedBytes bytes: UnsafeRawBufferPointer, maxSize: Int) throws(MessageDecodingError) {

@@ -81,6 +81,10 @@ public enum Kindred_Family_V1_NotificationKind: ProtoEnum {
     case babyPurchase
     case babyCalendarEvent
     case babyRegistryItem
+    /// To owners, a member squished a photo or the arrival announcement.
+    case babySquish
+    /// To followers, the owners announced the baby's arrival.
+    case babyArrived
     /// A value this build does not know (from a newer peer); kept so that it survives a round trip.
     case unrecognized(Int32)
 
@@ -102,6 +106,8 @@ public enum Kindred_Family_V1_NotificationKind: ProtoEnum {
         case 11: self = .babyPurchase
         case 12: self = .babyCalendarEvent
         case 13: self = .babyRegistryItem
+        case 15: self = .babySquish
+        case 16: self = .babyArrived
         default: self = .unrecognized(rawValue)
         }
     }
@@ -122,6 +128,8 @@ public enum Kindred_Family_V1_NotificationKind: ProtoEnum {
         case .babyPurchase: 11
         case .babyCalendarEvent: 12
         case .babyRegistryItem: 13
+        case .babySquish: 15
+        case .babyArrived: 16
         case .unrecognized(let value): value
         }
     }
@@ -1905,6 +1913,11 @@ public struct Kindred_Family_V1_Event: ProtoMessage {
         case commentAdded(Kindred_Family_V1_BabyActivityOccurred)
         /// The buyer or an owner undid a purchase: the counter of purchases goes back by one.
         case registryPurchaseUndone(Kindred_Family_V1_BabyActivityOccurred)
+        /// A member squished a photo (subject_id: the photo), or took their squish back: the counter goes back.
+        case photoSquished(Kindred_Family_V1_BabyActivityOccurred)
+        case photoUnsquished(Kindred_Family_V1_BabyActivityOccurred)
+        /// The owners announced the arrival (baby_arrival.proto).
+        case babyArrived(Kindred_Family_V1_BabyArrived)
     }
 
     public init() {}

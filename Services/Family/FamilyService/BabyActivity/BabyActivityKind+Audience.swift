@@ -1,15 +1,17 @@
 import KindredMessages
 
-/// Who hears of each kind of activity, and what they read: owners learn of a new member, an RSVP, a comment
-/// and a purchase; followers of a new calendar event and a new registry item. The actor never hears of their
+/// Who hears of each kind of activity, and what they read: owners learn of a new member, an RSVP, a comment,
+/// a purchase and a squish; followers of a new calendar event, a new registry item and the baby's arrival. The actor never hears of their
 /// own act, and every recipient may switch a kind off (`NotificationSettings.muted_kinds`).
 extension BabyActivityKind {
     /// The members to notify; nil for kinds nobody is notified of.
     var audience: BabyRole? {
         switch self {
-        case .memberJoined, .rsvpChanged, .commentAdded, .registryItemPurchased: .owner
-        case .calendarEventAdded, .registryItemAdded: .follower
-        case .registryPurchaseUndone, .photoAdded, .photoSquished, .babyArrived: nil
+        case .memberJoined, .rsvpChanged, .commentAdded, .registryItemPurchased, .photoSquished,
+            .arrivalSquished:
+            .owner
+        case .calendarEventAdded, .registryItemAdded, .babyArrived: .follower
+        case .registryPurchaseUndone, .photoAdded, .photoUnsquished: nil
         }
     }
 
@@ -22,7 +24,9 @@ extension BabyActivityKind {
         case .registryItemPurchased: .babyPurchase
         case .calendarEventAdded: .babyCalendarEvent
         case .registryItemAdded: .babyRegistryItem
-        case .registryPurchaseUndone, .photoAdded, .photoSquished, .babyArrived: .unspecified
+        case .photoSquished, .arrivalSquished: .babySquish
+        case .babyArrived: .babyArrived
+        case .registryPurchaseUndone, .photoAdded, .photoUnsquished: .unspecified
         }
     }
 
@@ -37,7 +41,11 @@ extension BabyActivityKind {
             case .calendarEventAdded: "New on the calendar: \(detail)"
             case .registryItemAdded: "New in the registry: \(detail)"
             case .registryPurchaseUndone: "\(actor) put \(detail) back on the registry."
-            case .photoAdded, .photoSquished, .babyArrived: "\(actor) shared something new."
+            case .photoSquished: "\(actor) squished a photo."
+            case .photoUnsquished: "\(actor) took back a squish."
+            case .arrivalSquished: "\(actor) squished the arrival announcement."
+            case .babyArrived: "\(detail) has arrived!"
+            case .photoAdded: "\(actor) shared something new."
             }
         return Notice(kind: notificationKind, title: profile, body: body)
     }
@@ -52,6 +60,8 @@ extension BabyActivityKind {
         case .registryItemPurchased: .registryPurchased(occurred)
         case .commentAdded: .commentAdded(occurred)
         case .registryPurchaseUndone: .registryPurchaseUndone(occurred)
+        case .photoSquished: .photoSquished(occurred)
+        case .photoUnsquished: .photoUnsquished(occurred)
         default: nil
         }
     }

@@ -20,4 +20,8 @@ enum BabyActivityKind: Int, Sendable, CaseIterable {
     case babyArrived = 9
     /// The buyer or an owner took back a registry item's purchase: the item is unbought again.
     case registryPurchaseUndone = 10
+    /// A member took their squish of a photo back (the subject is the photo).
+    case photoUnsquished = 11
+    /// A member squished the arrival announcement.
+    case arrivalSquished = 12
 }

@@ -20,8 +20,12 @@ struct BabyActivityEntry: Sendable {
 enum BabyActivityLog {
     /// Records `entry` as steps of `tx`: the activity row, the notices of the members `kind` concerns (one
     /// statement over the members, whatever their number), the entry on the activity feed the live streams
-    /// tail, and the `WatchEvents` event its kind has, if any. All of it commits or none of it.
-    static func record(_ entry: BabyActivityEntry, at now: Date, in tx: PostgresTransaction) async throws {
+    /// tail, and the `WatchEvents` event its kind has, if any. All of it commits or none of it. Returns the
+    /// entry as recorded, for a part whose event carries more than `BabyActivityOccurred` (`baby.arrived`).
+    @discardableResult
+    static func record(_ entry: BabyActivityEntry, at now: Date, in tx: PostgresTransaction) async throws
+        -> Kindred_Family_V1_BabyActivity
+    {
         let id = BabyActivityID(UUIDv7.generateUUID(at: now))
         let names = try await BabyActivityStore.insert(entry, id: id, at: now, in: tx)
         if let audience = entry.kind.audience {
@@ -37,5 +41,6 @@ enum BabyActivityLog {
         if let payload = entry.kind.event(activity) {
             try await FamilyEvents.append(payload, in: tx)
         }
+        return activity
     }
 }

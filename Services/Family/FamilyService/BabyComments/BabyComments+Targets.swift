@@ -1,8 +1,8 @@
 import KindredHandlers
 import KindredPostgres
 
-/// Whether what a comment names is on the profile. Photos and the arrival announcement come with the
-/// gallery (the next issue): until then none exists, and a comment on one is COMMENT_TARGET_NOT_FOUND.
+/// Whether what a comment names is on the profile: an event of its calendar, a photo of its gallery, or its
+/// arrival announcement once made; anything else is COMMENT_TARGET_NOT_FOUND.
 extension BabyComments {
     /// Whether `target` exists, held until `tx` ends so that it is not deleted under the new comment.
     static func holdTarget(_ target: CommentTarget, in tx: PostgresTransaction) async throws -> Bool {
@@ -10,7 +10,8 @@ extension BabyComments {
         case .calendarEvent:
             try await CalendarEventStore.holdName(CalendarEventID(target.id), of: target.profile, in: tx)
                 != nil
-        case .photo, .announcement: false
+        case .photo: try await ArrivalStore.holdPhoto(PhotoID(target.id), of: target.profile, in: tx)
+        case .announcement: try await ArrivalStore.holdArrival(of: target.profile, in: tx)
         }
     }
 
@@ -19,7 +20,8 @@ extension BabyComments {
         switch target.kind {
         case .calendarEvent:
             try await CalendarEventStore.exists(CalendarEventID(target.id), of: target.profile, on: db)
-        case .photo, .announcement: false
+        case .photo: try await ArrivalStore.exists(photo: PhotoID(target.id), of: target.profile, on: db)
+        case .announcement: try await ArrivalStore.exists(photo: nil, of: target.profile, on: db)
         }
     }
 }

@@ -9,8 +9,12 @@ struct BabyHome: Sendable {
     let clock: WallClock
     let membership: BabyMembership
 
-    /// The countdowns of the profiles `user` follows among those asked (first page only), then the asked
-    /// profiles' activity, newest first. NOT_FOUND for a profile they do not belong to.
+    /// How long an arrival announcement stays at the top of its members' home.
+    static let arrivalShownFor: TimeInterval = 30 * 86_400
+
+    /// The arrival announcements of the asked profiles made in the last 30 days and the countdowns of the
+    /// profiles `user` follows among them (first page only), then the asked profiles' activity, newest first.
+    /// NOT_FOUND for a profile they do not belong to.
     func home(for user: UserID, page: HomePage) async throws -> Kindred_Family_V1_GetHomeResponse {
         let memberships =
             if let profile = page.profile {
@@ -28,6 +32,12 @@ struct BabyHome: Sendable {
             ? []
             : BabyActivityStore.recent(
                 of: memberships.map(\.profile), before: page.before, limit: page.size + 1, on: database)
+        async let arrivals =
+            page.before == nil && !memberships.isEmpty
+            ? ArrivalStore.arrivals(
+                of: memberships.map(\.profile), since: now.addingTimeInterval(-Self.arrivalShownFor),
+                readBy: user,
+                on: database) : []
         var activity = try await recent
         let more = activity.count > page.size
         activity = Array(activity.prefix(page.size))
@@ -35,7 +45,8 @@ struct BabyHome: Sendable {
             countdowns: try await due.compactMap { BabyCountdown.of($0, at: now) },
             activity: activity,
             page: Kindred_Common_V1_PageResponse(
-                nextPageToken: more ? page.nextToken(after: activity[activity.count - 1].activityID) : ""))
+                nextPageToken: more ? page.nextToken(after: activity[activity.count - 1].activityID) : ""),
+            arrivals: try await arrivals.map(\.proto))
     }
 
     /// The catalogue's suggestions for the stage of `profile`'s baby. Owners only.

@@ -727,7 +727,7 @@ const ProtobufCMessageDescriptor kindred__family__v1__baby_countdown__descriptor
   (ProtobufCMessageInit) kindred__family__v1__baby_countdown__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor kindred__family__v1__get_home_response__field_descriptors[3] =
+static const ProtobufCFieldDescriptor kindred__family__v1__get_home_response__field_descriptors[4] =
 {
   {
     "countdowns",
@@ -765,16 +765,29 @@ static const ProtobufCFieldDescriptor kindred__family__v1__get_home_response__fi
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "arrivals",
+    4,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Kindred__Family__V1__GetHomeResponse, n_arrivals),
+    offsetof(Kindred__Family__V1__GetHomeResponse, arrivals),
+    &kindred__family__v1__baby_arrival__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned kindred__family__v1__get_home_response__field_indices_by_name[] = {
   1,   /* field[1] = activity */
+  3,   /* field[3] = arrivals */
   0,   /* field[0] = countdowns */
   2,   /* field[2] = page */
 };
 static const ProtobufCIntRange kindred__family__v1__get_home_response__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 3 }
+  { 0, 4 }
 };
 const ProtobufCMessageDescriptor kindred__family__v1__get_home_response__descriptor =
 {
@@ -784,7 +797,7 @@ const ProtobufCMessageDescriptor kindred__family__v1__get_home_response__descrip
   "Kindred__Family__V1__GetHomeResponse",
   "kindred.family.v1",
   sizeof(Kindred__Family__V1__GetHomeResponse),
-  3,
+  4,
   kindred__family__v1__get_home_response__field_descriptors,
   kindred__family__v1__get_home_response__field_indices_by_name,
   1,  kindred__family__v1__get_home_response__number_ranges,
@@ -1162,7 +1175,7 @@ const ProtobufCMessageDescriptor kindred__family__v1__baby_activity_occurred__de
   (ProtobufCMessageInit) kindred__family__v1__baby_activity_occurred__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCEnumValue kindred__family__v1__baby_activity_kind__enum_values_by_number[11] =
+static const ProtobufCEnumValue kindred__family__v1__baby_activity_kind__enum_values_by_number[13] =
 {
   { "BABY_ACTIVITY_KIND_UNSPECIFIED", "KINDRED__FAMILY__V1__BABY_ACTIVITY_KIND__BABY_ACTIVITY_KIND_UNSPECIFIED", 0 },
   { "BABY_ACTIVITY_KIND_MEMBER_JOINED", "KINDRED__FAMILY__V1__BABY_ACTIVITY_KIND__BABY_ACTIVITY_KIND_MEMBER_JOINED", 1 },
@@ -1175,18 +1188,22 @@ static const ProtobufCEnumValue kindred__family__v1__baby_activity_kind__enum_va
   { "BABY_ACTIVITY_KIND_PHOTO_SQUISHED", "KINDRED__FAMILY__V1__BABY_ACTIVITY_KIND__BABY_ACTIVITY_KIND_PHOTO_SQUISHED", 8 },
   { "BABY_ACTIVITY_KIND_BABY_ARRIVED", "KINDRED__FAMILY__V1__BABY_ACTIVITY_KIND__BABY_ACTIVITY_KIND_BABY_ARRIVED", 9 },
   { "BABY_ACTIVITY_KIND_REGISTRY_PURCHASE_UNDONE", "KINDRED__FAMILY__V1__BABY_ACTIVITY_KIND__BABY_ACTIVITY_KIND_REGISTRY_PURCHASE_UNDONE", 10 },
+  { "BABY_ACTIVITY_KIND_PHOTO_UNSQUISHED", "KINDRED__FAMILY__V1__BABY_ACTIVITY_KIND__BABY_ACTIVITY_KIND_PHOTO_UNSQUISHED", 11 },
+  { "BABY_ACTIVITY_KIND_ARRIVAL_SQUISHED", "KINDRED__FAMILY__V1__BABY_ACTIVITY_KIND__BABY_ACTIVITY_KIND_ARRIVAL_SQUISHED", 12 },
 };
 static const ProtobufCIntRange kindred__family__v1__baby_activity_kind__value_ranges[] = {
-{0, 0},{0, 11}
+{0, 0},{0, 13}
 };
-static const ProtobufCEnumValueIndex kindred__family__v1__baby_activity_kind__enum_values_by_name[11] =
+static const ProtobufCEnumValueIndex kindred__family__v1__baby_activity_kind__enum_values_by_name[13] =
 {
+  { "BABY_ACTIVITY_KIND_ARRIVAL_SQUISHED", 12 },
   { "BABY_ACTIVITY_KIND_BABY_ARRIVED", 9 },
   { "BABY_ACTIVITY_KIND_CALENDAR_EVENT_ADDED", 2 },
   { "BABY_ACTIVITY_KIND_COMMENT_ADDED", 4 },
   { "BABY_ACTIVITY_KIND_MEMBER_JOINED", 1 },
   { "BABY_ACTIVITY_KIND_PHOTO_ADDED", 7 },
   { "BABY_ACTIVITY_KIND_PHOTO_SQUISHED", 8 },
+  { "BABY_ACTIVITY_KIND_PHOTO_UNSQUISHED", 11 },
   { "BABY_ACTIVITY_KIND_REGISTRY_ITEM_ADDED", 5 },
   { "BABY_ACTIVITY_KIND_REGISTRY_ITEM_PURCHASED", 6 },
   { "BABY_ACTIVITY_KIND_REGISTRY_PURCHASE_UNDONE", 10 },
@@ -1200,9 +1217,9 @@ const ProtobufCEnumDescriptor kindred__family__v1__baby_activity_kind__descripto
   "BabyActivityKind",
   "Kindred__Family__V1__BabyActivityKind",
   "kindred.family.v1",
-  11,
+  13,
   kindred__family__v1__baby_activity_kind__enum_values_by_number,
-  11,
+  13,
   kindred__family__v1__baby_activity_kind__enum_values_by_name,
   1,
   kindred__family__v1__baby_activity_kind__value_ranges,

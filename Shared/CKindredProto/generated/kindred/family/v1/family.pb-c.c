@@ -6213,7 +6213,7 @@ const ProtobufCMessageDescriptor kindred__family__v1__watch_events_request__desc
   (ProtobufCMessageInit) kindred__family__v1__watch_events_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor kindred__family__v1__event__field_descriptors[9] =
+static const ProtobufCFieldDescriptor kindred__family__v1__event__field_descriptors[12] =
 {
   {
     "cursor",
@@ -6323,14 +6323,53 @@ static const ProtobufCFieldDescriptor kindred__family__v1__event__field_descript
     0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "photo_squished",
+    24,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Kindred__Family__V1__Event, payload_case),
+    offsetof(Kindred__Family__V1__Event, photo_squished),
+    &kindred__family__v1__baby_activity_occurred__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "photo_unsquished",
+    25,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Kindred__Family__V1__Event, payload_case),
+    offsetof(Kindred__Family__V1__Event, photo_unsquished),
+    &kindred__family__v1__baby_activity_occurred__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "baby_arrived",
+    26,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Kindred__Family__V1__Event, payload_case),
+    offsetof(Kindred__Family__V1__Event, baby_arrived),
+    &kindred__family__v1__baby_arrived__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned kindred__family__v1__event__field_indices_by_name[] = {
   3,   /* field[3] = approval_decided */
+  11,   /* field[11] = baby_arrived */
   5,   /* field[5] = calendar_rsvp_changed */
   7,   /* field[7] = comment_added */
   0,   /* field[0] = cursor */
   2,   /* field[2] = occurred_at */
   4,   /* field[4] = parental_controls_changed */
+  9,   /* field[9] = photo_squished */
+  10,   /* field[10] = photo_unsquished */
   8,   /* field[8] = registry_purchase_undone */
   6,   /* field[6] = registry_purchased */
   1,   /* field[1] = type */
@@ -6340,7 +6379,7 @@ static const ProtobufCIntRange kindred__family__v1__event__number_ranges[3 + 1] 
   { 1, 0 },
   { 10, 3 },
   { 20, 5 },
-  { 0, 9 }
+  { 0, 12 }
 };
 const ProtobufCMessageDescriptor kindred__family__v1__event__descriptor =
 {
@@ -6350,7 +6389,7 @@ const ProtobufCMessageDescriptor kindred__family__v1__event__descriptor =
   "Kindred__Family__V1__Event",
   "kindred.family.v1",
   sizeof(Kindred__Family__V1__Event),
-  9,
+  12,
   kindred__family__v1__event__field_descriptors,
   kindred__family__v1__event__field_indices_by_name,
   3,  kindred__family__v1__event__number_ranges,
@@ -6495,7 +6534,7 @@ const ProtobufCEnumDescriptor kindred__family__v1__approval_state__descriptor =
   kindred__family__v1__approval_state__value_ranges,
   NULL,NULL,NULL,NULL   /* reserved[1234] */
 };
-static const ProtobufCEnumValue kindred__family__v1__notification_kind__enum_values_by_number[14] =
+static const ProtobufCEnumValue kindred__family__v1__notification_kind__enum_values_by_number[16] =
 {
   { "NOTIFICATION_KIND_UNSPECIFIED", "KINDRED__FAMILY__V1__NOTIFICATION_KIND__NOTIFICATION_KIND_UNSPECIFIED", 0 },
   { "NOTIFICATION_KIND_CAME_OF_AGE", "KINDRED__FAMILY__V1__NOTIFICATION_KIND__NOTIFICATION_KIND_CAME_OF_AGE", 1 },
@@ -6511,20 +6550,24 @@ static const ProtobufCEnumValue kindred__family__v1__notification_kind__enum_val
   { "NOTIFICATION_KIND_BABY_PURCHASE", "KINDRED__FAMILY__V1__NOTIFICATION_KIND__NOTIFICATION_KIND_BABY_PURCHASE", 11 },
   { "NOTIFICATION_KIND_BABY_CALENDAR_EVENT", "KINDRED__FAMILY__V1__NOTIFICATION_KIND__NOTIFICATION_KIND_BABY_CALENDAR_EVENT", 12 },
   { "NOTIFICATION_KIND_BABY_REGISTRY_ITEM", "KINDRED__FAMILY__V1__NOTIFICATION_KIND__NOTIFICATION_KIND_BABY_REGISTRY_ITEM", 13 },
+  { "NOTIFICATION_KIND_BABY_SQUISH", "KINDRED__FAMILY__V1__NOTIFICATION_KIND__NOTIFICATION_KIND_BABY_SQUISH", 15 },
+  { "NOTIFICATION_KIND_BABY_ARRIVED", "KINDRED__FAMILY__V1__NOTIFICATION_KIND__NOTIFICATION_KIND_BABY_ARRIVED", 16 },
 };
 static const ProtobufCIntRange kindred__family__v1__notification_kind__value_ranges[] = {
-{0, 0},{0, 14}
+{0, 0},{15, 14},{0, 16}
 };
-static const ProtobufCEnumValueIndex kindred__family__v1__notification_kind__enum_values_by_name[14] =
+static const ProtobufCEnumValueIndex kindred__family__v1__notification_kind__enum_values_by_name[16] =
 {
   { "NOTIFICATION_KIND_APPROVAL_DECIDED", 6 },
   { "NOTIFICATION_KIND_APPROVAL_REQUESTED", 5 },
+  { "NOTIFICATION_KIND_BABY_ARRIVED", 15 },
   { "NOTIFICATION_KIND_BABY_CALENDAR_EVENT", 12 },
   { "NOTIFICATION_KIND_BABY_COMMENT", 10 },
   { "NOTIFICATION_KIND_BABY_MEMBER_JOINED", 8 },
   { "NOTIFICATION_KIND_BABY_PURCHASE", 11 },
   { "NOTIFICATION_KIND_BABY_REGISTRY_ITEM", 13 },
   { "NOTIFICATION_KIND_BABY_RSVP", 9 },
+  { "NOTIFICATION_KIND_BABY_SQUISH", 14 },
   { "NOTIFICATION_KIND_CAME_OF_AGE", 1 },
   { "NOTIFICATION_KIND_GUARDIAN_LINKED", 7 },
   { "NOTIFICATION_KIND_MINOR_CONTENT_REPORTED", 4 },
@@ -6539,11 +6582,11 @@ const ProtobufCEnumDescriptor kindred__family__v1__notification_kind__descriptor
   "NotificationKind",
   "Kindred__Family__V1__NotificationKind",
   "kindred.family.v1",
-  14,
+  16,
   kindred__family__v1__notification_kind__enum_values_by_number,
-  14,
+  16,
   kindred__family__v1__notification_kind__enum_values_by_name,
-  1,
+  2,
   kindred__family__v1__notification_kind__value_ranges,
   NULL,NULL,NULL,NULL   /* reserved[1234] */
 };
@@ -6577,7 +6620,7 @@ const ProtobufCEnumDescriptor kindred__family__v1__push_platform__descriptor =
   kindred__family__v1__push_platform__value_ranges,
   NULL,NULL,NULL,NULL   /* reserved[1234] */
 };
-static const ProtobufCMethodDescriptor kindred__family__v1__family_service__method_descriptors[59] =
+static const ProtobufCMethodDescriptor kindred__family__v1__family_service__method_descriptors[67] =
 {
   { "GetProfile", &kindred__family__v1__get_profile_request__descriptor, &kindred__family__v1__get_profile_response__descriptor },
   { "UpdateProfile", &kindred__family__v1__update_profile_request__descriptor, &kindred__family__v1__update_profile_response__descriptor },
@@ -6638,11 +6681,20 @@ static const ProtobufCMethodDescriptor kindred__family__v1__family_service__meth
   { "GetHome", &kindred__family__v1__get_home_request__descriptor, &kindred__family__v1__get_home_response__descriptor },
   { "ListSuggestions", &kindred__family__v1__list_suggestions_request__descriptor, &kindred__family__v1__list_suggestions_response__descriptor },
   { "WatchProfileActivity", &kindred__family__v1__watch_profile_activity_request__descriptor, &kindred__family__v1__watch_profile_activity_response__descriptor },
+  { "SquishPhoto", &kindred__family__v1__squish_photo_request__descriptor, &kindred__family__v1__squish_photo_response__descriptor },
+  { "UnsquishPhoto", &kindred__family__v1__unsquish_photo_request__descriptor, &kindred__family__v1__unsquish_photo_response__descriptor },
+  { "AnnounceArrival", &kindred__family__v1__announce_arrival_request__descriptor, &kindred__family__v1__announce_arrival_response__descriptor },
+  { "UpdateArrival", &kindred__family__v1__update_arrival_request__descriptor, &kindred__family__v1__update_arrival_response__descriptor },
+  { "GetArrival", &kindred__family__v1__get_arrival_request__descriptor, &kindred__family__v1__get_arrival_response__descriptor },
+  { "SquishArrival", &kindred__family__v1__squish_arrival_request__descriptor, &kindred__family__v1__squish_arrival_response__descriptor },
+  { "UnsquishArrival", &kindred__family__v1__unsquish_arrival_request__descriptor, &kindred__family__v1__unsquish_arrival_response__descriptor },
+  { "GetArrivalShare", &kindred__family__v1__get_arrival_share_request__descriptor, &kindred__family__v1__get_arrival_share_response__descriptor },
 };
 const unsigned kindred__family__v1__family_service__method_indices_by_name[] = {
   36,        /* AcceptBabyProfileInvitation */
   3,        /* AcceptGuardianInvitation */
   47,        /* AddComment */
+  61,        /* AnnounceArrival */
   13,        /* CreateApprovalRequest */
   27,        /* CreateBabyProfile */
   40,        /* CreateCalendarEvent */
@@ -6655,6 +6707,8 @@ const unsigned kindred__family__v1__family_service__method_indices_by_name[] = {
   17,        /* EnterChildMode */
   18,        /* EnterParentMode */
   14,        /* GetApprovalRequest */
+  63,        /* GetArrival */
+  66,        /* GetArrivalShare */
   28,        /* GetBabyProfile */
   41,        /* GetCalendarEvent */
   56,        /* GetHome */
@@ -6687,8 +6741,13 @@ const unsigned kindred__family__v1__family_service__method_indices_by_name[] = {
   35,        /* RevokeBabyProfileInvitation */
   6,        /* SetGuardianPin */
   45,        /* SetRsvp */
+  64,        /* SquishArrival */
+  59,        /* SquishPhoto */
   55,        /* UndoRegistryPurchase */
   23,        /* UnregisterPushDevice */
+  65,        /* UnsquishArrival */
+  60,        /* UnsquishPhoto */
+  62,        /* UpdateArrival */
   29,        /* UpdateBabyProfile */
   42,        /* UpdateCalendarEvent */
   25,        /* UpdateNotificationSettings */
@@ -6707,7 +6766,7 @@ const ProtobufCServiceDescriptor kindred__family__v1__family_service__descriptor
   "FamilyService",
   "Kindred__Family__V1__FamilyService",
   "kindred.family.v1",
-  59,
+  67,
   kindred__family__v1__family_service__method_descriptors,
   kindred__family__v1__family_service__method_indices_by_name
 };
@@ -7182,6 +7241,70 @@ void kindred__family__v1__family_service__watch_profile_activity(ProtobufCServic
 {
   assert(service->descriptor == &kindred__family__v1__family_service__descriptor);
   service->invoke(service, 58, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void kindred__family__v1__family_service__squish_photo(ProtobufCService *service,
+                                                       const Kindred__Family__V1__SquishPhotoRequest *input,
+                                                       Kindred__Family__V1__SquishPhotoResponse_Closure closure,
+                                                       void *closure_data)
+{
+  assert(service->descriptor == &kindred__family__v1__family_service__descriptor);
+  service->invoke(service, 59, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void kindred__family__v1__family_service__unsquish_photo(ProtobufCService *service,
+                                                         const Kindred__Family__V1__UnsquishPhotoRequest *input,
+                                                         Kindred__Family__V1__UnsquishPhotoResponse_Closure closure,
+                                                         void *closure_data)
+{
+  assert(service->descriptor == &kindred__family__v1__family_service__descriptor);
+  service->invoke(service, 60, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void kindred__family__v1__family_service__announce_arrival(ProtobufCService *service,
+                                                           const Kindred__Family__V1__AnnounceArrivalRequest *input,
+                                                           Kindred__Family__V1__AnnounceArrivalResponse_Closure closure,
+                                                           void *closure_data)
+{
+  assert(service->descriptor == &kindred__family__v1__family_service__descriptor);
+  service->invoke(service, 61, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void kindred__family__v1__family_service__update_arrival(ProtobufCService *service,
+                                                         const Kindred__Family__V1__UpdateArrivalRequest *input,
+                                                         Kindred__Family__V1__UpdateArrivalResponse_Closure closure,
+                                                         void *closure_data)
+{
+  assert(service->descriptor == &kindred__family__v1__family_service__descriptor);
+  service->invoke(service, 62, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void kindred__family__v1__family_service__get_arrival(ProtobufCService *service,
+                                                      const Kindred__Family__V1__GetArrivalRequest *input,
+                                                      Kindred__Family__V1__GetArrivalResponse_Closure closure,
+                                                      void *closure_data)
+{
+  assert(service->descriptor == &kindred__family__v1__family_service__descriptor);
+  service->invoke(service, 63, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void kindred__family__v1__family_service__squish_arrival(ProtobufCService *service,
+                                                         const Kindred__Family__V1__SquishArrivalRequest *input,
+                                                         Kindred__Family__V1__SquishArrivalResponse_Closure closure,
+                                                         void *closure_data)
+{
+  assert(service->descriptor == &kindred__family__v1__family_service__descriptor);
+  service->invoke(service, 64, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void kindred__family__v1__family_service__unsquish_arrival(ProtobufCService *service,
+                                                           const Kindred__Family__V1__UnsquishArrivalRequest *input,
+                                                           Kindred__Family__V1__UnsquishArrivalResponse_Closure closure,
+                                                           void *closure_data)
+{
+  assert(service->descriptor == &kindred__family__v1__family_service__descriptor);
+  service->invoke(service, 65, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void kindred__family__v1__family_service__get_arrival_share(ProtobufCService *service,
+                                                            const Kindred__Family__V1__GetArrivalShareRequest *input,
+                                                            Kindred__Family__V1__GetArrivalShareResponse_Closure closure,
+                                                            void *closure_data)
+{
+  assert(service->descriptor == &kindred__family__v1__family_service__descriptor);
+  service->invoke(service, 66, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void kindred__family__v1__family_service__init (Kindred__Family__V1__FamilyService_Service *service,
                                                 Kindred__Family__V1__FamilyService_ServiceDestroy destroy)

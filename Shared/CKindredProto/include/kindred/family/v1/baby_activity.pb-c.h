@@ -17,6 +17,7 @@ PROTOBUF_C__BEGIN_DECLS
 #include "kindred/common/v1/date.pb-c.h"
 #include "kindred/common/v1/paging.pb-c.h"
 #include "kindred/common/v1/timestamp.pb-c.h"
+#include "kindred/family/v1/baby_arrival.pb-c.h"
 
 typedef struct Kindred__Family__V1__BabyActivity Kindred__Family__V1__BabyActivity;
 typedef struct Kindred__Family__V1__GetHomeRequest Kindred__Family__V1__GetHomeRequest;
@@ -62,12 +63,26 @@ typedef enum _Kindred__Family__V1__BabyActivityKind {
    */
   KINDRED__FAMILY__V1__BABY_ACTIVITY_KIND__BABY_ACTIVITY_KIND_REGISTRY_ITEM_PURCHASED = 6,
   KINDRED__FAMILY__V1__BABY_ACTIVITY_KIND__BABY_ACTIVITY_KIND_PHOTO_ADDED = 7,
+  /*
+   * A member squished a photo: subject_id is the photo.
+   */
   KINDRED__FAMILY__V1__BABY_ACTIVITY_KIND__BABY_ACTIVITY_KIND_PHOTO_SQUISHED = 8,
+  /*
+   * The owners announced the arrival: detail is the baby's name.
+   */
   KINDRED__FAMILY__V1__BABY_ACTIVITY_KIND__BABY_ACTIVITY_KIND_BABY_ARRIVED = 9,
   /*
    * The buyer or an owner undid a purchase: subject_id is the item.
    */
-  KINDRED__FAMILY__V1__BABY_ACTIVITY_KIND__BABY_ACTIVITY_KIND_REGISTRY_PURCHASE_UNDONE = 10
+  KINDRED__FAMILY__V1__BABY_ACTIVITY_KIND__BABY_ACTIVITY_KIND_REGISTRY_PURCHASE_UNDONE = 10,
+  /*
+   * A member took their squish of a photo back: subject_id is the photo.
+   */
+  KINDRED__FAMILY__V1__BABY_ACTIVITY_KIND__BABY_ACTIVITY_KIND_PHOTO_UNSQUISHED = 11,
+  /*
+   * A member squished the arrival announcement.
+   */
+  KINDRED__FAMILY__V1__BABY_ACTIVITY_KIND__BABY_ACTIVITY_KIND_ARRIVAL_SQUISHED = 12
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(KINDRED__FAMILY__V1__BABY_ACTIVITY_KIND)
 } Kindred__Family__V1__BabyActivityKind;
 /*
@@ -194,10 +209,16 @@ struct  Kindred__Family__V1__GetHomeResponse
   size_t n_activity;
   Kindred__Family__V1__BabyActivity **activity;
   Kindred__Common__V1__PageResponse *page;
+  /*
+   * On the first page only: the arrival announcements of the profiles asked for made in the last 30 days,
+   * newest first, shown above everything else.
+   */
+  size_t n_arrivals;
+  Kindred__Family__V1__BabyArrival **arrivals;
 };
 #define KINDRED__FAMILY__V1__GET_HOME_RESPONSE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&kindred__family__v1__get_home_response__descriptor) \
-    , 0,NULL, 0,NULL, NULL }
+    , 0,NULL, 0,NULL, NULL, 0,NULL }
 
 
 struct  Kindred__Family__V1__Suggestion

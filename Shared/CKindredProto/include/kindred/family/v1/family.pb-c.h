@@ -19,6 +19,7 @@ PROTOBUF_C__BEGIN_DECLS
 #include "kindred/family/v1/baby_content.pb-c.h"
 #include "kindred/common/v1/timestamp.pb-c.h"
 #include "kindred/family/v1/baby_activity.pb-c.h"
+#include "kindred/family/v1/baby_arrival.pb-c.h"
 
 typedef struct Kindred__Family__V1__Profile Kindred__Family__V1__Profile;
 typedef struct Kindred__Family__V1__GetProfileRequest Kindred__Family__V1__GetProfileRequest;
@@ -127,7 +128,15 @@ typedef enum _Kindred__Family__V1__NotificationKind {
   KINDRED__FAMILY__V1__NOTIFICATION_KIND__NOTIFICATION_KIND_BABY_COMMENT = 10,
   KINDRED__FAMILY__V1__NOTIFICATION_KIND__NOTIFICATION_KIND_BABY_PURCHASE = 11,
   KINDRED__FAMILY__V1__NOTIFICATION_KIND__NOTIFICATION_KIND_BABY_CALENDAR_EVENT = 12,
-  KINDRED__FAMILY__V1__NOTIFICATION_KIND__NOTIFICATION_KIND_BABY_REGISTRY_ITEM = 13
+  KINDRED__FAMILY__V1__NOTIFICATION_KIND__NOTIFICATION_KIND_BABY_REGISTRY_ITEM = 13,
+  /*
+   * To owners, a member squished a photo or the arrival announcement.
+   */
+  KINDRED__FAMILY__V1__NOTIFICATION_KIND__NOTIFICATION_KIND_BABY_SQUISH = 15,
+  /*
+   * To followers, the owners announced the baby's arrival.
+   */
+  KINDRED__FAMILY__V1__NOTIFICATION_KIND__NOTIFICATION_KIND_BABY_ARRIVED = 16
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(KINDRED__FAMILY__V1__NOTIFICATION_KIND)
 } Kindred__Family__V1__NotificationKind;
 typedef enum _Kindred__Family__V1__PushPlatform {
@@ -992,7 +1001,10 @@ typedef enum {
   KINDRED__FAMILY__V1__EVENT__PAYLOAD_CALENDAR_RSVP_CHANGED = 20,
   KINDRED__FAMILY__V1__EVENT__PAYLOAD_REGISTRY_PURCHASED = 21,
   KINDRED__FAMILY__V1__EVENT__PAYLOAD_COMMENT_ADDED = 22,
-  KINDRED__FAMILY__V1__EVENT__PAYLOAD_REGISTRY_PURCHASE_UNDONE = 23
+  KINDRED__FAMILY__V1__EVENT__PAYLOAD_REGISTRY_PURCHASE_UNDONE = 23,
+  KINDRED__FAMILY__V1__EVENT__PAYLOAD_PHOTO_SQUISHED = 24,
+  KINDRED__FAMILY__V1__EVENT__PAYLOAD_PHOTO_UNSQUISHED = 25,
+  KINDRED__FAMILY__V1__EVENT__PAYLOAD_BABY_ARRIVED = 26
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(KINDRED__FAMILY__V1__EVENT__PAYLOAD__CASE)
 } Kindred__Family__V1__Event__PayloadCase;
 
@@ -1019,6 +1031,15 @@ struct  Kindred__Family__V1__Event
      * The buyer or an owner undid a purchase: the counter of purchases goes back by one.
      */
     Kindred__Family__V1__BabyActivityOccurred *registry_purchase_undone;
+    /*
+     * A member squished a photo (subject_id: the photo), or took their squish back: the counter goes back.
+     */
+    Kindred__Family__V1__BabyActivityOccurred *photo_squished;
+    Kindred__Family__V1__BabyActivityOccurred *photo_unsquished;
+    /*
+     * The owners announced the arrival (baby_arrival.proto).
+     */
+    Kindred__Family__V1__BabyArrived *baby_arrived;
   };
 };
 #define KINDRED__FAMILY__V1__EVENT__INIT \
@@ -2743,6 +2764,38 @@ struct Kindred__Family__V1__FamilyService_Service
                                  const Kindred__Family__V1__WatchProfileActivityRequest *input,
                                  Kindred__Family__V1__WatchProfileActivityResponse_Closure closure,
                                  void *closure_data);
+  void (*squish_photo)(Kindred__Family__V1__FamilyService_Service *service,
+                       const Kindred__Family__V1__SquishPhotoRequest *input,
+                       Kindred__Family__V1__SquishPhotoResponse_Closure closure,
+                       void *closure_data);
+  void (*unsquish_photo)(Kindred__Family__V1__FamilyService_Service *service,
+                         const Kindred__Family__V1__UnsquishPhotoRequest *input,
+                         Kindred__Family__V1__UnsquishPhotoResponse_Closure closure,
+                         void *closure_data);
+  void (*announce_arrival)(Kindred__Family__V1__FamilyService_Service *service,
+                           const Kindred__Family__V1__AnnounceArrivalRequest *input,
+                           Kindred__Family__V1__AnnounceArrivalResponse_Closure closure,
+                           void *closure_data);
+  void (*update_arrival)(Kindred__Family__V1__FamilyService_Service *service,
+                         const Kindred__Family__V1__UpdateArrivalRequest *input,
+                         Kindred__Family__V1__UpdateArrivalResponse_Closure closure,
+                         void *closure_data);
+  void (*get_arrival)(Kindred__Family__V1__FamilyService_Service *service,
+                      const Kindred__Family__V1__GetArrivalRequest *input,
+                      Kindred__Family__V1__GetArrivalResponse_Closure closure,
+                      void *closure_data);
+  void (*squish_arrival)(Kindred__Family__V1__FamilyService_Service *service,
+                         const Kindred__Family__V1__SquishArrivalRequest *input,
+                         Kindred__Family__V1__SquishArrivalResponse_Closure closure,
+                         void *closure_data);
+  void (*unsquish_arrival)(Kindred__Family__V1__FamilyService_Service *service,
+                           const Kindred__Family__V1__UnsquishArrivalRequest *input,
+                           Kindred__Family__V1__UnsquishArrivalResponse_Closure closure,
+                           void *closure_data);
+  void (*get_arrival_share)(Kindred__Family__V1__FamilyService_Service *service,
+                            const Kindred__Family__V1__GetArrivalShareRequest *input,
+                            Kindred__Family__V1__GetArrivalShareResponse_Closure closure,
+                            void *closure_data);
 };
 typedef void (*Kindred__Family__V1__FamilyService_ServiceDestroy)(Kindred__Family__V1__FamilyService_Service *);
 void kindred__family__v1__family_service__init (Kindred__Family__V1__FamilyService_Service *service,
@@ -2809,7 +2862,15 @@ void kindred__family__v1__family_service__init (Kindred__Family__V1__FamilyServi
       function_prefix__ ## undo_registry_purchase,\
       function_prefix__ ## get_home,\
       function_prefix__ ## list_suggestions,\
-      function_prefix__ ## watch_profile_activity  }
+      function_prefix__ ## watch_profile_activity,\
+      function_prefix__ ## squish_photo,\
+      function_prefix__ ## unsquish_photo,\
+      function_prefix__ ## announce_arrival,\
+      function_prefix__ ## update_arrival,\
+      function_prefix__ ## get_arrival,\
+      function_prefix__ ## squish_arrival,\
+      function_prefix__ ## unsquish_arrival,\
+      function_prefix__ ## get_arrival_share  }
 void kindred__family__v1__family_service__get_profile(ProtobufCService *service,
                                                       const Kindred__Family__V1__GetProfileRequest *input,
                                                       Kindred__Family__V1__GetProfileResponse_Closure closure,
@@ -3046,6 +3107,38 @@ void kindred__family__v1__family_service__watch_profile_activity(ProtobufCServic
                                                                  const Kindred__Family__V1__WatchProfileActivityRequest *input,
                                                                  Kindred__Family__V1__WatchProfileActivityResponse_Closure closure,
                                                                  void *closure_data);
+void kindred__family__v1__family_service__squish_photo(ProtobufCService *service,
+                                                       const Kindred__Family__V1__SquishPhotoRequest *input,
+                                                       Kindred__Family__V1__SquishPhotoResponse_Closure closure,
+                                                       void *closure_data);
+void kindred__family__v1__family_service__unsquish_photo(ProtobufCService *service,
+                                                         const Kindred__Family__V1__UnsquishPhotoRequest *input,
+                                                         Kindred__Family__V1__UnsquishPhotoResponse_Closure closure,
+                                                         void *closure_data);
+void kindred__family__v1__family_service__announce_arrival(ProtobufCService *service,
+                                                           const Kindred__Family__V1__AnnounceArrivalRequest *input,
+                                                           Kindred__Family__V1__AnnounceArrivalResponse_Closure closure,
+                                                           void *closure_data);
+void kindred__family__v1__family_service__update_arrival(ProtobufCService *service,
+                                                         const Kindred__Family__V1__UpdateArrivalRequest *input,
+                                                         Kindred__Family__V1__UpdateArrivalResponse_Closure closure,
+                                                         void *closure_data);
+void kindred__family__v1__family_service__get_arrival(ProtobufCService *service,
+                                                      const Kindred__Family__V1__GetArrivalRequest *input,
+                                                      Kindred__Family__V1__GetArrivalResponse_Closure closure,
+                                                      void *closure_data);
+void kindred__family__v1__family_service__squish_arrival(ProtobufCService *service,
+                                                         const Kindred__Family__V1__SquishArrivalRequest *input,
+                                                         Kindred__Family__V1__SquishArrivalResponse_Closure closure,
+                                                         void *closure_data);
+void kindred__family__v1__family_service__unsquish_arrival(ProtobufCService *service,
+                                                           const Kindred__Family__V1__UnsquishArrivalRequest *input,
+                                                           Kindred__Family__V1__UnsquishArrivalResponse_Closure closure,
+                                                           void *closure_data);
+void kindred__family__v1__family_service__get_arrival_share(ProtobufCService *service,
+                                                            const Kindred__Family__V1__GetArrivalShareRequest *input,
+                                                            Kindred__Family__V1__GetArrivalShareResponse_Closure closure,
+                                                            void *closure_data);
 
 /* --- descriptors --- */
 

@@ -1,0 +1,114 @@
+import FoundationEssentials
+import KindredHandlers
+import KindredMessages
+import KindredPostgres
+
+/// `AnnounceArrival`, `UpdateArrival`, `GetArrival`, `GetArrivalShare`: owners announce the arrival once and
+/// correct it afterwards; every member reads it; owners get what their app needs to share it.
+struct BabyArrivals: Sendable {
+    let database: PostgresPool
+    let clock: WallClock
+    let membership: BabyMembership
+
+    /// Announces the arrival `request` describes, for an owner: gives the profile the baby's name (when
+    /// given), notifies every follower and emits `baby.arrived`, all in one transaction. ALREADY_ANNOUNCED
+    /// the second time, however the two calls race.
+    func announce(_ request: Kindred_Family_V1_AnnounceArrivalRequest, by owner: UserID) async throws
+        -> Kindred_Family_V1_BabyArrival
+    {
+        let now = clock.now
+        let (profile, details) = try Self.parse(request.profileID, request.arrival, now: now)
+        try await database.transaction { tx in
+            try await hold(details, of: profile, owner: owner, at: now, in: tx)
+            guard try await ArrivalStore.insert(details, of: profile, by: owner, at: now, in: tx) else {
+                throw FamilyError.alreadyAnnounced
+            }
+            let name = try await BabyProfileStore.read(profile, as: owner, on: tx)?.displayName ?? ""
+            let activity = try await BabyActivityLog.record(
+                BabyActivityEntry(
+                    profile: profile, kind: .babyArrived, actor: owner, subject: nil, detail: name),
+                at: now, in: tx)
+            try await FamilyEvents.append(
+                .babyArrived(
+                    Kindred_Family_V1_BabyArrived(
+                        profileID: profile.description, name: name, birthDate: details.birthDate.proto,
+                        announcedAt: Kindred_Common_V1_Timestamp(now), actorID: owner.description,
+                        activityID: activity.activityID)), in: tx)
+        }
+        return try await read(profile, by: owner)
+    }
+
+    /// Replaces the announcement's details, for an owner; nobody is notified again.
+    func update(_ request: Kindred_Family_V1_UpdateArrivalRequest, by owner: UserID) async throws
+        -> Kindred_Family_V1_BabyArrival
+    {
+        let now = clock.now
+        let (profile, details) = try Self.parse(request.profileID, request.arrival, now: now)
+        try await database.transaction { tx in
+            try await hold(details, of: profile, owner: owner, at: now, in: tx)
+            guard try await ArrivalStore.update(details, of: profile, at: now, in: tx) else {
+                throw FamilyError.arrivalNotFound
+            }
+        }
+        return try await read(profile, by: owner)
+    }
+
+    /// The announcement, for a member.
+    func get(_ profile: BabyProfileID, by reader: UserID) async throws -> Kindred_Family_V1_BabyArrival {
+        _ = try await membership.requireMember(reader, of: profile)
+        return try await read(profile, by: reader)
+    }
+
+    /// What an owner's app shares: the text and the chosen photo to download.
+    func share(_ profile: BabyProfileID, by owner: UserID) async throws
+        -> Kindred_Family_V1_GetArrivalShareResponse
+    {
+        try await membership.requireOwner(owner, of: profile)
+        guard
+            let arrival = try await ArrivalStore.arrivals(
+                of: [profile], since: nil, readBy: owner, on: database
+            )
+            .first
+        else { throw FamilyError.arrivalNotFound }
+        let photo = arrival.details.photo
+        return Kindred_Family_V1_GetArrivalShareResponse(
+            text: ArrivalShareText.of(arrival), profileID: photo == nil ? "" : profile.description,
+            photoID: photo?.description ?? "", photoMediaType: arrival.photoMediaType ?? "")
+    }
+
+    /// Checks, inside `tx`, that `owner` owns `profile` and that the photo is one of its photos; names the
+    /// profile when the details give a name.
+    private func hold(
+        _ details: ArrivalDetails, of profile: BabyProfileID, owner: UserID, at now: Date,
+        in tx: PostgresTransaction
+    ) async throws {
+        try await BabyMembership.holdOwner(owner, of: profile, in: tx)
+        if let photo = details.photo, try await !ArrivalStore.holdPhoto(photo, of: profile, in: tx) {
+            throw FamilyError.photoNotFound
+        }
+        if let name = details.name {
+            try await ArrivalStore.name(profile, name, at: now, in: tx)
+        }
+    }
+
+    private func read(_ profile: BabyProfileID, by reader: UserID) async throws
+        -> Kindred_Family_V1_BabyArrival
+    {
+        guard
+            let arrival = try await ArrivalStore.arrivals(
+                of: [profile], since: nil, readBy: reader, on: database
+            ).first
+        else { throw FamilyError.arrivalNotFound }
+        return arrival.proto
+    }
+
+    /// The profile id and the details, or INVALID_ARGUMENT naming every bad field.
+    private static func parse(_ profileID: String, _ arrival: Kindred_Family_V1_BabyArrival?, now: Date)
+        throws -> (BabyProfileID, ArrivalDetails)
+    {
+        var violations = FieldViolations()
+        let profile: BabyProfileID? = violations.id("profile_id", profileID)
+        let details = ArrivalDetails(arrival, field: "arrival", now: now, &violations)
+        return try violations.throwIfAny(profile, details)
+    }
+}

@@ -1,0 +1,54 @@
+import FoundationEssentials
+import KindredHandlers
+import KindredMessages
+import KindredPostgres
+
+/// An arrival announcement as members read it.
+struct StoredArrival: Sendable {
+    let profile: BabyProfileID
+    /// The profile's name as members see it.
+    let name: String
+    let details: ArrivalDetails
+    /// The photo's media type; nil with no photo (or once it was deleted).
+    let photoMediaType: String?
+    let announcedBy: UserID
+    let announcedAt: Date
+    let updatedAt: Date
+    let squishCount: Int
+    let squishedByReader: Bool
+
+    /// A row of `ArrivalStore.arrivals`.
+    init(_ row: PostgresRow) throws {
+        profile = try row.decode(BabyProfileID.self, column: 0)
+        name = BabyNames.profile(
+            name: try row.decode(String?.self, column: 1),
+            creatorLastName: try row.decode(String.self, column: 2))
+        // The column holds only dates `ArrivalDetails` accepted.
+        let date = BabyBirthDate(iso: try row.decode(String.self, column: 3))!
+        details = ArrivalDetails(
+            name: nil, birthDate: date, birthTime: try row.decode(String?.self, column: 4),
+            weightGrams: try row.decode(Int?.self, column: 5), lengthMM: try row.decode(Int?.self, column: 6),
+            photo: try row.decode(PhotoID?.self, column: 7), message: try row.decode(String.self, column: 9))
+        photoMediaType = try row.decode(String?.self, column: 8)
+        announcedBy = try row.decode(UserID.self, column: 10)
+        announcedAt = try row.decode(Date.self, column: 11)
+        updatedAt = try row.decode(Date.self, column: 12)
+        squishCount = try row.decode(Int.self, column: 13)
+        squishedByReader = try row.decode(Bool.self, column: 14)
+    }
+
+    /// The announcement as the wire carries it.
+    var proto: Kindred_Family_V1_BabyArrival {
+        let time = details.birthTime.map { text in
+            let parts = text.split(separator: ":").compactMap { Int32($0) }
+            return Kindred_Family_V1_BirthTime(hours: parts.first ?? 0, minutes: parts.last ?? 0)
+        }
+        return Kindred_Family_V1_BabyArrival(
+            profileID: profile.description, name: name, birthDate: details.birthDate.proto, birthTime: time,
+            weightGrams: Int32(details.weightGrams ?? 0), lengthMm: Int32(details.lengthMM ?? 0),
+            photoID: details.photo?.description ?? "", message: details.message,
+            announcedByUserID: announcedBy.description, announcedAt: Kindred_Common_V1_Timestamp(announcedAt),
+            updatedAt: Kindred_Common_V1_Timestamp(updatedAt), squishCount: Int32(squishCount),
+            squishedByMe: squishedByReader)
+    }
+}

@@ -1,0 +1,38 @@
+import KindredHandlers
+import KindredPostgres
+
+/// `SquishPhoto`, `UnsquishPhoto`, `SquishArrival`, `UnsquishArrival`: every member squishes a photo or the
+/// announcement once; squishing again changes nothing, and a squish can be taken back.
+struct BabySquishes: Sendable {
+    let database: PostgresPool
+    let clock: WallClock
+
+    /// Sets whether `user` squishes `target` on `profile`; the count afterwards. Squishes of one target take
+    /// its row's lock first, so concurrent squishes (by one person or many) count exactly once each. Only a
+    /// change is recorded on the activity log (owners hear of a squish; `photo.squished`/`photo.unsquished`
+    /// go out on WatchEvents).
+    func set(_ target: SquishTarget, of profile: BabyProfileID, by user: UserID, squished: Bool) async throws
+        -> Int
+    {
+        let now = clock.now
+        return try await database.transaction { tx in
+            _ = try await BabyMembership.holdMember(user, of: profile, in: tx)
+            guard let count = try await SquishStore.lock(target, of: profile, in: tx) else {
+                throw target.notFound
+            }
+            let changed =
+                squished
+                ? try await SquishStore.add(target, of: profile, by: user, at: now, in: tx)
+                : try await SquishStore.remove(target, of: profile, by: user, in: tx)
+            guard changed else { return count }
+            let updated = try await SquishStore.count(target, of: profile, by: squished ? 1 : -1, in: tx)
+            if let kind = target.activity(squished: squished) {
+                try await BabyActivityLog.record(
+                    BabyActivityEntry(
+                        profile: profile, kind: kind, actor: user, subject: target.subject?.uuid, detail: ""),
+                    at: now, in: tx)
+            }
+            return updated
+        }
+    }
+}

@@ -1,0 +1,38 @@
+import KindredAPI
+import KindredHandlers
+import KindredMessages
+import KindredRPC
+
+/// A baby's arrival announcement: `AnnounceArrival`, `UpdateArrival`, `GetArrival`, `GetArrivalShare`.
+extension FamilyAPI {
+    func announceArrival(_ request: Kindred_Family_V1_AnnounceArrivalRequest, context: ServerContext)
+        async throws -> Kindred_Family_V1_AnnounceArrivalResponse
+    {
+        let arrival = try await arrivals.announce(request, by: try context.authenticatedCaller().account())
+        return Kindred_Family_V1_AnnounceArrivalResponse(arrival: arrival)
+    }
+
+    func updateArrival(_ request: Kindred_Family_V1_UpdateArrivalRequest, context: ServerContext) async throws
+        -> Kindred_Family_V1_UpdateArrivalResponse
+    {
+        let arrival = try await arrivals.update(request, by: try context.authenticatedCaller().account())
+        return Kindred_Family_V1_UpdateArrivalResponse(arrival: arrival)
+    }
+
+    func getArrival(_ request: Kindred_Family_V1_GetArrivalRequest, context: ServerContext) async throws
+        -> Kindred_Family_V1_GetArrivalResponse
+    {
+        let arrival = try await arrivals.get(
+            try FieldViolations.id("profile_id", request.profileID),
+            by: try context.authenticatedCaller().account())
+        return Kindred_Family_V1_GetArrivalResponse(arrival: arrival)
+    }
+
+    func getArrivalShare(_ request: Kindred_Family_V1_GetArrivalShareRequest, context: ServerContext)
+        async throws -> Kindred_Family_V1_GetArrivalShareResponse
+    {
+        try await arrivals.share(
+            try FieldViolations.id("profile_id", request.profileID),
+            by: try context.authenticatedCaller().account())
+    }
+}

@@ -1,0 +1,99 @@
+import FoundationEssentials
+import KindredHandlers
+import KindredPostgres
+
+/// `family.photo_squishes` and `family.arrival_squishes` (migration 17): one row per member who squishes, and
+/// the count kept on the squished row (`baby_photos`, `baby_arrivals`) in the same transaction.
+enum SquishStore {
+    /// Locks the squished row until `tx` ends, so that squishes of one target count one after the other;
+    /// its squish count, or nil when it is not on `profile`.
+    static func lock(_ target: SquishTarget, of profile: BabyProfileID, in tx: PostgresTransaction)
+        async throws -> Int?
+    {
+        var query = PostgresQuery(unsafeSQL: "SELECT squish_count FROM \(target.countedTable) WHERE ")
+        target.appendKey(of: profile, to: &query)
+        query.append(unsafeSQL: " FOR NO KEY UPDATE")
+        return try await tx.query(query).first.map { try $0.decode(Int.self, column: 0) }
+    }
+
+    /// Records `user`'s squish; false when they already squish it.
+    static func add(
+        _ target: SquishTarget, of profile: BabyProfileID, by user: UserID, at now: Date,
+        in tx: PostgresTransaction
+    ) async throws -> Bool {
+        var query = PostgresQuery(unsafeSQL: "INSERT INTO \(target.squishTable) SELECT ")
+        target.appendKeyValues(of: profile, to: &query)
+        query.append(unsafeSQL: ", ")
+        query.append(bind: user)
+        query.append(unsafeSQL: "::uuid, ")
+        query.append(bind: now)
+        query.append(unsafeSQL: " ON CONFLICT DO NOTHING RETURNING 1")
+        return try await !tx.query(query).isEmpty
+    }
+
+    /// Removes `user`'s squish; false when they had none.
+    static func remove(
+        _ target: SquishTarget, of profile: BabyProfileID, by user: UserID, in tx: PostgresTransaction
+    ) async throws -> Bool {
+        var query = PostgresQuery(unsafeSQL: "DELETE FROM \(target.squishTable) WHERE ")
+        target.appendKey(of: profile, to: &query)
+        query.append(unsafeSQL: " AND user_id = ")
+        query.append(bind: user)
+        query.append(unsafeSQL: "::uuid RETURNING 1")
+        return try await !tx.query(query).isEmpty
+    }
+
+    /// Moves the count by `delta`; the new count.
+    static func count(
+        _ target: SquishTarget, of profile: BabyProfileID, by delta: Int, in tx: PostgresTransaction
+    ) async throws -> Int {
+        var query = PostgresQuery(
+            unsafeSQL: "UPDATE \(target.countedTable) SET squish_count = squish_count + ")
+        query.append(bind: delta)
+        query.append(unsafeSQL: "::integer WHERE ")
+        target.appendKey(of: profile, to: &query)
+        query.append(unsafeSQL: " RETURNING squish_count")
+        return try await tx.query(query)[0].decode(Int.self, column: 0)
+    }
+}
+
+extension SquishTarget {
+    /// The table holding the count (trusted constants, never from a request).
+    fileprivate var countedTable: String {
+        switch self {
+        case .photo: "family.baby_photos"
+        case .arrival: "family.baby_arrivals"
+        }
+    }
+
+    /// The table holding one row per squishing member, its columns in key order then user_id, squished_at.
+    fileprivate var squishTable: String {
+        switch self {
+        case .photo: "family.photo_squishes"
+        case .arrival: "family.arrival_squishes"
+        }
+    }
+
+    /// `profile_id = $n [AND photo_id = $m]`.
+    fileprivate func appendKey(of profile: BabyProfileID, to query: inout PostgresQuery) {
+        query.append(unsafeSQL: "profile_id = ")
+        query.append(bind: profile)
+        query.append(unsafeSQL: "::uuid")
+        if case .photo(let photo) = self {
+            query.append(unsafeSQL: " AND photo_id = ")
+            query.append(bind: photo)
+            query.append(unsafeSQL: "::uuid")
+        }
+    }
+
+    /// `$n::uuid[, $m::uuid]`: the key's values in column order.
+    fileprivate func appendKeyValues(of profile: BabyProfileID, to query: inout PostgresQuery) {
+        query.append(bind: profile)
+        query.append(unsafeSQL: "::uuid")
+        if case .photo(let photo) = self {
+            query.append(unsafeSQL: ", ")
+            query.append(bind: photo)
+            query.append(unsafeSQL: "::uuid")
+        }
+    }
+}
