@@ -69,6 +69,7 @@ public enum Kindred_Family_V1_FamilyService {
         public static let getHome = MethodDescriptor(service: serviceName, method: "GetHome", readOnly: true)
         public static let listSuggestions = MethodDescriptor(service: serviceName, method: "ListSuggestions", readOnly: true)
         public static let watchProfileActivity = MethodDescriptor(service: serviceName, method: "WatchProfileActivity", readOnly: true)
+        public static let getBabyMembership = MethodDescriptor(service: serviceName, method: "GetBabyMembership", readOnly: true)
     }
 
     /// What a server implements; conforming gives `registerMethods(with:)` for free.
@@ -191,6 +192,8 @@ public enum Kindred_Family_V1_FamilyService {
         func listSuggestions(_ request: Kindred_Family_V1_ListSuggestionsRequest, context: ServerContext) async throws -> Kindred_Family_V1_ListSuggestionsResponse
         /// `WatchProfileActivity`
         func watchProfileActivity(_ request: Kindred_Family_V1_WatchProfileActivityRequest, responses: ResponseStreamWriter<Kindred_Family_V1_WatchProfileActivityResponse>, context: ServerContext) async throws
+        /// `GetBabyMembership`
+        func getBabyMembership(_ request: Kindred_Family_V1_GetBabyMembershipRequest, context: ServerContext) async throws -> Kindred_Family_V1_GetBabyMembershipResponse
     }
 
     /// A typed client over an `RPCClient`: one method per unary, server- or client-streaming RPC.
@@ -497,6 +500,11 @@ public enum Kindred_Family_V1_FamilyService {
         public func watchProfileActivity(_ request: Kindred_Family_V1_WatchProfileActivityRequest, options: CallOptions = CallOptions()) -> ClientResponseStream<Kindred_Family_V1_WatchProfileActivityResponse> {
             rpc.serverStreaming(method: Method.watchProfileActivity, request: request, options: options)
         }
+
+        /// `GetBabyMembership`
+        public func getBabyMembership(_ request: Kindred_Family_V1_GetBabyMembershipRequest, options: CallOptions = CallOptions()) async throws(RPCError) -> Kindred_Family_V1_GetBabyMembershipResponse {
+            try await rpc.unary(method: Method.getBabyMembership, request: request, options: options)
+        }
     }
 }
 
@@ -678,6 +686,9 @@ extension Kindred_Family_V1_FamilyService.Service {
         }
         router.registerServerStreaming(Kindred_Family_V1_FamilyService.Method.watchProfileActivity) { request, responses, context in
             try await self.watchProfileActivity(request, responses: responses, context: context)
+        }
+        router.registerUnary(Kindred_Family_V1_FamilyService.Method.getBabyMembership) { request, context in
+            try await self.getBabyMembership(request, context: context)
         }
     }
 }

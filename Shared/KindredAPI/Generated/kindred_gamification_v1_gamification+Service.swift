@@ -34,6 +34,8 @@ public enum Kindred_Gamification_V1_GamificationService {
         public static let getGlobalRanking = MethodDescriptor(service: serviceName, method: "GetGlobalRanking", readOnly: true)
         public static let watchMyAchievements = MethodDescriptor(service: serviceName, method: "WatchMyAchievements", readOnly: true)
         public static let watchEvents = MethodDescriptor(service: serviceName, method: "WatchEvents", readOnly: true)
+        public static let castBabyVote = MethodDescriptor(service: serviceName, method: "CastBabyVote")
+        public static let getBabyVoteResults = MethodDescriptor(service: serviceName, method: "GetBabyVoteResults", readOnly: true)
     }
 
     /// What a server implements; conforming gives `registerMethods(with:)` for free.
@@ -86,6 +88,10 @@ public enum Kindred_Gamification_V1_GamificationService {
         func watchMyAchievements(_ request: Kindred_Gamification_V1_WatchMyAchievementsRequest, responses: ResponseStreamWriter<Kindred_Gamification_V1_Achievement>, context: ServerContext) async throws
         /// `WatchEvents`
         func watchEvents(_ request: Kindred_Gamification_V1_WatchEventsRequest, responses: ResponseStreamWriter<Kindred_Gamification_V1_Event>, context: ServerContext) async throws
+        /// `CastBabyVote`
+        func castBabyVote(_ request: Kindred_Gamification_V1_CastBabyVoteRequest, context: ServerContext) async throws -> Kindred_Gamification_V1_CastBabyVoteResponse
+        /// `GetBabyVoteResults`
+        func getBabyVoteResults(_ request: Kindred_Gamification_V1_GetBabyVoteResultsRequest, context: ServerContext) async throws -> Kindred_Gamification_V1_GetBabyVoteResultsResponse
     }
 
     /// A typed client over an `RPCClient`: one method per unary, server- or client-streaming RPC.
@@ -217,6 +223,16 @@ public enum Kindred_Gamification_V1_GamificationService {
         public func watchEvents(_ request: Kindred_Gamification_V1_WatchEventsRequest, options: CallOptions = CallOptions()) -> ClientResponseStream<Kindred_Gamification_V1_Event> {
             rpc.serverStreaming(method: Method.watchEvents, request: request, options: options)
         }
+
+        /// `CastBabyVote`
+        public func castBabyVote(_ request: Kindred_Gamification_V1_CastBabyVoteRequest, options: CallOptions = CallOptions()) async throws(RPCError) -> Kindred_Gamification_V1_CastBabyVoteResponse {
+            try await rpc.unary(method: Method.castBabyVote, request: request, options: options)
+        }
+
+        /// `GetBabyVoteResults`
+        public func getBabyVoteResults(_ request: Kindred_Gamification_V1_GetBabyVoteResultsRequest, options: CallOptions = CallOptions()) async throws(RPCError) -> Kindred_Gamification_V1_GetBabyVoteResultsResponse {
+            try await rpc.unary(method: Method.getBabyVoteResults, request: request, options: options)
+        }
     }
 }
 
@@ -293,6 +309,12 @@ extension Kindred_Gamification_V1_GamificationService.Service {
         }
         router.registerServerStreaming(Kindred_Gamification_V1_GamificationService.Method.watchEvents) { request, responses, context in
             try await self.watchEvents(request, responses: responses, context: context)
+        }
+        router.registerUnary(Kindred_Gamification_V1_GamificationService.Method.castBabyVote) { request, context in
+            try await self.castBabyVote(request, context: context)
+        }
+        router.registerUnary(Kindred_Gamification_V1_GamificationService.Method.getBabyVoteResults) { request, context in
+            try await self.getBabyVoteResults(request, context: context)
         }
     }
 }

@@ -308,7 +308,7 @@ extension ProtoFileRegistry {
         ),
         ProtoFileDescriptor(
             name: "kindred/family/v1/family.proto",
-            dependencies: ["kindred/common/v1/paging.proto", "kindred/family/v1/baby_profiles.proto", "kindred/family/v1/baby_content.proto", "kindred/common/v1/timestamp.proto", "kindred/family/v1/baby_activity.proto"],
+            dependencies: ["kindred/common/v1/paging.proto", "kindred/common/v1/date.proto", "kindred/family/v1/baby_profiles.proto", "kindred/family/v1/baby_content.proto", "kindred/common/v1/timestamp.proto", "kindred/family/v1/baby_activity.proto"],
             serializedFileDescriptor: EmbeddedDescriptors.file(at: 17),
             serviceNames: ["kindred.family.v1.FamilyService"],
             symbols: [
@@ -378,6 +378,9 @@ extension ProtoFileRegistry {
                 "kindred.family.v1.Event",
                 "kindred.family.v1.ApprovalDecided",
                 "kindred.family.v1.ParentalControlsChanged",
+                "kindred.family.v1.BabyArrived",
+                "kindred.family.v1.GetBabyMembershipRequest",
+                "kindred.family.v1.GetBabyMembershipResponse",
                 "kindred.family.v1.ApprovalKind",
                 "kindred.family.v1.ApprovalState",
                 "kindred.family.v1.NotificationKind",
@@ -442,12 +445,32 @@ extension ProtoFileRegistry {
                 "kindred.family.v1.FamilyService.GetHome",
                 "kindred.family.v1.FamilyService.ListSuggestions",
                 "kindred.family.v1.FamilyService.WatchProfileActivity",
+                "kindred.family.v1.FamilyService.GetBabyMembership",
+            ]
+        ),
+        ProtoFileDescriptor(
+            name: "kindred/gamification/v1/baby_games.proto",
+            dependencies: ["kindred/common/v1/date.proto", "kindred/common/v1/timestamp.proto"],
+            serializedFileDescriptor: EmbeddedDescriptors.file(at: 18),
+            serviceNames: [],
+            symbols: [
+                "kindred.gamification.v1.CastBabyVoteRequest",
+                "kindred.gamification.v1.CastBabyVoteResponse",
+                "kindred.gamification.v1.GetBabyVoteResultsRequest",
+                "kindred.gamification.v1.BabyDateTally",
+                "kindred.gamification.v1.BabyGenderTally",
+                "kindred.gamification.v1.BabyNameTally",
+                "kindred.gamification.v1.BabyDateGuess",
+                "kindred.gamification.v1.BabyOwnVotes",
+                "kindred.gamification.v1.BabyArrival",
+                "kindred.gamification.v1.GetBabyVoteResultsResponse",
+                "kindred.gamification.v1.BabyVoteGender",
             ]
         ),
         ProtoFileDescriptor(
             name: "kindred/gamification/v1/challenges.proto",
             dependencies: ["kindred/common/v1/date.proto", "kindred/common/v1/paging.proto", "kindred/common/v1/timestamp.proto"],
-            serializedFileDescriptor: EmbeddedDescriptors.file(at: 18),
+            serializedFileDescriptor: EmbeddedDescriptors.file(at: 19),
             serviceNames: [],
             symbols: [
                 "kindred.gamification.v1.Challenge",
@@ -497,7 +520,7 @@ extension ProtoFileRegistry {
         ProtoFileDescriptor(
             name: "kindred/gamification/v1/usage.proto",
             dependencies: ["kindred/common/v1/date.proto", "kindred/common/v1/paging.proto", "kindred/common/v1/timestamp.proto"],
-            serializedFileDescriptor: EmbeddedDescriptors.file(at: 19),
+            serializedFileDescriptor: EmbeddedDescriptors.file(at: 20),
             serviceNames: [],
             symbols: [
                 "kindred.gamification.v1.UsageSession",
@@ -526,8 +549,8 @@ extension ProtoFileRegistry {
         ),
         ProtoFileDescriptor(
             name: "kindred/gamification/v1/gamification.proto",
-            dependencies: ["kindred/gamification/v1/challenges.proto", "kindred/gamification/v1/usage.proto"],
-            serializedFileDescriptor: EmbeddedDescriptors.file(at: 20),
+            dependencies: ["kindred/gamification/v1/baby_games.proto", "kindred/gamification/v1/challenges.proto", "kindred/gamification/v1/usage.proto"],
+            serializedFileDescriptor: EmbeddedDescriptors.file(at: 21),
             serviceNames: ["kindred.gamification.v1.GamificationService"],
             symbols: [
                 "kindred.gamification.v1.GamificationService",
@@ -555,12 +578,14 @@ extension ProtoFileRegistry {
                 "kindred.gamification.v1.GamificationService.GetGlobalRanking",
                 "kindred.gamification.v1.GamificationService.WatchMyAchievements",
                 "kindred.gamification.v1.GamificationService.WatchEvents",
+                "kindred.gamification.v1.GamificationService.CastBabyVote",
+                "kindred.gamification.v1.GamificationService.GetBabyVoteResults",
             ]
         ),
         ProtoFileDescriptor(
             name: "kindred/identity/v1/identity.proto",
             dependencies: ["kindred/common/v1/date.proto", "kindred/common/v1/paging.proto", "kindred/common/v1/timestamp.proto"],
-            serializedFileDescriptor: EmbeddedDescriptors.file(at: 21),
+            serializedFileDescriptor: EmbeddedDescriptors.file(at: 22),
             serviceNames: ["kindred.identity.v1.IdentityService"],
             symbols: [
                 "kindred.identity.v1.PublicAccount",
@@ -638,7 +663,7 @@ extension ProtoFileRegistry {
         ProtoFileDescriptor(
             name: "kindred/social/v1/social.proto",
             dependencies: ["kindred/common/v1/paging.proto", "kindred/common/v1/timestamp.proto"],
-            serializedFileDescriptor: EmbeddedDescriptors.file(at: 22),
+            serializedFileDescriptor: EmbeddedDescriptors.file(at: 23),
             serviceNames: ["kindred.social.v1.SocialService"],
             symbols: [
                 "kindred.social.v1.Person",

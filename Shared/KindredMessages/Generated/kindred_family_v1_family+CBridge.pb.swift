@@ -1100,6 +1100,9 @@ extension Kindred_Family_V1_Event: CMessageBridge {
         case 21: self.payload = m.pointee.registry_purchased.map { .registryPurchased(Kindred_Family_V1_BabyActivityOccurred(c: $0)) }
         case 22: self.payload = m.pointee.comment_added.map { .commentAdded(Kindred_Family_V1_BabyActivityOccurred(c: $0)) }
         case 23: self.payload = m.pointee.registry_purchase_undone.map { .registryPurchaseUndone(Kindred_Family_V1_BabyActivityOccurred(c: $0)) }
+        case 24: self.payload = m.pointee.photo_squished.map { .photoSquished(Kindred_Family_V1_BabyActivityOccurred(c: $0)) }
+        case 25: self.payload = m.pointee.photo_unsquished.map { .photoUnsquished(Kindred_Family_V1_BabyActivityOccurred(c: $0)) }
+        case 26: self.payload = m.pointee.baby_arrived.map { .babyArrived(Kindred_Family_V1_BabyArrived(c: $0)) }
         default: break
         }
     }
@@ -1127,6 +1130,15 @@ extension Kindred_Family_V1_Event: CMessageBridge {
         case .registryPurchaseUndone(let value)?:
             c.pointee.payload_case = CWrite.oneofCase(23)
             c.pointee.registry_purchase_undone = try arena.message(value, field: "registry_purchase_undone")
+        case .photoSquished(let value)?:
+            c.pointee.payload_case = CWrite.oneofCase(24)
+            c.pointee.photo_squished = try arena.message(value, field: "photo_squished")
+        case .photoUnsquished(let value)?:
+            c.pointee.payload_case = CWrite.oneofCase(25)
+            c.pointee.photo_unsquished = try arena.message(value, field: "photo_unsquished")
+        case .babyArrived(let value)?:
+            c.pointee.payload_case = CWrite.oneofCase(26)
+            c.pointee.baby_arrived = try arena.message(value, field: "baby_arrived")
         case nil: break
         }
     }
@@ -1159,5 +1171,60 @@ extension Kindred_Family_V1_ParentalControlsChanged: CMessageBridge {
 
     func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {
         c.pointee.controls = try arena.optionalMessage(self.controls, field: "controls")
+    }
+}
+
+extension Kindred_Family_V1_BabyArrived: CMessageBridge {
+    typealias CStruct = Kindred__Family__V1__BabyArrived
+
+    static var cDescriptor: UnsafePointer<ProtobufCMessageDescriptor> { CKindredProto_descriptor_kindred__family__v1__baby_arrived() }
+
+    init(c m: UnsafePointer<CStruct>) {
+        self.init()
+        self.profileID = CRead.string(m.pointee.profile_id)
+        self.birthDate = m.pointee.birth_date.map { Kindred_Common_V1_Date(c: $0) }
+        self.name = CRead.string(m.pointee.name)
+        self.gender = m.pointee.gender
+        self.announcedAt = m.pointee.announced_at.map { Kindred_Common_V1_Timestamp(c: $0) }
+    }
+
+    func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {
+        c.pointee.profile_id = try arena.string(self.profileID, field: "profile_id")
+        c.pointee.birth_date = try arena.optionalMessage(self.birthDate, field: "birth_date")
+        c.pointee.name = try arena.string(self.name, field: "name")
+        c.pointee.gender = self.gender
+        c.pointee.announced_at = try arena.optionalMessage(self.announcedAt, field: "announced_at")
+    }
+}
+
+extension Kindred_Family_V1_GetBabyMembershipRequest: CMessageBridge {
+    typealias CStruct = Kindred__Family__V1__GetBabyMembershipRequest
+
+    static var cDescriptor: UnsafePointer<ProtobufCMessageDescriptor> { CKindredProto_descriptor_kindred__family__v1__get_baby_membership_request() }
+
+    init(c m: UnsafePointer<CStruct>) {
+        self.init()
+        self.profileID = CRead.string(m.pointee.profile_id)
+        self.userID = CRead.string(m.pointee.user_id)
+    }
+
+    func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {
+        c.pointee.profile_id = try arena.string(self.profileID, field: "profile_id")
+        c.pointee.user_id = try arena.string(self.userID, field: "user_id")
+    }
+}
+
+extension Kindred_Family_V1_GetBabyMembershipResponse: CMessageBridge {
+    typealias CStruct = Kindred__Family__V1__GetBabyMembershipResponse
+
+    static var cDescriptor: UnsafePointer<ProtobufCMessageDescriptor> { CKindredProto_descriptor_kindred__family__v1__get_baby_membership_response() }
+
+    init(c m: UnsafePointer<CStruct>) {
+        self.init()
+        self.role = Kindred_Family_V1_BabyRole(rawValue: CRead.enumValue(m.pointee.role))
+    }
+
+    func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {
+        c.pointee.role = CWrite.enumValue(self.role)
     }
 }

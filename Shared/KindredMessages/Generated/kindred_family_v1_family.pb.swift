@@ -1905,6 +1905,9 @@ public struct Kindred_Family_V1_Event: ProtoMessage {
         case commentAdded(Kindred_Family_V1_BabyActivityOccurred)
         /// The buyer or an owner undid a purchase: the counter of purchases goes back by one.
         case registryPurchaseUndone(Kindred_Family_V1_BabyActivityOccurred)
+        case photoSquished(Kindred_Family_V1_BabyActivityOccurred)
+        case photoUnsquished(Kindred_Family_V1_BabyActivityOccurred)
+        case babyArrived(Kindred_Family_V1_BabyArrived)
     }
 
     public init() {}
@@ -1968,6 +1971,95 @@ public struct Kindred_Family_V1_ParentalControlsChanged: ProtoMessage {
         controls: Kindred_Family_V1_ParentalControls? = nil
     ) {
         self.controls = controls
+    }
+
+    public init(serializedBytes bytes: UnsafeRawBufferPointer, maxSize: Int) throws(MessageDecodingError) {
+        self = try MessageCodec.decode(bytes, maxSize: maxSize)
+    }
+
+    public func serializedBytes() throws(MessageEncodingError) -> [UInt8] {
+        try MessageCodec.encode(self)
+    }
+}
+
+/// The owners announced the baby's arrival: gamification reveals the profile's votes on it.
+public struct Kindred_Family_V1_BabyArrived: ProtoMessage {
+    public static var protoMessageName: String { "kindred.family.v1.BabyArrived" }
+
+    public var profileID: String = ""
+    public var birthDate: Kindred_Common_V1_Date? = nil
+    /// The baby's name as announced (empty when not given).
+    public var name: String = ""
+    /// The profile's gender when announced (BabyGender's number; 0 not said).
+    public var gender: Int32 = 0
+    public var announcedAt: Kindred_Common_V1_Timestamp? = nil
+
+    public init() {}
+
+    /// A message with the given fields; the others keep their defaults.
+    public init(
+        profileID: String = "",
+        birthDate: Kindred_Common_V1_Date? = nil,
+        name: String = "",
+        gender: Int32 = 0,
+        announcedAt: Kindred_Common_V1_Timestamp? = nil
+    ) {
+        self.profileID = profileID
+        self.birthDate = birthDate
+        self.name = name
+        self.gender = gender
+        self.announcedAt = announcedAt
+    }
+
+    public init(serializedBytes bytes: UnsafeRawBufferPointer, maxSize: Int) throws(MessageDecodingError) {
+        self = try MessageCodec.decode(bytes, maxSize: maxSize)
+    }
+
+    public func serializedBytes() throws(MessageEncodingError) -> [UInt8] {
+        try MessageCodec.encode(self)
+    }
+}
+
+/// `kindred.family.v1.GetBabyMembershipRequest`
+public struct Kindred_Family_V1_GetBabyMembershipRequest: ProtoMessage {
+    public static var protoMessageName: String { "kindred.family.v1.GetBabyMembershipRequest" }
+
+    public var profileID: String = ""
+    public var userID: String = ""
+
+    public init() {}
+
+    /// A message with the given fields; the others keep their defaults.
+    public init(
+        profileID: String = "",
+        userID: String = ""
+    ) {
+        self.profileID = profileID
+        self.userID = userID
+    }
+
+    public init(serializedBytes bytes: UnsafeRawBufferPointer, maxSize: Int) throws(MessageDecodingError) {
+        self = try MessageCodec.decode(bytes, maxSize: maxSize)
+    }
+
+    public func serializedBytes() throws(MessageEncodingError) -> [UInt8] {
+        try MessageCodec.encode(self)
+    }
+}
+
+/// `kindred.family.v1.GetBabyMembershipResponse`
+public struct Kindred_Family_V1_GetBabyMembershipResponse: ProtoMessage {
+    public static var protoMessageName: String { "kindred.family.v1.GetBabyMembershipResponse" }
+
+    public var role: Kindred_Family_V1_BabyRole = .init()
+
+    public init() {}
+
+    /// A message with the given fields; the others keep their defaults.
+    public init(
+        role: Kindred_Family_V1_BabyRole = .init()
+    ) {
+        self.role = role
     }
 
     public init(serializedBytes bytes: UnsafeRawBufferPointer, maxSize: Int) throws(MessageDecodingError) {

@@ -2977,6 +2977,141 @@ void   kindred__family__v1__parental_controls_changed__free_unpacked
   assert(message->base.descriptor == &kindred__family__v1__parental_controls_changed__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   kindred__family__v1__baby_arrived__init
+                     (Kindred__Family__V1__BabyArrived         *message)
+{
+  static const Kindred__Family__V1__BabyArrived init_value = KINDRED__FAMILY__V1__BABY_ARRIVED__INIT;
+  *message = init_value;
+}
+size_t kindred__family__v1__baby_arrived__get_packed_size
+                     (const Kindred__Family__V1__BabyArrived *message)
+{
+  assert(message->base.descriptor == &kindred__family__v1__baby_arrived__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t kindred__family__v1__baby_arrived__pack
+                     (const Kindred__Family__V1__BabyArrived *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &kindred__family__v1__baby_arrived__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t kindred__family__v1__baby_arrived__pack_to_buffer
+                     (const Kindred__Family__V1__BabyArrived *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &kindred__family__v1__baby_arrived__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Kindred__Family__V1__BabyArrived *
+       kindred__family__v1__baby_arrived__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Kindred__Family__V1__BabyArrived *)
+     protobuf_c_message_unpack (&kindred__family__v1__baby_arrived__descriptor,
+                                allocator, len, data);
+}
+void   kindred__family__v1__baby_arrived__free_unpacked
+                     (Kindred__Family__V1__BabyArrived *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &kindred__family__v1__baby_arrived__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   kindred__family__v1__get_baby_membership_request__init
+                     (Kindred__Family__V1__GetBabyMembershipRequest         *message)
+{
+  static const Kindred__Family__V1__GetBabyMembershipRequest init_value = KINDRED__FAMILY__V1__GET_BABY_MEMBERSHIP_REQUEST__INIT;
+  *message = init_value;
+}
+size_t kindred__family__v1__get_baby_membership_request__get_packed_size
+                     (const Kindred__Family__V1__GetBabyMembershipRequest *message)
+{
+  assert(message->base.descriptor == &kindred__family__v1__get_baby_membership_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t kindred__family__v1__get_baby_membership_request__pack
+                     (const Kindred__Family__V1__GetBabyMembershipRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &kindred__family__v1__get_baby_membership_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t kindred__family__v1__get_baby_membership_request__pack_to_buffer
+                     (const Kindred__Family__V1__GetBabyMembershipRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &kindred__family__v1__get_baby_membership_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Kindred__Family__V1__GetBabyMembershipRequest *
+       kindred__family__v1__get_baby_membership_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Kindred__Family__V1__GetBabyMembershipRequest *)
+     protobuf_c_message_unpack (&kindred__family__v1__get_baby_membership_request__descriptor,
+                                allocator, len, data);
+}
+void   kindred__family__v1__get_baby_membership_request__free_unpacked
+                     (Kindred__Family__V1__GetBabyMembershipRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &kindred__family__v1__get_baby_membership_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   kindred__family__v1__get_baby_membership_response__init
+                     (Kindred__Family__V1__GetBabyMembershipResponse         *message)
+{
+  static const Kindred__Family__V1__GetBabyMembershipResponse init_value = KINDRED__FAMILY__V1__GET_BABY_MEMBERSHIP_RESPONSE__INIT;
+  *message = init_value;
+}
+size_t kindred__family__v1__get_baby_membership_response__get_packed_size
+                     (const Kindred__Family__V1__GetBabyMembershipResponse *message)
+{
+  assert(message->base.descriptor == &kindred__family__v1__get_baby_membership_response__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t kindred__family__v1__get_baby_membership_response__pack
+                     (const Kindred__Family__V1__GetBabyMembershipResponse *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &kindred__family__v1__get_baby_membership_response__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t kindred__family__v1__get_baby_membership_response__pack_to_buffer
+                     (const Kindred__Family__V1__GetBabyMembershipResponse *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &kindred__family__v1__get_baby_membership_response__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Kindred__Family__V1__GetBabyMembershipResponse *
+       kindred__family__v1__get_baby_membership_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Kindred__Family__V1__GetBabyMembershipResponse *)
+     protobuf_c_message_unpack (&kindred__family__v1__get_baby_membership_response__descriptor,
+                                allocator, len, data);
+}
+void   kindred__family__v1__get_baby_membership_response__free_unpacked
+                     (Kindred__Family__V1__GetBabyMembershipResponse *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &kindred__family__v1__get_baby_membership_response__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 static const ProtobufCFieldDescriptor kindred__family__v1__profile__field_descriptors[8] =
 {
   {
@@ -6213,7 +6348,7 @@ const ProtobufCMessageDescriptor kindred__family__v1__watch_events_request__desc
   (ProtobufCMessageInit) kindred__family__v1__watch_events_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor kindred__family__v1__event__field_descriptors[9] =
+static const ProtobufCFieldDescriptor kindred__family__v1__event__field_descriptors[12] =
 {
   {
     "cursor",
@@ -6323,14 +6458,53 @@ static const ProtobufCFieldDescriptor kindred__family__v1__event__field_descript
     0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "photo_squished",
+    24,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Kindred__Family__V1__Event, payload_case),
+    offsetof(Kindred__Family__V1__Event, photo_squished),
+    &kindred__family__v1__baby_activity_occurred__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "photo_unsquished",
+    25,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Kindred__Family__V1__Event, payload_case),
+    offsetof(Kindred__Family__V1__Event, photo_unsquished),
+    &kindred__family__v1__baby_activity_occurred__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "baby_arrived",
+    26,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Kindred__Family__V1__Event, payload_case),
+    offsetof(Kindred__Family__V1__Event, baby_arrived),
+    &kindred__family__v1__baby_arrived__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned kindred__family__v1__event__field_indices_by_name[] = {
   3,   /* field[3] = approval_decided */
+  11,   /* field[11] = baby_arrived */
   5,   /* field[5] = calendar_rsvp_changed */
   7,   /* field[7] = comment_added */
   0,   /* field[0] = cursor */
   2,   /* field[2] = occurred_at */
   4,   /* field[4] = parental_controls_changed */
+  9,   /* field[9] = photo_squished */
+  10,   /* field[10] = photo_unsquished */
   8,   /* field[8] = registry_purchase_undone */
   6,   /* field[6] = registry_purchased */
   1,   /* field[1] = type */
@@ -6340,7 +6514,7 @@ static const ProtobufCIntRange kindred__family__v1__event__number_ranges[3 + 1] 
   { 1, 0 },
   { 10, 3 },
   { 20, 5 },
-  { 0, 9 }
+  { 0, 12 }
 };
 const ProtobufCMessageDescriptor kindred__family__v1__event__descriptor =
 {
@@ -6350,7 +6524,7 @@ const ProtobufCMessageDescriptor kindred__family__v1__event__descriptor =
   "Kindred__Family__V1__Event",
   "kindred.family.v1",
   sizeof(Kindred__Family__V1__Event),
-  9,
+  12,
   kindred__family__v1__event__field_descriptors,
   kindred__family__v1__event__field_indices_by_name,
   3,  kindred__family__v1__event__number_ranges,
@@ -6431,6 +6605,185 @@ const ProtobufCMessageDescriptor kindred__family__v1__parental_controls_changed_
   kindred__family__v1__parental_controls_changed__field_indices_by_name,
   1,  kindred__family__v1__parental_controls_changed__number_ranges,
   (ProtobufCMessageInit) kindred__family__v1__parental_controls_changed__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor kindred__family__v1__baby_arrived__field_descriptors[5] =
+{
+  {
+    "profile_id",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Family__V1__BabyArrived, profile_id),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "birth_date",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Family__V1__BabyArrived, birth_date),
+    &kindred__common__v1__date__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "name",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Family__V1__BabyArrived, name),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "gender",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT32,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Family__V1__BabyArrived, gender),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "announced_at",
+    5,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Family__V1__BabyArrived, announced_at),
+    &kindred__common__v1__timestamp__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned kindred__family__v1__baby_arrived__field_indices_by_name[] = {
+  4,   /* field[4] = announced_at */
+  1,   /* field[1] = birth_date */
+  3,   /* field[3] = gender */
+  2,   /* field[2] = name */
+  0,   /* field[0] = profile_id */
+};
+static const ProtobufCIntRange kindred__family__v1__baby_arrived__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 5 }
+};
+const ProtobufCMessageDescriptor kindred__family__v1__baby_arrived__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "kindred.family.v1.BabyArrived",
+  "BabyArrived",
+  "Kindred__Family__V1__BabyArrived",
+  "kindred.family.v1",
+  sizeof(Kindred__Family__V1__BabyArrived),
+  5,
+  kindred__family__v1__baby_arrived__field_descriptors,
+  kindred__family__v1__baby_arrived__field_indices_by_name,
+  1,  kindred__family__v1__baby_arrived__number_ranges,
+  (ProtobufCMessageInit) kindred__family__v1__baby_arrived__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor kindred__family__v1__get_baby_membership_request__field_descriptors[2] =
+{
+  {
+    "profile_id",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Family__V1__GetBabyMembershipRequest, profile_id),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "user_id",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Family__V1__GetBabyMembershipRequest, user_id),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned kindred__family__v1__get_baby_membership_request__field_indices_by_name[] = {
+  0,   /* field[0] = profile_id */
+  1,   /* field[1] = user_id */
+};
+static const ProtobufCIntRange kindred__family__v1__get_baby_membership_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor kindred__family__v1__get_baby_membership_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "kindred.family.v1.GetBabyMembershipRequest",
+  "GetBabyMembershipRequest",
+  "Kindred__Family__V1__GetBabyMembershipRequest",
+  "kindred.family.v1",
+  sizeof(Kindred__Family__V1__GetBabyMembershipRequest),
+  2,
+  kindred__family__v1__get_baby_membership_request__field_descriptors,
+  kindred__family__v1__get_baby_membership_request__field_indices_by_name,
+  1,  kindred__family__v1__get_baby_membership_request__number_ranges,
+  (ProtobufCMessageInit) kindred__family__v1__get_baby_membership_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor kindred__family__v1__get_baby_membership_response__field_descriptors[1] =
+{
+  {
+    "role",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_ENUM,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Family__V1__GetBabyMembershipResponse, role),
+    &kindred__family__v1__baby_role__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned kindred__family__v1__get_baby_membership_response__field_indices_by_name[] = {
+  0,   /* field[0] = role */
+};
+static const ProtobufCIntRange kindred__family__v1__get_baby_membership_response__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor kindred__family__v1__get_baby_membership_response__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "kindred.family.v1.GetBabyMembershipResponse",
+  "GetBabyMembershipResponse",
+  "Kindred__Family__V1__GetBabyMembershipResponse",
+  "kindred.family.v1",
+  sizeof(Kindred__Family__V1__GetBabyMembershipResponse),
+  1,
+  kindred__family__v1__get_baby_membership_response__field_descriptors,
+  kindred__family__v1__get_baby_membership_response__field_indices_by_name,
+  1,  kindred__family__v1__get_baby_membership_response__number_ranges,
+  (ProtobufCMessageInit) kindred__family__v1__get_baby_membership_response__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
 static const ProtobufCEnumValue kindred__family__v1__approval_kind__enum_values_by_number[3] =
@@ -6577,7 +6930,7 @@ const ProtobufCEnumDescriptor kindred__family__v1__push_platform__descriptor =
   kindred__family__v1__push_platform__value_ranges,
   NULL,NULL,NULL,NULL   /* reserved[1234] */
 };
-static const ProtobufCMethodDescriptor kindred__family__v1__family_service__method_descriptors[59] =
+static const ProtobufCMethodDescriptor kindred__family__v1__family_service__method_descriptors[60] =
 {
   { "GetProfile", &kindred__family__v1__get_profile_request__descriptor, &kindred__family__v1__get_profile_response__descriptor },
   { "UpdateProfile", &kindred__family__v1__update_profile_request__descriptor, &kindred__family__v1__update_profile_response__descriptor },
@@ -6638,6 +6991,7 @@ static const ProtobufCMethodDescriptor kindred__family__v1__family_service__meth
   { "GetHome", &kindred__family__v1__get_home_request__descriptor, &kindred__family__v1__get_home_response__descriptor },
   { "ListSuggestions", &kindred__family__v1__list_suggestions_request__descriptor, &kindred__family__v1__list_suggestions_response__descriptor },
   { "WatchProfileActivity", &kindred__family__v1__watch_profile_activity_request__descriptor, &kindred__family__v1__watch_profile_activity_response__descriptor },
+  { "GetBabyMembership", &kindred__family__v1__get_baby_membership_request__descriptor, &kindred__family__v1__get_baby_membership_response__descriptor },
 };
 const unsigned kindred__family__v1__family_service__method_indices_by_name[] = {
   36,        /* AcceptBabyProfileInvitation */
@@ -6655,6 +7009,7 @@ const unsigned kindred__family__v1__family_service__method_indices_by_name[] = {
   17,        /* EnterChildMode */
   18,        /* EnterParentMode */
   14,        /* GetApprovalRequest */
+  59,        /* GetBabyMembership */
   28,        /* GetBabyProfile */
   41,        /* GetCalendarEvent */
   56,        /* GetHome */
@@ -6707,7 +7062,7 @@ const ProtobufCServiceDescriptor kindred__family__v1__family_service__descriptor
   "FamilyService",
   "Kindred__Family__V1__FamilyService",
   "kindred.family.v1",
-  59,
+  60,
   kindred__family__v1__family_service__method_descriptors,
   kindred__family__v1__family_service__method_indices_by_name
 };
@@ -7182,6 +7537,14 @@ void kindred__family__v1__family_service__watch_profile_activity(ProtobufCServic
 {
   assert(service->descriptor == &kindred__family__v1__family_service__descriptor);
   service->invoke(service, 58, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void kindred__family__v1__family_service__get_baby_membership(ProtobufCService *service,
+                                                              const Kindred__Family__V1__GetBabyMembershipRequest *input,
+                                                              Kindred__Family__V1__GetBabyMembershipResponse_Closure closure,
+                                                              void *closure_data)
+{
+  assert(service->descriptor == &kindred__family__v1__family_service__descriptor);
+  service->invoke(service, 59, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void kindred__family__v1__family_service__init (Kindred__Family__V1__FamilyService_Service *service,
                                                 Kindred__Family__V1__FamilyService_ServiceDestroy destroy)

@@ -15,6 +15,7 @@ PROTOBUF_C__BEGIN_DECLS
 #endif
 
 #include "kindred/common/v1/paging.pb-c.h"
+#include "kindred/common/v1/date.pb-c.h"
 #include "kindred/family/v1/baby_profiles.pb-c.h"
 #include "kindred/family/v1/baby_content.pb-c.h"
 #include "kindred/common/v1/timestamp.pb-c.h"
@@ -86,6 +87,9 @@ typedef struct Kindred__Family__V1__WatchEventsRequest Kindred__Family__V1__Watc
 typedef struct Kindred__Family__V1__Event Kindred__Family__V1__Event;
 typedef struct Kindred__Family__V1__ApprovalDecided Kindred__Family__V1__ApprovalDecided;
 typedef struct Kindred__Family__V1__ParentalControlsChanged Kindred__Family__V1__ParentalControlsChanged;
+typedef struct Kindred__Family__V1__BabyArrived Kindred__Family__V1__BabyArrived;
+typedef struct Kindred__Family__V1__GetBabyMembershipRequest Kindred__Family__V1__GetBabyMembershipRequest;
+typedef struct Kindred__Family__V1__GetBabyMembershipResponse Kindred__Family__V1__GetBabyMembershipResponse;
 
 
 /* --- enums --- */
@@ -992,7 +996,10 @@ typedef enum {
   KINDRED__FAMILY__V1__EVENT__PAYLOAD_CALENDAR_RSVP_CHANGED = 20,
   KINDRED__FAMILY__V1__EVENT__PAYLOAD_REGISTRY_PURCHASED = 21,
   KINDRED__FAMILY__V1__EVENT__PAYLOAD_COMMENT_ADDED = 22,
-  KINDRED__FAMILY__V1__EVENT__PAYLOAD_REGISTRY_PURCHASE_UNDONE = 23
+  KINDRED__FAMILY__V1__EVENT__PAYLOAD_REGISTRY_PURCHASE_UNDONE = 23,
+  KINDRED__FAMILY__V1__EVENT__PAYLOAD_PHOTO_SQUISHED = 24,
+  KINDRED__FAMILY__V1__EVENT__PAYLOAD_PHOTO_UNSQUISHED = 25,
+  KINDRED__FAMILY__V1__EVENT__PAYLOAD_BABY_ARRIVED = 26
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(KINDRED__FAMILY__V1__EVENT__PAYLOAD__CASE)
 } Kindred__Family__V1__Event__PayloadCase;
 
@@ -1019,6 +1026,9 @@ struct  Kindred__Family__V1__Event
      * The buyer or an owner undid a purchase: the counter of purchases goes back by one.
      */
     Kindred__Family__V1__BabyActivityOccurred *registry_purchase_undone;
+    Kindred__Family__V1__BabyActivityOccurred *photo_squished;
+    Kindred__Family__V1__BabyActivityOccurred *photo_unsquished;
+    Kindred__Family__V1__BabyArrived *baby_arrived;
   };
 };
 #define KINDRED__FAMILY__V1__EVENT__INIT \
@@ -1044,6 +1054,50 @@ struct  Kindred__Family__V1__ParentalControlsChanged
 #define KINDRED__FAMILY__V1__PARENTAL_CONTROLS_CHANGED__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&kindred__family__v1__parental_controls_changed__descriptor) \
     , NULL }
+
+
+/*
+ * The owners announced the baby's arrival: gamification reveals the profile's votes on it.
+ */
+struct  Kindred__Family__V1__BabyArrived
+{
+  ProtobufCMessage base;
+  char *profile_id;
+  Kindred__Common__V1__Date *birth_date;
+  /*
+   * The baby's name as announced (empty when not given).
+   */
+  char *name;
+  /*
+   * The profile's gender when announced (BabyGender's number; 0 not said).
+   */
+  int32_t gender;
+  Kindred__Common__V1__Timestamp *announced_at;
+};
+#define KINDRED__FAMILY__V1__BABY_ARRIVED__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&kindred__family__v1__baby_arrived__descriptor) \
+    , (char *)protobuf_c_empty_string, NULL, (char *)protobuf_c_empty_string, 0, NULL }
+
+
+struct  Kindred__Family__V1__GetBabyMembershipRequest
+{
+  ProtobufCMessage base;
+  char *profile_id;
+  char *user_id;
+};
+#define KINDRED__FAMILY__V1__GET_BABY_MEMBERSHIP_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&kindred__family__v1__get_baby_membership_request__descriptor) \
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string }
+
+
+struct  Kindred__Family__V1__GetBabyMembershipResponse
+{
+  ProtobufCMessage base;
+  Kindred__Family__V1__BabyRole role;
+};
+#define KINDRED__FAMILY__V1__GET_BABY_MEMBERSHIP_RESPONSE__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&kindred__family__v1__get_baby_membership_response__descriptor) \
+    , KINDRED__FAMILY__V1__BABY_ROLE__BABY_ROLE_UNSPECIFIED }
 
 
 /* Kindred__Family__V1__Profile methods */
@@ -2300,6 +2354,63 @@ Kindred__Family__V1__ParentalControlsChanged *
 void   kindred__family__v1__parental_controls_changed__free_unpacked
                      (Kindred__Family__V1__ParentalControlsChanged *message,
                       ProtobufCAllocator *allocator);
+/* Kindred__Family__V1__BabyArrived methods */
+void   kindred__family__v1__baby_arrived__init
+                     (Kindred__Family__V1__BabyArrived         *message);
+size_t kindred__family__v1__baby_arrived__get_packed_size
+                     (const Kindred__Family__V1__BabyArrived   *message);
+size_t kindred__family__v1__baby_arrived__pack
+                     (const Kindred__Family__V1__BabyArrived   *message,
+                      uint8_t             *out);
+size_t kindred__family__v1__baby_arrived__pack_to_buffer
+                     (const Kindred__Family__V1__BabyArrived   *message,
+                      ProtobufCBuffer     *buffer);
+Kindred__Family__V1__BabyArrived *
+       kindred__family__v1__baby_arrived__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   kindred__family__v1__baby_arrived__free_unpacked
+                     (Kindred__Family__V1__BabyArrived *message,
+                      ProtobufCAllocator *allocator);
+/* Kindred__Family__V1__GetBabyMembershipRequest methods */
+void   kindred__family__v1__get_baby_membership_request__init
+                     (Kindred__Family__V1__GetBabyMembershipRequest         *message);
+size_t kindred__family__v1__get_baby_membership_request__get_packed_size
+                     (const Kindred__Family__V1__GetBabyMembershipRequest   *message);
+size_t kindred__family__v1__get_baby_membership_request__pack
+                     (const Kindred__Family__V1__GetBabyMembershipRequest   *message,
+                      uint8_t             *out);
+size_t kindred__family__v1__get_baby_membership_request__pack_to_buffer
+                     (const Kindred__Family__V1__GetBabyMembershipRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Kindred__Family__V1__GetBabyMembershipRequest *
+       kindred__family__v1__get_baby_membership_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   kindred__family__v1__get_baby_membership_request__free_unpacked
+                     (Kindred__Family__V1__GetBabyMembershipRequest *message,
+                      ProtobufCAllocator *allocator);
+/* Kindred__Family__V1__GetBabyMembershipResponse methods */
+void   kindred__family__v1__get_baby_membership_response__init
+                     (Kindred__Family__V1__GetBabyMembershipResponse         *message);
+size_t kindred__family__v1__get_baby_membership_response__get_packed_size
+                     (const Kindred__Family__V1__GetBabyMembershipResponse   *message);
+size_t kindred__family__v1__get_baby_membership_response__pack
+                     (const Kindred__Family__V1__GetBabyMembershipResponse   *message,
+                      uint8_t             *out);
+size_t kindred__family__v1__get_baby_membership_response__pack_to_buffer
+                     (const Kindred__Family__V1__GetBabyMembershipResponse   *message,
+                      ProtobufCBuffer     *buffer);
+Kindred__Family__V1__GetBabyMembershipResponse *
+       kindred__family__v1__get_baby_membership_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   kindred__family__v1__get_baby_membership_response__free_unpacked
+                     (Kindred__Family__V1__GetBabyMembershipResponse *message,
+                      ProtobufCAllocator *allocator);
 /* --- per-message closures --- */
 
 typedef void (*Kindred__Family__V1__Profile_Closure)
@@ -2499,6 +2610,15 @@ typedef void (*Kindred__Family__V1__ApprovalDecided_Closure)
                   void *closure_data);
 typedef void (*Kindred__Family__V1__ParentalControlsChanged_Closure)
                  (const Kindred__Family__V1__ParentalControlsChanged *message,
+                  void *closure_data);
+typedef void (*Kindred__Family__V1__BabyArrived_Closure)
+                 (const Kindred__Family__V1__BabyArrived *message,
+                  void *closure_data);
+typedef void (*Kindred__Family__V1__GetBabyMembershipRequest_Closure)
+                 (const Kindred__Family__V1__GetBabyMembershipRequest *message,
+                  void *closure_data);
+typedef void (*Kindred__Family__V1__GetBabyMembershipResponse_Closure)
+                 (const Kindred__Family__V1__GetBabyMembershipResponse *message,
                   void *closure_data);
 
 /* --- services --- */
@@ -2743,6 +2863,10 @@ struct Kindred__Family__V1__FamilyService_Service
                                  const Kindred__Family__V1__WatchProfileActivityRequest *input,
                                  Kindred__Family__V1__WatchProfileActivityResponse_Closure closure,
                                  void *closure_data);
+  void (*get_baby_membership)(Kindred__Family__V1__FamilyService_Service *service,
+                              const Kindred__Family__V1__GetBabyMembershipRequest *input,
+                              Kindred__Family__V1__GetBabyMembershipResponse_Closure closure,
+                              void *closure_data);
 };
 typedef void (*Kindred__Family__V1__FamilyService_ServiceDestroy)(Kindred__Family__V1__FamilyService_Service *);
 void kindred__family__v1__family_service__init (Kindred__Family__V1__FamilyService_Service *service,
@@ -2809,7 +2933,8 @@ void kindred__family__v1__family_service__init (Kindred__Family__V1__FamilyServi
       function_prefix__ ## undo_registry_purchase,\
       function_prefix__ ## get_home,\
       function_prefix__ ## list_suggestions,\
-      function_prefix__ ## watch_profile_activity  }
+      function_prefix__ ## watch_profile_activity,\
+      function_prefix__ ## get_baby_membership  }
 void kindred__family__v1__family_service__get_profile(ProtobufCService *service,
                                                       const Kindred__Family__V1__GetProfileRequest *input,
                                                       Kindred__Family__V1__GetProfileResponse_Closure closure,
@@ -3046,6 +3171,10 @@ void kindred__family__v1__family_service__watch_profile_activity(ProtobufCServic
                                                                  const Kindred__Family__V1__WatchProfileActivityRequest *input,
                                                                  Kindred__Family__V1__WatchProfileActivityResponse_Closure closure,
                                                                  void *closure_data);
+void kindred__family__v1__family_service__get_baby_membership(ProtobufCService *service,
+                                                              const Kindred__Family__V1__GetBabyMembershipRequest *input,
+                                                              Kindred__Family__V1__GetBabyMembershipResponse_Closure closure,
+                                                              void *closure_data);
 
 /* --- descriptors --- */
 
@@ -3119,6 +3248,9 @@ extern const ProtobufCMessageDescriptor kindred__family__v1__watch_events_reques
 extern const ProtobufCMessageDescriptor kindred__family__v1__event__descriptor;
 extern const ProtobufCMessageDescriptor kindred__family__v1__approval_decided__descriptor;
 extern const ProtobufCMessageDescriptor kindred__family__v1__parental_controls_changed__descriptor;
+extern const ProtobufCMessageDescriptor kindred__family__v1__baby_arrived__descriptor;
+extern const ProtobufCMessageDescriptor kindred__family__v1__get_baby_membership_request__descriptor;
+extern const ProtobufCMessageDescriptor kindred__family__v1__get_baby_membership_response__descriptor;
 extern const ProtobufCServiceDescriptor kindred__family__v1__family_service__descriptor;
 
 PROTOBUF_C__END_DECLS
