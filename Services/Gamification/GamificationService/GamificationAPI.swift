@@ -15,6 +15,8 @@ struct GamificationAPI: Kindred_Gamification_V1_GamificationService.Service {
     let popularApps: PopularApps
     /// Followers' votes on a baby profile, secret until the arrival.
     let babyVotes: BabyVotes
+    /// Names suggested on a baby profile, and their likes.
+    let babyNames: BabyNameSuggestions
 
     /// Builds every part from `context`.
     init(context: GamificationContext) throws {
@@ -25,6 +27,7 @@ struct GamificationAPI: Kindred_Gamification_V1_GamificationService.Service {
         usage = Usage(context: context)
         popularApps = PopularApps(database: context.database)
         babyVotes = BabyVotes(context: context)
+        babyNames = BabyNameSuggestions(context: context)
     }
 
     /// Ends the server streams, so that they do not hold the drain.

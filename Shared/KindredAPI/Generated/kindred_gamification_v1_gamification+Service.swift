@@ -36,6 +36,9 @@ public enum Kindred_Gamification_V1_GamificationService {
         public static let watchEvents = MethodDescriptor(service: serviceName, method: "WatchEvents", readOnly: true)
         public static let castBabyVote = MethodDescriptor(service: serviceName, method: "CastBabyVote")
         public static let getBabyVoteResults = MethodDescriptor(service: serviceName, method: "GetBabyVoteResults", readOnly: true)
+        public static let suggestBabyName = MethodDescriptor(service: serviceName, method: "SuggestBabyName")
+        public static let listBabyNameSuggestions = MethodDescriptor(service: serviceName, method: "ListBabyNameSuggestions", readOnly: true)
+        public static let likeBabyNameSuggestion = MethodDescriptor(service: serviceName, method: "LikeBabyNameSuggestion")
     }
 
     /// What a server implements; conforming gives `registerMethods(with:)` for free.
@@ -92,6 +95,12 @@ public enum Kindred_Gamification_V1_GamificationService {
         func castBabyVote(_ request: Kindred_Gamification_V1_CastBabyVoteRequest, context: ServerContext) async throws -> Kindred_Gamification_V1_CastBabyVoteResponse
         /// `GetBabyVoteResults`
         func getBabyVoteResults(_ request: Kindred_Gamification_V1_GetBabyVoteResultsRequest, context: ServerContext) async throws -> Kindred_Gamification_V1_GetBabyVoteResultsResponse
+        /// `SuggestBabyName`
+        func suggestBabyName(_ request: Kindred_Gamification_V1_SuggestBabyNameRequest, context: ServerContext) async throws -> Kindred_Gamification_V1_SuggestBabyNameResponse
+        /// `ListBabyNameSuggestions`
+        func listBabyNameSuggestions(_ request: Kindred_Gamification_V1_ListBabyNameSuggestionsRequest, context: ServerContext) async throws -> Kindred_Gamification_V1_ListBabyNameSuggestionsResponse
+        /// `LikeBabyNameSuggestion`
+        func likeBabyNameSuggestion(_ request: Kindred_Gamification_V1_LikeBabyNameSuggestionRequest, context: ServerContext) async throws -> Kindred_Gamification_V1_LikeBabyNameSuggestionResponse
     }
 
     /// A typed client over an `RPCClient`: one method per unary, server- or client-streaming RPC.
@@ -233,6 +242,21 @@ public enum Kindred_Gamification_V1_GamificationService {
         public func getBabyVoteResults(_ request: Kindred_Gamification_V1_GetBabyVoteResultsRequest, options: CallOptions = CallOptions()) async throws(RPCError) -> Kindred_Gamification_V1_GetBabyVoteResultsResponse {
             try await rpc.unary(method: Method.getBabyVoteResults, request: request, options: options)
         }
+
+        /// `SuggestBabyName`
+        public func suggestBabyName(_ request: Kindred_Gamification_V1_SuggestBabyNameRequest, options: CallOptions = CallOptions()) async throws(RPCError) -> Kindred_Gamification_V1_SuggestBabyNameResponse {
+            try await rpc.unary(method: Method.suggestBabyName, request: request, options: options)
+        }
+
+        /// `ListBabyNameSuggestions`
+        public func listBabyNameSuggestions(_ request: Kindred_Gamification_V1_ListBabyNameSuggestionsRequest, options: CallOptions = CallOptions()) async throws(RPCError) -> Kindred_Gamification_V1_ListBabyNameSuggestionsResponse {
+            try await rpc.unary(method: Method.listBabyNameSuggestions, request: request, options: options)
+        }
+
+        /// `LikeBabyNameSuggestion`
+        public func likeBabyNameSuggestion(_ request: Kindred_Gamification_V1_LikeBabyNameSuggestionRequest, options: CallOptions = CallOptions()) async throws(RPCError) -> Kindred_Gamification_V1_LikeBabyNameSuggestionResponse {
+            try await rpc.unary(method: Method.likeBabyNameSuggestion, request: request, options: options)
+        }
     }
 }
 
@@ -315,6 +339,15 @@ extension Kindred_Gamification_V1_GamificationService.Service {
         }
         router.registerUnary(Kindred_Gamification_V1_GamificationService.Method.getBabyVoteResults) { request, context in
             try await self.getBabyVoteResults(request, context: context)
+        }
+        router.registerUnary(Kindred_Gamification_V1_GamificationService.Method.suggestBabyName) { request, context in
+            try await self.suggestBabyName(request, context: context)
+        }
+        router.registerUnary(Kindred_Gamification_V1_GamificationService.Method.listBabyNameSuggestions) { request, context in
+            try await self.listBabyNameSuggestions(request, context: context)
+        }
+        router.registerUnary(Kindred_Gamification_V1_GamificationService.Method.likeBabyNameSuggestion) { request, context in
+            try await self.likeBabyNameSuggestion(request, context: context)
         }
     }
 }

@@ -464,12 +464,20 @@ extension ProtoFileRegistry {
                 "kindred.gamification.v1.BabyOwnVotes",
                 "kindred.gamification.v1.BabyArrival",
                 "kindred.gamification.v1.GetBabyVoteResultsResponse",
+                "kindred.gamification.v1.BabyNameSuggestion",
+                "kindred.gamification.v1.SuggestBabyNameRequest",
+                "kindred.gamification.v1.SuggestBabyNameResponse",
+                "kindred.gamification.v1.ListBabyNameSuggestionsRequest",
+                "kindred.gamification.v1.ListBabyNameSuggestionsResponse",
+                "kindred.gamification.v1.LikeBabyNameSuggestionRequest",
+                "kindred.gamification.v1.LikeBabyNameSuggestionResponse",
+                "kindred.gamification.v1.BabyNameLiked",
                 "kindred.gamification.v1.BabyVoteGender",
             ]
         ),
         ProtoFileDescriptor(
             name: "kindred/gamification/v1/challenges.proto",
-            dependencies: ["kindred/common/v1/date.proto", "kindred/common/v1/paging.proto", "kindred/common/v1/timestamp.proto"],
+            dependencies: ["kindred/common/v1/date.proto", "kindred/gamification/v1/baby_games.proto", "kindred/common/v1/paging.proto", "kindred/common/v1/timestamp.proto"],
             serializedFileDescriptor: EmbeddedDescriptors.file(at: 19),
             serviceNames: [],
             symbols: [
@@ -580,6 +588,9 @@ extension ProtoFileRegistry {
                 "kindred.gamification.v1.GamificationService.WatchEvents",
                 "kindred.gamification.v1.GamificationService.CastBabyVote",
                 "kindred.gamification.v1.GamificationService.GetBabyVoteResults",
+                "kindred.gamification.v1.GamificationService.SuggestBabyName",
+                "kindred.gamification.v1.GamificationService.ListBabyNameSuggestions",
+                "kindred.gamification.v1.GamificationService.LikeBabyNameSuggestion",
             ]
         ),
         ProtoFileDescriptor(

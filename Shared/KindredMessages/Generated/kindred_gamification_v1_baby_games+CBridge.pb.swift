@@ -198,3 +198,152 @@ extension Kindred_Gamification_V1_GetBabyVoteResultsResponse: CMessageBridge {
         c.pointee.closest_date_guesses = try arena.messages(self.closestDateGuesses, field: "closest_date_guesses")
     }
 }
+
+extension Kindred_Gamification_V1_BabyNameSuggestion: CMessageBridge {
+    typealias CStruct = Kindred__Gamification__V1__BabyNameSuggestion
+
+    static var cDescriptor: UnsafePointer<ProtobufCMessageDescriptor> { CKindredProto_descriptor_kindred__gamification__v1__baby_name_suggestion() }
+
+    init(c m: UnsafePointer<CStruct>) {
+        self.init()
+        self.suggestionID = CRead.string(m.pointee.suggestion_id)
+        self.name = CRead.string(m.pointee.name)
+        self.gender = Kindred_Gamification_V1_BabyVoteGender(rawValue: CRead.enumValue(m.pointee.gender))
+        self.suggestedByUserID = CRead.string(m.pointee.suggested_by_user_id)
+        self.likes = m.pointee.likes
+        self.likedByMe = m.pointee.liked_by_me != 0
+        self.createdAt = m.pointee.created_at.map { Kindred_Common_V1_Timestamp(c: $0) }
+    }
+
+    func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {
+        c.pointee.suggestion_id = try arena.string(self.suggestionID, field: "suggestion_id")
+        c.pointee.name = try arena.string(self.name, field: "name")
+        c.pointee.gender = CWrite.enumValue(self.gender)
+        c.pointee.suggested_by_user_id = try arena.string(self.suggestedByUserID, field: "suggested_by_user_id")
+        c.pointee.likes = self.likes
+        c.pointee.liked_by_me = self.likedByMe ? 1 : 0
+        c.pointee.created_at = try arena.optionalMessage(self.createdAt, field: "created_at")
+    }
+}
+
+extension Kindred_Gamification_V1_SuggestBabyNameRequest: CMessageBridge {
+    typealias CStruct = Kindred__Gamification__V1__SuggestBabyNameRequest
+
+    static var cDescriptor: UnsafePointer<ProtobufCMessageDescriptor> { CKindredProto_descriptor_kindred__gamification__v1__suggest_baby_name_request() }
+
+    init(c m: UnsafePointer<CStruct>) {
+        self.init()
+        self.profileID = CRead.string(m.pointee.profile_id)
+        self.name = CRead.string(m.pointee.name)
+        self.gender = Kindred_Gamification_V1_BabyVoteGender(rawValue: CRead.enumValue(m.pointee.gender))
+    }
+
+    func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {
+        c.pointee.profile_id = try arena.string(self.profileID, field: "profile_id")
+        c.pointee.name = try arena.string(self.name, field: "name")
+        c.pointee.gender = CWrite.enumValue(self.gender)
+    }
+}
+
+extension Kindred_Gamification_V1_SuggestBabyNameResponse: CMessageBridge {
+    typealias CStruct = Kindred__Gamification__V1__SuggestBabyNameResponse
+
+    static var cDescriptor: UnsafePointer<ProtobufCMessageDescriptor> { CKindredProto_descriptor_kindred__gamification__v1__suggest_baby_name_response() }
+
+    init(c m: UnsafePointer<CStruct>) {
+        self.init()
+        self.suggestion = m.pointee.suggestion.map { Kindred_Gamification_V1_BabyNameSuggestion(c: $0) }
+    }
+
+    func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {
+        c.pointee.suggestion = try arena.optionalMessage(self.suggestion, field: "suggestion")
+    }
+}
+
+extension Kindred_Gamification_V1_ListBabyNameSuggestionsRequest: CMessageBridge {
+    typealias CStruct = Kindred__Gamification__V1__ListBabyNameSuggestionsRequest
+
+    static var cDescriptor: UnsafePointer<ProtobufCMessageDescriptor> { CKindredProto_descriptor_kindred__gamification__v1__list_baby_name_suggestions_request() }
+
+    init(c m: UnsafePointer<CStruct>) {
+        self.init()
+        self.profileID = CRead.string(m.pointee.profile_id)
+    }
+
+    func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {
+        c.pointee.profile_id = try arena.string(self.profileID, field: "profile_id")
+    }
+}
+
+extension Kindred_Gamification_V1_ListBabyNameSuggestionsResponse: CMessageBridge {
+    typealias CStruct = Kindred__Gamification__V1__ListBabyNameSuggestionsResponse
+
+    static var cDescriptor: UnsafePointer<ProtobufCMessageDescriptor> { CKindredProto_descriptor_kindred__gamification__v1__list_baby_name_suggestions_response() }
+
+    init(c m: UnsafePointer<CStruct>) {
+        self.init()
+        self.suggestions = CRead.messages(m.pointee.suggestions, m.pointee.n_suggestions)
+    }
+
+    func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {
+        c.pointee.n_suggestions = self.suggestions.count
+        c.pointee.suggestions = try arena.messages(self.suggestions, field: "suggestions")
+    }
+}
+
+extension Kindred_Gamification_V1_LikeBabyNameSuggestionRequest: CMessageBridge {
+    typealias CStruct = Kindred__Gamification__V1__LikeBabyNameSuggestionRequest
+
+    static var cDescriptor: UnsafePointer<ProtobufCMessageDescriptor> { CKindredProto_descriptor_kindred__gamification__v1__like_baby_name_suggestion_request() }
+
+    init(c m: UnsafePointer<CStruct>) {
+        self.init()
+        self.profileID = CRead.string(m.pointee.profile_id)
+        self.suggestionID = CRead.string(m.pointee.suggestion_id)
+    }
+
+    func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {
+        c.pointee.profile_id = try arena.string(self.profileID, field: "profile_id")
+        c.pointee.suggestion_id = try arena.string(self.suggestionID, field: "suggestion_id")
+    }
+}
+
+extension Kindred_Gamification_V1_LikeBabyNameSuggestionResponse: CMessageBridge {
+    typealias CStruct = Kindred__Gamification__V1__LikeBabyNameSuggestionResponse
+
+    static var cDescriptor: UnsafePointer<ProtobufCMessageDescriptor> { CKindredProto_descriptor_kindred__gamification__v1__like_baby_name_suggestion_response() }
+
+    init(c m: UnsafePointer<CStruct>) {
+        self.init()
+        self.suggestion = m.pointee.suggestion.map { Kindred_Gamification_V1_BabyNameSuggestion(c: $0) }
+    }
+
+    func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {
+        c.pointee.suggestion = try arena.optionalMessage(self.suggestion, field: "suggestion")
+    }
+}
+
+extension Kindred_Gamification_V1_BabyNameLiked: CMessageBridge {
+    typealias CStruct = Kindred__Gamification__V1__BabyNameLiked
+
+    static var cDescriptor: UnsafePointer<ProtobufCMessageDescriptor> { CKindredProto_descriptor_kindred__gamification__v1__baby_name_liked() }
+
+    init(c m: UnsafePointer<CStruct>) {
+        self.init()
+        self.profileID = CRead.string(m.pointee.profile_id)
+        self.suggestionID = CRead.string(m.pointee.suggestion_id)
+        self.name = CRead.string(m.pointee.name)
+        self.suggestedByUserID = CRead.string(m.pointee.suggested_by_user_id)
+        self.likedByUserID = CRead.string(m.pointee.liked_by_user_id)
+        self.likes = m.pointee.likes
+    }
+
+    func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {
+        c.pointee.profile_id = try arena.string(self.profileID, field: "profile_id")
+        c.pointee.suggestion_id = try arena.string(self.suggestionID, field: "suggestion_id")
+        c.pointee.name = try arena.string(self.name, field: "name")
+        c.pointee.suggested_by_user_id = try arena.string(self.suggestedByUserID, field: "suggested_by_user_id")
+        c.pointee.liked_by_user_id = try arena.string(self.likedByUserID, field: "liked_by_user_id")
+        c.pointee.likes = self.likes
+    }
+}

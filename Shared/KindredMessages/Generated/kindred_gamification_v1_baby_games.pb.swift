@@ -322,3 +322,245 @@ public struct Kindred_Gamification_V1_GetBabyVoteResultsResponse: ProtoMessage {
         try MessageCodec.encode(self)
     }
 }
+
+/// Name suggestions: any member suggests at most one name per gender per profile; a name already suggested on
+/// the profile, ignoring case, accents and spacing, is ALREADY_EXISTS NAME_ALREADY_SUGGESTED naming it
+/// (ErrorInfo metadata suggestion_id and name). Members like a suggestion once; each like is a
+/// `baby_name.liked` event on gamification's WatchEvents, from which family notifies the suggester.
+public struct Kindred_Gamification_V1_BabyNameSuggestion: ProtoMessage {
+    public static var protoMessageName: String { "kindred.gamification.v1.BabyNameSuggestion" }
+
+    public var suggestionID: String = ""
+    public var name: String = ""
+    public var gender: Kindred_Gamification_V1_BabyVoteGender = .init()
+    public var suggestedByUserID: String = ""
+    public var likes: Int32 = 0
+    /// Whether the caller has liked it.
+    public var likedByMe: Bool = false
+    public var createdAt: Kindred_Common_V1_Timestamp? = nil
+
+    public init() {}
+
+    /// A message with the given fields; the others keep their defaults.
+    public init(
+        suggestionID: String = "",
+        name: String = "",
+        gender: Kindred_Gamification_V1_BabyVoteGender = .init(),
+        suggestedByUserID: String = "",
+        likes: Int32 = 0,
+        likedByMe: Bool = false,
+        createdAt: Kindred_Common_V1_Timestamp? = nil
+    ) {
+        self.suggestionID = suggestionID
+        self.name = name
+        self.gender = gender
+        self.suggestedByUserID = suggestedByUserID
+        self.likes = likes
+        self.likedByMe = likedByMe
+        self.createdAt = createdAt
+    }
+
+    public init(serializedBytes bytes: UnsafeRawBufferPointer, maxSize: Int) throws(MessageDecodingError) {
+        self = try MessageCodec.decode(bytes, maxSize: maxSize)
+    }
+
+    public func serializedBytes() throws(MessageEncodingError) -> [UInt8] {
+        try MessageCodec.encode(self)
+    }
+}
+
+/// `kindred.gamification.v1.SuggestBabyNameRequest`
+public struct Kindred_Gamification_V1_SuggestBabyNameRequest: ProtoMessage {
+    public static var protoMessageName: String { "kindred.gamification.v1.SuggestBabyNameRequest" }
+
+    public var profileID: String = ""
+    /// 1 to 50 characters.
+    public var name: String = ""
+    /// BABY_VOTE_GENDER_GIRL or BABY_VOTE_GENDER_BOY.
+    public var gender: Kindred_Gamification_V1_BabyVoteGender = .init()
+
+    public init() {}
+
+    /// A message with the given fields; the others keep their defaults.
+    public init(
+        profileID: String = "",
+        name: String = "",
+        gender: Kindred_Gamification_V1_BabyVoteGender = .init()
+    ) {
+        self.profileID = profileID
+        self.name = name
+        self.gender = gender
+    }
+
+    public init(serializedBytes bytes: UnsafeRawBufferPointer, maxSize: Int) throws(MessageDecodingError) {
+        self = try MessageCodec.decode(bytes, maxSize: maxSize)
+    }
+
+    public func serializedBytes() throws(MessageEncodingError) -> [UInt8] {
+        try MessageCodec.encode(self)
+    }
+}
+
+/// `kindred.gamification.v1.SuggestBabyNameResponse`
+public struct Kindred_Gamification_V1_SuggestBabyNameResponse: ProtoMessage {
+    public static var protoMessageName: String { "kindred.gamification.v1.SuggestBabyNameResponse" }
+
+    public var suggestion: Kindred_Gamification_V1_BabyNameSuggestion? = nil
+
+    public init() {}
+
+    /// A message with the given fields; the others keep their defaults.
+    public init(
+        suggestion: Kindred_Gamification_V1_BabyNameSuggestion? = nil
+    ) {
+        self.suggestion = suggestion
+    }
+
+    public init(serializedBytes bytes: UnsafeRawBufferPointer, maxSize: Int) throws(MessageDecodingError) {
+        self = try MessageCodec.decode(bytes, maxSize: maxSize)
+    }
+
+    public func serializedBytes() throws(MessageEncodingError) -> [UInt8] {
+        try MessageCodec.encode(self)
+    }
+}
+
+/// `kindred.gamification.v1.ListBabyNameSuggestionsRequest`
+public struct Kindred_Gamification_V1_ListBabyNameSuggestionsRequest: ProtoMessage {
+    public static var protoMessageName: String { "kindred.gamification.v1.ListBabyNameSuggestionsRequest" }
+
+    public var profileID: String = ""
+
+    public init() {}
+
+    /// A message with the given fields; the others keep their defaults.
+    public init(
+        profileID: String = ""
+    ) {
+        self.profileID = profileID
+    }
+
+    public init(serializedBytes bytes: UnsafeRawBufferPointer, maxSize: Int) throws(MessageDecodingError) {
+        self = try MessageCodec.decode(bytes, maxSize: maxSize)
+    }
+
+    public func serializedBytes() throws(MessageEncodingError) -> [UInt8] {
+        try MessageCodec.encode(self)
+    }
+}
+
+/// `kindred.gamification.v1.ListBabyNameSuggestionsResponse`
+public struct Kindred_Gamification_V1_ListBabyNameSuggestionsResponse: ProtoMessage {
+    public static var protoMessageName: String { "kindred.gamification.v1.ListBabyNameSuggestionsResponse" }
+
+    /// Most liked first, then the oldest; at most two per member, so a profile's list is short.
+    public var suggestions: [Kindred_Gamification_V1_BabyNameSuggestion] = []
+
+    public init() {}
+
+    /// A message with the given fields; the others keep their defaults.
+    public init(
+        suggestions: [Kindred_Gamification_V1_BabyNameSuggestion] = []
+    ) {
+        self.suggestions = suggestions
+    }
+
+    public init(serializedBytes bytes: UnsafeRawBufferPointer, maxSize: Int) throws(MessageDecodingError) {
+        self = try MessageCodec.decode(bytes, maxSize: maxSize)
+    }
+
+    public func serializedBytes() throws(MessageEncodingError) -> [UInt8] {
+        try MessageCodec.encode(self)
+    }
+}
+
+/// `kindred.gamification.v1.LikeBabyNameSuggestionRequest`
+public struct Kindred_Gamification_V1_LikeBabyNameSuggestionRequest: ProtoMessage {
+    public static var protoMessageName: String { "kindred.gamification.v1.LikeBabyNameSuggestionRequest" }
+
+    public var profileID: String = ""
+    public var suggestionID: String = ""
+
+    public init() {}
+
+    /// A message with the given fields; the others keep their defaults.
+    public init(
+        profileID: String = "",
+        suggestionID: String = ""
+    ) {
+        self.profileID = profileID
+        self.suggestionID = suggestionID
+    }
+
+    public init(serializedBytes bytes: UnsafeRawBufferPointer, maxSize: Int) throws(MessageDecodingError) {
+        self = try MessageCodec.decode(bytes, maxSize: maxSize)
+    }
+
+    public func serializedBytes() throws(MessageEncodingError) -> [UInt8] {
+        try MessageCodec.encode(self)
+    }
+}
+
+/// `kindred.gamification.v1.LikeBabyNameSuggestionResponse`
+public struct Kindred_Gamification_V1_LikeBabyNameSuggestionResponse: ProtoMessage {
+    public static var protoMessageName: String { "kindred.gamification.v1.LikeBabyNameSuggestionResponse" }
+
+    public var suggestion: Kindred_Gamification_V1_BabyNameSuggestion? = nil
+
+    public init() {}
+
+    /// A message with the given fields; the others keep their defaults.
+    public init(
+        suggestion: Kindred_Gamification_V1_BabyNameSuggestion? = nil
+    ) {
+        self.suggestion = suggestion
+    }
+
+    public init(serializedBytes bytes: UnsafeRawBufferPointer, maxSize: Int) throws(MessageDecodingError) {
+        self = try MessageCodec.decode(bytes, maxSize: maxSize)
+    }
+
+    public func serializedBytes() throws(MessageEncodingError) -> [UInt8] {
+        try MessageCodec.encode(self)
+    }
+}
+
+/// The `baby_name.liked` event: a member liked a suggestion of someone else (family tells the suggester).
+public struct Kindred_Gamification_V1_BabyNameLiked: ProtoMessage {
+    public static var protoMessageName: String { "kindred.gamification.v1.BabyNameLiked" }
+
+    public var profileID: String = ""
+    public var suggestionID: String = ""
+    public var name: String = ""
+    public var suggestedByUserID: String = ""
+    public var likedByUserID: String = ""
+    /// The suggestion's likes with this one.
+    public var likes: Int32 = 0
+
+    public init() {}
+
+    /// A message with the given fields; the others keep their defaults.
+    public init(
+        profileID: String = "",
+        suggestionID: String = "",
+        name: String = "",
+        suggestedByUserID: String = "",
+        likedByUserID: String = "",
+        likes: Int32 = 0
+    ) {
+        self.profileID = profileID
+        self.suggestionID = suggestionID
+        self.name = name
+        self.suggestedByUserID = suggestedByUserID
+        self.likedByUserID = likedByUserID
+        self.likes = likes
+    }
+
+    public init(serializedBytes bytes: UnsafeRawBufferPointer, maxSize: Int) throws(MessageDecodingError) {
+        self = try MessageCodec.decode(bytes, maxSize: maxSize)
+    }
+
+    public func serializedBytes() throws(MessageEncodingError) -> [UInt8] {
+        try MessageCodec.encode(self)
+    }
+}

@@ -13,5 +13,6 @@ enum GamificationMigrations {
         EventOutbox.migration(schema: "gamification", version: 7),
         v8SeedPopularChallenges,
         v9CreateBabyVotes,
+        v10CreateBabyNameSuggestions,
     ]
 }

@@ -3,13 +3,6 @@ import KindredHandlers
 import KindredRPC
 import KindredRuntime
 
-/// A baby profile's kinds of id, as gamification names them; family owns the profiles.
-extension IDKind {
-    enum BabyProfile {}
-}
-
-typealias BabyProfileID = ID<IDKind.BabyProfile>
-
 /// What a member is on a baby profile, as family says.
 enum BabyMemberRole: Sendable, Equatable {
     case owner

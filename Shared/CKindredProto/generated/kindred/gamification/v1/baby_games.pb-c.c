@@ -457,6 +457,366 @@ void   kindred__gamification__v1__get_baby_vote_results_response__free_unpacked
   assert(message->base.descriptor == &kindred__gamification__v1__get_baby_vote_results_response__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   kindred__gamification__v1__baby_name_suggestion__init
+                     (Kindred__Gamification__V1__BabyNameSuggestion         *message)
+{
+  static const Kindred__Gamification__V1__BabyNameSuggestion init_value = KINDRED__GAMIFICATION__V1__BABY_NAME_SUGGESTION__INIT;
+  *message = init_value;
+}
+size_t kindred__gamification__v1__baby_name_suggestion__get_packed_size
+                     (const Kindred__Gamification__V1__BabyNameSuggestion *message)
+{
+  assert(message->base.descriptor == &kindred__gamification__v1__baby_name_suggestion__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t kindred__gamification__v1__baby_name_suggestion__pack
+                     (const Kindred__Gamification__V1__BabyNameSuggestion *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &kindred__gamification__v1__baby_name_suggestion__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t kindred__gamification__v1__baby_name_suggestion__pack_to_buffer
+                     (const Kindred__Gamification__V1__BabyNameSuggestion *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &kindred__gamification__v1__baby_name_suggestion__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Kindred__Gamification__V1__BabyNameSuggestion *
+       kindred__gamification__v1__baby_name_suggestion__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Kindred__Gamification__V1__BabyNameSuggestion *)
+     protobuf_c_message_unpack (&kindred__gamification__v1__baby_name_suggestion__descriptor,
+                                allocator, len, data);
+}
+void   kindred__gamification__v1__baby_name_suggestion__free_unpacked
+                     (Kindred__Gamification__V1__BabyNameSuggestion *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &kindred__gamification__v1__baby_name_suggestion__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   kindred__gamification__v1__suggest_baby_name_request__init
+                     (Kindred__Gamification__V1__SuggestBabyNameRequest         *message)
+{
+  static const Kindred__Gamification__V1__SuggestBabyNameRequest init_value = KINDRED__GAMIFICATION__V1__SUGGEST_BABY_NAME_REQUEST__INIT;
+  *message = init_value;
+}
+size_t kindred__gamification__v1__suggest_baby_name_request__get_packed_size
+                     (const Kindred__Gamification__V1__SuggestBabyNameRequest *message)
+{
+  assert(message->base.descriptor == &kindred__gamification__v1__suggest_baby_name_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t kindred__gamification__v1__suggest_baby_name_request__pack
+                     (const Kindred__Gamification__V1__SuggestBabyNameRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &kindred__gamification__v1__suggest_baby_name_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t kindred__gamification__v1__suggest_baby_name_request__pack_to_buffer
+                     (const Kindred__Gamification__V1__SuggestBabyNameRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &kindred__gamification__v1__suggest_baby_name_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Kindred__Gamification__V1__SuggestBabyNameRequest *
+       kindred__gamification__v1__suggest_baby_name_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Kindred__Gamification__V1__SuggestBabyNameRequest *)
+     protobuf_c_message_unpack (&kindred__gamification__v1__suggest_baby_name_request__descriptor,
+                                allocator, len, data);
+}
+void   kindred__gamification__v1__suggest_baby_name_request__free_unpacked
+                     (Kindred__Gamification__V1__SuggestBabyNameRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &kindred__gamification__v1__suggest_baby_name_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   kindred__gamification__v1__suggest_baby_name_response__init
+                     (Kindred__Gamification__V1__SuggestBabyNameResponse         *message)
+{
+  static const Kindred__Gamification__V1__SuggestBabyNameResponse init_value = KINDRED__GAMIFICATION__V1__SUGGEST_BABY_NAME_RESPONSE__INIT;
+  *message = init_value;
+}
+size_t kindred__gamification__v1__suggest_baby_name_response__get_packed_size
+                     (const Kindred__Gamification__V1__SuggestBabyNameResponse *message)
+{
+  assert(message->base.descriptor == &kindred__gamification__v1__suggest_baby_name_response__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t kindred__gamification__v1__suggest_baby_name_response__pack
+                     (const Kindred__Gamification__V1__SuggestBabyNameResponse *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &kindred__gamification__v1__suggest_baby_name_response__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t kindred__gamification__v1__suggest_baby_name_response__pack_to_buffer
+                     (const Kindred__Gamification__V1__SuggestBabyNameResponse *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &kindred__gamification__v1__suggest_baby_name_response__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Kindred__Gamification__V1__SuggestBabyNameResponse *
+       kindred__gamification__v1__suggest_baby_name_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Kindred__Gamification__V1__SuggestBabyNameResponse *)
+     protobuf_c_message_unpack (&kindred__gamification__v1__suggest_baby_name_response__descriptor,
+                                allocator, len, data);
+}
+void   kindred__gamification__v1__suggest_baby_name_response__free_unpacked
+                     (Kindred__Gamification__V1__SuggestBabyNameResponse *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &kindred__gamification__v1__suggest_baby_name_response__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   kindred__gamification__v1__list_baby_name_suggestions_request__init
+                     (Kindred__Gamification__V1__ListBabyNameSuggestionsRequest         *message)
+{
+  static const Kindred__Gamification__V1__ListBabyNameSuggestionsRequest init_value = KINDRED__GAMIFICATION__V1__LIST_BABY_NAME_SUGGESTIONS_REQUEST__INIT;
+  *message = init_value;
+}
+size_t kindred__gamification__v1__list_baby_name_suggestions_request__get_packed_size
+                     (const Kindred__Gamification__V1__ListBabyNameSuggestionsRequest *message)
+{
+  assert(message->base.descriptor == &kindred__gamification__v1__list_baby_name_suggestions_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t kindred__gamification__v1__list_baby_name_suggestions_request__pack
+                     (const Kindred__Gamification__V1__ListBabyNameSuggestionsRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &kindred__gamification__v1__list_baby_name_suggestions_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t kindred__gamification__v1__list_baby_name_suggestions_request__pack_to_buffer
+                     (const Kindred__Gamification__V1__ListBabyNameSuggestionsRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &kindred__gamification__v1__list_baby_name_suggestions_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Kindred__Gamification__V1__ListBabyNameSuggestionsRequest *
+       kindred__gamification__v1__list_baby_name_suggestions_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Kindred__Gamification__V1__ListBabyNameSuggestionsRequest *)
+     protobuf_c_message_unpack (&kindred__gamification__v1__list_baby_name_suggestions_request__descriptor,
+                                allocator, len, data);
+}
+void   kindred__gamification__v1__list_baby_name_suggestions_request__free_unpacked
+                     (Kindred__Gamification__V1__ListBabyNameSuggestionsRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &kindred__gamification__v1__list_baby_name_suggestions_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   kindred__gamification__v1__list_baby_name_suggestions_response__init
+                     (Kindred__Gamification__V1__ListBabyNameSuggestionsResponse         *message)
+{
+  static const Kindred__Gamification__V1__ListBabyNameSuggestionsResponse init_value = KINDRED__GAMIFICATION__V1__LIST_BABY_NAME_SUGGESTIONS_RESPONSE__INIT;
+  *message = init_value;
+}
+size_t kindred__gamification__v1__list_baby_name_suggestions_response__get_packed_size
+                     (const Kindred__Gamification__V1__ListBabyNameSuggestionsResponse *message)
+{
+  assert(message->base.descriptor == &kindred__gamification__v1__list_baby_name_suggestions_response__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t kindred__gamification__v1__list_baby_name_suggestions_response__pack
+                     (const Kindred__Gamification__V1__ListBabyNameSuggestionsResponse *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &kindred__gamification__v1__list_baby_name_suggestions_response__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t kindred__gamification__v1__list_baby_name_suggestions_response__pack_to_buffer
+                     (const Kindred__Gamification__V1__ListBabyNameSuggestionsResponse *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &kindred__gamification__v1__list_baby_name_suggestions_response__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Kindred__Gamification__V1__ListBabyNameSuggestionsResponse *
+       kindred__gamification__v1__list_baby_name_suggestions_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Kindred__Gamification__V1__ListBabyNameSuggestionsResponse *)
+     protobuf_c_message_unpack (&kindred__gamification__v1__list_baby_name_suggestions_response__descriptor,
+                                allocator, len, data);
+}
+void   kindred__gamification__v1__list_baby_name_suggestions_response__free_unpacked
+                     (Kindred__Gamification__V1__ListBabyNameSuggestionsResponse *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &kindred__gamification__v1__list_baby_name_suggestions_response__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   kindred__gamification__v1__like_baby_name_suggestion_request__init
+                     (Kindred__Gamification__V1__LikeBabyNameSuggestionRequest         *message)
+{
+  static const Kindred__Gamification__V1__LikeBabyNameSuggestionRequest init_value = KINDRED__GAMIFICATION__V1__LIKE_BABY_NAME_SUGGESTION_REQUEST__INIT;
+  *message = init_value;
+}
+size_t kindred__gamification__v1__like_baby_name_suggestion_request__get_packed_size
+                     (const Kindred__Gamification__V1__LikeBabyNameSuggestionRequest *message)
+{
+  assert(message->base.descriptor == &kindred__gamification__v1__like_baby_name_suggestion_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t kindred__gamification__v1__like_baby_name_suggestion_request__pack
+                     (const Kindred__Gamification__V1__LikeBabyNameSuggestionRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &kindred__gamification__v1__like_baby_name_suggestion_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t kindred__gamification__v1__like_baby_name_suggestion_request__pack_to_buffer
+                     (const Kindred__Gamification__V1__LikeBabyNameSuggestionRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &kindred__gamification__v1__like_baby_name_suggestion_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Kindred__Gamification__V1__LikeBabyNameSuggestionRequest *
+       kindred__gamification__v1__like_baby_name_suggestion_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Kindred__Gamification__V1__LikeBabyNameSuggestionRequest *)
+     protobuf_c_message_unpack (&kindred__gamification__v1__like_baby_name_suggestion_request__descriptor,
+                                allocator, len, data);
+}
+void   kindred__gamification__v1__like_baby_name_suggestion_request__free_unpacked
+                     (Kindred__Gamification__V1__LikeBabyNameSuggestionRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &kindred__gamification__v1__like_baby_name_suggestion_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   kindred__gamification__v1__like_baby_name_suggestion_response__init
+                     (Kindred__Gamification__V1__LikeBabyNameSuggestionResponse         *message)
+{
+  static const Kindred__Gamification__V1__LikeBabyNameSuggestionResponse init_value = KINDRED__GAMIFICATION__V1__LIKE_BABY_NAME_SUGGESTION_RESPONSE__INIT;
+  *message = init_value;
+}
+size_t kindred__gamification__v1__like_baby_name_suggestion_response__get_packed_size
+                     (const Kindred__Gamification__V1__LikeBabyNameSuggestionResponse *message)
+{
+  assert(message->base.descriptor == &kindred__gamification__v1__like_baby_name_suggestion_response__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t kindred__gamification__v1__like_baby_name_suggestion_response__pack
+                     (const Kindred__Gamification__V1__LikeBabyNameSuggestionResponse *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &kindred__gamification__v1__like_baby_name_suggestion_response__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t kindred__gamification__v1__like_baby_name_suggestion_response__pack_to_buffer
+                     (const Kindred__Gamification__V1__LikeBabyNameSuggestionResponse *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &kindred__gamification__v1__like_baby_name_suggestion_response__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Kindred__Gamification__V1__LikeBabyNameSuggestionResponse *
+       kindred__gamification__v1__like_baby_name_suggestion_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Kindred__Gamification__V1__LikeBabyNameSuggestionResponse *)
+     protobuf_c_message_unpack (&kindred__gamification__v1__like_baby_name_suggestion_response__descriptor,
+                                allocator, len, data);
+}
+void   kindred__gamification__v1__like_baby_name_suggestion_response__free_unpacked
+                     (Kindred__Gamification__V1__LikeBabyNameSuggestionResponse *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &kindred__gamification__v1__like_baby_name_suggestion_response__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   kindred__gamification__v1__baby_name_liked__init
+                     (Kindred__Gamification__V1__BabyNameLiked         *message)
+{
+  static const Kindred__Gamification__V1__BabyNameLiked init_value = KINDRED__GAMIFICATION__V1__BABY_NAME_LIKED__INIT;
+  *message = init_value;
+}
+size_t kindred__gamification__v1__baby_name_liked__get_packed_size
+                     (const Kindred__Gamification__V1__BabyNameLiked *message)
+{
+  assert(message->base.descriptor == &kindred__gamification__v1__baby_name_liked__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t kindred__gamification__v1__baby_name_liked__pack
+                     (const Kindred__Gamification__V1__BabyNameLiked *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &kindred__gamification__v1__baby_name_liked__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t kindred__gamification__v1__baby_name_liked__pack_to_buffer
+                     (const Kindred__Gamification__V1__BabyNameLiked *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &kindred__gamification__v1__baby_name_liked__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Kindred__Gamification__V1__BabyNameLiked *
+       kindred__gamification__v1__baby_name_liked__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Kindred__Gamification__V1__BabyNameLiked *)
+     protobuf_c_message_unpack (&kindred__gamification__v1__baby_name_liked__descriptor,
+                                allocator, len, data);
+}
+void   kindred__gamification__v1__baby_name_liked__free_unpacked
+                     (Kindred__Gamification__V1__BabyNameLiked *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &kindred__gamification__v1__baby_name_liked__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 static const ProtobufCFieldDescriptor kindred__gamification__v1__cast_baby_vote_request__field_descriptors[4] =
 {
   {
@@ -1049,6 +1409,492 @@ const ProtobufCMessageDescriptor kindred__gamification__v1__get_baby_vote_result
   kindred__gamification__v1__get_baby_vote_results_response__field_indices_by_name,
   1,  kindred__gamification__v1__get_baby_vote_results_response__number_ranges,
   (ProtobufCMessageInit) kindred__gamification__v1__get_baby_vote_results_response__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor kindred__gamification__v1__baby_name_suggestion__field_descriptors[7] =
+{
+  {
+    "suggestion_id",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Gamification__V1__BabyNameSuggestion, suggestion_id),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "name",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Gamification__V1__BabyNameSuggestion, name),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "gender",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_ENUM,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Gamification__V1__BabyNameSuggestion, gender),
+    &kindred__gamification__v1__baby_vote_gender__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "suggested_by_user_id",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Gamification__V1__BabyNameSuggestion, suggested_by_user_id),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "likes",
+    5,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT32,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Gamification__V1__BabyNameSuggestion, likes),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "liked_by_me",
+    6,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Gamification__V1__BabyNameSuggestion, liked_by_me),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "created_at",
+    7,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Gamification__V1__BabyNameSuggestion, created_at),
+    &kindred__common__v1__timestamp__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned kindred__gamification__v1__baby_name_suggestion__field_indices_by_name[] = {
+  6,   /* field[6] = created_at */
+  2,   /* field[2] = gender */
+  5,   /* field[5] = liked_by_me */
+  4,   /* field[4] = likes */
+  1,   /* field[1] = name */
+  3,   /* field[3] = suggested_by_user_id */
+  0,   /* field[0] = suggestion_id */
+};
+static const ProtobufCIntRange kindred__gamification__v1__baby_name_suggestion__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 7 }
+};
+const ProtobufCMessageDescriptor kindred__gamification__v1__baby_name_suggestion__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "kindred.gamification.v1.BabyNameSuggestion",
+  "BabyNameSuggestion",
+  "Kindred__Gamification__V1__BabyNameSuggestion",
+  "kindred.gamification.v1",
+  sizeof(Kindred__Gamification__V1__BabyNameSuggestion),
+  7,
+  kindred__gamification__v1__baby_name_suggestion__field_descriptors,
+  kindred__gamification__v1__baby_name_suggestion__field_indices_by_name,
+  1,  kindred__gamification__v1__baby_name_suggestion__number_ranges,
+  (ProtobufCMessageInit) kindred__gamification__v1__baby_name_suggestion__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor kindred__gamification__v1__suggest_baby_name_request__field_descriptors[3] =
+{
+  {
+    "profile_id",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Gamification__V1__SuggestBabyNameRequest, profile_id),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "name",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Gamification__V1__SuggestBabyNameRequest, name),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "gender",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_ENUM,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Gamification__V1__SuggestBabyNameRequest, gender),
+    &kindred__gamification__v1__baby_vote_gender__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned kindred__gamification__v1__suggest_baby_name_request__field_indices_by_name[] = {
+  2,   /* field[2] = gender */
+  1,   /* field[1] = name */
+  0,   /* field[0] = profile_id */
+};
+static const ProtobufCIntRange kindred__gamification__v1__suggest_baby_name_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 3 }
+};
+const ProtobufCMessageDescriptor kindred__gamification__v1__suggest_baby_name_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "kindred.gamification.v1.SuggestBabyNameRequest",
+  "SuggestBabyNameRequest",
+  "Kindred__Gamification__V1__SuggestBabyNameRequest",
+  "kindred.gamification.v1",
+  sizeof(Kindred__Gamification__V1__SuggestBabyNameRequest),
+  3,
+  kindred__gamification__v1__suggest_baby_name_request__field_descriptors,
+  kindred__gamification__v1__suggest_baby_name_request__field_indices_by_name,
+  1,  kindred__gamification__v1__suggest_baby_name_request__number_ranges,
+  (ProtobufCMessageInit) kindred__gamification__v1__suggest_baby_name_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor kindred__gamification__v1__suggest_baby_name_response__field_descriptors[1] =
+{
+  {
+    "suggestion",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Gamification__V1__SuggestBabyNameResponse, suggestion),
+    &kindred__gamification__v1__baby_name_suggestion__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned kindred__gamification__v1__suggest_baby_name_response__field_indices_by_name[] = {
+  0,   /* field[0] = suggestion */
+};
+static const ProtobufCIntRange kindred__gamification__v1__suggest_baby_name_response__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor kindred__gamification__v1__suggest_baby_name_response__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "kindred.gamification.v1.SuggestBabyNameResponse",
+  "SuggestBabyNameResponse",
+  "Kindred__Gamification__V1__SuggestBabyNameResponse",
+  "kindred.gamification.v1",
+  sizeof(Kindred__Gamification__V1__SuggestBabyNameResponse),
+  1,
+  kindred__gamification__v1__suggest_baby_name_response__field_descriptors,
+  kindred__gamification__v1__suggest_baby_name_response__field_indices_by_name,
+  1,  kindred__gamification__v1__suggest_baby_name_response__number_ranges,
+  (ProtobufCMessageInit) kindred__gamification__v1__suggest_baby_name_response__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor kindred__gamification__v1__list_baby_name_suggestions_request__field_descriptors[1] =
+{
+  {
+    "profile_id",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Gamification__V1__ListBabyNameSuggestionsRequest, profile_id),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned kindred__gamification__v1__list_baby_name_suggestions_request__field_indices_by_name[] = {
+  0,   /* field[0] = profile_id */
+};
+static const ProtobufCIntRange kindred__gamification__v1__list_baby_name_suggestions_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor kindred__gamification__v1__list_baby_name_suggestions_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "kindred.gamification.v1.ListBabyNameSuggestionsRequest",
+  "ListBabyNameSuggestionsRequest",
+  "Kindred__Gamification__V1__ListBabyNameSuggestionsRequest",
+  "kindred.gamification.v1",
+  sizeof(Kindred__Gamification__V1__ListBabyNameSuggestionsRequest),
+  1,
+  kindred__gamification__v1__list_baby_name_suggestions_request__field_descriptors,
+  kindred__gamification__v1__list_baby_name_suggestions_request__field_indices_by_name,
+  1,  kindred__gamification__v1__list_baby_name_suggestions_request__number_ranges,
+  (ProtobufCMessageInit) kindred__gamification__v1__list_baby_name_suggestions_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor kindred__gamification__v1__list_baby_name_suggestions_response__field_descriptors[1] =
+{
+  {
+    "suggestions",
+    1,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Kindred__Gamification__V1__ListBabyNameSuggestionsResponse, n_suggestions),
+    offsetof(Kindred__Gamification__V1__ListBabyNameSuggestionsResponse, suggestions),
+    &kindred__gamification__v1__baby_name_suggestion__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned kindred__gamification__v1__list_baby_name_suggestions_response__field_indices_by_name[] = {
+  0,   /* field[0] = suggestions */
+};
+static const ProtobufCIntRange kindred__gamification__v1__list_baby_name_suggestions_response__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor kindred__gamification__v1__list_baby_name_suggestions_response__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "kindred.gamification.v1.ListBabyNameSuggestionsResponse",
+  "ListBabyNameSuggestionsResponse",
+  "Kindred__Gamification__V1__ListBabyNameSuggestionsResponse",
+  "kindred.gamification.v1",
+  sizeof(Kindred__Gamification__V1__ListBabyNameSuggestionsResponse),
+  1,
+  kindred__gamification__v1__list_baby_name_suggestions_response__field_descriptors,
+  kindred__gamification__v1__list_baby_name_suggestions_response__field_indices_by_name,
+  1,  kindred__gamification__v1__list_baby_name_suggestions_response__number_ranges,
+  (ProtobufCMessageInit) kindred__gamification__v1__list_baby_name_suggestions_response__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor kindred__gamification__v1__like_baby_name_suggestion_request__field_descriptors[2] =
+{
+  {
+    "profile_id",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Gamification__V1__LikeBabyNameSuggestionRequest, profile_id),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "suggestion_id",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Gamification__V1__LikeBabyNameSuggestionRequest, suggestion_id),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned kindred__gamification__v1__like_baby_name_suggestion_request__field_indices_by_name[] = {
+  0,   /* field[0] = profile_id */
+  1,   /* field[1] = suggestion_id */
+};
+static const ProtobufCIntRange kindred__gamification__v1__like_baby_name_suggestion_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor kindred__gamification__v1__like_baby_name_suggestion_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "kindred.gamification.v1.LikeBabyNameSuggestionRequest",
+  "LikeBabyNameSuggestionRequest",
+  "Kindred__Gamification__V1__LikeBabyNameSuggestionRequest",
+  "kindred.gamification.v1",
+  sizeof(Kindred__Gamification__V1__LikeBabyNameSuggestionRequest),
+  2,
+  kindred__gamification__v1__like_baby_name_suggestion_request__field_descriptors,
+  kindred__gamification__v1__like_baby_name_suggestion_request__field_indices_by_name,
+  1,  kindred__gamification__v1__like_baby_name_suggestion_request__number_ranges,
+  (ProtobufCMessageInit) kindred__gamification__v1__like_baby_name_suggestion_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor kindred__gamification__v1__like_baby_name_suggestion_response__field_descriptors[1] =
+{
+  {
+    "suggestion",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Gamification__V1__LikeBabyNameSuggestionResponse, suggestion),
+    &kindred__gamification__v1__baby_name_suggestion__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned kindred__gamification__v1__like_baby_name_suggestion_response__field_indices_by_name[] = {
+  0,   /* field[0] = suggestion */
+};
+static const ProtobufCIntRange kindred__gamification__v1__like_baby_name_suggestion_response__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor kindred__gamification__v1__like_baby_name_suggestion_response__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "kindred.gamification.v1.LikeBabyNameSuggestionResponse",
+  "LikeBabyNameSuggestionResponse",
+  "Kindred__Gamification__V1__LikeBabyNameSuggestionResponse",
+  "kindred.gamification.v1",
+  sizeof(Kindred__Gamification__V1__LikeBabyNameSuggestionResponse),
+  1,
+  kindred__gamification__v1__like_baby_name_suggestion_response__field_descriptors,
+  kindred__gamification__v1__like_baby_name_suggestion_response__field_indices_by_name,
+  1,  kindred__gamification__v1__like_baby_name_suggestion_response__number_ranges,
+  (ProtobufCMessageInit) kindred__gamification__v1__like_baby_name_suggestion_response__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor kindred__gamification__v1__baby_name_liked__field_descriptors[6] =
+{
+  {
+    "profile_id",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Gamification__V1__BabyNameLiked, profile_id),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "suggestion_id",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Gamification__V1__BabyNameLiked, suggestion_id),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "name",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Gamification__V1__BabyNameLiked, name),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "suggested_by_user_id",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Gamification__V1__BabyNameLiked, suggested_by_user_id),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "liked_by_user_id",
+    5,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Gamification__V1__BabyNameLiked, liked_by_user_id),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "likes",
+    6,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT32,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Gamification__V1__BabyNameLiked, likes),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned kindred__gamification__v1__baby_name_liked__field_indices_by_name[] = {
+  4,   /* field[4] = liked_by_user_id */
+  5,   /* field[5] = likes */
+  2,   /* field[2] = name */
+  0,   /* field[0] = profile_id */
+  3,   /* field[3] = suggested_by_user_id */
+  1,   /* field[1] = suggestion_id */
+};
+static const ProtobufCIntRange kindred__gamification__v1__baby_name_liked__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 6 }
+};
+const ProtobufCMessageDescriptor kindred__gamification__v1__baby_name_liked__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "kindred.gamification.v1.BabyNameLiked",
+  "BabyNameLiked",
+  "Kindred__Gamification__V1__BabyNameLiked",
+  "kindred.gamification.v1",
+  sizeof(Kindred__Gamification__V1__BabyNameLiked),
+  6,
+  kindred__gamification__v1__baby_name_liked__field_descriptors,
+  kindred__gamification__v1__baby_name_liked__field_indices_by_name,
+  1,  kindred__gamification__v1__baby_name_liked__number_ranges,
+  (ProtobufCMessageInit) kindred__gamification__v1__baby_name_liked__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
 static const ProtobufCEnumValue kindred__gamification__v1__baby_vote_gender__enum_values_by_number[3] =

@@ -27,6 +27,14 @@ typedef struct Kindred__Gamification__V1__BabyDateGuess Kindred__Gamification__V
 typedef struct Kindred__Gamification__V1__BabyOwnVotes Kindred__Gamification__V1__BabyOwnVotes;
 typedef struct Kindred__Gamification__V1__BabyArrival Kindred__Gamification__V1__BabyArrival;
 typedef struct Kindred__Gamification__V1__GetBabyVoteResultsResponse Kindred__Gamification__V1__GetBabyVoteResultsResponse;
+typedef struct Kindred__Gamification__V1__BabyNameSuggestion Kindred__Gamification__V1__BabyNameSuggestion;
+typedef struct Kindred__Gamification__V1__SuggestBabyNameRequest Kindred__Gamification__V1__SuggestBabyNameRequest;
+typedef struct Kindred__Gamification__V1__SuggestBabyNameResponse Kindred__Gamification__V1__SuggestBabyNameResponse;
+typedef struct Kindred__Gamification__V1__ListBabyNameSuggestionsRequest Kindred__Gamification__V1__ListBabyNameSuggestionsRequest;
+typedef struct Kindred__Gamification__V1__ListBabyNameSuggestionsResponse Kindred__Gamification__V1__ListBabyNameSuggestionsResponse;
+typedef struct Kindred__Gamification__V1__LikeBabyNameSuggestionRequest Kindred__Gamification__V1__LikeBabyNameSuggestionRequest;
+typedef struct Kindred__Gamification__V1__LikeBabyNameSuggestionResponse Kindred__Gamification__V1__LikeBabyNameSuggestionResponse;
+typedef struct Kindred__Gamification__V1__BabyNameLiked Kindred__Gamification__V1__BabyNameLiked;
 
 
 /* --- enums --- */
@@ -206,6 +214,125 @@ struct  Kindred__Gamification__V1__GetBabyVoteResultsResponse
 #define KINDRED__GAMIFICATION__V1__GET_BABY_VOTE_RESULTS_RESPONSE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&kindred__gamification__v1__get_baby_vote_results_response__descriptor) \
     , NULL, 0,NULL, 0,NULL, 0,NULL, NULL, 0,NULL }
+
+
+/*
+ * Name suggestions: any member suggests at most one name per gender per profile; a name already suggested on
+ * the profile, ignoring case, accents and spacing, is ALREADY_EXISTS NAME_ALREADY_SUGGESTED naming it
+ * (ErrorInfo metadata suggestion_id and name). Members like a suggestion once; each like is a
+ * `baby_name.liked` event on gamification's WatchEvents, from which family notifies the suggester.
+ */
+struct  Kindred__Gamification__V1__BabyNameSuggestion
+{
+  ProtobufCMessage base;
+  char *suggestion_id;
+  char *name;
+  Kindred__Gamification__V1__BabyVoteGender gender;
+  char *suggested_by_user_id;
+  int32_t likes;
+  /*
+   * Whether the caller has liked it.
+   */
+  protobuf_c_boolean liked_by_me;
+  Kindred__Common__V1__Timestamp *created_at;
+};
+#define KINDRED__GAMIFICATION__V1__BABY_NAME_SUGGESTION__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&kindred__gamification__v1__baby_name_suggestion__descriptor) \
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, KINDRED__GAMIFICATION__V1__BABY_VOTE_GENDER__BABY_VOTE_GENDER_UNSPECIFIED, (char *)protobuf_c_empty_string, 0, 0, NULL }
+
+
+struct  Kindred__Gamification__V1__SuggestBabyNameRequest
+{
+  ProtobufCMessage base;
+  char *profile_id;
+  /*
+   * 1 to 50 characters.
+   */
+  char *name;
+  /*
+   * BABY_VOTE_GENDER_GIRL or BABY_VOTE_GENDER_BOY.
+   */
+  Kindred__Gamification__V1__BabyVoteGender gender;
+};
+#define KINDRED__GAMIFICATION__V1__SUGGEST_BABY_NAME_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&kindred__gamification__v1__suggest_baby_name_request__descriptor) \
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, KINDRED__GAMIFICATION__V1__BABY_VOTE_GENDER__BABY_VOTE_GENDER_UNSPECIFIED }
+
+
+struct  Kindred__Gamification__V1__SuggestBabyNameResponse
+{
+  ProtobufCMessage base;
+  Kindred__Gamification__V1__BabyNameSuggestion *suggestion;
+};
+#define KINDRED__GAMIFICATION__V1__SUGGEST_BABY_NAME_RESPONSE__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&kindred__gamification__v1__suggest_baby_name_response__descriptor) \
+    , NULL }
+
+
+struct  Kindred__Gamification__V1__ListBabyNameSuggestionsRequest
+{
+  ProtobufCMessage base;
+  char *profile_id;
+};
+#define KINDRED__GAMIFICATION__V1__LIST_BABY_NAME_SUGGESTIONS_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&kindred__gamification__v1__list_baby_name_suggestions_request__descriptor) \
+    , (char *)protobuf_c_empty_string }
+
+
+struct  Kindred__Gamification__V1__ListBabyNameSuggestionsResponse
+{
+  ProtobufCMessage base;
+  /*
+   * Most liked first, then the oldest; at most two per member, so a profile's list is short.
+   */
+  size_t n_suggestions;
+  Kindred__Gamification__V1__BabyNameSuggestion **suggestions;
+};
+#define KINDRED__GAMIFICATION__V1__LIST_BABY_NAME_SUGGESTIONS_RESPONSE__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&kindred__gamification__v1__list_baby_name_suggestions_response__descriptor) \
+    , 0,NULL }
+
+
+struct  Kindred__Gamification__V1__LikeBabyNameSuggestionRequest
+{
+  ProtobufCMessage base;
+  char *profile_id;
+  char *suggestion_id;
+};
+#define KINDRED__GAMIFICATION__V1__LIKE_BABY_NAME_SUGGESTION_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&kindred__gamification__v1__like_baby_name_suggestion_request__descriptor) \
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string }
+
+
+struct  Kindred__Gamification__V1__LikeBabyNameSuggestionResponse
+{
+  ProtobufCMessage base;
+  Kindred__Gamification__V1__BabyNameSuggestion *suggestion;
+};
+#define KINDRED__GAMIFICATION__V1__LIKE_BABY_NAME_SUGGESTION_RESPONSE__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&kindred__gamification__v1__like_baby_name_suggestion_response__descriptor) \
+    , NULL }
+
+
+/*
+ * The `baby_name.liked` event: a member liked a suggestion of someone else (family tells the suggester).
+ */
+struct  Kindred__Gamification__V1__BabyNameLiked
+{
+  ProtobufCMessage base;
+  char *profile_id;
+  char *suggestion_id;
+  char *name;
+  char *suggested_by_user_id;
+  char *liked_by_user_id;
+  /*
+   * The suggestion's likes with this one.
+   */
+  int32_t likes;
+};
+#define KINDRED__GAMIFICATION__V1__BABY_NAME_LIKED__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&kindred__gamification__v1__baby_name_liked__descriptor) \
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0 }
 
 
 /* Kindred__Gamification__V1__CastBabyVoteRequest methods */
@@ -398,6 +525,158 @@ Kindred__Gamification__V1__GetBabyVoteResultsResponse *
 void   kindred__gamification__v1__get_baby_vote_results_response__free_unpacked
                      (Kindred__Gamification__V1__GetBabyVoteResultsResponse *message,
                       ProtobufCAllocator *allocator);
+/* Kindred__Gamification__V1__BabyNameSuggestion methods */
+void   kindred__gamification__v1__baby_name_suggestion__init
+                     (Kindred__Gamification__V1__BabyNameSuggestion         *message);
+size_t kindred__gamification__v1__baby_name_suggestion__get_packed_size
+                     (const Kindred__Gamification__V1__BabyNameSuggestion   *message);
+size_t kindred__gamification__v1__baby_name_suggestion__pack
+                     (const Kindred__Gamification__V1__BabyNameSuggestion   *message,
+                      uint8_t             *out);
+size_t kindred__gamification__v1__baby_name_suggestion__pack_to_buffer
+                     (const Kindred__Gamification__V1__BabyNameSuggestion   *message,
+                      ProtobufCBuffer     *buffer);
+Kindred__Gamification__V1__BabyNameSuggestion *
+       kindred__gamification__v1__baby_name_suggestion__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   kindred__gamification__v1__baby_name_suggestion__free_unpacked
+                     (Kindred__Gamification__V1__BabyNameSuggestion *message,
+                      ProtobufCAllocator *allocator);
+/* Kindred__Gamification__V1__SuggestBabyNameRequest methods */
+void   kindred__gamification__v1__suggest_baby_name_request__init
+                     (Kindred__Gamification__V1__SuggestBabyNameRequest         *message);
+size_t kindred__gamification__v1__suggest_baby_name_request__get_packed_size
+                     (const Kindred__Gamification__V1__SuggestBabyNameRequest   *message);
+size_t kindred__gamification__v1__suggest_baby_name_request__pack
+                     (const Kindred__Gamification__V1__SuggestBabyNameRequest   *message,
+                      uint8_t             *out);
+size_t kindred__gamification__v1__suggest_baby_name_request__pack_to_buffer
+                     (const Kindred__Gamification__V1__SuggestBabyNameRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Kindred__Gamification__V1__SuggestBabyNameRequest *
+       kindred__gamification__v1__suggest_baby_name_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   kindred__gamification__v1__suggest_baby_name_request__free_unpacked
+                     (Kindred__Gamification__V1__SuggestBabyNameRequest *message,
+                      ProtobufCAllocator *allocator);
+/* Kindred__Gamification__V1__SuggestBabyNameResponse methods */
+void   kindred__gamification__v1__suggest_baby_name_response__init
+                     (Kindred__Gamification__V1__SuggestBabyNameResponse         *message);
+size_t kindred__gamification__v1__suggest_baby_name_response__get_packed_size
+                     (const Kindred__Gamification__V1__SuggestBabyNameResponse   *message);
+size_t kindred__gamification__v1__suggest_baby_name_response__pack
+                     (const Kindred__Gamification__V1__SuggestBabyNameResponse   *message,
+                      uint8_t             *out);
+size_t kindred__gamification__v1__suggest_baby_name_response__pack_to_buffer
+                     (const Kindred__Gamification__V1__SuggestBabyNameResponse   *message,
+                      ProtobufCBuffer     *buffer);
+Kindred__Gamification__V1__SuggestBabyNameResponse *
+       kindred__gamification__v1__suggest_baby_name_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   kindred__gamification__v1__suggest_baby_name_response__free_unpacked
+                     (Kindred__Gamification__V1__SuggestBabyNameResponse *message,
+                      ProtobufCAllocator *allocator);
+/* Kindred__Gamification__V1__ListBabyNameSuggestionsRequest methods */
+void   kindred__gamification__v1__list_baby_name_suggestions_request__init
+                     (Kindred__Gamification__V1__ListBabyNameSuggestionsRequest         *message);
+size_t kindred__gamification__v1__list_baby_name_suggestions_request__get_packed_size
+                     (const Kindred__Gamification__V1__ListBabyNameSuggestionsRequest   *message);
+size_t kindred__gamification__v1__list_baby_name_suggestions_request__pack
+                     (const Kindred__Gamification__V1__ListBabyNameSuggestionsRequest   *message,
+                      uint8_t             *out);
+size_t kindred__gamification__v1__list_baby_name_suggestions_request__pack_to_buffer
+                     (const Kindred__Gamification__V1__ListBabyNameSuggestionsRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Kindred__Gamification__V1__ListBabyNameSuggestionsRequest *
+       kindred__gamification__v1__list_baby_name_suggestions_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   kindred__gamification__v1__list_baby_name_suggestions_request__free_unpacked
+                     (Kindred__Gamification__V1__ListBabyNameSuggestionsRequest *message,
+                      ProtobufCAllocator *allocator);
+/* Kindred__Gamification__V1__ListBabyNameSuggestionsResponse methods */
+void   kindred__gamification__v1__list_baby_name_suggestions_response__init
+                     (Kindred__Gamification__V1__ListBabyNameSuggestionsResponse         *message);
+size_t kindred__gamification__v1__list_baby_name_suggestions_response__get_packed_size
+                     (const Kindred__Gamification__V1__ListBabyNameSuggestionsResponse   *message);
+size_t kindred__gamification__v1__list_baby_name_suggestions_response__pack
+                     (const Kindred__Gamification__V1__ListBabyNameSuggestionsResponse   *message,
+                      uint8_t             *out);
+size_t kindred__gamification__v1__list_baby_name_suggestions_response__pack_to_buffer
+                     (const Kindred__Gamification__V1__ListBabyNameSuggestionsResponse   *message,
+                      ProtobufCBuffer     *buffer);
+Kindred__Gamification__V1__ListBabyNameSuggestionsResponse *
+       kindred__gamification__v1__list_baby_name_suggestions_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   kindred__gamification__v1__list_baby_name_suggestions_response__free_unpacked
+                     (Kindred__Gamification__V1__ListBabyNameSuggestionsResponse *message,
+                      ProtobufCAllocator *allocator);
+/* Kindred__Gamification__V1__LikeBabyNameSuggestionRequest methods */
+void   kindred__gamification__v1__like_baby_name_suggestion_request__init
+                     (Kindred__Gamification__V1__LikeBabyNameSuggestionRequest         *message);
+size_t kindred__gamification__v1__like_baby_name_suggestion_request__get_packed_size
+                     (const Kindred__Gamification__V1__LikeBabyNameSuggestionRequest   *message);
+size_t kindred__gamification__v1__like_baby_name_suggestion_request__pack
+                     (const Kindred__Gamification__V1__LikeBabyNameSuggestionRequest   *message,
+                      uint8_t             *out);
+size_t kindred__gamification__v1__like_baby_name_suggestion_request__pack_to_buffer
+                     (const Kindred__Gamification__V1__LikeBabyNameSuggestionRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Kindred__Gamification__V1__LikeBabyNameSuggestionRequest *
+       kindred__gamification__v1__like_baby_name_suggestion_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   kindred__gamification__v1__like_baby_name_suggestion_request__free_unpacked
+                     (Kindred__Gamification__V1__LikeBabyNameSuggestionRequest *message,
+                      ProtobufCAllocator *allocator);
+/* Kindred__Gamification__V1__LikeBabyNameSuggestionResponse methods */
+void   kindred__gamification__v1__like_baby_name_suggestion_response__init
+                     (Kindred__Gamification__V1__LikeBabyNameSuggestionResponse         *message);
+size_t kindred__gamification__v1__like_baby_name_suggestion_response__get_packed_size
+                     (const Kindred__Gamification__V1__LikeBabyNameSuggestionResponse   *message);
+size_t kindred__gamification__v1__like_baby_name_suggestion_response__pack
+                     (const Kindred__Gamification__V1__LikeBabyNameSuggestionResponse   *message,
+                      uint8_t             *out);
+size_t kindred__gamification__v1__like_baby_name_suggestion_response__pack_to_buffer
+                     (const Kindred__Gamification__V1__LikeBabyNameSuggestionResponse   *message,
+                      ProtobufCBuffer     *buffer);
+Kindred__Gamification__V1__LikeBabyNameSuggestionResponse *
+       kindred__gamification__v1__like_baby_name_suggestion_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   kindred__gamification__v1__like_baby_name_suggestion_response__free_unpacked
+                     (Kindred__Gamification__V1__LikeBabyNameSuggestionResponse *message,
+                      ProtobufCAllocator *allocator);
+/* Kindred__Gamification__V1__BabyNameLiked methods */
+void   kindred__gamification__v1__baby_name_liked__init
+                     (Kindred__Gamification__V1__BabyNameLiked         *message);
+size_t kindred__gamification__v1__baby_name_liked__get_packed_size
+                     (const Kindred__Gamification__V1__BabyNameLiked   *message);
+size_t kindred__gamification__v1__baby_name_liked__pack
+                     (const Kindred__Gamification__V1__BabyNameLiked   *message,
+                      uint8_t             *out);
+size_t kindred__gamification__v1__baby_name_liked__pack_to_buffer
+                     (const Kindred__Gamification__V1__BabyNameLiked   *message,
+                      ProtobufCBuffer     *buffer);
+Kindred__Gamification__V1__BabyNameLiked *
+       kindred__gamification__v1__baby_name_liked__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   kindred__gamification__v1__baby_name_liked__free_unpacked
+                     (Kindred__Gamification__V1__BabyNameLiked *message,
+                      ProtobufCAllocator *allocator);
 /* --- per-message closures --- */
 
 typedef void (*Kindred__Gamification__V1__CastBabyVoteRequest_Closure)
@@ -430,6 +709,30 @@ typedef void (*Kindred__Gamification__V1__BabyArrival_Closure)
 typedef void (*Kindred__Gamification__V1__GetBabyVoteResultsResponse_Closure)
                  (const Kindred__Gamification__V1__GetBabyVoteResultsResponse *message,
                   void *closure_data);
+typedef void (*Kindred__Gamification__V1__BabyNameSuggestion_Closure)
+                 (const Kindred__Gamification__V1__BabyNameSuggestion *message,
+                  void *closure_data);
+typedef void (*Kindred__Gamification__V1__SuggestBabyNameRequest_Closure)
+                 (const Kindred__Gamification__V1__SuggestBabyNameRequest *message,
+                  void *closure_data);
+typedef void (*Kindred__Gamification__V1__SuggestBabyNameResponse_Closure)
+                 (const Kindred__Gamification__V1__SuggestBabyNameResponse *message,
+                  void *closure_data);
+typedef void (*Kindred__Gamification__V1__ListBabyNameSuggestionsRequest_Closure)
+                 (const Kindred__Gamification__V1__ListBabyNameSuggestionsRequest *message,
+                  void *closure_data);
+typedef void (*Kindred__Gamification__V1__ListBabyNameSuggestionsResponse_Closure)
+                 (const Kindred__Gamification__V1__ListBabyNameSuggestionsResponse *message,
+                  void *closure_data);
+typedef void (*Kindred__Gamification__V1__LikeBabyNameSuggestionRequest_Closure)
+                 (const Kindred__Gamification__V1__LikeBabyNameSuggestionRequest *message,
+                  void *closure_data);
+typedef void (*Kindred__Gamification__V1__LikeBabyNameSuggestionResponse_Closure)
+                 (const Kindred__Gamification__V1__LikeBabyNameSuggestionResponse *message,
+                  void *closure_data);
+typedef void (*Kindred__Gamification__V1__BabyNameLiked_Closure)
+                 (const Kindred__Gamification__V1__BabyNameLiked *message,
+                  void *closure_data);
 
 /* --- services --- */
 
@@ -447,6 +750,14 @@ extern const ProtobufCMessageDescriptor kindred__gamification__v1__baby_date_gue
 extern const ProtobufCMessageDescriptor kindred__gamification__v1__baby_own_votes__descriptor;
 extern const ProtobufCMessageDescriptor kindred__gamification__v1__baby_arrival__descriptor;
 extern const ProtobufCMessageDescriptor kindred__gamification__v1__get_baby_vote_results_response__descriptor;
+extern const ProtobufCMessageDescriptor kindred__gamification__v1__baby_name_suggestion__descriptor;
+extern const ProtobufCMessageDescriptor kindred__gamification__v1__suggest_baby_name_request__descriptor;
+extern const ProtobufCMessageDescriptor kindred__gamification__v1__suggest_baby_name_response__descriptor;
+extern const ProtobufCMessageDescriptor kindred__gamification__v1__list_baby_name_suggestions_request__descriptor;
+extern const ProtobufCMessageDescriptor kindred__gamification__v1__list_baby_name_suggestions_response__descriptor;
+extern const ProtobufCMessageDescriptor kindred__gamification__v1__like_baby_name_suggestion_request__descriptor;
+extern const ProtobufCMessageDescriptor kindred__gamification__v1__like_baby_name_suggestion_response__descriptor;
+extern const ProtobufCMessageDescriptor kindred__gamification__v1__baby_name_liked__descriptor;
 
 PROTOBUF_C__END_DECLS
 

@@ -138,6 +138,18 @@ struct Kindred__Gamification__V1__GamificationService_Service
                                 const Kindred__Gamification__V1__GetBabyVoteResultsRequest *input,
                                 Kindred__Gamification__V1__GetBabyVoteResultsResponse_Closure closure,
                                 void *closure_data);
+  void (*suggest_baby_name)(Kindred__Gamification__V1__GamificationService_Service *service,
+                            const Kindred__Gamification__V1__SuggestBabyNameRequest *input,
+                            Kindred__Gamification__V1__SuggestBabyNameResponse_Closure closure,
+                            void *closure_data);
+  void (*list_baby_name_suggestions)(Kindred__Gamification__V1__GamificationService_Service *service,
+                                     const Kindred__Gamification__V1__ListBabyNameSuggestionsRequest *input,
+                                     Kindred__Gamification__V1__ListBabyNameSuggestionsResponse_Closure closure,
+                                     void *closure_data);
+  void (*like_baby_name_suggestion)(Kindred__Gamification__V1__GamificationService_Service *service,
+                                    const Kindred__Gamification__V1__LikeBabyNameSuggestionRequest *input,
+                                    Kindred__Gamification__V1__LikeBabyNameSuggestionResponse_Closure closure,
+                                    void *closure_data);
 };
 typedef void (*Kindred__Gamification__V1__GamificationService_ServiceDestroy)(Kindred__Gamification__V1__GamificationService_Service *);
 void kindred__gamification__v1__gamification_service__init (Kindred__Gamification__V1__GamificationService_Service *service,
@@ -171,7 +183,10 @@ void kindred__gamification__v1__gamification_service__init (Kindred__Gamificatio
       function_prefix__ ## watch_my_achievements,\
       function_prefix__ ## watch_events,\
       function_prefix__ ## cast_baby_vote,\
-      function_prefix__ ## get_baby_vote_results  }
+      function_prefix__ ## get_baby_vote_results,\
+      function_prefix__ ## suggest_baby_name,\
+      function_prefix__ ## list_baby_name_suggestions,\
+      function_prefix__ ## like_baby_name_suggestion  }
 void kindred__gamification__v1__gamification_service__upload_usage(ProtobufCService *service,
                                                                    const Kindred__Gamification__V1__UploadUsageRequest *input,
                                                                    Kindred__Gamification__V1__UploadUsageResponse_Closure closure,
@@ -276,6 +291,18 @@ void kindred__gamification__v1__gamification_service__get_baby_vote_results(Prot
                                                                             const Kindred__Gamification__V1__GetBabyVoteResultsRequest *input,
                                                                             Kindred__Gamification__V1__GetBabyVoteResultsResponse_Closure closure,
                                                                             void *closure_data);
+void kindred__gamification__v1__gamification_service__suggest_baby_name(ProtobufCService *service,
+                                                                        const Kindred__Gamification__V1__SuggestBabyNameRequest *input,
+                                                                        Kindred__Gamification__V1__SuggestBabyNameResponse_Closure closure,
+                                                                        void *closure_data);
+void kindred__gamification__v1__gamification_service__list_baby_name_suggestions(ProtobufCService *service,
+                                                                                 const Kindred__Gamification__V1__ListBabyNameSuggestionsRequest *input,
+                                                                                 Kindred__Gamification__V1__ListBabyNameSuggestionsResponse_Closure closure,
+                                                                                 void *closure_data);
+void kindred__gamification__v1__gamification_service__like_baby_name_suggestion(ProtobufCService *service,
+                                                                                const Kindred__Gamification__V1__LikeBabyNameSuggestionRequest *input,
+                                                                                Kindred__Gamification__V1__LikeBabyNameSuggestionResponse_Closure closure,
+                                                                                void *closure_data);
 
 /* --- descriptors --- */
 
