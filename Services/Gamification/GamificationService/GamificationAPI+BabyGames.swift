@@ -32,7 +32,8 @@ extension GamificationAPI {
         var violations = FieldViolations()
         let profile: BabyProfileID? = violations.id("profile_id", request.profileID)
         let name = BabyVote.name(request.name, field: "name", into: &violations)
-        let gender: Int? = request.gender == .girl || request.gender == .boy ? Int(request.gender.rawValue) : nil
+        let gender: Int? =
+            request.gender == .girl || request.gender == .boy ? Int(request.gender.rawValue) : nil
         if gender == nil { violations.add("gender", "must be BABY_VOTE_GENDER_GIRL or BABY_VOTE_GENDER_BOY") }
         let (profileID, checkedName, checkedGender) = try violations.throwIfAny(profile, name, gender)
         return .init(

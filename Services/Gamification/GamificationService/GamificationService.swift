@@ -28,7 +28,8 @@ public enum GamificationService {
                 credentials: credentials, context: context)
             environment.background.start("identity events") { await accountEvents.run() }
             let familyEvents = FamilyEventsConsumer.consumer(
-                family: Kindred_Family_V1_FamilyService.Client(try RPCClient(target: environment.peers.family)),
+                family: Kindred_Family_V1_FamilyService.Client(
+                    try RPCClient(target: environment.peers.family)),
                 credentials: credentials, context: context)
             environment.background.start("family events") { await familyEvents.run() }
             return [api]

@@ -39,7 +39,9 @@ extension GamificationTestStack {
     }
 
     /// Appends family's `baby.arrived` for `profile` to family's outbox, as the gallery's announcement does.
-    func announceArrival(of profile: String, born: Kindred_Common_V1_Date, name: String = "", gender: Int32 = 0)
+    func announceArrival(
+        of profile: String, born: Kindred_Common_V1_Date, name: String = "", gender: Int32 = 0
+    )
         async throws
     {
         let event = Kindred_Family_V1_Event(

@@ -12,7 +12,9 @@ import Testing
             let grandma = try await stack.register("grandma", age: 70)
             let profile = try await stack.babyProfile(ownedBy: mum, followers: [grandma])
             let first = try await stack.suggest("Zoë Anne", .girl, on: profile, as: grandma)
-            let refused = await rpcError { try await stack.suggest("  zoe  ANNE ", .girl, on: profile, as: mum) }
+            let refused = await rpcError {
+                try await stack.suggest("  zoe  ANNE ", .girl, on: profile, as: mum)
+            }
             #expect(refused?.code == .alreadyExists && refused?.reason == "NAME_ALREADY_SUGGESTED")
             #expect(refused?.metadata == ["suggestion_id": first.suggestionID, "name": "Zoë Anne"])
             #expect(refused?.message == "“Zoë Anne” has already been suggested; you can like it instead.")
@@ -57,7 +59,8 @@ import Testing
             let events = try await stack.pool.query(
                 "SELECT type, payload FROM gamification.event_outbox WHERE type = 'baby_name.liked'")
             #expect(events.count == 1, "one event for mum's like; none for her retry or grandma's own like")
-            let event = try Kindred_Gamification_V1_Event(serializedBytes: try events[0].decode([UInt8].self, column: 1))
+            let event = try Kindred_Gamification_V1_Event(
+                serializedBytes: try events[0].decode([UInt8].self, column: 1))
             guard case .babyNameLiked(let told) = event.payload else {
                 Issue.record("not a baby_name.liked payload")
                 return
@@ -75,7 +78,8 @@ import Testing
 extension GamificationTestStack {
     /// Suggests `name` for `gender` on `profile` as `user`.
     func suggest(
-        _ name: String, _ gender: Kindred_Gamification_V1_BabyVoteGender, on profile: String, as user: TestUser
+        _ name: String, _ gender: Kindred_Gamification_V1_BabyVoteGender, on profile: String,
+        as user: TestUser
     ) async throws -> Kindred_Gamification_V1_BabyNameSuggestion {
         try #require(
             try await gamification.suggestBabyName(

@@ -34,7 +34,10 @@ import Testing
             #expect(seen.arrival?.birthDate == day(2027, 3, 10) && seen.arrival?.name == "Zoe")
             #expect(seen.arrival?.gender == 1)
             #expect(seen.birthDateTallies.map(\.votes) == [1, 1, 1])
-            #expect(seen.birthDateTallies.map(\.birthDate) == [day(2027, 3, 9), day(2027, 3, 12), day(2027, 3, 20)])
+            #expect(
+                seen.birthDateTallies.map(\.birthDate) == [
+                    day(2027, 3, 9), day(2027, 3, 12), day(2027, 3, 20),
+                ])
             #expect(seen.genderTallies.map { [$0.gender.rawValue, $0.votes] } == [[1, 2], [2, 1]])
             #expect(seen.nameTallies.map(\.name) == ["Zoë Anne", "Luca"])
             #expect(seen.nameTallies.map(\.votes) == [2, 1])

@@ -17,7 +17,8 @@ import Testing
             let readers = [mum.bearer, grandma.bearer, aunt.bearer, admin]
             var beforeAnyVote: [String?] = []
             for reader in readers {
-                beforeAnyVote.append(await rpcError { try await stack.results(of: profile, options: reader) }?.message)
+                beforeAnyVote.append(
+                    await rpcError { try await stack.results(of: profile, options: reader) }?.message)
             }
 
             let cast = try await stack.vote(.birthDate(day(2027, 3, 14)), on: profile, as: grandma)

@@ -21,14 +21,16 @@ struct BabyNameSuggestions: Sendable {
         return try await context.database.transaction { tx in
             if try await BabyNameSuggestionStore.insert(
                 id, on: profile, name: name, gender: gender, by: member, at: now, in: tx),
-                let stored = try await BabyNameSuggestionStore.suggestion(id, on: profile, for: member, on: tx)
+                let stored = try await BabyNameSuggestionStore.suggestion(
+                    id, on: profile, for: member, on: tx)
             {
                 return stored
             }
             let clashes = try await BabyNameSuggestionStore.conflicts(
                 on: profile, name: name, gender: gender, by: member, in: tx)
             let mine = clashes.first {
-                $0.suggestion.suggestedByUserID == member.description && Int($0.suggestion.gender.rawValue) == gender
+                $0.suggestion.suggestedByUserID == member.description
+                    && Int($0.suggestion.gender.rawValue) == gender
             }
             if let mine, mine.sameName { return mine.suggestion }  // a retry
             if let named = clashes.first(where: \.sameName) {
@@ -54,8 +56,11 @@ struct BabyNameSuggestions: Sendable {
         try await requireMember(member, of: profile)
         let now = context.clock.now
         return try await context.database.transaction { tx in
-            guard let liked = try await BabyNameSuggestionStore.like(id, on: profile, by: member, at: now, in: tx),
-                let suggestion = try await BabyNameSuggestionStore.suggestion(id, on: profile, for: member, on: tx)
+            guard
+                let liked = try await BabyNameSuggestionStore.like(
+                    id, on: profile, by: member, at: now, in: tx),
+                let suggestion = try await BabyNameSuggestionStore.suggestion(
+                    id, on: profile, for: member, on: tx)
             else { throw GamificationError.suggestionNotFound }
             if liked && suggestion.suggestedByUserID != member.description {
                 let event = Kindred_Gamification_V1_Event(

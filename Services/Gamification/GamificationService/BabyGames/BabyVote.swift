@@ -20,8 +20,9 @@ enum BabyVote: Sendable, Equatable {
     }
 
     /// The request's profile and vote, every bad field named at once.
-    static func parse(_ request: Kindred_Gamification_V1_CastBabyVoteRequest) throws -> (BabyProfileID, BabyVote)
-    {
+    static func parse(_ request: Kindred_Gamification_V1_CastBabyVoteRequest) throws -> (
+        BabyProfileID, BabyVote
+    ) {
         var violations = FieldViolations()
         let profile: BabyProfileID? = violations.id("profile_id", request.profileID)
         var vote: BabyVote?
@@ -31,7 +32,9 @@ enum BabyVote: Sendable, Equatable {
             if vote == nil { violations.add("birth_date", "must be a real date from 1900 on") }
         case .gender(let gender):
             vote = gender == .girl || gender == .boy ? .gender(gender) : nil
-            if vote == nil { violations.add("gender", "must be BABY_VOTE_GENDER_GIRL or BABY_VOTE_GENDER_BOY") }
+            if vote == nil {
+                violations.add("gender", "must be BABY_VOTE_GENDER_GIRL or BABY_VOTE_GENDER_BOY")
+            }
         case .name(let name):
             vote = BabyVote.name(name, field: "name", into: &violations).map(BabyVote.name)
         case nil:

@@ -106,7 +106,8 @@ enum BabyNameSuggestionStore {
         let (_, id, name, gender, by, likes, createdAt, likedByMe) = try row.decode(
             (Bool, String, String, Int32, String, Int32, Date, Bool).self)
         return Kindred_Gamification_V1_BabyNameSuggestion(
-            suggestionID: id, name: name, gender: .init(rawValue: gender), suggestedByUserID: by, likes: likes,
+            suggestionID: id, name: name, gender: .init(rawValue: gender), suggestedByUserID: by,
+            likes: likes,
             likedByMe: likedByMe, createdAt: Kindred_Common_V1_Timestamp(createdAt))
     }
 }

@@ -65,7 +65,8 @@ enum BabyVoteStore {
         return try rows.first.map { row in
             let (date, name, gender, announcedAt) = try row.decode((String?, String, Int, Date?).self)
             return BabyArrival(
-                profile: profile, birthDate: date.flatMap(CalendarDate.init(iso:)), name: name, gender: gender,
+                profile: profile, birthDate: date.flatMap(CalendarDate.init(iso:)), name: name,
+                gender: gender,
                 announcedAt: announcedAt)
         }
     }
