@@ -13,6 +13,10 @@ struct GamificationAPI: Kindred_Gamification_V1_GamificationService.Service {
     let usage: Usage
     /// The apps the product suggests, which admins change.
     let popularApps: PopularApps
+    /// Followers' votes on a baby profile, secret until the arrival.
+    let babyVotes: BabyVotes
+    /// Names suggested on a baby profile, and their likes.
+    let babyNames: BabyNameSuggestions
 
     /// Builds every part from `context`.
     init(context: GamificationContext) throws {
@@ -22,6 +26,8 @@ struct GamificationAPI: Kindred_Gamification_V1_GamificationService.Service {
         challenges = Challenges(context: context)
         usage = Usage(context: context)
         popularApps = PopularApps(database: context.database)
+        babyVotes = BabyVotes(context: context)
+        babyNames = BabyNameSuggestions(context: context)
     }
 
     /// Ends the server streams, so that they do not hold the drain.

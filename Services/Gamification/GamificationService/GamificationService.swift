@@ -15,6 +15,8 @@ public enum GamificationService {
                 database: environment.database, clock: .system,
                 friends: try SocialFriendGraph(
                     socialTarget: environment.peers.social, credentials: credentials),
+                babyMembers: try FamilyBabyMemberships(
+                    familyTarget: environment.peers.family, credentials: credentials),
                 logger: environment.logger)
             let api = try GamificationAPI(context: context)
             environment.background.onDrain { await api.closeStreams() }
@@ -25,6 +27,11 @@ public enum GamificationService {
                     try RPCClient(target: environment.peers.identity)),
                 credentials: credentials, context: context)
             environment.background.start("identity events") { await accountEvents.run() }
+            let familyEvents = FamilyEventsConsumer.consumer(
+                family: Kindred_Family_V1_FamilyService.Client(
+                    try RPCClient(target: environment.peers.family)),
+                credentials: credentials, context: context)
+            environment.background.start("family events") { await familyEvents.run() }
             return [api]
         }
     )

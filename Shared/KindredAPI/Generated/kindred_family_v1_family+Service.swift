@@ -77,6 +77,7 @@ public enum Kindred_Family_V1_FamilyService {
         public static let squishArrival = MethodDescriptor(service: serviceName, method: "SquishArrival")
         public static let unsquishArrival = MethodDescriptor(service: serviceName, method: "UnsquishArrival")
         public static let getArrivalShare = MethodDescriptor(service: serviceName, method: "GetArrivalShare", readOnly: true)
+        public static let getBabyMembership = MethodDescriptor(service: serviceName, method: "GetBabyMembership", readOnly: true)
     }
 
     /// What a server implements; conforming gives `registerMethods(with:)` for free.
@@ -215,6 +216,8 @@ public enum Kindred_Family_V1_FamilyService {
         func unsquishArrival(_ request: Kindred_Family_V1_UnsquishArrivalRequest, context: ServerContext) async throws -> Kindred_Family_V1_UnsquishArrivalResponse
         /// `GetArrivalShare`
         func getArrivalShare(_ request: Kindred_Family_V1_GetArrivalShareRequest, context: ServerContext) async throws -> Kindred_Family_V1_GetArrivalShareResponse
+        /// `GetBabyMembership`
+        func getBabyMembership(_ request: Kindred_Family_V1_GetBabyMembershipRequest, context: ServerContext) async throws -> Kindred_Family_V1_GetBabyMembershipResponse
     }
 
     /// A typed client over an `RPCClient`: one method per unary, server- or client-streaming RPC.
@@ -561,6 +564,11 @@ public enum Kindred_Family_V1_FamilyService {
         public func getArrivalShare(_ request: Kindred_Family_V1_GetArrivalShareRequest, options: CallOptions = CallOptions()) async throws(RPCError) -> Kindred_Family_V1_GetArrivalShareResponse {
             try await rpc.unary(method: Method.getArrivalShare, request: request, options: options)
         }
+
+        /// `GetBabyMembership`
+        public func getBabyMembership(_ request: Kindred_Family_V1_GetBabyMembershipRequest, options: CallOptions = CallOptions()) async throws(RPCError) -> Kindred_Family_V1_GetBabyMembershipResponse {
+            try await rpc.unary(method: Method.getBabyMembership, request: request, options: options)
+        }
     }
 }
 
@@ -766,6 +774,9 @@ extension Kindred_Family_V1_FamilyService.Service {
         }
         router.registerUnary(Kindred_Family_V1_FamilyService.Method.getArrivalShare) { request, context in
             try await self.getArrivalShare(request, context: context)
+        }
+        router.registerUnary(Kindred_Family_V1_FamilyService.Method.getBabyMembership) { request, context in
+            try await self.getBabyMembership(request, context: context)
         }
     }
 }

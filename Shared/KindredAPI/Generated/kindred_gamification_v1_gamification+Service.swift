@@ -35,6 +35,11 @@ public enum Kindred_Gamification_V1_GamificationService {
         public static let watchMyAchievements = MethodDescriptor(service: serviceName, method: "WatchMyAchievements", readOnly: true)
         public static let watchEvents = MethodDescriptor(service: serviceName, method: "WatchEvents", readOnly: true)
         public static let getMyStanding = MethodDescriptor(service: serviceName, method: "GetMyStanding", readOnly: true)
+        public static let castBabyVote = MethodDescriptor(service: serviceName, method: "CastBabyVote")
+        public static let getBabyVoteResults = MethodDescriptor(service: serviceName, method: "GetBabyVoteResults", readOnly: true)
+        public static let suggestBabyName = MethodDescriptor(service: serviceName, method: "SuggestBabyName")
+        public static let listBabyNameSuggestions = MethodDescriptor(service: serviceName, method: "ListBabyNameSuggestions", readOnly: true)
+        public static let likeBabyNameSuggestion = MethodDescriptor(service: serviceName, method: "LikeBabyNameSuggestion")
     }
 
     /// What a server implements; conforming gives `registerMethods(with:)` for free.
@@ -89,6 +94,16 @@ public enum Kindred_Gamification_V1_GamificationService {
         func watchEvents(_ request: Kindred_Gamification_V1_WatchEventsRequest, responses: ResponseStreamWriter<Kindred_Gamification_V1_Event>, context: ServerContext) async throws
         /// `GetMyStanding`
         func getMyStanding(_ request: Kindred_Gamification_V1_GetMyStandingRequest, context: ServerContext) async throws -> Kindred_Gamification_V1_GetMyStandingResponse
+        /// `CastBabyVote`
+        func castBabyVote(_ request: Kindred_Gamification_V1_CastBabyVoteRequest, context: ServerContext) async throws -> Kindred_Gamification_V1_CastBabyVoteResponse
+        /// `GetBabyVoteResults`
+        func getBabyVoteResults(_ request: Kindred_Gamification_V1_GetBabyVoteResultsRequest, context: ServerContext) async throws -> Kindred_Gamification_V1_GetBabyVoteResultsResponse
+        /// `SuggestBabyName`
+        func suggestBabyName(_ request: Kindred_Gamification_V1_SuggestBabyNameRequest, context: ServerContext) async throws -> Kindred_Gamification_V1_SuggestBabyNameResponse
+        /// `ListBabyNameSuggestions`
+        func listBabyNameSuggestions(_ request: Kindred_Gamification_V1_ListBabyNameSuggestionsRequest, context: ServerContext) async throws -> Kindred_Gamification_V1_ListBabyNameSuggestionsResponse
+        /// `LikeBabyNameSuggestion`
+        func likeBabyNameSuggestion(_ request: Kindred_Gamification_V1_LikeBabyNameSuggestionRequest, context: ServerContext) async throws -> Kindred_Gamification_V1_LikeBabyNameSuggestionResponse
     }
 
     /// A typed client over an `RPCClient`: one method per unary, server- or client-streaming RPC.
@@ -225,6 +240,31 @@ public enum Kindred_Gamification_V1_GamificationService {
         public func getMyStanding(_ request: Kindred_Gamification_V1_GetMyStandingRequest, options: CallOptions = CallOptions()) async throws(RPCError) -> Kindred_Gamification_V1_GetMyStandingResponse {
             try await rpc.unary(method: Method.getMyStanding, request: request, options: options)
         }
+
+        /// `CastBabyVote`
+        public func castBabyVote(_ request: Kindred_Gamification_V1_CastBabyVoteRequest, options: CallOptions = CallOptions()) async throws(RPCError) -> Kindred_Gamification_V1_CastBabyVoteResponse {
+            try await rpc.unary(method: Method.castBabyVote, request: request, options: options)
+        }
+
+        /// `GetBabyVoteResults`
+        public func getBabyVoteResults(_ request: Kindred_Gamification_V1_GetBabyVoteResultsRequest, options: CallOptions = CallOptions()) async throws(RPCError) -> Kindred_Gamification_V1_GetBabyVoteResultsResponse {
+            try await rpc.unary(method: Method.getBabyVoteResults, request: request, options: options)
+        }
+
+        /// `SuggestBabyName`
+        public func suggestBabyName(_ request: Kindred_Gamification_V1_SuggestBabyNameRequest, options: CallOptions = CallOptions()) async throws(RPCError) -> Kindred_Gamification_V1_SuggestBabyNameResponse {
+            try await rpc.unary(method: Method.suggestBabyName, request: request, options: options)
+        }
+
+        /// `ListBabyNameSuggestions`
+        public func listBabyNameSuggestions(_ request: Kindred_Gamification_V1_ListBabyNameSuggestionsRequest, options: CallOptions = CallOptions()) async throws(RPCError) -> Kindred_Gamification_V1_ListBabyNameSuggestionsResponse {
+            try await rpc.unary(method: Method.listBabyNameSuggestions, request: request, options: options)
+        }
+
+        /// `LikeBabyNameSuggestion`
+        public func likeBabyNameSuggestion(_ request: Kindred_Gamification_V1_LikeBabyNameSuggestionRequest, options: CallOptions = CallOptions()) async throws(RPCError) -> Kindred_Gamification_V1_LikeBabyNameSuggestionResponse {
+            try await rpc.unary(method: Method.likeBabyNameSuggestion, request: request, options: options)
+        }
     }
 }
 
@@ -304,6 +344,21 @@ extension Kindred_Gamification_V1_GamificationService.Service {
         }
         router.registerUnary(Kindred_Gamification_V1_GamificationService.Method.getMyStanding) { request, context in
             try await self.getMyStanding(request, context: context)
+        }
+        router.registerUnary(Kindred_Gamification_V1_GamificationService.Method.castBabyVote) { request, context in
+            try await self.castBabyVote(request, context: context)
+        }
+        router.registerUnary(Kindred_Gamification_V1_GamificationService.Method.getBabyVoteResults) { request, context in
+            try await self.getBabyVoteResults(request, context: context)
+        }
+        router.registerUnary(Kindred_Gamification_V1_GamificationService.Method.suggestBabyName) { request, context in
+            try await self.suggestBabyName(request, context: context)
+        }
+        router.registerUnary(Kindred_Gamification_V1_GamificationService.Method.listBabyNameSuggestions) { request, context in
+            try await self.listBabyNameSuggestions(request, context: context)
+        }
+        router.registerUnary(Kindred_Gamification_V1_GamificationService.Method.likeBabyNameSuggestion) { request, context in
+            try await self.likeBabyNameSuggestion(request, context: context)
         }
     }
 }

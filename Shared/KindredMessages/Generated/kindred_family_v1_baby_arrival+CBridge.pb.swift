@@ -333,6 +333,7 @@ extension Kindred_Family_V1_BabyArrived: CMessageBridge {
         self.announcedAt = m.pointee.announced_at.map { Kindred_Common_V1_Timestamp(c: $0) }
         self.actorID = CRead.string(m.pointee.actor_id)
         self.activityID = CRead.string(m.pointee.activity_id)
+        self.gender = Kindred_Family_V1_BabyGender(rawValue: CRead.enumValue(m.pointee.gender))
     }
 
     func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {
@@ -342,5 +343,6 @@ extension Kindred_Family_V1_BabyArrived: CMessageBridge {
         c.pointee.announced_at = try arena.optionalMessage(self.announcedAt, field: "announced_at")
         c.pointee.actor_id = try arena.string(self.actorID, field: "actor_id")
         c.pointee.activity_id = try arena.string(self.activityID, field: "activity_id")
+        c.pointee.gender = CWrite.enumValue(self.gender)
     }
 }

@@ -540,6 +540,8 @@ public struct Kindred_Family_V1_BabyArrived: ProtoMessage {
     /// The announcing owner.
     public var actorID: String = ""
     public var activityID: String = ""
+    /// The profile's gender when it was announced: what gamification's gender votes are revealed against.
+    public var gender: Kindred_Family_V1_BabyGender = .init()
 
     public init() {}
 
@@ -550,7 +552,8 @@ public struct Kindred_Family_V1_BabyArrived: ProtoMessage {
         birthDate: Kindred_Common_V1_Date? = nil,
         announcedAt: Kindred_Common_V1_Timestamp? = nil,
         actorID: String = "",
-        activityID: String = ""
+        activityID: String = "",
+        gender: Kindred_Family_V1_BabyGender = .init()
     ) {
         self.profileID = profileID
         self.name = name
@@ -558,6 +561,7 @@ public struct Kindred_Family_V1_BabyArrived: ProtoMessage {
         self.announcedAt = announcedAt
         self.actorID = actorID
         self.activityID = activityID
+        self.gender = gender
     }
 
     public init(serializedBytes bytes: UnsafeRawBufferPointer, maxSize: Int) throws(MessageDecodingError) {

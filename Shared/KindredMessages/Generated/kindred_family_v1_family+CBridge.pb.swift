@@ -1173,3 +1173,35 @@ extension Kindred_Family_V1_ParentalControlsChanged: CMessageBridge {
         c.pointee.controls = try arena.optionalMessage(self.controls, field: "controls")
     }
 }
+
+extension Kindred_Family_V1_GetBabyMembershipRequest: CMessageBridge {
+    typealias CStruct = Kindred__Family__V1__GetBabyMembershipRequest
+
+    static var cDescriptor: UnsafePointer<ProtobufCMessageDescriptor> { CKindredProto_descriptor_kindred__family__v1__get_baby_membership_request() }
+
+    init(c m: UnsafePointer<CStruct>) {
+        self.init()
+        self.profileID = CRead.string(m.pointee.profile_id)
+        self.userID = CRead.string(m.pointee.user_id)
+    }
+
+    func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {
+        c.pointee.profile_id = try arena.string(self.profileID, field: "profile_id")
+        c.pointee.user_id = try arena.string(self.userID, field: "user_id")
+    }
+}
+
+extension Kindred_Family_V1_GetBabyMembershipResponse: CMessageBridge {
+    typealias CStruct = Kindred__Family__V1__GetBabyMembershipResponse
+
+    static var cDescriptor: UnsafePointer<ProtobufCMessageDescriptor> { CKindredProto_descriptor_kindred__family__v1__get_baby_membership_response() }
+
+    init(c m: UnsafePointer<CStruct>) {
+        self.init()
+        self.role = Kindred_Family_V1_BabyRole(rawValue: CRead.enumValue(m.pointee.role))
+    }
+
+    func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {
+        c.pointee.role = CWrite.enumValue(self.role)
+    }
+}

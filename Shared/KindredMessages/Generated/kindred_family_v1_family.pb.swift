@@ -1991,3 +1991,54 @@ public struct Kindred_Family_V1_ParentalControlsChanged: ProtoMessage {
         try MessageCodec.encode(self)
     }
 }
+
+/// `kindred.family.v1.GetBabyMembershipRequest`
+public struct Kindred_Family_V1_GetBabyMembershipRequest: ProtoMessage {
+    public static var protoMessageName: String { "kindred.family.v1.GetBabyMembershipRequest" }
+
+    public var profileID: String = ""
+    public var userID: String = ""
+
+    public init() {}
+
+    /// A message with the given fields; the others keep their defaults.
+    public init(
+        profileID: String = "",
+        userID: String = ""
+    ) {
+        self.profileID = profileID
+        self.userID = userID
+    }
+
+    public init(serializedBytes bytes: UnsafeRawBufferPointer, maxSize: Int) throws(MessageDecodingError) {
+        self = try MessageCodec.decode(bytes, maxSize: maxSize)
+    }
+
+    public func serializedBytes() throws(MessageEncodingError) -> [UInt8] {
+        try MessageCodec.encode(self)
+    }
+}
+
+/// `kindred.family.v1.GetBabyMembershipResponse`
+public struct Kindred_Family_V1_GetBabyMembershipResponse: ProtoMessage {
+    public static var protoMessageName: String { "kindred.family.v1.GetBabyMembershipResponse" }
+
+    public var role: Kindred_Family_V1_BabyRole = .init()
+
+    public init() {}
+
+    /// A message with the given fields; the others keep their defaults.
+    public init(
+        role: Kindred_Family_V1_BabyRole = .init()
+    ) {
+        self.role = role
+    }
+
+    public init(serializedBytes bytes: UnsafeRawBufferPointer, maxSize: Int) throws(MessageDecodingError) {
+        self = try MessageCodec.decode(bytes, maxSize: maxSize)
+    }
+
+    public func serializedBytes() throws(MessageEncodingError) -> [UInt8] {
+        try MessageCodec.encode(self)
+    }
+}

@@ -715,6 +715,7 @@ extension Kindred_Gamification_V1_Event: CMessageBridge {
         case 10: self.payload = m.pointee.coins_changed.map { .coinsChanged(Kindred_Gamification_V1_CoinsChanged(c: $0)) }
         case 11: self.payload = m.pointee.badge_earned.map { .badgeEarned(Kindred_Gamification_V1_BadgeEarned(c: $0)) }
         case 12: self.payload = m.pointee.challenge_finished.map { .challengeFinished(Kindred_Gamification_V1_ChallengeFinished(c: $0)) }
+        case 20: self.payload = m.pointee.baby_name_liked.map { .babyNameLiked(Kindred_Gamification_V1_BabyNameLiked(c: $0)) }
         default: break
         }
     }
@@ -733,6 +734,9 @@ extension Kindred_Gamification_V1_Event: CMessageBridge {
         case .challengeFinished(let value)?:
             c.pointee.payload_case = CWrite.oneofCase(12)
             c.pointee.challenge_finished = try arena.message(value, field: "challenge_finished")
+        case .babyNameLiked(let value)?:
+            c.pointee.payload_case = CWrite.oneofCase(20)
+            c.pointee.baby_name_liked = try arena.message(value, field: "baby_name_liked")
         case nil: break
         }
     }

@@ -1235,6 +1235,8 @@ public struct Kindred_Gamification_V1_Event: ProtoMessage {
         case coinsChanged(Kindred_Gamification_V1_CoinsChanged)
         case badgeEarned(Kindred_Gamification_V1_BadgeEarned)
         case challengeFinished(Kindred_Gamification_V1_ChallengeFinished)
+        /// Baby-profile games (baby_games.proto).
+        case babyNameLiked(Kindred_Gamification_V1_BabyNameLiked)
     }
 
     public init() {}

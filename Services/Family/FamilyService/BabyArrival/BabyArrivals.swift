@@ -23,7 +23,8 @@ struct BabyArrivals: Sendable {
             guard try await ArrivalStore.insert(details, of: profile, by: owner, at: now, in: tx) else {
                 throw FamilyError.alreadyAnnounced
             }
-            let name = try await BabyProfileStore.read(profile, as: owner, on: tx)?.displayName ?? ""
+            let stored = try await BabyProfileStore.read(profile, as: owner, on: tx)
+            let name = stored?.displayName ?? ""
             let activity = try await BabyActivityLog.record(
                 BabyActivityEntry(
                     profile: profile, kind: .babyArrived, actor: owner, subject: nil, detail: name),
@@ -33,7 +34,7 @@ struct BabyArrivals: Sendable {
                     Kindred_Family_V1_BabyArrived(
                         profileID: profile.description, name: name, birthDate: details.birthDate.proto,
                         announcedAt: Kindred_Common_V1_Timestamp(now), actorID: owner.description,
-                        activityID: activity.activityID)), in: tx)
+                        activityID: activity.activityID, gender: stored?.gender ?? .unspecified)), in: tx)
         }
         return try await read(profile, by: owner)
     }

@@ -15,6 +15,11 @@ struct BabyMembership: Sendable {
         return role
     }
 
+    /// `user`'s role on `profile`; nil when they are not a member, or the profile is gone or deactivated.
+    func role(of user: UserID, in profile: BabyProfileID) async throws -> BabyRole? {
+        try await BabyMemberStore.role(of: user, in: profile, on: database)
+    }
+
     /// Passes only for an owner of `profile`.
     func requireOwner(_ user: UserID, of profile: BabyProfileID) async throws {
         guard try await requireMember(user, of: profile) == .owner else {

@@ -38,3 +38,6 @@ typealias CommentID = ID<IDKind.Comment>
 typealias RegistryItemID = ID<IDKind.RegistryItem>
 typealias PhotoID = ID<IDKind.Photo>
 typealias BabyActivityID = ID<IDKind.BabyActivity>
+
+/// A baby's expected or actual birth date.
+typealias BabyBirthDate = CalendarDate

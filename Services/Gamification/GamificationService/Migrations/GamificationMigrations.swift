@@ -12,5 +12,7 @@ enum GamificationMigrations {
         v6CreateBadges,
         EventOutbox.migration(schema: "gamification", version: 7),
         v8SeedPopularChallenges,
+        v9CreateBabyVotes,
+        v10CreateBabyNameSuggestions,
     ]
 }

@@ -1858,7 +1858,7 @@ const ProtobufCMessageDescriptor kindred__family__v1__get_arrival_share_response
   (ProtobufCMessageInit) kindred__family__v1__get_arrival_share_response__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor kindred__family__v1__baby_arrived__field_descriptors[6] =
+static const ProtobufCFieldDescriptor kindred__family__v1__baby_arrived__field_descriptors[7] =
 {
   {
     "profile_id",
@@ -1932,19 +1932,32 @@ static const ProtobufCFieldDescriptor kindred__family__v1__baby_arrived__field_d
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "gender",
+    7,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_ENUM,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Family__V1__BabyArrived, gender),
+    &kindred__family__v1__baby_gender__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned kindred__family__v1__baby_arrived__field_indices_by_name[] = {
   5,   /* field[5] = activity_id */
   4,   /* field[4] = actor_id */
   3,   /* field[3] = announced_at */
   2,   /* field[2] = birth_date */
+  6,   /* field[6] = gender */
   1,   /* field[1] = name */
   0,   /* field[0] = profile_id */
 };
 static const ProtobufCIntRange kindred__family__v1__baby_arrived__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 6 }
+  { 0, 7 }
 };
 const ProtobufCMessageDescriptor kindred__family__v1__baby_arrived__descriptor =
 {
@@ -1954,7 +1967,7 @@ const ProtobufCMessageDescriptor kindred__family__v1__baby_arrived__descriptor =
   "Kindred__Family__V1__BabyArrived",
   "kindred.family.v1",
   sizeof(Kindred__Family__V1__BabyArrived),
-  6,
+  7,
   kindred__family__v1__baby_arrived__field_descriptors,
   kindred__family__v1__baby_arrived__field_indices_by_name,
   1,  kindred__family__v1__baby_arrived__number_ranges,

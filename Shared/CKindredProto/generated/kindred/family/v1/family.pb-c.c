@@ -2977,6 +2977,96 @@ void   kindred__family__v1__parental_controls_changed__free_unpacked
   assert(message->base.descriptor == &kindred__family__v1__parental_controls_changed__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   kindred__family__v1__get_baby_membership_request__init
+                     (Kindred__Family__V1__GetBabyMembershipRequest         *message)
+{
+  static const Kindred__Family__V1__GetBabyMembershipRequest init_value = KINDRED__FAMILY__V1__GET_BABY_MEMBERSHIP_REQUEST__INIT;
+  *message = init_value;
+}
+size_t kindred__family__v1__get_baby_membership_request__get_packed_size
+                     (const Kindred__Family__V1__GetBabyMembershipRequest *message)
+{
+  assert(message->base.descriptor == &kindred__family__v1__get_baby_membership_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t kindred__family__v1__get_baby_membership_request__pack
+                     (const Kindred__Family__V1__GetBabyMembershipRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &kindred__family__v1__get_baby_membership_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t kindred__family__v1__get_baby_membership_request__pack_to_buffer
+                     (const Kindred__Family__V1__GetBabyMembershipRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &kindred__family__v1__get_baby_membership_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Kindred__Family__V1__GetBabyMembershipRequest *
+       kindred__family__v1__get_baby_membership_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Kindred__Family__V1__GetBabyMembershipRequest *)
+     protobuf_c_message_unpack (&kindred__family__v1__get_baby_membership_request__descriptor,
+                                allocator, len, data);
+}
+void   kindred__family__v1__get_baby_membership_request__free_unpacked
+                     (Kindred__Family__V1__GetBabyMembershipRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &kindred__family__v1__get_baby_membership_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   kindred__family__v1__get_baby_membership_response__init
+                     (Kindred__Family__V1__GetBabyMembershipResponse         *message)
+{
+  static const Kindred__Family__V1__GetBabyMembershipResponse init_value = KINDRED__FAMILY__V1__GET_BABY_MEMBERSHIP_RESPONSE__INIT;
+  *message = init_value;
+}
+size_t kindred__family__v1__get_baby_membership_response__get_packed_size
+                     (const Kindred__Family__V1__GetBabyMembershipResponse *message)
+{
+  assert(message->base.descriptor == &kindred__family__v1__get_baby_membership_response__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t kindred__family__v1__get_baby_membership_response__pack
+                     (const Kindred__Family__V1__GetBabyMembershipResponse *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &kindred__family__v1__get_baby_membership_response__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t kindred__family__v1__get_baby_membership_response__pack_to_buffer
+                     (const Kindred__Family__V1__GetBabyMembershipResponse *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &kindred__family__v1__get_baby_membership_response__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Kindred__Family__V1__GetBabyMembershipResponse *
+       kindred__family__v1__get_baby_membership_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Kindred__Family__V1__GetBabyMembershipResponse *)
+     protobuf_c_message_unpack (&kindred__family__v1__get_baby_membership_response__descriptor,
+                                allocator, len, data);
+}
+void   kindred__family__v1__get_baby_membership_response__free_unpacked
+                     (Kindred__Family__V1__GetBabyMembershipResponse *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &kindred__family__v1__get_baby_membership_response__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 static const ProtobufCFieldDescriptor kindred__family__v1__profile__field_descriptors[8] =
 {
   {
@@ -6472,6 +6562,95 @@ const ProtobufCMessageDescriptor kindred__family__v1__parental_controls_changed_
   (ProtobufCMessageInit) kindred__family__v1__parental_controls_changed__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
+static const ProtobufCFieldDescriptor kindred__family__v1__get_baby_membership_request__field_descriptors[2] =
+{
+  {
+    "profile_id",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Family__V1__GetBabyMembershipRequest, profile_id),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "user_id",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Family__V1__GetBabyMembershipRequest, user_id),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned kindred__family__v1__get_baby_membership_request__field_indices_by_name[] = {
+  0,   /* field[0] = profile_id */
+  1,   /* field[1] = user_id */
+};
+static const ProtobufCIntRange kindred__family__v1__get_baby_membership_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor kindred__family__v1__get_baby_membership_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "kindred.family.v1.GetBabyMembershipRequest",
+  "GetBabyMembershipRequest",
+  "Kindred__Family__V1__GetBabyMembershipRequest",
+  "kindred.family.v1",
+  sizeof(Kindred__Family__V1__GetBabyMembershipRequest),
+  2,
+  kindred__family__v1__get_baby_membership_request__field_descriptors,
+  kindred__family__v1__get_baby_membership_request__field_indices_by_name,
+  1,  kindred__family__v1__get_baby_membership_request__number_ranges,
+  (ProtobufCMessageInit) kindred__family__v1__get_baby_membership_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor kindred__family__v1__get_baby_membership_response__field_descriptors[1] =
+{
+  {
+    "role",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_ENUM,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Family__V1__GetBabyMembershipResponse, role),
+    &kindred__family__v1__baby_role__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned kindred__family__v1__get_baby_membership_response__field_indices_by_name[] = {
+  0,   /* field[0] = role */
+};
+static const ProtobufCIntRange kindred__family__v1__get_baby_membership_response__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor kindred__family__v1__get_baby_membership_response__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "kindred.family.v1.GetBabyMembershipResponse",
+  "GetBabyMembershipResponse",
+  "Kindred__Family__V1__GetBabyMembershipResponse",
+  "kindred.family.v1",
+  sizeof(Kindred__Family__V1__GetBabyMembershipResponse),
+  1,
+  kindred__family__v1__get_baby_membership_response__field_descriptors,
+  kindred__family__v1__get_baby_membership_response__field_indices_by_name,
+  1,  kindred__family__v1__get_baby_membership_response__number_ranges,
+  (ProtobufCMessageInit) kindred__family__v1__get_baby_membership_response__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
 static const ProtobufCEnumValue kindred__family__v1__approval_kind__enum_values_by_number[3] =
 {
   { "APPROVAL_KIND_UNSPECIFIED", "KINDRED__FAMILY__V1__APPROVAL_KIND__APPROVAL_KIND_UNSPECIFIED", 0 },
@@ -6620,7 +6799,7 @@ const ProtobufCEnumDescriptor kindred__family__v1__push_platform__descriptor =
   kindred__family__v1__push_platform__value_ranges,
   NULL,NULL,NULL,NULL   /* reserved[1234] */
 };
-static const ProtobufCMethodDescriptor kindred__family__v1__family_service__method_descriptors[67] =
+static const ProtobufCMethodDescriptor kindred__family__v1__family_service__method_descriptors[68] =
 {
   { "GetProfile", &kindred__family__v1__get_profile_request__descriptor, &kindred__family__v1__get_profile_response__descriptor },
   { "UpdateProfile", &kindred__family__v1__update_profile_request__descriptor, &kindred__family__v1__update_profile_response__descriptor },
@@ -6689,6 +6868,7 @@ static const ProtobufCMethodDescriptor kindred__family__v1__family_service__meth
   { "SquishArrival", &kindred__family__v1__squish_arrival_request__descriptor, &kindred__family__v1__squish_arrival_response__descriptor },
   { "UnsquishArrival", &kindred__family__v1__unsquish_arrival_request__descriptor, &kindred__family__v1__unsquish_arrival_response__descriptor },
   { "GetArrivalShare", &kindred__family__v1__get_arrival_share_request__descriptor, &kindred__family__v1__get_arrival_share_response__descriptor },
+  { "GetBabyMembership", &kindred__family__v1__get_baby_membership_request__descriptor, &kindred__family__v1__get_baby_membership_response__descriptor },
 };
 const unsigned kindred__family__v1__family_service__method_indices_by_name[] = {
   36,        /* AcceptBabyProfileInvitation */
@@ -6709,6 +6889,7 @@ const unsigned kindred__family__v1__family_service__method_indices_by_name[] = {
   14,        /* GetApprovalRequest */
   63,        /* GetArrival */
   66,        /* GetArrivalShare */
+  67,        /* GetBabyMembership */
   28,        /* GetBabyProfile */
   41,        /* GetCalendarEvent */
   56,        /* GetHome */
@@ -6766,7 +6947,7 @@ const ProtobufCServiceDescriptor kindred__family__v1__family_service__descriptor
   "FamilyService",
   "Kindred__Family__V1__FamilyService",
   "kindred.family.v1",
-  67,
+  68,
   kindred__family__v1__family_service__method_descriptors,
   kindred__family__v1__family_service__method_indices_by_name
 };
@@ -7305,6 +7486,14 @@ void kindred__family__v1__family_service__get_arrival_share(ProtobufCService *se
 {
   assert(service->descriptor == &kindred__family__v1__family_service__descriptor);
   service->invoke(service, 66, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void kindred__family__v1__family_service__get_baby_membership(ProtobufCService *service,
+                                                              const Kindred__Family__V1__GetBabyMembershipRequest *input,
+                                                              Kindred__Family__V1__GetBabyMembershipResponse_Closure closure,
+                                                              void *closure_data)
+{
+  assert(service->descriptor == &kindred__family__v1__family_service__descriptor);
+  service->invoke(service, 67, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void kindred__family__v1__family_service__init (Kindred__Family__V1__FamilyService_Service *service,
                                                 Kindred__Family__V1__FamilyService_ServiceDestroy destroy)

@@ -3966,7 +3966,7 @@ const ProtobufCMessageDescriptor kindred__gamification__v1__watch_events_request
   (ProtobufCMessageInit) kindred__gamification__v1__watch_events_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor kindred__gamification__v1__event__field_descriptors[6] =
+static const ProtobufCFieldDescriptor kindred__gamification__v1__event__field_descriptors[7] =
 {
   {
     "cursor",
@@ -4040,8 +4040,21 @@ static const ProtobufCFieldDescriptor kindred__gamification__v1__event__field_de
     0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "baby_name_liked",
+    20,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Kindred__Gamification__V1__Event, payload_case),
+    offsetof(Kindred__Gamification__V1__Event, baby_name_liked),
+    &kindred__gamification__v1__baby_name_liked__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned kindred__gamification__v1__event__field_indices_by_name[] = {
+  6,   /* field[6] = baby_name_liked */
   4,   /* field[4] = badge_earned */
   5,   /* field[5] = challenge_finished */
   3,   /* field[3] = coins_changed */
@@ -4049,11 +4062,12 @@ static const unsigned kindred__gamification__v1__event__field_indices_by_name[] 
   2,   /* field[2] = occurred_at */
   1,   /* field[1] = type */
 };
-static const ProtobufCIntRange kindred__gamification__v1__event__number_ranges[2 + 1] =
+static const ProtobufCIntRange kindred__gamification__v1__event__number_ranges[3 + 1] =
 {
   { 1, 0 },
   { 10, 3 },
-  { 0, 6 }
+  { 20, 6 },
+  { 0, 7 }
 };
 const ProtobufCMessageDescriptor kindred__gamification__v1__event__descriptor =
 {
@@ -4063,10 +4077,10 @@ const ProtobufCMessageDescriptor kindred__gamification__v1__event__descriptor =
   "Kindred__Gamification__V1__Event",
   "kindred.gamification.v1",
   sizeof(Kindred__Gamification__V1__Event),
-  6,
+  7,
   kindred__gamification__v1__event__field_descriptors,
   kindred__gamification__v1__event__field_indices_by_name,
-  2,  kindred__gamification__v1__event__number_ranges,
+  3,  kindred__gamification__v1__event__number_ranges,
   (ProtobufCMessageInit) kindred__gamification__v1__event__init,
   NULL,NULL,NULL    /* reserved[123] */
 };

@@ -7,7 +7,7 @@
 #endif
 
 #include "kindred/gamification/v1/gamification.pb-c.h"
-static const ProtobufCMethodDescriptor kindred__gamification__v1__gamification_service__method_descriptors[25] =
+static const ProtobufCMethodDescriptor kindred__gamification__v1__gamification_service__method_descriptors[30] =
 {
   { "UploadUsage", &kindred__gamification__v1__upload_usage_request__descriptor, &kindred__gamification__v1__upload_usage_response__descriptor },
   { "GetUsageSettings", &kindred__gamification__v1__get_usage_settings_request__descriptor, &kindred__gamification__v1__get_usage_settings_response__descriptor },
@@ -34,12 +34,19 @@ static const ProtobufCMethodDescriptor kindred__gamification__v1__gamification_s
   { "WatchMyAchievements", &kindred__gamification__v1__watch_my_achievements_request__descriptor, &kindred__gamification__v1__achievement__descriptor },
   { "WatchEvents", &kindred__gamification__v1__watch_events_request__descriptor, &kindred__gamification__v1__event__descriptor },
   { "GetMyStanding", &kindred__gamification__v1__get_my_standing_request__descriptor, &kindred__gamification__v1__get_my_standing_response__descriptor },
+  { "CastBabyVote", &kindred__gamification__v1__cast_baby_vote_request__descriptor, &kindred__gamification__v1__cast_baby_vote_response__descriptor },
+  { "GetBabyVoteResults", &kindred__gamification__v1__get_baby_vote_results_request__descriptor, &kindred__gamification__v1__get_baby_vote_results_response__descriptor },
+  { "SuggestBabyName", &kindred__gamification__v1__suggest_baby_name_request__descriptor, &kindred__gamification__v1__suggest_baby_name_response__descriptor },
+  { "ListBabyNameSuggestions", &kindred__gamification__v1__list_baby_name_suggestions_request__descriptor, &kindred__gamification__v1__list_baby_name_suggestions_response__descriptor },
+  { "LikeBabyNameSuggestion", &kindred__gamification__v1__like_baby_name_suggestion_request__descriptor, &kindred__gamification__v1__like_baby_name_suggestion_response__descriptor },
 };
 const unsigned kindred__gamification__v1__gamification_service__method_indices_by_name[] = {
+  25,        /* CastBabyVote */
   8,        /* CreateChallenge */
   14,        /* CreatePopularChallenge */
   12,        /* ForfeitChallenge */
   13,        /* GetActiveRestrictions */
+  26,        /* GetBabyVoteResults */
   17,        /* GetChallengeLeaderboard */
   19,        /* GetCoinBalance */
   5,        /* GetFriendLeaderboard */
@@ -49,6 +56,8 @@ const unsigned kindred__gamification__v1__gamification_service__method_indices_b
   3,        /* GetUsageSummary */
   9,        /* InviteToChallenge */
   16,        /* JoinPopularChallenge */
+  29,        /* LikeBabyNameSuggestion */
+  28,        /* ListBabyNameSuggestions */
   20,        /* ListBadges */
   11,        /* ListChallenges */
   6,        /* ListPopularApps */
@@ -57,6 +66,7 @@ const unsigned kindred__gamification__v1__gamification_service__method_indices_b
   10,        /* RespondToChallengeInvitation */
   7,        /* SetPopularApps */
   2,        /* SetUsageSettings */
+  27,        /* SuggestBabyName */
   0,        /* UploadUsage */
   18,        /* WatchChallengeLeaderboard */
   23,        /* WatchEvents */
@@ -69,7 +79,7 @@ const ProtobufCServiceDescriptor kindred__gamification__v1__gamification_service
   "GamificationService",
   "Kindred__Gamification__V1__GamificationService",
   "kindred.gamification.v1",
-  25,
+  30,
   kindred__gamification__v1__gamification_service__method_descriptors,
   kindred__gamification__v1__gamification_service__method_indices_by_name
 };
@@ -272,6 +282,46 @@ void kindred__gamification__v1__gamification_service__get_my_standing(ProtobufCS
 {
   assert(service->descriptor == &kindred__gamification__v1__gamification_service__descriptor);
   service->invoke(service, 24, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void kindred__gamification__v1__gamification_service__cast_baby_vote(ProtobufCService *service,
+                                                                     const Kindred__Gamification__V1__CastBabyVoteRequest *input,
+                                                                     Kindred__Gamification__V1__CastBabyVoteResponse_Closure closure,
+                                                                     void *closure_data)
+{
+  assert(service->descriptor == &kindred__gamification__v1__gamification_service__descriptor);
+  service->invoke(service, 25, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void kindred__gamification__v1__gamification_service__get_baby_vote_results(ProtobufCService *service,
+                                                                            const Kindred__Gamification__V1__GetBabyVoteResultsRequest *input,
+                                                                            Kindred__Gamification__V1__GetBabyVoteResultsResponse_Closure closure,
+                                                                            void *closure_data)
+{
+  assert(service->descriptor == &kindred__gamification__v1__gamification_service__descriptor);
+  service->invoke(service, 26, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void kindred__gamification__v1__gamification_service__suggest_baby_name(ProtobufCService *service,
+                                                                        const Kindred__Gamification__V1__SuggestBabyNameRequest *input,
+                                                                        Kindred__Gamification__V1__SuggestBabyNameResponse_Closure closure,
+                                                                        void *closure_data)
+{
+  assert(service->descriptor == &kindred__gamification__v1__gamification_service__descriptor);
+  service->invoke(service, 27, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void kindred__gamification__v1__gamification_service__list_baby_name_suggestions(ProtobufCService *service,
+                                                                                 const Kindred__Gamification__V1__ListBabyNameSuggestionsRequest *input,
+                                                                                 Kindred__Gamification__V1__ListBabyNameSuggestionsResponse_Closure closure,
+                                                                                 void *closure_data)
+{
+  assert(service->descriptor == &kindred__gamification__v1__gamification_service__descriptor);
+  service->invoke(service, 28, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void kindred__gamification__v1__gamification_service__like_baby_name_suggestion(ProtobufCService *service,
+                                                                                const Kindred__Gamification__V1__LikeBabyNameSuggestionRequest *input,
+                                                                                Kindred__Gamification__V1__LikeBabyNameSuggestionResponse_Closure closure,
+                                                                                void *closure_data)
+{
+  assert(service->descriptor == &kindred__gamification__v1__gamification_service__descriptor);
+  service->invoke(service, 29, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void kindred__gamification__v1__gamification_service__init (Kindred__Gamification__V1__GamificationService_Service *service,
                                                             Kindred__Gamification__V1__GamificationService_ServiceDestroy destroy)

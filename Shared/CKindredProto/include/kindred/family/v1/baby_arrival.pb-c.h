@@ -15,6 +15,7 @@ PROTOBUF_C__BEGIN_DECLS
 #endif
 
 #include "kindred/common/v1/date.pb-c.h"
+#include "kindred/family/v1/baby_profiles.pb-c.h"
 #include "kindred/common/v1/timestamp.pb-c.h"
 
 typedef struct Kindred__Family__V1__SquishPhotoRequest Kindred__Family__V1__SquishPhotoRequest;
@@ -351,10 +352,14 @@ struct  Kindred__Family__V1__BabyArrived
    */
   char *actor_id;
   char *activity_id;
+  /*
+   * The profile's gender when it was announced: what gamification's gender votes are revealed against.
+   */
+  Kindred__Family__V1__BabyGender gender;
 };
 #define KINDRED__FAMILY__V1__BABY_ARRIVED__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&kindred__family__v1__baby_arrived__descriptor) \
-    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, NULL, NULL, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string }
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, NULL, NULL, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, KINDRED__FAMILY__V1__BABY_GENDER__BABY_GENDER_UNSPECIFIED }
 
 
 /* Kindred__Family__V1__SquishPhotoRequest methods */

@@ -87,6 +87,8 @@ typedef struct Kindred__Family__V1__WatchEventsRequest Kindred__Family__V1__Watc
 typedef struct Kindred__Family__V1__Event Kindred__Family__V1__Event;
 typedef struct Kindred__Family__V1__ApprovalDecided Kindred__Family__V1__ApprovalDecided;
 typedef struct Kindred__Family__V1__ParentalControlsChanged Kindred__Family__V1__ParentalControlsChanged;
+typedef struct Kindred__Family__V1__GetBabyMembershipRequest Kindred__Family__V1__GetBabyMembershipRequest;
+typedef struct Kindred__Family__V1__GetBabyMembershipResponse Kindred__Family__V1__GetBabyMembershipResponse;
 
 
 /* --- enums --- */
@@ -1065,6 +1067,27 @@ struct  Kindred__Family__V1__ParentalControlsChanged
 #define KINDRED__FAMILY__V1__PARENTAL_CONTROLS_CHANGED__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&kindred__family__v1__parental_controls_changed__descriptor) \
     , NULL }
+
+
+struct  Kindred__Family__V1__GetBabyMembershipRequest
+{
+  ProtobufCMessage base;
+  char *profile_id;
+  char *user_id;
+};
+#define KINDRED__FAMILY__V1__GET_BABY_MEMBERSHIP_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&kindred__family__v1__get_baby_membership_request__descriptor) \
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string }
+
+
+struct  Kindred__Family__V1__GetBabyMembershipResponse
+{
+  ProtobufCMessage base;
+  Kindred__Family__V1__BabyRole role;
+};
+#define KINDRED__FAMILY__V1__GET_BABY_MEMBERSHIP_RESPONSE__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&kindred__family__v1__get_baby_membership_response__descriptor) \
+    , KINDRED__FAMILY__V1__BABY_ROLE__BABY_ROLE_UNSPECIFIED }
 
 
 /* Kindred__Family__V1__Profile methods */
@@ -2321,6 +2344,44 @@ Kindred__Family__V1__ParentalControlsChanged *
 void   kindred__family__v1__parental_controls_changed__free_unpacked
                      (Kindred__Family__V1__ParentalControlsChanged *message,
                       ProtobufCAllocator *allocator);
+/* Kindred__Family__V1__GetBabyMembershipRequest methods */
+void   kindred__family__v1__get_baby_membership_request__init
+                     (Kindred__Family__V1__GetBabyMembershipRequest         *message);
+size_t kindred__family__v1__get_baby_membership_request__get_packed_size
+                     (const Kindred__Family__V1__GetBabyMembershipRequest   *message);
+size_t kindred__family__v1__get_baby_membership_request__pack
+                     (const Kindred__Family__V1__GetBabyMembershipRequest   *message,
+                      uint8_t             *out);
+size_t kindred__family__v1__get_baby_membership_request__pack_to_buffer
+                     (const Kindred__Family__V1__GetBabyMembershipRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Kindred__Family__V1__GetBabyMembershipRequest *
+       kindred__family__v1__get_baby_membership_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   kindred__family__v1__get_baby_membership_request__free_unpacked
+                     (Kindred__Family__V1__GetBabyMembershipRequest *message,
+                      ProtobufCAllocator *allocator);
+/* Kindred__Family__V1__GetBabyMembershipResponse methods */
+void   kindred__family__v1__get_baby_membership_response__init
+                     (Kindred__Family__V1__GetBabyMembershipResponse         *message);
+size_t kindred__family__v1__get_baby_membership_response__get_packed_size
+                     (const Kindred__Family__V1__GetBabyMembershipResponse   *message);
+size_t kindred__family__v1__get_baby_membership_response__pack
+                     (const Kindred__Family__V1__GetBabyMembershipResponse   *message,
+                      uint8_t             *out);
+size_t kindred__family__v1__get_baby_membership_response__pack_to_buffer
+                     (const Kindred__Family__V1__GetBabyMembershipResponse   *message,
+                      ProtobufCBuffer     *buffer);
+Kindred__Family__V1__GetBabyMembershipResponse *
+       kindred__family__v1__get_baby_membership_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   kindred__family__v1__get_baby_membership_response__free_unpacked
+                     (Kindred__Family__V1__GetBabyMembershipResponse *message,
+                      ProtobufCAllocator *allocator);
 /* --- per-message closures --- */
 
 typedef void (*Kindred__Family__V1__Profile_Closure)
@@ -2520,6 +2581,12 @@ typedef void (*Kindred__Family__V1__ApprovalDecided_Closure)
                   void *closure_data);
 typedef void (*Kindred__Family__V1__ParentalControlsChanged_Closure)
                  (const Kindred__Family__V1__ParentalControlsChanged *message,
+                  void *closure_data);
+typedef void (*Kindred__Family__V1__GetBabyMembershipRequest_Closure)
+                 (const Kindred__Family__V1__GetBabyMembershipRequest *message,
+                  void *closure_data);
+typedef void (*Kindred__Family__V1__GetBabyMembershipResponse_Closure)
+                 (const Kindred__Family__V1__GetBabyMembershipResponse *message,
                   void *closure_data);
 
 /* --- services --- */
@@ -2796,6 +2863,10 @@ struct Kindred__Family__V1__FamilyService_Service
                             const Kindred__Family__V1__GetArrivalShareRequest *input,
                             Kindred__Family__V1__GetArrivalShareResponse_Closure closure,
                             void *closure_data);
+  void (*get_baby_membership)(Kindred__Family__V1__FamilyService_Service *service,
+                              const Kindred__Family__V1__GetBabyMembershipRequest *input,
+                              Kindred__Family__V1__GetBabyMembershipResponse_Closure closure,
+                              void *closure_data);
 };
 typedef void (*Kindred__Family__V1__FamilyService_ServiceDestroy)(Kindred__Family__V1__FamilyService_Service *);
 void kindred__family__v1__family_service__init (Kindred__Family__V1__FamilyService_Service *service,
@@ -2870,7 +2941,8 @@ void kindred__family__v1__family_service__init (Kindred__Family__V1__FamilyServi
       function_prefix__ ## get_arrival,\
       function_prefix__ ## squish_arrival,\
       function_prefix__ ## unsquish_arrival,\
-      function_prefix__ ## get_arrival_share  }
+      function_prefix__ ## get_arrival_share,\
+      function_prefix__ ## get_baby_membership  }
 void kindred__family__v1__family_service__get_profile(ProtobufCService *service,
                                                       const Kindred__Family__V1__GetProfileRequest *input,
                                                       Kindred__Family__V1__GetProfileResponse_Closure closure,
@@ -3139,6 +3211,10 @@ void kindred__family__v1__family_service__get_arrival_share(ProtobufCService *se
                                                             const Kindred__Family__V1__GetArrivalShareRequest *input,
                                                             Kindred__Family__V1__GetArrivalShareResponse_Closure closure,
                                                             void *closure_data);
+void kindred__family__v1__family_service__get_baby_membership(ProtobufCService *service,
+                                                              const Kindred__Family__V1__GetBabyMembershipRequest *input,
+                                                              Kindred__Family__V1__GetBabyMembershipResponse_Closure closure,
+                                                              void *closure_data);
 
 /* --- descriptors --- */
 
@@ -3212,6 +3288,8 @@ extern const ProtobufCMessageDescriptor kindred__family__v1__watch_events_reques
 extern const ProtobufCMessageDescriptor kindred__family__v1__event__descriptor;
 extern const ProtobufCMessageDescriptor kindred__family__v1__approval_decided__descriptor;
 extern const ProtobufCMessageDescriptor kindred__family__v1__parental_controls_changed__descriptor;
+extern const ProtobufCMessageDescriptor kindred__family__v1__get_baby_membership_request__descriptor;
+extern const ProtobufCMessageDescriptor kindred__family__v1__get_baby_membership_response__descriptor;
 extern const ProtobufCServiceDescriptor kindred__family__v1__family_service__descriptor;
 
 PROTOBUF_C__END_DECLS

@@ -15,6 +15,7 @@ PROTOBUF_C__BEGIN_DECLS
 #endif
 
 #include "kindred/common/v1/date.pb-c.h"
+#include "kindred/gamification/v1/baby_games.pb-c.h"
 #include "kindred/common/v1/paging.pb-c.h"
 #include "kindred/common/v1/timestamp.pb-c.h"
 
@@ -688,7 +689,8 @@ typedef enum {
   KINDRED__GAMIFICATION__V1__EVENT__PAYLOAD__NOT_SET = 0,
   KINDRED__GAMIFICATION__V1__EVENT__PAYLOAD_COINS_CHANGED = 10,
   KINDRED__GAMIFICATION__V1__EVENT__PAYLOAD_BADGE_EARNED = 11,
-  KINDRED__GAMIFICATION__V1__EVENT__PAYLOAD_CHALLENGE_FINISHED = 12
+  KINDRED__GAMIFICATION__V1__EVENT__PAYLOAD_CHALLENGE_FINISHED = 12,
+  KINDRED__GAMIFICATION__V1__EVENT__PAYLOAD_BABY_NAME_LIKED = 20
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(KINDRED__GAMIFICATION__V1__EVENT__PAYLOAD__CASE)
 } Kindred__Gamification__V1__Event__PayloadCase;
 
@@ -706,6 +708,10 @@ struct  Kindred__Gamification__V1__Event
     Kindred__Gamification__V1__CoinsChanged *coins_changed;
     Kindred__Gamification__V1__BadgeEarned *badge_earned;
     Kindred__Gamification__V1__ChallengeFinished *challenge_finished;
+    /*
+     * Baby-profile games (baby_games.proto).
+     */
+    Kindred__Gamification__V1__BabyNameLiked *baby_name_liked;
   };
 };
 #define KINDRED__GAMIFICATION__V1__EVENT__INIT \

@@ -1,15 +1,15 @@
-import FoundationEssentials
-import KindredMessages
+public import FoundationEssentials
+public import KindredMessages
 
-/// A baby's expected birth date: a day of the Gregorian calendar with no time zone, kept in PostgreSQL as a
-/// `date` and read back as its `YYYY-MM-DD` text.
-struct BabyBirthDate: Sendable, Equatable {
-    let year: Int
-    let month: Int
-    let day: Int
+/// A day of the Gregorian calendar with no time zone (a baby's birth date, a guess of it), kept in PostgreSQL
+/// as a `date` and read back as its `YYYY-MM-DD` text.
+public struct CalendarDate: Sendable, Equatable {
+    public let year: Int
+    public let month: Int
+    public let day: Int
 
     /// The date `proto` names when it is a real one from year 1900 on (no February 30th, no month 13).
-    init?(_ proto: Kindred_Common_V1_Date) {
+    public init?(_ proto: Kindred_Common_V1_Date) {
         let (year, month, day) = (Int(proto.year), Int(proto.month), Int(proto.day))
         guard (1900...9999).contains(year), (1...12).contains(month), (1...31).contains(day),
             let instant = Self.utc.date(from: DateComponents(year: year, month: month, day: day)),
@@ -20,24 +20,24 @@ struct BabyBirthDate: Sendable, Equatable {
     }
 
     /// The date in PostgreSQL's `date` text, `YYYY-MM-DD`.
-    init?(iso text: String) {
+    public init?(iso text: String) {
         let parts = text.split(separator: "-").compactMap { Int32($0) }
         guard parts.count == 3 else { return nil }
         self.init(Kindred_Common_V1_Date(year: parts[0], month: parts[1], day: parts[2]))
     }
 
     /// The first instant of the date in UTC.
-    var start: Date { Self.utc.date(from: DateComponents(year: year, month: month, day: day))! }
+    public var start: Date { Self.utc.date(from: DateComponents(year: year, month: month, day: day))! }
 
     /// `YYYY-MM-DD`, as the date is bound to SQL.
-    var iso: String {
+    public var iso: String {
         func padded(_ value: Int, _ width: Int) -> String {
             String(repeating: "0", count: max(0, width - String(value).count)) + String(value)
         }
         return "\(padded(year, 4))-\(padded(month, 2))-\(padded(day, 2))"
     }
 
-    var proto: Kindred_Common_V1_Date {
+    public var proto: Kindred_Common_V1_Date {
         Kindred_Common_V1_Date(year: Int32(year), month: Int32(month), day: Int32(day))
     }
 

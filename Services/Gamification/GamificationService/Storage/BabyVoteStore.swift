@@ -1,0 +1,78 @@
+import FoundationEssentials
+import KindredHandlers
+import KindredPostgres
+
+/// `gamification.baby_games` and `gamification.baby_votes`: the votes, and whether they are revealed.
+enum BabyVoteStore {
+    /// Records `user`'s vote, replacing their earlier one in its category; false when the votes of `profile`
+    /// are revealed already. The game's row is locked first, so a vote and the reveal take turns.
+    static func cast(
+        _ vote: BabyVote, by user: UserID, on profile: BabyProfileID, at now: Date, in tx: PostgresTransaction
+    ) async throws -> Bool {
+        let open = try await tx.query(
+            """
+            INSERT INTO gamification.baby_games (profile_id) VALUES (\(profile))
+            ON CONFLICT (profile_id) DO UPDATE SET profile_id = excluded.profile_id
+            WHERE gamification.baby_games.revealed_at IS NULL
+            RETURNING 1
+            """)
+        guard open.count == 1 else { return false }
+        let (date, gender, name): (String?, Int?, String?) =
+            switch vote {
+            case .birthDate(let date): (date.iso, nil, nil)
+            case .gender(let gender): (nil, Int(gender.rawValue), nil)
+            case .name(let name): (nil, nil, name)
+            }
+        try await tx.query(
+            """
+            INSERT INTO gamification.baby_votes
+                (profile_id, category, user_id, birth_date, gender, name, name_key, cast_at)
+            VALUES (\(profile), \(vote.category), \(user), \(date)::date, \(gender),
+                    \(name), gamification.name_key(\(name)), \(now))
+            ON CONFLICT (profile_id, category, user_id) DO UPDATE
+            SET birth_date = excluded.birth_date, gender = excluded.gender, name = excluded.name,
+                name_key = excluded.name_key, cast_at = excluded.cast_at
+            WHERE (baby_votes.birth_date, baby_votes.gender, baby_votes.name)
+                IS DISTINCT FROM (excluded.birth_date, excluded.gender, excluded.name)
+            """)
+        return true
+    }
+
+    /// Closes and reveals `profile`'s votes with what the owners announced; a second announcement (a replayed
+    /// event) changes nothing.
+    static func reveal(_ arrival: BabyArrival, at now: Date, in tx: PostgresTransaction) async throws {
+        try await tx.query(
+            """
+            INSERT INTO gamification.baby_games
+                (profile_id, revealed_at, birth_date, baby_name, baby_gender, announced_at)
+            VALUES (\(arrival.profile), \(now), \(arrival.birthDate?.iso)::date, \(arrival.name),
+                    \(arrival.gender), \(arrival.announcedAt))
+            ON CONFLICT (profile_id) DO UPDATE
+            SET revealed_at = excluded.revealed_at, birth_date = excluded.birth_date,
+                baby_name = excluded.baby_name, baby_gender = excluded.baby_gender,
+                announced_at = excluded.announced_at
+            WHERE gamification.baby_games.revealed_at IS NULL
+            """)
+    }
+
+    /// What was announced for `profile`; nil while its votes are secret.
+    static func arrival(of profile: BabyProfileID, on db: some StatementRunner) async throws -> BabyArrival? {
+        let rows = try await db.pureRead(
+            """
+            SELECT birth_date::text, baby_name, baby_gender, announced_at FROM gamification.baby_games
+            WHERE profile_id = \(profile) AND revealed_at IS NOT NULL
+            """)
+        return try rows.first.map { row in
+            let (date, name, gender, announcedAt) = try row.decode((String?, String, Int, Date?).self)
+            return BabyArrival(
+                profile: profile, birthDate: date.flatMap(CalendarDate.init(iso:)), name: name,
+                gender: gender,
+                announcedAt: announcedAt)
+        }
+    }
+
+    /// Deletes every vote of `user` (their account is gone).
+    static func deleteAll(of user: UserID, in tx: PostgresTransaction) async throws {
+        try await tx.query("DELETE FROM gamification.baby_votes WHERE user_id = \(user)")
+    }
+}
