@@ -25,6 +25,11 @@ public enum GamificationService {
                     try RPCClient(target: environment.peers.identity)),
                 credentials: credentials, context: context)
             environment.background.start("identity events") { await accountEvents.run() }
+            let activityCounterEvents = ActivityCounterEvents.consumer(
+                family: Kindred_Family_V1_FamilyService.Client(
+                    try RPCClient(target: environment.peers.family)),
+                credentials: credentials, context: context)
+            environment.background.start("family events") { await activityCounterEvents.run() }
             return [api]
         }
     )

@@ -34,6 +34,7 @@ public enum Kindred_Gamification_V1_GamificationService {
         public static let getGlobalRanking = MethodDescriptor(service: serviceName, method: "GetGlobalRanking", readOnly: true)
         public static let watchMyAchievements = MethodDescriptor(service: serviceName, method: "WatchMyAchievements", readOnly: true)
         public static let watchEvents = MethodDescriptor(service: serviceName, method: "WatchEvents", readOnly: true)
+        public static let getActivityCounters = MethodDescriptor(service: serviceName, method: "GetActivityCounters", readOnly: true)
     }
 
     /// What a server implements; conforming gives `registerMethods(with:)` for free.
@@ -86,6 +87,8 @@ public enum Kindred_Gamification_V1_GamificationService {
         func watchMyAchievements(_ request: Kindred_Gamification_V1_WatchMyAchievementsRequest, responses: ResponseStreamWriter<Kindred_Gamification_V1_Achievement>, context: ServerContext) async throws
         /// `WatchEvents`
         func watchEvents(_ request: Kindred_Gamification_V1_WatchEventsRequest, responses: ResponseStreamWriter<Kindred_Gamification_V1_Event>, context: ServerContext) async throws
+        /// `GetActivityCounters`
+        func getActivityCounters(_ request: Kindred_Gamification_V1_GetActivityCountersRequest, context: ServerContext) async throws -> Kindred_Gamification_V1_GetActivityCountersResponse
     }
 
     /// A typed client over an `RPCClient`: one method per unary, server- or client-streaming RPC.
@@ -217,6 +220,11 @@ public enum Kindred_Gamification_V1_GamificationService {
         public func watchEvents(_ request: Kindred_Gamification_V1_WatchEventsRequest, options: CallOptions = CallOptions()) -> ClientResponseStream<Kindred_Gamification_V1_Event> {
             rpc.serverStreaming(method: Method.watchEvents, request: request, options: options)
         }
+
+        /// `GetActivityCounters`
+        public func getActivityCounters(_ request: Kindred_Gamification_V1_GetActivityCountersRequest, options: CallOptions = CallOptions()) async throws(RPCError) -> Kindred_Gamification_V1_GetActivityCountersResponse {
+            try await rpc.unary(method: Method.getActivityCounters, request: request, options: options)
+        }
     }
 }
 
@@ -293,6 +301,9 @@ extension Kindred_Gamification_V1_GamificationService.Service {
         }
         router.registerServerStreaming(Kindred_Gamification_V1_GamificationService.Method.watchEvents) { request, responses, context in
             try await self.watchEvents(request, responses: responses, context: context)
+        }
+        router.registerUnary(Kindred_Gamification_V1_GamificationService.Method.getActivityCounters) { request, context in
+            try await self.getActivityCounters(request, context: context)
         }
     }
 }

@@ -1100,6 +1100,8 @@ extension Kindred_Family_V1_Event: CMessageBridge {
         case 21: self.payload = m.pointee.registry_purchased.map { .registryPurchased(Kindred_Family_V1_BabyActivityOccurred(c: $0)) }
         case 22: self.payload = m.pointee.comment_added.map { .commentAdded(Kindred_Family_V1_BabyActivityOccurred(c: $0)) }
         case 23: self.payload = m.pointee.registry_purchase_undone.map { .registryPurchaseUndone(Kindred_Family_V1_BabyActivityOccurred(c: $0)) }
+        case 24: self.payload = m.pointee.photo_squished.map { .photoSquished(Kindred_Family_V1_BabyActivityOccurred(c: $0)) }
+        case 25: self.payload = m.pointee.photo_unsquished.map { .photoUnsquished(Kindred_Family_V1_BabyActivityOccurred(c: $0)) }
         default: break
         }
     }
@@ -1127,6 +1129,12 @@ extension Kindred_Family_V1_Event: CMessageBridge {
         case .registryPurchaseUndone(let value)?:
             c.pointee.payload_case = CWrite.oneofCase(23)
             c.pointee.registry_purchase_undone = try arena.message(value, field: "registry_purchase_undone")
+        case .photoSquished(let value)?:
+            c.pointee.payload_case = CWrite.oneofCase(24)
+            c.pointee.photo_squished = try arena.message(value, field: "photo_squished")
+        case .photoUnsquished(let value)?:
+            c.pointee.payload_case = CWrite.oneofCase(25)
+            c.pointee.photo_unsquished = try arena.message(value, field: "photo_unsquished")
         case nil: break
         }
     }

@@ -1905,6 +1905,8 @@ public struct Kindred_Family_V1_Event: ProtoMessage {
         case commentAdded(Kindred_Family_V1_BabyActivityOccurred)
         /// The buyer or an owner undid a purchase: the counter of purchases goes back by one.
         case registryPurchaseUndone(Kindred_Family_V1_BabyActivityOccurred)
+        case photoSquished(Kindred_Family_V1_BabyActivityOccurred)
+        case photoUnsquished(Kindred_Family_V1_BabyActivityOccurred)
     }
 
     public init() {}

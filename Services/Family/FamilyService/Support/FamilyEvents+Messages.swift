@@ -28,6 +28,8 @@ extension Kindred_Family_V1_Event.OneOf_Payload {
         case .registryPurchased: "registry.purchased"
         case .commentAdded: "comment.added"
         case .registryPurchaseUndone: "registry.purchase_undone"
+        case .photoSquished: "photo.squished"
+        case .photoUnsquished: "photo.unsquished"
         }
     }
 }

@@ -6213,7 +6213,7 @@ const ProtobufCMessageDescriptor kindred__family__v1__watch_events_request__desc
   (ProtobufCMessageInit) kindred__family__v1__watch_events_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor kindred__family__v1__event__field_descriptors[9] =
+static const ProtobufCFieldDescriptor kindred__family__v1__event__field_descriptors[11] =
 {
   {
     "cursor",
@@ -6323,6 +6323,30 @@ static const ProtobufCFieldDescriptor kindred__family__v1__event__field_descript
     0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "photo_squished",
+    24,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Kindred__Family__V1__Event, payload_case),
+    offsetof(Kindred__Family__V1__Event, photo_squished),
+    &kindred__family__v1__baby_activity_occurred__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "photo_unsquished",
+    25,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Kindred__Family__V1__Event, payload_case),
+    offsetof(Kindred__Family__V1__Event, photo_unsquished),
+    &kindred__family__v1__baby_activity_occurred__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned kindred__family__v1__event__field_indices_by_name[] = {
   3,   /* field[3] = approval_decided */
@@ -6331,6 +6355,8 @@ static const unsigned kindred__family__v1__event__field_indices_by_name[] = {
   0,   /* field[0] = cursor */
   2,   /* field[2] = occurred_at */
   4,   /* field[4] = parental_controls_changed */
+  9,   /* field[9] = photo_squished */
+  10,   /* field[10] = photo_unsquished */
   8,   /* field[8] = registry_purchase_undone */
   6,   /* field[6] = registry_purchased */
   1,   /* field[1] = type */
@@ -6340,7 +6366,7 @@ static const ProtobufCIntRange kindred__family__v1__event__number_ranges[3 + 1] 
   { 1, 0 },
   { 10, 3 },
   { 20, 5 },
-  { 0, 9 }
+  { 0, 11 }
 };
 const ProtobufCMessageDescriptor kindred__family__v1__event__descriptor =
 {
@@ -6350,7 +6376,7 @@ const ProtobufCMessageDescriptor kindred__family__v1__event__descriptor =
   "Kindred__Family__V1__Event",
   "kindred.family.v1",
   sizeof(Kindred__Family__V1__Event),
-  9,
+  11,
   kindred__family__v1__event__field_descriptors,
   kindred__family__v1__event__field_indices_by_name,
   3,  kindred__family__v1__event__number_ranges,

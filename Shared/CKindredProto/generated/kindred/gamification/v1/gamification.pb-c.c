@@ -7,7 +7,7 @@
 #endif
 
 #include "kindred/gamification/v1/gamification.pb-c.h"
-static const ProtobufCMethodDescriptor kindred__gamification__v1__gamification_service__method_descriptors[24] =
+static const ProtobufCMethodDescriptor kindred__gamification__v1__gamification_service__method_descriptors[25] =
 {
   { "UploadUsage", &kindred__gamification__v1__upload_usage_request__descriptor, &kindred__gamification__v1__upload_usage_response__descriptor },
   { "GetUsageSettings", &kindred__gamification__v1__get_usage_settings_request__descriptor, &kindred__gamification__v1__get_usage_settings_response__descriptor },
@@ -33,12 +33,14 @@ static const ProtobufCMethodDescriptor kindred__gamification__v1__gamification_s
   { "GetGlobalRanking", &kindred__gamification__v1__get_global_ranking_request__descriptor, &kindred__gamification__v1__get_global_ranking_response__descriptor },
   { "WatchMyAchievements", &kindred__gamification__v1__watch_my_achievements_request__descriptor, &kindred__gamification__v1__achievement__descriptor },
   { "WatchEvents", &kindred__gamification__v1__watch_events_request__descriptor, &kindred__gamification__v1__event__descriptor },
+  { "GetActivityCounters", &kindred__gamification__v1__get_activity_counters_request__descriptor, &kindred__gamification__v1__get_activity_counters_response__descriptor },
 };
 const unsigned kindred__gamification__v1__gamification_service__method_indices_by_name[] = {
   8,        /* CreateChallenge */
   14,        /* CreatePopularChallenge */
   12,        /* ForfeitChallenge */
   13,        /* GetActiveRestrictions */
+  24,        /* GetActivityCounters */
   17,        /* GetChallengeLeaderboard */
   19,        /* GetCoinBalance */
   5,        /* GetFriendLeaderboard */
@@ -67,7 +69,7 @@ const ProtobufCServiceDescriptor kindred__gamification__v1__gamification_service
   "GamificationService",
   "Kindred__Gamification__V1__GamificationService",
   "kindred.gamification.v1",
-  24,
+  25,
   kindred__gamification__v1__gamification_service__method_descriptors,
   kindred__gamification__v1__gamification_service__method_indices_by_name
 };
@@ -262,6 +264,14 @@ void kindred__gamification__v1__gamification_service__watch_events(ProtobufCServ
 {
   assert(service->descriptor == &kindred__gamification__v1__gamification_service__descriptor);
   service->invoke(service, 23, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void kindred__gamification__v1__gamification_service__get_activity_counters(ProtobufCService *service,
+                                                                            const Kindred__Gamification__V1__GetActivityCountersRequest *input,
+                                                                            Kindred__Gamification__V1__GetActivityCountersResponse_Closure closure,
+                                                                            void *closure_data)
+{
+  assert(service->descriptor == &kindred__gamification__v1__gamification_service__descriptor);
+  service->invoke(service, 24, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void kindred__gamification__v1__gamification_service__init (Kindred__Gamification__V1__GamificationService_Service *service,
                                                             Kindred__Gamification__V1__GamificationService_ServiceDestroy destroy)

@@ -992,7 +992,9 @@ typedef enum {
   KINDRED__FAMILY__V1__EVENT__PAYLOAD_CALENDAR_RSVP_CHANGED = 20,
   KINDRED__FAMILY__V1__EVENT__PAYLOAD_REGISTRY_PURCHASED = 21,
   KINDRED__FAMILY__V1__EVENT__PAYLOAD_COMMENT_ADDED = 22,
-  KINDRED__FAMILY__V1__EVENT__PAYLOAD_REGISTRY_PURCHASE_UNDONE = 23
+  KINDRED__FAMILY__V1__EVENT__PAYLOAD_REGISTRY_PURCHASE_UNDONE = 23,
+  KINDRED__FAMILY__V1__EVENT__PAYLOAD_PHOTO_SQUISHED = 24,
+  KINDRED__FAMILY__V1__EVENT__PAYLOAD_PHOTO_UNSQUISHED = 25
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(KINDRED__FAMILY__V1__EVENT__PAYLOAD__CASE)
 } Kindred__Family__V1__Event__PayloadCase;
 
@@ -1019,6 +1021,8 @@ struct  Kindred__Family__V1__Event
      * The buyer or an owner undid a purchase: the counter of purchases goes back by one.
      */
     Kindred__Family__V1__BabyActivityOccurred *registry_purchase_undone;
+    Kindred__Family__V1__BabyActivityOccurred *photo_squished;
+    Kindred__Family__V1__BabyActivityOccurred *photo_unsquished;
   };
 };
 #define KINDRED__FAMILY__V1__EVENT__INIT \

@@ -15,6 +15,7 @@ PROTOBUF_C__BEGIN_DECLS
 #endif
 
 #include "kindred/gamification/v1/challenges.pb-c.h"
+#include "kindred/gamification/v1/counters.pb-c.h"
 #include "kindred/gamification/v1/usage.pb-c.h"
 
 
@@ -129,6 +130,10 @@ struct Kindred__Gamification__V1__GamificationService_Service
                        const Kindred__Gamification__V1__WatchEventsRequest *input,
                        Kindred__Gamification__V1__Event_Closure closure,
                        void *closure_data);
+  void (*get_activity_counters)(Kindred__Gamification__V1__GamificationService_Service *service,
+                                const Kindred__Gamification__V1__GetActivityCountersRequest *input,
+                                Kindred__Gamification__V1__GetActivityCountersResponse_Closure closure,
+                                void *closure_data);
 };
 typedef void (*Kindred__Gamification__V1__GamificationService_ServiceDestroy)(Kindred__Gamification__V1__GamificationService_Service *);
 void kindred__gamification__v1__gamification_service__init (Kindred__Gamification__V1__GamificationService_Service *service,
@@ -160,7 +165,8 @@ void kindred__gamification__v1__gamification_service__init (Kindred__Gamificatio
       function_prefix__ ## list_badges,\
       function_prefix__ ## get_global_ranking,\
       function_prefix__ ## watch_my_achievements,\
-      function_prefix__ ## watch_events  }
+      function_prefix__ ## watch_events,\
+      function_prefix__ ## get_activity_counters  }
 void kindred__gamification__v1__gamification_service__upload_usage(ProtobufCService *service,
                                                                    const Kindred__Gamification__V1__UploadUsageRequest *input,
                                                                    Kindred__Gamification__V1__UploadUsageResponse_Closure closure,
@@ -257,6 +263,10 @@ void kindred__gamification__v1__gamification_service__watch_events(ProtobufCServ
                                                                    const Kindred__Gamification__V1__WatchEventsRequest *input,
                                                                    Kindred__Gamification__V1__Event_Closure closure,
                                                                    void *closure_data);
+void kindred__gamification__v1__gamification_service__get_activity_counters(ProtobufCService *service,
+                                                                            const Kindred__Gamification__V1__GetActivityCountersRequest *input,
+                                                                            Kindred__Gamification__V1__GetActivityCountersResponse_Closure closure,
+                                                                            void *closure_data);
 
 /* --- descriptors --- */
 
