@@ -125,7 +125,9 @@ let package = Package(
         ),
         .executableTarget(
             name: "EventsBench",
-            dependencies: ["KindredEvents", "KindredPostgres", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "KindredEvents", "KindredPostgres", .product(name: "Logging", package: "swift-log"),
+            ],
             path: "Tests/EventsBench"
         ),
         .testTarget(
