@@ -123,6 +123,13 @@ let package = Package(
             dependencies: ["KindredPostgres", .product(name: "Logging", package: "swift-log")],
             path: "Tests/PostgresBench"
         ),
+        .executableTarget(
+            name: "EventsBench",
+            dependencies: [
+                "KindredEvents", "KindredPostgres", .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Tests/EventsBench"
+        ),
         .testTarget(
             name: "KindredPostgresTests",
             dependencies: [

@@ -6,6 +6,10 @@ internal import KindredThreads
 /// handler's writes and the stored cursor commit in one transaction, so after a crash, an outage or a
 /// handler error the consumer resumes after the last event whose effects committed. Delivery is
 /// at-least-once (a handler may see an event again after a failure): handlers must be idempotent.
+///
+/// The events that arrive while a transaction commits are handled together in the next one (at most
+/// `batchLimit`), with the cursor stored once: one commit's WAL flush serves the whole batch, so the
+/// consumer keeps up with a busy source, while a lone event is still handled as soon as it arrives.
 public struct EventConsumer<Events: AsyncSequence>: Sendable where Events.Element: SequencedEvent {
     /// The stream's name in `event_cursors`: the producing service, `"identity"`.
     public let source: String
@@ -14,12 +18,14 @@ public struct EventConsumer<Events: AsyncSequence>: Sendable where Events.Elemen
     let logger: Logger
     let fetch: @Sendable (Int64) -> Events
     let handle: @Sendable (Events.Element, PostgresTransaction) async throws -> Void
+    /// The most events one transaction handles; 1 commits each event alone.
+    let batchLimit: Int
 
     /// A consumer of `source`, storing its cursor in `schema` (the consumer's own, with the
     /// `EventCursors` migration). `fetch` opens the source's stream after a cursor (the `WatchEvents` call);
     /// `handle` applies one event inside the transaction that also stores its cursor.
     public init(
-        source: String, schema: String, pool: PostgresPool, logger: Logger,
+        source: String, schema: String, pool: PostgresPool, logger: Logger, batchLimit: Int = 256,
         fetch: @escaping @Sendable (_ afterCursor: Int64) -> Events,
         handle:
             @escaping @Sendable (_ event: Events.Element, _ transaction: PostgresTransaction) async throws
@@ -33,6 +39,7 @@ public struct EventConsumer<Events: AsyncSequence>: Sendable where Events.Elemen
         self.logger = logger
         self.fetch = fetch
         self.handle = handle
+        self.batchLimit = max(1, batchLimit)
     }
 
     /// Consumes until the calling task is cancelled (the service's shutdown). A broken stream, an
@@ -43,10 +50,7 @@ public struct EventConsumer<Events: AsyncSequence>: Sendable where Events.Elemen
         while !Task.isCancelled {
             do {
                 let after = try await cursors.start(source, pool)
-                for try await event in fetch(after) {
-                    try await consume(event)
-                    backoff.reset()
-                }
+                try await consumeStream(after: after) { backoff.reset() }
                 logger.info("event stream ended; reopening")
             } catch {
                 if Task.isCancelled { return }
@@ -56,24 +60,61 @@ public struct EventConsumer<Events: AsyncSequence>: Sendable where Events.Elemen
         }
     }
 
-    /// Handles one event unless its cursor is already stored (another instance handled it first).
-    private func consume(_ event: Events.Element) async throws {
+    /// Reads the stream after `after` ahead into a buffer while handling what it holds, batch by batch,
+    /// until the stream ends or something fails.
+    private func consumeStream(after: Int64, succeeded: () -> Void) async throws {
+        let readAhead = EventReadAhead<Events.Element>(capacity: batchLimit)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { [fetch] in await readAhead.fill(from: fetch(after)) }
+            defer {
+                readAhead.finish(.failure(CancellationError()))
+                group.cancelAll()
+            }
+            while let batch = try await readAhead.take(upTo: batchLimit) {
+                try await consume(batch)
+                succeeded()
+            }
+        }
+    }
+
+    /// Handles a batch in one transaction. When that fails, its events are handled again one per
+    /// transaction, so those before the failing one commit and the failure names the event it stops at.
+    private func consume(_ batch: [Events.Element]) async throws {
+        do {
+            try await commit(batch)
+        } catch  where batch.count > 1 {
+            logger.debug(
+                "event batch failed; handling its events one by one", metadata: ["error": "\(error)"])
+            for event in batch { try await commit([event]) }
+        }
+    }
+
+    /// Handles the events whose cursors are not stored yet (another instance may have handled some first)
+    /// and stores the last one's cursor, in one transaction.
+    private func commit(_ events: [Events.Element]) async throws {
         do {
             try await pool.transaction { tx in
-                guard try await cursors.lock(source, in: tx) < event.cursor else { return }
-                try await handle(event, tx)
-                try await cursors.store(event.cursor, for: source, in: tx)
+                let stored = try await cursors.lock(source, in: tx)
+                let unhandled = events.filter { $0.cursor > stored }
+                guard let last = unhandled.last else { return }
+                for event in unhandled { try await handle(event, tx) }
+                try await cursors.store(last.cursor, for: source, in: tx)
             }
         } catch {
-            throw EventFailed(cursor: event.cursor, error: error)
+            throw EventFailed(cursors: events[0].cursor...events[events.count - 1].cursor, error: error)
         }
     }
 }
 
-/// An event could not be handled (the handler threw, or the database failed): it is delivered again.
+/// Events could not be handled (a handler threw, or the database failed): they are delivered again.
 struct EventFailed: Error, CustomStringConvertible {
-    let cursor: Int64
+    let cursors: ClosedRange<Int64>
     let error: any Error
 
-    var description: String { "handling the event at cursor \(cursor) failed: \(error)" }
+    var description: String {
+        let events =
+            cursors.count == 1
+            ? "the event at cursor \(cursors.lowerBound)" : "the events at cursors \(cursors)"
+        return "handling \(events) failed: \(error)"
+    }
 }

@@ -40,6 +40,7 @@ public enum Kindred_Gamification_V1_GamificationService {
         public static let suggestBabyName = MethodDescriptor(service: serviceName, method: "SuggestBabyName")
         public static let listBabyNameSuggestions = MethodDescriptor(service: serviceName, method: "ListBabyNameSuggestions", readOnly: true)
         public static let likeBabyNameSuggestion = MethodDescriptor(service: serviceName, method: "LikeBabyNameSuggestion")
+        public static let getActivityCounters = MethodDescriptor(service: serviceName, method: "GetActivityCounters", readOnly: true)
     }
 
     /// What a server implements; conforming gives `registerMethods(with:)` for free.
@@ -104,6 +105,8 @@ public enum Kindred_Gamification_V1_GamificationService {
         func listBabyNameSuggestions(_ request: Kindred_Gamification_V1_ListBabyNameSuggestionsRequest, context: ServerContext) async throws -> Kindred_Gamification_V1_ListBabyNameSuggestionsResponse
         /// `LikeBabyNameSuggestion`
         func likeBabyNameSuggestion(_ request: Kindred_Gamification_V1_LikeBabyNameSuggestionRequest, context: ServerContext) async throws -> Kindred_Gamification_V1_LikeBabyNameSuggestionResponse
+        /// `GetActivityCounters`
+        func getActivityCounters(_ request: Kindred_Gamification_V1_GetActivityCountersRequest, context: ServerContext) async throws -> Kindred_Gamification_V1_GetActivityCountersResponse
     }
 
     /// A typed client over an `RPCClient`: one method per unary, server- or client-streaming RPC.
@@ -265,6 +268,11 @@ public enum Kindred_Gamification_V1_GamificationService {
         public func likeBabyNameSuggestion(_ request: Kindred_Gamification_V1_LikeBabyNameSuggestionRequest, options: CallOptions = CallOptions()) async throws(RPCError) -> Kindred_Gamification_V1_LikeBabyNameSuggestionResponse {
             try await rpc.unary(method: Method.likeBabyNameSuggestion, request: request, options: options)
         }
+
+        /// `GetActivityCounters`
+        public func getActivityCounters(_ request: Kindred_Gamification_V1_GetActivityCountersRequest, options: CallOptions = CallOptions()) async throws(RPCError) -> Kindred_Gamification_V1_GetActivityCountersResponse {
+            try await rpc.unary(method: Method.getActivityCounters, request: request, options: options)
+        }
     }
 }
 
@@ -359,6 +367,9 @@ extension Kindred_Gamification_V1_GamificationService.Service {
         }
         router.registerUnary(Kindred_Gamification_V1_GamificationService.Method.likeBabyNameSuggestion) { request, context in
             try await self.likeBabyNameSuggestion(request, context: context)
+        }
+        router.registerUnary(Kindred_Gamification_V1_GamificationService.Method.getActivityCounters) { request, context in
+            try await self.getActivityCounters(request, context: context)
         }
     }
 }

@@ -265,30 +265,9 @@ extension ProtoFileRegistry {
             ]
         ),
         ProtoFileDescriptor(
-            name: "kindred/family/v1/baby_activity.proto",
-            dependencies: ["kindred/common/v1/date.proto", "kindred/common/v1/paging.proto", "kindred/common/v1/timestamp.proto", "kindred/family/v1/baby_arrival.proto"],
-            serializedFileDescriptor: EmbeddedDescriptors.file(at: 16),
-            serviceNames: [],
-            symbols: [
-                "kindred.family.v1.BabyActivity",
-                "kindred.family.v1.GetHomeRequest",
-                "kindred.family.v1.BabyCountdown",
-                "kindred.family.v1.GetHomeResponse",
-                "kindred.family.v1.Suggestion",
-                "kindred.family.v1.ListSuggestionsRequest",
-                "kindred.family.v1.ListSuggestionsResponse",
-                "kindred.family.v1.WatchProfileActivityRequest",
-                "kindred.family.v1.WatchProfileActivityResponse",
-                "kindred.family.v1.BabyActivityOccurred",
-                "kindred.family.v1.BabyActivityKind",
-                "kindred.family.v1.BabyStage",
-                "kindred.family.v1.SuggestionType",
-            ]
-        ),
-        ProtoFileDescriptor(
             name: "kindred/family/v1/baby_content.proto",
             dependencies: ["kindred/common/v1/paging.proto", "kindred/common/v1/timestamp.proto"],
-            serializedFileDescriptor: EmbeddedDescriptors.file(at: 17),
+            serializedFileDescriptor: EmbeddedDescriptors.file(at: 16),
             serviceNames: [],
             symbols: [
                 "kindred.family.v1.CalendarEvent",
@@ -331,6 +310,27 @@ extension ProtoFileRegistry {
                 "kindred.family.v1.UndoRegistryPurchaseRequest",
                 "kindred.family.v1.UndoRegistryPurchaseResponse",
                 "kindred.family.v1.RsvpAnswer",
+            ]
+        ),
+        ProtoFileDescriptor(
+            name: "kindred/family/v1/baby_activity.proto",
+            dependencies: ["kindred/common/v1/date.proto", "kindred/common/v1/paging.proto", "kindred/common/v1/timestamp.proto", "kindred/family/v1/baby_arrival.proto", "kindred/family/v1/baby_content.proto"],
+            serializedFileDescriptor: EmbeddedDescriptors.file(at: 17),
+            serviceNames: [],
+            symbols: [
+                "kindred.family.v1.BabyActivity",
+                "kindred.family.v1.GetHomeRequest",
+                "kindred.family.v1.BabyCountdown",
+                "kindred.family.v1.GetHomeResponse",
+                "kindred.family.v1.Suggestion",
+                "kindred.family.v1.ListSuggestionsRequest",
+                "kindred.family.v1.ListSuggestionsResponse",
+                "kindred.family.v1.WatchProfileActivityRequest",
+                "kindred.family.v1.WatchProfileActivityResponse",
+                "kindred.family.v1.BabyActivityOccurred",
+                "kindred.family.v1.BabyActivityKind",
+                "kindred.family.v1.BabyStage",
+                "kindred.family.v1.SuggestionType",
             ]
         ),
         ProtoFileDescriptor(
@@ -560,9 +560,20 @@ extension ProtoFileRegistry {
             ]
         ),
         ProtoFileDescriptor(
-            name: "kindred/gamification/v1/standing.proto",
+            name: "kindred/gamification/v1/counters.proto",
             dependencies: [],
             serializedFileDescriptor: EmbeddedDescriptors.file(at: 21),
+            serviceNames: [],
+            symbols: [
+                "kindred.gamification.v1.GetActivityCountersRequest",
+                "kindred.gamification.v1.ActivityCounters",
+                "kindred.gamification.v1.GetActivityCountersResponse",
+            ]
+        ),
+        ProtoFileDescriptor(
+            name: "kindred/gamification/v1/standing.proto",
+            dependencies: [],
+            serializedFileDescriptor: EmbeddedDescriptors.file(at: 22),
             serviceNames: [],
             symbols: [
                 "kindred.gamification.v1.GetMyStandingRequest",
@@ -573,7 +584,7 @@ extension ProtoFileRegistry {
         ProtoFileDescriptor(
             name: "kindred/gamification/v1/usage.proto",
             dependencies: ["kindred/common/v1/date.proto", "kindred/common/v1/paging.proto", "kindred/common/v1/timestamp.proto"],
-            serializedFileDescriptor: EmbeddedDescriptors.file(at: 22),
+            serializedFileDescriptor: EmbeddedDescriptors.file(at: 23),
             serviceNames: [],
             symbols: [
                 "kindred.gamification.v1.UsageSession",
@@ -602,8 +613,8 @@ extension ProtoFileRegistry {
         ),
         ProtoFileDescriptor(
             name: "kindred/gamification/v1/gamification.proto",
-            dependencies: ["kindred/gamification/v1/baby_games.proto", "kindred/gamification/v1/challenges.proto", "kindred/gamification/v1/standing.proto", "kindred/gamification/v1/usage.proto"],
-            serializedFileDescriptor: EmbeddedDescriptors.file(at: 23),
+            dependencies: ["kindred/gamification/v1/baby_games.proto", "kindred/gamification/v1/challenges.proto", "kindred/gamification/v1/standing.proto", "kindred/gamification/v1/counters.proto", "kindred/gamification/v1/usage.proto"],
+            serializedFileDescriptor: EmbeddedDescriptors.file(at: 24),
             serviceNames: ["kindred.gamification.v1.GamificationService"],
             symbols: [
                 "kindred.gamification.v1.GamificationService",
@@ -637,12 +648,13 @@ extension ProtoFileRegistry {
                 "kindred.gamification.v1.GamificationService.SuggestBabyName",
                 "kindred.gamification.v1.GamificationService.ListBabyNameSuggestions",
                 "kindred.gamification.v1.GamificationService.LikeBabyNameSuggestion",
+                "kindred.gamification.v1.GamificationService.GetActivityCounters",
             ]
         ),
         ProtoFileDescriptor(
             name: "kindred/identity/v1/identity.proto",
             dependencies: ["kindred/common/v1/date.proto", "kindred/common/v1/paging.proto", "kindred/common/v1/timestamp.proto"],
-            serializedFileDescriptor: EmbeddedDescriptors.file(at: 24),
+            serializedFileDescriptor: EmbeddedDescriptors.file(at: 25),
             serviceNames: ["kindred.identity.v1.IdentityService"],
             symbols: [
                 "kindred.identity.v1.PublicAccount",
@@ -720,7 +732,7 @@ extension ProtoFileRegistry {
         ProtoFileDescriptor(
             name: "kindred/social/v1/social.proto",
             dependencies: ["kindred/common/v1/paging.proto", "kindred/common/v1/timestamp.proto"],
-            serializedFileDescriptor: EmbeddedDescriptors.file(at: 25),
+            serializedFileDescriptor: EmbeddedDescriptors.file(at: 26),
             serviceNames: ["kindred.social.v1.SocialService"],
             symbols: [
                 "kindred.social.v1.Person",

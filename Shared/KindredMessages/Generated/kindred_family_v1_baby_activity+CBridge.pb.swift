@@ -198,6 +198,7 @@ extension Kindred_Family_V1_BabyActivityOccurred: CMessageBridge {
         self.actorID = CRead.string(m.pointee.actor_id)
         self.subjectID = CRead.string(m.pointee.subject_id)
         self.occurredAt = m.pointee.occurred_at.map { Kindred_Common_V1_Timestamp(c: $0) }
+        self.rsvpAnswer = Kindred_Family_V1_RsvpAnswer(rawValue: CRead.enumValue(m.pointee.rsvp_answer))
     }
 
     func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {
@@ -206,5 +207,6 @@ extension Kindred_Family_V1_BabyActivityOccurred: CMessageBridge {
         c.pointee.actor_id = try arena.string(self.actorID, field: "actor_id")
         c.pointee.subject_id = try arena.string(self.subjectID, field: "subject_id")
         c.pointee.occurred_at = try arena.optionalMessage(self.occurredAt, field: "occurred_at")
+        c.pointee.rsvp_answer = CWrite.enumValue(self.rsvpAnswer)
     }
 }

@@ -492,6 +492,8 @@ public struct Kindred_Family_V1_BabyActivityOccurred: ProtoMessage {
     /// The event (RSVP), the registry item (purchase), the comment.
     public var subjectID: String = ""
     public var occurredAt: Kindred_Common_V1_Timestamp? = nil
+    /// calendar.rsvp_changed: the follower's answer now (gamification counts the events a user attends).
+    public var rsvpAnswer: Kindred_Family_V1_RsvpAnswer = .init()
 
     public init() {}
 
@@ -501,13 +503,15 @@ public struct Kindred_Family_V1_BabyActivityOccurred: ProtoMessage {
         activityID: String = "",
         actorID: String = "",
         subjectID: String = "",
-        occurredAt: Kindred_Common_V1_Timestamp? = nil
+        occurredAt: Kindred_Common_V1_Timestamp? = nil,
+        rsvpAnswer: Kindred_Family_V1_RsvpAnswer = .init()
     ) {
         self.profileID = profileID
         self.activityID = activityID
         self.actorID = actorID
         self.subjectID = subjectID
         self.occurredAt = occurredAt
+        self.rsvpAnswer = rsvpAnswer
     }
 
     public init(serializedBytes bytes: UnsafeRawBufferPointer, maxSize: Int) throws(MessageDecodingError) {

@@ -51,10 +51,12 @@ extension BabyActivityKind {
     }
 
     /// The `WatchEvents` event of this kind, for gamification's activity counters; nil for kinds with none.
-    func event(_ activity: Kindred_Family_V1_BabyActivity) -> Kindred_Family_V1_Event.OneOf_Payload? {
+    func event(_ activity: Kindred_Family_V1_BabyActivity, rsvpAnswer: Kindred_Family_V1_RsvpAnswer)
+        -> Kindred_Family_V1_Event.OneOf_Payload?
+    {
         let occurred = Kindred_Family_V1_BabyActivityOccurred(
             profileID: activity.profileID, activityID: activity.activityID, actorID: activity.actorID,
-            subjectID: activity.subjectID, occurredAt: activity.occurredAt)
+            subjectID: activity.subjectID, occurredAt: activity.occurredAt, rsvpAnswer: rsvpAnswer)
         return switch self {
         case .rsvpChanged: .calendarRsvpChanged(occurred)
         case .registryItemPurchased: .registryPurchased(occurred)

@@ -12,6 +12,8 @@ struct BabyActivityEntry: Sendable {
     let subject: UUID?
     /// A short description kept with the entry (an event's or an item's name, a comment's start).
     let detail: String
+    /// An RSVP's answer now, which gamification's counter of events attended follows.
+    var rsvpAnswer: Kindred_Family_V1_RsvpAnswer = .unspecified
 }
 
 /// Where every change on a baby profile is recorded, in the transaction of the change: the profile's recent
@@ -38,7 +40,7 @@ enum BabyActivityLog {
         }
         let activity = Kindred_Family_V1_BabyActivity(entry, id: id, actorName: names.actor, at: now)
         try await BabyActivityFeed.append(activity, in: tx)
-        if let payload = entry.kind.event(activity) {
+        if let payload = entry.kind.event(activity, rsvpAnswer: entry.rsvpAnswer) {
             try await FamilyEvents.append(payload, in: tx)
         }
         return activity

@@ -32,7 +32,7 @@ extension BabyCalendar {
             try await BabyActivityLog.record(
                 BabyActivityEntry(
                     profile: profileID, kind: .rsvpChanged, actor: follower, subject: eventID.uuid,
-                    detail: name),
+                    detail: name, rsvpAnswer: request.answer),
                 at: now, in: tx)
         }
         return try await read(eventID, of: profileID, by: follower)

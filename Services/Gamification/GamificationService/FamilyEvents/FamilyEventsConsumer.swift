@@ -16,7 +16,11 @@ enum FamilyEventsConsumer {
 
     /// Every part's handler, run in this order.
     static func handlers(_ context: GamificationContext) -> [Handler] {
-        [BabyVoteReveal(votes: BabyVotes(context: context), logger: context.logger).apply]
+        let counters = FamilyEventCounters(logger: context.logger)
+        return [
+            BabyVoteReveal(votes: BabyVotes(context: context), logger: context.logger).apply,
+            { event, tx in try await counters.apply(event, in: tx) },
+        ]
     }
 
     /// The consumer every instance runs; family is read with gamification's own token.

@@ -14,5 +14,6 @@ enum GamificationMigrations {
         v8SeedPopularChallenges,
         v9CreateBabyVotes,
         v10CreateBabyNameSuggestions,
+        v11CreateActivityCounters,
     ]
 }

@@ -1085,7 +1085,7 @@ const ProtobufCMessageDescriptor kindred__family__v1__watch_profile_activity_res
   (ProtobufCMessageInit) kindred__family__v1__watch_profile_activity_response__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor kindred__family__v1__baby_activity_occurred__field_descriptors[5] =
+static const ProtobufCFieldDescriptor kindred__family__v1__baby_activity_occurred__field_descriptors[6] =
 {
   {
     "profile_id",
@@ -1147,18 +1147,31 @@ static const ProtobufCFieldDescriptor kindred__family__v1__baby_activity_occurre
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "rsvp_answer",
+    6,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_ENUM,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Family__V1__BabyActivityOccurred, rsvp_answer),
+    &kindred__family__v1__rsvp_answer__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned kindred__family__v1__baby_activity_occurred__field_indices_by_name[] = {
   1,   /* field[1] = activity_id */
   2,   /* field[2] = actor_id */
   4,   /* field[4] = occurred_at */
   0,   /* field[0] = profile_id */
+  5,   /* field[5] = rsvp_answer */
   3,   /* field[3] = subject_id */
 };
 static const ProtobufCIntRange kindred__family__v1__baby_activity_occurred__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 5 }
+  { 0, 6 }
 };
 const ProtobufCMessageDescriptor kindred__family__v1__baby_activity_occurred__descriptor =
 {
@@ -1168,7 +1181,7 @@ const ProtobufCMessageDescriptor kindred__family__v1__baby_activity_occurred__de
   "Kindred__Family__V1__BabyActivityOccurred",
   "kindred.family.v1",
   sizeof(Kindred__Family__V1__BabyActivityOccurred),
-  5,
+  6,
   kindred__family__v1__baby_activity_occurred__field_descriptors,
   kindred__family__v1__baby_activity_occurred__field_indices_by_name,
   1,  kindred__family__v1__baby_activity_occurred__number_ranges,

@@ -7,7 +7,7 @@
 #endif
 
 #include "kindred/gamification/v1/gamification.pb-c.h"
-static const ProtobufCMethodDescriptor kindred__gamification__v1__gamification_service__method_descriptors[30] =
+static const ProtobufCMethodDescriptor kindred__gamification__v1__gamification_service__method_descriptors[31] =
 {
   { "UploadUsage", &kindred__gamification__v1__upload_usage_request__descriptor, &kindred__gamification__v1__upload_usage_response__descriptor },
   { "GetUsageSettings", &kindred__gamification__v1__get_usage_settings_request__descriptor, &kindred__gamification__v1__get_usage_settings_response__descriptor },
@@ -39,6 +39,7 @@ static const ProtobufCMethodDescriptor kindred__gamification__v1__gamification_s
   { "SuggestBabyName", &kindred__gamification__v1__suggest_baby_name_request__descriptor, &kindred__gamification__v1__suggest_baby_name_response__descriptor },
   { "ListBabyNameSuggestions", &kindred__gamification__v1__list_baby_name_suggestions_request__descriptor, &kindred__gamification__v1__list_baby_name_suggestions_response__descriptor },
   { "LikeBabyNameSuggestion", &kindred__gamification__v1__like_baby_name_suggestion_request__descriptor, &kindred__gamification__v1__like_baby_name_suggestion_response__descriptor },
+  { "GetActivityCounters", &kindred__gamification__v1__get_activity_counters_request__descriptor, &kindred__gamification__v1__get_activity_counters_response__descriptor },
 };
 const unsigned kindred__gamification__v1__gamification_service__method_indices_by_name[] = {
   25,        /* CastBabyVote */
@@ -46,6 +47,7 @@ const unsigned kindred__gamification__v1__gamification_service__method_indices_b
   14,        /* CreatePopularChallenge */
   12,        /* ForfeitChallenge */
   13,        /* GetActiveRestrictions */
+  30,        /* GetActivityCounters */
   26,        /* GetBabyVoteResults */
   17,        /* GetChallengeLeaderboard */
   19,        /* GetCoinBalance */
@@ -79,7 +81,7 @@ const ProtobufCServiceDescriptor kindred__gamification__v1__gamification_service
   "GamificationService",
   "Kindred__Gamification__V1__GamificationService",
   "kindred.gamification.v1",
-  30,
+  31,
   kindred__gamification__v1__gamification_service__method_descriptors,
   kindred__gamification__v1__gamification_service__method_indices_by_name
 };
@@ -322,6 +324,14 @@ void kindred__gamification__v1__gamification_service__like_baby_name_suggestion(
 {
   assert(service->descriptor == &kindred__gamification__v1__gamification_service__descriptor);
   service->invoke(service, 29, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void kindred__gamification__v1__gamification_service__get_activity_counters(ProtobufCService *service,
+                                                                            const Kindred__Gamification__V1__GetActivityCountersRequest *input,
+                                                                            Kindred__Gamification__V1__GetActivityCountersResponse_Closure closure,
+                                                                            void *closure_data)
+{
+  assert(service->descriptor == &kindred__gamification__v1__gamification_service__descriptor);
+  service->invoke(service, 30, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void kindred__gamification__v1__gamification_service__init (Kindred__Gamification__V1__GamificationService_Service *service,
                                                             Kindred__Gamification__V1__GamificationService_ServiceDestroy destroy)

@@ -18,6 +18,7 @@ PROTOBUF_C__BEGIN_DECLS
 #include "kindred/common/v1/paging.pb-c.h"
 #include "kindred/common/v1/timestamp.pb-c.h"
 #include "kindred/family/v1/baby_arrival.pb-c.h"
+#include "kindred/family/v1/baby_content.pb-c.h"
 
 typedef struct Kindred__Family__V1__BabyActivity Kindred__Family__V1__BabyActivity;
 typedef struct Kindred__Family__V1__GetHomeRequest Kindred__Family__V1__GetHomeRequest;
@@ -322,10 +323,14 @@ struct  Kindred__Family__V1__BabyActivityOccurred
    */
   char *subject_id;
   Kindred__Common__V1__Timestamp *occurred_at;
+  /*
+   * calendar.rsvp_changed: the follower's answer now (gamification counts the events a user attends).
+   */
+  Kindred__Family__V1__RsvpAnswer rsvp_answer;
 };
 #define KINDRED__FAMILY__V1__BABY_ACTIVITY_OCCURRED__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&kindred__family__v1__baby_activity_occurred__descriptor) \
-    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, NULL }
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, NULL, KINDRED__FAMILY__V1__RSVP_ANSWER__RSVP_ANSWER_UNSPECIFIED }
 
 
 /* Kindred__Family__V1__BabyActivity methods */

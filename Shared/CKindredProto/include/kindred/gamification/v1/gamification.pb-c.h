@@ -17,6 +17,7 @@ PROTOBUF_C__BEGIN_DECLS
 #include "kindred/gamification/v1/baby_games.pb-c.h"
 #include "kindred/gamification/v1/challenges.pb-c.h"
 #include "kindred/gamification/v1/standing.pb-c.h"
+#include "kindred/gamification/v1/counters.pb-c.h"
 #include "kindred/gamification/v1/usage.pb-c.h"
 
 
@@ -155,6 +156,10 @@ struct Kindred__Gamification__V1__GamificationService_Service
                                     const Kindred__Gamification__V1__LikeBabyNameSuggestionRequest *input,
                                     Kindred__Gamification__V1__LikeBabyNameSuggestionResponse_Closure closure,
                                     void *closure_data);
+  void (*get_activity_counters)(Kindred__Gamification__V1__GamificationService_Service *service,
+                                const Kindred__Gamification__V1__GetActivityCountersRequest *input,
+                                Kindred__Gamification__V1__GetActivityCountersResponse_Closure closure,
+                                void *closure_data);
 };
 typedef void (*Kindred__Gamification__V1__GamificationService_ServiceDestroy)(Kindred__Gamification__V1__GamificationService_Service *);
 void kindred__gamification__v1__gamification_service__init (Kindred__Gamification__V1__GamificationService_Service *service,
@@ -192,7 +197,8 @@ void kindred__gamification__v1__gamification_service__init (Kindred__Gamificatio
       function_prefix__ ## get_baby_vote_results,\
       function_prefix__ ## suggest_baby_name,\
       function_prefix__ ## list_baby_name_suggestions,\
-      function_prefix__ ## like_baby_name_suggestion  }
+      function_prefix__ ## like_baby_name_suggestion,\
+      function_prefix__ ## get_activity_counters  }
 void kindred__gamification__v1__gamification_service__upload_usage(ProtobufCService *service,
                                                                    const Kindred__Gamification__V1__UploadUsageRequest *input,
                                                                    Kindred__Gamification__V1__UploadUsageResponse_Closure closure,
@@ -313,6 +319,10 @@ void kindred__gamification__v1__gamification_service__like_baby_name_suggestion(
                                                                                 const Kindred__Gamification__V1__LikeBabyNameSuggestionRequest *input,
                                                                                 Kindred__Gamification__V1__LikeBabyNameSuggestionResponse_Closure closure,
                                                                                 void *closure_data);
+void kindred__gamification__v1__gamification_service__get_activity_counters(ProtobufCService *service,
+                                                                            const Kindred__Gamification__V1__GetActivityCountersRequest *input,
+                                                                            Kindred__Gamification__V1__GetActivityCountersResponse_Closure closure,
+                                                                            void *closure_data);
 
 /* --- descriptors --- */
 
