@@ -25,6 +25,7 @@ final class GamificationTestServer: Sendable {
         context = GamificationContext(
             database: stack.pool, clock: stack.clock.wallClock,
             friends: try SocialFriendGraph(socialTarget: stack.server.target, credentials: credentials),
+            guardians: try FamilyGuardians(familyTarget: stack.base.familyTarget),
             logger: FamilyTestDatabase.logger)
         api = try GamificationAPI(context: context)
         var configuration = ServerConfiguration(host: "127.0.0.1", port: 0)

@@ -13,6 +13,8 @@ struct GamificationAPI: Kindred_Gamification_V1_GamificationService.Service {
     let usage: Usage
     /// The apps the product suggests, which admins change.
     let popularApps: PopularApps
+    /// Learning points and reward apps of children, their guardians' setups and unlocks.
+    let rewards: Rewards
 
     /// Builds every part from `context`.
     init(context: GamificationContext) throws {
@@ -22,6 +24,7 @@ struct GamificationAPI: Kindred_Gamification_V1_GamificationService.Service {
         challenges = Challenges(context: context)
         usage = Usage(context: context)
         popularApps = PopularApps(database: context.database)
+        rewards = Rewards(context: context)
     }
 
     /// Ends the server streams, so that they do not hold the drain.

@@ -15,6 +15,7 @@ public enum GamificationService {
                 database: environment.database, clock: .system,
                 friends: try SocialFriendGraph(
                     socialTarget: environment.peers.social, credentials: credentials),
+                guardians: try FamilyGuardians(familyTarget: environment.peers.family),
                 logger: environment.logger)
             let api = try GamificationAPI(context: context)
             environment.background.onDrain { await api.closeStreams() }

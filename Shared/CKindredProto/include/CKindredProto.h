@@ -21,6 +21,7 @@
 #include "kindred/family/v1/baby_profiles.pb-c.h"
 #include "kindred/family/v1/family.pb-c.h"
 #include "kindred/gamification/v1/challenges.pb-c.h"
+#include "kindred/gamification/v1/rewards.pb-c.h"
 #include "kindred/gamification/v1/usage.pb-c.h"
 #include "kindred/gamification/v1/gamification.pb-c.h"
 #include "kindred/identity/v1/identity.pb-c.h"

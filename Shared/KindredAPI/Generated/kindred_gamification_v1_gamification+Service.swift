@@ -34,6 +34,11 @@ public enum Kindred_Gamification_V1_GamificationService {
         public static let getGlobalRanking = MethodDescriptor(service: serviceName, method: "GetGlobalRanking", readOnly: true)
         public static let watchMyAchievements = MethodDescriptor(service: serviceName, method: "WatchMyAchievements", readOnly: true)
         public static let watchEvents = MethodDescriptor(service: serviceName, method: "WatchEvents", readOnly: true)
+        public static let setRewardSetup = MethodDescriptor(service: serviceName, method: "SetRewardSetup")
+        public static let getRewardSetup = MethodDescriptor(service: serviceName, method: "GetRewardSetup", readOnly: true)
+        public static let unlockRewardApp = MethodDescriptor(service: serviceName, method: "UnlockRewardApp")
+        public static let lockRewardApp = MethodDescriptor(service: serviceName, method: "LockRewardApp")
+        public static let getChildDashboard = MethodDescriptor(service: serviceName, method: "GetChildDashboard", readOnly: true)
     }
 
     /// What a server implements; conforming gives `registerMethods(with:)` for free.
@@ -86,6 +91,16 @@ public enum Kindred_Gamification_V1_GamificationService {
         func watchMyAchievements(_ request: Kindred_Gamification_V1_WatchMyAchievementsRequest, responses: ResponseStreamWriter<Kindred_Gamification_V1_Achievement>, context: ServerContext) async throws
         /// `WatchEvents`
         func watchEvents(_ request: Kindred_Gamification_V1_WatchEventsRequest, responses: ResponseStreamWriter<Kindred_Gamification_V1_Event>, context: ServerContext) async throws
+        /// `SetRewardSetup`
+        func setRewardSetup(_ request: Kindred_Gamification_V1_SetRewardSetupRequest, context: ServerContext) async throws -> Kindred_Gamification_V1_SetRewardSetupResponse
+        /// `GetRewardSetup`
+        func getRewardSetup(_ request: Kindred_Gamification_V1_GetRewardSetupRequest, context: ServerContext) async throws -> Kindred_Gamification_V1_GetRewardSetupResponse
+        /// `UnlockRewardApp`
+        func unlockRewardApp(_ request: Kindred_Gamification_V1_UnlockRewardAppRequest, context: ServerContext) async throws -> Kindred_Gamification_V1_UnlockRewardAppResponse
+        /// `LockRewardApp`
+        func lockRewardApp(_ request: Kindred_Gamification_V1_LockRewardAppRequest, context: ServerContext) async throws -> Kindred_Gamification_V1_LockRewardAppResponse
+        /// `GetChildDashboard`
+        func getChildDashboard(_ request: Kindred_Gamification_V1_GetChildDashboardRequest, context: ServerContext) async throws -> Kindred_Gamification_V1_GetChildDashboardResponse
     }
 
     /// A typed client over an `RPCClient`: one method per unary, server- or client-streaming RPC.
@@ -217,6 +232,31 @@ public enum Kindred_Gamification_V1_GamificationService {
         public func watchEvents(_ request: Kindred_Gamification_V1_WatchEventsRequest, options: CallOptions = CallOptions()) -> ClientResponseStream<Kindred_Gamification_V1_Event> {
             rpc.serverStreaming(method: Method.watchEvents, request: request, options: options)
         }
+
+        /// `SetRewardSetup`
+        public func setRewardSetup(_ request: Kindred_Gamification_V1_SetRewardSetupRequest, options: CallOptions = CallOptions()) async throws(RPCError) -> Kindred_Gamification_V1_SetRewardSetupResponse {
+            try await rpc.unary(method: Method.setRewardSetup, request: request, options: options)
+        }
+
+        /// `GetRewardSetup`
+        public func getRewardSetup(_ request: Kindred_Gamification_V1_GetRewardSetupRequest, options: CallOptions = CallOptions()) async throws(RPCError) -> Kindred_Gamification_V1_GetRewardSetupResponse {
+            try await rpc.unary(method: Method.getRewardSetup, request: request, options: options)
+        }
+
+        /// `UnlockRewardApp`
+        public func unlockRewardApp(_ request: Kindred_Gamification_V1_UnlockRewardAppRequest, options: CallOptions = CallOptions()) async throws(RPCError) -> Kindred_Gamification_V1_UnlockRewardAppResponse {
+            try await rpc.unary(method: Method.unlockRewardApp, request: request, options: options)
+        }
+
+        /// `LockRewardApp`
+        public func lockRewardApp(_ request: Kindred_Gamification_V1_LockRewardAppRequest, options: CallOptions = CallOptions()) async throws(RPCError) -> Kindred_Gamification_V1_LockRewardAppResponse {
+            try await rpc.unary(method: Method.lockRewardApp, request: request, options: options)
+        }
+
+        /// `GetChildDashboard`
+        public func getChildDashboard(_ request: Kindred_Gamification_V1_GetChildDashboardRequest, options: CallOptions = CallOptions()) async throws(RPCError) -> Kindred_Gamification_V1_GetChildDashboardResponse {
+            try await rpc.unary(method: Method.getChildDashboard, request: request, options: options)
+        }
     }
 }
 
@@ -293,6 +333,21 @@ extension Kindred_Gamification_V1_GamificationService.Service {
         }
         router.registerServerStreaming(Kindred_Gamification_V1_GamificationService.Method.watchEvents) { request, responses, context in
             try await self.watchEvents(request, responses: responses, context: context)
+        }
+        router.registerUnary(Kindred_Gamification_V1_GamificationService.Method.setRewardSetup) { request, context in
+            try await self.setRewardSetup(request, context: context)
+        }
+        router.registerUnary(Kindred_Gamification_V1_GamificationService.Method.getRewardSetup) { request, context in
+            try await self.getRewardSetup(request, context: context)
+        }
+        router.registerUnary(Kindred_Gamification_V1_GamificationService.Method.unlockRewardApp) { request, context in
+            try await self.unlockRewardApp(request, context: context)
+        }
+        router.registerUnary(Kindred_Gamification_V1_GamificationService.Method.lockRewardApp) { request, context in
+            try await self.lockRewardApp(request, context: context)
+        }
+        router.registerUnary(Kindred_Gamification_V1_GamificationService.Method.getChildDashboard) { request, context in
+            try await self.getChildDashboard(request, context: context)
         }
     }
 }

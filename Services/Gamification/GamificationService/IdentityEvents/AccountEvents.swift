@@ -14,7 +14,9 @@ struct AccountEvents: Sendable {
     typealias Erasure = @Sendable (UserID, PostgresTransaction) async throws -> Void
 
     /// Every part's deletion of one user's rows, run in this order.
-    static let erasures: [Erasure] = [UsageStore.deleteAll, { try await ChallengeStore.forget($0, in: $1) }]
+    static let erasures: [Erasure] = [
+        UsageStore.deleteAll, { try await ChallengeStore.forget($0, in: $1) }, RewardStore.deleteAll,
+    ]
 
     let logger: Logger
 

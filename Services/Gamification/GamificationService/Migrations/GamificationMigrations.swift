@@ -12,5 +12,6 @@ enum GamificationMigrations {
         v6CreateBadges,
         EventOutbox.migration(schema: "gamification", version: 7),
         v8SeedPopularChallenges,
+        v14CreateRewards,
     ]
 }

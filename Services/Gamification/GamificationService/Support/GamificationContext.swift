@@ -8,5 +8,7 @@ struct GamificationContext: Sendable {
     let database: PostgresPool
     let clock: WallClock
     let friends: any FriendGraph
+    /// Family's guardian links, for learning points and reward apps.
+    let guardians: any GuardianDirectory
     let logger: Logger
 }

@@ -7,7 +7,7 @@
 #endif
 
 #include "kindred/gamification/v1/gamification.pb-c.h"
-static const ProtobufCMethodDescriptor kindred__gamification__v1__gamification_service__method_descriptors[24] =
+static const ProtobufCMethodDescriptor kindred__gamification__v1__gamification_service__method_descriptors[29] =
 {
   { "UploadUsage", &kindred__gamification__v1__upload_usage_request__descriptor, &kindred__gamification__v1__upload_usage_response__descriptor },
   { "GetUsageSettings", &kindred__gamification__v1__get_usage_settings_request__descriptor, &kindred__gamification__v1__get_usage_settings_response__descriptor },
@@ -33,6 +33,11 @@ static const ProtobufCMethodDescriptor kindred__gamification__v1__gamification_s
   { "GetGlobalRanking", &kindred__gamification__v1__get_global_ranking_request__descriptor, &kindred__gamification__v1__get_global_ranking_response__descriptor },
   { "WatchMyAchievements", &kindred__gamification__v1__watch_my_achievements_request__descriptor, &kindred__gamification__v1__achievement__descriptor },
   { "WatchEvents", &kindred__gamification__v1__watch_events_request__descriptor, &kindred__gamification__v1__event__descriptor },
+  { "SetRewardSetup", &kindred__gamification__v1__set_reward_setup_request__descriptor, &kindred__gamification__v1__set_reward_setup_response__descriptor },
+  { "GetRewardSetup", &kindred__gamification__v1__get_reward_setup_request__descriptor, &kindred__gamification__v1__get_reward_setup_response__descriptor },
+  { "UnlockRewardApp", &kindred__gamification__v1__unlock_reward_app_request__descriptor, &kindred__gamification__v1__unlock_reward_app_response__descriptor },
+  { "LockRewardApp", &kindred__gamification__v1__lock_reward_app_request__descriptor, &kindred__gamification__v1__lock_reward_app_response__descriptor },
+  { "GetChildDashboard", &kindred__gamification__v1__get_child_dashboard_request__descriptor, &kindred__gamification__v1__get_child_dashboard_response__descriptor },
 };
 const unsigned kindred__gamification__v1__gamification_service__method_indices_by_name[] = {
   8,        /* CreateChallenge */
@@ -40,9 +45,11 @@ const unsigned kindred__gamification__v1__gamification_service__method_indices_b
   12,        /* ForfeitChallenge */
   13,        /* GetActiveRestrictions */
   17,        /* GetChallengeLeaderboard */
+  28,        /* GetChildDashboard */
   19,        /* GetCoinBalance */
   5,        /* GetFriendLeaderboard */
   21,        /* GetGlobalRanking */
+  25,        /* GetRewardSetup */
   1,        /* GetUsageSettings */
   3,        /* GetUsageSummary */
   9,        /* InviteToChallenge */
@@ -52,9 +59,12 @@ const unsigned kindred__gamification__v1__gamification_service__method_indices_b
   6,        /* ListPopularApps */
   15,        /* ListPopularChallenges */
   4,        /* ListUsageSessions */
+  27,        /* LockRewardApp */
   10,        /* RespondToChallengeInvitation */
   7,        /* SetPopularApps */
+  24,        /* SetRewardSetup */
   2,        /* SetUsageSettings */
+  26,        /* UnlockRewardApp */
   0,        /* UploadUsage */
   18,        /* WatchChallengeLeaderboard */
   23,        /* WatchEvents */
@@ -67,7 +77,7 @@ const ProtobufCServiceDescriptor kindred__gamification__v1__gamification_service
   "GamificationService",
   "Kindred__Gamification__V1__GamificationService",
   "kindred.gamification.v1",
-  24,
+  29,
   kindred__gamification__v1__gamification_service__method_descriptors,
   kindred__gamification__v1__gamification_service__method_indices_by_name
 };
@@ -262,6 +272,46 @@ void kindred__gamification__v1__gamification_service__watch_events(ProtobufCServ
 {
   assert(service->descriptor == &kindred__gamification__v1__gamification_service__descriptor);
   service->invoke(service, 23, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void kindred__gamification__v1__gamification_service__set_reward_setup(ProtobufCService *service,
+                                                                       const Kindred__Gamification__V1__SetRewardSetupRequest *input,
+                                                                       Kindred__Gamification__V1__SetRewardSetupResponse_Closure closure,
+                                                                       void *closure_data)
+{
+  assert(service->descriptor == &kindred__gamification__v1__gamification_service__descriptor);
+  service->invoke(service, 24, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void kindred__gamification__v1__gamification_service__get_reward_setup(ProtobufCService *service,
+                                                                       const Kindred__Gamification__V1__GetRewardSetupRequest *input,
+                                                                       Kindred__Gamification__V1__GetRewardSetupResponse_Closure closure,
+                                                                       void *closure_data)
+{
+  assert(service->descriptor == &kindred__gamification__v1__gamification_service__descriptor);
+  service->invoke(service, 25, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void kindred__gamification__v1__gamification_service__unlock_reward_app(ProtobufCService *service,
+                                                                        const Kindred__Gamification__V1__UnlockRewardAppRequest *input,
+                                                                        Kindred__Gamification__V1__UnlockRewardAppResponse_Closure closure,
+                                                                        void *closure_data)
+{
+  assert(service->descriptor == &kindred__gamification__v1__gamification_service__descriptor);
+  service->invoke(service, 26, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void kindred__gamification__v1__gamification_service__lock_reward_app(ProtobufCService *service,
+                                                                      const Kindred__Gamification__V1__LockRewardAppRequest *input,
+                                                                      Kindred__Gamification__V1__LockRewardAppResponse_Closure closure,
+                                                                      void *closure_data)
+{
+  assert(service->descriptor == &kindred__gamification__v1__gamification_service__descriptor);
+  service->invoke(service, 27, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void kindred__gamification__v1__gamification_service__get_child_dashboard(ProtobufCService *service,
+                                                                          const Kindred__Gamification__V1__GetChildDashboardRequest *input,
+                                                                          Kindred__Gamification__V1__GetChildDashboardResponse_Closure closure,
+                                                                          void *closure_data)
+{
+  assert(service->descriptor == &kindred__gamification__v1__gamification_service__descriptor);
+  service->invoke(service, 28, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void kindred__gamification__v1__gamification_service__init (Kindred__Gamification__V1__GamificationService_Service *service,
                                                             Kindred__Gamification__V1__GamificationService_ServiceDestroy destroy)

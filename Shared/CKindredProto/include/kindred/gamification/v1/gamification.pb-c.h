@@ -15,6 +15,7 @@ PROTOBUF_C__BEGIN_DECLS
 #endif
 
 #include "kindred/gamification/v1/challenges.pb-c.h"
+#include "kindred/gamification/v1/rewards.pb-c.h"
 #include "kindred/gamification/v1/usage.pb-c.h"
 
 
@@ -129,6 +130,26 @@ struct Kindred__Gamification__V1__GamificationService_Service
                        const Kindred__Gamification__V1__WatchEventsRequest *input,
                        Kindred__Gamification__V1__Event_Closure closure,
                        void *closure_data);
+  void (*set_reward_setup)(Kindred__Gamification__V1__GamificationService_Service *service,
+                           const Kindred__Gamification__V1__SetRewardSetupRequest *input,
+                           Kindred__Gamification__V1__SetRewardSetupResponse_Closure closure,
+                           void *closure_data);
+  void (*get_reward_setup)(Kindred__Gamification__V1__GamificationService_Service *service,
+                           const Kindred__Gamification__V1__GetRewardSetupRequest *input,
+                           Kindred__Gamification__V1__GetRewardSetupResponse_Closure closure,
+                           void *closure_data);
+  void (*unlock_reward_app)(Kindred__Gamification__V1__GamificationService_Service *service,
+                            const Kindred__Gamification__V1__UnlockRewardAppRequest *input,
+                            Kindred__Gamification__V1__UnlockRewardAppResponse_Closure closure,
+                            void *closure_data);
+  void (*lock_reward_app)(Kindred__Gamification__V1__GamificationService_Service *service,
+                          const Kindred__Gamification__V1__LockRewardAppRequest *input,
+                          Kindred__Gamification__V1__LockRewardAppResponse_Closure closure,
+                          void *closure_data);
+  void (*get_child_dashboard)(Kindred__Gamification__V1__GamificationService_Service *service,
+                              const Kindred__Gamification__V1__GetChildDashboardRequest *input,
+                              Kindred__Gamification__V1__GetChildDashboardResponse_Closure closure,
+                              void *closure_data);
 };
 typedef void (*Kindred__Gamification__V1__GamificationService_ServiceDestroy)(Kindred__Gamification__V1__GamificationService_Service *);
 void kindred__gamification__v1__gamification_service__init (Kindred__Gamification__V1__GamificationService_Service *service,
@@ -160,7 +181,12 @@ void kindred__gamification__v1__gamification_service__init (Kindred__Gamificatio
       function_prefix__ ## list_badges,\
       function_prefix__ ## get_global_ranking,\
       function_prefix__ ## watch_my_achievements,\
-      function_prefix__ ## watch_events  }
+      function_prefix__ ## watch_events,\
+      function_prefix__ ## set_reward_setup,\
+      function_prefix__ ## get_reward_setup,\
+      function_prefix__ ## unlock_reward_app,\
+      function_prefix__ ## lock_reward_app,\
+      function_prefix__ ## get_child_dashboard  }
 void kindred__gamification__v1__gamification_service__upload_usage(ProtobufCService *service,
                                                                    const Kindred__Gamification__V1__UploadUsageRequest *input,
                                                                    Kindred__Gamification__V1__UploadUsageResponse_Closure closure,
@@ -257,6 +283,26 @@ void kindred__gamification__v1__gamification_service__watch_events(ProtobufCServ
                                                                    const Kindred__Gamification__V1__WatchEventsRequest *input,
                                                                    Kindred__Gamification__V1__Event_Closure closure,
                                                                    void *closure_data);
+void kindred__gamification__v1__gamification_service__set_reward_setup(ProtobufCService *service,
+                                                                       const Kindred__Gamification__V1__SetRewardSetupRequest *input,
+                                                                       Kindred__Gamification__V1__SetRewardSetupResponse_Closure closure,
+                                                                       void *closure_data);
+void kindred__gamification__v1__gamification_service__get_reward_setup(ProtobufCService *service,
+                                                                       const Kindred__Gamification__V1__GetRewardSetupRequest *input,
+                                                                       Kindred__Gamification__V1__GetRewardSetupResponse_Closure closure,
+                                                                       void *closure_data);
+void kindred__gamification__v1__gamification_service__unlock_reward_app(ProtobufCService *service,
+                                                                        const Kindred__Gamification__V1__UnlockRewardAppRequest *input,
+                                                                        Kindred__Gamification__V1__UnlockRewardAppResponse_Closure closure,
+                                                                        void *closure_data);
+void kindred__gamification__v1__gamification_service__lock_reward_app(ProtobufCService *service,
+                                                                      const Kindred__Gamification__V1__LockRewardAppRequest *input,
+                                                                      Kindred__Gamification__V1__LockRewardAppResponse_Closure closure,
+                                                                      void *closure_data);
+void kindred__gamification__v1__gamification_service__get_child_dashboard(ProtobufCService *service,
+                                                                          const Kindred__Gamification__V1__GetChildDashboardRequest *input,
+                                                                          Kindred__Gamification__V1__GetChildDashboardResponse_Closure closure,
+                                                                          void *closure_data);
 
 /* --- descriptors --- */
 
