@@ -51,7 +51,9 @@ extension GamificationAPI {
         return .init(dashboard: try await rewards.lock(request.appID, of: child))
     }
 
-    func getChildDashboard(_ request: Kindred_Gamification_V1_GetChildDashboardRequest, context: ServerContext)
+    func getChildDashboard(
+        _ request: Kindred_Gamification_V1_GetChildDashboardRequest, context: ServerContext
+    )
         async throws -> Kindred_Gamification_V1_GetChildDashboardResponse
     {
         let (child, _) = try await rewards.standing(

@@ -20,19 +20,29 @@ import Testing
                 let childMode = try await stack.childMode(user)
                 let child = family.child.id
                 let writes: [(String, () async throws -> Void)] = [
-                    ("SetRewardSetup", {
-                        _ = try await stack.gamification.setRewardSetup(
-                            .init(childUserID: child, apps: [], pointsPerLearningMinute: 1000,
-                                  pointsPerRewardMinute: 1), options: childMode)
-                    }),
-                    ("UnlockRewardApp", {
-                        _ = try await stack.gamification.unlockRewardApp(
-                            .init(childUserID: child, appID: "minecraft", minutes: 5), options: childMode)
-                    }),
-                    ("LockRewardApp", {
-                        _ = try await stack.gamification.lockRewardApp(
-                            .init(childUserID: child, appID: "minecraft"), options: childMode)
-                    }),
+                    (
+                        "SetRewardSetup",
+                        {
+                            _ = try await stack.gamification.setRewardSetup(
+                                .init(
+                                    childUserID: child, apps: [], pointsPerLearningMinute: 1000,
+                                    pointsPerRewardMinute: 1), options: childMode)
+                        }
+                    ),
+                    (
+                        "UnlockRewardApp",
+                        {
+                            _ = try await stack.gamification.unlockRewardApp(
+                                .init(childUserID: child, appID: "minecraft", minutes: 5), options: childMode)
+                        }
+                    ),
+                    (
+                        "LockRewardApp",
+                        {
+                            _ = try await stack.gamification.lockRewardApp(
+                                .init(childUserID: child, appID: "minecraft"), options: childMode)
+                        }
+                    ),
                 ]
                 for (name, write) in writes {
                     let error = await rpcError { try await write() }

@@ -15,7 +15,8 @@ import Testing
             #expect(stored.apps.map(\.appID) == ["duolingo", "khan", "minecraft"])
             #expect((stored.pointsPerLearningMinute, stored.pointsPerRewardMinute) == (2, 3))
             #expect(stored.updatedAt != nil)
-            let read = try await stack.gamification.getRewardSetup(.init(), options: family.child.bearer).setup
+            let read = try await stack.gamification.getRewardSetup(.init(), options: family.child.bearer)
+                .setup
             #expect(read == stored)
 
             // A new setup replaces the whole list.
@@ -60,7 +61,8 @@ import Testing
                     .init(
                         childUserID: family.child.id,
                         apps: [
-                            .init(appID: "duolingo", kind: .learning), .init(appID: "duolingo", kind: .reward),
+                            .init(appID: "duolingo", kind: .learning),
+                            .init(appID: "duolingo", kind: .reward),
                             .init(appID: "khan", kind: .unspecified),
                         ],
                         pointsPerLearningMinute: 0, pointsPerRewardMinute: 1001),
@@ -69,7 +71,8 @@ import Testing
             #expect(error?.code == .invalidArgument)
             #expect(
                 error?.badFields == [
-                    "apps[1].app_id", "apps[2].kind", "points_per_learning_minute", "points_per_reward_minute",
+                    "apps[1].app_id", "apps[2].kind", "points_per_learning_minute",
+                    "points_per_reward_minute",
                 ])
         }
     }

@@ -25,7 +25,8 @@ extension GamificationTestStack {
     func setUp(
         _ family: RewardFamily, learning: [String], reward: [String], earn: Int32 = 2, cost: Int32 = 3
     ) async throws -> Kindred_Gamification_V1_RewardSetup {
-        let apps = learning.map { Kindred_Gamification_V1_RewardApp(appID: $0, kind: .learning) }
+        let apps =
+            learning.map { Kindred_Gamification_V1_RewardApp(appID: $0, kind: .learning) }
             + reward.map { Kindred_Gamification_V1_RewardApp(appID: $0, kind: .reward) }
         return try #require(
             try await gamification.setRewardSetup(
@@ -47,7 +48,8 @@ extension GamificationTestStack {
 
     /// Call options with a child-mode token of `user`, from family's `EnterChildMode`.
     func childMode(_ user: TestUser) async throws -> CallOptions {
-        let tokens = try #require(try await social.family.enterChildMode(.init(), options: user.bearer).tokens)
+        let tokens = try #require(
+            try await social.family.enterChildMode(.init(), options: user.bearer).tokens)
         return FamilyTestStack.bearer(tokens.accessToken)
     }
 }

@@ -27,7 +27,9 @@ struct RewardBalance: Sendable {
     let pointsPerRewardMinute: Int32
 
     var earned: Int64 {
-        apps.filter { $0.kind == .learning }.reduce(0) { $0 + $1.earnedMinutes * Int64(pointsPerLearningMinute) }
+        apps.filter { $0.kind == .learning }.reduce(0) {
+            $0 + $1.earnedMinutes * Int64(pointsPerLearningMinute)
+        }
     }
     var spent: Int64 { unlocks.reduce(0) { $0 + $1.spent } }
     var reserved: Int64 { unlocks.filter(\.running).reduce(0) { $0 + $1.reserved - $1.spent } }

@@ -34,10 +34,12 @@ struct RewardSetupDraft: Sendable, Equatable {
         for (index, app) in request.apps.enumerated() {
             violations.add("apps[\(index)].app_id", AppID.problem(app.appID))
             if !seen.insert(app.appID).inserted {
-                violations.add("apps[\(index)].app_id", "is listed twice: an app is a learning or a reward app")
+                violations.add(
+                    "apps[\(index)].app_id", "is listed twice: an app is a learning or a reward app")
             }
             guard let kind = Kind(rawValue: Int32(app.kind.rawValue)) else {
-                violations.add("apps[\(index)].kind", "must be REWARD_APP_KIND_LEARNING or REWARD_APP_KIND_REWARD")
+                violations.add(
+                    "apps[\(index)].kind", "must be REWARD_APP_KIND_LEARNING or REWARD_APP_KIND_REWARD")
                 continue
             }
             apps.append(App(id: app.appID, kind: kind))

@@ -7,7 +7,9 @@ import KindredPostgres
 extension RewardStore {
     /// Each app of the setup with its seconds since its day and its whole minutes, counted per local day (what
     /// a learning app earns at the child's rate).
-    static func appTotals(of child: UserID, on db: some StatementRunner) async throws -> [RewardBalance.AppTime] {
+    static func appTotals(of child: UserID, on db: some StatementRunner) async throws -> [RewardBalance
+        .AppTime]
+    {
         let rows = try await db.pureRead(
             """
             SELECT a.app_id, a.kind::integer, coalesce(sum(d.seconds), 0)::bigint,
@@ -38,7 +40,8 @@ extension RewardStore {
             FROM gamification.reward_unlocks WHERE child_id = \(child)::uuid
             """)
         return try rows.map { row in
-            let (app, endsAt, running, reserved, spent) = try row.decode((String, Date, Bool, Int64, Int64).self)
+            let (app, endsAt, running, reserved, spent) = try row.decode(
+                (String, Date, Bool, Int64, Int64).self)
             return .init(app: app, endsAt: endsAt, running: running, reserved: reserved, spent: spent)
         }
     }

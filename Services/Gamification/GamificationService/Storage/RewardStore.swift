@@ -22,13 +22,15 @@ enum RewardStore {
             return .init(id: app, kind: known)
         }
         return RewardSetupDraft(
-            apps: apps, pointsPerLearningMinute: learning, pointsPerRewardMinute: reward, updatedAt: updatedAt)
+            apps: apps, pointsPerLearningMinute: learning, pointsPerRewardMinute: reward, updatedAt: updatedAt
+        )
     }
 
     /// Writes `draft` as the child's whole setup and locks the child's row. An app whose kind changes (or that
     /// is new) counts from the child's local day now; one that stays keeps its day.
     static func replace(
-        _ draft: RewardSetupDraft, of child: UserID, by guardian: UserID, at now: Date, in tx: PostgresTransaction
+        _ draft: RewardSetupDraft, of child: UserID, by guardian: UserID, at now: Date,
+        in tx: PostgresTransaction
     ) async throws {
         try await tx.query(
             """

@@ -8,7 +8,8 @@ extension GamificationError {
 
     /// The child asked for what only a guardian does (the setup).
     static let guardiansOnly = refusal(
-        .permissionDenied, "GUARDIANS_ONLY", "Only a guardian can change this. Ask a guardian in parent mode.")
+        .permissionDenied, "GUARDIANS_ONLY", "Only a guardian can change this. Ask a guardian in parent mode."
+    )
 
     static let notARewardApp = refusal(
         .failedPrecondition, "NOT_A_REWARD_APP", "This app is not a reward app. A guardian can make it one.")
