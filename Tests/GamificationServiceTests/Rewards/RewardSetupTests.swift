@@ -53,6 +53,37 @@ import Testing
         }
     }
 
+    @Test func aGuardianWhoseLinkEndedIsAStrangerAtOnce() async throws {
+        try await GamificationTestStack.with { stack in
+            let family = try await stack.childWithGuardian("rio")
+            try await stack.setUp(family, learning: ["duolingo"], reward: ["minecraft"])
+            let link = try #require(
+                try await stack.social.family.listGuardianLinks(.init(), options: family.guardian.bearer)
+                    .links
+                    .first)
+            _ = try await stack.social.family.removeGuardianLink(
+                .init(linkID: link.linkID), options: family.guardian.bearer)
+            let error = await rpcError {
+                try await stack.dashboard(of: family.child, options: family.guardian.bearer)
+            }
+            #expect(error?.code == .notFound && error?.reason == "CHILD_NOT_FOUND")
+        }
+    }
+
+    @Test func aSetupThatDropsARewardAppEndsItsUnlockAndReturnsItsPoints() async throws {
+        try await GamificationTestStack.with { stack in
+            let family = try await stack.childWithGuardian("gus")
+            try await stack.setUp(family, learning: ["duolingo"], reward: ["minecraft"])
+            try await stack.upload(
+                [usageSession("d1", "duolingo", from: "2026-06-15T10:00:00Z", minutes: 30)], as: family.child)
+            _ = try await stack.gamification.unlockRewardApp(
+                .init(appID: "minecraft", minutes: 10), options: family.child.bearer)
+            try await stack.setUp(family, learning: ["duolingo"], reward: [])
+            let after = try await stack.dashboard(options: family.child.bearer)
+            #expect((after.availablePoints, after.reservedPoints, after.spentPoints) == (60, 0, 0))
+        }
+    }
+
     @Test func aBadSetupNamesEachBadField() async throws {
         try await GamificationTestStack.with { stack in
             let family = try await stack.childWithGuardian("ivo")
