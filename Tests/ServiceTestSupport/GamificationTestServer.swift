@@ -27,6 +27,7 @@ final class GamificationTestServer: Sendable {
             friends: try SocialFriendGraph(socialTarget: stack.server.target, credentials: credentials),
             babyMembers: try FamilyBabyMemberships(
                 familyTarget: stack.base.familyTarget, credentials: credentials),
+            guardians: try FamilyGuardians(familyTarget: stack.base.familyTarget),
             logger: FamilyTestDatabase.logger)
         api = try GamificationAPI(context: context)
         var configuration = ServerConfiguration(host: "127.0.0.1", port: 0)

@@ -17,6 +17,8 @@ struct GamificationAPI: Kindred_Gamification_V1_GamificationService.Service {
     let babyVotes: BabyVotes
     /// Names suggested on a baby profile, and their likes.
     let babyNames: BabyNameSuggestions
+    /// Learning points and reward apps of children, their guardians' setups and unlocks.
+    let rewards: Rewards
 
     /// Builds every part from `context`.
     init(context: GamificationContext) throws {
@@ -28,6 +30,7 @@ struct GamificationAPI: Kindred_Gamification_V1_GamificationService.Service {
         popularApps = PopularApps(database: context.database)
         babyVotes = BabyVotes(context: context)
         babyNames = BabyNameSuggestions(context: context)
+        rewards = Rewards(context: context)
     }
 
     /// Ends the server streams, so that they do not hold the drain.

@@ -17,6 +17,7 @@ public enum GamificationService {
                     socialTarget: environment.peers.social, credentials: credentials),
                 babyMembers: try FamilyBabyMemberships(
                     familyTarget: environment.peers.family, credentials: credentials),
+                guardians: try FamilyGuardians(familyTarget: environment.peers.family),
                 logger: environment.logger)
             let api = try GamificationAPI(context: context)
             environment.background.onDrain { await api.closeStreams() }

@@ -25,6 +25,7 @@
 #include "kindred/gamification/v1/challenges.pb-c.h"
 #include "kindred/gamification/v1/counters.pb-c.h"
 #include "kindred/gamification/v1/standing.pb-c.h"
+#include "kindred/gamification/v1/rewards.pb-c.h"
 #include "kindred/gamification/v1/usage.pb-c.h"
 #include "kindred/gamification/v1/gamification.pb-c.h"
 #include "kindred/identity/v1/identity.pb-c.h"

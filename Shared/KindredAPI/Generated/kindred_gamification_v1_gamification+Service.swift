@@ -41,6 +41,11 @@ public enum Kindred_Gamification_V1_GamificationService {
         public static let listBabyNameSuggestions = MethodDescriptor(service: serviceName, method: "ListBabyNameSuggestions", readOnly: true)
         public static let likeBabyNameSuggestion = MethodDescriptor(service: serviceName, method: "LikeBabyNameSuggestion")
         public static let getActivityCounters = MethodDescriptor(service: serviceName, method: "GetActivityCounters", readOnly: true)
+        public static let setRewardSetup = MethodDescriptor(service: serviceName, method: "SetRewardSetup")
+        public static let getRewardSetup = MethodDescriptor(service: serviceName, method: "GetRewardSetup", readOnly: true)
+        public static let unlockRewardApp = MethodDescriptor(service: serviceName, method: "UnlockRewardApp")
+        public static let lockRewardApp = MethodDescriptor(service: serviceName, method: "LockRewardApp")
+        public static let getChildDashboard = MethodDescriptor(service: serviceName, method: "GetChildDashboard", readOnly: true)
     }
 
     /// What a server implements; conforming gives `registerMethods(with:)` for free.
@@ -107,6 +112,16 @@ public enum Kindred_Gamification_V1_GamificationService {
         func likeBabyNameSuggestion(_ request: Kindred_Gamification_V1_LikeBabyNameSuggestionRequest, context: ServerContext) async throws -> Kindred_Gamification_V1_LikeBabyNameSuggestionResponse
         /// `GetActivityCounters`
         func getActivityCounters(_ request: Kindred_Gamification_V1_GetActivityCountersRequest, context: ServerContext) async throws -> Kindred_Gamification_V1_GetActivityCountersResponse
+        /// `SetRewardSetup`
+        func setRewardSetup(_ request: Kindred_Gamification_V1_SetRewardSetupRequest, context: ServerContext) async throws -> Kindred_Gamification_V1_SetRewardSetupResponse
+        /// `GetRewardSetup`
+        func getRewardSetup(_ request: Kindred_Gamification_V1_GetRewardSetupRequest, context: ServerContext) async throws -> Kindred_Gamification_V1_GetRewardSetupResponse
+        /// `UnlockRewardApp`
+        func unlockRewardApp(_ request: Kindred_Gamification_V1_UnlockRewardAppRequest, context: ServerContext) async throws -> Kindred_Gamification_V1_UnlockRewardAppResponse
+        /// `LockRewardApp`
+        func lockRewardApp(_ request: Kindred_Gamification_V1_LockRewardAppRequest, context: ServerContext) async throws -> Kindred_Gamification_V1_LockRewardAppResponse
+        /// `GetChildDashboard`
+        func getChildDashboard(_ request: Kindred_Gamification_V1_GetChildDashboardRequest, context: ServerContext) async throws -> Kindred_Gamification_V1_GetChildDashboardResponse
     }
 
     /// A typed client over an `RPCClient`: one method per unary, server- or client-streaming RPC.
@@ -273,6 +288,31 @@ public enum Kindred_Gamification_V1_GamificationService {
         public func getActivityCounters(_ request: Kindred_Gamification_V1_GetActivityCountersRequest, options: CallOptions = CallOptions()) async throws(RPCError) -> Kindred_Gamification_V1_GetActivityCountersResponse {
             try await rpc.unary(method: Method.getActivityCounters, request: request, options: options)
         }
+
+        /// `SetRewardSetup`
+        public func setRewardSetup(_ request: Kindred_Gamification_V1_SetRewardSetupRequest, options: CallOptions = CallOptions()) async throws(RPCError) -> Kindred_Gamification_V1_SetRewardSetupResponse {
+            try await rpc.unary(method: Method.setRewardSetup, request: request, options: options)
+        }
+
+        /// `GetRewardSetup`
+        public func getRewardSetup(_ request: Kindred_Gamification_V1_GetRewardSetupRequest, options: CallOptions = CallOptions()) async throws(RPCError) -> Kindred_Gamification_V1_GetRewardSetupResponse {
+            try await rpc.unary(method: Method.getRewardSetup, request: request, options: options)
+        }
+
+        /// `UnlockRewardApp`
+        public func unlockRewardApp(_ request: Kindred_Gamification_V1_UnlockRewardAppRequest, options: CallOptions = CallOptions()) async throws(RPCError) -> Kindred_Gamification_V1_UnlockRewardAppResponse {
+            try await rpc.unary(method: Method.unlockRewardApp, request: request, options: options)
+        }
+
+        /// `LockRewardApp`
+        public func lockRewardApp(_ request: Kindred_Gamification_V1_LockRewardAppRequest, options: CallOptions = CallOptions()) async throws(RPCError) -> Kindred_Gamification_V1_LockRewardAppResponse {
+            try await rpc.unary(method: Method.lockRewardApp, request: request, options: options)
+        }
+
+        /// `GetChildDashboard`
+        public func getChildDashboard(_ request: Kindred_Gamification_V1_GetChildDashboardRequest, options: CallOptions = CallOptions()) async throws(RPCError) -> Kindred_Gamification_V1_GetChildDashboardResponse {
+            try await rpc.unary(method: Method.getChildDashboard, request: request, options: options)
+        }
     }
 }
 
@@ -370,6 +410,21 @@ extension Kindred_Gamification_V1_GamificationService.Service {
         }
         router.registerUnary(Kindred_Gamification_V1_GamificationService.Method.getActivityCounters) { request, context in
             try await self.getActivityCounters(request, context: context)
+        }
+        router.registerUnary(Kindred_Gamification_V1_GamificationService.Method.setRewardSetup) { request, context in
+            try await self.setRewardSetup(request, context: context)
+        }
+        router.registerUnary(Kindred_Gamification_V1_GamificationService.Method.getRewardSetup) { request, context in
+            try await self.getRewardSetup(request, context: context)
+        }
+        router.registerUnary(Kindred_Gamification_V1_GamificationService.Method.unlockRewardApp) { request, context in
+            try await self.unlockRewardApp(request, context: context)
+        }
+        router.registerUnary(Kindred_Gamification_V1_GamificationService.Method.lockRewardApp) { request, context in
+            try await self.lockRewardApp(request, context: context)
+        }
+        router.registerUnary(Kindred_Gamification_V1_GamificationService.Method.getChildDashboard) { request, context in
+            try await self.getChildDashboard(request, context: context)
         }
     }
 }

@@ -582,9 +582,32 @@ extension ProtoFileRegistry {
             ]
         ),
         ProtoFileDescriptor(
+            name: "kindred/gamification/v1/rewards.proto",
+            dependencies: ["kindred/common/v1/timestamp.proto"],
+            serializedFileDescriptor: EmbeddedDescriptors.file(at: 23),
+            serviceNames: [],
+            symbols: [
+                "kindred.gamification.v1.RewardApp",
+                "kindred.gamification.v1.RewardSetup",
+                "kindred.gamification.v1.SetRewardSetupRequest",
+                "kindred.gamification.v1.SetRewardSetupResponse",
+                "kindred.gamification.v1.GetRewardSetupRequest",
+                "kindred.gamification.v1.GetRewardSetupResponse",
+                "kindred.gamification.v1.UnlockRewardAppRequest",
+                "kindred.gamification.v1.UnlockRewardAppResponse",
+                "kindred.gamification.v1.LockRewardAppRequest",
+                "kindred.gamification.v1.LockRewardAppResponse",
+                "kindred.gamification.v1.GetChildDashboardRequest",
+                "kindred.gamification.v1.GetChildDashboardResponse",
+                "kindred.gamification.v1.ChildDashboard",
+                "kindred.gamification.v1.DashboardApp",
+                "kindred.gamification.v1.RewardAppKind",
+            ]
+        ),
+        ProtoFileDescriptor(
             name: "kindred/gamification/v1/usage.proto",
             dependencies: ["kindred/common/v1/date.proto", "kindred/common/v1/paging.proto", "kindred/common/v1/timestamp.proto"],
-            serializedFileDescriptor: EmbeddedDescriptors.file(at: 23),
+            serializedFileDescriptor: EmbeddedDescriptors.file(at: 24),
             serviceNames: [],
             symbols: [
                 "kindred.gamification.v1.UsageSession",
@@ -613,8 +636,8 @@ extension ProtoFileRegistry {
         ),
         ProtoFileDescriptor(
             name: "kindred/gamification/v1/gamification.proto",
-            dependencies: ["kindred/gamification/v1/baby_games.proto", "kindred/gamification/v1/challenges.proto", "kindred/gamification/v1/standing.proto", "kindred/gamification/v1/counters.proto", "kindred/gamification/v1/usage.proto"],
-            serializedFileDescriptor: EmbeddedDescriptors.file(at: 24),
+            dependencies: ["kindred/gamification/v1/baby_games.proto", "kindred/gamification/v1/challenges.proto", "kindred/gamification/v1/standing.proto", "kindred/gamification/v1/counters.proto", "kindred/gamification/v1/rewards.proto", "kindred/gamification/v1/usage.proto"],
+            serializedFileDescriptor: EmbeddedDescriptors.file(at: 25),
             serviceNames: ["kindred.gamification.v1.GamificationService"],
             symbols: [
                 "kindred.gamification.v1.GamificationService",
@@ -649,12 +672,17 @@ extension ProtoFileRegistry {
                 "kindred.gamification.v1.GamificationService.ListBabyNameSuggestions",
                 "kindred.gamification.v1.GamificationService.LikeBabyNameSuggestion",
                 "kindred.gamification.v1.GamificationService.GetActivityCounters",
+                "kindred.gamification.v1.GamificationService.SetRewardSetup",
+                "kindred.gamification.v1.GamificationService.GetRewardSetup",
+                "kindred.gamification.v1.GamificationService.UnlockRewardApp",
+                "kindred.gamification.v1.GamificationService.LockRewardApp",
+                "kindred.gamification.v1.GamificationService.GetChildDashboard",
             ]
         ),
         ProtoFileDescriptor(
             name: "kindred/identity/v1/identity.proto",
             dependencies: ["kindred/common/v1/date.proto", "kindred/common/v1/paging.proto", "kindred/common/v1/timestamp.proto"],
-            serializedFileDescriptor: EmbeddedDescriptors.file(at: 25),
+            serializedFileDescriptor: EmbeddedDescriptors.file(at: 26),
             serviceNames: ["kindred.identity.v1.IdentityService"],
             symbols: [
                 "kindred.identity.v1.PublicAccount",
@@ -732,7 +760,7 @@ extension ProtoFileRegistry {
         ProtoFileDescriptor(
             name: "kindred/social/v1/social.proto",
             dependencies: ["kindred/common/v1/paging.proto", "kindred/common/v1/timestamp.proto"],
-            serializedFileDescriptor: EmbeddedDescriptors.file(at: 26),
+            serializedFileDescriptor: EmbeddedDescriptors.file(at: 27),
             serviceNames: ["kindred.social.v1.SocialService"],
             symbols: [
                 "kindred.social.v1.Person",

@@ -16,7 +16,7 @@ struct AccountEvents: Sendable {
     /// Every part's deletion of one user's rows, run in this order.
     static let erasures: [Erasure] = [
         UsageStore.deleteAll, { try await ChallengeStore.forget($0, in: $1) }, BabyVoteStore.deleteAll,
-        BabyNameSuggestionStore.deleteAll, ActivityCounterStore.deleteAll,
+        BabyNameSuggestionStore.deleteAll, ActivityCounterStore.deleteAll, RewardStore.deleteAll,
     ]
 
     let logger: Logger

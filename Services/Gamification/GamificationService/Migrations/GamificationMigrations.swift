@@ -15,5 +15,6 @@ enum GamificationMigrations {
         v9CreateBabyVotes,
         v10CreateBabyNameSuggestions,
         v11CreateActivityCounters,
+        v12CreateRewards,
     ]
 }

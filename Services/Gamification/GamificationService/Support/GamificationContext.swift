@@ -3,11 +3,14 @@ import KindredPostgres
 import Logging
 
 /// What every part of the gamification service is built from: its database, its clock, social's friendships,
-/// family's baby-profile memberships, and its logger.
+/// family's baby-profile memberships and guardian links, and its logger.
 struct GamificationContext: Sendable {
     let database: PostgresPool
     let clock: WallClock
     let friends: any FriendGraph
+    /// Family's baby-profile memberships, for the baby-profile games.
     let babyMembers: any BabyMemberships
+    /// Family's guardian links, for learning points and reward apps.
+    let guardians: any GuardianDirectory
     let logger: Logger
 }

@@ -7,7 +7,7 @@
 #endif
 
 #include "kindred/gamification/v1/gamification.pb-c.h"
-static const ProtobufCMethodDescriptor kindred__gamification__v1__gamification_service__method_descriptors[31] =
+static const ProtobufCMethodDescriptor kindred__gamification__v1__gamification_service__method_descriptors[36] =
 {
   { "UploadUsage", &kindred__gamification__v1__upload_usage_request__descriptor, &kindred__gamification__v1__upload_usage_response__descriptor },
   { "GetUsageSettings", &kindred__gamification__v1__get_usage_settings_request__descriptor, &kindred__gamification__v1__get_usage_settings_response__descriptor },
@@ -40,6 +40,11 @@ static const ProtobufCMethodDescriptor kindred__gamification__v1__gamification_s
   { "ListBabyNameSuggestions", &kindred__gamification__v1__list_baby_name_suggestions_request__descriptor, &kindred__gamification__v1__list_baby_name_suggestions_response__descriptor },
   { "LikeBabyNameSuggestion", &kindred__gamification__v1__like_baby_name_suggestion_request__descriptor, &kindred__gamification__v1__like_baby_name_suggestion_response__descriptor },
   { "GetActivityCounters", &kindred__gamification__v1__get_activity_counters_request__descriptor, &kindred__gamification__v1__get_activity_counters_response__descriptor },
+  { "SetRewardSetup", &kindred__gamification__v1__set_reward_setup_request__descriptor, &kindred__gamification__v1__set_reward_setup_response__descriptor },
+  { "GetRewardSetup", &kindred__gamification__v1__get_reward_setup_request__descriptor, &kindred__gamification__v1__get_reward_setup_response__descriptor },
+  { "UnlockRewardApp", &kindred__gamification__v1__unlock_reward_app_request__descriptor, &kindred__gamification__v1__unlock_reward_app_response__descriptor },
+  { "LockRewardApp", &kindred__gamification__v1__lock_reward_app_request__descriptor, &kindred__gamification__v1__lock_reward_app_response__descriptor },
+  { "GetChildDashboard", &kindred__gamification__v1__get_child_dashboard_request__descriptor, &kindred__gamification__v1__get_child_dashboard_response__descriptor },
 };
 const unsigned kindred__gamification__v1__gamification_service__method_indices_by_name[] = {
   25,        /* CastBabyVote */
@@ -50,10 +55,12 @@ const unsigned kindred__gamification__v1__gamification_service__method_indices_b
   30,        /* GetActivityCounters */
   26,        /* GetBabyVoteResults */
   17,        /* GetChallengeLeaderboard */
+  35,        /* GetChildDashboard */
   19,        /* GetCoinBalance */
   5,        /* GetFriendLeaderboard */
   21,        /* GetGlobalRanking */
   24,        /* GetMyStanding */
+  32,        /* GetRewardSetup */
   1,        /* GetUsageSettings */
   3,        /* GetUsageSummary */
   9,        /* InviteToChallenge */
@@ -65,10 +72,13 @@ const unsigned kindred__gamification__v1__gamification_service__method_indices_b
   6,        /* ListPopularApps */
   15,        /* ListPopularChallenges */
   4,        /* ListUsageSessions */
+  34,        /* LockRewardApp */
   10,        /* RespondToChallengeInvitation */
   7,        /* SetPopularApps */
+  31,        /* SetRewardSetup */
   2,        /* SetUsageSettings */
   27,        /* SuggestBabyName */
+  33,        /* UnlockRewardApp */
   0,        /* UploadUsage */
   18,        /* WatchChallengeLeaderboard */
   23,        /* WatchEvents */
@@ -81,7 +91,7 @@ const ProtobufCServiceDescriptor kindred__gamification__v1__gamification_service
   "GamificationService",
   "Kindred__Gamification__V1__GamificationService",
   "kindred.gamification.v1",
-  31,
+  36,
   kindred__gamification__v1__gamification_service__method_descriptors,
   kindred__gamification__v1__gamification_service__method_indices_by_name
 };
@@ -332,6 +342,46 @@ void kindred__gamification__v1__gamification_service__get_activity_counters(Prot
 {
   assert(service->descriptor == &kindred__gamification__v1__gamification_service__descriptor);
   service->invoke(service, 30, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void kindred__gamification__v1__gamification_service__set_reward_setup(ProtobufCService *service,
+                                                                       const Kindred__Gamification__V1__SetRewardSetupRequest *input,
+                                                                       Kindred__Gamification__V1__SetRewardSetupResponse_Closure closure,
+                                                                       void *closure_data)
+{
+  assert(service->descriptor == &kindred__gamification__v1__gamification_service__descriptor);
+  service->invoke(service, 31, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void kindred__gamification__v1__gamification_service__get_reward_setup(ProtobufCService *service,
+                                                                       const Kindred__Gamification__V1__GetRewardSetupRequest *input,
+                                                                       Kindred__Gamification__V1__GetRewardSetupResponse_Closure closure,
+                                                                       void *closure_data)
+{
+  assert(service->descriptor == &kindred__gamification__v1__gamification_service__descriptor);
+  service->invoke(service, 32, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void kindred__gamification__v1__gamification_service__unlock_reward_app(ProtobufCService *service,
+                                                                        const Kindred__Gamification__V1__UnlockRewardAppRequest *input,
+                                                                        Kindred__Gamification__V1__UnlockRewardAppResponse_Closure closure,
+                                                                        void *closure_data)
+{
+  assert(service->descriptor == &kindred__gamification__v1__gamification_service__descriptor);
+  service->invoke(service, 33, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void kindred__gamification__v1__gamification_service__lock_reward_app(ProtobufCService *service,
+                                                                      const Kindred__Gamification__V1__LockRewardAppRequest *input,
+                                                                      Kindred__Gamification__V1__LockRewardAppResponse_Closure closure,
+                                                                      void *closure_data)
+{
+  assert(service->descriptor == &kindred__gamification__v1__gamification_service__descriptor);
+  service->invoke(service, 34, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void kindred__gamification__v1__gamification_service__get_child_dashboard(ProtobufCService *service,
+                                                                          const Kindred__Gamification__V1__GetChildDashboardRequest *input,
+                                                                          Kindred__Gamification__V1__GetChildDashboardResponse_Closure closure,
+                                                                          void *closure_data)
+{
+  assert(service->descriptor == &kindred__gamification__v1__gamification_service__descriptor);
+  service->invoke(service, 35, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void kindred__gamification__v1__gamification_service__init (Kindred__Gamification__V1__GamificationService_Service *service,
                                                             Kindred__Gamification__V1__GamificationService_ServiceDestroy destroy)

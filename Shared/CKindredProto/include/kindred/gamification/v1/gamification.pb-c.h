@@ -18,6 +18,7 @@ PROTOBUF_C__BEGIN_DECLS
 #include "kindred/gamification/v1/challenges.pb-c.h"
 #include "kindred/gamification/v1/standing.pb-c.h"
 #include "kindred/gamification/v1/counters.pb-c.h"
+#include "kindred/gamification/v1/rewards.pb-c.h"
 #include "kindred/gamification/v1/usage.pb-c.h"
 
 
@@ -160,6 +161,26 @@ struct Kindred__Gamification__V1__GamificationService_Service
                                 const Kindred__Gamification__V1__GetActivityCountersRequest *input,
                                 Kindred__Gamification__V1__GetActivityCountersResponse_Closure closure,
                                 void *closure_data);
+  void (*set_reward_setup)(Kindred__Gamification__V1__GamificationService_Service *service,
+                           const Kindred__Gamification__V1__SetRewardSetupRequest *input,
+                           Kindred__Gamification__V1__SetRewardSetupResponse_Closure closure,
+                           void *closure_data);
+  void (*get_reward_setup)(Kindred__Gamification__V1__GamificationService_Service *service,
+                           const Kindred__Gamification__V1__GetRewardSetupRequest *input,
+                           Kindred__Gamification__V1__GetRewardSetupResponse_Closure closure,
+                           void *closure_data);
+  void (*unlock_reward_app)(Kindred__Gamification__V1__GamificationService_Service *service,
+                            const Kindred__Gamification__V1__UnlockRewardAppRequest *input,
+                            Kindred__Gamification__V1__UnlockRewardAppResponse_Closure closure,
+                            void *closure_data);
+  void (*lock_reward_app)(Kindred__Gamification__V1__GamificationService_Service *service,
+                          const Kindred__Gamification__V1__LockRewardAppRequest *input,
+                          Kindred__Gamification__V1__LockRewardAppResponse_Closure closure,
+                          void *closure_data);
+  void (*get_child_dashboard)(Kindred__Gamification__V1__GamificationService_Service *service,
+                              const Kindred__Gamification__V1__GetChildDashboardRequest *input,
+                              Kindred__Gamification__V1__GetChildDashboardResponse_Closure closure,
+                              void *closure_data);
 };
 typedef void (*Kindred__Gamification__V1__GamificationService_ServiceDestroy)(Kindred__Gamification__V1__GamificationService_Service *);
 void kindred__gamification__v1__gamification_service__init (Kindred__Gamification__V1__GamificationService_Service *service,
@@ -198,7 +219,12 @@ void kindred__gamification__v1__gamification_service__init (Kindred__Gamificatio
       function_prefix__ ## suggest_baby_name,\
       function_prefix__ ## list_baby_name_suggestions,\
       function_prefix__ ## like_baby_name_suggestion,\
-      function_prefix__ ## get_activity_counters  }
+      function_prefix__ ## get_activity_counters,\
+      function_prefix__ ## set_reward_setup,\
+      function_prefix__ ## get_reward_setup,\
+      function_prefix__ ## unlock_reward_app,\
+      function_prefix__ ## lock_reward_app,\
+      function_prefix__ ## get_child_dashboard  }
 void kindred__gamification__v1__gamification_service__upload_usage(ProtobufCService *service,
                                                                    const Kindred__Gamification__V1__UploadUsageRequest *input,
                                                                    Kindred__Gamification__V1__UploadUsageResponse_Closure closure,
@@ -323,6 +349,26 @@ void kindred__gamification__v1__gamification_service__get_activity_counters(Prot
                                                                             const Kindred__Gamification__V1__GetActivityCountersRequest *input,
                                                                             Kindred__Gamification__V1__GetActivityCountersResponse_Closure closure,
                                                                             void *closure_data);
+void kindred__gamification__v1__gamification_service__set_reward_setup(ProtobufCService *service,
+                                                                       const Kindred__Gamification__V1__SetRewardSetupRequest *input,
+                                                                       Kindred__Gamification__V1__SetRewardSetupResponse_Closure closure,
+                                                                       void *closure_data);
+void kindred__gamification__v1__gamification_service__get_reward_setup(ProtobufCService *service,
+                                                                       const Kindred__Gamification__V1__GetRewardSetupRequest *input,
+                                                                       Kindred__Gamification__V1__GetRewardSetupResponse_Closure closure,
+                                                                       void *closure_data);
+void kindred__gamification__v1__gamification_service__unlock_reward_app(ProtobufCService *service,
+                                                                        const Kindred__Gamification__V1__UnlockRewardAppRequest *input,
+                                                                        Kindred__Gamification__V1__UnlockRewardAppResponse_Closure closure,
+                                                                        void *closure_data);
+void kindred__gamification__v1__gamification_service__lock_reward_app(ProtobufCService *service,
+                                                                      const Kindred__Gamification__V1__LockRewardAppRequest *input,
+                                                                      Kindred__Gamification__V1__LockRewardAppResponse_Closure closure,
+                                                                      void *closure_data);
+void kindred__gamification__v1__gamification_service__get_child_dashboard(ProtobufCService *service,
+                                                                          const Kindred__Gamification__V1__GetChildDashboardRequest *input,
+                                                                          Kindred__Gamification__V1__GetChildDashboardResponse_Closure closure,
+                                                                          void *closure_data);
 
 /* --- descriptors --- */
 
