@@ -18,6 +18,7 @@
 #include "kindred/common/v1/timestamp.pb-c.h"
 #include "kindred/family/v1/baby_activity.pb-c.h"
 #include "kindred/family/v1/baby_content.pb-c.h"
+#include "kindred/family/v1/baby_gallery.pb-c.h"
 #include "kindred/family/v1/baby_profiles.pb-c.h"
 #include "kindred/family/v1/family.pb-c.h"
 #include "kindred/gamification/v1/challenges.pb-c.h"

@@ -266,9 +266,31 @@ extension ProtoFileRegistry {
             ]
         ),
         ProtoFileDescriptor(
+            name: "kindred/family/v1/baby_gallery.proto",
+            dependencies: ["kindred/common/v1/paging.proto", "kindred/common/v1/timestamp.proto"],
+            serializedFileDescriptor: EmbeddedDescriptors.file(at: 16),
+            serviceNames: [],
+            symbols: [
+                "kindred.family.v1.BabyPhoto",
+                "kindred.family.v1.UploadPhotoMetadata",
+                "kindred.family.v1.UploadPhotoRequest",
+                "kindred.family.v1.UploadPhotoResponse",
+                "kindred.family.v1.GetPhotoRequest",
+                "kindred.family.v1.GetPhotoResponse",
+                "kindred.family.v1.DownloadPhotoRequest",
+                "kindred.family.v1.DownloadPhotoResponse",
+                "kindred.family.v1.ListPhotosRequest",
+                "kindred.family.v1.ListPhotosResponse",
+                "kindred.family.v1.UpdatePhotoCaptionRequest",
+                "kindred.family.v1.UpdatePhotoCaptionResponse",
+                "kindred.family.v1.DeletePhotoRequest",
+                "kindred.family.v1.DeletePhotoResponse",
+            ]
+        ),
+        ProtoFileDescriptor(
             name: "kindred/family/v1/baby_profiles.proto",
             dependencies: ["kindred/common/v1/date.proto", "kindred/common/v1/paging.proto", "kindred/common/v1/timestamp.proto"],
-            serializedFileDescriptor: EmbeddedDescriptors.file(at: 16),
+            serializedFileDescriptor: EmbeddedDescriptors.file(at: 17),
             serviceNames: [],
             symbols: [
                 "kindred.family.v1.BabyProfile",
@@ -308,8 +330,8 @@ extension ProtoFileRegistry {
         ),
         ProtoFileDescriptor(
             name: "kindred/family/v1/family.proto",
-            dependencies: ["kindred/common/v1/paging.proto", "kindred/family/v1/baby_profiles.proto", "kindred/family/v1/baby_content.proto", "kindred/common/v1/timestamp.proto", "kindred/family/v1/baby_activity.proto"],
-            serializedFileDescriptor: EmbeddedDescriptors.file(at: 17),
+            dependencies: ["kindred/common/v1/paging.proto", "kindred/family/v1/baby_profiles.proto", "kindred/family/v1/baby_content.proto", "kindred/common/v1/timestamp.proto", "kindred/family/v1/baby_activity.proto", "kindred/family/v1/baby_gallery.proto"],
+            serializedFileDescriptor: EmbeddedDescriptors.file(at: 18),
             serviceNames: ["kindred.family.v1.FamilyService"],
             symbols: [
                 "kindred.family.v1.Profile",
@@ -442,12 +464,18 @@ extension ProtoFileRegistry {
                 "kindred.family.v1.FamilyService.GetHome",
                 "kindred.family.v1.FamilyService.ListSuggestions",
                 "kindred.family.v1.FamilyService.WatchProfileActivity",
+                "kindred.family.v1.FamilyService.UploadPhoto",
+                "kindred.family.v1.FamilyService.GetPhoto",
+                "kindred.family.v1.FamilyService.DownloadPhoto",
+                "kindred.family.v1.FamilyService.ListPhotos",
+                "kindred.family.v1.FamilyService.UpdatePhotoCaption",
+                "kindred.family.v1.FamilyService.DeletePhoto",
             ]
         ),
         ProtoFileDescriptor(
             name: "kindred/gamification/v1/challenges.proto",
             dependencies: ["kindred/common/v1/date.proto", "kindred/common/v1/paging.proto", "kindred/common/v1/timestamp.proto"],
-            serializedFileDescriptor: EmbeddedDescriptors.file(at: 18),
+            serializedFileDescriptor: EmbeddedDescriptors.file(at: 19),
             serviceNames: [],
             symbols: [
                 "kindred.gamification.v1.Challenge",
@@ -497,7 +525,7 @@ extension ProtoFileRegistry {
         ProtoFileDescriptor(
             name: "kindred/gamification/v1/usage.proto",
             dependencies: ["kindred/common/v1/date.proto", "kindred/common/v1/paging.proto", "kindred/common/v1/timestamp.proto"],
-            serializedFileDescriptor: EmbeddedDescriptors.file(at: 19),
+            serializedFileDescriptor: EmbeddedDescriptors.file(at: 20),
             serviceNames: [],
             symbols: [
                 "kindred.gamification.v1.UsageSession",
@@ -527,7 +555,7 @@ extension ProtoFileRegistry {
         ProtoFileDescriptor(
             name: "kindred/gamification/v1/gamification.proto",
             dependencies: ["kindred/gamification/v1/challenges.proto", "kindred/gamification/v1/usage.proto"],
-            serializedFileDescriptor: EmbeddedDescriptors.file(at: 20),
+            serializedFileDescriptor: EmbeddedDescriptors.file(at: 21),
             serviceNames: ["kindred.gamification.v1.GamificationService"],
             symbols: [
                 "kindred.gamification.v1.GamificationService",
@@ -560,7 +588,7 @@ extension ProtoFileRegistry {
         ProtoFileDescriptor(
             name: "kindred/identity/v1/identity.proto",
             dependencies: ["kindred/common/v1/date.proto", "kindred/common/v1/paging.proto", "kindred/common/v1/timestamp.proto"],
-            serializedFileDescriptor: EmbeddedDescriptors.file(at: 21),
+            serializedFileDescriptor: EmbeddedDescriptors.file(at: 22),
             serviceNames: ["kindred.identity.v1.IdentityService"],
             symbols: [
                 "kindred.identity.v1.PublicAccount",
@@ -638,7 +666,7 @@ extension ProtoFileRegistry {
         ProtoFileDescriptor(
             name: "kindred/social/v1/social.proto",
             dependencies: ["kindred/common/v1/paging.proto", "kindred/common/v1/timestamp.proto"],
-            serializedFileDescriptor: EmbeddedDescriptors.file(at: 22),
+            serializedFileDescriptor: EmbeddedDescriptors.file(at: 23),
             serviceNames: ["kindred.social.v1.SocialService"],
             symbols: [
                 "kindred.social.v1.Person",

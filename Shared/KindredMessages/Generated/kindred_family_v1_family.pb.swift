@@ -81,6 +81,8 @@ public enum Kindred_Family_V1_NotificationKind: ProtoEnum {
     case babyPurchase
     case babyCalendarEvent
     case babyRegistryItem
+    /// To followers: an owner added a photo to the gallery.
+    case babyPhoto
     /// A value this build does not know (from a newer peer); kept so that it survives a round trip.
     case unrecognized(Int32)
 
@@ -102,6 +104,7 @@ public enum Kindred_Family_V1_NotificationKind: ProtoEnum {
         case 11: self = .babyPurchase
         case 12: self = .babyCalendarEvent
         case 13: self = .babyRegistryItem
+        case 14: self = .babyPhoto
         default: self = .unrecognized(rawValue)
         }
     }
@@ -122,6 +125,7 @@ public enum Kindred_Family_V1_NotificationKind: ProtoEnum {
         case .babyPurchase: 11
         case .babyCalendarEvent: 12
         case .babyRegistryItem: 13
+        case .babyPhoto: 14
         case .unrecognized(let value): value
         }
     }

@@ -6495,7 +6495,7 @@ const ProtobufCEnumDescriptor kindred__family__v1__approval_state__descriptor =
   kindred__family__v1__approval_state__value_ranges,
   NULL,NULL,NULL,NULL   /* reserved[1234] */
 };
-static const ProtobufCEnumValue kindred__family__v1__notification_kind__enum_values_by_number[14] =
+static const ProtobufCEnumValue kindred__family__v1__notification_kind__enum_values_by_number[15] =
 {
   { "NOTIFICATION_KIND_UNSPECIFIED", "KINDRED__FAMILY__V1__NOTIFICATION_KIND__NOTIFICATION_KIND_UNSPECIFIED", 0 },
   { "NOTIFICATION_KIND_CAME_OF_AGE", "KINDRED__FAMILY__V1__NOTIFICATION_KIND__NOTIFICATION_KIND_CAME_OF_AGE", 1 },
@@ -6511,17 +6511,19 @@ static const ProtobufCEnumValue kindred__family__v1__notification_kind__enum_val
   { "NOTIFICATION_KIND_BABY_PURCHASE", "KINDRED__FAMILY__V1__NOTIFICATION_KIND__NOTIFICATION_KIND_BABY_PURCHASE", 11 },
   { "NOTIFICATION_KIND_BABY_CALENDAR_EVENT", "KINDRED__FAMILY__V1__NOTIFICATION_KIND__NOTIFICATION_KIND_BABY_CALENDAR_EVENT", 12 },
   { "NOTIFICATION_KIND_BABY_REGISTRY_ITEM", "KINDRED__FAMILY__V1__NOTIFICATION_KIND__NOTIFICATION_KIND_BABY_REGISTRY_ITEM", 13 },
+  { "NOTIFICATION_KIND_BABY_PHOTO", "KINDRED__FAMILY__V1__NOTIFICATION_KIND__NOTIFICATION_KIND_BABY_PHOTO", 14 },
 };
 static const ProtobufCIntRange kindred__family__v1__notification_kind__value_ranges[] = {
-{0, 0},{0, 14}
+{0, 0},{0, 15}
 };
-static const ProtobufCEnumValueIndex kindred__family__v1__notification_kind__enum_values_by_name[14] =
+static const ProtobufCEnumValueIndex kindred__family__v1__notification_kind__enum_values_by_name[15] =
 {
   { "NOTIFICATION_KIND_APPROVAL_DECIDED", 6 },
   { "NOTIFICATION_KIND_APPROVAL_REQUESTED", 5 },
   { "NOTIFICATION_KIND_BABY_CALENDAR_EVENT", 12 },
   { "NOTIFICATION_KIND_BABY_COMMENT", 10 },
   { "NOTIFICATION_KIND_BABY_MEMBER_JOINED", 8 },
+  { "NOTIFICATION_KIND_BABY_PHOTO", 14 },
   { "NOTIFICATION_KIND_BABY_PURCHASE", 11 },
   { "NOTIFICATION_KIND_BABY_REGISTRY_ITEM", 13 },
   { "NOTIFICATION_KIND_BABY_RSVP", 9 },
@@ -6539,9 +6541,9 @@ const ProtobufCEnumDescriptor kindred__family__v1__notification_kind__descriptor
   "NotificationKind",
   "Kindred__Family__V1__NotificationKind",
   "kindred.family.v1",
-  14,
+  15,
   kindred__family__v1__notification_kind__enum_values_by_number,
-  14,
+  15,
   kindred__family__v1__notification_kind__enum_values_by_name,
   1,
   kindred__family__v1__notification_kind__value_ranges,
@@ -6577,7 +6579,7 @@ const ProtobufCEnumDescriptor kindred__family__v1__push_platform__descriptor =
   kindred__family__v1__push_platform__value_ranges,
   NULL,NULL,NULL,NULL   /* reserved[1234] */
 };
-static const ProtobufCMethodDescriptor kindred__family__v1__family_service__method_descriptors[59] =
+static const ProtobufCMethodDescriptor kindred__family__v1__family_service__method_descriptors[65] =
 {
   { "GetProfile", &kindred__family__v1__get_profile_request__descriptor, &kindred__family__v1__get_profile_response__descriptor },
   { "UpdateProfile", &kindred__family__v1__update_profile_request__descriptor, &kindred__family__v1__update_profile_response__descriptor },
@@ -6638,6 +6640,12 @@ static const ProtobufCMethodDescriptor kindred__family__v1__family_service__meth
   { "GetHome", &kindred__family__v1__get_home_request__descriptor, &kindred__family__v1__get_home_response__descriptor },
   { "ListSuggestions", &kindred__family__v1__list_suggestions_request__descriptor, &kindred__family__v1__list_suggestions_response__descriptor },
   { "WatchProfileActivity", &kindred__family__v1__watch_profile_activity_request__descriptor, &kindred__family__v1__watch_profile_activity_response__descriptor },
+  { "UploadPhoto", &kindred__family__v1__upload_photo_request__descriptor, &kindred__family__v1__upload_photo_response__descriptor },
+  { "GetPhoto", &kindred__family__v1__get_photo_request__descriptor, &kindred__family__v1__get_photo_response__descriptor },
+  { "DownloadPhoto", &kindred__family__v1__download_photo_request__descriptor, &kindred__family__v1__download_photo_response__descriptor },
+  { "ListPhotos", &kindred__family__v1__list_photos_request__descriptor, &kindred__family__v1__list_photos_response__descriptor },
+  { "UpdatePhotoCaption", &kindred__family__v1__update_photo_caption_request__descriptor, &kindred__family__v1__update_photo_caption_response__descriptor },
+  { "DeletePhoto", &kindred__family__v1__delete_photo_request__descriptor, &kindred__family__v1__delete_photo_response__descriptor },
 };
 const unsigned kindred__family__v1__family_service__method_indices_by_name[] = {
   36,        /* AcceptBabyProfileInvitation */
@@ -6651,7 +6659,9 @@ const unsigned kindred__family__v1__family_service__method_indices_by_name[] = {
   30,        /* DeleteBabyProfile */
   43,        /* DeleteCalendarEvent */
   49,        /* DeleteComment */
+  64,        /* DeletePhoto */
   52,        /* DeleteRegistryItem */
+  61,        /* DownloadPhoto */
   17,        /* EnterChildMode */
   18,        /* EnterParentMode */
   14,        /* GetApprovalRequest */
@@ -6661,6 +6671,7 @@ const unsigned kindred__family__v1__family_service__method_indices_by_name[] = {
   24,        /* GetNotificationSettings */
   10,        /* GetParentalControls */
   11,        /* GetParentalControlsStatus */
+  60,        /* GetPhoto */
   0,        /* GetProfile */
   2,        /* InviteGuardian */
   32,        /* InviteToBabyProfile */
@@ -6673,6 +6684,7 @@ const unsigned kindred__family__v1__family_service__method_indices_by_name[] = {
   4,        /* ListGuardianLinks */
   31,        /* ListMyBabyProfiles */
   19,        /* ListNotifications */
+  62,        /* ListPhotos */
   53,        /* ListRegistryItems */
   46,        /* ListRsvps */
   57,        /* ListSuggestions */
@@ -6693,8 +6705,10 @@ const unsigned kindred__family__v1__family_service__method_indices_by_name[] = {
   42,        /* UpdateCalendarEvent */
   25,        /* UpdateNotificationSettings */
   12,        /* UpdateParentalControls */
+  63,        /* UpdatePhotoCaption */
   1,        /* UpdateProfile */
   51,        /* UpdateRegistryItem */
+  59,        /* UploadPhoto */
   7,        /* VerifyGuardianPin */
   26,        /* WatchEvents */
   21,        /* WatchNotifications */
@@ -6707,7 +6721,7 @@ const ProtobufCServiceDescriptor kindred__family__v1__family_service__descriptor
   "FamilyService",
   "Kindred__Family__V1__FamilyService",
   "kindred.family.v1",
-  59,
+  65,
   kindred__family__v1__family_service__method_descriptors,
   kindred__family__v1__family_service__method_indices_by_name
 };
@@ -7182,6 +7196,54 @@ void kindred__family__v1__family_service__watch_profile_activity(ProtobufCServic
 {
   assert(service->descriptor == &kindred__family__v1__family_service__descriptor);
   service->invoke(service, 58, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void kindred__family__v1__family_service__upload_photo(ProtobufCService *service,
+                                                       const Kindred__Family__V1__UploadPhotoRequest *input,
+                                                       Kindred__Family__V1__UploadPhotoResponse_Closure closure,
+                                                       void *closure_data)
+{
+  assert(service->descriptor == &kindred__family__v1__family_service__descriptor);
+  service->invoke(service, 59, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void kindred__family__v1__family_service__get_photo(ProtobufCService *service,
+                                                    const Kindred__Family__V1__GetPhotoRequest *input,
+                                                    Kindred__Family__V1__GetPhotoResponse_Closure closure,
+                                                    void *closure_data)
+{
+  assert(service->descriptor == &kindred__family__v1__family_service__descriptor);
+  service->invoke(service, 60, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void kindred__family__v1__family_service__download_photo(ProtobufCService *service,
+                                                         const Kindred__Family__V1__DownloadPhotoRequest *input,
+                                                         Kindred__Family__V1__DownloadPhotoResponse_Closure closure,
+                                                         void *closure_data)
+{
+  assert(service->descriptor == &kindred__family__v1__family_service__descriptor);
+  service->invoke(service, 61, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void kindred__family__v1__family_service__list_photos(ProtobufCService *service,
+                                                      const Kindred__Family__V1__ListPhotosRequest *input,
+                                                      Kindred__Family__V1__ListPhotosResponse_Closure closure,
+                                                      void *closure_data)
+{
+  assert(service->descriptor == &kindred__family__v1__family_service__descriptor);
+  service->invoke(service, 62, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void kindred__family__v1__family_service__update_photo_caption(ProtobufCService *service,
+                                                               const Kindred__Family__V1__UpdatePhotoCaptionRequest *input,
+                                                               Kindred__Family__V1__UpdatePhotoCaptionResponse_Closure closure,
+                                                               void *closure_data)
+{
+  assert(service->descriptor == &kindred__family__v1__family_service__descriptor);
+  service->invoke(service, 63, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void kindred__family__v1__family_service__delete_photo(ProtobufCService *service,
+                                                       const Kindred__Family__V1__DeletePhotoRequest *input,
+                                                       Kindred__Family__V1__DeletePhotoResponse_Closure closure,
+                                                       void *closure_data)
+{
+  assert(service->descriptor == &kindred__family__v1__family_service__descriptor);
+  service->invoke(service, 64, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void kindred__family__v1__family_service__init (Kindred__Family__V1__FamilyService_Service *service,
                                                 Kindred__Family__V1__FamilyService_ServiceDestroy destroy)
