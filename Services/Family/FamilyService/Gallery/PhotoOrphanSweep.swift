@@ -23,10 +23,10 @@ struct PhotoOrphanSweep: Sendable {
         logger = context.logger
     }
 
-    /// One pass over the store.
-    func sweep() async throws -> PhotoSweep {
+    /// One pass over the store; temporary objects younger than `grace` are left to their uploads.
+    func sweep(olderThan grace: Duration = Self.grace) async throws -> PhotoSweep {
         let database = database
-        return try await store.sweepOrphans(olderThan: Self.grace) { keys in
+        return try await store.sweepOrphans(olderThan: grace) { keys in
             try await BabyPhotoStore.known(keys, on: database)
         }
     }
