@@ -46,7 +46,7 @@ import Testing
         (BabyActivityKind.memberJoined, true, Kindred_Family_V1_NotificationKind.babyMemberJoined),
         (.rsvpChanged, true, .babyRsvp), (.commentAdded, true, .babyComment),
         (.registryItemPurchased, true, .babyPurchase), (.calendarEventAdded, false, .babyCalendarEvent),
-        (.registryItemAdded, false, .babyRegistryItem),
+        (.registryItemAdded, false, .babyRegistryItem), (.photoAdded, false, .babyPhoto),
     ])
     func eachKindReachesItsAudienceButTheActor(
         kind: BabyActivityKind, toOwners: Bool, notified: Kindred_Family_V1_NotificationKind

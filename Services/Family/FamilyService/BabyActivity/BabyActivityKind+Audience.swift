@@ -1,15 +1,15 @@
 import KindredMessages
 
 /// Who hears of each kind of activity, and what they read: owners learn of a new member, an RSVP, a comment
-/// and a purchase; followers of a new calendar event and a new registry item. The actor never hears of their
+/// and a purchase; followers of a new calendar event, registry item and photo. The actor never hears of their
 /// own act, and every recipient may switch a kind off (`NotificationSettings.muted_kinds`).
 extension BabyActivityKind {
     /// The members to notify; nil for kinds nobody is notified of.
     var audience: BabyRole? {
         switch self {
         case .memberJoined, .rsvpChanged, .commentAdded, .registryItemPurchased: .owner
-        case .calendarEventAdded, .registryItemAdded: .follower
-        case .registryPurchaseUndone, .photoAdded, .photoSquished, .babyArrived: nil
+        case .calendarEventAdded, .registryItemAdded, .photoAdded: .follower
+        case .registryPurchaseUndone, .photoSquished, .babyArrived: nil
         }
     }
 
@@ -22,7 +22,8 @@ extension BabyActivityKind {
         case .registryItemPurchased: .babyPurchase
         case .calendarEventAdded: .babyCalendarEvent
         case .registryItemAdded: .babyRegistryItem
-        case .registryPurchaseUndone, .photoAdded, .photoSquished, .babyArrived: .unspecified
+        case .photoAdded: .babyPhoto
+        case .registryPurchaseUndone, .photoSquished, .babyArrived: .unspecified
         }
     }
 
@@ -37,7 +38,8 @@ extension BabyActivityKind {
             case .calendarEventAdded: "New on the calendar: \(detail)"
             case .registryItemAdded: "New in the registry: \(detail)"
             case .registryPurchaseUndone: "\(actor) put \(detail) back on the registry."
-            case .photoAdded, .photoSquished, .babyArrived: "\(actor) shared something new."
+            case .photoAdded: detail.isEmpty ? "\(actor) added a photo." : "\(actor) added a photo: \(detail)"
+            case .photoSquished, .babyArrived: "\(actor) shared something new."
             }
         return Notice(kind: notificationKind, title: profile, body: body)
     }

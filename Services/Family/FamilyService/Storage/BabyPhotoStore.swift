@@ -78,7 +78,21 @@ enum BabyPhotoStore {
         ).isEmpty
     }
 
-    /// Deletes the photo with its squishes and comments; false when there was none.
+    /// Whether `photo` is one of `profile`'s, holding it until `tx` ends so that it is not deleted meanwhile
+    /// (the profile photo names it).
+    static func holdPhoto(_ photo: PhotoID, of profile: BabyProfileID, in tx: PostgresTransaction) async throws
+        -> Bool
+    {
+        try await !tx.query(
+            """
+            SELECT 1 FROM family.baby_photos
+            WHERE profile_id = \(profile)::uuid AND photo_id = \(photo)::uuid FOR KEY SHARE
+            """
+        ).isEmpty
+    }
+
+    /// Deletes the photo with its squishes and comments, and stops it being the profile photo; false when
+    /// there was none.
     static func delete(_ photo: PhotoID, of profile: BabyProfileID, in tx: PostgresTransaction) async throws
         -> Bool
     {
@@ -88,12 +102,22 @@ enum BabyPhotoStore {
             WHERE profile_id = \(profile)::uuid AND target_kind = \(CommentTarget.Kind.photo.rawValue)
                 AND target_id = \(photo)::uuid
             """)
-        return try await !tx.query(
+        // The row is deleted first: an update making it the profile photo, which holds it, commits before,
+        // and the profile's update below then sees its photo id.
+        guard
+            try await !tx.query(
+                """
+                DELETE FROM family.baby_photos WHERE profile_id = \(profile)::uuid AND photo_id = \(photo)::uuid
+                RETURNING 1
+                """
+            ).isEmpty
+        else { return false }
+        try await tx.query(
             """
-            DELETE FROM family.baby_photos WHERE profile_id = \(profile)::uuid AND photo_id = \(photo)::uuid
-            RETURNING 1
-            """
-        ).isEmpty
+            UPDATE family.baby_profiles SET photo_id = NULL
+            WHERE profile_id = \(profile)::uuid AND photo_id = \(photo)::uuid
+            """)
+        return true
     }
 
     /// Which of `keys` a photo row names: what the orphan sweep keeps.
