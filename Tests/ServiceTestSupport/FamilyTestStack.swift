@@ -55,7 +55,8 @@ final class FamilyTestStack: Sendable {
         identityTarget = "127.0.0.1:\(identityServer.server.port)"
         let credentials = try ServiceCredentials(
             clientID: "family", clientSecret: Self.familySecret, identityTarget: identityTarget)
-        photoRoot = FileManager.default.temporaryDirectory.appendingPathComponent("kindred-photos-\(UUID())").path
+        photoRoot =
+            FileManager.default.temporaryDirectory.appendingPathComponent("kindred-photos-\(UUID())").path
         context = FamilyContext(
             database: pool, clock: clock.wallClock, mail: Self.mail,
             identity: try IdentityDirectory(target: identityTarget, credentials: credentials),

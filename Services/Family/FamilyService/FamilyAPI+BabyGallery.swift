@@ -10,7 +10,8 @@ extension FamilyAPI {
         async throws -> Kindred_Family_V1_UploadPhotoResponse
     {
         let owner = try context.authenticatedCaller(as: .user).account()
-        return Kindred_Family_V1_UploadPhotoResponse(photo: try await gallery.upload(requests, by: owner).proto)
+        return Kindred_Family_V1_UploadPhotoResponse(
+            photo: try await gallery.upload(requests, by: owner).proto)
     }
 
     func getPhoto(_ request: Kindred_Family_V1_GetPhotoRequest, context: ServerContext) async throws

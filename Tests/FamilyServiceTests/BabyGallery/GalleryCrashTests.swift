@@ -21,9 +21,12 @@ import Testing
         try await BabyContentFamily.with { home in
             let orphan = try await sealedUpload(home)
             #expect(home.storedFiles() == ["\(orphan.key.photoName).partial"])
-            let listed = try await home.family.listPhotos(.init(profileID: home.profile.description), options: home.mum.bearer)
+            let listed = try await home.family.listPhotos(
+                .init(profileID: home.profile.description), options: home.mum.bearer)
             #expect(listed.photos.isEmpty)
-            let hidden = await #expect(throws: RPCError.self) { _ = try await home.download(orphan.key.photoName) }
+            let hidden = await #expect(throws: RPCError.self) {
+                _ = try await home.download(orphan.key.photoName)
+            }
             #expect(hidden?.reason == "PHOTO_NOT_FOUND")
             let sweep = PhotoOrphanSweep(context: home.stack.context)
             // Within the grace period it may still be an upload in flight: left alone.
@@ -56,7 +59,8 @@ import Testing
         try await BabyContentFamily.with { home in
             let photo = try await home.upload(PhotoFixtures.png)
             // The row's delete committed and the process died before the bytes went.
-            try await home.stack.pool.query("DELETE FROM family.baby_photos WHERE profile_id = \(home.profile)::uuid")
+            try await home.stack.pool.query(
+                "DELETE FROM family.baby_photos WHERE profile_id = \(home.profile)::uuid")
             #expect(home.storedFiles() == [photo.photoID])
             let sweep = PhotoOrphanSweep(context: home.stack.context)
             #expect(try await sweep.sweep() == PhotoSweep(removedObjects: 1))

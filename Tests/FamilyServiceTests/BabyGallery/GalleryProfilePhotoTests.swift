@@ -7,7 +7,9 @@ import Testing
 
 /// The profile photo of a baby profile is one of its gallery's photos, and stops being it when deleted.
 @Suite struct GalleryProfilePhotoTests {
-    func setProfilePhoto(_ home: BabyContentFamily, _ photo: String) async throws -> Kindred_Family_V1_BabyProfile? {
+    func setProfilePhoto(_ home: BabyContentFamily, _ photo: String) async throws
+        -> Kindred_Family_V1_BabyProfile?
+    {
         try await home.family.updateBabyProfile(
             .init(
                 updateMask: ["profile_photo_id"],
@@ -40,8 +42,11 @@ import Testing
                 try await writer.write(.init(part: .chunk(PhotoFixtures.png)))
             }.photo!
             for photo in [elsewhere.photoID, PhotoID(UUID()).description] {
-                let refused = await #expect(throws: RPCError.self) { _ = try await setProfilePhoto(home, photo) }
-                #expect(refused?.code == .invalidArgument && refused?.badFields == ["profile.profile_photo_id"])
+                let refused = await #expect(throws: RPCError.self) {
+                    _ = try await setProfilePhoto(home, photo)
+                }
+                #expect(
+                    refused?.code == .invalidArgument && refused?.badFields == ["profile.profile_photo_id"])
             }
             let profile = try await home.family.getBabyProfile(
                 .init(profileID: home.profile.description), options: home.mum.bearer

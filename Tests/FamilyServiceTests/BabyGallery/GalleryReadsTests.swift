@@ -16,10 +16,13 @@ import Testing
                 home.stack.clock.advance(seconds: 1)
             }
             let first = try await home.family.listPhotos(
-                .init(profileID: home.profile.description, page: .init(pageSize: 2)), options: home.grandma.bearer)
+                .init(profileID: home.profile.description, page: .init(pageSize: 2)),
+                options: home.grandma.bearer)
             #expect(first.photos.map(\.photoID) == [uploaded[2], uploaded[1]])
             let second = try await home.family.listPhotos(
-                .init(profileID: home.profile.description, page: .init(pageSize: 2, pageToken: first.page!.nextPageToken)),
+                .init(
+                    profileID: home.profile.description,
+                    page: .init(pageSize: 2, pageToken: first.page!.nextPageToken)),
                 options: home.grandma.bearer)
             #expect(second.photos.map(\.photoID) == [uploaded[0]] && second.page?.nextPageToken ?? "" == "")
             let everyProfile = try await home.family.listPhotos(.init(), options: home.grandma.bearer)
@@ -60,7 +63,8 @@ import Testing
                 VALUES (\(home.profile)::uuid, gen_random_uuid(), 2, \(photo.photoID)::uuid, \(home.grandma.id)::uuid,
                     'Lovely', 'c', now())
                 """)
-            let ids = Kindred_Family_V1_DeletePhotoRequest(profileID: home.profile.description, photoID: photo.photoID)
+            let ids = Kindred_Family_V1_DeletePhotoRequest(
+                profileID: home.profile.description, photoID: photo.photoID)
             let refused = await #expect(throws: RPCError.self) {
                 _ = try await home.family.deletePhoto(ids, options: home.grandma.bearer)
             }

@@ -19,12 +19,16 @@ import Testing
                 {
                     _ = try await family.uploadPhoto(options: options) { writer in
                         try await writer.write(
-                            .init(part: .metadata(.init(requestID: "s", profileID: profile, caption: "Mine"))))
+                            .init(part: .metadata(.init(requestID: "s", profileID: profile, caption: "Mine")))
+                        )
                         try await writer.write(.init(part: .chunk(PhotoFixtures.png)))
                     }
                 }
             ),
-            ("GetPhoto", { _ = try await family.getPhoto(.init(profileID: profile, photoID: photo), options: options) }),
+            (
+                "GetPhoto",
+                { _ = try await family.getPhoto(.init(profileID: profile, photoID: photo), options: options) }
+            ),
             (
                 "DownloadPhoto",
                 {
@@ -43,7 +47,10 @@ import Testing
             ),
             (
                 "DeletePhoto",
-                { _ = try await family.deletePhoto(.init(profileID: profile, photoID: photo), options: options) }
+                {
+                    _ = try await family.deletePhoto(
+                        .init(profileID: profile, photoID: photo), options: options)
+                }
             ),
         ]
     }
@@ -52,7 +59,8 @@ import Testing
         try await BabyContentFamily.with { home in
             let photo = try await home.upload(PhotoFixtures.png, caption: "Ours")
             let unknown = BabyProfileID(UUID()).description
-            let strangers = calls(home, as: home.stranger, profile: home.profile.description, photo: photo.photoID)
+            let strangers = calls(
+                home, as: home.stranger, profile: home.profile.description, photo: photo.photoID)
             let unknowns = calls(home, as: home.mum, profile: unknown, photo: photo.photoID)
             for ((name, strangerCall), (_, unknownCall)) in zip(strangers, unknowns) {
                 let refused = await #expect(throws: RPCError.self, "\(name)") { try await strangerCall() }

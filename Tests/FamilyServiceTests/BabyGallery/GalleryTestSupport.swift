@@ -20,7 +20,8 @@ extension BabyContentFamily {
         return try await family.uploadPhoto(options: (user ?? mum).bearer) { writer in
             try await writer.write(.init(part: .metadata(metadata)))
             for start in stride(from: 0, to: bytes.count, by: chunkSize) {
-                try await writer.write(.init(part: .chunk(Array(bytes[start..<min(start + chunkSize, bytes.count)]))))
+                try await writer.write(
+                    .init(part: .chunk(Array(bytes[start..<min(start + chunkSize, bytes.count)]))))
             }
         }.photo!
     }
@@ -48,7 +49,8 @@ extension BabyContentFamily {
 
     /// The names in the profile's directory of the photo store: committed and temporary objects.
     func storedFiles() -> [String] {
-        (try? FileManager.default.contentsOfDirectory(atPath: "\(stack.photoRoot)/\(profile)"))?.sorted() ?? []
+        (try? FileManager.default.contentsOfDirectory(atPath: "\(stack.photoRoot)/\(profile)"))?.sorted()
+            ?? []
     }
 
     /// `count` photo rows on the profile, inserted by SQL (no bytes), as if uploaded by mum.

@@ -10,7 +10,8 @@ import Testing
 @Suite struct GalleryUploadTests {
     @Test func aPNGNamedJpgIsStoredAsAPNGUnderItsName() async throws {
         try await BabyContentFamily.with { home in
-            let photo = try await home.upload(PhotoFixtures.png, caption: "First smile", fileName: "smile.jpg")
+            let photo = try await home.upload(
+                PhotoFixtures.png, caption: "First smile", fileName: "smile.jpg")
             #expect(photo.mediaType == "image/png" && photo.fileName == "smile.jpg")
             #expect(photo.caption == "First smile" && photo.uploadedByUserID == home.mum.id)
             let downloaded = try await home.download(photo.photoID, as: home.grandma)
@@ -50,7 +51,10 @@ import Testing
             #expect(PhotoFixtures.index(of: PhotoFixtures.gpsLatitude, in: original) >= 0)
             let photo = try await home.upload(original)
             let stored = try await home.download(photo.photoID).bytes
-            let file = try [UInt8](Data(contentsOf: URL(fileURLWithPath: "\(home.stack.photoRoot)/\(home.profile)/\(photo.photoID)")))
+            let file = try [UInt8](
+                Data(
+                    contentsOf: URL(
+                        fileURLWithPath: "\(home.stack.photoRoot)/\(home.profile)/\(photo.photoID)")))
             #expect(file == stored)
             #expect(PhotoFixtures.index(of: PhotoFixtures.gpsLatitude, in: stored) < 0)
             #expect(PhotoFixtures.index(of: PhotoFixtures.cameraMake, in: stored) < 0)

@@ -26,7 +26,8 @@ enum BabyProfileField: String, CaseIterable, Sendable {
         case .photoID:
             // Empty clears the photo; whether an id is one of the profile's photos is read in the update's
             // transaction (`BabyPhotoStore.holdPhoto`).
-            fields.photoID = profile.profilePhotoID.isEmpty ? nil : violations.id(path, profile.profilePhotoID)
+            fields.photoID =
+                profile.profilePhotoID.isEmpty ? nil : violations.id(path, profile.profilePhotoID)
         }
     }
 }

@@ -11,7 +11,8 @@ import KindredRPC
 extension BabyGallery {
     /// Stores the photo `requests` carry, uploaded by `owner`; a retry under the same request_id (with the same
     /// caption) returns the first photo without reading its bytes again.
-    func upload(_ requests: RequestStream<Kindred_Family_V1_UploadPhotoRequest>, by owner: UserID) async throws
+    func upload(_ requests: RequestStream<Kindred_Family_V1_UploadPhotoRequest>, by owner: UserID)
+        async throws
         -> StoredBabyPhoto
     {
         var messages = requests.makeAsyncIterator()

@@ -46,7 +46,8 @@ struct StoredBabyPhoto: Sendable {
     var proto: Kindred_Family_V1_BabyPhoto {
         Kindred_Family_V1_BabyPhoto(
             profileID: profile.description, photoID: id.description, uploadedByUserID: uploadedBy.description,
-            caption: caption, fileName: fileName, mediaType: mediaType, width: Int32(width), height: Int32(height),
+            caption: caption, fileName: fileName, mediaType: mediaType, width: Int32(width),
+            height: Int32(height),
             byteCount: Int64(byteCount), squishCount: Int32(squishCount),
             createdAt: Kindred_Common_V1_Timestamp(createdAt))
     }

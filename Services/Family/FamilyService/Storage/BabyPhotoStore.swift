@@ -80,7 +80,8 @@ enum BabyPhotoStore {
 
     /// Whether `photo` is one of `profile`'s, holding it until `tx` ends so that it is not deleted meanwhile
     /// (the profile photo names it).
-    static func holdPhoto(_ photo: PhotoID, of profile: BabyProfileID, in tx: PostgresTransaction) async throws
+    static func holdPhoto(_ photo: PhotoID, of profile: BabyProfileID, in tx: PostgresTransaction)
+        async throws
         -> Bool
     {
         try await !tx.query(
@@ -121,7 +122,9 @@ enum BabyPhotoStore {
     }
 
     /// Which of `keys` a photo row names: what the orphan sweep keeps.
-    static func known(_ keys: [PhotoObjectKey], on db: some StatementRunner) async throws -> Set<PhotoObjectKey> {
+    static func known(_ keys: [PhotoObjectKey], on db: some StatementRunner) async throws -> Set<
+        PhotoObjectKey
+    > {
         guard !keys.isEmpty else { return [] }
         let rows = try await db.pureRead(
             """
@@ -133,15 +136,19 @@ enum BabyPhotoStore {
         return Set(
             try rows.map {
                 PhotoObjectKey(
-                    profile: try $0.decode(BabyProfileID.self, column: 0), photo: try $0.decode(PhotoID.self, column: 1))
+                    profile: try $0.decode(BabyProfileID.self, column: 0),
+                    photo: try $0.decode(PhotoID.self, column: 1))
             })
     }
 
     private static func storedPhoto(_ row: PostgresRow) throws -> StoredBabyPhoto {
         StoredBabyPhoto(
-            id: try row.decode(PhotoID.self, column: 0), profile: try row.decode(BabyProfileID.self, column: 1),
-            uploadedBy: try row.decode(UserID.self, column: 2), caption: try row.decode(String.self, column: 3),
-            fileName: try row.decode(String.self, column: 4), mediaType: try row.decode(String.self, column: 5),
+            id: try row.decode(PhotoID.self, column: 0),
+            profile: try row.decode(BabyProfileID.self, column: 1),
+            uploadedBy: try row.decode(UserID.self, column: 2),
+            caption: try row.decode(String.self, column: 3),
+            fileName: try row.decode(String.self, column: 4),
+            mediaType: try row.decode(String.self, column: 5),
             width: try row.decode(Int.self, column: 6), height: try row.decode(Int.self, column: 7),
             byteCount: try row.decode(Int.self, column: 8), squishCount: try row.decode(Int.self, column: 9),
             createdAt: try row.decode(Date.self, column: 10))

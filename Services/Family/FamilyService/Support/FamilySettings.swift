@@ -22,7 +22,9 @@ struct FamilySettings: Sendable {
     /// `KINDRED_FAMILY_PHOTO_ROOT`, or the default; an empty one is refused rather than read as the
     /// working directory, whose files the orphan sweep would then walk.
     static func photoRoot(in environment: [String: String]) throws(StartupError) -> String {
-        guard let root = environment["KINDRED_FAMILY_PHOTO_ROOT"] else { return FilesystemPhotoStore.defaultRoot }
+        guard let root = environment["KINDRED_FAMILY_PHOTO_ROOT"] else {
+            return FilesystemPhotoStore.defaultRoot
+        }
         guard !root.allSatisfy(\.isWhitespace) else {
             throw StartupError("KINDRED_FAMILY_PHOTO_ROOT is empty; set it to a directory or leave it unset.")
         }
