@@ -39,6 +39,8 @@ final class FamilyTestStack: Sendable {
     let familyTarget: String
     /// What family's parts are built from, for tests of their rules below the RPCs.
     let context: FamilyContext
+    /// The directory this stack's gallery photos are stored under, removed when the stack stops.
+    let photoRoot: String
     private let api: FamilyAPI
     private let servers: [(server: RPCServer, runner: Task<Void, any Error>)]
     private let identityEvents: EventFeed
@@ -53,10 +55,13 @@ final class FamilyTestStack: Sendable {
         identityTarget = "127.0.0.1:\(identityServer.server.port)"
         let credentials = try ServiceCredentials(
             clientID: "family", clientSecret: Self.familySecret, identityTarget: identityTarget)
+        photoRoot =
+            FileManager.default.temporaryDirectory.appendingPathComponent("kindred-photos-\(UUID())").path
         context = FamilyContext(
             database: pool, clock: clock.wallClock, mail: Self.mail,
             identity: try IdentityDirectory(target: identityTarget, credentials: credentials),
-            pinHasher: PasswordHasher(cost: .testsOnly, concurrency: 2), logger: FamilyTestDatabase.logger)
+            pinHasher: PasswordHasher(cost: .testsOnly, concurrency: 2), logger: FamilyTestDatabase.logger,
+            photos: FilesystemPhotoStore(root: photoRoot))
         api = try FamilyAPI(context: context)
         let familyServer = try Self.serve(
             api,
@@ -90,6 +95,7 @@ final class FamilyTestStack: Sendable {
             server.beginGracefulShutdown(drainTimeout: .milliseconds(200))
         }
         for (_, runner) in servers { _ = try? await runner.value }
+        try? FileManager.default.removeItem(atPath: photoRoot)
     }
 
     private static let identitySecret = ServiceSecret.generate()

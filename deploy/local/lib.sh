@@ -200,7 +200,8 @@ new_secret() {
 }
 
 # The environment service NAME starts with beyond its flags, one VAR=value a line, from the secrets in DIR:
-# identity its secret key and clients file; the others their client id and secret (client_credentials).
+# identity its secret key and clients file; the others their client id and secret (client_credentials); family
+# also where its gallery photos go (photos/ beside DIR).
 service_environment() {
     local name="$1" dir="$2"
     case "$name" in
@@ -211,6 +212,8 @@ service_environment() {
             echo "KINDRED_CLIENT_ID=$name"
             echo "KINDRED_CLIENT_SECRET=$(cat "$dir/$name-client-secret")" ;;
     esac
+    # Services run from /, so the gallery's default (var/photos, relative) would not be this checkout's var/.
+    [ "$name" != family ] || echo "KINDRED_FAMILY_PHOTO_ROOT=$(dirname "$dir")/photos"
 }
 
 # A TCP port nobody listens on right now, for throwaway servers.

@@ -27,6 +27,8 @@ struct FamilyAPI: Kindred_Family_V1_FamilyService.Service {
     let comments: BabyComments
     /// Baby profiles' registries and their purchases.
     let registry: BabyRegistry
+    /// Baby profiles' photo galleries.
+    let gallery: BabyGallery
     /// Baby profiles' home screen and suggestions.
     let babyHome: BabyHome
     /// Baby profiles' live activity streams, fed by one reader per process.
@@ -50,6 +52,7 @@ struct FamilyAPI: Kindred_Family_V1_FamilyService.Service {
         calendar = BabyCalendar(database: context.database, clock: context.clock)
         comments = BabyComments(database: context.database, clock: context.clock)
         registry = BabyRegistry(database: context.database, clock: context.clock)
+        gallery = BabyGallery(database: context.database, clock: context.clock, store: context.photos)
         let membership = BabyMembership(database: context.database)
         babyHome = BabyHome(database: context.database, clock: context.clock, membership: membership)
         squishes = BabySquishes(database: context.database, clock: context.clock)

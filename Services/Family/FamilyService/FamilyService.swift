@@ -21,7 +21,8 @@ public enum FamilyService {
                 database: environment.database, clock: .system, mail: settings.mail,
                 identity: try IdentityDirectory(
                     target: environment.peers.identity, credentials: try environment.requireCredentials()),
-                pinHasher: pinHasher(), logger: environment.logger)
+                pinHasher: pinHasher(), logger: environment.logger,
+                photos: FilesystemPhotoStore(root: settings.photoRoot))
             let api = try FamilyAPI(context: context)
             environment.background.onDrain { await api.closeStreams() }
             try startBackgroundWork(environment, context: context)
@@ -38,7 +39,7 @@ public enum FamilyService {
 
     /// What runs beside the RPCs in every instance, stopped at the drain: delivery of family's mail, the
     /// consumer of identity's events, the consumer of social's events (guardian alerts) and the weekly
-    /// summary sweep.
+    /// summary sweep, and the gallery's orphan sweep.
     static func startBackgroundWork(_ environment: ServiceEnvironment, context: FamilyContext) throws {
         let mailWorker = MailDeliveryWorker(
             outbox: FamilyMail.outbox, database: environment.database, settings: environment.mail,
@@ -51,5 +52,7 @@ public enum FamilyService {
         environment.background.start("social events") { await socialEvents.run() }
         let summaries = WeeklySummaries(context: context)
         environment.background.start("weekly summary sweep") { await summaries.run() }
+        let orphans = PhotoOrphanSweep(context: context)
+        environment.background.start("photo orphan sweep") { await orphans.run() }
     }
 }

@@ -20,6 +20,7 @@
 #include "kindred/family/v1/baby_arrival.pb-c.h"
 #include "kindred/family/v1/baby_content.pb-c.h"
 #include "kindred/family/v1/baby_activity.pb-c.h"
+#include "kindred/family/v1/baby_gallery.pb-c.h"
 #include "kindred/family/v1/family.pb-c.h"
 #include "kindred/gamification/v1/baby_games.pb-c.h"
 #include "kindred/gamification/v1/challenges.pb-c.h"

@@ -69,6 +69,12 @@ public enum Kindred_Family_V1_FamilyService {
         public static let getHome = MethodDescriptor(service: serviceName, method: "GetHome", readOnly: true)
         public static let listSuggestions = MethodDescriptor(service: serviceName, method: "ListSuggestions", readOnly: true)
         public static let watchProfileActivity = MethodDescriptor(service: serviceName, method: "WatchProfileActivity", readOnly: true)
+        public static let uploadPhoto = MethodDescriptor(service: serviceName, method: "UploadPhoto")
+        public static let getPhoto = MethodDescriptor(service: serviceName, method: "GetPhoto", readOnly: true)
+        public static let downloadPhoto = MethodDescriptor(service: serviceName, method: "DownloadPhoto", readOnly: true)
+        public static let listPhotos = MethodDescriptor(service: serviceName, method: "ListPhotos", readOnly: true)
+        public static let updatePhotoCaption = MethodDescriptor(service: serviceName, method: "UpdatePhotoCaption")
+        public static let deletePhoto = MethodDescriptor(service: serviceName, method: "DeletePhoto")
         public static let squishPhoto = MethodDescriptor(service: serviceName, method: "SquishPhoto")
         public static let unsquishPhoto = MethodDescriptor(service: serviceName, method: "UnsquishPhoto")
         public static let announceArrival = MethodDescriptor(service: serviceName, method: "AnnounceArrival")
@@ -200,6 +206,18 @@ public enum Kindred_Family_V1_FamilyService {
         func listSuggestions(_ request: Kindred_Family_V1_ListSuggestionsRequest, context: ServerContext) async throws -> Kindred_Family_V1_ListSuggestionsResponse
         /// `WatchProfileActivity`
         func watchProfileActivity(_ request: Kindred_Family_V1_WatchProfileActivityRequest, responses: ResponseStreamWriter<Kindred_Family_V1_WatchProfileActivityResponse>, context: ServerContext) async throws
+        /// `UploadPhoto`
+        func uploadPhoto(_ requests: RequestStream<Kindred_Family_V1_UploadPhotoRequest>, context: ServerContext) async throws -> Kindred_Family_V1_UploadPhotoResponse
+        /// `GetPhoto`
+        func getPhoto(_ request: Kindred_Family_V1_GetPhotoRequest, context: ServerContext) async throws -> Kindred_Family_V1_GetPhotoResponse
+        /// `DownloadPhoto`
+        func downloadPhoto(_ request: Kindred_Family_V1_DownloadPhotoRequest, responses: ResponseStreamWriter<Kindred_Family_V1_DownloadPhotoResponse>, context: ServerContext) async throws
+        /// `ListPhotos`
+        func listPhotos(_ request: Kindred_Family_V1_ListPhotosRequest, context: ServerContext) async throws -> Kindred_Family_V1_ListPhotosResponse
+        /// `UpdatePhotoCaption`
+        func updatePhotoCaption(_ request: Kindred_Family_V1_UpdatePhotoCaptionRequest, context: ServerContext) async throws -> Kindred_Family_V1_UpdatePhotoCaptionResponse
+        /// `DeletePhoto`
+        func deletePhoto(_ request: Kindred_Family_V1_DeletePhotoRequest, context: ServerContext) async throws -> Kindred_Family_V1_DeletePhotoResponse
         /// `SquishPhoto`
         func squishPhoto(_ request: Kindred_Family_V1_SquishPhotoRequest, context: ServerContext) async throws -> Kindred_Family_V1_SquishPhotoResponse
         /// `UnsquishPhoto`
@@ -525,6 +543,37 @@ public enum Kindred_Family_V1_FamilyService {
             rpc.serverStreaming(method: Method.watchProfileActivity, request: request, options: options)
         }
 
+        /// `UploadPhoto`
+        /// `requests` writes the request messages; the call half-closes when it returns.
+        public func uploadPhoto(options: CallOptions = CallOptions(), requests: (ClientRequestWriter<Kindred_Family_V1_UploadPhotoRequest>) async throws -> Void) async throws(RPCError) -> Kindred_Family_V1_UploadPhotoResponse {
+            try await rpc.clientStreaming(method: Method.uploadPhoto, options: options, requests: requests)
+        }
+
+        /// `GetPhoto`
+        public func getPhoto(_ request: Kindred_Family_V1_GetPhotoRequest, options: CallOptions = CallOptions()) async throws(RPCError) -> Kindred_Family_V1_GetPhotoResponse {
+            try await rpc.unary(method: Method.getPhoto, request: request, options: options)
+        }
+
+        /// `DownloadPhoto`
+        public func downloadPhoto(_ request: Kindred_Family_V1_DownloadPhotoRequest, options: CallOptions = CallOptions()) -> ClientResponseStream<Kindred_Family_V1_DownloadPhotoResponse> {
+            rpc.serverStreaming(method: Method.downloadPhoto, request: request, options: options)
+        }
+
+        /// `ListPhotos`
+        public func listPhotos(_ request: Kindred_Family_V1_ListPhotosRequest, options: CallOptions = CallOptions()) async throws(RPCError) -> Kindred_Family_V1_ListPhotosResponse {
+            try await rpc.unary(method: Method.listPhotos, request: request, options: options)
+        }
+
+        /// `UpdatePhotoCaption`
+        public func updatePhotoCaption(_ request: Kindred_Family_V1_UpdatePhotoCaptionRequest, options: CallOptions = CallOptions()) async throws(RPCError) -> Kindred_Family_V1_UpdatePhotoCaptionResponse {
+            try await rpc.unary(method: Method.updatePhotoCaption, request: request, options: options)
+        }
+
+        /// `DeletePhoto`
+        public func deletePhoto(_ request: Kindred_Family_V1_DeletePhotoRequest, options: CallOptions = CallOptions()) async throws(RPCError) -> Kindred_Family_V1_DeletePhotoResponse {
+            try await rpc.unary(method: Method.deletePhoto, request: request, options: options)
+        }
+
         /// `SquishPhoto`
         public func squishPhoto(_ request: Kindred_Family_V1_SquishPhotoRequest, options: CallOptions = CallOptions()) async throws(RPCError) -> Kindred_Family_V1_SquishPhotoResponse {
             try await rpc.unary(method: Method.squishPhoto, request: request, options: options)
@@ -750,6 +799,24 @@ extension Kindred_Family_V1_FamilyService.Service {
         }
         router.registerServerStreaming(Kindred_Family_V1_FamilyService.Method.watchProfileActivity) { request, responses, context in
             try await self.watchProfileActivity(request, responses: responses, context: context)
+        }
+        router.registerClientStreaming(Kindred_Family_V1_FamilyService.Method.uploadPhoto) { requests, context in
+            try await self.uploadPhoto(requests, context: context)
+        }
+        router.registerUnary(Kindred_Family_V1_FamilyService.Method.getPhoto) { request, context in
+            try await self.getPhoto(request, context: context)
+        }
+        router.registerServerStreaming(Kindred_Family_V1_FamilyService.Method.downloadPhoto) { request, responses, context in
+            try await self.downloadPhoto(request, responses: responses, context: context)
+        }
+        router.registerUnary(Kindred_Family_V1_FamilyService.Method.listPhotos) { request, context in
+            try await self.listPhotos(request, context: context)
+        }
+        router.registerUnary(Kindred_Family_V1_FamilyService.Method.updatePhotoCaption) { request, context in
+            try await self.updatePhotoCaption(request, context: context)
+        }
+        router.registerUnary(Kindred_Family_V1_FamilyService.Method.deletePhoto) { request, context in
+            try await self.deletePhoto(request, context: context)
         }
         router.registerUnary(Kindred_Family_V1_FamilyService.Method.squishPhoto) { request, context in
             try await self.squishPhoto(request, context: context)

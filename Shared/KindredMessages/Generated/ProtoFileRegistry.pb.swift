@@ -334,9 +334,31 @@ extension ProtoFileRegistry {
             ]
         ),
         ProtoFileDescriptor(
-            name: "kindred/family/v1/family.proto",
-            dependencies: ["kindred/common/v1/paging.proto", "kindred/family/v1/baby_profiles.proto", "kindred/family/v1/baby_content.proto", "kindred/common/v1/timestamp.proto", "kindred/family/v1/baby_activity.proto", "kindred/family/v1/baby_arrival.proto"],
+            name: "kindred/family/v1/baby_gallery.proto",
+            dependencies: ["kindred/common/v1/paging.proto", "kindred/common/v1/timestamp.proto"],
             serializedFileDescriptor: EmbeddedDescriptors.file(at: 18),
+            serviceNames: [],
+            symbols: [
+                "kindred.family.v1.BabyPhoto",
+                "kindred.family.v1.UploadPhotoMetadata",
+                "kindred.family.v1.UploadPhotoRequest",
+                "kindred.family.v1.UploadPhotoResponse",
+                "kindred.family.v1.GetPhotoRequest",
+                "kindred.family.v1.GetPhotoResponse",
+                "kindred.family.v1.DownloadPhotoRequest",
+                "kindred.family.v1.DownloadPhotoResponse",
+                "kindred.family.v1.ListPhotosRequest",
+                "kindred.family.v1.ListPhotosResponse",
+                "kindred.family.v1.UpdatePhotoCaptionRequest",
+                "kindred.family.v1.UpdatePhotoCaptionResponse",
+                "kindred.family.v1.DeletePhotoRequest",
+                "kindred.family.v1.DeletePhotoResponse",
+            ]
+        ),
+        ProtoFileDescriptor(
+            name: "kindred/family/v1/family.proto",
+            dependencies: ["kindred/common/v1/paging.proto", "kindred/family/v1/baby_profiles.proto", "kindred/family/v1/baby_content.proto", "kindred/common/v1/timestamp.proto", "kindred/family/v1/baby_activity.proto", "kindred/family/v1/baby_arrival.proto", "kindred/family/v1/baby_gallery.proto"],
+            serializedFileDescriptor: EmbeddedDescriptors.file(at: 19),
             serviceNames: ["kindred.family.v1.FamilyService"],
             symbols: [
                 "kindred.family.v1.Profile",
@@ -471,6 +493,12 @@ extension ProtoFileRegistry {
                 "kindred.family.v1.FamilyService.GetHome",
                 "kindred.family.v1.FamilyService.ListSuggestions",
                 "kindred.family.v1.FamilyService.WatchProfileActivity",
+                "kindred.family.v1.FamilyService.UploadPhoto",
+                "kindred.family.v1.FamilyService.GetPhoto",
+                "kindred.family.v1.FamilyService.DownloadPhoto",
+                "kindred.family.v1.FamilyService.ListPhotos",
+                "kindred.family.v1.FamilyService.UpdatePhotoCaption",
+                "kindred.family.v1.FamilyService.DeletePhoto",
                 "kindred.family.v1.FamilyService.SquishPhoto",
                 "kindred.family.v1.FamilyService.UnsquishPhoto",
                 "kindred.family.v1.FamilyService.AnnounceArrival",
@@ -485,7 +513,7 @@ extension ProtoFileRegistry {
         ProtoFileDescriptor(
             name: "kindred/gamification/v1/baby_games.proto",
             dependencies: ["kindred/common/v1/date.proto", "kindred/common/v1/timestamp.proto"],
-            serializedFileDescriptor: EmbeddedDescriptors.file(at: 19),
+            serializedFileDescriptor: EmbeddedDescriptors.file(at: 20),
             serviceNames: [],
             symbols: [
                 "kindred.gamification.v1.CastBabyVoteRequest",
@@ -512,7 +540,7 @@ extension ProtoFileRegistry {
         ProtoFileDescriptor(
             name: "kindred/gamification/v1/challenges.proto",
             dependencies: ["kindred/common/v1/date.proto", "kindred/gamification/v1/baby_games.proto", "kindred/common/v1/paging.proto", "kindred/common/v1/timestamp.proto"],
-            serializedFileDescriptor: EmbeddedDescriptors.file(at: 20),
+            serializedFileDescriptor: EmbeddedDescriptors.file(at: 21),
             serviceNames: [],
             symbols: [
                 "kindred.gamification.v1.Challenge",
@@ -562,7 +590,7 @@ extension ProtoFileRegistry {
         ProtoFileDescriptor(
             name: "kindred/gamification/v1/counters.proto",
             dependencies: [],
-            serializedFileDescriptor: EmbeddedDescriptors.file(at: 21),
+            serializedFileDescriptor: EmbeddedDescriptors.file(at: 22),
             serviceNames: [],
             symbols: [
                 "kindred.gamification.v1.GetActivityCountersRequest",
@@ -573,7 +601,7 @@ extension ProtoFileRegistry {
         ProtoFileDescriptor(
             name: "kindred/gamification/v1/standing.proto",
             dependencies: [],
-            serializedFileDescriptor: EmbeddedDescriptors.file(at: 22),
+            serializedFileDescriptor: EmbeddedDescriptors.file(at: 23),
             serviceNames: [],
             symbols: [
                 "kindred.gamification.v1.GetMyStandingRequest",
@@ -584,7 +612,7 @@ extension ProtoFileRegistry {
         ProtoFileDescriptor(
             name: "kindred/gamification/v1/rewards.proto",
             dependencies: ["kindred/common/v1/timestamp.proto"],
-            serializedFileDescriptor: EmbeddedDescriptors.file(at: 23),
+            serializedFileDescriptor: EmbeddedDescriptors.file(at: 24),
             serviceNames: [],
             symbols: [
                 "kindred.gamification.v1.RewardApp",
@@ -607,7 +635,7 @@ extension ProtoFileRegistry {
         ProtoFileDescriptor(
             name: "kindred/gamification/v1/usage.proto",
             dependencies: ["kindred/common/v1/date.proto", "kindred/common/v1/paging.proto", "kindred/common/v1/timestamp.proto"],
-            serializedFileDescriptor: EmbeddedDescriptors.file(at: 24),
+            serializedFileDescriptor: EmbeddedDescriptors.file(at: 25),
             serviceNames: [],
             symbols: [
                 "kindred.gamification.v1.UsageSession",
@@ -637,7 +665,7 @@ extension ProtoFileRegistry {
         ProtoFileDescriptor(
             name: "kindred/gamification/v1/gamification.proto",
             dependencies: ["kindred/gamification/v1/baby_games.proto", "kindred/gamification/v1/challenges.proto", "kindred/gamification/v1/standing.proto", "kindred/gamification/v1/counters.proto", "kindred/gamification/v1/rewards.proto", "kindred/gamification/v1/usage.proto"],
-            serializedFileDescriptor: EmbeddedDescriptors.file(at: 25),
+            serializedFileDescriptor: EmbeddedDescriptors.file(at: 26),
             serviceNames: ["kindred.gamification.v1.GamificationService"],
             symbols: [
                 "kindred.gamification.v1.GamificationService",
@@ -682,7 +710,7 @@ extension ProtoFileRegistry {
         ProtoFileDescriptor(
             name: "kindred/identity/v1/identity.proto",
             dependencies: ["kindred/common/v1/date.proto", "kindred/common/v1/paging.proto", "kindred/common/v1/timestamp.proto"],
-            serializedFileDescriptor: EmbeddedDescriptors.file(at: 26),
+            serializedFileDescriptor: EmbeddedDescriptors.file(at: 27),
             serviceNames: ["kindred.identity.v1.IdentityService"],
             symbols: [
                 "kindred.identity.v1.PublicAccount",
@@ -760,7 +788,7 @@ extension ProtoFileRegistry {
         ProtoFileDescriptor(
             name: "kindred/social/v1/social.proto",
             dependencies: ["kindred/common/v1/paging.proto", "kindred/common/v1/timestamp.proto"],
-            serializedFileDescriptor: EmbeddedDescriptors.file(at: 27),
+            serializedFileDescriptor: EmbeddedDescriptors.file(at: 28),
             serviceNames: ["kindred.social.v1.SocialService"],
             symbols: [
                 "kindred.social.v1.Person",

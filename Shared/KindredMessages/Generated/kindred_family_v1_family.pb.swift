@@ -81,6 +81,8 @@ public enum Kindred_Family_V1_NotificationKind: ProtoEnum {
     case babyPurchase
     case babyCalendarEvent
     case babyRegistryItem
+    /// To followers: an owner added a photo to the gallery.
+    case babyPhoto
     /// To owners, a member squished a photo or the arrival announcement.
     case babySquish
     /// To followers, the owners announced the baby's arrival.
@@ -106,6 +108,7 @@ public enum Kindred_Family_V1_NotificationKind: ProtoEnum {
         case 11: self = .babyPurchase
         case 12: self = .babyCalendarEvent
         case 13: self = .babyRegistryItem
+        case 14: self = .babyPhoto
         case 15: self = .babySquish
         case 16: self = .babyArrived
         default: self = .unrecognized(rawValue)
@@ -128,6 +131,7 @@ public enum Kindred_Family_V1_NotificationKind: ProtoEnum {
         case .babyPurchase: 11
         case .babyCalendarEvent: 12
         case .babyRegistryItem: 13
+        case .babyPhoto: 14
         case .babySquish: 15
         case .babyArrived: 16
         case .unrecognized(let value): value

@@ -48,6 +48,7 @@ import Testing
         (.registryItemPurchased, true, .babyPurchase), (.calendarEventAdded, false, .babyCalendarEvent),
         (.registryItemAdded, false, .babyRegistryItem), (.photoSquished, true, .babySquish),
         (.arrivalSquished, true, .babySquish), (.babyArrived, false, .babyArrived),
+        (.photoAdded, false, .babyPhoto),
     ])
     func eachKindReachesItsAudienceButTheActor(
         kind: BabyActivityKind, toOwners: Bool, notified: Kindred_Family_V1_NotificationKind

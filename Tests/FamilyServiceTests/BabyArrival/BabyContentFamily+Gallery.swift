@@ -15,8 +15,9 @@ extension BabyContentFamily {
         try await stack.pool.query(
             """
             INSERT INTO family.baby_photos
-                (profile_id, photo_id, uploaded_by, media_type, width, height, byte_count, created_at)
-            VALUES (\(profile)::uuid, \(id)::uuid, \(mum.id)::uuid, \(mediaType), 640, 480, 1234, now())
+                (profile_id, photo_id, uploaded_by, media_type, width, height, byte_count, request_id, created_at)
+            VALUES (\(profile)::uuid, \(id)::uuid, \(mum.id)::uuid, \(mediaType), 640, 480, 1234, \(id)::text,
+                    now())
             """)
         return id
     }

@@ -98,8 +98,10 @@ import Testing
             try await home.stack.pool.query(
                 """
                 INSERT INTO family.baby_photos
-                    (profile_id, photo_id, uploaded_by, media_type, width, height, byte_count, created_at)
-                VALUES (\(elsewhere)::uuid, \(theirs)::uuid, \(home.stranger.id)::uuid, 'image/png', 1, 1, 1, now())
+                    (profile_id, photo_id, uploaded_by, media_type, width, height, byte_count, request_id,
+                     created_at)
+                VALUES (\(elsewhere)::uuid, \(theirs)::uuid, \(home.stranger.id)::uuid, 'image/png', 1, 1, 1, 'sql',
+                        now())
                 """)
             for photo in [theirs, UUID().uuidString] {
                 let refused = await rpcError {

@@ -81,7 +81,7 @@ import Testing
                         updateMask: ["name", "eye_colour", "profile_photo_id"],
                         profile: .init(
                             profileID: profile.profileID, name: "A\u{7}da",
-                            profilePhotoID: "0190f3a4-5b6c-7d8e-9f00-112233445566")),
+                            profilePhotoID: "not-a-photo-id")),
                     options: mum.bearer)
             }
             #expect(updated?.code == .invalidArgument)

@@ -1,8 +1,9 @@
 import KindredMessages
 
 /// Who hears of each kind of activity, and what they read: owners learn of a new member, an RSVP, a comment,
-/// a purchase and a squish; followers of a new calendar event, a new registry item and the baby's arrival. The actor never hears of their
-/// own act, and every recipient may switch a kind off (`NotificationSettings.muted_kinds`).
+/// a purchase and a squish; followers of a new calendar event, registry item and photo, and of the baby's
+/// arrival. The actor never hears of their own act, and every recipient may switch a kind off
+/// (`NotificationSettings.muted_kinds`).
 extension BabyActivityKind {
     /// The members to notify; nil for kinds nobody is notified of.
     var audience: BabyRole? {
@@ -10,8 +11,8 @@ extension BabyActivityKind {
         case .memberJoined, .rsvpChanged, .commentAdded, .registryItemPurchased, .photoSquished,
             .arrivalSquished:
             .owner
-        case .calendarEventAdded, .registryItemAdded, .babyArrived: .follower
-        case .registryPurchaseUndone, .photoAdded, .photoUnsquished: nil
+        case .calendarEventAdded, .registryItemAdded, .photoAdded, .babyArrived: .follower
+        case .registryPurchaseUndone, .photoUnsquished: nil
         }
     }
 
@@ -24,9 +25,10 @@ extension BabyActivityKind {
         case .registryItemPurchased: .babyPurchase
         case .calendarEventAdded: .babyCalendarEvent
         case .registryItemAdded: .babyRegistryItem
+        case .photoAdded: .babyPhoto
         case .photoSquished, .arrivalSquished: .babySquish
         case .babyArrived: .babyArrived
-        case .registryPurchaseUndone, .photoAdded, .photoUnsquished: .unspecified
+        case .registryPurchaseUndone, .photoUnsquished: .unspecified
         }
     }
 
@@ -45,7 +47,7 @@ extension BabyActivityKind {
             case .photoUnsquished: "\(actor) took back a squish."
             case .arrivalSquished: "\(actor) squished the arrival announcement."
             case .babyArrived: "\(detail) has arrived!"
-            case .photoAdded: "\(actor) shared something new."
+            case .photoAdded: detail.isEmpty ? "\(actor) added a photo." : "\(actor) added a photo: \(detail)"
             }
         return Notice(kind: notificationKind, title: profile, body: body)
     }

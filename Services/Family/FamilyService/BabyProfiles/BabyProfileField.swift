@@ -24,12 +24,10 @@ enum BabyProfileField: String, CaseIterable, Sendable {
         case .gender:
             fields.gender = BabyProfileDraft.gender(profile.gender, field: path, &violations)
         case .photoID:
-            // Until the gallery (issue 14) exists no photo is one of the profile's, so a photo can only be
-            // cleared; the gallery replaces this with a lookup of the profile's photos.
-            if !profile.profilePhotoID.isEmpty {
-                violations.add(path, "must be a photo of this baby's gallery")
-            }
-            fields.photoID = nil
+            // Empty clears the photo; whether an id is one of the profile's photos is read in the update's
+            // transaction (`BabyPhotoStore.holdPhoto`).
+            fields.photoID =
+                profile.profilePhotoID.isEmpty ? nil : violations.id(path, profile.profilePhotoID)
         }
     }
 }

@@ -60,6 +60,14 @@ extension BabyProfiles {
         let now = clock.now
         try await database.transaction { tx in
             try await BabyMembership.holdOwner(owner, of: id, in: tx)
+            if let photo = fields.photoID, changed.contains(.photoID),
+                try await !BabyPhotoStore.holdPhoto(photo, of: id, in: tx)
+            {
+                var notInGallery = FieldViolations()
+                notInGallery.add(
+                    "profile.\(BabyProfileField.photoID.rawValue)", "must be a photo of this baby's gallery")
+                try notInGallery.throwIfAny()
+            }
             try await BabyProfileStore.update(id, fields, changed: changed, now: now, in: tx)
         }
         return try await self.profile(id, as: owner)

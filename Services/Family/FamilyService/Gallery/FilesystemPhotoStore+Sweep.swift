@@ -1,5 +1,5 @@
-/// The orphan sweep: run at start and then now and then (the next session wires it to the family
-/// service's maintenance loop). It walks one profile directory at a time, so its memory is bounded by
+/// The orphan sweep: run at start and then hourly (`PhotoOrphanSweep`, the family service's background
+/// work). It walks one profile directory at a time, so its memory is bounded by
 /// the largest gallery (1,000 photos), not by the store.
 extension FilesystemPhotoStore {
     func sweepOrphans(

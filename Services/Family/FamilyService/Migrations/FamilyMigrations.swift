@@ -22,5 +22,6 @@ enum FamilyMigrations {
         EventOutbox.migration(schema: "family", name: "baby_activity_feed", version: 15),
         v16BabyNotificationsAndSuggestions,
         v17CreateGallery,
+        v18GalleryUploads,
     ]
 }

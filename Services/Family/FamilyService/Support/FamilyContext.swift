@@ -4,7 +4,7 @@ import KindredPostgres
 import Logging
 
 /// What every part of the family service is built from: its database, its clock, its mail, identity, the
-/// Argon2id hasher of guardian PINs, and its logger.
+/// Argon2id hasher of guardian PINs, its logger, and where gallery photos' bytes live.
 struct FamilyContext: Sendable {
     let database: PostgresPool
     let clock: WallClock
@@ -12,4 +12,6 @@ struct FamilyContext: Sendable {
     let identity: IdentityDirectory
     let pinHasher: PasswordHasher
     let logger: Logger
+    /// The gallery's object store: the filesystem under `var/photos` unless configured otherwise.
+    var photos: any PhotoObjectStore = FilesystemPhotoStore()
 }

@@ -3,10 +3,6 @@ import KindredRPC
 
 /// The refusals of squishes and the arrival announcement.
 extension FamilyError {
-    /// No such photo on the profile. (The gallery refuses an unknown photo with the same reason.)
-    static let photoNotFound = refusal(
-        .notFound, "PHOTO_NOT_FOUND", "This photo does not exist or was deleted.")
-
     /// The profile's arrival has not been announced.
     static let arrivalNotFound = refusal(
         .notFound, "ARRIVAL_NOT_FOUND", "This baby's arrival has not been announced yet.")

@@ -6713,7 +6713,7 @@ const ProtobufCEnumDescriptor kindred__family__v1__approval_state__descriptor =
   kindred__family__v1__approval_state__value_ranges,
   NULL,NULL,NULL,NULL   /* reserved[1234] */
 };
-static const ProtobufCEnumValue kindred__family__v1__notification_kind__enum_values_by_number[16] =
+static const ProtobufCEnumValue kindred__family__v1__notification_kind__enum_values_by_number[17] =
 {
   { "NOTIFICATION_KIND_UNSPECIFIED", "KINDRED__FAMILY__V1__NOTIFICATION_KIND__NOTIFICATION_KIND_UNSPECIFIED", 0 },
   { "NOTIFICATION_KIND_CAME_OF_AGE", "KINDRED__FAMILY__V1__NOTIFICATION_KIND__NOTIFICATION_KIND_CAME_OF_AGE", 1 },
@@ -6729,24 +6729,26 @@ static const ProtobufCEnumValue kindred__family__v1__notification_kind__enum_val
   { "NOTIFICATION_KIND_BABY_PURCHASE", "KINDRED__FAMILY__V1__NOTIFICATION_KIND__NOTIFICATION_KIND_BABY_PURCHASE", 11 },
   { "NOTIFICATION_KIND_BABY_CALENDAR_EVENT", "KINDRED__FAMILY__V1__NOTIFICATION_KIND__NOTIFICATION_KIND_BABY_CALENDAR_EVENT", 12 },
   { "NOTIFICATION_KIND_BABY_REGISTRY_ITEM", "KINDRED__FAMILY__V1__NOTIFICATION_KIND__NOTIFICATION_KIND_BABY_REGISTRY_ITEM", 13 },
+  { "NOTIFICATION_KIND_BABY_PHOTO", "KINDRED__FAMILY__V1__NOTIFICATION_KIND__NOTIFICATION_KIND_BABY_PHOTO", 14 },
   { "NOTIFICATION_KIND_BABY_SQUISH", "KINDRED__FAMILY__V1__NOTIFICATION_KIND__NOTIFICATION_KIND_BABY_SQUISH", 15 },
   { "NOTIFICATION_KIND_BABY_ARRIVED", "KINDRED__FAMILY__V1__NOTIFICATION_KIND__NOTIFICATION_KIND_BABY_ARRIVED", 16 },
 };
 static const ProtobufCIntRange kindred__family__v1__notification_kind__value_ranges[] = {
-{0, 0},{15, 14},{0, 16}
+{0, 0},{0, 17}
 };
-static const ProtobufCEnumValueIndex kindred__family__v1__notification_kind__enum_values_by_name[16] =
+static const ProtobufCEnumValueIndex kindred__family__v1__notification_kind__enum_values_by_name[17] =
 {
   { "NOTIFICATION_KIND_APPROVAL_DECIDED", 6 },
   { "NOTIFICATION_KIND_APPROVAL_REQUESTED", 5 },
-  { "NOTIFICATION_KIND_BABY_ARRIVED", 15 },
+  { "NOTIFICATION_KIND_BABY_ARRIVED", 16 },
   { "NOTIFICATION_KIND_BABY_CALENDAR_EVENT", 12 },
   { "NOTIFICATION_KIND_BABY_COMMENT", 10 },
   { "NOTIFICATION_KIND_BABY_MEMBER_JOINED", 8 },
+  { "NOTIFICATION_KIND_BABY_PHOTO", 14 },
   { "NOTIFICATION_KIND_BABY_PURCHASE", 11 },
   { "NOTIFICATION_KIND_BABY_REGISTRY_ITEM", 13 },
   { "NOTIFICATION_KIND_BABY_RSVP", 9 },
-  { "NOTIFICATION_KIND_BABY_SQUISH", 14 },
+  { "NOTIFICATION_KIND_BABY_SQUISH", 15 },
   { "NOTIFICATION_KIND_CAME_OF_AGE", 1 },
   { "NOTIFICATION_KIND_GUARDIAN_LINKED", 7 },
   { "NOTIFICATION_KIND_MINOR_CONTENT_REPORTED", 4 },
@@ -6761,11 +6763,11 @@ const ProtobufCEnumDescriptor kindred__family__v1__notification_kind__descriptor
   "NotificationKind",
   "Kindred__Family__V1__NotificationKind",
   "kindred.family.v1",
-  16,
+  17,
   kindred__family__v1__notification_kind__enum_values_by_number,
-  16,
+  17,
   kindred__family__v1__notification_kind__enum_values_by_name,
-  2,
+  1,
   kindred__family__v1__notification_kind__value_ranges,
   NULL,NULL,NULL,NULL   /* reserved[1234] */
 };
@@ -6799,7 +6801,7 @@ const ProtobufCEnumDescriptor kindred__family__v1__push_platform__descriptor =
   kindred__family__v1__push_platform__value_ranges,
   NULL,NULL,NULL,NULL   /* reserved[1234] */
 };
-static const ProtobufCMethodDescriptor kindred__family__v1__family_service__method_descriptors[68] =
+static const ProtobufCMethodDescriptor kindred__family__v1__family_service__method_descriptors[74] =
 {
   { "GetProfile", &kindred__family__v1__get_profile_request__descriptor, &kindred__family__v1__get_profile_response__descriptor },
   { "UpdateProfile", &kindred__family__v1__update_profile_request__descriptor, &kindred__family__v1__update_profile_response__descriptor },
@@ -6860,6 +6862,12 @@ static const ProtobufCMethodDescriptor kindred__family__v1__family_service__meth
   { "GetHome", &kindred__family__v1__get_home_request__descriptor, &kindred__family__v1__get_home_response__descriptor },
   { "ListSuggestions", &kindred__family__v1__list_suggestions_request__descriptor, &kindred__family__v1__list_suggestions_response__descriptor },
   { "WatchProfileActivity", &kindred__family__v1__watch_profile_activity_request__descriptor, &kindred__family__v1__watch_profile_activity_response__descriptor },
+  { "UploadPhoto", &kindred__family__v1__upload_photo_request__descriptor, &kindred__family__v1__upload_photo_response__descriptor },
+  { "GetPhoto", &kindred__family__v1__get_photo_request__descriptor, &kindred__family__v1__get_photo_response__descriptor },
+  { "DownloadPhoto", &kindred__family__v1__download_photo_request__descriptor, &kindred__family__v1__download_photo_response__descriptor },
+  { "ListPhotos", &kindred__family__v1__list_photos_request__descriptor, &kindred__family__v1__list_photos_response__descriptor },
+  { "UpdatePhotoCaption", &kindred__family__v1__update_photo_caption_request__descriptor, &kindred__family__v1__update_photo_caption_response__descriptor },
+  { "DeletePhoto", &kindred__family__v1__delete_photo_request__descriptor, &kindred__family__v1__delete_photo_response__descriptor },
   { "SquishPhoto", &kindred__family__v1__squish_photo_request__descriptor, &kindred__family__v1__squish_photo_response__descriptor },
   { "UnsquishPhoto", &kindred__family__v1__unsquish_photo_request__descriptor, &kindred__family__v1__unsquish_photo_response__descriptor },
   { "AnnounceArrival", &kindred__family__v1__announce_arrival_request__descriptor, &kindred__family__v1__announce_arrival_response__descriptor },
@@ -6874,7 +6882,7 @@ const unsigned kindred__family__v1__family_service__method_indices_by_name[] = {
   36,        /* AcceptBabyProfileInvitation */
   3,        /* AcceptGuardianInvitation */
   47,        /* AddComment */
-  61,        /* AnnounceArrival */
+  67,        /* AnnounceArrival */
   13,        /* CreateApprovalRequest */
   27,        /* CreateBabyProfile */
   40,        /* CreateCalendarEvent */
@@ -6883,19 +6891,22 @@ const unsigned kindred__family__v1__family_service__method_indices_by_name[] = {
   30,        /* DeleteBabyProfile */
   43,        /* DeleteCalendarEvent */
   49,        /* DeleteComment */
+  64,        /* DeletePhoto */
   52,        /* DeleteRegistryItem */
+  61,        /* DownloadPhoto */
   17,        /* EnterChildMode */
   18,        /* EnterParentMode */
   14,        /* GetApprovalRequest */
-  63,        /* GetArrival */
-  66,        /* GetArrivalShare */
-  67,        /* GetBabyMembership */
+  69,        /* GetArrival */
+  72,        /* GetArrivalShare */
+  73,        /* GetBabyMembership */
   28,        /* GetBabyProfile */
   41,        /* GetCalendarEvent */
   56,        /* GetHome */
   24,        /* GetNotificationSettings */
   10,        /* GetParentalControls */
   11,        /* GetParentalControlsStatus */
+  60,        /* GetPhoto */
   0,        /* GetProfile */
   2,        /* InviteGuardian */
   32,        /* InviteToBabyProfile */
@@ -6908,6 +6919,7 @@ const unsigned kindred__family__v1__family_service__method_indices_by_name[] = {
   4,        /* ListGuardianLinks */
   31,        /* ListMyBabyProfiles */
   19,        /* ListNotifications */
+  62,        /* ListPhotos */
   53,        /* ListRegistryItems */
   46,        /* ListRsvps */
   57,        /* ListSuggestions */
@@ -6922,19 +6934,21 @@ const unsigned kindred__family__v1__family_service__method_indices_by_name[] = {
   35,        /* RevokeBabyProfileInvitation */
   6,        /* SetGuardianPin */
   45,        /* SetRsvp */
-  64,        /* SquishArrival */
-  59,        /* SquishPhoto */
+  70,        /* SquishArrival */
+  65,        /* SquishPhoto */
   55,        /* UndoRegistryPurchase */
   23,        /* UnregisterPushDevice */
-  65,        /* UnsquishArrival */
-  60,        /* UnsquishPhoto */
-  62,        /* UpdateArrival */
+  71,        /* UnsquishArrival */
+  66,        /* UnsquishPhoto */
+  68,        /* UpdateArrival */
   29,        /* UpdateBabyProfile */
   42,        /* UpdateCalendarEvent */
   25,        /* UpdateNotificationSettings */
   12,        /* UpdateParentalControls */
+  63,        /* UpdatePhotoCaption */
   1,        /* UpdateProfile */
   51,        /* UpdateRegistryItem */
+  59,        /* UploadPhoto */
   7,        /* VerifyGuardianPin */
   26,        /* WatchEvents */
   21,        /* WatchNotifications */
@@ -6947,7 +6961,7 @@ const ProtobufCServiceDescriptor kindred__family__v1__family_service__descriptor
   "FamilyService",
   "Kindred__Family__V1__FamilyService",
   "kindred.family.v1",
-  68,
+  74,
   kindred__family__v1__family_service__method_descriptors,
   kindred__family__v1__family_service__method_indices_by_name
 };
@@ -7423,13 +7437,61 @@ void kindred__family__v1__family_service__watch_profile_activity(ProtobufCServic
   assert(service->descriptor == &kindred__family__v1__family_service__descriptor);
   service->invoke(service, 58, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
+void kindred__family__v1__family_service__upload_photo(ProtobufCService *service,
+                                                       const Kindred__Family__V1__UploadPhotoRequest *input,
+                                                       Kindred__Family__V1__UploadPhotoResponse_Closure closure,
+                                                       void *closure_data)
+{
+  assert(service->descriptor == &kindred__family__v1__family_service__descriptor);
+  service->invoke(service, 59, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void kindred__family__v1__family_service__get_photo(ProtobufCService *service,
+                                                    const Kindred__Family__V1__GetPhotoRequest *input,
+                                                    Kindred__Family__V1__GetPhotoResponse_Closure closure,
+                                                    void *closure_data)
+{
+  assert(service->descriptor == &kindred__family__v1__family_service__descriptor);
+  service->invoke(service, 60, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void kindred__family__v1__family_service__download_photo(ProtobufCService *service,
+                                                         const Kindred__Family__V1__DownloadPhotoRequest *input,
+                                                         Kindred__Family__V1__DownloadPhotoResponse_Closure closure,
+                                                         void *closure_data)
+{
+  assert(service->descriptor == &kindred__family__v1__family_service__descriptor);
+  service->invoke(service, 61, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void kindred__family__v1__family_service__list_photos(ProtobufCService *service,
+                                                      const Kindred__Family__V1__ListPhotosRequest *input,
+                                                      Kindred__Family__V1__ListPhotosResponse_Closure closure,
+                                                      void *closure_data)
+{
+  assert(service->descriptor == &kindred__family__v1__family_service__descriptor);
+  service->invoke(service, 62, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void kindred__family__v1__family_service__update_photo_caption(ProtobufCService *service,
+                                                               const Kindred__Family__V1__UpdatePhotoCaptionRequest *input,
+                                                               Kindred__Family__V1__UpdatePhotoCaptionResponse_Closure closure,
+                                                               void *closure_data)
+{
+  assert(service->descriptor == &kindred__family__v1__family_service__descriptor);
+  service->invoke(service, 63, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void kindred__family__v1__family_service__delete_photo(ProtobufCService *service,
+                                                       const Kindred__Family__V1__DeletePhotoRequest *input,
+                                                       Kindred__Family__V1__DeletePhotoResponse_Closure closure,
+                                                       void *closure_data)
+{
+  assert(service->descriptor == &kindred__family__v1__family_service__descriptor);
+  service->invoke(service, 64, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
 void kindred__family__v1__family_service__squish_photo(ProtobufCService *service,
                                                        const Kindred__Family__V1__SquishPhotoRequest *input,
                                                        Kindred__Family__V1__SquishPhotoResponse_Closure closure,
                                                        void *closure_data)
 {
   assert(service->descriptor == &kindred__family__v1__family_service__descriptor);
-  service->invoke(service, 59, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 65, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void kindred__family__v1__family_service__unsquish_photo(ProtobufCService *service,
                                                          const Kindred__Family__V1__UnsquishPhotoRequest *input,
@@ -7437,7 +7499,7 @@ void kindred__family__v1__family_service__unsquish_photo(ProtobufCService *servi
                                                          void *closure_data)
 {
   assert(service->descriptor == &kindred__family__v1__family_service__descriptor);
-  service->invoke(service, 60, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 66, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void kindred__family__v1__family_service__announce_arrival(ProtobufCService *service,
                                                            const Kindred__Family__V1__AnnounceArrivalRequest *input,
@@ -7445,7 +7507,7 @@ void kindred__family__v1__family_service__announce_arrival(ProtobufCService *ser
                                                            void *closure_data)
 {
   assert(service->descriptor == &kindred__family__v1__family_service__descriptor);
-  service->invoke(service, 61, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 67, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void kindred__family__v1__family_service__update_arrival(ProtobufCService *service,
                                                          const Kindred__Family__V1__UpdateArrivalRequest *input,
@@ -7453,7 +7515,7 @@ void kindred__family__v1__family_service__update_arrival(ProtobufCService *servi
                                                          void *closure_data)
 {
   assert(service->descriptor == &kindred__family__v1__family_service__descriptor);
-  service->invoke(service, 62, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 68, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void kindred__family__v1__family_service__get_arrival(ProtobufCService *service,
                                                       const Kindred__Family__V1__GetArrivalRequest *input,
@@ -7461,7 +7523,7 @@ void kindred__family__v1__family_service__get_arrival(ProtobufCService *service,
                                                       void *closure_data)
 {
   assert(service->descriptor == &kindred__family__v1__family_service__descriptor);
-  service->invoke(service, 63, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 69, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void kindred__family__v1__family_service__squish_arrival(ProtobufCService *service,
                                                          const Kindred__Family__V1__SquishArrivalRequest *input,
@@ -7469,7 +7531,7 @@ void kindred__family__v1__family_service__squish_arrival(ProtobufCService *servi
                                                          void *closure_data)
 {
   assert(service->descriptor == &kindred__family__v1__family_service__descriptor);
-  service->invoke(service, 64, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 70, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void kindred__family__v1__family_service__unsquish_arrival(ProtobufCService *service,
                                                            const Kindred__Family__V1__UnsquishArrivalRequest *input,
@@ -7477,7 +7539,7 @@ void kindred__family__v1__family_service__unsquish_arrival(ProtobufCService *ser
                                                            void *closure_data)
 {
   assert(service->descriptor == &kindred__family__v1__family_service__descriptor);
-  service->invoke(service, 65, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 71, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void kindred__family__v1__family_service__get_arrival_share(ProtobufCService *service,
                                                             const Kindred__Family__V1__GetArrivalShareRequest *input,
@@ -7485,7 +7547,7 @@ void kindred__family__v1__family_service__get_arrival_share(ProtobufCService *se
                                                             void *closure_data)
 {
   assert(service->descriptor == &kindred__family__v1__family_service__descriptor);
-  service->invoke(service, 66, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 72, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void kindred__family__v1__family_service__get_baby_membership(ProtobufCService *service,
                                                               const Kindred__Family__V1__GetBabyMembershipRequest *input,
@@ -7493,7 +7555,7 @@ void kindred__family__v1__family_service__get_baby_membership(ProtobufCService *
                                                               void *closure_data)
 {
   assert(service->descriptor == &kindred__family__v1__family_service__descriptor);
-  service->invoke(service, 67, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 73, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void kindred__family__v1__family_service__init (Kindred__Family__V1__FamilyService_Service *service,
                                                 Kindred__Family__V1__FamilyService_ServiceDestroy destroy)

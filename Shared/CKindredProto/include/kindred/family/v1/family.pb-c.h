@@ -20,6 +20,7 @@ PROTOBUF_C__BEGIN_DECLS
 #include "kindred/common/v1/timestamp.pb-c.h"
 #include "kindred/family/v1/baby_activity.pb-c.h"
 #include "kindred/family/v1/baby_arrival.pb-c.h"
+#include "kindred/family/v1/baby_gallery.pb-c.h"
 
 typedef struct Kindred__Family__V1__Profile Kindred__Family__V1__Profile;
 typedef struct Kindred__Family__V1__GetProfileRequest Kindred__Family__V1__GetProfileRequest;
@@ -131,6 +132,10 @@ typedef enum _Kindred__Family__V1__NotificationKind {
   KINDRED__FAMILY__V1__NOTIFICATION_KIND__NOTIFICATION_KIND_BABY_PURCHASE = 11,
   KINDRED__FAMILY__V1__NOTIFICATION_KIND__NOTIFICATION_KIND_BABY_CALENDAR_EVENT = 12,
   KINDRED__FAMILY__V1__NOTIFICATION_KIND__NOTIFICATION_KIND_BABY_REGISTRY_ITEM = 13,
+  /*
+   * To followers: an owner added a photo to the gallery.
+   */
+  KINDRED__FAMILY__V1__NOTIFICATION_KIND__NOTIFICATION_KIND_BABY_PHOTO = 14,
   /*
    * To owners, a member squished a photo or the arrival announcement.
    */
@@ -2831,6 +2836,30 @@ struct Kindred__Family__V1__FamilyService_Service
                                  const Kindred__Family__V1__WatchProfileActivityRequest *input,
                                  Kindred__Family__V1__WatchProfileActivityResponse_Closure closure,
                                  void *closure_data);
+  void (*upload_photo)(Kindred__Family__V1__FamilyService_Service *service,
+                       const Kindred__Family__V1__UploadPhotoRequest *input,
+                       Kindred__Family__V1__UploadPhotoResponse_Closure closure,
+                       void *closure_data);
+  void (*get_photo)(Kindred__Family__V1__FamilyService_Service *service,
+                    const Kindred__Family__V1__GetPhotoRequest *input,
+                    Kindred__Family__V1__GetPhotoResponse_Closure closure,
+                    void *closure_data);
+  void (*download_photo)(Kindred__Family__V1__FamilyService_Service *service,
+                         const Kindred__Family__V1__DownloadPhotoRequest *input,
+                         Kindred__Family__V1__DownloadPhotoResponse_Closure closure,
+                         void *closure_data);
+  void (*list_photos)(Kindred__Family__V1__FamilyService_Service *service,
+                      const Kindred__Family__V1__ListPhotosRequest *input,
+                      Kindred__Family__V1__ListPhotosResponse_Closure closure,
+                      void *closure_data);
+  void (*update_photo_caption)(Kindred__Family__V1__FamilyService_Service *service,
+                               const Kindred__Family__V1__UpdatePhotoCaptionRequest *input,
+                               Kindred__Family__V1__UpdatePhotoCaptionResponse_Closure closure,
+                               void *closure_data);
+  void (*delete_photo)(Kindred__Family__V1__FamilyService_Service *service,
+                       const Kindred__Family__V1__DeletePhotoRequest *input,
+                       Kindred__Family__V1__DeletePhotoResponse_Closure closure,
+                       void *closure_data);
   void (*squish_photo)(Kindred__Family__V1__FamilyService_Service *service,
                        const Kindred__Family__V1__SquishPhotoRequest *input,
                        Kindred__Family__V1__SquishPhotoResponse_Closure closure,
@@ -2934,6 +2963,12 @@ void kindred__family__v1__family_service__init (Kindred__Family__V1__FamilyServi
       function_prefix__ ## get_home,\
       function_prefix__ ## list_suggestions,\
       function_prefix__ ## watch_profile_activity,\
+      function_prefix__ ## upload_photo,\
+      function_prefix__ ## get_photo,\
+      function_prefix__ ## download_photo,\
+      function_prefix__ ## list_photos,\
+      function_prefix__ ## update_photo_caption,\
+      function_prefix__ ## delete_photo,\
       function_prefix__ ## squish_photo,\
       function_prefix__ ## unsquish_photo,\
       function_prefix__ ## announce_arrival,\
@@ -3179,6 +3214,30 @@ void kindred__family__v1__family_service__watch_profile_activity(ProtobufCServic
                                                                  const Kindred__Family__V1__WatchProfileActivityRequest *input,
                                                                  Kindred__Family__V1__WatchProfileActivityResponse_Closure closure,
                                                                  void *closure_data);
+void kindred__family__v1__family_service__upload_photo(ProtobufCService *service,
+                                                       const Kindred__Family__V1__UploadPhotoRequest *input,
+                                                       Kindred__Family__V1__UploadPhotoResponse_Closure closure,
+                                                       void *closure_data);
+void kindred__family__v1__family_service__get_photo(ProtobufCService *service,
+                                                    const Kindred__Family__V1__GetPhotoRequest *input,
+                                                    Kindred__Family__V1__GetPhotoResponse_Closure closure,
+                                                    void *closure_data);
+void kindred__family__v1__family_service__download_photo(ProtobufCService *service,
+                                                         const Kindred__Family__V1__DownloadPhotoRequest *input,
+                                                         Kindred__Family__V1__DownloadPhotoResponse_Closure closure,
+                                                         void *closure_data);
+void kindred__family__v1__family_service__list_photos(ProtobufCService *service,
+                                                      const Kindred__Family__V1__ListPhotosRequest *input,
+                                                      Kindred__Family__V1__ListPhotosResponse_Closure closure,
+                                                      void *closure_data);
+void kindred__family__v1__family_service__update_photo_caption(ProtobufCService *service,
+                                                               const Kindred__Family__V1__UpdatePhotoCaptionRequest *input,
+                                                               Kindred__Family__V1__UpdatePhotoCaptionResponse_Closure closure,
+                                                               void *closure_data);
+void kindred__family__v1__family_service__delete_photo(ProtobufCService *service,
+                                                       const Kindred__Family__V1__DeletePhotoRequest *input,
+                                                       Kindred__Family__V1__DeletePhotoResponse_Closure closure,
+                                                       void *closure_data);
 void kindred__family__v1__family_service__squish_photo(ProtobufCService *service,
                                                        const Kindred__Family__V1__SquishPhotoRequest *input,
                                                        Kindred__Family__V1__SquishPhotoResponse_Closure closure,

@@ -1,0 +1,58 @@
+import KindredAPI
+import KindredHandlers
+import KindredMessages
+import KindredRPC
+
+/// A baby profile's gallery: `UploadPhoto`, `GetPhoto`, `DownloadPhoto`, `ListPhotos`, `UpdatePhotoCaption`,
+/// `DeletePhoto`.
+extension FamilyAPI {
+    func uploadPhoto(_ requests: RequestStream<Kindred_Family_V1_UploadPhotoRequest>, context: ServerContext)
+        async throws -> Kindred_Family_V1_UploadPhotoResponse
+    {
+        let owner = try context.authenticatedCaller(as: .user).account()
+        return Kindred_Family_V1_UploadPhotoResponse(
+            photo: try await gallery.upload(requests, by: owner).proto)
+    }
+
+    func getPhoto(_ request: Kindred_Family_V1_GetPhotoRequest, context: ServerContext) async throws
+        -> Kindred_Family_V1_GetPhotoResponse
+    {
+        let photo = try await gallery.photo(
+            profile: request.profileID, photo: request.photoID,
+            readBy: try context.authenticatedCaller(as: .user).account())
+        return Kindred_Family_V1_GetPhotoResponse(photo: photo.proto)
+    }
+
+    func downloadPhoto(
+        _ request: Kindred_Family_V1_DownloadPhotoRequest,
+        responses: ResponseStreamWriter<Kindred_Family_V1_DownloadPhotoResponse>, context: ServerContext
+    ) async throws {
+        try await gallery.download(
+            profile: request.profileID, photo: request.photoID,
+            readBy: try context.authenticatedCaller(as: .user).account()
+        ) { response in try await responses.write(response) }
+    }
+
+    func listPhotos(_ request: Kindred_Family_V1_ListPhotosRequest, context: ServerContext) async throws
+        -> Kindred_Family_V1_ListPhotosResponse
+    {
+        try await gallery.list(request, readBy: try context.authenticatedCaller(as: .user).account())
+    }
+
+    func updatePhotoCaption(_ request: Kindred_Family_V1_UpdatePhotoCaptionRequest, context: ServerContext)
+        async throws -> Kindred_Family_V1_UpdatePhotoCaptionResponse
+    {
+        let photo = try await gallery.updateCaption(
+            request, by: try context.authenticatedCaller(as: .user).account())
+        return Kindred_Family_V1_UpdatePhotoCaptionResponse(photo: photo.proto)
+    }
+
+    func deletePhoto(_ request: Kindred_Family_V1_DeletePhotoRequest, context: ServerContext) async throws
+        -> Kindred_Family_V1_DeletePhotoResponse
+    {
+        try await gallery.delete(
+            profile: request.profileID, photo: request.photoID,
+            by: try context.authenticatedCaller(as: .user).account())
+        return Kindred_Family_V1_DeletePhotoResponse()
+    }
+}

@@ -1,0 +1,125 @@
+import FoundationEssentials
+import KindredHandlers
+import KindredMessages
+import KindredPostgres
+import KindredRPC
+
+/// A baby profile's photos: owners upload (`BabyGallery+Upload.swift`), caption and delete them; every member
+/// reads and downloads them. Rows are in `family.baby_photos`, bytes in `store`.
+struct BabyGallery: Sendable {
+    /// The most photos one profile holds.
+    static let maximumPhotos = 1_000
+    /// The largest chunk an upload may send, and the chunk a download sends.
+    static let chunkSize = 1 << 20
+    static let captionLimit = 500
+    static let fileNameLimit = 255
+
+    let database: PostgresPool
+    let clock: WallClock
+    let membership: BabyMembership
+    let store: any PhotoObjectStore
+
+    init(database: PostgresPool, clock: WallClock, store: any PhotoObjectStore) {
+        self.database = database
+        self.clock = clock
+        self.store = store
+        membership = BabyMembership(database: database)
+    }
+
+    /// One photo, as `reader` (a member) sees it.
+    func photo(profile: String, photo: String, readBy reader: UserID) async throws -> StoredBabyPhoto {
+        let (profileID, photoID) = try Self.ids(profile, photo)
+        _ = try await membership.requireMember(reader, of: profileID)
+        return try await read(photoID, of: profileID)
+    }
+
+    /// The photo's details, then its bytes in chunks, each handed to `send`.
+    func download(
+        profile: String, photo: String, readBy reader: UserID,
+        send: (Kindred_Family_V1_DownloadPhotoResponse) async throws -> Void
+    ) async throws {
+        let stored = try await self.photo(profile: profile, photo: photo, readBy: reader)
+        // A photo deleted between the read and the open has no bytes: it is gone, as for any reader after.
+        guard let reader = try await store.open(stored.key, chunkSize: Self.chunkSize) else {
+            throw FamilyError.photoNotFound
+        }
+        try await send(Kindred_Family_V1_DownloadPhotoResponse(photo: stored.proto))
+        while let chunk = try await reader.next() {
+            try await send(Kindred_Family_V1_DownloadPhotoResponse(chunk: chunk))
+        }
+    }
+
+    /// The photos of one profile, or of every profile of `reader`'s, newest first.
+    func list(_ request: Kindred_Family_V1_ListPhotosRequest, readBy reader: UserID) async throws
+        -> Kindred_Family_V1_ListPhotosResponse
+    {
+        var violations = FieldViolations()
+        let profile: BabyProfileID? =
+            request.profileID.isEmpty ? nil : violations.id("profile_id", request.profileID)
+        let page = ContentPage(request.page, list: "photos", keyFields: 1, &violations) { PhotoID($0[0]) }
+        try violations.throwIfAny()
+        let profiles = try await membership.scope(reader, profile: profile)
+        let photos = try await BabyPhotoStore.photos(
+            of: profiles, after: page.after, limit: page.size + 1, on: database)
+        let (served, next) = page.served(photos) { [$0.id.description] }
+        return Kindred_Family_V1_ListPhotosResponse(photos: served.map(\.proto), page: next)
+    }
+
+    /// Replaces the caption, for an owner.
+    func updateCaption(_ request: Kindred_Family_V1_UpdatePhotoCaptionRequest, by owner: UserID) async throws
+        -> StoredBabyPhoto
+    {
+        var violations = FieldViolations()
+        let profile: BabyProfileID? = violations.id("profile_id", request.profileID)
+        let photo: PhotoID? = violations.id("photo_id", request.photoID)
+        let caption = Self.caption(request.caption, &violations)
+        let (profileID, photoID) = try violations.throwIfAny(profile, photo)
+        try await database.transaction { tx in
+            try await BabyMembership.holdOwner(owner, of: profileID, in: tx)
+            guard try await BabyPhotoStore.updateCaption(photoID, of: profileID, to: caption, in: tx) else {
+                throw FamilyError.photoNotFound
+            }
+        }
+        return try await read(photoID, of: profileID)
+    }
+
+    /// Deletes a photo, for an owner: the row (with its squishes and comments) commits first, then the bytes
+    /// go; a crash between leaves bytes no row names, which the orphan sweep removes.
+    func delete(profile: String, photo: String, by owner: UserID) async throws {
+        let (profileID, photoID) = try Self.ids(profile, photo)
+        try await database.transaction { tx in
+            try await BabyMembership.holdOwner(owner, of: profileID, in: tx)
+            guard try await BabyPhotoStore.delete(photoID, of: profileID, in: tx) else {
+                throw FamilyError.photoNotFound
+            }
+        }
+        try await store.delete(PhotoObjectKey(profile: profileID, photo: photoID))
+    }
+
+    /// `photo` of `profile`; PHOTO_NOT_FOUND when it is not on the profile.
+    func read(_ photo: PhotoID, of profile: BabyProfileID) async throws -> StoredBabyPhoto {
+        guard
+            let stored = try await BabyPhotoStore.photos(
+                of: [profile], only: photo, after: nil, limit: 1, on: database
+            ).first
+        else { throw FamilyError.photoNotFound }
+        return stored
+    }
+
+    /// A caption as stored: trimmed, at most `captionLimit` characters, no control characters.
+    static func caption(_ text: String, _ violations: inout FieldViolations, field: String = "caption")
+        -> String
+    {
+        let caption = ContentText.trimmed(text)
+        violations.add(field, ContentText.problem(caption, limit: captionLimit, required: false))
+        return caption
+    }
+
+    /// A profile id and a photo id, or INVALID_ARGUMENT naming each bad one.
+    static func ids(_ profile: String, _ photo: String) throws(RPCError) -> (BabyProfileID, PhotoID) {
+        var violations = FieldViolations()
+        let profileID: BabyProfileID? = violations.id("profile_id", profile)
+        let photoID: PhotoID? = violations.id("photo_id", photo)
+        return try violations.throwIfAny(profileID, photoID)
+    }
+}

@@ -1,0 +1,156 @@
+import FoundationEssentials
+import KindredHandlers
+import KindredPostgres
+
+/// `family.baby_photos` (migrations 17 and 18): one row per photo whose bytes are in the `PhotoObjectStore`.
+enum BabyPhotoStore {
+    /// Inserts `photo` unless `profile` already holds `limit` photos; false then. Uploads to one profile take a
+    /// transaction-scoped advisory lock on it first, so that two racing for the last place count one after
+    /// the other (the count alone, under READ COMMITTED, would let both in).
+    static func insert(_ photo: StoredBabyPhoto, requestID: String, limit: Int, in tx: PostgresTransaction)
+        async throws -> Bool
+    {
+        try await tx.query(
+            "SELECT pg_advisory_xact_lock(hashtextextended('family.baby_photos ' || \(photo.profile.description), 0))"
+        )
+        return try await !tx.query(
+            """
+            INSERT INTO family.baby_photos
+                (profile_id, photo_id, uploaded_by, caption, file_name, media_type, width, height, byte_count,
+                 request_id, created_at)
+            SELECT \(photo.profile)::uuid, \(photo.id)::uuid, \(photo.uploadedBy)::uuid, \(photo.caption),
+                \(photo.fileName), \(photo.mediaType), \(photo.width), \(photo.height), \(photo.byteCount),
+                \(requestID), \(photo.createdAt)
+            WHERE (SELECT count(*) FROM family.baby_photos WHERE profile_id = \(photo.profile)::uuid) < \(limit)
+            RETURNING 1
+            """
+        ).isEmpty
+    }
+
+    /// The photo `owner` uploaded to `profile` under `requestID`, if any.
+    static func uploaded(
+        by owner: UserID, requestID: String, on profile: BabyProfileID, on db: some StatementRunner
+    ) async throws -> PhotoID? {
+        try await db.query(
+            """
+            SELECT photo_id FROM family.baby_photos
+            WHERE profile_id = \(profile)::uuid AND uploaded_by = \(owner)::uuid AND request_id = \(requestID)
+            """
+        ).first.map { try $0.decode(PhotoID.self, column: 0) }
+    }
+
+    /// How many photos `profile` holds.
+    static func count(of profile: BabyProfileID, on db: some StatementRunner) async throws -> Int {
+        try await db.pureRead(
+            "SELECT count(*) FROM family.baby_photos WHERE profile_id = \(profile)::uuid"
+        ).first.map { try $0.decode(Int.self, column: 0) } ?? 0
+    }
+
+    /// Up to `limit` photos of `profiles` (only `only`, when given), newest first, after `position`.
+    static func photos(
+        of profiles: [BabyProfileID], only: PhotoID? = nil, after position: PhotoID?, limit: Int,
+        on db: some StatementRunner
+    ) async throws -> [StoredBabyPhoto] {
+        try await db.pureRead(
+            """
+            SELECT photo_id, profile_id, uploaded_by, caption, file_name, media_type, width, height, byte_count,
+                squish_count, created_at
+            FROM family.baby_photos
+            WHERE profile_id = ANY(\(PostgresArray(profiles.map(\.description)))::uuid[])
+                AND (\(only)::uuid IS NULL OR photo_id = \(only)::uuid)
+                AND (\(position)::uuid IS NULL OR photo_id < \(position)::uuid)
+            ORDER BY photo_id DESC
+            LIMIT \(limit)
+            """
+        ).map(storedPhoto)
+    }
+
+    /// Replaces the caption; false when there is no such photo.
+    static func updateCaption(
+        _ photo: PhotoID, of profile: BabyProfileID, to caption: String, in tx: PostgresTransaction
+    ) async throws -> Bool {
+        try await !tx.query(
+            """
+            UPDATE family.baby_photos SET caption = \(caption)
+            WHERE profile_id = \(profile)::uuid AND photo_id = \(photo)::uuid
+            RETURNING 1
+            """
+        ).isEmpty
+    }
+
+    /// Whether `photo` is one of `profile`'s, holding it until `tx` ends so that it is not deleted meanwhile
+    /// (the profile photo names it).
+    static func holdPhoto(_ photo: PhotoID, of profile: BabyProfileID, in tx: PostgresTransaction)
+        async throws
+        -> Bool
+    {
+        try await !tx.query(
+            """
+            SELECT 1 FROM family.baby_photos
+            WHERE profile_id = \(profile)::uuid AND photo_id = \(photo)::uuid FOR KEY SHARE
+            """
+        ).isEmpty
+    }
+
+    /// Deletes the photo with its squishes and comments, and stops it being the profile photo; false when
+    /// there was none.
+    static func delete(_ photo: PhotoID, of profile: BabyProfileID, in tx: PostgresTransaction) async throws
+        -> Bool
+    {
+        try await tx.query(
+            """
+            DELETE FROM family.baby_comments
+            WHERE profile_id = \(profile)::uuid AND target_kind = \(CommentTarget.Kind.photo.rawValue)
+                AND target_id = \(photo)::uuid
+            """)
+        // The row is deleted first: an update making it the profile photo, which holds it, commits before,
+        // and the profile's update below then sees its photo id.
+        guard
+            try await !tx.query(
+                """
+                DELETE FROM family.baby_photos WHERE profile_id = \(profile)::uuid AND photo_id = \(photo)::uuid
+                RETURNING 1
+                """
+            ).isEmpty
+        else { return false }
+        try await tx.query(
+            """
+            UPDATE family.baby_profiles SET photo_id = NULL
+            WHERE profile_id = \(profile)::uuid AND photo_id = \(photo)::uuid
+            """)
+        return true
+    }
+
+    /// Which of `keys` a photo row names: what the orphan sweep keeps.
+    static func known(_ keys: [PhotoObjectKey], on db: some StatementRunner) async throws -> Set<
+        PhotoObjectKey
+    > {
+        guard !keys.isEmpty else { return [] }
+        let rows = try await db.pureRead(
+            """
+            SELECT p.profile_id, p.photo_id
+            FROM unnest(\(PostgresArray(keys.map(\.profileName)))::uuid[],
+                \(PostgresArray(keys.map(\.photoName)))::uuid[]) AS k(profile_id, photo_id)
+            JOIN family.baby_photos p USING (profile_id, photo_id)
+            """)
+        return Set(
+            try rows.map {
+                PhotoObjectKey(
+                    profile: try $0.decode(BabyProfileID.self, column: 0),
+                    photo: try $0.decode(PhotoID.self, column: 1))
+            })
+    }
+
+    private static func storedPhoto(_ row: PostgresRow) throws -> StoredBabyPhoto {
+        StoredBabyPhoto(
+            id: try row.decode(PhotoID.self, column: 0),
+            profile: try row.decode(BabyProfileID.self, column: 1),
+            uploadedBy: try row.decode(UserID.self, column: 2),
+            caption: try row.decode(String.self, column: 3),
+            fileName: try row.decode(String.self, column: 4),
+            mediaType: try row.decode(String.self, column: 5),
+            width: try row.decode(Int.self, column: 6), height: try row.decode(Int.self, column: 7),
+            byteCount: try row.decode(Int.self, column: 8), squishCount: try row.decode(Int.self, column: 9),
+            createdAt: try row.decode(Date.self, column: 10))
+    }
+}
