@@ -216,6 +216,27 @@ let package = Package(
             ],
             path: "Tests/BabyBench"
         ),
+        // The load test (issue 17): its logic (histograms, the mix, the open-loop schedule, the report) in a
+        // library its tests reach, and the tool itself on Kindred's own client.
+        .target(
+            name: "LoadTestKit",
+            path: "Tests/LoadTestKit"
+        ),
+        .testTarget(
+            name: "LoadTestKitTests",
+            dependencies: ["LoadTestKit"],
+            path: "Tests/LoadTestKitTests"
+        ),
+        .executableTarget(
+            name: "kindred-loadtest",
+            dependencies: [
+                "LoadTestKit", "KindredAPI", "KindredAuth", "KindredMessages", "KindredPostgres", "KindredRPC",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Tests/LoadTest",
+            exclude: ["README.md"]
+        ),
         .executableTarget(
             name: "kindred-social-bench",
             dependencies: ["KindredAPI", "KindredMessages", "KindredRPC"],

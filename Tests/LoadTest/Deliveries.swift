@@ -1,0 +1,60 @@
+import LoadTestKit
+import Synchronization
+
+/// Real-time propagation: each message a virtual user sends names its key in its text; its delay runs from
+/// the moment the SendMessage was sent to its arrival on the recipient's WatchMessages stream. A delivery is
+/// expected once the send succeeded while the recipient's stream was settled (open for `settle`: a stream
+/// opened without a cursor carries only what arrives after the server started it); what has not arrived by
+/// the end, after a grace period, is missed.
+final class Deliveries: Sendable {
+    struct Pending {
+        let sentAt: ContinuousClock.Instant
+        var expected = false
+        var arrived = false
+    }
+
+    static let settle: Duration = .seconds(2)
+    private let state = Mutex<(pending: [String: Pending], tally: DeliveryTally)>(([:], DeliveryTally()))
+
+    /// The text of a measured message with `key`.
+    static func text(for key: String) -> String { "loadtest \(key)" }
+
+    func sending(_ key: String) {
+        state.withLock { $0.pending[key] = Pending(sentAt: .now) }
+    }
+
+    /// The send of `key` came back: a delivery is due when it succeeded to a settled stream.
+    func sent(_ key: String, succeeded: Bool, recipientSettled: Bool) {
+        state.withLock { state in
+            guard succeeded, recipientSettled else { return state.pending[key] = nil }
+            if state.pending[key]?.arrived == true {
+                state.pending[key] = nil
+            } else {
+                state.pending[key]?.expected = true
+            }
+        }
+    }
+
+    /// A stream received a message with `text`; others than measured ones are ignored.
+    func arrived(text: String) {
+        guard text.hasPrefix("loadtest ") else { return }
+        let key = String(text.dropFirst("loadtest ".count))
+        let now = ContinuousClock.now
+        state.withLock { state in
+            guard let pending = state.pending[key], !pending.arrived else { return }
+            state.tally.delays.record(now - pending.sentAt)
+            if pending.expected { state.pending[key] = nil } else { state.pending[key]?.arrived = true }
+        }
+    }
+
+    var outstanding: Int { state.withLock { state in state.pending.values.filter(\.expected).count } }
+
+    /// Stops expecting: what is still outstanding is missed.
+    func finish() -> DeliveryTally {
+        state.withLock { state in
+            var tally = state.tally
+            tally.missed = state.pending.values.filter(\.expected).count
+            return tally
+        }
+    }
+}
