@@ -16,7 +16,8 @@ struct LiveLine {
             let seconds = Self.every.components.seconds
             let line = String(
                 format: "t=%3ds  users %d/%d  streams %d  calls/s %.0f  errors %d  p99 %.1f ms",
-                (ContinuousClock.now - started).components.seconds, recorder.connectedUsers.load(ordering: .relaxed),
+                (ContinuousClock.now - started).components.seconds,
+                recorder.connectedUsers.load(ordering: .relaxed),
                 users, recorder.openStreams.load(ordering: .relaxed), Double(window.calls) / Double(seconds),
                 window.errors, window.latencies.percentileMilliseconds(0.99))
             FileHandle.standardOutput.write(Data((line + "\n").utf8))

@@ -15,7 +15,8 @@ extension LoadRun {
                 let answer = try await Grpc_Health_V1_Health.Client(client).check(
                     .init(), options: CallOptions(timeout: .seconds(5)))
                 guard answer.status == .serving else {
-                    throw ToolError("\(service) at \(address) is not serving yet: wait for it, then run again.")
+                    throw ToolError(
+                        "\(service) at \(address) is not serving yet: wait for it, then run again.")
                 }
             } catch let error as RPCError {
                 throw ToolError(
@@ -33,7 +34,8 @@ extension LoadRun {
             throw ToolError(
                 "This stack does not know the users of \(options.seedFile) (identity refused user 0's refresh "
                     + "token): seed it (kindred-loadtest seed --users N --seed-file \(options.seedFile)), or, "
-                    + "if a run was cut short before saving \(options.seedFile).sessions, seed with a new --seed-file.")
+                    + "if a run was cut short before saving \(options.seedFile).sessions, seed with a new --seed-file."
+            )
         } catch let error as RPCError {
             throw ToolError("Resuming user 0's session failed (\(error.code)): see identity's log.")
         }

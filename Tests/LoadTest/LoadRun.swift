@@ -29,21 +29,32 @@ struct LoadRun {
         let started = clock.now
         let loadStarts = started + .seconds(options.rampUp)
         let end = loadStarts + .seconds(options.duration)
-        let live = Task { await LiveLine(recorder: recorder, users: users.count, started: started).print(until: end) }
+        let live = Task {
+            await LiveLine(recorder: recorder, users: users.count, started: started).print(until: end)
+        }
         await withTaskGroup(of: Void.self) { group in
             for user in users {
-                let startAt = started + .seconds(Double(options.rampUp) * Double(user.index) / Double(users.count))
+                let startAt =
+                    started + .seconds(Double(options.rampUp) * Double(user.index) / Double(users.count))
                 group.addTask { await drive(user, startAt: startAt, loadStarts: loadStarts, end: end) }
             }
+            // Every user has resumed by then: their rotated refresh tokens are what identity knows now.
+            group.addTask {
+                try? await Task.sleep(until: loadStarts + .seconds(1))
+                try? sessions.save(saved.merging(rotatedTokens(users)) { _, new in new })
+            }
             if let rate = options.rate, let schedule = ArrivalSchedule(callsPerSecond: rate) {
-                group.addTask { await OpenLoop(schedule: schedule, users: users).run(from: loadStarts, until: end) }
+                group.addTask {
+                    await OpenLoop(schedule: schedule, users: users).run(from: loadStarts, until: end)
+                }
             }
         }
         live.cancel()
         for _ in 0..<50 where deliveries.outstanding > 0 { try? await Task.sleep(for: .milliseconds(100)) }
         try sessions.save(saved.merging(rotatedTokens(users)) { _, new in new })
         let report = RunReport(
-            rpcs: recorder.results, realtime: deliveries.finish(), users: users.count, duration: clock.now - started)
+            rpcs: recorder.results, realtime: deliveries.finish(), users: users.count,
+            duration: clock.now - started)
         ReportTable(report: report, tallies: recorder.results).print()
         return report
     }
@@ -84,13 +95,15 @@ struct LoadRun {
             VirtualUser.Clients(
                 identity: try! RPCClient(target: options.targets["identity"], configuration: configuration),
                 social: try! RPCClient(target: options.targets["social"], configuration: configuration),
-                gamification: try! RPCClient(target: options.targets["gamification"], configuration: configuration))
+                gamification: try! RPCClient(
+                    target: options.targets["gamification"], configuration: configuration))
         }
         return (0..<options.users).map { index in
             VirtualUser(
                 index: index, users: seeded, friendsPerSide: seed.friendsPerSide,
                 refreshToken: saved[index] ?? seeded.firstRefreshToken(index),
-                clients: clients[index / options.usersPerConnection], recorder: recorder, deliveries: deliveries,
+                clients: clients[index / options.usersPerConnection], recorder: recorder,
+                deliveries: deliveries,
                 streams: board)
         }
     }

@@ -6,7 +6,8 @@ import ArgumentParser
 struct LoadTest: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "kindred-loadtest",
-        abstract: "Load-tests a running Kindred stack: seed it with users, then run virtual users against it.",
+        abstract:
+            "Load-tests a running Kindred stack: seed it with users, then run virtual users against it.",
         subcommands: [SeedCommand.self, RunCommand.self])
 }
 

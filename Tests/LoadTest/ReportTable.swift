@@ -16,9 +16,9 @@ struct ReportTable {
             Swift.print(
                 name.padding(toLength: 62, withPad: " ", startingAt: 0)
                     + String(
-                    format: " %8d %7d %7d %8.1f %8.1f %8.1f %8.1f %8.1f", tally.count, tally.failed,
-                    tally.expectedRefusals, h.percentileMilliseconds(0.5), h.percentileMilliseconds(0.9),
-                    h.percentileMilliseconds(0.99), h.percentileMilliseconds(0.999), h.maxMilliseconds))
+                        format: " %8d %7d %7d %8.1f %8.1f %8.1f %8.1f %8.1f", tally.count, tally.failed,
+                        tally.expectedRefusals, h.percentileMilliseconds(0.5), h.percentileMilliseconds(0.9),
+                        h.percentileMilliseconds(0.99), h.percentileMilliseconds(0.999), h.maxMilliseconds))
             for (status, count) in tally.failuresByStatus.sorted(by: { $0.key < $1.key }) {
                 Swift.print("    failed \(status): \(count)")
             }
@@ -27,7 +27,8 @@ struct ReportTable {
         Swift.print(
             String(
                 format: "\nreal-time deliveries %d  missed %d  p50 %.1f ms  p99 %.1f ms  max %.1f ms\n"
-                    + "users %d  duration %.1f s", live.deliveries, live.missed, live.p50Ms, live.p99Ms, live.maxMs,
+                    + "users %d  duration %.1f s", live.deliveries, live.missed, live.p50Ms, live.p99Ms,
+                live.maxMs,
                 report.users, report.durationS))
     }
 }

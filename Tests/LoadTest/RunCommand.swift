@@ -7,7 +7,8 @@ import LoadTestKit
 /// closed loop (each waits for its answer, then thinks) or open loop (`--rate`).
 struct RunCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "run", abstract: "Drives a seeded stack with virtual users and reports latencies per RPC.")
+        commandName: "run",
+        abstract: "Drives a seeded stack with virtual users and reports latencies per RPC.")
 
     @Option(help: "Virtual users (the first N seeded users).")
     var users = 1_000
@@ -21,7 +22,8 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: "Open loop: calls a second, spread over the users, each timed from when it was due.")
     var rate: Double?
 
-    @Option(help: "Closed loop: mean think time between a user's calls, in seconds (uniform, 0.5 to 1.5 times).")
+    @Option(
+        help: "Closed loop: mean think time between a user's calls, in seconds (uniform, 0.5 to 1.5 times).")
     var think = 2.0
 
     @Option(help: "Users sharing one HTTP/2 connection to each service, as a gateway multiplexes them.")
@@ -41,7 +43,9 @@ struct RunCommand: AsyncParsableCommand {
         guard duration >= 1 else { throw ValidationError("--duration must be at least 1 second.") }
         guard rampUp >= 0 else { throw ValidationError("--ramp-up cannot be negative.") }
         guard think > 0 else { throw ValidationError("--think must be more than 0 seconds.") }
-        guard usersPerConnection >= 1 else { throw ValidationError("--users-per-connection must be at least 1.") }
+        guard usersPerConnection >= 1 else {
+            throw ValidationError("--users-per-connection must be at least 1.")
+        }
         if let rate, ArrivalSchedule(callsPerSecond: rate) == nil {
             throw ValidationError("--rate must be a positive number of calls a second.")
         }

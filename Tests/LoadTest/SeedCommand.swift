@@ -9,7 +9,9 @@ import Logging
 struct SeedCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "seed",
-        abstract: "Fills a running stack with users, friends and sessions, resumably (SQL through each service's role).")
+        abstract:
+            "Fills a running stack with users, friends and sessions, resumably (SQL through each service's role)."
+    )
 
     @Option(help: "How many users the stack should hold.")
     var users = 10_000
@@ -60,15 +62,20 @@ struct SeedCommand: AsyncParsableCommand {
                 throw ToolError(
                     "Seeding users \(range.lowerBound)-\(range.upperBound - 1) failed (\(error)); "
                         + "\(file.seeded) of \(file.users) are seeded: check the stack is up and migrated "
-                        + "(deploy/local/up), PGPASSFILE and --databases, then run the same command to resume.")
+                        + "(deploy/local/up), PGPASSFILE and --databases, then run the same command to resume."
+                )
             }
             file.seeded = range.upperBound
             try file.save(seedFile)
-            print("seeded \(file.seeded)/\(file.users) users (accounts, sessions, friends), \(clock.now - started)")
+            print(
+                "seeded \(file.seeded)/\(file.users) users (accounts, sessions, friends), \(clock.now - started)"
+            )
         }
         await identity.close()
         await social.close()
-        print("the stack holds \(file.users) seeded users; password of every one: \(file.password); seed file \(seedFile)")
+        print(
+            "the stack holds \(file.users) seeded users; password of every one: \(file.password); seed file \(seedFile)"
+        )
     }
 
     /// The seed file's seed when it asks for as many users (a resume), otherwise a new seed with one
@@ -83,7 +90,8 @@ struct SeedCommand: AsyncParsableCommand {
             }
             return file
         }
-        let secret = OpaqueToken(text: UUID().uuidString).storageHash.map { String(format: "%02x", $0) }.joined()
+        let secret = OpaqueToken(text: UUID().uuidString).storageHash.map { String(format: "%02x", $0) }
+            .joined()
         let password = "loadtest-\(secret.suffix(12))"
         let hasher = PasswordHasher(cost: .standard, concurrency: 1)
         let file = SeedFile(

@@ -23,7 +23,8 @@ struct SeedFile: Codable, Sendable {
     static func load(_ path: String) throws -> SeedFile {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw ToolError(
-                "No seed file at \(path): seed the stack first (kindred-loadtest seed --users N --seed-file \(path)).")
+                "No seed file at \(path): seed the stack first (kindred-loadtest seed --users N --seed-file \(path))."
+            )
         }
         return try JSONDecoder().decode(SeedFile.self, from: data)
     }

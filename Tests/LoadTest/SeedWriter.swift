@@ -12,7 +12,9 @@ struct SeedWriter: Sendable {
 
     /// Users `range` of the seed, in one transaction per database.
     func write(_ range: Range<Int>) async throws {
-        let (first, last, tag, secret) = (range.lowerBound, range.upperBound - 1, seed.seededUsers.tag, seed.secret)
+        let (first, last, tag, secret) = (
+            range.lowerBound, range.upperBound - 1, seed.seededUsers.tag, seed.secret
+        )
         let (users, hash) = (seed.users, seed.passwordHash)
         let reach = max(1, min(seed.friendsPerSide, (users - 1) / 2))
         try await identity.transaction { tx in

@@ -15,7 +15,9 @@ struct ServiceTargets: ExpressibleByArgument, Sendable {
     init?(argument: String) {
         for pair in argument.split(separator: ",") {
             let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
-            guard parts.count == 2, Self.services.contains(parts[0]), parts[1].contains(":") else { return nil }
+            guard parts.count == 2, Self.services.contains(parts[0]), parts[1].contains(":") else {
+                return nil
+            }
             addresses[parts[0]] = parts[1]
         }
     }

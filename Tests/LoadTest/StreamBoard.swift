@@ -15,7 +15,10 @@ final class StreamBoard: Sendable {
 
     func closed(_ user: Int) { openedAt.withLock { $0[user] = nil } }
 
+    /// False for a user outside the run (a friend among the seeded users the run did not start).
     func isSettled(_ user: Int) -> Bool {
-        openedAt.withLock { $0[user] }.map { .now - $0 >= Deliveries.settle } ?? false
+        openedAt.withLock { $0.indices.contains(user) ? $0[user] : nil }.map {
+            .now - $0 >= Deliveries.settle
+        } ?? false
     }
 }

@@ -56,7 +56,8 @@ extension VirtualUser {
                 options: options)
             succeeded = true
         }
-        deliveries.sent(key, succeeded: succeeded, recipientSettled: settled && streams.isSettled(friendIndexes[friend]))
+        deliveries.sent(
+            key, succeeded: succeeded, recipientSettled: settled && streams.isSettled(friendIndexes[friend]))
     }
 
     static let apps = ["instagram", "whatsapp", "youtube", "tiktok", "facebook"]

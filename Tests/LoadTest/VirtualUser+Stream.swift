@@ -14,7 +14,8 @@ extension VirtualUser {
                 continue
             }
             options.timeout = end - .now
-            let stream = Social.Client(clients.social).watchMessages(.init(afterCursor: cursor), options: options)
+            let stream = Social.Client(clients.social).watchMessages(
+                .init(afterCursor: cursor), options: options)
             streams.opened(index)
             if !counted {
                 recorder.openStreams.add(1, ordering: .relaxed)
@@ -25,11 +26,12 @@ extension VirtualUser {
                     cursor = max(cursor, message.cursor)
                     deliveries.arrived(text: message.text)
                 }
-            } catch where error.code == .deadlineExceeded || error.code == .cancelled {
+            } catch  where error.code == .deadlineExceeded || error.code == .cancelled {
                 break
             } catch {
                 recorder.record(
-                    Social.Method.watchMessages.rpcName + " (stream ended)", latency: .zero, failure: "\(error.code)")
+                    Social.Method.watchMessages.rpcName + " (stream ended)", latency: .zero,
+                    failure: "\(error.code)")
             }
         }
         streams.closed(index)

@@ -3,7 +3,10 @@ import Testing
 
 @Suite struct WeightedMixTests {
     @Test func eachChoiceTakesAsManyRollsAsItsWeight() throws {
-        let mix = try #require(WeightedMix([(choice: "feed", weight: 3), (choice: "none", weight: 0), (choice: "send", weight: 1)]))
+        let mix = try #require(
+            WeightedMix([
+                (choice: "feed", weight: 3), (choice: "none", weight: 0), (choice: "send", weight: 1),
+            ]))
         #expect(mix.totalWeight == 4)
         #expect((0..<4).map { mix.choose(roll: $0) } == ["feed", "feed", "feed", "send"])
     }
