@@ -4,8 +4,8 @@ import Synchronization
 /// Real-time propagation: each message a virtual user sends names its key in its text; its delay runs from
 /// the moment the SendMessage was sent to its arrival on the recipient's WatchMessages stream. A delivery is
 /// expected once the send succeeded while the recipient's stream was settled (open for `settle`: a stream
-/// opened without a cursor carries only what arrives after the server started it); what has not arrived by
-/// the end, after a grace period, is missed.
+/// opened without a cursor carries only what arrives after the server started it); what has not arrived
+/// `grace` after the last send is missed.
 final class Deliveries: Sendable {
     struct Pending {
         let sentAt: ContinuousClock.Instant
@@ -14,6 +14,8 @@ final class Deliveries: Sendable {
     }
 
     static let settle: Duration = .seconds(2)
+    /// How long streams stay open after the last send, for the deliveries still on their way.
+    static let grace: Duration = .seconds(5)
     private let state = Mutex<(pending: [String: Pending], tally: DeliveryTally)>(([:], DeliveryTally()))
 
     /// The text of a measured message with `key`.
@@ -46,8 +48,6 @@ final class Deliveries: Sendable {
             if pending.expected { state.pending[key] = nil } else { state.pending[key]?.arrived = true }
         }
     }
-
-    var outstanding: Int { state.withLock { state in state.pending.values.filter(\.expected).count } }
 
     /// Stops expecting: what is still outstanding is missed.
     func finish() -> DeliveryTally {

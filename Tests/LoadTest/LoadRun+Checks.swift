@@ -9,6 +9,7 @@ extension LoadRun {
             let address = options.targets[service]
             var configuration = ClientConfiguration()
             configuration.maxAttempts = 1
+            configuration.logger.logLevel = .critical
             do {
                 let client = try RPCClient(target: address, configuration: configuration)
                 defer { client.close() }
