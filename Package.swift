@@ -230,8 +230,8 @@ let package = Package(
         .executableTarget(
             name: "kindred-loadtest",
             dependencies: [
-                "LoadTestKit", "KindredAPI", "KindredAuth", "KindredMessages", "KindredPostgres", "KindredRPC",
-                .product(name: "Logging", package: "swift-log"),
+                "LoadTestKit", "KindredAPI", "KindredAuth", "KindredMessages", "KindredPostgres",
+                "KindredRPC", .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Tests/LoadTest",

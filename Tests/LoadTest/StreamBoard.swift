@@ -1,3 +1,4 @@
+import LoadTestKit
 import Synchronization
 
 /// When each user's WatchMessages stream opened (nil while it is not open), so a sender knows whether its

@@ -1,3 +1,4 @@
+import LoadTestKit
 import Foundation
 import KindredAPI
 import KindredMessages

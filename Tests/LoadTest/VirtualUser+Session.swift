@@ -1,3 +1,4 @@
+import LoadTestKit
 import KindredAPI
 import KindredMessages
 import KindredRPC

@@ -1,4 +1,3 @@
-import LoadTestKit
 import Synchronization
 
 /// Real-time propagation: each message a virtual user sends names its key in its text; its delay runs from
@@ -6,27 +5,29 @@ import Synchronization
 /// expected once the send succeeded while the recipient's stream was settled (open for `settle`: a stream
 /// opened without a cursor carries only what arrives after the server started it); what has not arrived
 /// `grace` after the last send is missed.
-final class Deliveries: Sendable {
+public final class Deliveries: Sendable {
     struct Pending {
         let sentAt: ContinuousClock.Instant
         var expected = false
         var arrived = false
     }
 
-    static let settle: Duration = .seconds(2)
+    public static let settle: Duration = .seconds(2)
     /// How long streams stay open after the last send, for the deliveries still on their way.
-    static let grace: Duration = .seconds(5)
+    public static let grace: Duration = .seconds(5)
     private let state = Mutex<(pending: [String: Pending], tally: DeliveryTally)>(([:], DeliveryTally()))
 
     /// The text of a measured message with `key`.
-    static func text(for key: String) -> String { "loadtest \(key)" }
+    public static func text(for key: String) -> String { "loadtest \(key)" }
 
-    func sending(_ key: String) {
-        state.withLock { $0.pending[key] = Pending(sentAt: .now) }
+    public init() {}
+
+    public func sending(_ key: String, at sentAt: ContinuousClock.Instant = .now) {
+        state.withLock { $0.pending[key] = Pending(sentAt: sentAt) }
     }
 
     /// The send of `key` came back: a delivery is due when it succeeded to a settled stream.
-    func sent(_ key: String, succeeded: Bool, recipientSettled: Bool) {
+    public func sent(_ key: String, succeeded: Bool, recipientSettled: Bool) {
         state.withLock { state in
             guard succeeded, recipientSettled else { return state.pending[key] = nil }
             if state.pending[key]?.arrived == true {
@@ -38,10 +39,9 @@ final class Deliveries: Sendable {
     }
 
     /// A stream received a message with `text`; others than measured ones are ignored.
-    func arrived(text: String) {
+    public func arrived(text: String, at now: ContinuousClock.Instant = .now) {
         guard text.hasPrefix("loadtest ") else { return }
         let key = String(text.dropFirst("loadtest ".count))
-        let now = ContinuousClock.now
         state.withLock { state in
             guard let pending = state.pending[key], !pending.arrived else { return }
             state.tally.delays.record(now - pending.sentAt)
@@ -50,7 +50,7 @@ final class Deliveries: Sendable {
     }
 
     /// Stops expecting: what is still outstanding is missed.
-    func finish() -> DeliveryTally {
+    public func finish() -> DeliveryTally {
         state.withLock { state in
             var tally = state.tally
             tally.missed = state.pending.values.filter(\.expected).count
