@@ -220,6 +220,7 @@ let package = Package(
         // library its tests reach, and the tool itself on Kindred's own client.
         .target(
             name: "LoadTestKit",
+            dependencies: ["KindredAuth"],
             path: "Tests/LoadTestKit"
         ),
         .testTarget(

@@ -1,3 +1,4 @@
+import LoadTestKit
 import Foundation
 
 /// What `seed` leaves for `run`: the secret the users derive from (`SeededUsers`), how many were asked for and

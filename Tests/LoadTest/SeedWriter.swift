@@ -1,3 +1,4 @@
+import LoadTestKit
 import KindredPostgres
 
 /// Writes seeded users straight into the services' tables through each service's own database role: one
