@@ -45,7 +45,9 @@ struct SeedCommand: AsyncParsableCommand {
 
     private func seed() async throws {
         var file = try await existingOrNewSeed()
-        let logger = Logger(label: "kindred-loadtest")
+        var logger = Logger(label: "kindred-loadtest")
+        // A failure is said once, by the tool, in one line; the pool's own lines would repeat it.
+        logger.logLevel = .critical
         let identity = try PostgresPool(
             configuration: PostgresConfiguration(url: databases.identity, poolSize: 1), logger: logger)
         let social = try PostgresPool(
@@ -60,7 +62,7 @@ struct SeedCommand: AsyncParsableCommand {
                 try await writer.write(range)
             } catch {
                 throw ToolError(
-                    "Seeding users \(range.lowerBound)-\(range.upperBound - 1) failed (\(error)); "
+                    "Seeding users \(range.lowerBound)-\(range.upperBound - 1) failed (\(oneLine(error))); "
                         + "\(file.seeded) of \(file.users) are seeded: check the stack is up and migrated "
                         + "(deploy/local/up), PGPASSFILE and --databases, then run the same command to resume."
                 )
@@ -122,4 +124,10 @@ struct DatabaseURLs: ExpressibleByArgument, Sendable {
     }
 
     static var defaultValueDescription: String { "the local stack's roles on 127.0.0.1:55400" }
+}
+
+/// An error's description on one line (libpq's messages span several).
+private func oneLine(_ error: any Error) -> String {
+    "\(error)".split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.joined(
+        separator: " ")
 }
