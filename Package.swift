@@ -220,6 +220,28 @@ let package = Package(
             dependencies: ["KindredAPI", "KindredMessages", "KindredRPC"],
             path: "Tests/BabyBench"
         ),
+        // The load test (issue 17): its logic (histograms, the mix, the open-loop schedule, the report) in a
+        // library its tests reach, and the tool itself on Kindred's own client.
+        .target(
+            name: "LoadTestKit",
+            dependencies: ["KindredAuth"],
+            path: "Tests/LoadTestKit"
+        ),
+        .testTarget(
+            name: "LoadTestKitTests",
+            dependencies: ["LoadTestKit"],
+            path: "Tests/LoadTestKitTests"
+        ),
+        .executableTarget(
+            name: "kindred-loadtest",
+            dependencies: [
+                "LoadTestKit", "KindredAPI", "KindredAuth", "KindredMessages", "KindredPostgres",
+                "KindredRPC", .product(name: "Logging", package: "swift-log"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Tests/LoadTest",
+            exclude: ["README.md"]
+        ),
         .executableTarget(
             name: "kindred-social-bench",
             dependencies: ["KindredAPI", "KindredMessages", "KindredRPC"],

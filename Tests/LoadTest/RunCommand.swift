@@ -1,0 +1,68 @@
+import ArgumentParser
+import Foundation
+import KindredRPC
+import LoadTestKit
+
+/// `kindred-loadtest run`: the seeded users as virtual users for `--duration` seconds after `--ramp-up`,
+/// closed loop (each waits for its answer, then thinks) or open loop (`--rate`).
+struct RunCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Drives a seeded stack with virtual users and reports latencies per RPC.")
+
+    @Option(help: "Virtual users (the first N seeded users).")
+    var users = 1_000
+
+    @Option(help: "Seconds of load after the ramp-up.")
+    var duration = 60
+
+    @Option(help: "Seconds over which users start, evenly (each resumes its session and opens its stream).")
+    var rampUp = 10
+
+    @Option(help: "Open loop: calls a second, spread over the users, each timed from when it was due.")
+    var rate: Double?
+
+    @Option(
+        help: "Closed loop: mean think time between a user's calls, in seconds (uniform, 0.5 to 1.5 times).")
+    var think = 2.0
+
+    @Option(help: "Users sharing one HTTP/2 connection to each service, as a gateway multiplexes them.")
+    var usersPerConnection = 100
+
+    @Option(help: "Write the whole run as JSON here.")
+    var json: String?
+
+    @Option(help: "The seed file `seed` wrote.")
+    var seedFile = "var/loadtest/seed.json"
+
+    @Option(help: "identity=HOST:PORT,family=…,social=…,gamification=…")
+    var targets = ServiceTargets()
+
+    func validate() throws {
+        guard users >= 1 else { throw ValidationError("--users must be at least 1.") }
+        guard duration >= 1 else { throw ValidationError("--duration must be at least 1 second.") }
+        guard rampUp >= 0 else { throw ValidationError("--ramp-up cannot be negative.") }
+        guard think > 0 else { throw ValidationError("--think must be more than 0 seconds.") }
+        guard usersPerConnection >= 1 else {
+            throw ValidationError("--users-per-connection must be at least 1.")
+        }
+        if let rate, ArrivalSchedule(callsPerSecond: rate) == nil {
+            throw ValidationError("--rate must be a positive number of calls a second.")
+        }
+    }
+
+    func run() async throws {
+        do {
+            let report = try await LoadRun(options: self).run()
+            if let json { try report.json().write(to: URL(fileURLWithPath: json)) }
+            let failed = report.rpcs.values.reduce(0) { $0 + $1.failed }
+            if failed > 0 || report.realtime.missed > 0 {
+                print("FAILED: \(failed) unexpected failures, \(report.realtime.missed) missed deliveries")
+                throw ExitCode.failure
+            }
+        } catch let error as ToolError {
+            print(error.description)
+            throw ExitCode.failure
+        }
+    }
+}

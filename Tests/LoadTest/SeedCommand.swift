@@ -1,0 +1,133 @@
+import ArgumentParser
+import Foundation
+import KindredAuth
+import KindredPostgres
+import Logging
+
+/// `kindred-loadtest seed`: adults with verified email, a refresh token each (the run resumes their sessions,
+/// as an app does) and friends in a ring, written in batches straight into identity's and social's tables.
+struct SeedCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "seed",
+        abstract:
+            "Fills a running stack with users, friends and sessions, resumably (SQL through each service's role)."
+    )
+
+    @Option(help: "How many users the stack should hold.")
+    var users = 10_000
+
+    @Option(help: "Friends on each side of a user in a ring of all users (2 × this many friends each).")
+    var friendsPerSide = 5
+
+    @Option(help: "Where the seed's secret and progress are kept; `run` reads it.")
+    var seedFile = "var/loadtest/seed.json"
+
+    @Option(help: "Users written per transaction.")
+    var batch = 2_000
+
+    @Option(help: "identity=URL,social=URL: each service's database role (passwords from PGPASSFILE).")
+    var databases = DatabaseURLs()
+
+    func validate() throws {
+        guard users >= 2 else { throw ValidationError("--users must be at least 2.") }
+        guard friendsPerSide >= 1 else { throw ValidationError("--friends-per-side must be at least 1.") }
+        guard batch >= 1 else { throw ValidationError("--batch must be at least 1.") }
+    }
+
+    func run() async throws {
+        do {
+            try await seed()
+        } catch let error as ToolError {
+            print(error.description)
+            throw ExitCode.failure
+        }
+    }
+
+    private func seed() async throws {
+        var file = try await existingOrNewSeed()
+        var logger = Logger(label: "kindred-loadtest")
+        // A failure is said once, by the tool, in one line; the pool's own lines would repeat it.
+        logger.logLevel = .critical
+        let identity = try PostgresPool(
+            configuration: PostgresConfiguration(url: databases.identity, poolSize: 1), logger: logger)
+        let social = try PostgresPool(
+            configuration: PostgresConfiguration(url: databases.social, poolSize: 1), logger: logger)
+        let writer = SeedWriter(identity: identity, social: social, seed: file)
+        let clock = ContinuousClock()
+        let started = clock.now
+        if file.seeded > 0 { print("resuming: \(file.seeded) of \(file.users) users were already seeded") }
+        while file.seeded < file.users {
+            let range = file.seeded..<min(file.users, file.seeded + batch)
+            do {
+                try await writer.write(range)
+            } catch {
+                throw ToolError(
+                    "Seeding users \(range.lowerBound)-\(range.upperBound - 1) failed (\(oneLine(error))); "
+                        + "\(file.seeded) of \(file.users) are seeded: check the stack is up and migrated "
+                        + "(deploy/local/up), PGPASSFILE and --databases, then run the same command to resume."
+                )
+            }
+            file.seeded = range.upperBound
+            try file.save(seedFile)
+            print(
+                "seeded \(file.seeded)/\(file.users) users (accounts, sessions, friends), \(clock.now - started)"
+            )
+        }
+        await identity.close()
+        await social.close()
+        print(
+            "the stack holds \(file.users) seeded users; password of every one: \(file.password); seed file \(seedFile)"
+        )
+    }
+
+    /// The seed file's seed when it asks for as many users (a resume), otherwise a new seed with one
+    /// Argon2id hash for every account's password.
+    private func existingOrNewSeed() async throws -> SeedFile {
+        if FileManager.default.fileExists(atPath: seedFile) {
+            let file = try SeedFile.load(seedFile)
+            guard file.users == users else {
+                throw ToolError(
+                    "\(seedFile) is a seed of \(file.users) users (\(file.seeded) done), not \(users): pass "
+                        + "--users \(file.users) to resume it, or another --seed-file for a new seed.")
+            }
+            return file
+        }
+        let secret = OpaqueToken(text: UUID().uuidString).storageHash.map { String(format: "%02x", $0) }
+            .joined()
+        let password = "loadtest-\(secret.suffix(12))"
+        let hasher = PasswordHasher(cost: .standard, concurrency: 1)
+        let file = SeedFile(
+            secret: secret, users: users, friendsPerSide: friendsPerSide, password: password,
+            passwordHash: try await hasher.hash(password), seeded: 0)
+        try file.save(seedFile)
+        return file
+    }
+}
+
+/// Each seeded service's database role, `identity=URL,social=URL`; the local stack's by default.
+struct DatabaseURLs: ExpressibleByArgument, Sendable {
+    var identity = "postgresql://kindred_identity@127.0.0.1:55400/kindred"
+    var social = "postgresql://kindred_social@127.0.0.1:55400/kindred"
+
+    init() {}
+
+    init?(argument: String) {
+        for pair in argument.split(separator: ",") {
+            let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
+            guard parts.count == 2 else { return nil }
+            switch parts[0] {
+            case "identity": identity = parts[1]
+            case "social": social = parts[1]
+            default: return nil
+            }
+        }
+    }
+
+    static var defaultValueDescription: String { "the local stack's roles on 127.0.0.1:55400" }
+}
+
+/// An error's description on one line (libpq's messages span several).
+private func oneLine(_ error: any Error) -> String {
+    "\(error)".split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.joined(
+        separator: " ")
+}

@@ -1,0 +1,34 @@
+import LoadTestKit
+import Testing
+
+// The seed's SQL derives the same ids, tokens and friendships (Tests/LoadTest/SeedWriter.swift); a run whose
+// users all resume their sessions and message their friends is the end-to-end check.
+@Suite struct SeededUsersTests {
+    let users = SeededUsers(secret: "0123456789abcdef", count: 11)
+
+    @Test func anIdIsTheSecretsTagAndTheIndexInHex() {
+        #expect(users.userID(255) == "01234567-0000-4000-8000-0000000000ff")
+        #expect(users.userID(0).count == 36)
+    }
+
+    @Test func theFirstRefreshTokenIsHexOfSHA256OfSecretAndIndex() {
+        #expect(
+            users.firstRefreshToken(7) == "f22084742dee3db5bd790c9b2b2860b4f085d4b4d4cac8c2033e8368bf5fac6e")
+    }
+
+    // The seed writes one row per user and friend: a one-sided ring would leave half of each friendship out.
+    @Test func friendshipIsSymmetricWithoutSelfOrRepeats() {
+        for user in 0..<users.count {
+            let friends = users.friends(of: user, perSide: 3)
+            #expect(friends.count == 6)
+            #expect(!friends.contains(user))
+            #expect(Set(friends).count == friends.count)
+            for friend in friends { #expect(users.friends(of: friend, perSide: 3).contains(user)) }
+        }
+    }
+
+    @Test func aSmallSeedHasAsManyFriendsAsThereAreOthers() {
+        #expect(SeededUsers(secret: "0123456789abcdef", count: 2).friends(of: 0, perSide: 5) == [1])
+        #expect(Set(SeededUsers(secret: "0123456789abcdef", count: 3).friends(of: 0, perSide: 5)) == [1, 2])
+    }
+}
