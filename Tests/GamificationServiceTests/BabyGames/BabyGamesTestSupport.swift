@@ -49,7 +49,7 @@ extension GamificationTestStack {
                 .init(
                     profileID: profile, name: name, birthDate: born,
                     announcedAt: Kindred_Common_V1_Timestamp(clock.now),
-                    gender: Kindred_Family_V1_BabyGender(rawValue: gender) ?? .unspecified)))
+                    gender: Kindred_Family_V1_BabyGender(rawValue: gender))))
         try await pool.transaction { tx in
             try await EventOutbox(schema: "family").append(
                 type: "baby.arrived", payload: try event.serializedBytes(), in: tx)
