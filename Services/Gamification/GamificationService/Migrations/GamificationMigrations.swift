@@ -16,5 +16,6 @@ enum GamificationMigrations {
         v10CreateBabyNameSuggestions,
         v11CreateActivityCounters,
         v12CreateRewards,
+        v13UnlockRequestIds,
     ]
 }

@@ -6,7 +6,8 @@ import KindredPostgres
 /// exact. Reads are in `UsageStore+Reads.swift`.
 enum UsageStore {
     /// Stores `sessions` for `user` in one transaction: those new, or newer (by updated_at) than the stored
-    /// version, are written, and each day's total moves by the difference. Answers how many were written.
+    /// version, are written, each day's total moves by the difference, and reward unlocks that ended before
+    /// the usage arrived are charged for it. Answers how many were written.
     ///
     /// The user's settings row (made here on the first upload) is locked first, so one user's batches are
     /// applied one at a time and the second statement, whose snapshot starts after the lock, sees every
@@ -21,7 +22,10 @@ enum UsageStore {
                 ON CONFLICT (user_id) DO UPDATE SET user_id = s.user_id
                 RETURNING time_zone
                 """)[0].decode(String.self, column: 0)
-            return try await tx.query(ingest(sessions, of: user, zone: zone))[0].decode(Int.self, column: 0)
+            let stored = try await tx.query(ingest(sessions, of: user, zone: zone))[0].decode(
+                Int.self, column: 0)
+            try await RewardStore.chargeLateUsage(sessions, of: user, in: tx)
+            return stored
         }
     }
 
