@@ -86,10 +86,15 @@ enum UsageStore {
         """
     }
 
-    /// Every row of `user` in the usage tables, for identity's `user.deleted`.
-    static func deleteAll(of user: UserID, in tx: PostgresTransaction) async throws {
-        try await tx.query("DELETE FROM gamification.usage_sessions WHERE user_id = \(user)::uuid")
-        try await tx.query("DELETE FROM gamification.usage_daily WHERE user_id = \(user)::uuid")
-        try await tx.query("DELETE FROM gamification.usage_settings WHERE user_id = \(user)::uuid")
+    /// Every row of `users` in the usage tables (identity's `user.deleted`, and the retention job); how many
+    /// sessions went.
+    @discardableResult
+    static func deleteAll(of users: [UserID], in tx: PostgresTransaction) async throws -> Int {
+        let ids = PostgresArray(users.map(\.description))
+        let sessions = try await tx.query(
+            "DELETE FROM gamification.usage_sessions WHERE user_id = ANY (\(ids)::uuid[])")
+        try await tx.query("DELETE FROM gamification.usage_daily WHERE user_id = ANY (\(ids)::uuid[])")
+        try await tx.query("DELETE FROM gamification.usage_settings WHERE user_id = ANY (\(ids)::uuid[])")
+        return sessions.affectedRows
     }
 }
