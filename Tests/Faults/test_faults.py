@@ -122,16 +122,17 @@ def test_mail_directory_unwritable(stack, people, figures):
     restored = restored[0]
     signed_up = [w.request.email for w in client.writes if w.method == "RegisterAccount" and w.answer is not None]
     assert signed_up, "nobody signed up while the mail directory was unwritable"
-    while min(delivered(maildir, signed_up).values()) == 0:
+    outbox = ("SELECT count(*) FILTER (WHERE last_error IS NOT NULL), count(*) FILTER (WHERE sent_at IS NULL) "
+              f"FROM identity.mail_outbox WHERE recipient = ANY('{{{','.join(signed_up)}}}')")
+    # Recovered when the last mail the fault held back is in the maildir and marked sent.
+    while True:
+        missing = [recipient for recipient, count in delivered(maildir, signed_up).items() if count == 0]
+        failed_sends, unsent = (int(n) for n in stack.postgres.query(outbox)[0])
+        if not missing and unsent == 0:
+            break
         assert time.monotonic() - restored < MAIL_RECOVERY_BOUND, (
-            f"verification mail missing {MAIL_RECOVERY_BOUND} s after the mail directory came back: "
-            f"{[r for r, n in delivered(maildir, signed_up).items() if n == 0]}")
+            f"{MAIL_RECOVERY_BOUND} s after the mail directory came back, {unsent} mails unsent, none in the "
+            f"maildir for {missing}")
         time.sleep(0.2)
-    # Recovered when the last mail the fault held back is in the maildir.
     measured.recovery = max(measured.recovery, time.monotonic() - restored)
-    recipients = ",".join(signed_up)
-    failed_sends, unsent = stack.postgres.query(
-        "SELECT count(*) FILTER (WHERE last_error IS NOT NULL), count(*) FILTER (WHERE sent_at IS NULL) "
-        f"FROM identity.mail_outbox WHERE recipient = ANY('{{{recipients}}}')")[0]
-    assert int(failed_sends) > 0, "no send failed: the mail fault did not reach the delivery worker"
-    assert int(unsent) == 0
+    assert failed_sends > 0, "no send failed: the mail fault did not reach the delivery worker"
