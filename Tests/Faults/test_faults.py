@@ -72,7 +72,7 @@ def test_postgres_stopped_and_started(stack, people, figures, mode):
     assert measured.failed, "nothing failed while PostgreSQL was down: the fault did not reach the client"
 
 
-@pytest.mark.parametrize("name", ["social", "identity"])
+@pytest.mark.parametrize("name", ["identity", "family", "social", "gamification"])
 def test_service_killed_and_restarted(stack, people, figures, name):
     service = stack.services[name]
     _, measured = under_fault(stack, people, figures, f"kindred-{name} SIGKILLed and restarted",
