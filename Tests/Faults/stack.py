@@ -93,12 +93,15 @@ class Service:
             "--mail", f"maildir:{env('KINDRED_FAULTS_MAILDIR')}", "--drain-timeout", "5", *peers]
         self.environment = {**os.environ, **read_env_file(pathlib.Path(env("KINDRED_FAULTS_ENV_DIR"), f"{name}.env"))}
         self.log = pathlib.Path(env("KINDRED_FAULTS_LOG_DIR"), f"kindred-{name}.log")
+        # Tests/Faults/run stops whatever a pidfile still names when pytest is gone (killed, interrupted).
+        self.pidfile = self.log.with_suffix(".pid")
 
     def start(self):
         with open(self.log, "ab") as log:
             self.process = subprocess.Popen(as_run_user(self.command), env=self.environment, cwd="/",
                                             stdin=subprocess.DEVNULL, stdout=log, stderr=log,
                                             start_new_session=True)
+        self.pidfile.write_text(f"{self.process.pid}\n")
 
     def signal(self, number):
         self.process.send_signal(number)
