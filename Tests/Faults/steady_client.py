@@ -129,7 +129,8 @@ class SteadyClient:
             attempts = list(self.attempts)
         latest = instant
         for caller in self.callers:
-            answered = [a.ended for a in attempts if a.caller == caller.caller and a.code is None and a.started >= instant]
+            answered = [a.ended for a in attempts
+                        if a.caller == caller.caller and a.code is None and a.started >= instant]
             if not answered:
                 return None
             latest = max(latest, min(answered))

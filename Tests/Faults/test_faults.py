@@ -13,7 +13,7 @@ import pytest
 
 from checks import check_retries_answer_the_first_result, check_statuses, check_writes, figures
 from steady_client import WRITE_DEADLINE
-from workload import steady_client
+from workload import steady_client, write_addresses
 
 BASELINE = 1.5
 AFTER = 1.0
@@ -57,10 +57,7 @@ def under_fault(stack, people, figures_out, fault, inject, repair, hold):
     figures_out.append(measured)
     check_statuses(client)
     check_writes(stack.postgres, client)
-    addresses = {"SendMessage": stack.services["social"].address,
-                 "CreateCalendarEvent": stack.services["family"].address,
-                 "RegisterAccount": stack.services["identity"].address}
-    check_retries_answer_the_first_result(client, addresses)
+    check_retries_answer_the_first_result(client, write_addresses(stack))
     return client, measured
 
 

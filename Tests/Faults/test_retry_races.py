@@ -8,15 +8,13 @@ import grpc
 
 from checks import check_writes
 from steady_client import SteadyClient
-from workload import calendar_event, message, sign_up
+from workload import calendar_event, message, sign_up, write_addresses
 
 COPIES = 6
 
 
 def test_copies_of_a_write_sent_at_once_are_answered_with_one_result(stack, people):
-    addresses = {"SendMessage": stack.services["social"].address,
-                 "CreateCalendarEvent": stack.services["family"].address,
-                 "RegisterAccount": stack.services["identity"].address}
+    addresses = write_addresses(stack)
     client = SteadyClient()
     for write in (message(people.ada_token, people.ben_id), calendar_event(people.ada_token, people.profile_id),
                   sign_up()):

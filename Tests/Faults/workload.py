@@ -84,6 +84,13 @@ def sign_up():
                  lambda response: response.account.user_id)
 
 
+def write_addresses(stack):
+    """Where each kind of write goes."""
+    return {"SendMessage": stack.services["social"].address,
+            "CreateCalendarEvent": stack.services["family"].address,
+            "RegisterAccount": stack.services["identity"].address}
+
+
 def steady_client(stack, people):
     """The callers, one channel each: every service is written to or read from all the time."""
     address = {name: service.address for name, service in stack.services.items()}
