@@ -5,7 +5,7 @@ import shutil
 
 import pytest
 
-from conftest import SERVICES, drop_database, provision, psql, refused, run_script
+from conftest import SERVICES, drop_database, psql, refused, role_urls, run_script
 
 COPY = "ops_restored"
 
@@ -109,3 +109,8 @@ def test_backup_refuses_an_unknown_service(tmp_path):
 def test_backup_refuses_without_a_database(tmp_path):
     refused(run_script("backup", str(tmp_path / "new"), KINDRED_PG_DIR=str(tmp_path / "nowhere")),
             "no database URL")
+
+
+def test_restore_refuses_a_database_name_beside_database_urls(live_backup):
+    refused(run_script("restore", "--database", COPY, str(live_backup[1]), **role_urls("kindred")),
+            "--database is for the local cluster")
