@@ -1,6 +1,9 @@
 """deploy/ops/smoke: passes on the healthy stack, fails naming the service that is down, refuses without a
 client secret."""
 
+import os
+import pathlib
+import signal
 import socket
 
 from conftest import SERVICES, refused, run_script, targets
@@ -28,6 +31,21 @@ def test_smoke_fails_naming_the_service_that_is_down():
     failures = [line for line in result.stderr.splitlines()[1:] if line.startswith("smoke: ")]
     assert len(failures) == 1 and failures[0].startswith(f"smoke: gamification  {down}"), result.stderr
     assert "UNAVAILABLE" in failures[0]
+
+
+def test_smoke_fails_naming_a_service_that_hangs():
+    pid = int(pathlib.Path(os.environ["KINDRED_OPS_RUN_DIR"], "kindred-social.pid").read_text())
+    os.kill(pid, signal.SIGSTOP)
+    try:
+        result = run_script("smoke")
+    finally:
+        os.kill(pid, signal.SIGCONT)
+    assert result.returncode == 1
+    failures = [line for line in result.stderr.splitlines()[1:] if line.startswith("smoke: ")]
+    assert len(failures) == 1 and failures[0].startswith("smoke: social "), result.stderr
+    # grpcio gives up on a server that accepts but never sends its SETTINGS as UNAVAILABLE.
+    assert "UNAVAILABLE" in failures[0] or "DEADLINE_EXCEEDED" in failures[0]
+    assert run_script("smoke").returncode == 0
 
 
 def test_smoke_fails_when_identity_refuses_the_client(tmp_path):
