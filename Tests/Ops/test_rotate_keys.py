@@ -1,7 +1,6 @@
 """deploy/ops/rotate-keys: after a rotation identity signs new tokens with the new key, both keys verify on every
 service, and the old key stays published for as long as any token it signed lives."""
 
-import datetime
 import time
 
 import grpc
