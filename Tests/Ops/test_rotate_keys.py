@@ -6,6 +6,7 @@ import time
 import grpc
 import pytest
 
+from accounts_support import PASSWORD
 from conftest import SERVICES, psql, refused, run_script, targets
 from kindred.identity.v1 import identity_pb2
 from stack_support import claims, key_id, protected_read, signed_up, stubs
@@ -29,7 +30,6 @@ def sign_in(identity, username, password):
 
 
 def test_rotation_keeps_old_tokens_valid_and_new_tokens_verify_everywhere(services):
-    from accounts_support import PASSWORD
     identity = services["identity"]
     user_id, email, old_token = signed_up(identity, 30)
     old_kid = key_id(old_token)
