@@ -98,8 +98,9 @@ def smoke_reads(stack, token):
     nobody = str(uuid.uuid4())
     return {
         "identity": lambda: f"{len(stack.call('identity', 'GetSigningKeys').get('keys', []))} signing keys",
-        "family": lambda: "parental controls status of an unknown user: "
-        + str(stack.call("family", "GetParentalControlsStatus", {"user_id": nobody}, token).get("status", {})),
+        "family": lambda: "parental controls of an unknown user active: "
+        + str(stack.call("family", "GetParentalControlsStatus", {"user_id": nobody}, token)
+              .get("status", {}).get("active", False)),
         "social": lambda: "AreFriends of two unknown users: "
         + str(stack.call("social", "AreFriends", {"user_id": nobody, "other_user_id": str(uuid.uuid4())},
                          token).get("friends", False)),
