@@ -1,0 +1,83 @@
+import Foundation
+import KindredHandlers
+import KindredPostgres
+import KindredRPC
+@testable import ServiceTestSupport
+import Testing
+
+/// The people and things the matrix calls about: an owner and a follower of a baby profile (with an event, a
+/// registry item, a comment, a photo and a name suggestion on it), a minor with a guardian, another family's
+/// adult, a conversation, a private social event, a challenge, an approval request and friend requests.
+struct Cast: Sendable {
+    var ownerID = "", followerID = "", strangerID = "", guardianID = "", minorID = ""
+    var profile = "", event = "", item = "", comment = "", photo = "", suggestion = ""
+    var conversation = "", socialEvent = "", challenge = "", approval = "", guardianLink = ""
+    /// Pending friend requests, one for each method that ends one: the follower's and the guardian's to the
+    /// owner (to accept, to decline), the owner's to the stranger (to cancel).
+    var acceptRequest = "", declineRequest = "", cancelRequest = ""
+    var ownerUsername = ""
+
+    /// The same cast with every thing and the minor replaced by ids that name nothing: what a caller who may
+    /// not see a thing must be answered as.
+    var nothing: Cast {
+        var copy = self
+        for path in [
+            \Cast.profile, \.event, \.item, \.comment, \.photo, \.suggestion, \.conversation, \.socialEvent,
+            \.challenge, \.approval, \.guardianLink, \.acceptRequest, \.declineRequest,
+            \.cancelRequest, \.minorID,
+        ] {
+            copy[keyPath: path] = UUIDv7.generate(at: Date())
+        }
+        return copy
+    }
+}
+
+/// Makes the cast's things through the services' own RPCs (and one SQL row: a photo's bytes are not needed).
+struct CastMaker {
+    let stack: GamificationTestStack
+    let matrix: MatrixServer
+
+    func profileWorld(into cast: inout Cast, owner: TestUser, follower: TestUser) async throws {
+        let base = stack.social.base
+        cast.profile = try await base.babyProfile(ownedBy: owner, followers: [follower]).description
+        let later = Int(Date().timeIntervalSince1970) + 30 * 86_400
+        cast.event = try await id(
+            "FamilyService/CreateCalendarEvent",
+            [
+                "request_id": .text(UUIDv7.generate(at: Date())), "profile_id": .text(cast.profile),
+                "event.name": "Scan", "event.start_time.seconds": .number(later), "event.time_zone": "UTC",
+            ], owner)
+        cast.item = try await id(
+            "FamilyService/CreateRegistryItem",
+            [
+                "request_id": .text(UUIDv7.generate(at: Date())), "profile_id": .text(cast.profile),
+                "item.name": "Pram",
+            ],
+            owner)
+        cast.comment = try await id(
+            "FamilyService/AddComment",
+            [
+                "request_id": .text(UUIDv7.generate(at: Date())), "target.profile_id": .text(cast.profile),
+                "target.calendar_event_id": .text(cast.event), "text": "See you there",
+            ], follower)
+        cast.suggestion = try await id(
+            "GamificationService/SuggestBabyName",
+            ["profile_id": .text(cast.profile), "name": "Ada", "gender": 1], follower)
+        cast.photo = UUIDv7.generate(at: Date())
+        try await stack.pool.query(
+            """
+            INSERT INTO family.baby_photos
+                (profile_id, photo_id, uploaded_by, media_type, width, height, byte_count, request_id, created_at)
+            VALUES (\(cast.profile)::uuid, \(cast.photo)::uuid, \(owner.id)::uuid, 'image/png', 1, 1, 1,
+                    \(cast.photo), now())
+            """)
+    }
+
+    /// The id in the response of `method` called as `user` (the first field of the first field).
+    func id(_ method: String, _ fields: [String: FieldValue], _ user: TestUser, at path: [Int] = [1, 1])
+        async throws -> String
+    {
+        let answer = try await matrix.call(method, fields, token: user.accessToken)
+        return try #require(answer.text(at: path), "making the cast: \(method) answered \(answer)")
+    }
+}
