@@ -7,13 +7,16 @@ import Testing
 
 /// The people and things the matrix calls about: an owner and a follower of a baby profile (with an event, a
 /// registry item, a comment, a photo and a name suggestion on it), a minor with a guardian, another family's
-/// adult, a conversation, a private social event, a challenge, an approval request and friend requests.
+/// adult, a bystander, a conversation, a private social event, the owner's challenge the follower (a friend)
+/// joined, an approval request and friend requests.
 struct Cast: Sendable {
     var ownerID = "", followerID = "", strangerID = "", guardianID = "", minorID = ""
+    /// An adult nobody calls as: the one others befriend, follow, block and report.
+    var bystanderID = ""
     var profile = "", event = "", item = "", comment = "", photo = "", suggestion = ""
     var conversation = "", socialEvent = "", challenge = "", approval = "", guardianLink = ""
-    /// Pending friend requests, one for each method that ends one: the follower's and the guardian's to the
-    /// owner (to accept, to decline), the owner's to the stranger (to cancel).
+    /// Pending friend requests, one for each method that ends one: the stranger's and the guardian's to the
+    /// owner (to accept, to decline), the owner's to the minor (to cancel). The follower is the owner's friend.
     var acceptRequest = "", declineRequest = "", cancelRequest = ""
     var ownerUsername = ""
 
@@ -78,6 +81,7 @@ struct CastMaker {
         async throws -> String
     {
         let answer = try await matrix.call(method, fields, token: user.accessToken)
-        return try #require(answer.text(at: path), "making the cast: \(method) answered \(answer)")
+        return try #require(
+            answer.text(at: path), "making the cast: \(method) answered \(answer) “\(answer.message)”")
     }
 }

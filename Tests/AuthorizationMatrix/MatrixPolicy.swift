@@ -28,9 +28,8 @@ enum MatrixPolicy: Sendable {
     case conversationMember
     /// Exactly these callers; anyone else with an account (admins too) gets `others`, a service PERMISSION_DENIED.
     case only(Set<CallerKind>, others: Expectation)
-    /// Each caller's answer named; anyone else with an account is told the thing does not exist, a service not
-    /// named is refused.
-    case each([CallerKind: Expectation])
+    /// Each caller's answer named; anyone else with an account gets `others`, a service not named is refused.
+    case each([CallerKind: Expectation], others: Expectation = .hidden)
 }
 
 /// What a cell must answer.
@@ -42,6 +41,8 @@ enum Expectation: Equatable, CustomStringConvertible {
     case denied
     /// NOT_FOUND, exactly as for an id that names nothing.
     case hidden
+    /// PERMISSION_DENIED, exactly as for an id that names nothing: the refusal says nothing of the thing.
+    case deniedAsForNothing
 
     var description: String {
         switch self {
@@ -49,6 +50,7 @@ enum Expectation: Equatable, CustomStringConvertible {
         case .unauthenticated: "UNAUTHENTICATED"
         case .denied: "PERMISSION_DENIED"
         case .hidden: "NOT_FOUND as for nothing"
+        case .deniedAsForNothing: "PERMISSION_DENIED as for nothing"
         }
     }
 }
@@ -63,6 +65,7 @@ extension MatrixRow {
             // nothing but the way out of child mode.
             return readOnly || childModeMayCall ? expectation(for: .owner, readOnly: readOnly) : .denied
         }
+        if usersOnly && caller == .admin { return .denied }
         return policy.expectation(for: caller)
     }
 }
@@ -88,8 +91,8 @@ extension MatrixPolicy {
             return !hasAccount ? .denied : [.owner, .follower].contains(caller) ? .allowed : .hidden
         case .only(let allowed, let others):
             return allowed.contains(caller) ? .allowed : hasAccount ? others : .denied
-        case .each(let answers):
-            return answers[caller] ?? (hasAccount ? .hidden : .denied)
+        case .each(let answers, let others):
+            return answers[caller] ?? (hasAccount ? others : .denied)
         }
     }
 

@@ -15,20 +15,23 @@ struct MatrixRow: Sendable {
     var last = false
     /// Callable with a child-mode token though it changes something (`childModeMethods`).
     var childModeMayCall = false
-    /// The method answers an allowed caller NOT_FOUND about something of its own (an invitation token, an
-    /// arrival not announced yet): that answer is past authorization too.
-    var allowedNotFound = false
+    /// The NOT_FOUND reasons the method answers an allowed caller about something of its own (an unknown
+    /// link, an arrival not announced yet): past authorization too. Any other NOT_FOUND fails the cell.
+    var allowedNotFound: Set<String> = []
+    /// Role `user` only (`authenticatedCaller(as: .user)`): an admin's account is refused, not told the
+    /// profile does not exist.
+    var usersOnly = false
 }
 
 /// A row; `fields` gets the cast.
 func row(
     _ method: String, _ policy: MatrixPolicy, fresh: Bool = false, last: Bool = false,
-    childMode: Bool = false, notFound: Bool = false,
+    childMode: Bool = false, usersOnly: Bool = false, notFound: Set<String> = [],
     _ fields: @escaping @Sendable (Cast) -> [String: FieldValue] = { _ in [:] }
 ) -> MatrixRow {
     MatrixRow(
         method: method, policy: policy, fields: fields, fresh: fresh, last: last, childModeMayCall: childMode,
-        allowedNotFound: notFound)
+        allowedNotFound: notFound, usersOnly: usersOnly)
 }
 
 /// A new idempotency key, so every cell asks for a new change.

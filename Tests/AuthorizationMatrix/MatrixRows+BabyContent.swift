@@ -35,16 +35,19 @@ extension MatrixRows {
         row("FamilyService/PurchaseRegistryItem", .profileFollower, fresh: true, onItem),
         // The buyer or an owner; an item nobody bought comes back unchanged to any member.
         row("FamilyService/UndoRegistryPurchase", .profileMember, onItem),
-        row("FamilyService/UploadPhoto", .profileOwner) { cast in
+        row("FamilyService/UploadPhoto", .profileOwner, usersOnly: true) { cast in
             ["metadata.request_id": newRequestID, "metadata.profile_id": .text(cast.profile)]
         },
-        row("FamilyService/GetPhoto", .profileMember, onPhoto),
-        row("FamilyService/DownloadPhoto", .profileMember, onPhoto),
-        row("FamilyService/ListPhotos", .profileMember, onProfile),
-        row("FamilyService/UpdatePhotoCaption", .profileOwner) { cast in
+        row("FamilyService/GetPhoto", .profileMember, usersOnly: true, onPhoto),
+        // The cast's photo is a row without bytes on disk: the download finds nothing to send.
+        row(
+            "FamilyService/DownloadPhoto", .profileMember, usersOnly: true, notFound: ["PHOTO_NOT_FOUND"],
+            onPhoto),
+        row("FamilyService/ListPhotos", .profileMember, usersOnly: true, onProfile),
+        row("FamilyService/UpdatePhotoCaption", .profileOwner, usersOnly: true) { cast in
             onPhoto(cast).merging(["caption": "First smile"]) { $1 }
         },
-        row("FamilyService/DeletePhoto", .profileOwner, fresh: true, onPhoto),
+        row("FamilyService/DeletePhoto", .profileOwner, fresh: true, usersOnly: true, onPhoto),
         row("FamilyService/SquishPhoto", .profileMember, onPhoto),
         row("FamilyService/UnsquishPhoto", .profileMember, onPhoto),
     ]

@@ -19,13 +19,19 @@ extension MatrixRows {
             ]
         },
         row("FamilyService/ListBabyProfileInvitations", .profileOwner, onProfile),
-        row("FamilyService/ResendBabyProfileInvitation", .profileOwner, notFound: true) { cast in
+        row(
+            "FamilyService/ResendBabyProfileInvitation", .profileOwner,
+            notFound: ["BABY_INVITATION_NOT_FOUND"]
+        ) { cast in
             ["profile_id": .text(cast.profile), "invitation_id": newRequestID]
         },
-        row("FamilyService/RevokeBabyProfileInvitation", .profileOwner, notFound: true) { cast in
+        row(
+            "FamilyService/RevokeBabyProfileInvitation", .profileOwner,
+            notFound: ["BABY_INVITATION_NOT_FOUND"]
+        ) { cast in
             ["profile_id": .text(cast.profile), "invitation_id": newRequestID]
         },
-        row("FamilyService/AcceptBabyProfileInvitation", .account, notFound: true) { _ in
+        row("FamilyService/AcceptBabyProfileInvitation", .account, notFound: ["LINK_UNKNOWN"]) { _ in
             ["token": "no-such-link"]
         },
         row("FamilyService/ListBabyProfileMembers", .profileMember, onProfile),
@@ -33,19 +39,26 @@ extension MatrixRows {
         row("FamilyService/RemoveBabyProfileMember", .profileOwner, fresh: true) { cast in
             ["profile_id": .text(cast.profile), "user_id": .text(cast.followerID)]
         },
-        row("FamilyService/GetHome", .profileMember, onProfile),
-        row("FamilyService/ListSuggestions", .profileOwner, onProfile),
-        row("FamilyService/WatchProfileActivity", .profileMember) { cast in
+        row("FamilyService/GetHome", .profileMember, usersOnly: true, onProfile),
+        row("FamilyService/ListSuggestions", .profileOwner, usersOnly: true, onProfile),
+        row("FamilyService/WatchProfileActivity", .profileMember, usersOnly: true) { cast in
             ["profile_ids": .texts([cast.profile])]
         },
-        // The arrival is not announced in the cast: a member's reads of it are ARRIVAL_NOT_FOUND.
-        row("FamilyService/AnnounceArrival", .profileOwner, onProfile),
-        row("FamilyService/UpdateArrival", .profileOwner, notFound: true, onProfile),
-        row("FamilyService/GetArrival", .profileMember, notFound: true, onProfile),
-        row("FamilyService/SquishArrival", .profileMember, notFound: true, onProfile),
-        row("FamilyService/UnsquishArrival", .profileMember, notFound: true, onProfile),
-        row("FamilyService/GetArrivalShare", .profileOwner, notFound: true, onProfile),
+        // Until AnnounceArrival's row announces it, a member's reads of the arrival are ARRIVAL_NOT_FOUND.
+        row("FamilyService/AnnounceArrival", .profileOwner, arrival),
+        row("FamilyService/UpdateArrival", .profileOwner, notFound: ["ARRIVAL_NOT_FOUND"], arrival),
+        row("FamilyService/GetArrival", .profileMember, notFound: ["ARRIVAL_NOT_FOUND"], onProfile),
+        row("FamilyService/SquishArrival", .profileMember, notFound: ["ARRIVAL_NOT_FOUND"], onProfile),
+        row("FamilyService/UnsquishArrival", .profileMember, notFound: ["ARRIVAL_NOT_FOUND"], onProfile),
+        row("FamilyService/GetArrivalShare", .profileOwner, notFound: ["ARRIVAL_NOT_FOUND"], onProfile),
     ]
+
+    @Sendable static func arrival(_ cast: Cast) -> [String: FieldValue] {
+        [
+            "profile_id": .text(cast.profile), "arrival.name": "Ada", "arrival.birth_date.year": 2026,
+            "arrival.birth_date.month": 1, "arrival.birth_date.day": 2,
+        ]
+    }
 
     @Sendable static func onProfile(_ cast: Cast) -> [String: FieldValue] {
         ["profile_id": .text(cast.profile)]

@@ -7,13 +7,10 @@ extension MatrixRows {
         row("FamilyService/InviteGuardian", .only([], others: .denied)) { _ in
             ["request_id": newRequestID, "guardian_email": "someone@example.com"]
         },
-        row("FamilyService/AcceptGuardianInvitation", .account, notFound: true) { _ in
+        row("FamilyService/AcceptGuardianInvitation", .account, notFound: ["LINK_UNKNOWN"]) { _ in
             ["token": "no-such-token"]
         },
         row("FamilyService/ListGuardianLinks", .account),
-        row("FamilyService/RemoveGuardianLink", .only([.guardian], others: .hidden), last: true) { cast in
-            ["link_id": .text(cast.guardianLink)]
-        },
         row("FamilyService/SetGuardianPin", .minorsGuardian(principals: .hidden)) { cast in
             ["minor_user_id": .text(cast.minorID), "pin": "2580", "pin_confirmation": "2580"]
         },
@@ -23,6 +20,10 @@ extension MatrixRows {
         row("FamilyService/RequestGuardianPinReset", .minorsGuardian(principals: .hidden), last: true) {
             cast in
             ["minor_user_id": .text(cast.minorID)]
+        },
+        // Ends the guardian link every guardian row needs: the last row of all.
+        row("FamilyService/RemoveGuardianLink", .each([.guardian: .allowed, .service: .hidden]), last: true) {
+            cast in ["link_id": .text(cast.guardianLink)]
         },
         row("FamilyService/ResetGuardianPin", .publicMethod),
         // A guardian without a PIN session is refused; services and admins read the settings.
@@ -73,9 +74,10 @@ extension MatrixRows {
         },
         row("FamilyService/WatchNotifications", .account),
         row("FamilyService/RegisterPushDevice", .account) { _ in
-            ["platform": 2, "device_token": "fcm-device-token", "push_enabled": true]
+            ["platform": 2, "device_token": newRequestID, "push_enabled": true]
         },
-        row("FamilyService/UnregisterPushDevice", .account, notFound: true) { _ in ["device_id": newRequestID]
+        row("FamilyService/UnregisterPushDevice", .account, notFound: ["PUSH_DEVICE_NOT_FOUND"]) { _ in
+            ["device_id": newRequestID]
         },
         row("FamilyService/GetNotificationSettings", .account),
         row("FamilyService/UpdateNotificationSettings", .account) { _ in ["settings.weekly_summary": true] },

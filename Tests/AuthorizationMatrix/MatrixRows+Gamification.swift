@@ -16,15 +16,20 @@ extension MatrixRows {
                 "duration_days": 7, "difficulty": 1,
             ]
         },
-        row("GamificationService/InviteToChallenge", .only([.owner], others: .hidden)) { cast in
+        // The owner's challenge, which the follower joined by invitation (the follower's cell names
+        // themself: INVALID_ARGUMENT SELF_NOT_ALLOWED, past authorization).
+        row("GamificationService/InviteToChallenge", .only([.owner, .follower], others: .hidden)) { cast in
             ["challenge_id": .text(cast.challenge), "user_id": .text(cast.followerID)]
         },
-        row("GamificationService/RespondToChallengeInvitation", .account, notFound: true) { cast in
+        row(
+            "GamificationService/RespondToChallengeInvitation",
+            .each([.owner: .allowed, .follower: .allowed])
+        ) { cast in
             ["challenge_id": .text(cast.challenge), "accept": true]
         },
         row("GamificationService/ListChallenges", .account),
-        row("GamificationService/ForfeitChallenge", .only([.owner], others: .hidden), last: true) { cast in
-            ["challenge_id": .text(cast.challenge)]
+        row("GamificationService/ForfeitChallenge", .only([.owner, .follower], others: .hidden), last: true) {
+            cast in ["challenge_id": .text(cast.challenge)]
         },
         row("GamificationService/GetActiveRestrictions", .account),
         row("GamificationService/CreatePopularChallenge", .adminOnly) { _ in
@@ -34,13 +39,15 @@ extension MatrixRows {
             ]
         },
         row("GamificationService/ListPopularChallenges", .account),
-        row("GamificationService/JoinPopularChallenge", .account, notFound: true) { _ in
+        row("GamificationService/JoinPopularChallenge", .account, notFound: ["CHALLENGE_NOT_FOUND"]) { _ in
             ["challenge_id": newRequestID]
         },
-        row("GamificationService/GetChallengeLeaderboard", .only([.owner], others: .hidden)) { cast in
+        row("GamificationService/GetChallengeLeaderboard", .only([.owner, .follower], others: .hidden)) {
+            cast in
             ["challenge_id": .text(cast.challenge)]
         },
-        row("GamificationService/WatchChallengeLeaderboard", .only([.owner], others: .hidden)) { cast in
+        row("GamificationService/WatchChallengeLeaderboard", .only([.owner, .follower], others: .hidden)) {
+            cast in
             ["challenge_id": .text(cast.challenge)]
         },
         row("GamificationService/GetCoinBalance", .account),

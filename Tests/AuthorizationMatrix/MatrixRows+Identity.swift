@@ -2,7 +2,9 @@ extension MatrixRows {
     /// identity.proto: the public sign-in surface, the caller's own account, admins and services.
     static let identity: [MatrixRow] = [
         row("IdentityService/RegisterAccount", .publicMethod),
-        row("IdentityService/VerifyEmail", .publicMethod) { _ in ["token": "no-such-token"] },
+        row("IdentityService/VerifyEmail", .publicMethod, notFound: ["LINK_UNKNOWN"]) { _ in
+            ["token": "no-such-token"]
+        },
         row("IdentityService/ResendVerification", .publicMethod),
         row("IdentityService/Token", .publicMethod),
         row("IdentityService/RevokeToken", .publicMethod),
@@ -12,9 +14,14 @@ extension MatrixRows {
         row("IdentityService/ResetPassword", .publicMethod),
         row("IdentityService/ChangeDateOfBirth", .account),
         row("IdentityService/ConfirmDateOfBirthChange", .publicMethod),
-        row("IdentityService/GetMe", .account),
+        // A service's token names no account: there is none to show it.
+        row("IdentityService/GetMe", .each([.service: .hidden], others: .allowed)),
         row("IdentityService/GetAccount", .anyCaller) { cast in ["user_id": .text(cast.ownerID)] },
-        row("IdentityService/GetAgeRange", .anyCaller) { cast in ["user_id": .text(cast.minorID)] },
+        // The user, admins and services; anyone else is refused alike whether the user exists or not.
+        row(
+            "IdentityService/GetAgeRange",
+            .each([.service: .allowed, .admin: .allowed], others: .deniedAsForNothing)
+        ) { cast in ["user_id": .text(cast.minorID)] },
         row("IdentityService/SearchUsers", .anyCaller) { cast in
             ["username_prefix": .text(cast.ownerUsername)]
         },
