@@ -22,10 +22,19 @@ enum CallerKind: String, CaseIterable, Sendable {
     case admin = "admin"
 
     /// Tokens no protected method may accept: every one of them gets UNAUTHENTICATED.
-    var isUnauthenticated: Bool {
+    var isUnauthenticated: Bool { refusalReason != nil }
+
+    /// The `ErrorInfo.reason` the shared layer refuses this token with, so each crafted token is shown to fail
+    /// the check it was made for (a tampered token on its signature, not on its shape).
+    var refusalReason: String? {
         switch self {
-        case .noToken, .malformed, .tampered, .algNone, .expired, .unknownKey: true
-        default: false
+        case .noToken: "TOKEN_MISSING"
+        case .malformed: "TOKEN_MALFORMED"
+        case .tampered: "TOKEN_BAD_SIGNATURE"
+        case .algNone: "TOKEN_UNSUPPORTED_ALGORITHM"
+        case .expired: "TOKEN_EXPIRED"
+        case .unknownKey: "TOKEN_UNKNOWN_KEY_ID"
+        default: nil
         }
     }
 }

@@ -13,7 +13,7 @@ struct MatrixCell: Sendable {
 
     var passed: Bool {
         switch expected {
-        case .unauthenticated: return answer.code == .unauthenticated
+        case .unauthenticated: return answer.code == .unauthenticated && answer.reason == caller.refusalReason
         case .denied: return answer.code == .permissionDenied
         case .deniedAsForNothing: return answer.code == .permissionDenied && answer == answerForNothing
         case .hidden: return answer.code == .notFound && answer == answerForNothing
