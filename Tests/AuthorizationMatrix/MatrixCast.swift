@@ -20,14 +20,14 @@ struct Cast: Sendable {
     var acceptRequest = "", declineRequest = "", cancelRequest = ""
     var ownerUsername = ""
 
-    /// The same cast with every thing and the minor replaced by ids that name nothing: what a caller who may
-    /// not see a thing must be answered as.
+    /// The same cast with every thing and every person replaced by ids that name nothing: what a caller who
+    /// may not see a thing must be answered as.
     var nothing: Cast {
         var copy = self
         for path in [
             \Cast.profile, \.event, \.item, \.comment, \.photo, \.suggestion, \.conversation, \.socialEvent,
             \.challenge, \.approval, \.guardianLink, \.acceptRequest, \.declineRequest,
-            \.cancelRequest, \.minorID,
+            \.cancelRequest, \.minorID, \.ownerID, \.followerID, \.strangerID, \.guardianID, \.bystanderID,
         ] {
             copy[keyPath: path] = UUIDv7.generate(at: Date())
         }

@@ -4,7 +4,7 @@ extension MatrixRows {
         row("FamilyService/GetProfile", .anyCaller) { cast in ["user_id": .text(cast.ownerID)] },
         row("FamilyService/UpdateProfile", .account),
         // A minor invites; the cast's callers are adults.
-        row("FamilyService/InviteGuardian", .only([], others: .denied)) { _ in
+        row("FamilyService/InviteGuardian", .only([], others: .deniedAsForNothing)) { _ in
             ["request_id": newRequestID, "guardian_email": "someone@example.com"]
         },
         row("FamilyService/AcceptGuardianInvitation", .account, notFound: ["LINK_UNKNOWN"]) { _ in
@@ -48,7 +48,7 @@ extension MatrixRows {
                 "controls.content_filtering": true,
             ]
         },
-        row("FamilyService/CreateApprovalRequest", .only([.service], others: .denied)) { cast in
+        row("FamilyService/CreateApprovalRequest", .only([.service], others: .deniedAsForNothing)) { cast in
             [
                 "minor_user_id": .text(cast.minorID), "kind": 1, "subject_id": newRequestID,
                 "summary": "A picnic",

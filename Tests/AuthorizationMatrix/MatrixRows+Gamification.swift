@@ -67,7 +67,7 @@ extension MatrixRows {
         row("GamificationService/LikeBabyNameSuggestion", .profileMember) { cast in
             ["profile_id": .text(cast.profile), "suggestion_id": .text(cast.suggestion)]
         },
-        row("GamificationService/GetActivityCounters", .only([.owner], others: .denied)) { cast in
+        row("GamificationService/GetActivityCounters", .only([.owner], others: .deniedAsForNothing)) { cast in
             ["user_id": .text(cast.ownerID)]
         },
         row("GamificationService/SetRewardSetup", .each([.guardian: .allowed])) { cast in

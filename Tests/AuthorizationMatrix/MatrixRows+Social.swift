@@ -17,18 +17,19 @@ extension MatrixRows {
         },
         row("SocialService/ListFriends", .account),
         row("SocialService/ListFriendRequests", .account),
-        row("SocialService/AreFriends", .only([.owner, .follower, .service], others: .denied)) { cast in
+        row("SocialService/AreFriends", .only([.owner, .follower, .service], others: .deniedAsForNothing)) {
+            cast in
             ["user_id": .text(cast.ownerID), "other_user_id": .text(cast.followerID)]
         },
         row("SocialService/Follow", .account) { cast in ["user_id": .text(cast.bystanderID)] },
         row("SocialService/Unfollow", .account) { cast in ["user_id": .text(cast.bystanderID)] },
-        row("SocialService/ListFollowers", .only([.owner], others: .denied)) { cast in
+        row("SocialService/ListFollowers", .only([.owner], others: .deniedAsForNothing)) { cast in
             ["user_id": .text(cast.ownerID)]
         },
-        row("SocialService/ListFollowing", .only([.owner], others: .denied)) { cast in
+        row("SocialService/ListFollowing", .only([.owner], others: .deniedAsForNothing)) { cast in
             ["user_id": .text(cast.ownerID)]
         },
-        row("SocialService/IsFollowing", .only([.follower, .service], others: .denied)) { cast in
+        row("SocialService/IsFollowing", .only([.follower, .service], others: .deniedAsForNothing)) { cast in
             ["follower_user_id": .text(cast.followerID), "user_ids": .texts([cast.ownerID])]
         },
         row("SocialService/BlockUser", .account) { cast in ["user_id": .text(cast.bystanderID)] },
