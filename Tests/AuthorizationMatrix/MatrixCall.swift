@@ -35,15 +35,21 @@ struct Answer: Equatable, CustomStringConvertible {
 struct MatrixClient {
     let clients: [String: RPCClient]
 
-    /// How long an allowed stream that sends nothing stays open before the cell takes it as admitted.
+    /// How long a stream that should admit its caller, and sends nothing, stays open before the cell takes it
+    /// as admitted. A stream that should refuse gets `answerWait`: a slow refusal on a busy machine is still a
+    /// refusal, and a stream that wrongly admits fails its cell at that deadline.
     static let openStreamWait: Duration = .seconds(2)
+    static let answerWait: Duration = .seconds(20)
 
-    func call(_ method: ProtoDescriptors.Method, request: [UInt8], token: String?) async -> Answer {
+    func call(
+        _ method: ProtoDescriptors.Method, request: [UInt8], token: String?,
+        streamWait: Duration = openStreamWait
+    ) async -> Answer {
         guard let client = clients[method.service] else {
             return Answer(code: .unimplemented, reason: nil, message: "")
         }
         let descriptor = MethodDescriptor(service: method.service, method: method.name)
-        var options = CallOptions(timeout: method.serverStreaming ? Self.openStreamWait : .seconds(20))
+        var options = CallOptions(timeout: method.serverStreaming ? streamWait : Self.answerWait)
         if let token { options.metadata.add("authorization", "Bearer \(token)") }
         do throws(RPCError) {
             if method.serverStreaming {

@@ -15,6 +15,8 @@ struct Cast: Sendable {
     var bystanderID = ""
     var profile = "", event = "", item = "", comment = "", photo = "", suggestion = ""
     var conversation = "", socialEvent = "", challenge = "", approval = "", guardianLink = ""
+    /// A popular challenge the admin created, open to everyone.
+    var popularChallenge = ""
     /// Pending friend requests, one for each method that ends one: the stranger's and the guardian's to the
     /// owner (to accept, to decline), the owner's to the minor (to cancel). The follower is the owner's friend.
     var acceptRequest = "", declineRequest = "", cancelRequest = ""
@@ -27,7 +29,8 @@ struct Cast: Sendable {
         for path in [
             \Cast.profile, \.event, \.item, \.comment, \.photo, \.suggestion, \.conversation, \.socialEvent,
             \.challenge, \.approval, \.guardianLink, \.acceptRequest, \.declineRequest,
-            \.cancelRequest, \.minorID, \.ownerID, \.followerID, \.strangerID, \.guardianID, \.bystanderID,
+            \.cancelRequest, \.popularChallenge, \.minorID, \.ownerID, \.followerID, \.strangerID,
+            \.guardianID, \.bystanderID,
         ] {
             copy[keyPath: path] = UUIDv7.generate(at: Date())
         }

@@ -39,8 +39,8 @@ extension MatrixRows {
             ]
         },
         row("GamificationService/ListPopularChallenges", .account),
-        row("GamificationService/JoinPopularChallenge", .account, notFound: ["CHALLENGE_NOT_FOUND"]) { _ in
-            ["challenge_id": newRequestID]
+        row("GamificationService/JoinPopularChallenge", .account) { cast in
+            ["challenge_id": .text(cast.popularChallenge)]
         },
         row("GamificationService/GetChallengeLeaderboard", .only([.owner, .follower], others: .hidden)) {
             cast in

@@ -32,6 +32,14 @@ struct MatrixRun: Sendable {
         try await maker.relations(
             into: &cast, owner: owner, follower: follower, stranger: stranger, guardian: guardian,
             minor: minor)
+        let popular = try await matrix.call(
+            "GamificationService/CreatePopularChallenge",
+            [
+                "request_id": newRequestID, "name": "Screen-free week", "app_id": "youtube",
+                "daily_limit_minutes": 30, "duration_days": 7, "coin_award": 50,
+            ], token: admin)
+        cast.popularChallenge = try #require(
+            popular.text(at: [1, 1]), "the admin's popular challenge: \(popular)")
         let store = SigningKeyStore(database: stack.pool, secret: FamilyTestStack.identitySecret)
         let signer = try #require(try await store.signer(unless: nil).key)
         let crafted = MatrixTokens(signer: signer, owner: owner.accessToken, ownerID: owner.id)
@@ -76,10 +84,14 @@ struct MatrixRun: Sendable {
             try await maker.profileWorld(into: &cast, owner: owner, follower: follower)
         }
         let expected = row.expectation(for: caller, readOnly: method.readOnly)
-        let answer = try await matrix.call(row.method, row.fields(cast), token: tokens[caller])
+        let wait = expected == .allowed ? MatrixClient.openStreamWait : MatrixClient.answerWait
+        let answer = try await matrix.call(
+            row.method, row.fields(cast), token: tokens[caller], streamWait: wait)
         let nothing =
             expected == .hidden || expected == .deniedAsForNothing
-            ? try await matrix.call(row.method, row.fields(cast.nothing), token: tokens[caller]) : nil
+            ? try await matrix.call(
+                row.method, row.fields(cast.nothing), token: tokens[caller], streamWait: wait)
+            : nil
         return MatrixCell(
             method: row.method, caller: caller, expected: expected, answer: answer, answerForNothing: nothing,
             streaming: method.serverStreaming, allowedNotFound: row.allowedNotFound)

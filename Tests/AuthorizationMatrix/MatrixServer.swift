@@ -37,9 +37,12 @@ struct MatrixServer: Sendable {
     }
 
     /// Calls `method` (`Service/Method`) with a request of `fields`.
-    func call(_ method: String, _ fields: [String: FieldValue], token: String?) async throws -> Answer {
+    func call(
+        _ method: String, _ fields: [String: FieldValue], token: String?,
+        streamWait: Duration = MatrixClient.openStreamWait
+    ) async throws -> Answer {
         let served = try #require(methods[method], "reflection lists no \(method)")
         let request = try RequestEncoder(descriptors: descriptors).encode(fields, as: served.inputType)
-        return await client.call(served, request: request, token: token)
+        return await client.call(served, request: request, token: token, streamWait: streamWait)
     }
 }
