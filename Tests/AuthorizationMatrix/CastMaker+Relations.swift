@@ -47,4 +47,15 @@ extension CastMaker {
         cast.cancelRequest = try await id(
             "SocialService/SendFriendRequest", ["to.user_id": .text(minor.id)], owner)
     }
+
+    /// A popular challenge, which only an admin creates and anyone joins.
+    func popularChallenge(by admin: String) async throws -> String {
+        let created = try await matrix.call(
+            "GamificationService/CreatePopularChallenge",
+            [
+                "request_id": newRequestID, "name": "Screen-free week", "app_id": "youtube",
+                "daily_limit_minutes": 30, "duration_days": 7, "coin_award": 50,
+            ], token: admin)
+        return try #require(created.text(at: [1, 1]), "the admin's popular challenge: \(created)")
+    }
 }

@@ -10,7 +10,7 @@ import Testing
 /// adult, a bystander, a conversation, a private social event, the owner's challenge the follower (a friend)
 /// joined, an approval request and friend requests.
 struct Cast: Sendable {
-    var ownerID = "", followerID = "", strangerID = "", guardianID = "", minorID = ""
+    var ownerID = "", followerID = "", minorID = ""
     /// An adult nobody calls as: the one others befriend, follow, block and report.
     var bystanderID = ""
     var profile = "", event = "", item = "", comment = "", photo = "", suggestion = ""
@@ -29,8 +29,8 @@ struct Cast: Sendable {
         for path in [
             \Cast.profile, \.event, \.item, \.comment, \.photo, \.suggestion, \.conversation, \.socialEvent,
             \.challenge, \.approval, \.guardianLink, \.acceptRequest, \.declineRequest,
-            \.cancelRequest, \.popularChallenge, \.minorID, \.ownerID, \.followerID, \.strangerID,
-            \.guardianID, \.bystanderID,
+            \.cancelRequest, \.popularChallenge, \.minorID, \.ownerID, \.followerID,
+            \.bystanderID,
         ] {
             copy[keyPath: path] = UUIDv7.generate(at: Date())
         }

@@ -25,21 +25,14 @@ struct MatrixRun: Sendable {
         let link = try await stack.social.base.link(guardian, to: minor)
         let maker = CastMaker(stack: stack, matrix: matrix)
         var cast = Cast(
-            ownerID: owner.id, followerID: follower.id, strangerID: stranger.id, guardianID: guardian.id,
+            ownerID: owner.id, followerID: follower.id,
             minorID: minor.id, bystanderID: bystander.id, guardianLink: link.linkID,
             ownerUsername: owner.username)
         try await maker.profileWorld(into: &cast, owner: owner, follower: follower)
         try await maker.relations(
             into: &cast, owner: owner, follower: follower, stranger: stranger, guardian: guardian,
             minor: minor)
-        let popular = try await matrix.call(
-            "GamificationService/CreatePopularChallenge",
-            [
-                "request_id": newRequestID, "name": "Screen-free week", "app_id": "youtube",
-                "daily_limit_minutes": 30, "duration_days": 7, "coin_award": 50,
-            ], token: admin)
-        cast.popularChallenge = try #require(
-            popular.text(at: [1, 1]), "the admin's popular challenge: \(popular)")
+        cast.popularChallenge = try await maker.popularChallenge(by: admin)
         let store = SigningKeyStore(database: stack.pool, secret: FamilyTestStack.identitySecret)
         let signer = try #require(try await store.signer(unless: nil).key)
         let crafted = MatrixTokens(signer: signer, owner: owner.accessToken, ownerID: owner.id)
