@@ -25,9 +25,12 @@ import Testing
                 cells += try await run.cells(of: row, method: matrix.methods[row.method]!)
             }
             let failures = cells.filter { !$0.passed }
+            let kinds = Dictionary(grouping: cells, by: \.expected.description).mapValues(\.count)
             print(
                 "Authorization matrix: \(rows.count) methods × \(CallerKind.allCases.count) callers, "
-                    + "\(cells.count) cells checked, \(failures.count) failed")
+                    + "\(cells.count) cells checked, \(failures.count) failed ("
+                    + kinds.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
+                    + ")")
             for failure in failures { Issue.record(Comment(rawValue: failure.failure)) }
         }
     }
