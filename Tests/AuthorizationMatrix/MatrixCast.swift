@@ -38,32 +38,34 @@ struct Cast: Sendable {
     }
 }
 
-/// Makes the cast's things through the services' own RPCs (and one SQL row: a photo's bytes are not needed).
+/// Makes the cast's things through the services' own RPCs, except the profile with its members (the stack's
+/// `babyProfile`, straight to the tables, as the baby tests do) and a photo (a row: no cell needs its bytes).
 struct CastMaker {
     let stack: GamificationTestStack
     let matrix: MatrixServer
 
+    /// A new baby profile of `owner` followed by `follower`, with a calendar event, a registry item, the
+    /// follower's comment and name suggestion, and a photo: the whole cast for a row that destroys what it names.
     func profileWorld(into cast: inout Cast, owner: TestUser, follower: TestUser) async throws {
         let base = stack.social.base
         cast.profile = try await base.babyProfile(ownedBy: owner, followers: [follower]).description
-        let later = Int(Date().timeIntervalSince1970) + 30 * 86_400
         cast.event = try await id(
             "FamilyService/CreateCalendarEvent",
             [
-                "request_id": .text(UUIDv7.generate(at: Date())), "profile_id": .text(cast.profile),
-                "event.name": "Scan", "event.start_time.seconds": .number(later), "event.time_zone": "UTC",
+                "request_id": newRequestID, "profile_id": .text(cast.profile),
+                "event.name": "Scan", "event.start_time.seconds": inAMonth, "event.time_zone": "UTC",
             ], owner)
         cast.item = try await id(
             "FamilyService/CreateRegistryItem",
             [
-                "request_id": .text(UUIDv7.generate(at: Date())), "profile_id": .text(cast.profile),
+                "request_id": newRequestID, "profile_id": .text(cast.profile),
                 "item.name": "Pram",
             ],
             owner)
         cast.comment = try await id(
             "FamilyService/AddComment",
             [
-                "request_id": .text(UUIDv7.generate(at: Date())), "target.profile_id": .text(cast.profile),
+                "request_id": newRequestID, "target.profile_id": .text(cast.profile),
                 "target.calendar_event_id": .text(cast.event), "text": "See you there",
             ], follower)
         cast.suggestion = try await id(
