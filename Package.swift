@@ -303,6 +303,16 @@ let package = Package(
             ],
             path: "Tests/GamificationServiceTests"
         ),
+        // Issue 18: every method of the four services (as reflection lists them) called by every kind of caller.
+        .testTarget(
+            name: "AuthorizationMatrixTests",
+            dependencies: [
+                "IdentityService", "KindredAPI", "KindredAuth", "KindredHandlers", "KindredMessages",
+                "KindredPostgres", "KindredRPC", "KindredRuntime", "KindredTestSupport", "ServiceTestSupport",
+            ],
+            path: "Tests/AuthorizationMatrix",
+            exclude: ["README.md"]
+        ),
         .target(
             name: "KindredEvents",
             dependencies: [

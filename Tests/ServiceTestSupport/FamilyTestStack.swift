@@ -98,7 +98,8 @@ final class FamilyTestStack: Sendable {
         try? FileManager.default.removeItem(atPath: photoRoot)
     }
 
-    private static let identitySecret = ServiceSecret.generate()
+    /// Identity's service secret, which seals its signing keys: tests that craft tokens open the real key with it.
+    static let identitySecret = ServiceSecret.generate()
 
     /// The real identity API at the cheapest Argon2id cost, knowing family and social as service clients.
     private static func identityAPI(_ pool: PostgresPool) async throws -> (IdentityAPI, EventFeed) {
