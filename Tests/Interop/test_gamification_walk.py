@@ -12,6 +12,7 @@ import datetime
 import os
 import pathlib
 import shutil
+import signal
 import socket
 import subprocess
 import time
@@ -78,7 +79,9 @@ def sweep_three_days_ahead():
          "--listen", f"127.0.0.1:{free_port()}", "--database-url", DATABASE_URL, "--no-migrate",
          "--identity-target", TARGETS["identity"], "--social-target", TARGETS["social"],
          "--family-target", TARGETS["family"]],
-        env=environment, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        env=environment, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        # faketime runs the service as its child: a group of their own lets the walk stop both.
+        start_new_session=True)
     return process
 
 
@@ -129,7 +132,7 @@ def test_two_friends_challenge_each_other_one_forfeits_and_one_completes(identit
                 break
             time.sleep(0.5)
     finally:
-        ahead.terminate()
+        os.killpg(ahead.pid, signal.SIGTERM)
         ahead.wait(timeout=30)
     assert [c.challenge_id for c in finished.challenges] == [challenge.challenge_id]
 
