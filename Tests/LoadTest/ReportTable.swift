@@ -2,7 +2,7 @@ import Foundation
 import LoadTestKit
 
 /// The end of a run on the terminal: per RPC its count, failures by status, expected refusals and
-/// percentiles; then the real-time deliveries.
+/// percentiles; then the real-time deliveries, all together and per kind of stream, and each server's CPU.
 struct ReportTable {
     let report: RunReport
     let tallies: [String: RPCTally]
@@ -23,12 +23,20 @@ struct ReportTable {
                 Swift.print("    failed \(status): \(count)")
             }
         }
-        let live = report.realtime
-        Swift.print(
-            String(
-                format: "\nreal-time deliveries %d  missed %d  p50 %.1f ms  p99 %.1f ms  max %.1f ms\n"
-                    + "users %d  duration %.1f s", live.deliveries, live.missed, live.p50Ms, live.p99Ms,
-                live.maxMs,
-                report.users, report.durationS))
+        for (name, live) in [("all streams", report.realtime)] + report.realtimeStreams.sorted(by: { $0.key < $1.key }) {
+            Swift.print(
+                "real-time \(name): "
+                    + String(
+                        format: "deliveries %d  missed %d  p50 %.1f ms  p99 %.1f ms  max %.1f ms", live.deliveries,
+                        live.missed, live.p50Ms, live.p99Ms, live.maxMs))
+        }
+        for (name, cost) in report.cpu.sorted(by: { $0.key < $1.key }) {
+            Swift.print(
+                "cpu \(name): "
+                    + String(
+                        format: "%.1f s, %.2f ms a call (%d calls), peak RSS %.0f MB", cost.cpuS, cost.msPerCall,
+                        cost.calls, cost.peakRssMb))
+        }
+        Swift.print(String(format: "users %d  duration %.1f s", report.users, report.durationS))
     }
 }

@@ -28,6 +28,17 @@ public struct SeededUsers: Sendable {
         }.joined()
     }
 
+    /// Whether user `index` is a restricted teenager (16–17, parental controls on: messaging only with people
+    /// they follow, joins needing approval): the ninth of each ten users. The seed's SQL says the same
+    /// (`n % 10 = 8`).
+    public static func isMinor(_ index: Int) -> Bool { index % 10 == 8 }
+
+    /// A minor's guardian: the user just before them.
+    public static func guardian(of minor: Int) -> Int { minor - 1 }
+
+    /// Someone user `index` neither follows nor is friends with: the user half the ring away.
+    public func stranger(of index: Int) -> Int { (index + count / 2) % count }
+
     /// User `index`'s friends: the `perSide` users on each side of it in a ring of all seeded users.
     public func friends(of index: Int, perSide: Int) -> [Int] {
         guard count > 1 else { return [] }

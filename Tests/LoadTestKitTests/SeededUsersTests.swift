@@ -31,4 +31,17 @@ import Testing
         #expect(SeededUsers(secret: "0123456789abcdef", count: 2).friends(of: 0, perSide: 5) == [1])
         #expect(Set(SeededUsers(secret: "0123456789abcdef", count: 3).friends(of: 0, perSide: 5)) == [1, 2])
     }
+
+    // A teenager's refused message must go to someone they neither befriend nor follow (the seed follows
+    // every friend), and their guardian is the adult just before them.
+    @Test func aMinorsStrangerIsNoFriendAndTheirGuardianIsNoMinor() {
+        let users = SeededUsers(secret: "0123456789abcdef", count: 200)
+        let minors = (0..<200).filter(SeededUsers.isMinor)
+        #expect(minors.count == 20)
+        for minor in minors {
+            #expect(!users.friends(of: minor, perSide: 5).contains(users.stranger(of: minor)))
+            #expect(users.stranger(of: minor) != minor)
+            #expect(!SeededUsers.isMinor(SeededUsers.guardian(of: minor)))
+        }
+    }
 }
