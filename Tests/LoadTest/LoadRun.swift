@@ -23,7 +23,8 @@ struct LoadRun {
         let saved = sessions.load()
         let shared = VirtualUser.Shared(
             recorder: recorder, messages: LiveStream(name: "messages", users: options.users),
-            activity: LiveStream(name: "profile_activity", users: options.users), seed: seed, mix: mix)
+            activity: LiveStream(name: "profile_activity", users: options.users),
+            notifications: LiveStream(name: "notifications", users: options.users), seed: seed, mix: mix)
         let users = makeUsers(shared, saved: saved)
         try await checkSeeded(users[0])
         try sessions.save(saved.merging(rotatedTokens(users)) { _, new in new })
@@ -64,6 +65,7 @@ struct LoadRun {
             realtime: [
                 shared.messages.name: shared.messages.deliveries.finish(),
                 shared.activity.name: shared.activity.deliveries.finish(),
+                shared.notifications.name: shared.notifications.deliveries.finish(),
             ], cpu: usage.costs(before: ticksBefore, after: ticksAfter, rpcs: rpcs), users: users.count,
             duration: clock.now - started)
         ReportTable(report: report, tallies: rpcs).print()

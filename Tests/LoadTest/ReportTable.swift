@@ -9,12 +9,12 @@ struct ReportTable {
 
     func print() {
         Swift.print(
-            "\n" + "rpc".padding(toLength: 72, withPad: " ", startingAt: 0)
+            "\n" + "rpc".padding(toLength: 84, withPad: " ", startingAt: 0)
                 + "    count  failed refused   p50 ms   p90 ms   p99 ms p99.9 ms   max ms")
         for (name, tally) in tallies.sorted(by: { $0.key < $1.key }) {
             let h = tally.latencies
             Swift.print(
-                name.padding(toLength: 72, withPad: " ", startingAt: 0)
+                name.padding(toLength: 84, withPad: " ", startingAt: 0)
                     + String(
                         format: " %8d %7d %7d %8.1f %8.1f %8.1f %8.1f %8.1f", tally.count, tally.failed,
                         tally.expectedRefusals, h.percentileMilliseconds(0.5), h.percentileMilliseconds(0.9),

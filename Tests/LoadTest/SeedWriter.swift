@@ -5,7 +5,7 @@ import KindredPostgres
 /// statement per table per batch (generate_series), never one RPC per row. What goes in is what the services
 /// would have written: identity's account (email verified, the shared password hash; a minor with parental
 /// controls on where `SeededUsers.isMinor`) with a refresh chain and its token, social's person and both rows
-/// of each friendship (`SeedWriter+Social`: follows, blocks), family's controls and guardian links of the
+/// of each friendship (`SeedWriter+Social`: follows, blocks, events), family's controls and guardian links of the
 /// minors. Every insert skips rows already there, so a batch cut short by a crash is simply written again.
 struct SeedWriter: Sendable {
     let identity: PostgresPool
@@ -70,6 +70,7 @@ struct SeedWriter: Sendable {
                 ON CONFLICT DO NOTHING
                 """)
             try await writeFollowsAndBlocks(first: first, last: last, reach: reach, in: tx)
+            try await writeEvents(first: first, last: last, in: tx)
         }
         try await family.transaction { tx in try await writeGuardians(first: first, last: last, in: tx) }
     }

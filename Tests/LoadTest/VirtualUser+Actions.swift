@@ -44,7 +44,9 @@ extension VirtualUser {
             await signInWithPassword(due: due)
         case .messageStranger:
             await messageStranger(due: due, iteration: iteration, options: options)
-        case .getParentalControlsStatus, .listApprovalRequests:
+        case .joinEvent:
+            await joinStrangersEvent(due: due, iteration: iteration, options: options)
+        case .getParentalControlsStatus, .listApprovalRequests, .answerApproval:
             await lookAfterTeen(action, due: due, options: options)
         case .getHome, .listCalendarEvents, .listRegistryItems, .addComment, .setRsvp, .purchaseRegistryItem,
             .createCalendarEvent, .createRegistryItem:
@@ -68,7 +70,7 @@ extension VirtualUser {
     private func sendMessage(due: ContinuousClock.Instant?, iteration: Int, options: CallOptions) async {
         guard !friendIDs.isEmpty else { return }
         let friend = iteration % friendIDs.count
-        await measuredWrite(on: shared.messages, to: [friendIndexes[friend]]) { key in
+        await measuredWrite(on: [(shared.messages, [friendIndexes[friend]])]) { key in
             await recorder.time(Social.Method.sendMessage, from: due) {
                 _ = try await Social.Client(clients.social).sendMessage(
                     .init(requestID: key, recipientUserID: friendIDs[friend], text: Deliveries.text(for: key)),
@@ -77,17 +79,20 @@ extension VirtualUser {
         }
     }
 
-    /// A write whose text carries a new key (`write` gets it and reports whether it succeeded): each of
-    /// `recipients` whose stream was settled both before the write and after its answer must receive it.
+    /// A write whose text carries a new key (`write` gets it and reports whether it succeeded): on each kind
+    /// of stream, each of its recipients whose stream was settled both before the write and after its answer
+    /// must receive it.
     func measuredWrite(
-        on live: LiveStream, to recipients: [Int], _ write: (String) async -> Bool
+        on streams: [(live: LiveStream, recipients: [Int])], _ write: (String) async -> Bool
     ) async {
         let key = UUID().uuidString
-        let settledBefore = live.settled(recipients)
-        live.deliveries.sending(key)
+        let settledBefore = streams.map { $0.live.settled($0.recipients) }
+        for stream in streams { stream.live.deliveries.sending(key) }
         let succeeded = await write(key)
-        live.deliveries.sent(
-            key, succeeded: succeeded, recipients: settledBefore.intersection(live.settled(recipients)))
+        for (stream, before) in zip(streams, settledBefore) {
+            stream.live.deliveries.sent(
+                key, succeeded: succeeded, recipients: before.intersection(stream.live.settled(stream.recipients)))
+        }
     }
 
     static let apps = ["instagram", "whatsapp", "youtube", "tiktok", "facebook"]

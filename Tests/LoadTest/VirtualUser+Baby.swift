@@ -51,7 +51,8 @@ extension VirtualUser {
     }
 
     /// A comment on one of the profile's seeded events, or (owners) a calendar event or registry item, named
-    /// by its key; every other member's settled WatchProfileActivity must carry it.
+    /// by its key; every other member's settled WatchProfileActivity must carry it, and the WatchNotifications
+    /// of those the kind notifies (a comment: the owners; an event or item: the followers), never the writer.
     private func post(
         _ action: Persona.Action, on profile: Int, due: ContinuousClock.Instant?, iteration: Int,
         options: CallOptions
@@ -59,8 +60,14 @@ extension VirtualUser {
         let families = shared.seed.families
         let profileID = families.profileID(profile)
         let family = Family.Client(clients.family)
-        let others = families.members(of: profile).filter { $0 != index }
-        await measuredWrite(on: shared.activity, to: others) { key in
+        let members = families.members(of: profile)
+        let notified = (action == .addComment ? Array(members.prefix(1)) : Array(members.dropFirst()))
+        await measuredWrite(
+            on: [
+                (shared.activity, members.filter { $0 != index }),
+                (shared.notifications, notified.filter { $0 != index }),
+            ]
+        ) { key in
             let text = Deliveries.text(for: key)
             switch action {
             case .createCalendarEvent:

@@ -14,11 +14,13 @@ final class VirtualUser: Sendable {
         let gamification: RPCClient
     }
 
-    /// What every user of the run shares: the recorder, each kind of stream's deliveries and board, the seed.
+    /// What every user of the run shares: the recorder, each kind of stream's deliveries and board, the seed
+    /// and the mix.
     struct Shared: Sendable {
         let recorder: Recorder
         let messages: LiveStream
         let activity: LiveStream
+        let notifications: LiveStream
         let seed: SeedFile
         let mix: Mix
     }

@@ -5,8 +5,8 @@ import KindredRPC
 extension VirtualUser {
     typealias Family = Kindred_Family_V1_FamilyService
 
-    /// Holds the streams the persona's app holds until `end`: WatchMessages, and WatchProfileActivity (all the
-    /// user's profiles) for the baby personas.
+    /// Holds the streams the persona's app holds until `end`: WatchMessages, and for the baby personas
+    /// WatchProfileActivity (all the user's profiles) and WatchNotifications.
     func holdStreams(until end: ContinuousClock.Instant) async {
         async let messages: Void = hold(shared.messages, from: Int64(0), until: end) { cursor, options in
             Social.Client(clients.social).watchMessages(.init(afterCursor: cursor), options: options)
@@ -14,11 +14,17 @@ extension VirtualUser {
             (message.cursor, message.text)
         }
         if persona.watchesProfiles {
+            async let notifications: Void = hold(shared.notifications, from: "", until: end) { after, options in
+                Family.Client(clients.family).watchNotifications(.init(afterNotificationID: after), options: options)
+            } received: { notification in
+                (notification.notificationID, notification.body)
+            }
             await hold(shared.activity, from: "", until: end) { cursor, options in
                 Family.Client(clients.family).watchProfileActivity(.init(afterCursor: cursor), options: options)
             } received: { update in
                 (update.cursor, update.activity?.detail ?? "")
             }
+            await notifications
         }
         await messages
     }

@@ -19,11 +19,11 @@ public struct Mix: Sendable {
                 .getHome: 3, .listCalendarEvents: 1, .listRegistryItems: 1, .createCalendarEvent: 1,
                 .createRegistryItem: 1, .addComment: 2, .sendMessage: 1,
             ],
-            // Refused by the controls (PARENTAL_CONTROLS_MESSAGING_RESTRICTED): 1 teenager's call in 10.
-            .teen: [.listFeed: 4, .sendMessage: 3, .messageStranger: 1, .getMe: 1, .listFriends: 1],
+            // Refused by the controls (PARENTAL_CONTROLS_MESSAGING_RESTRICTED): 1 teenager's call in 11.
+            .teen: [.listFeed: 4, .sendMessage: 3, .messageStranger: 1, .joinEvent: 1, .getMe: 1, .listFriends: 1],
             .guardian: [
                 .getMe: 1, .listFriends: 2, .listFeed: 4, .sendMessage: 3, .getParentalControlsStatus: 1,
-                .listApprovalRequests: 1,
+                .listApprovalRequests: 1, .answerApproval: 1,
             ],
         ])
 

@@ -12,10 +12,12 @@ public enum Persona: String, CaseIterable, Sendable, Codable, CodingKeyRepresent
     case grandparent
     /// A parent owning a baby profile: reads its home, posts calendar events, registry items and comments.
     case babyOwner = "baby_owner"
-    /// A restricted teenager (`SeededUsers.isMinor`): reads the feed, messages friends, and now and then
-    /// someone they do not follow, which the controls refuse (an expected refusal).
+    /// A restricted teenager (`SeededUsers.isMinor`): reads the feed, messages friends, now and then someone
+    /// they do not follow (refused by the controls), and asks to join a stranger's public event (which waits for
+    /// their guardian's approval, then joins or is refused).
     case teen
-    /// The teenager's guardian: an adult's actions, and a look at the teenager's controls and approvals.
+    /// The teenager's guardian: an adult's actions, a look at the teenager's controls and approvals, and an
+    /// answer to the approval waiting.
     case guardian
 
     public enum Action: String, CaseIterable, Sendable, Codable, CodingKeyRepresentable {
@@ -23,7 +25,7 @@ public enum Persona: String, CaseIterable, Sendable, Codable, CodingKeyRepresent
         case uploadUsage, getFriendLeaderboard
         case getHome, listCalendarEvents, listRegistryItems, addComment, setRsvp, purchaseRegistryItem
         case createCalendarEvent, createRegistryItem
-        case messageStranger, getParentalControlsStatus, listApprovalRequests
+        case messageStranger, joinEvent, getParentalControlsStatus, listApprovalRequests, answerApproval
     }
 
     /// User `index`'s persona, the same in every run of a seed: in each group of ten users (`BabyFamilies`)
