@@ -101,6 +101,7 @@ struct SeedCommand: AsyncParsableCommand {
     private func seedProfiles(_ file: inout SeedFile, writer: FamilySeedWriter) async throws {
         let clock = ContinuousClock()
         let (started, resumedAt) = (clock.now, file.seededProfiles)
+        guard file.seededProfiles < file.babyProfiles else { return }
         while file.seededProfiles < file.babyProfiles {
             let range = file.seededProfiles..<min(file.babyProfiles, file.seededProfiles + profileBatch)
             do {
@@ -119,6 +120,9 @@ struct SeedCommand: AsyncParsableCommand {
                 "seeded \(file.seededProfiles)/\(file.babyProfiles) baby profiles (members, calendar, registry), "
                     + String(format: "%.1f s, %.0f profiles/s", seconds, Double(file.seededProfiles - resumedAt) / seconds))
         }
+        // Statistics for the planner now, as autovacuum would only later: a million rows written in minutes.
+        _ = try await writer.family.query(
+            "ANALYZE family.baby_profiles, family.baby_members, family.calendar_events, family.registry_items")
     }
 
     /// The seed file's seed when it asks for as many users (a resume), otherwise a new seed with one
