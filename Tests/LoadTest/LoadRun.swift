@@ -52,7 +52,8 @@ struct LoadRun {
             }
             if let rate = options.rate, let schedule = ArrivalSchedule(callsPerSecond: rate) {
                 group.addTask {
-                    await OpenLoop(schedule: schedule, users: users, mix: mix).run(from: loadStarts, until: end)
+                    await OpenLoop(schedule: schedule, users: users, mix: mix).run(
+                        from: loadStarts, until: end)
                 }
             }
         }

@@ -23,18 +23,22 @@ struct ReportTable {
                 Swift.print("    failed \(status): \(count)")
             }
         }
-        for (name, live) in [("all streams", report.realtime)] + report.realtimeStreams.sorted(by: { $0.key < $1.key }) {
+        for (name, live) in [("all streams", report.realtime)]
+            + report.realtimeStreams.sorted(by: { $0.key < $1.key })
+        {
             Swift.print(
                 "real-time \(name): "
                     + String(
-                        format: "deliveries %d  missed %d  p50 %.1f ms  p99 %.1f ms  max %.1f ms", live.deliveries,
+                        format: "deliveries %d  missed %d  p50 %.1f ms  p99 %.1f ms  max %.1f ms",
+                        live.deliveries,
                         live.missed, live.p50Ms, live.p99Ms, live.maxMs))
         }
         for (name, cost) in report.cpu.sorted(by: { $0.key < $1.key }) {
             Swift.print(
                 "cpu \(name): "
                     + String(
-                        format: "%.1f s, %.2f ms a call (%d calls), peak RSS %.0f MB", cost.cpuS, cost.msPerCall,
+                        format: "%.1f s, %.2f ms a call (%d calls), peak RSS %.0f MB", cost.cpuS,
+                        cost.msPerCall,
                         cost.calls, cost.peakRssMb))
         }
         Swift.print(String(format: "users %d  duration %.1f s", report.users, report.durationS))

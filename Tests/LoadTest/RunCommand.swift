@@ -38,7 +38,10 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: "identity=HOST:PORT,family=…,social=…,gamification=…")
     var targets = ServiceTargets()
 
-    @Option(help: "A JSON file of each persona's actions and weights (Tests/LoadTest/mix.json is the standard mix).")
+    @Option(
+        help:
+            "A JSON file of each persona's actions and weights (Tests/LoadTest/mix.json is the standard mix)."
+    )
     var mix: String?
 
     @Option(

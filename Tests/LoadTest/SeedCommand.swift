@@ -36,7 +36,8 @@ struct SeedCommand: AsyncParsableCommand {
     @Option(help: "Baby profiles written per transaction.")
     var profileBatch = 10_000
 
-    @Option(help: "identity=URL,social=URL,family=URL: each service's database role (passwords from PGPASSFILE).")
+    @Option(
+        help: "identity=URL,social=URL,family=URL: each service's database role (passwords from PGPASSFILE).")
     var databases = DatabaseURLs()
 
     func validate() throws {
@@ -52,7 +53,7 @@ struct SeedCommand: AsyncParsableCommand {
         do {
             try await seed()
         } catch let error as ToolError {
-            print(error.description)
+            say(error.description)
             throw ExitCode.failure
         }
     }
@@ -71,7 +72,7 @@ struct SeedCommand: AsyncParsableCommand {
         let writer = SeedWriter(identity: identity, social: social, family: family, seed: file)
         let clock = ContinuousClock()
         let started = clock.now
-        if file.seeded > 0 { print("resuming: \(file.seeded) of \(file.users) users were already seeded") }
+        if file.seeded > 0 { say("resuming: \(file.seeded) of \(file.users) users were already seeded") }
         while file.seeded < file.users {
             let range = file.seeded..<min(file.users, file.seeded + batch)
             do {
@@ -85,7 +86,7 @@ struct SeedCommand: AsyncParsableCommand {
             }
             file.seeded = range.upperBound
             try file.save(seedFile)
-            print(
+            say(
                 "seeded \(file.seeded)/\(file.users) users (accounts, sessions, friends), \(clock.now - started)"
             )
         }
@@ -93,7 +94,7 @@ struct SeedCommand: AsyncParsableCommand {
         await identity.close()
         await social.close()
         await family.close()
-        print(
+        say(
             "the stack holds \(file.users) seeded users and \(file.babyProfiles) baby profiles; password of every "
                 + "user: \(file.password); seed file \(seedFile)")
     }
@@ -116,13 +117,16 @@ struct SeedCommand: AsyncParsableCommand {
             try file.save(seedFile)
             let elapsed = clock.now - started
             let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-            print(
+            say(
                 "seeded \(file.seededProfiles)/\(file.babyProfiles) baby profiles (members, calendar, registry), "
-                    + String(format: "%.1f s, %.0f profiles/s", seconds, Double(file.seededProfiles - resumedAt) / seconds))
+                    + String(
+                        format: "%.1f s, %.0f profiles/s", seconds,
+                        Double(file.seededProfiles - resumedAt) / seconds))
         }
         // Statistics for the planner now, as autovacuum would only later: a million rows written in minutes.
         _ = try await writer.family.query(
-            "ANALYZE family.baby_profiles, family.baby_members, family.calendar_events, family.registry_items")
+            "ANALYZE family.baby_profiles, family.baby_members, family.calendar_events, family.registry_items"
+        )
     }
 
     /// The seed file's seed when it asks for as many users (a resume), otherwise a new seed with one

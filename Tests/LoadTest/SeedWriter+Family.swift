@@ -14,9 +14,12 @@ struct FamilySeedWriter: Sendable {
     /// Profiles `range`, in one transaction.
     func write(_ range: Range<Int>) async throws {
         // The tag is hex the tool generated, so it can be SQL text (`id`); every number is an Int.
-        guard families.tag.allSatisfy(\.isHexDigit) else { throw ToolError("The seed file's secret is not hex.") }
+        guard families.tag.allSatisfy(\.isHexDigit) else {
+            throw ToolError("The seed file's secret is not hex.")
+        }
         let (first, last, live) = (range.lowerBound, range.upperBound - 1, families.liveProfiles)
-        let owner = "CASE WHEN p < \(live) THEN \(id(0, "p * \(BabyFamilies.groupSize)")) ELSE \(id(9, "p")) END"
+        let owner =
+            "CASE WHEN p < \(live) THEN \(id(0, "p * \(BabyFamilies.groupSize)")) ELSE \(id(9, "p")) END"
         let profiles = "generate_series(\(first), \(last)) p"
         try await family.transaction { tx in
             try await tx.query(
@@ -35,7 +38,8 @@ struct FamilySeedWriter: Sendable {
                         SELECT \(owner), 'loadtest-profile-' || p, \(id(6, "p")) FROM \(profiles)
                         ON CONFLICT DO NOTHING
                         """))
-            try await tx.query(PostgresQuery(unsafeSQL: members(owner: owner, profiles: profiles, live: live)))
+            try await tx.query(
+                PostgresQuery(unsafeSQL: members(owner: owner, profiles: profiles, live: live)))
             try await tx.query(
                 PostgresQuery(
                     unsafeSQL: """

@@ -45,7 +45,9 @@ struct ServerUsage: Sendable {
 
     /// Per server: CPU seconds between `before` and `after`, and per call of its service (PostgreSQL and the
     /// generator: per call of the whole run).
-    func costs(before: [String: Int], after: [String: Int], rpcs: [String: RPCTally]) -> [String: RunReport.ServerCost] {
+    func costs(before: [String: Int], after: [String: Int], rpcs: [String: RPCTally]) -> [String: RunReport
+        .ServerCost]
+    {
         let ticksPerSecond = Double(sysconf(Int32(_SC_CLK_TCK)))
         let peaks = peakRSS()
         return after.reduce(into: [:]) { costs, entry in
@@ -89,7 +91,9 @@ struct ServerUsage: Sendable {
         for pid in processIDs() {
             let directory = "/proc/\(pid)/fd"
             for fd in (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [] {
-                guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "\(directory)/\(fd)"),
+                guard
+                    let target = try? FileManager.default.destinationOfSymbolicLink(
+                        atPath: "\(directory)/\(fd)"),
                     target.hasPrefix("socket:["), let inode = Int(target.dropFirst(8).dropLast())
                 else { continue }
                 owners[inode] = pid

@@ -73,7 +73,8 @@ extension VirtualUser {
         await measuredWrite(on: [(shared.messages, [friendIndexes[friend]])]) { key in
             await recorder.time(Social.Method.sendMessage, from: due) {
                 _ = try await Social.Client(clients.social).sendMessage(
-                    .init(requestID: key, recipientUserID: friendIDs[friend], text: Deliveries.text(for: key)),
+                    .init(
+                        requestID: key, recipientUserID: friendIDs[friend], text: Deliveries.text(for: key)),
                     options: options)
             }
         }
@@ -91,7 +92,8 @@ extension VirtualUser {
         let succeeded = await write(key)
         for (stream, before) in zip(streams, settledBefore) {
             stream.live.deliveries.sent(
-                key, succeeded: succeeded, recipients: before.intersection(stream.live.settled(stream.recipients)))
+                key, succeeded: succeeded,
+                recipients: before.intersection(stream.live.settled(stream.recipients)))
         }
     }
 

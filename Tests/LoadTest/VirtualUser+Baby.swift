@@ -25,18 +25,21 @@ extension VirtualUser {
             }
         case .listCalendarEvents:
             await recorder.time(Family.Method.listCalendarEvents, from: due) {
-                _ = try await family.listCalendarEvents(.init(profileID: profileID, page: page), options: options)
+                _ = try await family.listCalendarEvents(
+                    .init(profileID: profileID, page: page), options: options)
             }
         case .listRegistryItems:
             await recorder.time(Family.Method.listRegistryItems, from: due) {
-                _ = try await family.listRegistryItems(.init(profileID: profileID, page: page), options: options)
+                _ = try await family.listRegistryItems(
+                    .init(profileID: profileID, page: page), options: options)
             }
         case .setRsvp:
             let answers: [Kindred_Family_V1_RsvpAnswer] = [.attending, .maybe, .notAttending]
             await recorder.time(Family.Method.setRsvp, from: due) {
                 _ = try await family.setRsvp(
                     .init(
-                        profileID: profileID, eventID: families.eventID(profile, iteration % BabyFamilies.eventsPerProfile),
+                        profileID: profileID,
+                        eventID: families.eventID(profile, iteration % BabyFamilies.eventsPerProfile),
                         answer: answers[iteration % answers.count]), options: options)
             }
         case .purchaseRegistryItem:
@@ -77,7 +80,8 @@ extension VirtualUser {
                         .init(
                             requestID: key, profileID: profileID,
                             event: .init(
-                                name: text, startTime: .init(seconds: start, nanos: 0), timeZone: "Europe/London")),
+                                name: text, startTime: .init(seconds: start, nanos: 0),
+                                timeZone: "Europe/London")),
                         options: options)
                 }
             case .createRegistryItem:
@@ -85,14 +89,16 @@ extension VirtualUser {
                     Family.Method.createRegistryItem, from: due, isExpected: { $0.code == .resourceExhausted }
                 ) {
                     _ = try await family.createRegistryItem(
-                        .init(requestID: key, profileID: profileID, item: .init(name: text)), options: options)
+                        .init(requestID: key, profileID: profileID, item: .init(name: text)), options: options
+                    )
                 }
             default:
                 let event = families.eventID(profile, iteration % BabyFamilies.eventsPerProfile)
                 return await recorder.time(Family.Method.addComment, from: due) {
                     _ = try await family.addComment(
                         .init(
-                            requestID: key, target: .init(profileID: profileID, target: .calendarEventID(event)),
+                            requestID: key,
+                            target: .init(profileID: profileID, target: .calendarEventID(event)),
                             text: text), options: options)
                 }
             }
@@ -108,11 +114,13 @@ extension VirtualUser {
         let bought = await recorder.time(
             Family.Method.purchaseRegistryItem, from: due, isExpected: { $0.code == .failedPrecondition }
         ) {
-            _ = try await family.purchaseRegistryItem(.init(profileID: profileID, itemID: item), options: options)
+            _ = try await family.purchaseRegistryItem(
+                .init(profileID: profileID, itemID: item), options: options)
         }
         guard bought else { return }
         await recorder.time(Family.Method.undoRegistryPurchase) {
-            _ = try await family.undoRegistryPurchase(.init(profileID: profileID, itemID: item), options: options)
+            _ = try await family.undoRegistryPurchase(
+                .init(profileID: profileID, itemID: item), options: options)
         }
     }
 }

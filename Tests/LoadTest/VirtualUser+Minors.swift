@@ -57,7 +57,8 @@ extension VirtualUser {
             guard let approval = waiting.first else { return }
             await recorder.time(Family.Method.decideApprovalRequest) {
                 _ = try await family.decideApprovalRequest(
-                    .init(approvalID: approval.approvalID, approve: Int.random(in: 0..<3) > 0), options: options)
+                    .init(approvalID: approval.approvalID, approve: Int.random(in: 0..<3) > 0),
+                    options: options)
             }
         default:
             await recorder.time(Family.Method.listApprovalRequests, from: due) {

@@ -14,13 +14,16 @@ extension VirtualUser {
             (message.cursor, message.text)
         }
         if persona.watchesProfiles {
-            async let notifications: Void = hold(shared.notifications, from: "", until: end) { after, options in
-                Family.Client(clients.family).watchNotifications(.init(afterNotificationID: after), options: options)
+            async let notifications: Void = hold(shared.notifications, from: "", until: end) {
+                after, options in
+                Family.Client(clients.family).watchNotifications(
+                    .init(afterNotificationID: after), options: options)
             } received: { notification in
                 (notification.notificationID, notification.body)
             }
             await hold(shared.activity, from: "", until: end) { cursor, options in
-                Family.Client(clients.family).watchProfileActivity(.init(afterCursor: cursor), options: options)
+                Family.Client(clients.family).watchProfileActivity(
+                    .init(afterCursor: cursor), options: options)
             } received: { update in
                 (update.cursor, update.activity?.detail ?? "")
             }
@@ -57,7 +60,7 @@ extension VirtualUser {
                     cursor = next
                     live.deliveries.arrived(text: text, recipient: index)
                 }
-            } catch where error.code == .deadlineExceeded || error.code == .cancelled {
+            } catch  where error.code == .deadlineExceeded || error.code == .cancelled {
                 break
             } catch {
                 recorder.record(live.name + " (stream ended)", latency: .zero, failure: "\(error.code)")

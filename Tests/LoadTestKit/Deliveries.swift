@@ -78,7 +78,8 @@ public final class Deliveries: Sendable {
     private static func closeIfComplete(
         _ key: String, in state: inout (pending: [String: Pending], tally: DeliveryTally)
     ) {
-        guard let pending = state.pending[key], let due = pending.due, pending.arrivals.count == due.count else {
+        guard let pending = state.pending[key], let due = pending.due, pending.arrivals.count == due.count
+        else {
             return
         }
         record(pending, in: &state.tally)

@@ -9,7 +9,9 @@ public struct Mix: Sendable {
     public static let standard = Mix(
         uncheckedWeights: [
             // A password sign-in costs identity an Argon2id hash (~180 ms of a core): 1 call in 2,001.
-            .adult: [.getMe: 200, .listFriends: 400, .listFeed: 800, .sendMessage: 600, .signInWithPassword: 1],
+            .adult: [
+                .getMe: 200, .listFriends: 400, .listFeed: 800, .sendMessage: 600, .signInWithPassword: 1,
+            ],
             .screenTime: [.uploadUsage: 4, .getFriendLeaderboard: 3, .getMe: 1, .listFriends: 1],
             .grandparent: [
                 .getHome: 4, .listCalendarEvents: 2, .listRegistryItems: 2, .addComment: 2, .setRsvp: 1,
@@ -20,7 +22,9 @@ public struct Mix: Sendable {
                 .createRegistryItem: 1, .addComment: 2, .sendMessage: 1,
             ],
             // Refused by the controls (PARENTAL_CONTROLS_MESSAGING_RESTRICTED): 1 teenager's call in 11.
-            .teen: [.listFeed: 4, .sendMessage: 3, .messageStranger: 1, .joinEvent: 1, .getMe: 1, .listFriends: 1],
+            .teen: [
+                .listFeed: 4, .sendMessage: 3, .messageStranger: 1, .joinEvent: 1, .getMe: 1, .listFriends: 1,
+            ],
             .guardian: [
                 .getMe: 1, .listFriends: 2, .listFeed: 4, .sendMessage: 3, .getParentalControlsStatus: 1,
                 .listApprovalRequests: 1, .answerApproval: 1,
@@ -37,7 +41,8 @@ public struct Mix: Sendable {
         for (persona, personaWeights) in weights {
             guard let mix = Self.mix(personaWeights) else {
                 throw Invalid(
-                    description: "The mix of \(persona.rawValue) needs weights of 0 or more, at least one above 0.")
+                    description:
+                        "The mix of \(persona.rawValue) needs weights of 0 or more, at least one above 0.")
             }
             actions[persona] = mix
         }
@@ -50,7 +55,8 @@ public struct Mix: Sendable {
 
     /// In a fixed order (by name), so that the same roll picks the same action in every run.
     private static func mix(_ weights: [Persona.Action: Int]) -> WeightedMix<Persona.Action>? {
-        WeightedMix(weights.sorted { $0.key.rawValue < $1.key.rawValue }.map { (choice: $0.key, weight: $0.value) })
+        WeightedMix(
+            weights.sorted { $0.key.rawValue < $1.key.rawValue }.map { (choice: $0.key, weight: $0.value) })
     }
 
     /// A mix file's JSON; a persona or action name it does not know is an error naming it.
@@ -73,7 +79,9 @@ public struct Mix: Sendable {
         }
     }
 
-    public func choose(for persona: Persona, using generator: inout some RandomNumberGenerator) -> Persona.Action {
+    public func choose(for persona: Persona, using generator: inout some RandomNumberGenerator)
+        -> Persona.Action
+    {
         actions[persona]!.choose(using: &generator)
     }
 }

@@ -46,7 +46,8 @@ public enum ListeningSockets {
         var inodes = Set<Int>()
         for line in table.split(separator: "\n").dropFirst() {
             let fields = line.split(separator: " ")
-            guard fields.count >= 10, fields[1].hasSuffix(suffix), fields[3] == "0A", let inode = Int(fields[9])
+            guard fields.count >= 10, fields[1].hasSuffix(suffix), fields[3] == "0A",
+                let inode = Int(fields[9])
             else { continue }
             inodes.insert(inode)
         }

@@ -20,7 +20,9 @@ import Testing
     // Who a write must reach is who follows or owns the profile: the two views must agree.
     @Test func membersAreExactlyTheOwnerAndTheUsersWhoFollowTheProfile() {
         for profile in 0..<families.liveProfiles {
-            let followers = (0..<families.users).filter { families.followedProfiles(of: $0).contains(profile) }
+            let followers = (0..<families.users).filter {
+                families.followedProfiles(of: $0).contains(profile)
+            }
             let members = families.members(of: profile)
             #expect(members.first == profile * BabyFamilies.groupSize)
             #expect(Set(members.dropFirst()) == Set(followers))
@@ -44,7 +46,8 @@ import Testing
         let personas = (0..<10).map { Persona.of(user: $0, families: families) }
         #expect(
             personas == [
-                .babyOwner, .grandparent, .grandparent, .grandparent, .screenTime, .adult, .adult, .guardian, .teen,
+                .babyOwner, .grandparent, .grandparent, .grandparent, .screenTime, .adult, .adult, .guardian,
+                .teen,
                 .screenTime,
             ])
         // Beyond the live families (and with no baby profiles at all), their places are adults'.
