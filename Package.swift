@@ -240,7 +240,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Tests/LoadTest",
-            exclude: ["README.md"]
+            exclude: ["README.md", "mix.json"]
         ),
         .executableTarget(
             name: "kindred-social-bench",

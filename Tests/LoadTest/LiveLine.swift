@@ -20,7 +20,7 @@ struct LiveLine {
                 recorder.connectedUsers.load(ordering: .relaxed),
                 users, recorder.openStreams.load(ordering: .relaxed), Double(window.calls) / Double(seconds),
                 window.errors, window.latencies.percentileMilliseconds(0.99))
-            FileHandle.standardOutput.write(Data((line + "\n").utf8))
+            say(line)
         }
     }
 }

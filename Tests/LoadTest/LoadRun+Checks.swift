@@ -5,7 +5,7 @@ import KindredRPC
 extension LoadRun {
     /// Each service the users call answers a health check, or the run stops with what to do.
     func checkReachable() async throws {
-        for service in ["identity", "social", "gamification"] {
+        for service in ServiceTargets.services {
             let address = options.targets[service]
             var configuration = ClientConfiguration()
             configuration.maxAttempts = 1

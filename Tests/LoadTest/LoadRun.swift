@@ -8,8 +8,8 @@ import LoadTestKit
 /// saves the users' rotated refresh tokens and reports.
 struct LoadRun {
     let options: RunCommand
+    let mix: Mix
     let recorder = Recorder()
-    let deliveries = Deliveries()
 
     func run() async throws -> RunReport {
         let seed = try SeedFile.load(options.seedFile)
@@ -21,9 +21,16 @@ struct LoadRun {
         try await checkReachable()
         let sessions = SessionFile(seedFile: options.seedFile)
         let saved = sessions.load()
-        let users = makeUsers(seed, saved: saved)
+        let shared = VirtualUser.Shared(
+            recorder: recorder, messages: LiveStream(name: "messages", users: options.users),
+            activity: LiveStream(name: "profile_activity", users: options.users),
+            notifications: LiveStream(name: "notifications", users: options.users), seed: seed, mix: mix)
+        let users = makeUsers(shared, saved: saved)
         try await checkSeeded(users[0])
         try sessions.save(saved.merging(rotatedTokens(users)) { _, new in new })
+        let usage = ServerUsage(
+            targets: options.targets, postgresPort: options.postgresPort == 0 ? nil : options.postgresPort)
+        let ticksBefore = usage.ticks()
 
         let clock = ContinuousClock()
         let started = clock.now
@@ -45,16 +52,24 @@ struct LoadRun {
             }
             if let rate = options.rate, let schedule = ArrivalSchedule(callsPerSecond: rate) {
                 group.addTask {
-                    await OpenLoop(schedule: schedule, users: users).run(from: loadStarts, until: end)
+                    await OpenLoop(schedule: schedule, users: users, mix: mix).run(
+                        from: loadStarts, until: end)
                 }
             }
         }
         live.cancel()
+        let ticksAfter = usage.ticks()
         try sessions.save(saved.merging(rotatedTokens(users)) { _, new in new })
+        let rpcs = recorder.results
         let report = RunReport(
-            rpcs: recorder.results, realtime: deliveries.finish(), users: users.count,
+            rpcs: rpcs,
+            realtime: [
+                shared.messages.name: shared.messages.deliveries.finish(),
+                shared.activity.name: shared.activity.deliveries.finish(),
+                shared.notifications.name: shared.notifications.deliveries.finish(),
+            ], cpu: usage.costs(before: ticksBefore, after: ticksAfter, rpcs: rpcs), users: users.count,
             duration: clock.now - started)
-        ReportTable(report: report, tallies: recorder.results).print()
+        ReportTable(report: report, tallies: rpcs).print()
         return report
     }
 
@@ -67,7 +82,7 @@ struct LoadRun {
         try? await Task.sleep(until: startAt)
         guard (try? await user.accessToken()) != nil else { return }
         recorder.connectedUsers.add(1, ordering: .relaxed)
-        async let stream: Void = user.holdMessageStream(until: end + Deliveries.grace)
+        async let stream: Void = user.holdStreams(until: end + Deliveries.grace)
         if options.rate == nil {
             var generator = SystemRandomNumberGenerator()
             var iteration = 0
@@ -75,7 +90,7 @@ struct LoadRun {
                 let think = Duration.seconds(options.think * Double.random(in: 0.5...1.5, using: &generator))
                 try? await Task.sleep(until: min(.now + think, end))
                 guard ContinuousClock.now < end else { break }
-                await user.perform(user.persona.actions.choose(using: &generator), iteration: iteration)
+                await user.perform(mix.choose(for: user.persona, using: &generator), iteration: iteration)
                 iteration += 1
             }
         }
@@ -83,9 +98,7 @@ struct LoadRun {
         recorder.connectedUsers.subtract(1, ordering: .relaxed)
     }
 
-    private func makeUsers(_ seed: SeedFile, saved: [Int: String]) -> [VirtualUser] {
-        let board = StreamBoard(users: options.users)
-        let seeded = seed.seededUsers
+    private func makeUsers(_ shared: VirtualUser.Shared, saved: [Int: String]) -> [VirtualUser] {
         let groups = (options.users + options.usersPerConnection - 1) / options.usersPerConnection
         var configuration = ClientConfiguration()
         configuration.connectionsPerLoop = 1
@@ -95,17 +108,15 @@ struct LoadRun {
         let clients = (0..<groups).map { _ in
             VirtualUser.Clients(
                 identity: try! RPCClient(target: options.targets["identity"], configuration: configuration),
+                family: try! RPCClient(target: options.targets["family"], configuration: configuration),
                 social: try! RPCClient(target: options.targets["social"], configuration: configuration),
                 gamification: try! RPCClient(
                     target: options.targets["gamification"], configuration: configuration))
         }
         return (0..<options.users).map { index in
             VirtualUser(
-                index: index, users: seeded, friendsPerSide: seed.friendsPerSide,
-                refreshToken: saved[index] ?? seeded.firstRefreshToken(index),
-                clients: clients[index / options.usersPerConnection], recorder: recorder,
-                deliveries: deliveries,
-                streams: board)
+                index: index, refreshToken: saved[index] ?? shared.seed.seededUsers.firstRefreshToken(index),
+                clients: clients[index / options.usersPerConnection], shared: shared)
         }
     }
 

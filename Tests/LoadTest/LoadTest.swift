@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 
 /// `kindred-loadtest`: fills a running Kindred stack with users (`seed`) and drives it with virtual users
 /// (`run`). Tests/LoadTest/README.md says what each measures.
@@ -18,4 +19,10 @@ struct ToolError: Error, CustomStringConvertible {
     init(_ description: String) {
         self.description = description
     }
+}
+
+/// One line on standard output, written at once: progress must show as it happens also when the output goes
+/// to a file or a pipe, where `print` holds it in a buffer.
+func say(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
 }

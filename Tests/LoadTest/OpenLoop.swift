@@ -5,6 +5,7 @@ import LoadTestKit
 struct OpenLoop: Sendable {
     let schedule: ArrivalSchedule
     let users: [VirtualUser]
+    let mix: Mix
 
     func run(from start: ContinuousClock.Instant, until end: ContinuousClock.Instant) async {
         await withTaskGroup(of: Void.self) { group in
@@ -15,7 +16,7 @@ struct OpenLoop: Sendable {
                 guard due < end else { break }
                 try? await Task.sleep(until: due)
                 let user = users[index % users.count]
-                let action = user.persona.actions.choose(using: &generator)
+                let action = mix.choose(for: user.persona, using: &generator)
                 let iteration = index / users.count
                 group.addTask { await user.perform(action, due: due, iteration: iteration) }
                 index += 1

@@ -16,12 +16,14 @@ final class Recorder: Sendable {
     let connectedUsers = Atomic(0)
     let openStreams = Atomic(0)
 
-    /// Runs `call` as `method`, timed from `due` (the open loop's due time) or from now; a thrown RPCError
-    /// that `isExpected` accepts is an expected refusal, any other error a failure by its status.
+    /// Runs `call` as `method` (reported under `label` when given, for a named share of a method's calls),
+    /// timed from `due` (the open loop's due time) or from now; a thrown RPCError that `isExpected` accepts
+    /// is an expected refusal, any other error a failure by its status. True when the call succeeded.
+    @discardableResult
     func time(
-        _ method: MethodDescriptor, from due: ContinuousClock.Instant? = nil,
+        _ method: MethodDescriptor, as label: String? = nil, from due: ContinuousClock.Instant? = nil,
         isExpected: (RPCError) -> Bool = { _ in false }, _ call: () async throws -> Void
-    ) async {
+    ) async -> Bool {
         let started = due ?? .now
         var failure: String?
         var refused = false
@@ -34,7 +36,8 @@ final class Recorder: Sendable {
         } catch {
             failure = "client: \(error)"
         }
-        record(method.rpcName, latency: .now - started, failure: failure, refused: refused)
+        record(label ?? method.rpcName, latency: .now - started, failure: failure, refused: refused)
+        return failure == nil && !refused
     }
 
     func record(_ rpc: String, latency: Duration, failure: String?, refused: Bool = false) {

@@ -38,10 +38,21 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: "identity=HOST:PORT,family=…,social=…,gamification=…")
     var targets = ServiceTargets()
 
+    @Option(
+        help:
+            "A JSON file of each persona's actions and weights (Tests/LoadTest/mix.json is the standard mix)."
+    )
+    var mix: String?
+
+    @Option(
+        help: "PostgreSQL's port on this host, for its CPU time per call in the report (0: leave it out).")
+    var postgresPort = 55_400
+
     func validate() throws {
         guard users >= 1 else { throw ValidationError("--users must be at least 1.") }
         guard duration >= 1 else { throw ValidationError("--duration must be at least 1 second.") }
         guard rampUp >= 0 else { throw ValidationError("--ramp-up cannot be negative.") }
+        guard postgresPort >= 0 else { throw ValidationError("--postgres-port cannot be negative.") }
         guard think > 0 else { throw ValidationError("--think must be more than 0 seconds.") }
         guard usersPerConnection >= 1 else {
             throw ValidationError("--users-per-connection must be at least 1.")
@@ -53,7 +64,7 @@ struct RunCommand: AsyncParsableCommand {
 
     func run() async throws {
         do {
-            let report = try await LoadRun(options: self).run()
+            let report = try await LoadRun(options: self, mix: try loadMix()).run()
             if let json { try report.json().write(to: URL(fileURLWithPath: json)) }
             let failed = report.rpcs.values.reduce(0) { $0 + $1.failed }
             if failed > 0 || report.realtime.missed > 0 {
@@ -63,6 +74,18 @@ struct RunCommand: AsyncParsableCommand {
         } catch let error as ToolError {
             print(error.description)
             throw ExitCode.failure
+        }
+    }
+
+    private func loadMix() throws -> Mix {
+        guard let mix else { return .standard }
+        guard let data = FileManager.default.contents(atPath: mix) else {
+            throw ToolError("No mix file at \(mix): name a JSON file like Tests/LoadTest/mix.json.")
+        }
+        do {
+            return try Mix(json: data)
+        } catch {
+            throw ToolError("\(mix): \(error.description)")
         }
     }
 }

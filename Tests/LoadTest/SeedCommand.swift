@@ -2,10 +2,12 @@ import ArgumentParser
 import Foundation
 import KindredAuth
 import KindredPostgres
+import LoadTestKit
 import Logging
 
 /// `kindred-loadtest seed`: adults with verified email, a refresh token each (the run resumes their sessions,
-/// as an app does) and friends in a ring, written in batches straight into identity's and social's tables.
+/// as an app does) and friends in a ring, then baby profiles with their owners, followers, calendar and
+/// registry, written in batches straight into identity's, social's and family's tables.
 struct SeedCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "seed",
@@ -25,20 +27,33 @@ struct SeedCommand: AsyncParsableCommand {
     @Option(help: "Users written per transaction.")
     var batch = 2_000
 
-    @Option(help: "identity=URL,social=URL: each service's database role (passwords from PGPASSFILE).")
+    @Option(
+        help: ArgumentHelp(
+            "Baby profiles (default: one per 10 users). Those beyond users / 10 are background families.",
+            valueName: "n"))
+    var babyProfiles: Int?
+
+    @Option(help: "Baby profiles written per transaction.")
+    var profileBatch = 10_000
+
+    @Option(
+        help: "identity=URL,social=URL,family=URL: each service's database role (passwords from PGPASSFILE).")
     var databases = DatabaseURLs()
 
     func validate() throws {
         guard users >= 2 else { throw ValidationError("--users must be at least 2.") }
         guard friendsPerSide >= 1 else { throw ValidationError("--friends-per-side must be at least 1.") }
-        guard batch >= 1 else { throw ValidationError("--batch must be at least 1.") }
+        guard batch >= 1, profileBatch >= 1 else {
+            throw ValidationError("--batch and --profile-batch must be at least 1.")
+        }
+        guard (babyProfiles ?? 0) >= 0 else { throw ValidationError("--baby-profiles cannot be negative.") }
     }
 
     func run() async throws {
         do {
             try await seed()
         } catch let error as ToolError {
-            print(error.description)
+            say(error.description)
             throw ExitCode.failure
         }
     }
@@ -52,10 +67,12 @@ struct SeedCommand: AsyncParsableCommand {
             configuration: PostgresConfiguration(url: databases.identity, poolSize: 1), logger: logger)
         let social = try PostgresPool(
             configuration: PostgresConfiguration(url: databases.social, poolSize: 1), logger: logger)
-        let writer = SeedWriter(identity: identity, social: social, seed: file)
+        let family = try PostgresPool(
+            configuration: PostgresConfiguration(url: databases.family, poolSize: 1), logger: logger)
+        let writer = SeedWriter(identity: identity, social: social, family: family, seed: file)
         let clock = ContinuousClock()
         let started = clock.now
-        if file.seeded > 0 { print("resuming: \(file.seeded) of \(file.users) users were already seeded") }
+        if file.seeded > 0 { say("resuming: \(file.seeded) of \(file.users) users were already seeded") }
         while file.seeded < file.users {
             let range = file.seeded..<min(file.users, file.seeded + batch)
             do {
@@ -69,14 +86,46 @@ struct SeedCommand: AsyncParsableCommand {
             }
             file.seeded = range.upperBound
             try file.save(seedFile)
-            print(
+            say(
                 "seeded \(file.seeded)/\(file.users) users (accounts, sessions, friends), \(clock.now - started)"
             )
         }
+        try await seedProfiles(&file, writer: FamilySeedWriter(family: family, families: file.families))
         await identity.close()
         await social.close()
-        print(
-            "the stack holds \(file.users) seeded users; password of every one: \(file.password); seed file \(seedFile)"
+        await family.close()
+        say(
+            "the stack holds \(file.users) seeded users and \(file.babyProfiles) baby profiles; password of every "
+                + "user: \(file.password); seed file \(seedFile)")
+    }
+
+    private func seedProfiles(_ file: inout SeedFile, writer: FamilySeedWriter) async throws {
+        let clock = ContinuousClock()
+        let (started, resumedAt) = (clock.now, file.seededProfiles)
+        guard file.seededProfiles < file.babyProfiles else { return }
+        while file.seededProfiles < file.babyProfiles {
+            let range = file.seededProfiles..<min(file.babyProfiles, file.seededProfiles + profileBatch)
+            do {
+                try await writer.write(range)
+            } catch {
+                throw ToolError(
+                    "Seeding baby profiles \(range.lowerBound)-\(range.upperBound - 1) failed (\(oneLine(error))); "
+                        + "\(file.seededProfiles) of \(file.babyProfiles) are seeded: check family is migrated and "
+                        + "--databases, then run the same command to resume.")
+            }
+            file.seededProfiles = range.upperBound
+            try file.save(seedFile)
+            let elapsed = clock.now - started
+            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+            say(
+                "seeded \(file.seededProfiles)/\(file.babyProfiles) baby profiles (members, calendar, registry), "
+                    + String(
+                        format: "%.1f s, %.0f profiles/s", seconds,
+                        Double(file.seededProfiles - resumedAt) / seconds))
+        }
+        // Statistics for the planner now, as autovacuum would only later: a million rows written in minutes.
+        _ = try await writer.family.query(
+            "ANALYZE family.baby_profiles, family.baby_members, family.calendar_events, family.registry_items"
         )
     }
 
@@ -90,7 +139,10 @@ struct SeedCommand: AsyncParsableCommand {
                     "\(seedFile) is a seed of \(file.users) users (\(file.seeded) done), not \(users): pass "
                         + "--users \(file.users) to resume it, or another --seed-file for a new seed.")
             }
-            return file
+            // More profiles than before grow the seed (its live families stay as they are); fewer cannot be.
+            var grown = file
+            grown.babyProfiles = max(file.babyProfiles, babyProfiles ?? file.babyProfiles)
+            return grown
         }
         let secret = OpaqueToken(text: UUID().uuidString).storageHash.map { String(format: "%02x", $0) }
             .joined()
@@ -98,16 +150,18 @@ struct SeedCommand: AsyncParsableCommand {
         let hasher = PasswordHasher(cost: .standard, concurrency: 1)
         let file = SeedFile(
             secret: secret, users: users, friendsPerSide: friendsPerSide, password: password,
-            passwordHash: try await hasher.hash(password), seeded: 0)
+            passwordHash: try await hasher.hash(password), seeded: 0,
+            babyProfiles: babyProfiles ?? users / BabyFamilies.groupSize, seededProfiles: 0)
         try file.save(seedFile)
         return file
     }
 }
 
-/// Each seeded service's database role, `identity=URL,social=URL`; the local stack's by default.
+/// Each seeded service's database role, `identity=URL,social=URL,family=URL`; the local stack's by default.
 struct DatabaseURLs: ExpressibleByArgument, Sendable {
     var identity = "postgresql://kindred_identity@127.0.0.1:55400/kindred"
     var social = "postgresql://kindred_social@127.0.0.1:55400/kindred"
+    var family = "postgresql://kindred_family@127.0.0.1:55400/kindred"
 
     init() {}
 
@@ -118,6 +172,7 @@ struct DatabaseURLs: ExpressibleByArgument, Sendable {
             switch parts[0] {
             case "identity": identity = parts[1]
             case "social": social = parts[1]
+            case "family": family = parts[1]
             default: return nil
             }
         }

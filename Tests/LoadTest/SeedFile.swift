@@ -12,14 +12,24 @@ struct SeedFile: Codable, Sendable {
     var password: String
     var passwordHash: String
     var seeded: Int
+    /// Baby profiles asked for (`BabyFamilies`), and how many are in the stack so far.
+    var babyProfiles: Int
+    var seededProfiles: Int
 
     enum CodingKeys: String, CodingKey {
         case secret, users, seeded, password
         case friendsPerSide = "friends_per_side"
         case passwordHash = "password_hash"
+        case babyProfiles = "baby_profiles"
+        case seededProfiles = "seeded_profiles"
     }
 
     var seededUsers: SeededUsers { SeededUsers(secret: secret, count: users) }
+
+    var families: BabyFamilies { BabyFamilies(tag: seededUsers.tag, users: users, profiles: babyProfiles) }
+
+    /// The username `seed` gave user `index` (its SQL writes the same: `SeedWriter`).
+    func username(_ index: Int) -> String { "lt_\(seededUsers.tag)_\(index)" }
 
     static func load(_ path: String) throws -> SeedFile {
         guard let data = FileManager.default.contents(atPath: path) else {

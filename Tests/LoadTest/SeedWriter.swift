@@ -3,12 +3,14 @@ import KindredPostgres
 
 /// Writes seeded users straight into the services' tables through each service's own database role: one
 /// statement per table per batch (generate_series), never one RPC per row. What goes in is what the services
-/// would have written: identity's account (adult, email verified, the shared password hash) with a refresh
-/// chain and its token, social's person and both rows of each friendship. Every insert skips rows already
-/// there, so a batch cut short by a crash is simply written again.
+/// would have written: identity's account (email verified, the shared password hash; a minor with parental
+/// controls on where `SeededUsers.isMinor`) with a refresh chain and its token, social's person and both rows
+/// of each friendship (`SeedWriter+Social`: follows, blocks, events), family's controls and guardian links of the
+/// minors. Every insert skips rows already there, so a batch cut short by a crash is simply written again.
 struct SeedWriter: Sendable {
     let identity: PostgresPool
     let social: PostgresPool
+    let family: PostgresPool
     let seed: SeedFile
 
     /// Users `range` of the seed, in one transaction per database.
@@ -24,8 +26,9 @@ struct SeedWriter: Sendable {
                 INSERT INTO identity.accounts (id, username, email, password_hash, date_of_birth, age_band,
                     age_assurance_method, age_assured_at, parental_controls, email_verified_at)
                 SELECT (\(tag) || '-0000-4000-8000-' || lpad(to_hex(n), 12, '0'))::uuid, 'lt_' || \(tag) || '_' || n,
-                    'lt_' || \(tag) || '_' || n || '@loadtest.invalid', \(hash), date '1980-01-01', '18+',
-                    'self_declared', now(), false, now()
+                    'lt_' || \(tag) || '_' || n || '@loadtest.invalid', \(hash),
+                    CASE WHEN n % 10 = 8 THEN date '2010-06-01' ELSE date '1980-01-01' END,
+                    CASE WHEN n % 10 = 8 THEN '16-17' ELSE '18+' END, 'self_declared', now(), n % 10 = 8, now()
                 FROM generate_series(\(first)::int, \(last)::int) n
                 ON CONFLICT DO NOTHING
                 """)
@@ -51,7 +54,7 @@ struct SeedWriter: Sendable {
                 """
                 INSERT INTO social.people (user_id, username, minor, learned_at)
                 SELECT (\(tag) || '-0000-4000-8000-' || lpad(to_hex(n), 12, '0'))::uuid, 'lt_' || \(tag) || '_' || n,
-                    false, now()
+                    n % 10 = 8, now()
                 FROM generate_series(\(first)::int, \(last)::int) n
                 ON CONFLICT DO NOTHING
                 """)
@@ -66,6 +69,9 @@ struct SeedWriter: Sendable {
                 WHERE f <> n
                 ON CONFLICT DO NOTHING
                 """)
+            try await writeFollowsAndBlocks(first: first, last: last, reach: reach, in: tx)
+            try await writeEvents(first: first, last: last, in: tx)
         }
+        try await family.transaction { tx in try await writeGuardians(first: first, last: last, in: tx) }
     }
 }

@@ -1,7 +1,7 @@
 import LoadTestKit
 import Synchronization
 
-/// When each user's WatchMessages stream opened (nil while it is not open), so a sender knows whether its
+/// When each user's stream of one kind opened (nil while it is not open), so a sender knows whether its
 /// message must reach the recipient: a stream opened without a cursor carries only what the server receives
 /// after it started serving it, which the client cannot see, so a stream counts once open for
 /// `Deliveries.settle`.

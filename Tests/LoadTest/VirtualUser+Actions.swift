@@ -40,6 +40,29 @@ extension VirtualUser {
                 _ = try await Gamification.Client(clients.gamification).getFriendLeaderboard(
                     .init(appID: Self.apps[iteration % Self.apps.count], period: .week), options: options)
             }
+        case .signInWithPassword:
+            await signInWithPassword(due: due)
+        case .messageStranger:
+            await messageStranger(due: due, iteration: iteration, options: options)
+        case .joinEvent:
+            await joinStrangersEvent(due: due, iteration: iteration, options: options)
+        case .getParentalControlsStatus, .listApprovalRequests, .answerApproval:
+            await lookAfterTeen(action, due: due, options: options)
+        case .getHome, .listCalendarEvents, .listRegistryItems, .addComment, .setRsvp, .purchaseRegistryItem,
+            .createCalendarEvent, .createRegistryItem:
+            await performOnProfile(action, due: due, iteration: iteration, options: options)
+        }
+    }
+
+    /// A password sign-in (identity hashes the password: Argon2id, ~180 ms of a core), as an app that lost its
+    /// session; the session it opens is not kept, the user goes on with its own.
+    private func signInWithPassword(due: ContinuousClock.Instant?) async {
+        let method = Identity.Method.token
+        await recorder.time(method, as: method.rpcName + " (password sign-in)", from: due) {
+            _ = try await Identity.Client(clients.identity).token(
+                .init(
+                    grantType: "password", username: shared.seed.username(index),
+                    password: shared.seed.password), options: CallOptions(timeout: .seconds(30)))
         }
     }
 
@@ -47,18 +70,31 @@ extension VirtualUser {
     private func sendMessage(due: ContinuousClock.Instant?, iteration: Int, options: CallOptions) async {
         guard !friendIDs.isEmpty else { return }
         let friend = iteration % friendIDs.count
-        let key = UUID().uuidString
-        let settled = streams.isSettled(friendIndexes[friend])
-        deliveries.sending(key)
-        var succeeded = false
-        await recorder.time(Social.Method.sendMessage, from: due) {
-            _ = try await Social.Client(clients.social).sendMessage(
-                .init(requestID: key, recipientUserID: friendIDs[friend], text: Deliveries.text(for: key)),
-                options: options)
-            succeeded = true
+        await measuredWrite(on: [(shared.messages, [friendIndexes[friend]])]) { key in
+            await recorder.time(Social.Method.sendMessage, from: due) {
+                _ = try await Social.Client(clients.social).sendMessage(
+                    .init(
+                        requestID: key, recipientUserID: friendIDs[friend], text: Deliveries.text(for: key)),
+                    options: options)
+            }
         }
-        deliveries.sent(
-            key, succeeded: succeeded, recipientSettled: settled && streams.isSettled(friendIndexes[friend]))
+    }
+
+    /// A write whose text carries a new key (`write` gets it and reports whether it succeeded): on each kind
+    /// of stream, each of its recipients whose stream was settled both before the write and after its answer
+    /// must receive it.
+    func measuredWrite(
+        on streams: [(live: LiveStream, recipients: [Int])], _ write: (String) async -> Bool
+    ) async {
+        let key = UUID().uuidString
+        let settledBefore = streams.map { $0.live.settled($0.recipients) }
+        for stream in streams { stream.live.deliveries.sending(key) }
+        let succeeded = await write(key)
+        for (stream, before) in zip(streams, settledBefore) {
+            stream.live.deliveries.sent(
+                key, succeeded: succeeded,
+                recipients: before.intersection(stream.live.settled(stream.recipients)))
+        }
     }
 
     static let apps = ["instagram", "whatsapp", "youtube", "tiktok", "facebook"]

@@ -5,12 +5,24 @@ import KindredRPC
 import Synchronization
 
 /// A seeded user as the app on its phone: clients of the connections it shares, its refresh token and the
-/// access token it resumed with, its friends.
+/// access token it resumed with, its friends and baby profiles.
 final class VirtualUser: Sendable {
     struct Clients: Sendable {
         let identity: RPCClient
+        let family: RPCClient
         let social: RPCClient
         let gamification: RPCClient
+    }
+
+    /// What every user of the run shares: the recorder, each kind of stream's deliveries and board, the seed
+    /// and the mix.
+    struct Shared: Sendable {
+        let recorder: Recorder
+        let messages: LiveStream
+        let activity: LiveStream
+        let notifications: LiveStream
+        let seed: SeedFile
+        let mix: Mix
     }
 
     let index: Int
@@ -18,10 +30,10 @@ final class VirtualUser: Sendable {
     let persona: Persona
     let friendIDs: [String]
     let friendIndexes: [Int]
+    /// The baby profiles it owns or follows (indexes of `BabyFamilies`).
+    let profiles: [Int]
     let clients: Clients
-    let recorder: Recorder
-    let deliveries: Deliveries
-    let streams: StreamBoard
+    let shared: Shared
     let session:
         Mutex<
             (
@@ -30,21 +42,20 @@ final class VirtualUser: Sendable {
             )
         >
 
-    init(
-        index: Int, users: SeededUsers, friendsPerSide: Int, refreshToken: String, clients: Clients,
-        recorder: Recorder, deliveries: Deliveries, streams: StreamBoard
-    ) {
+    init(index: Int, refreshToken: String, clients: Clients, shared: Shared) {
+        let (users, families) = (shared.seed.seededUsers, shared.seed.families)
         self.index = index
         id = users.userID(index)
-        persona = .of(user: index)
-        friendIndexes = users.friends(of: index, perSide: friendsPerSide)
+        persona = .of(user: index, families: families)
+        friendIndexes = users.friends(of: index, perSide: shared.seed.friendsPerSide)
         friendIDs = friendIndexes.map(users.userID)
+        profiles = families.ownedProfile(of: index).map { [$0] } ?? families.followedProfiles(of: index)
         self.clients = clients
-        self.recorder = recorder
-        self.deliveries = deliveries
-        self.streams = streams
+        self.shared = shared
         session = Mutex((refreshToken, nil, .now, nil))
     }
+
+    var recorder: Recorder { shared.recorder }
 
     var refreshToken: String { session.withLock { $0.refreshToken } }
 

@@ -3,10 +3,44 @@ import KindredMessages
 import KindredRPC
 
 extension VirtualUser {
-    /// Holds WatchMessages until `end`, handing each message to `deliveries`; when the stream ends early it is
-    /// opened again after the last cursor it got, so nothing sent meanwhile is lost (a failure is recorded).
-    func holdMessageStream(until end: ContinuousClock.Instant) async {
-        var cursor: Int64 = 0
+    typealias Family = Kindred_Family_V1_FamilyService
+
+    /// Holds the streams the persona's app holds until `end`: WatchMessages, and for the baby personas
+    /// WatchProfileActivity (all the user's profiles) and WatchNotifications.
+    func holdStreams(until end: ContinuousClock.Instant) async {
+        async let messages: Void = hold(shared.messages, from: Int64(0), until: end) { cursor, options in
+            Social.Client(clients.social).watchMessages(.init(afterCursor: cursor), options: options)
+        } received: { message in
+            (message.cursor, message.text)
+        }
+        if persona.watchesProfiles {
+            async let notifications: Void = hold(shared.notifications, from: "", until: end) {
+                after, options in
+                Family.Client(clients.family).watchNotifications(
+                    .init(afterNotificationID: after), options: options)
+            } received: { notification in
+                (notification.notificationID, notification.body)
+            }
+            await hold(shared.activity, from: "", until: end) { cursor, options in
+                Family.Client(clients.family).watchProfileActivity(
+                    .init(afterCursor: cursor), options: options)
+            } received: { update in
+                (update.cursor, update.activity?.detail ?? "")
+            }
+            await notifications
+        }
+        await messages
+    }
+
+    /// Holds one stream until `end`, handing each text it carries to the stream's deliveries; when the stream
+    /// ends early it is opened again after the last cursor it got, so nothing sent meanwhile is lost (the
+    /// early end is recorded as a failure of `<method> (stream ended)`).
+    private func hold<Response: ProtoMessage, Cursor: Sendable>(
+        _ live: LiveStream, from start: Cursor, until end: ContinuousClock.Instant,
+        open: (Cursor, CallOptions) -> ClientResponseStream<Response>,
+        received: (Response) -> (cursor: Cursor, text: String)
+    ) async {
+        var cursor = start
         var counted = false
         while ContinuousClock.now < end, !Task.isCancelled {
             guard var options = try? await options(timeout: end - .now) else {
@@ -14,27 +48,25 @@ extension VirtualUser {
                 continue
             }
             options.timeout = end - .now
-            let stream = Social.Client(clients.social).watchMessages(
-                .init(afterCursor: cursor), options: options)
-            streams.opened(index)
+            let stream = open(cursor, options)
+            live.board.opened(index)
             if !counted {
                 recorder.openStreams.add(1, ordering: .relaxed)
                 counted = true
             }
             do {
-                for try await message in stream {
-                    cursor = max(cursor, message.cursor)
-                    deliveries.arrived(text: message.text)
+                for try await response in stream {
+                    let (next, text) = received(response)
+                    cursor = next
+                    live.deliveries.arrived(text: text, recipient: index)
                 }
             } catch  where error.code == .deadlineExceeded || error.code == .cancelled {
                 break
             } catch {
-                recorder.record(
-                    Social.Method.watchMessages.rpcName + " (stream ended)", latency: .zero,
-                    failure: "\(error.code)")
+                recorder.record(live.name + " (stream ended)", latency: .zero, failure: "\(error.code)")
             }
         }
-        streams.closed(index)
+        live.board.closed(index)
         if counted { recorder.openStreams.subtract(1, ordering: .relaxed) }
     }
 }

@@ -1,24 +1,34 @@
 import Synchronization
 
-/// Real-time propagation: each message a virtual user sends names its key in its text; its delay runs from
-/// the moment the SendMessage was sent to its arrival on the recipient's WatchMessages stream. A delivery is
-/// expected once the send succeeded while the recipient's stream was settled (open for `settle`: a stream
-/// opened without a cursor carries only what arrives after the server started it); what has not arrived
-/// `grace` after the last send is missed.
+/// Real-time propagation on one kind of stream: each write the run makes (a message, a comment, a calendar
+/// event, a registry item) carries a key in its text; its delay runs from the moment the write was sent to its
+/// arrival on each subscriber's stream. The subscribers due a write are those whose stream was settled (open
+/// for `settle`: a stream opened without a cursor carries only what arrives after the server started it) when
+/// the write was sent and when its answer came back; a subscriber not due it (the writer's own stream, one
+/// still settling) is not counted. What has not arrived `grace` after the last write is missed.
 public final class Deliveries: Sendable {
     struct Pending {
         let sentAt: ContinuousClock.Instant
-        var expected = false
-        var arrived = false
+        /// Nil until the write's answer is back.
+        var due: Set<Int>?
+        var arrivals: [Int: ContinuousClock.Instant] = [:]
     }
 
     public static let settle: Duration = .seconds(2)
-    /// How long streams stay open after the last send, for the deliveries still on their way.
+    /// How long streams stay open after the last write, for the deliveries still on their way.
     public static let grace: Duration = .seconds(5)
+    static let prefix = "loadtest "
     private let state = Mutex<(pending: [String: Pending], tally: DeliveryTally)>(([:], DeliveryTally()))
 
-    /// The text of a measured message with `key`.
-    public static func text(for key: String) -> String { "loadtest \(key)" }
+    /// The text of a measured write with `key`.
+    public static func text(for key: String) -> String { prefix + key }
+
+    /// The key a text carries, wherever it is in it (a notice quotes the comment after the author's name).
+    public static func key(in text: String) -> String? {
+        guard let start = text.range(of: prefix)?.upperBound else { return nil }
+        let key = text[start...].prefix { !$0.isWhitespace }
+        return key.isEmpty ? nil : String(key)
+    }
 
     public init() {}
 
@@ -26,35 +36,57 @@ public final class Deliveries: Sendable {
         state.withLock { $0.pending[key] = Pending(sentAt: sentAt) }
     }
 
-    /// The send of `key` came back: a delivery is due when it succeeded to a settled stream.
-    public func sent(_ key: String, succeeded: Bool, recipientSettled: Bool) {
+    /// The write of `key` came back: when it succeeded, each of `recipients` must receive it.
+    public func sent(_ key: String, succeeded: Bool, recipients: Set<Int>) {
         state.withLock { state in
-            guard succeeded, recipientSettled else { return state.pending[key] = nil }
-            if state.pending[key]?.arrived == true {
-                state.pending[key] = nil
-            } else {
-                state.pending[key]?.expected = true
+            guard succeeded, !recipients.isEmpty, var pending = state.pending[key] else {
+                return state.pending[key] = nil
             }
+            pending.due = recipients
+            pending.arrivals = pending.arrivals.filter { recipients.contains($0.key) }
+            state.pending[key] = pending
+            Self.closeIfComplete(key, in: &state)
         }
     }
 
-    /// A stream received a message with `text`; others than measured ones are ignored.
-    public func arrived(text: String, at now: ContinuousClock.Instant = .now) {
-        guard text.hasPrefix("loadtest ") else { return }
-        let key = String(text.dropFirst("loadtest ".count))
+    /// `recipient`'s stream received `text`; texts of writes this run is not waiting for are ignored.
+    public func arrived(text: String, recipient: Int, at now: ContinuousClock.Instant = .now) {
+        guard let key = Self.key(in: text) else { return }
         state.withLock { state in
-            guard let pending = state.pending[key], !pending.arrived else { return }
-            state.tally.delays.record(now - pending.sentAt)
-            if pending.expected { state.pending[key] = nil } else { state.pending[key]?.arrived = true }
+            guard var pending = state.pending[key], pending.arrivals[recipient] == nil,
+                pending.due?.contains(recipient) ?? true
+            else { return }
+            pending.arrivals[recipient] = now
+            state.pending[key] = pending
+            Self.closeIfComplete(key, in: &state)
         }
     }
 
-    /// Stops expecting: what is still outstanding is missed.
+    /// Stops expecting: every due arrival not there is missed.
     public func finish() -> DeliveryTally {
         state.withLock { state in
             var tally = state.tally
-            tally.missed = state.pending.values.filter(\.expected).count
+            for pending in state.pending.values {
+                guard let due = pending.due else { continue }
+                Self.record(pending, in: &tally)
+                tally.missed += due.count - pending.arrivals.count
+            }
             return tally
         }
+    }
+
+    private static func closeIfComplete(
+        _ key: String, in state: inout (pending: [String: Pending], tally: DeliveryTally)
+    ) {
+        guard let pending = state.pending[key], let due = pending.due, pending.arrivals.count == due.count
+        else {
+            return
+        }
+        record(pending, in: &state.tally)
+        state.pending[key] = nil
+    }
+
+    private static func record(_ pending: Pending, in tally: inout DeliveryTally) {
+        for arrival in pending.arrivals.values { tally.delays.record(arrival - pending.sentAt) }
     }
 }

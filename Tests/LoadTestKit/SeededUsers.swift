@@ -28,6 +28,32 @@ public struct SeededUsers: Sendable {
         }.joined()
     }
 
+    /// Whether user `index` is a restricted teenager (16–17, parental controls on: messaging only with people
+    /// they follow, joins needing approval): the ninth of each ten users. The seed's SQL says the same
+    /// (`n % 10 = 8`).
+    public static func isMinor(_ index: Int) -> Bool { index % 10 == 8 }
+
+    /// A minor's guardian: the user just before them.
+    public static func guardian(of minor: Int) -> Int { minor - 1 }
+
+    /// Someone user `index` neither follows nor is friends with: the user half the ring away.
+    public func stranger(of index: Int) -> Int { (index + count / 2) % count }
+
+    /// The event user `organizer` organizes (the seed writes one per user: `SeedWriter+Social`).
+    public func eventID(organizer: Int) -> String {
+        let hex = String(organizer, radix: 16)
+        return "\(tag)-000c-4000-8000-\(String(repeating: "0", count: 12 - hex.count))\(hex)"
+    }
+
+    /// One of three organizers of public events (the sixth of each ten users) far from user `index` in the ring,
+    /// so neither friend nor followed: a teenager's join of their event needs a guardian's approval. Nil when
+    /// the seed has fewer than ten users.
+    public func publicOrganizer(farFrom index: Int, pick: Int) -> Int? {
+        let groups = count / 10
+        guard groups > 0 else { return nil }
+        return ((stranger(of: index) / 10 + pick % 3) % groups) * 10 + 5
+    }
+
     /// User `index`'s friends: the `perSide` users on each side of it in a ring of all seeded users.
     public func friends(of index: Int, perSide: Int) -> [Int] {
         guard count > 1 else { return [] }

@@ -4,51 +4,73 @@ import Testing
 @Suite struct DeliveriesTests {
     let start = ContinuousClock.now
 
-    @Test func aDeliveryIsTimedFromTheSendAndCountedOnce() {
+    @Test func aDeliveryIsTimedFromTheSendAndCountedOncePerRecipient() {
         let deliveries = Deliveries()
         deliveries.sending("a", at: start)
-        deliveries.sent("a", succeeded: true, recipientSettled: true)
-        deliveries.arrived(text: Deliveries.text(for: "a"), at: start + .milliseconds(40))
-        deliveries.arrived(text: Deliveries.text(for: "a"), at: start + .milliseconds(900))
+        deliveries.sent("a", succeeded: true, recipients: [7])
+        deliveries.arrived(text: Deliveries.text(for: "a"), recipient: 7, at: start + .milliseconds(40))
+        deliveries.arrived(text: Deliveries.text(for: "a"), recipient: 7, at: start + .milliseconds(900))
         let tally = deliveries.finish()
         #expect(tally.delays.count == 1)
         #expect(tally.delays.maxMicroseconds == 40_000)
         #expect(tally.missed == 0)
     }
 
-    // The stream can hand the message over before the SendMessage answer is back.
-    @Test func anArrivalBeforeTheSendsAnswerIsNotMissed() {
+    // The stream can hand the write over before its answer is back.
+    @Test func anArrivalBeforeTheWritesAnswerIsNotMissed() {
         let deliveries = Deliveries()
         deliveries.sending("early", at: start)
-        deliveries.arrived(text: Deliveries.text(for: "early"), at: start + .milliseconds(3))
-        deliveries.sent("early", succeeded: true, recipientSettled: true)
+        deliveries.arrived(text: Deliveries.text(for: "early"), recipient: 1, at: start + .milliseconds(3))
+        deliveries.sent("early", succeeded: true, recipients: [1])
         let tally = deliveries.finish()
         #expect(tally.delays.count == 1)
         #expect(tally.missed == 0)
     }
 
-    @Test func aSuccessfulSendToASettledStreamThatNeverArrivesIsMissed() {
+    @Test func eachDueRecipientThatNeverReceivesIsMissed() {
         let deliveries = Deliveries()
-        deliveries.sending("lost", at: start)
-        deliveries.sent("lost", succeeded: true, recipientSettled: true)
-        #expect(deliveries.finish().missed == 1)
+        deliveries.sending("comment", at: start)
+        deliveries.sent("comment", succeeded: true, recipients: [1, 2, 3])
+        deliveries.arrived(text: Deliveries.text(for: "comment"), recipient: 2, at: start + .milliseconds(5))
+        let tally = deliveries.finish()
+        #expect(tally.missed == 2)
+        #expect(tally.delays.count == 1)
     }
 
-    @Test func aFailedSendOrAnUnsettledRecipientExpectsNothing() {
+    // The writer's own stream carries its comment too, early or late: it is no delivery to anyone.
+    @Test func anArrivalOnAStreamNotDueTheWriteIsNotCounted() {
+        let deliveries = Deliveries()
+        deliveries.sending("own", at: start)
+        deliveries.arrived(text: Deliveries.text(for: "own"), recipient: 9, at: start + .milliseconds(1))
+        deliveries.sent("own", succeeded: true, recipients: [4])
+        deliveries.arrived(text: Deliveries.text(for: "own"), recipient: 4, at: start + .milliseconds(8))
+        let tally = deliveries.finish()
+        #expect(tally.delays.count == 1)
+        #expect(tally.delays.maxMicroseconds == 8_000)
+        #expect(tally.missed == 0)
+    }
+
+    @Test func aFailedWriteOrOneNobodyIsDueExpectsNothing() {
         let deliveries = Deliveries()
         deliveries.sending("failed", at: start)
-        deliveries.sent("failed", succeeded: false, recipientSettled: true)
+        deliveries.sent("failed", succeeded: false, recipients: [1])
         deliveries.sending("unsettled", at: start)
-        deliveries.sent("unsettled", succeeded: true, recipientSettled: false)
+        deliveries.sent("unsettled", succeeded: true, recipients: [])
         let tally = deliveries.finish()
         #expect(tally.missed == 0)
         #expect(tally.delays.count == 0)
     }
 
-    @Test func messagesTheRunDidNotSendAreIgnored() {
+    @Test func theKeyIsFoundWhereverTheTextQuotesIt() {
+        #expect(Deliveries.key(in: "Ann commented: " + Deliveries.text(for: "k1") + " more") == "k1")
+        #expect(Deliveries.key(in: "New on the calendar: " + Deliveries.text(for: "k2")) == "k2")
+        #expect(Deliveries.key(in: "See you at ten?") == nil)
+    }
+
+    @Test func writesTheRunDidNotMakeAreIgnored() {
         let deliveries = Deliveries()
-        deliveries.arrived(text: "See you at ten?", at: start)
-        deliveries.arrived(text: Deliveries.text(for: "someone else's"), at: start)
+        deliveries.arrived(text: "See you at ten?", recipient: 1, at: start)
+        deliveries.arrived(text: Deliveries.text(for: "someone else's"), recipient: 1, at: start)
         #expect(deliveries.finish().delays.count == 0)
     }
 }

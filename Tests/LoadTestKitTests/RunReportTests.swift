@@ -11,11 +11,15 @@ import Testing
         var realtime = DeliveryTally()
         realtime.delays.record(microseconds: 40_000)
         realtime.missed = 1
+        var activity = DeliveryTally()
+        activity.delays.record(microseconds: 10_000)
         let report = RunReport(
-            rpcs: ["kindred.social.v1.SocialService/SendMessage": send], realtime: realtime, users: 200,
+            rpcs: ["kindred.social.v1.SocialService/SendMessage": send],
+            realtime: ["messages": realtime, "profile_activity": activity],
+            cpu: ["social": .init(cpuSeconds: 1.5, calls: 5, peakRSSKilobytes: 2_048)], users: 200,
             duration: .milliseconds(30_500))
         let object = try #require(JSONSerialization.jsonObject(with: report.json()) as? [String: Any])
-        #expect(Set(object.keys) == ["rpcs", "realtime", "users", "duration_s"])
+        #expect(Set(object.keys) == ["rpcs", "realtime", "users", "duration_s", "realtime_streams", "cpu"])
         #expect(object["users"] as? Int == 200)
         #expect(object["duration_s"] as? Double == 30.5)
         let rpcs = try #require(object["rpcs"] as? [String: [String: Any]])
@@ -33,9 +37,17 @@ import Testing
         #expect(rpc["max_ms"] as? Double == 3.0)
         let live = try #require(object["realtime"] as? [String: Any])
         #expect(Set(live.keys) == ["deliveries", "missed", "p50_ms", "p99_ms", "max_ms"])
-        #expect(live["deliveries"] as? Int == 1)
+        // Every kind of stream together, and each apart.
+        #expect(live["deliveries"] as? Int == 2)
         #expect(live["missed"] as? Int == 1)
         #expect(live["max_ms"] as? Double == 40.0)
+        let streams = try #require(object["realtime_streams"] as? [String: [String: Any]])
+        #expect(streams["profile_activity"]?["deliveries"] as? Int == 1)
+        #expect(streams["profile_activity"]?["max_ms"] as? Double == 10.0)
+        let social = try #require((object["cpu"] as? [String: [String: Any]])?["social"])
+        #expect(Set(social.keys) == ["cpu_s", "calls", "ms_per_call", "peak_rss_mb"])
+        #expect(social["ms_per_call"] as? Double == 300.0)
+        #expect(social["peak_rss_mb"] as? Double == 2.0)
     }
 
     @Test func tallyMergeAddsFailuresByStatusAndRefusals() {

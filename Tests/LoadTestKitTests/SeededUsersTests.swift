@@ -31,4 +31,33 @@ import Testing
         #expect(SeededUsers(secret: "0123456789abcdef", count: 2).friends(of: 0, perSide: 5) == [1])
         #expect(Set(SeededUsers(secret: "0123456789abcdef", count: 3).friends(of: 0, perSide: 5)) == [1, 2])
     }
+
+    // A teenager's refused message must go to someone they neither befriend nor follow (the seed follows
+    // every friend), and their guardian is the adult just before them.
+    @Test func aMinorsStrangerIsNoFriendAndTheirGuardianIsNoMinor() {
+        let users = SeededUsers(secret: "0123456789abcdef", count: 200)
+        let minors = (0..<200).filter(SeededUsers.isMinor)
+        #expect(minors.count == 20)
+        for minor in minors {
+            #expect(!users.friends(of: minor, perSide: 5).contains(users.stranger(of: minor)))
+            #expect(users.stranger(of: minor) != minor)
+            #expect(!SeededUsers.isMinor(SeededUsers.guardian(of: minor)))
+        }
+    }
+
+    // The seed makes the sixth of each ten users' events public; a teenager must need approval to join one,
+    // so its organizer must be neither friend nor followed (the seed follows exactly the friends).
+    @Test func aTeenagersPublicOrganizersArePublicAndStrangers() throws {
+        let users = SeededUsers(secret: "0123456789abcdef", count: 200)
+        for minor in (0..<200).filter(SeededUsers.isMinor) {
+            let organizers = try (0..<3).map { try #require(users.publicOrganizer(farFrom: minor, pick: $0)) }
+            #expect(Set(organizers).count == 3)
+            for organizer in organizers {
+                #expect(organizer % 10 == 5 && organizer < 200)
+                #expect(!users.friends(of: minor, perSide: 5).contains(organizer))
+            }
+        }
+        #expect(SeededUsers(secret: "0123456789abcdef", count: 9).publicOrganizer(farFrom: 8, pick: 0) == nil)
+        #expect(users.eventID(organizer: 26) == "01234567-000c-4000-8000-00000000001a")
+    }
 }

@@ -1,0 +1,19 @@
+import LoadTestKit
+
+/// One kind of stream the users hold (WatchMessages, WatchProfileActivity): who has one settled, and the
+/// deliveries of the run's writes on it.
+struct LiveStream: Sendable {
+    let name: String
+    let deliveries = Deliveries()
+    let board: StreamBoard
+
+    init(name: String, users: Int) {
+        self.name = name
+        board = StreamBoard(users: users)
+    }
+
+    /// Of `users`, those whose stream is settled now.
+    func settled(_ users: some Sequence<Int>) -> Set<Int> {
+        Set(users.filter(board.isSettled))
+    }
+}

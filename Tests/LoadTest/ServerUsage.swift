@@ -1,0 +1,104 @@
+import Foundation
+import LoadTestKit
+
+/// The CPU time and peak memory of the servers the run drives, when they run on this machine: each service
+/// found by the port it listens on (its address in `--targets` on this host), PostgreSQL by `--postgres-port`
+/// (the postmaster, with every backend as its child). Read from /proc before and after the run; a server not
+/// found (another host, or /proc unreadable) is left out of the report.
+struct ServerUsage: Sendable {
+    /// Server name → pid.
+    let servers: [String: Int]
+
+    init(targets: ServiceTargets, postgresPort: Int?) {
+        var ports = ServiceTargets.services.compactMap { name in
+            Self.localPort(targets[name]).map { (name, $0) }
+        }
+        if let postgresPort { ports.append(("postgresql", postgresPort)) }
+        let owners = Self.socketOwners()
+        let table = ["/proc/net/tcp", "/proc/net/tcp6"].compactMap {
+            try? String(contentsOfFile: $0, encoding: .utf8)
+        }.joined(separator: "\n")
+        var servers: [String: Int] = [:]
+        for (name, port) in ports {
+            let inodes = ListeningSockets.inodes(listeningOn: port, inTable: table)
+            if let pid = inodes.lazy.compactMap({ owners[$0] }).first { servers[name] = pid }
+        }
+        servers["loadtest"] = Int(getpid())
+        self.servers = servers
+    }
+
+    /// Each server's CPU ticks now: its own, its ended children's and its live children's.
+    func ticks() -> [String: Int] {
+        let stats = Self.processIDs().compactMap { pid in
+            (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)).flatMap(ProcessTimes.init)
+        }
+        return servers.compactMapValues { ProcessTimes.treeTicks(root: $0, in: stats) }
+    }
+
+    /// Peak resident memory (VmHWM) in kB: the process's own; for PostgreSQL, its largest process's.
+    func peakRSS() -> [String: Int] {
+        servers.mapValues { pid in
+            let tree = [pid] + (servers["postgresql"] == pid ? Self.children(of: pid) : [])
+            return tree.map(Self.highWaterMark).max() ?? 0
+        }
+    }
+
+    /// Per server: CPU seconds between `before` and `after`, and per call of its service (PostgreSQL and the
+    /// generator: per call of the whole run).
+    func costs(before: [String: Int], after: [String: Int], rpcs: [String: RPCTally]) -> [String: RunReport
+        .ServerCost]
+    {
+        let ticksPerSecond = Double(sysconf(Int32(_SC_CLK_TCK)))
+        let peaks = peakRSS()
+        return after.reduce(into: [:]) { costs, entry in
+            guard let start = before[entry.key] else { return }
+            let calls = rpcs.filter { $0.key.contains(".\(entry.key).") || !Self.isService(entry.key) }
+                .reduce(0) { $0 + $1.value.count }
+            costs[entry.key] = RunReport.ServerCost(
+                cpuSeconds: Double(entry.value - start) / ticksPerSecond, calls: calls,
+                peakRSSKilobytes: peaks[entry.key] ?? 0)
+        }
+    }
+
+    private static func isService(_ name: String) -> Bool { ServiceTargets.services.contains(name) }
+
+    private static func localPort(_ address: String) -> Int? {
+        let host = address.split(separator: ":").dropLast().joined(separator: ":")
+        guard ["127.0.0.1", "localhost", "[::1]", "0.0.0.0"].contains(host) else { return nil }
+        return address.split(separator: ":").last.flatMap { Int($0) }
+    }
+
+    private static func processIDs() -> [Int] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).compactMap { Int($0) }
+    }
+
+    private static func children(of parent: Int) -> [Int] {
+        processIDs().filter { pid in
+            (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)).flatMap(ProcessTimes.init)?
+                .parent == parent
+        }
+    }
+
+    private static func highWaterMark(_ pid: Int) -> Int {
+        let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
+        let line = status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") }
+        return line.flatMap { Int($0.split(separator: " ").dropFirst().first ?? "") } ?? 0
+    }
+
+    /// Socket inode → the pid holding it, from every readable /proc/<pid>/fd.
+    private static func socketOwners() -> [Int: Int] {
+        var owners: [Int: Int] = [:]
+        for pid in processIDs() {
+            let directory = "/proc/\(pid)/fd"
+            for fd in (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [] {
+                guard
+                    let target = try? FileManager.default.destinationOfSymbolicLink(
+                        atPath: "\(directory)/\(fd)"),
+                    target.hasPrefix("socket:["), let inode = Int(target.dropFirst(8).dropLast())
+                else { continue }
+                owners[inode] = pid
+            }
+        }
+        return owners
+    }
+}

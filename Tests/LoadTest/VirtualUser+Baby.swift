@@ -1,0 +1,126 @@
+import Foundation
+import KindredAPI
+import KindredMessages
+import KindredRPC
+import LoadTestKit
+
+extension VirtualUser {
+    /// A baby persona's action on one of its profiles (the iteration picks which). Comments, calendar events and
+    /// registry items carry a key in their text, whose arrival on the other members' WatchProfileActivity is
+    /// measured. Expected refusals: a registry item another grandparent bought first (ALREADY_PURCHASED), a
+    /// registry full after many runs (REGISTRY_FULL).
+    func performOnProfile(
+        _ action: Persona.Action, due: ContinuousClock.Instant?, iteration: Int, options: CallOptions
+    ) async {
+        guard !profiles.isEmpty else { return }
+        let families = shared.seed.families
+        let profile = profiles[iteration % profiles.count]
+        let profileID = families.profileID(profile)
+        let family = Family.Client(clients.family)
+        let page = Kindred_Common_V1_PageRequest(pageSize: 20)
+        switch action {
+        case .getHome:
+            await recorder.time(Family.Method.getHome, from: due) {
+                _ = try await family.getHome(.init(page: page), options: options)
+            }
+        case .listCalendarEvents:
+            await recorder.time(Family.Method.listCalendarEvents, from: due) {
+                _ = try await family.listCalendarEvents(
+                    .init(profileID: profileID, page: page), options: options)
+            }
+        case .listRegistryItems:
+            await recorder.time(Family.Method.listRegistryItems, from: due) {
+                _ = try await family.listRegistryItems(
+                    .init(profileID: profileID, page: page), options: options)
+            }
+        case .setRsvp:
+            let answers: [Kindred_Family_V1_RsvpAnswer] = [.attending, .maybe, .notAttending]
+            await recorder.time(Family.Method.setRsvp, from: due) {
+                _ = try await family.setRsvp(
+                    .init(
+                        profileID: profileID,
+                        eventID: families.eventID(profile, iteration % BabyFamilies.eventsPerProfile),
+                        answer: answers[iteration % answers.count]), options: options)
+            }
+        case .purchaseRegistryItem:
+            await purchaseAndUndo(
+                profileID, item: families.itemID(profile, iteration % BabyFamilies.itemsPerProfile), due: due,
+                options: options)
+        case .addComment, .createCalendarEvent, .createRegistryItem:
+            await post(action, on: profile, due: due, iteration: iteration, options: options)
+        default:
+            preconditionFailure("\(action) is not an action on a baby profile")
+        }
+    }
+
+    /// A comment on one of the profile's seeded events, or (owners) a calendar event or registry item, named
+    /// by its key; every other member's settled WatchProfileActivity must carry it, and the WatchNotifications
+    /// of those the kind notifies (a comment: the owners; an event or item: the followers), never the writer.
+    private func post(
+        _ action: Persona.Action, on profile: Int, due: ContinuousClock.Instant?, iteration: Int,
+        options: CallOptions
+    ) async {
+        let families = shared.seed.families
+        let profileID = families.profileID(profile)
+        let family = Family.Client(clients.family)
+        let members = families.members(of: profile)
+        let notified = (action == .addComment ? Array(members.prefix(1)) : Array(members.dropFirst()))
+        await measuredWrite(
+            on: [
+                (shared.activity, members.filter { $0 != index }),
+                (shared.notifications, notified.filter { $0 != index }),
+            ]
+        ) { key in
+            let text = Deliveries.text(for: key)
+            switch action {
+            case .createCalendarEvent:
+                let start = Int64(Date().timeIntervalSince1970) + 30 * 86_400
+                return await recorder.time(Family.Method.createCalendarEvent, from: due) {
+                    _ = try await family.createCalendarEvent(
+                        .init(
+                            requestID: key, profileID: profileID,
+                            event: .init(
+                                name: text, startTime: .init(seconds: start, nanos: 0),
+                                timeZone: "Europe/London")),
+                        options: options)
+                }
+            case .createRegistryItem:
+                return await recorder.time(
+                    Family.Method.createRegistryItem, from: due, isExpected: { $0.code == .resourceExhausted }
+                ) {
+                    _ = try await family.createRegistryItem(
+                        .init(requestID: key, profileID: profileID, item: .init(name: text)), options: options
+                    )
+                }
+            default:
+                let event = families.eventID(profile, iteration % BabyFamilies.eventsPerProfile)
+                return await recorder.time(Family.Method.addComment, from: due) {
+                    _ = try await family.addComment(
+                        .init(
+                            requestID: key,
+                            target: .init(profileID: profileID, target: .calendarEventID(event)),
+                            text: text), options: options)
+                }
+            }
+        }
+    }
+
+    /// Buys a seeded item, then takes the purchase back, so the registry always has something to buy. Another
+    /// grandparent of the profile may have bought it first: ALREADY_PURCHASED, an expected refusal.
+    private func purchaseAndUndo(
+        _ profileID: String, item: String, due: ContinuousClock.Instant?, options: CallOptions
+    ) async {
+        let family = Family.Client(clients.family)
+        let bought = await recorder.time(
+            Family.Method.purchaseRegistryItem, from: due, isExpected: { $0.code == .failedPrecondition }
+        ) {
+            _ = try await family.purchaseRegistryItem(
+                .init(profileID: profileID, itemID: item), options: options)
+        }
+        guard bought else { return }
+        await recorder.time(Family.Method.undoRegistryPurchase) {
+            _ = try await family.undoRegistryPurchase(
+                .init(profileID: profileID, itemID: item), options: options)
+        }
+    }
+}
