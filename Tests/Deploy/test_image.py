@@ -4,7 +4,6 @@ executables or those Swift libraries name (NEEDED), apt bringing the packages' o
 needed: the image's contents are read from the Dockerfile and compared with this machine's release build, made
 by the same Swift on the same Debian."""
 
-import os
 import pathlib
 import re
 import shutil
@@ -12,7 +11,7 @@ import subprocess
 
 import pytest
 
-from conftest import DEPLOY, REPO, SERVICES
+from conftest import DEPLOY, SERVICES
 
 DOCKERFILE = DEPLOY / "image" / "Dockerfile"
 # In every Debian image; naming it would change nothing.
@@ -24,22 +23,23 @@ def runtime_stage():
 
 
 def image_packages():
-    install = re.search(r"apt-get install ([^&]*)&&", runtime_stage().replace("\\\n", " "))
+    install = re.search(r"apt-get install ([^&]*)&&", logical_lines(runtime_stage()))
     return {word for word in install.group(1).split() if not word.startswith("-")}
 
 
 def image_swift_libraries():
-    copy = re.search(r"COPY --from=build ([^\n]*(?:\\\n[^\n]*)*)", runtime_stage()).group(1)
-    sources = copy.replace("\\\n", " ").split()[:-1]
-    return {pathlib.Path(source).name for source in sources}
+    copy = re.search(r"COPY --from=build (.*/usr/lib/swift/linux/)$", logical_lines(runtime_stage()), re.M)
+    return {pathlib.Path(source).name for source in copy.group(1).split()[:-1]}
+
+
+def logical_lines(text):
+    """The Dockerfile's instructions, each on one line (continuations joined)."""
+    return text.replace("\\\n", " ")
 
 
 @pytest.fixture(scope="module")
-def executables():
-    bin_dir = os.environ.get("KINDRED_BIN_DIR") or subprocess.run(
-        ["swift", "build", "-c", "release", "--show-bin-path"], cwd=REPO, capture_output=True, text=True,
-        check=True).stdout.strip()
-    paths = [pathlib.Path(bin_dir) / f"kindred-{name}" for name in SERVICES]
+def executables(bin_dir):
+    paths = [bin_dir / f"kindred-{name}" for name in SERVICES]
     missing = [str(path) for path in paths if not path.exists()]
     if missing:
         pytest.skip(f"no release build to compare with ({', '.join(missing)}): swift build -c release")

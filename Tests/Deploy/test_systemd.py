@@ -1,10 +1,13 @@
 """The systemd units verify (`systemd-analyze verify`, with stand-in executables), keep their sandbox, and the
 install script refuses clearly, before changing anything, without root or without the executables."""
 
+import base64
 import os
 import pathlib
 import re
 import shutil
+import signal
+import socket
 import subprocess
 
 import pytest
@@ -74,6 +77,33 @@ def test_template_unit_runs_each_service_in_its_own_sandbox():
     assert unit["StateDirectory"] == "kindred/%i"
     wanted = dict(directives(SYSTEMD / "kindred.target"))["Wants"].split()
     assert wanted == [f"kindred@{name}.service" for name in SERVICES]
+
+
+def test_service_tells_systemd_it_is_ready_once_it_serves(bin_dir, migrated_database, tmp_path):
+    """Type=notify's side of the bargain, with the real executable: READY=1 arrives when the port answers,
+    STOPPING=1 when SIGTERM starts the drain, and the process then exits 0."""
+    executable = bin_dir / "kindred-identity"
+    if not executable.exists():
+        pytest.skip(f"{executable} is not built")
+    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as notifications, socket.socket() as probe:
+        notifications.bind(str(tmp_path / "notify"))
+        notifications.settimeout(60)
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+        probe.close()
+        environment = dict(os.environ, NOTIFY_SOCKET=str(tmp_path / "notify"),
+                           KINDRED_IDENTITY_SECRET_KEY=base64.b64encode(os.urandom(32)).decode())
+        server = subprocess.Popen(
+            [str(executable), "serve", "--listen", f"127.0.0.1:{port}", "--database-url", migrated_database,
+             "--log-level", "warning"], env=environment)
+        try:
+            assert notifications.recv(256) == b"READY=1"
+            socket.create_connection(("127.0.0.1", port), timeout=5).close()
+            server.send_signal(signal.SIGTERM)
+            assert notifications.recv(256) == b"STOPPING=1"
+            assert server.wait(timeout=60) == 0
+        finally:
+            server.kill()
 
 
 def run_install(*arguments, user=None):
