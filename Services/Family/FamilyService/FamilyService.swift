@@ -38,8 +38,9 @@ public enum FamilyService {
     }
 
     /// What runs beside the RPCs in every instance, stopped at the drain: delivery of family's mail, the
-    /// consumer of identity's events, the consumer of social's events (guardian alerts) and the weekly
-    /// summary sweep, and the gallery's orphan sweep.
+    /// consumer of identity's events, the consumer of social's events (guardian alerts), the consumer of
+    /// gamification's (liked baby names), the weekly summary sweep, the gallery's orphan sweep, and the daily
+    /// baby-profile retention purge.
     static func startBackgroundWork(_ environment: ServiceEnvironment, context: FamilyContext) throws {
         let mailWorker = MailDeliveryWorker(
             outbox: FamilyMail.outbox, database: environment.database, settings: environment.mail,
@@ -50,9 +51,14 @@ public enum FamilyService {
         let socialEvents = try GuardianAlerts(context: context).consumer(
             socialTarget: environment.peers.social)
         environment.background.start("social events") { await socialEvents.run() }
+        let gamificationEvents = try BabyNameLikedNotices.consumer(
+            context: context, gamificationTarget: environment.peers.gamification)
+        environment.background.start("gamification events") { await gamificationEvents.run() }
         let summaries = WeeklySummaries(context: context)
         environment.background.start("weekly summary sweep") { await summaries.run() }
         let orphans = PhotoOrphanSweep(context: context)
         environment.background.start("photo orphan sweep") { await orphans.run() }
+        let retention = BabyRetention(context: context).job
+        environment.background.start("baby profile retention") { await retention.run() }
     }
 }

@@ -35,10 +35,15 @@ extension GamificationAPI {
         var violations = FieldViolations()
         violations.add("app_id", AppID.problem(request.appID))
         if !Rewards.unlockMinutes.contains(request.minutes) { violations.add("minutes", "must be 1 to 1440") }
+        if !Rewards.requestIDLength.contains(request.requestID.count) {
+            violations.add("request_id", "must be 1 to 100 characters")
+        }
         try violations.throwIfAny()
         let (child, _) = try await rewards.standing(
             of: me, toward: request.childUserID, forwarding: context.requestMetadata)
-        return .init(dashboard: try await rewards.unlock(request.appID, of: child, minutes: request.minutes))
+        return .init(
+            dashboard: try await rewards.unlock(
+                request.appID, of: child, minutes: request.minutes, requestID: request.requestID))
     }
 
     func lockRewardApp(_ request: Kindred_Gamification_V1_LockRewardAppRequest, context: ServerContext)

@@ -33,6 +33,8 @@ public enum GamificationService {
                     try RPCClient(target: environment.peers.family)),
                 credentials: credentials, context: context)
             environment.background.start("family events") { await familyEvents.run() }
+            let usageRetention = UsageRetention(context: context).job
+            environment.background.start("usage retention") { await usageRetention.run() }
             return [api]
         }
     )

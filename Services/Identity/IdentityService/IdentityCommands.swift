@@ -14,6 +14,9 @@ enum IdentityCommands {
         action: .withDatabase { environment in
             let secret = try IdentitySettings.secret(ProcessInfo.processInfo.environment)
             let store = SigningKeyStore(database: environment.database, secret: secret)
+            // Under a secret other than the running instances' the new signer would open nowhere, and every
+            // sign-in would fail: the current signer must open with this secret first.
+            do { _ = try await store.signer(unless: nil) } catch SigningKeyError.noSigner {}
             let key = try await store.rotate()
             environment.logger.notice("signing key rotated", metadata: ["kid": "\(key.keyID)"])
             print(key.keyID)

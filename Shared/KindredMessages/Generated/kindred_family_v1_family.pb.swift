@@ -87,6 +87,8 @@ public enum Kindred_Family_V1_NotificationKind: ProtoEnum {
     case babySquish
     /// To followers, the owners announced the baby's arrival.
     case babyArrived
+    /// To a member who suggested a name for the baby, someone else liked it (gamification's baby_name.liked).
+    case babyNameLiked
     /// A value this build does not know (from a newer peer); kept so that it survives a round trip.
     case unrecognized(Int32)
 
@@ -111,6 +113,7 @@ public enum Kindred_Family_V1_NotificationKind: ProtoEnum {
         case 14: self = .babyPhoto
         case 15: self = .babySquish
         case 16: self = .babyArrived
+        case 17: self = .babyNameLiked
         default: self = .unrecognized(rawValue)
         }
     }
@@ -134,6 +137,7 @@ public enum Kindred_Family_V1_NotificationKind: ProtoEnum {
         case .babyPhoto: 14
         case .babySquish: 15
         case .babyArrived: 16
+        case .babyNameLiked: 17
         case .unrecognized(let value): value
         }
     }

@@ -120,12 +120,14 @@ extension Kindred_Gamification_V1_UnlockRewardAppRequest: CMessageBridge {
         self.childUserID = CRead.string(m.pointee.child_user_id)
         self.appID = CRead.string(m.pointee.app_id)
         self.minutes = m.pointee.minutes
+        self.requestID = CRead.string(m.pointee.request_id)
     }
 
     func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {
         c.pointee.child_user_id = try arena.string(self.childUserID, field: "child_user_id")
         c.pointee.app_id = try arena.string(self.appID, field: "app_id")
         c.pointee.minutes = self.minutes
+        c.pointee.request_id = try arena.string(self.requestID, field: "request_id")
     }
 }
 

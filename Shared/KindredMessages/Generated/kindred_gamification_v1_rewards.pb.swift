@@ -215,6 +215,9 @@ public struct Kindred_Gamification_V1_UnlockRewardAppRequest: ProtoMessage {
     public var appID: String = ""
     /// 1 to 1440.
     public var minutes: Int32 = 0
+    /// 1 to 100 characters, unique per child: a retry answers the dashboard as it is now, with the unlock this
+    /// id made (never ALREADY_UNLOCKED, never a second reservation).
+    public var requestID: String = ""
 
     public init() {}
 
@@ -222,11 +225,13 @@ public struct Kindred_Gamification_V1_UnlockRewardAppRequest: ProtoMessage {
     public init(
         childUserID: String = "",
         appID: String = "",
-        minutes: Int32 = 0
+        minutes: Int32 = 0,
+        requestID: String = ""
     ) {
         self.childUserID = childUserID
         self.appID = appID
         self.minutes = minutes
+        self.requestID = requestID
     }
 
     public init(serializedBytes bytes: UnsafeRawBufferPointer, maxSize: Int) throws(MessageDecodingError) {

@@ -20,7 +20,8 @@ import Testing
                     [usageSession("d1", "duolingo", from: "2026-06-15T10:00:00Z", minutes: 30)],
                     as: family.child)
                 _ = try await stack.gamification.unlockRewardApp(
-                    .init(appID: "minecraft", minutes: 5), options: family.child.bearer)
+                    .init(appID: "minecraft", minutes: 5, requestID: "unlock-9"), options: family.child.bearer
+                )
             }
             let gone = try #require(UserID(families[0].child.id))
             try await stack.pool.transaction { tx in

@@ -33,7 +33,9 @@ import Testing
                         "UnlockRewardApp",
                         {
                             _ = try await stack.gamification.unlockRewardApp(
-                                .init(childUserID: child, appID: "minecraft", minutes: 5), options: childMode)
+                                .init(
+                                    childUserID: child, appID: "minecraft", minutes: 5, requestID: "unlock-1"),
+                                options: childMode)
                         }
                     ),
                     (

@@ -40,7 +40,8 @@ import Testing
                 [usageSession("d1", "duolingo", from: "2026-06-15T10:00:00Z", minutes: 30)], as: family.child)
             let unlocked = try #require(
                 try await stack.gamification.unlockRewardApp(
-                    .init(childUserID: family.child.id, appID: "minecraft", minutes: 10),
+                    .init(
+                        childUserID: family.child.id, appID: "minecraft", minutes: 10, requestID: "unlock-3"),
                     options: family.guardian.bearer
                 ).dashboard)
             #expect((unlocked.availablePoints, unlocked.reservedPoints, unlocked.spentPoints) == (30, 30, 0))
@@ -72,7 +73,7 @@ import Testing
             try await stack.upload(
                 [usageSession("d1", "duolingo", from: "2026-06-15T10:00:00Z", minutes: 30)], as: family.child)
             _ = try await stack.gamification.unlockRewardApp(
-                .init(childUserID: family.child.id, appID: "minecraft", minutes: 10),
+                .init(childUserID: family.child.id, appID: "minecraft", minutes: 10, requestID: "unlock-4"),
                 options: family.guardian.bearer)
             stack.clock.advance(seconds: 1_200)
             try await stack.upload(
@@ -87,7 +88,7 @@ import Testing
             #expect(ended.rewardApps.first?.unlocked == false && ended.rewardApps.first?.unlockedUntil == nil)
             let again = try #require(
                 try await stack.gamification.unlockRewardApp(
-                    .init(appID: "minecraft", minutes: 5), options: family.child.bearer
+                    .init(appID: "minecraft", minutes: 5, requestID: "unlock-5"), options: family.child.bearer
                 ).dashboard)
             #expect((again.availablePoints, again.reservedPoints, again.spentPoints) == (27, 15, 18))
         }
@@ -101,13 +102,14 @@ import Testing
                 [usageSession("d1", "duolingo", from: "2026-06-15T10:00:00Z", minutes: 10)], as: family.child)
             let tooLong = await rpcError {
                 try await stack.gamification.unlockRewardApp(
-                    .init(appID: "minecraft", minutes: 7), options: family.child.bearer)
+                    .init(appID: "minecraft", minutes: 7, requestID: "unlock-6"), options: family.child.bearer
+                )
             }
             #expect(tooLong?.code == .failedPrecondition && tooLong?.reason == "NOT_ENOUGH_POINTS")
             #expect(tooLong?.metadata == ["available_points": "20", "needed_points": "21"])
             let notReward = await rpcError {
                 try await stack.gamification.unlockRewardApp(
-                    .init(appID: "duolingo", minutes: 1), options: family.child.bearer)
+                    .init(appID: "duolingo", minutes: 1, requestID: "unlock-7"), options: family.child.bearer)
             }
             #expect(notReward?.reason == "NOT_A_REWARD_APP")
         }
@@ -122,8 +124,10 @@ import Testing
                 [usageSession("d1", "duolingo", from: "2026-06-15T10:00:00Z", minutes: 10)], as: family.child)
             // 100 points; twelve unlocks of 30 minutes at once, and three more of the same game.
             let requests =
-                games.map { Kindred_Gamification_V1_UnlockRewardAppRequest(appID: $0, minutes: 30) }
-                + Array(repeating: .init(appID: "game1", minutes: 30), count: 3)
+                games.map {
+                    Kindred_Gamification_V1_UnlockRewardAppRequest(appID: $0, minutes: 30, requestID: $0)
+                }
+                + (1...3).map { .init(appID: "game1", minutes: 30, requestID: "game1-again-\($0)") }
             let reasons = try await withThrowingTaskGroup(of: String.self) { group in
                 for request in requests {
                     group.addTask {

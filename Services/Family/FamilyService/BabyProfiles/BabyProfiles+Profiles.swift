@@ -73,11 +73,12 @@ extension BabyProfiles {
         return try await self.profile(id, as: owner)
     }
 
-    /// Deletes an owner's profile with everything on it.
+    /// Deletes an owner's profile for everyone: its content is kept, unreadable, for `BabyRetention.period`.
     func delete(_ profile: BabyProfileID, by owner: UserID) async throws {
+        let now = clock.now
         try await database.transaction { tx in
             try await BabyMembership.holdOwner(owner, of: profile, in: tx)
-            try await BabyProfileStore.delete(profile, in: tx)
+            try await BabyProfileStore.retire(profile, at: now, in: tx)
         }
     }
 }

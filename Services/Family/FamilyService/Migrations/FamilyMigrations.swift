@@ -1,6 +1,7 @@
 import KindredEvents
 import KindredMail
 import KindredPostgres
+import KindredRuntime
 
 /// The `family` schema's migrations, in order; each one is shipped once and never edited after release.
 enum FamilyMigrations {
@@ -23,5 +24,7 @@ enum FamilyMigrations {
         v16BabyNotificationsAndSuggestions,
         v17CreateGallery,
         v18GalleryUploads,
+        v19BabyProfileRetention,
+        DailyJob.migration(schema: "family", version: 20),
     ]
 }

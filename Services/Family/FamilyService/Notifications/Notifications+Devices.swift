@@ -65,7 +65,7 @@ extension Notifications {
         return settings
     }
 
-    /// The kinds a user may switch off: every baby-profile kind.
-    static let mutableKinds: [Kindred_Family_V1_NotificationKind] = BabyActivityKind.allCases
-        .map(\.notificationKind).filter { $0 != .unspecified }
+    /// The kinds a user may switch off: every baby-profile kind, a liked name suggestion included.
+    static let mutableKinds: [Kindred_Family_V1_NotificationKind] =
+        BabyActivityKind.allCases.map(\.notificationKind).filter { $0 != .unspecified } + [.babyNameLiked]
 }

@@ -49,7 +49,7 @@ extension BabyMemberStore {
     }
 
     /// A deleted account's memberships go; a profile left with no owner is deactivated (nobody reads or
-    /// writes it; its data stays). One statement.
+    /// writes it; its data stays until the retention purge, counting from now). One statement.
     static func forget(_ user: UserID, now: Date, in tx: PostgresTransaction) async throws {
         // The statement's subqueries see the table as it was before the DELETE, hence `user_id <> user`.
         try await tx.query(
@@ -57,7 +57,7 @@ extension BabyMemberStore {
             WITH gone AS (
                 DELETE FROM family.baby_members WHERE user_id = \(user)::uuid RETURNING profile_id, role
             )
-            UPDATE family.baby_profiles p SET active = false, updated_at = \(now)
+            UPDATE family.baby_profiles p SET active = false, deleted_at = \(now), updated_at = \(now)
             WHERE p.profile_id IN (
                     SELECT profile_id FROM gone WHERE role = \(BabyRole.owner.rawValue)::smallint)
                 AND NOT EXISTS (

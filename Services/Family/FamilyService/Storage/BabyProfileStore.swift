@@ -114,10 +114,16 @@ enum BabyProfileStore {
         ).first?.decode(Bool.self, column: 0) ?? false
     }
 
-    /// Deletes `profile` with its members, invitations and recent activity.
-    static func delete(_ profile: BabyProfileID, in tx: PostgresTransaction) async throws {
-        try await tx.query("DELETE FROM family.baby_activity WHERE profile_id = \(profile)::uuid")
-        try await tx.query("DELETE FROM family.baby_profiles WHERE profile_id = \(profile)::uuid")
+    /// Deletes `profile` as members see it: its members and invitations go, and its content stays, unread by
+    /// anyone (every read goes through an active membership), until the retention purge removes it.
+    static func retire(_ profile: BabyProfileID, at now: Date, in tx: PostgresTransaction) async throws {
+        try await tx.query(
+            """
+            WITH members AS (DELETE FROM family.baby_members WHERE profile_id = \(profile)::uuid),
+            invitations AS (DELETE FROM family.baby_invitations WHERE profile_id = \(profile)::uuid)
+            UPDATE family.baby_profiles SET active = false, deleted_at = \(now), updated_at = \(now)
+            WHERE profile_id = \(profile)::uuid
+            """)
     }
 
     private static func decode(_ row: PostgresRow) throws -> StoredBabyProfile {

@@ -8,17 +8,20 @@ import KindredRuntime
 import Logging
 
 /// What gamification does with identity's events, consumed with a cursor in `gamification.event_cursors`:
-/// a deleted user's rows go, every part's in the same transaction as the cursor moves. Each part that keeps
+/// a deleted user's rows go, every part's in the same transaction as the cursor moves, and the account is
+/// remembered for `UsageRetention`. Each part that keeps
 /// rows of a user adds its own `deleteAll(of:in:)` to `erasures`; the others change nothing here.
 struct AccountEvents: Sendable {
     typealias Erasure = @Sendable (UserID, PostgresTransaction) async throws -> Void
 
     /// Every part's deletion of one user's rows, run in this order.
     static let erasures: [Erasure] = [
-        UsageStore.deleteAll, { try await ChallengeStore.forget($0, in: $1) }, BabyVoteStore.deleteAll,
+        { try await UsageStore.deleteAll(of: [$0], in: $1) }, { try await ChallengeStore.forget($0, in: $1) },
+        BabyVoteStore.deleteAll,
         BabyNameSuggestionStore.deleteAll, ActivityCounterStore.deleteAll, RewardStore.deleteAll,
     ]
 
+    let clock: WallClock
     let logger: Logger
 
     /// The consumer every instance runs; identity is read with gamification's own token.
@@ -26,7 +29,7 @@ struct AccountEvents: Sendable {
         identity: Kindred_Identity_V1_IdentityService.Client, credentials: ServiceCredentials,
         context: GamificationContext
     ) -> EventConsumer<ServiceCallStream<Kindred_Identity_V1_Event>> {
-        let handler = AccountEvents(logger: context.logger)
+        let handler = AccountEvents(clock: context.clock, logger: context.logger)
         return EventConsumer(
             source: "identity", schema: "gamification", pool: context.database, logger: context.logger,
             fetch: { after in
@@ -47,5 +50,6 @@ struct AccountEvents: Sendable {
             return
         }
         for erase in Self.erasures { try await erase(user, tx) }
+        try await ErasedAccountStore.remember(user, at: clock.now, in: tx)
     }
 }

@@ -1,5 +1,6 @@
 import KindredEvents
 import KindredPostgres
+import KindredRuntime
 
 /// The `gamification` schema's migrations, in order; each one is shipped once and never edited after release.
 enum GamificationMigrations {
@@ -16,5 +17,8 @@ enum GamificationMigrations {
         v10CreateBabyNameSuggestions,
         v11CreateActivityCounters,
         v12CreateRewards,
+        v13UnlockRequestIds,
+        v14CreateErasedAccounts,
+        DailyJob.migration(schema: "gamification", version: 15),
     ]
 }

@@ -8,8 +8,11 @@ import KindredPostgres
 /// checks the points the one before it left: concurrent unlocks never take available below zero.
 extension Rewards {
     static let unlockMinutes: ClosedRange<Int32> = 1...1440
+    static let requestIDLength = 1...100
 
-    func unlock(_ app: String, of child: UserID, minutes: Int32) async throws
+    /// Unlocks `app` for `minutes` as request `requestID`; a retry of a request that unlocked answers the
+    /// dashboard as it is now.
+    func unlock(_ app: String, of child: UserID, minutes: Int32, requestID: String) async throws
         -> Kindred_Gamification_V1_ChildDashboard
     {
         let now = clock.now
@@ -18,6 +21,9 @@ extension Rewards {
                 throw GamificationError.notARewardApp
             }
             try await RewardStore.settle(child, app: nil, at: now, in: tx)
+            if try await RewardStore.unlocked(child, by: requestID, in: tx) {
+                return try await balance(of: child, at: now, on: tx)
+            }
             let before = try await balance(of: child, at: now, on: tx)
             guard before.apps.contains(where: { $0.app == app && $0.kind == .reward }) else {
                 throw GamificationError.notARewardApp
@@ -31,7 +37,8 @@ extension Rewards {
             }
             guard
                 try await RewardStore.unlock(
-                    app, of: child, minutes: minutes, perMinute: rates.reward, at: now, in: tx)
+                    app, of: child, minutes: minutes, perMinute: rates.reward, requestID: requestID, at: now,
+                    in: tx)
             else { throw GamificationError.alreadyUnlocked }
             return try await balance(of: child, at: now, on: tx)
         }

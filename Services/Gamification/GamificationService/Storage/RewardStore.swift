@@ -91,17 +91,30 @@ enum RewardStore {
             """)
     }
 
-    /// Starts an unlock of `app` for `minutes`, reserving `points`; false when one is running already.
+    /// Whether request `requestID` already unlocked one of the child's apps.
+    static func unlocked(_ child: UserID, by requestID: String, in tx: PostgresTransaction) async throws
+        -> Bool
+    {
+        try await !tx.query(
+            """
+            SELECT 1 FROM gamification.reward_unlocks
+            WHERE child_id = \(child)::uuid AND request_id = \(requestID)
+            """
+        ).isEmpty
+    }
+
+    /// Starts an unlock of `app` for `minutes` as request `requestID`, reserving `points`; false when one is
+    /// running already.
     static func unlock(
-        _ app: String, of child: UserID, minutes: Int32, perMinute: Int32, at now: Date,
+        _ app: String, of child: UserID, minutes: Int32, perMinute: Int32, requestID: String, at now: Date,
         in tx: PostgresTransaction
     ) async throws -> Bool {
         let added = try await tx.query(
             """
             INSERT INTO gamification.reward_unlocks
-                (child_id, app_id, unlocked_at, ends_at, points_per_minute, points_reserved)
+                (child_id, app_id, unlocked_at, ends_at, points_per_minute, points_reserved, request_id)
             VALUES (\(child)::uuid, \(app), \(now), \(now)::timestamptz + make_interval(mins => \(minutes)),
-                \(perMinute), \(Int64(minutes) * Int64(perMinute)))
+                \(perMinute), \(Int64(minutes) * Int64(perMinute)), \(requestID))
             ON CONFLICT (child_id, app_id) WHERE locked_at IS NULL DO NOTHING
             """)
         return added.affectedRows == 1

@@ -6,7 +6,8 @@ import KindredPostgres
 /// exact. Reads are in `UsageStore+Reads.swift`.
 enum UsageStore {
     /// Stores `sessions` for `user` in one transaction: those new, or newer (by updated_at) than the stored
-    /// version, are written, and each day's total moves by the difference. Answers how many were written.
+    /// version, are written, each day's total moves by the difference, and reward unlocks that ended before
+    /// the usage arrived are charged for it. Answers how many were written.
     ///
     /// The user's settings row (made here on the first upload) is locked first, so one user's batches are
     /// applied one at a time and the second statement, whose snapshot starts after the lock, sees every
@@ -21,7 +22,10 @@ enum UsageStore {
                 ON CONFLICT (user_id) DO UPDATE SET user_id = s.user_id
                 RETURNING time_zone
                 """)[0].decode(String.self, column: 0)
-            return try await tx.query(ingest(sessions, of: user, zone: zone))[0].decode(Int.self, column: 0)
+            let stored = try await tx.query(ingest(sessions, of: user, zone: zone))[0].decode(
+                Int.self, column: 0)
+            try await RewardStore.chargeLateUsage(sessions, of: user, in: tx)
+            return stored
         }
     }
 
@@ -82,10 +86,15 @@ enum UsageStore {
         """
     }
 
-    /// Every row of `user` in the usage tables, for identity's `user.deleted`.
-    static func deleteAll(of user: UserID, in tx: PostgresTransaction) async throws {
-        try await tx.query("DELETE FROM gamification.usage_sessions WHERE user_id = \(user)::uuid")
-        try await tx.query("DELETE FROM gamification.usage_daily WHERE user_id = \(user)::uuid")
-        try await tx.query("DELETE FROM gamification.usage_settings WHERE user_id = \(user)::uuid")
+    /// Every row of `users` in the usage tables (identity's `user.deleted`, and the retention job); how many
+    /// sessions went.
+    @discardableResult
+    static func deleteAll(of users: [UserID], in tx: PostgresTransaction) async throws -> Int {
+        let ids = PostgresArray(users.map(\.description))
+        let sessions = try await tx.query(
+            "DELETE FROM gamification.usage_sessions WHERE user_id = ANY (\(ids)::uuid[])")
+        try await tx.query("DELETE FROM gamification.usage_daily WHERE user_id = ANY (\(ids)::uuid[])")
+        try await tx.query("DELETE FROM gamification.usage_settings WHERE user_id = ANY (\(ids)::uuid[])")
+        return sessions.affectedRows
     }
 }

@@ -6713,7 +6713,7 @@ const ProtobufCEnumDescriptor kindred__family__v1__approval_state__descriptor =
   kindred__family__v1__approval_state__value_ranges,
   NULL,NULL,NULL,NULL   /* reserved[1234] */
 };
-static const ProtobufCEnumValue kindred__family__v1__notification_kind__enum_values_by_number[17] =
+static const ProtobufCEnumValue kindred__family__v1__notification_kind__enum_values_by_number[18] =
 {
   { "NOTIFICATION_KIND_UNSPECIFIED", "KINDRED__FAMILY__V1__NOTIFICATION_KIND__NOTIFICATION_KIND_UNSPECIFIED", 0 },
   { "NOTIFICATION_KIND_CAME_OF_AGE", "KINDRED__FAMILY__V1__NOTIFICATION_KIND__NOTIFICATION_KIND_CAME_OF_AGE", 1 },
@@ -6732,11 +6732,12 @@ static const ProtobufCEnumValue kindred__family__v1__notification_kind__enum_val
   { "NOTIFICATION_KIND_BABY_PHOTO", "KINDRED__FAMILY__V1__NOTIFICATION_KIND__NOTIFICATION_KIND_BABY_PHOTO", 14 },
   { "NOTIFICATION_KIND_BABY_SQUISH", "KINDRED__FAMILY__V1__NOTIFICATION_KIND__NOTIFICATION_KIND_BABY_SQUISH", 15 },
   { "NOTIFICATION_KIND_BABY_ARRIVED", "KINDRED__FAMILY__V1__NOTIFICATION_KIND__NOTIFICATION_KIND_BABY_ARRIVED", 16 },
+  { "NOTIFICATION_KIND_BABY_NAME_LIKED", "KINDRED__FAMILY__V1__NOTIFICATION_KIND__NOTIFICATION_KIND_BABY_NAME_LIKED", 17 },
 };
 static const ProtobufCIntRange kindred__family__v1__notification_kind__value_ranges[] = {
-{0, 0},{0, 17}
+{0, 0},{0, 18}
 };
-static const ProtobufCEnumValueIndex kindred__family__v1__notification_kind__enum_values_by_name[17] =
+static const ProtobufCEnumValueIndex kindred__family__v1__notification_kind__enum_values_by_name[18] =
 {
   { "NOTIFICATION_KIND_APPROVAL_DECIDED", 6 },
   { "NOTIFICATION_KIND_APPROVAL_REQUESTED", 5 },
@@ -6744,6 +6745,7 @@ static const ProtobufCEnumValueIndex kindred__family__v1__notification_kind__enu
   { "NOTIFICATION_KIND_BABY_CALENDAR_EVENT", 12 },
   { "NOTIFICATION_KIND_BABY_COMMENT", 10 },
   { "NOTIFICATION_KIND_BABY_MEMBER_JOINED", 8 },
+  { "NOTIFICATION_KIND_BABY_NAME_LIKED", 17 },
   { "NOTIFICATION_KIND_BABY_PHOTO", 14 },
   { "NOTIFICATION_KIND_BABY_PURCHASE", 11 },
   { "NOTIFICATION_KIND_BABY_REGISTRY_ITEM", 13 },
@@ -6763,9 +6765,9 @@ const ProtobufCEnumDescriptor kindred__family__v1__notification_kind__descriptor
   "NotificationKind",
   "Kindred__Family__V1__NotificationKind",
   "kindred.family.v1",
-  17,
+  18,
   kindred__family__v1__notification_kind__enum_values_by_number,
-  17,
+  18,
   kindred__family__v1__notification_kind__enum_values_by_name,
   1,
   kindred__family__v1__notification_kind__value_ranges,

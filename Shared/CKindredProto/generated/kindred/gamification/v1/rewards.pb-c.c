@@ -969,7 +969,7 @@ const ProtobufCMessageDescriptor kindred__gamification__v1__get_reward_setup_res
   (ProtobufCMessageInit) kindred__gamification__v1__get_reward_setup_response__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor kindred__gamification__v1__unlock_reward_app_request__field_descriptors[3] =
+static const ProtobufCFieldDescriptor kindred__gamification__v1__unlock_reward_app_request__field_descriptors[4] =
 {
   {
     "child_user_id",
@@ -1007,16 +1007,29 @@ static const ProtobufCFieldDescriptor kindred__gamification__v1__unlock_reward_a
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "request_id",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Gamification__V1__UnlockRewardAppRequest, request_id),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned kindred__gamification__v1__unlock_reward_app_request__field_indices_by_name[] = {
   1,   /* field[1] = app_id */
   0,   /* field[0] = child_user_id */
   2,   /* field[2] = minutes */
+  3,   /* field[3] = request_id */
 };
 static const ProtobufCIntRange kindred__gamification__v1__unlock_reward_app_request__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 3 }
+  { 0, 4 }
 };
 const ProtobufCMessageDescriptor kindred__gamification__v1__unlock_reward_app_request__descriptor =
 {
@@ -1026,7 +1039,7 @@ const ProtobufCMessageDescriptor kindred__gamification__v1__unlock_reward_app_re
   "Kindred__Gamification__V1__UnlockRewardAppRequest",
   "kindred.gamification.v1",
   sizeof(Kindred__Gamification__V1__UnlockRewardAppRequest),
-  3,
+  4,
   kindred__gamification__v1__unlock_reward_app_request__field_descriptors,
   kindred__gamification__v1__unlock_reward_app_request__field_indices_by_name,
   1,  kindred__gamification__v1__unlock_reward_app_request__number_ranges,

@@ -143,7 +143,11 @@ typedef enum _Kindred__Family__V1__NotificationKind {
   /*
    * To followers, the owners announced the baby's arrival.
    */
-  KINDRED__FAMILY__V1__NOTIFICATION_KIND__NOTIFICATION_KIND_BABY_ARRIVED = 16
+  KINDRED__FAMILY__V1__NOTIFICATION_KIND__NOTIFICATION_KIND_BABY_ARRIVED = 16,
+  /*
+   * To a member who suggested a name for the baby, someone else liked it (gamification's baby_name.liked).
+   */
+  KINDRED__FAMILY__V1__NOTIFICATION_KIND__NOTIFICATION_KIND_BABY_NAME_LIKED = 17
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(KINDRED__FAMILY__V1__NOTIFICATION_KIND)
 } Kindred__Family__V1__NotificationKind;
 typedef enum _Kindred__Family__V1__PushPlatform {

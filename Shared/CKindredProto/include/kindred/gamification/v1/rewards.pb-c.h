@@ -154,10 +154,15 @@ struct  Kindred__Gamification__V1__UnlockRewardAppRequest
    * 1 to 1440.
    */
   int32_t minutes;
+  /*
+   * 1 to 100 characters, unique per child: a retry answers the dashboard as it is now, with the unlock this
+   * id made (never ALREADY_UNLOCKED, never a second reservation).
+   */
+  char *request_id;
 };
 #define KINDRED__GAMIFICATION__V1__UNLOCK_REWARD_APP_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&kindred__gamification__v1__unlock_reward_app_request__descriptor) \
-    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0 }
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, (char *)protobuf_c_empty_string }
 
 
 struct  Kindred__Gamification__V1__UnlockRewardAppResponse

@@ -1,0 +1,33 @@
+import KindredHandlers
+import KindredMessages
+import KindredPostgres
+
+/// The SQL behind the notice of a liked baby-name suggestion.
+enum BabyNameLikeStore {
+    /// The liker's and the profile's names as notices show them, when `suggester` is still a member of
+    /// `profile` (still active) and has not switched `BABY_NAME_LIKED` off; nil when nobody is to be told.
+    static func noticeNames(
+        profile: BabyProfileID, suggester: UserID, liker: UserID, in tx: PostgresTransaction
+    ) async throws -> (liker: String, profile: String)? {
+        let kind = Kindred_Family_V1_NotificationKind.babyNameLiked.rawValue
+        let rows = try await tx.query(
+            """
+            SELECT coalesce(a.display_name, ''), coalesce(a.first_name, ''), coalesce(a.last_name, ''), p.name,
+                coalesce(c.last_name, '')
+            FROM family.baby_members m
+            JOIN family.baby_profiles p ON p.profile_id = m.profile_id
+            LEFT JOIN family.profiles a ON a.user_id = \(liker)::uuid
+            LEFT JOIN family.profiles c ON c.user_id = p.created_by
+            LEFT JOIN family.notification_settings s ON s.user_id = m.user_id
+            WHERE m.profile_id = \(profile)::uuid AND m.user_id = \(suggester)::uuid AND p.active
+              AND NOT coalesce(s.muted_kinds, '{}') @> ARRAY[\(kind)::smallint]
+            """)
+        guard let row = rows.first else { return nil }
+        let (display, first, last, name, creatorLast) = try row.decode(
+            (String, String, String, String?, String).self)
+        return (
+            BabyNames.person(displayName: display, firstName: first, lastName: last),
+            BabyNames.profile(name: name, creatorLastName: creatorLast)
+        )
+    }
+}
