@@ -25,6 +25,9 @@ public struct ProcessServer: Sendable {
         let served = StandardServices(board: board, services: services)
         let server = try bind(served.all)
         served.markServing(database?.isReachable ?? true)
+        served.markAlive()
+        let systemd = SystemdNotifier(environment: Environment.variables())
+        notify(systemd, "READY=1")
 
         let reachability = database.map(served.follow)
         let drain = Task {
@@ -33,6 +36,7 @@ public struct ProcessServer: Sendable {
                 // GOAWAY first: the streams the board and the background work end next reach their
                 // clients after it, as UNAVAILABLE (see `RPCError.serverShuttingDown`).
                 server.beginGracefulShutdown(drainTimeout: drainTimeout)
+                notify(systemd, "STOPPING=1")
                 board.beginDrain()
                 await background?.beginDrain()
                 return
@@ -41,6 +45,15 @@ public struct ProcessServer: Sendable {
         try await server.run()
         drain.cancel()
         reachability?.cancel()
+    }
+
+    /// Tells systemd (a `Type=notify` unit) the state; a unit of another type never sets NOTIFY_SOCKET.
+    private func notify(_ systemd: SystemdNotifier, _ state: String) {
+        do {
+            try systemd.notify(state)
+        } catch {
+            logger.warning("cannot notify systemd", metadata: ["state": "\(state)", "cause": "\(error)"])
+        }
     }
 
     private func bind(_ services: [any RPCService]) throws -> RPCServer {

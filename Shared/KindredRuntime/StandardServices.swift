@@ -4,6 +4,10 @@ import KindredRPC
 
 /// A service's own RPC services plus the ones every Kindred process serves: health and reflection.
 struct StandardServices: Sendable {
+    /// The health name that is SERVING while the process answers, whatever PostgreSQL does (until the drain):
+    /// for liveness probes, which must not restart every instance during a database outage.
+    static let livenessName = "liveness"
+
     let all: [any RPCService]
     /// Every fully-qualified service name served, as health and reflection report them.
     let names: [String]
@@ -26,6 +30,11 @@ struct StandardServices: Sendable {
     /// Reports the process (the empty name) and every service as serving or not.
     func markServing(_ serving: Bool) {
         for name in [""] + names { board.set(serving ? .serving : .notServing, for: name) }
+    }
+
+    /// Reports the process alive under `livenessName`, which the database never turns NOT_SERVING.
+    func markAlive() {
+        board.set(.serving, for: Self.livenessName)
     }
 
     /// Keeps health in step with the database until cancelled: NOT_SERVING while PostgreSQL is unreachable.
