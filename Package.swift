@@ -153,7 +153,8 @@ let package = Package(
         .target(
             name: "KindredMail",
             dependencies: [
-                "KindredPostgres", "KindredThreads", "KindredMetrics", .product(name: "Logging", package: "swift-log"),
+                "KindredPostgres", "KindredThreads", "KindredMetrics",
+                .product(name: "Logging", package: "swift-log"),
             ],
             path: "Shared/KindredMail",
             exclude: ["README.md"]
@@ -319,7 +320,8 @@ let package = Package(
         .target(
             name: "KindredEvents",
             dependencies: [
-                "KindredPostgres", "KindredThreads", "KindredMetrics", .product(name: "Logging", package: "swift-log"),
+                "KindredPostgres", "KindredThreads", "KindredMetrics",
+                .product(name: "Logging", package: "swift-log"),
             ],
             path: "Shared/KindredEvents",
             exclude: ["README.md"]

@@ -82,7 +82,9 @@ public struct EventConsumer<Events: AsyncSequence>: Sendable where Events.Elemen
                 try await TraceContext.$current.withValue(.start()) {
                     logger.debug(
                         "event batch",
-                        metadata: ["events": "\(batch.count)", "last_cursor": "\(batch[batch.count - 1].cursor)"])
+                        metadata: [
+                            "events": "\(batch.count)", "last_cursor": "\(batch[batch.count - 1].cursor)",
+                        ])
                     try await consume(batch)
                 }
                 succeeded()
@@ -95,7 +97,7 @@ public struct EventConsumer<Events: AsyncSequence>: Sendable where Events.Elemen
     private func consume(_ batch: [Events.Element]) async throws {
         do {
             try await commit(batch)
-        } catch where batch.count > 1 {
+        } catch  where batch.count > 1 {
             progress.failed()
             logger.debug(
                 "event batch failed; handling its events one by one", metadata: ["error": "\(error)"])

@@ -20,11 +20,14 @@ public struct PrometheusText: Sendable {
     public mutating func family(_ name: String, _ kind: Kind, help: String) {
         guard families[name] == nil else { return }
         order.append(name)
-        families[name] = Array("# HELP \(name) \(Self.escapedHelp(help))\n# TYPE \(name) \(kind.rawValue)\n".utf8)
+        families[name] = Array(
+            "# HELP \(name) \(Self.escapedHelp(help))\n# TYPE \(name) \(kind.rawValue)\n".utf8)
     }
 
     /// One sample line: `name{label="value",...} value`.
-    public mutating func sample(_ name: String, _ labels: KeyValuePairs<String, String> = [:], _ value: Double) {
+    public mutating func sample(
+        _ name: String, _ labels: KeyValuePairs<String, String> = [:], _ value: Double
+    ) {
         sample(name, labels: Array(labels), value)
     }
 

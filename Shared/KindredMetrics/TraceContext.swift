@@ -53,5 +53,7 @@ public struct TraceContext: Sendable, Hashable {
 
 func hex(_ value: UInt64, digits: Int = 16) -> [UInt8] {
     let alphabet = Array("0123456789abcdef".utf8)
-    return (0..<digits).map { alphabet[Int(truncatingIfNeeded: value >> (4 * UInt64(digits - 1 - $0))) & 0xF] }
+    return (0..<digits).map {
+        alphabet[Int(truncatingIfNeeded: value >> (4 * UInt64(digits - 1 - $0))) & 0xF]
+    }
 }

@@ -13,7 +13,9 @@ extension PostgresPool {
         let pool = configuration.metricLabels
         text.family(
             "kindred_postgres_pool_connections", .gauge,
-            help: "The pool's connection threads by state: busy (running statements or held by a transaction), idle, down.")
+            help:
+                "The pool's connection threads by state: busy (running statements or held by a transaction), idle, down."
+        )
         let busy = slots.filter { $0.isUp && (!$0.isIdle || $0.lease != nil) }.count
         let idle = slots.filter { $0.isUp }.count - busy
         for (state, count) in [("busy", busy), ("idle", idle), ("down", slots.count - busy - idle)] {
@@ -25,7 +27,9 @@ extension PostgresPool {
         text.sample("kindred_postgres_pool_queued", labels: pool, Double(queued))
         text.family(
             "kindred_postgres_pool_statements_total", .counter,
-            help: "Statements and transactions queued for the connection threads (not those on a loop's connection).")
+            help:
+                "Statements and transactions queued for the connection threads (not those on a loop's connection)."
+        )
         text.sample("kindred_postgres_pool_statements_total", labels: pool, Double(queuedTotal))
         text.family(
             "kindred_postgres_pool_waits_total", .counter,

@@ -47,10 +47,13 @@ public final class MetricsEndpoint: Sendable {
         guard let request = readHead(client) else { return }
         let response: [UInt8]
         switch MetricsRequest(head: request) {
-        case .metrics: response = MetricsRequest.response(200, "OK", PrometheusText.contentType, renderBlocking())
-        case .notFound: response = MetricsRequest.response(404, "Not Found", "text/plain", Array("Not found.\n".utf8))
+        case .metrics:
+            response = MetricsRequest.response(200, "OK", PrometheusText.contentType, renderBlocking())
+        case .notFound:
+            response = MetricsRequest.response(404, "Not Found", "text/plain", Array("Not found.\n".utf8))
         case .notAllowed:
-            response = MetricsRequest.response(405, "Method Not Allowed", "text/plain", Array("Use GET.\n".utf8))
+            response = MetricsRequest.response(
+                405, "Method Not Allowed", "text/plain", Array("Use GET.\n".utf8))
         }
         var sent = 0
         while sent < response.count {

@@ -15,7 +15,9 @@ extension ServerCall {
             // deadline; its log lines carry the trace too.
             await TraceContext.$current.withValue(trace) {
                 guard let deadline else { return await self.runHandler(refreshKeys: refreshKeys) }
-                await RPCDeadline.$current.withValue(deadline) { await self.runHandler(refreshKeys: refreshKeys) }
+                await RPCDeadline.$current.withValue(deadline) {
+                    await self.runHandler(refreshKeys: refreshKeys)
+                }
             }
         }
     }

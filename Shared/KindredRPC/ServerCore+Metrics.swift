@@ -23,11 +23,14 @@ final class MethodMetrics: Sendable {
     /// use); the families are declared by `ServerCore.collectMetrics`.
     func collect(into text: inout PrometheusText) {
         let inFlightNow = inFlight.load(0)
-        guard inFlightNow > 0 || StatusCode.allCases.contains(where: { calls.load($0.rawValue) > 0 }) else { return }
+        guard inFlightNow > 0 || StatusCode.allCases.contains(where: { calls.load($0.rawValue) > 0 }) else {
+            return
+        }
         for code in StatusCode.allCases {
             let count = calls.load(code.rawValue)
             guard count > 0 else { continue }
-            text.sample("kindred_rpc_calls_total", ["method": method, "code": code.description], Double(count))
+            text.sample(
+                "kindred_rpc_calls_total", ["method": method, "code": code.description], Double(count))
         }
         text.histogram("kindred_rpc_duration_seconds", labels: [("method", method)], duration)
         text.sample("kindred_rpc_in_flight", ["method": method], Double(inFlightNow))

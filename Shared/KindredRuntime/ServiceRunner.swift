@@ -54,7 +54,8 @@ struct ServiceRunner {
         guard let (host, port) = settings.metricsListen else { return nil }
         do {
             let endpoint = try MetricsEndpoint(host: host, port: port, registry: .process)
-            logger.info("metrics served", metadata: ["address": "\(host):\(endpoint.port)", "path": "/metrics"])
+            logger.info(
+                "metrics served", metadata: ["address": "\(host):\(endpoint.port)", "path": "/metrics"])
             return endpoint
         } catch {
             throw StartupError("cannot serve metrics on \(host):\(port): \(error)")

@@ -29,7 +29,8 @@ import Testing
         text.sample("a", ["n": "2"], 3)
         #expect(
             String(decoding: text.bytes, as: UTF8.self)
-                == "# HELP a A.\n# TYPE a gauge\na{n=\"1\"} 1\na{n=\"2\"} 3\n# HELP b B.\n# TYPE b gauge\nb 2\n")
+                == "# HELP a A.\n# TYPE a gauge\na{n=\"1\"} 1\na{n=\"2\"} 3\n# HELP b B.\n# TYPE b gauge\nb 2\n"
+        )
     }
 
     @Test func aHistogramIsCumulativeWithSumAndCount() {
