@@ -63,10 +63,23 @@ let package = Package(
             dependencies: ["CKindredProto"],
             path: "Shared/KindredMessages"
         ),
+        // Prometheus counters and histograms on atomics, the text format, and W3C trace context.
+        .target(
+            name: "KindredMetrics",
+            dependencies: [.product(name: "Logging", package: "swift-log")],
+            path: "Shared/KindredMetrics",
+            exclude: ["README.md"]
+        ),
+        .testTarget(
+            name: "KindredMetricsTests",
+            dependencies: ["KindredMetrics", .product(name: "Logging", package: "swift-log")],
+            path: "Tests/KindredMetricsTests"
+        ),
         .target(
             name: "KindredRPC",
             dependencies: [
                 "KindredMessages", "KindredAuth", "KindredThreads", "CNGHTTP2", "CZlib", "CLinuxSystem",
+                "KindredMetrics",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "DequeModule", package: "swift-collections"),
             ],
@@ -111,7 +124,7 @@ let package = Package(
         .target(
             name: "KindredPostgres",
             dependencies: [
-                "CLibPQ", "CSodium", "CLinuxSystem", "KindredThreads",
+                "CLibPQ", "CSodium", "CLinuxSystem", "KindredThreads", "KindredMetrics",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "DequeModule", package: "swift-collections"),
             ],
@@ -140,7 +153,8 @@ let package = Package(
         .target(
             name: "KindredMail",
             dependencies: [
-                "KindredPostgres", "KindredThreads", .product(name: "Logging", package: "swift-log"),
+                "KindredPostgres", "KindredThreads", "KindredMetrics",
+                .product(name: "Logging", package: "swift-log"),
             ],
             path: "Shared/KindredMail",
             exclude: ["README.md"]
@@ -158,7 +172,7 @@ let package = Package(
             dependencies: [
                 "KindredAPI", "KindredMessages", "KindredRPC", "KindredPostgres", "KindredAuth",
                 "KindredMail",
-                "KindredEvents", "KindredThreads",
+                "KindredEvents", "KindredThreads", "KindredMetrics",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -316,7 +330,8 @@ let package = Package(
         .target(
             name: "KindredEvents",
             dependencies: [
-                "KindredPostgres", "KindredThreads", .product(name: "Logging", package: "swift-log"),
+                "KindredPostgres", "KindredThreads", "KindredMetrics",
+                .product(name: "Logging", package: "swift-log"),
             ],
             path: "Shared/KindredEvents",
             exclude: ["README.md"]

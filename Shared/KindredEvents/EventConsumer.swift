@@ -1,6 +1,7 @@
 public import KindredPostgres
 public import Logging
 internal import KindredThreads
+import KindredMetrics
 
 /// Reads another service's event stream in the background and hands each event to the service: the
 /// handler's writes and the stored cursor commit in one transaction, so after a crash, an outage or a
@@ -20,6 +21,7 @@ public struct EventConsumer<Events: AsyncSequence>: Sendable where Events.Elemen
     let handle: @Sendable (Events.Element, PostgresTransaction) async throws -> Void
     /// The most events one transaction handles; 1 commits each event alone.
     let batchLimit: Int
+    let progress: EventConsumerProgress
 
     /// A consumer of `source`, storing its cursor in `schema` (the consumer's own, with the
     /// `EventCursors` migration). `fetch` opens the source's stream after a cursor (the `WatchEvents` call);
@@ -40,6 +42,7 @@ public struct EventConsumer<Events: AsyncSequence>: Sendable where Events.Elemen
         self.fetch = fetch
         self.handle = handle
         self.batchLimit = max(1, batchLimit)
+        progress = EventConsumerProgress(source: source, consumer: schema)
     }
 
     /// Consumes until the calling task is cancelled (the service's shutdown). A broken stream, an
@@ -49,11 +52,15 @@ public struct EventConsumer<Events: AsyncSequence>: Sendable where Events.Elemen
         var backoff = Backoff.events
         while !Task.isCancelled {
             do {
-                let after = try await cursors.start(source, pool)
-                try await consumeStream(after: after) { backoff.reset() }
-                logger.info("event stream ended; reopening")
+                // Each opening of the stream is a trace of its own: the WatchEvents call carries it.
+                try await TraceContext.$current.withValue(.start()) {
+                    let after = try await cursors.start(source, pool)
+                    try await consumeStream(after: after) { backoff.reset() }
+                    logger.info("event stream ended; reopening")
+                }
             } catch {
                 if Task.isCancelled { return }
+                progress.failed()
                 logger.warning("event consumer failed; retrying", metadata: ["error": "\(error)"])
             }
             try? await Task.sleep(for: backoff.next())
@@ -71,7 +78,15 @@ public struct EventConsumer<Events: AsyncSequence>: Sendable where Events.Elemen
                 group.cancelAll()
             }
             while let batch = try await readAhead.take(upTo: batchLimit) {
-                try await consume(batch)
+                // Each batch is a trace of its own, so its log lines (and the handlers') can be told apart.
+                try await TraceContext.$current.withValue(.start()) {
+                    logger.debug(
+                        "event batch",
+                        metadata: [
+                            "events": "\(batch.count)", "last_cursor": "\(batch[batch.count - 1].cursor)",
+                        ])
+                    try await consume(batch)
+                }
                 succeeded()
             }
         }
@@ -83,6 +98,7 @@ public struct EventConsumer<Events: AsyncSequence>: Sendable where Events.Elemen
         do {
             try await commit(batch)
         } catch  where batch.count > 1 {
+            progress.failed()
             logger.debug(
                 "event batch failed; handling its events one by one", metadata: ["error": "\(error)"])
             for event in batch { try await commit([event]) }
@@ -93,13 +109,15 @@ public struct EventConsumer<Events: AsyncSequence>: Sendable where Events.Elemen
     /// and stores the last one's cursor, in one transaction.
     private func commit(_ events: [Events.Element]) async throws {
         do {
-            try await pool.transaction { tx in
+            let handled = try await pool.transaction { tx -> (last: Int64, count: Int)? in
                 let stored = try await cursors.lock(source, in: tx)
                 let unhandled = events.filter { $0.cursor > stored }
-                guard let last = unhandled.last else { return }
+                guard let last = unhandled.last else { return nil }
                 for event in unhandled { try await handle(event, tx) }
                 try await cursors.store(last.cursor, for: source, in: tx)
+                return (last.cursor, unhandled.count)
             }
+            if let handled { progress.committed(through: handled.last, events: handled.count) }
         } catch {
             throw EventFailed(cursors: events[0].cursor...events[events.count - 1].cursor, error: error)
         }

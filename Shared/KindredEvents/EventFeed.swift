@@ -53,6 +53,7 @@ public final class EventFeed: Sendable {
             Task { [self] in await followNotifications() },
         ]
         tasks.withLock { $0 = started }
+        registerMetrics()
     }
 
     /// The events after `cursor` (0: from the first), then new ones as they are sequenced. See `EventStream`.

@@ -35,6 +35,7 @@ public final class MailDeliveryWorker: Sendable {
         self.policy = policy
         self.logger = logger
         self.now = now
+        registerMetrics()
     }
 
     /// A worker with the transport and sender the settings name (`--mail`, `KINDRED_MAIL_FROM`).

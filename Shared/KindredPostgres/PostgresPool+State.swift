@@ -42,6 +42,9 @@ struct PoolState {
     var nextObserverID = 0
     var runningWorkers: Int
     var closeWaiters: [CheckedContinuation<Void, Never>] = []
+    /// Statements queued for the connection threads, and those of them that found no connection idle.
+    var queuedTotal = 0
+    var waitedTotal = 0
 
     init(poolSize: Int) {
         slots = Array(repeating: Slot(), count: poolSize)

@@ -35,6 +35,7 @@ public final class PostgresPool: Sendable {
         for worker in workers {
             PostgresWorker.startThread { [self] in self.runWorker(worker) }
         }
+        registerMetrics()
     }
 
     /// Runs one statement on any connection, in its own implicit transaction.
@@ -137,7 +138,9 @@ public final class PostgresPool: Sendable {
             if state.isClosed { return .failure(.closed) }
             if state.reachability == .unreachable { return .failure(state.unavailableError) }
             state.shared.append(job)
-            return .success(state.claimIdleWorker())
+            let idle = state.claimIdleWorker()
+            state.countQueued(waited: idle == nil)
+            return .success(idle)
         }
         switch outcome {
         case .failure(let error): job.fail(error)

@@ -1,3 +1,4 @@
+import KindredMetrics
 import Logging
 
 /// The one line every server call leaves when it ends: method, status, reason, duration, peer and request
@@ -15,13 +16,14 @@ enum AccessLog {
     /// Writes the line, building it only when `logger` lets its level through.
     static func record(
         to logger: Logger, method: String, code: StatusCode, details: [ErrorDetail], cause: (any Error)?,
-        durationNanos: UInt64, peer: String, requestID: @autoclosure () -> String
+        durationNanos: UInt64, peer: String, requestID: @autoclosure () -> String, trace: TraceContext
     ) {
         let level = level(of: code)
         guard logger.logLevel <= level else { return }
         var fields: Logger.Metadata = [
             "rpc": .string(method), "status": .string(code.description), "peer": .string(peer),
             "request-id": .string(requestID()), "duration_ms": .string(milliseconds(durationNanos)),
+            "trace_id": .string(trace.traceID), "span_id": .string(trace.spanIDText),
         ]
         if let reason = details.errorInfoReason { fields["reason"] = .string(reason) }
         if let cause { fields["cause"] = .string(String(reflecting: cause)) }
@@ -37,10 +39,13 @@ enum AccessLog {
 }
 
 extension ServerCall {
-    /// Records how the call ended; called once, where its status is decided or its stream is lost.
+    /// Records how the call ended, in the metrics and the access log; called once, where its status is
+    /// decided or its stream is lost.
     func logAccess(_ code: StatusCode, details: [ErrorDetail] = [], cause: (any Error)? = nil) {
+        let duration = monotonicNanos() &- startedAt
+        metrics.record(code, nanoseconds: duration)
         AccessLog.record(
             to: core.logger, method: head.path ?? "", code: code, details: details, cause: cause,
-            durationNanos: monotonicNanos() &- startedAt, peer: connection.peer, requestID: requestID)
+            durationNanos: duration, peer: connection.peer, requestID: requestID, trace: trace)
     }
 }

@@ -1,4 +1,5 @@
 public import KindredMessages
+import KindredMetrics
 
 extension RPCClient {
     /// Calls a unary method and returns its response; throws `RPCError` with the server's status,
@@ -88,6 +89,10 @@ extension RPCClient {
         ]
         if options.compressRequest { headers.append(("grpc-encoding", MessageEncoding.gzip.rawValue)) }
         headers.append(contentsOf: options.metadata.headerFields)
+        // A call made while serving one (or handling an event batch) continues that trace.
+        if let trace = TraceContext.current, options.metadata["traceparent"] == nil {
+            headers.append(("traceparent", trace.traceparent))
+        }
         return headers
     }
 

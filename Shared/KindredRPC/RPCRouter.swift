@@ -110,6 +110,8 @@ struct Route: Sendable {
     /// Whether a `child_readonly` token may call it: it changes nothing, or the service lets child mode call
     /// it (see `RPCService.childModeMethods`).
     var allowsChildMode: Bool
+    /// Its calls, durations and handlers in flight; each server gives its routes their own.
+    var metrics: MethodMetrics
 
     init(
         descriptor: MethodDescriptor, maxRequestSize: Int?, streamingRequest: Bool, streamingResponse: Bool,
@@ -121,6 +123,7 @@ struct Route: Sendable {
         self.streamingResponse = streamingResponse
         self.body = body
         allowsChildMode = descriptor.isReadOnly
+        metrics = MethodMetrics(method: descriptor.path)
     }
 }
 

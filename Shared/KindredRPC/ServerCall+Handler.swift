@@ -1,14 +1,24 @@
 import KindredMessages
+import KindredMetrics
 
 /// The handler's side of a call: its task, and reading requests and writing responses from it.
 extension ServerCall {
     /// Starts the handler's task (`refreshKeys`: it first fetches the keys the token names).
     func startHandler(refreshKeys: Bool) {
         let deadline = deadline
+        let trace = trace
+        let inFlight = metrics.inFlight
+        inFlight.add(0)
         task = Task(executorPreference: loop) {
-            // Calls the handler makes through RPCClient inherit what remains of this deadline.
-            guard let deadline else { return await self.runHandler(refreshKeys: refreshKeys) }
-            await RPCDeadline.$current.withValue(deadline) { await self.runHandler(refreshKeys: refreshKeys) }
+            defer { inFlight.subtract(0) }
+            // Calls the handler makes through RPCClient carry its trace and inherit what remains of its
+            // deadline; its log lines carry the trace too.
+            await TraceContext.$current.withValue(trace) {
+                guard let deadline else { return await self.runHandler(refreshKeys: refreshKeys) }
+                await RPCDeadline.$current.withValue(deadline) {
+                    await self.runHandler(refreshKeys: refreshKeys)
+                }
+            }
         }
     }
 

@@ -1,4 +1,5 @@
 internal import CNGHTTP2
+import KindredMetrics
 import Synchronization
 
 /// One gRPC call on one HTTP/2 stream. Its state belongs to the connection's loop thread; the handler
@@ -46,6 +47,14 @@ final class ServerCall: @unchecked Sendable {
     var loop: EventLoop { connection.loop }
     var core: ServerCore { connection.core }
     var queuedMessages: Int { inbound.count - inboundHead }
+
+    /// The route's metrics, or those of calls to no route.
+    var metrics: MethodMetrics { route?.metrics ?? core.unroutedMetrics }
+
+    /// This hop of the caller's trace (a new span of its `traceparent`), or a new trace when the caller sent
+    /// none or a malformed one. Read on the loop only.
+    lazy var trace: TraceContext =
+        head.metadata["traceparent"].flatMap(TraceContext.init(traceparent:))?.child() ?? .start()
 
     var requestID: String {
         head.metadata["x-request-id"] ?? "\(core.requestIDPrefix)-\(loop.index)-\(requestNumber)"

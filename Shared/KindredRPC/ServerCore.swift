@@ -9,10 +9,18 @@ final class ServerCore: Sendable {
     /// Prefixes generated request ids so they are unique across restarts.
     let requestIDPrefix: String
     private let connectionCount = Atomic<Int>(0)
+    /// Every route's metrics, by method, and those of calls to no route.
+    let methodMetrics: [MethodMetrics]
+    let unroutedMetrics = MethodMetrics(method: "unknown")
 
     init(configuration: ServerConfiguration, routes: [String: Route], logger: Logger) {
         self.configuration = configuration
-        self.routes = routes
+        self.routes = routes.mapValues { route in
+            var counted = route
+            counted.metrics = MethodMetrics(method: route.descriptor.path)
+            return counted
+        }
+        methodMetrics = self.routes.values.map(\.metrics).sorted { $0.method < $1.method }
         self.logger = logger
         requestIDPrefix = String(UInt32.random(in: 0...UInt32.max), radix: 36)
     }
@@ -23,6 +31,8 @@ final class ServerCore: Sendable {
         connectionCount.subtract(1, ordering: .relaxed)
         return false
     }
+
+    var openConnections: Int { connectionCount.load(ordering: .relaxed) }
 
     func connectionClosed() {
         connectionCount.subtract(1, ordering: .relaxed)

@@ -1,6 +1,7 @@
 public import KindredPostgres
 public import KindredRPC
 public import Logging
+import KindredMetrics
 
 /// Serves a process's RPC services, plus health and reflection, until SIGTERM or SIGINT, then drains.
 public struct ProcessServer: Sendable {
@@ -24,6 +25,7 @@ public struct ProcessServer: Sendable {
         let board = HealthStatusBoard()
         let served = StandardServices(board: board, services: services)
         let server = try bind(served.all)
+        server.registerMetrics(in: .process)
         served.markServing(database?.isReachable ?? true)
         served.markAlive()
         let systemd = SystemdNotifier(environment: Environment.variables())

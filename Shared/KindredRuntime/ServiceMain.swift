@@ -1,3 +1,4 @@
+import KindredMetrics
 import KindredPostgres
 import KindredRPC
 import Logging
@@ -55,7 +56,9 @@ public enum ServiceMain {
     ) {
         let settings = try ServiceSettings(
             options: options, service: service, environment: Environment.variables())
-        LoggingSystem.bootstrap { JSONLogHandler(label: $0, level: settings.logLevel) }
+        LoggingSystem.bootstrap {
+            JSONLogHandler(label: $0, level: settings.logLevel, metadataProvider: TraceContext.logMetadata)
+        }
         var logger = Logger(label: service.executableName)
         logger[metadataKey: "service"] = "\(service.name)"
         return (settings, logger)

@@ -12,6 +12,12 @@ struct ServiceOptions: ParsableArguments {
         help: "PostgreSQL URL, postgresql://user:password@host:port/db (env KINDRED_<SERVICE>_DATABASE_URL).")
     var databaseURL: String?
 
+    @Option(
+        help:
+            "HOST:PORT to serve Prometheus metrics on, GET /metrics (env KINDRED_METRICS_LISTEN; default: none)."
+    )
+    var metricsListen: String?
+
     @Option(help: "trace, debug, info, notice, warning, error or critical (env KINDRED_LOG_LEVEL).")
     var logLevel: String?
 
@@ -70,6 +76,8 @@ struct ServiceOptions: ParsableArguments {
 struct ServiceSettings: Sendable {
     var host: String
     var port: Int
+    /// Where `/metrics` is served; nil serves none.
+    var metricsListen: (host: String, port: Int)?
     var databaseURL: String
     var logLevel: Logger.Level
     var migrateAtStart: Bool
@@ -93,6 +101,9 @@ struct ServiceSettings: Sendable {
         let prefix = "KINDRED_\(service.name.uppercased())_"
         let listen = options.listen ?? environment[prefix + "LISTEN"] ?? "0.0.0.0:\(service.defaultPort)"
         (host, port) = try ListenAddress.parse(listen)
+        if let metrics = options.metricsListen ?? environment["KINDRED_METRICS_LISTEN"], !metrics.isEmpty {
+            metricsListen = try ListenAddress.parse(metrics)
+        }
 
         guard let url = options.databaseURL ?? environment[prefix + "DATABASE_URL"], !url.isEmpty else {
             throw StartupError("no database URL: pass --database-url or set \(prefix)DATABASE_URL")

@@ -44,7 +44,22 @@ struct ServiceRunner {
         configuration.authenticator = TokenAuthenticator(keySource: try await signingKeys(environment))
         let server = ProcessServer(
             configuration: configuration, drainTimeout: settings.drainTimeout, logger: logger)
+        let metrics = try serveMetrics()
+        defer { metrics?.close() }
         try await server.serve(services, database: environment.database, background: environment.background)
+    }
+
+    /// Starts `/metrics` on its own thread when `--metrics-listen` asks for it.
+    private func serveMetrics() throws(StartupError) -> MetricsEndpoint? {
+        guard let (host, port) = settings.metricsListen else { return nil }
+        do {
+            let endpoint = try MetricsEndpoint(host: host, port: port, registry: .process)
+            logger.info(
+                "metrics served", metadata: ["address": "\(host):\(endpoint.port)", "path": "/metrics"])
+            return endpoint
+        } catch {
+            throw StartupError("cannot serve metrics on \(host):\(port): \(error)")
+        }
     }
 
     /// The service's own key source, or identity's `GetSigningKeys`.
