@@ -6,12 +6,24 @@ final class ServerCore: Sendable {
     let configuration: ServerConfiguration
     let routes: [String: Route]
     let logger: Logger
+    /// The listener's TLS credentials; nil for h2c.
+    let tls: ServerTLS?
+    /// Per method path, the certificate names that may call it: `PeerRule`s, only under mutual TLS.
+    let peerRules: [String: Set<String>]
     /// Prefixes generated request ids so they are unique across restarts.
     let requestIDPrefix: String
     private let connectionCount = Atomic<Int>(0)
 
-    init(configuration: ServerConfiguration, routes: [String: Route], logger: Logger) {
+    init(configuration: ServerConfiguration, routes: [String: Route], tls: ServerTLS?, logger: Logger) {
         self.configuration = configuration
+        self.tls = tls
+        var peerRules: [String: Set<String>] = [:]
+        if let settings = configuration.tls, settings.requiresClientCertificates {
+            for rule in settings.peerRules {
+                for path in rule.methods { peerRules[path, default: []].formUnion(rule.allowedNames) }
+            }
+        }
+        self.peerRules = peerRules
         self.routes = routes
         self.logger = logger
         requestIDPrefix = String(UInt32.random(in: 0...UInt32.max), radix: 36)

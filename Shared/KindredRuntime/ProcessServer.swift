@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 public import KindredPostgres
 public import KindredRPC
 public import Logging
@@ -38,9 +41,25 @@ public struct ProcessServer: Sendable {
                 return
             }
         }
+        let reload = Task { [logger] in
+            for await _ in TerminationSignal.install([SIGHUP]) { Self.reloadTLS(server, logger: logger) }
+        }
         try await server.run()
+        reload.cancel()
         drain.cancel()
         reachability?.cancel()
+    }
+
+    /// SIGHUP: the listener's and the clients' TLS files are read again; connections open keep theirs.
+    private static func reloadTLS(_ server: RPCServer, logger: Logger) {
+        try? server.reloadTLS()  // logs either way
+        do {
+            try ClientTLS.processDefault?.reload()
+        } catch {
+            logger.error("TLS client credentials not reloaded; the previous ones stay in use", metadata: [
+                "error": "\(error)"
+            ])
+        }
     }
 
     private func bind(_ services: [any RPCService]) throws -> RPCServer {

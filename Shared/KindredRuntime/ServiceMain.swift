@@ -55,6 +55,8 @@ public enum ServiceMain {
     ) {
         let settings = try ServiceSettings(
             options: options, service: service, environment: Environment.variables())
+        // Before any client exists: the service's clients, its token and its signing keys all call peers.
+        try settings.tls.useForEveryClient()
         LoggingSystem.bootstrap { JSONLogHandler(label: $0, level: settings.logLevel) }
         var logger = Logger(label: service.executableName)
         logger[metadataKey: "service"] = "\(service.name)"
