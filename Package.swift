@@ -67,8 +67,8 @@ let package = Package(
         .target(
             name: "KindredRPC",
             dependencies: [
-                "KindredMessages", "KindredAuth", "KindredThreads", "CNGHTTP2", "CZlib", "CLinuxSystem", "CSSL",
-                .product(name: "Logging", package: "swift-log"),
+                "KindredMessages", "KindredAuth", "KindredThreads", "CNGHTTP2", "CZlib", "CLinuxSystem",
+                "CSSL", .product(name: "Logging", package: "swift-log"),
                 .product(name: "DequeModule", package: "swift-collections"),
             ],
             path: "Shared/KindredRPC",

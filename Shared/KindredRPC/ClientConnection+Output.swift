@@ -10,7 +10,9 @@ extension ClientConnection {
         let output: [UInt8]
         do { output = try session.pendingOutput() } catch { return close() }
         if !output.isEmpty {
-            let outcome = output.withUnsafeBytes { held.write($0.baseAddress!, $0.count, fd: fd, tls: tls, loop: loop) }
+            let outcome = output.withUnsafeBytes {
+                held.write($0.baseAddress!, $0.count, fd: fd, tls: tls, loop: loop)
+            }
             guard write(outcome) else { return }
         }
         if !session.isAlive { close() }

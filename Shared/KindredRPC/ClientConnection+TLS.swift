@@ -24,7 +24,8 @@ extension ClientConnection {
     }
 
     private func handshakeFailed(_ reason: String) {
-        logger.warning("TLS handshake with a peer failed", metadata: ["peer": "\(target)", "reason": "\(reason)"])
+        logger.warning(
+            "TLS handshake with a peer failed", metadata: ["peer": "\(target)", "reason": "\(reason)"])
         close()
     }
 }

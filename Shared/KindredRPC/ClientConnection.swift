@@ -102,7 +102,8 @@ final class ClientConnection: EventLoopChannel {
     }
 
     private func receive() {
-        let count = tls?.read(into: loop.readBuffer) ?? read(fd, loop.readBuffer.baseAddress, loop.readBuffer.count)
+        let count =
+            tls?.read(into: loop.readBuffer) ?? read(fd, loop.readBuffer.baseAddress, loop.readBuffer.count)
         if count > 0 {
             lastReceived = ContinuousClock.now
             do {

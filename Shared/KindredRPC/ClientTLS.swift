@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Synchronization
 
 /// TLS credentials for `RPCClient`s: the CA that verifies servers and, for mutual TLS, the client's own
@@ -21,8 +24,10 @@ public final class ClientTLS: Sendable {
         current.withLock { $0 = context }
     }
 
-    /// What a `ClientConfiguration()` starts with: nil (h2c) unless the process chose TLS for every
-    /// client it makes (`useForEveryClient`), as a service started with `--tls-ca` does.
+    /// What a `ClientConfiguration()` starts with: the process's choice (`useForEveryClient`, as a service
+    /// makes from its `--tls-*` flags), else `KINDRED_CLIENT_TLS_CA` (with `KINDRED_CLIENT_TLS_CERT` and
+    /// `KINDRED_CLIENT_TLS_KEY` for mutual TLS) from the environment, which tools such as the load tester
+    /// follow; else nil, h2c.
     public static var processDefault: ClientTLS? { processWide.withLock { $0 } }
 
     /// Makes every `ClientConfiguration` created from now on use `tls`; a service calls this once at start,
@@ -31,5 +36,22 @@ public final class ClientTLS: Sendable {
         processWide.withLock { $0 = tls }
     }
 
-    private static let processWide = Mutex<ClientTLS?>(nil)
+    private static let processWide = Mutex<ClientTLS?>(fromEnvironment())
+
+    private static func fromEnvironment() -> ClientTLS? {
+        func variable(_ name: String) -> String? {
+            guard let value = getenv(name) else { return nil }
+            return String(cString: value)
+        }
+        guard let ca = variable("KINDRED_CLIENT_TLS_CA") else { return nil }
+        let settings = ClientTLSSettings(
+            caFile: ca, certificateFile: variable("KINDRED_CLIENT_TLS_CERT"),
+            privateKeyFile: variable("KINDRED_CLIENT_TLS_KEY"))
+        do {
+            return try ClientTLS(settings)
+        } catch {
+            // Calling peers in the clear instead would be worse than not starting.
+            fatalError("KINDRED_CLIENT_TLS_*: \(error)")
+        }
+    }
 }

@@ -64,7 +64,8 @@ final class Connection: EventLoopChannel {
     }
 
     private func receive() {
-        let count = tls?.read(into: loop.readBuffer) ?? read(fd, loop.readBuffer.baseAddress, loop.readBuffer.count)
+        let count =
+            tls?.read(into: loop.readBuffer) ?? read(fd, loop.readBuffer.baseAddress, loop.readBuffer.count)
         if lingering || calmed {
             if count == 0 || (count < 0 && errno != EAGAIN && errno != EINTR) { close() }
             return

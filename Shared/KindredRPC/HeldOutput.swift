@@ -46,7 +46,8 @@ struct HeldOutput {
         guard !isEmpty else { return .complete }
         let remaining = bytes.count - offset
         let sent = bytes.withUnsafeBytes {
-            tls?.send($0.baseAddress! + offset, remaining) ?? Self.send($0.baseAddress! + offset, remaining, fd: fd)
+            tls?.send($0.baseAddress! + offset, remaining)
+                ?? Self.send($0.baseAddress! + offset, remaining, fd: fd)
         }
         guard sent >= 0 else { return .failed }
         offset += sent

@@ -8,12 +8,15 @@ extension RPCServer {
         do {
             try tls.reload()
         } catch {
-            core.logger.error("TLS credentials not reloaded; the previous ones stay in use", metadata: [
-                "error": "\(error)"
-            ])
+            core.logger.error(
+                "TLS credentials not reloaded; the previous ones stay in use",
+                metadata: [
+                    "error": "\(error)"
+                ])
             throw error
         }
-        core.logger.info("TLS credentials reloaded", metadata: ["certificate": "\(tls.settings.certificateFile)"])
+        core.logger.info(
+            "TLS credentials reloaded", metadata: ["certificate": "\(tls.settings.certificateFile)"])
     }
 
     /// Checks the credential files once a second on the accepting loop and reloads them when they change.

@@ -117,7 +117,8 @@ final class TLSStream {
     func read(into buffer: UnsafeMutableRawBufferPointer) -> Int {
         var filled = 0
         while filled < buffer.count {
-            let count = SSL_read(ssl, buffer.baseAddress! + filled, Int32(min(buffer.count - filled, Int(Int32.max))))
+            let count = SSL_read(
+                ssl, buffer.baseAddress! + filled, Int32(min(buffer.count - filled, Int(Int32.max))))
             if count > 0 {
                 filled += Int(count)
                 continue

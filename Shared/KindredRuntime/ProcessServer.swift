@@ -56,9 +56,11 @@ public struct ProcessServer: Sendable {
         do {
             try ClientTLS.processDefault?.reload()
         } catch {
-            logger.error("TLS client credentials not reloaded; the previous ones stay in use", metadata: [
-                "error": "\(error)"
-            ])
+            logger.error(
+                "TLS client credentials not reloaded; the previous ones stay in use",
+                metadata: [
+                    "error": "\(error)"
+                ])
         }
     }
 

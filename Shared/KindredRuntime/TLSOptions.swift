@@ -50,12 +50,17 @@ public struct TLSSetup: Sendable {
             : options.tlsAllowPeers
         switch (certificate, key) {
         case (let certificate?, let key?):
-            var server = ServerTLSSettings(certificateFile: certificate, privateKeyFile: key, clientCAFile: clientCA)
+            var server = ServerTLSSettings(
+                certificateFile: certificate, privateKeyFile: key, clientCAFile: clientCA)
             server.peerRules = try rules.map(Self.peerRule)
             self.server = server
         case (nil, nil):
-            guard clientCA == nil else { throw StartupError("--tls-client-ca needs --tls-cert and --tls-key") }
-            guard rules.isEmpty else { throw StartupError("--tls-allow-peers needs --tls-cert and --tls-key") }
+            guard clientCA == nil else {
+                throw StartupError("--tls-client-ca needs --tls-cert and --tls-key")
+            }
+            guard rules.isEmpty else {
+                throw StartupError("--tls-allow-peers needs --tls-cert and --tls-key")
+            }
         default:
             throw StartupError("TLS needs both --tls-cert and --tls-key (KINDRED_TLS_CERT, KINDRED_TLS_KEY)")
         }
@@ -76,7 +81,8 @@ public struct TLSSetup: Sendable {
     /// Makes every client this process creates from now on call its peers as `client` says.
     public func useForEveryClient() throws(StartupError) {
         do {
-            ClientTLS.useForEveryClient(try client.map { settings throws(TLSError) in try ClientTLS(settings) })
+            ClientTLS.useForEveryClient(
+                try client.map { settings throws(TLSError) in try ClientTLS(settings) })
         } catch {
             throw StartupError("cannot use the TLS client settings: \(error)")
         }
