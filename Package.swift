@@ -48,6 +48,7 @@ let package = Package(
         systemLibrary("CSodium", pkgConfig: "libsodium", apt: "libsodium-dev"),
         systemLibrary("CZlib", pkgConfig: "zlib", apt: "zlib1g-dev"),
         systemLibrary("CLinuxSystem", pkgConfig: nil, apt: "libc6-dev"),
+        systemLibrary("CSSL", pkgConfig: "openssl", apt: "libssl-dev"),
 
         .target(
             name: "CKindredProto",
@@ -79,7 +80,7 @@ let package = Package(
             name: "KindredRPC",
             dependencies: [
                 "KindredMessages", "KindredAuth", "KindredThreads", "CNGHTTP2", "CZlib", "CLinuxSystem",
-                "KindredMetrics",
+                "KindredMetrics", "CSSL",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "DequeModule", package: "swift-collections"),
             ],

@@ -12,4 +12,6 @@ public enum AuthenticationReason {
     public static let signingKeysUnavailable = "SIGNING_KEYS_UNAVAILABLE"
     /// PERMISSION_DENIED: the caller's role is not one the method allows (`authenticatedCaller(as:)`).
     public static let roleNotAllowed = "ROLE_NOT_ALLOWED"
+    /// PERMISSION_DENIED: over mutual TLS, the caller's certificate names no peer a `PeerRule` allows here.
+    public static let peerNotAllowed = "PEER_NOT_ALLOWED"
 }

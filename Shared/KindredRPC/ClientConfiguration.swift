@@ -29,6 +29,9 @@ public struct ClientConfiguration: Sendable {
     /// After a peer's failure is reported, further failures of the same method are counted, not logged,
     /// for this long: an outage is a few lines, not one per call.
     public var peerWarningInterval: Duration = .seconds(10)
+    /// TLS 1.3 with ALPN `h2` (and a client certificate for mutual TLS); nil speaks h2c. Defaults to the
+    /// process's choice (`ClientTLS.useForEveryClient`).
+    public var tls: ClientTLS? = ClientTLS.processDefault
 
     /// The defaults: 2 connections, 10 s deadline, 4 MiB messages, 5 attempts, 100 ms–5 s backoff.
     public init() {}

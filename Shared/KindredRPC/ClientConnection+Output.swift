@@ -6,11 +6,13 @@ internal import CLinuxSystem
 extension ClientConnection {
     /// Writes what nghttp2 has queued; on a short write holds the rest and waits for EPOLLOUT.
     func flush() {
-        guard state == .ready, held.isEmpty || write(held.retry(fd: fd, loop: loop)) else { return }
+        guard state == .ready, held.isEmpty || write(held.retry(fd: fd, tls: tls, loop: loop)) else { return }
         let output: [UInt8]
         do { output = try session.pendingOutput() } catch { return close() }
         if !output.isEmpty {
-            let outcome = output.withUnsafeBytes { held.write($0.baseAddress!, $0.count, fd: fd, loop: loop) }
+            let outcome = output.withUnsafeBytes {
+                held.write($0.baseAddress!, $0.count, fd: fd, tls: tls, loop: loop)
+            }
             guard write(outcome) else { return }
         }
         if !session.isAlive { close() }

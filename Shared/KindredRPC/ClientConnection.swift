@@ -2,16 +2,21 @@
 import Glibc
 #endif
 internal import CLinuxSystem
+import Logging
 
 /// One client TCP connection and its HTTP/2 session, owned by one event loop: every method runs on
 /// that loop's thread. Calls submitted while it connects wait and start once it is ready.
 final class ClientConnection: EventLoopChannel {
-    enum State { case connecting, ready, closed }
+    /// TCP connect, then (with TLS) the handshake, then calls.
+    enum State { case connecting, securing, ready, closed }
 
     let fd: Int32
     unowned let loop: EventLoop
     let target: ConnectTarget
     let session = HTTP2ClientSession()
+    /// The TLS session, when the client speaks TLS; nil for h2c.
+    let tls: TLSStream?
+    let logger: Logger
     var state: State
     var isDirty = false
     /// Calls waiting for the connect to finish.
@@ -32,10 +37,21 @@ final class ClientConnection: EventLoopChannel {
     /// Starts connecting; throws UNAVAILABLE when the connect fails at once. A connect still
     /// pending after the configuration's `connectTimeout` is abandoned.
     init(target: ConnectTarget, loop: EventLoop, configuration: ClientConfiguration) throws(RPCError) {
-        let (fd, connected) = try target.startConnect()
+        var (fd, connected) = try target.startConnect()
+        do {
+            tls = try configuration.tls.map { tls throws(TLSError) in
+                try TLSStream(context: tls.context, fd: fd, verifying: target.host)
+            }
+        } catch {
+            Glibc.close(fd)
+            throw RPCError(.unavailable, "cannot start TLS: \(error)")
+        }
+        // With TLS even a connect that completed at once waits for EPOLLOUT, which starts the handshake.
+        if tls != nil { connected = false }
         self.fd = fd
         self.loop = loop
         self.target = target
+        logger = configuration.logger
         keepaliveInterval = configuration.keepaliveInterval
         keepaliveTimeout = configuration.keepaliveTimeout
         state = connected ? .ready : .connecting
@@ -67,7 +83,7 @@ final class ClientConnection: EventLoopChannel {
     func start(_ call: ClientCall) {
         call.attach(to: self)
         switch state {
-        case .connecting: waiting.append(call)
+        case .connecting, .securing: waiting.append(call)
         case .ready: call.open(on: self)
         case .closed: call.handle(.closed(.notConnected))
         }
@@ -80,8 +96,14 @@ final class ClientConnection: EventLoopChannel {
     }
 
     func readable() {
-        guard state == .ready else { return connectFinished() }
-        let count = read(fd, loop.readBuffer.baseAddress, loop.readBuffer.count)
+        guard state == .ready else { return advanceConnect() }
+        // Bytes OpenSSL has already taken from the socket raise no epoll event: read until they are gone.
+        repeat { receive() } while state == .ready && tls?.hasBufferedInput == true
+    }
+
+    private func receive() {
+        let count =
+            tls?.read(into: loop.readBuffer) ?? read(fd, loop.readBuffer.baseAddress, loop.readBuffer.count)
         if count > 0 {
             lastReceived = ContinuousClock.now
             do {
@@ -96,8 +118,16 @@ final class ClientConnection: EventLoopChannel {
     }
 
     func writable() {
-        guard state == .ready else { return connectFinished() }
+        guard state == .ready else { return advanceConnect() }
         flush()
+    }
+
+    private func advanceConnect() {
+        switch state {
+        case .connecting: connectFinished()
+        case .securing: continueTLSHandshake()
+        case .ready, .closed: break
+        }
     }
 
     func cancelConnectTimer() {
@@ -105,11 +135,19 @@ final class ClientConnection: EventLoopChannel {
         connectTimer = nil
     }
 
-    /// The non-blocking connect is over: start the waiting calls, or refuse them.
+    /// The non-blocking connect is over: start the TLS handshake or the waiting calls, or refuse them.
     private func connectFinished() {
-        guard state == .connecting else { return }
-        cancelConnectTimer()
         guard socketError(fd) == 0 else { return close() }
+        guard tls == nil else {
+            state = .securing
+            return continueTLSHandshake()
+        }
+        becomeReady()
+    }
+
+    /// The connection can carry calls (the connect timer covered the TLS handshake too): start the waiting ones.
+    func becomeReady() {
+        cancelConnectTimer()
         state = .ready
         everConnected = true
         lastReceived = ContinuousClock.now

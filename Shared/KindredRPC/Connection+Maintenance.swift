@@ -45,14 +45,17 @@ extension Connection {
 }
 
 extension EventLoop {
-    /// Takes over an accepted socket.
     /// Takes over an accepted socket. Over the limit (`counted` false), a connection that never finished its
     /// handshake, or else the one idle longest, makes room; only when none can is the newcomer refused.
     func adopt(fd: Int32, peer: String, core: ServerCore, counted: Bool) {
         let admitted = counted || (!draining && shedOneConnection() && core.reserveConnection())
-        let connection = Connection(fd: fd, loop: self, core: core, peer: peer, counted: admitted)
+        // A TLS listener's newcomers take the credentials current now; a reload changes only later ones.
+        let tls = core.tls.flatMap { try? TLSStream(context: $0.context, fd: fd) }
+        let connection = Connection(fd: fd, loop: self, core: core, peer: peer, tls: tls, counted: admitted)
         add(connection)
-        guard !draining, connection.session != nil else { return connection.close() }
+        guard !draining, connection.session != nil, (tls == nil) == (core.tls == nil) else {
+            return connection.close()
+        }
         do {
             try register(fd: fd, token: UInt64(fd), events: EPOLLIN.rawValue)
         } catch {

@@ -10,6 +10,10 @@ final class Connection: EventLoopChannel {
     unowned let loop: EventLoop
     let core: ServerCore
     let peer: String
+    /// The TLS session, on a TLS listener; nil for h2c.
+    let tls: TLSStream?
+    /// The DNS and URI names of the client's verified certificate (mutual TLS), once the handshake is done.
+    var peerNames: [String] = []
     /// Whether this connection holds one of the server's `maxConnections` places.
     private(set) var counted: Bool
     private(set) var session: OpaquePointer?
@@ -36,8 +40,9 @@ final class Connection: EventLoopChannel {
     /// WINDOW_UPDATE and PING frames the client may still send as acknowledgements (see `dataFrameSent`).
     var acknowledgementCredit = 0
 
-    init(fd: Int32, loop: EventLoop, core: ServerCore, peer: String, counted: Bool) {
+    init(fd: Int32, loop: EventLoop, core: ServerCore, peer: String, tls: TLSStream?, counted: Bool) {
         self.fd = fd
+        self.tls = tls
         self.loop = loop
         self.core = core
         self.peer = peer
@@ -50,9 +55,17 @@ final class Connection: EventLoopChannel {
         session = makeSession()
     }
 
-    /// Reads what the socket has and feeds it to nghttp2.
+    /// Reads what the socket has and feeds it to nghttp2 (after the TLS handshake, on a TLS listener).
     func readable() {
-        let count = read(fd, loop.readBuffer.baseAddress, loop.readBuffer.count)
+        guard let tls else { return receive() }
+        guard tls.isEstablished else { return continueTLSHandshake(tls) }
+        // Bytes OpenSSL has already taken from the socket raise no epoll event: read until they are gone.
+        repeat { receive() } while !closed && tls.hasBufferedInput
+    }
+
+    private func receive() {
+        let count =
+            tls?.read(into: loop.readBuffer) ?? read(fd, loop.readBuffer.baseAddress, loop.readBuffer.count)
         if lingering || calmed {
             if count == 0 || (count < 0 && errno != EAGAIN && errno != EINTR) { close() }
             return
@@ -79,7 +92,8 @@ final class Connection: EventLoopChannel {
     /// The socket has room again: send what it refused before, then whatever nghttp2 has.
     func writable() {
         guard !closed else { return }
-        switch held.retry(fd: fd, loop: loop) {
+        if let tls, !tls.isEstablished { return continueTLSHandshake(tls) }
+        switch held.retry(fd: fd, tls: tls, loop: loop) {
         case .complete: flush()
         case .refused: break
         case .failed: close()
@@ -88,7 +102,8 @@ final class Connection: EventLoopChannel {
 
     /// Serializes nghttp2's queued frames into the loop's write buffer and writes them in one call.
     func flush() {
-        guard !closed else { return }
+        // Before the TLS handshake ends, nghttp2 keeps the server's SETTINGS queued.
+        guard !closed, tls?.isEstablished != false else { return }
         if !announcedCalls.isEmpty {
             for call in announcedCalls { call.submitAnnouncedHeaders() }
             announcedCalls.removeAll(keepingCapacity: true)
@@ -105,7 +120,7 @@ final class Connection: EventLoopChannel {
             if used + count > capacity {
                 guard writeOut(UnsafeRawPointer(buffer), used) else {
                     // Keep this chunk behind the refused bytes; nghttp2 has already moved past it.
-                    if !closed { _ = held.write(chunk, count, fd: fd, loop: loop) }
+                    if !closed { _ = held.write(chunk, count, fd: fd, tls: tls, loop: loop) }
                     return
                 }
                 used = 0
@@ -135,7 +150,7 @@ final class Connection: EventLoopChannel {
 
     /// Writes bytes, holding what the socket refuses until EPOLLOUT; false unless all was written.
     private func writeOut(_ bytes: UnsafeRawPointer, _ count: Int) -> Bool {
-        switch held.write(bytes, count, fd: fd, loop: loop) {
+        switch held.write(bytes, count, fd: fd, tls: tls, loop: loop) {
         case .complete: return true
         case .refused: return false
         case .failed:

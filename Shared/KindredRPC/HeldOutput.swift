@@ -14,7 +14,8 @@ enum SocketWrite {
 }
 
 /// Bytes a connection's non-blocking socket refused, kept in order until it has room again, and the
-/// EPOLLOUT interest that waits for that room. Server and client connections both write through one.
+/// EPOLLOUT interest that waits for that room. Server and client connections both write through one,
+/// in the clear or through their TLS session (`tls`).
 struct HeldOutput {
     private var bytes: [UInt8] = []
     private var offset = 0
@@ -24,12 +25,14 @@ struct HeldOutput {
     var isEmpty: Bool { offset == bytes.count }
 
     /// Sends `count` bytes after anything already held; keeps what the socket refuses.
-    mutating func write(_ start: UnsafeRawPointer, _ count: Int, fd: Int32, loop: EventLoop) -> SocketWrite {
+    mutating func write(
+        _ start: UnsafeRawPointer, _ count: Int, fd: Int32, tls: TLSStream?, loop: EventLoop
+    ) -> SocketWrite {
         guard isEmpty else {
             bytes.append(contentsOf: UnsafeRawBufferPointer(start: start, count: count))
             return .refused
         }
-        let sent = Self.send(start, count, fd: fd)
+        let sent = tls?.send(start, count) ?? Self.send(start, count, fd: fd)
         guard sent >= 0 else { return .failed }
         guard sent < count else { return .complete }
         bytes = Array(UnsafeRawBufferPointer(start: start + sent, count: count - sent))
@@ -39,10 +42,13 @@ struct HeldOutput {
     }
 
     /// Sends what is held, once the socket reports room; `.complete` when nothing is left.
-    mutating func retry(fd: Int32, loop: EventLoop) -> SocketWrite {
+    mutating func retry(fd: Int32, tls: TLSStream?, loop: EventLoop) -> SocketWrite {
         guard !isEmpty else { return .complete }
         let remaining = bytes.count - offset
-        let sent = bytes.withUnsafeBytes { Self.send($0.baseAddress! + offset, remaining, fd: fd) }
+        let sent = bytes.withUnsafeBytes {
+            tls?.send($0.baseAddress! + offset, remaining)
+                ?? Self.send($0.baseAddress! + offset, remaining, fd: fd)
+        }
         guard sent >= 0 else { return .failed }
         offset += sent
         guard isEmpty else { return .refused }

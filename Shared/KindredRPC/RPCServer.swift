@@ -38,6 +38,7 @@ public final class RPCServer: Sendable {
             logger.warning("no token authenticator configured: protected methods will refuse every call")
         }
         raiseOpenFileLimit()
+        let tls = try configuration.tls.map { settings throws(TLSError) in try ServerTLS(settings: settings) }
         let listener = try ListeningSocket(
             host: configuration.host, port: configuration.port, backlog: configuration.listenBacklog)
         do {
@@ -45,7 +46,8 @@ public final class RPCServer: Sendable {
                 try EventLoop(index: index)
             }
             try loops[0].register(fd: listener.fd, token: EventLoop.listenToken, events: EPOLLIN.rawValue)
-            let core = ServerCore(configuration: configuration, routes: router.routes, logger: logger)
+            let core = ServerCore(
+                configuration: configuration, routes: router.routes, tls: tls, logger: logger)
             return RPCServer(core: core, loops: loops, listener: listener)
         } catch {
             close(listener.fd)
@@ -89,7 +91,10 @@ public final class RPCServer: Sendable {
             loop.execute { loop.startMaintenance() }
             loop.startThread()
         }
-        core.logger.info("server listening", metadata: ["port": "\(port)", "loops": "\(loops.count)"])
+        loops[0].execute { [self] in watchTLSFiles() }
+        core.logger.info(
+            "server listening",
+            metadata: ["port": "\(port)", "loops": "\(loops.count)", "transport": "\(transportName)"])
     }
 
     private func drain(timeout: Duration) {

@@ -7,6 +7,7 @@ extension ServerCall {
     /// that ends a protected call at once, or admission (after a key refresh if the token names a key not
     /// loaded yet).
     func authenticateFromHeaders() -> ServerCallState.HeadersVerdict {
+        if let peerRefusal { return .refusal(peerRefusal) }
         if let token = BearerToken.find(in: head.metadata) {
             if let authenticator = core.configuration.authenticator {
                 switch authenticator.verifyWithLoadedKeys(token) {

@@ -45,6 +45,8 @@ public struct ServerConfiguration: Sendable {
     /// methods work as usual and protected ones refuse every call (UNAUTHENTICATED): a server is never
     /// open by accident, and `bind` logs a warning when it serves protected methods without one.
     public var authenticator: TokenAuthenticator?
+    /// TLS 1.3 with ALPN `h2` on the listener, and mutual TLS when it names client CAs; nil serves h2c.
+    public var tls: ServerTLSSettings?
 
     /// A configuration listening on `host:port` with the defaults of a production gRPC server.
     public init(host: String = "0.0.0.0", port: Int) {

@@ -6,6 +6,10 @@ final class ServerCore: Sendable {
     let configuration: ServerConfiguration
     let routes: [String: Route]
     let logger: Logger
+    /// The listener's TLS credentials; nil for h2c.
+    let tls: ServerTLS?
+    /// Per method path, the certificate names that may call it: `PeerRule`s, only under mutual TLS.
+    let peerRules: [String: Set<String>]
     /// Prefixes generated request ids so they are unique across restarts.
     let requestIDPrefix: String
     private let connectionCount = Atomic<Int>(0)
@@ -13,8 +17,16 @@ final class ServerCore: Sendable {
     let methodMetrics: [MethodMetrics]
     let unroutedMetrics = MethodMetrics(method: "unknown")
 
-    init(configuration: ServerConfiguration, routes: [String: Route], logger: Logger) {
+    init(configuration: ServerConfiguration, routes: [String: Route], tls: ServerTLS?, logger: Logger) {
         self.configuration = configuration
+        self.tls = tls
+        var peerRules: [String: Set<String>] = [:]
+        if let settings = configuration.tls, settings.requiresClientCertificates {
+            for rule in settings.peerRules {
+                for path in rule.methods { peerRules[path, default: []].formUnion(rule.allowedNames) }
+            }
+        }
+        self.peerRules = peerRules
         self.routes = routes.mapValues { route in
             var counted = route
             counted.metrics = MethodMetrics(method: route.descriptor.path)

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 public import KindredPostgres
 public import KindredRPC
 public import Logging
@@ -44,7 +47,11 @@ public struct ProcessServer: Sendable {
                 return
             }
         }
+        let reload = Task { [logger] in
+            for await _ in TerminationSignal.install([SIGHUP]) { Self.reloadTLS(server, logger: logger) }
+        }
         try await server.run()
+        reload.cancel()
         drain.cancel()
         reachability?.cancel()
     }
@@ -55,6 +62,20 @@ public struct ProcessServer: Sendable {
             try systemd.notify(state)
         } catch {
             logger.warning("cannot notify systemd", metadata: ["state": "\(state)", "cause": "\(error)"])
+        }
+    }
+
+    /// SIGHUP: the listener's and the clients' TLS files are read again; connections open keep theirs.
+    private static func reloadTLS(_ server: RPCServer, logger: Logger) {
+        try? server.reloadTLS()  // logs either way
+        do {
+            try ClientTLS.processDefault?.reload()
+        } catch {
+            logger.error(
+                "TLS client credentials not reloaded; the previous ones stay in use",
+                metadata: [
+                    "error": "\(error)"
+                ])
         }
     }
 

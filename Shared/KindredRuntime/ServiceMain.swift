@@ -56,6 +56,8 @@ public enum ServiceMain {
     ) {
         let settings = try ServiceSettings(
             options: options, service: service, environment: Environment.variables())
+        // Before any client exists: the service's clients, its token and its signing keys all call peers.
+        try settings.tls.useForEveryClient()
         LoggingSystem.bootstrap {
             JSONLogHandler(label: $0, level: settings.logLevel, metadataProvider: TraceContext.logMetadata)
         }

@@ -70,6 +70,9 @@ struct ServiceOptions: ParsableArguments {
             "Mail's sender, 'Name <address>' (env KINDRED_MAIL_FROM; default Kindred <no-reply@kindred.local>)."
     )
     var mailFrom: String?
+
+    @OptionGroup(title: "TLS")
+    var tls: TLSOptions
 }
 
 /// A service's settings after flags, environment and defaults are combined and validated.
@@ -93,6 +96,8 @@ struct ServiceSettings: Sendable {
     var client: (id: String, secret: String)?
     /// Where mail goes and whom it comes from.
     var mail: MailSettings
+    /// TLS on the listener and towards the peers; h2c unless the TLS flags are given.
+    var tls: TLSSetup
 
     /// Combines flags (first), the environment, then defaults; throws a one-line explanation.
     init(options: ServiceOptions, service: ServiceDefinition, environment: [String: String])
@@ -151,6 +156,7 @@ struct ServiceSettings: Sendable {
             client = (id, secret)
         }
         mail = try Self.mail(options, environment)
+        tls = try TLSSetup(options: options.tls, environment: environment)
     }
 
     /// A peer's `host:port`: the flag, else `KINDRED_<PEER>_TARGET`, else the peer's default port on loopback.

@@ -4,13 +4,14 @@ import Dispatch
 import Glibc
 #endif
 
-/// SIGTERM and SIGINT as an async event, so a service can drain instead of dying mid-call.
+/// SIGTERM and SIGINT as an async event, so a service can drain instead of dying mid-call (and SIGHUP, so
+/// it can reload its TLS files).
 enum TerminationSignal {
-    /// Takes over SIGTERM and SIGINT from their default action and returns a stream that yields
+    /// Takes over `numbers` (SIGTERM and SIGINT unless told) from their default action and returns a stream that yields
     /// the number of each one that arrives. Call once, early, before the server runs.
-    static func install() -> AsyncStream<Int32> {
+    static func install(_ numbers: [Int32] = [SIGTERM, SIGINT]) -> AsyncStream<Int32> {
         let (stream, continuation) = AsyncStream.makeStream(of: Int32.self)
-        let sources = [SIGTERM, SIGINT].map { number in
+        let sources = numbers.map { number in
             // The default action would kill the process before the dispatch source sees the signal.
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())

@@ -3,6 +3,8 @@
 KINDRED_INTEROP_TARGETS names the running servers, "interop=HOST:PORT,identity=HOST:PORT,..." (Tests/run sets
 it); "interop" is kindred-interop-server (grpc.testing.TestService), every other name a kindred service.
 KINDRED_PROTO_DIR overrides the proto directory (default: <repo>/proto).
+KINDRED_TLS_DIR (KINDRED_TLS=1 Tests/run sets it) names the certificates of servers that speak TLS 1.3 with mutual
+TLS: channels then use its ca.pem and the kindred-cli client certificate.
 """
 
 import os
@@ -30,6 +32,32 @@ def parse_targets():
 
 
 TARGETS = parse_targets()
+TLS_DIR = os.environ.get("KINDRED_TLS_DIR")
+
+
+def open_channel(address, options=()):
+    """A channel to a server under test: h2c, or TLS with the kindred-cli certificate under KINDRED_TLS_DIR."""
+    if not TLS_DIR:
+        return grpc.insecure_channel(address, options=list(options))
+    read = lambda name: (pathlib.Path(TLS_DIR) / name).read_bytes()
+    credentials = grpc.ssl_channel_credentials(
+        root_certificates=read("ca.pem"), private_key=read("kindred-cli.key"), certificate_chain=read("kindred-cli.pem"))
+    return grpc.secure_channel(address, credentials, options=list(options))
+
+
+def nghttp_arguments(address):
+    """nghttp's URL prefix for a server under test and, over TLS, the client certificate it presents."""
+    if not TLS_DIR:
+        return f"http://{address}", []
+    return f"https://{address}", ["--cert", f"{TLS_DIR}/kindred-cli.pem", "--key", f"{TLS_DIR}/kindred-cli.key"]
+
+
+def tls_environment(name):
+    """The KINDRED_TLS_* settings a service `name` the suite starts itself needs to reach its TLS peers."""
+    if not TLS_DIR:
+        return {}
+    return {"KINDRED_TLS_CERT": f"{TLS_DIR}/kindred-{name}.pem", "KINDRED_TLS_KEY": f"{TLS_DIR}/kindred-{name}.key",
+            "KINDRED_TLS_CA": f"{TLS_DIR}/ca.pem"}
 SERVICE_NAMES = sorted(name for name in TARGETS if name != "interop")
 
 
@@ -70,7 +98,7 @@ class Target:
         return ["", *self.own_services]
 
     def channel(self, **options):
-        return grpc.insecure_channel(self.address, options=list(options.items()))
+        return open_channel(self.address, options.items())
 
 
 @pytest.fixture(scope="session")
@@ -106,7 +134,7 @@ def service_stub(name, stub_class):
     """A stub of kindred service `name` on its target, open for the session."""
     if name not in TARGETS:
         pytest.fail(f"KINDRED_INTEROP_TARGETS has no {name}=HOST:PORT")
-    with grpc.insecure_channel(TARGETS[name]) as channel:
+    with open_channel(TARGETS[name]) as channel:
         yield stub_class(channel)
 
 

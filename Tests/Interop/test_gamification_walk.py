@@ -21,7 +21,7 @@ import uuid
 import grpc
 import pytest
 
-from conftest import TARGETS
+from conftest import TARGETS, tls_environment
 from family_support import signed_up
 from kindred.common.v1 import timestamp_pb2
 from kindred.gamification.v1 import challenges_pb2, standing_pb2, usage_pb2
@@ -73,7 +73,7 @@ def sweep_three_days_ahead():
     environment = dict(os.environ, KINDRED_CLIENT_ID="gamification",
                        KINDRED_CLIENT_SECRET=pathlib.Path(SECRETS_DIR, "gamification-client-secret").read_text().strip(),
                        # Only the wall clock moves: timers and deadlines keep the real monotonic clock.
-                       FAKETIME_DONT_FAKE_MONOTONIC="1")
+                       FAKETIME_DONT_FAKE_MONOTONIC="1", **tls_environment("gamification"))
     process = subprocess.Popen(
         [faketime, "-f", "+3d", os.path.join(BIN_DIR, "kindred-gamification"), "serve",
          "--listen", f"127.0.0.1:{free_port()}", "--database-url", DATABASE_URL, "--no-migrate",

@@ -13,6 +13,7 @@ import time
 import grpc
 import pytest
 
+from conftest import nghttp_arguments
 from grpc.testing import empty_pb2, messages_pb2, test_pb2_grpc
 
 SPECIAL_MESSAGE = "\t\ntest with whitespace\r\nand Unicode BMP ☺ and non-BMP 😈\t\n"
@@ -203,9 +204,10 @@ def test_server_compressed_unary(stub, interop, compressed, tmp_path):
     body = tmp_path / "request.bin"
     serialized = request.SerializeToString()
     body.write_bytes(b"\x00" + len(serialized).to_bytes(4, "big") + serialized)
+    url, tls = nghttp_arguments(interop.address)
     result = subprocess.run(
-        [nghttp, "--no-content-length", "-d", str(body), "-H", "content-type: application/grpc", "-H", "te: trailers",
-         "-H", "grpc-accept-encoding: gzip", f"http://{interop.address}/grpc.testing.TestService/UnaryCall"],
+        [nghttp, "--no-content-length", *tls, "-d", str(body), "-H", "content-type: application/grpc", "-H",
+         "te: trailers", "-H", "grpc-accept-encoding: gzip", f"{url}/grpc.testing.TestService/UnaryCall"],
         capture_output=True, timeout=30, check=True)
     response = result.stdout
     assert len(response) >= 5, f"no gRPC message in the response: {result.stderr[-500:]!r}"

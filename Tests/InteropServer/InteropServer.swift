@@ -32,6 +32,9 @@ struct InteropServer: AsyncParsableCommand {
     @Option(help: "Protect grpc.testing.TestService: sign tokens with a new key and write them to this file.")
     var requireToken: String?
 
+    @OptionGroup(title: "TLS")
+    var tls: TLSOptions
+
     func run() async throws {
         guard let level = Logger.Level(rawValue: logLevel) else {
             throw ValidationError("unknown log level \(logLevel)")
@@ -41,6 +44,7 @@ struct InteropServer: AsyncParsableCommand {
         let (host, port) = try ListenAddress.parse(listen)
         var configuration = ServerConfiguration(host: host, port: port)
         if let eventLoops { configuration.eventLoopCount = eventLoops }
+        configuration.tls = try TLSSetup(options: tls, environment: [:]).server
 
         var testService = InteropTestService()
         if let requireToken {

@@ -151,12 +151,16 @@ final class ClientTestServer: Sendable {
     var target: String { "127.0.0.1:\(port)" }
 
     /// Binds on `port` (0 for any free one) and starts serving.
-    init(port: Int = 0, maxConcurrentStreams: Int? = nil) throws {
+    init(
+        port: Int = 0, maxConcurrentStreams: Int? = nil, tls: ServerTLSSettings? = nil,
+        log: CapturedLog? = nil
+    ) throws {
         var configuration = ServerConfiguration(host: "127.0.0.1", port: port)
         configuration.eventLoopCount = 1
         if let maxConcurrentStreams { configuration.maxConcurrentStreams = maxConcurrentStreams }
-        var logger = Logger(label: "client-tests")
-        logger.logLevel = .critical
+        configuration.tls = tls
+        var logger = log?.logger(label: "client-tests") ?? Logger(label: "client-tests")
+        if log == nil { logger.logLevel = .critical }
         let services: [any RPCService] = [
             ClientTestService(observations: observations), ClientUploadTestService(gate: observations.upload),
         ]

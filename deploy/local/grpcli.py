@@ -7,6 +7,9 @@
                                                            a call; request and responses as JSON; a refusal
                                                            prints its status, message and ErrorInfo reason
 
+Over TLS (a stack started with KINDRED_TLS=1): KINDRED_TLS_DIR=var/tls grpcli.py ... uses var/tls/ca.pem and the
+kindred-cli client certificate.
+
 A guardian opens a minor's parental-control settings with the PIN, as the app's settings screen does
 (GetParentalControlsStatus, which needs no PIN, says whether one is set):
 
@@ -20,6 +23,8 @@ PERMISSION_DENIED: Enter the guardian PIN to open these settings. [GUARDIAN_SESS
 """
 
 import argparse
+import os
+import pathlib
 import sys
 import time
 
@@ -29,14 +34,29 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha.proto_reflection_descriptor_database import ProtoReflectionDescriptorDatabase
 
 
+def open_channel(address):
+    """h2c, or TLS 1.3 with the local CA and the kindred-cli certificate when KINDRED_TLS_DIR names the
+    certificates of a KINDRED_TLS=1 stack (deploy/local/tls-certificates)."""
+    directory = os.environ.get("KINDRED_TLS_DIR")
+    if not directory:
+        return grpc.insecure_channel(address)
+    read = lambda name: pathlib.Path(directory, name).read_bytes()
+    return grpc.secure_channel(address, grpc.ssl_channel_credentials(
+        root_certificates=read("ca.pem"), private_key=read("kindred-cli.key"),
+        certificate_chain=read("kindred-cli.pem")))
+
+
 def health(args):
     deadline = time.monotonic() + args.wait
     status, error = None, None
-    with grpc.insecure_channel(args.address) as channel:
+    with open_channel(args.address) as channel:
         stub = health_pb2_grpc.HealthStub(channel)
         while True:
             try:
-                reply = stub.Check(health_pb2.HealthCheckRequest(service=args.service), timeout=2)
+                # wait_for_ready: grpcio's Python client drives a connection (a TLS handshake) only while a call
+                # waits on it.
+                reply = stub.Check(health_pb2.HealthCheckRequest(service=args.service), timeout=2,
+                                   wait_for_ready=True)
                 status, error = health_pb2.HealthCheckResponse.ServingStatus.Name(reply.status), None
             except grpc.RpcError as failure:
                 status, error = None, f"{failure.code().name}: {failure.details()}"
@@ -52,14 +72,14 @@ def reflection_pool(channel):
 
 
 def list_services(args):
-    with grpc.insecure_channel(args.address) as channel:
+    with open_channel(args.address) as channel:
         for name in ProtoReflectionDescriptorDatabase(channel).get_services():
             print(name)
     return 0
 
 
 def describe(args):
-    with grpc.insecure_channel(args.address) as channel:
+    with open_channel(args.address) as channel:
         pool = reflection_pool(channel)
         try:
             service = pool.FindServiceByName(args.symbol)
@@ -102,7 +122,7 @@ def call_metadata(args):
 
 def call(args):
     service_name, _, method_name = args.method.lstrip("/").rpartition("/")
-    with grpc.insecure_channel(args.address) as channel:
+    with open_channel(args.address) as channel:
         pool = reflection_pool(channel)
         method = pool.FindServiceByName(service_name).methods_by_name[method_name]
         request_class = message_factory.GetMessageClass(method.input_type)

@@ -10,7 +10,7 @@ KINDRED_SERVICES=(identity family social gamification)
 KINDRED_APT_PACKAGES=(
     build-essential pkg-config libnghttp2-dev libprotobuf-c-dev protobuf-c-compiler protobuf-compiler
     python3-protobuf libpq-dev libsodium-dev zlib1g-dev nghttp2-client postgresql-15 postgresql-client-15
-    python3-venv acl procps
+    python3-venv acl procps libssl-dev openssl
 )
 
 say() { printf '%s\n' "$*" >&2; }
@@ -223,3 +223,36 @@ free_port() {
 
 # shellcheck source=deploy/local/postgres.sh
 source "$KINDRED_REPO/deploy/local/postgres.sh"
+
+# KINDRED_TLS=1: the private CA and certificates in DIR (deploy/local/tls-certificates; kept across runs): one per
+# service, named kindred-<name> (its identity under mutual TLS), kindred-cli for grpcli, the interop suite and the
+# load tester, kindred-interop for kindred-interop-server. Exports KINDRED_TLS_DIR, which grpcli.py and the interop
+# suite read.
+ensure_tls_certificates() {
+    local dir="$1"
+    ensure_run_dir "$dir"
+    "$KINDRED_REPO/deploy/local/tls-certificates" "$dir" "${KINDRED_SERVICES[@]/#/kindred-}" kindred-cli \
+        kindred-interop || return 1
+    # The services run as the run user and read their keys (the files are private: umask 077).
+    [ "$(id -u)" -ne 0 ] || chown -R "$KINDRED_RUN_USER:" "$dir"
+    export KINDRED_TLS_DIR="$dir"
+}
+
+# A service's TLS settings (KEY=VALUE lines) when KINDRED_TLS=1, none otherwise: its certificate on the listener
+# and towards its peers, clients must present one of the CA's certificates (mutual TLS), peers are verified
+# against the CA. Identity's service-only methods take only the services that use them (KINDRED_TLS_ALLOW_PEERS).
+tls_environment() {
+    local name="$1" dir="$2"
+    [ "${KINDRED_TLS:-0}" = 1 ] || return 0
+    echo "KINDRED_TLS_CERT=$dir/kindred-$name.pem"
+    echo "KINDRED_TLS_KEY=$dir/kindred-$name.key"
+    echo "KINDRED_TLS_CLIENT_CA=$dir/ca.pem"
+    echo "KINDRED_TLS_CA=$dir/ca.pem"
+    [ "$name" != identity ] || [ -n "${KINDRED_TLS_NO_PEER_RULES:-}" ] \
+        || echo "KINDRED_TLS_ALLOW_PEERS=$(identity_peer_rules)"
+}
+
+identity_peer_rules() {
+    local service=/kindred.identity.v1.IdentityService
+    echo "$service/IssueDeviceModeTokens=kindred-family;$service/WatchEvents=kindred-family,kindred-social,kindred-gamification"
+}

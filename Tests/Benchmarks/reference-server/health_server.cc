@@ -1,7 +1,7 @@
 // Benchmark-only reference: grpc.health.v1.Health on gRPC C++ (Debian's libgrpc++) with the callback API,
 // the fastest server API it has. Tests/Benchmarks/run builds it and measures it beside kindred's server.
 //
-//   kindred-reference-health-server --listen HOST:PORT
+//   kindred-reference-health-server --listen HOST:PORT [--tls-cert FILE --tls-key FILE]
 //
 // Check answers SERVING for "" and "grpc.health.v1.Health", NOT_FOUND for anything else (as the health
 // protocol says); Watch sends the status once and stays open until the client goes. Server reflection is on
@@ -11,6 +11,8 @@
 #include <csignal>
 #include <cstdio>
 #include <cstring>
+#include <fstream>
+#include <iterator>
 #include <memory>
 #include <string>
 #include <thread>
@@ -64,10 +66,23 @@ class HealthService final : public Health::CallbackService {
 
 }  // namespace
 
+static std::string ReadFile(const char* path) {
+  std::ifstream file(path);
+  return std::string(std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>());
+}
+
 int main(int argc, char** argv) {
-  if (argc != 3 || std::strcmp(argv[1], "--listen") != 0) {
-    std::fprintf(stderr, "usage: %s --listen HOST:PORT\n", argv[0]);
+  // TLS (for Tests/Benchmarks/tls): the same server with a certificate and key, TLS as gRPC C++ offers it.
+  const bool tls = argc == 7 && std::strcmp(argv[3], "--tls-cert") == 0 && std::strcmp(argv[5], "--tls-key") == 0;
+  if ((argc != 3 && !tls) || std::strcmp(argv[1], "--listen") != 0) {
+    std::fprintf(stderr, "usage: %s --listen HOST:PORT [--tls-cert FILE --tls-key FILE]\n", argv[0]);
     return 2;
+  }
+  std::shared_ptr<grpc::ServerCredentials> credentials = grpc::InsecureServerCredentials();
+  if (tls) {
+    grpc::SslServerCredentialsOptions options;
+    options.pem_key_cert_pairs.push_back({ReadFile(argv[6]), ReadFile(argv[4])});
+    credentials = grpc::SslServerCredentials(options);
   }
   // Block the shutdown signals in every thread gRPC starts; one thread waits for them below.
   sigset_t signals;
@@ -80,7 +95,7 @@ int main(int argc, char** argv) {
   HealthService service;
   grpc::ServerBuilder builder;
   int port = 0;
-  builder.AddListeningPort(argv[2], grpc::InsecureServerCredentials(), &port);
+  builder.AddListeningPort(argv[2], credentials, &port);
   builder.RegisterService(&service);
   std::unique_ptr<grpc::Server> server = builder.BuildAndStart();
   if (!server || port == 0) {

@@ -1,0 +1,34 @@
+internal import CLinuxSystem
+
+/// The TLS handshake of a connection on a TLS listener: TLS 1.3 and ALPN `h2` or nothing, each refusal one
+/// log line. The HTTP/2 handshake deadline (`startHandshakeDeadline`) covers this one too.
+extension Connection {
+    /// Runs the handshake as far as the socket allows; once it is done the server's SETTINGS go out.
+    func continueTLSHandshake(_ tls: TLSStream) {
+        switch tls.handshake() {
+        case .wantsRead:
+            loop.modify(fd: fd, events: EPOLLIN.rawValue)
+        case .wantsWrite:
+            loop.modify(fd: fd, events: EPOLLIN.rawValue | EPOLLOUT.rawValue)
+        case .failed(let reason):
+            refuseTLS(reason)
+        case .closed:
+            core.logger.debug("a client left during the TLS handshake", metadata: ["peer": "\(peer)"])
+            close()
+        case .established:
+            loop.modify(fd: fd, events: EPOLLIN.rawValue)
+            guard tls.negotiatedH2 else { return refuseTLS("the client offered no ALPN h2") }
+            peerNames = tls.peerNames
+            markDirty()
+            // The client's HTTP/2 preface may have arrived with its Finished message, already read by OpenSSL.
+            readable()
+        }
+    }
+
+    /// One line for a refused handshake (a TLS 1.2 client, no ALPN h2, no or an untrusted client
+    /// certificate), then close.
+    private func refuseTLS(_ reason: String) {
+        core.logger.warning("refused a TLS handshake", metadata: ["peer": "\(peer)", "reason": "\(reason)"])
+        close()
+    }
+}

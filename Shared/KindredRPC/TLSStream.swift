@@ -1,0 +1,159 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+internal import CSSL
+
+/// One connection's TLS session over its non-blocking socket (OpenSSL reads and writes the socket itself):
+/// the handshake, then plaintext in and out with the same contract as `read(2)` and `send(2)`, so the
+/// connection's I/O stays on its event loop with no extra copy through memory BIOs.
+final class TLSStream {
+    private let ssl: OpaquePointer
+    /// The context this session came from, kept for as long as the session (a reload swaps only the server's).
+    private let context: TLSContext
+    private(set) var isEstablished = false
+
+    /// How far a handshake step got.
+    enum HandshakeStep: Equatable {
+        case established
+        /// Waiting for the peer's bytes.
+        case wantsRead
+        /// The socket is full: wait for EPOLLOUT.
+        case wantsWrite
+        /// The handshake failed; the reason is OpenSSL's, for the log.
+        case failed(String)
+        /// The peer closed the socket (or it broke) without a TLS alert: a probe, a client giving up.
+        case closed
+    }
+
+    /// A session on `fd`; a client names the server it verifies (`host`: a DNS name or an IP literal).
+    init(context: TLSContext, fd: Int32, verifying host: String? = nil) throws(TLSError) {
+        guard let ssl = SSL_new(context.context) else { throw TLSError("cannot create a TLS session") }
+        self.ssl = ssl
+        self.context = context
+        guard SSL_set_fd(ssl, fd) == 1 else { throw TLSError("cannot attach the TLS session to its socket") }
+        if context.isServer {
+            SSL_set_accept_state(ssl)
+        } else {
+            SSL_set_connect_state(ssl)
+            if let host { try verify(host) }
+        }
+    }
+
+    deinit {
+        SSL_free(ssl)
+    }
+
+    private func verify(_ host: String) throws(TLSError) {
+        let parameters = SSL_get0_param(ssl)
+        if X509_VERIFY_PARAM_set1_ip_asc(parameters, host) == 1 { return }
+        ERR_clear_error()  // not an IP literal: a name, checked against the DNS names and sent as SNI
+        guard X509_VERIFY_PARAM_set1_host(parameters, host, 0) == 1, CSSL_setServerName(ssl, host) == 1 else {
+            throw TLSError("cannot verify the server name \(host)")
+        }
+    }
+
+    /// Runs the handshake as far as the socket allows.
+    func handshake() -> HandshakeStep {
+        let result = SSL_do_handshake(ssl)
+        if result == 1 {
+            isEstablished = true
+            return .established
+        }
+        switch SSL_get_error(ssl, result) {
+        case SSL_ERROR_WANT_READ: return .wantsRead
+        case SSL_ERROR_WANT_WRITE: return .wantsWrite
+        case SSL_ERROR_SYSCALL where ERR_peek_error() == 0:
+            return .closed
+        default:
+            let plainReason = Self.plainReason(ERR_peek_error())
+            let verification = SSL_get_verify_result(ssl)
+            var detail = TLSError.drainOpenSSLErrors()
+            if verification != X509_V_OK {
+                detail += " (\(String(cString: X509_verify_cert_error_string(verification))))"
+            }
+            return .failed(plainReason.map { "\($0) [\(detail)]" } ?? detail)
+        }
+    }
+
+    /// The common refusals in words an operator reads at a glance; OpenSSL's own text follows in the log.
+    private static func plainReason(_ code: UInt) -> String? {
+        switch Int32(ERR_GET_REASON(code)) {
+        case SSL_R_UNSUPPORTED_PROTOCOL, SSL_R_TLSV1_ALERT_PROTOCOL_VERSION:
+            "the peer offers only TLS 1.2 or older; TLS 1.3 is required"
+        case SSL_R_NO_APPLICATION_PROTOCOL, SSL_R_TLSV1_ALERT_NO_APPLICATION_PROTOCOL:
+            "the peer's ALPN offer has no h2"
+        case SSL_R_PEER_DID_NOT_RETURN_A_CERTIFICATE, SSL_R_TLSV13_ALERT_CERTIFICATE_REQUIRED:
+            "no client certificate; mutual TLS requires one"
+        case SSL_R_CERTIFICATE_VERIFY_FAILED: "the peer's certificate is not trusted"
+        case SSL_R_TLSV1_ALERT_UNKNOWN_CA, SSL_R_SSLV3_ALERT_BAD_CERTIFICATE:
+            "the peer does not trust this side's certificate"
+        default: nil
+        }
+    }
+
+    /// Whether the peer agreed on ALPN `h2` (a peer that offered no ALPN at all agreed on nothing).
+    var negotiatedH2: Bool {
+        var protocolName: UnsafePointer<UInt8>?
+        var length: UInt32 = 0
+        SSL_get0_alpn_selected(ssl, &protocolName, &length)
+        guard let protocolName, length == 2 else { return false }
+        return protocolName[0] == UInt8(ascii: "h") && protocolName[1] == UInt8(ascii: "2")
+    }
+
+    /// The DNS and URI names of the peer's verified certificate; empty without one.
+    var peerNames: [String] {
+        var buffer = [CChar](repeating: 0, count: 2048)
+        let length = CSSL_peerNames(ssl, &buffer, Int32(buffer.count))
+        guard length > 0 else { return [] }
+        let text = buffer[..<Int(length)].map { UInt8(bitPattern: $0) }
+        return text.split(separator: UInt8(ascii: "\n")).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// Decrypted bytes already read from the socket: the loop must read again without waiting for epoll.
+    var hasBufferedInput: Bool { SSL_has_pending(ssl) == 1 }
+
+    /// Fills `buffer` with plaintext, as `read(2)` would: the count, 0 at the peer's close, or -1 with
+    /// `errno` EAGAIN when nothing more is ready (any other errno: the connection broke).
+    func read(into buffer: UnsafeMutableRawBufferPointer) -> Int {
+        var filled = 0
+        while filled < buffer.count {
+            let count = SSL_read(
+                ssl, buffer.baseAddress! + filled, Int32(min(buffer.count - filled, Int(Int32.max))))
+            if count > 0 {
+                filled += Int(count)
+                continue
+            }
+            if filled > 0 { return filled }  // the next call sees the same condition again
+            switch SSL_get_error(ssl, count) {
+            case SSL_ERROR_WANT_READ, SSL_ERROR_WANT_WRITE: errno = EAGAIN
+            case SSL_ERROR_ZERO_RETURN: return 0
+            default:
+                ERR_clear_error()
+                errno = ECONNRESET
+            }
+            return -1
+        }
+        return filled
+    }
+
+    /// Encrypts and sends as `send(2)` would on a non-blocking socket: bytes taken (possibly fewer than
+    /// `count` when the socket is full), or -1 when the connection broke. A retry after a short write must
+    /// start with the bytes not taken (SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER allows another address).
+    func send(_ start: UnsafeRawPointer, _ count: Int) -> Int {
+        var offset = 0
+        while offset < count {
+            let written = SSL_write(ssl, start + offset, Int32(min(count - offset, Int(Int32.max))))
+            if written > 0 {
+                offset += Int(written)
+                continue
+            }
+            switch SSL_get_error(ssl, written) {
+            case SSL_ERROR_WANT_WRITE, SSL_ERROR_WANT_READ: return offset
+            default:
+                ERR_clear_error()
+                return -1
+            }
+        }
+        return offset
+    }
+}
