@@ -48,6 +48,7 @@ let package = Package(
         systemLibrary("CSodium", pkgConfig: "libsodium", apt: "libsodium-dev"),
         systemLibrary("CZlib", pkgConfig: "zlib", apt: "zlib1g-dev"),
         systemLibrary("CLinuxSystem", pkgConfig: nil, apt: "libc6-dev"),
+        systemLibrary("CCurl", pkgConfig: "libcurl", apt: "libcurl4-openssl-dev"),
 
         .target(
             name: "CKindredProto",
@@ -140,7 +141,8 @@ let package = Package(
         .target(
             name: "KindredMail",
             dependencies: [
-                "KindredPostgres", "KindredThreads", .product(name: "Logging", package: "swift-log"),
+                "KindredPostgres", "KindredThreads", "CCurl",
+                .product(name: "Logging", package: "swift-log"),
             ],
             path: "Shared/KindredMail",
             exclude: ["README.md"]
