@@ -32,7 +32,8 @@ final class CurlSMTPSession {
                 code = kindred_curl_set_string(handle, option, value)
             }
             for (option, value): (CURLoption, UnsafeRawPointer?) in [
-                (CURLOPT_MAIL_RCPT, UnsafeRawPointer(recipients)), (CURLOPT_READDATA, UnsafeRawPointer(context)),
+                (CURLOPT_MAIL_RCPT, UnsafeRawPointer(recipients)),
+                (CURLOPT_READDATA, UnsafeRawPointer(context)),
                 (CURLOPT_ERRORBUFFER, UnsafeRawPointer(errorBuffer.baseAddress)),
             ] where code == CURLE_OK {
                 code = kindred_curl_set_pointer(handle, option, value)
@@ -43,7 +44,8 @@ final class CurlSMTPSession {
         guard code != CURLE_OK else { return }
         throw SMTPFailure(
             code: code, reply: kindred_curl_response_code(handle),
-            detail: String(decoding: errorBuffer.prefix { $0 != 0 }.map(UInt8.init(bitPattern:)), as: UTF8.self),
+            detail: String(
+                decoding: errorBuffer.prefix { $0 != 0 }.map(UInt8.init(bitPattern:)), as: UTF8.self),
             server: transport.server
         ).error
     }
@@ -83,17 +85,19 @@ private final class MessageReader {
 
     init(_ bytes: [UInt8]) { self.bytes = bytes }
 
-    static let read: @convention(c) (UnsafeMutablePointer<CChar>?, Int, Int, UnsafeMutableRawPointer?) -> Int = {
-        buffer, size, count, context in
-        guard let buffer, let context else { return 0 }
-        let reader = Unmanaged<MessageReader>.fromOpaque(context).takeUnretainedValue()
-        let length = min(size * count, reader.bytes.count - reader.offset)
-        reader.bytes.withUnsafeBufferPointer { bytes in
-            UnsafeMutableRawPointer(buffer).copyMemory(from: bytes.baseAddress! + reader.offset, byteCount: length)
+    static let read:
+        @convention(c) (UnsafeMutablePointer<CChar>?, Int, Int, UnsafeMutableRawPointer?) -> Int = {
+            buffer, size, count, context in
+            guard let buffer, let context else { return 0 }
+            let reader = Unmanaged<MessageReader>.fromOpaque(context).takeUnretainedValue()
+            let length = min(size * count, reader.bytes.count - reader.offset)
+            reader.bytes.withUnsafeBufferPointer { bytes in
+                UnsafeMutableRawPointer(buffer).copyMemory(
+                    from: bytes.baseAddress! + reader.offset, byteCount: length)
+            }
+            reader.offset += length
+            return length
         }
-        reader.offset += length
-        return length
-    }
 }
 
 extension Duration {

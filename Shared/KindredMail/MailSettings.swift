@@ -50,7 +50,9 @@ public struct MailSettings: Sendable, Equatable {
         }
         guard let server = try SMTPServer(parsing: text, environment: environment) else {
             throw MailError(
-                "mail", "\"\(text)\" is neither maildir:DIRECTORY nor smtp://, smtp+starttls:// or smtps://HOST[:PORT]")
+                "mail",
+                "\"\(text)\" is neither maildir:DIRECTORY nor smtp://, smtp+starttls:// or smtps://HOST[:PORT]"
+            )
         }
         return .smtp(server)
     }

@@ -15,7 +15,8 @@ extension SMTPServer {
         if authority.hasSuffix("/") { authority = authority.dropLast() }
         guard !authority.contains("@") else {
             throw MailError(
-                "mail", "put no credentials in the URL: set KINDRED_MAIL_USERNAME and KINDRED_MAIL_PASSWORD_FILE")
+                "mail",
+                "put no credentials in the URL: set KINDRED_MAIL_USERNAME and KINDRED_MAIL_PASSWORD_FILE")
         }
         let (host, port) = try Self.hostAndPort(authority, in: text, scheme: scheme)
         self.init(
@@ -24,7 +25,8 @@ extension SMTPServer {
         guard security != .none || (credentials == nil && caFile == nil) else {
             throw MailError(
                 "mail",
-                "credentials and a CA file need TLS: use smtp+starttls:// or smtps://, never a password in the clear")
+                "credentials and a CA file need TLS: use smtp+starttls:// or smtps://, never a password in the clear"
+            )
         }
     }
 
@@ -49,7 +51,9 @@ extension SMTPServer {
         case (nil, nil):
             throw MailError("KINDRED_MAIL_PASSWORD_FILE", "KINDRED_MAIL_USERNAME is set but no password")
         case (_?, _?):
-            throw MailError("KINDRED_MAIL_PASSWORD_FILE", "set KINDRED_MAIL_PASSWORD_FILE or KINDRED_MAIL_PASSWORD, not both")
+            throw MailError(
+                "KINDRED_MAIL_PASSWORD_FILE",
+                "set KINDRED_MAIL_PASSWORD_FILE or KINDRED_MAIL_PASSWORD, not both")
         }
     }
 

@@ -100,7 +100,9 @@ struct TestCertificates {
         serverCertificate = directory + "/server.pem"
         serverKey = directory + "/server.key"
         let (status, output) = try Subprocess.run(["/bin/sh", "-c", Self.script, "sh", directory])
-        guard status == 0 else { throw TestFailure("openssl could not make the test certificates: \(output)") }
+        guard status == 0 else {
+            throw TestFailure("openssl could not make the test certificates: \(output)")
+        }
     }
 
     private static let script = """

@@ -17,7 +17,10 @@ import Testing
         ("smtp://mail.internal:2525", .smtp(SMTPServer(host: "mail.internal", port: 2525))),
         ("smtp://127.0.0.1", .smtp(SMTPServer(host: "127.0.0.1", port: 25))),
         ("smtp://[::1]:1025/", .smtp(SMTPServer(host: "::1", port: 1025))),
-        ("smtp+starttls://mail.example.com", .smtp(SMTPServer(host: "mail.example.com", port: 587, security: .startTLS))),
+        (
+            "smtp+starttls://mail.example.com",
+            .smtp(SMTPServer(host: "mail.example.com", port: 587, security: .startTLS))
+        ),
         ("smtps://[::1]", .smtp(SMTPServer(host: "::1", port: 465, security: .implicitTLS))),
     ])
     func aTransportSettingIsParsed(text: String, transport: MailSettings.Transport) throws {
@@ -26,8 +29,10 @@ import Testing
 
     @Test(arguments: [
         ("maildir:", "needs a directory"), ("smtp://user:secret@mail:25", "no credentials in the URL"),
-        ("smtp://mail:0", "port must be"), ("smtp://mail:http", "port must be"), ("smtp://", "is not smtp://HOST"),
-        ("/var/mail", "neither"), ("smtp://[::1]x", "is not smtp://HOST"), ("smtps://", "is not smtps://HOST"),
+        ("smtp://mail:0", "port must be"), ("smtp://mail:http", "port must be"),
+        ("smtp://", "is not smtp://HOST"),
+        ("/var/mail", "neither"), ("smtp://[::1]x", "is not smtp://HOST"),
+        ("smtps://", "is not smtps://HOST"),
     ])
     func aBadTransportSettingSaysWhatIsAccepted(text: String, complaint: String) {
         let error = #expect(throws: MailError.self) { try MailSettings(transport: text) }
@@ -52,19 +57,25 @@ import Testing
     }
 
     @Test(arguments: [
-        (["KINDRED_MAIL_USERNAME": "kindred", "KINDRED_MAIL_PASSWORD": "pw"], "smtp://mail", "mail", "need TLS"),
+        (
+            ["KINDRED_MAIL_USERNAME": "kindred", "KINDRED_MAIL_PASSWORD": "pw"], "smtp://mail", "mail",
+            "need TLS"
+        ),
         (["KINDRED_MAIL_CA_FILE": "/ca.pem"], "smtp://mail", "mail", "need TLS"),
         (["KINDRED_MAIL_PASSWORD": "pw"], "smtps://mail", "KINDRED_MAIL_USERNAME", "no user name"),
         (["KINDRED_MAIL_USERNAME": "kindred"], "smtps://mail", "KINDRED_MAIL_PASSWORD_FILE", "no password"),
         (
-            ["KINDRED_MAIL_USERNAME": "kindred", "KINDRED_MAIL_PASSWORD_FILE": "/nonexistent"], "smtps://mail",
+            ["KINDRED_MAIL_USERNAME": "kindred", "KINDRED_MAIL_PASSWORD_FILE": "/nonexistent"],
+            "smtps://mail",
             "KINDRED_MAIL_PASSWORD_FILE", "cannot read"
         ),
     ])
     func credentialsWithoutTLSOrHalfSetAreRefused(
         environment: [String: String], url: String, field: String, complaint: String
     ) {
-        let error = #expect(throws: MailError.self) { try MailSettings(transport: url, environment: environment) }
+        let error = #expect(throws: MailError.self) {
+            try MailSettings(transport: url, environment: environment)
+        }
         #expect(error?.field == field)
         #expect(error?.reason.contains(complaint) == true)
     }

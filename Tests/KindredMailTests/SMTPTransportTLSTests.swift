@@ -22,7 +22,8 @@ import Testing
         let credentials = SMTPCredentials(username: AiosmtpdServer.username, password: password)
         return SMTPTransport(
             server: SMTPServer(
-                host: "127.0.0.1", port: server.port, security: security, credentials: credentials, caFile: caFile),
+                host: "127.0.0.1", port: server.port, security: security, credentials: credentials,
+                caFile: caFile),
             clientName: "test.kindred.local", timeout: .seconds(10))
     }
 
@@ -56,7 +57,8 @@ import Testing
     @Test func aServerWithoutSTARTTLSIsRefusedWhenTLSIsRequired() async throws {
         try await withServer(.authWithoutTLS) { server, certificates in
             let error = await #expect(throws: MailTransportError.self) {
-                try await Self.transport(server, .startTLS, caFile: certificates.authority).deliver(outgoing())
+                try await Self.transport(server, .startTLS, caFile: certificates.authority).deliver(
+                    outgoing())
             }
             #expect(error?.isPermanent == true)
             #expect(error?.description.contains("does not offer STARTTLS") == true)
@@ -81,7 +83,8 @@ import Testing
     func aCertificateNotSignedByTheConfiguredCAIsRefused(security: SMTPServer.Security) async throws {
         try await withServer(security == .startTLS ? .startTLS : .implicitTLS) { server, certificates in
             let error = await #expect(throws: MailTransportError.self) {
-                try await Self.transport(server, security, caFile: certificates.otherAuthority).deliver(outgoing())
+                try await Self.transport(server, security, caFile: certificates.otherAuthority).deliver(
+                    outgoing())
             }
             #expect(error?.isPermanent == true)
             #expect(error?.description.contains("certificate does not verify") == true)
@@ -105,7 +108,8 @@ extension MailDatabaseTests {
                 let clock = ManualClock()
                 let worker = MailDeliveryWorker(
                     outbox: outbox, database: pool,
-                    transport: SMTPTransportTLSTests.transport(server, .startTLS, caFile: certificates.authority),
+                    transport: SMTPTransportTLSTests.transport(
+                        server, .startTLS, caFile: certificates.authority),
                     from: kindredSender, policy: MailDeliveryPolicy(firstRetryDelay: .seconds(30)),
                     logger: quietLogger, now: { clock.now() })
                 try await outbox.enqueue(

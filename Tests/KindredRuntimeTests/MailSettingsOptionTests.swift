@@ -52,7 +52,9 @@ import Testing
         let credentials = SMTPCredentials(username: "kindred", password: "s3cret")
         #expect(
             mail.transport
-                == .smtp(SMTPServer(host: "relay.internal", port: 587, security: .startTLS, credentials: credentials)))
+                == .smtp(
+                    SMTPServer(
+                        host: "relay.internal", port: 587, security: .startTLS, credentials: credentials)))
 
         let error = #expect(throws: StartupError.self) {
             try settings(["--mail", "smtp+starttls://relay"], ["KINDRED_MAIL_USERNAME": "kindred"])
