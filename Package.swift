@@ -49,6 +49,7 @@ let package = Package(
         systemLibrary("CZlib", pkgConfig: "zlib", apt: "zlib1g-dev"),
         systemLibrary("CLinuxSystem", pkgConfig: nil, apt: "libc6-dev"),
         systemLibrary("CSSL", pkgConfig: "openssl", apt: "libssl-dev"),
+        systemLibrary("CCurl", pkgConfig: "libcurl", apt: "libcurl4-openssl-dev"),
 
         .target(
             name: "CKindredProto",
@@ -154,7 +155,7 @@ let package = Package(
         .target(
             name: "KindredMail",
             dependencies: [
-                "KindredPostgres", "KindredThreads", "KindredMetrics",
+                "KindredPostgres", "KindredThreads", "KindredMetrics", "CCurl",
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Shared/KindredMail",

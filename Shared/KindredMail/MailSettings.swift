@@ -5,8 +5,8 @@ public struct MailSettings: Sendable, Equatable {
     public enum Transport: Sendable, Equatable {
         /// `maildir:DIRECTORY`: files in a maildir, relative to the working directory unless absolute.
         case maildir(directory: String)
-        /// `smtp://HOST[:PORT]`: an SMTP server, port 25 unless given; no TLS, no authentication.
-        case smtp(host: String, port: Int)
+        /// `smtp://`, `smtp+starttls://` or `smtps://HOST[:PORT]`: an SMTP server.
+        case smtp(SMTPServer)
     }
 
     /// The transport when none is set: a maildir a developer can read.
@@ -19,10 +19,14 @@ public struct MailSettings: Sendable, Equatable {
     /// The From header and the envelope sender.
     public var from: MailAddress
 
-    /// Parses the two settings; nil takes the default. A bad one throws a `MailError` whose field is
-    /// `mail` or `mail-from` and whose reason says what is accepted.
-    public init(transport: String? = nil, from: String? = nil) throws(MailError) {
-        self.transport = try Self.parseTransport(transport ?? Self.defaultTransport)
+    /// Parses the two settings; nil takes the default. SMTP's credentials and CA file come from
+    /// `environment` (`KINDRED_MAIL_USERNAME`, `KINDRED_MAIL_PASSWORD_FILE` or `KINDRED_MAIL_PASSWORD`,
+    /// `KINDRED_MAIL_CA_FILE`), never from a flag. A bad setting throws a `MailError` whose field is
+    /// `mail`, `mail-from` or the variable, and whose reason says what is accepted.
+    public init(
+        transport: String? = nil, from: String? = nil, environment: [String: String] = [:]
+    ) throws(MailError) {
+        self.transport = try Self.parseTransport(transport ?? Self.defaultTransport, environment)
         self.from = try MailAddress(parsing: from ?? Self.defaultFrom, field: "mail-from")
     }
 
@@ -30,11 +34,13 @@ public struct MailSettings: Sendable, Equatable {
     public func makeTransport() -> any MailTransport {
         switch transport {
         case .maildir(let directory): MaildirTransport(directory: directory)
-        case .smtp(let host, let port): SMTPTransport(host: host, port: port)
+        case .smtp(let server): SMTPTransport(server: server)
         }
     }
 
-    private static func parseTransport(_ text: String) throws(MailError) -> Transport {
+    private static func parseTransport(_ text: String, _ environment: [String: String]) throws(MailError)
+        -> Transport
+    {
         if text.hasPrefix("maildir:") {
             let directory = String(text.dropFirst("maildir:".count))
             guard !directory.isEmpty else {
@@ -42,47 +48,12 @@ public struct MailSettings: Sendable, Equatable {
             }
             return .maildir(directory: directory)
         }
-        if text.hasPrefix("smtps://") {
+        guard let server = try SMTPServer(parsing: text, environment: environment) else {
             throw MailError(
-                "mail", "SMTP over TLS is not supported yet: use smtp:// to a relay on a trusted network")
+                "mail",
+                "\"\(text)\" is neither maildir:DIRECTORY nor smtp://, smtp+starttls:// or smtps://HOST[:PORT]"
+            )
         }
-        guard text.hasPrefix("smtp://") else {
-            throw MailError("mail", "\"\(text)\" is neither maildir:DIRECTORY nor smtp://HOST[:PORT]")
-        }
-        var authority = text.dropFirst("smtp://".count)
-        if authority.hasSuffix("/") { authority = authority.dropLast() }
-        guard !authority.contains("@") else {
-            throw MailError("mail", "SMTP authentication is not supported yet")
-        }
-        return try parseHostAndPort(authority, in: text)
-    }
-
-    /// `host`, `host:port`, `[v6]` or `[v6]:port`.
-    private static func parseHostAndPort(_ authority: Substring, in text: String) throws(MailError)
-        -> Transport
-    {
-        var host = authority
-        var port: Substring?
-        if authority.hasPrefix("["), let close = authority.firstIndex(of: "]") {
-            host = authority[authority.index(after: authority.startIndex)..<close]
-            let rest = authority[authority.index(after: close)...]
-            if !rest.isEmpty {
-                guard rest.hasPrefix(":") else {
-                    throw MailError("mail", "\"\(text)\" is not smtp://HOST[:PORT]")
-                }
-                port = rest.dropFirst()
-            }
-        } else if let colon = authority.lastIndex(of: ":") {
-            host = authority[..<colon]
-            port = authority[authority.index(after: colon)...]
-        }
-        guard !host.isEmpty, !host.contains(where: { $0 == "/" || $0 == " " || $0 == "?" }) else {
-            throw MailError("mail", "\"\(text)\" is not smtp://HOST[:PORT]")
-        }
-        guard let port else { return .smtp(host: String(host), port: 25) }
-        guard let number = Int(port), (1...65535).contains(number) else {
-            throw MailError("mail", "\"\(text)\": the port must be a number from 1 to 65535")
-        }
-        return .smtp(host: String(host), port: number)
+        return .smtp(server)
     }
 }

@@ -178,9 +178,14 @@ struct ServiceSettings: Sendable {
         do {
             return try MailSettings(
                 transport: options.mail ?? environment["KINDRED_MAIL"],
-                from: options.mailFrom ?? environment["KINDRED_MAIL_FROM"])
+                from: options.mailFrom ?? environment["KINDRED_MAIL_FROM"], environment: environment)
         } catch {
-            let setting = error.field == "mail" ? "--mail (KINDRED_MAIL)" : "--mail-from (KINDRED_MAIL_FROM)"
+            let setting =
+                switch error.field {
+                case "mail": "--mail (KINDRED_MAIL)"
+                case "mail-from": "--mail-from (KINDRED_MAIL_FROM)"
+                default: error.field
+                }
             throw StartupError("\(setting): \(error.reason)")
         }
     }

@@ -25,7 +25,7 @@ import Testing
             "KINDRED_MAIL": "smtp://relay.internal:2525", "KINDRED_MAIL_FROM": "Kin <kin@example.org>",
         ]
         let fromEnvironment = try settings([], environment).mail
-        #expect(fromEnvironment.transport == .smtp(host: "relay.internal", port: 2525))
+        #expect(fromEnvironment.transport == .smtp(SMTPServer(host: "relay.internal", port: 2525)))
         #expect(fromEnvironment.from.description == "Kin <kin@example.org>")
 
         let fromFlags = try settings(
@@ -35,7 +35,7 @@ import Testing
     }
 
     @Test(arguments: [
-        (["--mail", "smtps://relay:465"], "--mail (KINDRED_MAIL): SMTP over TLS is not supported"),
+        (["--mail", "smtp://relay:0"], "--mail (KINDRED_MAIL): \"smtp://relay:0\": the port must be"),
         (
             ["--mail-from", "nobody"],
             "--mail-from (KINDRED_MAIL_FROM): \"nobody\" is not a usable email address"
@@ -44,5 +44,21 @@ import Testing
     func aBadMailSettingNamesTheFlagAndTheVariable(arguments: [String], complaint: String) {
         let error = #expect(throws: StartupError.self) { try settings(arguments) }
         #expect(error?.description.hasPrefix(complaint) == true)
+    }
+
+    @Test func smtpCredentialsComeFromTheEnvironmentOnly() throws {
+        let environment = ["KINDRED_MAIL_USERNAME": "kindred", "KINDRED_MAIL_PASSWORD": "s3cret"]
+        let mail = try settings(["--mail", "smtp+starttls://relay.internal"], environment).mail
+        let credentials = SMTPCredentials(username: "kindred", password: "s3cret")
+        #expect(
+            mail.transport
+                == .smtp(
+                    SMTPServer(
+                        host: "relay.internal", port: 587, security: .startTLS, credentials: credentials)))
+
+        let error = #expect(throws: StartupError.self) {
+            try settings(["--mail", "smtp+starttls://relay"], ["KINDRED_MAIL_USERNAME": "kindred"])
+        }
+        #expect(error?.description.hasPrefix("KINDRED_MAIL_PASSWORD_FILE: ") == true)
     }
 }

@@ -10,7 +10,7 @@ KINDRED_SERVICES=(identity family social gamification)
 KINDRED_APT_PACKAGES=(
     build-essential pkg-config libnghttp2-dev libprotobuf-c-dev protobuf-c-compiler protobuf-compiler
     python3-protobuf libpq-dev libsodium-dev zlib1g-dev nghttp2-client postgresql-15 postgresql-client-15
-    python3-venv acl procps libssl-dev openssl
+    python3-venv acl procps libssl-dev openssl libcurl4-openssl-dev
 )
 
 say() { printf '%s\n' "$*" >&2; }

@@ -1,0 +1,119 @@
+import Foundation
+import KindredTestSupport
+import Testing
+
+/// Python's aiosmtpd on a loopback port, storing every message it accepts in a maildir: open (no TLS, no
+/// AUTH), `startTLS` (STARTTLS and then AUTH required, with `certificates`' server certificate),
+/// `implicitTLS` (TLS from the first byte, AUTH required) or `authWithoutTLS` (AUTH required, no STARTTLS). The one account is `kindred` / `s3cret-pass`.
+struct AiosmtpdServer {
+    enum Mode: String { case open, startTLS, implicitTLS, authWithoutTLS }
+
+    static let username = "kindred"
+    static let password = "s3cret-pass"
+
+    let port: Int
+    let mailbox: String
+    private let pid: pid_t
+
+    init(directory: String, mode: Mode = .open, certificates: TestCertificates? = nil) async throws {
+        let python = try testPython()
+        port = try freePort()
+        mailbox = directory + "/mailbox"
+        let log = directory + "/aiosmtpd.log"
+        pid = try Subprocess.start(
+            [
+                python, "-c", Self.script, String(port), mailbox, mode.rawValue,
+                certificates?.serverCertificate ?? "", certificates?.serverKey ?? "",
+            ],
+            output: log)
+        let deadline = ContinuousClock.now + .seconds(20)
+        while !Loopback.accepts(port) {
+            var status: Int32 = 0
+            guard ContinuousClock.now < deadline, waitpid(pid, &status, WNOHANG) == 0 else {
+                let output = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+                stop()
+                throw TestFailure("aiosmtpd did not start listening on port \(port): \(output)")
+            }
+            do {
+                try await Task.sleep(for: .milliseconds(50))
+            } catch {
+                stop()
+                throw error
+            }
+        }
+    }
+
+    func stop() { Subprocess.stop(pid) }
+
+    /// The messages received so far, oldest first.
+    var messages: [String] { maildirFiles(mailbox) }
+
+    private static let script = """
+        import asyncio, ssl, sys
+        from aiosmtpd.handlers import Mailbox
+        from aiosmtpd.smtp import SMTP, AuthResult
+        port, mailbox, mode, certificate, key = sys.argv[1:6]
+        tls = None
+        if mode in ("startTLS", "implicitTLS"):
+            tls = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+            tls.load_cert_chain(certificate, key)
+        starttls = tls if mode == "startTLS" else None
+        def authenticate(server, session, envelope, mechanism, data):
+            ok = data.login == b"\(username)" and data.password == b"\(password)"
+            return AuthResult(success=ok, handled=False)
+        def session():
+            return SMTP(Mailbox(mailbox), hostname="localhost", tls_context=starttls,
+                        require_starttls=starttls is not None, authenticator=authenticate,
+                        auth_required=mode != "open", auth_require_tls=starttls is not None)
+        async def main():
+            implicit = tls if mode == "implicitTLS" else None
+            server = await asyncio.get_running_loop().create_server(session, "127.0.0.1", int(port), ssl=implicit)
+            await server.serve_forever()
+        asyncio.run(main())
+        """
+}
+
+/// `KINDRED_TEST_PYTHON`, the venv's python with aiosmtpd, or a failure saying how to get one.
+func testPython() throws -> String {
+    guard let python = ProcessInfo.processInfo.environment["KINDRED_TEST_PYTHON"], !python.isEmpty else {
+        throw TestFailure(
+            """
+            KINDRED_TEST_PYTHON is not set: this test sends to Python's aiosmtpd. Run Tests/run, or \
+            `/usr/bin/python3 -m venv .build-venv && .build-venv/bin/pip install -r Tests/Interop/requirements.txt` \
+            and `export KINDRED_TEST_PYTHON=$PWD/.build-venv/bin/python`.
+            """)
+    }
+    return python
+}
+
+/// A throwaway CA, a server certificate for 127.0.0.1 it signed, and a second CA that signed nothing,
+/// made with the `openssl` command.
+struct TestCertificates {
+    let authority: String
+    let otherAuthority: String
+    let serverCertificate: String
+    let serverKey: String
+
+    init(directory: String) throws {
+        authority = directory + "/ca.pem"
+        otherAuthority = directory + "/other-ca.pem"
+        serverCertificate = directory + "/server.pem"
+        serverKey = directory + "/server.key"
+        let (status, output) = try Subprocess.run(["/bin/sh", "-c", Self.script, "sh", directory])
+        guard status == 0 else {
+            throw TestFailure("openssl could not make the test certificates: \(output)")
+        }
+    }
+
+    private static let script = """
+        set -e
+        cd "$1"
+        key="-newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes"
+        openssl req -x509 $key -keyout ca.key -out ca.pem -days 1 -subj "/CN=Kindred test CA" 2>&1
+        openssl req -x509 $key -keyout other-ca.key -out other-ca.pem -days 1 -subj "/CN=Another CA" 2>&1
+        openssl req $key -keyout server.key -out server.csr -subj "/CN=127.0.0.1" 2>&1
+        printf 'subjectAltName=IP:127.0.0.1,DNS:localhost\\n' > server.ext
+        openssl x509 -req -in server.csr -CA ca.pem -CAkey ca.key -CAcreateserial -days 1 \\
+            -extfile server.ext -out server.pem 2>&1
+        """
+}
