@@ -23,6 +23,11 @@ final class SocialTestServer: Sendable {
     private let server: RPCServer
     private let runner: Task<Void, any Error>
 
+    /// The data keys social's tests seal message bodies with: "test-2" seals, "test-1" still opens.
+    static let dataKeys =
+        "test-2:\(Base64.encode([UInt8](repeating: 2, count: 32))),test-1:\(Base64.encode([UInt8](repeating: 1, count: 32)))"
+    static let messageBodies = MessageBodies(cipher: try! FieldCipher(keyring: try! DataKeyring(dataKeys)))
+
     private init(_ stack: FamilyTestStack) async throws {
         pool = stack.pool
         let credentials = try ServiceCredentials(
@@ -34,7 +39,7 @@ final class SocialTestServer: Sendable {
                 identityTarget: stack.identityTarget, credentials: credentials, database: pool,
                 clock: stack.clock.wallClock),
             family: try FamilyGate(familyTarget: stack.familyTarget, credentials: credentials),
-            logger: FamilyTestDatabase.logger)
+            messageBodies: Self.messageBodies, logger: FamilyTestDatabase.logger)
         api = try SocialAPI(context: context)
         var configuration = ServerConfiguration(host: "127.0.0.1", port: 0)
         configuration.eventLoopCount = 1

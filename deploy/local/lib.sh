@@ -174,6 +174,7 @@ ensure_secrets() {
     ensure_run_dir "$dir"
     chmod 700 "$dir"
     new_secret "$dir/identity-secret-key"
+    new_data_keys "$dir/social-data-keys" local-1
     for name in "${KINDRED_CLIENT_SERVICES[@]}"; do
         new_secret "$dir/$name-client-secret"
         if [ ! -s "$clients" ] || [ "$dir/$name-client-secret" -nt "$clients" ]; then stale=1; fi
@@ -199,9 +200,17 @@ new_secret() {
     [ "$(id -u)" -ne 0 ] || chown "$KINDRED_RUN_USER:" "$1"
 }
 
+# FILE holding a keyring of one data key, ID:base64 of 32 random bytes (KINDRED_DATA_KEYS_FILE), made if
+# missing. To rotate, put a new ID:key first in the file, restart, then run `kindred-<name> keys rotate-data`.
+new_data_keys() {
+    [ -s "$1" ] && return 0
+    (umask 077 && echo "$2:$(head -c 32 /dev/urandom | base64)" >"$1")
+    [ "$(id -u)" -ne 0 ] || chown "$KINDRED_RUN_USER:" "$1"
+}
+
 # The environment service NAME starts with beyond its flags, one VAR=value a line, from the secrets in DIR:
 # identity its secret key and clients file; the others their client id and secret (client_credentials); family
-# also where its gallery photos go (photos/ beside DIR).
+# also where its gallery photos go (photos/ beside DIR); social its data keys (message bodies sealed at rest).
 service_environment() {
     local name="$1" dir="$2"
     case "$name" in
@@ -214,6 +223,7 @@ service_environment() {
     esac
     # Services run from /, so the gallery's default (var/photos, relative) would not be this checkout's var/.
     [ "$name" != family ] || echo "KINDRED_FAMILY_PHOTO_ROOT=$(dirname "$dir")/photos"
+    [ "$name" != social ] || echo "KINDRED_DATA_KEYS_FILE=$dir/social-data-keys"
 }
 
 # A TCP port nobody listens on right now, for throwaway servers.

@@ -1,6 +1,7 @@
 import Foundation
 import KindredHandlers
 import KindredPostgres
+@testable import ServiceTestSupport
 @testable import SocialService
 
 /// Social rows written directly, as the parts' RPCs would write them, for tests of what reads or removes
@@ -34,7 +35,9 @@ struct SocialRows {
             body: "hi",
             sentAt: now, reporters: 0)
         _ = try await MessageStore.insert(
-            message, requestID: message.id.description, newContact: nil, on: pool)
+            message, requestID: message.id.description, newContact: nil,
+            bodies: SocialTestServer.messageBodies,
+            on: pool)
     }
 
     /// A public event by `organizer` with one media item, joined by `attendees`; its id.

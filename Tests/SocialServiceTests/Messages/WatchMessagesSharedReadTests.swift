@@ -93,12 +93,12 @@ final class InboxWatcher: Sendable {
 
     /// Reads go to `stack`'s database once `gate` (if any) is open.
     init(_ stack: SocialTestStack, holdingReadsAt gate: Gate? = nil) {
-        let reads = reads, pool = stack.pool
+        let reads = reads, pool = stack.pool, bodies = stack.context.messageBodies
         messages = Messages(context: stack.context) { recipient, cursor, limit in
             reads.withLock { $0.append((recipient, cursor)) }
             await gate?.wait()
             return try await MessageStore.received(
-                by: UserID(recipient)!, after: cursor, limit: limit, on: pool)
+                by: UserID(recipient)!, after: cursor, limit: limit, bodies: bodies, on: pool)
         }
     }
 

@@ -9,7 +9,7 @@ extension Messages {
         -> Kindred_Social_V1_ListConversationsResponse
     {
         var listed = try await MessageStore.conversations(
-            of: userID, after: page.after, limit: page.size + 1, on: database)
+            of: userID, after: page.after, limit: page.size + 1, bodies: bodies, on: database)
         var next = ""
         if listed.count > page.size {
             listed.removeLast()
@@ -34,7 +34,7 @@ extension Messages {
     {
         async let allowed = MessageStore.mayRead(page.conversationID, userID, on: database)
         async let read = MessageStore.messages(
-            in: page.conversationID, before: page.before, limit: page.size + 1, on: database)
+            in: page.conversationID, before: page.before, limit: page.size + 1, bodies: bodies, on: database)
         guard try await allowed else { throw SocialError.conversationNotFound }
         var listed = try await read
         var next = ""

@@ -14,7 +14,8 @@ extension Messages {
     {
         guard draft.recipientID != senderID else { throw SocialError.notYourself }
         // Four independent reads, sent together.
-        async let earlier = MessageStore.sent(by: senderID, requestID: draft.requestID, on: database)
+        async let earlier = MessageStore.sent(
+            by: senderID, requestID: draft.requestID, bodies: bodies, on: database)
         async let sender = people.person(senderID)
         async let recipient = people.person(draft.recipientID)
         async let relationship = RelationshipStore.between(senderID, draft.recipientID, on: database)
@@ -31,7 +32,7 @@ extension Messages {
             // The request_id was used before: that message committed first, and is there to read.
             guard
                 let first = try await MessageStore.sent(
-                    by: senderID, requestID: draft.requestID, on: database)
+                    by: senderID, requestID: draft.requestID, bodies: bodies, on: database)
             else {
                 throw RPCError(.aborted, "Your message could not be confirmed. Please send it again.")
             }
@@ -66,7 +67,7 @@ extension Messages {
             recipientID: recipient.id,
             body: draft.text, sentAt: now, reporters: 0)
         let conversation = try await MessageStore.insert(
-            message, requestID: draft.requestID, newContact: newContact, on: database)
+            message, requestID: draft.requestID, newContact: newContact, bodies: bodies, on: database)
         return message.into(conversation: conversation)
     }
 }

@@ -10,6 +10,8 @@ struct Messages: Sendable {
     let clock: WallClock
     let people: PeopleDirectory
     let controls: MessagingControls
+    /// Seals and opens message bodies.
+    let bodies: MessageBodies
     /// Wakes the `WatchMessages` streams of this process and shares their reads; closed at the drain.
     let bell: RecipientBell<ReceivedMessage>
     /// Wakes the streams of every instance once a message committed.
@@ -23,12 +25,14 @@ struct Messages: Sendable {
         clock = context.clock
         people = context.people
         controls = MessagingControls(family: context.family)
+        let bodies = context.messageBodies
+        self.bodies = bodies
         bell = RecipientBell(
             channel: MessageAnnouncer.channel, pool: database, logger: context.logger, cursor: \.cursor,
             read: readInbox ?? { recipient, cursor, limit in
                 // The bell keys its streams by the text of the UserID `watch` gave it.
                 try await MessageStore.received(
-                    by: UserID(recipient)!, after: cursor, limit: limit, on: database)
+                    by: UserID(recipient)!, after: cursor, limit: limit, bodies: bodies, on: database)
             })
         announcer = MessageAnnouncer(pool: database, logger: context.logger)
     }

@@ -13,5 +13,6 @@ enum SocialMigrations {
         v7CreateGraphPages,
         EventCursors.migration(schema: "social", version: 8),
         v9CreateFeedInvitations,
+        v10SealMessageBodies,
     ]
 }

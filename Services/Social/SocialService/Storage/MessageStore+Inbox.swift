@@ -13,13 +13,13 @@ extension MessageStore {
 
     /// Up to `limit` of the messages `recipient` received after position `seq`, in order, each with its
     /// position (its cursor); those from someone blocked either way are left out.
-    static func received(by recipient: UserID, after seq: Int64, limit: Int, on db: some StatementRunner)
-        async throws -> [ReceivedMessage]
-    {
+    static func received(
+        by recipient: UserID, after seq: Int64, limit: Int, bodies: MessageBodies, on db: some StatementRunner
+    ) async throws -> [ReceivedMessage] {
         try await db.pureRead(
             """
             SELECT v.id, v.conversation_id, v.sender_id, v.sender_username, v.sender_minor, v.recipient_id, v.body,
-                v.sent_at, v.reporters, v.recipient_seq
+                v.sent_at, v.reporters, v.body_sealed, v.recipient_seq
             FROM social.shown_messages v
             WHERE v.recipient_id = \(recipient) AND v.recipient_seq > \(seq)
                 AND NOT EXISTS (SELECT 1 FROM social.blocks WHERE blocker_id = \(recipient) AND blocked_id = v.sender_id)
@@ -28,7 +28,7 @@ extension MessageStore {
             LIMIT \(limit)
             """
         ).map { row in
-            ReceivedMessage(cursor: try row.decode(Int64.self, column: 9), message: try message(row))
+            ReceivedMessage(cursor: try row.decode(Int64.self, column: 10), message: try message(row, bodies))
         }
     }
 

@@ -4,9 +4,9 @@ import KindredPostgres
 /// `social.conversations`, `social.messages` and `social.message_inboxes`: sending here, reading in
 /// `MessageStore+Reads.swift`, the stream's reads and wake-ups in `MessageStore+Inbox.swift`.
 enum MessageStore {
-    /// Writes `message`, sent with `requestID`, in one statement (its own transaction, on the event loop's
-    /// connection): both sides of the pair's conversation pointing at it, the message numbered next in its
-    /// recipient's inbox (whose row stays locked until the statement commits, see migration 4), and, when
+    /// Writes `message`, sent with `requestID`, its body sealed by `bodies`, in one statement (its own
+    /// transaction, on the event loop's connection): both sides of the pair's conversation pointing at it, the
+    /// message numbered next in its recipient's inbox (whose row stays locked until the statement commits, see migration 4), and, when
     /// `newContact` is given and this message opens the conversation, that event in the outbox (what
     /// `EventOutbox.append` writes). Answers the conversation the message went into.
     ///
@@ -16,12 +16,14 @@ enum MessageStore {
     /// new (then `newContact`, made with it, is right). A request_id the sender used before fails the whole
     /// statement with a unique violation (SQLSTATE 23505), so nothing of this send stays.
     static func insert(
-        _ message: StoredMessage, requestID: String, newContact: [UInt8]?, on db: some StatementRunner
+        _ message: StoredMessage, requestID: String, newContact: [UInt8]?, bodies: MessageBodies,
+        on db: some StatementRunner
     ) async throws -> ConversationID {
         let (id, candidate, sender, recipient, at) = (
             message.id, message.conversationID, message.sender.id, message.recipientID, message.sentAt
         )
         let (first, second) = sender < recipient ? (sender, recipient) : (recipient, sender)
+        let sealed = bodies.seal(message.body, of: id)
         let rows = try await db.query(
             """
             WITH sides AS (
@@ -38,8 +40,8 @@ enum MessageStore {
                 RETURNING last_seq),
             sent AS (
                 INSERT INTO social.messages
-                    (conversation_id, id, sender_id, recipient_id, body, sent_at, request_id, recipient_seq)
-                SELECT s.conversation_id, \(id)::uuid, \(sender)::uuid, \(recipient)::uuid, \(message.body), \(at),
+                    (conversation_id, id, sender_id, recipient_id, body_sealed, sent_at, request_id, recipient_seq)
+                SELECT s.conversation_id, \(id)::uuid, \(sender)::uuid, \(recipient)::uuid, \(sealed)::bytea, \(at),
                     \(requestID), inbox.last_seq
                 FROM sides s, inbox WHERE s.user_id = \(recipient)::uuid
                 RETURNING conversation_id),
