@@ -47,8 +47,9 @@ def test_followers_vote_suggest_and_like_names_and_the_arrival_reveals_the_votes
     _, _, stranger = signed_up(identity, 40)
     profile = family.CreateBabyProfile(baby_profiles_pb2.CreateBabyProfileRequest(
         request_id=str(uuid.uuid4())), metadata=bearer(mum), timeout=10).profile.profile_id
-    for email, token in ((grandma_email, grandma), (grandpa_email, grandpa)):
-        invite_and_accept(family, mum, profile, email, token, baby_profiles_pb2.BABY_ROLE_FOLLOWER)
+    for email, token, relationship in ((grandma_email, grandma, baby_profiles_pb2.RELATIONSHIP_GRANDMA),
+                                       (grandpa_email, grandpa, baby_profiles_pb2.RELATIONSHIP_GRANDPA)):
+        invite_and_accept(family, mum, profile, email, token, baby_profiles_pb2.BABY_ROLE_FOLLOWER, relationship)
 
     today = datetime.date.today()
     born = date_pb2.Date(year=today.year, month=today.month, day=today.day)
