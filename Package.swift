@@ -35,7 +35,15 @@ func systemLibrary(_ name: String, pkgConfig: String?, apt: String) -> Target {
 let package = Package(
     name: "Kindred",
     platforms: [.macOS(.v15)],
-    products: [],
+    products: [
+        // What Tests/Fuzz (a package of its own, so its sanitizer flags stay out of this build) links against.
+        .library(
+            name: "KindredFuzzable",
+            targets: [
+                "KindredRPC", "KindredMessages", "KindredAPI", "KindredAuth", "KindredHandlers", "KindredPostgres",
+            ]
+        ),
+    ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),

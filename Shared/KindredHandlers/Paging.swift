@@ -48,6 +48,12 @@ public enum Paging {
 
     /// The instant a token field written by `field(_:)` holds; nil for anything else.
     public static func instant(_ field: String) -> Date? {
-        Int64(field).map { Date(timeIntervalSince1970: Double($0) / 1_000_000) }
+        guard let microseconds = Int64(field), instantRange.contains(microseconds) else { return nil }
+        return Date(timeIntervalSince1970: Double(microseconds) / 1_000_000)
     }
+
+    /// The instants a token may carry, in microseconds since 1970: those of a protobuf `Timestamp`, years 1
+    /// to 9999. A field further out was not written by `field(_:)`, and a list that bound it as a
+    /// PostgreSQL timestamp would trap converting it (Int64.min did; Tests/Fuzz's page-token target checks).
+    static let instantRange: ClosedRange<Int64> = -62_135_596_800_000_000...253_402_300_799_999_999
 }

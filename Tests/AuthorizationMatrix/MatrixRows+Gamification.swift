@@ -75,7 +75,7 @@ extension MatrixRows {
         },
         row("GamificationService/GetRewardSetup", .each([.guardian: .allowed]), onChild),
         row("GamificationService/UnlockRewardApp", .each([.guardian: .allowed])) { cast in
-            onChild(cast).merging(["app_id": "youtube", "minutes": 10]) { $1 }
+            onChild(cast).merging(["app_id": "youtube", "minutes": 10, "request_id": "matrix-unlock"]) { $1 }
         },
         row("GamificationService/LockRewardApp", .each([.guardian: .allowed])) { cast in
             onChild(cast).merging(["app_id": "youtube"]) { $1 }

@@ -1,6 +1,7 @@
 import Foundation
 import KindredHandlers
 import KindredMessages
+import KindredPostgres
 import Testing
 
 /// Page sizes and opaque page tokens, as every list RPC reads them.
@@ -36,5 +37,20 @@ import Testing
         let read = Paging.instant(Paging.field(instant))
         #expect(read.map { Int64(($0.timeIntervalSince1970 * 1_000_000).rounded()) } == 1_795_000_000_123_456)
         #expect(Paging.instant("not an instant") == nil)
+    }
+
+    // A page token whose instant was Int64.min microseconds trapped the service when its list bound the
+    // instant as a PostgreSQL timestamp: one crafted ListFeed call stopped the whole process.
+    @Test(arguments: [Int64.min, Int64.max, -62_135_596_800_000_001, 253_402_300_800_000_000])
+    func aTokenInstantBeyondTheYears1To9999IsRefusedInsteadOfTrappingWhenBound(microseconds: Int64) {
+        #expect(Paging.instant(String(microseconds)) == nil)
+    }
+
+    @Test(arguments: [-62_135_596_800_000_000, 0, 253_402_300_799_999_999] as [Int64])
+    func theFirstAndLastInstantsATokenMayCarryAreReadAndBind(microseconds: Int64) throws {
+        let instant = try #require(Paging.instant(String(microseconds)))
+        var parameter: [UInt8] = []
+        #expect(instant.encodePostgres(into: &parameter))
+        #expect(parameter.count == 8)
     }
 }

@@ -1,0 +1,3 @@
+import FuzzFixtures
+
+runLibFuzzer { data, size in fuzzConnection(data, size) }
