@@ -40,9 +40,10 @@ let package = Package(
         .library(
             name: "KindredFuzzable",
             targets: [
-                "KindredRPC", "KindredMessages", "KindredAPI", "KindredAuth", "KindredHandlers", "KindredPostgres",
+                "KindredRPC", "KindredMessages", "KindredAPI", "KindredAuth", "KindredHandlers",
+                "KindredPostgres",
             ]
-        ),
+        )
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
