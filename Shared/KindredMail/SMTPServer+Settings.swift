@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension SMTPServer {
     /// The URL schemes `--mail` accepts for SMTP, with the security and default port of each.
