@@ -27,7 +27,13 @@ enum BabyActivityStore {
             LEFT JOIN family.profiles a ON a.user_id = i.actor_id
             LEFT JOIN family.profiles c ON c.user_id = p.created_by
             """)
-        let (display, first, last, name, creatorLast) = try rows[0].decode(
+        return try names(rows[0])
+    }
+
+    /// A person's and a profile's names as notices show them, from a row's first five columns: the person's
+    /// display, first and last name, the profile's name and its creator's last name.
+    static func names(_ row: PostgresRow) throws -> (actor: String, profile: String) {
+        let (display, first, last, name, creatorLast) = try row.decode(
             (String, String, String, String?, String).self)
         return (
             BabyNames.person(displayName: display, firstName: first, lastName: last),

@@ -23,11 +23,7 @@ enum BabyNameLikeStore {
               AND NOT coalesce(s.muted_kinds, '{}') @> ARRAY[\(kind)::smallint]
             """)
         guard let row = rows.first else { return nil }
-        let (display, first, last, name, creatorLast) = try row.decode(
-            (String, String, String, String?, String).self)
-        return (
-            BabyNames.person(displayName: display, firstName: first, lastName: last),
-            BabyNames.profile(name: name, creatorLastName: creatorLast)
-        )
+        let names = try BabyActivityStore.names(row)
+        return (names.actor, names.profile)
     }
 }

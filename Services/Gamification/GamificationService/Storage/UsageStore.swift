@@ -24,7 +24,8 @@ enum UsageStore {
                 """)[0].decode(String.self, column: 0)
             let stored = try await tx.query(ingest(sessions, of: user, zone: zone))[0].decode(
                 Int.self, column: 0)
-            try await RewardStore.chargeLateUsage(sessions, of: user, in: tx)
+            // A retry stores nothing new, and so has nothing new to charge.
+            if stored > 0 { try await RewardStore.chargeLateUsage(sessions, of: user, in: tx) }
             return stored
         }
     }

@@ -15,8 +15,6 @@ struct MessageBodies: Sendable {
         do {
             return MessageBodies(
                 cipher: try FieldCipher(keyring: try DataKeyring.configured(in: environment)))
-        } catch let error as DataKeyringError {
-            throw StartupError("social's data keys: \(error)")
         } catch {
             throw StartupError("social's data keys: \(error)")
         }
