@@ -174,7 +174,7 @@ ensure_secrets() {
     ensure_run_dir "$dir"
     chmod 700 "$dir"
     new_secret "$dir/identity-secret-key"
-    new_data_keys "$dir/social-data-keys" local-1
+    for name in "${KINDRED_SERVICES[@]}"; do new_data_keys "$dir/$name-data-keys" local-1; done
     for name in "${KINDRED_CLIENT_SERVICES[@]}"; do
         new_secret "$dir/$name-client-secret"
         if [ ! -s "$clients" ] || [ "$dir/$name-client-secret" -nt "$clients" ]; then stale=1; fi
@@ -209,8 +209,9 @@ new_data_keys() {
 }
 
 # The environment service NAME starts with beyond its flags, one VAR=value a line, from the secrets in DIR:
-# identity its secret key and clients file; the others their client id and secret (client_credentials); family
-# also where its gallery photos go (photos/ beside DIR); social its data keys (message bodies sealed at rest).
+# identity its secret key and clients file; the others their client id and secret (client_credentials); each
+# its data keys (its sensitive columns sealed at rest); family also where its gallery photos go (photos/ beside
+# DIR).
 service_environment() {
     local name="$1" dir="$2"
     case "$name" in
@@ -223,7 +224,7 @@ service_environment() {
     esac
     # Services run from /, so the gallery's default (var/photos, relative) would not be this checkout's var/.
     [ "$name" != family ] || echo "KINDRED_FAMILY_PHOTO_ROOT=$(dirname "$dir")/photos"
-    [ "$name" != social ] || echo "KINDRED_DATA_KEYS_FILE=$dir/social-data-keys"
+    echo "KINDRED_DATA_KEYS_FILE=$dir/$name-data-keys"
 }
 
 # A TCP port nobody listens on right now, for throwaway servers.

@@ -1,4 +1,3 @@
-import FoundationEssentials
 import KindredRuntime
 
 /// `kindred-social keys rotate-data`.
@@ -6,15 +5,7 @@ enum SocialCommands {
     static let all = [rotateData]
 
     /// Seals every message body under the first data key; safe while instances serve.
-    static let rotateData = ServiceCommand(
-        words: ["keys", "rotate-data"],
-        summary: "Seal every message body under the first data key (needs the database and the data keys).",
-        action: .withDatabase { environment in
-            let bodies = try MessageBodies.configured(in: ProcessInfo.processInfo.environment)
-            let sealed = try await MessageBodyRotation(database: environment.database, bodies: bodies).run()
-            environment.logger.notice(
-                "message bodies sealed under the current data key",
-                metadata: ["key": "\(bodies.cipher.keyring.current.id)", "sealed": "\(sealed)"])
-            print(sealed)
-        })
+    static let rotateData = ServiceCommand.rotateData(service: "social") { environment, cipher in
+        [MessageBodyRotation(database: environment.database, bodies: MessageBodies(cipher: cipher))]
+    }
 }

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import KindredAuth
 import KindredHandlers
 public import KindredRuntime
 
@@ -12,7 +13,8 @@ public enum SocialService {
             migrations: SocialMigrations.all,
             makeServices: { environment in
                 let credentials = try environment.requireCredentials()
-                let bodies = try MessageBodies.configured(in: ProcessInfo.processInfo.environment)
+                let bodies = MessageBodies(
+                    cipher: try FieldCipher.configured(for: "social", in: ProcessInfo.processInfo.environment))
                 let context = SocialContext(
                     database: environment.database, clock: .system,
                     people: try PeopleDirectory(

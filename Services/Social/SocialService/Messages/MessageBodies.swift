@@ -1,24 +1,11 @@
-import FoundationEssentials
 import KindredAuth
 import KindredHandlers
-import KindredRuntime
 
 /// Message bodies as they are stored: sealed under social's data keys (`FieldCipher`, AES-256-GCM), each bound
 /// to its message, so a dump of the database holds no message text and a body moved to another message does
 /// not open. Bodies stored before sealing began are plaintext until `keys rotate-data` seals them.
 struct MessageBodies: Sendable {
     let cipher: FieldCipher
-
-    /// Bodies under the data keys the environment configures (`KINDRED_DATA_KEYS` or
-    /// `KINDRED_DATA_KEYS_FILE`); a one-line start-up error when there are none or the CPU lacks AES-NI.
-    static func configured(in environment: [String: String]) throws(StartupError) -> MessageBodies {
-        do {
-            return MessageBodies(
-                cipher: try FieldCipher(keyring: try DataKeyring.configured(in: environment)))
-        } catch {
-            throw StartupError("social's data keys: \(error)")
-        }
-    }
 
     /// `body` sealed for message `id`.
     func seal(_ body: String, of id: MessageID) -> [UInt8] {
@@ -31,11 +18,6 @@ struct MessageBodies: Sendable {
             return String(decoding: try cipher.open(sealed, context: Self.context(id)), as: UTF8.self)
         }
         return plain ?? ""
-    }
-
-    /// Whether `sealed` needs sealing again under the current key.
-    func isStale(_ sealed: [UInt8]) -> Bool {
-        FieldCipher.keyID(of: sealed) != cipher.keyring.current.id
     }
 
     private static func context(_ id: MessageID) -> String { "social.messages.body/\(id)" }
