@@ -90,6 +90,7 @@ struct SeedCommand: AsyncParsableCommand {
                 "seeded \(file.seeded)/\(file.users) users (accounts, sessions, friends), \(clock.now - started)"
             )
         }
+        try await analyzeUsers(identity: identity, social: social, family: family)
         try await seedProfiles(&file, writer: FamilySeedWriter(family: family, families: file.families))
         await identity.close()
         await social.close()
@@ -127,6 +128,15 @@ struct SeedCommand: AsyncParsableCommand {
         _ = try await writer.family.query(
             "ANALYZE family.baby_profiles, family.baby_members, family.calendar_events, family.registry_items"
         )
+    }
+
+    /// Statistics for the planner on every table the users' batches wrote, as autovacuum would only later:
+    /// without them the first minutes of a run plan the feed and friend reads for empty tables (seconds a call).
+    private func analyzeUsers(identity: PostgresPool, social: PostgresPool, family: PostgresPool) async throws {
+        _ = try await identity.query("ANALYZE identity.accounts, identity.refresh_chains, identity.refresh_tokens")
+        _ = try await social.query(
+            "ANALYZE social.people, social.friendships, social.follows, social.blocks, social.events")
+        _ = try await family.query("ANALYZE family.parental_controls, family.guardian_links")
     }
 
     /// The seed file's seed when it asks for as many users (a resume), otherwise a new seed with one
