@@ -48,7 +48,8 @@ import Testing
                         requestID: "baby-\(index)", name: "Baby \(index)",
                         expectedBirthDate: BabySealingFamily.due),
                     options: home.mum.bearer)
-                profiles.append(try #require(BabyProfileID(try #require(created.profile).profileID)))
+                let id = created.profile.flatMap { BabyProfileID($0.profileID) }
+                profiles.append(try #require(id))
             }
             let seals = BabySeals(cipher: TestDataKeys.old)
             for (index, profile) in profiles.enumerated() {
@@ -97,7 +98,8 @@ import Testing
         }
     }
 
-    /// The profile, the countdown and the announcement read as `BabySealingFamily` wrote them after the arrival.
+    /// The profile, the countdown and the announcement read as `BabySealingFamily` wrote them, arrival
+    /// included.
     static func expectReadsRight(_ home: BabySealingFamily) async throws {
         let profile = try await home.family.getBabyProfile(
             .init(profileID: home.profile.description), options: home.aunt.bearer

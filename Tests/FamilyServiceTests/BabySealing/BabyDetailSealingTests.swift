@@ -19,7 +19,8 @@ import Testing
             #expect(announced.birthDate == .init(year: 2026, month: 11, day: 24))
 
             let stored = try await home.storedRows()
-            // Measures are looked for as whole values between a row's commas: sealed bytes' hex holds any digits.
+            // Measures are looked for as whole values between a row's commas: sealed bytes' hex holds any
+            // digits.
             for secret in ["Clementine", "Rosalind", "2026-11-28", "2026-11-24", "14:05", ",3457,", ",512,"] {
                 #expect(!stored.contains(secret), "the stored rows show \(secret)")
             }

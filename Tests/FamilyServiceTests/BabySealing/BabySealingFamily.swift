@@ -1,5 +1,6 @@
 @testable import FamilyService
 import FoundationEssentials
+import KindredAPI
 import KindredAuth
 import KindredHandlers
 import KindredMessages

@@ -1,8 +1,8 @@
 import KindredHandlers
 
-/// The facts of a birth an announcement gives — the date, and the time, weight and length when given — as the
-/// one record `BabySeals` seals per arrival: they are written together and read together, never compared in
-/// SQL, so one sealed value costs one nonce and one tag, not four.
+/// The facts of a birth an announcement gives (the date, and the time, weight and length when given) as the
+/// one record `BabySeals` seals per arrival: they are written and read together, never compared in SQL, so
+/// one sealed value costs one nonce and one tag, not four.
 struct ArrivalBirth: Sendable, Equatable {
     var date: BabyBirthDate
     /// "HH:MM", the parents' wall clock.

@@ -3,8 +3,8 @@ import KindredPostgres
 extension FamilyMigrations {
     /// A baby's name, expected birth date and birth details sealed at rest (`BabySeals`: AES-256-GCM under
     /// family's data keys, bound to the profile and the column). New writes store the `*_sealed` columns only;
-    /// rows written before keep their plaintext until `kindred-family keys rotate-data` seals them, and are read
-    /// as they are meanwhile, so a value is never in both forms. An arrival's date, time, weight and length
+    /// rows written before keep their plaintext until `kindred-family keys rotate-data` seals them, and are
+    /// read as they are meanwhile; a value is never in both forms. An arrival's date, time, weight and length
     /// are one sealed record (`ArrivalBirth`); with it, the four plaintext columns are empty.
     static let v22SealBabyDetails = Migration(
         version: 22, name: "seal_baby_details",

@@ -114,7 +114,8 @@ enum ArrivalStore {
         ).map { try StoredArrival($0, seals: seals) }
     }
 
-    /// The `ArrivalBirth.record` of a row `a` from before sealing, from its plaintext columns; NULL once sealed.
+    /// The `ArrivalBirth.record` of a row `a` from before sealing, made of its plaintext columns; NULL once
+    /// sealed.
     static let plainBirth = """
         CASE WHEN a.birth_date IS NOT NULL THEN concat_ws('|', a.birth_date::text,
             coalesce(to_char(a.birth_time, 'HH24:MI'), ''), coalesce(a.weight_grams::text, ''),

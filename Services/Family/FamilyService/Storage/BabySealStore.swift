@@ -7,8 +7,8 @@ enum BabySealStore {
     /// A value as stored: plaintext (written before sealing began) or sealed.
     typealias Stored = (profile: BabyProfileID, plain: String?, sealed: [UInt8]?)
 
-    /// Where `column` lives, as trusted SQL: its table (aliased `a`), its plaintext as text (NULL once sealed),
-    /// its sealed column, and the assignments that empty the plaintext.
+    /// Where `column` lives, as trusted SQL: its table (aliased `a`), its plaintext as text (NULL once
+    /// sealed), its sealed column, and the assignments that empty the plaintext.
     private static func place(of column: BabySeals.Column) -> (
         table: String, plain: String, sealed: String, clear: String
     ) {
