@@ -98,6 +98,10 @@ import Testing
         }
     }
 
+    @Test func kindredFamilyHasTheRotateDataCommand() {
+        #expect(FamilyService.definition.commands.map(\.words).contains(["keys", "rotate-data"]))
+    }
+
     /// The profile, the countdown and the announcement read as `BabySealingFamily` wrote them, arrival
     /// included.
     static func expectReadsRight(_ home: BabySealingFamily) async throws {
