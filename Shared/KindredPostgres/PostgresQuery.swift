@@ -61,6 +61,11 @@ public struct PostgresQuery: Sendable, ExpressibleByStringInterpolation {
             binds.append(value)
             sql += "$\(binds.count)"
         }
+
+        /// Inserts trusted SQL text (a constant fragment of a storage file), never anything from a request.
+        public mutating func appendInterpolation(unsafeSQL text: String) {
+            sql += text
+        }
     }
 }
 

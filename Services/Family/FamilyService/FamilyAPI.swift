@@ -49,14 +49,18 @@ struct FamilyAPI: Kindred_Family_V1_FamilyService.Service {
         guardians = Guardians(context: context)
         notifications = Notifications(context: context)
         babyProfiles = BabyProfiles(context: context)
-        calendar = BabyCalendar(database: context.database, clock: context.clock)
-        comments = BabyComments(database: context.database, clock: context.clock)
-        registry = BabyRegistry(database: context.database, clock: context.clock)
-        gallery = BabyGallery(database: context.database, clock: context.clock, store: context.photos)
+        let seals = BabySeals(cipher: context.cipher)
+        calendar = BabyCalendar(database: context.database, clock: context.clock, seals: seals)
+        comments = BabyComments(database: context.database, clock: context.clock, seals: seals)
+        registry = BabyRegistry(database: context.database, clock: context.clock, seals: seals)
+        gallery = BabyGallery(
+            database: context.database, clock: context.clock, store: context.photos, seals: seals)
         let membership = BabyMembership(database: context.database)
-        babyHome = BabyHome(database: context.database, clock: context.clock, membership: membership)
-        squishes = BabySquishes(database: context.database, clock: context.clock)
-        arrivals = BabyArrivals(database: context.database, clock: context.clock, membership: membership)
+        babyHome = BabyHome(
+            database: context.database, clock: context.clock, membership: membership, seals: seals)
+        squishes = BabySquishes(database: context.database, clock: context.clock, seals: seals)
+        arrivals = BabyArrivals(
+            database: context.database, clock: context.clock, membership: membership, seals: seals)
         babyWatch = BabyActivityWatch(
             database: context.database,
             fanout: ActivityFanout(

@@ -16,7 +16,10 @@ extension FamilyTestStack {
         clock.advance(seconds: 0.001)
         let entry = BabyActivityEntry(
             profile: profile, kind: kind, actor: UserID(actor.id)!, subject: subject, detail: detail)
-        try await pool.transaction { tx in try await BabyActivityLog.record(entry, at: clock.now, in: tx) }
+        let seals = BabySeals(cipher: context.cipher)
+        try await pool.transaction { tx in
+            try await BabyActivityLog.record(entry, at: clock.now, seals: seals, in: tx)
+        }
     }
 
     /// Gives `user` a family profile with these names, as UpdateProfile would.

@@ -132,7 +132,8 @@ import Testing
                     profile: profile, kind: .commentAdded, actor: UserID(mum.id)!, subject: nil,
                     detail: "\(index)")
                 try await otherInstance.transaction { tx in
-                    try await BabyActivityLog.record(entry, at: Date(), in: tx)
+                    try await BabyActivityLog.record(
+                        entry, at: Date(), seals: BabySeals(cipher: TestDataKeys.cipher), in: tx)
                 }
             }
             for collector in collectors {

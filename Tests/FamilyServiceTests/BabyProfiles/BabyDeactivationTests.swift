@@ -32,11 +32,13 @@ import Testing
             #expect(leave?.reason == "BABY_PROFILE_NOT_FOUND")
             let kept = try await stack.pool.query(
                 """
-                SELECT p.active, p.name, (SELECT count(*)::int FROM family.baby_members m
+                SELECT p.active, p.name_sealed, (SELECT count(*)::int FROM family.baby_members m
                     WHERE m.profile_id = p.profile_id)
                 FROM family.baby_profiles p WHERE p.profile_id = \(profile.profileID)::uuid
                 """)
-            let (active, name, members) = try kept[0].decode((Bool, String, Int).self)
+            let (active, sealedName, members) = try kept[0].decode((Bool, [UInt8], Int).self)
+            let name = try BabySeals(cipher: TestDataKeys.cipher).open(
+                plain: nil, sealed: sealedName, .name, of: try #require(BabyProfileID(profile.profileID)))
             #expect(!active && name == "Ada" && members == 1, "gran's membership and the data stay")
         }
     }

@@ -83,7 +83,9 @@ import Testing
             _ = try await stack.invite(gran.email, to: profile.profileID, by: mum)
             let unverified = BabyProfiles(
                 database: stack.pool, clock: stack.context.clock, mail: stack.context.mail,
-                membership: BabyMembership(database: stack.pool), account: { _ in (gran.email, false) })
+                membership: BabyMembership(database: stack.pool),
+                seals: BabySeals(cipher: TestDataKeys.cipher),
+                account: { _ in (gran.email, false) })
             let token = try await stack.familyMail.token(to: gran.email)
             let refused = await rpcError {
                 try await unverified.accept(

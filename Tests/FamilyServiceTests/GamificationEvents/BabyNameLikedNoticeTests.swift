@@ -93,7 +93,8 @@ extension FamilyTestStack {
 
     /// Applies `event` as family's consumer of gamification's events does, in a transaction of its own.
     func applyGamificationEvent(_ event: Kindred_Gamification_V1_Event) async throws {
-        let notices = BabyNameLikedNotices(clock: clock.wallClock)
+        let notices = BabyNameLikedNotices(
+            clock: clock.wallClock, seals: BabySeals(cipher: TestDataKeys.cipher))
         try await pool.transaction { tx in try await notices.apply(event, in: tx) }
     }
 }

@@ -25,11 +25,11 @@ enum BabyActivityLog {
     /// tail, and the `WatchEvents` event its kind has, if any. All of it commits or none of it. Returns the
     /// entry as recorded, for a part whose event carries more than `BabyActivityOccurred` (`baby.arrived`).
     @discardableResult
-    static func record(_ entry: BabyActivityEntry, at now: Date, in tx: PostgresTransaction) async throws
-        -> Kindred_Family_V1_BabyActivity
-    {
+    static func record(
+        _ entry: BabyActivityEntry, at now: Date, seals: BabySeals, in tx: PostgresTransaction
+    ) async throws -> Kindred_Family_V1_BabyActivity {
         let id = BabyActivityID(UUIDv7.generateUUID(at: now))
-        let names = try await BabyActivityStore.insert(entry, id: id, at: now, in: tx)
+        let names = try await BabyActivityStore.insert(entry, id: id, at: now, seals: seals, in: tx)
         if let audience = entry.kind.audience {
             let notice = entry.kind.notice(
                 actor: names.actor.isEmpty ? "Someone" : names.actor, profile: names.profile,

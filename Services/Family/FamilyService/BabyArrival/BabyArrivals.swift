@@ -9,6 +9,7 @@ struct BabyArrivals: Sendable {
     let database: PostgresPool
     let clock: WallClock
     let membership: BabyMembership
+    let seals: BabySeals
 
     /// Announces the arrival `request` describes, for an owner: gives the profile the baby's name (when
     /// given), notifies every follower and emits `baby.arrived`, all in one transaction. ALREADY_ANNOUNCED
@@ -20,15 +21,18 @@ struct BabyArrivals: Sendable {
         let (profile, details) = try Self.parse(request.profileID, request.arrival, now: now)
         try await database.transaction { tx in
             try await hold(details, of: profile, owner: owner, at: now, in: tx)
-            guard try await ArrivalStore.insert(details, of: profile, by: owner, at: now, in: tx) else {
+            guard
+                try await ArrivalStore.insert(
+                    details, of: profile, by: owner, at: now, seals: seals, in: tx)
+            else {
                 throw FamilyError.alreadyAnnounced
             }
-            let stored = try await BabyProfileStore.read(profile, as: owner, on: tx)
+            let stored = try await BabyProfileStore.read(profile, as: owner, seals: seals, on: tx)
             let name = stored?.displayName ?? ""
             let activity = try await BabyActivityLog.record(
                 BabyActivityEntry(
                     profile: profile, kind: .babyArrived, actor: owner, subject: nil, detail: name),
-                at: now, in: tx)
+                at: now, seals: seals, in: tx)
             try await FamilyEvents.append(
                 .babyArrived(
                     Kindred_Family_V1_BabyArrived(
@@ -47,7 +51,7 @@ struct BabyArrivals: Sendable {
         let (profile, details) = try Self.parse(request.profileID, request.arrival, now: now)
         try await database.transaction { tx in
             try await hold(details, of: profile, owner: owner, at: now, in: tx)
-            guard try await ArrivalStore.update(details, of: profile, at: now, in: tx) else {
+            guard try await ArrivalStore.update(details, of: profile, at: now, seals: seals, in: tx) else {
                 throw FamilyError.arrivalNotFound
             }
         }
@@ -67,7 +71,7 @@ struct BabyArrivals: Sendable {
         try await membership.requireOwner(owner, of: profile)
         guard
             let arrival = try await ArrivalStore.arrivals(
-                of: [profile], since: nil, readBy: owner, on: database
+                of: [profile], since: nil, readBy: owner, seals: seals, on: database
             )
             .first
         else { throw FamilyError.arrivalNotFound }
@@ -88,7 +92,7 @@ struct BabyArrivals: Sendable {
             throw FamilyError.photoNotFound
         }
         if let name = details.name {
-            try await ArrivalStore.name(profile, name, at: now, in: tx)
+            try await ArrivalStore.name(profile, name, at: now, seals: seals, in: tx)
         }
     }
 
@@ -97,7 +101,7 @@ struct BabyArrivals: Sendable {
     {
         guard
             let arrival = try await ArrivalStore.arrivals(
-                of: [profile], since: nil, readBy: reader, on: database
+                of: [profile], since: nil, readBy: reader, seals: seals, on: database
             ).first
         else { throw FamilyError.arrivalNotFound }
         return arrival.proto

@@ -17,24 +17,31 @@ struct StoredArrival: Sendable {
     let squishCount: Int
     let squishedByReader: Bool
 
-    /// A row of `ArrivalStore.arrivals`.
-    init(_ row: PostgresRow) throws {
+    /// A row of `ArrivalStore.arrivals`, its sealed values opened with `seals`.
+    init(_ row: PostgresRow, seals: BabySeals) throws {
         profile = try row.decode(BabyProfileID.self, column: 0)
         name = BabyNames.profile(
-            name: try row.decode(String?.self, column: 1),
-            creatorLastName: try row.decode(String.self, column: 2))
-        // The column holds only dates `ArrivalDetails` accepted.
-        let date = BabyBirthDate(iso: try row.decode(String.self, column: 3))!
+            name: try seals.open(
+                plain: try row.decode(String?.self, column: 1),
+                sealed: try row.decode([UInt8]?.self, column: 2),
+                .name, of: profile),
+            creatorLastName: try row.decode(String.self, column: 3))
+        let record = try seals.open(
+            plain: try row.decode(String?.self, column: 4), sealed: try row.decode([UInt8]?.self, column: 5),
+            .arrivalBirth, of: profile)
+        guard let birth = record.flatMap(ArrivalBirth.init(record:)) else {
+            throw PostgresError(kind: .decoding, message: "an arrival of \(profile) holds no birth record")
+        }
         details = ArrivalDetails(
-            name: nil, birthDate: date, birthTime: try row.decode(String?.self, column: 4),
-            weightGrams: try row.decode(Int?.self, column: 5), lengthMM: try row.decode(Int?.self, column: 6),
-            photo: try row.decode(PhotoID?.self, column: 7), message: try row.decode(String.self, column: 9))
-        photoMediaType = try row.decode(String?.self, column: 8)
-        announcedBy = try row.decode(UserID.self, column: 10)
-        announcedAt = try row.decode(Date.self, column: 11)
-        updatedAt = try row.decode(Date.self, column: 12)
-        squishCount = try row.decode(Int.self, column: 13)
-        squishedByReader = try row.decode(Bool.self, column: 14)
+            name: nil, birthDate: birth.date, birthTime: birth.time, weightGrams: birth.weightGrams,
+            lengthMM: birth.lengthMM, photo: try row.decode(PhotoID?.self, column: 6),
+            message: try row.decode(String.self, column: 8))
+        photoMediaType = try row.decode(String?.self, column: 7)
+        announcedBy = try row.decode(UserID.self, column: 9)
+        announcedAt = try row.decode(Date.self, column: 10)
+        updatedAt = try row.decode(Date.self, column: 11)
+        squishCount = try row.decode(Int.self, column: 12)
+        squishedByReader = try row.decode(Bool.self, column: 13)
     }
 
     /// The announcement as the wire carries it.

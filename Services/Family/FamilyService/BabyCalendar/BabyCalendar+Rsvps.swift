@@ -33,7 +33,7 @@ extension BabyCalendar {
                 BabyActivityEntry(
                     profile: profileID, kind: .rsvpChanged, actor: follower, subject: eventID.uuid,
                     detail: name, rsvpAnswer: request.answer),
-                at: now, in: tx)
+                at: now, seals: seals, in: tx)
         }
         return try await read(eventID, of: profileID, by: follower)
     }

@@ -10,11 +10,14 @@ struct BabyCalendar: Sendable {
     let database: PostgresPool
     let clock: WallClock
     let membership: BabyMembership
+    /// Opens the profile's sealed name for the notices the activity log posts.
+    let seals: BabySeals
     let zones: TimeZoneNames
 
-    init(database: PostgresPool, clock: WallClock) {
+    init(database: PostgresPool, clock: WallClock, seals: BabySeals) {
         self.database = database
         self.clock = clock
+        self.seals = seals
         membership = BabyMembership(database: database)
         zones = TimeZoneNames(database: database)
     }
@@ -50,7 +53,7 @@ struct BabyCalendar: Sendable {
                         BabyActivityEntry(
                             profile: profileID, kind: .calendarEventAdded, actor: owner,
                             subject: event.id.uuid,
-                            detail: details.name), at: now, in: tx)
+                            detail: details.name), at: now, seals: seals, in: tx)
                     return (event.id, false)
                 }
             },

@@ -14,10 +14,13 @@ struct BabyComments: Sendable {
     let database: PostgresPool
     let clock: WallClock
     let membership: BabyMembership
+    /// Opens the profile's sealed name for the notices the activity log posts.
+    let seals: BabySeals
 
-    init(database: PostgresPool, clock: WallClock) {
+    init(database: PostgresPool, clock: WallClock, seals: BabySeals) {
         self.database = database
         self.clock = clock
+        self.seals = seals
         membership = BabyMembership(database: database)
     }
 
@@ -55,7 +58,8 @@ struct BabyComments: Sendable {
                         BabyActivityEntry(
                             profile: target.profile, kind: .commentAdded, actor: author,
                             subject: comment.id.uuid,
-                            detail: String(text.prefix(Self.activityDetailLength))), at: now, in: tx)
+                            detail: String(text.prefix(Self.activityDetailLength))), at: now, seals: seals,
+                        in: tx)
                     return stored
                 }
             },

@@ -8,13 +8,13 @@ enum BabyCountdown {
 
     /// N = ceil(time from `now` to 00:00 UTC of the expected birth date, in days), and the countdown saying
     /// "less than N days"; nil unless 1 <= N <= 10.
-    static func of(_ due: BabyHomeStore.DueSoon, at now: Date) -> Kindred_Family_V1_BabyCountdown? {
-        let days = Int((due.dueStart.timeIntervalSince(now) / 86_400).rounded(.up))
+    static func of(_ due: BabyHomeStore.Due, at now: Date) -> Kindred_Family_V1_BabyCountdown? {
+        let days = Int((due.date.start.timeIntervalSince(now) / 86_400).rounded(.up))
         guard (1...horizonDays).contains(days) else { return nil }
         let name = BabyNames.profile(name: due.name, creatorLastName: due.creatorLastName)
         return Kindred_Family_V1_BabyCountdown(
             profileID: due.profile.description, profileName: name,
-            expectedBirthDate: Kindred_Common_V1_Date(year: due.year, month: due.month, day: due.day),
+            expectedBirthDate: due.date.proto,
             daysLeft: Int32(days),
             message: "\(name) is arriving in less than \(days) \(days == 1 ? "day" : "days")!")
     }

@@ -8,6 +8,7 @@ struct BabyHome: Sendable {
     let database: PostgresPool
     let clock: WallClock
     let membership: BabyMembership
+    let seals: BabySeals
 
     /// How long an arrival announcement stays at the top of its members' home.
     static let arrivalShownFor: TimeInterval = 30 * 86_400
@@ -26,7 +27,7 @@ struct BabyHome: Sendable {
         let followed = memberships.filter { $0.role == .follower }.map(\.profile)
         async let due =
             page.before == nil && !followed.isEmpty
-            ? BabyHomeStore.dueSoon(followed, at: now, on: database) : []
+            ? BabyHomeStore.due(followed, seals: seals, on: database) : []
         async let recent =
             memberships.isEmpty
             ? []
@@ -36,8 +37,7 @@ struct BabyHome: Sendable {
             page.before == nil && !memberships.isEmpty
             ? ArrivalStore.arrivals(
                 of: memberships.map(\.profile), since: now.addingTimeInterval(-Self.arrivalShownFor),
-                readBy: user,
-                on: database) : []
+                readBy: user, seals: seals, on: database) : []
         var activity = try await recent
         let more = activity.count > page.size
         activity = Array(activity.prefix(page.size))
@@ -54,11 +54,10 @@ struct BabyHome: Sendable {
         -> Kindred_Family_V1_ListSuggestionsResponse
     {
         try await membership.requireOwner(user, of: profile)
-        guard let inputs = try await BabyHomeStore.stageInputs(of: profile, at: clock.now, on: database)
-        else {
+        guard let inputs = try await BabyHomeStore.stageInputs(of: profile, seals: seals, on: database) else {
             throw FamilyError.expectedBirthDateRequired
         }
-        let stage = BabyStage.of(daysUntilDue: inputs.daysUntilDue, monthsOld: inputs.monthsOld)
+        let stage = BabyStage.of(due: inputs.due, at: clock.now)
         let rows = try await BabyHomeStore.suggestions(
             stage: Int(stage.rawValue), gender: inputs.gender, on: database)
         return Kindred_Family_V1_ListSuggestionsResponse(

@@ -88,6 +88,6 @@ extension BabyProfiles {
         let joined = BabyActivityEntry(
             profile: invitation.profile, kind: .memberJoined, actor: user, subject: user.uuid,
             detail: invitation.role == .owner ? "Parent" : relationship.label)
-        try await BabyActivityLog.record(joined, at: now, in: tx)
+        try await BabyActivityLog.record(joined, at: now, seals: seals, in: tx)
     }
 }

@@ -122,8 +122,8 @@ extension BabyProfiles {
         in tx: PostgresTransaction
     ) async throws {
         let inviter = try await ProfileStore.read(owner, on: tx).displayName
-        let baby =
-            try await BabyProfileStore.read(invitation.profile, as: owner, on: tx)?.displayName ?? "Baby"
+        let stored = try await BabyProfileStore.read(invitation.profile, as: owner, seals: seals, on: tx)
+        let baby = stored?.displayName ?? "Baby"
         try await mail.send(
             try mail.babyInvitation(
                 to: invitation.email, from: inviter, baby: baby, asOwner: invitation.role == .owner,

@@ -10,7 +10,7 @@ extension BabyProfiles {
     {
         let page = try BabyPage(request, list: "baby_profiles", fields: 3)
         let fetched = try await BabyProfileStore.page(
-            of: reader, after: try page.memberPosition(), limit: page.size + 1, on: database)
+            of: reader, after: try page.memberPosition(), limit: page.size + 1, seals: seals, on: database)
         let (profiles, next) = page.cut(fetched) { page.token(after: $0.position) }
         return Kindred_Family_V1_ListMyBabyProfilesResponse(profiles: profiles.map(\.proto), page: next)
     }

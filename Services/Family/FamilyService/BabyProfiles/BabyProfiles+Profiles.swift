@@ -17,7 +17,8 @@ extension BabyProfiles {
         do {
             try await database.transaction { tx in
                 try await BabyProfileStore.insert(
-                    profile, draft.fields, owner: owner, requestID: draft.requestID, now: now, in: tx)
+                    profile, draft.fields, owner: owner, requestID: draft.requestID, now: now, seals: seals,
+                    in: tx)
             }
         } catch let error as PostgresError where error.isUniqueViolation {
             // The same request_id committed first, from a retry racing this call: that profile is the answer.
@@ -32,7 +33,8 @@ extension BabyProfiles {
 
     /// `profile` as `reader` sees it; NOT_FOUND for anyone but a member, and once it is deactivated.
     func profile(_ profile: BabyProfileID, as reader: UserID) async throws -> StoredBabyProfile {
-        guard let stored = try await BabyProfileStore.read(profile, as: reader, on: database) else {
+        guard let stored = try await BabyProfileStore.read(profile, as: reader, seals: seals, on: database)
+        else {
             throw FamilyError.babyProfileNotFound
         }
         return stored
@@ -68,7 +70,7 @@ extension BabyProfiles {
                     "profile.\(BabyProfileField.photoID.rawValue)", "must be a photo of this baby's gallery")
                 try notInGallery.throwIfAny()
             }
-            try await BabyProfileStore.update(id, fields, changed: changed, now: now, in: tx)
+            try await BabyProfileStore.update(id, fields, changed: changed, now: now, seals: seals, in: tx)
         }
         return try await self.profile(id, as: owner)
     }

@@ -16,6 +16,8 @@ struct BabyProfiles: Sendable {
     let clock: WallClock
     let mail: FamilyMail
     let membership: BabyMembership
+    /// Seals and opens the profiles' names and expected birth dates.
+    let seals: BabySeals
     /// The address of `userID`'s account and whether it is verified: identity's answer.
     let account: @Sendable (_ userID: UserID) async throws -> (email: String, verified: Bool)
 }
@@ -26,7 +28,7 @@ extension BabyProfiles {
         let identity = context.identity
         self.init(
             database: context.database, clock: context.clock, mail: context.mail,
-            membership: BabyMembership(database: context.database),
+            membership: BabyMembership(database: context.database), seals: BabySeals(cipher: context.cipher),
             account: { userID in
                 let account = try await identity.account(userID)
                 return (account.email, account.emailVerified)

@@ -22,7 +22,7 @@ extension BabyRegistry {
                     BabyActivityEntry(
                         profile: profileID, kind: .registryItemPurchased, actor: follower,
                         subject: itemID.uuid,
-                        detail: name), at: now, in: tx)
+                        detail: name), at: now, seals: seals, in: tx)
                 return
             }
             guard let stored = try await RegistryItemStore.lock(itemID, of: profileID, in: tx) else {
@@ -53,7 +53,7 @@ extension BabyRegistry {
             try await BabyActivityLog.record(
                 BabyActivityEntry(
                     profile: profileID, kind: .registryPurchaseUndone, actor: caller, subject: itemID.uuid,
-                    detail: stored.details.name), at: now, in: tx)
+                    detail: stored.details.name), at: now, seals: seals, in: tx)
         }
         return try await read(itemID, of: profileID)
     }

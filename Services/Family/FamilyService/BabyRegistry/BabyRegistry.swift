@@ -13,10 +13,13 @@ struct BabyRegistry: Sendable {
     let database: PostgresPool
     let clock: WallClock
     let membership: BabyMembership
+    /// Opens the profile's sealed name for the notices the activity log posts.
+    let seals: BabySeals
 
-    init(database: PostgresPool, clock: WallClock) {
+    init(database: PostgresPool, clock: WallClock, seals: BabySeals) {
         self.database = database
         self.clock = clock
+        self.seals = seals
         membership = BabyMembership(database: database)
     }
 
@@ -51,7 +54,7 @@ struct BabyRegistry: Sendable {
                     try await BabyActivityLog.record(
                         BabyActivityEntry(
                             profile: profileID, kind: .registryItemAdded, actor: owner, subject: item.id.uuid,
-                            detail: details.name), at: now, in: tx)
+                            detail: details.name), at: now, seals: seals, in: tx)
                     return (item.id, false)
                 }
             },

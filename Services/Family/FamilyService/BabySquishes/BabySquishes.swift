@@ -6,6 +6,8 @@ import KindredPostgres
 struct BabySquishes: Sendable {
     let database: PostgresPool
     let clock: WallClock
+    /// Opens the profile's sealed name for the notices the activity log posts.
+    let seals: BabySeals
 
     /// Sets whether `user` squishes `target` on `profile`; the count afterwards. Squishes of one target take
     /// its row's lock first, so concurrent squishes (by one person or many) count exactly once each. Only a
@@ -30,7 +32,7 @@ struct BabySquishes: Sendable {
                 try await BabyActivityLog.record(
                     BabyActivityEntry(
                         profile: profile, kind: kind, actor: user, subject: target.subject?.uuid, detail: ""),
-                    at: now, in: tx)
+                    at: now, seals: seals, in: tx)
             }
             return updated
         }

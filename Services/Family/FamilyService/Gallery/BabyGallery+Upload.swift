@@ -85,7 +85,8 @@ extension BabyGallery {
                     try await BabyActivityLog.record(
                         BabyActivityEntry(
                             profile: photo.profile, kind: .photoAdded, actor: photo.uploadedBy,
-                            subject: photo.id.uuid, detail: photo.caption), at: photo.createdAt, in: tx)
+                            subject: photo.id.uuid, detail: photo.caption), at: photo.createdAt, seals: seals,
+                        in: tx)
                     return (photo.id, false)
                 }
             },

@@ -18,12 +18,15 @@ struct BabyGallery: Sendable {
     let clock: WallClock
     let membership: BabyMembership
     let store: any PhotoObjectStore
+    /// Opens the profile's sealed name for the notices the activity log posts.
+    let seals: BabySeals
 
-    init(database: PostgresPool, clock: WallClock, store: any PhotoObjectStore) {
+    init(database: PostgresPool, clock: WallClock, store: any PhotoObjectStore, seals: BabySeals) {
         self.database = database
         self.clock = clock
         self.store = store
         membership = BabyMembership(database: database)
+        self.seals = seals
     }
 
     /// One photo, as `reader` (a member) sees it.

@@ -11,6 +11,7 @@ import KindredRuntime
 /// (one per liker and suggestion, and a like cannot be taken back), so an event seen again tells nobody twice.
 struct BabyNameLikedNotices: Sendable {
     let clock: WallClock
+    let seals: BabySeals
 
     /// Family's consumer of gamification's events at `gamificationTarget` (`host:port`), its cursor in
     /// `family.event_cursors` under `"gamification"`; run it until the drain.
@@ -20,7 +21,7 @@ struct BabyNameLikedNotices: Sendable {
         let gamification = Kindred_Gamification_V1_GamificationService.Client(
             try RPCClient(target: gamificationTarget))
         let credentials = context.identity.credentials
-        let notices = BabyNameLikedNotices(clock: context.clock)
+        let notices = BabyNameLikedNotices(clock: context.clock, seals: BabySeals(cipher: context.cipher))
         return EventConsumer(
             source: "gamification", schema: "family", pool: context.database, logger: context.logger,
             fetch: { after in
@@ -37,7 +38,7 @@ struct BabyNameLikedNotices: Sendable {
             let profile = BabyProfileID(liked.profileID), let suggester = UserID(liked.suggestedByUserID),
             let liker = UserID(liked.likedByUserID),
             let names = try await BabyNameLikeStore.noticeNames(
-                profile: profile, suggester: suggester, liker: liker, in: tx)
+                profile: profile, suggester: suggester, liker: liker, seals: seals, in: tx)
         else { return }
         let notice = Notice(
             kind: .babyNameLiked, title: names.profile,

@@ -2,35 +2,39 @@ import FoundationEssentials
 import KindredHandlers
 import KindredPostgres
 
-/// `family.baby_arrivals` (migration 17): at most one announcement per profile.
+/// `family.baby_arrivals` (migrations 17 and 22): at most one announcement per profile, the facts of the birth
+/// sealed as one record (`ArrivalBirth`).
 enum ArrivalStore {
     /// Inserts the announcement; false when `profile` already has one (racing announcements: one wins).
     static func insert(
         _ details: ArrivalDetails, of profile: BabyProfileID, by owner: UserID, at now: Date,
+        seals: BabySeals,
         in tx: PostgresTransaction
     ) async throws -> Bool {
         try await !tx.query(
             """
-            INSERT INTO family.baby_arrivals (profile_id, announced_by, birth_date, birth_time, weight_grams,
-                length_mm, photo_id, message, announced_at, updated_at)
-            VALUES (\(profile)::uuid, \(owner)::uuid, \(details.birthDate.iso)::date, \(details.birthTime)::time,
-                \(details.weightGrams)::integer, \(details.lengthMM)::integer, \(details.photo)::uuid,
-                \(details.message), \(now), \(now))
+            INSERT INTO family.baby_arrivals (profile_id, announced_by, birth_sealed, photo_id, message,
+                announced_at, updated_at)
+            VALUES (\(profile)::uuid, \(owner)::uuid,
+                \(seals.seal(details.birth.record, .arrivalBirth, of: profile))::bytea,
+                \(details.photo)::uuid, \(details.message), \(now), \(now))
             ON CONFLICT (profile_id) DO NOTHING
             RETURNING 1
             """
         ).isEmpty
     }
 
-    /// Replaces the announcement's details; false when there is none.
+    /// Replaces the announcement's details (a record from before sealing by its sealed successor); false when
+    /// there is none.
     static func update(
-        _ details: ArrivalDetails, of profile: BabyProfileID, at now: Date, in tx: PostgresTransaction
+        _ details: ArrivalDetails, of profile: BabyProfileID, at now: Date, seals: BabySeals,
+        in tx: PostgresTransaction
     ) async throws -> Bool {
         try await !tx.query(
             """
             UPDATE family.baby_arrivals
-            SET birth_date = \(details.birthDate.iso)::date, birth_time = \(details.birthTime)::time,
-                weight_grams = \(details.weightGrams)::integer, length_mm = \(details.lengthMM)::integer,
+            SET birth_date = NULL, birth_time = NULL, weight_grams = NULL, length_mm = NULL,
+                birth_sealed = \(seals.seal(details.birth.record, .arrivalBirth, of: profile))::bytea,
                 photo_id = \(details.photo)::uuid, message = \(details.message), updated_at = \(now)
             WHERE profile_id = \(profile)::uuid
             RETURNING 1
@@ -38,13 +42,14 @@ enum ArrivalStore {
         ).isEmpty
     }
 
-    /// Gives the profile the baby's name.
-    static func name(_ profile: BabyProfileID, _ name: String, at now: Date, in tx: PostgresTransaction)
-        async throws
-    {
+    /// Gives the profile the baby's name, sealed.
+    static func name(
+        _ profile: BabyProfileID, _ name: String, at now: Date, seals: BabySeals, in tx: PostgresTransaction
+    ) async throws {
         try await tx.query(
             """
-            UPDATE family.baby_profiles SET name = \(name), updated_at = \(now)
+            UPDATE family.baby_profiles
+            SET name = NULL, name_sealed = \(seals.seal(name, .name, of: profile))::bytea, updated_at = \(now)
             WHERE profile_id = \(profile)::uuid
             """)
     }
@@ -88,13 +93,14 @@ enum ArrivalStore {
 
     /// The announcements of `profiles` made after `since` (all when nil), newest first, as `reader` sees them.
     static func arrivals(
-        of profiles: [BabyProfileID], since: Date?, readBy reader: UserID, on db: some StatementRunner
+        of profiles: [BabyProfileID], since: Date?, readBy reader: UserID, seals: BabySeals,
+        on db: some StatementRunner
     ) async throws -> [StoredArrival] {
         try await db.pureRead(
             """
-            SELECT a.profile_id, p.name, coalesce(c.last_name, ''), a.birth_date::text,
-                to_char(a.birth_time, 'HH24:MI'), a.weight_grams, a.length_mm, ph.photo_id, ph.media_type,
-                a.message, a.announced_by, a.announced_at, a.updated_at, a.squish_count,
+            SELECT a.profile_id, p.name, p.name_sealed, coalesce(c.last_name, ''), \(unsafeSQL: plainBirth),
+                a.birth_sealed, ph.photo_id, ph.media_type, a.message, a.announced_by, a.announced_at,
+                a.updated_at, a.squish_count,
                 EXISTS (SELECT 1 FROM family.arrival_squishes s
                         WHERE s.profile_id = a.profile_id AND s.user_id = \(reader)::uuid)
             FROM family.baby_arrivals a
@@ -105,6 +111,14 @@ enum ArrivalStore {
               AND (\(since)::timestamptz IS NULL OR a.announced_at > \(since)::timestamptz)
             ORDER BY a.announced_at DESC, a.profile_id
             """
-        ).map(StoredArrival.init)
+        ).map { try StoredArrival($0, seals: seals) }
     }
+
+    /// The `ArrivalBirth.record` of a row `a` from before sealing, made of its plaintext columns; NULL once
+    /// sealed.
+    static let plainBirth = """
+        CASE WHEN a.birth_date IS NOT NULL THEN concat_ws('|', a.birth_date::text,
+            coalesce(to_char(a.birth_time, 'HH24:MI'), ''), coalesce(a.weight_grams::text, ''),
+            coalesce(a.length_mm::text, '')) END
+        """
 }

@@ -8,7 +8,8 @@ enum BabyActivityStore {
     /// Inserts `entry` as activity `id` and returns, from the same statement, the names its notices show: the
     /// actor's (empty when they wrote none) and the profile's.
     static func insert(
-        _ entry: BabyActivityEntry, id: BabyActivityID, at now: Date, in tx: PostgresTransaction
+        _ entry: BabyActivityEntry, id: BabyActivityID, at now: Date, seals: BabySeals,
+        in tx: PostgresTransaction
     )
         async throws -> (actor: String, profile: String)
     {
@@ -21,20 +22,24 @@ enum BabyActivityStore {
                         \(entry.subject?.uuidString)::uuid, \(entry.detail), \(now))
                 RETURNING profile_id, actor_id)
             SELECT coalesce(a.display_name, ''), coalesce(a.first_name, ''), coalesce(a.last_name, ''), p.name,
-                coalesce(c.last_name, '')
+                p.name_sealed, coalesce(c.last_name, '')
             FROM inserted i
             JOIN family.baby_profiles p ON p.profile_id = i.profile_id
             LEFT JOIN family.profiles a ON a.user_id = i.actor_id
             LEFT JOIN family.profiles c ON c.user_id = p.created_by
             """)
-        return try names(rows[0])
+        return try names(rows[0], of: entry.profile, seals: seals)
     }
 
-    /// A person's and a profile's names as notices show them, from a row's first five columns: the person's
-    /// display, first and last name, the profile's name and its creator's last name.
-    static func names(_ row: PostgresRow) throws -> (actor: String, profile: String) {
-        let (display, first, last, name, creatorLast) = try row.decode(
-            (String, String, String, String?, String).self)
+    /// A person's and `profile`'s names as notices show them, from a row's first six columns: the person's
+    /// display, first and last name, the profile's name (plaintext from before sealing, or sealed) and its
+    /// creator's last name.
+    static func names(_ row: PostgresRow, of profile: BabyProfileID, seals: BabySeals) throws
+        -> (actor: String, profile: String)
+    {
+        let (display, first, last, plainName, sealedName, creatorLast) = try row.decode(
+            (String, String, String, String?, [UInt8]?, String).self)
+        let name = try seals.open(plain: plainName, sealed: sealedName, .name, of: profile)
         return (
             BabyNames.person(displayName: display, firstName: first, lastName: last),
             BabyNames.profile(name: name, creatorLastName: creatorLast)

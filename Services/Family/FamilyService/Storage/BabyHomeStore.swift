@@ -5,60 +5,59 @@ import KindredPostgres
 /// The SQL of the home screen's countdown and the suggestions: reads of `family.baby_profiles` and
 /// `family.baby_suggestions`.
 enum BabyHomeStore {
-    /// A profile due soon, as the countdown shows it.
-    struct DueSoon: Sendable {
+    /// A profile with an expected birth date, as the countdown shows it.
+    struct Due: Sendable {
         let profile: BabyProfileID
         let name: String?
         let creatorLastName: String
-        let year: Int32, month: Int32, day: Int32
-        /// 00:00 UTC of the expected birth date.
-        let dueStart: Date
+        let date: BabyBirthDate
     }
 
-    /// The active profiles among `profiles` expected after today (UTC, at `now`) and at most 10 days from it,
-    /// the soonest first.
-    static func dueSoon(_ profiles: [BabyProfileID], at now: Date, on db: PostgresPool) async throws
-        -> [DueSoon]
+    /// The active profiles among `profiles` that have an expected birth date, the soonest first. The dates are
+    /// sealed, so the countdown's window is applied after the read (`BabyCountdown`): one row per profile
+    /// asked, as before.
+    static func due(_ profiles: [BabyProfileID], seals: BabySeals, on db: PostgresPool) async throws -> [Due]
     {
         try await db.pureRead(
             """
-            SELECT p.profile_id, p.name, coalesce(c.last_name, ''), extract(year FROM d.due)::int,
-                extract(month FROM d.due)::int, extract(day FROM d.due)::int,
-                to_timestamp(extract(epoch FROM d.due::timestamp))
+            SELECT p.profile_id, p.name, p.name_sealed, coalesce(c.last_name, ''),
+                p.expected_birth_date::text, p.expected_birth_date_sealed
             FROM family.baby_profiles p
-            CROSS JOIN LATERAL (SELECT p.expected_birth_date AS due,
-                                (\(now)::timestamptz AT TIME ZONE 'UTC')::date AS today) d
             LEFT JOIN family.profiles c ON c.user_id = p.created_by
             WHERE p.profile_id = ANY(\(PostgresArray(profiles))::uuid[]) AND p.active
-              AND d.due > d.today AND d.due <= d.today + 10
-            ORDER BY d.due, p.profile_id
+              AND (p.expected_birth_date IS NOT NULL OR p.expected_birth_date_sealed IS NOT NULL)
             """
-        ).map { row in
-            let (profile, name, last, year, month, day, start) = try row.decode(
-                (BabyProfileID, String?, String, Int32, Int32, Int32, Date).self)
-            return DueSoon(
-                profile: profile, name: name, creatorLastName: last, year: year, month: month, day: day,
-                dueStart: start)
-        }
+        ).compactMap { row -> Due? in
+            let (profile, plainName, sealedName, last, plainDate, sealedDate) = try row.decode(
+                (BabyProfileID, String?, [UInt8]?, String, String?, [UInt8]?).self)
+            guard
+                let date = try seals.open(
+                    plain: plainDate, sealed: sealedDate, .expectedBirthDate, of: profile
+                )
+                .flatMap(BabyBirthDate.init(iso:))
+            else { return nil }
+            let name = try seals.open(plain: plainName, sealed: sealedName, .name, of: profile)
+            return Due(profile: profile, name: name, creatorLastName: last, date: date)
+        }.sorted { ($0.date.start, $0.profile.description) < ($1.date.start, $1.profile.description) }
     }
 
-    /// Where `profile` stands for the suggestions: days from today (UTC, at `now`) to its expected birth
-    /// date, whole months of age since it (0 before it), and its gender; nil without an expected birth date.
-    static func stageInputs(of profile: BabyProfileID, at now: Date, on db: PostgresPool) async throws
-        -> (daysUntilDue: Int, monthsOld: Int, gender: Int)?
+    /// `profile`'s expected birth date and gender (`BabyGender`'s number), for the suggestions' stage; nil
+    /// without an expected birth date.
+    static func stageInputs(of profile: BabyProfileID, seals: BabySeals, on db: PostgresPool) async throws
+        -> (due: BabyBirthDate, gender: Int)?
     {
         let rows = try await db.pureRead(
             """
-            SELECT p.expected_birth_date - d.today,
-                CASE WHEN p.expected_birth_date > d.today THEN 0 ELSE
-                    (extract(year FROM age(d.today, p.expected_birth_date)) * 12
-                     + extract(month FROM age(d.today, p.expected_birth_date)))::int END,
-                p.gender::int
-            FROM family.baby_profiles p
-            CROSS JOIN (SELECT (\(now)::timestamptz AT TIME ZONE 'UTC')::date AS today) d
-            WHERE p.profile_id = \(profile)::uuid AND p.expected_birth_date IS NOT NULL
+            SELECT expected_birth_date::text, expected_birth_date_sealed, gender::int
+            FROM family.baby_profiles WHERE profile_id = \(profile)::uuid
             """)
-        return try rows.first.map { try $0.decode((Int, Int, Int).self) }
+        guard let row = rows.first else { return nil }
+        let (plain, sealed, gender) = try row.decode((String?, [UInt8]?, Int).self)
+        guard
+            let due = try seals.open(plain: plain, sealed: sealed, .expectedBirthDate, of: profile)
+                .flatMap(BabyBirthDate.init(iso:))
+        else { return nil }
+        return (due, gender)
     }
 
     /// The newest catalogue's suggestions for `stage`, for every baby and for `gender`, in catalogue order,

@@ -7,13 +7,13 @@ enum BabyNameLikeStore {
     /// The liker's and the profile's names as notices show them, when `suggester` is still a member of
     /// `profile` (still active) and has not switched `BABY_NAME_LIKED` off; nil when nobody is to be told.
     static func noticeNames(
-        profile: BabyProfileID, suggester: UserID, liker: UserID, in tx: PostgresTransaction
+        profile: BabyProfileID, suggester: UserID, liker: UserID, seals: BabySeals, in tx: PostgresTransaction
     ) async throws -> (liker: String, profile: String)? {
         let kind = Kindred_Family_V1_NotificationKind.babyNameLiked.rawValue
         let rows = try await tx.query(
             """
             SELECT coalesce(a.display_name, ''), coalesce(a.first_name, ''), coalesce(a.last_name, ''), p.name,
-                coalesce(c.last_name, '')
+                p.name_sealed, coalesce(c.last_name, '')
             FROM family.baby_members m
             JOIN family.baby_profiles p ON p.profile_id = m.profile_id
             LEFT JOIN family.profiles a ON a.user_id = \(liker)::uuid
@@ -23,7 +23,7 @@ enum BabyNameLikeStore {
               AND NOT coalesce(s.muted_kinds, '{}') @> ARRAY[\(kind)::smallint]
             """)
         guard let row = rows.first else { return nil }
-        let names = try BabyActivityStore.names(row)
+        let names = try BabyActivityStore.names(row, of: profile, seals: seals)
         return (names.actor, names.profile)
     }
 }

@@ -15,30 +15,32 @@ enum BabyProfileStore {
     }
 
     /// `profile` as `reader` sees it; nil when they are not a member or it is deactivated.
-    static func read(_ profile: BabyProfileID, as reader: UserID, on db: some StatementRunner) async throws
-        -> StoredBabyProfile?
-    {
+    static func read(
+        _ profile: BabyProfileID, as reader: UserID, seals: BabySeals, on db: some StatementRunner
+    ) async throws -> StoredBabyProfile? {
         try await db.pureRead(
             """
             SELECT p.profile_id, p.created_by, p.name, coalesce(c.last_name, ''), p.expected_birth_date::text,
-                p.gender, p.photo_id, p.created_at, p.updated_at, m.role, m.joined_at
+                p.gender, p.photo_id, p.created_at, p.updated_at, m.role, m.joined_at, p.name_sealed,
+                p.expected_birth_date_sealed
             FROM family.baby_members m
             JOIN family.baby_profiles p ON p.profile_id = m.profile_id AND p.active
             LEFT JOIN family.profiles c ON c.user_id = p.created_by
             WHERE m.profile_id = \(profile)::uuid AND m.user_id = \(reader)::uuid
             """
-        ).first.map(decode)
+        ).first.map { try decode($0, seals) }
     }
 
     /// `reader`'s active profiles after `position`, owned first, then followed, each in the order joined.
     static func page(
         of reader: UserID, after position: BabyMemberPosition<IDKind.BabyProfile>?, limit: Int,
-        on db: some StatementRunner
+        seals: BabySeals, on db: some StatementRunner
     ) async throws -> [StoredBabyProfile] {
         try await db.pureRead(
             """
             SELECT p.profile_id, p.created_by, p.name, coalesce(c.last_name, ''), p.expected_birth_date::text,
-                p.gender, p.photo_id, p.created_at, p.updated_at, m.role, m.joined_at
+                p.gender, p.photo_id, p.created_at, p.updated_at, m.role, m.joined_at, p.name_sealed,
+                p.expected_birth_date_sealed
             FROM family.baby_members m
             JOIN family.baby_profiles p ON p.profile_id = m.profile_id AND p.active
             LEFT JOIN family.profiles c ON c.user_id = p.created_by
@@ -47,7 +49,7 @@ enum BabyProfileStore {
             ORDER BY m.role, m.joined_at, m.profile_id
             LIMIT \(limit)
             """
-        ).map(decode)
+        ).map { try decode($0, seals) }
     }
 
     /// The profile `user` created with `requestID`, if any.
@@ -62,19 +64,21 @@ enum BabyProfileStore {
         ).first?.decode(BabyProfileID.self, column: 0)
     }
 
-    /// Creates `profile` with `owner` as its first owner, remembering `requestID`; a second insert of the
-    /// same request id fails with a unique violation.
+    /// Creates `profile` with `owner` as its first owner, its name and expected birth date sealed, remembering
+    /// `requestID`; a second insert of the same request id fails with a unique violation.
     static func insert(
         _ profile: BabyProfileID, _ fields: Fields, owner: UserID, requestID: String, now: Date,
-        in tx: PostgresTransaction
+        seals: BabySeals, in tx: PostgresTransaction
     ) async throws {
         try await tx.query(
             """
             WITH profile AS (
                 INSERT INTO family.baby_profiles
-                    (profile_id, created_by, name, expected_birth_date, gender, created_at, updated_at)
-                VALUES (\(profile)::uuid, \(owner)::uuid, \(fields.name),
-                    \(fields.expectedBirthDate?.iso)::date,
+                    (profile_id, created_by, name_sealed, expected_birth_date_sealed, gender, created_at,
+                    updated_at)
+                VALUES (\(profile)::uuid, \(owner)::uuid,
+                    \(seals.seal(fields.name, .name, of: profile))::bytea,
+                    \(seals.seal(fields.expectedBirthDate?.iso, .expectedBirthDate, of: profile))::bytea,
                     \(Int(fields.gender.rawValue))::smallint, \(now), \(now))
                 RETURNING profile_id
             ), owner AS (
@@ -86,18 +90,24 @@ enum BabyProfileStore {
             """)
     }
 
-    /// Writes the fields `changed` names to their values in `fields`.
+    /// Writes the fields `changed` names to their values in `fields`, the name and the date sealed (a value
+    /// from before sealing is replaced by its sealed successor).
     static func update(
         _ profile: BabyProfileID, _ fields: Fields, changed: Set<BabyProfileField>, now: Date,
-        in tx: PostgresTransaction
+        seals: BabySeals, in tx: PostgresTransaction
     ) async throws {
         let set = { (field: BabyProfileField) in changed.contains(field) }
+        let name = seals.seal(fields.name, .name, of: profile)
+        let date = seals.seal(fields.expectedBirthDate?.iso, .expectedBirthDate, of: profile)
         try await tx.query(
             """
             UPDATE family.baby_profiles SET
-                name = CASE WHEN \(set(.name)) THEN \(fields.name) ELSE name END,
+                name = CASE WHEN \(set(.name)) THEN NULL ELSE name END,
+                name_sealed = CASE WHEN \(set(.name)) THEN \(name)::bytea ELSE name_sealed END,
                 expected_birth_date = CASE WHEN \(set(.expectedBirthDate))
-                    THEN \(fields.expectedBirthDate?.iso)::date ELSE expected_birth_date END,
+                    THEN NULL ELSE expected_birth_date END,
+                expected_birth_date_sealed = CASE WHEN \(set(.expectedBirthDate))
+                    THEN \(date)::bytea ELSE expected_birth_date_sealed END,
                 gender = CASE WHEN \(set(.gender)) THEN \(Int(fields.gender.rawValue))::smallint
                     ELSE gender END,
                 photo_id = CASE WHEN \(set(.photoID)) THEN \(fields.photoID)::uuid ELSE photo_id END,
@@ -126,14 +136,21 @@ enum BabyProfileStore {
             """)
     }
 
-    private static func decode(_ row: PostgresRow) throws -> StoredBabyProfile {
+    private static func decode(_ row: PostgresRow, _ seals: BabySeals) throws -> StoredBabyProfile {
+        let id = try row.decode(BabyProfileID.self, column: 0)
         let role = try row.decode(Int.self, column: 9)
+        let name = try seals.open(
+            plain: try row.decode(String?.self, column: 2), sealed: try row.decode([UInt8]?.self, column: 11),
+            .name, of: id)
+        let date = try seals.open(
+            plain: try row.decode(String?.self, column: 4), sealed: try row.decode([UInt8]?.self, column: 12),
+            .expectedBirthDate, of: id)
         return StoredBabyProfile(
-            id: try row.decode(BabyProfileID.self, column: 0),
+            id: id,
             createdBy: try row.decode(UserID.self, column: 1),
-            name: try row.decode(String?.self, column: 2),
+            name: name,
             creatorLastName: try row.decode(String.self, column: 3),
-            expectedBirthDate: try row.decode(String?.self, column: 4).flatMap(BabyBirthDate.init(iso:)),
+            expectedBirthDate: date.flatMap(BabyBirthDate.init(iso:)),
             gender: Kindred_Family_V1_BabyGender(rawValue: Int32(try row.decode(Int.self, column: 5))),
             photoID: try row.decode(PhotoID?.self, column: 6),
             createdAt: try row.decode(Date.self, column: 7),
