@@ -6,13 +6,15 @@ import LoadTestKit
 import Logging
 
 /// `kindred-loadtest seed`: adults with verified email, a refresh token each (the run resumes their sessions,
-/// as an app does) and friends in a ring, then baby profiles with their owners, followers, calendar and
-/// registry, written in batches straight into identity's, social's and family's tables.
+/// as an app does) and friends in a ring, then their conversations and usage history, then baby profiles with
+/// their owners, followers, calendar and registry, written in batches straight into identity's, social's,
+/// family's and gamification's tables.
 struct SeedCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "seed",
         abstract:
-            "Fills a running stack with users, friends and sessions, resumably (SQL through each service's role)."
+            "Fills a running stack with users, friends, sessions, conversations and usage, resumably (SQL "
+            + "through each service's role)."
     )
 
     @Option(help: "How many users the stack should hold.")
@@ -138,8 +140,10 @@ struct SeedCommand: AsyncParsableCommand {
 
     /// Statistics for the planner on every table the users' batches wrote, as autovacuum would only later:
     /// without them the first minutes of a run plan the feed and friend reads for empty tables (seconds a call).
-    private func analyzeUsers(identity: PostgresPool, social: PostgresPool, family: PostgresPool) async throws {
-        _ = try await identity.query("ANALYZE identity.accounts, identity.refresh_chains, identity.refresh_tokens")
+    private func analyzeUsers(identity: PostgresPool, social: PostgresPool, family: PostgresPool) async throws
+    {
+        _ = try await identity.query(
+            "ANALYZE identity.accounts, identity.refresh_chains, identity.refresh_tokens")
         _ = try await social.query(
             "ANALYZE social.people, social.friendships, social.follows, social.blocks, social.events")
         _ = try await family.query("ANALYZE family.parental_controls, family.guardian_links")
