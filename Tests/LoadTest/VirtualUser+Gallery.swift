@@ -113,7 +113,7 @@ extension VirtualUser {
                         profileID: profileID,
                         arrival: .init(
                             name: Deliveries.text(for: key), birthDate: birthDate, weightGrams: 3_400,
-                            lengthMM: 510)),
+                            lengthMm: 510)),
                     options: options)
             }
         }
