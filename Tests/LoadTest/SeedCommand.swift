@@ -6,13 +6,15 @@ import LoadTestKit
 import Logging
 
 /// `kindred-loadtest seed`: adults with verified email, a refresh token each (the run resumes their sessions,
-/// as an app does) and friends in a ring, then baby profiles with their owners, followers, calendar and
-/// registry, written in batches straight into identity's, social's and family's tables.
+/// as an app does) and friends in a ring, then their conversations and usage history, then baby profiles with
+/// their owners, followers, calendar and registry, written in batches straight into identity's, social's,
+/// family's and gamification's tables.
 struct SeedCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "seed",
         abstract:
-            "Fills a running stack with users, friends and sessions, resumably (SQL through each service's role)."
+            "Fills a running stack with users, friends, sessions, conversations and usage, resumably (SQL "
+            + "through each service's role)."
     )
 
     @Option(help: "How many users the stack should hold.")
@@ -37,7 +39,9 @@ struct SeedCommand: AsyncParsableCommand {
     var profileBatch = 10_000
 
     @Option(
-        help: "identity=URL,social=URL,family=URL: each service's database role (passwords from PGPASSFILE).")
+        help: ArgumentHelp(
+            "identity=URL,social=URL,family=URL,gamification=URL: each service's database role (passwords "
+                + "from PGPASSFILE).", valueName: "databases"))
     var databases = DatabaseURLs()
 
     func validate() throws {
@@ -69,6 +73,8 @@ struct SeedCommand: AsyncParsableCommand {
             configuration: PostgresConfiguration(url: databases.social, poolSize: 1), logger: logger)
         let family = try PostgresPool(
             configuration: PostgresConfiguration(url: databases.family, poolSize: 1), logger: logger)
+        let gamification = try PostgresPool(
+            configuration: PostgresConfiguration(url: databases.gamification, poolSize: 1), logger: logger)
         let writer = SeedWriter(identity: identity, social: social, family: family, seed: file)
         let clock = ContinuousClock()
         let started = clock.now
@@ -91,10 +97,13 @@ struct SeedCommand: AsyncParsableCommand {
             )
         }
         try await analyzeUsers(identity: identity, social: social, family: family)
+        try await seedHistory(
+            &file, writer: HistorySeedWriter(social: social, gamification: gamification, seed: file))
         try await seedProfiles(&file, writer: FamilySeedWriter(family: family, families: file.families))
         await identity.close()
         await social.close()
         await family.close()
+        await gamification.close()
         say(
             "the stack holds \(file.users) seeded users and \(file.babyProfiles) baby profiles; password of every "
                 + "user: \(file.password); seed file \(seedFile)")
@@ -116,8 +125,7 @@ struct SeedCommand: AsyncParsableCommand {
             }
             file.seededProfiles = range.upperBound
             try file.save(seedFile)
-            let elapsed = clock.now - started
-            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+            let seconds = (clock.now - started).inSeconds
             say(
                 "seeded \(file.seededProfiles)/\(file.babyProfiles) baby profiles (members, calendar, registry), "
                     + String(
@@ -163,17 +171,19 @@ struct SeedCommand: AsyncParsableCommand {
         let file = SeedFile(
             secret: secret, users: users, friendsPerSide: friendsPerSide, password: password,
             passwordHash: try await hasher.hash(password), seeded: 0,
-            babyProfiles: babyProfiles ?? users / BabyFamilies.groupSize, seededProfiles: 0)
+            babyProfiles: babyProfiles ?? users / BabyFamilies.groupSize, seededProfiles: 0, seededHistory: 0)
         try file.save(seedFile)
         return file
     }
 }
 
-/// Each seeded service's database role, `identity=URL,social=URL,family=URL`; the local stack's by default.
+/// Each seeded service's database role, `identity=URL,social=URL,family=URL,gamification=URL`; the local
+/// stack's by default.
 struct DatabaseURLs: ExpressibleByArgument, Sendable {
     var identity = "postgresql://kindred_identity@127.0.0.1:55400/kindred"
     var social = "postgresql://kindred_social@127.0.0.1:55400/kindred"
     var family = "postgresql://kindred_family@127.0.0.1:55400/kindred"
+    var gamification = "postgresql://kindred_gamification@127.0.0.1:55400/kindred"
 
     init() {}
 
@@ -185,6 +195,7 @@ struct DatabaseURLs: ExpressibleByArgument, Sendable {
             case "identity": identity = parts[1]
             case "social": social = parts[1]
             case "family": family = parts[1]
+            case "gamification": gamification = parts[1]
             default: return nil
             }
         }
@@ -194,7 +205,7 @@ struct DatabaseURLs: ExpressibleByArgument, Sendable {
 }
 
 /// An error's description on one line (libpq's messages span several).
-private func oneLine(_ error: any Error) -> String {
+func oneLine(_ error: any Error) -> String {
     "\(error)".split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.joined(
         separator: " ")
 }

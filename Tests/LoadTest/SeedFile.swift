@@ -15,6 +15,9 @@ struct SeedFile: Codable, Sendable {
     /// Baby profiles asked for (`BabyFamilies`), and how many are in the stack so far.
     var babyProfiles: Int
     var seededProfiles: Int
+    /// Users whose conversations and usage history are in (`HistorySeedWriter`); nil in a seed file made
+    /// before the seed wrote history, whose stack may hold a run's messages the seeded ones would collide with.
+    var seededHistory: Int?
 
     enum CodingKeys: String, CodingKey {
         case secret, users, seeded, password
@@ -22,6 +25,7 @@ struct SeedFile: Codable, Sendable {
         case passwordHash = "password_hash"
         case babyProfiles = "baby_profiles"
         case seededProfiles = "seeded_profiles"
+        case seededHistory = "seeded_history"
     }
 
     var seededUsers: SeededUsers { SeededUsers(secret: secret, count: users) }

@@ -87,8 +87,5 @@ struct FamilySeedWriter: Sendable {
             """
     }
 
-    /// SQL for `BabyFamilies.id(space:_:)` of the number `n` (SQL of an integer).
-    private func id(_ space: Int, _ n: String) -> String {
-        "('\(families.tag)-\(BabyFamilies.hex(space, digits: 4))-4000-8000-' || lpad(to_hex(\(n)), 12, '0'))::uuid"
-    }
+    private func id(_ space: Int, _ n: String) -> String { SeedSQL.id(tag: families.tag, space: space, n) }
 }

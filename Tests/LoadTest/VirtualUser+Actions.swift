@@ -49,7 +49,8 @@ extension VirtualUser {
         case .getParentalControlsStatus, .listApprovalRequests, .answerApproval:
             await lookAfterTeen(action, due: due, options: options)
         case .getHome, .listCalendarEvents, .listRegistryItems, .addComment, .setRsvp, .purchaseRegistryItem,
-            .createCalendarEvent, .createRegistryItem:
+            .createCalendarEvent, .createRegistryItem, .viewGallery, .squishPhoto, .uploadPhoto, .viewArrival,
+            .squishArrival, .announceArrival:
             await performOnProfile(action, due: due, iteration: iteration, options: options)
         }
     }

@@ -8,7 +8,7 @@ extension VirtualUser {
     /// A baby persona's action on one of its profiles (the iteration picks which). Comments, calendar events and
     /// registry items carry a key in their text, whose arrival on the other members' WatchProfileActivity is
     /// measured. Expected refusals: a registry item another grandparent bought first (ALREADY_PURCHASED), a
-    /// registry full after many runs (REGISTRY_FULL).
+    /// registry full after many runs (REGISTRY_FULL). The gallery and the arrival: `performOnGallery`.
     func performOnProfile(
         _ action: Persona.Action, due: ContinuousClock.Instant?, iteration: Int, options: CallOptions
     ) async {
@@ -49,13 +49,24 @@ extension VirtualUser {
         case .addComment, .createCalendarEvent, .createRegistryItem:
             await post(action, on: profile, due: due, iteration: iteration, options: options)
         default:
-            preconditionFailure("\(action) is not an action on a baby profile")
+            await performOnGallery(action, profile: profile, due: due, iteration: iteration, options: options)
         }
     }
 
+    /// Who must receive a write of `action` on `profile`: every other member on WatchProfileActivity; on
+    /// WatchNotifications those its kind notifies (a comment: the owners; anything else measured, the
+    /// followers), never the writer.
+    func audience(of action: Persona.Action, on profile: Int) -> [(live: LiveStream, recipients: [Int])] {
+        let members = shared.seed.families.members(of: profile)
+        let notified = action == .addComment ? Array(members.prefix(1)) : Array(members.dropFirst())
+        return [
+            (shared.activity, members.filter { $0 != index }),
+            (shared.notifications, notified.filter { $0 != index }),
+        ]
+    }
+
     /// A comment on one of the profile's seeded events, or (owners) a calendar event or registry item, named
-    /// by its key; every other member's settled WatchProfileActivity must carry it, and the WatchNotifications
-    /// of those the kind notifies (a comment: the owners; an event or item: the followers), never the writer.
+    /// by its key, which its `audience` must receive on their settled streams.
     private func post(
         _ action: Persona.Action, on profile: Int, due: ContinuousClock.Instant?, iteration: Int,
         options: CallOptions
@@ -63,14 +74,7 @@ extension VirtualUser {
         let families = shared.seed.families
         let profileID = families.profileID(profile)
         let family = Family.Client(clients.family)
-        let members = families.members(of: profile)
-        let notified = (action == .addComment ? Array(members.prefix(1)) : Array(members.dropFirst()))
-        await measuredWrite(
-            on: [
-                (shared.activity, members.filter { $0 != index }),
-                (shared.notifications, notified.filter { $0 != index }),
-            ]
-        ) { key in
+        await measuredWrite(on: audience(of: action, on: profile)) { key in
             let text = Deliveries.text(for: key)
             switch action {
             case .createCalendarEvent:

@@ -15,11 +15,15 @@ public struct Mix: Sendable {
             .screenTime: [.uploadUsage: 4, .getFriendLeaderboard: 3, .getMe: 1, .listFriends: 1],
             .grandparent: [
                 .getHome: 4, .listCalendarEvents: 2, .listRegistryItems: 2, .addComment: 2, .setRsvp: 1,
-                .purchaseRegistryItem: 1, .sendMessage: 1,
+                .purchaseRegistryItem: 1, .sendMessage: 1, .viewGallery: 2, .squishPhoto: 1, .viewArrival: 1,
+                .squishArrival: 1,
             ],
+            // A photo is an owner's rarest write (1 action in 24: one every 8 minutes at a 20 s think time);
+            // the arrival is announced once, its later tries refused (ALREADY_ANNOUNCED).
             .babyOwner: [
-                .getHome: 3, .listCalendarEvents: 1, .listRegistryItems: 1, .createCalendarEvent: 1,
-                .createRegistryItem: 1, .addComment: 2, .sendMessage: 1,
+                .getHome: 6, .listCalendarEvents: 2, .listRegistryItems: 2, .createCalendarEvent: 2,
+                .createRegistryItem: 2, .addComment: 4, .sendMessage: 2, .viewGallery: 2, .uploadPhoto: 1,
+                .announceArrival: 1,
             ],
             // Refused by the controls (PARENTAL_CONTROLS_MESSAGING_RESTRICTED): 1 teenager's call in 11.
             .teen: [

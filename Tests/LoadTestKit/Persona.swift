@@ -8,9 +8,11 @@ public enum Persona: String, CaseIterable, Sendable, Codable, CodingKeyRepresent
     /// A screen-time user: uploads its phone's usage and reads its friends' leaderboard.
     case screenTime = "screen_time"
     /// A grandparent following two baby profiles: reads the home, calendar and registry, comments, RSVPs,
-    /// buys a registry item (and takes the purchase back, so there is always something left to buy).
+    /// buys a registry item (and takes the purchase back, so there is always something left to buy), looks at
+    /// the gallery (a photo's bytes downloaded) and the arrival announcement, and squishes them.
     case grandparent
-    /// A parent owning a baby profile: reads its home, posts calendar events, registry items and comments.
+    /// A parent owning a baby profile: reads its home and gallery, posts calendar events, registry items and
+    /// comments, now and then a small photo, and announces the arrival (once; later tries are refused).
     case babyOwner = "baby_owner"
     /// A restricted teenager (`SeededUsers.isMinor`): reads the feed, messages friends, now and then someone
     /// they do not follow (refused by the controls), and asks to join a stranger's public event (which waits for
@@ -25,6 +27,7 @@ public enum Persona: String, CaseIterable, Sendable, Codable, CodingKeyRepresent
         case uploadUsage, getFriendLeaderboard
         case getHome, listCalendarEvents, listRegistryItems, addComment, setRsvp, purchaseRegistryItem
         case createCalendarEvent, createRegistryItem
+        case viewGallery, squishPhoto, uploadPhoto, viewArrival, squishArrival, announceArrival
         case messageStranger, joinEvent, getParentalControlsStatus, listApprovalRequests, answerApproval
     }
 
@@ -37,9 +40,11 @@ public enum Persona: String, CaseIterable, Sendable, Codable, CodingKeyRepresent
         if !families.followedProfiles(of: index).isEmpty { return .grandparent }
         if SeededUsers.isMinor(index) { return .teen }
         if SeededUsers.isMinor(index + 1) { return .guardian }
-        let slot = index % BabyFamilies.groupSize
-        return slot == 4 || slot == 9 ? .screenTime : .adult
+        return screenTimeSlots.contains(index % BabyFamilies.groupSize) ? .screenTime : .adult
     }
+
+    /// The places in each group of ten of the screen-time users, whose usage history the seed writes.
+    public static let screenTimeSlots = [4, 9]
 
     /// Whether the persona holds WatchProfileActivity.
     public var watchesProfiles: Bool { self == .grandparent || self == .babyOwner }

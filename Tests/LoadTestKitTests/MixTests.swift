@@ -40,4 +40,24 @@ import Testing
             #expect(seen == expected, "\(persona)")
         }
     }
+
+    // Uploads cost family a sanitizer pass and a file each; the issue asks for them rare and from owners only,
+    // as are arrivals (only an owner may announce).
+    @Test func onlyOwnersUploadOrAnnounceAndAPhotoIsTheirRarestAction() throws {
+        for persona in Persona.allCases where persona != .babyOwner {
+            let weights = try #require(Mix.standard.weights[persona])
+            #expect(weights[.uploadPhoto] == nil && weights[.announceArrival] == nil, "\(persona)")
+        }
+        let owner = try #require(Mix.standard.weights[.babyOwner])
+        let upload = try #require(owner[.uploadPhoto])
+        #expect(upload == owner.values.min())
+        #expect(Double(upload) / Double(owner.values.reduce(0, +)) <= 0.05)
+    }
+
+    @Test func followersSeeTheGalleryAndTheArrival() throws {
+        let grandparent = try #require(Mix.standard.weights[.grandparent])
+        for action in [Persona.Action.viewGallery, .squishPhoto, .viewArrival, .squishArrival] {
+            #expect((grandparent[action] ?? 0) > 0, "\(action)")
+        }
+    }
 }
