@@ -52,7 +52,9 @@ struct FamilyAPI: Kindred_Family_V1_FamilyService.Service {
         calendar = BabyCalendar(database: context.database, clock: context.clock)
         comments = BabyComments(database: context.database, clock: context.clock)
         registry = BabyRegistry(database: context.database, clock: context.clock)
-        gallery = BabyGallery(database: context.database, clock: context.clock, store: context.photos)
+        gallery = BabyGallery(
+            database: context.database, clock: context.clock,
+            store: SealedPhotoStore(sealing: context.photos, with: context.cipher))
         let membership = BabyMembership(database: context.database)
         babyHome = BabyHome(database: context.database, clock: context.clock, membership: membership)
         squishes = BabySquishes(database: context.database, clock: context.clock)

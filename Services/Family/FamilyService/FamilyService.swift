@@ -11,25 +11,30 @@ import Glibc
 /// `kindred-family`: what it serves, owns and needs to start.
 public enum FamilyService {
     /// The service as the shared runtime starts it: schema `family`, port 50052 by default.
-    public static let definition = ServiceDefinition(
-        name: "family",
-        defaultPort: 50052,
-        migrations: FamilyMigrations.all,
-        makeServices: { environment in
-            let settings = try FamilySettings(environment: ProcessInfo.processInfo.environment)
-            let context = FamilyContext(
-                database: environment.database, clock: .system, mail: settings.mail,
-                identity: try IdentityDirectory(
-                    target: environment.peers.identity, credentials: try environment.requireCredentials()),
-                pinHasher: pinHasher(), logger: environment.logger,
-                cipher: try FieldCipher.configured(for: "family", in: ProcessInfo.processInfo.environment),
-                photos: FilesystemPhotoStore(root: settings.photoRoot))
-            let api = try FamilyAPI(context: context)
-            environment.background.onDrain { await api.closeStreams() }
-            try startBackgroundWork(environment, context: context)
-            return [api]
-        }
-    )
+    public static let definition: ServiceDefinition = {
+        var definition = ServiceDefinition(
+            name: "family",
+            defaultPort: 50052,
+            migrations: FamilyMigrations.all,
+            makeServices: { environment in
+                let settings = try FamilySettings(environment: ProcessInfo.processInfo.environment)
+                let context = FamilyContext(
+                    database: environment.database, clock: .system, mail: settings.mail,
+                    identity: try IdentityDirectory(
+                        target: environment.peers.identity, credentials: try environment.requireCredentials()),
+                    pinHasher: pinHasher(), logger: environment.logger,
+                    cipher: try FieldCipher.configured(
+                        for: "family", in: ProcessInfo.processInfo.environment),
+                    photos: FilesystemPhotoStore(root: settings.photoRoot))
+                let api = try FamilyAPI(context: context)
+                environment.background.onDrain { await api.closeStreams() }
+                try startBackgroundWork(environment, context: context)
+                return [api]
+            }
+        )
+        definition.commands = FamilyCommands.all
+        return definition
+    }()
 
     /// Guardian PINs at identity's Argon2id cost, one hash at a time per core and eight waiting per thread,
     /// as identity sizes its own (its README, "Argon2id cost"); past that, PIN_CHECK_BUSY at once.
