@@ -88,7 +88,10 @@ import Testing
                 minors.append(minor)
             }
             try await withThrowingTaskGroup(of: Void.self) { group in
-                group.addTask { #expect(try await Self.rotate(test) == [12, 0]) }
+                group.addTask {
+                    let resealed = try await Self.rotate(test)
+                    #expect(resealed == [12, 0])
+                }
                 for minor in minors {
                     group.addTask {
                         let session = try await test.pins().verify(
