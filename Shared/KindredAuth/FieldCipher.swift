@@ -68,6 +68,11 @@ public struct FieldCipher: Sendable {
         return plaintext
     }
 
+    /// How many bytes `seal` makes of `plaintextByteCount` bytes under the key `keyID`.
+    public static func sealedByteCount(of plaintextByteCount: Int, keyID: String) -> Int {
+        2 + keyID.utf8.count + nonceByteCount + plaintextByteCount + tagByteCount
+    }
+
     /// The id of the key that sealed `sealed`; nil when it is not a sealed value.
     public static func keyID(of sealed: [UInt8]) -> String? {
         guard sealed.count >= 2, sealed[0] == format, sealed.count >= 2 + Int(sealed[1]), sealed[1] > 0 else {

@@ -7,7 +7,7 @@ extension ServiceCommand {
     /// (`<name>: <values re-sealed>`) and logs the same.
     public static func rotateData(
         service: String,
-        columns: @escaping @Sendable (ServiceEnvironment, FieldCipher) -> [any SealedColumn]
+        columns: @escaping @Sendable (ServiceEnvironment, FieldCipher) throws -> [any SealedColumn]
     ) -> ServiceCommand {
         ServiceCommand(
             words: ["keys", "rotate-data"],
@@ -15,7 +15,7 @@ extension ServiceCommand {
                 "Seal every encrypted column under the first data key (needs the database and the data keys).",
             action: .withDatabase { environment in
                 let cipher = try FieldCipher.configured(for: service, in: ProcessInfo.processInfo.environment)
-                for column in columns(environment, cipher) {
+                for column in try columns(environment, cipher) {
                     let resealed = try await column.resealAll()
                     environment.logger.notice(
                         "sealed under the current data key",

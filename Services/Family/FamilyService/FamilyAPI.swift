@@ -54,7 +54,8 @@ struct FamilyAPI: Kindred_Family_V1_FamilyService.Service {
         comments = BabyComments(database: context.database, clock: context.clock, seals: seals)
         registry = BabyRegistry(database: context.database, clock: context.clock, seals: seals)
         gallery = BabyGallery(
-            database: context.database, clock: context.clock, store: context.photos, seals: seals)
+            database: context.database, clock: context.clock,
+            store: SealedPhotoStore(sealing: context.photos, with: context.cipher), seals: seals)
         let membership = BabyMembership(database: context.database)
         babyHome = BabyHome(
             database: context.database, clock: context.clock, membership: membership, seals: seals)

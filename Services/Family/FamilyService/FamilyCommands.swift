@@ -1,11 +1,20 @@
+import FoundationEssentials
 import KindredRuntime
 
 /// `kindred-family keys rotate-data`.
 enum FamilyCommands {
     static let all = [rotateData]
 
-    /// Seals every sealed column of family under the first data key; safe while instances serve.
+    /// Seals every sealed column of family under the first data key: guardian PIN hashes and reset addresses,
+    /// gallery photos' bytes (under `KINDRED_FAMILY_PHOTO_ROOT`), baby names, expected birth dates and arrival
+    /// birth records. Safe while instances serve.
     static let rotateData = ServiceCommand.rotateData(service: "family") { environment, cipher in
-        BabySealRotation.all(database: environment.database, cipher: cipher)
+        let photos = FilesystemPhotoStore(
+            root: try FamilySettings.photoRoot(in: ProcessInfo.processInfo.environment))
+        return GuardianPinSecrets(cipher: cipher).rotations(on: environment.database)
+            + [
+                PhotoObjectRotation(
+                    database: environment.database, photos: SealedPhotoStore(sealing: photos, with: cipher))
+            ] + BabySealRotation.all(database: environment.database, cipher: cipher)
     }
 }

@@ -53,6 +53,27 @@ extension BabyContentFamily {
             ?? []
     }
 
+    /// The bytes of a photo's object as they are on disk.
+    func storedObject(_ photo: String) throws -> [UInt8] {
+        try [UInt8](Data(contentsOf: URL(fileURLWithPath: "\(stack.photoRoot)/\(profile)/\(photo)")))
+    }
+
+    /// Replaces a photo's object on disk with `bytes`, as an older version of the service, or an older key,
+    /// had stored it.
+    func overwriteObject(_ photo: String, with bytes: [UInt8]) throws {
+        try Data(bytes).write(to: URL(fileURLWithPath: "\(stack.photoRoot)/\(profile)/\(photo)"))
+    }
+
+    /// The key of one of the profile's photos.
+    func key(_ photo: String) -> PhotoObjectKey {
+        PhotoObjectKey(profile: profile, photo: PhotoID(photo)!)
+    }
+
+    /// The gallery's store as the service has it: the test stack's, sealed under the tests' data keys.
+    var sealedPhotos: SealedPhotoStore {
+        SealedPhotoStore(sealing: stack.context.photos, with: stack.context.cipher)
+    }
+
     /// `count` photo rows on the profile, inserted by SQL (no bytes), as if uploaded by mum.
     func insertPhotoRows(_ count: Int) async throws {
         try await stack.pool.query(

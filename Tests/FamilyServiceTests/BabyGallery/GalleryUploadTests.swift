@@ -51,11 +51,7 @@ import Testing
             #expect(PhotoFixtures.index(of: PhotoFixtures.gpsLatitude, in: original) >= 0)
             let photo = try await home.upload(original)
             let stored = try await home.download(photo.photoID).bytes
-            let file = try [UInt8](
-                Data(
-                    contentsOf: URL(
-                        fileURLWithPath: "\(home.stack.photoRoot)/\(home.profile)/\(photo.photoID)")))
-            #expect(file == stored)
+            #expect(try await home.sealedPhotos.photo(of: home.key(photo.photoID)) == stored)
             #expect(PhotoFixtures.index(of: PhotoFixtures.gpsLatitude, in: stored) < 0)
             #expect(PhotoFixtures.index(of: PhotoFixtures.cameraMake, in: stored) < 0)
             #expect(PhotoFixtures.index(of: PhotoFixtures.comment, in: stored) < 0)

@@ -9,8 +9,9 @@ import Testing
     @Test func aGuardianSetsTheFirstPinWhichThenOpensSessions() async throws {
         try await PinTest.with { test in
             try await test.setPin()
-            let hash = try await test.pool.query("SELECT pin_hash FROM family.guardian_pins")[0].decode(
-                String.self, column: 0)
+            let minorID = try #require(test.minor.accountUserID)
+            let stored = try await GuardianPinStore.hashes(after: nil, limit: 1, on: test.pool)[0].1
+            let hash = try PinTest.secrets.hashes.open(stored, of: minorID)
             #expect(hash.hasPrefix("$argon2id$") && !hash.contains(PinTest.pin))
             #expect(try await !test.session(test.otherGuardian).isEmpty)
         }

@@ -15,6 +15,8 @@ struct PinTest {
     static let hasher = PasswordHasher(cost: .testsOnly, concurrency: 2)
     static let mail = FamilyTestStack.mail
     static let pin = "2580"
+    /// PIN hashes and reset addresses sealed under the tests' data keys.
+    static let secrets = GuardianPinSecrets(cipher: TestDataKeys.cipher)
 
     let pool: PostgresPool
     let clock: TestClock
@@ -41,6 +43,7 @@ struct PinTest {
     func pins(on pool: PostgresPool? = nil) -> GuardianPins {
         GuardianPins(
             database: pool ?? self.pool, hasher: Self.hasher, clock: WallClock { clock.now }, mail: Self.mail,
+            secrets: Self.secrets,
             account: { id in
                 Kindred_Identity_V1_Account(
                     userID: id.description, username: PinTest.username(id.description),

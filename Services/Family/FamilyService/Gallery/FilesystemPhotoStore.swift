@@ -13,6 +13,9 @@ struct FilesystemPhotoStore: PhotoObjectStore {
     static let defaultRoot = "var/photos"
     /// The suffix of a temporary object's file.
     static let temporarySuffix = ".partial"
+    /// The suffix of an object's new bytes while `replace` writes them (never published by the sweep, unlike
+    /// an upload's: a crash can leave them half written).
+    static let replacementSuffix = ".replacing"
 
     let root: String
     let threads: BlockingThreadPool
@@ -29,6 +32,7 @@ struct FilesystemPhotoStore: PhotoObjectStore {
     func directory(of key: PhotoObjectKey) -> String { "\(root)/\(key.profileName)" }
     func path(of key: PhotoObjectKey) -> String { "\(directory(of: key))/\(key.photoName)" }
     func temporaryPath(of key: PhotoObjectKey) -> String { path(of: key) + Self.temporarySuffix }
+    func replacementPath(of key: PhotoObjectKey) -> String { path(of: key) + Self.replacementSuffix }
 
     /// Runs blocking file work on the store's threads.
     func io<Value: Sendable>(_ work: @escaping @Sendable () throws(PhotoStoreError) -> Value)
@@ -66,10 +70,29 @@ struct FilesystemPhotoStore: PhotoObjectStore {
 
     func delete(_ key: PhotoObjectKey) async throws(PhotoStoreError) {
         let directory = directory(of: key), path = path(of: key), temporary = temporaryPath(of: key)
+        let replacement = replacementPath(of: key)
         try await io { () throws(PhotoStoreError) in
             let removedObject = try PhotoFile.remove(path)
             let removedTemporary = try PhotoFile.remove(temporary)
-            if removedObject || removedTemporary { try PhotoFile.syncDirectory(directory) }
+            let removedReplacement = try PhotoFile.remove(replacement)
+            if removedObject || removedTemporary || removedReplacement {
+                try PhotoFile.syncDirectory(directory)
+            }
+        }
+    }
+
+    /// Writes the new bytes beside the object and renames them over it (fsync the file, then the directory).
+    func replace(_ key: PhotoObjectKey, with bytes: [UInt8]) async throws(PhotoStoreError) -> Bool {
+        let directory = directory(of: key), path = path(of: key), replacement = replacementPath(of: key)
+        return try await io { () throws(PhotoStoreError) -> Bool in
+            guard PhotoFile.exists(path) else { return false }
+            let fd = try PhotoFile.create(replacement, replacingAny: true)
+            defer { close(fd) }
+            try PhotoFile.write(fd, bytes, path: replacement)
+            try PhotoFile.sync(fd, path: replacement)
+            try PhotoFile.rename(replacement, to: path)
+            try PhotoFile.syncDirectory(directory)
+            return true
         }
     }
 

@@ -20,9 +20,9 @@ enum PhotoFile {
         }
     }
 
-    /// Creates a new file for writing; fails if it exists.
-    static func create(_ path: String) throws(PhotoStoreError) -> Int32 {
-        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o640)
+    /// Creates a new file for writing; fails if it exists, unless `replacingAny` (then it is emptied).
+    static func create(_ path: String, replacingAny: Bool = false) throws(PhotoStoreError) -> Int32 {
+        let fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | (replacingAny ? O_TRUNC : O_EXCL), 0o640)
         guard fd >= 0 else { throw failure("open", path) }
         return fd
     }

@@ -18,7 +18,8 @@ import KindredRPC
 /// object: invisible until completed), `write` uploads parts (5 MiB or more each, so it buffers one
 /// part), `seal` is a no-op, `commit` completes the multipart upload, `abort` aborts it; the sweep lists
 /// incomplete multipart uploads (older than the grace period: abort; row known: complete) and the
-/// objects under each profile prefix (`<profile-id>/`), asking `known` about them page by page.
+/// objects under each profile prefix (`<profile-id>/`), asking `known` about them page by page; `replace` is a
+/// single PUT over the object. The gallery stores every object sealed (`SealedPhotoStore`) in any of them.
 protocol PhotoObjectStore: Sendable {
     /// Starts writing the bytes of `key` under a temporary name.
     func beginUpload(_ key: PhotoObjectKey) async throws(PhotoStoreError) -> any PhotoObjectUpload
@@ -28,6 +29,10 @@ protocol PhotoObjectStore: Sendable {
 
     /// Removes a committed object and any temporary one of the same key; a missing object is no error.
     func delete(_ key: PhotoObjectKey) async throws(PhotoStoreError)
+
+    /// Replaces a committed object's bytes in one step (`keys rotate-data` re-sealing it): a reader sees the
+    /// old bytes or the new, never a mix. False, and nothing written, when there is no such object.
+    func replace(_ key: PhotoObjectKey, with bytes: [UInt8]) async throws(PhotoStoreError) -> Bool
 
     /// Finishes or removes what interrupted uploads and deletions left behind. `known` answers which of
     /// the keys it is given some database row names (it is asked in batches of at most

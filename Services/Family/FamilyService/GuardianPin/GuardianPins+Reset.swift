@@ -21,10 +21,12 @@ extension GuardianPins {
         let (to, about) = try await (guardian, minor)
         let now = clock.now
         let expiresAt = now.addingTimeInterval(Double(Self.resetLifetime.components.seconds))
+        let token = OpaqueToken.generate()
+        let email = secrets.resetEmails.seal(to.email, of: ResetLinkKey(hash: token.storageHash))
         try await database.transaction { tx in
-            let token = try await GuardianPinResetStore.issue(
-                minorID, guardianID: guardianID, email: to.email, now: now,
-                expiresAt: expiresAt, on: tx)
+            try await GuardianPinResetStore.issue(
+                token, of: minorID, guardianID: guardianID, email: email, now: now, expiresAt: expiresAt,
+                on: tx)
             try await mail.send(
                 try mail.guardianPinReset(
                     to: to.email, guardian: to.username, minor: about.username, token: token),
@@ -52,11 +54,13 @@ extension GuardianPins {
             else {
                 throw FamilyError.pinResetLinkRefused(.unknown)
             }
-            let hash = try await pinHashing { try await hasher.hash(pin) }
+            let email = try secrets.resetEmails.open(reset.email, of: reset.link)
+            let hash = secrets.hashes.seal(
+                try await pinHashing { try await hasher.hash(pin) }, of: reset.minorID)
             try await GuardianPinStore.replace(reset.minorID, hash: hash, now: now, on: tx)
             try await GuardianPinResetStore.retire(reset.minorID, now: now, on: tx)
             try await GuardianSessionStore.endAll(reset.minorID, on: tx)
-            try await mail.send(try mail.guardianPinResetDone(to: reset.email), in: tx)
+            try await mail.send(try mail.guardianPinResetDone(to: email), in: tx)
             return reset.minorID
         }
     }

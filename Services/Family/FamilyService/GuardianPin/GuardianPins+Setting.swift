@@ -22,7 +22,7 @@ extension GuardianPins {
             if isSet {
                 try await GuardianSessions.require(session, on: minorID, by: caller, now: now, in: tx)
             }
-            let hash = try await pinHashing { try await hasher.hash(pin) }
+            let hash = secrets.hashes.seal(try await pinHashing { try await hasher.hash(pin) }, of: minorID)
             if isSet {
                 try await GuardianPinStore.replace(minorID, hash: hash, now: now, on: tx)
             } else if try await !GuardianPinStore.insert(minorID, hash: hash, now: now, on: tx) {

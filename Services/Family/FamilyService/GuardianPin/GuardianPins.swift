@@ -16,17 +16,21 @@ struct GuardianPins: Sendable {
     let hasher: PasswordHasher
     let clock: WallClock
     let mail: FamilyMail
+    /// PIN hashes and reset addresses as they are stored: sealed under family's data keys.
+    let secrets: GuardianPinSecrets
     /// Identity's owner view of an account: the guardian's address and name for the reset mail.
     let account: @Sendable (UserID) async throws -> Kindred_Identity_V1_Account
 
     init(
         database: PostgresPool, hasher: PasswordHasher, clock: WallClock, mail: FamilyMail,
+        secrets: GuardianPinSecrets,
         account: @escaping @Sendable (UserID) async throws -> Kindred_Identity_V1_Account
     ) {
         self.database = database
         self.hasher = hasher
         self.clock = clock
         self.mail = mail
+        self.secrets = secrets
         self.account = account
     }
 
@@ -34,7 +38,7 @@ struct GuardianPins: Sendable {
         let identity = context.identity
         self.init(
             database: context.database, hasher: context.pinHasher, clock: context.clock, mail: context.mail,
-            account: { try await identity.account($0) })
+            secrets: GuardianPinSecrets(cipher: context.cipher), account: { try await identity.account($0) })
     }
 
     /// Checks `pin` for `caller` (the minor or a guardian) and opens a guardian session on the minor.
@@ -77,7 +81,8 @@ struct GuardianPins: Sendable {
                     FamilyError.pinLocked(
                         retryAfter: StoredInstant.secondsLeft(until: lockedUntil, from: now)))
             }
-            guard try await pinHashing({ try await hasher.verify(pin, against: stored.hash) }) != .mismatch
+            let hash = try secrets.hashes.open(stored.hash, of: minorID)
+            guard try await pinHashing({ try await hasher.verify(pin, against: hash) }) != .mismatch
             else {
                 return .failure(
                     try await countFailure(minorID, after: stored.failedAttempts, now: now, on: tx))

@@ -26,6 +26,7 @@ enum FamilyMigrations {
         v18GalleryUploads,
         v19BabyProfileRetention,
         DailyJob.migration(schema: "family", version: 20),
+        v21SealGuardianPins,
         v22SealBabyDetails,
     ]
 }
