@@ -26,5 +26,6 @@ enum FamilyMigrations {
         v18GalleryUploads,
         v19BabyProfileRetention,
         DailyJob.migration(schema: "family", version: 20),
+        OutboxTraceparent(FamilyEvents.outbox, BabyActivityFeed.outbox).migration(version: 23),
     ]
 }
