@@ -10,6 +10,7 @@ func service(_ name: String) -> [Target] {
                 "KindredRuntime", "KindredHandlers", "KindredAPI", "KindredMessages", "KindredRPC",
                 "KindredPostgres",
                 "KindredAuth", "KindredMail", "KindredEvents",
+                "KindredMetrics",
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Services/\(name)/\(name)Service"
@@ -353,6 +354,7 @@ let package = Package(
             name: "KindredEventsTests",
             dependencies: [
                 "KindredEvents", "KindredPostgres", "KindredTestSupport",
+                "KindredMetrics",
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tests/KindredEventsTests"

@@ -78,7 +78,8 @@ public struct EventConsumer<Events: AsyncSequence>: Sendable where Events.Elemen
                 group.cancelAll()
             }
             while let batch = try await readAhead.take(upTo: batchLimit) {
-                // Each batch is a trace of its own, so its log lines (and the handlers') can be told apart.
+                // Each batch is a trace of its own, so its log lines can be told apart; each event's handler
+                // runs in the event's trace (`handleInItsTrace`).
                 try await TraceContext.$current.withValue(.start()) {
                     logger.debug(
                         "event batch",
@@ -113,13 +114,23 @@ public struct EventConsumer<Events: AsyncSequence>: Sendable where Events.Elemen
                 let stored = try await cursors.lock(source, in: tx)
                 let unhandled = events.filter { $0.cursor > stored }
                 guard let last = unhandled.last else { return nil }
-                for event in unhandled { try await handle(event, tx) }
+                for event in unhandled { try await handleInItsTrace(event, tx) }
                 try await cursors.store(last.cursor, for: source, in: tx)
                 return (last.cursor, unhandled.count)
             }
             if let handled { progress.committed(through: handled.last, events: handled.count) }
         } catch {
             throw EventFailed(cursors: events[0].cursor...events[events.count - 1].cursor, error: error)
+        }
+    }
+
+    /// Handles `event` in a new span of the trace that wrote it (a new trace when it carries none), so the
+    /// handler's log lines and the calls it makes carry the writer's trace id. Its first line names the event,
+    /// as a served call's access line does: an event that changes nothing is still found by its trace.
+    private func handleInItsTrace(_ event: Events.Element, _ tx: PostgresTransaction) async throws {
+        try await TraceContext.$current.withValue(.continuing(event.traceparent)) {
+            logger.info("handling event", metadata: ["cursor": "\(event.cursor)"])
+            try await handle(event, tx)
         }
     }
 }

@@ -38,11 +38,11 @@ extension EventOutbox {
     func events(after cursor: Int64, limit: Int, _ pool: PostgresPool) async throws -> [OutboxEvent] {
         try await pool.pureRead(
             """
-            SELECT cursor, type, payload, occurred_at FROM \(table)
+            SELECT cursor, type, payload, occurred_at, coalesce(traceparent, '') FROM \(table)
             WHERE cursor > \(cursor) ORDER BY cursor LIMIT \(limit)
             """
-        ).decode((Int64, String, [UInt8], Date).self).map {
-            OutboxEvent(cursor: $0, type: $1, payload: $2, occurredAt: $3)
+        ).decode((Int64, String, [UInt8], Date, String).self).map {
+            OutboxEvent(cursor: $0, type: $1, payload: $2, occurredAt: $3, traceparent: $4)
         }
     }
 

@@ -1,4 +1,5 @@
 public import KindredPostgres
+import KindredMetrics
 
 /// A service's transactional outbox: the `<schema>.event_outbox` table. Events are appended in the same
 /// transaction as the change they describe, without a cursor; an `EventFeed` gives them cursors once they
@@ -26,6 +27,7 @@ public struct EventOutbox: Sendable {
     public static func migration(schema: String, name: String = "event_outbox", version: Int) -> Migration {
         let outbox = EventOutbox(schema: schema, name: name)
         let table = outbox.table.sql
+        // The traceparent column comes later, from `OutboxTraceparent`'s migration: every outbox predates it.
         // cursor stays NULL until the sequencer numbers the committed row; its unique index also finds the
         // rows still waiting (IS NULL), so a writer's insert maintains only two indexes.
         return Migration(
@@ -43,8 +45,17 @@ public struct EventOutbox: Sendable {
     }
 
     /// Appends an event inside the service's transaction: it becomes visible (and gets its cursor) only
-    /// if that transaction commits. `payload` is the service's serialized event; `type` names it.
+    /// if that transaction commits. `payload` is the service's serialized event; `type` names it. The event
+    /// keeps the current trace (`writersTraceparent`), so that its consumers handle it inside that trace.
     public func append(type: String, payload: [UInt8], in transaction: PostgresTransaction) async throws {
-        try await transaction.query("INSERT INTO \(table) (type, payload) VALUES (\(type), \(payload))")
+        try await transaction.query(
+            """
+            INSERT INTO \(table) (type, payload, traceparent)
+            VALUES (\(type), \(payload), \(Self.writersTraceparent))
+            """)
     }
+
+    /// What an event appended now stores as its `traceparent`: the current trace with the writer's span as
+    /// the parent, nil outside a trace. For a service that inserts into its outbox in a statement of its own.
+    public static var writersTraceparent: String? { TraceContext.current?.traceparent }
 }

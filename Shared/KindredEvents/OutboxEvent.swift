@@ -1,10 +1,14 @@
 public import FoundationEssentials
 
 /// An event with a cursor: what an `EventConsumer` reads and remembers. A proto `Event` conforms with an
-/// empty extension (`extension Kindred_Identity_V1_Event: SequencedEvent {}`), since it has `cursor`.
+/// empty extension (`extension Kindred_Identity_V1_Event: SequencedEvent {}`), since it has `cursor` and
+/// `traceparent`.
 public protocol SequencedEvent: Sendable {
     /// The event's position in its outbox: cursors increase, and a stream delivers them in order.
     var cursor: Int64 { get }
+    /// The W3C `traceparent` of the work that wrote the event; empty when it was written outside a trace.
+    /// The consumer handles the event in a new span of that trace.
+    var traceparent: String { get }
 }
 
 /// One sequenced event of an outbox, as a stream serves it.
@@ -17,13 +21,16 @@ public struct OutboxEvent: SequencedEvent, Equatable {
     public let payload: [UInt8]
     /// The start of the transaction that appended it (PostgreSQL's `now()`).
     public let occurredAt: Date
+    /// The writer's trace; empty when it wrote outside one.
+    public let traceparent: String
 
     /// Creates an event; the outbox makes these, tests may too.
-    public init(cursor: Int64, type: String, payload: [UInt8], occurredAt: Date) {
+    public init(cursor: Int64, type: String, payload: [UInt8], occurredAt: Date, traceparent: String = "") {
         self.cursor = cursor
         self.type = type
         self.payload = payload
         self.occurredAt = occurredAt
+        self.traceparent = traceparent
     }
 }
 

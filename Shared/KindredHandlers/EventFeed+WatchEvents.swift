@@ -3,11 +3,12 @@ public import KindredMessages
 public import KindredRPC
 
 /// A service's `Event` message, as its `WatchEvents` serves it: the outbox stores the message with only its
-/// payload set, and the stream completes it with the cursor, type and time the outbox gave the row.
+/// payload set, and the stream completes it with the cursor, type, time and writer's trace the outbox kept.
 public protocol WatchedEvent: ProtoMessage {
     var cursor: Int64 { get set }
     var type: String { get set }
     var occurredAt: Kindred_Common_V1_Timestamp? { get set }
+    var traceparent: String { get set }
 }
 
 extension EventFeed {
@@ -34,12 +35,14 @@ extension EventFeed {
         }
     }
 
-    /// The stream's message for a stored event: its payload, with the cursor, type and time the outbox gave it.
+    /// The stream's message for a stored event: its payload, with the cursor, type, time and trace the outbox
+    /// kept for it.
     public static func message<Event: WatchedEvent>(from event: OutboxEvent) throws -> Event {
         var message = try Event(serializedBytes: event.payload)
         message.cursor = event.cursor
         message.type = event.type
         message.occurredAt = Kindred_Common_V1_Timestamp(event.occurredAt)
+        message.traceparent = event.traceparent
         return message
     }
 }

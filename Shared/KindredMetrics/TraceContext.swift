@@ -31,6 +31,13 @@ public struct TraceContext: Sendable, Hashable {
         TraceContext(traceHigh: traceHigh, traceLow: traceLow, spanID: TraceIDs.nextSpan(), flags: flags)
     }
 
+    /// The work that follows `traceparent` (a call's header, a consumed event's): a new span in its trace, or
+    /// a new trace when there is none or it is malformed.
+    public static func continuing(_ traceparent: String?) -> TraceContext {
+        guard let traceparent, let parent = TraceContext(traceparent: traceparent) else { return .start() }
+        return parent.child()
+    }
+
     /// The trace id as 32 lowercase hex digits, as logs and tracing back ends show it.
     public var traceID: String { String(decoding: hex(traceHigh) + hex(traceLow), as: UTF8.self) }
 

@@ -53,8 +53,7 @@ final class ServerCall: @unchecked Sendable {
 
     /// This hop of the caller's trace (a new span of its `traceparent`), or a new trace when the caller sent
     /// none or a malformed one. Read on the loop only.
-    lazy var trace: TraceContext =
-        head.metadata["traceparent"].flatMap(TraceContext.init(traceparent:))?.child() ?? .start()
+    lazy var trace: TraceContext = .continuing(head.metadata["traceparent"])
 
     var requestID: String {
         head.metadata["x-request-id"] ?? "\(core.requestIDPrefix)-\(loop.index)-\(requestNumber)"

@@ -28,6 +28,7 @@ try await MigrationRunner(
     schema: schema,
     migrations: [
         EventOutbox.migration(schema: schema, version: 1), EventCursors.migration(schema: schema, version: 2),
+        OutboxTraceparent(EventOutbox(schema: schema)).migration(version: 3),
     ]
 ).migrate(pool)
 try await pool.query(

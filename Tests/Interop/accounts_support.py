@@ -22,11 +22,11 @@ def person():
     return name, f"{name}@example.com"
 
 
-def register(identity, username, email, born=(1990, 4, 12)):
+def register(identity, username, email, born=(1990, 4, 12), metadata=None):
     request = identity_pb2.RegisterAccountRequest(
         request_id=str(uuid.uuid4()), email=email, username=username, password=PASSWORD,
         date_of_birth=date_pb2.Date(year=born[0], month=born[1], day=born[2]))
-    return identity.RegisterAccount(request, timeout=10).account
+    return identity.RegisterAccount(request, metadata=metadata, timeout=10).account
 
 
 def service_token(identity):

@@ -1,11 +1,13 @@
 """Metrics and traces (issue 19): each service's /metrics moves as calls are made, and a trace id a client
-sends in `traceparent` is in the log lines of every service the call touched.
+sends in `traceparent` is in the log lines of every service the call touched, the consumers of the events it
+wrote included.
 
 Tests/run starts every service with --metrics-listen and names the addresses in KINDRED_INTEROP_METRICS
 ("identity=HOST:PORT,..."), and the directory of the services' logs (kindred-<name>.log, one JSON object a
 line) in KINDRED_INTEROP_LOG_DIR.
 """
 
+import datetime
 import json
 import os
 import pathlib
@@ -17,6 +19,7 @@ import urllib.request
 import grpc
 import pytest
 
+from accounts_support import register
 from family_support import signed_up
 from grpc.health.v1 import health_pb2, health_pb2_grpc
 from kindred.family.v1 import family_pb2
@@ -129,6 +132,28 @@ def test_a_callers_trace_reaches_every_service_the_call_touches(identity, family
     assert identity_lines, f"no identity log line carries trace {trace_id}"
     spans = {line["span_id"] for line in identity_lines}
     assert not spans & {parent, served[0]["span_id"]}
+
+
+def test_the_consumers_of_an_event_handle_it_in_the_trace_that_wrote_it(identity):
+    trace_id = secrets.token_hex(16)
+    parent = secrets.token_hex(8)
+    name = f"trace_{secrets.token_hex(6)}"
+    # A minor, so that family's handler of user.registered has something to do (the parental controls).
+    register(identity, name, f"{name}@example.com", born=(datetime.date.today().year - 14, 1, 1),
+             metadata=[("traceparent", f"00-{trace_id}-{parent}-01")])
+
+    rpc = "/kindred.identity.v1.IdentityService/RegisterAccount"
+    served = [line for line in log_lines_with("identity", trace_id) if line.get("rpc") == rpc]
+    assert served, f"no identity log line of {rpc} carries trace {trace_id}"
+
+    # Each consumer of identity's events logs the handling of user.registered in that trace, in a span of
+    # its own: neither the caller's nor identity's (the writer's span is the event's parent).
+    for consumer in ("family", "social", "gamification"):
+        handled = [line for line in log_lines_with(consumer, trace_id)
+                   if line.get("message") == "handling event" and line.get("event_source") == "identity"]
+        assert handled, f"{consumer} handled no identity event in trace {trace_id}"
+        assert all(line["trace_id"] == trace_id for line in handled)
+        assert not {line["span_id"] for line in handled} & {parent, served[0]["span_id"]}
 
 
 def test_a_malformed_traceparent_starts_a_new_trace(identity, family):

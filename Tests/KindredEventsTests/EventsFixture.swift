@@ -35,6 +35,7 @@ struct EventsFixture {
                 migrations: [
                     EventOutbox.migration(schema: schema, version: 1),
                     EventCursors.migration(schema: schema, version: 2),
+                    OutboxTraceparent(EventOutbox(schema: schema)).migration(version: 3),
                 ]
             ).migrate(pool)
             let value = try await body(

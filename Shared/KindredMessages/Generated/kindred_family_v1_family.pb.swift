@@ -1908,6 +1908,9 @@ public struct Kindred_Family_V1_Event: ProtoMessage {
     public var cursor: Int64 = 0
     public var type: String = ""
     public var occurredAt: Kindred_Common_V1_Timestamp? = nil
+    /// The W3C traceparent of the call that wrote the event (its span is the parent of the consumer's);
+    /// empty when the event was written outside a trace.
+    public var traceparent: String = ""
     /// The `payload` oneof: at most one of its fields is set.
     public var payload: OneOf_Payload? = nil
 
@@ -1935,11 +1938,13 @@ public struct Kindred_Family_V1_Event: ProtoMessage {
         cursor: Int64 = 0,
         type: String = "",
         occurredAt: Kindred_Common_V1_Timestamp? = nil,
+        traceparent: String = "",
         payload: OneOf_Payload? = nil
     ) {
         self.cursor = cursor
         self.type = type
         self.occurredAt = occurredAt
+        self.traceparent = traceparent
         self.payload = payload
     }
 

@@ -711,6 +711,7 @@ extension Kindred_Gamification_V1_Event: CMessageBridge {
         self.cursor = m.pointee.cursor
         self.type = CRead.string(m.pointee.type)
         self.occurredAt = m.pointee.occurred_at.map { Kindred_Common_V1_Timestamp(c: $0) }
+        self.traceparent = CRead.string(m.pointee.traceparent)
         switch m.pointee.payload_case.rawValue {
         case 10: self.payload = m.pointee.coins_changed.map { .coinsChanged(Kindred_Gamification_V1_CoinsChanged(c: $0)) }
         case 11: self.payload = m.pointee.badge_earned.map { .badgeEarned(Kindred_Gamification_V1_BadgeEarned(c: $0)) }
@@ -724,6 +725,7 @@ extension Kindred_Gamification_V1_Event: CMessageBridge {
         c.pointee.cursor = self.cursor
         c.pointee.type = try arena.string(self.type, field: "type")
         c.pointee.occurred_at = try arena.optionalMessage(self.occurredAt, field: "occurred_at")
+        c.pointee.traceparent = try arena.string(self.traceparent, field: "traceparent")
         switch self.payload {
         case .coinsChanged(let value)?:
             c.pointee.payload_case = CWrite.oneofCase(10)

@@ -676,6 +676,7 @@ extension Kindred_Identity_V1_Event: CMessageBridge {
         self.cursor = m.pointee.cursor
         self.type = CRead.string(m.pointee.type)
         self.occurredAt = m.pointee.occurred_at.map { Kindred_Common_V1_Timestamp(c: $0) }
+        self.traceparent = CRead.string(m.pointee.traceparent)
         switch m.pointee.payload_case.rawValue {
         case 10: self.payload = m.pointee.user_registered.map { .userRegistered(Kindred_Identity_V1_UserRegistered(c: $0)) }
         case 11: self.payload = m.pointee.user_email_verified.map { .userEmailVerified(Kindred_Identity_V1_UserEmailVerified(c: $0)) }
@@ -689,6 +690,7 @@ extension Kindred_Identity_V1_Event: CMessageBridge {
         c.pointee.cursor = self.cursor
         c.pointee.type = try arena.string(self.type, field: "type")
         c.pointee.occurred_at = try arena.optionalMessage(self.occurredAt, field: "occurred_at")
+        c.pointee.traceparent = try arena.string(self.traceparent, field: "traceparent")
         switch self.payload {
         case .userRegistered(let value)?:
             c.pointee.payload_case = CWrite.oneofCase(10)

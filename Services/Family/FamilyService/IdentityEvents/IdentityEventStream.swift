@@ -2,6 +2,7 @@ import KindredAPI
 import KindredEvents
 import KindredHandlers
 import KindredMessages
+import KindredMetrics
 import KindredRPC
 import KindredRuntime
 
@@ -12,6 +13,7 @@ struct ReceivedIdentityEvent: SequencedEvent {
     var account: Kindred_Identity_V1_Account? = nil
 
     var cursor: Int64 { event.cursor }
+    var traceparent: String { event.traceparent }
 }
 
 /// Identity's `WatchEvents` after a cursor (see `ServiceCallStream`), each event with what its handler needs
@@ -41,7 +43,11 @@ struct IdentityEventStream: AsyncSequence, Sendable {
             else {
                 return ReceivedIdentityEvent(event: event)
             }
-            return ReceivedIdentityEvent(event: event, account: try await identity.knownAccount(user))
+            // Asked in the event's trace, as the handler will be.
+            let account = try await TraceContext.$current.withValue(.continuing(event.traceparent)) {
+                try await identity.knownAccount(user)
+            }
+            return ReceivedIdentityEvent(event: event, account: account)
         }
     }
 }

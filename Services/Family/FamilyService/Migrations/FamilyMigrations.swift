@@ -28,5 +28,6 @@ enum FamilyMigrations {
         DailyJob.migration(schema: "family", version: 20),
         v21SealGuardianPins,
         v22SealBabyDetails,
+        OutboxTraceparent(FamilyEvents.outbox, BabyActivityFeed.outbox).migration(version: 23),
     ]
 }

@@ -69,6 +69,8 @@ struct AddressedAlert: SequencedEvent {
     let minorName: String
     /// Guardian id → email address; a guardian identity no longer knows gets no mail.
     let emails: [UserID: String]
+    /// The social event's trace, which the handler continues.
+    var traceparent = ""
 }
 
 extension GuardianAlert {

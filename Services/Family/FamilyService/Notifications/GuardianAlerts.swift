@@ -31,14 +31,17 @@ struct GuardianAlerts: Sendable {
     func address(_ event: Kindred_Social_V1_Event) async throws -> AddressedAlert {
         guard let alert = GuardianAlert(event, receivedAt: clock.now) else {
             logger.debug("social event raises no alert", metadata: ["type": "\(event.type)"])
-            return AddressedAlert(cursor: event.cursor, alert: nil, minorName: "", emails: [:])
+            return AddressedAlert(
+                cursor: event.cursor, alert: nil, minorName: "", emails: [:], traceparent: event.traceparent)
         }
         var emails: [UserID: String] = [:]
         for guardian in try await GuardianLinkStore.guardianIDs(ofMinor: alert.minorID, on: database) {
             emails[guardian] = try await identity.knownAccount(guardian)?.email
         }
         let minorName = try await identity.knownAccount(alert.minorID)?.username ?? Self.unknownMinorName
-        return AddressedAlert(cursor: event.cursor, alert: alert, minorName: minorName, emails: emails)
+        return AddressedAlert(
+            cursor: event.cursor, alert: alert, minorName: minorName, emails: emails,
+            traceparent: event.traceparent)
     }
 
     /// Applies `addressed` inside the consumer's transaction: records the activity, then alerts the guardians

@@ -1,6 +1,7 @@
 import KindredAPI
 import KindredEvents
 import KindredMessages
+import KindredMetrics
 import KindredRPC
 import KindredRuntime
 
@@ -22,7 +23,10 @@ struct SocialEventStream: AsyncSequence, Sendable {
 
         mutating func next() async throws -> AddressedAlert? {
             guard let event = try await events.next() else { return nil }
-            return try await alerts.address(event)
+            // Addressed in the event's trace, as the handler will be: identity's lines carry it too.
+            return try await TraceContext.$current.withValue(.continuing(event.traceparent)) {
+                try await alerts.address(event)
+            }
         }
     }
 }

@@ -14,5 +14,6 @@ enum SocialMigrations {
         EventCursors.migration(schema: "social", version: 8),
         v9CreateFeedInvitations,
         v10SealMessageBodies,
+        OutboxTraceparent(SocialEvents.outbox).migration(version: 11),
     ]
 }

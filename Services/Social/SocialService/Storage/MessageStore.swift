@@ -1,3 +1,4 @@
+import KindredEvents
 import KindredHandlers
 import KindredPostgres
 
@@ -24,6 +25,8 @@ enum MessageStore {
         )
         let (first, second) = sender < recipient ? (sender, recipient) : (recipient, sender)
         let sealed = bodies.seal(message.body, of: id)
+        // Rendered only for a send that may open a conversation: other sends bind a NULL.
+        let trace = newContact == nil ? nil : EventOutbox.writersTraceparent
         let rows = try await db.query(
             """
             WITH sides AS (
@@ -46,8 +49,8 @@ enum MessageStore {
                 FROM sides s, inbox WHERE s.user_id = \(recipient)::uuid
                 RETURNING conversation_id),
             contact AS (
-                INSERT INTO social.event_outbox (type, payload)
-                SELECT 'message.new_contact', \(newContact)::bytea FROM sides s
+                INSERT INTO social.event_outbox (type, payload, traceparent)
+                SELECT 'message.new_contact', \(newContact)::bytea, \(trace)::text FROM sides s
                 WHERE s.user_id = \(recipient)::uuid AND s.opened AND \(newContact)::bytea IS NOT NULL)
             SELECT conversation_id::text FROM sent
             """)

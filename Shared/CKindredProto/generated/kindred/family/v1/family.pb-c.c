@@ -6303,7 +6303,7 @@ const ProtobufCMessageDescriptor kindred__family__v1__watch_events_request__desc
   (ProtobufCMessageInit) kindred__family__v1__watch_events_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor kindred__family__v1__event__field_descriptors[12] =
+static const ProtobufCFieldDescriptor kindred__family__v1__event__field_descriptors[13] =
 {
   {
     "cursor",
@@ -6338,6 +6338,18 @@ static const ProtobufCFieldDescriptor kindred__family__v1__event__field_descript
     offsetof(Kindred__Family__V1__Event, occurred_at),
     &kindred__common__v1__timestamp__descriptor,
     NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "traceparent",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Family__V1__Event, traceparent),
+    NULL,
+    &protobuf_c_empty_string,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -6451,25 +6463,26 @@ static const ProtobufCFieldDescriptor kindred__family__v1__event__field_descript
   },
 };
 static const unsigned kindred__family__v1__event__field_indices_by_name[] = {
-  3,   /* field[3] = approval_decided */
-  11,   /* field[11] = baby_arrived */
-  5,   /* field[5] = calendar_rsvp_changed */
-  7,   /* field[7] = comment_added */
+  4,   /* field[4] = approval_decided */
+  12,   /* field[12] = baby_arrived */
+  6,   /* field[6] = calendar_rsvp_changed */
+  8,   /* field[8] = comment_added */
   0,   /* field[0] = cursor */
   2,   /* field[2] = occurred_at */
-  4,   /* field[4] = parental_controls_changed */
-  9,   /* field[9] = photo_squished */
-  10,   /* field[10] = photo_unsquished */
-  8,   /* field[8] = registry_purchase_undone */
-  6,   /* field[6] = registry_purchased */
+  5,   /* field[5] = parental_controls_changed */
+  10,   /* field[10] = photo_squished */
+  11,   /* field[11] = photo_unsquished */
+  9,   /* field[9] = registry_purchase_undone */
+  7,   /* field[7] = registry_purchased */
+  3,   /* field[3] = traceparent */
   1,   /* field[1] = type */
 };
 static const ProtobufCIntRange kindred__family__v1__event__number_ranges[3 + 1] =
 {
   { 1, 0 },
-  { 10, 3 },
-  { 20, 5 },
-  { 0, 12 }
+  { 10, 4 },
+  { 20, 6 },
+  { 0, 13 }
 };
 const ProtobufCMessageDescriptor kindred__family__v1__event__descriptor =
 {
@@ -6479,7 +6492,7 @@ const ProtobufCMessageDescriptor kindred__family__v1__event__descriptor =
   "Kindred__Family__V1__Event",
   "kindred.family.v1",
   sizeof(Kindred__Family__V1__Event),
-  12,
+  13,
   kindred__family__v1__event__field_descriptors,
   kindred__family__v1__event__field_indices_by_name,
   3,  kindred__family__v1__event__number_ranges,

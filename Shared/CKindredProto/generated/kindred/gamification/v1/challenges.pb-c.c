@@ -3966,7 +3966,7 @@ const ProtobufCMessageDescriptor kindred__gamification__v1__watch_events_request
   (ProtobufCMessageInit) kindred__gamification__v1__watch_events_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor kindred__gamification__v1__event__field_descriptors[7] =
+static const ProtobufCFieldDescriptor kindred__gamification__v1__event__field_descriptors[8] =
 {
   {
     "cursor",
@@ -4001,6 +4001,18 @@ static const ProtobufCFieldDescriptor kindred__gamification__v1__event__field_de
     offsetof(Kindred__Gamification__V1__Event, occurred_at),
     &kindred__common__v1__timestamp__descriptor,
     NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "traceparent",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Gamification__V1__Event, traceparent),
+    NULL,
+    &protobuf_c_empty_string,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -4054,20 +4066,21 @@ static const ProtobufCFieldDescriptor kindred__gamification__v1__event__field_de
   },
 };
 static const unsigned kindred__gamification__v1__event__field_indices_by_name[] = {
-  6,   /* field[6] = baby_name_liked */
-  4,   /* field[4] = badge_earned */
-  5,   /* field[5] = challenge_finished */
-  3,   /* field[3] = coins_changed */
+  7,   /* field[7] = baby_name_liked */
+  5,   /* field[5] = badge_earned */
+  6,   /* field[6] = challenge_finished */
+  4,   /* field[4] = coins_changed */
   0,   /* field[0] = cursor */
   2,   /* field[2] = occurred_at */
+  3,   /* field[3] = traceparent */
   1,   /* field[1] = type */
 };
 static const ProtobufCIntRange kindred__gamification__v1__event__number_ranges[3 + 1] =
 {
   { 1, 0 },
-  { 10, 3 },
-  { 20, 6 },
-  { 0, 7 }
+  { 10, 4 },
+  { 20, 7 },
+  { 0, 8 }
 };
 const ProtobufCMessageDescriptor kindred__gamification__v1__event__descriptor =
 {
@@ -4077,7 +4090,7 @@ const ProtobufCMessageDescriptor kindred__gamification__v1__event__descriptor =
   "Kindred__Gamification__V1__Event",
   "kindred.gamification.v1",
   sizeof(Kindred__Gamification__V1__Event),
-  7,
+  8,
   kindred__gamification__v1__event__field_descriptors,
   kindred__gamification__v1__event__field_indices_by_name,
   3,  kindred__gamification__v1__event__number_ranges,

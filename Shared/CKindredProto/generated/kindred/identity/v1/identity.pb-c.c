@@ -3975,7 +3975,7 @@ const ProtobufCMessageDescriptor kindred__identity__v1__watch_events_request__de
   (ProtobufCMessageInit) kindred__identity__v1__watch_events_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor kindred__identity__v1__event__field_descriptors[7] =
+static const ProtobufCFieldDescriptor kindred__identity__v1__event__field_descriptors[8] =
 {
   {
     "cursor",
@@ -4010,6 +4010,18 @@ static const ProtobufCFieldDescriptor kindred__identity__v1__event__field_descri
     offsetof(Kindred__Identity__V1__Event, occurred_at),
     &kindred__common__v1__timestamp__descriptor,
     NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "traceparent",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Identity__V1__Event, traceparent),
+    NULL,
+    &protobuf_c_empty_string,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -4065,17 +4077,18 @@ static const ProtobufCFieldDescriptor kindred__identity__v1__event__field_descri
 static const unsigned kindred__identity__v1__event__field_indices_by_name[] = {
   0,   /* field[0] = cursor */
   2,   /* field[2] = occurred_at */
+  3,   /* field[3] = traceparent */
   1,   /* field[1] = type */
-  5,   /* field[5] = user_came_of_age */
-  6,   /* field[6] = user_deleted */
-  4,   /* field[4] = user_email_verified */
-  3,   /* field[3] = user_registered */
+  6,   /* field[6] = user_came_of_age */
+  7,   /* field[7] = user_deleted */
+  5,   /* field[5] = user_email_verified */
+  4,   /* field[4] = user_registered */
 };
 static const ProtobufCIntRange kindred__identity__v1__event__number_ranges[2 + 1] =
 {
   { 1, 0 },
-  { 10, 3 },
-  { 0, 7 }
+  { 10, 4 },
+  { 0, 8 }
 };
 const ProtobufCMessageDescriptor kindred__identity__v1__event__descriptor =
 {
@@ -4085,7 +4098,7 @@ const ProtobufCMessageDescriptor kindred__identity__v1__event__descriptor =
   "Kindred__Identity__V1__Event",
   "kindred.identity.v1",
   sizeof(Kindred__Identity__V1__Event),
-  7,
+  8,
   kindred__identity__v1__event__field_descriptors,
   kindred__identity__v1__event__field_indices_by_name,
   2,  kindred__identity__v1__event__number_ranges,

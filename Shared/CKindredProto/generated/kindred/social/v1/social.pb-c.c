@@ -6516,7 +6516,7 @@ const ProtobufCMessageDescriptor kindred__social__v1__watch_events_request__desc
   (ProtobufCMessageInit) kindred__social__v1__watch_events_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor kindred__social__v1__event__field_descriptors[6] =
+static const ProtobufCFieldDescriptor kindred__social__v1__event__field_descriptors[7] =
 {
   {
     "cursor",
@@ -6551,6 +6551,18 @@ static const ProtobufCFieldDescriptor kindred__social__v1__event__field_descript
     offsetof(Kindred__Social__V1__Event, occurred_at),
     &kindred__common__v1__timestamp__descriptor,
     NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "traceparent",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Social__V1__Event, traceparent),
+    NULL,
+    &protobuf_c_empty_string,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -6592,18 +6604,19 @@ static const ProtobufCFieldDescriptor kindred__social__v1__event__field_descript
   },
 };
 static const unsigned kindred__social__v1__event__field_indices_by_name[] = {
-  5,   /* field[5] = content_reported */
+  6,   /* field[6] = content_reported */
   0,   /* field[0] = cursor */
-  4,   /* field[4] = event_joined */
-  3,   /* field[3] = message_new_contact */
+  5,   /* field[5] = event_joined */
+  4,   /* field[4] = message_new_contact */
   2,   /* field[2] = occurred_at */
+  3,   /* field[3] = traceparent */
   1,   /* field[1] = type */
 };
 static const ProtobufCIntRange kindred__social__v1__event__number_ranges[2 + 1] =
 {
   { 1, 0 },
-  { 10, 3 },
-  { 0, 6 }
+  { 10, 4 },
+  { 0, 7 }
 };
 const ProtobufCMessageDescriptor kindred__social__v1__event__descriptor =
 {
@@ -6613,7 +6626,7 @@ const ProtobufCMessageDescriptor kindred__social__v1__event__descriptor =
   "Kindred__Social__V1__Event",
   "kindred.social.v1",
   sizeof(Kindred__Social__V1__Event),
-  6,
+  7,
   kindred__social__v1__event__field_descriptors,
   kindred__social__v1__event__field_indices_by_name,
   2,  kindred__social__v1__event__number_ranges,

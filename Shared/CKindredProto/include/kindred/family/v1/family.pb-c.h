@@ -1028,6 +1028,11 @@ struct  Kindred__Family__V1__Event
   int64_t cursor;
   char *type;
   Kindred__Common__V1__Timestamp *occurred_at;
+  /*
+   * The W3C traceparent of the call that wrote the event (its span is the parent of the consumer's);
+   * empty when the event was written outside a trace.
+   */
+  char *traceparent;
   Kindred__Family__V1__Event__PayloadCase payload_case;
   union {
     Kindred__Family__V1__ApprovalDecided *approval_decided;
@@ -1055,7 +1060,7 @@ struct  Kindred__Family__V1__Event
 };
 #define KINDRED__FAMILY__V1__EVENT__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&kindred__family__v1__event__descriptor) \
-    , 0, (char *)protobuf_c_empty_string, NULL, KINDRED__FAMILY__V1__EVENT__PAYLOAD__NOT_SET, {0} }
+    , 0, (char *)protobuf_c_empty_string, NULL, (char *)protobuf_c_empty_string, KINDRED__FAMILY__V1__EVENT__PAYLOAD__NOT_SET, {0} }
 
 
 struct  Kindred__Family__V1__ApprovalDecided
