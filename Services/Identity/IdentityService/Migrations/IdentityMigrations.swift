@@ -10,5 +10,6 @@ enum IdentityMigrations {
         MailOutbox(schema: "identity").migration(version: 3),
         EventOutbox.migration(schema: "identity", version: 4),
         v5AddDeviceModeChains,
+        v6SealDatesOfBirth,
     ]
 }
