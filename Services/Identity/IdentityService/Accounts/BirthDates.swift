@@ -48,12 +48,6 @@ struct StoredBirthDate: Sendable, Equatable {
     let plain: String?
     let sealed: [UInt8]?
 
-    /// The pair in `row`'s columns `plain` (selected as `::text`) and `sealed`.
-    init(_ row: PostgresRow, plain: Int, sealed: Int) throws {
-        self.plain = try row.decode(String?.self, column: plain)
-        self.sealed = try row.decode([UInt8]?.self, column: sealed)
-    }
-
     /// Whether the row holds no date (an email token other than a date-of-birth confirmation).
     var isEmpty: Bool { plain == nil && sealed == nil }
 

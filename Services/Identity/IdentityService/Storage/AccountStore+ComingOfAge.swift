@@ -78,8 +78,8 @@ extension AccountStore {
     }
 
     private static func minor(_ row: PostgresRow) throws -> Minor {
-        let (id, band) = try row.decode((UserID, String).self)
+        let (id, band, birth, sealedBirth) = try row.decode((UserID, String, String?, [UInt8]?).self)
         return Minor(
-            id: id, band: try value(band, row: id), dateOfBirth: try StoredBirthDate(row, plain: 2, sealed: 3))
+            id: id, band: try value(band, row: id), dateOfBirth: StoredBirthDate(plain: birth, sealed: sealedBirth))
     }
 }

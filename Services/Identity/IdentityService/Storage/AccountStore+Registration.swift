@@ -55,10 +55,11 @@ extension AccountStore {
             FROM identity.accounts WHERE registration_request_id = \(requestID)
             """)
         guard let row = rows.first else { return nil }
-        let (id, username, email, hash) = try row.decode((UserID, String, String, String).self)
+        let (id, username, email, hash, birth, sealedBirth) = try row.decode(
+            (UserID, String, String, String, String?, [UInt8]?).self)
         return Registration(
             id: id, username: username, email: email,
-            dateOfBirth: try dates.open(StoredBirthDate(row, plain: 4, sealed: 5), at: .account(id)),
+            dateOfBirth: try dates.open(StoredBirthDate(plain: birth, sealed: sealedBirth), at: .account(id)),
             passwordHash: hash)
     }
 

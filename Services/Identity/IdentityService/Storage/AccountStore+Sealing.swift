@@ -15,7 +15,8 @@ extension AccountStore {
             ORDER BY id LIMIT \(limit)
             """)
         let dates = try rows.map { row in
-            (key: try row.decode(UserID.self, column: 0), stored: try StoredBirthDate(row, plain: 1, sealed: 2))
+            let (id, plain, sealed) = try row.decode((UserID, String?, [UInt8]?).self)
+            return (key: id, stored: StoredBirthDate(plain: plain, sealed: sealed))
         }
         return (dates, dates.count < limit ? nil : dates.last?.key)
     }

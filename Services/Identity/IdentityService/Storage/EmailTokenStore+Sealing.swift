@@ -16,7 +16,8 @@ extension EmailTokenStore {
             ORDER BY token_hash LIMIT \(limit)
             """)
         let dates = try rows.map { row in
-            (key: try row.decode([UInt8].self, column: 0), stored: try StoredBirthDate(row, plain: 1, sealed: 2))
+            let (hash, plain, sealed) = try row.decode(([UInt8], String?, [UInt8]?).self)
+            return (key: hash, stored: StoredBirthDate(plain: plain, sealed: sealed))
         }
         return (dates, dates.count < limit ? nil : dates.last?.key)
     }

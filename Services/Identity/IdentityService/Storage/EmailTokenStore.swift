@@ -92,9 +92,9 @@ enum EmailTokenStore {
             RETURNING account_id::text, new_date_of_birth::text, new_date_of_birth_sealed
             """)
         guard let row = rows.first else { return try await refusal(of: token, for: purpose, on: db) }
-        let newDate = try StoredBirthDate(row, plain: 1, sealed: 2)
-        return .redeemed(
-            accountID: try row.decode(UserID.self, column: 0), newDateOfBirth: newDate.isEmpty ? nil : newDate)
+        let (accountID, plain, sealed) = try row.decode((UserID, String?, [UInt8]?).self)
+        let newDate = StoredBirthDate(plain: plain, sealed: sealed)
+        return .redeemed(accountID: accountID, newDateOfBirth: newDate.isEmpty ? nil : newDate)
     }
 
     /// The account `token` was mailed to, if it is unused and unexpired at `now`; the token stays usable.
