@@ -17,7 +17,7 @@ struct BirthDateSealingTests {
                 let me = try await server.client.getMe(
                     Kindred_Identity_V1_GetMeRequest(),
                     options: IdentityTestServer.bearer(TestCallers.token(account.id.description)))
-                #expect(me.account.dateOfBirth == Kindred_Common_V1_Date(year: 1987, month: 11, day: 23))
+                #expect(me.account?.dateOfBirth == Kindred_Common_V1_Date(year: 1987, month: 11, day: 23))
 
                 let stored = try await pool.query(
                     """
