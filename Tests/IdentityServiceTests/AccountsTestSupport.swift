@@ -27,6 +27,8 @@ extension TestClock {
 /// settings are what sign-in on the same database needs to share its lockout (`AccountSignInTests`).
 struct TestAccounts {
     static let mail = IdentityMail(links: LinkBase("https://kindred.test/app")!)
+    /// Dates of birth sealed under the tests' data keys: "test-2" seals, "test-1" still opens.
+    static let birthDates = BirthDates(cipher: TestDataKeys.cipher)
 
     let pool: PostgresPool
     let clock: TestClock
@@ -43,7 +45,7 @@ struct TestAccounts {
         accounts = Accounts(
             database: pool, passwords: passwords,
             lockout: SignInLockout(database: pool, secret: settings.secret), clock: clock.wallClock,
-            mail: Self.mail, logger: IdentityTestDatabase.logger)
+            mail: Self.mail, birthDates: Self.birthDates, logger: IdentityTestDatabase.logger)
     }
 
     /// A registration request that passes every check; change what a test is about.

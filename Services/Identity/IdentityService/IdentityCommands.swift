@@ -2,9 +2,18 @@ import FoundationEssentials
 import KindredAuth
 import KindredRuntime
 
-/// `kindred-identity keys rotate` and `kindred-identity clients hash-secret`.
+/// `kindred-identity keys rotate`, `kindred-identity keys rotate-data` and `kindred-identity clients hash-secret`.
 enum IdentityCommands {
-    static let all = [rotateKeys, hashSecret]
+    static let all = [rotateKeys, rotateData, hashSecret]
+
+    /// Seals every date of birth under the first data key; safe while instances serve.
+    static let rotateData = ServiceCommand.rotateData(service: "identity") { environment, cipher in
+        let dates = BirthDates(cipher: cipher)
+        return [
+            BirthDateRotation.accounts(database: environment.database, dates: dates),
+            BirthDateRotation.emailTokens(database: environment.database, dates: dates),
+        ]
+    }
 
     /// Makes a new signing key the signer; running instances pick it up within 30 seconds, and the old key
     /// keeps verifying until every token it signed has expired.

@@ -29,7 +29,10 @@ public enum IdentityService {
                     logger: environment.logger)
                 let accounts = Accounts(
                     database: environment.database, passwords: passwords, lockout: credentials.signIn.lockout,
-                    clock: .system, mail: settings.mail, logger: environment.logger)
+                    clock: .system, mail: settings.mail,
+                    birthDates: BirthDates(
+                        cipher: try FieldCipher.configured(for: "identity", in: ProcessInfo.processInfo.environment)),
+                    logger: environment.logger)
                 startBackgroundWork(environment, credentials: credentials, accounts: accounts)
                 let events = try EventFeed(
                     outbox: accounts.events, pool: environment.database, logger: environment.logger)

@@ -22,12 +22,12 @@ extension Accounts {
         guard AgePolicy.band(bornOn: newDate, on: today) != nil else { throw IdentityError.ageBelowMinimum }
         try await confirmPassword(password, accountID: accountID)
         try await database.transaction { tx in
-            guard let account = try await AccountStore.account(id: accountID, now: now, on: tx) else {
+            guard let account = try await AccountStore.addressee(id: accountID, on: tx) else {
                 throw IdentityError.noAccount
             }
             try await EmailTokenStore.retire(.confirmDateOfBirth, accountID: accountID, now: now, on: tx)
-            let token = try await EmailTokenStore.issue(
-                .confirmDateOfBirth, accountID: accountID, newDateOfBirth: newDate, now: now,
+            let token = try await EmailTokenStore.issueDateOfBirthConfirmation(
+                accountID: accountID, newDate: newDate, dates: birthDates, now: now,
                 lifetime: Self.emailTokenLifetime, on: tx)
             try await mail.send(
                 mail.dateOfBirthConfirmation(
@@ -42,18 +42,19 @@ extension Accounts {
         try FieldViolations.require(["token": text])
         let now = clock.now
         let outcome: Result<TokenClaims.AgeBand, RPCError> = try await database.transaction { tx in
-            let redemption = try await EmailTokenStore.redeem(
-                OpaqueToken(text: text), for: .confirmDateOfBirth, now: now, on: tx)
-            guard case .redeemed(let accountID, let newDate?) = redemption else {
+            let token = OpaqueToken(text: text)
+            let redemption = try await EmailTokenStore.redeem(token, for: .confirmDateOfBirth, now: now, on: tx)
+            guard case .redeemed(let accountID, let stored?) = redemption else {
                 return .failure(IdentityError.linkRefused(redemption, link: "confirmation"))
             }
+            let newDate = try birthDates.open(stored, at: .emailToken(tokenHash: token.storageHash))
             // Ages only grow, so a date accepted when the change was requested is still old enough.
             guard let band = AgePolicy.band(bornOn: newDate, on: CalendarDate(utcDayOf: now)) else {
                 return .failure(IdentityError.ageBelowMinimum)
             }
             guard
                 let before = try await AccountStore.changeDateOfBirth(
-                    id: accountID, to: newDate, band: band, now: now, on: tx)
+                    id: accountID, to: newDate, band: band, now: now, dates: birthDates, on: tx)
             else { return .failure(IdentityError.noAccount) }
             if before.isMinor && !band.isMinor { try await emit(.cameOfAge(userID: accountID), in: tx) }
             return .success(band)

@@ -14,7 +14,8 @@ extension Accounts {
     /// The caller's own account.
     func me(_ caller: Caller) async throws -> AccountRecord {
         guard let accountID = caller.accountUserID,
-            let account = try await AccountStore.account(id: accountID, now: clock.now, on: database)
+            let account = try await AccountStore.account(
+                id: accountID, now: clock.now, dates: birthDates, on: database)
         else { throw IdentityError.noAccount }
         return account
     }
@@ -22,7 +23,10 @@ extension Accounts {
     /// Account `userID` as `caller` may see it: the owner's view for the owner, admins and services, the public
     /// view for everyone else.
     func account(_ userID: UserID, as caller: Caller) async throws -> View {
-        guard let account = try await AccountStore.account(id: userID, now: clock.now, on: database) else {
+        guard
+            let account = try await AccountStore.account(
+                id: userID, now: clock.now, dates: birthDates, on: database)
+        else {
             throw IdentityError.accountNotFound
         }
         return caller.accountUserID == userID || caller.isStaff ? .ownerView(account) : .publicView(account)

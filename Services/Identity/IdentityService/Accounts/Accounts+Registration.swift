@@ -25,7 +25,8 @@ extension Accounts {
             try await AccountStore.countRefusedRegistration(on: today, on: database)
             throw IdentityError.ageBelowMinimum
         }
-        if let earlier = try await AccountStore.registration(requestID: form.requestID, on: database) {
+        if let earlier = try await AccountStore.registration(
+            requestID: form.requestID, dates: birthDates, on: database) {
             return try await replay(earlier, of: form)
         }
         let account = AccountStore.NewAccount(
@@ -35,7 +36,8 @@ extension Accounts {
             requestID: form.requestID, now: now)
         if let created = try await create(account) { return created }
         // A unique key was taken. A concurrent retry of this very request may have won: answer as it did.
-        if let earlier = try await AccountStore.registration(requestID: form.requestID, on: database) {
+        if let earlier = try await AccountStore.registration(
+            requestID: form.requestID, dates: birthDates, on: database) {
             return try await replay(earlier, of: form)
         }
         let taken = try await AccountStore.taken(username: form.username, email: form.email, on: database)
@@ -48,7 +50,7 @@ extension Accounts {
     /// Inserts the account, its verification token and email, and `user.registered`; nil if a key is taken.
     private func create(_ account: AccountStore.NewAccount) async throws -> AccountRecord? {
         try await database.transaction { tx in
-            guard try await AccountStore.insert(account, on: tx) else { return nil }
+            guard try await AccountStore.insert(account, dates: birthDates, on: tx) else { return nil }
             let token = try await EmailTokenStore.issue(
                 .verifyEmail, accountID: account.id, now: account.now, lifetime: Self.emailTokenLifetime,
                 on: tx)
@@ -58,7 +60,7 @@ extension Accounts {
                 .registered(
                     userID: account.id, ageBand: account.ageBand, parentalControls: account.ageBand.isMinor),
                 in: tx)
-            return try await AccountStore.account(id: account.id, now: account.now, on: tx)
+            return try await AccountStore.account(id: account.id, now: account.now, dates: birthDates, on: tx)
         }
     }
 
@@ -71,7 +73,8 @@ extension Accounts {
             earlier.dateOfBirth == form.dateOfBirth,
             try await hashing({ try await passwords.verify(form.password, against: earlier.passwordHash) })
                 != .mismatch,
-            let account = try await AccountStore.account(id: earlier.id, now: clock.now, on: database)
+            let account = try await AccountStore.account(
+                id: earlier.id, now: clock.now, dates: birthDates, on: database)
         else { throw IdentityError.requestIDReused }
         return account
     }

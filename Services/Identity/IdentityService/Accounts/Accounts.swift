@@ -14,6 +14,8 @@ struct Accounts: Sendable {
     let lockout: SignInLockout
     let clock: WallClock
     let mail: IdentityMail
+    /// Identity's data keys over dates of birth: every date is sealed when written and opened when read.
+    let birthDates: BirthDates
     let logger: Logger
     let events = EventOutbox(schema: "identity")
 

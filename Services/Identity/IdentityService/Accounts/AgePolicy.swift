@@ -30,18 +30,16 @@ enum AgePolicy {
     static func band(bornOn birth: CalendarDate, on today: CalendarDate) -> TokenClaims.AgeBand? {
         band(forAge: age(bornOn: birth, on: today))
     }
-
-    /// The latest date of birth that is at least `age` years old on `today`: the same month and day `age`
-    /// years back, or 28 February when that day is a 29 February of a common year.
-    static func latestBirthDate(forAge age: Int, on today: CalendarDate) -> CalendarDate {
-        CalendarDate(year: today.year - age, month: today.month, day: today.day)
-            ?? CalendarDate(year: today.year - age, month: today.month, day: today.day - 1)!
-    }
 }
 
 extension TokenClaims.AgeBand {
     /// Minors' accounts start with their guardians' parental controls on; adults' have none.
     var isMinor: Bool { self != .adult }
+
+    /// Whether this band comes later in life than `other`: the only way the sweep moves anyone.
+    func isOlder(than other: Self) -> Bool {
+        Self.allCases.firstIndex(of: self)! > Self.allCases.firstIndex(of: other)!
+    }
 
     /// The wire enum.
     var proto: Kindred_Identity_V1_AgeBand {

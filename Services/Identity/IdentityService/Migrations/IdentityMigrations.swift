@@ -10,6 +10,7 @@ enum IdentityMigrations {
         MailOutbox(schema: "identity").migration(version: 3),
         EventOutbox.migration(schema: "identity", version: 4),
         v5AddDeviceModeChains,
+        v6SealDatesOfBirth,
         OutboxTraceparent(EventOutbox(schema: "identity")).migration(version: 7),
     ]
 }

@@ -32,7 +32,7 @@ struct PasswordResets: Sendable {
         guard
             let accountID = try await EmailTokenStore.liveAccount(
                 of: token, for: .resetPassword, now: now, on: database),
-            let account = try await AccountStore.account(id: accountID, now: now, on: database)
+            let account = try await AccountStore.addressee(id: accountID, on: database)
         else {
             let refusal = try await EmailTokenStore.refusal(of: token, for: .resetPassword, on: database)
             throw IdentityError.linkRefused(refusal, link: "password reset")

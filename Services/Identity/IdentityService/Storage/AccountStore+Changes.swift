@@ -15,17 +15,18 @@ extension AccountStore {
         return rows.affectedRows == 1
     }
 
-    /// Applies a confirmed date of birth: the band it gives today, assured now by a verified change. Parental
-    /// controls go off for an adult and on for an adult corrected to a minor; a minor who stays one keeps
-    /// what their family set, as the sweep does. Returns the band the account had before.
+    /// Applies a confirmed date of birth, sealed by `dates`: the band it gives today, assured now by a verified
+    /// change. Parental controls go off for an adult and on for an adult corrected to a minor; a minor who
+    /// stays one keeps what their family set, as the sweep does. Returns the band the account had before.
     static func changeDateOfBirth(
-        id: UserID, to dateOfBirth: CalendarDate, band: TokenClaims.AgeBand, now: Date,
+        id: UserID, to dateOfBirth: CalendarDate, band: TokenClaims.AgeBand, now: Date, dates: BirthDates,
         on db: some StatementRunner
     ) async throws -> TokenClaims.AgeBand? {
+        let sealedBirth = dates.seal(dateOfBirth, at: .account(id))
         // The self-join reads the row as it was before this UPDATE changed it.
         let rows = try await db.query(
             """
-            UPDATE identity.accounts new SET date_of_birth = \(dateOfBirth.description)::date,
+            UPDATE identity.accounts new SET date_of_birth = NULL, date_of_birth_sealed = \(sealedBirth)::bytea,
                 age_band = \(band.rawValue),
                 parental_controls = \(band.isMinor) AND (old.parental_controls OR old.age_band = '18+'),
                 age_assurance_method = 'verified_change', age_assured_at = \(now)

@@ -6,27 +6,28 @@ import KindredPostgres
 /// The SQL of `identity.accounts`: each function one statement, run on the pool or inside a transaction. The
 /// table's SQL lives in the `AccountStore+*.swift` files and nowhere else.
 enum AccountStore {
-    /// The owner's view of an account, with whether a date-of-birth change awaits confirmation at `now`.
-    static func account(id: UserID, now: Date, on db: some StatementRunner) async throws -> AccountRecord? {
+    /// The owner's view of an account, its date of birth opened by `dates`, with whether a date-of-birth change
+    /// awaits confirmation at `now`.
+    static func account(id: UserID, now: Date, dates: BirthDates, on db: some StatementRunner) async throws
+        -> AccountRecord?
+    {
         let rows = try await db.pureRead(
             """
             SELECT a.id::text, a.username, a.email, a.email_verified_at IS NOT NULL, a.date_of_birth::text,
                 a.age_band, a.parental_controls, a.role, a.created_at, a.age_assurance_method, a.age_assured_at,
                 EXISTS (SELECT 1 FROM identity.email_tokens t
                         WHERE t.account_id = a.id AND t.purpose = 'confirm_date_of_birth'
-                          AND t.used_at IS NULL AND t.expires_at > \(now))
+                          AND t.used_at IS NULL AND t.expires_at > \(now)),
+                a.date_of_birth_sealed
             FROM identity.accounts a WHERE a.id = \(id)
             """)
         guard let row = rows.first else { return nil }
         let columns = try row.decode(
-            (UserID, String, String, Bool, String, String, Bool, String, Date, String, Date, Bool).self)
-        guard let dateOfBirth = CalendarDate(iso: columns.4) else {
-            throw PostgresError(
-                kind: .decoding, message: "identity.accounts row \(id) has an unreadable date")
-        }
+            (UserID, String, String, Bool, String?, String, Bool, String, Date, String, Date, Bool, [UInt8]?).self)
         return AccountRecord(
             id: columns.0, username: columns.1, email: columns.2, emailVerified: columns.3,
-            dateOfBirth: dateOfBirth, ageBand: try value(columns.5, row: id), parentalControls: columns.6,
+            dateOfBirth: try dates.open(StoredBirthDate(plain: columns.4, sealed: columns.12), at: .account(id)),
+            ageBand: try value(columns.5, row: id), parentalControls: columns.6,
             role: try value(columns.7, row: id), createdAt: columns.8,
             ageAssurance: try value(columns.9, row: id), ageAssuredAt: columns.10,
             dateOfBirthChangePending: columns.11)
@@ -61,6 +62,16 @@ enum AccountStore {
         let emailVerified: Bool
     }
 
+    /// Account `id`'s addressee: what a mail to it needs, and nothing sealed.
+    static func addressee(id: UserID, on db: some StatementRunner) async throws -> Addressee? {
+        let rows = try await db.pureRead(
+            """
+            SELECT id::text, username, email, email_verified_at IS NOT NULL FROM identity.accounts
+            WHERE id = \(id)
+            """)
+        return try rows.first.map(addressee)
+    }
+
     /// The account registered under `email`, ignoring case.
     static func addressee(email: String, on db: some StatementRunner) async throws -> Addressee? {
         let rows = try await db.pureRead(
@@ -68,10 +79,12 @@ enum AccountStore {
             SELECT id::text, username, email, email_verified_at IS NOT NULL FROM identity.accounts
             WHERE lower(email) = lower(\(email))
             """)
-        return try rows.first.map { row in
-            let (id, username, address, verified) = try row.decode((UserID, String, String, Bool).self)
-            return Addressee(id: id, username: username, email: address, emailVerified: verified)
-        }
+        return try rows.first.map(addressee)
+    }
+
+    private static func addressee(_ row: PostgresRow) throws -> Addressee {
+        let (id, username, address, verified) = try row.decode((UserID, String, String, Bool).self)
+        return Addressee(id: id, username: username, email: address, emailVerified: verified)
     }
 
     /// A band, role or assurance method as the column holds it; a value the table's CHECK should have kept

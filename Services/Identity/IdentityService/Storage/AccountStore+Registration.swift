@@ -26,16 +26,18 @@ extension AccountStore {
         let passwordHash: String
     }
 
-    /// Inserts the account, self-declared and assured now, with parental controls on for a minor; returns
-    /// false, changing nothing, when the username, the email or the request id is taken (also by a concurrent
-    /// registration, which this statement waits for).
-    static func insert(_ account: NewAccount, on db: some StatementRunner) async throws -> Bool {
+    /// Inserts the account, its date of birth sealed by `dates`, self-declared and assured now, with parental
+    /// controls on for a minor; returns false, changing nothing, when the username, the email or the request id
+    /// is taken (also by a concurrent registration, which this statement waits for).
+    static func insert(_ account: NewAccount, dates: BirthDates, on db: some StatementRunner) async throws -> Bool
+    {
+        let sealedBirth = dates.seal(account.dateOfBirth, at: .account(account.id))
         let rows = try await db.query(
             """
-            INSERT INTO identity.accounts (id, username, email, password_hash, date_of_birth, age_band,
+            INSERT INTO identity.accounts (id, username, email, password_hash, date_of_birth_sealed, age_band,
                 age_assurance_method, age_assured_at, parental_controls, created_at, registration_request_id)
             VALUES (\(account.id), \(account.username), \(account.email), \(account.passwordHash),
-                \(account.dateOfBirth.description), \(account.ageBand.rawValue), 'self_declared', \(account.now),
+                \(sealedBirth)::bytea, \(account.ageBand.rawValue), 'self_declared', \(account.now),
                 \(account.ageBand.isMinor), \(account.now), \(account.requestID))
             ON CONFLICT DO NOTHING
             RETURNING id
@@ -43,21 +45,22 @@ extension AccountStore {
         return !rows.isEmpty
     }
 
-    /// The account `requestID` registered, if any.
-    static func registration(requestID: String, on db: some StatementRunner) async throws -> Registration? {
+    /// The account `requestID` registered, if any, its date of birth opened by `dates`.
+    static func registration(requestID: String, dates: BirthDates, on db: some StatementRunner) async throws
+        -> Registration?
+    {
         let rows = try await db.pureRead(
             """
-            SELECT id::text, username, email, date_of_birth::text, password_hash FROM identity.accounts
-            WHERE registration_request_id = \(requestID)
+            SELECT id::text, username, email, password_hash, date_of_birth::text, date_of_birth_sealed
+            FROM identity.accounts WHERE registration_request_id = \(requestID)
             """)
         guard let row = rows.first else { return nil }
-        let (id, username, email, birth, hash) = try row.decode((UserID, String, String, String, String).self)
-        guard let dateOfBirth = CalendarDate(iso: birth) else {
-            throw PostgresError(
-                kind: .decoding, message: "identity.accounts row \(id) has an unreadable date")
-        }
+        let (id, username, email, hash, birth, sealedBirth) = try row.decode(
+            (UserID, String, String, String, String?, [UInt8]?).self)
         return Registration(
-            id: id, username: username, email: email, dateOfBirth: dateOfBirth, passwordHash: hash)
+            id: id, username: username, email: email,
+            dateOfBirth: try dates.open(StoredBirthDate(plain: birth, sealed: sealedBirth), at: .account(id)),
+            passwordHash: hash)
     }
 
     /// Whether another account holds the username and the email address, ignoring case.
