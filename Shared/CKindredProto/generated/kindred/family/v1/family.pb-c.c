@@ -6303,7 +6303,7 @@ const ProtobufCMessageDescriptor kindred__family__v1__watch_events_request__desc
   (ProtobufCMessageInit) kindred__family__v1__watch_events_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor kindred__family__v1__event__field_descriptors[12] =
+static const ProtobufCFieldDescriptor kindred__family__v1__event__field_descriptors[13] =
 {
   {
     "cursor",
@@ -6449,10 +6449,23 @@ static const ProtobufCFieldDescriptor kindred__family__v1__event__field_descript
     0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "baby_profile_purged",
+    27,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Kindred__Family__V1__Event, payload_case),
+    offsetof(Kindred__Family__V1__Event, baby_profile_purged),
+    &kindred__family__v1__baby_profile_purged__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned kindred__family__v1__event__field_indices_by_name[] = {
   3,   /* field[3] = approval_decided */
   11,   /* field[11] = baby_arrived */
+  12,   /* field[12] = baby_profile_purged */
   5,   /* field[5] = calendar_rsvp_changed */
   7,   /* field[7] = comment_added */
   0,   /* field[0] = cursor */
@@ -6469,7 +6482,7 @@ static const ProtobufCIntRange kindred__family__v1__event__number_ranges[3 + 1] 
   { 1, 0 },
   { 10, 3 },
   { 20, 5 },
-  { 0, 12 }
+  { 0, 13 }
 };
 const ProtobufCMessageDescriptor kindred__family__v1__event__descriptor =
 {
@@ -6479,7 +6492,7 @@ const ProtobufCMessageDescriptor kindred__family__v1__event__descriptor =
   "Kindred__Family__V1__Event",
   "kindred.family.v1",
   sizeof(Kindred__Family__V1__Event),
-  12,
+  13,
   kindred__family__v1__event__field_descriptors,
   kindred__family__v1__event__field_indices_by_name,
   3,  kindred__family__v1__event__number_ranges,
