@@ -20,5 +20,6 @@ enum GamificationMigrations {
         v13UnlockRequestIds,
         v14CreateErasedAccounts,
         DailyJob.migration(schema: "gamification", version: 15),
+        v16SealUsageSessions,
     ]
 }
