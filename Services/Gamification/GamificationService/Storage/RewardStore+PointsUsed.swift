@@ -25,16 +25,20 @@ extension RewardStore {
         }
     }
 
-    /// What each of `windows` spends of `child`'s usage, in order. A session lasts at most 24 hours, which
-    /// bounds how long before the earliest window one may start.
+    /// What each of `windows` spends of `child`'s usage, in order. Each window reads its own sessions: a
+    /// session lasts at most 24 hours, and an unlock at most a day, so a read spans about three UTC days
+    /// however far apart the windows are.
     static func pointsUsed(
         in windows: [SpendingWindow], of child: UserID, sessions: UsageSessions, on db: some StatementRunner
     ) async throws -> [Int64] {
-        guard let from = windows.map(\.from).min(), let until = windows.map(\.until).max() else { return [] }
-        let used = try await UsageStore.sessions(
-            of: child, startingFrom: from.addingTimeInterval(-UsageBatch.longest), until: until,
-            sealing: sessions, on: db)
-        return windows.map { $0.spent(by: used) }
+        var spent: [Int64] = []
+        for window in windows {
+            let used = try await UsageStore.sessions(
+                of: child, startingFrom: window.from.addingTimeInterval(-UsageBatch.longest), until: window.until,
+                sealing: sessions, on: db)
+            spent.append(window.spent(by: used))
+        }
+        return spent
     }
 
     /// Records what each unlock of `rows` spends (columns: unlock_id, app_id, unlocked_at, the window's end,
