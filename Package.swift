@@ -110,7 +110,9 @@ let package = Package(
         // Helpers for the test targets only (private PostgreSQL clusters, loopback ports, shared state).
         .target(
             name: "KindredTestSupport",
-            dependencies: ["KindredPostgres", "KindredRPC", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "KindredAuth", "KindredPostgres", "KindredRPC", .product(name: "Logging", package: "swift-log"),
+            ],
             path: "Tests/KindredTestSupport",
             exclude: ["README.md"]
         ),

@@ -1,4 +1,4 @@
-import KindredAuth
+public import KindredAuth
 
 extension FieldCipher {
     /// The cipher over `service`'s data keys as the environment configures them (`KINDRED_DATA_KEYS`, or the

@@ -1,5 +1,5 @@
 import FoundationEssentials
-import KindredAuth
+public import KindredAuth
 
 extension ServiceCommand {
     /// `kindred-<service> keys rotate-data`: re-seals every sealed column `columns` lists under the first data
@@ -11,7 +11,8 @@ extension ServiceCommand {
     ) -> ServiceCommand {
         ServiceCommand(
             words: ["keys", "rotate-data"],
-            summary: "Seal every encrypted column under the first data key (needs the database and the data keys).",
+            summary:
+                "Seal every encrypted column under the first data key (needs the database and the data keys).",
             action: .withDatabase { environment in
                 let cipher = try FieldCipher.configured(for: service, in: ProcessInfo.processInfo.environment)
                 for column in columns(environment, cipher) {

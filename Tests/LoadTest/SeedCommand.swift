@@ -132,8 +132,10 @@ struct SeedCommand: AsyncParsableCommand {
 
     /// Statistics for the planner on every table the users' batches wrote, as autovacuum would only later:
     /// without them the first minutes of a run plan the feed and friend reads for empty tables (seconds a call).
-    private func analyzeUsers(identity: PostgresPool, social: PostgresPool, family: PostgresPool) async throws {
-        _ = try await identity.query("ANALYZE identity.accounts, identity.refresh_chains, identity.refresh_tokens")
+    private func analyzeUsers(identity: PostgresPool, social: PostgresPool, family: PostgresPool) async throws
+    {
+        _ = try await identity.query(
+            "ANALYZE identity.accounts, identity.refresh_chains, identity.refresh_tokens")
         _ = try await social.query(
             "ANALYZE social.people, social.friendships, social.follows, social.blocks, social.events")
         _ = try await family.query("ANALYZE family.parental_controls, family.guardian_links")

@@ -61,6 +61,7 @@ final class FamilyTestStack: Sendable {
             database: pool, clock: clock.wallClock, mail: Self.mail,
             identity: try IdentityDirectory(target: identityTarget, credentials: credentials),
             pinHasher: PasswordHasher(cost: .testsOnly, concurrency: 2), logger: FamilyTestDatabase.logger,
+            cipher: TestDataKeys.cipher,
             photos: FilesystemPhotoStore(root: photoRoot))
         api = try FamilyAPI(context: context)
         let familyServer = try Self.serve(

@@ -8,6 +8,7 @@ import KindredMessages
 import KindredPostgres
 import KindredRPC
 import KindredRuntime
+import KindredTestSupport
 @testable import SocialService
 import Logging
 
@@ -23,10 +24,8 @@ final class SocialTestServer: Sendable {
     private let server: RPCServer
     private let runner: Task<Void, any Error>
 
-    /// The data keys social's tests seal message bodies with: "test-2" seals, "test-1" still opens.
-    static let dataKeys =
-        "test-2:\(Base64.encode([UInt8](repeating: 2, count: 32))),test-1:\(Base64.encode([UInt8](repeating: 1, count: 32)))"
-    static let messageBodies = MessageBodies(cipher: try! FieldCipher(keyring: try! DataKeyring(dataKeys)))
+    /// Message bodies sealed under the tests' data keys.
+    static let messageBodies = MessageBodies(cipher: TestDataKeys.cipher)
 
     private init(_ stack: FamilyTestStack) async throws {
         pool = stack.pool

@@ -22,6 +22,7 @@ public enum FamilyService {
                 identity: try IdentityDirectory(
                     target: environment.peers.identity, credentials: try environment.requireCredentials()),
                 pinHasher: pinHasher(), logger: environment.logger,
+                cipher: try FieldCipher.configured(for: "family", in: ProcessInfo.processInfo.environment),
                 photos: FilesystemPhotoStore(root: settings.photoRoot))
             let api = try FamilyAPI(context: context)
             environment.background.onDrain { await api.closeStreams() }

@@ -14,7 +14,8 @@ public enum SocialService {
             makeServices: { environment in
                 let credentials = try environment.requireCredentials()
                 let bodies = MessageBodies(
-                    cipher: try FieldCipher.configured(for: "social", in: ProcessInfo.processInfo.environment))
+                    cipher: try FieldCipher.configured(for: "social", in: ProcessInfo.processInfo.environment)
+                )
                 let context = SocialContext(
                     database: environment.database, clock: .system,
                     people: try PeopleDirectory(

@@ -24,7 +24,8 @@ struct NoticeDesk {
                 target: nowhere,
                 credentials: try ServiceCredentials(
                     clientID: "family", clientSecret: "unused", identityTarget: nowhere)),
-            pinHasher: PasswordHasher(cost: .testsOnly, concurrency: 1), logger: FamilyTestDatabase.logger)
+            pinHasher: PasswordHasher(cost: .testsOnly, concurrency: 1), logger: FamilyTestDatabase.logger,
+            cipher: TestDataKeys.cipher)
     }
 
     /// A fresh user id.
@@ -102,7 +103,7 @@ extension FamilyContext {
     /// This context as another instance of the service has it: the same database through a pool of its own.
     func onAnotherInstance(_ pool: PostgresPool) -> FamilyContext {
         FamilyContext(
-            database: pool, clock: clock, mail: mail, identity: identity, pinHasher: pinHasher, logger: logger
-        )
+            database: pool, clock: clock, mail: mail, identity: identity, pinHasher: pinHasher, logger: logger,
+            cipher: cipher)
     }
 }

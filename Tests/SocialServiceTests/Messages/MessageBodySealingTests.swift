@@ -25,7 +25,7 @@ import Testing
                 "SELECT body IS NULL, m::text LIKE '%blue pot%' FROM social.messages m WHERE id = \(sent.messageID)::uuid"
             )
             #expect(try stored[0].decode((Bool, Bool).self) == (true, false))
-            let dump = try await Self.dump(of: stack.pool)
+            let dump = try await dataDump(of: "social", on: stack.pool)
             #expect(dump.contains("social.messages") && !dump.contains("blue pot"))
         }
     }
@@ -36,12 +36,10 @@ import Testing
             let bob = try await stack.register("bob", age: 31)
             let first = try await stack.send("written before sealing", from: ann, to: bob)
             let second = try await stack.send("sealed under the old key", from: ann, to: bob)
-            let oldKey = try FieldCipher(
-                keyring: try DataKeyring("test-1:" + Base64.encode([UInt8](repeating: 1, count: 32))))
             try await stack.pool.query(
                 "UPDATE social.messages SET body = 'written before sealing', body_sealed = NULL WHERE id = \(first.messageID)::uuid"
             )
-            let resealed = oldKey.seal(
+            let resealed = TestDataKeys.old.seal(
                 Array("sealed under the old key".utf8), context: "social.messages.body/\(second.messageID)")
             try await stack.pool.query(
                 "UPDATE social.messages SET body_sealed = \(resealed)::bytea WHERE id = \(second.messageID)::uuid"
@@ -72,14 +70,4 @@ import Testing
     }
 
     /// `pg_dump` of the social schema's data in the test's database.
-    static func dump(of pool: PostgresPool) async throws -> String {
-        let name = try await pool.query("SELECT current_database()")[0].decode(String.self)
-        let (status, output) = try Subprocess.run(
-            [
-                "/usr/bin/pg_dump", "--data-only", "--schema=social",
-                "--dbname=\(try SharedCluster.url(database: name))",
-            ])
-        try #require(status == 0, "pg_dump failed: \(output)")
-        return output
-    }
 }

@@ -16,7 +16,10 @@ struct MessageBodyRotation: SealedColumn {
         let (stale, next) = try await MessageStore.staleBodies(
             after: cursor, currentKey: bodies.cipher.keyring.current.id, limit: Self.batch, on: database)
         let resealed = try stale.map { body in
-            (body, bodies.seal(try bodies.open(plain: body.plain, sealed: body.sealed, of: body.id), of: body.id))
+            (
+                body,
+                bodies.seal(try bodies.open(plain: body.plain, sealed: body.sealed, of: body.id), of: body.id)
+            )
         }
         try await database.transaction { tx in
             for (body, value) in resealed { try await MessageStore.reseal(body, as: value, in: tx) }
