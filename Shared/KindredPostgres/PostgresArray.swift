@@ -86,6 +86,12 @@ extension Date: PostgresArrayElement {
     public static var postgresArrayType: PostgresDataType { PostgresDataType(oid: 1185) }
 }
 
+// bytea[]: sealed values written a batch at a time.
+extension Array: PostgresArrayElement where Element == UInt8 {
+    public static var postgresElementType: PostgresDataType { .bytea }
+    public static var postgresArrayType: PostgresDataType { PostgresDataType(oid: 1001) }
+}
+
 extension Optional: PostgresArrayElement where Wrapped: PostgresArrayElement {
     public static var postgresElementType: PostgresDataType { Wrapped.postgresElementType }
     public static var postgresArrayType: PostgresDataType { Wrapped.postgresArrayType }

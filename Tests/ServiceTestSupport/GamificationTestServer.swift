@@ -4,6 +4,7 @@ import KindredAuth
 import KindredPostgres
 import KindredRPC
 import KindredRuntime
+import KindredTestSupport
 @testable import GamificationService
 import Logging
 
@@ -18,6 +19,9 @@ final class GamificationTestServer: Sendable {
     private let server: RPCServer
     private let runner: Task<Void, any Error>
 
+    /// Usage sessions sealed under the tests' data keys: "test-2" seals, "test-1" still opens.
+    static let usageSessions = UsageSessions(cipher: TestDataKeys.cipher)
+
     private init(_ stack: SocialTestStack) async throws {
         let credentials = try ServiceCredentials(
             clientID: "gamification", clientSecret: FamilyTestStack.gamificationSecret,
@@ -28,7 +32,7 @@ final class GamificationTestServer: Sendable {
             babyMembers: try FamilyBabyMemberships(
                 familyTarget: stack.base.familyTarget, credentials: credentials),
             guardians: try FamilyGuardians(familyTarget: stack.base.familyTarget),
-            logger: FamilyTestDatabase.logger)
+            usageSessions: Self.usageSessions, logger: FamilyTestDatabase.logger)
         api = try GamificationAPI(context: context)
         var configuration = ServerConfiguration(host: "127.0.0.1", port: 0)
         configuration.eventLoopCount = 1

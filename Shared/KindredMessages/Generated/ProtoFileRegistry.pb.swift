@@ -231,6 +231,7 @@ extension ProtoFileRegistry {
                 "kindred.family.v1.LeaveBabyProfileResponse",
                 "kindred.family.v1.RemoveBabyProfileMemberRequest",
                 "kindred.family.v1.RemoveBabyProfileMemberResponse",
+                "kindred.family.v1.BabyProfilePurged",
                 "kindred.family.v1.BabyRole",
                 "kindred.family.v1.BabyGender",
                 "kindred.family.v1.Relationship",

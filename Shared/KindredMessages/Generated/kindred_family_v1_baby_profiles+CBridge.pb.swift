@@ -503,3 +503,18 @@ extension Kindred_Family_V1_RemoveBabyProfileMemberResponse: CMessageBridge {
 
     func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {}
 }
+
+extension Kindred_Family_V1_BabyProfilePurged: CMessageBridge {
+    typealias CStruct = Kindred__Family__V1__BabyProfilePurged
+
+    static var cDescriptor: UnsafePointer<ProtobufCMessageDescriptor> { CKindredProto_descriptor_kindred__family__v1__baby_profile_purged() }
+
+    init(c m: UnsafePointer<CStruct>) {
+        self.init()
+        self.profileID = CRead.string(m.pointee.profile_id)
+    }
+
+    func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {
+        c.pointee.profile_id = try arena.string(self.profileID, field: "profile_id")
+    }
+}

@@ -975,3 +975,29 @@ public struct Kindred_Family_V1_RemoveBabyProfileMemberResponse: ProtoMessage {
         try MessageCodec.encode(self)
     }
 }
+
+/// The payload of the WatchEvents event baby_profile.purged: the daily retention job removed a profile deleted
+/// more than 7 years before, with everything family kept on it. Services that keep rows of the profile remove
+/// them (gamification: its votes and name suggestions).
+public struct Kindred_Family_V1_BabyProfilePurged: ProtoMessage {
+    public static var protoMessageName: String { "kindred.family.v1.BabyProfilePurged" }
+
+    public var profileID: String = ""
+
+    public init() {}
+
+    /// A message with the given fields; the others keep their defaults.
+    public init(
+        profileID: String = ""
+    ) {
+        self.profileID = profileID
+    }
+
+    public init(serializedBytes bytes: UnsafeRawBufferPointer, maxSize: Int) throws(MessageDecodingError) {
+        self = try MessageCodec.decode(bytes, maxSize: maxSize)
+    }
+
+    public func serializedBytes() throws(MessageEncodingError) -> [UInt8] {
+        try MessageCodec.encode(self)
+    }
+}

@@ -1104,6 +1104,7 @@ extension Kindred_Family_V1_Event: CMessageBridge {
         case 24: self.payload = m.pointee.photo_squished.map { .photoSquished(Kindred_Family_V1_BabyActivityOccurred(c: $0)) }
         case 25: self.payload = m.pointee.photo_unsquished.map { .photoUnsquished(Kindred_Family_V1_BabyActivityOccurred(c: $0)) }
         case 26: self.payload = m.pointee.baby_arrived.map { .babyArrived(Kindred_Family_V1_BabyArrived(c: $0)) }
+        case 27: self.payload = m.pointee.baby_profile_purged.map { .babyProfilePurged(Kindred_Family_V1_BabyProfilePurged(c: $0)) }
         default: break
         }
     }
@@ -1141,6 +1142,9 @@ extension Kindred_Family_V1_Event: CMessageBridge {
         case .babyArrived(let value)?:
             c.pointee.payload_case = CWrite.oneofCase(26)
             c.pointee.baby_arrived = try arena.message(value, field: "baby_arrived")
+        case .babyProfilePurged(let value)?:
+            c.pointee.payload_case = CWrite.oneofCase(27)
+            c.pointee.baby_profile_purged = try arena.message(value, field: "baby_profile_purged")
         case nil: break
         }
     }

@@ -1929,6 +1929,8 @@ public struct Kindred_Family_V1_Event: ProtoMessage {
         case photoUnsquished(Kindred_Family_V1_BabyActivityOccurred)
         /// The owners announced the arrival (baby_arrival.proto).
         case babyArrived(Kindred_Family_V1_BabyArrived)
+        /// The retention job purged a profile deleted 7 years before (baby_profiles.proto).
+        case babyProfilePurged(Kindred_Family_V1_BabyProfilePurged)
     }
 
     public init() {}

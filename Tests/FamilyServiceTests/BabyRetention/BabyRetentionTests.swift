@@ -35,12 +35,20 @@ import Testing
             let deletedAt = home.stack.clock.now
             #expect(try await retention.purge(at: deletedAt.addingYears(7).addingTimeInterval(-86_400)) == 0)
             #expect(try await home.count("calendar_events") == 1)
+            #expect(try await home.events().filter { $0.type == "baby_profile.purged" }.isEmpty)
 
             #expect(try await retention.purge(at: deletedAt.addingYears(7).addingTimeInterval(86_400)) == 1)
             #expect(try await home.count("baby_profiles") == 0)
             #expect(try await home.count("calendar_events") == 0)
             #expect(try await home.count("registry_items") == 0)
             #expect(try await home.count("baby_activity") == 0)
+            // Gamification keeps games of the profile: the event, written with the purge, tells it to purge them.
+            let purged = try await home.events().filter { $0.type == "baby_profile.purged" }
+            guard purged.count == 1, case .babyProfilePurged(let event) = purged[0].event.payload else {
+                Issue.record("the purge wrote \(purged.map(\.type)), not one baby_profile.purged")
+                return
+            }
+            #expect(event.profileID == home.profile.description)
         }
     }
 

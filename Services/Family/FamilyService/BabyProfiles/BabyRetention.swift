@@ -7,7 +7,8 @@ import Logging
 /// The retention rule for baby profiles: a deleted profile's content (by an owner's delete, or when its last
 /// owner's account goes) is kept for `years`, unreadable by anyone, then purged by a daily job that runs once
 /// across instances. The purge removes the profile's rows; its photos' bytes, no longer named by any row, go
-/// with the gallery's next orphan sweep.
+/// with the gallery's next orphan sweep; `baby_profile.purged`, in the purge's transaction, tells the services
+/// that keep rows of the profile (gamification's games) to purge theirs.
 struct BabyRetention: Sendable {
     static let years = 7
     /// Profiles purged per transaction, so a backlog never holds one long transaction.
@@ -36,8 +37,13 @@ struct BabyRetention: Sendable {
         var purged = 0
         while true {
             let done = try await database.transaction { tx in
-                try await BabyRetentionStore.purge(
+                let profiles = try await BabyRetentionStore.purge(
                     deletedYearsBefore: Self.years, now: now, limit: Self.batch, in: tx)
+                for profile in profiles {
+                    try await FamilyEvents.append(
+                        .babyProfilePurged(.init(profileID: profile.description)), in: tx)
+                }
+                return profiles.count
             }
             purged += done
             if done < Self.batch { return purged }

@@ -1,13 +1,14 @@
 import FoundationEssentials
+import KindredHandlers
 import KindredPostgres
 
 /// The SQL of the baby-profile retention purge.
 enum BabyRetentionStore {
     /// Removes up to `limit` profiles deleted more than `years` before `now`, with everything on them (their
-    /// activity here, which has no foreign key, the rest by the foreign keys' cascade); how many. Rows another
-    /// purge holds are skipped, so instances never wait on each other.
+    /// activity here, which has no foreign key, the rest by the foreign keys' cascade); the profiles removed.
+    /// Rows another purge holds are skipped, so instances never wait on each other.
     static func purge(deletedYearsBefore years: Int, now: Date, limit: Int, in tx: PostgresTransaction)
-        async throws -> Int
+        async throws -> [BabyProfileID]
     {
         try await tx.query(
             """
@@ -18,7 +19,8 @@ enum BabyRetentionStore {
             activity AS (
                 DELETE FROM family.baby_activity WHERE profile_id IN (SELECT profile_id FROM doomed))
             DELETE FROM family.baby_profiles WHERE profile_id IN (SELECT profile_id FROM doomed)
+            RETURNING profile_id
             """
-        ).affectedRows
+        ).map { try $0.decode(BabyProfileID.self, column: 0) }
     }
 }

@@ -31,6 +31,7 @@ extension Kindred_Family_V1_Event.OneOf_Payload {
         case .photoSquished: "photo.squished"
         case .photoUnsquished: "photo.unsquished"
         case .babyArrived: "baby.arrived"
+        case .babyProfilePurged: "baby_profile.purged"
         }
     }
 }

@@ -20,6 +20,7 @@ enum FamilyEventsConsumer {
         return [
             BabyVoteReveal(votes: BabyVotes(context: context), logger: context.logger).apply,
             { event, tx in try await counters.apply(event, in: tx) },
+            BabyProfilePurge(logger: context.logger).apply,
         ]
     }
 

@@ -20,6 +20,7 @@ enum GamificationMigrations {
         v13UnlockRequestIds,
         v14CreateErasedAccounts,
         DailyJob.migration(schema: "gamification", version: 15),
+        v16SealUsageSessions,
         OutboxTraceparent(GamificationEvents.outbox).migration(version: 17),
     ]
 }

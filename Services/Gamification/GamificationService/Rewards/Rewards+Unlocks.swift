@@ -20,7 +20,7 @@ extension Rewards {
             guard let rates = try await RewardStore.lockRates(of: child, in: tx) else {
                 throw GamificationError.notARewardApp
             }
-            try await RewardStore.settle(child, app: nil, at: now, in: tx)
+            try await RewardStore.settle(child, app: nil, at: now, sessions: sessions, in: tx)
             if try await RewardStore.unlocked(child, by: requestID, in: tx) {
                 return try await balance(of: child, at: now, on: tx)
             }
@@ -50,7 +50,7 @@ extension Rewards {
         let now = clock.now
         let after = try await database.transaction { tx -> RewardBalance in
             if try await RewardStore.lockRates(of: child, in: tx) != nil {
-                try await RewardStore.settle(child, app: app, at: now, in: tx)
+                try await RewardStore.settle(child, app: app, at: now, sessions: sessions, in: tx)
             }
             return try await balance(of: child, at: now, on: tx)
         }

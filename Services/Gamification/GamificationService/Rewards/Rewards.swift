@@ -16,11 +16,13 @@ struct Rewards: Sendable {
     let database: PostgresPool
     let clock: WallClock
     let guardians: any GuardianDirectory
+    let sessions: UsageSessions
 
     init(context: GamificationContext) {
         database = context.database
         clock = context.clock
         guardians = context.guardians
+        sessions = context.usageSessions
     }
 
     /// The child `text` names (the caller when empty) and how the caller stands to them: themself, or their
@@ -48,7 +50,7 @@ struct Rewards: Sendable {
         let now = clock.now
         try await database.transaction { tx in
             try await RewardStore.replace(draft, of: child, by: guardian, at: now, in: tx)
-            try await RewardStore.settle(child, app: nil, at: now, in: tx)
+            try await RewardStore.settle(child, app: nil, at: now, sessions: sessions, in: tx)
         }
         return try await setup(of: child)
     }
@@ -63,7 +65,7 @@ struct Rewards: Sendable {
         let setup = try await RewardStore.setup(of: child, on: db)
         return RewardBalance(
             apps: try await RewardStore.appTotals(of: child, on: db),
-            unlocks: try await RewardStore.unlocks(of: child, at: now, on: db),
+            unlocks: try await RewardStore.unlocks(of: child, at: now, sessions: sessions, on: db),
             pointsPerLearningMinute: setup?.pointsPerLearningMinute ?? 0,
             pointsPerRewardMinute: setup?.pointsPerRewardMinute ?? 0)
     }

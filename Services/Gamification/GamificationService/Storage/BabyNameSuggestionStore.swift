@@ -102,6 +102,12 @@ enum BabyNameSuggestionStore {
         try await tx.query("DELETE FROM gamification.baby_name_suggestions WHERE suggested_by = \(user)")
     }
 
+    /// Deletes every suggestion on the profile, their likes with them (family purged the profile); again,
+    /// nothing.
+    static func purge(_ profile: BabyProfileID, in tx: PostgresTransaction) async throws {
+        try await tx.query("DELETE FROM gamification.baby_name_suggestions WHERE profile_id = \(profile)::uuid")
+    }
+
     private static func suggestion(_ row: PostgresRow) throws -> Kindred_Gamification_V1_BabyNameSuggestion {
         let (_, id, name, gender, by, likes, createdAt, likedByMe) = try row.decode(
             (Bool, String, String, Int32, String, Int32, Date, Bool).self)

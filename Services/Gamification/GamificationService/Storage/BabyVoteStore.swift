@@ -75,4 +75,10 @@ enum BabyVoteStore {
     static func deleteAll(of user: UserID, in tx: PostgresTransaction) async throws {
         try await tx.query("DELETE FROM gamification.baby_votes WHERE user_id = \(user)")
     }
+
+    /// Deletes the profile's game and every vote on it (family purged the profile); again, nothing.
+    static func purge(_ profile: BabyProfileID, in tx: PostgresTransaction) async throws {
+        try await tx.query("DELETE FROM gamification.baby_votes WHERE profile_id = \(profile)::uuid")
+        try await tx.query("DELETE FROM gamification.baby_games WHERE profile_id = \(profile)::uuid")
+    }
 }

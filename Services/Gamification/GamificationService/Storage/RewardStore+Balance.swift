@@ -28,21 +28,23 @@ extension RewardStore {
     }
 
     /// Every unlock of the child: what it reserved and spent, and whether it still runs at `now` (an unlock
-    /// past its end, not yet settled, counts as ended at its end).
-    static func unlocks(of child: UserID, at now: Date, on db: some StatementRunner) async throws
-        -> [RewardBalance.Unlock]
+    /// past its end, not yet settled, counts as ended at its end; what an unsettled one spent is counted now).
+    static func unlocks(of child: UserID, at now: Date, sessions: UsageSessions, on db: some StatementRunner)
+        async throws -> [RewardBalance.Unlock]
     {
         let rows = try await db.pureRead(
             """
-            SELECT app_id, ends_at, locked_at IS NULL AND ends_at > \(now), points_reserved,
-                coalesce(points_spent, gamification.reward_points_used(child_id, app_id, unlocked_at,
-                    least(ends_at, \(now)), points_per_minute, points_reserved))
+            SELECT app_id, ends_at, locked_at IS NULL AND ends_at > \(now), points_reserved, points_spent,
+                unlocked_at, least(ends_at, \(now)), points_per_minute
             FROM gamification.reward_unlocks WHERE child_id = \(child)::uuid
             """)
-        return try rows.map { row in
-            let (app, endsAt, running, reserved, spent) = try row.decode(
-                (String, Date, Bool, Int64, Int64).self)
-            return .init(app: app, endsAt: endsAt, running: running, reserved: reserved, spent: spent)
+        let unlocks = try rows.map { try $0.decode((String, Date, Bool, Int64, Int64?, Date, Date, Int32).self) }
+        let unsettled = unlocks.filter { $0.4 == nil }.map {
+            SpendingWindow(app: $0.0, from: $0.5, until: $0.6, pointsPerMinute: $0.7, reserved: $0.3)
+        }
+        var counted = try await pointsUsed(in: unsettled, of: child, sessions: sessions, on: db).makeIterator()
+        return unlocks.map { app, endsAt, running, reserved, spent, _, _, _ in
+            .init(app: app, endsAt: endsAt, running: running, reserved: reserved, spent: spent ?? counted.next()!)
         }
     }
 }

@@ -77,18 +77,20 @@ enum RewardStore {
 
     /// Ends, as of their own end or `now`, the child's unlocks that ran out, the one of `app`, and those of apps
     /// no longer reward apps: each spends what its minutes used and returns the rest.
-    static func settle(_ child: UserID, app: String?, at now: Date, in tx: PostgresTransaction) async throws {
-        try await tx.query(
+    static func settle(
+        _ child: UserID, app: String?, at now: Date, sessions: UsageSessions, in tx: PostgresTransaction
+    ) async throws {
+        let due = try await tx.query(
             """
-            UPDATE gamification.reward_unlocks u
-            SET locked_at = least(u.ends_at, \(now)),
-                points_spent = gamification.reward_points_used(u.child_id, u.app_id, u.unlocked_at,
-                    least(u.ends_at, \(now)), u.points_per_minute, u.points_reserved)
+            SELECT u.unlock_id, u.app_id, u.unlocked_at, least(u.ends_at, \(now)), u.points_per_minute,
+                u.points_reserved
+            FROM gamification.reward_unlocks u
             WHERE u.child_id = \(child)::uuid AND u.locked_at IS NULL AND (
                 u.ends_at <= \(now) OR u.app_id = \(app) OR NOT EXISTS (
                     SELECT 1 FROM gamification.reward_apps a
                     WHERE a.child_id = u.child_id AND a.app_id = u.app_id AND a.kind = 2))
             """)
+        try await charge(due, of: child, sessions: sessions, in: tx)
     }
 
     /// Whether request `requestID` already unlocked one of the child's apps.

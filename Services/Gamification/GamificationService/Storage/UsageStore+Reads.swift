@@ -44,23 +44,44 @@ extension UsageStore {
     }
 
     /// Up to `page.size + 1` of `user`'s sessions in `page`'s range, oldest first, after `page.after`.
-    static func sessions(of user: UserID, _ page: UsageSessionPage, on db: some StatementRunner) async throws
-        -> [UsageBatch.Session]
-    {
-        let after = page.after
-        return try await db.pureRead(
+    ///
+    /// A session's start is sealed, so SQL narrows by the UTC day it started on and the exact order is made
+    /// here: the rows read are every session from the day of the page's first possible start to the day of the
+    /// `page.size + 1`-th session on a later day (or the range's end), which holds the page whatever the order
+    /// within a day, and costs at most the sessions of one day more than the page.
+    static func sessions(
+        of user: UserID, _ page: UsageSessionPage, sealing: UsageSessions, on db: some StatementRunner
+    ) async throws -> [UsageBatch.Session] {
+        let first = [page.from, page.after?.start].compactMap { $0 }.max()
+        let rows = try await db.pureRead(
             """
-            SELECT client_session_id, app_id, started_at, ended_at, updated_at FROM gamification.usage_sessions
-            WHERE user_id = \(user)::uuid
-              AND started_at >= coalesce(\(page.from)::timestamptz, '-infinity')
-              AND started_at < coalesce(\(page.until)::timestamptz, 'infinity')
-              AND (\(after?.start)::timestamptz IS NULL OR (started_at, client_session_id) > (\(after?.start)::timestamptz, \(after?.clientSessionID)::text))
-            ORDER BY started_at, client_session_id LIMIT \(page.size + 1)
-            """
-        ).map { row in
-            let (id, app, start, end, updated) = try row.decode((String, String, Date, Date, Date).self)
-            return UsageBatch.Session(
-                clientSessionID: id, appID: app, start: start, end: end, updatedAt: updated)
-        }
+            WITH bounds AS (
+                SELECT coalesce((\(first)::timestamptz AT TIME ZONE 'UTC')::date, '-infinity') AS first_day,
+                    coalesce((\(page.until)::timestamptz AT TIME ZONE 'UTC')::date, 'infinity') AS last_day),
+            page_end AS (
+                SELECT coalesce((
+                    SELECT s.started_on FROM gamification.usage_sessions s, bounds
+                    WHERE s.user_id = \(user)::uuid AND s.started_on > bounds.first_day
+                        AND s.started_on <= bounds.last_day
+                    ORDER BY s.started_on OFFSET \(page.size) LIMIT 1), bounds.last_day) AS day
+                FROM bounds)
+            SELECT s.client_session_id, s.app_id, s.started_at, s.ended_at, s.updated_at, s.session_sealed
+            FROM gamification.usage_sessions s, bounds, page_end
+            WHERE s.user_id = \(user)::uuid AND s.started_on >= bounds.first_day AND s.started_on <= page_end.day
+            """)
+        // Compared to the microsecond, as the plaintext columns were: a page token's instant is the same
+        // microsecond as the session it names, not always the same Double.
+        let micro = UsageSessions.microseconds
+        let from = page.from.map(micro) ?? .min
+        let until = page.until.map(micro) ?? .max
+        let after = page.after.map { (micro($0.start), $0.clientSessionID) }
+        return try rows.map { try sealing.open(try storedSession($0), of: user) }
+            .filter { session in
+                let start = micro(session.start)
+                guard start >= from, start < until else { return false }
+                return after.map { (start, session.clientSessionID) > $0 } ?? true
+            }
+            .sorted { ($0.start, $0.clientSessionID) < ($1.start, $1.clientSessionID) }
+            .prefix(page.size + 1).map { $0 }
     }
 }

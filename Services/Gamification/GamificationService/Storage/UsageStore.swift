@@ -2,19 +2,19 @@ import FoundationEssentials
 import KindredHandlers
 import KindredPostgres
 
-/// `gamification.usage_sessions` and `gamification.usage_daily`: a batch stored with the daily totals kept
-/// exact. Reads are in `UsageStore+Reads.swift`.
+/// `gamification.usage_sessions` and `gamification.usage_daily`: a batch stored, sealed, with the daily totals
+/// kept exact. Reads are in `UsageStore+Reads.swift`, the stored sessions' forms in `UsageStore+Sealed.swift`.
 enum UsageStore {
-    /// Stores `sessions` for `user` in one transaction: those new, or newer (by updated_at) than the stored
-    /// version, are written, each day's total moves by the difference, and reward unlocks that ended before
-    /// the usage arrived are charged for it. Answers how many were written.
+    /// Stores `sessions` for `user` in one transaction, sealed: those new, or newer (by updated_at) than the
+    /// stored version, are written, each day's total moves by the difference, and reward unlocks that ended
+    /// before the usage arrived are charged for it. Answers how many were written.
     ///
     /// The user's settings row (made here on the first upload) is locked first, so one user's batches are
-    /// applied one at a time and the second statement, whose snapshot starts after the lock, sees every
-    /// session an earlier batch stored.
-    static func store(_ sessions: [UsageBatch.Session], of user: UserID, on pool: PostgresPool) async throws
-        -> Int
-    {
+    /// applied one at a time: the stored versions read next (opened here, since their app and times are sealed)
+    /// are the ones the batch replaces, and no other batch changes them before this one commits.
+    static func store(
+        _ sessions: [UsageBatch.Session], of user: UserID, sealing: UsageSessions, on pool: PostgresPool
+    ) async throws -> Int {
         try await pool.transaction { tx in
             let zone = try await tx.query(
                 """
@@ -22,12 +22,32 @@ enum UsageStore {
                 ON CONFLICT (user_id) DO UPDATE SET user_id = s.user_id
                 RETURNING time_zone
                 """)[0].decode(String.self, column: 0)
-            let stored = try await tx.query(ingest(sessions, of: user, zone: zone))[0].decode(
-                Int.self, column: 0)
+            let stored = try await versions(of: sessions.map(\.clientSessionID), of: user, in: tx)
+            var changes: [Change] = []
+            for session in sessions {
+                let old = try stored[session.clientSessionID].map {
+                    (session: try sealing.open($0.stored, of: user), zone: $0.zone)
+                }
+                if let old, UsageSessions.microseconds(old.session.updatedAt)
+                    >= UsageSessions.microseconds(session.updatedAt)
+                {
+                    continue
+                }
+                changes.append(Change(new: session, sealed: sealing.seal(session, of: user), old: old))
+            }
             // A retry stores nothing new, and so has nothing new to charge.
-            if stored > 0 { try await RewardStore.chargeLateUsage(sessions, of: user, in: tx) }
-            return stored
+            guard !changes.isEmpty else { return 0 }
+            try await tx.query(ingest(changes, of: user, zone: zone))
+            try await RewardStore.chargeLateUsage(changes.map(\.new), of: user, sessions: sealing, in: tx)
+            return changes.count
         }
+    }
+
+    /// A session of the batch to write, sealed, with the version it replaces and the zone that one counted in.
+    private struct Change {
+        let new: UsageBatch.Session
+        let sealed: [UInt8]
+        let old: (session: UsageBatch.Session, zone: String)?
     }
 
     /// One set-based statement for the whole batch. A session counts on each local day it touches in `zone`,
@@ -35,35 +55,34 @@ enum UsageStore {
     /// next midnight, both midnights placed by PostgreSQL's zone rules (a DST day is 23 or 25 hours long). A
     /// replaced version takes back the same seconds from the days of the zone it was counted in. The net change
     /// per day and app is applied once: decreases by UPDATE (the row exists, since the old version added to
-    /// it), increases by upsert, so no CHECK sees a negative total.
-    private static func ingest(_ sessions: [UsageBatch.Session], of user: UserID, zone: String)
-        -> PostgresQuery
-    {
+    /// it), increases by upsert, so no CHECK sees a negative total. The app and times travel as parameters only:
+    /// the row keeps the sealed value and the UTC day the session started on.
+    private static func ingest(_ changes: [Change], of user: UserID, zone: String) -> PostgresQuery {
         """
-        WITH incoming AS (
-            SELECT * FROM unnest(\(PostgresArray(sessions.map(\.clientSessionID)))::text[],
-                \(PostgresArray(sessions.map(\.appID)))::text[], \(PostgresArray(sessions.map(\.start)))::timestamptz[],
-                \(PostgresArray(sessions.map(\.end)))::timestamptz[],
-                \(PostgresArray(sessions.map(\.updatedAt)))::timestamptz[])
-                AS i (client_session_id, app_id, started_at, ended_at, updated_at)),
-        applied AS (
-            SELECT i.*, s.user_id IS NOT NULL AS replaces, s.app_id AS old_app_id, s.started_at AS old_started_at,
-                s.ended_at AS old_ended_at, s.time_zone AS old_zone
-            FROM incoming i LEFT JOIN gamification.usage_sessions s
-                ON s.user_id = \(user)::uuid AND s.client_session_id = i.client_session_id
-            WHERE s.user_id IS NULL OR s.updated_at < i.updated_at),
+        WITH applied AS (
+            SELECT * FROM unnest(\(PostgresArray(changes.map(\.new.clientSessionID)))::text[],
+                \(PostgresArray(changes.map(\.new.appID)))::text[],
+                \(PostgresArray(changes.map(\.new.start)))::timestamptz[],
+                \(PostgresArray(changes.map(\.new.end)))::timestamptz[], \(PostgresArray(changes.map(\.sealed)))::bytea[],
+                \(PostgresArray(changes.map { $0.old?.session.appID }))::text[],
+                \(PostgresArray(changes.map { $0.old?.session.start }))::timestamptz[],
+                \(PostgresArray(changes.map { $0.old?.session.end }))::timestamptz[],
+                \(PostgresArray(changes.map { $0.old?.zone }))::text[])
+                AS i (client_session_id, app_id, started_at, ended_at, sealed, old_app_id, old_started_at,
+                    old_ended_at, old_zone)),
         stored AS (
             INSERT INTO gamification.usage_sessions AS s
-                (user_id, client_session_id, app_id, started_at, ended_at, updated_at, time_zone)
-            SELECT \(user)::uuid, client_session_id, app_id, started_at, ended_at, updated_at, \(zone)::text FROM applied
+                (user_id, client_session_id, session_sealed, started_on, time_zone)
+            SELECT \(user)::uuid, client_session_id, sealed, (started_at AT TIME ZONE 'UTC')::date, \(zone)::text
+            FROM applied
             ON CONFLICT (user_id, client_session_id) DO UPDATE
-            SET app_id = excluded.app_id, started_at = excluded.started_at, ended_at = excluded.ended_at,
-                updated_at = excluded.updated_at, time_zone = excluded.time_zone
+            SET session_sealed = excluded.session_sealed, started_on = excluded.started_on,
+                time_zone = excluded.time_zone, app_id = NULL, started_at = NULL, ended_at = NULL, updated_at = NULL
             RETURNING 1),
         changes AS (
             SELECT app_id, started_at, ended_at, \(zone)::text AS zone, 1 AS sign FROM applied
             UNION ALL
-            SELECT old_app_id, old_started_at, old_ended_at, old_zone, -1 FROM applied WHERE replaces),
+            SELECT old_app_id, old_started_at, old_ended_at, old_zone, -1 FROM applied WHERE old_app_id IS NOT NULL),
         net AS (
             SELECT part.day, c.app_id, sum(c.sign * part.seconds)::integer AS delta
             FROM changes c CROSS JOIN LATERAL (
@@ -83,7 +102,7 @@ enum UsageStore {
             SELECT \(user)::uuid, day, app_id, delta FROM net WHERE delta > 0
             ON CONFLICT (user_id, local_date, app_id) DO UPDATE SET seconds = d.seconds + excluded.seconds
             RETURNING 1)
-        SELECT (SELECT count(*) FROM stored)::bigint, (SELECT count(*) FROM lowered) + (SELECT count(*) FROM raised)
+        SELECT (SELECT count(*) FROM stored), (SELECT count(*) FROM lowered) + (SELECT count(*) FROM raised)
         """
     }
 

@@ -3,7 +3,7 @@ import KindredPostgres
 import Logging
 
 /// What every part of the gamification service is built from: its database, its clock, social's friendships,
-/// family's baby-profile memberships and guardian links, and its logger.
+/// family's baby-profile memberships and guardian links, the cipher of usage sessions, and its logger.
 struct GamificationContext: Sendable {
     let database: PostgresPool
     let clock: WallClock
@@ -12,5 +12,7 @@ struct GamificationContext: Sendable {
     let babyMembers: any BabyMemberships
     /// Family's guardian links, for learning points and reward apps.
     let guardians: any GuardianDirectory
+    /// Usage sessions sealed under gamification's data keys.
+    let usageSessions: UsageSessions
     let logger: Logger
 }

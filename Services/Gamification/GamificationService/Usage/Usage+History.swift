@@ -28,7 +28,7 @@ extension Usage {
         -> Kindred_Gamification_V1_ListUsageSessionsResponse
     {
         let page = try UsageSessionPage(request)
-        let found = try await UsageStore.sessions(of: user, page, on: database)
+        let found = try await UsageStore.sessions(of: user, page, sealing: self.sessions, on: database)
         let served = found.prefix(page.size)
         return Kindred_Gamification_V1_ListUsageSessionsResponse(
             sessions: served.map(\.proto),

@@ -11,7 +11,7 @@ extension Usage {
         -> Kindred_Gamification_V1_UploadUsageResponse
     {
         let batch = try UsageBatch(request, now: clock.now)
-        let stored = try await UsageStore.store(batch.sessions, of: user, on: database)
+        let stored = try await UsageStore.store(batch.sessions, of: user, sealing: sessions, on: database)
         return Kindred_Gamification_V1_UploadUsageResponse(
             stored: Int32(stored), unchanged: Int32(batch.sessions.count - stored))
     }

@@ -9,10 +9,12 @@ struct Usage: Sendable {
     let database: PostgresPool
     let clock: WallClock
     let friends: any FriendGraph
+    let sessions: UsageSessions
 
     init(context: GamificationContext) {
         database = context.database
         clock = context.clock
         friends = context.friends
+        sessions = context.usageSessions
     }
 }

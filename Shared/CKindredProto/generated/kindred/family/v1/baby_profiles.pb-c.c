@@ -1312,6 +1312,51 @@ void   kindred__family__v1__remove_baby_profile_member_response__free_unpacked
   assert(message->base.descriptor == &kindred__family__v1__remove_baby_profile_member_response__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   kindred__family__v1__baby_profile_purged__init
+                     (Kindred__Family__V1__BabyProfilePurged         *message)
+{
+  static const Kindred__Family__V1__BabyProfilePurged init_value = KINDRED__FAMILY__V1__BABY_PROFILE_PURGED__INIT;
+  *message = init_value;
+}
+size_t kindred__family__v1__baby_profile_purged__get_packed_size
+                     (const Kindred__Family__V1__BabyProfilePurged *message)
+{
+  assert(message->base.descriptor == &kindred__family__v1__baby_profile_purged__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t kindred__family__v1__baby_profile_purged__pack
+                     (const Kindred__Family__V1__BabyProfilePurged *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &kindred__family__v1__baby_profile_purged__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t kindred__family__v1__baby_profile_purged__pack_to_buffer
+                     (const Kindred__Family__V1__BabyProfilePurged *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &kindred__family__v1__baby_profile_purged__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Kindred__Family__V1__BabyProfilePurged *
+       kindred__family__v1__baby_profile_purged__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Kindred__Family__V1__BabyProfilePurged *)
+     protobuf_c_message_unpack (&kindred__family__v1__baby_profile_purged__descriptor,
+                                allocator, len, data);
+}
+void   kindred__family__v1__baby_profile_purged__free_unpacked
+                     (Kindred__Family__V1__BabyProfilePurged *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &kindred__family__v1__baby_profile_purged__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 static const ProtobufCFieldDescriptor kindred__family__v1__baby_profile__field_descriptors[10] =
 {
   {
@@ -2859,6 +2904,44 @@ const ProtobufCMessageDescriptor kindred__family__v1__remove_baby_profile_member
   kindred__family__v1__remove_baby_profile_member_response__field_indices_by_name,
   0,  kindred__family__v1__remove_baby_profile_member_response__number_ranges,
   (ProtobufCMessageInit) kindred__family__v1__remove_baby_profile_member_response__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor kindred__family__v1__baby_profile_purged__field_descriptors[1] =
+{
+  {
+    "profile_id",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Family__V1__BabyProfilePurged, profile_id),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned kindred__family__v1__baby_profile_purged__field_indices_by_name[] = {
+  0,   /* field[0] = profile_id */
+};
+static const ProtobufCIntRange kindred__family__v1__baby_profile_purged__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor kindred__family__v1__baby_profile_purged__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "kindred.family.v1.BabyProfilePurged",
+  "BabyProfilePurged",
+  "Kindred__Family__V1__BabyProfilePurged",
+  "kindred.family.v1",
+  sizeof(Kindred__Family__V1__BabyProfilePurged),
+  1,
+  kindred__family__v1__baby_profile_purged__field_descriptors,
+  kindred__family__v1__baby_profile_purged__field_indices_by_name,
+  1,  kindred__family__v1__baby_profile_purged__number_ranges,
+  (ProtobufCMessageInit) kindred__family__v1__baby_profile_purged__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
 static const ProtobufCEnumValue kindred__family__v1__baby_role__enum_values_by_number[3] =

@@ -6303,7 +6303,7 @@ const ProtobufCMessageDescriptor kindred__family__v1__watch_events_request__desc
   (ProtobufCMessageInit) kindred__family__v1__watch_events_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor kindred__family__v1__event__field_descriptors[13] =
+static const ProtobufCFieldDescriptor kindred__family__v1__event__field_descriptors[14] =
 {
   {
     "cursor",
@@ -6461,10 +6461,23 @@ static const ProtobufCFieldDescriptor kindred__family__v1__event__field_descript
     0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "baby_profile_purged",
+    27,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Kindred__Family__V1__Event, payload_case),
+    offsetof(Kindred__Family__V1__Event, baby_profile_purged),
+    &kindred__family__v1__baby_profile_purged__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned kindred__family__v1__event__field_indices_by_name[] = {
   4,   /* field[4] = approval_decided */
   12,   /* field[12] = baby_arrived */
+  13,   /* field[13] = baby_profile_purged */
   6,   /* field[6] = calendar_rsvp_changed */
   8,   /* field[8] = comment_added */
   0,   /* field[0] = cursor */
@@ -6482,7 +6495,7 @@ static const ProtobufCIntRange kindred__family__v1__event__number_ranges[3 + 1] 
   { 1, 0 },
   { 10, 4 },
   { 20, 6 },
-  { 0, 13 }
+  { 0, 14 }
 };
 const ProtobufCMessageDescriptor kindred__family__v1__event__descriptor =
 {
@@ -6492,7 +6505,7 @@ const ProtobufCMessageDescriptor kindred__family__v1__event__descriptor =
   "Kindred__Family__V1__Event",
   "kindred.family.v1",
   sizeof(Kindred__Family__V1__Event),
-  13,
+  14,
   kindred__family__v1__event__field_descriptors,
   kindred__family__v1__event__field_indices_by_name,
   3,  kindred__family__v1__event__number_ranges,

@@ -47,6 +47,7 @@ typedef struct Kindred__Family__V1__LeaveBabyProfileRequest Kindred__Family__V1_
 typedef struct Kindred__Family__V1__LeaveBabyProfileResponse Kindred__Family__V1__LeaveBabyProfileResponse;
 typedef struct Kindred__Family__V1__RemoveBabyProfileMemberRequest Kindred__Family__V1__RemoveBabyProfileMemberRequest;
 typedef struct Kindred__Family__V1__RemoveBabyProfileMemberResponse Kindred__Family__V1__RemoveBabyProfileMemberResponse;
+typedef struct Kindred__Family__V1__BabyProfilePurged Kindred__Family__V1__BabyProfilePurged;
 
 
 /* --- enums --- */
@@ -520,6 +521,21 @@ struct  Kindred__Family__V1__RemoveBabyProfileMemberResponse
 #define KINDRED__FAMILY__V1__REMOVE_BABY_PROFILE_MEMBER_RESPONSE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&kindred__family__v1__remove_baby_profile_member_response__descriptor) \
      }
+
+
+/*
+ * The payload of the WatchEvents event baby_profile.purged: the daily retention job removed a profile deleted
+ * more than 7 years before, with everything family kept on it. Services that keep rows of the profile remove
+ * them (gamification: its votes and name suggestions).
+ */
+struct  Kindred__Family__V1__BabyProfilePurged
+{
+  ProtobufCMessage base;
+  char *profile_id;
+};
+#define KINDRED__FAMILY__V1__BABY_PROFILE_PURGED__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&kindred__family__v1__baby_profile_purged__descriptor) \
+    , (char *)protobuf_c_empty_string }
 
 
 /* Kindred__Family__V1__BabyProfile methods */
@@ -1073,6 +1089,25 @@ Kindred__Family__V1__RemoveBabyProfileMemberResponse *
 void   kindred__family__v1__remove_baby_profile_member_response__free_unpacked
                      (Kindred__Family__V1__RemoveBabyProfileMemberResponse *message,
                       ProtobufCAllocator *allocator);
+/* Kindred__Family__V1__BabyProfilePurged methods */
+void   kindred__family__v1__baby_profile_purged__init
+                     (Kindred__Family__V1__BabyProfilePurged         *message);
+size_t kindred__family__v1__baby_profile_purged__get_packed_size
+                     (const Kindred__Family__V1__BabyProfilePurged   *message);
+size_t kindred__family__v1__baby_profile_purged__pack
+                     (const Kindred__Family__V1__BabyProfilePurged   *message,
+                      uint8_t             *out);
+size_t kindred__family__v1__baby_profile_purged__pack_to_buffer
+                     (const Kindred__Family__V1__BabyProfilePurged   *message,
+                      ProtobufCBuffer     *buffer);
+Kindred__Family__V1__BabyProfilePurged *
+       kindred__family__v1__baby_profile_purged__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   kindred__family__v1__baby_profile_purged__free_unpacked
+                     (Kindred__Family__V1__BabyProfilePurged *message,
+                      ProtobufCAllocator *allocator);
 /* --- per-message closures --- */
 
 typedef void (*Kindred__Family__V1__BabyProfile_Closure)
@@ -1162,6 +1197,9 @@ typedef void (*Kindred__Family__V1__RemoveBabyProfileMemberRequest_Closure)
 typedef void (*Kindred__Family__V1__RemoveBabyProfileMemberResponse_Closure)
                  (const Kindred__Family__V1__RemoveBabyProfileMemberResponse *message,
                   void *closure_data);
+typedef void (*Kindred__Family__V1__BabyProfilePurged_Closure)
+                 (const Kindred__Family__V1__BabyProfilePurged *message,
+                  void *closure_data);
 
 /* --- services --- */
 
@@ -1201,6 +1239,7 @@ extern const ProtobufCMessageDescriptor kindred__family__v1__leave_baby_profile_
 extern const ProtobufCMessageDescriptor kindred__family__v1__leave_baby_profile_response__descriptor;
 extern const ProtobufCMessageDescriptor kindred__family__v1__remove_baby_profile_member_request__descriptor;
 extern const ProtobufCMessageDescriptor kindred__family__v1__remove_baby_profile_member_response__descriptor;
+extern const ProtobufCMessageDescriptor kindred__family__v1__baby_profile_purged__descriptor;
 
 PROTOBUF_C__END_DECLS
 

@@ -1015,7 +1015,8 @@ typedef enum {
   KINDRED__FAMILY__V1__EVENT__PAYLOAD_REGISTRY_PURCHASE_UNDONE = 23,
   KINDRED__FAMILY__V1__EVENT__PAYLOAD_PHOTO_SQUISHED = 24,
   KINDRED__FAMILY__V1__EVENT__PAYLOAD_PHOTO_UNSQUISHED = 25,
-  KINDRED__FAMILY__V1__EVENT__PAYLOAD_BABY_ARRIVED = 26
+  KINDRED__FAMILY__V1__EVENT__PAYLOAD_BABY_ARRIVED = 26,
+  KINDRED__FAMILY__V1__EVENT__PAYLOAD_BABY_PROFILE_PURGED = 27
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(KINDRED__FAMILY__V1__EVENT__PAYLOAD__CASE)
 } Kindred__Family__V1__Event__PayloadCase;
 
@@ -1056,6 +1057,10 @@ struct  Kindred__Family__V1__Event
      * The owners announced the arrival (baby_arrival.proto).
      */
     Kindred__Family__V1__BabyArrived *baby_arrived;
+    /*
+     * The retention job purged a profile deleted 7 years before (baby_profiles.proto).
+     */
+    Kindred__Family__V1__BabyProfilePurged *baby_profile_purged;
   };
 };
 #define KINDRED__FAMILY__V1__EVENT__INIT \

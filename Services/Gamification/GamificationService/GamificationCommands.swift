@@ -1,0 +1,11 @@
+import KindredRuntime
+
+/// `kindred-gamification keys rotate-data`.
+enum GamificationCommands {
+    static let all = [rotateData]
+
+    /// Seals every usage session under the first data key; safe while instances serve.
+    static let rotateData = ServiceCommand.rotateData(service: "gamification") { environment, cipher in
+        [UsageSessionRotation(database: environment.database, sessions: UsageSessions(cipher: cipher))]
+    }
+}
