@@ -1,16 +1,12 @@
-internal import CLinuxSystem
-
 /// A client connection's TLS handshake: the server verified against the CA (its name or IP in the
 /// certificate), ALPN `h2` agreed; a failure is logged once with OpenSSL's reason and fails the waiting calls
 /// UNAVAILABLE, and the pool backs off before the next connect.
 extension ClientConnection {
     func continueTLSHandshake() {
         guard let tls else { return }
-        switch tls.handshake() {
-        case .wantsRead:
-            loop.modify(fd: fd, events: EPOLLIN.rawValue)
-        case .wantsWrite:
-            loop.modify(fd: fd, events: EPOLLIN.rawValue | EPOLLOUT.rawValue)
+        switch tls.handshake(on: loop, fd: fd) {
+        case .waiting:
+            break
         case .failed(let reason):
             handshakeFailed(reason)
         case .closed:

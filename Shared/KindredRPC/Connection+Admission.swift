@@ -1,15 +1,34 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Who gets a connection's place: a deadline for the handshake, and shedding at the connection limit, so
 /// that sockets that never speak cannot lock out the clients that do.
 extension Connection {
     /// Starts the handshake deadline; the connection closes unless the client's SETTINGS arrive in time.
     func startHandshakeDeadline() {
         handshakeTimer = loop.schedule(after: core.configuration.handshakeTimeout) { [weak self] in
-            guard let self else { return }
-            handshakeTimer = nil
-            core.logger.debug(
-                "closing a connection that did not finish its handshake", metadata: ["peer": "\(peer)"])
-            close()
+            self?.handshakeDeadlinePassed()
         }
+    }
+
+    /// The deadline is for a client that does not speak, not for a loop that has not listened: bytes waiting
+    /// unread in the socket mean the client answered and this loop is behind (a burst of TLS handshakes puts
+    /// more sockets in one epoll wake-up than a pass reads), so the deadline starts again instead. A silent
+    /// socket has nothing waiting, and a client that trickles bytes has them read at once on a loop that keeps
+    /// up, so neither gains more time.
+    private func handshakeDeadlinePassed() {
+        handshakeTimer = nil
+        var byte: UInt8 = 0
+        if recv(fd, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT)) > 0 {
+            core.logger.debug(
+                "the handshake deadline passed with the client's bytes unread; the loop is behind, waiting again",
+                metadata: ["peer": "\(peer)"])
+            return startHandshakeDeadline()
+        }
+        core.logger.debug(
+            "closing a connection that did not finish its handshake", metadata: ["peer": "\(peer)"])
+        close()
     }
 
     func handshakeCompleted() {

@@ -5,11 +5,9 @@ internal import CLinuxSystem
 extension Connection {
     /// Runs the handshake as far as the socket allows; once it is done the server's SETTINGS go out.
     func continueTLSHandshake(_ tls: TLSStream) {
-        switch tls.handshake() {
-        case .wantsRead:
-            loop.modify(fd: fd, events: EPOLLIN.rawValue)
-        case .wantsWrite:
-            loop.modify(fd: fd, events: EPOLLIN.rawValue | EPOLLOUT.rawValue)
+        switch tls.handshake(on: loop, fd: fd) {
+        case .waiting:
+            break
         case .failed(let reason):
             refuseTLS(reason)
         case .closed:

@@ -20,7 +20,9 @@ public struct ServerConfiguration: Sendable {
     /// Connections beyond this many are refused with a GOAWAY, unless the oldest connection that never
     /// finished its handshake, or else the one idle longest, can be shed to make room.
     public var maxConnections: Int
-    /// A connection whose HTTP/2 preface and first SETTINGS have not arrived this long after accept is closed.
+    /// A connection whose HTTP/2 preface and first SETTINGS (after its TLS handshake, on TLS) have not arrived
+    /// this long after accept is closed, unless bytes it sent wait unread: then the server is behind, not the
+    /// client, and the deadline starts again.
     public var handshakeTimeout: Duration
     /// A connection with no open streams for this long is sent a GOAWAY and closed.
     public var idleTimeout: Duration

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+internal import CLinuxSystem
 internal import CSSL
 
 /// One connection's TLS session over its non-blocking socket (OpenSSL reads and writes the socket itself):
@@ -15,10 +16,8 @@ final class TLSStream {
     /// How far a handshake step got.
     enum HandshakeStep: Equatable {
         case established
-        /// Waiting for the peer's bytes.
-        case wantsRead
-        /// The socket is full: wait for EPOLLOUT.
-        case wantsWrite
+        /// Waiting for the peer's bytes, or for room in a full socket: the loop watches the socket for it.
+        case waiting
         /// The handshake failed; the reason is OpenSSL's, for the log.
         case failed(String)
         /// The peer closed the socket (or it broke) without a TLS alert: a probe, a client giving up.
@@ -52,16 +51,21 @@ final class TLSStream {
         }
     }
 
-    /// Runs the handshake as far as the socket allows.
-    func handshake() -> HandshakeStep {
+    /// Runs the handshake as far as the socket allows; when it has to wait, `loop` watches `fd` for the
+    /// peer's bytes, and for room to write too when the socket was full. The same for servers and clients.
+    func handshake(on loop: EventLoop, fd: Int32) -> HandshakeStep {
         let result = SSL_do_handshake(ssl)
         if result == 1 {
             isEstablished = true
             return .established
         }
         switch SSL_get_error(ssl, result) {
-        case SSL_ERROR_WANT_READ: return .wantsRead
-        case SSL_ERROR_WANT_WRITE: return .wantsWrite
+        case SSL_ERROR_WANT_READ:
+            loop.modify(fd: fd, events: EPOLLIN.rawValue)
+            return .waiting
+        case SSL_ERROR_WANT_WRITE:
+            loop.modify(fd: fd, events: EPOLLIN.rawValue | EPOLLOUT.rawValue)
+            return .waiting
         case SSL_ERROR_SYSCALL where ERR_peek_error() == 0:
             return .closed
         default:

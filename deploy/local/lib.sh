@@ -16,12 +16,21 @@ KINDRED_APT_PACKAGES=(
 say() { printf '%s\n' "$*" >&2; }
 die() { say "error: $*"; exit 1; }
 
-# Default port of a service: identity 50051 … gamification 50054.
+# Port of a service: identity KINDRED_PORT_BASE (50051), family, social, gamification the next three. A second
+# stack runs beside the first with its own KINDRED_VAR, KINDRED_PG_PORT and KINDRED_PORT_BASE.
 service_port() {
+    local base="${KINDRED_PORT_BASE:-50051}"
     case "$1" in
-        identity) echo 50051 ;; family) echo 50052 ;; social) echo 50053 ;; gamification) echo 50054 ;;
+        identity) echo "$base" ;; family) echo $((base + 1)) ;; social) echo $((base + 2)) ;;
+        gamification) echo $((base + 3)) ;;
         *) die "unknown service '$1'" ;;
     esac
+}
+
+# Every service's --NAME-target flag, so each one calls the peers of its own stack (KINDRED_PORT_BASE).
+peer_target_flags() {
+    local name
+    for name in "${KINDRED_SERVICES[@]}"; do echo "--$name-target=127.0.0.1:$(service_port "$name")"; done
 }
 
 # Installs the Debian packages that are not installed yet (root only; otherwise names them and fails).
