@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+internal import CLinuxSystem
 internal import KindredThreads
 
 /// Turns a target's host name into every address behind it. `RPCClient` asks it off its event loops, when

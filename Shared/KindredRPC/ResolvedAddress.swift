@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+internal import CLinuxSystem
 
 /// One socket address a target's name resolved to (IPv4 or IPv6, with the port): what a client connects to.
 public struct ResolvedAddress: Sendable, Hashable, CustomStringConvertible {
