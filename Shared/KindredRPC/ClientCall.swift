@@ -64,7 +64,7 @@ final class ClientCall {
         if case .data(let bytes) = event { unconsumed += bytes.count }
         if case .closed(let closure) = event {
             streamID = nil
-            wasRefused = closure == .refused
+            wasRefused = closure == .refused || closure == .notConnected
         }
         switch reader.handle(event) {
         case .messages(let payloads):

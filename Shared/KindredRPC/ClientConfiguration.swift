@@ -3,7 +3,7 @@ public import Logging
 
 /// How an `RPCClient` connects, retries and bounds its calls.
 public struct ClientConfiguration: Sendable {
-    /// Connections per peer on each event loop the client is used from; calls multiplex over them.
+    /// Connections per address of the peer on each event loop the client is used from; calls multiplex over them.
     public var connectionsPerLoop: Int = 2
     /// The deadline of a call that names none.
     public var defaultTimeout: Duration = .seconds(10)
@@ -32,8 +32,14 @@ public struct ClientConfiguration: Sendable {
     /// TLS 1.3 with ALPN `h2` (and a client certificate for mutual TLS); nil speaks h2c. Defaults to the
     /// process's choice (`ClientTLS.useForEveryClient`).
     public var tls: ClientTLS? = ClientTLS.processDefault
+    /// Turns the target's host name into its addresses, off the event loops (a literal IP needs none).
+    public var resolver: any NameResolver = SystemNameResolver()
+    /// How often a host name is resolved again, so addresses that join or leave a headless Service are
+    /// followed; a connection that ends or is told GOAWAY asks sooner.
+    public var resolveInterval: Duration = .seconds(30)
 
-    /// The defaults: 2 connections, 10 s deadline, 4 MiB messages, 5 attempts, 100 ms–5 s backoff.
+    /// The defaults: 2 connections per address, 10 s deadline, 4 MiB messages, 5 attempts, 100 ms–5 s backoff,
+    /// the system resolver every 30 s.
     public init() {}
 
     /// The backoff before attempt `attempt + 1` (0-based): exponential, capped, with ±20% jitter.

@@ -24,6 +24,8 @@ final class ClientConnection: EventLoopChannel {
     var held = HeldOutput()
     /// Told once, when the connection closes; `connected` says whether it ever became ready.
     var onClose: ((_ connected: Bool) -> Void)?
+    /// Told once, when the peer's first GOAWAY arrives: no new calls here, so the pool looks elsewhere.
+    var onGoAway: (() -> Void)?
     var everConnected = false
     var connectTimer: LoopTimer?
     let keepaliveInterval: Duration
@@ -36,8 +38,10 @@ final class ClientConnection: EventLoopChannel {
 
     /// Starts connecting; throws UNAVAILABLE when the connect fails at once. A connect still
     /// pending after the configuration's `connectTimeout` is abandoned.
-    init(target: ConnectTarget, loop: EventLoop, configuration: ClientConfiguration) throws(RPCError) {
-        var (fd, connected) = try target.startConnect()
+    init(target: ConnectTarget, address: ResolvedAddress, loop: EventLoop, configuration: ClientConfiguration)
+        throws(RPCError)
+    {
+        var (fd, connected) = try address.startConnect()
         do {
             tls = try configuration.tls.map { tls throws(TLSError) in
                 try TLSStream(context: tls.context, fd: fd, verifying: target.host)
@@ -110,6 +114,10 @@ final class ClientConnection: EventLoopChannel {
                 try session.receive(UnsafeRawBufferPointer(start: loop.readBuffer.baseAddress, count: count))
             } catch {
                 return close()
+            }
+            if let onGoAway, session.goAwayLastStreamID != nil {
+                self.onGoAway = nil
+                onGoAway()
             }
             loop.markDirty(self)
         } else if count == 0 || (errno != EAGAIN && errno != EINTR) {

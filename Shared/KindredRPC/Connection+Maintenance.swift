@@ -11,6 +11,7 @@ extension Connection {
             core.logger.debug("closing idle connection", metadata: ["peer": "\(peer)"])
             goAway()
         }
+        if let retiresAt, now >= retiresAt, !retiring, !goingAway { retireForAge() }
         if let sent = pingSentAt {
             if now &- sent > configuration.keepaliveTimeout.nanoseconds {
                 core.logger.debug("keepalive PING unanswered; closing", metadata: ["peer": "\(peer)"])
@@ -91,13 +92,7 @@ extension EventLoop {
         draining = true
         for connection in liveConnections { connection.goAway() }
         schedule(after: timeout) { [unowned self] in
-            for connection in liveConnections {
-                for call in connection.calls.values where call.route?.streamingResponse == true {
-                    call.drainTimedOut()
-                }
-                connection.flush()
-                connection.close()
-            }
+            for connection in liveConnections { connection.endStreamsAndClose() }
             stopping = true
         }
         connectionClosed()

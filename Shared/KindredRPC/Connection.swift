@@ -29,6 +29,10 @@ final class Connection: EventLoopChannel {
     var idleSince: UInt64
     var pingSentAt: UInt64?
     var goingAway = false
+    /// When the connection reaches its maximum age (`Connection+Age.swift`); nil when the server sets none.
+    let retiresAt: UInt64?
+    /// The GOAWAY notice of its age went out; the final GOAWAY follows.
+    var retiring = false
     private var lingering = false
     /// The client's preface and first SETTINGS have arrived (see `Connection+Admission.swift`).
     var handshaken = false
@@ -49,6 +53,7 @@ final class Connection: EventLoopChannel {
         self.counted = counted
         lastReceived = loop.now
         idleSince = loop.now
+        retiresAt = Self.retirement(after: core.configuration.maxConnectionAge, now: loop.now)
         floodCounter = FrameFloodCounter(
             limit: core.configuration.maxFramesWithoutProgress, window: core.configuration.frameFloodWindow,
             now: loop.now)

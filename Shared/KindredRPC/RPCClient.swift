@@ -2,9 +2,11 @@ import Synchronization
 
 /// A gRPC client for one peer (`host:port`): calls multiplex over a small pool of HTTP/2 connections
 /// on the event loop the caller runs on (a server handler's own loop, so its calls never hop
-/// threads), or on a shared client loop otherwise.
+/// threads), or on a shared client loop otherwise. A name that resolves to several addresses (a headless
+/// Service) gets connections to each, and calls are spread over them (`ClientConnectionPool`).
 public final class RPCClient: Sendable {
     let target: ConnectTarget
+    let addresses: TargetAddresses
     let configuration: ClientConfiguration
     private let group: EventLoopGroup
     private let pools = Mutex<[ObjectIdentifier: ClientConnectionPool]>([:])
@@ -18,6 +20,7 @@ public final class RPCClient: Sendable {
             throw RPCError(.invalidArgument, "malformed target \(target)")
         }
         self.target = parsed
+        addresses = TargetAddresses(target: parsed, configuration: configuration)
         self.configuration = configuration
         group = EventLoopGroup.shared
     }
@@ -30,6 +33,7 @@ public final class RPCClient: Sendable {
     /// Refuses new calls and closes every connection once its open calls finish.
     public func close() {
         isClosed.store(true, ordering: .releasing)
+        addresses.close()
         let all = pools.withLock { pools in
             defer { pools.removeAll() }
             return Array(pools.values)
@@ -47,6 +51,7 @@ public final class RPCClient: Sendable {
         guard !isClosed.load(ordering: .acquiring) else {
             throw RPCError(.unavailable, "the client is closed")
         }
+        try await addresses.awaitFirstAnswer()
         let loop = EventLoop.current ?? group.next()
         return try await withTaskExecutorPreference(loop) { () async throws(RPCError) -> Value in
             var resends = 0
@@ -56,8 +61,8 @@ public final class RPCClient: Sendable {
                 do throws(RPCError) {
                     return try await Self.consume(call, on: loop, consume)
                 } catch  where call.wasRefused && !streamsRequests && resends < Self.maxResends {
-                    // The server never processed the stream (REFUSED_STREAM, or past a GOAWAY):
-                    // sending it again is safe whether or not the call is idempotent.
+                    // The server never processed the stream (REFUSED_STREAM, past a GOAWAY, or its
+                    // connect failed): sending it again is safe whether or not the call is idempotent.
                     resends += 1
                 }
             }
@@ -110,7 +115,7 @@ public final class RPCClient: Sendable {
     private func pool(for loop: EventLoop) -> ClientConnectionPool {
         pools.withLock { pools in
             if let pool = pools[ObjectIdentifier(loop)] { return pool }
-            let pool = ClientConnectionPool(loop: loop, target: target, configuration: configuration)
+            let pool = ClientConnectionPool(loop: loop, addresses: addresses, configuration: configuration)
             pools[ObjectIdentifier(loop)] = pool
             return pool
         }

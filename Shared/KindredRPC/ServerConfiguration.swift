@@ -36,6 +36,13 @@ public struct ServerConfiguration: Sendable {
     public var keepaliveInterval: Duration
     /// A PING unanswered this long closes the connection.
     public var keepaliveTimeout: Duration
+    /// How long a connection may live (±10% jitter) before the server asks its client to move on: a GOAWAY
+    /// notice, the final GOAWAY a second later, then `maxConnectionAgeGrace` for the calls in flight. Clients
+    /// that balance reconnect, and so reach instances started after them. nil (the default): no limit.
+    public var maxConnectionAge: Duration?
+    /// How long calls in flight on a connection past its age may take to finish; a server stream still open
+    /// then ends with UNAVAILABLE `SERVER_SHUTTING_DOWN`, which clients reopen elsewhere.
+    public var maxConnectionAgeGrace: Duration
     /// The `listen(2)` backlog.
     public var listenBacklog: Int
     /// Whether responses may be gzip-compressed when the client accepts gzip and the handler asks for it
@@ -65,6 +72,7 @@ public struct ServerConfiguration: Sendable {
         self.frameFloodWindow = .seconds(10)
         self.keepaliveInterval = .seconds(120)
         self.keepaliveTimeout = .seconds(20)
+        self.maxConnectionAgeGrace = .seconds(30)
         self.listenBacklog = 4096
         self.allowsResponseCompression = true
         self.responseBufferLimit = 64 << 10

@@ -46,6 +46,12 @@ struct ServiceOptions: ParsableArguments {
     @Option(help: "Most connections served at once (env KINDRED_MAX_CONNECTIONS; default 10000).")
     var maxConnections: Int?
 
+    @Option(
+        help:
+            "Seconds (±10%) after which a connection is sent GOAWAY, so balancing clients reconnect and reach new instances (env KINDRED_MAX_CONNECTION_AGE; default: no limit)."
+    )
+    var maxConnectionAge: Int?
+
     @Option(help: "HOST:PORT of kindred-identity, for its token signing keys (env KINDRED_IDENTITY_TARGET).")
     var identityTarget: String?
 
@@ -90,6 +96,8 @@ struct ServiceSettings: Sendable {
     var handshakeTimeout: Duration
     var idleTimeout: Duration
     var maxConnections: Int
+    /// How long a connection may live before GOAWAY; nil: no limit.
+    var maxConnectionAge: Duration?
     /// Where the other services are; identity's `GetSigningKeys` too, unless the service has its own keys.
     var peers: PeerTargets
     /// `KINDRED_CLIENT_ID` and `KINDRED_CLIENT_SECRET`: the service's client_credentials at identity, when set.
@@ -142,6 +150,9 @@ struct ServiceSettings: Sendable {
             try Self.positive(
                 options.maxConnections, environment, "KINDRED_MAX_CONNECTIONS", "--max-connections")
             ?? 10_000
+        maxConnectionAge = try Self.positive(
+            options.maxConnectionAge, environment, "KINDRED_MAX_CONNECTION_AGE", "--max-connection-age"
+        ).map { .seconds($0) }
 
         peers = PeerTargets(
             identity: try Self.target("identity", options.identityTarget, environment, defaultPort: 50051),

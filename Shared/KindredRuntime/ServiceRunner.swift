@@ -41,6 +41,7 @@ struct ServiceRunner {
         configuration.handshakeTimeout = settings.handshakeTimeout
         configuration.idleTimeout = settings.idleTimeout
         configuration.maxConnections = settings.maxConnections
+        configuration.maxConnectionAge = settings.maxConnectionAge
         configuration.tls = settings.tls.server
         configuration.authenticator = TokenAuthenticator(keySource: try await signingKeys(environment))
         let server = ProcessServer(

@@ -141,24 +141,27 @@ struct ClientTestService: RPCService {
     }
 }
 
-/// A running `RPCServer` with the test service on 127.0.0.1.
+/// A running `RPCServer` with the test service on 127.0.0.1 (or another loopback address).
 final class ClientTestServer: Sendable {
     let server: RPCServer
     let observations = ClientTestObservations()
     private let runner: Task<Void, any Error>
 
+    let host: String
     var port: Int { server.port }
-    var target: String { "127.0.0.1:\(port)" }
+    var target: String { "\(host):\(port)" }
 
-    /// Binds on `port` (0 for any free one) and starts serving.
+    /// Binds on `host`:`port` (0 for any free one) and starts serving.
     init(
-        port: Int = 0, maxConcurrentStreams: Int? = nil, tls: ServerTLSSettings? = nil,
-        log: CapturedLog? = nil
+        host: String = "127.0.0.1", port: Int = 0, maxConcurrentStreams: Int? = nil, tls: ServerTLSSettings? = nil,
+        log: CapturedLog? = nil, configure: (inout ServerConfiguration) -> Void = { _ in }
     ) throws {
-        var configuration = ServerConfiguration(host: "127.0.0.1", port: port)
+        self.host = host
+        var configuration = ServerConfiguration(host: host, port: port)
         configuration.eventLoopCount = 1
         if let maxConcurrentStreams { configuration.maxConcurrentStreams = maxConcurrentStreams }
         configuration.tls = tls
+        configure(&configuration)
         var logger = log?.logger(label: "client-tests") ?? Logger(label: "client-tests")
         if log == nil { logger.logLevel = .critical }
         let services: [any RPCService] = [

@@ -24,22 +24,28 @@ import Testing
         #expect(settings.handshakeTimeout == .seconds(5))
         #expect(settings.idleTimeout == .seconds(300))
         #expect(settings.maxConnections == 10_000)
+        #expect(settings.maxConnectionAge == nil)
     }
 
     @Test func connectionLimitsComeFromTheFlagsOrTheEnvironment() throws {
         let environment = [
             "KINDRED_FAMILY_DATABASE_URL": "postgresql://f@h/db", "KINDRED_HANDSHAKE_TIMEOUT": "3",
-            "KINDRED_IDLE_TIMEOUT": "60", "KINDRED_MAX_CONNECTIONS": "500",
+            "KINDRED_IDLE_TIMEOUT": "60", "KINDRED_MAX_CONNECTIONS": "500", "KINDRED_MAX_CONNECTION_AGE": "600",
         ]
         let fromEnvironment = try settings([], environment)
         #expect(fromEnvironment.handshakeTimeout == .seconds(3))
         #expect(fromEnvironment.idleTimeout == .seconds(60))
         #expect(fromEnvironment.maxConnections == 500)
+        #expect(fromEnvironment.maxConnectionAge == .seconds(600))
         let fromFlags = try settings(
-            ["--handshake-timeout", "2", "--idle-timeout", "30", "--max-connections", "20000"], environment)
+            [
+                "--handshake-timeout", "2", "--idle-timeout", "30", "--max-connections", "20000",
+                "--max-connection-age", "300",
+            ], environment)
         #expect(fromFlags.handshakeTimeout == .seconds(2))
         #expect(fromFlags.idleTimeout == .seconds(30))
         #expect(fromFlags.maxConnections == 20_000)
+        #expect(fromFlags.maxConnectionAge == .seconds(300))
     }
 
     @Test func flagsWinOverTheEnvironment() throws {
@@ -83,6 +89,7 @@ import Testing
         (["--handshake-timeout", "0"], "--handshake-timeout must be at least 1"),
         (["--idle-timeout=-5"], "--idle-timeout must be at least 1"),
         (["--max-connections", "0"], "--max-connections must be at least 1"),
+        (["--max-connection-age", "0"], "--max-connection-age must be at least 1"),
     ])
     func badSettingsSayWhatIsWrong(arguments: [String], complaint: String) throws {
         let error = #expect(throws: StartupError.self) {
