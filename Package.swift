@@ -112,7 +112,8 @@ let package = Package(
         .target(
             name: "KindredTestSupport",
             dependencies: [
-                "KindredAuth", "KindredPostgres", "KindredRPC", .product(name: "Logging", package: "swift-log"),
+                "KindredAuth", "KindredPostgres", "KindredRPC",
+                .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tests/KindredTestSupport",
             exclude: ["README.md"]

@@ -49,7 +49,8 @@ final class ClientConnectionPool: @unchecked Sendable {
         // None ready: wait on one that is connecting, else try each address not backing off. A call whose
         // connect then fails is sent again (it never left), and the failed address is backing off by then.
         if let connecting = subchannels.first(where: \.isConnecting) { return try connecting.connection() }
-        var lastError = RPCError(.unavailable, "\(addresses.target) is unreachable; reconnecting after a backoff")
+        var lastError = RPCError(
+            .unavailable, "\(addresses.target) is unreachable; reconnecting after a backoff")
         for subchannel in subchannels where !subchannel.isBackingOff {
             do { return try subchannel.connection() } catch { lastError = error }
         }

@@ -58,7 +58,8 @@ final class ClientSubchannel {
         let connection: ClientConnection
         do {
             connection = try ClientConnection(
-                target: pool.addresses.target, address: address, loop: pool.loop, configuration: pool.configuration)
+                target: pool.addresses.target, address: address, loop: pool.loop,
+                configuration: pool.configuration)
         } catch {
             connectFailed()
             throw error

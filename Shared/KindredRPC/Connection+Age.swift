@@ -21,7 +21,8 @@ extension Connection {
     func retireForAge() {
         guard !closed, let session else { return }
         retiring = true
-        core.logger.debug("connection reached its maximum age; asking the client to move", metadata: ["peer": "\(peer)"])
+        core.logger.debug(
+            "connection reached its maximum age; asking the client to move", metadata: ["peer": "\(peer)"])
         nghttp2_submit_shutdown_notice(session)
         markDirty()
         loop.schedule(after: Self.shutdownNoticeLead) { [weak self] in

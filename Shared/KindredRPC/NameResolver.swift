@@ -41,7 +41,8 @@ public struct SystemNameResolver: NameResolver {
         var results: UnsafeMutablePointer<addrinfo>?
         let status = getaddrinfo(host, String(port), &hints, &results)
         guard status == 0, results != nil else {
-            return .failure(RPCError(.unavailable, "cannot resolve \(host): \(String(cString: gai_strerror(status)))"))
+            return .failure(
+                RPCError(.unavailable, "cannot resolve \(host): \(String(cString: gai_strerror(status)))"))
         }
         defer { freeaddrinfo(results) }
         var addresses: [ResolvedAddress] = []

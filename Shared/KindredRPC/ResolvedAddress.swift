@@ -52,7 +52,8 @@ public struct ResolvedAddress: Sendable, Hashable, CustomStringConvertible {
     /// completed; throws UNAVAILABLE when it failed at once (ECONNREFUSED on loopback, say).
     func startConnect() throws(RPCError) -> (fd: Int32, connected: Bool) {
         let fd = socket(
-            family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+            family,
+            Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw connectError(errno) }
         var one: Int32 = 1
         setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))

@@ -109,7 +109,9 @@ final class TargetAddresses: Sendable {
         let answer: Result<[ResolvedAddress], RPCError>
         do throws(RPCError) {
             let addresses = try await resolver.resolve(host: target.host, port: target.port)
-            answer = addresses.isEmpty ? .failure(RPCError(.unavailable, "cannot resolve \(target.host)")) : .success(addresses)
+            answer =
+                addresses.isEmpty
+                ? .failure(RPCError(.unavailable, "cannot resolve \(target.host)")) : .success(addresses)
         } catch {
             answer = .failure(error)
         }

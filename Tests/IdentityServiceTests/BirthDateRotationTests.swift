@@ -56,7 +56,8 @@ struct BirthDateRotationTests {
             let oldSealed = TestDataKeys.old.seal(
                 Array("1983-08-30".utf8), context: "identity.accounts.date_of_birth/\(old.id)")
             try await pool.query(
-                "UPDATE identity.accounts SET date_of_birth_sealed = \(oldSealed)::bytea WHERE id = \(old.id)")
+                "UPDATE identity.accounts SET date_of_birth_sealed = \(oldSealed)::bytea WHERE id = \(old.id)"
+            )
             // A change requested before sealing carries its new date in plaintext.
             try await test.accounts.requestDateOfBirthChange(
                 accountID: before.id, password: "correct horse 1",
@@ -98,7 +99,8 @@ struct BirthDateRotationTests {
                         Array(account.dateOfBirth.description.utf8),
                         context: "identity.accounts.date_of_birth/\(account.id)")
                     try await pool.query(
-                        "UPDATE identity.accounts SET date_of_birth_sealed = \(sealed)::bytea WHERE id = \(account.id)")
+                        "UPDATE identity.accounts SET date_of_birth_sealed = \(sealed)::bytea WHERE id = \(account.id)"
+                    )
                 }
                 written.append(account)
             }
@@ -115,7 +117,8 @@ struct BirthDateRotationTests {
 
             #expect(try await Self.storedForms(pool) == (0, 22))
             for account in written {
-                #expect(try await test.accounts.me(TestCallers.of(account)).dateOfBirth == account.dateOfBirth)
+                #expect(
+                    try await test.accounts.me(TestCallers.of(account)).dateOfBirth == account.dateOfBirth)
             }
             #expect(try await accounts.resealAll() == 0)
         }

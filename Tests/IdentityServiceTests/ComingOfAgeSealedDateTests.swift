@@ -32,7 +32,8 @@ struct ComingOfAgeSealedDateTests {
             let sealed = TestDataKeys.old.seal(
                 Array("2010-06-15".utf8), context: "identity.accounts.date_of_birth/\(oldKey.id)")
             try await pool.query(
-                "UPDATE identity.accounts SET date_of_birth_sealed = \(sealed)::bytea WHERE id = \(oldKey.id)")
+                "UPDATE identity.accounts SET date_of_birth_sealed = \(sealed)::bytea WHERE id = \(oldKey.id)"
+            )
 
             test.clock.set("2026-06-15T00:00:01Z")
             #expect(

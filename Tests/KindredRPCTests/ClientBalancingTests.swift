@@ -13,13 +13,16 @@ import Testing
             let client = try balancingClient(ScriptedResolver(fleet.addresses), port: fleet.port)
             let calls = 300
             for index in 0..<calls {
-                let reply: ClientTestText = try await client.unary(method: Self.echo, request: ClientTestText("\(index)"))
+                let reply: ClientTestText = try await client.unary(
+                    method: Self.echo, request: ClientTestText("\(index)"))
                 #expect(reply.text == "\(index)")
             }
             // Round robin over three ready addresses: a third each, give or take the first calls made while
             // the connections were being opened.
             #expect(fleet.served.reduce(0, +) == calls)
-            for served in fleet.served { #expect(served >= calls / 3 - 10, "served per address: \(fleet.served)") }
+            for served in fleet.served {
+                #expect(served >= calls / 3 - 10, "served per address: \(fleet.served)")
+            }
             client.close()
             await fleet.stop()
         }
@@ -60,7 +63,8 @@ import Testing
             let refusing = ResolvedAddress(numericHost: "127.0.0.6", port: UInt16(fleet.port))!
             let client = try balancingClient(ScriptedResolver([refusing] + fleet.addresses), port: fleet.port)
             for index in 0..<50 {
-                let reply: ClientTestText = try await client.unary(method: Self.echo, request: ClientTestText("\(index)"))
+                let reply: ClientTestText = try await client.unary(
+                    method: Self.echo, request: ClientTestText("\(index)"))
                 #expect(reply.text == "\(index)")
             }
             #expect(fleet.served == [50])

@@ -153,7 +153,8 @@ final class ClientTestServer: Sendable {
 
     /// Binds on `host`:`port` (0 for any free one) and starts serving.
     init(
-        host: String = "127.0.0.1", port: Int = 0, maxConcurrentStreams: Int? = nil, tls: ServerTLSSettings? = nil,
+        host: String = "127.0.0.1", port: Int = 0, maxConcurrentStreams: Int? = nil,
+        tls: ServerTLSSettings? = nil,
         log: CapturedLog? = nil, configure: (inout ServerConfiguration) -> Void = { _ in }
     ) throws {
         self.host = host

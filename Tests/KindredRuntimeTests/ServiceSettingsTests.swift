@@ -30,7 +30,8 @@ import Testing
     @Test func connectionLimitsComeFromTheFlagsOrTheEnvironment() throws {
         let environment = [
             "KINDRED_FAMILY_DATABASE_URL": "postgresql://f@h/db", "KINDRED_HANDSHAKE_TIMEOUT": "3",
-            "KINDRED_IDLE_TIMEOUT": "60", "KINDRED_MAX_CONNECTIONS": "500", "KINDRED_MAX_CONNECTION_AGE": "600",
+            "KINDRED_IDLE_TIMEOUT": "60", "KINDRED_MAX_CONNECTIONS": "500",
+            "KINDRED_MAX_CONNECTION_AGE": "600",
         ]
         let fromEnvironment = try settings([], environment)
         #expect(fromEnvironment.handshakeTimeout == .seconds(3))

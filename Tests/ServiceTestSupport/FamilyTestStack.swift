@@ -118,7 +118,8 @@ final class FamilyTestStack: Sendable {
             database: pool, passwords: passwords, settings: settings, logger: FamilyTestDatabase.logger)
         let accounts = Accounts(
             database: pool, passwords: passwords, lockout: credentials.signIn.lockout, clock: .system,
-            mail: settings.mail, birthDates: BirthDates(cipher: TestDataKeys.cipher), logger: FamilyTestDatabase.logger)
+            mail: settings.mail, birthDates: BirthDates(cipher: TestDataKeys.cipher),
+            logger: FamilyTestDatabase.logger)
         let events = try EventFeed(outbox: accounts.events, pool: pool, logger: FamilyTestDatabase.logger)
         return (IdentityAPI(credentials: credentials, accounts: accounts, events: events), events)
     }

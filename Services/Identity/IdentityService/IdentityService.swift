@@ -31,7 +31,8 @@ public enum IdentityService {
                     database: environment.database, passwords: passwords, lockout: credentials.signIn.lockout,
                     clock: .system, mail: settings.mail,
                     birthDates: BirthDates(
-                        cipher: try FieldCipher.configured(for: "identity", in: ProcessInfo.processInfo.environment)),
+                        cipher: try FieldCipher.configured(
+                            for: "identity", in: ProcessInfo.processInfo.environment)),
                     logger: environment.logger)
                 startBackgroundWork(environment, credentials: credentials, accounts: accounts)
                 let events = try EventFeed(

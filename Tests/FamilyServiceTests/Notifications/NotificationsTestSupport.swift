@@ -103,7 +103,8 @@ extension FamilyContext {
     /// This context as another instance of the service has it: the same database through a pool of its own.
     func onAnotherInstance(_ pool: PostgresPool) -> FamilyContext {
         FamilyContext(
-            database: pool, clock: clock, mail: mail, identity: identity, pinHasher: pinHasher, logger: logger,
+            database: pool, clock: clock, mail: mail, identity: identity, pinHasher: pinHasher,
+            logger: logger,
             cipher: cipher)
     }
 }

@@ -50,7 +50,8 @@ import Testing
             let old = UsageSessions(cipher: TestDataKeys.old)
             let piano = UsageBatch.Session(
                 clientSessionID: "old-key", appID: "piano", start: TestClock.parse("2026-05-01T11:00:00Z"),
-                end: TestClock.parse("2026-05-01T11:20:00Z"), updatedAt: TestClock.parse("2026-05-01T11:20:00Z"))
+                end: TestClock.parse("2026-05-01T11:20:00Z"),
+                updatedAt: TestClock.parse("2026-05-01T11:20:00Z"))
             try await stack.pool.query(
                 """
                 UPDATE gamification.usage_sessions SET session_sealed = \(old.seal(piano, of: user))::bytea
@@ -68,17 +69,23 @@ import Testing
                 ], as: ben)
             #expect(try await stack.dailySeconds(of: ben, app: "chess") == ["2026-05-01": 2_400])
 
-            let rotation = UsageSessionRotation(database: stack.pool, sessions: GamificationTestServer.usageSessions)
+            let rotation = UsageSessionRotation(
+                database: stack.pool, sessions: GamificationTestServer.usageSessions)
             async let resealed = rotation.resealAll()
             for index in 0..<20 {
                 try await stack.upload(
-                    [usageSession("during-\(index)", "piano", from: "2026-05-02T0\(index / 10):\(index % 10)0:00Z", minutes: 5)],
+                    [
+                        usageSession(
+                            "during-\(index)", "piano", from: "2026-05-02T0\(index / 10):\(index % 10)0:00Z",
+                            minutes: 5)
+                    ],
                     as: ben)
             }
             #expect(try await resealed == 2)
 
             let sealed = try await stack.pool.query(
-                "SELECT app_id IS NULL, session_sealed FROM gamification.usage_sessions WHERE user_id = \(user)::uuid")
+                "SELECT app_id IS NULL, session_sealed FROM gamification.usage_sessions WHERE user_id = \(user)::uuid"
+            )
             let keys = try sealed.map { row in
                 try row.decode(Bool.self, column: 0)
                     ? FieldCipher.keyID(of: try row.decode([UInt8].self, column: 1)) : "plaintext"
@@ -87,7 +94,10 @@ import Testing
             let all = try await stack.gamification.listUsageSessions(
                 .init(page: .init(pageSize: 100)), options: ben.bearer)
             #expect(all.sessions.count == 23 && all.sessions.first == written[0])
-            #expect(try await stack.dailySeconds(of: ben, app: "piano") == ["2026-05-01": 1_200, "2026-05-02": 6_000])
+            #expect(
+                try await stack.dailySeconds(of: ben, app: "piano") == [
+                    "2026-05-01": 1_200, "2026-05-02": 6_000,
+                ])
             #expect(try await rotation.resealAll() == 0)
         }
     }
@@ -96,7 +106,8 @@ import Testing
         try await GamificationTestStack.with { stack in
             let cleo = try await stack.register("cleo")
             let starts = [
-                "2026-06-01T23:50:00Z", "2026-06-01T08:00:00Z", "2026-06-01T12:00:00Z", "2026-06-02T09:00:00Z",
+                "2026-06-01T23:50:00Z", "2026-06-01T08:00:00Z", "2026-06-01T12:00:00Z",
+                "2026-06-02T09:00:00Z",
                 "2026-06-04T07:00:00Z", "2026-06-04T07:30:00Z", "2026-06-04T06:00:00Z",
             ]
             let sessions = starts.enumerated().map { index, start in

@@ -12,7 +12,8 @@ struct BabyProfilePurge: Sendable {
         guard let profile = BabyProfileID(purged.profileID) else {
             // It would fail the same way every time and hold the consumer there.
             logger.error(
-                "baby_profile.purged names no profile id; skipped", metadata: ["profile_id": "\(purged.profileID)"])
+                "baby_profile.purged names no profile id; skipped",
+                metadata: ["profile_id": "\(purged.profileID)"])
             return
         }
         try await BabyVoteStore.purge(profile, in: tx)

@@ -105,7 +105,8 @@ enum BabyNameSuggestionStore {
     /// Deletes every suggestion on the profile, their likes with them (family purged the profile); again,
     /// nothing.
     static func purge(_ profile: BabyProfileID, in tx: PostgresTransaction) async throws {
-        try await tx.query("DELETE FROM gamification.baby_name_suggestions WHERE profile_id = \(profile)::uuid")
+        try await tx.query(
+            "DELETE FROM gamification.baby_name_suggestions WHERE profile_id = \(profile)::uuid")
     }
 
     private static func suggestion(_ row: PostgresRow) throws -> Kindred_Gamification_V1_BabyNameSuggestion {

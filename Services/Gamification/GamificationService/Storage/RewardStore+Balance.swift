@@ -38,13 +38,18 @@ extension RewardStore {
                 unlocked_at, least(ends_at, \(now)), points_per_minute
             FROM gamification.reward_unlocks WHERE child_id = \(child)::uuid
             """)
-        let unlocks = try rows.map { try $0.decode((String, Date, Bool, Int64, Int64?, Date, Date, Int32).self) }
+        let unlocks = try rows.map {
+            try $0.decode((String, Date, Bool, Int64, Int64?, Date, Date, Int32).self)
+        }
         let unsettled = unlocks.filter { $0.4 == nil }.map {
             SpendingWindow(app: $0.0, from: $0.5, until: $0.6, pointsPerMinute: $0.7, reserved: $0.3)
         }
-        var counted = try await pointsUsed(in: unsettled, of: child, sessions: sessions, on: db).makeIterator()
+        var counted = try await pointsUsed(in: unsettled, of: child, sessions: sessions, on: db)
+            .makeIterator()
         return unlocks.map { app, endsAt, running, reserved, spent, _, _, _ in
-            .init(app: app, endsAt: endsAt, running: running, reserved: reserved, spent: spent ?? counted.next()!)
+            .init(
+                app: app, endsAt: endsAt, running: running, reserved: reserved,
+                spent: spent ?? counted.next()!)
         }
     }
 }

@@ -7,7 +7,8 @@ extension RewardStore {
     /// (never more), as if the usage had arrived in time. The child's `reward_settings` row is locked first,
     /// as every change of their points does; a child without a setup has nothing to charge.
     static func chargeLateUsage(
-        _ uploaded: [UsageBatch.Session], of child: UserID, sessions: UsageSessions, in tx: PostgresTransaction
+        _ uploaded: [UsageBatch.Session], of child: UserID, sessions: UsageSessions,
+        in tx: PostgresTransaction
     ) async throws {
         let ended = try await tx.query(
             """

@@ -34,7 +34,8 @@ extension RewardStore {
         var spent: [Int64] = []
         for window in windows {
             let used = try await UsageStore.sessions(
-                of: child, startingFrom: window.from.addingTimeInterval(-UsageBatch.longest), until: window.until,
+                of: child, startingFrom: window.from.addingTimeInterval(-UsageBatch.longest),
+                until: window.until,
                 sealing: sessions, on: db)
             spent.append(window.spent(by: used))
         }
@@ -47,9 +48,13 @@ extension RewardStore {
         _ rows: PostgresRows, of child: UserID, sessions: UsageSessions, in tx: PostgresTransaction
     ) async throws {
         let due = try rows.map { row in
-            let (id, app, from, until, rate, reserved) = try row.decode((Int64, String, Date, Date, Int32, Int64).self)
-            return (id: id, window: SpendingWindow(
-                app: app, from: from, until: until, pointsPerMinute: rate, reserved: reserved))
+            let (id, app, from, until, rate, reserved) = try row.decode(
+                (Int64, String, Date, Date, Int32, Int64).self)
+            return (
+                id: id,
+                window: SpendingWindow(
+                    app: app, from: from, until: until, pointsPerMinute: rate, reserved: reserved)
+            )
         }
         guard !due.isEmpty else { return }
         let spent = try await pointsUsed(in: due.map { $0.window }, of: child, sessions: sessions, on: tx)

@@ -24,11 +24,18 @@ extension UsageStore {
                 coalesce(\(after?.clientSessionID)::text, ''))
             ORDER BY user_id, client_session_id LIMIT \(limit)
             """)
-        let sessions = try rows.map { (user: try $0.decode(UserID.self, column: 6), stored: try storedSession($0)) }
-        let stale = sessions.filter { $0.stored.sealed.map { FieldCipher.keyID(of: $0) != currentKey } ?? true }
-        let next = rows.count < limit ? nil : sessions.last.map {
-            SessionKey(user: $0.user, clientSessionID: $0.stored.clientSessionID)
+        let sessions = try rows.map {
+            (user: try $0.decode(UserID.self, column: 6), stored: try storedSession($0))
         }
+        let stale = sessions.filter {
+            $0.stored.sealed.map { FieldCipher.keyID(of: $0) != currentKey } ?? true
+        }
+        let next =
+            rows.count < limit
+            ? nil
+            : sessions.last.map {
+                SessionKey(user: $0.user, clientSessionID: $0.stored.clientSessionID)
+            }
         return (stale, next)
     }
 

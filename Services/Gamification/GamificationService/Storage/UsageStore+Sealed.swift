@@ -27,7 +27,8 @@ extension UsageStore {
     /// `user`'s sessions that started from `from` to `until` (whole UTC days around them, filtered exactly
     /// once opened), opened.
     static func sessions(
-        of user: UserID, startingFrom from: Date, until: Date, sealing: UsageSessions, on db: some StatementRunner
+        of user: UserID, startingFrom from: Date, until: Date, sealing: UsageSessions,
+        on db: some StatementRunner
     ) async throws -> [UsageBatch.Session] {
         let rows = try await db.pureRead(
             """

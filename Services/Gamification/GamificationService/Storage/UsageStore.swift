@@ -28,8 +28,9 @@ enum UsageStore {
                 let old = try stored[session.clientSessionID].map {
                     (session: try sealing.open($0.stored, of: user), zone: $0.zone)
                 }
-                if let old, UsageSessions.microseconds(old.session.updatedAt)
-                    >= UsageSessions.microseconds(session.updatedAt)
+                if let old,
+                    UsageSessions.microseconds(old.session.updatedAt)
+                        >= UsageSessions.microseconds(session.updatedAt)
                 {
                     continue
                 }

@@ -30,7 +30,8 @@ struct UsageSessions: Sendable {
     /// The session `stored` holds, from whichever form it is in.
     func open(_ stored: Stored, of user: UserID) throws -> UsageBatch.Session {
         if let plain = stored.plain { return plain }
-        let bytes = try cipher.open(stored.sealed ?? [], context: Self.context(stored.clientSessionID, of: user))
+        let bytes = try cipher.open(
+            stored.sealed ?? [], context: Self.context(stored.clientSessionID, of: user))
         guard bytes.count >= 24 else { throw FieldCipherError.malformed }
         let instants = (0..<3).map { index in
             Self.instant(bytes[(index * 8)..<(index * 8 + 8)].reduce(Int64(0)) { $0 << 8 | Int64($1) })

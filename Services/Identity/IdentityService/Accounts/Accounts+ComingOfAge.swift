@@ -69,7 +69,9 @@ extension Accounts {
                 metadata: ["user_id": "\(minor.id)", "error": "\(error)"])
             return nil
         }
-        guard let band = AgePolicy.band(bornOn: bornOn, on: day), band.isOlder(than: minor.band) else { return nil }
+        guard let band = AgePolicy.band(bornOn: bornOn, on: day), band.isOlder(than: minor.band) else {
+            return nil
+        }
         return band
     }
 

@@ -43,7 +43,8 @@ extension Accounts {
         let now = clock.now
         let outcome: Result<TokenClaims.AgeBand, RPCError> = try await database.transaction { tx in
             let token = OpaqueToken(text: text)
-            let redemption = try await EmailTokenStore.redeem(token, for: .confirmDateOfBirth, now: now, on: tx)
+            let redemption = try await EmailTokenStore.redeem(
+                token, for: .confirmDateOfBirth, now: now, on: tx)
             guard case .redeemed(let accountID, let stored?) = redemption else {
                 return .failure(IdentityError.linkRefused(redemption, link: "confirmation"))
             }

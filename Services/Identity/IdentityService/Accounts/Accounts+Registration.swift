@@ -26,7 +26,8 @@ extension Accounts {
             throw IdentityError.ageBelowMinimum
         }
         if let earlier = try await AccountStore.registration(
-            requestID: form.requestID, dates: birthDates, on: database) {
+            requestID: form.requestID, dates: birthDates, on: database)
+        {
             return try await replay(earlier, of: form)
         }
         let account = AccountStore.NewAccount(
@@ -37,7 +38,8 @@ extension Accounts {
         if let created = try await create(account) { return created }
         // A unique key was taken. A concurrent retry of this very request may have won: answer as it did.
         if let earlier = try await AccountStore.registration(
-            requestID: form.requestID, dates: birthDates, on: database) {
+            requestID: form.requestID, dates: birthDates, on: database)
+        {
             return try await replay(earlier, of: form)
         }
         let taken = try await AccountStore.taken(username: form.username, email: form.email, on: database)

@@ -68,7 +68,8 @@ extension AccountStore {
     }
 
     /// Moves minor `id` to the older `band`; parental controls go off at 18+ and otherwise stay as set.
-    static func moveBand(of id: UserID, to band: TokenClaims.AgeBand, in tx: PostgresTransaction) async throws {
+    static func moveBand(of id: UserID, to band: TokenClaims.AgeBand, in tx: PostgresTransaction) async throws
+    {
         try await tx.query(
             """
             UPDATE identity.accounts
@@ -80,6 +81,7 @@ extension AccountStore {
     private static func minor(_ row: PostgresRow) throws -> Minor {
         let (id, band, birth, sealedBirth) = try row.decode((UserID, String, String?, [UInt8]?).self)
         return Minor(
-            id: id, band: try value(band, row: id), dateOfBirth: StoredBirthDate(plain: birth, sealed: sealedBirth))
+            id: id, band: try value(band, row: id),
+            dateOfBirth: StoredBirthDate(plain: birth, sealed: sealedBirth))
     }
 }

@@ -23,10 +23,12 @@ enum AccountStore {
             """)
         guard let row = rows.first else { return nil }
         let columns = try row.decode(
-            (UserID, String, String, Bool, String?, String, Bool, String, Date, String, Date, Bool, [UInt8]?).self)
+            (UserID, String, String, Bool, String?, String, Bool, String, Date, String, Date, Bool, [UInt8]?)
+                .self)
         return AccountRecord(
             id: columns.0, username: columns.1, email: columns.2, emailVerified: columns.3,
-            dateOfBirth: try dates.open(StoredBirthDate(plain: columns.4, sealed: columns.12), at: .account(id)),
+            dateOfBirth: try dates.open(
+                StoredBirthDate(plain: columns.4, sealed: columns.12), at: .account(id)),
             ageBand: try value(columns.5, row: id), parentalControls: columns.6,
             role: try value(columns.7, row: id), createdAt: columns.8,
             ageAssurance: try value(columns.9, row: id), ageAssuredAt: columns.10,

@@ -29,7 +29,8 @@ extension AccountStore {
     /// Inserts the account, its date of birth sealed by `dates`, self-declared and assured now, with parental
     /// controls on for a minor; returns false, changing nothing, when the username, the email or the request id
     /// is taken (also by a concurrent registration, which this statement waits for).
-    static func insert(_ account: NewAccount, dates: BirthDates, on db: some StatementRunner) async throws -> Bool
+    static func insert(_ account: NewAccount, dates: BirthDates, on db: some StatementRunner) async throws
+        -> Bool
     {
         let sealedBirth = dates.seal(account.dateOfBirth, at: .account(account.id))
         let rows = try await db.query(

@@ -42,7 +42,8 @@ enum EmailTokenStore {
         let token = OpaqueToken.generate()
         let sealed = dates.seal(newDate, at: .emailToken(tokenHash: token.storageHash))
         _ = try await insert(
-            token, .confirmDateOfBirth, accountID, sealed, now: now, lifetime: lifetime, unlessAfter: nil, on: db)
+            token, .confirmDateOfBirth, accountID, sealed, now: now, lifetime: lifetime, unlessAfter: nil,
+            on: db)
         return token
     }
 
