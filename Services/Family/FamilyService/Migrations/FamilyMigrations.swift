@@ -29,5 +29,6 @@ enum FamilyMigrations {
         v21SealGuardianPins,
         v22SealBabyDetails,
         OutboxTraceparent(FamilyEvents.outbox, BabyActivityFeed.outbox).migration(version: 23),
+        v24UnlinkProfileRequests,
     ]
 }
