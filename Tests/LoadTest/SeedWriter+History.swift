@@ -5,9 +5,9 @@ import LoadTestKit
 /// database: conversations between friends with their messages (`ConversationHistory`: social's
 /// conversations, messages and inboxes, as `SendMessage` leaves them), and 30 days of app usage for the
 /// screen-time users (gamification's settings, sessions and the per-day totals the leaderboards read, as
-/// `UploadUsage` leaves them). Message bodies and usage sessions are written in their plaintext columns, rows
-/// "from before sealing" that the services read as they are until `keys rotate-data` seals them (the README
-/// says why). Every insert skips rows already there, so a batch cut short is written again.
+/// `UploadUsage` leaves them). Message bodies and usage sessions (with `started_on`, the UTC day gamification
+/// narrows them by) are written in their plaintext columns, rows "from before sealing" that the services read
+/// as they are until `keys rotate-data` seals them (the README says why). Every insert skips rows already there, so a batch cut short is written again.
 struct HistorySeedWriter: Sendable {
     let social: PostgresPool
     let gamification: PostgresPool
@@ -126,10 +126,10 @@ struct HistorySeedWriter: Sendable {
             """,
             """
             INSERT INTO gamification.usage_sessions (user_id, client_session_id, app_id, started_at, ended_at,
-                updated_at, time_zone)
+                updated_at, time_zone, started_on)
             SELECT \(id(0, "n")), 'loadtest-' || d.date || '-' || s, t.app_id, t.started_at,
                 t.started_at + t.seconds * interval '1 second', t.started_at + t.seconds * interval '1 second',
-                'UTC'
+                'UTC', (t.started_at AT TIME ZONE 'UTC')::date
             \(sessions)
             ON CONFLICT DO NOTHING
             """,
