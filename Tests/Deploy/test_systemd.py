@@ -92,7 +92,8 @@ def test_service_tells_systemd_it_is_ready_once_it_serves(bin_dir, migrated_data
         port = probe.getsockname()[1]
         probe.close()
         environment = dict(os.environ, NOTIFY_SOCKET=str(tmp_path / "notify"),
-                           KINDRED_IDENTITY_SECRET_KEY=base64.b64encode(os.urandom(32)).decode())
+                           KINDRED_IDENTITY_SECRET_KEY=base64.b64encode(os.urandom(32)).decode(),
+                           KINDRED_DATA_KEYS="test-1:" + base64.b64encode(os.urandom(32)).decode())
         server = subprocess.Popen(
             [str(executable), "serve", "--listen", f"127.0.0.1:{port}", "--database-url", migrated_database,
              "--log-level", "warning"], env=environment)
