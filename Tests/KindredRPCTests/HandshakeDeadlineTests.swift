@@ -1,3 +1,4 @@
+import Foundation
 import Glibc
 import KindredTestSupport
 import Synchronization
@@ -7,7 +8,12 @@ import Testing
 /// 730 of 10,000 TLS connections opened at 2,000 a second were closed by the handshake deadline although
 /// their clients had answered: the loop was behind, and one epoll wake-up returns at most 512 sockets, so the
 /// deadlines of the rest passed with their bytes waiting unread.
-@Suite struct HandshakeDeadlineTests {
+///
+/// It holds 600 sockets and times one event loop against a deadline, which the rest of the suite running beside
+/// it on 2 cores can defeat (twice in CI rehearsals), so `Tests/run` runs it on its own after the suite
+/// (`KINDRED_TEST_ISOLATED=1`); it is skipped inside the parallel run.
+@Suite(.enabled(if: ProcessInfo.processInfo.environment["KINDRED_TEST_ISOLATED"] == "1"))
+struct HandshakeDeadlineTests {
     /// More ready sockets than one wake-up of the loop returns.
     static let clients = 600
     static let deadline = Duration.seconds(1)

@@ -42,7 +42,9 @@ import Testing
     @Test func anUnreachablePeerLogsOneWarningNotOnePerRetry() async throws {
         try await onClientTestLoop {
             let log = CapturedLog()
-            let client = try client(target: "127.0.0.1:\(try freePort())", log: log)
+            // Port 1: nobody listens there, and unlike a port found free, no other test's server can take it while
+            // the call retries.
+            let client = try client(target: "127.0.0.1:1", log: log)
             let error = await #expect(throws: RPCError.self) {
                 let _: ClientTestText = try await client.unary(
                     method: ClientTestService.method("Echo"), request: ClientTestText("hi"),
