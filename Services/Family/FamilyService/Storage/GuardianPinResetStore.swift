@@ -49,17 +49,6 @@ enum GuardianPinResetStore {
             """)
     }
 
-    /// The reset `token` opens if it is unused and unexpired at `now`; the link stays usable.
-    static func live(_ token: OpaqueToken, now: Date, on tx: PostgresTransaction) async throws -> Reset? {
-        try reset(
-            from: try await tx.query(
-                """
-                SELECT token_hash, minor_id::text, guardian_id::text, email, email_sealed
-                FROM family.guardian_pin_resets
-                WHERE token_hash = \(token.storageHash) AND used_at IS NULL AND expires_at > \(now)
-                """))
-    }
-
     /// Uses `token` up if it is unused and unexpired at `now`. The UPDATE's row lock makes it single-use under
     /// concurrent redemptions: the second waits, then finds it used.
     static func redeem(_ token: OpaqueToken, now: Date, on tx: PostgresTransaction) async throws -> Reset? {
