@@ -4,6 +4,9 @@ internal import CLibPQ
 public struct PostgresConfiguration: Sendable {
     /// Connections (and connection threads) the pool keeps.
     public var poolSize: Int
+    /// Connections each event loop keeps for explicit transactions (one transaction each at a time); more
+    /// transactions at once on a loop wait there for one.
+    public var loopTransactionConnections: Int
     /// How long one connection attempt may take before it counts as a failure.
     public var connectTimeout: Duration
     /// Server-side limit for every statement (`statement_timeout`); nil keeps the server's setting.
@@ -18,11 +21,15 @@ public struct PostgresConfiguration: Sendable {
 
     /// Parses and validates `url` (`postgresql://user@host:port/db?sslmode=…`, or a libpq `key=value` string).
     public init(
-        url: String, poolSize: Int = 4, connectTimeout: Duration = .seconds(5),
-        statementTimeout: Duration? = .seconds(30)
+        url: String, poolSize: Int = 4, loopTransactionConnections: Int = 4,
+        connectTimeout: Duration = .seconds(5), statementTimeout: Duration? = .seconds(30)
     ) throws(PostgresConfigurationError) {
         guard (1...256).contains(poolSize) else {
             throw PostgresConfigurationError("pool size must be between 1 and 256, got \(poolSize)")
+        }
+        guard (1...256).contains(loopTransactionConnections) else {
+            throw PostgresConfigurationError(
+                "transaction connections per loop must be between 1 and 256, got \(loopTransactionConnections)")
         }
         guard connectTimeout >= .seconds(1) else {
             throw PostgresConfigurationError("connect timeout must be at least 1 second")
@@ -31,6 +38,7 @@ public struct PostgresConfiguration: Sendable {
             throw PostgresConfigurationError("statement timeout must be positive")
         }
         self.poolSize = poolSize
+        self.loopTransactionConnections = loopTransactionConnections
         self.connectTimeout = connectTimeout
         self.statementTimeout = statementTimeout
         self.parameters = try Self.parse(url)

@@ -16,9 +16,10 @@ extension PostgresLoopConnection {
         let query: PostgresQuery
         let plan: PostgresConnection.StatementPlan
         let sequence: UInt64
-        /// Re-sent alone after its first segment failed: whatever it gets now is its answer.
-        let isRetry: Bool
-        let continuation: UnsafeContinuation<PostgresRows, any Error>
+        /// Its first answer is its answer: a retry, or a step of an explicit transaction.
+        let isFinal: Bool
+        /// Nil when nobody waits for the answer (a transaction's BEGIN or ROLLBACK).
+        let continuation: UnsafeContinuation<PostgresRows, any Error>?
         var endsSegment = false
         var prepareError: PostgresError?
         var outcome: Outcome = .skipped

@@ -22,16 +22,21 @@ extension PostgresLoopConnection {
     func settleSegment() {
         let segment = segmentStart..<head
         segmentStart = head
-        let failed = inFlight[segment].contains { if case .failed = $0.outcome { true } else { false } }
+        let failure = inFlight[segment].lazy.compactMap { if case .failed(let error) = $0.outcome { error } else { nil } }
+            .first
         var resends: [(PostgresQuery, UnsafeContinuation<PostgresRows, any Error>)] = []
         for index in segment {
             // Taken out rather than copied: the result is freed now, not when the queue is trimmed.
             var outcome = InFlight.Outcome.skipped
             swap(&outcome, &inFlight[index].outcome)
-            switch settlement(of: outcome, at: index, segmentFailed: failed, segmentSize: segment.count) {
+            switch settlement(of: outcome, at: index, segmentFailure: failure, segmentSize: segment.count) {
             case .resume(let result):
-                inFlight[index].continuation.resume(with: result.mapError { $0 as any Error })
-            case .resend: resends.append((inFlight[index].query, inFlight[index].continuation))
+                inFlight[index].continuation?.resume(with: result.mapError { $0 as any Error })
+            case .resend:
+                // Only pooled statements are resent, and every pooled statement has a caller waiting.
+                if let continuation = inFlight[index].continuation {
+                    resends.append((inFlight[index].query, continuation))
+                }
             }
         }
         forgetLostPreparesWhenSettled()
@@ -41,25 +46,25 @@ extension PostgresLoopConnection {
                 resends[index...].forEach { $0.1.resume(throwing: error) }
                 return
             }
-            send(query, continuation, isRetry: true)
+            send(query, continuation, as: .retry)
         }
     }
 
     private func settlement(
-        of outcome: InFlight.Outcome, at index: Int, segmentFailed: Bool, segmentSize: Int
+        of outcome: InFlight.Outcome, at index: Int, segmentFailure: PostgresError?, segmentSize: Int
     ) -> Settlement {
-        let isRetry = inFlight[index].isRetry
+        let isFinal = inFlight[index].isFinal
         switch outcome {
         case .rows(let rows):
-            return segmentFailed ? .resend : .resume(.success(rows))
+            return segmentFailure != nil && !isFinal ? .resend : .resume(.success(rows))
         case .skipped:
-            // Only a statement after another can be skipped, and a retry is alone in its segment.
-            if isRetry { return .resume(.failure(.connectionLost("pipeline out of step"))) }
+            // A retry is alone in its segment; a transaction's statement is skipped when its BEGIN failed.
+            if isFinal { return .resume(.failure(segmentFailure ?? .connectionLost("pipeline out of step"))) }
             // A copy of a statement whose prepare failed reports that failure.
             if let cause = lostPrepare(at: index)?.cause { return .resume(.failure(cause)) }
             return .resend
         case .failed(let error):
-            if isRetry { return .resume(.failure(error)) }
+            if isFinal { return .resume(.failure(error)) }
             // "Prepared statement does not exist": sent under a name whose Parse failed or was skipped.
             if error.sqlState == "26000", let lost = lostPrepare(at: index) {
                 return lost.cause.map { .resume(.failure($0)) } ?? .resend

@@ -40,33 +40,51 @@ final class PostgresLoopConnection: PostgresIOHandler, @unchecked Sendable {
     /// Connected and ready for `send` (loop thread only).
     var isUp: Bool { connection != nil }
 
-    /// Sends `query` in the open segment; `continuation` is resumed on this loop's thread once that
-    /// segment's sync has come back. A retry, and a statement not declared a pure read, goes out in a
-    /// segment of its own.
+    /// How a statement goes out, and whether its first answer is final.
+    enum Sending {
+        /// From any handler on the loop: pure reads share the open segment, anything else goes alone; after a
+        /// failed segment a statement may be sent again (`+Segments`).
+        case pooled
+        /// Alone, after its first segment failed: whatever it gets now is its answer.
+        case retry
+        /// A step of the explicit transaction that holds this connection: never sent again, since the
+        /// transaction, not the segment, decides what commits. `holdSync` keeps the segment open for the next
+        /// statement (BEGIN rides with the first statement: if BEGIN fails, that statement is skipped, never
+        /// run on its own in autocommit).
+        case inTransaction(holdSync: Bool)
+    }
+
+    /// Sends `query` and resumes `continuation` (when there is one) on this loop's thread once that statement's
+    /// segment's sync has come back.
     func send(
-        _ query: PostgresQuery, _ continuation: UnsafeContinuation<PostgresRows, any Error>,
-        isRetry: Bool = false
+        _ query: PostgresQuery, _ continuation: UnsafeContinuation<PostgresRows, any Error>?,
+        as sending: Sending = .pooled
     ) {
         guard let connection else {
-            continuation.resume(throwing: PostgresError.connectionLost("connection not ready"))
+            continuation?.resume(throwing: PostgresError.connectionLost("connection not ready"))
             return
         }
-        if let error = query.binds.invalidBindError { return continuation.resume(throwing: error) }
+        if let error = query.binds.invalidBindError { return continuation?.resume(throwing: error) ?? () }
         let plan = connection.plan(query)
-        let alone = isRetry || !plan.sharesTransaction
-        guard !alone || endSegment(connection), connection.send(query, as: plan) else {
+        let (startsAlone, endsAlone, isFinal): (Bool, Bool, Bool) =
+            switch sending {
+            case .pooled: (!plan.sharesTransaction, !plan.sharesTransaction, false)
+            case .retry: (true, true, true)
+            case .inTransaction(let holdSync): (false, !holdSync, true)
+            }
+        guard !startsAlone || endSegment(connection), connection.send(query, as: plan) else {
             // Part of it may have gone out without a sync: the answers would no longer line up.
             connection.isOutOfStep = true
-            continuation.resume(throwing: PostgresError.connectionLost(connection.errorMessage))
+            continuation?.resume(throwing: PostgresError.connectionLost(connection.errorMessage))
             return broken()
         }
         inFlight.append(
             InFlight(
                 stage: plan.preparing ? .prepare : .result, query: query, plan: plan, sequence: nextSequence,
-                isRetry: isRetry, continuation: continuation))
+                isFinal: isFinal, continuation: continuation))
         nextSequence += 1
         openSegment += 1
-        if alone || openSegment >= Self.maxSegment, !endSegment(connection) { return broken() }
+        if endsAlone || openSegment >= Self.maxSegment, !endSegment(connection) { return broken() }
         if !flushPending {
             flushPending = true
             loop.flushSoon(fd: watchedFD)
@@ -151,7 +169,7 @@ final class PostgresLoopConnection: PostgresIOHandler, @unchecked Sendable {
 
     /// Fails every statement not yet resumed: read or not, its segment's sync has not come back.
     private func disconnect(failing error: PostgresError) {
-        let pending = inFlight[segmentStart...].map(\.continuation)
+        let pending = inFlight[segmentStart...].compactMap(\.continuation)
         inFlight.removeAll()
         (head, segmentStart, openSegment) = (0, 0, 0)
         lostPrepares.removeAll()

@@ -20,6 +20,17 @@ extension PostgresPool {
         return nil
     }
 
+    /// The calling thread's loop's transaction connections, when it is an event loop's thread.
+    func loopTransactions() -> PostgresLoopTransactions? {
+        guard let loop = currentLoop(), !loopsClosed.load(ordering: .relaxed) else { return nil }
+        return loopTransactionSets.withLock { sets in
+            if let existing = sets[ObjectIdentifier(loop)] { return existing }
+            let made = PostgresLoopTransactions(loop: loop, limit: configuration.loopTransactionConnections)
+            sets[ObjectIdentifier(loop)] = made
+            return made
+        }
+    }
+
     /// Stops every loop connection; each disconnects on its own loop's next iteration.
     func closeLoopConnections() {
         loopsClosed.store(true, ordering: .relaxed)
@@ -28,5 +39,10 @@ extension PostgresPool {
             return Array(connections.values)
         }
         for connection in connections { connection.loop.run { connection.shutdown() } }
+        let sets = loopTransactionSets.withLock { sets in
+            defer { sets.removeAll() }
+            return Array(sets.values)
+        }
+        for set in sets { set.loop.run { set.shutdown() } }
     }
 }

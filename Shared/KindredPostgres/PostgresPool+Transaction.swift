@@ -46,12 +46,28 @@ extension PostgresPool {
     private func runTransaction<Value: Sendable>(
         isolation: IsolationLevel, _ body: (PostgresTransaction) async throws -> Value
     ) async throws -> Value {
+        if let set = loopTransactions(), let connection = await set.acquire(configuration) {
+            let transaction = PostgresLoopTransaction(on: connection, from: set, isolation: isolation)
+            // Waited for a connection past its caller's deadline: give it on, run nothing.
+            if Task.isCancelled {
+                transaction.rollback()
+                throw PostgresError.cancelled
+            }
+            do {
+                let value = try await body(PostgresTransaction(.loop(transaction)))
+                try await transaction.commit()
+                return value
+            } catch {
+                transaction.rollback()
+                throw error
+            }
+        }
         let lease = try await withCheckedThrowingContinuation { continuation in
             enqueue(.lease(continuation))
         }
         do {
             _ = try await lease.query(isolation.begin)
-            let value = try await body(PostgresTransaction(lease: lease))
+            let value = try await body(PostgresTransaction(.thread(lease)))
             _ = try await lease.query("COMMIT")
             lease.release()
             return value
@@ -66,16 +82,30 @@ extension PostgresPool {
 
 /// The handle a transaction's closure runs its statements through.
 public struct PostgresTransaction: Sendable {
-    let lease: PostgresLease
+    /// Where the transaction's connection lives: on the caller's event loop, or on a connection thread.
+    enum Channel: Sendable {
+        case loop(PostgresLoopTransaction)
+        case thread(PostgresLease)
+    }
+    let channel: Channel
+
+    init(_ channel: Channel) { self.channel = channel }
 
     /// Runs one statement inside the transaction.
     @discardableResult
     public func query(_ query: PostgresQuery) async throws -> PostgresRows {
-        try await lease.query(query)
+        switch channel {
+        case .loop(let transaction): try await transaction.query(query)
+        case .thread(let lease): try await lease.query(query)
+        }
     }
 
-    /// Runs a multi-statement script (simple query protocol, no binds): for migrations.
+    /// Runs a multi-statement script (simple query protocol, no binds): for migrations, which run at startup,
+    /// off the event loops, so always on a connection thread.
     func runScript(_ sql: String) async throws {
+        guard case .thread(let lease) = channel else {
+            throw PostgresError.connectionLost("a migration script cannot run on an event loop's pipeline")
+        }
         try await lease.runScript(sql)
     }
 }

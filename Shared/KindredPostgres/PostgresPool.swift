@@ -15,6 +15,7 @@ public final class PostgresPool: Sendable {
     /// The event loop the calling thread runs, if any: statements from there use that loop's connection.
     let currentLoop: @Sendable () -> (any PostgresIOLoop)?
     let loopConnections = Mutex<[ObjectIdentifier: PostgresLoopConnection]>([:])
+    let loopTransactionSets = Mutex<[ObjectIdentifier: PostgresLoopTransactions]>([:])
     let loopsClosed = Atomic<Bool>(false)
     /// At most this many queued statements go into one pipeline.
     static let maxBatch = 64

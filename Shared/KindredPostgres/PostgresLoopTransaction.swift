@@ -1,0 +1,53 @@
+/// One transaction on a loop's transaction connection. BEGIN is held back until the first statement and goes
+/// out in the same segment, so a transaction costs one round trip per statement plus its COMMIT, and one
+/// that runs nothing costs nothing. Statements go through `loop.run`, inline on the loop's thread (where
+/// handlers run), so a body that hops elsewhere still touches the connection only on its loop.
+final class PostgresLoopTransaction: @unchecked Sendable {
+    let connection: PostgresLoopConnection
+    private let owner: PostgresLoopTransactions
+    /// The server session the transaction began on: after a reconnection a statement would run outside it.
+    private let session: ObjectIdentifier?
+    private var pendingBegin: PostgresQuery?
+
+    init(
+        on connection: PostgresLoopConnection, from owner: PostgresLoopTransactions,
+        isolation: PostgresPool.IsolationLevel
+    ) {
+        self.connection = connection
+        self.owner = owner
+        self.session = connection.connection.map(ObjectIdentifier.init)
+        self.pendingBegin = isolation.begin
+    }
+
+    func query(_ query: PostgresQuery) async throws -> PostgresRows {
+        try await withUnsafeThrowingContinuation { continuation in
+            connection.loop.run { [self] in
+                guard let current = connection.connection, ObjectIdentifier(current) == session else {
+                    return continuation.resume(
+                        throwing: PostgresError.connectionLost("the transaction's connection was lost"))
+                }
+                if let begin = pendingBegin {
+                    pendingBegin = nil
+                    connection.send(begin, nil, as: .inTransaction(holdSync: true))
+                }
+                connection.send(query, continuation, as: .inTransaction(holdSync: false))
+            }
+        }
+    }
+
+    /// Commits what ran; nothing is sent when nothing ran.
+    func commit() async throws {
+        if pendingBegin == nil { _ = try await query("COMMIT") }
+        connection.loop.run { [self] in owner.release(connection) }
+    }
+
+    /// Rolls back without waiting: the next transaction's statements queue behind the ROLLBACK on the wire.
+    func rollback() {
+        connection.loop.run { [self] in
+            if pendingBegin == nil, let current = connection.connection, ObjectIdentifier(current) == session {
+                connection.send("ROLLBACK", nil, as: .inTransaction(holdSync: false))
+            }
+            owner.release(connection)
+        }
+    }
+}
