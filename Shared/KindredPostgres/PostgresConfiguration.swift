@@ -29,7 +29,8 @@ public struct PostgresConfiguration: Sendable {
         }
         guard (1...256).contains(loopTransactionConnections) else {
             throw PostgresConfigurationError(
-                "transaction connections per loop must be between 1 and 256, got \(loopTransactionConnections)")
+                "transaction connections per loop must be between 1 and 256, got \(loopTransactionConnections)"
+            )
         }
         guard connectTimeout >= .seconds(1) else {
             throw PostgresConfigurationError("connect timeout must be at least 1 second")

@@ -22,8 +22,10 @@ extension PostgresLoopConnection {
     func settleSegment() {
         let segment = segmentStart..<head
         segmentStart = head
-        let failure = inFlight[segment].lazy.compactMap { if case .failed(let error) = $0.outcome { error } else { nil } }
-            .first
+        let failure = inFlight[segment].lazy.compactMap {
+            if case .failed(let error) = $0.outcome { error } else { nil }
+        }
+        .first
         var resends: [(PostgresQuery, UnsafeContinuation<PostgresRows, any Error>)] = []
         for index in segment {
             // Taken out rather than copied: the result is freed now, not when the queue is trimmed.

@@ -44,7 +44,8 @@ final class PostgresLoopTransaction: @unchecked Sendable {
     /// Rolls back without waiting: the next transaction's statements queue behind the ROLLBACK on the wire.
     func rollback() {
         connection.loop.run { [self] in
-            if pendingBegin == nil, let current = connection.connection, ObjectIdentifier(current) == session {
+            if pendingBegin == nil, let current = connection.connection, ObjectIdentifier(current) == session
+            {
                 connection.send("ROLLBACK", nil, as: .inTransaction(holdSync: false))
             }
             owner.release(connection)

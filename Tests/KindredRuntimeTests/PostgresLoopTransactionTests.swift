@@ -73,7 +73,8 @@ import Testing
     @Test(.timeLimit(.minutes(2)))
     func moreTransactionsThanConnectionsWaitTheirTurnAndEachSeesItsOwnWrites() async throws {
         try await LoopPool.with { pool, loops in
-            try await pool.query("CREATE TABLE IF NOT EXISTS public.loop_tx_counter (id int4 PRIMARY KEY, n int8)")
+            try await pool.query(
+                "CREATE TABLE IF NOT EXISTS public.loop_tx_counter (id int4 PRIMARY KEY, n int8)")
             try await pool.query(
                 "INSERT INTO public.loop_tx_counter VALUES (1, 0) ON CONFLICT (id) DO UPDATE SET n = 0")
             let perLoop = 150
@@ -86,7 +87,8 @@ import Testing
                                 let n = try await tx.query(
                                     "SELECT n FROM public.loop_tx_counter WHERE id = \(1) FOR UPDATE")[0]
                                     .decode(Int.self)
-                                try await tx.query("UPDATE public.loop_tx_counter SET n = \(n + 1) WHERE id = \(1)")
+                                try await tx.query(
+                                    "UPDATE public.loop_tx_counter SET n = \(n + 1) WHERE id = \(1)")
                                 #expect(EventLoop.currentLoop === loop)
                             }
                         }
