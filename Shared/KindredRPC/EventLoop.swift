@@ -28,6 +28,8 @@ public final class EventLoop: @unchecked Sendable {
     /// Server connections in accept order that may still be waiting for their handshake; read from
     /// `handshakeQueueHead` (see `Connection+Admission.swift`).
     var handshakeQueue: [Connection] = []
+    /// The unary calls this loop runs at once (`ServerCall+Admission`), made on first use.
+    var admission: AdmissionLimitBox?
     var handshakeQueueHead = 0
     /// Connections closed since the loop last gave freed memory back (see `trimMemoryAfterBurst`).
     var closedSinceTrim = 0

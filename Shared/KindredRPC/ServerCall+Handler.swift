@@ -5,6 +5,7 @@ import KindredMetrics
 extension ServerCall {
     /// Starts the handler's task (`refreshKeys`: it first fetches the keys the token names).
     func startHandler(refreshKeys: Bool) {
+        guard admit() else { return }
         let deadline = deadline
         let trace = trace
         let inFlight = metrics.inFlight

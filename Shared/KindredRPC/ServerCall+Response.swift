@@ -23,6 +23,7 @@ extension ServerCall {
                 receiver.resume(returning: nil)
             }
         case .finishTrailersOnly(let outcome, let cancel):
+            leaveAdmission()
             logAccess(outcome)
             let headers = options.withLock { $0.headers }
             let fields =
@@ -31,11 +32,13 @@ extension ServerCall {
             connection.markDirty()
             if cancel { endHandler() } else { cancelDeadline() }
         case .finishAfterData(let outcome, let resume, let cancel):
+            leaveAdmission()
             logAccess(outcome)
             if resume { connection.resumeData(streamID) }
             connection.markDirty()
             if cancel { endHandler() } else { cancelDeadline() }
         case .cancelHandler(let log):
+            leaveAdmission()
             if log { logAccess(.cancelled, cause: RPCError.Fault("the client left")) }
             endHandler()
         }

@@ -36,6 +36,8 @@ final class ServerCall: @unchecked Sendable {
     var authentication = CallAuthentication.missing
 
     var task: Task<Void, Never>?
+    /// When the call took its place under the loop's admission limit (monotonic nanoseconds); 0 when it holds none.
+    var admittedAt: UInt64 = 0
     var deadlineTimer: LoopTimer?
 
     init(streamID: Int32, connection: Connection, requestNumber: UInt64) {

@@ -53,6 +53,11 @@ extension ServerCallState {
         }
     }
 
+    /// The call may not start (its loop is at its admission limit, or its deadline already passed).
+    mutating func shed(_ error: RPCError) -> Action {
+        finish(.failed(error))
+    }
+
     /// The transport found the request broken (a bad length prefix, a message over the limit, bad gzip).
     mutating func requestRejected(_ error: RPCError) -> Action {
         finish(.failed(error))

@@ -54,6 +54,8 @@ public struct ServerConfiguration: Sendable {
     /// methods work as usual and protected ones refuse every call (UNAUTHENTICATED): a server is never
     /// open by accident, and `bind` logs a warning when it serves protected methods without one.
     public var authenticator: TokenAuthenticator?
+    /// How many unary calls each loop runs at once before it refuses more (see `AdmissionLimit`).
+    public var admission = AdmissionSettings()
     /// TLS 1.3 with ALPN `h2` on the listener, and mutual TLS when it names client CAs; nil serves h2c.
     public var tls: ServerTLSSettings?
 

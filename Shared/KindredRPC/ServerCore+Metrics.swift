@@ -49,6 +49,12 @@ extension ServerCore {
         text.family("kindred_rpc_in_flight", .gauge, help: "Handlers running now, by method.")
         for metrics in methodMetrics { metrics.collect(into: &text) }
         unroutedMetrics.collect(into: &text)
+        text.family(
+            "kindred_rpc_shed_total", .counter,
+            help:
+                "Unary calls refused at once (UNAVAILABLE, SERVER_OVERLOADED) because their loop was at its limit."
+        )
+        text.sample("kindred_rpc_shed_total", [:], Double(shedCalls.load(0)))
         text.family("kindred_rpc_open_connections", .gauge, help: "Client connections open now.")
         text.sample("kindred_rpc_open_connections", [:], Double(openConnections))
     }

@@ -1,3 +1,4 @@
+import KindredMetrics
 import Logging
 import Synchronization
 
@@ -16,6 +17,8 @@ final class ServerCore: Sendable {
     /// Every route's metrics, by method, and those of calls to no route.
     let methodMetrics: [MethodMetrics]
     let unroutedMetrics = MethodMetrics(method: "unknown")
+    /// Unary calls refused because their loop was at its admission limit.
+    let shedCalls = AtomicCounters(count: 1)
 
     init(configuration: ServerConfiguration, routes: [String: Route], tls: ServerTLS?, logger: Logger) {
         self.configuration = configuration

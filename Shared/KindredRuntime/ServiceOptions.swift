@@ -1,5 +1,6 @@
 import ArgumentParser
 import KindredMail
+import KindredRPC
 import Logging
 
 /// The command line every Kindred executable accepts; each option falls back to an environment
@@ -52,6 +53,12 @@ struct ServiceOptions: ParsableArguments {
     )
     var maxConnectionAge: Int?
 
+    @Option(
+        help:
+            "Milliseconds the fastest call of each 100 ms may take before each event loop admits fewer unary calls at once and refuses the rest with UNAVAILABLE SERVER_OVERLOADED; 0 admits every call (env KINDRED_ADMISSION_TARGET; default 20)."
+    )
+    var admissionTarget: Int?
+
     @Option(help: "HOST:PORT of kindred-identity, for its token signing keys (env KINDRED_IDENTITY_TARGET).")
     var identityTarget: String?
 
@@ -98,6 +105,8 @@ struct ServiceSettings: Sendable {
     var maxConnections: Int
     /// How long a connection may live before GOAWAY; nil: no limit.
     var maxConnectionAge: Duration?
+    /// When each loop refuses unary calls rather than queue them (`AdmissionLimit`).
+    var admission = AdmissionSettings()
     /// Where the other services are; identity's `GetSigningKeys` too, unless the service has its own keys.
     var peers: PeerTargets
     /// `KINDRED_CLIENT_ID` and `KINDRED_CLIENT_SECRET`: the service's client_credentials at identity, when set.
@@ -153,6 +162,11 @@ struct ServiceSettings: Sendable {
         maxConnectionAge = try Self.positive(
             options.maxConnectionAge, environment, "KINDRED_MAX_CONNECTION_AGE", "--max-connection-age"
         ).map { .seconds($0) }
+        let environmentTarget = try Self.integer(environment, "KINDRED_ADMISSION_TARGET")
+        let admissionTarget = options.admissionTarget ?? environmentTarget ?? 20
+        guard admissionTarget >= 0 else { throw StartupError("--admission-target must not be negative") }
+        admission.isEnabled = admissionTarget > 0
+        admission.target = .milliseconds(max(1, admissionTarget))
 
         peers = PeerTargets(
             identity: try Self.target("identity", options.identityTarget, environment, defaultPort: 50051),

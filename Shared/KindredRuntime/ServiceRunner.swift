@@ -42,6 +42,7 @@ struct ServiceRunner {
         configuration.idleTimeout = settings.idleTimeout
         configuration.maxConnections = settings.maxConnections
         configuration.maxConnectionAge = settings.maxConnectionAge
+        configuration.admission = settings.admission
         configuration.tls = settings.tls.server
         configuration.authenticator = TokenAuthenticator(keySource: try await signingKeys(environment))
         let server = ProcessServer(
