@@ -12,17 +12,39 @@ extension ClientConnection {
 
     private func checkAlive() {
         guard state == .ready else { return }
-        if let pingSentAt {
-            guard lastReceived >= pingSentAt else { return close() }
-            self.pingSentAt = nil
+        let answered = pingSentAt.map { lastReceived >= $0 }
+        pingSentAt = nil
+        let step = Self.keepaliveStep(
+            streamsOpen: !session.streams.isEmpty, silence: ContinuousClock.now - lastReceived,
+            interval: keepaliveInterval, pingAnswered: answered)
+        switch step {
+        case .close:
+            close()
+        case .check(let delay):
+            scheduleKeepalive(after: delay)
+        case .ping:
+            session.ping()
+            pingSentAt = ContinuousClock.now
+            loop.markDirty(self)
+            scheduleKeepalive(after: keepaliveTimeout)
         }
-        let silence = ContinuousClock.now - lastReceived
-        guard !session.streams.isEmpty, silence >= keepaliveInterval else {
-            return scheduleKeepalive(after: max(keepaliveInterval - silence, .milliseconds(1)))
-        }
-        session.ping()
-        pingSentAt = ContinuousClock.now
-        loop.markDirty(self)
-        scheduleKeepalive(after: keepaliveTimeout)
+    }
+
+    enum KeepaliveStep: Equatable {
+        case close
+        case ping
+        case check(after: Duration)
+    }
+
+    /// What a keepalive check does: `pingAnswered` is nil when no PING was outstanding. A connection with no
+    /// call open has nothing to protect, so it is looked at again an interval later (it once re-checked every
+    /// millisecond once its silence passed the interval: ~1,000 wake-ups a second on an idle peer connection).
+    static func keepaliveStep(streamsOpen: Bool, silence: Duration, interval: Duration, pingAnswered: Bool?)
+        -> KeepaliveStep
+    {
+        if pingAnswered == false { return .close }
+        guard streamsOpen else { return .check(after: interval) }
+        guard silence >= interval else { return .check(after: interval - silence) }
+        return .ping
     }
 }

@@ -25,3 +25,10 @@ final class EventLoopGroup: Sendable {
         }
     }()
 }
+
+extension EventLoop {
+    /// The loop that runs clients outside any server's calls, for work a service does on its own (event
+    /// consumers, sweeps): a task that prefers it sends its statements on the loop's own PostgreSQL connection
+    /// and its peer calls on the loop's connections, so neither crosses a thread.
+    public static var background: EventLoop { EventLoopGroup.shared.next() }
+}

@@ -51,6 +51,9 @@ max_connections = 300
 shared_buffers = 256MB
 log_min_duration_statement = 1000
 log_line_prefix = '%m [%p] %u@%d '
+# What each statement costs, for the product-path measurements (Tests/LoadTest/README.md): CREATE EXTENSION
+# pg_stat_statements in the database to read it. Its bookkeeping is a few microseconds a statement.
+shared_preload_libraries = 'pg_stat_statements'
 EOF
 }
 
