@@ -36,7 +36,7 @@ extension ServerCall {
             connection.markDirty()
             if cancel { endHandler() } else { cancelDeadline() }
         case .cancelHandler(let log):
-            if log { logAccess(.cancelled, cause: RPCError.Fault("the client left")) }
+            if log { logAccess(.cancelled, cause: RPCError.Fault("the client left"), clientLeft: true) }
             endHandler()
         }
     }

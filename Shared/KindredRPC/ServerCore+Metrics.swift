@@ -49,6 +49,7 @@ extension ServerCore {
         text.family("kindred_rpc_in_flight", .gauge, help: "Handlers running now, by method.")
         for metrics in methodMetrics { metrics.collect(into: &text) }
         unroutedMetrics.collect(into: &text)
+        accessLog.collectMetrics(into: &text)
         text.family("kindred_rpc_open_connections", .gauge, help: "Client connections open now.")
         text.sample("kindred_rpc_open_connections", [:], Double(openConnections))
     }

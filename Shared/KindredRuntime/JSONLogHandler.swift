@@ -4,20 +4,25 @@ public import Logging
 import Glibc
 #endif
 
-/// Writes each log event as one JSON object on one line of standard error, the shape log shippers
-/// (journald, Kubernetes, Loki) parse without configuration. The line is built as bytes (every call's
-/// access line passes here) and written by a thread of its own (`LogLineWriter`), never by the thread that
-/// logs.
+/// Writes each log event as one JSON object on one line of standard error (or of a log file that rotates,
+/// see `LogLineWriter`), the shape log shippers (journald, Kubernetes, Loki) parse without configuration. The
+/// line is built as bytes and written by a thread of its own, never by the thread that logs; a call's access
+/// line skips swift-log's metadata dictionary altogether (`JSONLogHandler+AccessLine.swift`).
 public struct JSONLogHandler: LogHandler {
     public var logLevel: Logger.Level
     public var metadata: Logger.Metadata = [:]
     public var metadataProvider: Logger.MetadataProvider?
-    private let label: String
+    let label: String
+    let writer: LogLineWriter
 
-    public init(label: String, level: Logger.Level, metadataProvider: Logger.MetadataProvider? = nil) {
+    public init(
+        label: String, level: Logger.Level, metadataProvider: Logger.MetadataProvider? = nil,
+        writer: LogLineWriter = .standardError
+    ) {
         self.label = label
         self.logLevel = level
         self.metadataProvider = metadataProvider
+        self.writer = writer
     }
 
     public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
@@ -32,13 +37,7 @@ public struct JSONLogHandler: LogHandler {
 
         var line: [UInt8] = []
         line.reserveCapacity(320)
-        line.append(contentsOf: #"{"time":""#.utf8)
-        UTCTimestamp.append(to: &line)
-        line.append(contentsOf: #"","level":""#.utf8)
-        line.append(contentsOf: event.level.rawValue.utf8)
-        line.append(contentsOf: #"","logger":"#.utf8)
-        JSONText.appendQuoted(label, to: &line)
-        line.append(contentsOf: #","message":"#.utf8)
+        appendHead(level: event.level, to: &line)
         JSONText.appendQuoted(event.message.description, to: &line)
         if let error = event.error {
             line.append(contentsOf: #","error":"#.utf8)
@@ -51,7 +50,18 @@ public struct JSONLogHandler: LogHandler {
             JSONText.append(fields[key]!, to: &line)
         }
         line.append(contentsOf: "}\n".utf8)
-        LogLineWriter.standardError.append(line)
+        writer.append(line)
+    }
+
+    /// `{"time":…,"level":…,"logger":…,"message":` — the message itself follows.
+    func appendHead(level: Logger.Level, to line: inout [UInt8]) {
+        line.append(contentsOf: #"{"time":""#.utf8)
+        UTCTimestamp.append(to: &line)
+        line.append(contentsOf: #"","level":""#.utf8)
+        line.append(contentsOf: level.rawValue.utf8)
+        line.append(contentsOf: #"","logger":"#.utf8)
+        JSONText.appendQuoted(label, to: &line)
+        line.append(contentsOf: #","message":"#.utf8)
     }
 }
 
@@ -143,10 +153,20 @@ enum UTCTimestamp {
         return String(decoding: out, as: UTF8.self)
     }
 
+    // Civil date from days since 1970 (Howard Hinnant's days_from_civil, inverted): glibc's gmtime_r takes the
+    // time zone lock on every call, and every access line needs a timestamp.
     private static func append(seconds: Int, milliseconds: Int, to out: inout [UInt8]) {
-        var time = seconds
-        var parts = tm()
-        gmtime_r(&time, &parts)
+        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        let secondOfDay = seconds - days * 86_400
+        let shifted = days + 719_468
+        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
+        let dayOfEra = shifted - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthIndex = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
+        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
+        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
         func digits(_ value: Int, _ width: Int) {
             var divisor = 1
             for _ in 1..<width { divisor *= 10 }
@@ -155,17 +175,17 @@ enum UTCTimestamp {
                 divisor /= 10
             }
         }
-        digits(Int(parts.tm_year) + 1900, 4)
+        digits(year, 4)
         out.append(UInt8(ascii: "-"))
-        digits(Int(parts.tm_mon) + 1, 2)
+        digits(month, 2)
         out.append(UInt8(ascii: "-"))
-        digits(Int(parts.tm_mday), 2)
+        digits(day, 2)
         out.append(UInt8(ascii: "T"))
-        digits(Int(parts.tm_hour), 2)
+        digits(secondOfDay / 3_600, 2)
         out.append(UInt8(ascii: ":"))
-        digits(Int(parts.tm_min), 2)
+        digits(secondOfDay / 60 % 60, 2)
         out.append(UInt8(ascii: ":"))
-        digits(Int(parts.tm_sec), 2)
+        digits(secondOfDay % 60, 2)
         out.append(UInt8(ascii: "."))
         digits(milliseconds, 3)
         out.append(UInt8(ascii: "Z"))

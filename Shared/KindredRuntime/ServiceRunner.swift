@@ -43,6 +43,7 @@ struct ServiceRunner {
         configuration.maxConnections = settings.maxConnections
         configuration.maxConnectionAge = settings.maxConnectionAge
         configuration.tls = settings.tls.server
+        configuration.accessLog = settings.logs.accessLog
         configuration.authenticator = TokenAuthenticator(keySource: try await signingKeys(environment))
         let server = ProcessServer(
             configuration: configuration, drainTimeout: settings.drainTimeout, logger: logger)
