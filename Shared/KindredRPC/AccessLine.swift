@@ -79,16 +79,28 @@ public struct AccessLine: Sendable {
 
     /// `value` in decimal digits.
     public static func appendDecimal(_ value: UInt64, to out: inout [UInt8]) {
-        guard value >= 10 else { return out.append(UInt8(ascii: "0") + UInt8(value)) }
-        appendDecimal(value / 10, to: &out)
-        out.append(UInt8(ascii: "0") + UInt8(value % 10))
+        // Digits into a 20-byte stack buffer from the right, then appended at once: an append per digit is a
+        // capacity check each, on every call's path.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var rest = value
+            var start = 20
+            repeat {
+                start -= 1
+                digits[start] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
+                rest /= 10
+            } while rest > 0
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: digits[start...]))
+        }
     }
 
-    /// `value` as `digits` lowercase hex digits.
-    public static func appendHex(_ value: UInt64, digits: Int = 16, to out: inout [UInt8]) {
-        for shift in stride(from: (digits - 1) * 4, through: 0, by: -4) {
-            let nibble = UInt8(truncatingIfNeeded: value >> UInt64(shift)) & 0xF
-            out.append(nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10)
+    /// `value` as 16 lowercase hex digits.
+    public static func appendHex(_ value: UInt64, to out: inout [UInt8]) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 16) { digits in
+            for index in 0..<16 {
+                let nibble = UInt8(truncatingIfNeeded: value >> UInt64(60 - 4 * index)) & 0xF
+                digits[index] = nibble < 10 ? UInt8(ascii: "0") &+ nibble : UInt8(ascii: "a") &+ nibble &- 10
+            }
+            out.append(contentsOf: UnsafeBufferPointer(digits))
         }
     }
 }

@@ -40,27 +40,39 @@ public final class RotatingLogFile: @unchecked Sendable {
     /// Appends whole lines, rotating first whenever the next line would not fit.
     func write(_ bytes: [UInt8]) {
         bytes.withUnsafeBytes { buffer in
-            func lineEnd(after index: Int) -> Int {
-                buffer[index...].firstIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? buffer.count
-            }
             var start = 0
             while start < buffer.count {
-                var end = start
-                while end < buffer.count, size + (lineEnd(after: end) - start) <= maxBytes {
-                    end = lineEnd(after: end)
-                }
-                if end == start {
-                    guard size == 0 else {
+                let rest = buffer.count - start
+                let room = maxBytes - size
+                var end = buffer.count
+                if rest > room {
+                    // The last line that ends within the room; none: a fresh file, or a line longer than a file.
+                    let newline = Self.lastNewline(
+                        in: UnsafeRawBufferPointer(rebasing: buffer[start..<start + max(0, room)]))
+                    if let newline {
+                        end = start + newline + 1
+                    } else if size > 0 {
                         rotate()
                         continue
+                    } else {
+                        let next = memchr(buffer.baseAddress! + start, 0x0A, rest)
+                        end =
+                            next.map { buffer.baseAddress!.distance(to: UnsafeRawPointer($0)) + 1 }
+                            ?? buffer.count
                     }
-                    end = lineEnd(after: start)
                 }
                 LogLineWriter.writeAll(UnsafeRawBufferPointer(rebasing: buffer[start..<end]), to: fd)
                 size += end - start
                 start = end
             }
         }
+    }
+
+    /// The offset of the last newline in `bytes` (glibc's `memrchr` is not in Swift's Glibc module).
+    private static func lastNewline(in bytes: UnsafeRawBufferPointer) -> Int? {
+        var index = bytes.count - 1
+        while index >= 0 && bytes[index] != 0x0A { index -= 1 }
+        return index >= 0 ? index : nil
     }
 
     private func rotate() {
