@@ -40,6 +40,33 @@ import Testing
         #expect(summary.fields["peer"]?.hasPrefix("ipv4:127.0.0.1:") == true)
     }
 
+    /// The rapid reset that once wrote 148,526 lines in 15 s: HEADERS, then RST_STREAM, again and again.
+    @Test func aRapidResetLeavesAFewLinesAndOneSummary() async throws {
+        let log = CapturedLog(level: .info)
+        let resets = 200
+        try await withServer(
+            [TestService(probe: probe)], configure: { $0.accessLog.summaryWindow = .seconds(3_600) }, log: log
+        ) { server in
+            let client = try HTTP2TestClient(port: server.port)
+            // First an answer, so the client has the server's SETTINGS (1,000 streams) before it opens 200.
+            #expect(client.call(path: TestService.path("Echo"), body: grpcFrames([1])).grpcStatus == 0)
+            for _ in 0..<resets {
+                let id = client.start(path: TestService.path("Echo"), body: [], endStream: false)
+                client.flush()  // the HEADERS go out, or nghttp2 drops a stream reset before it was sent
+                client.cancel(id)
+            }
+            // Frames are handled in order: once this answer is back, every reset before it was seen.
+            #expect(client.call(path: TestService.path("Echo"), body: grpcFrames([1])).grpcStatus == 0)
+        }
+        let lines = log.lines("call")
+        let written = AccessLogSettings().noisyLinesPerWindow
+        #expect(lines.filter { $0.fields["status"] == "CANCELLED" }.count == written)
+        #expect(lines.filter { $0.fields["status"] == "OK" }.count == 2, "answered calls are always written")
+        let summary = try #require(log.lines("access lines summarized").first)
+        #expect(summary.fields["reset"] == String(resets - written))
+        #expect(summary.fields["statuses"] == "CANCELLED:\(resets - written)")
+    }
+
     @Test func aClientsMalformedCallIsNotAnErrorSoTheWarningLevelShowsNone() async throws {
         let log = CapturedLog(level: .warning)
         try await withServer([TestService(probe: probe)], log: log) { server in
