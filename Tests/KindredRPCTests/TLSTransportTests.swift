@@ -82,6 +82,26 @@ import Testing
         }
     }
 
+    @Test func aClientReconnectingInALoopGetsAFewRefusalLinesNotOnePerConnection() async throws {
+        let certificates = try TLSTestCertificates("kindred-interop")
+        let log = CapturedLog(level: .notice)
+        try await onClientTestLoop {
+            let server = try ClientTestServer(
+                tls: certificates.server("kindred-interop"), log: log,
+                configure: { $0.accessLog.summaryWindow = .seconds(3_600) })
+            let preface = Array("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".utf8)
+            let sockets = try (0..<12).map { _ in try Loopback.connect(port: server.port) }
+            for socket in sockets { #expect(write(socket, preface, preface.count) == preface.count) }
+            let later = try RPCClient(target: server.target, configuration: certificates.client())
+            let _: ClientTestText = try await later.unary(
+                method: ClientTestService.method("Echo"), request: ClientTestText("after"))
+            #expect(log.lines("refused a TLS handshake").count == AccessLogSettings().noisyLinesPerWindow)
+            for socket in sockets { close(socket) }
+            later.close()
+            await server.stop()
+        }
+    }
+
     @Test func aClientThatDoesNotTrustTheServerFailsUnavailableAndSaysWhy() async throws {
         let certificates = try TLSTestCertificates("kindred-interop")
         let stranger = try TLSTestCertificates()
