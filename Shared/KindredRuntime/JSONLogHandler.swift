@@ -167,27 +167,27 @@ enum UTCTimestamp {
         let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
         let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
         let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
-        func digits(_ value: Int, _ width: Int) {
-            var divisor = 1
-            for _ in 1..<width { divisor *= 10 }
-            while divisor > 0 {
-                out.append(UInt8(ascii: "0") + UInt8(value / divisor % 10))
-                divisor /= 10
+        // Filled in place and appended once: an append per character is a capacity check each.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { text in
+            func put(_ value: Int, at index: Int, width: Int) {
+                var rest = value
+                for position in stride(from: index + width - 1, through: index, by: -1) {
+                    text[position] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
+                    rest /= 10
+                }
             }
+            put(year, at: 0, width: 4)
+            put(month, at: 5, width: 2)
+            put(day, at: 8, width: 2)
+            put(secondOfDay / 3_600, at: 11, width: 2)
+            put(secondOfDay / 60 % 60, at: 14, width: 2)
+            put(secondOfDay % 60, at: 17, width: 2)
+            put(milliseconds, at: 20, width: 3)
+            (text[4], text[7], text[10], text[13]) = (
+                UInt8(ascii: "-"), UInt8(ascii: "-"), UInt8(ascii: "T"), UInt8(ascii: ":")
+            )
+            (text[16], text[19], text[23]) = (UInt8(ascii: ":"), UInt8(ascii: "."), UInt8(ascii: "Z"))
+            out.append(contentsOf: UnsafeBufferPointer(text))
         }
-        digits(year, 4)
-        out.append(UInt8(ascii: "-"))
-        digits(month, 2)
-        out.append(UInt8(ascii: "-"))
-        digits(day, 2)
-        out.append(UInt8(ascii: "T"))
-        digits(secondOfDay / 3_600, 2)
-        out.append(UInt8(ascii: ":"))
-        digits(secondOfDay / 60 % 60, 2)
-        out.append(UInt8(ascii: ":"))
-        digits(secondOfDay % 60, 2)
-        out.append(UInt8(ascii: "."))
-        digits(milliseconds, 3)
-        out.append(UInt8(ascii: "Z"))
     }
 }
