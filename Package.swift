@@ -231,6 +231,15 @@ let package = Package(
             dependencies: ["KindredAuth", "KindredTestSupport"],
             path: "Tests/KindredAuthTests"
         ),
+        // What a call's access line costs the loop, beside the swift-log path it replaced.
+        .executableTarget(
+            name: "AccessLogBench",
+            dependencies: [
+                "KindredRuntime", "KindredRPC", "KindredMetrics",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Tests/AccessLogBench"
+        ),
         .executableTarget(
             name: "AuthBench",
             dependencies: ["KindredAuth"],

@@ -1,51 +1,75 @@
 import KindredMetrics
 import Logging
+import Synchronization
 
-/// The one line every server call leaves when it ends: method, status, reason, duration, peer and request
-/// id, and the cause of an error. Never the request's metadata (its token) nor a message body.
-enum AccessLog {
-    /// Ordinary answers, the caller's mistakes included, are `info`, which an operator turns down with the
-    /// log level; a fault of the server (INTERNAL, UNKNOWN, DATA_LOSS) is `error`, the cause beside it.
-    static func level(of code: StatusCode) -> Logger.Level {
-        switch code {
-        case .internal, .unknown, .dataLoss: .error
-        default: .info
+/// One server's access log: the one line every call leaves when it ends (see `AccessLine`), at the level of
+/// whose fault the ending was (`CallEnding`), except probes (counted in the metrics only, unless
+/// `AccessLogSettings.logsProbes`) and the noisy endings past a connection's budget (counted, summarized).
+final class AccessLog: Sendable {
+    let logger: Logger
+    let settings: AccessLogSettings
+    /// The handler's own writer of access lines, when it has one: no metadata dictionary per call.
+    private let handler: (any AccessLineHandler)?
+    /// Lines counted instead of written, by `CallEnding`.
+    let summarized = AtomicCounters(count: CallEnding.allCases.count)
+    /// Refused connections (TLS, floods) across the server's loops: a few a second, the rest summarized.
+    let refusals: Mutex<LogSummarizer<RefusalKey>>
+
+    init(logger: Logger, settings: AccessLogSettings) {
+        self.logger = logger
+        self.settings = settings
+        handler = logger.handler as? any AccessLineHandler
+        refusals = Mutex(
+            LogSummarizer(linesPerWindow: settings.noisyLinesPerWindow, window: settings.summaryWindow))
+    }
+
+    func isEnabled(at level: Logger.Level) -> Bool { logger.logLevel <= level }
+
+    func write(_ line: AccessLine) {
+        if let handler {
+            handler.write(line)
+        } else {
+            logger.log(level: line.level, "call", metadata: line.metadata)
         }
     }
 
-    /// Writes the line, building it only when `logger` lets its level through.
-    static func record(
-        to logger: Logger, method: String, code: StatusCode, details: [ErrorDetail], cause: (any Error)?,
-        durationNanos: UInt64, peer: String, requestID: @autoclosure () -> String, trace: TraceContext
-    ) {
-        let level = level(of: code)
-        guard logger.logLevel <= level else { return }
-        var fields: Logger.Metadata = [
-            "rpc": .string(method), "status": .string(code.description), "peer": .string(peer),
-            "request-id": .string(requestID()), "duration_ms": .string(milliseconds(durationNanos)),
-            "trace_id": .string(trace.traceID), "span_id": .string(trace.spanIDText),
-        ]
-        if let reason = details.errorInfoReason { fields["reason"] = .string(reason) }
-        if let cause { fields["cause"] = .string(String(reflecting: cause)) }
-        logger.log(level: level, "call", metadata: fields)
-    }
-
-    /// Nanoseconds as milliseconds with three decimals (microseconds), without Foundation's formatters.
-    static func milliseconds(_ nanos: UInt64) -> String {
-        let micros = nanos / 1_000
-        let fraction = String(micros % 1_000)
-        return "\(micros / 1_000)." + String(repeating: "0", count: 3 - fraction.count) + fraction
+    /// The counts of lines not written, as Prometheus lines.
+    func collectMetrics(into text: inout PrometheusText) {
+        text.family(
+            "kindred_rpc_access_lines_summarized_total", .counter,
+            help:
+                "Access lines of reset, refused and malformed calls counted in a summary instead of written.")
+        for ending in CallEnding.allCases where ending.isNoisy {
+            text.sample(
+                "kindred_rpc_access_lines_summarized_total", ["ending": ending.name],
+                Double(summarized.load(ending.rawValue)))
+        }
     }
 }
 
 extension ServerCall {
     /// Records how the call ended, in the metrics and the access log; called once, where its status is
-    /// decided or its stream is lost.
-    func logAccess(_ code: StatusCode, details: [ErrorDetail] = [], cause: (any Error)? = nil) {
+    /// decided or its stream is lost (`clientLeft`).
+    func logAccess(
+        _ code: StatusCode, details: [ErrorDetail] = [], cause: (any Error)? = nil, clientLeft: Bool = false
+    ) {
         let duration = monotonicNanos() &- startedAt
         metrics.record(code, nanoseconds: duration)
-        AccessLog.record(
-            to: core.logger, method: head.path ?? "", code: code, details: details, cause: cause,
-            durationNanos: duration, peer: connection.peer, requestID: requestID, trace: trace)
+        let log = core.accessLog
+        if route?.isProbe == true && !log.settings.logsProbes { return }
+        let ending = CallEnding(code: code, cause: cause, handlerStarted: task != nil, clientLeft: clientLeft)
+        guard log.isEnabled(at: ending.level) else { return }
+        if ending.isNoisy && !connection.admitCallLine(ending, code) { return }
+        let requestID: AccessLine.RequestID =
+            if let given = head.metadata["x-request-id"] {
+                .given(given)
+            } else {
+                .generated(prefix: core.requestIDPrefix, loop: loop.index, number: requestNumber)
+            }
+        log.write(
+            AccessLine(
+                level: ending.level, method: head.path ?? "", code: code, reason: details.errorInfoReason,
+                cause: cause, durationNanos: duration, peer: connection.peer, requestID: requestID,
+                trace: trace))
     }
 }

@@ -7,8 +7,8 @@ extension ClientConnection {
         switch tls.handshake(on: loop, fd: fd) {
         case .waiting:
             break
-        case .failed(let reason):
-            handshakeFailed(reason)
+        case .failed(let failure):
+            handshakeFailed(failure.withDetail)
         case .closed:
             handshakeFailed("the server closed the connection during the handshake")
         case .established:

@@ -57,9 +57,9 @@ extension Connection {
         guard floodCounter.record(now: loop.now), !calmed else { return }
         calmed = true
         goingAway = true
-        core.logger.warning(
-            "closing a connection that flooded frames without progress",
-            metadata: ["peer": "\(peer)", "limit": "\(floodCounter.limit)"])
+        core.accessLog.connectionRefused(
+            "closing a connection that flooded frames without progress", kind: "frame_flood", level: .notice,
+            metadata: ["peer": "\(peer)", "limit": "\(floodCounter.limit)"], on: loop)
         nghttp2_session_terminate_session(session, NGHTTP2_ENHANCE_YOUR_CALM.rawValue)
         markDirty()
     }

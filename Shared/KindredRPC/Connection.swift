@@ -43,6 +43,8 @@ final class Connection: EventLoopChannel {
     var frameScanner = FrameHeaderScanner()
     /// WINDOW_UPDATE and PING frames the client may still send as acknowledgements (see `dataFrameSent`).
     var acknowledgementCredit = 0
+    /// Access lines of reset, refused and malformed calls: a few a second, the rest summarized.
+    var callLines: CallLineBudget
 
     init(fd: Int32, loop: EventLoop, core: ServerCore, peer: String, tls: TLSStream?, counted: Bool) {
         self.fd = fd
@@ -57,6 +59,7 @@ final class Connection: EventLoopChannel {
         floodCounter = FrameFloodCounter(
             limit: core.configuration.maxFramesWithoutProgress, window: core.configuration.frameFloodWindow,
             now: loop.now)
+        callLines = CallLineBudget(core.configuration.accessLog)
         session = makeSession()
     }
 
@@ -189,6 +192,7 @@ final class Connection: EventLoopChannel {
         calls = [:]
         receivingHeaders = nil
         for call in orphans.values { call.streamDidClose() }
+        writeCallLineSummary()
         nghttp2_session_del(session)
         session = nil
         loop.connectionClosed()

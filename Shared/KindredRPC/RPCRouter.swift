@@ -112,6 +112,8 @@ struct Route: Sendable {
     var allowsChildMode: Bool
     /// Its calls, durations and handlers in flight; each server gives its routes their own.
     var metrics: MethodMetrics
+    /// A health check or reflection: counted, not access-logged unless `AccessLogSettings.logsProbes`.
+    let isProbe: Bool
 
     init(
         descriptor: MethodDescriptor, maxRequestSize: Int?, streamingRequest: Bool, streamingResponse: Bool,
@@ -124,6 +126,7 @@ struct Route: Sendable {
         self.body = body
         allowsChildMode = descriptor.isReadOnly
         metrics = MethodMetrics(method: descriptor.path)
+        isProbe = AccessLogSettings.probeServices.contains(descriptor.service)
     }
 }
 

@@ -65,7 +65,8 @@ extension ServerCall {
         do {
             return try bytes.withUnsafeBytes { try Message(serializedBytes: $0, maxSize: .max) }
         } catch {
-            throw RPCError(.invalidArgument, "Malformed \(Message.protoMessageName): \(error)")
+            throw RPCError.malformedRequest(
+                .invalidArgument, "Malformed \(Message.protoMessageName): \(error)")
         }
     }
 

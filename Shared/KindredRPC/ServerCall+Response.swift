@@ -39,7 +39,7 @@ extension ServerCall {
             if cancel { endHandler() } else { cancelDeadline() }
         case .cancelHandler(let log):
             leaveAdmission()
-            if log { logAccess(.cancelled, cause: RPCError.Fault("the client left")) }
+            if log { logAccess(.cancelled, cause: RPCError.Fault("the client left"), clientLeft: true) }
             endHandler()
         }
     }

@@ -109,12 +109,13 @@ final class ServerCall: @unchecked Sendable {
             // A message before the bad prefix may have ended the call already: that answer stands.
             if ending == .none {
                 ending = state.requestRejected(
-                    RPCError(
+                    RPCError.malformedRequest(
                         .resourceExhausted, "Request message of \(size) bytes exceeds the limit of \(limit)"))
             }
         } catch {
             if ending == .none {
-                ending = state.requestRejected(RPCError(.internal, "Malformed message length prefix"))
+                ending = state.requestRejected(
+                    RPCError.malformedRequest(.internal, "Malformed message length prefix"))
             }
         }
         if !route.streamingRequest || queuedMessages == 0 {
@@ -129,16 +130,18 @@ final class ServerCall: @unchecked Sendable {
     private func accept(_ message: FramedMessage, limit: Int) -> Result<[UInt8], RPCError> {
         guard message.compressed else { return .success(message.bytes) }
         guard requestEncoding == .gzip else {
-            return .failure(RPCError(.internal, "Compressed message received without grpc-encoding"))
+            return .failure(
+                RPCError.malformedRequest(.internal, "Compressed message received without grpc-encoding"))
         }
         receivedCompressedMessage = true
         do {
             return .success(try MessageEncoding.gunzip(message.bytes, limit: limit))
         } catch .tooLarge(let limit) {
             return .failure(
-                RPCError(.resourceExhausted, "Decompressed request message exceeds the limit of \(limit)"))
+                RPCError.malformedRequest(
+                    .resourceExhausted, "Decompressed request message exceeds the limit of \(limit)"))
         } catch {
-            return .failure(RPCError(.internal, "Corrupt gzip request message"))
+            return .failure(RPCError.malformedRequest(.internal, "Corrupt gzip request message"))
         }
     }
 

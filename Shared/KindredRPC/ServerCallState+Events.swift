@@ -25,7 +25,10 @@ extension ServerCallState {
             return .keep
         case .single(received: true):
             return .fail(
-                finish(.failed(RPCError(.internal, "More than one request message for a unary request"))))
+                finish(
+                    .failed(
+                        RPCError.malformedRequest(
+                            .internal, "More than one request message for a unary request"))))
         case .streaming:
             return .deliver
         case .ended:
@@ -37,7 +40,7 @@ extension ServerCallState {
     mutating func requestEnded(atMessageBoundary: Bool) -> Action {
         guard case .open(let request, let response, let refresh) = state else { return .none }
         guard atMessageBoundary else {
-            return finish(.failed(RPCError(.internal, "Request ended inside a message")))
+            return finish(.failed(RPCError.malformedRequest(.internal, "Request ended inside a message")))
         }
         switch request {
         case .single(received: false):
@@ -155,5 +158,6 @@ extension ServerCallState {
 }
 
 extension RPCError {
-    fileprivate static let unaryWithoutMessage = RPCError(.internal, "Unary request without a message")
+    fileprivate static let unaryWithoutMessage = RPCError.malformedRequest(
+        .internal, "Unary request without a message")
 }

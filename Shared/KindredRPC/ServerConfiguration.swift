@@ -58,6 +58,8 @@ public struct ServerConfiguration: Sendable {
     public var admission = AdmissionSettings()
     /// TLS 1.3 with ALPN `h2` on the listener, and mutual TLS when it names client CAs; nil serves h2c.
     public var tls: ServerTLSSettings?
+    /// What the access log writes: probes or not, and the budget of lines for noisy calls.
+    public var accessLog = AccessLogSettings()
 
     /// A configuration listening on `host:port` with the defaults of a production gRPC server.
     public init(host: String = "0.0.0.0", port: Int) {

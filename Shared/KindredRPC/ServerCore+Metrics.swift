@@ -55,6 +55,7 @@ extension ServerCore {
                 "Unary calls refused at once (UNAVAILABLE, SERVER_OVERLOADED) because their loop was at its limit."
         )
         text.sample("kindred_rpc_shed_total", [:], Double(shedCalls.load(0)))
+        accessLog.collectMetrics(into: &text)
         text.family("kindred_rpc_open_connections", .gauge, help: "Client connections open now.")
         text.sample("kindred_rpc_open_connections", [:], Double(openConnections))
     }

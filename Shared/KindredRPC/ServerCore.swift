@@ -7,6 +7,7 @@ final class ServerCore: Sendable {
     let configuration: ServerConfiguration
     let routes: [String: Route]
     let logger: Logger
+    let accessLog: AccessLog
     /// The listener's TLS credentials; nil for h2c.
     let tls: ServerTLS?
     /// Per method path, the certificate names that may call it: `PeerRule`s, only under mutual TLS.
@@ -37,6 +38,7 @@ final class ServerCore: Sendable {
         }
         methodMetrics = self.routes.values.map(\.metrics).sorted { $0.method < $1.method }
         self.logger = logger
+        accessLog = AccessLog(logger: logger, settings: configuration.accessLog)
         requestIDPrefix = String(UInt32.random(in: 0...UInt32.max), radix: 36)
     }
 

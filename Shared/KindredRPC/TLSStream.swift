@@ -18,8 +18,8 @@ final class TLSStream {
         case established
         /// Waiting for the peer's bytes, or for room in a full socket: the loop watches the socket for it.
         case waiting
-        /// The handshake failed; the reason is OpenSSL's, for the log.
-        case failed(String)
+        /// The handshake failed, for the reason said in words.
+        case failed(TLSFailure)
         /// The peer closed the socket (or it broke) without a TLS alert: a probe, a client giving up.
         case closed
     }
@@ -68,30 +68,17 @@ final class TLSStream {
             return .waiting
         case SSL_ERROR_SYSCALL where ERR_peek_error() == 0:
             return .closed
+        case SSL_ERROR_SSL where TLSFailure.isPeerClosing(ERR_peek_error()):
+            ERR_clear_error()
+            return .closed
         default:
-            let plainReason = Self.plainReason(ERR_peek_error())
+            let kind = TLSFailure.kind(ofReason: ERR_peek_error())
             let verification = SSL_get_verify_result(ssl)
             var detail = TLSError.drainOpenSSLErrors()
             if verification != X509_V_OK {
                 detail += " (\(String(cString: X509_verify_cert_error_string(verification))))"
             }
-            return .failed(plainReason.map { "\($0) [\(detail)]" } ?? detail)
-        }
-    }
-
-    /// The common refusals in words an operator reads at a glance; OpenSSL's own text follows in the log.
-    private static func plainReason(_ code: UInt) -> String? {
-        switch Int32(ERR_GET_REASON(code)) {
-        case SSL_R_UNSUPPORTED_PROTOCOL, SSL_R_TLSV1_ALERT_PROTOCOL_VERSION:
-            "the peer offers only TLS 1.2 or older; TLS 1.3 is required"
-        case SSL_R_NO_APPLICATION_PROTOCOL, SSL_R_TLSV1_ALERT_NO_APPLICATION_PROTOCOL:
-            "the peer's ALPN offer has no h2"
-        case SSL_R_PEER_DID_NOT_RETURN_A_CERTIFICATE, SSL_R_TLSV13_ALERT_CERTIFICATE_REQUIRED:
-            "no client certificate; mutual TLS requires one"
-        case SSL_R_CERTIFICATE_VERIFY_FAILED: "the peer's certificate is not trusted"
-        case SSL_R_TLSV1_ALERT_UNKNOWN_CA, SSL_R_SSLV3_ALERT_BAD_CERTIFICATE:
-            "the peer does not trust this side's certificate"
-        default: nil
+            return .failed(TLSFailure(kind: kind, detail: detail))
         }
     }
 

@@ -4,20 +4,25 @@ public import Logging
 import Glibc
 #endif
 
-/// Writes each log event as one JSON object on one line of standard error, the shape log shippers
-/// (journald, Kubernetes, Loki) parse without configuration. The line is built as bytes (every call's
-/// access line passes here) and written by a thread of its own (`LogLineWriter`), never by the thread that
-/// logs.
+/// Writes each log event as one JSON object on one line of standard error (or of a log file that rotates,
+/// see `LogLineWriter`), the shape log shippers (journald, Kubernetes, Loki) parse without configuration. The
+/// line is built as bytes and written by a thread of its own, never by the thread that logs; a call's access
+/// line skips swift-log's metadata dictionary altogether (`JSONLogHandler+AccessLine.swift`).
 public struct JSONLogHandler: LogHandler {
     public var logLevel: Logger.Level
     public var metadata: Logger.Metadata = [:]
     public var metadataProvider: Logger.MetadataProvider?
-    private let label: String
+    let label: String
+    let writer: LogLineWriter
 
-    public init(label: String, level: Logger.Level, metadataProvider: Logger.MetadataProvider? = nil) {
+    public init(
+        label: String, level: Logger.Level, metadataProvider: Logger.MetadataProvider? = nil,
+        writer: LogLineWriter = .standardError
+    ) {
         self.label = label
         self.logLevel = level
         self.metadataProvider = metadataProvider
+        self.writer = writer
     }
 
     public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
@@ -32,13 +37,7 @@ public struct JSONLogHandler: LogHandler {
 
         var line: [UInt8] = []
         line.reserveCapacity(320)
-        line.append(contentsOf: #"{"time":""#.utf8)
-        UTCTimestamp.append(to: &line)
-        line.append(contentsOf: #"","level":""#.utf8)
-        line.append(contentsOf: event.level.rawValue.utf8)
-        line.append(contentsOf: #"","logger":"#.utf8)
-        JSONText.appendQuoted(label, to: &line)
-        line.append(contentsOf: #","message":"#.utf8)
+        appendHead(level: event.level, to: &line)
         JSONText.appendQuoted(event.message.description, to: &line)
         if let error = event.error {
             line.append(contentsOf: #","error":"#.utf8)
@@ -51,7 +50,18 @@ public struct JSONLogHandler: LogHandler {
             JSONText.append(fields[key]!, to: &line)
         }
         line.append(contentsOf: "}\n".utf8)
-        LogLineWriter.standardError.append(line)
+        writer.append(line)
+    }
+
+    /// `{"time":…,"level":…,"logger":…,"message":` — the message itself follows.
+    func appendHead(level: Logger.Level, to line: inout [UInt8]) {
+        line.append(contentsOf: #"{"time":""#.utf8)
+        UTCTimestamp.append(to: &line)
+        line.append(contentsOf: #"","level":""#.utf8)
+        line.append(contentsOf: level.rawValue.utf8)
+        line.append(contentsOf: #"","logger":"#.utf8)
+        JSONText.appendQuoted(label, to: &line)
+        line.append(contentsOf: #","message":"#.utf8)
     }
 }
 
@@ -143,31 +153,41 @@ enum UTCTimestamp {
         return String(decoding: out, as: UTF8.self)
     }
 
+    // Civil date from days since 1970 (Howard Hinnant's days_from_civil, inverted): glibc's gmtime_r takes the
+    // time zone lock on every call, and every access line needs a timestamp.
     private static func append(seconds: Int, milliseconds: Int, to out: inout [UInt8]) {
-        var time = seconds
-        var parts = tm()
-        gmtime_r(&time, &parts)
-        func digits(_ value: Int, _ width: Int) {
-            var divisor = 1
-            for _ in 1..<width { divisor *= 10 }
-            while divisor > 0 {
-                out.append(UInt8(ascii: "0") + UInt8(value / divisor % 10))
-                divisor /= 10
+        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        let secondOfDay = seconds - days * 86_400
+        let shifted = days + 719_468
+        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
+        let dayOfEra = shifted - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthIndex = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
+        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
+        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        // Filled in place and appended once: an append per character is a capacity check each.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { text in
+            func put(_ value: Int, at index: Int, width: Int) {
+                var rest = value
+                for position in stride(from: index + width - 1, through: index, by: -1) {
+                    text[position] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
+                    rest /= 10
+                }
             }
+            put(year, at: 0, width: 4)
+            put(month, at: 5, width: 2)
+            put(day, at: 8, width: 2)
+            put(secondOfDay / 3_600, at: 11, width: 2)
+            put(secondOfDay / 60 % 60, at: 14, width: 2)
+            put(secondOfDay % 60, at: 17, width: 2)
+            put(milliseconds, at: 20, width: 3)
+            (text[4], text[7], text[10], text[13]) = (
+                UInt8(ascii: "-"), UInt8(ascii: "-"), UInt8(ascii: "T"), UInt8(ascii: ":")
+            )
+            (text[16], text[19], text[23]) = (UInt8(ascii: ":"), UInt8(ascii: "."), UInt8(ascii: "Z"))
+            out.append(contentsOf: UnsafeBufferPointer(text))
         }
-        digits(Int(parts.tm_year) + 1900, 4)
-        out.append(UInt8(ascii: "-"))
-        digits(Int(parts.tm_mon) + 1, 2)
-        out.append(UInt8(ascii: "-"))
-        digits(Int(parts.tm_mday), 2)
-        out.append(UInt8(ascii: "T"))
-        digits(Int(parts.tm_hour), 2)
-        out.append(UInt8(ascii: ":"))
-        digits(Int(parts.tm_min), 2)
-        out.append(UInt8(ascii: ":"))
-        digits(Int(parts.tm_sec), 2)
-        out.append(UInt8(ascii: "."))
-        digits(milliseconds, 3)
-        out.append(UInt8(ascii: "Z"))
     }
 }

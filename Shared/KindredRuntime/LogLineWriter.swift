@@ -5,12 +5,21 @@ import Synchronization
 import Glibc
 #endif
 
-/// Standard error as the logs reach it: a line is appended to a bounded buffer and a thread of its own
-/// writes the buffer out, so a thread that logs (an event loop writing a call's access line) never waits on
-/// a pipe or a disk. Past `limit` bytes waiting, lines are dropped and counted, and the count is written
-/// once the writer catches up: a stalled log reader slows nothing down. Flushed at `exit`.
-final class LogLineWriter: Sendable {
-    static let standardError = LogLineWriter(fd: 2, limit: 8 << 20)
+/// The log as it leaves the process, on standard error or in a file that rotates (`RotatingLogFile`): a line
+/// is appended to a bounded buffer and a thread of its own writes the buffer out, so a thread that logs (an
+/// event loop writing a call's access line) never waits on a pipe or a disk. Past `limit` bytes waiting,
+/// lines are dropped and counted, and the count is written once the writer catches up: a stalled log reader
+/// slows nothing down. Flushed at `exit`.
+public final class LogLineWriter: Sendable {
+    /// Standard error: what systemd's journal and Kubernetes collect, and bound, themselves.
+    public static let standardError = LogLineWriter(destination: .descriptor(2))
+
+    /// Where the bytes go.
+    enum Destination: Sendable {
+        /// A descriptor the writer does not own.
+        case descriptor(Int32)
+        case file(RotatingLogFile)
+    }
 
     private struct State {
         var pending: [UInt8] = []
@@ -23,7 +32,7 @@ final class LogLineWriter: Sendable {
         var started = false
     }
 
-    private let fd: Int32
+    private let destination: Destination
     private let limit: Int
     private let state = Mutex(State())
     // A semaphore, not a wake-up per line: the writer gathers lines for `gathering` after each write, and
@@ -33,11 +42,19 @@ final class LogLineWriter: Sendable {
     private static let gathering = timespec(tv_sec: 0, tv_nsec: 20_000_000)
     private static let urgentBytes = 256 << 10
 
-    init(fd: Int32, limit: Int) {
-        self.fd = fd
+    init(destination: Destination, limit: Int = 8 << 20) {
+        self.destination = destination
         self.limit = limit
         wake = .allocate(capacity: 1)
         sem_init(wake, 0, 0)
+    }
+
+    /// A writer into the file at `path` (created if missing, appended to), which it renames to `path.1` once
+    /// it holds `maxBytes`, keeping `keep` such files (`path.1` the newest): a log never fills a disk.
+    public static func rotatingFile(path: String, maxBytes: Int, keep: Int) throws(RotatingLogFile.OpenError)
+        -> LogLineWriter
+    {
+        LogLineWriter(destination: .file(try RotatingLogFile(path: path, maxBytes: maxBytes, keep: keep)))
     }
 
     /// Queues one line (already ending in a newline); never blocks on I/O.
@@ -64,7 +81,7 @@ final class LogLineWriter: Sendable {
     }
 
     /// Waits (up to a second) until every line queued so far is written: at exit, so the last lines survive.
-    func flush() {
+    public func flush() {
         for _ in 0..<1_000 {
             if state.withLock({ $0.pending.isEmpty && !$0.writing }) { return }
             sem_post(wake)
@@ -72,8 +89,13 @@ final class LogLineWriter: Sendable {
         }
     }
 
+    private static let started = Mutex<[LogLineWriter]>([])
+
     private func startWriter() {
-        atexit { LogLineWriter.standardError.flush() }
+        Self.started.withLock { writers in
+            if writers.isEmpty { atexit { LogLineWriter.started.withLock { $0 }.forEach { $0.flush() } } }
+            writers.append(self)
+        }
         do {
             try DetachedThread.start { [self] in run() }
         } catch {
@@ -121,21 +143,27 @@ final class LogLineWriter: Sendable {
     }
 
     private func writeAll(_ bytes: [UInt8]) {
-        bytes.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let written = write(fd, buffer.baseAddress! + offset, buffer.count - offset)
-                if written < 0 && errno == EINTR { continue }
-                if written <= 0 { return }
-                offset += written
-            }
+        switch destination {
+        case .descriptor(let fd): bytes.withUnsafeBytes { Self.writeAll($0, to: fd) }
+        case .file(let file): file.write(bytes)
+        }
+    }
+
+    /// Writes every byte unless the descriptor fails (EINTR retried).
+    static func writeAll(_ buffer: UnsafeRawBufferPointer, to fd: Int32) {
+        var offset = 0
+        while offset < buffer.count {
+            let written = write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+            if written < 0 && errno == EINTR { continue }
+            if written <= 0 { return }
+            offset += written
         }
     }
 
     static func droppedLine(_ count: Int) -> [UInt8] {
         let line =
             #"{"time":"\#(UTCTimestamp.now())","level":"warning","logger":"kindred.log","#
-            + #""message":"log lines dropped: standard error did not keep up","dropped":"\#(count)"}"# + "\n"
+            + #""message":"log lines dropped: the log did not keep up","dropped":"\#(count)"}"# + "\n"
         return Array(line.utf8)
     }
 }

@@ -58,8 +58,11 @@ public enum ServiceMain {
             options: options, service: service, environment: Environment.variables())
         // Before any client exists: the service's clients, its token and its signing keys all call peers.
         try settings.tls.useForEveryClient()
+        let writer = try settings.logs.writer()
         LoggingSystem.bootstrap {
-            JSONLogHandler(label: $0, level: settings.logLevel, metadataProvider: TraceContext.logMetadata)
+            JSONLogHandler(
+                label: $0, level: settings.logLevel, metadataProvider: TraceContext.logMetadata,
+                writer: writer)
         }
         var logger = Logger(label: service.executableName)
         logger[metadataKey: "service"] = "\(service.name)"

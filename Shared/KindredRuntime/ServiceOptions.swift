@@ -86,6 +86,9 @@ struct ServiceOptions: ParsableArguments {
 
     @OptionGroup(title: "TLS")
     var tls: TLSOptions
+
+    @OptionGroup(title: "Logs")
+    var log: LogOptions
 }
 
 /// A service's settings after flags, environment and defaults are combined and validated.
@@ -96,6 +99,8 @@ struct ServiceSettings: Sendable {
     var metricsListen: (host: String, port: Int)?
     var databaseURL: String
     var logLevel: Logger.Level
+    /// The log file (or standard error) and whether probes leave access lines.
+    var logs: LogSettings
     var migrateAtStart: Bool
     var eventLoops: Int?
     var drainTimeout: Duration
@@ -139,6 +144,7 @@ struct ServiceSettings: Sendable {
             )
         }
         logLevel = level
+        logs = try LogSettings(options: options.log, environment: environment)
         migrateAtStart = !options.noMigrate
 
         let environmentLoops = try Self.integer(environment, "KINDRED_EVENT_LOOPS")

@@ -44,6 +44,7 @@ struct ServiceRunner {
         configuration.maxConnectionAge = settings.maxConnectionAge
         configuration.admission = settings.admission
         configuration.tls = settings.tls.server
+        configuration.accessLog = settings.logs.accessLog
         configuration.authenticator = TokenAuthenticator(keySource: try await signingKeys(environment))
         let server = ProcessServer(
             configuration: configuration, drainTimeout: settings.drainTimeout, logger: logger)

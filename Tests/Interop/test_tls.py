@@ -156,6 +156,16 @@ def test_a_client_offering_only_tls_1_2_is_refused_with_one_log_line(tls_server)
     assert "TLS 1.3 is required" in refusals[-1]
 
 
+def test_a_plaintext_client_is_refused_in_words(tls_server):
+    before = len(tls_server.refusals())
+    with grpc.insecure_channel(tls_server.address) as channel:
+        code, _, _ = refusal(lambda: test_pb2_grpc.TestServiceStub(channel).EmptyCall(empty_pb2.Empty(), timeout=2))
+    assert code in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED)
+    line = wait_for_refusals(tls_server, before + 1)[-1]
+    assert "a plaintext client connected to the TLS port" in line
+    assert '"level":"notice"' in line
+
+
 def test_a_client_offering_alpn_without_h2_is_refused(tls_server):
     before = len(tls_server.refusals())
     with pytest.raises(ssl.SSLError):

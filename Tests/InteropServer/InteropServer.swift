@@ -26,8 +26,11 @@ struct InteropServer: AsyncParsableCommand {
     @Option(help: "Event loop threads (default: one per core).")
     var eventLoops: Int?
 
-    @Option(help: "Log level; info writes every call's access line (the benchmarks' kindred-access).")
-    var logLevel = "notice"
+    @Option(
+        help:
+            "Log level; info, the services' default, writes every call's access line but health checks' (--log-probes writes those too: the benchmarks' kindred-access)."
+    )
+    var logLevel = "info"
 
     @Option(help: "Protect grpc.testing.TestService: sign tokens with a new key and write them to this file.")
     var requireToken: String?
@@ -35,16 +38,22 @@ struct InteropServer: AsyncParsableCommand {
     @OptionGroup(title: "TLS")
     var tls: TLSOptions
 
+    @OptionGroup(title: "Logs")
+    var log: LogOptions
+
     func run() async throws {
         guard let level = Logger.Level(rawValue: logLevel) else {
             throw ValidationError("unknown log level \(logLevel)")
         }
-        LoggingSystem.bootstrap { JSONLogHandler(label: $0, level: level) }
+        let logs = try LogSettings(options: log, environment: [:])
+        let writer = try logs.writer()
+        LoggingSystem.bootstrap { JSONLogHandler(label: $0, level: level, writer: writer) }
         let logger = Logger(label: "kindred-interop-server")
         let (host, port) = try ListenAddress.parse(listen)
         var configuration = ServerConfiguration(host: host, port: port)
         if let eventLoops { configuration.eventLoopCount = eventLoops }
         configuration.tls = try TLSSetup(options: tls, environment: [:]).server
+        configuration.accessLog = logs.accessLog
 
         var testService = InteropTestService()
         if let requireToken {

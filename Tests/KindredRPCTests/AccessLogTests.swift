@@ -116,7 +116,7 @@ import Testing
         (0, "0.000"), (999, "0.000"), (1_000, "0.001"), (12_345_678, "12.345"), (2_000_000_000, "2000.000"),
     ])
     func durationsAreMillisecondsToTheMicrosecond(nanos: UInt64, text: String) {
-        #expect(AccessLog.milliseconds(nanos) == text)
+        #expect(AccessLine.milliseconds(nanos) == text)
     }
 }
 

@@ -31,7 +31,8 @@ import Testing
 
     @Test func aClientOfferingOnlyTLS12IsRefusedWithOneLogLine() async throws {
         let certificates = try TLSTestCertificates("kindred-interop")
-        let log = CapturedLog(level: .warning)
+        // The client's mistake: `notice`, below the `warning` that shows the server's own faults.
+        let log = CapturedLog(level: .notice)
         try await onClientTestLoop {
             let server = try ClientTestServer(tls: certificates.server("kindred-interop"), log: log)
             let client = try RPCClient(target: server.target, configuration: certificates.client())
@@ -51,6 +52,51 @@ import Testing
             #expect(refusals.count == 1)
             #expect(refusals.first?.fields["reason"]?.contains("TLS 1.3 is required") == true)
             client.close()
+            later.close()
+            await server.stop()
+        }
+    }
+
+    @Test func aPlaintextClientOnTheTLSPortIsRefusedInWords() async throws {
+        let certificates = try TLSTestCertificates("kindred-interop")
+        let log = CapturedLog(level: .notice)
+        try await onClientTestLoop {
+            let server = try ClientTestServer(tls: certificates.server("kindred-interop"), log: log)
+            let plaintext = try Loopback.connect(port: server.port)
+            let preface = Array("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".utf8) + [0, 0, 0, 4, 0, 0, 0, 0, 0]
+            #expect(write(plaintext, preface, preface.count) == preface.count)
+            // The server has one loop: once a call on a later connection is answered, the refusal is logged.
+            let later = try RPCClient(target: server.target, configuration: certificates.client())
+            let _: ClientTestText = try await later.unary(
+                method: ClientTestService.method("Echo"), request: ClientTestText("after"))
+            let refusal = try #require(log.lines("refused a TLS handshake").first)
+            #expect(refusal.level == .notice)
+            #expect(
+                refusal.fields["reason"]
+                    == "a plaintext client connected to the TLS port (its first bytes are not TLS)")
+            #expect(
+                refusal.fields["detail"]?.contains("wrong version number") == true, "OpenSSL's words, beside")
+            close(plaintext)
+            later.close()
+            await server.stop()
+        }
+    }
+
+    @Test func aClientReconnectingInALoopGetsAFewRefusalLinesNotOnePerConnection() async throws {
+        let certificates = try TLSTestCertificates("kindred-interop")
+        let log = CapturedLog(level: .notice)
+        try await onClientTestLoop {
+            let server = try ClientTestServer(
+                tls: certificates.server("kindred-interop"), log: log,
+                configure: { $0.accessLog.summaryWindow = .seconds(3_600) })
+            let preface = Array("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".utf8)
+            let sockets = try (0..<12).map { _ in try Loopback.connect(port: server.port) }
+            for socket in sockets { #expect(write(socket, preface, preface.count) == preface.count) }
+            let later = try RPCClient(target: server.target, configuration: certificates.client())
+            let _: ClientTestText = try await later.unary(
+                method: ClientTestService.method("Echo"), request: ClientTestText("after"))
+            #expect(log.lines("refused a TLS handshake").count == AccessLogSettings().noisyLinesPerWindow)
+            for socket in sockets { close(socket) }
             later.close()
             await server.stop()
         }
