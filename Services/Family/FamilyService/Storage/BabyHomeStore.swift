@@ -9,7 +9,7 @@ enum BabyHomeStore {
     struct Due: Sendable {
         let profile: BabyProfileID
         let name: String?
-        let creatorLastName: String
+        let namesakeLastName: String
         let date: BabyBirthDate
     }
 
@@ -23,7 +23,7 @@ enum BabyHomeStore {
             SELECT p.profile_id, p.name, p.name_sealed, coalesce(c.last_name, ''),
                 p.expected_birth_date::text, p.expected_birth_date_sealed
             FROM family.baby_profiles p
-            LEFT JOIN family.profiles c ON c.user_id = p.created_by
+            LEFT JOIN family.profiles c ON c.user_id = family.baby_namesake(p.profile_id, p.created_by)
             WHERE p.profile_id = ANY(\(PostgresArray(profiles))::uuid[]) AND p.active
               AND (p.expected_birth_date IS NOT NULL OR p.expected_birth_date_sealed IS NOT NULL)
             """
@@ -37,7 +37,7 @@ enum BabyHomeStore {
                 .flatMap(BabyBirthDate.init(iso:))
             else { return nil }
             let name = try seals.open(plain: plainName, sealed: sealedName, .name, of: profile)
-            return Due(profile: profile, name: name, creatorLastName: last, date: date)
+            return Due(profile: profile, name: name, namesakeLastName: last, date: date)
         }.sorted { ($0.date.start, $0.profile.description) < ($1.date.start, $1.profile.description) }
     }
 
