@@ -5,9 +5,84 @@ import KindredTestSupport
 @testable import ServiceTestSupport
 import Testing
 
-/// Gamification's `baby_name.liked`, as family's consumer applies it: the suggester hears of the like once,
-/// unless they switched the kind off or are no longer a member.
-@Suite struct BabyNameLikedNoticeTests {
+/// Gamification's `baby_name.suggested` and `baby_name.liked`, as family's consumer applies them: the owners
+/// hear of a suggestion and the suggester of a like, once each, unless they switched the kind off or are no
+/// longer a member.
+@Suite struct BabyNameNoticeTests {
+    @Test func theOwnersHearOfAFollowersSuggestionOnceInAppAndPush() async throws {
+        try await FamilyTestStack.with { stack in
+            let mum = try await stack.register("mum", age: 30)
+            let dad = try await stack.register("dad", age: 31)
+            let grandma = try await stack.register("grandma", age: 70)
+            let grandpa = try await stack.register("grandpa", age: 72)
+            try await stack.name(mum, first: "Ann", last: "Lopez")
+            try await stack.name(grandma, display: "Grandma Rose")
+            let profile = try await stack.babyProfile(
+                ownedBy: mum, coOwner: dad, followers: [grandma, grandpa])
+            let device = try await stack.family.registerPushDevice(
+                .init(platform: .apns, deviceToken: "dad-phone", pushEnabled: true), options: dad.bearer)
+            let suggested = stack.nameSuggested("Ava", on: profile, by: grandma)
+
+            try await stack.applyGamificationEvent(suggested)
+            try await stack.applyGamificationEvent(suggested)
+
+            for owner in [mum, dad] {
+                let notices = try await stack.notices(of: owner)
+                #expect(
+                    notices.map(\.kind) == [
+                        Int(Kindred_Family_V1_NotificationKind.babyNameSuggested.rawValue)
+                    ])
+                #expect(notices.first?.title == "Baby Lopez")
+                #expect(notices.first?.body == "Grandma Rose suggested the name Ava.")
+            }
+            #expect(try await stack.notices(of: grandma).isEmpty)
+            #expect(try await stack.notices(of: grandpa).isEmpty)
+            let pushed = try await stack.pool.query(
+                "SELECT kind::int FROM family.push_outbox WHERE device_id = \(try #require(device.device).deviceID)::uuid"
+            ).map { try $0.decode(Int.self, column: 0) }
+            #expect(pushed == [Int(Kindred_Family_V1_NotificationKind.babyNameSuggested.rawValue)])
+            let listed = try await stack.family.listNotifications(.init(), options: mum.bearer)
+            #expect(listed.notifications.map(\.kind) == [.babyNameSuggested])
+        }
+    }
+
+    @Test func anOwnerWhoMutedSuggestionsHearsNothingAndTheOtherOwnerStillDoes() async throws {
+        try await FamilyTestStack.with { stack in
+            let mum = try await stack.register("mum", age: 30)
+            let dad = try await stack.register("dad", age: 31)
+            let grandma = try await stack.register("grandma", age: 70)
+            let profile = try await stack.babyProfile(ownedBy: mum, coOwner: dad, followers: [grandma])
+            let saved = try await stack.family.updateNotificationSettings(
+                .init(
+                    settings: .init(
+                        activityAlerts: true, weeklySummary: true, mutedKinds: [.babyNameSuggested])),
+                options: mum.bearer)
+            #expect(saved.settings?.mutedKinds == [.babyNameSuggested])
+
+            try await stack.applyGamificationEvent(stack.nameSuggested("Ava", on: profile, by: grandma))
+
+            #expect(try await stack.notices(of: mum).isEmpty)
+            #expect(try await stack.notices(of: dad).count == 1)
+        }
+    }
+
+    @Test func anOwnersSuggestionTellsTheCoOwnerOnlyAndADeactivatedProfileNobody() async throws {
+        try await FamilyTestStack.with { stack in
+            let mum = try await stack.register("mum", age: 30)
+            let dad = try await stack.register("dad", age: 31)
+            let profile = try await stack.babyProfile(ownedBy: mum, coOwner: dad)
+            try await stack.applyGamificationEvent(stack.nameSuggested("Ava", on: profile, by: mum))
+            #expect(try await stack.notices(of: mum).isEmpty)
+            #expect(try await stack.notices(of: dad).map(\.body) == ["Someone suggested the name Ava."])
+
+            try await stack.pool.query(
+                "UPDATE family.baby_profiles SET active = false WHERE profile_id = \(profile)::uuid")
+            try await stack.applyGamificationEvent(
+                stack.nameSuggested("Leo", on: profile, by: mum, id: "0190f0f0-0000-7000-8000-000000000002"))
+            #expect(try await stack.notices(of: dad).count == 1)
+        }
+    }
+
     @Test func theSuggesterHearsWhoLikedTheirNameOnceHoweverOftenTheEventArrives() async throws {
         try await FamilyTestStack.with { stack in
             let mum = try await stack.register("mum", age: 30)
@@ -91,9 +166,22 @@ extension FamilyTestStack {
                     name: name, suggestedByUserID: suggester.id, likedByUserID: liker.id, likes: 1)))
     }
 
+    /// Gamification's event for `suggester` suggesting `name` on `profile`.
+    func nameSuggested(
+        _ name: String, on profile: BabyProfileID, by suggester: TestUser,
+        id: String = "0190f0f0-0000-7000-8000-000000000001"
+    ) -> Kindred_Gamification_V1_Event {
+        Kindred_Gamification_V1_Event(
+            cursor: 1, type: "baby_name.suggested",
+            payload: .babyNameSuggested(
+                .init(
+                    profileID: profile.description, suggestionID: id, name: name, gender: .girl,
+                    suggestedByUserID: suggester.id)))
+    }
+
     /// Applies `event` as family's consumer of gamification's events does, in a transaction of its own.
     func applyGamificationEvent(_ event: Kindred_Gamification_V1_Event) async throws {
-        let notices = BabyNameLikedNotices(
+        let notices = BabyNameNotices(
             clock: clock.wallClock, seals: BabySeals(cipher: TestDataKeys.cipher))
         try await pool.transaction { tx in try await notices.apply(event, in: tx) }
     }

@@ -77,6 +77,32 @@ import Testing
     }
 }
 
+/// The owners control the name suggestions: every new one is announced to them through an event.
+@Suite struct BabyNameSuggestionOwnerTests {
+    @Test func eachNewSuggestionIsOneEventForFamilyAndARetryNone() async throws {
+        try await GamificationTestStack.with { stack in
+            let mum = try await stack.register("mum")
+            let grandma = try await stack.register("grandma", age: 70)
+            let profile = try await stack.babyProfile(ownedBy: mum, followers: [grandma])
+            let alba = try await stack.suggest("Alba", .girl, on: profile, as: grandma)
+            _ = try await stack.suggest("alba", .girl, on: profile, as: grandma)
+            _ = await rpcError { try await stack.suggest("ALBA", .boy, on: profile, as: mum) }
+
+            let events = try await stack.pool.query(
+                "SELECT payload FROM gamification.event_outbox WHERE type = 'baby_name.suggested'")
+            #expect(events.count == 1, "one event for the suggestion; none for the retry or the refused twin")
+            let event = try Kindred_Gamification_V1_Event(
+                serializedBytes: try events[0].decode([UInt8].self, column: 0))
+            guard case .babyNameSuggested(let told) = event.payload else {
+                Issue.record("not a baby_name.suggested payload")
+                return
+            }
+            #expect(told.profileID == profile && told.suggestionID == alba.suggestionID)
+            #expect(told.name == "Alba" && told.gender == .girl && told.suggestedByUserID == grandma.id)
+        }
+    }
+}
+
 extension GamificationTestStack {
     /// Suggests `name` for `gender` on `profile` as `user`.
     func suggest(
