@@ -76,7 +76,11 @@ extension MatrixRows {
         },
         row("GamificationService/EndBabyVote", .profileOwner, fresh: true, onProfile),
         row("GamificationService/ResetBabyVote", .profileOwner, fresh: true, onProfile),
-        row("GamificationService/GetActivityCounters", .only([.owner], others: .deniedAsForNothing)) { cast in
+        // The owner's counters: the owner, and the follower who shares the profile with them.
+        row(
+            "GamificationService/GetActivityCounters",
+            .only([.owner, .follower], others: .deniedAsForNothing)
+        ) { cast in
             ["user_id": .text(cast.ownerID)]
         },
         row("GamificationService/SetRewardSetup", .each([.guardian: .allowed])) { cast in
