@@ -23,9 +23,7 @@ struct BabyProfileDraft: Sendable, Equatable {
             request.expectedBirthDate, field: "expected_birth_date", &violations)
         fields.gender = Self.gender(request.gender, field: "gender", &violations)
         let relationship = BabyRelationship(request.relationship, other: "", &violations)
-        if let relationship, relationship.kind != .unspecified, !relationship.isOwners {
-            violations.add("relationship", "must be MOTHER, FATHER or PARENT for an owner")
-        }
+        violations.add("relationship", relationship?.problem(for: .owner))
         try violations.throwIfAny()
         requestID = request.requestID
         self.fields = fields

@@ -51,19 +51,20 @@ struct BabyRelationship: Sendable, Equatable {
     /// Whether it is one an owner says (mother, father, parent) rather than a follower's.
     var isOwners: Bool { [.mother, .father, .parent].contains(kind) }
 
-    /// The relationship `role` may have, or a violation of `relationship`: an owner says an owner's or none,
-    /// a follower names a follower's.
-    func check(for role: BabyRole) throws(RPCError) {
+    /// What is wrong with it for a member of `role`, nil when nothing: an owner says an owner's or none, a
+    /// follower names a follower's.
+    func problem(for role: BabyRole) -> String? {
         switch role {
-        case .owner where kind != .unspecified && !isOwners:
-            throw FieldViolations.single("relationship", "must be MOTHER, FATHER or PARENT for an owner")
-        case .follower where kind == .unspecified:
-            throw FieldViolations.single("relationship", "is required to follow a baby")
-        case .follower where isOwners:
-            throw FieldViolations.single(
-                "relationship", "must be a follower's relationship (GRANDMA to OTHER)")
-        case .owner, .follower: return
+        case .owner where kind != .unspecified && !isOwners: "must be MOTHER, FATHER or PARENT for an owner"
+        case .follower where kind == .unspecified: "is required to follow a baby"
+        case .follower where isOwners: "must be a follower's relationship (GRANDMA to OTHER)"
+        case .owner, .follower: nil
         }
+    }
+
+    /// INVALID_ARGUMENT on `relationship` when it is not one `role` may have.
+    func check(for role: BabyRole) throws(RPCError) {
+        if let problem = problem(for: role) { throw FieldViolations.single("relationship", problem) }
     }
 
     /// What the activity log says of it: the text of "Other", the value's name otherwise.
