@@ -78,9 +78,11 @@ def test_owners_run_the_fun_and_members_see_each_others_counters(identity, famil
     suggestion = gamification.SuggestBabyName(baby_games_pb2.SuggestBabyNameRequest(
         profile_id=pid, name="Isla", gender=Gender.BABY_VOTE_GENDER_GIRL),
         metadata=bearer(grandma), timeout=10).suggestion
-    told = eventually("mum hears of grandma's name idea", lambda: notices(
-        family, mum, family_pb2.NOTIFICATION_KIND_BABY_NAME_SUGGESTED)[0])
-    assert told.body.endswith("suggested the name Isla.")
+    def mum_told():
+        told = notices(family, mum, family_pb2.NOTIFICATION_KIND_BABY_NAME_SUGGESTED)
+        assert len(told) == 1
+        return told[0]
+    assert eventually("mum hears of grandma's name idea", mum_told).body.endswith("suggested the name Isla.")
     remove = baby_games_pb2.DeleteBabyNameSuggestionRequest(profile_id=pid, suggestion_id=suggestion.suggestion_id)
     code, reason, _ = refusal(lambda: gamification.DeleteBabyNameSuggestion(
         remove, metadata=bearer(grandma), timeout=10))

@@ -60,7 +60,8 @@ extension BabyProfiles {
     }
 
     /// Makes `user` a member as the invitation says, with the profile locked: a follower needs a follower's
-    /// relationship, an owner may say theirs (mother, father, parent); a member already there keeps their place (a follower invited as co-owner becomes one).
+    /// relationship, an owner may say theirs (mother, father, parent); a member already there keeps their
+    /// place (a follower invited as co-owner becomes one).
     private func join(
         _ user: UserID, by invitation: BabyInvitationStore.Invitation, _ relationship: BabyRelationship,
         now: Date, in tx: PostgresTransaction

@@ -64,8 +64,9 @@ enum BabyProfileStore {
         ).first?.decode(BabyProfileID.self, column: 0)
     }
 
-    /// Creates `profile` with `owner` as its first owner, related to the baby as `relationship`, its name and expected birth date sealed, remembering
-    /// `requestID`; a second insert of the same request id fails with a unique violation.
+    /// Creates `profile` with `owner` as its first owner, related to the baby as `relationship`, its name and
+    /// expected birth date sealed, remembering `requestID`; a second insert of the same request id fails with a
+    /// unique violation.
     static func insert(
         _ profile: BabyProfileID, _ fields: Fields, owner: UserID, _ relationship: BabyRelationship,
         requestID: String, now: Date,

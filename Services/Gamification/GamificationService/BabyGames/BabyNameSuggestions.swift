@@ -88,11 +88,7 @@ struct BabyNameSuggestions: Sendable {
 
     /// `owner` removes a suggestion on their profile, and its likes; SUGGESTION_NOT_FOUND when there is none.
     func delete(_ id: BabyNameSuggestionID, on profile: BabyProfileID, by owner: UserID) async throws {
-        switch try await context.babyMembers.role(of: owner, in: profile) {
-        case nil: throw GamificationError.babyProfileNotFound
-        case .follower: throw GamificationError.babyProfileOwnersOnly
-        case .owner: break
-        }
+        try await context.babyMembers.requireOwner(owner, of: profile)
         let deleted = try await context.database.transaction { tx in
             try await BabyNameSuggestionStore.delete(id, on: profile, in: tx)
         }

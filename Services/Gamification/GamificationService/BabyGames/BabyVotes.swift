@@ -5,8 +5,8 @@ import KindredPostgres
 /// Followers' votes on a baby's birth date, gender and name. Secret until family's `baby.arrived`: before it,
 /// no call returns a vote or a tally, whoever asks (owner, admin, the voter); after it, the profile's members
 /// read the tallies, their own votes and the closest date guesses. Before it the owners may end the vote (no
-/// more votes) or reset it (every vote deleted unread), learning nothing of the votes either way. Membership is asked of family each time
-/// (cached briefly), never assumed.
+/// more votes) or reset it (every vote deleted unread), learning nothing of the votes either way. Membership
+/// is asked of family each time (cached briefly), never assumed.
 struct BabyVotes: Sendable {
     /// How many of the closest date guesses the results list.
     static let closestGuessCount = 10
@@ -34,7 +34,7 @@ struct BabyVotes: Sendable {
     /// `owner` ends the vote before the arrival: no vote after it, the votes cast stay secret until the
     /// reveal. Ending it again changes nothing.
     func end(on profile: BabyProfileID, by owner: UserID) async throws {
-        try await requireOwner(owner, of: profile)
+        try await context.babyMembers.requireOwner(owner, of: profile)
         let now = context.clock.now
         let ended = try await context.database.transaction { tx in
             try await BabyVoteStore.end(profile, at: now, in: tx)
@@ -44,7 +44,7 @@ struct BabyVotes: Sendable {
 
     /// `owner` resets the vote before the arrival: every vote is deleted unread, and voting is open again.
     func reset(on profile: BabyProfileID, by owner: UserID) async throws {
-        try await requireOwner(owner, of: profile)
+        try await context.babyMembers.requireOwner(owner, of: profile)
         let reset = try await context.database.transaction { tx in
             try await BabyVoteStore.reset(profile, in: tx)
         }
@@ -70,14 +70,6 @@ struct BabyVotes: Sendable {
                 to: birthDate, on: profile, limit: Self.closestGuessCount, on: database)
         }
         return results
-    }
-
-    private func requireOwner(_ user: UserID, of profile: BabyProfileID) async throws {
-        switch try await context.babyMembers.role(of: user, in: profile) {
-        case nil: throw GamificationError.babyProfileNotFound
-        case .follower: throw GamificationError.babyProfileOwnersOnly
-        case .owner: return
-        }
     }
 
     /// Closes and reveals the votes of the profile `arrival` names, in the consumer's transaction.

@@ -18,6 +18,18 @@ protocol BabyMemberships: Sendable {
     func share(_ user: UserID, with other: UserID) async throws -> Bool
 }
 
+extension BabyMemberships {
+    /// Nothing when `user` owns `profile`; a follower is refused (BABY_PROFILE_OWNERS_ONLY), anyone else told
+    /// the profile does not exist: the owners run the games on their profile.
+    func requireOwner(_ user: UserID, of profile: BabyProfileID) async throws {
+        switch try await role(of: user, in: profile) {
+        case nil: throw GamificationError.babyProfileNotFound
+        case .follower: throw GamificationError.babyProfileOwnersOnly
+        case .owner: return
+        }
+    }
+}
+
 /// Family's `GetBabyMembership`, asked with gamification's service token. A member's role is kept 10 s (at
 /// most 10,000): a removed member may still vote or read a reveal that long, which the product accepts; a
 /// "not a member" is never kept, so a new follower is never refused.
