@@ -85,5 +85,8 @@ extension MatrixRows {
         row("FamilyService/GetBabyMembership", .serviceOnly) { cast in
             ["profile_id": .text(cast.profile), "user_id": .text(cast.followerID)]
         },
+        row("FamilyService/SharesBabyProfile", .serviceOnly) { cast in
+            ["user_id": .text(cast.ownerID), "other_user_id": .text(cast.followerID)]
+        },
     ]
 }

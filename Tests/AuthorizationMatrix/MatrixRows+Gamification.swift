@@ -67,7 +67,20 @@ extension MatrixRows {
         row("GamificationService/LikeBabyNameSuggestion", .profileMember) { cast in
             ["profile_id": .text(cast.profile), "suggestion_id": .text(cast.suggestion)]
         },
-        row("GamificationService/GetActivityCounters", .only([.owner], others: .deniedAsForNothing)) { cast in
+        // An id not on the profile: the owner is past authorization with SUGGESTION_NOT_FOUND, and the cast's
+        // suggestion stays for the rows after.
+        row(
+            "GamificationService/DeleteBabyNameSuggestion", .profileOwner, notFound: ["SUGGESTION_NOT_FOUND"]
+        ) { cast in
+            ["profile_id": .text(cast.profile), "suggestion_id": .text(newRequestIDText)]
+        },
+        row("GamificationService/EndBabyVote", .profileOwner, fresh: true, onProfile),
+        row("GamificationService/ResetBabyVote", .profileOwner, fresh: true, onProfile),
+        // The owner's counters: the owner, and the follower who shares the profile with them.
+        row(
+            "GamificationService/GetActivityCounters",
+            .only([.owner, .follower], others: .deniedAsForNothing)
+        ) { cast in
             ["user_id": .text(cast.ownerID)]
         },
         row("GamificationService/SetRewardSetup", .each([.guardian: .allowed])) { cast in

@@ -1,8 +1,9 @@
-"""Baby profiles for the walks: members joined through the mailed invitation, and a WatchProfileActivity
-stream read on a thread of its own."""
+"""Baby profiles for the walks: members joined through the mailed invitation, a WatchProfileActivity
+stream read on a thread of its own, and waiting for what another service's event consumer makes true."""
 
 import queue
 import threading
+import time
 import uuid
 
 import grpc
@@ -45,3 +46,16 @@ def invite_and_accept(family, owner_token, profile_id, email, token, role, relat
     return family.AcceptBabyProfileInvitation(baby_profiles_pb2.AcceptBabyProfileInvitationRequest(
         token=mailed_token(email, subject="invited you to"), relationship=relationship),
         metadata=bearer(token), timeout=10).profile
+
+
+def eventually(what, read, seconds=15):
+    """`read()` once it answers without failing its condition (it raises AssertionError or an RpcError until
+    then), retried for `seconds`: what an event consumer in another service makes true."""
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            return read()
+        except (AssertionError, grpc.RpcError):
+            if time.monotonic() > deadline:
+                raise AssertionError(f"never: {what}")
+            time.sleep(0.2)

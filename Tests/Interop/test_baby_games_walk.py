@@ -7,12 +7,11 @@ KINDRED_TEST_MAILDIR; Tests/run sets them.
 """
 
 import datetime
-import time
 import uuid
 
 import grpc
 
-from baby_support import invite_and_accept
+from baby_support import eventually, invite_and_accept
 from family_support import signed_up
 from kindred.common.v1 import date_pb2
 from kindred.family.v1 import baby_arrival_pb2, baby_profiles_pb2, family_pb2
@@ -25,19 +24,6 @@ Gender = baby_games_pb2.BabyVoteGender
 def vote(gamification, token, profile, **choice):
     gamification.CastBabyVote(baby_games_pb2.CastBabyVoteRequest(profile_id=profile, **choice),
                               metadata=bearer(token), timeout=10)
-
-
-def eventually(what, read, seconds=15):
-    """`read()` once it answers without failing its condition (it raises AssertionError or an RpcError until
-    then), retried for `seconds`: what an event consumer in another service makes true."""
-    deadline = time.monotonic() + seconds
-    while True:
-        try:
-            return read()
-        except (AssertionError, grpc.RpcError):
-            if time.monotonic() > deadline:
-                raise AssertionError(f"never: {what}")
-            time.sleep(0.2)
 
 
 def test_followers_vote_suggest_and_like_names_and_the_arrival_reveals_the_votes(identity, family, gamification):

@@ -16,8 +16,9 @@ extension FamilyAPI {
         async throws -> Kindred_Family_V1_ListSuggestionsResponse
     {
         let caller = try context.authenticatedCaller(as: .user)
-        let profile: BabyProfileID = try FieldViolations.id("profile_id", request.profileID)
-        return try await babyHome.suggestions(for: try caller.account(), profile: profile)
+        let query = try SuggestionQuery(request)
+        return try await babyHome.suggestions(
+            for: try caller.account(), profile: query.profile, asked: query.stages)
     }
 
     func watchProfileActivity(

@@ -57,7 +57,7 @@ public enum FamilyService {
         let socialEvents = try GuardianAlerts(context: context).consumer(
             socialTarget: environment.peers.social)
         environment.background.start("social events") { await socialEvents.run() }
-        let gamificationEvents = try BabyNameLikedNotices.consumer(
+        let gamificationEvents = try BabyNameNotices.consumer(
             context: context, gamificationTarget: environment.peers.gamification)
         environment.background.start("gamification events") { await gamificationEvents.run() }
         let summaries = WeeklySummaries(context: context)

@@ -21,6 +21,22 @@ extension GamificationAPI {
         return try await babyVotes.results(
             of: try FieldViolations.id("profile_id", request.profileID), for: reader)
     }
+
+    func endBabyVote(_ request: Kindred_Gamification_V1_EndBabyVoteRequest, context: ServerContext)
+        async throws -> Kindred_Gamification_V1_EndBabyVoteResponse
+    {
+        let owner = try context.account()
+        try await babyVotes.end(on: try FieldViolations.id("profile_id", request.profileID), by: owner)
+        return .init()
+    }
+
+    func resetBabyVote(_ request: Kindred_Gamification_V1_ResetBabyVoteRequest, context: ServerContext)
+        async throws -> Kindred_Gamification_V1_ResetBabyVoteResponse
+    {
+        let owner = try context.account()
+        try await babyVotes.reset(on: try FieldViolations.id("profile_id", request.profileID), by: owner)
+        return .init()
+    }
 }
 
 /// Name suggestions and their likes.
@@ -59,5 +75,17 @@ extension GamificationAPI {
         let suggestion: BabyNameSuggestionID? = violations.id("suggestion_id", request.suggestionID)
         let (profileID, suggestionID) = try violations.throwIfAny(profile, suggestion)
         return .init(suggestion: try await babyNames.like(suggestionID, on: profileID, by: member))
+    }
+
+    func deleteBabyNameSuggestion(
+        _ request: Kindred_Gamification_V1_DeleteBabyNameSuggestionRequest, context: ServerContext
+    ) async throws -> Kindred_Gamification_V1_DeleteBabyNameSuggestionResponse {
+        let owner = try context.account()
+        var violations = FieldViolations()
+        let profile: BabyProfileID? = violations.id("profile_id", request.profileID)
+        let suggestion: BabyNameSuggestionID? = violations.id("suggestion_id", request.suggestionID)
+        let (profileID, suggestionID) = try violations.throwIfAny(profile, suggestion)
+        try await babyNames.delete(suggestionID, on: profileID, by: owner)
+        return .init()
     }
 }

@@ -84,6 +84,7 @@ public enum Kindred_Family_V1_FamilyService {
         public static let unsquishArrival = MethodDescriptor(service: serviceName, method: "UnsquishArrival")
         public static let getArrivalShare = MethodDescriptor(service: serviceName, method: "GetArrivalShare", readOnly: true)
         public static let getBabyMembership = MethodDescriptor(service: serviceName, method: "GetBabyMembership", readOnly: true)
+        public static let sharesBabyProfile = MethodDescriptor(service: serviceName, method: "SharesBabyProfile", readOnly: true)
     }
 
     /// What a server implements; conforming gives `registerMethods(with:)` for free.
@@ -236,6 +237,8 @@ public enum Kindred_Family_V1_FamilyService {
         func getArrivalShare(_ request: Kindred_Family_V1_GetArrivalShareRequest, context: ServerContext) async throws -> Kindred_Family_V1_GetArrivalShareResponse
         /// `GetBabyMembership`
         func getBabyMembership(_ request: Kindred_Family_V1_GetBabyMembershipRequest, context: ServerContext) async throws -> Kindred_Family_V1_GetBabyMembershipResponse
+        /// `SharesBabyProfile`
+        func sharesBabyProfile(_ request: Kindred_Family_V1_SharesBabyProfileRequest, context: ServerContext) async throws -> Kindred_Family_V1_SharesBabyProfileResponse
     }
 
     /// A typed client over an `RPCClient`: one method per unary, server- or client-streaming RPC.
@@ -618,6 +621,11 @@ public enum Kindred_Family_V1_FamilyService {
         public func getBabyMembership(_ request: Kindred_Family_V1_GetBabyMembershipRequest, options: CallOptions = CallOptions()) async throws(RPCError) -> Kindred_Family_V1_GetBabyMembershipResponse {
             try await rpc.unary(method: Method.getBabyMembership, request: request, options: options)
         }
+
+        /// `SharesBabyProfile`
+        public func sharesBabyProfile(_ request: Kindred_Family_V1_SharesBabyProfileRequest, options: CallOptions = CallOptions()) async throws(RPCError) -> Kindred_Family_V1_SharesBabyProfileResponse {
+            try await rpc.unary(method: Method.sharesBabyProfile, request: request, options: options)
+        }
     }
 }
 
@@ -844,6 +852,9 @@ extension Kindred_Family_V1_FamilyService.Service {
         }
         router.registerUnary(Kindred_Family_V1_FamilyService.Method.getBabyMembership) { request, context in
             try await self.getBabyMembership(request, context: context)
+        }
+        router.registerUnary(Kindred_Family_V1_FamilyService.Method.sharesBabyProfile) { request, context in
+            try await self.sharesBabyProfile(request, context: context)
         }
     }
 }

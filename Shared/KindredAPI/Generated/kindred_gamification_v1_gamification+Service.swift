@@ -40,6 +40,9 @@ public enum Kindred_Gamification_V1_GamificationService {
         public static let suggestBabyName = MethodDescriptor(service: serviceName, method: "SuggestBabyName")
         public static let listBabyNameSuggestions = MethodDescriptor(service: serviceName, method: "ListBabyNameSuggestions", readOnly: true)
         public static let likeBabyNameSuggestion = MethodDescriptor(service: serviceName, method: "LikeBabyNameSuggestion")
+        public static let deleteBabyNameSuggestion = MethodDescriptor(service: serviceName, method: "DeleteBabyNameSuggestion")
+        public static let endBabyVote = MethodDescriptor(service: serviceName, method: "EndBabyVote")
+        public static let resetBabyVote = MethodDescriptor(service: serviceName, method: "ResetBabyVote")
         public static let getActivityCounters = MethodDescriptor(service: serviceName, method: "GetActivityCounters", readOnly: true)
         public static let setRewardSetup = MethodDescriptor(service: serviceName, method: "SetRewardSetup")
         public static let getRewardSetup = MethodDescriptor(service: serviceName, method: "GetRewardSetup", readOnly: true)
@@ -110,6 +113,12 @@ public enum Kindred_Gamification_V1_GamificationService {
         func listBabyNameSuggestions(_ request: Kindred_Gamification_V1_ListBabyNameSuggestionsRequest, context: ServerContext) async throws -> Kindred_Gamification_V1_ListBabyNameSuggestionsResponse
         /// `LikeBabyNameSuggestion`
         func likeBabyNameSuggestion(_ request: Kindred_Gamification_V1_LikeBabyNameSuggestionRequest, context: ServerContext) async throws -> Kindred_Gamification_V1_LikeBabyNameSuggestionResponse
+        /// `DeleteBabyNameSuggestion`
+        func deleteBabyNameSuggestion(_ request: Kindred_Gamification_V1_DeleteBabyNameSuggestionRequest, context: ServerContext) async throws -> Kindred_Gamification_V1_DeleteBabyNameSuggestionResponse
+        /// `EndBabyVote`
+        func endBabyVote(_ request: Kindred_Gamification_V1_EndBabyVoteRequest, context: ServerContext) async throws -> Kindred_Gamification_V1_EndBabyVoteResponse
+        /// `ResetBabyVote`
+        func resetBabyVote(_ request: Kindred_Gamification_V1_ResetBabyVoteRequest, context: ServerContext) async throws -> Kindred_Gamification_V1_ResetBabyVoteResponse
         /// `GetActivityCounters`
         func getActivityCounters(_ request: Kindred_Gamification_V1_GetActivityCountersRequest, context: ServerContext) async throws -> Kindred_Gamification_V1_GetActivityCountersResponse
         /// `SetRewardSetup`
@@ -284,6 +293,21 @@ public enum Kindred_Gamification_V1_GamificationService {
             try await rpc.unary(method: Method.likeBabyNameSuggestion, request: request, options: options)
         }
 
+        /// `DeleteBabyNameSuggestion`
+        public func deleteBabyNameSuggestion(_ request: Kindred_Gamification_V1_DeleteBabyNameSuggestionRequest, options: CallOptions = CallOptions()) async throws(RPCError) -> Kindred_Gamification_V1_DeleteBabyNameSuggestionResponse {
+            try await rpc.unary(method: Method.deleteBabyNameSuggestion, request: request, options: options)
+        }
+
+        /// `EndBabyVote`
+        public func endBabyVote(_ request: Kindred_Gamification_V1_EndBabyVoteRequest, options: CallOptions = CallOptions()) async throws(RPCError) -> Kindred_Gamification_V1_EndBabyVoteResponse {
+            try await rpc.unary(method: Method.endBabyVote, request: request, options: options)
+        }
+
+        /// `ResetBabyVote`
+        public func resetBabyVote(_ request: Kindred_Gamification_V1_ResetBabyVoteRequest, options: CallOptions = CallOptions()) async throws(RPCError) -> Kindred_Gamification_V1_ResetBabyVoteResponse {
+            try await rpc.unary(method: Method.resetBabyVote, request: request, options: options)
+        }
+
         /// `GetActivityCounters`
         public func getActivityCounters(_ request: Kindred_Gamification_V1_GetActivityCountersRequest, options: CallOptions = CallOptions()) async throws(RPCError) -> Kindred_Gamification_V1_GetActivityCountersResponse {
             try await rpc.unary(method: Method.getActivityCounters, request: request, options: options)
@@ -407,6 +431,15 @@ extension Kindred_Gamification_V1_GamificationService.Service {
         }
         router.registerUnary(Kindred_Gamification_V1_GamificationService.Method.likeBabyNameSuggestion) { request, context in
             try await self.likeBabyNameSuggestion(request, context: context)
+        }
+        router.registerUnary(Kindred_Gamification_V1_GamificationService.Method.deleteBabyNameSuggestion) { request, context in
+            try await self.deleteBabyNameSuggestion(request, context: context)
+        }
+        router.registerUnary(Kindred_Gamification_V1_GamificationService.Method.endBabyVote) { request, context in
+            try await self.endBabyVote(request, context: context)
+        }
+        router.registerUnary(Kindred_Gamification_V1_GamificationService.Method.resetBabyVote) { request, context in
+            try await self.resetBabyVote(request, context: context)
         }
         router.registerUnary(Kindred_Gamification_V1_GamificationService.Method.getActivityCounters) { request, context in
             try await self.getActivityCounters(request, context: context)

@@ -106,6 +106,7 @@ extension Kindred_Family_V1_Suggestion: CMessageBridge {
         self.type = Kindred_Family_V1_SuggestionType(rawValue: CRead.enumValue(m.pointee.type))
         self.title = CRead.string(m.pointee.title)
         self.description = CRead.string(m.pointee.description)
+        self.stage = Kindred_Family_V1_BabyStage(rawValue: CRead.enumValue(m.pointee.stage))
     }
 
     func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {
@@ -113,6 +114,7 @@ extension Kindred_Family_V1_Suggestion: CMessageBridge {
         c.pointee.type = CWrite.enumValue(self.type)
         c.pointee.title = try arena.string(self.title, field: "title")
         c.pointee.description = try arena.string(self.description, field: "description")
+        c.pointee.stage = CWrite.enumValue(self.stage)
     }
 }
 
@@ -124,10 +126,14 @@ extension Kindred_Family_V1_ListSuggestionsRequest: CMessageBridge {
     init(c m: UnsafePointer<CStruct>) {
         self.init()
         self.profileID = CRead.string(m.pointee.profile_id)
+        self.stage = Kindred_Family_V1_BabyStage(rawValue: CRead.enumValue(m.pointee.stage))
+        self.allStages = m.pointee.all_stages != 0
     }
 
     func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {
         c.pointee.profile_id = try arena.string(self.profileID, field: "profile_id")
+        c.pointee.stage = CWrite.enumValue(self.stage)
+        c.pointee.all_stages = self.allStages ? 1 : 0
     }
 }
 

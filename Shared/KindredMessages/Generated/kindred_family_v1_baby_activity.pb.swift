@@ -338,6 +338,8 @@ public struct Kindred_Family_V1_Suggestion: ProtoMessage {
     public var type: Kindred_Family_V1_SuggestionType = .init()
     public var title: String = ""
     public var description: String = ""
+    /// The stage of the baby's life it is suggested for.
+    public var stage: Kindred_Family_V1_BabyStage = .init()
 
     public init() {}
 
@@ -346,12 +348,14 @@ public struct Kindred_Family_V1_Suggestion: ProtoMessage {
         suggestionKey: String = "",
         type: Kindred_Family_V1_SuggestionType = .init(),
         title: String = "",
-        description: String = ""
+        description: String = "",
+        stage: Kindred_Family_V1_BabyStage = .init()
     ) {
         self.suggestionKey = suggestionKey
         self.type = type
         self.title = title
         self.description = description
+        self.stage = stage
     }
 
     public init(serializedBytes bytes: UnsafeRawBufferPointer, maxSize: Int) throws(MessageDecodingError) {
@@ -367,16 +371,26 @@ public struct Kindred_Family_V1_Suggestion: ProtoMessage {
 public struct Kindred_Family_V1_ListSuggestionsRequest: ProtoMessage {
     public static var protoMessageName: String { "kindred.family.v1.ListSuggestionsRequest" }
 
-    /// The profile (owners only); its expected birth date must be set.
+    /// The profile (owners only).
     public var profileID: String = ""
+    /// Which stage's suggestions: unset, the baby's current stage (the expected birth date must be set); a
+    /// stage, that stage's, whatever the baby's age. A value this service does not know is INVALID_ARGUMENT.
+    public var stage: Kindred_Family_V1_BabyStage = .init()
+    /// Every stage's suggestions, in stage order (TRIMESTER_1 to MONTH_12); with stage set: INVALID_ARGUMENT on
+    /// all_stages.
+    public var allStages: Bool = false
 
     public init() {}
 
     /// A message with the given fields; the others keep their defaults.
     public init(
-        profileID: String = ""
+        profileID: String = "",
+        stage: Kindred_Family_V1_BabyStage = .init(),
+        allStages: Bool = false
     ) {
         self.profileID = profileID
+        self.stage = stage
+        self.allStages = allStages
     }
 
     public init(serializedBytes bytes: UnsafeRawBufferPointer, maxSize: Int) throws(MessageDecodingError) {
@@ -390,12 +404,15 @@ public struct Kindred_Family_V1_ListSuggestionsRequest: ProtoMessage {
 
 /// The catalogue is data shipped with the service: migration 16 (family.baby_suggestions, catalogue version
 /// 1) holds 5-7 entries per stage, some only for a gender (BabyGender's number; the others for every baby).
-/// The rule is plain: the stage from the expected birth date (see BabyStage), then that stage's entries for
-/// every baby and for the profile's gender, in catalogue order. No expected birth date: FAILED_PRECONDITION
+/// The rule is plain: the stage asked for, else the stage from the expected birth date (see BabyStage), then
+/// that stage's entries (or every stage's, with all_stages) for every baby and for the profile's gender, in
+/// stage then catalogue order. The current stage asked for with no expected birth date: FAILED_PRECONDITION
 /// EXPECTED_BIRTH_DATE_REQUIRED.
 public struct Kindred_Family_V1_ListSuggestionsResponse: ProtoMessage {
     public static var protoMessageName: String { "kindred.family.v1.ListSuggestionsResponse" }
 
+    /// The stage listed: the one asked for, else the baby's current stage; with all_stages, the baby's current
+    /// stage (BABY_STAGE_UNSPECIFIED without an expected birth date), for the app to mark.
     public var stage: Kindred_Family_V1_BabyStage = .init()
     public var suggestions: [Kindred_Family_V1_Suggestion] = []
     public var catalogueVersion: Int32 = 0

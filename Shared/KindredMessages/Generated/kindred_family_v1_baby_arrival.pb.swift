@@ -211,8 +211,8 @@ public struct Kindred_Family_V1_BabyArrival: ProtoMessage {
 }
 
 /// Announces the arrival, for an owner, once per profile (FAILED_PRECONDITION ALREADY_ANNOUNCED afterwards:
-/// UpdateArrival corrects it). Sets the profile's name when one is given, notifies every follower (push and
-/// in-app, NOTIFICATION_KIND_BABY_ARRIVED), and emits baby.arrived on WatchEvents.
+/// UpdateArrival corrects it). Sets the profile's name when one is given, notifies every other member, the
+/// co-owner included (push and in-app, NOTIFICATION_KIND_BABY_ARRIVED), and emits baby.arrived on WatchEvents.
 public struct Kindred_Family_V1_AnnounceArrivalRequest: ProtoMessage {
     public static var protoMessageName: String { "kindred.family.v1.AnnounceArrivalRequest" }
 

@@ -46,6 +46,7 @@ extension Kindred_Family_V1_CreateBabyProfileRequest: CMessageBridge {
         self.name = CRead.string(m.pointee.name)
         self.expectedBirthDate = m.pointee.expected_birth_date.map { Kindred_Common_V1_Date(c: $0) }
         self.gender = Kindred_Family_V1_BabyGender(rawValue: CRead.enumValue(m.pointee.gender))
+        self.relationship = Kindred_Family_V1_Relationship(rawValue: CRead.enumValue(m.pointee.relationship))
     }
 
     func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {
@@ -53,6 +54,7 @@ extension Kindred_Family_V1_CreateBabyProfileRequest: CMessageBridge {
         c.pointee.name = try arena.string(self.name, field: "name")
         c.pointee.expected_birth_date = try arena.optionalMessage(self.expectedBirthDate, field: "expected_birth_date")
         c.pointee.gender = CWrite.enumValue(self.gender)
+        c.pointee.relationship = CWrite.enumValue(self.relationship)
     }
 }
 

@@ -65,9 +65,12 @@ public enum Kindred_Family_V1_BabyGender: ProtoEnum {
     }
 }
 
-/// How a follower is related to the baby, chosen when accepting an invitation.
+/// How a member is related to the baby: a follower chooses one of GRANDMA to OTHER when accepting an
+/// invitation; an owner may say MOTHER, FATHER or PARENT when creating the profile or accepting ownership (the
+/// default name takes the father's last name). A follower's kind for an owner, or an owner's for a follower,
+/// is INVALID_ARGUMENT on relationship.
 public enum Kindred_Family_V1_Relationship: ProtoEnum {
-    /// Owners have none; a follower must choose one.
+    /// Not said: an owner who did not say (counted as no father); a follower must choose one.
     case unspecified
     case grandma
     case grandpa
@@ -82,6 +85,10 @@ public enum Kindred_Family_V1_Relationship: ProtoEnum {
     case sibling
     /// Anything else, said in relationship_other (1-40 characters).
     case other
+    /// Owners only.
+    case mother
+    case father
+    case parent
     /// A value this build does not know (from a newer peer); kept so that it survives a round trip.
     case unrecognized(Int32)
 
@@ -102,6 +109,9 @@ public enum Kindred_Family_V1_Relationship: ProtoEnum {
         case 10: self = .cousin
         case 11: self = .sibling
         case 12: self = .other
+        case 13: self = .mother
+        case 14: self = .father
+        case 15: self = .parent
         default: self = .unrecognized(rawValue)
         }
     }
@@ -121,6 +131,9 @@ public enum Kindred_Family_V1_Relationship: ProtoEnum {
         case .cousin: 10
         case .sibling: 11
         case .other: 12
+        case .mother: 13
+        case .father: 14
+        case .parent: 15
         case .unrecognized(let value): value
         }
     }
@@ -169,8 +182,9 @@ public struct Kindred_Family_V1_BabyProfile: ProtoMessage {
 
     public var profileID: String = ""
     /// What to show: the name the owners set, or while they set none "Baby <last name>", the last name the
-    /// creating owner's family profile (GetProfile) has at the time of the read, so a later change of it shows.
-    /// With that last name empty (never set, or the creator's account deleted) it is "Baby".
+    /// father's family profile (GetProfile) has at the time of the read, so a later change of it shows. The
+    /// father is the one owner who said RELATIONSHIP_FATHER; with two fathers or none it is the creating owner.
+    /// With that last name empty (never set, or the account deleted) it is "Baby".
     public var displayName: String = ""
     /// The name the owners set; empty while display_name is derived.
     public var name: String = ""
@@ -233,6 +247,9 @@ public struct Kindred_Family_V1_CreateBabyProfileRequest: ProtoMessage {
     /// Optional; a real calendar date from the year 1900 on.
     public var expectedBirthDate: Kindred_Common_V1_Date? = nil
     public var gender: Kindred_Family_V1_BabyGender = .init()
+    /// Optional: how the creator is related to the baby, RELATIONSHIP_MOTHER, _FATHER or _PARENT (anything else
+    /// is INVALID_ARGUMENT); the default name takes the father's last name.
+    public var relationship: Kindred_Family_V1_Relationship = .init()
 
     public init() {}
 
@@ -241,12 +258,14 @@ public struct Kindred_Family_V1_CreateBabyProfileRequest: ProtoMessage {
         requestID: String = "",
         name: String = "",
         expectedBirthDate: Kindred_Common_V1_Date? = nil,
-        gender: Kindred_Family_V1_BabyGender = .init()
+        gender: Kindred_Family_V1_BabyGender = .init(),
+        relationship: Kindred_Family_V1_Relationship = .init()
     ) {
         self.requestID = requestID
         self.name = name
         self.expectedBirthDate = expectedBirthDate
         self.gender = gender
+        self.relationship = relationship
     }
 
     public init(serializedBytes bytes: UnsafeRawBufferPointer, maxSize: Int) throws(MessageDecodingError) {
@@ -749,7 +768,9 @@ public struct Kindred_Family_V1_AcceptBabyProfileInvitationRequest: ProtoMessage
 
     /// The token from the mailed link.
     public var token: String = ""
-    /// Required when the invitation makes the caller a follower; not looked at for an owner's.
+    /// Required when the invitation makes the caller a follower (GRANDMA to OTHER); optional for an owner's
+    /// (MOTHER, FATHER or PARENT, as CreateBabyProfileRequest.relationship). A kind of the other role is
+    /// INVALID_ARGUMENT.
     public var relationship: Kindred_Family_V1_Relationship = .init()
     /// Required (1-40 characters, no control characters) with RELATIONSHIP_OTHER; empty otherwise.
     public var relationshipOther: String = ""

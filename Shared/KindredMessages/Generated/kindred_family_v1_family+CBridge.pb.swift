@@ -1211,3 +1211,35 @@ extension Kindred_Family_V1_GetBabyMembershipResponse: CMessageBridge {
         c.pointee.role = CWrite.enumValue(self.role)
     }
 }
+
+extension Kindred_Family_V1_SharesBabyProfileRequest: CMessageBridge {
+    typealias CStruct = Kindred__Family__V1__SharesBabyProfileRequest
+
+    static var cDescriptor: UnsafePointer<ProtobufCMessageDescriptor> { CKindredProto_descriptor_kindred__family__v1__shares_baby_profile_request() }
+
+    init(c m: UnsafePointer<CStruct>) {
+        self.init()
+        self.userID = CRead.string(m.pointee.user_id)
+        self.otherUserID = CRead.string(m.pointee.other_user_id)
+    }
+
+    func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {
+        c.pointee.user_id = try arena.string(self.userID, field: "user_id")
+        c.pointee.other_user_id = try arena.string(self.otherUserID, field: "other_user_id")
+    }
+}
+
+extension Kindred_Family_V1_SharesBabyProfileResponse: CMessageBridge {
+    typealias CStruct = Kindred__Family__V1__SharesBabyProfileResponse
+
+    static var cDescriptor: UnsafePointer<ProtobufCMessageDescriptor> { CKindredProto_descriptor_kindred__family__v1__shares_baby_profile_response() }
+
+    init(c m: UnsafePointer<CStruct>) {
+        self.init()
+        self.shared = m.pointee.shared != 0
+    }
+
+    func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {
+        c.pointee.shared = self.shared ? 1 : 0
+    }
+}

@@ -73,22 +73,26 @@ public enum Kindred_Family_V1_NotificationKind: ProtoEnum {
     case approvalRequested
     case approvalDecided
     case guardianLinked
-    /// Baby profiles: to owners, a new member, an RSVP, a comment, a purchase; to followers, a new calendar
-    /// event or registry item. Each can be switched off (NotificationSettings.muted_kinds).
+    /// Baby profiles: to owners, a new member, an RSVP, a comment, a purchase; to every member but the owner
+    /// who added it (the co-owner included), a new calendar event or registry item. Each can be switched off
+    /// (NotificationSettings.muted_kinds).
     case babyMemberJoined
     case babyRsvp
     case babyComment
     case babyPurchase
     case babyCalendarEvent
     case babyRegistryItem
-    /// To followers: an owner added a photo to the gallery.
+    /// To every member but the uploader (the co-owner included): an owner added a photo to the gallery.
     case babyPhoto
     /// To owners, a member squished a photo or the arrival announcement.
     case babySquish
-    /// To followers, the owners announced the baby's arrival.
+    /// To every member but the announcing owner (the co-owner included): the baby's arrival.
     case babyArrived
     /// To a member who suggested a name for the baby, someone else liked it (gamification's baby_name.liked).
     case babyNameLiked
+    /// To the owners but the suggester: a member suggested a name for the baby (gamification's
+    /// baby_name.suggested), once per suggestion.
+    case babyNameSuggested
     /// A value this build does not know (from a newer peer); kept so that it survives a round trip.
     case unrecognized(Int32)
 
@@ -114,6 +118,7 @@ public enum Kindred_Family_V1_NotificationKind: ProtoEnum {
         case 15: self = .babySquish
         case 16: self = .babyArrived
         case 17: self = .babyNameLiked
+        case 18: self = .babyNameSuggested
         default: self = .unrecognized(rawValue)
         }
     }
@@ -138,6 +143,7 @@ public enum Kindred_Family_V1_NotificationKind: ProtoEnum {
         case .babySquish: 15
         case .babyArrived: 16
         case .babyNameLiked: 17
+        case .babyNameSuggested: 18
         case .unrecognized(let value): value
         }
     }
@@ -2047,6 +2053,59 @@ public struct Kindred_Family_V1_GetBabyMembershipResponse: ProtoMessage {
         role: Kindred_Family_V1_BabyRole = .init()
     ) {
         self.role = role
+    }
+
+    public init(serializedBytes bytes: UnsafeRawBufferPointer, maxSize: Int) throws(MessageDecodingError) {
+        self = try MessageCodec.decode(bytes, maxSize: maxSize)
+    }
+
+    public func serializedBytes() throws(MessageEncodingError) -> [UInt8] {
+        try MessageCodec.encode(self)
+    }
+}
+
+/// `kindred.family.v1.SharesBabyProfileRequest`
+public struct Kindred_Family_V1_SharesBabyProfileRequest: ProtoMessage {
+    public static var protoMessageName: String { "kindred.family.v1.SharesBabyProfileRequest" }
+
+    public var userID: String = ""
+    public var otherUserID: String = ""
+
+    public init() {}
+
+    /// A message with the given fields; the others keep their defaults.
+    public init(
+        userID: String = "",
+        otherUserID: String = ""
+    ) {
+        self.userID = userID
+        self.otherUserID = otherUserID
+    }
+
+    public init(serializedBytes bytes: UnsafeRawBufferPointer, maxSize: Int) throws(MessageDecodingError) {
+        self = try MessageCodec.decode(bytes, maxSize: maxSize)
+    }
+
+    public func serializedBytes() throws(MessageEncodingError) -> [UInt8] {
+        try MessageCodec.encode(self)
+    }
+}
+
+/// `kindred.family.v1.SharesBabyProfileResponse`
+public struct Kindred_Family_V1_SharesBabyProfileResponse: ProtoMessage {
+    public static var protoMessageName: String { "kindred.family.v1.SharesBabyProfileResponse" }
+
+    /// True when some active baby profile has both users as members; false otherwise, and for one user twice
+    /// who belongs to none.
+    public var shared: Bool = false
+
+    public init() {}
+
+    /// A message with the given fields; the others keep their defaults.
+    public init(
+        shared: Bool = false
+    ) {
+        self.shared = shared
     }
 
     public init(serializedBytes bytes: UnsafeRawBufferPointer, maxSize: Int) throws(MessageDecodingError) {

@@ -323,6 +323,106 @@ extension Kindred_Gamification_V1_LikeBabyNameSuggestionResponse: CMessageBridge
     }
 }
 
+extension Kindred_Gamification_V1_DeleteBabyNameSuggestionRequest: CMessageBridge {
+    typealias CStruct = Kindred__Gamification__V1__DeleteBabyNameSuggestionRequest
+
+    static var cDescriptor: UnsafePointer<ProtobufCMessageDescriptor> { CKindredProto_descriptor_kindred__gamification__v1__delete_baby_name_suggestion_request() }
+
+    init(c m: UnsafePointer<CStruct>) {
+        self.init()
+        self.profileID = CRead.string(m.pointee.profile_id)
+        self.suggestionID = CRead.string(m.pointee.suggestion_id)
+    }
+
+    func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {
+        c.pointee.profile_id = try arena.string(self.profileID, field: "profile_id")
+        c.pointee.suggestion_id = try arena.string(self.suggestionID, field: "suggestion_id")
+    }
+}
+
+extension Kindred_Gamification_V1_DeleteBabyNameSuggestionResponse: CMessageBridge {
+    typealias CStruct = Kindred__Gamification__V1__DeleteBabyNameSuggestionResponse
+
+    static var cDescriptor: UnsafePointer<ProtobufCMessageDescriptor> { CKindredProto_descriptor_kindred__gamification__v1__delete_baby_name_suggestion_response() }
+
+    init(c m: UnsafePointer<CStruct>) { self.init() }
+
+    func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {}
+}
+
+extension Kindred_Gamification_V1_EndBabyVoteRequest: CMessageBridge {
+    typealias CStruct = Kindred__Gamification__V1__EndBabyVoteRequest
+
+    static var cDescriptor: UnsafePointer<ProtobufCMessageDescriptor> { CKindredProto_descriptor_kindred__gamification__v1__end_baby_vote_request() }
+
+    init(c m: UnsafePointer<CStruct>) {
+        self.init()
+        self.profileID = CRead.string(m.pointee.profile_id)
+    }
+
+    func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {
+        c.pointee.profile_id = try arena.string(self.profileID, field: "profile_id")
+    }
+}
+
+extension Kindred_Gamification_V1_EndBabyVoteResponse: CMessageBridge {
+    typealias CStruct = Kindred__Gamification__V1__EndBabyVoteResponse
+
+    static var cDescriptor: UnsafePointer<ProtobufCMessageDescriptor> { CKindredProto_descriptor_kindred__gamification__v1__end_baby_vote_response() }
+
+    init(c m: UnsafePointer<CStruct>) { self.init() }
+
+    func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {}
+}
+
+extension Kindred_Gamification_V1_ResetBabyVoteRequest: CMessageBridge {
+    typealias CStruct = Kindred__Gamification__V1__ResetBabyVoteRequest
+
+    static var cDescriptor: UnsafePointer<ProtobufCMessageDescriptor> { CKindredProto_descriptor_kindred__gamification__v1__reset_baby_vote_request() }
+
+    init(c m: UnsafePointer<CStruct>) {
+        self.init()
+        self.profileID = CRead.string(m.pointee.profile_id)
+    }
+
+    func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {
+        c.pointee.profile_id = try arena.string(self.profileID, field: "profile_id")
+    }
+}
+
+extension Kindred_Gamification_V1_ResetBabyVoteResponse: CMessageBridge {
+    typealias CStruct = Kindred__Gamification__V1__ResetBabyVoteResponse
+
+    static var cDescriptor: UnsafePointer<ProtobufCMessageDescriptor> { CKindredProto_descriptor_kindred__gamification__v1__reset_baby_vote_response() }
+
+    init(c m: UnsafePointer<CStruct>) { self.init() }
+
+    func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {}
+}
+
+extension Kindred_Gamification_V1_BabyNameSuggested: CMessageBridge {
+    typealias CStruct = Kindred__Gamification__V1__BabyNameSuggested
+
+    static var cDescriptor: UnsafePointer<ProtobufCMessageDescriptor> { CKindredProto_descriptor_kindred__gamification__v1__baby_name_suggested() }
+
+    init(c m: UnsafePointer<CStruct>) {
+        self.init()
+        self.profileID = CRead.string(m.pointee.profile_id)
+        self.suggestionID = CRead.string(m.pointee.suggestion_id)
+        self.name = CRead.string(m.pointee.name)
+        self.gender = Kindred_Gamification_V1_BabyVoteGender(rawValue: CRead.enumValue(m.pointee.gender))
+        self.suggestedByUserID = CRead.string(m.pointee.suggested_by_user_id)
+    }
+
+    func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {
+        c.pointee.profile_id = try arena.string(self.profileID, field: "profile_id")
+        c.pointee.suggestion_id = try arena.string(self.suggestionID, field: "suggestion_id")
+        c.pointee.name = try arena.string(self.name, field: "name")
+        c.pointee.gender = CWrite.enumValue(self.gender)
+        c.pointee.suggested_by_user_id = try arena.string(self.suggestedByUserID, field: "suggested_by_user_id")
+    }
+}
+
 extension Kindred_Gamification_V1_BabyNameLiked: CMessageBridge {
     typealias CStruct = Kindred__Gamification__V1__BabyNameLiked
 

@@ -325,8 +325,10 @@ public struct Kindred_Gamification_V1_GetBabyVoteResultsResponse: ProtoMessage {
 
 /// Name suggestions: any member suggests at most one name per gender per profile; a name already suggested on
 /// the profile, ignoring case, accents and spacing, is ALREADY_EXISTS NAME_ALREADY_SUGGESTED naming it
-/// (ErrorInfo metadata suggestion_id and name). Members like a suggestion once; each like is a
-/// `baby_name.liked` event on gamification's WatchEvents, from which family notifies the suggester.
+/// (ErrorInfo metadata suggestion_id and name). Each new suggestion is a `baby_name.suggested` event on
+/// gamification's WatchEvents, from which family notifies the owners (NOTIFICATION_KIND_BABY_NAME_SUGGESTED).
+/// Members like a suggestion once; each like is a `baby_name.liked` event, from which family notifies the
+/// suggester. Owners remove any suggestion (DeleteBabyNameSuggestion), its likes with it.
 public struct Kindred_Gamification_V1_BabyNameSuggestion: ProtoMessage {
     public static var protoMessageName: String { "kindred.gamification.v1.BabyNameSuggestion" }
 
@@ -514,6 +516,163 @@ public struct Kindred_Gamification_V1_LikeBabyNameSuggestionResponse: ProtoMessa
         suggestion: Kindred_Gamification_V1_BabyNameSuggestion? = nil
     ) {
         self.suggestion = suggestion
+    }
+
+    public init(serializedBytes bytes: UnsafeRawBufferPointer, maxSize: Int) throws(MessageDecodingError) {
+        self = try MessageCodec.decode(bytes, maxSize: maxSize)
+    }
+
+    public func serializedBytes() throws(MessageEncodingError) -> [UInt8] {
+        try MessageCodec.encode(self)
+    }
+}
+
+/// `kindred.gamification.v1.DeleteBabyNameSuggestionRequest`
+public struct Kindred_Gamification_V1_DeleteBabyNameSuggestionRequest: ProtoMessage {
+    public static var protoMessageName: String { "kindred.gamification.v1.DeleteBabyNameSuggestionRequest" }
+
+    public var profileID: String = ""
+    public var suggestionID: String = ""
+
+    public init() {}
+
+    /// A message with the given fields; the others keep their defaults.
+    public init(
+        profileID: String = "",
+        suggestionID: String = ""
+    ) {
+        self.profileID = profileID
+        self.suggestionID = suggestionID
+    }
+
+    public init(serializedBytes bytes: UnsafeRawBufferPointer, maxSize: Int) throws(MessageDecodingError) {
+        self = try MessageCodec.decode(bytes, maxSize: maxSize)
+    }
+
+    public func serializedBytes() throws(MessageEncodingError) -> [UInt8] {
+        try MessageCodec.encode(self)
+    }
+}
+
+/// `kindred.gamification.v1.DeleteBabyNameSuggestionResponse`
+public struct Kindred_Gamification_V1_DeleteBabyNameSuggestionResponse: ProtoMessage {
+    public static var protoMessageName: String { "kindred.gamification.v1.DeleteBabyNameSuggestionResponse" }
+
+    public init() {}
+
+    public init(serializedBytes bytes: UnsafeRawBufferPointer, maxSize: Int) throws(MessageDecodingError) {
+        self = try MessageCodec.decode(bytes, maxSize: maxSize)
+    }
+
+    public func serializedBytes() throws(MessageEncodingError) -> [UInt8] {
+        try MessageCodec.encode(self)
+    }
+}
+
+/// The owners' control of the secret vote before the arrival. Neither request nor answer says anything of the
+/// votes (how many there were, or what): ending or resetting never reveals them.
+public struct Kindred_Gamification_V1_EndBabyVoteRequest: ProtoMessage {
+    public static var protoMessageName: String { "kindred.gamification.v1.EndBabyVoteRequest" }
+
+    public var profileID: String = ""
+
+    public init() {}
+
+    /// A message with the given fields; the others keep their defaults.
+    public init(
+        profileID: String = ""
+    ) {
+        self.profileID = profileID
+    }
+
+    public init(serializedBytes bytes: UnsafeRawBufferPointer, maxSize: Int) throws(MessageDecodingError) {
+        self = try MessageCodec.decode(bytes, maxSize: maxSize)
+    }
+
+    public func serializedBytes() throws(MessageEncodingError) -> [UInt8] {
+        try MessageCodec.encode(self)
+    }
+}
+
+/// `kindred.gamification.v1.EndBabyVoteResponse`
+public struct Kindred_Gamification_V1_EndBabyVoteResponse: ProtoMessage {
+    public static var protoMessageName: String { "kindred.gamification.v1.EndBabyVoteResponse" }
+
+    public init() {}
+
+    public init(serializedBytes bytes: UnsafeRawBufferPointer, maxSize: Int) throws(MessageDecodingError) {
+        self = try MessageCodec.decode(bytes, maxSize: maxSize)
+    }
+
+    public func serializedBytes() throws(MessageEncodingError) -> [UInt8] {
+        try MessageCodec.encode(self)
+    }
+}
+
+/// `kindred.gamification.v1.ResetBabyVoteRequest`
+public struct Kindred_Gamification_V1_ResetBabyVoteRequest: ProtoMessage {
+    public static var protoMessageName: String { "kindred.gamification.v1.ResetBabyVoteRequest" }
+
+    public var profileID: String = ""
+
+    public init() {}
+
+    /// A message with the given fields; the others keep their defaults.
+    public init(
+        profileID: String = ""
+    ) {
+        self.profileID = profileID
+    }
+
+    public init(serializedBytes bytes: UnsafeRawBufferPointer, maxSize: Int) throws(MessageDecodingError) {
+        self = try MessageCodec.decode(bytes, maxSize: maxSize)
+    }
+
+    public func serializedBytes() throws(MessageEncodingError) -> [UInt8] {
+        try MessageCodec.encode(self)
+    }
+}
+
+/// `kindred.gamification.v1.ResetBabyVoteResponse`
+public struct Kindred_Gamification_V1_ResetBabyVoteResponse: ProtoMessage {
+    public static var protoMessageName: String { "kindred.gamification.v1.ResetBabyVoteResponse" }
+
+    public init() {}
+
+    public init(serializedBytes bytes: UnsafeRawBufferPointer, maxSize: Int) throws(MessageDecodingError) {
+        self = try MessageCodec.decode(bytes, maxSize: maxSize)
+    }
+
+    public func serializedBytes() throws(MessageEncodingError) -> [UInt8] {
+        try MessageCodec.encode(self)
+    }
+}
+
+/// The `baby_name.suggested` event: a member suggested a name (family tells the owners but the suggester).
+public struct Kindred_Gamification_V1_BabyNameSuggested: ProtoMessage {
+    public static var protoMessageName: String { "kindred.gamification.v1.BabyNameSuggested" }
+
+    public var profileID: String = ""
+    public var suggestionID: String = ""
+    public var name: String = ""
+    public var gender: Kindred_Gamification_V1_BabyVoteGender = .init()
+    public var suggestedByUserID: String = ""
+
+    public init() {}
+
+    /// A message with the given fields; the others keep their defaults.
+    public init(
+        profileID: String = "",
+        suggestionID: String = "",
+        name: String = "",
+        gender: Kindred_Gamification_V1_BabyVoteGender = .init(),
+        suggestedByUserID: String = ""
+    ) {
+        self.profileID = profileID
+        self.suggestionID = suggestionID
+        self.name = name
+        self.gender = gender
+        self.suggestedByUserID = suggestedByUserID
     }
 
     public init(serializedBytes bytes: UnsafeRawBufferPointer, maxSize: Int) throws(MessageDecodingError) {

@@ -717,6 +717,7 @@ extension Kindred_Gamification_V1_Event: CMessageBridge {
         case 11: self.payload = m.pointee.badge_earned.map { .badgeEarned(Kindred_Gamification_V1_BadgeEarned(c: $0)) }
         case 12: self.payload = m.pointee.challenge_finished.map { .challengeFinished(Kindred_Gamification_V1_ChallengeFinished(c: $0)) }
         case 20: self.payload = m.pointee.baby_name_liked.map { .babyNameLiked(Kindred_Gamification_V1_BabyNameLiked(c: $0)) }
+        case 21: self.payload = m.pointee.baby_name_suggested.map { .babyNameSuggested(Kindred_Gamification_V1_BabyNameSuggested(c: $0)) }
         default: break
         }
     }
@@ -739,6 +740,9 @@ extension Kindred_Gamification_V1_Event: CMessageBridge {
         case .babyNameLiked(let value)?:
             c.pointee.payload_case = CWrite.oneofCase(20)
             c.pointee.baby_name_liked = try arena.message(value, field: "baby_name_liked")
+        case .babyNameSuggested(let value)?:
+            c.pointee.payload_case = CWrite.oneofCase(21)
+            c.pointee.baby_name_suggested = try arena.message(value, field: "baby_name_suggested")
         case nil: break
         }
     }

@@ -1240,6 +1240,7 @@ public struct Kindred_Gamification_V1_Event: ProtoMessage {
         case challengeFinished(Kindred_Gamification_V1_ChallengeFinished)
         /// Baby-profile games (baby_games.proto).
         case babyNameLiked(Kindred_Gamification_V1_BabyNameLiked)
+        case babyNameSuggested(Kindred_Gamification_V1_BabyNameSuggested)
     }
 
     public init() {}

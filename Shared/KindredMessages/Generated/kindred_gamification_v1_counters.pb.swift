@@ -4,8 +4,10 @@
 public struct Kindred_Gamification_V1_GetActivityCountersRequest: ProtoMessage {
     public static var protoMessageName: String { "kindred.gamification.v1.GetActivityCountersRequest" }
 
-    /// Whose counters; empty for the caller's. Counters are private: another user's id is refused with
-    /// PERMISSION_DENIED ACTIVITY_COUNTERS_PRIVATE, whether or not that user exists.
+    /// Whose counters; empty for the caller's. They show on a user's profile to the user and to the people who
+    /// share a baby profile with them (an owner or follower of the same active profile, as family's
+    /// SharesBabyProfile says); anyone else is refused with PERMISSION_DENIED ACTIVITY_COUNTERS_PRIVATE, whether or
+    /// not that user exists.
     public var userID: String = ""
 
     public init() {}

@@ -51,7 +51,7 @@ import Testing
         (.photoAdded, false, .babyPhoto),
     ])
     func eachKindReachesItsAudienceButTheActor(
-        kind: BabyActivityKind, toOwners: Bool, notified: Kindred_Family_V1_NotificationKind
+        kind: BabyActivityKind, toOwnersOnly: Bool, notified: Kindred_Family_V1_NotificationKind
     ) async throws {
         try await FamilyTestStack.with { stack in
             let mum = try await stack.register("mum", age: 30)
@@ -60,34 +60,64 @@ import Testing
             let grandpa = try await stack.register("grandpa", age: 72)
             let profile = try await stack.babyProfile(
                 ownedBy: mum, coOwner: dad, followers: [grandma, grandpa])
-            // The actor is one of the audience, which must leave them out: an owner (dad) for what owners
-            // hear of, a follower (grandma) for what followers hear of.
-            let (actor, told) = toOwners ? (dad, mum) : (grandma, grandpa)
-            try await stack.record(kind, on: profile, by: actor, detail: "it")
+            // The actor is one of the audience, which must leave them out: dad, an owner, acts; what owners
+            // alone hear of reaches mum only, new content every member but dad.
+            try await stack.record(kind, on: profile, by: dad, detail: "it")
+            let told = toOwnersOnly ? [mum.id] : [mum.id, grandma.id, grandpa.id]
             for member in [mum, dad, grandma, grandpa] {
-                let expected = member.id == told.id ? [Int(notified.rawValue)] : []
+                let expected = told.contains(member.id) ? [Int(notified.rawValue)] : []
                 #expect(try await stack.notices(of: member).map(\.kind) == expected, "\(member.username)")
             }
         }
     }
 
-    @Test func followersHearOfANewEventAndItemAndOwnersDoNot() async throws {
+    @Test func theCoOwnerAndTheFollowersHearOfANewEventItemAndPhotoAndTheActorDoesNot() async throws {
         try await FamilyTestStack.with { stack in
             let mum = try await stack.register("mum", age: 30)
             let dad = try await stack.register("dad", age: 31)
             let grandma = try await stack.register("grandma", age: 70)
             let profile = try await stack.babyProfile(
                 ownedBy: mum, coOwner: dad, followers: [grandma], name: "Lily")
+            try await stack.name(mum, display: "Ann")
+            let device = try await stack.family.registerPushDevice(
+                .init(platform: .fcm, deviceToken: "dad-phone", pushEnabled: true), options: dad.bearer)
             try await stack.record(.calendarEventAdded, on: profile, by: mum, detail: "Baby shower")
-            try await stack.record(.registryItemAdded, on: profile, by: dad, detail: "Stroller")
+            try await stack.record(.registryItemAdded, on: profile, by: mum, detail: "Stroller")
+            try await stack.record(.photoAdded, on: profile, by: mum, detail: "")
 
-            #expect(
-                try await stack.notices(of: grandma).map(\.body) == [
-                    "New on the calendar: Baby shower", "New in the registry: Stroller",
-                ])
-            #expect(try await stack.notices(of: grandma).map(\.title) == ["Lily", "Lily"])
+            let expected = [
+                "New on the calendar: Baby shower", "New in the registry: Stroller", "Ann added a photo.",
+            ]
+            for member in [dad, grandma] {
+                #expect(try await stack.notices(of: member).map(\.body) == expected, "\(member.username)")
+                #expect(try await stack.notices(of: member).map(\.title) == ["Lily", "Lily", "Lily"])
+            }
             #expect(try await stack.notices(of: mum).isEmpty)
-            #expect(try await stack.notices(of: dad).isEmpty)
+            let pushed = try await stack.pool.query(
+                "SELECT kind::int FROM family.push_outbox WHERE device_id = \(try #require(device.device).deviceID)::uuid ORDER BY id"
+            ).map { try $0.decode(Int.self, column: 0) }
+            #expect(
+                pushed
+                    == [Kindred_Family_V1_NotificationKind.babyCalendarEvent, .babyRegistryItem, .babyPhoto]
+                    .map {
+                        Int($0.rawValue)
+                    })
+        }
+    }
+
+    @Test func aCoOwnerWhoMutedTheCalendarHearsOfTheRegistryButNotTheCalendar() async throws {
+        try await FamilyTestStack.with { stack in
+            let mum = try await stack.register("mum", age: 30)
+            let dad = try await stack.register("dad", age: 31)
+            let profile = try await stack.babyProfile(ownedBy: mum, coOwner: dad)
+            _ = try await stack.family.updateNotificationSettings(
+                .init(
+                    settings: .init(
+                        activityAlerts: true, weeklySummary: true, mutedKinds: [.babyCalendarEvent])),
+                options: dad.bearer)
+            try await stack.record(.calendarEventAdded, on: profile, by: mum, detail: "Scan")
+            try await stack.record(.registryItemAdded, on: profile, by: mum, detail: "Crib")
+            #expect(try await stack.notices(of: dad).map(\.body) == ["New in the registry: Crib"])
         }
     }
 

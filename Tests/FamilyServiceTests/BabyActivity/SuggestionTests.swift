@@ -6,7 +6,8 @@ import KindredTestSupport
 @testable import ServiceTestSupport
 import Testing
 
-/// `ListSuggestions`: the shipped catalogue's entries for the baby's stage, for owners.
+/// `ListSuggestions`: the shipped catalogue's entries by stage of the baby's life (the current stage's, one
+/// stage's or every stage's), for owners.
 @Suite struct SuggestionTests {
     @Test(arguments: [
         (250, 0, BabyStage.trimester1), (190, 0, .trimester1), (189, 0, .trimester2), (92, 0, .trimester2),
@@ -21,7 +22,8 @@ import Testing
         try await FamilyTestDatabase.withDatabase { pool in
             for raw in Int32(1)...16 {
                 for gender in [0, 1, 2] {
-                    let rows = try await BabyHomeStore.suggestions(stage: Int(raw), gender: gender, on: pool)
+                    let rows = try await BabyHomeStore.suggestions(
+                        stages: [Int(raw)], gender: gender, on: pool)
                     #expect((5...10).contains(rows.count), "stage \(raw)")
                     #expect(Set(rows.map(\.type)) == [1, 2], "stage \(raw)")
                 }
@@ -47,6 +49,71 @@ import Testing
                 .init(profileID: born.description), options: mum.bearer)
             #expect(twoMonths.stage == .month2)
             #expect(twoMonths.suggestions.first?.suggestionKey == "m2-vaccinations")
+        }
+    }
+
+    @Test func anOwnerListsAnyOneStagesSuggestionsWhateverTheBabysAge() async throws {
+        try await FamilyTestStack.with(clock: TestClock("2026-11-25T10:00:00Z")) { stack in
+            let mum = try await stack.register("mum", age: 30)
+            let expecting = try await stack.babyProfile(
+                ownedBy: mum, expectedBirth: TestClock.parse("2026-12-30T00:00:00Z"))
+            let undated = try await stack.babyProfile(ownedBy: mum)
+            for profile in [expecting, undated] {
+                let sixMonths = try await stack.family.listSuggestions(
+                    .init(profileID: profile.description, stage: .month6), options: mum.bearer)
+                #expect(sixMonths.stage == .month6)
+                #expect(
+                    !sixMonths.suggestions.isEmpty && sixMonths.suggestions.allSatisfy { $0.stage == .month6 }
+                )
+                #expect(sixMonths.suggestions.allSatisfy { $0.suggestionKey.hasPrefix("m6-") })
+            }
+            let current = try await stack.family.listSuggestions(
+                .init(profileID: expecting.description), options: mum.bearer)
+            #expect(current.suggestions.allSatisfy { $0.stage == .trimester3 })
+        }
+    }
+
+    @Test func anOwnerListsEveryStagesSuggestionsInStageOrderMarkedWithTheCurrentStage() async throws {
+        try await FamilyTestStack.with(clock: TestClock("2026-11-25T10:00:00Z")) { stack in
+            let mum = try await stack.register("mum", age: 30)
+            let born = try await stack.babyProfile(
+                ownedBy: mum, expectedBirth: TestClock.parse("2026-09-10T00:00:00Z"))
+            let all = try await stack.family.listSuggestions(
+                .init(profileID: born.description, allStages: true), options: mum.bearer)
+            #expect(all.stage == .month2 && all.catalogueVersion == 1)
+            let stages = all.suggestions.map(\.stage)
+            #expect(Set(stages) == Set(BabyStage.catalogued) && Set(stages).count == 16)
+            #expect(stages == stages.sorted { $0.rawValue < $1.rawValue })
+            var perStage = 0
+            for stage in BabyStage.catalogued {
+                let one = try await stack.family.listSuggestions(
+                    .init(profileID: born.description, stage: stage), options: mum.bearer)
+                #expect(one.suggestions == all.suggestions.filter { $0.stage == stage }, "\(stage)")
+                perStage += one.suggestions.count
+            }
+            #expect(perStage == all.suggestions.count)
+
+            let undated = try await stack.babyProfile(ownedBy: mum)
+            let anyAge = try await stack.family.listSuggestions(
+                .init(profileID: undated.description, allStages: true), options: mum.bearer)
+            #expect(anyAge.stage == .unspecified && anyAge.suggestions.count == all.suggestions.count)
+        }
+    }
+
+    @Test func anUnknownStageOrAStageWithAllStagesIsNamed() async throws {
+        try await FamilyTestStack.with { stack in
+            let mum = try await stack.register("mum", age: 30)
+            let profile = try await stack.babyProfile(ownedBy: mum)
+            let unknown = await rpcError {
+                try await stack.family.listSuggestions(.init(stage: .unrecognized(99)), options: mum.bearer)
+            }
+            #expect(unknown?.code == .invalidArgument && unknown?.badFields == ["profile_id", "stage"])
+            let both = await rpcError {
+                try await stack.family.listSuggestions(
+                    .init(profileID: profile.description, stage: .month1, allStages: true),
+                    options: mum.bearer)
+            }
+            #expect(both?.code == .invalidArgument && both?.badFields == ["all_stages"])
         }
     }
 

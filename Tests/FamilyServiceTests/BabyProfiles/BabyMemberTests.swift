@@ -18,9 +18,9 @@ import Testing
             let profile = try await stack.createBaby(mum, name: "Ada")
             _ = try await stack.invite(dad.email, to: profile.profileID, as: .owner, by: mum)
             _ = try await stack.invite(uncle.email, to: profile.profileID, as: .owner, by: mum)
-            #expect(try await stack.acceptNewestLink(dad).role == .owner)
+            #expect(try await stack.acceptNewestLink(dad, relationship: .father).role == .owner)
 
-            let third = await rpcError { try await stack.acceptNewestLink(uncle) }
+            let third = await rpcError { try await stack.acceptNewestLink(uncle, relationship: .parent) }
             #expect(third?.code == .failedPrecondition && third?.reason == "OWNER_LIMIT_REACHED")
             #expect(third?.metadata["max_owners"] == "2")
             let invited = await rpcError {
@@ -41,8 +41,10 @@ import Testing
             let profile = try await stack.createBaby(mum)
             _ = try await stack.invite(dad.email, to: profile.profileID, as: .owner, by: mum)
             _ = try await stack.invite(uncle.email, to: profile.profileID, as: .owner, by: mum)
-            async let dadAccepts = rpcError { try await stack.acceptNewestLink(dad) }
-            async let uncleAccepts = rpcError { try await stack.acceptNewestLink(uncle) }
+            async let dadAccepts = rpcError { try await stack.acceptNewestLink(dad, relationship: .father) }
+            async let uncleAccepts = rpcError {
+                try await stack.acceptNewestLink(uncle, relationship: .parent)
+            }
             let answers = await [dadAccepts, uncleAccepts]
             #expect(answers.compactMap { $0?.reason } == ["OWNER_LIMIT_REACHED"])
             #expect(try await stack.members(of: profile.profileID, as: mum).count == 2)

@@ -9,12 +9,15 @@ import Testing
 /// The baby-profile RPCs as a family walks through them: a profile, an invitation and its mailed token.
 extension FamilyTestStack {
     /// A profile `owner` creates through the RPC.
-    func createBaby(_ owner: TestUser, name: String = "", requestID: String? = nil) async throws
-        -> Kindred_Family_V1_BabyProfile
-    {
+    func createBaby(
+        _ owner: TestUser, name: String = "", requestID: String? = nil,
+        relationship: Kindred_Family_V1_Relationship = .unspecified
+    ) async throws -> Kindred_Family_V1_BabyProfile {
         try #require(
             try await family.createBabyProfile(
-                .init(requestID: requestID ?? "create-\(owner.username)-\(name)", name: name),
+                .init(
+                    requestID: requestID ?? "create-\(owner.username)-\(name)", name: name,
+                    relationship: relationship),
                 options: owner.bearer
             ).profile)
     }
@@ -46,13 +49,14 @@ extension FamilyTestStack {
             ).profile)
     }
 
-    /// `user` joins `profile` as `role` by `owner`'s invitation.
+    /// `user` joins `profile` as `role` by `owner`'s invitation, a follower as grandma, an owner saying
+    /// `relationship` (nothing by default).
     func join(
         _ user: TestUser, _ profile: String, as role: Kindred_Family_V1_BabyRole = .follower,
-        by owner: TestUser
+        by owner: TestUser, relationship: Kindred_Family_V1_Relationship = .unspecified
     ) async throws {
         _ = try await invite(user.email, to: profile, as: role, by: owner)
-        _ = try await acceptNewestLink(user)
+        _ = try await acceptNewestLink(user, relationship: role == .owner ? relationship : .grandma)
     }
 
     /// `profile`'s members as `user` lists them.

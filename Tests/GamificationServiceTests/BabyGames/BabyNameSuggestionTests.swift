@@ -77,6 +77,78 @@ import Testing
     }
 }
 
+/// The owners control the name suggestions: every new one is announced to them through an event, and they
+/// remove any one with its likes.
+@Suite struct BabyNameSuggestionOwnerTests {
+    @Test func eachNewSuggestionIsOneEventForFamilyAndARetryNone() async throws {
+        try await GamificationTestStack.with { stack in
+            let mum = try await stack.register("mum")
+            let grandma = try await stack.register("grandma", age: 70)
+            let profile = try await stack.babyProfile(ownedBy: mum, followers: [grandma])
+            let alba = try await stack.suggest("Alba", .girl, on: profile, as: grandma)
+            _ = try await stack.suggest("alba", .girl, on: profile, as: grandma)
+            _ = await rpcError { try await stack.suggest("ALBA", .boy, on: profile, as: mum) }
+
+            let events = try await stack.pool.query(
+                "SELECT payload FROM gamification.event_outbox WHERE type = 'baby_name.suggested'")
+            #expect(events.count == 1, "one event for the suggestion; none for the retry or the refused twin")
+            let event = try Kindred_Gamification_V1_Event(
+                serializedBytes: try events[0].decode([UInt8].self, column: 0))
+            guard case .babyNameSuggested(let told) = event.payload else {
+                Issue.record("not a baby_name.suggested payload")
+                return
+            }
+            #expect(told.profileID == profile && told.suggestionID == alba.suggestionID)
+            #expect(told.name == "Alba" && told.gender == .girl && told.suggestedByUserID == grandma.id)
+        }
+    }
+
+    @Test func anOwnerRemovesAnySuggestionWithItsLikesAndAFollowerCannot() async throws {
+        try await GamificationTestStack.with { stack in
+            let mum = try await stack.register("mum")
+            let grandma = try await stack.register("grandma", age: 70)
+            let grandpa = try await stack.register("grandpa", age: 72)
+            let stranger = try await stack.register("stranger")
+            let profile = try await stack.babyProfile(ownedBy: mum, followers: [grandma, grandpa])
+            let alba = try await stack.suggest("Alba", .girl, on: profile, as: grandma)
+            let leo = try await stack.suggest("Leo", .boy, on: profile, as: grandpa)
+            _ = try await stack.gamification.likeBabyNameSuggestion(
+                .init(profileID: profile, suggestionID: alba.suggestionID), options: grandpa.bearer)
+            let remove = Kindred_Gamification_V1_DeleteBabyNameSuggestionRequest(
+                profileID: profile, suggestionID: alba.suggestionID)
+
+            let follower = await rpcError {
+                try await stack.gamification.deleteBabyNameSuggestion(remove, options: grandma.bearer)
+            }
+            #expect(follower?.code == .permissionDenied && follower?.reason == "BABY_PROFILE_OWNERS_ONLY")
+            let outsider = await rpcError {
+                try await stack.gamification.deleteBabyNameSuggestion(remove, options: stranger.bearer)
+            }
+            #expect(outsider?.code == .notFound && outsider?.reason == "BABY_PROFILE_NOT_FOUND")
+
+            _ = try await stack.gamification.deleteBabyNameSuggestion(remove, options: mum.bearer)
+            let listed = try await stack.gamification.listBabyNameSuggestions(
+                .init(profileID: profile), options: grandma.bearer)
+            #expect(listed.suggestions.map(\.suggestionID) == [leo.suggestionID])
+            let likes = try await stack.pool.query(
+                "SELECT 1 FROM gamification.baby_name_likes WHERE suggestion_id = \(alba.suggestionID)::uuid")
+            #expect(likes.isEmpty)
+            let again = await rpcError {
+                try await stack.gamification.deleteBabyNameSuggestion(remove, options: mum.bearer)
+            }
+            #expect(again?.code == .notFound && again?.reason == "SUGGESTION_NOT_FOUND")
+            // The name is free again: grandma may suggest it anew.
+            #expect(try await stack.suggest("Alba", .girl, on: profile, as: grandma).likes == 0)
+
+            let malformed = await rpcError {
+                try await stack.gamification.deleteBabyNameSuggestion(
+                    .init(profileID: profile), options: mum.bearer)
+            }
+            #expect(malformed?.code == .invalidArgument && malformed?.badFields == ["suggestion_id"])
+        }
+    }
+}
+
 extension GamificationTestStack {
     /// Suggests `name` for `gender` on `profile` as `user`.
     func suggest(

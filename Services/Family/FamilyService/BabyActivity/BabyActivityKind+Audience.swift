@@ -1,17 +1,33 @@
 import KindredMessages
 
-/// Who hears of each kind of activity, and what they read: owners learn of a new member, an RSVP, a comment,
-/// a purchase and a squish; followers of a new calendar event, registry item and photo, and of the baby's
-/// arrival. The actor never hears of their own act, and every recipient may switch a kind off
-/// (`NotificationSettings.muted_kinds`).
+/// Who among a profile's members hears of an activity.
+enum BabyAudience: Sendable {
+    /// The parents: what their followers do.
+    case owners
+    /// Everyone on the profile: new content, which the co-owner hears of as much as the followers.
+    case members
+
+    /// The one role the audience is limited to; nil for every member.
+    var role: BabyRole? {
+        switch self {
+        case .owners: .owner
+        case .members: nil
+        }
+    }
+}
+
+/// Who hears of each kind of activity, and what they read: owners learn of everything (a new member, an
+/// RSVP, a comment, a purchase and a squish, and the content their co-owner adds); followers of a new calendar
+/// event, registry item and photo, and of the baby's arrival. The actor never hears of their own act, and
+/// every recipient may switch a kind off (`NotificationSettings.muted_kinds`).
 extension BabyActivityKind {
     /// The members to notify; nil for kinds nobody is notified of.
-    var audience: BabyRole? {
+    var audience: BabyAudience? {
         switch self {
         case .memberJoined, .rsvpChanged, .commentAdded, .registryItemPurchased, .photoSquished,
             .arrivalSquished:
-            .owner
-        case .calendarEventAdded, .registryItemAdded, .photoAdded, .babyArrived: .follower
+            .owners
+        case .calendarEventAdded, .registryItemAdded, .photoAdded, .babyArrived: .members
         case .registryPurchaseUndone, .photoUnsquished: nil
         }
     }

@@ -11,7 +11,7 @@ enum BabyCountdown {
     static func of(_ due: BabyHomeStore.Due, at now: Date) -> Kindred_Family_V1_BabyCountdown? {
         let days = Int((due.date.start.timeIntervalSince(now) / 86_400).rounded(.up))
         guard (1...horizonDays).contains(days) else { return nil }
-        let name = BabyNames.profile(name: due.name, creatorLastName: due.creatorLastName)
+        let name = BabyNames.profile(name: due.name, namesakeLastName: due.namesakeLastName)
         return Kindred_Family_V1_BabyCountdown(
             profileID: due.profile.description, profileName: name,
             expectedBirthDate: due.date.proto,

@@ -49,23 +49,30 @@ struct BabyHome: Sendable {
             arrivals: try await arrivals.map(\.proto))
     }
 
-    /// The catalogue's suggestions for the stage of `profile`'s baby. Owners only.
-    func suggestions(for user: UserID, profile: BabyProfileID) async throws
+    /// The catalogue's suggestions for `profile`'s baby by stage: the stages `asked` names (every stage, one,
+    /// or the baby's current one, which needs the expected birth date). Owners only.
+    func suggestions(for user: UserID, profile: BabyProfileID, asked: SuggestionStages) async throws
         -> Kindred_Family_V1_ListSuggestionsResponse
     {
         try await membership.requireOwner(user, of: profile)
-        guard let inputs = try await BabyHomeStore.stageInputs(of: profile, seals: seals, on: database) else {
-            throw FamilyError.expectedBirthDateRequired
+        let inputs = try await BabyHomeStore.stageInputs(of: profile, seals: seals, on: database)
+        let current = inputs.due.map { BabyStage.of(due: $0, at: clock.now) }
+        let stages: [BabyStage]
+        switch asked {
+        case .all: stages = BabyStage.catalogued
+        case .one(let stage): stages = [stage]
+        case .current:
+            guard let current else { throw FamilyError.expectedBirthDateRequired }
+            stages = [current]
         }
-        let stage = BabyStage.of(due: inputs.due, at: clock.now)
         let rows = try await BabyHomeStore.suggestions(
-            stage: Int(stage.rawValue), gender: inputs.gender, on: database)
+            stages: stages.map { Int($0.rawValue) }, gender: inputs.gender, on: database)
         return Kindred_Family_V1_ListSuggestionsResponse(
-            stage: stage,
+            stage: stages.count == 1 ? stages[0] : current ?? .unspecified,
             suggestions: rows.map {
                 Kindred_Family_V1_Suggestion(
                     suggestionKey: $0.key, type: Kindred_Family_V1_SuggestionType(rawValue: $0.type),
-                    title: $0.title, description: $0.description)
+                    title: $0.title, description: $0.description, stage: BabyStage(rawValue: $0.stage))
             },
             catalogueVersion: rows.first?.version ?? 0)
     }

@@ -7,6 +7,11 @@ import KindredPostgres
 struct BabyMembership: Sendable {
     let database: PostgresPool
 
+    /// Whether `user` and `other` belong to one active profile (as owner or follower, either way round).
+    func share(_ user: UserID, with other: UserID) async throws -> Bool {
+        try await BabyMemberStore.share(user, with: other, on: database)
+    }
+
     /// The caller's role on `profile`; NOT_FOUND when they are not a member.
     func requireMember(_ user: UserID, of profile: BabyProfileID) async throws -> BabyRole {
         guard let role = try await BabyMemberStore.role(of: user, in: profile, on: database) else {

@@ -1,11 +1,12 @@
 /// The names activity shows, derived from stored columns in one place each.
 enum BabyNames {
-    /// How a baby profile is shown: its name, or, while it has none, "Baby <last name of the owner who created
-    /// it>" ("Baby" when that owner wrote no last name), from `baby_profiles.name` and the creator's
-    /// `profiles.last_name`.
-    static func profile(name: String?, creatorLastName: String) -> String {
+    /// How a baby profile is shown: its name, or, while it has none, "Baby <the father's last name>" ("Baby"
+    /// when he wrote none), from `baby_profiles.name` and the `profiles.last_name` of
+    /// `family.baby_namesake`: the one owner who said they are the father, else (two fathers, or none) the
+    /// owner who created the profile.
+    static func profile(name: String?, namesakeLastName: String) -> String {
         if let name, !name.isEmpty { return name }
-        return creatorLastName.isEmpty ? "Baby" : "Baby \(creatorLastName)"
+        return namesakeLastName.isEmpty ? "Baby" : "Baby \(namesakeLastName)"
     }
 
     /// How a member is shown: their family profile's display name, else their first and last name; empty

@@ -3,13 +3,15 @@ import KindredMessages
 import KindredRPC
 
 /// A `CreateBabyProfileRequest` whose fields were checked: the idempotency key, an optional name of at most
-/// 50 characters, an optional real expected birth date, a known gender. The checks of each field are shared
+/// 50 characters, an optional real expected birth date, a known gender, and how the creator is related to the
+/// baby (an owner's relationship, or none said). The checks of each field are shared
 /// with `UpdateBabyProfile` (`BabyProfileField`).
 struct BabyProfileDraft: Sendable, Equatable {
     static let nameLength = 50
 
     let requestID: String
     let fields: BabyProfileStore.Fields
+    let relationship: BabyRelationship
 
     /// The draft `request` holds, or INVALID_ARGUMENT naming every bad field.
     init(_ request: Kindred_Family_V1_CreateBabyProfileRequest) throws(RPCError) {
@@ -20,9 +22,12 @@ struct BabyProfileDraft: Sendable, Equatable {
         fields.expectedBirthDate = Self.birthDate(
             request.expectedBirthDate, field: "expected_birth_date", &violations)
         fields.gender = Self.gender(request.gender, field: "gender", &violations)
+        let relationship = BabyRelationship(request.relationship, other: "", &violations)
+        violations.add("relationship", relationship?.problem(for: .owner))
         try violations.throwIfAny()
         requestID = request.requestID
         self.fields = fields
+        self.relationship = relationship ?? .none
     }
 
     /// The name to store: nil (derived) for an empty one.

@@ -11,7 +11,8 @@ import KindredRPC
 extension BabyProfiles {
     /// Makes `user` a member of the profile whose link carries `token`. Refusals, in this order: the link
     /// (unknown, revoked, used by another account, expired), the account (another address, then not
-    /// verified), the relationship a follower must name, the owner limit. The same account accepting again
+    /// verified), the relationship (a follower must name one of theirs; an owner may say mother, father or
+    /// parent), the owner limit. The same account accepting again
     /// gets the profile.
     func accept(
         token text: String, relationship kind: Kindred_Family_V1_Relationship, other: String, by user: UserID
@@ -58,8 +59,9 @@ extension BabyProfiles {
         guard account.verified else { throw FamilyError.babyInvitationEmailNotVerified }
     }
 
-    /// Makes `user` a member as the invitation says, with the profile locked: a follower needs a
-    /// relationship; a member already there keeps their place (a follower invited as co-owner becomes one).
+    /// Makes `user` a member as the invitation says, with the profile locked: a follower needs a follower's
+    /// relationship, an owner may say theirs (mother, father, parent); a member already there keeps their
+    /// place (a follower invited as co-owner becomes one).
     private func join(
         _ user: UserID, by invitation: BabyInvitationStore.Invitation, _ relationship: BabyRelationship,
         now: Date, in tx: PostgresTransaction
@@ -67,18 +69,18 @@ extension BabyProfiles {
         let current = try await BabyMemberStore.holdRole(of: user, in: invitation.profile, tx: tx)
         switch (invitation.role, current) {
         case (.follower, nil):
-            guard relationship.kind != .unspecified else {
-                throw FieldViolations.single("relationship", "is required to follow a baby")
-            }
+            try relationship.check(for: .follower)
             _ = try await BabyMemberStore.insert(
                 user, into: invitation.profile, as: .follower, relationship, now: now, in: tx)
         case (.owner, nil):
+            try relationship.check(for: .owner)
             try await requireRoomForOwner(in: invitation.profile, tx)
             _ = try await BabyMemberStore.insert(
-                user, into: invitation.profile, as: .owner, .none, now: now, in: tx)
+                user, into: invitation.profile, as: .owner, relationship, now: now, in: tx)
         case (.owner, .follower):
+            try relationship.check(for: .owner)
             try await requireRoomForOwner(in: invitation.profile, tx)
-            try await BabyMemberStore.promote(user, in: invitation.profile, in: tx)
+            try await BabyMemberStore.promote(user, in: invitation.profile, as: relationship, in: tx)
         case (_, .owner), (.follower, .follower):
             // Already there: the link is spent, and nobody joined.
             try await BabyInvitationStore.markAccepted(invitation, by: user, now: now, in: tx)
@@ -87,7 +89,7 @@ extension BabyProfiles {
         try await BabyInvitationStore.markAccepted(invitation, by: user, now: now, in: tx)
         let joined = BabyActivityEntry(
             profile: invitation.profile, kind: .memberJoined, actor: user, subject: user.uuid,
-            detail: invitation.role == .owner ? "Parent" : relationship.label)
+            detail: relationship.label)
         try await BabyActivityLog.record(joined, at: now, seals: seals, in: tx)
     }
 }

@@ -17,8 +17,8 @@ extension BabyProfiles {
         do {
             try await database.transaction { tx in
                 try await BabyProfileStore.insert(
-                    profile, draft.fields, owner: owner, requestID: draft.requestID, now: now, seals: seals,
-                    in: tx)
+                    profile, draft.fields, owner: owner, draft.relationship, requestID: draft.requestID,
+                    now: now, seals: seals, in: tx)
             }
         } catch let error as PostgresError where error.isUniqueViolation {
             // The same request_id committed first, from a retry racing this call: that profile is the answer.

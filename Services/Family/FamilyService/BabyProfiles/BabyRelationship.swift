@@ -1,15 +1,17 @@
 import KindredHandlers
 import KindredMessages
+import KindredRPC
 
-/// How a follower is related to the baby: one of `Relationship`'s values, and the text of "Other". Stored as
-/// `family.baby_members.relationship` (the enum's number) and `relationship_other`; owners have none.
+/// How a member is related to the baby: one of `Relationship`'s values, and the text of "Other". Stored as
+/// `family.baby_members.relationship` (the enum's number) and `relationship_other`. A follower names one of
+/// GRANDMA to OTHER; an owner may say mother, father or parent, which picks the last name of the default name.
 struct BabyRelationship: Sendable, Equatable {
     static let otherLength = 1...40
 
     let kind: Kindred_Family_V1_Relationship
     let other: String
 
-    /// What an owner has: no relationship.
+    /// What an owner who did not say has: no relationship.
     static let none = BabyRelationship(kind: .unspecified, other: "")
 
     init(kind: Kindred_Family_V1_Relationship, other: String) {
@@ -46,6 +48,25 @@ struct BabyRelationship: Sendable, Equatable {
         self.init(kind: kind, other: other)
     }
 
+    /// Whether it is one an owner says (mother, father, parent) rather than a follower's.
+    var isOwners: Bool { [.mother, .father, .parent].contains(kind) }
+
+    /// What is wrong with it for a member of `role`, nil when nothing: an owner says an owner's or none, a
+    /// follower names a follower's.
+    func problem(for role: BabyRole) -> String? {
+        switch role {
+        case .owner where kind != .unspecified && !isOwners: "must be MOTHER, FATHER or PARENT for an owner"
+        case .follower where kind == .unspecified: "is required to follow a baby"
+        case .follower where isOwners: "must be a follower's relationship (GRANDMA to OTHER)"
+        case .owner, .follower: nil
+        }
+    }
+
+    /// INVALID_ARGUMENT on `relationship` when it is not one `role` may have.
+    func check(for role: BabyRole) throws(RPCError) {
+        if let problem = problem(for: role) { throw FieldViolations.single("relationship", problem) }
+    }
+
     /// What the activity log says of it: the text of "Other", the value's name otherwise.
     var label: String {
         switch kind {
@@ -61,7 +82,10 @@ struct BabyRelationship: Sendable, Equatable {
         case .cousin: "Cousin"
         case .sibling: "Sibling"
         case .other: other
-        case .unspecified, .unrecognized: ""
+        case .mother: "Mother"
+        case .father: "Father"
+        case .parent, .unspecified: "Parent"
+        case .unrecognized: ""
         }
     }
 }

@@ -30,5 +30,6 @@ enum FamilyMigrations {
         v22SealBabyDetails,
         OutboxTraceparent(FamilyEvents.outbox, BabyActivityFeed.outbox).migration(version: 23),
         v24UnlinkProfileRequests,
+        v25BabyNamesake,
     ]
 }

@@ -65,7 +65,9 @@ extension Notifications {
         return settings
     }
 
-    /// The kinds a user may switch off: every baby-profile kind, a liked name suggestion included.
+    /// The kinds a user may switch off: every baby-profile kind, name suggestions and their likes included.
     static let mutableKinds: [Kindred_Family_V1_NotificationKind] =
-        BabyActivityKind.allCases.map(\.notificationKind).filter { $0 != .unspecified } + [.babyNameLiked]
+        BabyActivityKind.allCases.map(\.notificationKind).filter { $0 != .unspecified } + [
+            .babyNameLiked, .babyNameSuggested,
+        ]
 }

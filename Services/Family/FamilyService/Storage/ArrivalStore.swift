@@ -105,7 +105,7 @@ enum ArrivalStore {
                         WHERE s.profile_id = a.profile_id AND s.user_id = \(reader)::uuid)
             FROM family.baby_arrivals a
             JOIN family.baby_profiles p ON p.profile_id = a.profile_id
-            LEFT JOIN family.profiles c ON c.user_id = p.created_by
+            LEFT JOIN family.profiles c ON c.user_id = family.baby_namesake(p.profile_id, p.created_by)
             LEFT JOIN family.baby_photos ph ON ph.profile_id = a.profile_id AND ph.photo_id = a.photo_id
             WHERE a.profile_id = ANY(\(PostgresArray(profiles))::uuid[])
               AND (\(since)::timestamptz IS NULL OR a.announced_at > \(since)::timestamptz)

@@ -26,14 +26,14 @@ enum BabyActivityStore {
             FROM inserted i
             JOIN family.baby_profiles p ON p.profile_id = i.profile_id
             LEFT JOIN family.profiles a ON a.user_id = i.actor_id
-            LEFT JOIN family.profiles c ON c.user_id = p.created_by
+            LEFT JOIN family.profiles c ON c.user_id = family.baby_namesake(p.profile_id, p.created_by)
             """)
         return try names(rows[0], of: entry.profile, seals: seals)
     }
 
     /// A person's and `profile`'s names as notices show them, from a row's first six columns: the person's
     /// display, first and last name, the profile's name (plaintext from before sealing, or sealed) and its
-    /// creator's last name.
+    /// namesake's (the father's, else the creator's) last name.
     static func names(_ row: PostgresRow, of profile: BabyProfileID, seals: BabySeals) throws
         -> (actor: String, profile: String)
     {
@@ -42,7 +42,7 @@ enum BabyActivityStore {
         let name = try seals.open(plain: plainName, sealed: sealedName, .name, of: profile)
         return (
             BabyNames.person(displayName: display, firstName: first, lastName: last),
-            BabyNames.profile(name: name, creatorLastName: creatorLast)
+            BabyNames.profile(name: name, namesakeLastName: creatorLast)
         )
     }
 

@@ -9,7 +9,7 @@ enum BabyHomeStore {
     struct Due: Sendable {
         let profile: BabyProfileID
         let name: String?
-        let creatorLastName: String
+        let namesakeLastName: String
         let date: BabyBirthDate
     }
 
@@ -23,7 +23,7 @@ enum BabyHomeStore {
             SELECT p.profile_id, p.name, p.name_sealed, coalesce(c.last_name, ''),
                 p.expected_birth_date::text, p.expected_birth_date_sealed
             FROM family.baby_profiles p
-            LEFT JOIN family.profiles c ON c.user_id = p.created_by
+            LEFT JOIN family.profiles c ON c.user_id = family.baby_namesake(p.profile_id, p.created_by)
             WHERE p.profile_id = ANY(\(PostgresArray(profiles))::uuid[]) AND p.active
               AND (p.expected_birth_date IS NOT NULL OR p.expected_birth_date_sealed IS NOT NULL)
             """
@@ -37,41 +37,40 @@ enum BabyHomeStore {
                 .flatMap(BabyBirthDate.init(iso:))
             else { return nil }
             let name = try seals.open(plain: plainName, sealed: sealedName, .name, of: profile)
-            return Due(profile: profile, name: name, creatorLastName: last, date: date)
+            return Due(profile: profile, name: name, namesakeLastName: last, date: date)
         }.sorted { ($0.date.start, $0.profile.description) < ($1.date.start, $1.profile.description) }
     }
 
-    /// `profile`'s expected birth date and gender (`BabyGender`'s number), for the suggestions' stage; nil
-    /// without an expected birth date.
+    /// `profile`'s expected birth date (nil when not set) and gender (`BabyGender`'s number), for the
+    /// suggestions' stage.
     static func stageInputs(of profile: BabyProfileID, seals: BabySeals, on db: PostgresPool) async throws
-        -> (due: BabyBirthDate, gender: Int)?
+        -> (due: BabyBirthDate?, gender: Int)
     {
         let rows = try await db.pureRead(
             """
             SELECT expected_birth_date::text, expected_birth_date_sealed, gender::int
             FROM family.baby_profiles WHERE profile_id = \(profile)::uuid
             """)
-        guard let row = rows.first else { return nil }
+        guard let row = rows.first else { return (nil, 0) }
         let (plain, sealed, gender) = try row.decode((String?, [UInt8]?, Int).self)
-        guard
-            let due = try seals.open(plain: plain, sealed: sealed, .expectedBirthDate, of: profile)
-                .flatMap(BabyBirthDate.init(iso:))
-        else { return nil }
+        let due = try seals.open(plain: plain, sealed: sealed, .expectedBirthDate, of: profile)
+            .flatMap(BabyBirthDate.init(iso:))
         return (due, gender)
     }
 
-    /// The newest catalogue's suggestions for `stage`, for every baby and for `gender`, in catalogue order,
-    /// with the catalogue's version.
-    static func suggestions(stage: Int, gender: Int, on db: PostgresPool) async throws
-        -> [(key: String, type: Int32, title: String, description: String, version: Int32)]
+    /// The newest catalogue's suggestions for `stages` (`BabyStage` numbers), for every baby and for `gender`,
+    /// in stage then catalogue order, with each one's stage and the catalogue's version.
+    static func suggestions(stages: [Int], gender: Int, on db: PostgresPool) async throws
+        -> [(key: String, type: Int32, title: String, description: String, version: Int32, stage: Int32)]
     {
         try await db.pureRead(
             """
-            SELECT suggestion_key, type::int, title, description, catalogue_version FROM family.baby_suggestions
+            SELECT suggestion_key, type::int, title, description, catalogue_version, stage::int
+            FROM family.baby_suggestions
             WHERE catalogue_version = (SELECT max(catalogue_version) FROM family.baby_suggestions)
-              AND stage = \(stage)::smallint AND (gender IS NULL OR gender = \(gender)::smallint)
-            ORDER BY position
+              AND stage = ANY(\(PostgresArray(stages))::smallint[]) AND (gender IS NULL OR gender = \(gender)::smallint)
+            ORDER BY stage, position
             """
-        ).map { try $0.decode((String, Int32, String, String, Int32).self) }
+        ).map { try $0.decode((String, Int32, String, String, Int32, Int32).self) }
     }
 }

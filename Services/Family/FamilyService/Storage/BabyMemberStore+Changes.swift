@@ -32,12 +32,15 @@ extension BabyMemberStore {
         ).isEmpty
     }
 
-    /// Makes the follower `user` an owner of `profile` (an owner has no relationship).
-    static func promote(_ user: UserID, in profile: BabyProfileID, in tx: PostgresTransaction) async throws {
+    /// Makes the follower `user` an owner of `profile`, related to the baby as `relationship` (an owner's).
+    static func promote(
+        _ user: UserID, in profile: BabyProfileID, as relationship: BabyRelationship,
+        in tx: PostgresTransaction
+    ) async throws {
         try await tx.query(
             """
-            UPDATE family.baby_members SET role = \(BabyRole.owner.rawValue)::smallint, relationship = 0,
-                relationship_other = ''
+            UPDATE family.baby_members SET role = \(BabyRole.owner.rawValue)::smallint,
+                relationship = \(Int(relationship.kind.rawValue))::smallint, relationship_other = ''
             WHERE profile_id = \(profile)::uuid AND user_id = \(user)::uuid
             """)
     }

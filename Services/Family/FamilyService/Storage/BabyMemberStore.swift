@@ -17,6 +17,20 @@ enum BabyMemberStore {
         return try rows.first.flatMap { BabyRole(rawValue: try $0.decode(Int.self, column: 0)) }
     }
 
+    /// Whether `user` and `other` are members of one active profile: `user`'s memberships by the by-user
+    /// index, then a probe of the (profile, user) primary key for `other` on each.
+    static func share(_ user: UserID, with other: UserID, on db: some StatementRunner) async throws -> Bool {
+        try await !db.pureRead(
+            """
+            SELECT 1 FROM family.baby_members a
+            JOIN family.baby_members b ON b.profile_id = a.profile_id AND b.user_id = \(other)::uuid
+            JOIN family.baby_profiles p ON p.profile_id = a.profile_id AND p.active
+            WHERE a.user_id = \(user)::uuid
+            LIMIT 1
+            """
+        ).isEmpty
+    }
+
     /// `user`'s role on `profile`, holding the membership (`FOR SHARE`) until `tx` ends, so that a member
     /// removed at the same moment cannot still write through a check that passed.
     static func holdRole(of user: UserID, in profile: BabyProfileID, tx: PostgresTransaction) async throws

@@ -4,16 +4,17 @@ import KindredPostgres
 
 /// The SQL of a baby profile's notices: one post to many members in one statement.
 enum BabyNoticeStore {
-    /// Posts `notice` to every member of `profile` with `role` but `actor` who has not switched its kind off,
+    /// Posts `notice` to every member of `profile` in `audience` but `actor` who has not switched its kind off,
     /// as `NotificationInbox.post` does for one recipient: each recipient's next `seq` (their counter rows
     /// locked in user id order until the commit), the notification (once per `dedupKey`), a push message per
     /// opted-in device, and the wake-up of their streams. One statement, whatever the number of members.
     static func post(
-        _ notice: Notice, to role: BabyRole, of profile: BabyProfileID, except actor: UserID,
+        _ notice: Notice, to audience: BabyAudience, of profile: BabyProfileID, except actor: UserID,
         dedupKey: String,
         at now: Date, in tx: PostgresTransaction
     ) async throws {
         let kind = notice.kind.rawValue
+        let role = audience.role?.rawValue
         // Ids are UUIDv7 of `now` made in SQL, one per recipient: the millisecond time, the version digit 7,
         // then a random UUID's last 19 hex digits (their variant bits included).
         try await tx.query(
@@ -21,7 +22,7 @@ enum BabyNoticeStore {
             WITH recipients AS (
                 SELECT m.user_id FROM family.baby_members m
                 LEFT JOIN family.notification_settings s ON s.user_id = m.user_id
-                WHERE m.profile_id = \(profile)::uuid AND m.role = \(role.rawValue)::smallint
+                WHERE m.profile_id = \(profile)::uuid AND (\(role)::smallint IS NULL OR m.role = \(role)::smallint)
                   AND m.user_id <> \(actor)::uuid
                   AND NOT coalesce(s.muted_kinds, '{}') @> ARRAY[\(kind)::smallint]),
             counter AS (

@@ -25,7 +25,7 @@ enum BabyProfileStore {
                 p.expected_birth_date_sealed
             FROM family.baby_members m
             JOIN family.baby_profiles p ON p.profile_id = m.profile_id AND p.active
-            LEFT JOIN family.profiles c ON c.user_id = p.created_by
+            LEFT JOIN family.profiles c ON c.user_id = family.baby_namesake(p.profile_id, p.created_by)
             WHERE m.profile_id = \(profile)::uuid AND m.user_id = \(reader)::uuid
             """
         ).first.map { try decode($0, seals) }
@@ -43,7 +43,7 @@ enum BabyProfileStore {
                 p.expected_birth_date_sealed
             FROM family.baby_members m
             JOIN family.baby_profiles p ON p.profile_id = m.profile_id AND p.active
-            LEFT JOIN family.profiles c ON c.user_id = p.created_by
+            LEFT JOIN family.profiles c ON c.user_id = family.baby_namesake(p.profile_id, p.created_by)
             WHERE m.user_id = \(reader)::uuid AND (\(position == nil) OR (m.role, m.joined_at, m.profile_id)
                 > (\(position?.role.rawValue)::smallint, \(position?.joinedAt), \(position?.id)::uuid))
             ORDER BY m.role, m.joined_at, m.profile_id
@@ -64,10 +64,12 @@ enum BabyProfileStore {
         ).first?.decode(BabyProfileID.self, column: 0)
     }
 
-    /// Creates `profile` with `owner` as its first owner, its name and expected birth date sealed, remembering
-    /// `requestID`; a second insert of the same request id fails with a unique violation.
+    /// Creates `profile` with `owner` as its first owner, related to the baby as `relationship`, its name and
+    /// expected birth date sealed, remembering `requestID`; a second insert of the same request id fails with a
+    /// unique violation.
     static func insert(
-        _ profile: BabyProfileID, _ fields: Fields, owner: UserID, requestID: String, now: Date,
+        _ profile: BabyProfileID, _ fields: Fields, owner: UserID, _ relationship: BabyRelationship,
+        requestID: String, now: Date,
         seals: BabySeals, in tx: PostgresTransaction
     ) async throws {
         try await tx.query(
@@ -82,8 +84,10 @@ enum BabyProfileStore {
                     \(Int(fields.gender.rawValue))::smallint, \(now), \(now))
                 RETURNING profile_id
             ), owner AS (
-                INSERT INTO family.baby_members (profile_id, user_id, role, joined_at)
-                SELECT profile_id, \(owner)::uuid, \(BabyRole.owner.rawValue)::smallint, \(now) FROM profile
+                INSERT INTO family.baby_members (profile_id, user_id, role, relationship, joined_at)
+                SELECT profile_id, \(owner)::uuid, \(BabyRole.owner.rawValue)::smallint,
+                    \(Int(relationship.kind.rawValue))::smallint, \(now)
+                FROM profile
             )
             INSERT INTO family.baby_profile_requests (user_id, request_id, profile_id)
             SELECT \(owner)::uuid, \(requestID), profile_id FROM profile
@@ -149,7 +153,7 @@ enum BabyProfileStore {
             id: id,
             createdBy: try row.decode(UserID.self, column: 1),
             name: name,
-            creatorLastName: try row.decode(String.self, column: 3),
+            namesakeLastName: try row.decode(String.self, column: 3),
             expectedBirthDate: date.flatMap(BabyBirthDate.init(iso:)),
             gender: Kindred_Family_V1_BabyGender(rawValue: Int32(try row.decode(Int.self, column: 5))),
             photoID: try row.decode(PhotoID?.self, column: 6),

@@ -4,14 +4,16 @@ import KindredPostgres
 import KindredRPC
 
 /// Names the members of a baby profile suggest and like. At most one suggestion per person per gender, and
-/// one per name on a profile ignoring case, accents and spacing; a member likes a suggestion once. Each like of
-/// someone else's suggestion is a `baby_name.liked` event in the like's transaction: family consumes
-/// gamification's events and notifies the suggester, so a like is never lost between two services and
-/// gamification needs no write access to anyone's inbox.
+/// one per name on a profile ignoring case, accents and spacing; a member likes a suggestion once. Each new
+/// suggestion is a `baby_name.suggested` event, and each like of someone else's suggestion a `baby_name.liked`
+/// event, in the transaction that stores it: family consumes gamification's events and notifies the owners or
+/// the suggester, so nothing is lost between two services and gamification needs no write access to anyone's
+/// inbox.
 struct BabyNameSuggestions: Sendable {
     let context: GamificationContext
 
-    /// Stores `name` for `gender` by `member`; the same suggestion again returns it.
+    /// Stores `name` for `gender` by `member`, announced as `baby_name.suggested`; the same suggestion again
+    /// returns it and announces nothing.
     func suggest(_ name: String, gender: Int, on profile: BabyProfileID, by member: UserID) async throws
         -> Kindred_Gamification_V1_BabyNameSuggestion
     {
@@ -24,6 +26,14 @@ struct BabyNameSuggestions: Sendable {
                 let stored = try await BabyNameSuggestionStore.suggestion(
                     id, on: profile, for: member, on: tx)
             {
+                let event = Kindred_Gamification_V1_Event(
+                    payload: .babyNameSuggested(
+                        .init(
+                            profileID: profile.description, suggestionID: stored.suggestionID,
+                            name: stored.name,
+                            gender: stored.gender, suggestedByUserID: stored.suggestedByUserID)))
+                try await GamificationEvents.outbox.append(
+                    type: "baby_name.suggested", payload: try event.serializedBytes(), in: tx)
                 return stored
             }
             let clashes = try await BabyNameSuggestionStore.conflicts(
@@ -74,6 +84,15 @@ struct BabyNameSuggestions: Sendable {
             }
             return suggestion
         }
+    }
+
+    /// `owner` removes a suggestion on their profile, and its likes; SUGGESTION_NOT_FOUND when there is none.
+    func delete(_ id: BabyNameSuggestionID, on profile: BabyProfileID, by owner: UserID) async throws {
+        try await context.babyMembers.requireOwner(owner, of: profile)
+        let deleted = try await context.database.transaction { tx in
+            try await BabyNameSuggestionStore.delete(id, on: profile, in: tx)
+        }
+        guard deleted else { throw GamificationError.suggestionNotFound }
     }
 
     private func requireMember(_ user: UserID, of profile: BabyProfileID) async throws {

@@ -4,8 +4,9 @@ import KindredPostgres
 
 /// Followers' votes on a baby's birth date, gender and name. Secret until family's `baby.arrived`: before it,
 /// no call returns a vote or a tally, whoever asks (owner, admin, the voter); after it, the profile's members
-/// read the tallies, their own votes and the closest date guesses. Membership is asked of family each time
-/// (cached briefly), never assumed.
+/// read the tallies, their own votes and the closest date guesses. Before it the owners may end the vote (no
+/// more votes) or reset it (every vote deleted unread), learning nothing of the votes either way. Membership
+/// is asked of family each time (cached briefly), never assumed.
 struct BabyVotes: Sendable {
     /// How many of the closest date guesses the results list.
     static let closestGuessCount = 10
@@ -24,7 +25,30 @@ struct BabyVotes: Sendable {
         let open = try await context.database.transaction { tx in
             try await BabyVoteStore.cast(vote, by: voter, on: profile, at: now, in: tx)
         }
-        guard open else { throw GamificationError.votingClosed }
+        guard open else {
+            let revealed = try await BabyVoteStore.isRevealed(profile, on: context.database)
+            throw revealed ? GamificationError.votingClosed : GamificationError.votingEnded
+        }
+    }
+
+    /// `owner` ends the vote before the arrival: no vote after it, the votes cast stay secret until the
+    /// reveal. Ending it again changes nothing.
+    func end(on profile: BabyProfileID, by owner: UserID) async throws {
+        try await context.babyMembers.requireOwner(owner, of: profile)
+        let now = context.clock.now
+        let ended = try await context.database.transaction { tx in
+            try await BabyVoteStore.end(profile, at: now, in: tx)
+        }
+        guard ended else { throw GamificationError.votesAlreadyRevealed }
+    }
+
+    /// `owner` resets the vote before the arrival: every vote is deleted unread, and voting is open again.
+    func reset(on profile: BabyProfileID, by owner: UserID) async throws {
+        try await context.babyMembers.requireOwner(owner, of: profile)
+        let reset = try await context.database.transaction { tx in
+            try await BabyVoteStore.reset(profile, in: tx)
+        }
+        guard reset else { throw GamificationError.votesAlreadyRevealed }
     }
 
     /// The revealed results for a member; VOTES_NOT_REVEALED for every member until the arrival.

@@ -89,6 +89,17 @@ enum BabyNameSuggestionStore {
         return true
     }
 
+    /// Deletes one suggestion on `profile` and its likes (an owner removed it); false when there is none.
+    static func delete(_ id: BabyNameSuggestionID, on profile: BabyProfileID, in tx: PostgresTransaction)
+        async throws -> Bool
+    {
+        try await tx.query(
+            """
+            DELETE FROM gamification.baby_name_suggestions WHERE profile_id = \(profile) AND suggestion_id = \(id)
+            """
+        ).affectedRows == 1
+    }
+
     /// Deletes `user`'s suggestions and takes back their likes (their account is gone).
     static func deleteAll(of user: UserID, in tx: PostgresTransaction) async throws {
         try await tx.query(

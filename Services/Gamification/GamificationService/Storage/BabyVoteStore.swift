@@ -5,7 +5,8 @@ import KindredPostgres
 /// `gamification.baby_games` and `gamification.baby_votes`: the votes, and whether they are revealed.
 enum BabyVoteStore {
     /// Records `user`'s vote, replacing their earlier one in its category; false when the votes of `profile`
-    /// are revealed already. The game's row is locked first, so a vote and the reveal take turns.
+    /// are closed (the owners ended them, or they are revealed). The game's row is locked first, so a vote, an
+    /// owner's end or reset and the reveal take turns.
     static func cast(
         _ vote: BabyVote, by user: UserID, on profile: BabyProfileID, at now: Date, in tx: PostgresTransaction
     ) async throws -> Bool {
@@ -13,7 +14,7 @@ enum BabyVoteStore {
             """
             INSERT INTO gamification.baby_games (profile_id) VALUES (\(profile))
             ON CONFLICT (profile_id) DO UPDATE SET profile_id = excluded.profile_id
-            WHERE gamification.baby_games.revealed_at IS NULL
+            WHERE gamification.baby_games.revealed_at IS NULL AND gamification.baby_games.ended_at IS NULL
             RETURNING 1
             """)
         guard open.count == 1 else { return false }

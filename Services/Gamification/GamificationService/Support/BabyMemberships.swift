@@ -13,6 +13,21 @@ enum BabyMemberRole: Sendable, Equatable {
 protocol BabyMemberships: Sendable {
     /// `user`'s role on `profile`; nil when they are not a member or there is no such profile.
     func role(of user: UserID, in profile: BabyProfileID) async throws -> BabyMemberRole?
+
+    /// Whether `user` and `other` are members of one active baby profile.
+    func share(_ user: UserID, with other: UserID) async throws -> Bool
+}
+
+extension BabyMemberships {
+    /// Nothing when `user` owns `profile`; a follower is refused (BABY_PROFILE_OWNERS_ONLY), anyone else told
+    /// the profile does not exist: the owners run the games on their profile.
+    func requireOwner(_ user: UserID, of profile: BabyProfileID) async throws {
+        switch try await role(of: user, in: profile) {
+        case nil: throw GamificationError.babyProfileNotFound
+        case .follower: throw GamificationError.babyProfileOwnersOnly
+        case .owner: return
+        }
+    }
 }
 
 /// Family's `GetBabyMembership`, asked with gamification's service token. A member's role is kept 10 s (at
@@ -49,5 +64,16 @@ struct FamilyBabyMemberships: BabyMemberships {
             }
         if let role { cache.remember(role, for: key) }
         return role
+    }
+
+    /// Family's `SharesBabyProfile`, asked each time: a profile's counters are read one profile page at a
+    /// time, not in bursts, and a member who left must stop seeing them at once.
+    func share(_ user: UserID, with other: UserID) async throws -> Bool {
+        try await PeerCall.run("family") {
+            try await client.sharesBabyProfile(
+                .init(userID: user.description, otherUserID: other.description),
+                options: try await credentials.callOptions(timeout: .seconds(5), idempotent: true)
+            ).shared
+        }
     }
 }

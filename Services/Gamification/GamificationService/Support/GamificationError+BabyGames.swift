@@ -15,6 +15,20 @@ extension GamificationError {
     static let votingClosed = refusal(
         .failedPrecondition, "VOTING_CLOSED", "The baby has arrived, so voting is closed; see the results.")
 
+    /// The owners ended the vote before the arrival: the votes stay secret until it.
+    static let votingEnded = refusal(
+        .failedPrecondition, "VOTING_CLOSED",
+        "The parents have ended the vote; the results are revealed when the baby arrives.")
+
+    /// The owners run the games on their profile: ending or resetting the vote, removing suggestions.
+    static let babyProfileOwnersOnly = refusal(
+        .permissionDenied, "BABY_PROFILE_OWNERS_ONLY", "Only the baby's parents can do this.")
+
+    /// The votes are revealed: there is nothing left to end or reset.
+    static let votesAlreadyRevealed = refusal(
+        .failedPrecondition, "VOTES_ALREADY_REVEALED",
+        "The baby has arrived and the votes are revealed; they can no longer be ended or reset.")
+
     /// The results stay secret until the baby's arrival is announced.
     static let votesNotRevealed = refusal(
         .failedPrecondition, "VOTES_NOT_REVEALED",

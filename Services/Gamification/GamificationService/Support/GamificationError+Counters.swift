@@ -1,8 +1,9 @@
 import KindredRPC
 
 extension GamificationError {
-    /// Another user's activity counters: only their owner reads them.
+    /// Another user's activity counters, for someone who shares no baby profile with them.
     static let activityCountersPrivate = refusal(
         .permissionDenied, "ACTIVITY_COUNTERS_PRIVATE",
-        "Only the person they belong to can see these counters.")
+        "Only the person they belong to and the people who share a baby profile with them can see these counters."
+    )
 }

@@ -804,7 +804,7 @@ const ProtobufCMessageDescriptor kindred__family__v1__get_home_response__descrip
   (ProtobufCMessageInit) kindred__family__v1__get_home_response__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor kindred__family__v1__suggestion__field_descriptors[4] =
+static const ProtobufCFieldDescriptor kindred__family__v1__suggestion__field_descriptors[5] =
 {
   {
     "suggestion_key",
@@ -854,9 +854,22 @@ static const ProtobufCFieldDescriptor kindred__family__v1__suggestion__field_des
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "stage",
+    5,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_ENUM,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Family__V1__Suggestion, stage),
+    &kindred__family__v1__baby_stage__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned kindred__family__v1__suggestion__field_indices_by_name[] = {
   3,   /* field[3] = description */
+  4,   /* field[4] = stage */
   0,   /* field[0] = suggestion_key */
   2,   /* field[2] = title */
   1,   /* field[1] = type */
@@ -864,7 +877,7 @@ static const unsigned kindred__family__v1__suggestion__field_indices_by_name[] =
 static const ProtobufCIntRange kindred__family__v1__suggestion__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 4 }
+  { 0, 5 }
 };
 const ProtobufCMessageDescriptor kindred__family__v1__suggestion__descriptor =
 {
@@ -874,14 +887,14 @@ const ProtobufCMessageDescriptor kindred__family__v1__suggestion__descriptor =
   "Kindred__Family__V1__Suggestion",
   "kindred.family.v1",
   sizeof(Kindred__Family__V1__Suggestion),
-  4,
+  5,
   kindred__family__v1__suggestion__field_descriptors,
   kindred__family__v1__suggestion__field_indices_by_name,
   1,  kindred__family__v1__suggestion__number_ranges,
   (ProtobufCMessageInit) kindred__family__v1__suggestion__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor kindred__family__v1__list_suggestions_request__field_descriptors[1] =
+static const ProtobufCFieldDescriptor kindred__family__v1__list_suggestions_request__field_descriptors[3] =
 {
   {
     "profile_id",
@@ -895,14 +908,40 @@ static const ProtobufCFieldDescriptor kindred__family__v1__list_suggestions_requ
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "stage",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_ENUM,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Family__V1__ListSuggestionsRequest, stage),
+    &kindred__family__v1__baby_stage__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "all_stages",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Family__V1__ListSuggestionsRequest, all_stages),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned kindred__family__v1__list_suggestions_request__field_indices_by_name[] = {
+  2,   /* field[2] = all_stages */
   0,   /* field[0] = profile_id */
+  1,   /* field[1] = stage */
 };
 static const ProtobufCIntRange kindred__family__v1__list_suggestions_request__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 1 }
+  { 0, 3 }
 };
 const ProtobufCMessageDescriptor kindred__family__v1__list_suggestions_request__descriptor =
 {
@@ -912,7 +951,7 @@ const ProtobufCMessageDescriptor kindred__family__v1__list_suggestions_request__
   "Kindred__Family__V1__ListSuggestionsRequest",
   "kindred.family.v1",
   sizeof(Kindred__Family__V1__ListSuggestionsRequest),
-  1,
+  3,
   kindred__family__v1__list_suggestions_request__field_descriptors,
   kindred__family__v1__list_suggestions_request__field_indices_by_name,
   1,  kindred__family__v1__list_suggestions_request__number_ranges,

@@ -1512,7 +1512,7 @@ const ProtobufCMessageDescriptor kindred__family__v1__baby_profile__descriptor =
   (ProtobufCMessageInit) kindred__family__v1__baby_profile__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor kindred__family__v1__create_baby_profile_request__field_descriptors[4] =
+static const ProtobufCFieldDescriptor kindred__family__v1__create_baby_profile_request__field_descriptors[5] =
 {
   {
     "request_id",
@@ -1562,17 +1562,30 @@ static const ProtobufCFieldDescriptor kindred__family__v1__create_baby_profile_r
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "relationship",
+    5,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_ENUM,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Family__V1__CreateBabyProfileRequest, relationship),
+    &kindred__family__v1__relationship__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned kindred__family__v1__create_baby_profile_request__field_indices_by_name[] = {
   2,   /* field[2] = expected_birth_date */
   3,   /* field[3] = gender */
   1,   /* field[1] = name */
+  4,   /* field[4] = relationship */
   0,   /* field[0] = request_id */
 };
 static const ProtobufCIntRange kindred__family__v1__create_baby_profile_request__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 4 }
+  { 0, 5 }
 };
 const ProtobufCMessageDescriptor kindred__family__v1__create_baby_profile_request__descriptor =
 {
@@ -1582,7 +1595,7 @@ const ProtobufCMessageDescriptor kindred__family__v1__create_baby_profile_reques
   "Kindred__Family__V1__CreateBabyProfileRequest",
   "kindred.family.v1",
   sizeof(Kindred__Family__V1__CreateBabyProfileRequest),
-  4,
+  5,
   kindred__family__v1__create_baby_profile_request__field_descriptors,
   kindred__family__v1__create_baby_profile_request__field_indices_by_name,
   1,  kindred__family__v1__create_baby_profile_request__number_ranges,
@@ -3006,7 +3019,7 @@ const ProtobufCEnumDescriptor kindred__family__v1__baby_gender__descriptor =
   kindred__family__v1__baby_gender__value_ranges,
   NULL,NULL,NULL,NULL   /* reserved[1234] */
 };
-static const ProtobufCEnumValue kindred__family__v1__relationship__enum_values_by_number[13] =
+static const ProtobufCEnumValue kindred__family__v1__relationship__enum_values_by_number[16] =
 {
   { "RELATIONSHIP_UNSPECIFIED", "KINDRED__FAMILY__V1__RELATIONSHIP__RELATIONSHIP_UNSPECIFIED", 0 },
   { "RELATIONSHIP_GRANDMA", "KINDRED__FAMILY__V1__RELATIONSHIP__RELATIONSHIP_GRANDMA", 1 },
@@ -3021,22 +3034,28 @@ static const ProtobufCEnumValue kindred__family__v1__relationship__enum_values_b
   { "RELATIONSHIP_COUSIN", "KINDRED__FAMILY__V1__RELATIONSHIP__RELATIONSHIP_COUSIN", 10 },
   { "RELATIONSHIP_SIBLING", "KINDRED__FAMILY__V1__RELATIONSHIP__RELATIONSHIP_SIBLING", 11 },
   { "RELATIONSHIP_OTHER", "KINDRED__FAMILY__V1__RELATIONSHIP__RELATIONSHIP_OTHER", 12 },
+  { "RELATIONSHIP_MOTHER", "KINDRED__FAMILY__V1__RELATIONSHIP__RELATIONSHIP_MOTHER", 13 },
+  { "RELATIONSHIP_FATHER", "KINDRED__FAMILY__V1__RELATIONSHIP__RELATIONSHIP_FATHER", 14 },
+  { "RELATIONSHIP_PARENT", "KINDRED__FAMILY__V1__RELATIONSHIP__RELATIONSHIP_PARENT", 15 },
 };
 static const ProtobufCIntRange kindred__family__v1__relationship__value_ranges[] = {
-{0, 0},{0, 13}
+{0, 0},{0, 16}
 };
-static const ProtobufCEnumValueIndex kindred__family__v1__relationship__enum_values_by_name[13] =
+static const ProtobufCEnumValueIndex kindred__family__v1__relationship__enum_values_by_name[16] =
 {
   { "RELATIONSHIP_AUNT", 3 },
   { "RELATIONSHIP_COUSIN", 10 },
   { "RELATIONSHIP_FAMILY_FRIEND", 7 },
+  { "RELATIONSHIP_FATHER", 14 },
   { "RELATIONSHIP_GODFATHER", 6 },
   { "RELATIONSHIP_GODMOTHER", 5 },
   { "RELATIONSHIP_GRANDMA", 1 },
   { "RELATIONSHIP_GRANDPA", 2 },
   { "RELATIONSHIP_GREAT_GRANDMA", 8 },
   { "RELATIONSHIP_GREAT_GRANDPA", 9 },
+  { "RELATIONSHIP_MOTHER", 13 },
   { "RELATIONSHIP_OTHER", 12 },
+  { "RELATIONSHIP_PARENT", 15 },
   { "RELATIONSHIP_SIBLING", 11 },
   { "RELATIONSHIP_UNCLE", 4 },
   { "RELATIONSHIP_UNSPECIFIED", 0 },
@@ -3048,9 +3067,9 @@ const ProtobufCEnumDescriptor kindred__family__v1__relationship__descriptor =
   "Relationship",
   "Kindred__Family__V1__Relationship",
   "kindred.family.v1",
-  13,
+  16,
   kindred__family__v1__relationship__enum_values_by_number,
-  13,
+  16,
   kindred__family__v1__relationship__enum_values_by_name,
   1,
   kindred__family__v1__relationship__value_ranges,

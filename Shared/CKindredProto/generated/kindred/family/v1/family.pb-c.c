@@ -3067,6 +3067,96 @@ void   kindred__family__v1__get_baby_membership_response__free_unpacked
   assert(message->base.descriptor == &kindred__family__v1__get_baby_membership_response__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   kindred__family__v1__shares_baby_profile_request__init
+                     (Kindred__Family__V1__SharesBabyProfileRequest         *message)
+{
+  static const Kindred__Family__V1__SharesBabyProfileRequest init_value = KINDRED__FAMILY__V1__SHARES_BABY_PROFILE_REQUEST__INIT;
+  *message = init_value;
+}
+size_t kindred__family__v1__shares_baby_profile_request__get_packed_size
+                     (const Kindred__Family__V1__SharesBabyProfileRequest *message)
+{
+  assert(message->base.descriptor == &kindred__family__v1__shares_baby_profile_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t kindred__family__v1__shares_baby_profile_request__pack
+                     (const Kindred__Family__V1__SharesBabyProfileRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &kindred__family__v1__shares_baby_profile_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t kindred__family__v1__shares_baby_profile_request__pack_to_buffer
+                     (const Kindred__Family__V1__SharesBabyProfileRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &kindred__family__v1__shares_baby_profile_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Kindred__Family__V1__SharesBabyProfileRequest *
+       kindred__family__v1__shares_baby_profile_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Kindred__Family__V1__SharesBabyProfileRequest *)
+     protobuf_c_message_unpack (&kindred__family__v1__shares_baby_profile_request__descriptor,
+                                allocator, len, data);
+}
+void   kindred__family__v1__shares_baby_profile_request__free_unpacked
+                     (Kindred__Family__V1__SharesBabyProfileRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &kindred__family__v1__shares_baby_profile_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   kindred__family__v1__shares_baby_profile_response__init
+                     (Kindred__Family__V1__SharesBabyProfileResponse         *message)
+{
+  static const Kindred__Family__V1__SharesBabyProfileResponse init_value = KINDRED__FAMILY__V1__SHARES_BABY_PROFILE_RESPONSE__INIT;
+  *message = init_value;
+}
+size_t kindred__family__v1__shares_baby_profile_response__get_packed_size
+                     (const Kindred__Family__V1__SharesBabyProfileResponse *message)
+{
+  assert(message->base.descriptor == &kindred__family__v1__shares_baby_profile_response__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t kindred__family__v1__shares_baby_profile_response__pack
+                     (const Kindred__Family__V1__SharesBabyProfileResponse *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &kindred__family__v1__shares_baby_profile_response__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t kindred__family__v1__shares_baby_profile_response__pack_to_buffer
+                     (const Kindred__Family__V1__SharesBabyProfileResponse *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &kindred__family__v1__shares_baby_profile_response__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Kindred__Family__V1__SharesBabyProfileResponse *
+       kindred__family__v1__shares_baby_profile_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Kindred__Family__V1__SharesBabyProfileResponse *)
+     protobuf_c_message_unpack (&kindred__family__v1__shares_baby_profile_response__descriptor,
+                                allocator, len, data);
+}
+void   kindred__family__v1__shares_baby_profile_response__free_unpacked
+                     (Kindred__Family__V1__SharesBabyProfileResponse *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &kindred__family__v1__shares_baby_profile_response__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 static const ProtobufCFieldDescriptor kindred__family__v1__profile__field_descriptors[8] =
 {
   {
@@ -6677,6 +6767,95 @@ const ProtobufCMessageDescriptor kindred__family__v1__get_baby_membership_respon
   (ProtobufCMessageInit) kindred__family__v1__get_baby_membership_response__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
+static const ProtobufCFieldDescriptor kindred__family__v1__shares_baby_profile_request__field_descriptors[2] =
+{
+  {
+    "user_id",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Family__V1__SharesBabyProfileRequest, user_id),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "other_user_id",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Family__V1__SharesBabyProfileRequest, other_user_id),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned kindred__family__v1__shares_baby_profile_request__field_indices_by_name[] = {
+  1,   /* field[1] = other_user_id */
+  0,   /* field[0] = user_id */
+};
+static const ProtobufCIntRange kindred__family__v1__shares_baby_profile_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor kindred__family__v1__shares_baby_profile_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "kindred.family.v1.SharesBabyProfileRequest",
+  "SharesBabyProfileRequest",
+  "Kindred__Family__V1__SharesBabyProfileRequest",
+  "kindred.family.v1",
+  sizeof(Kindred__Family__V1__SharesBabyProfileRequest),
+  2,
+  kindred__family__v1__shares_baby_profile_request__field_descriptors,
+  kindred__family__v1__shares_baby_profile_request__field_indices_by_name,
+  1,  kindred__family__v1__shares_baby_profile_request__number_ranges,
+  (ProtobufCMessageInit) kindred__family__v1__shares_baby_profile_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor kindred__family__v1__shares_baby_profile_response__field_descriptors[1] =
+{
+  {
+    "shared",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Family__V1__SharesBabyProfileResponse, shared),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned kindred__family__v1__shares_baby_profile_response__field_indices_by_name[] = {
+  0,   /* field[0] = shared */
+};
+static const ProtobufCIntRange kindred__family__v1__shares_baby_profile_response__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor kindred__family__v1__shares_baby_profile_response__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "kindred.family.v1.SharesBabyProfileResponse",
+  "SharesBabyProfileResponse",
+  "Kindred__Family__V1__SharesBabyProfileResponse",
+  "kindred.family.v1",
+  sizeof(Kindred__Family__V1__SharesBabyProfileResponse),
+  1,
+  kindred__family__v1__shares_baby_profile_response__field_descriptors,
+  kindred__family__v1__shares_baby_profile_response__field_indices_by_name,
+  1,  kindred__family__v1__shares_baby_profile_response__number_ranges,
+  (ProtobufCMessageInit) kindred__family__v1__shares_baby_profile_response__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
 static const ProtobufCEnumValue kindred__family__v1__approval_kind__enum_values_by_number[3] =
 {
   { "APPROVAL_KIND_UNSPECIFIED", "KINDRED__FAMILY__V1__APPROVAL_KIND__APPROVAL_KIND_UNSPECIFIED", 0 },
@@ -6739,7 +6918,7 @@ const ProtobufCEnumDescriptor kindred__family__v1__approval_state__descriptor =
   kindred__family__v1__approval_state__value_ranges,
   NULL,NULL,NULL,NULL   /* reserved[1234] */
 };
-static const ProtobufCEnumValue kindred__family__v1__notification_kind__enum_values_by_number[18] =
+static const ProtobufCEnumValue kindred__family__v1__notification_kind__enum_values_by_number[19] =
 {
   { "NOTIFICATION_KIND_UNSPECIFIED", "KINDRED__FAMILY__V1__NOTIFICATION_KIND__NOTIFICATION_KIND_UNSPECIFIED", 0 },
   { "NOTIFICATION_KIND_CAME_OF_AGE", "KINDRED__FAMILY__V1__NOTIFICATION_KIND__NOTIFICATION_KIND_CAME_OF_AGE", 1 },
@@ -6759,11 +6938,12 @@ static const ProtobufCEnumValue kindred__family__v1__notification_kind__enum_val
   { "NOTIFICATION_KIND_BABY_SQUISH", "KINDRED__FAMILY__V1__NOTIFICATION_KIND__NOTIFICATION_KIND_BABY_SQUISH", 15 },
   { "NOTIFICATION_KIND_BABY_ARRIVED", "KINDRED__FAMILY__V1__NOTIFICATION_KIND__NOTIFICATION_KIND_BABY_ARRIVED", 16 },
   { "NOTIFICATION_KIND_BABY_NAME_LIKED", "KINDRED__FAMILY__V1__NOTIFICATION_KIND__NOTIFICATION_KIND_BABY_NAME_LIKED", 17 },
+  { "NOTIFICATION_KIND_BABY_NAME_SUGGESTED", "KINDRED__FAMILY__V1__NOTIFICATION_KIND__NOTIFICATION_KIND_BABY_NAME_SUGGESTED", 18 },
 };
 static const ProtobufCIntRange kindred__family__v1__notification_kind__value_ranges[] = {
-{0, 0},{0, 18}
+{0, 0},{0, 19}
 };
-static const ProtobufCEnumValueIndex kindred__family__v1__notification_kind__enum_values_by_name[18] =
+static const ProtobufCEnumValueIndex kindred__family__v1__notification_kind__enum_values_by_name[19] =
 {
   { "NOTIFICATION_KIND_APPROVAL_DECIDED", 6 },
   { "NOTIFICATION_KIND_APPROVAL_REQUESTED", 5 },
@@ -6772,6 +6952,7 @@ static const ProtobufCEnumValueIndex kindred__family__v1__notification_kind__enu
   { "NOTIFICATION_KIND_BABY_COMMENT", 10 },
   { "NOTIFICATION_KIND_BABY_MEMBER_JOINED", 8 },
   { "NOTIFICATION_KIND_BABY_NAME_LIKED", 17 },
+  { "NOTIFICATION_KIND_BABY_NAME_SUGGESTED", 18 },
   { "NOTIFICATION_KIND_BABY_PHOTO", 14 },
   { "NOTIFICATION_KIND_BABY_PURCHASE", 11 },
   { "NOTIFICATION_KIND_BABY_REGISTRY_ITEM", 13 },
@@ -6791,9 +6972,9 @@ const ProtobufCEnumDescriptor kindred__family__v1__notification_kind__descriptor
   "NotificationKind",
   "Kindred__Family__V1__NotificationKind",
   "kindred.family.v1",
-  18,
+  19,
   kindred__family__v1__notification_kind__enum_values_by_number,
-  18,
+  19,
   kindred__family__v1__notification_kind__enum_values_by_name,
   1,
   kindred__family__v1__notification_kind__value_ranges,
@@ -6829,7 +7010,7 @@ const ProtobufCEnumDescriptor kindred__family__v1__push_platform__descriptor =
   kindred__family__v1__push_platform__value_ranges,
   NULL,NULL,NULL,NULL   /* reserved[1234] */
 };
-static const ProtobufCMethodDescriptor kindred__family__v1__family_service__method_descriptors[74] =
+static const ProtobufCMethodDescriptor kindred__family__v1__family_service__method_descriptors[75] =
 {
   { "GetProfile", &kindred__family__v1__get_profile_request__descriptor, &kindred__family__v1__get_profile_response__descriptor },
   { "UpdateProfile", &kindred__family__v1__update_profile_request__descriptor, &kindred__family__v1__update_profile_response__descriptor },
@@ -6905,6 +7086,7 @@ static const ProtobufCMethodDescriptor kindred__family__v1__family_service__meth
   { "UnsquishArrival", &kindred__family__v1__unsquish_arrival_request__descriptor, &kindred__family__v1__unsquish_arrival_response__descriptor },
   { "GetArrivalShare", &kindred__family__v1__get_arrival_share_request__descriptor, &kindred__family__v1__get_arrival_share_response__descriptor },
   { "GetBabyMembership", &kindred__family__v1__get_baby_membership_request__descriptor, &kindred__family__v1__get_baby_membership_response__descriptor },
+  { "SharesBabyProfile", &kindred__family__v1__shares_baby_profile_request__descriptor, &kindred__family__v1__shares_baby_profile_response__descriptor },
 };
 const unsigned kindred__family__v1__family_service__method_indices_by_name[] = {
   36,        /* AcceptBabyProfileInvitation */
@@ -6962,6 +7144,7 @@ const unsigned kindred__family__v1__family_service__method_indices_by_name[] = {
   35,        /* RevokeBabyProfileInvitation */
   6,        /* SetGuardianPin */
   45,        /* SetRsvp */
+  74,        /* SharesBabyProfile */
   70,        /* SquishArrival */
   65,        /* SquishPhoto */
   55,        /* UndoRegistryPurchase */
@@ -6989,7 +7172,7 @@ const ProtobufCServiceDescriptor kindred__family__v1__family_service__descriptor
   "FamilyService",
   "Kindred__Family__V1__FamilyService",
   "kindred.family.v1",
-  74,
+  75,
   kindred__family__v1__family_service__method_descriptors,
   kindred__family__v1__family_service__method_indices_by_name
 };
@@ -7584,6 +7767,14 @@ void kindred__family__v1__family_service__get_baby_membership(ProtobufCService *
 {
   assert(service->descriptor == &kindred__family__v1__family_service__descriptor);
   service->invoke(service, 73, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void kindred__family__v1__family_service__shares_baby_profile(ProtobufCService *service,
+                                                              const Kindred__Family__V1__SharesBabyProfileRequest *input,
+                                                              Kindred__Family__V1__SharesBabyProfileResponse_Closure closure,
+                                                              void *closure_data)
+{
+  assert(service->descriptor == &kindred__family__v1__family_service__descriptor);
+  service->invoke(service, 74, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void kindred__family__v1__family_service__init (Kindred__Family__V1__FamilyService_Service *service,
                                                 Kindred__Family__V1__FamilyService_ServiceDestroy destroy)

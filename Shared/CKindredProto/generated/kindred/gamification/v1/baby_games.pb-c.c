@@ -772,6 +772,321 @@ void   kindred__gamification__v1__like_baby_name_suggestion_response__free_unpac
   assert(message->base.descriptor == &kindred__gamification__v1__like_baby_name_suggestion_response__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   kindred__gamification__v1__delete_baby_name_suggestion_request__init
+                     (Kindred__Gamification__V1__DeleteBabyNameSuggestionRequest         *message)
+{
+  static const Kindred__Gamification__V1__DeleteBabyNameSuggestionRequest init_value = KINDRED__GAMIFICATION__V1__DELETE_BABY_NAME_SUGGESTION_REQUEST__INIT;
+  *message = init_value;
+}
+size_t kindred__gamification__v1__delete_baby_name_suggestion_request__get_packed_size
+                     (const Kindred__Gamification__V1__DeleteBabyNameSuggestionRequest *message)
+{
+  assert(message->base.descriptor == &kindred__gamification__v1__delete_baby_name_suggestion_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t kindred__gamification__v1__delete_baby_name_suggestion_request__pack
+                     (const Kindred__Gamification__V1__DeleteBabyNameSuggestionRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &kindred__gamification__v1__delete_baby_name_suggestion_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t kindred__gamification__v1__delete_baby_name_suggestion_request__pack_to_buffer
+                     (const Kindred__Gamification__V1__DeleteBabyNameSuggestionRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &kindred__gamification__v1__delete_baby_name_suggestion_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Kindred__Gamification__V1__DeleteBabyNameSuggestionRequest *
+       kindred__gamification__v1__delete_baby_name_suggestion_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Kindred__Gamification__V1__DeleteBabyNameSuggestionRequest *)
+     protobuf_c_message_unpack (&kindred__gamification__v1__delete_baby_name_suggestion_request__descriptor,
+                                allocator, len, data);
+}
+void   kindred__gamification__v1__delete_baby_name_suggestion_request__free_unpacked
+                     (Kindred__Gamification__V1__DeleteBabyNameSuggestionRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &kindred__gamification__v1__delete_baby_name_suggestion_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   kindred__gamification__v1__delete_baby_name_suggestion_response__init
+                     (Kindred__Gamification__V1__DeleteBabyNameSuggestionResponse         *message)
+{
+  static const Kindred__Gamification__V1__DeleteBabyNameSuggestionResponse init_value = KINDRED__GAMIFICATION__V1__DELETE_BABY_NAME_SUGGESTION_RESPONSE__INIT;
+  *message = init_value;
+}
+size_t kindred__gamification__v1__delete_baby_name_suggestion_response__get_packed_size
+                     (const Kindred__Gamification__V1__DeleteBabyNameSuggestionResponse *message)
+{
+  assert(message->base.descriptor == &kindred__gamification__v1__delete_baby_name_suggestion_response__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t kindred__gamification__v1__delete_baby_name_suggestion_response__pack
+                     (const Kindred__Gamification__V1__DeleteBabyNameSuggestionResponse *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &kindred__gamification__v1__delete_baby_name_suggestion_response__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t kindred__gamification__v1__delete_baby_name_suggestion_response__pack_to_buffer
+                     (const Kindred__Gamification__V1__DeleteBabyNameSuggestionResponse *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &kindred__gamification__v1__delete_baby_name_suggestion_response__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Kindred__Gamification__V1__DeleteBabyNameSuggestionResponse *
+       kindred__gamification__v1__delete_baby_name_suggestion_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Kindred__Gamification__V1__DeleteBabyNameSuggestionResponse *)
+     protobuf_c_message_unpack (&kindred__gamification__v1__delete_baby_name_suggestion_response__descriptor,
+                                allocator, len, data);
+}
+void   kindred__gamification__v1__delete_baby_name_suggestion_response__free_unpacked
+                     (Kindred__Gamification__V1__DeleteBabyNameSuggestionResponse *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &kindred__gamification__v1__delete_baby_name_suggestion_response__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   kindred__gamification__v1__end_baby_vote_request__init
+                     (Kindred__Gamification__V1__EndBabyVoteRequest         *message)
+{
+  static const Kindred__Gamification__V1__EndBabyVoteRequest init_value = KINDRED__GAMIFICATION__V1__END_BABY_VOTE_REQUEST__INIT;
+  *message = init_value;
+}
+size_t kindred__gamification__v1__end_baby_vote_request__get_packed_size
+                     (const Kindred__Gamification__V1__EndBabyVoteRequest *message)
+{
+  assert(message->base.descriptor == &kindred__gamification__v1__end_baby_vote_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t kindred__gamification__v1__end_baby_vote_request__pack
+                     (const Kindred__Gamification__V1__EndBabyVoteRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &kindred__gamification__v1__end_baby_vote_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t kindred__gamification__v1__end_baby_vote_request__pack_to_buffer
+                     (const Kindred__Gamification__V1__EndBabyVoteRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &kindred__gamification__v1__end_baby_vote_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Kindred__Gamification__V1__EndBabyVoteRequest *
+       kindred__gamification__v1__end_baby_vote_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Kindred__Gamification__V1__EndBabyVoteRequest *)
+     protobuf_c_message_unpack (&kindred__gamification__v1__end_baby_vote_request__descriptor,
+                                allocator, len, data);
+}
+void   kindred__gamification__v1__end_baby_vote_request__free_unpacked
+                     (Kindred__Gamification__V1__EndBabyVoteRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &kindred__gamification__v1__end_baby_vote_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   kindred__gamification__v1__end_baby_vote_response__init
+                     (Kindred__Gamification__V1__EndBabyVoteResponse         *message)
+{
+  static const Kindred__Gamification__V1__EndBabyVoteResponse init_value = KINDRED__GAMIFICATION__V1__END_BABY_VOTE_RESPONSE__INIT;
+  *message = init_value;
+}
+size_t kindred__gamification__v1__end_baby_vote_response__get_packed_size
+                     (const Kindred__Gamification__V1__EndBabyVoteResponse *message)
+{
+  assert(message->base.descriptor == &kindred__gamification__v1__end_baby_vote_response__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t kindred__gamification__v1__end_baby_vote_response__pack
+                     (const Kindred__Gamification__V1__EndBabyVoteResponse *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &kindred__gamification__v1__end_baby_vote_response__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t kindred__gamification__v1__end_baby_vote_response__pack_to_buffer
+                     (const Kindred__Gamification__V1__EndBabyVoteResponse *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &kindred__gamification__v1__end_baby_vote_response__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Kindred__Gamification__V1__EndBabyVoteResponse *
+       kindred__gamification__v1__end_baby_vote_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Kindred__Gamification__V1__EndBabyVoteResponse *)
+     protobuf_c_message_unpack (&kindred__gamification__v1__end_baby_vote_response__descriptor,
+                                allocator, len, data);
+}
+void   kindred__gamification__v1__end_baby_vote_response__free_unpacked
+                     (Kindred__Gamification__V1__EndBabyVoteResponse *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &kindred__gamification__v1__end_baby_vote_response__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   kindred__gamification__v1__reset_baby_vote_request__init
+                     (Kindred__Gamification__V1__ResetBabyVoteRequest         *message)
+{
+  static const Kindred__Gamification__V1__ResetBabyVoteRequest init_value = KINDRED__GAMIFICATION__V1__RESET_BABY_VOTE_REQUEST__INIT;
+  *message = init_value;
+}
+size_t kindred__gamification__v1__reset_baby_vote_request__get_packed_size
+                     (const Kindred__Gamification__V1__ResetBabyVoteRequest *message)
+{
+  assert(message->base.descriptor == &kindred__gamification__v1__reset_baby_vote_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t kindred__gamification__v1__reset_baby_vote_request__pack
+                     (const Kindred__Gamification__V1__ResetBabyVoteRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &kindred__gamification__v1__reset_baby_vote_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t kindred__gamification__v1__reset_baby_vote_request__pack_to_buffer
+                     (const Kindred__Gamification__V1__ResetBabyVoteRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &kindred__gamification__v1__reset_baby_vote_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Kindred__Gamification__V1__ResetBabyVoteRequest *
+       kindred__gamification__v1__reset_baby_vote_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Kindred__Gamification__V1__ResetBabyVoteRequest *)
+     protobuf_c_message_unpack (&kindred__gamification__v1__reset_baby_vote_request__descriptor,
+                                allocator, len, data);
+}
+void   kindred__gamification__v1__reset_baby_vote_request__free_unpacked
+                     (Kindred__Gamification__V1__ResetBabyVoteRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &kindred__gamification__v1__reset_baby_vote_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   kindred__gamification__v1__reset_baby_vote_response__init
+                     (Kindred__Gamification__V1__ResetBabyVoteResponse         *message)
+{
+  static const Kindred__Gamification__V1__ResetBabyVoteResponse init_value = KINDRED__GAMIFICATION__V1__RESET_BABY_VOTE_RESPONSE__INIT;
+  *message = init_value;
+}
+size_t kindred__gamification__v1__reset_baby_vote_response__get_packed_size
+                     (const Kindred__Gamification__V1__ResetBabyVoteResponse *message)
+{
+  assert(message->base.descriptor == &kindred__gamification__v1__reset_baby_vote_response__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t kindred__gamification__v1__reset_baby_vote_response__pack
+                     (const Kindred__Gamification__V1__ResetBabyVoteResponse *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &kindred__gamification__v1__reset_baby_vote_response__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t kindred__gamification__v1__reset_baby_vote_response__pack_to_buffer
+                     (const Kindred__Gamification__V1__ResetBabyVoteResponse *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &kindred__gamification__v1__reset_baby_vote_response__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Kindred__Gamification__V1__ResetBabyVoteResponse *
+       kindred__gamification__v1__reset_baby_vote_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Kindred__Gamification__V1__ResetBabyVoteResponse *)
+     protobuf_c_message_unpack (&kindred__gamification__v1__reset_baby_vote_response__descriptor,
+                                allocator, len, data);
+}
+void   kindred__gamification__v1__reset_baby_vote_response__free_unpacked
+                     (Kindred__Gamification__V1__ResetBabyVoteResponse *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &kindred__gamification__v1__reset_baby_vote_response__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   kindred__gamification__v1__baby_name_suggested__init
+                     (Kindred__Gamification__V1__BabyNameSuggested         *message)
+{
+  static const Kindred__Gamification__V1__BabyNameSuggested init_value = KINDRED__GAMIFICATION__V1__BABY_NAME_SUGGESTED__INIT;
+  *message = init_value;
+}
+size_t kindred__gamification__v1__baby_name_suggested__get_packed_size
+                     (const Kindred__Gamification__V1__BabyNameSuggested *message)
+{
+  assert(message->base.descriptor == &kindred__gamification__v1__baby_name_suggested__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t kindred__gamification__v1__baby_name_suggested__pack
+                     (const Kindred__Gamification__V1__BabyNameSuggested *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &kindred__gamification__v1__baby_name_suggested__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t kindred__gamification__v1__baby_name_suggested__pack_to_buffer
+                     (const Kindred__Gamification__V1__BabyNameSuggested *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &kindred__gamification__v1__baby_name_suggested__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Kindred__Gamification__V1__BabyNameSuggested *
+       kindred__gamification__v1__baby_name_suggested__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Kindred__Gamification__V1__BabyNameSuggested *)
+     protobuf_c_message_unpack (&kindred__gamification__v1__baby_name_suggested__descriptor,
+                                allocator, len, data);
+}
+void   kindred__gamification__v1__baby_name_suggested__free_unpacked
+                     (Kindred__Gamification__V1__BabyNameSuggested *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &kindred__gamification__v1__baby_name_suggested__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 void   kindred__gamification__v1__baby_name_liked__init
                      (Kindred__Gamification__V1__BabyNameLiked         *message)
 {
@@ -1792,6 +2107,277 @@ const ProtobufCMessageDescriptor kindred__gamification__v1__like_baby_name_sugge
   kindred__gamification__v1__like_baby_name_suggestion_response__field_indices_by_name,
   1,  kindred__gamification__v1__like_baby_name_suggestion_response__number_ranges,
   (ProtobufCMessageInit) kindred__gamification__v1__like_baby_name_suggestion_response__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor kindred__gamification__v1__delete_baby_name_suggestion_request__field_descriptors[2] =
+{
+  {
+    "profile_id",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Gamification__V1__DeleteBabyNameSuggestionRequest, profile_id),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "suggestion_id",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Gamification__V1__DeleteBabyNameSuggestionRequest, suggestion_id),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned kindred__gamification__v1__delete_baby_name_suggestion_request__field_indices_by_name[] = {
+  0,   /* field[0] = profile_id */
+  1,   /* field[1] = suggestion_id */
+};
+static const ProtobufCIntRange kindred__gamification__v1__delete_baby_name_suggestion_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor kindred__gamification__v1__delete_baby_name_suggestion_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "kindred.gamification.v1.DeleteBabyNameSuggestionRequest",
+  "DeleteBabyNameSuggestionRequest",
+  "Kindred__Gamification__V1__DeleteBabyNameSuggestionRequest",
+  "kindred.gamification.v1",
+  sizeof(Kindred__Gamification__V1__DeleteBabyNameSuggestionRequest),
+  2,
+  kindred__gamification__v1__delete_baby_name_suggestion_request__field_descriptors,
+  kindred__gamification__v1__delete_baby_name_suggestion_request__field_indices_by_name,
+  1,  kindred__gamification__v1__delete_baby_name_suggestion_request__number_ranges,
+  (ProtobufCMessageInit) kindred__gamification__v1__delete_baby_name_suggestion_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+#define kindred__gamification__v1__delete_baby_name_suggestion_response__field_descriptors NULL
+#define kindred__gamification__v1__delete_baby_name_suggestion_response__field_indices_by_name NULL
+#define kindred__gamification__v1__delete_baby_name_suggestion_response__number_ranges NULL
+const ProtobufCMessageDescriptor kindred__gamification__v1__delete_baby_name_suggestion_response__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "kindred.gamification.v1.DeleteBabyNameSuggestionResponse",
+  "DeleteBabyNameSuggestionResponse",
+  "Kindred__Gamification__V1__DeleteBabyNameSuggestionResponse",
+  "kindred.gamification.v1",
+  sizeof(Kindred__Gamification__V1__DeleteBabyNameSuggestionResponse),
+  0,
+  kindred__gamification__v1__delete_baby_name_suggestion_response__field_descriptors,
+  kindred__gamification__v1__delete_baby_name_suggestion_response__field_indices_by_name,
+  0,  kindred__gamification__v1__delete_baby_name_suggestion_response__number_ranges,
+  (ProtobufCMessageInit) kindred__gamification__v1__delete_baby_name_suggestion_response__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor kindred__gamification__v1__end_baby_vote_request__field_descriptors[1] =
+{
+  {
+    "profile_id",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Gamification__V1__EndBabyVoteRequest, profile_id),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned kindred__gamification__v1__end_baby_vote_request__field_indices_by_name[] = {
+  0,   /* field[0] = profile_id */
+};
+static const ProtobufCIntRange kindred__gamification__v1__end_baby_vote_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor kindred__gamification__v1__end_baby_vote_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "kindred.gamification.v1.EndBabyVoteRequest",
+  "EndBabyVoteRequest",
+  "Kindred__Gamification__V1__EndBabyVoteRequest",
+  "kindred.gamification.v1",
+  sizeof(Kindred__Gamification__V1__EndBabyVoteRequest),
+  1,
+  kindred__gamification__v1__end_baby_vote_request__field_descriptors,
+  kindred__gamification__v1__end_baby_vote_request__field_indices_by_name,
+  1,  kindred__gamification__v1__end_baby_vote_request__number_ranges,
+  (ProtobufCMessageInit) kindred__gamification__v1__end_baby_vote_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+#define kindred__gamification__v1__end_baby_vote_response__field_descriptors NULL
+#define kindred__gamification__v1__end_baby_vote_response__field_indices_by_name NULL
+#define kindred__gamification__v1__end_baby_vote_response__number_ranges NULL
+const ProtobufCMessageDescriptor kindred__gamification__v1__end_baby_vote_response__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "kindred.gamification.v1.EndBabyVoteResponse",
+  "EndBabyVoteResponse",
+  "Kindred__Gamification__V1__EndBabyVoteResponse",
+  "kindred.gamification.v1",
+  sizeof(Kindred__Gamification__V1__EndBabyVoteResponse),
+  0,
+  kindred__gamification__v1__end_baby_vote_response__field_descriptors,
+  kindred__gamification__v1__end_baby_vote_response__field_indices_by_name,
+  0,  kindred__gamification__v1__end_baby_vote_response__number_ranges,
+  (ProtobufCMessageInit) kindred__gamification__v1__end_baby_vote_response__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor kindred__gamification__v1__reset_baby_vote_request__field_descriptors[1] =
+{
+  {
+    "profile_id",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Gamification__V1__ResetBabyVoteRequest, profile_id),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned kindred__gamification__v1__reset_baby_vote_request__field_indices_by_name[] = {
+  0,   /* field[0] = profile_id */
+};
+static const ProtobufCIntRange kindred__gamification__v1__reset_baby_vote_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor kindred__gamification__v1__reset_baby_vote_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "kindred.gamification.v1.ResetBabyVoteRequest",
+  "ResetBabyVoteRequest",
+  "Kindred__Gamification__V1__ResetBabyVoteRequest",
+  "kindred.gamification.v1",
+  sizeof(Kindred__Gamification__V1__ResetBabyVoteRequest),
+  1,
+  kindred__gamification__v1__reset_baby_vote_request__field_descriptors,
+  kindred__gamification__v1__reset_baby_vote_request__field_indices_by_name,
+  1,  kindred__gamification__v1__reset_baby_vote_request__number_ranges,
+  (ProtobufCMessageInit) kindred__gamification__v1__reset_baby_vote_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+#define kindred__gamification__v1__reset_baby_vote_response__field_descriptors NULL
+#define kindred__gamification__v1__reset_baby_vote_response__field_indices_by_name NULL
+#define kindred__gamification__v1__reset_baby_vote_response__number_ranges NULL
+const ProtobufCMessageDescriptor kindred__gamification__v1__reset_baby_vote_response__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "kindred.gamification.v1.ResetBabyVoteResponse",
+  "ResetBabyVoteResponse",
+  "Kindred__Gamification__V1__ResetBabyVoteResponse",
+  "kindred.gamification.v1",
+  sizeof(Kindred__Gamification__V1__ResetBabyVoteResponse),
+  0,
+  kindred__gamification__v1__reset_baby_vote_response__field_descriptors,
+  kindred__gamification__v1__reset_baby_vote_response__field_indices_by_name,
+  0,  kindred__gamification__v1__reset_baby_vote_response__number_ranges,
+  (ProtobufCMessageInit) kindred__gamification__v1__reset_baby_vote_response__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor kindred__gamification__v1__baby_name_suggested__field_descriptors[5] =
+{
+  {
+    "profile_id",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Gamification__V1__BabyNameSuggested, profile_id),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "suggestion_id",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Gamification__V1__BabyNameSuggested, suggestion_id),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "name",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Gamification__V1__BabyNameSuggested, name),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "gender",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_ENUM,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Gamification__V1__BabyNameSuggested, gender),
+    &kindred__gamification__v1__baby_vote_gender__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "suggested_by_user_id",
+    5,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Gamification__V1__BabyNameSuggested, suggested_by_user_id),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned kindred__gamification__v1__baby_name_suggested__field_indices_by_name[] = {
+  3,   /* field[3] = gender */
+  2,   /* field[2] = name */
+  0,   /* field[0] = profile_id */
+  4,   /* field[4] = suggested_by_user_id */
+  1,   /* field[1] = suggestion_id */
+};
+static const ProtobufCIntRange kindred__gamification__v1__baby_name_suggested__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 5 }
+};
+const ProtobufCMessageDescriptor kindred__gamification__v1__baby_name_suggested__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "kindred.gamification.v1.BabyNameSuggested",
+  "BabyNameSuggested",
+  "Kindred__Gamification__V1__BabyNameSuggested",
+  "kindred.gamification.v1",
+  sizeof(Kindred__Gamification__V1__BabyNameSuggested),
+  5,
+  kindred__gamification__v1__baby_name_suggested__field_descriptors,
+  kindred__gamification__v1__baby_name_suggested__field_indices_by_name,
+  1,  kindred__gamification__v1__baby_name_suggested__number_ranges,
+  (ProtobufCMessageInit) kindred__gamification__v1__baby_name_suggested__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
 static const ProtobufCFieldDescriptor kindred__gamification__v1__baby_name_liked__field_descriptors[6] =

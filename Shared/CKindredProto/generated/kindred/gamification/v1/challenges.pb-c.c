@@ -3966,7 +3966,7 @@ const ProtobufCMessageDescriptor kindred__gamification__v1__watch_events_request
   (ProtobufCMessageInit) kindred__gamification__v1__watch_events_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor kindred__gamification__v1__event__field_descriptors[8] =
+static const ProtobufCFieldDescriptor kindred__gamification__v1__event__field_descriptors[9] =
 {
   {
     "cursor",
@@ -4064,9 +4064,22 @@ static const ProtobufCFieldDescriptor kindred__gamification__v1__event__field_de
     0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "baby_name_suggested",
+    21,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Kindred__Gamification__V1__Event, payload_case),
+    offsetof(Kindred__Gamification__V1__Event, baby_name_suggested),
+    &kindred__gamification__v1__baby_name_suggested__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned kindred__gamification__v1__event__field_indices_by_name[] = {
   7,   /* field[7] = baby_name_liked */
+  8,   /* field[8] = baby_name_suggested */
   5,   /* field[5] = badge_earned */
   6,   /* field[6] = challenge_finished */
   4,   /* field[4] = coins_changed */
@@ -4080,7 +4093,7 @@ static const ProtobufCIntRange kindred__gamification__v1__event__number_ranges[3
   { 1, 0 },
   { 10, 4 },
   { 20, 7 },
-  { 0, 8 }
+  { 0, 9 }
 };
 const ProtobufCMessageDescriptor kindred__gamification__v1__event__descriptor =
 {
@@ -4090,7 +4103,7 @@ const ProtobufCMessageDescriptor kindred__gamification__v1__event__descriptor =
   "Kindred__Gamification__V1__Event",
   "kindred.gamification.v1",
   sizeof(Kindred__Gamification__V1__Event),
-  8,
+  9,
   kindred__gamification__v1__event__field_descriptors,
   kindred__gamification__v1__event__field_indices_by_name,
   3,  kindred__gamification__v1__event__number_ranges,

@@ -7,7 +7,7 @@
 #endif
 
 #include "kindred/gamification/v1/gamification.pb-c.h"
-static const ProtobufCMethodDescriptor kindred__gamification__v1__gamification_service__method_descriptors[36] =
+static const ProtobufCMethodDescriptor kindred__gamification__v1__gamification_service__method_descriptors[39] =
 {
   { "UploadUsage", &kindred__gamification__v1__upload_usage_request__descriptor, &kindred__gamification__v1__upload_usage_response__descriptor },
   { "GetUsageSettings", &kindred__gamification__v1__get_usage_settings_request__descriptor, &kindred__gamification__v1__get_usage_settings_response__descriptor },
@@ -39,6 +39,9 @@ static const ProtobufCMethodDescriptor kindred__gamification__v1__gamification_s
   { "SuggestBabyName", &kindred__gamification__v1__suggest_baby_name_request__descriptor, &kindred__gamification__v1__suggest_baby_name_response__descriptor },
   { "ListBabyNameSuggestions", &kindred__gamification__v1__list_baby_name_suggestions_request__descriptor, &kindred__gamification__v1__list_baby_name_suggestions_response__descriptor },
   { "LikeBabyNameSuggestion", &kindred__gamification__v1__like_baby_name_suggestion_request__descriptor, &kindred__gamification__v1__like_baby_name_suggestion_response__descriptor },
+  { "DeleteBabyNameSuggestion", &kindred__gamification__v1__delete_baby_name_suggestion_request__descriptor, &kindred__gamification__v1__delete_baby_name_suggestion_response__descriptor },
+  { "EndBabyVote", &kindred__gamification__v1__end_baby_vote_request__descriptor, &kindred__gamification__v1__end_baby_vote_response__descriptor },
+  { "ResetBabyVote", &kindred__gamification__v1__reset_baby_vote_request__descriptor, &kindred__gamification__v1__reset_baby_vote_response__descriptor },
   { "GetActivityCounters", &kindred__gamification__v1__get_activity_counters_request__descriptor, &kindred__gamification__v1__get_activity_counters_response__descriptor },
   { "SetRewardSetup", &kindred__gamification__v1__set_reward_setup_request__descriptor, &kindred__gamification__v1__set_reward_setup_response__descriptor },
   { "GetRewardSetup", &kindred__gamification__v1__get_reward_setup_request__descriptor, &kindred__gamification__v1__get_reward_setup_response__descriptor },
@@ -50,17 +53,19 @@ const unsigned kindred__gamification__v1__gamification_service__method_indices_b
   25,        /* CastBabyVote */
   8,        /* CreateChallenge */
   14,        /* CreatePopularChallenge */
+  30,        /* DeleteBabyNameSuggestion */
+  31,        /* EndBabyVote */
   12,        /* ForfeitChallenge */
   13,        /* GetActiveRestrictions */
-  30,        /* GetActivityCounters */
+  33,        /* GetActivityCounters */
   26,        /* GetBabyVoteResults */
   17,        /* GetChallengeLeaderboard */
-  35,        /* GetChildDashboard */
+  38,        /* GetChildDashboard */
   19,        /* GetCoinBalance */
   5,        /* GetFriendLeaderboard */
   21,        /* GetGlobalRanking */
   24,        /* GetMyStanding */
-  32,        /* GetRewardSetup */
+  35,        /* GetRewardSetup */
   1,        /* GetUsageSettings */
   3,        /* GetUsageSummary */
   9,        /* InviteToChallenge */
@@ -72,13 +77,14 @@ const unsigned kindred__gamification__v1__gamification_service__method_indices_b
   6,        /* ListPopularApps */
   15,        /* ListPopularChallenges */
   4,        /* ListUsageSessions */
-  34,        /* LockRewardApp */
+  37,        /* LockRewardApp */
+  32,        /* ResetBabyVote */
   10,        /* RespondToChallengeInvitation */
   7,        /* SetPopularApps */
-  31,        /* SetRewardSetup */
+  34,        /* SetRewardSetup */
   2,        /* SetUsageSettings */
   27,        /* SuggestBabyName */
-  33,        /* UnlockRewardApp */
+  36,        /* UnlockRewardApp */
   0,        /* UploadUsage */
   18,        /* WatchChallengeLeaderboard */
   23,        /* WatchEvents */
@@ -91,7 +97,7 @@ const ProtobufCServiceDescriptor kindred__gamification__v1__gamification_service
   "GamificationService",
   "Kindred__Gamification__V1__GamificationService",
   "kindred.gamification.v1",
-  36,
+  39,
   kindred__gamification__v1__gamification_service__method_descriptors,
   kindred__gamification__v1__gamification_service__method_indices_by_name
 };
@@ -335,13 +341,37 @@ void kindred__gamification__v1__gamification_service__like_baby_name_suggestion(
   assert(service->descriptor == &kindred__gamification__v1__gamification_service__descriptor);
   service->invoke(service, 29, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
+void kindred__gamification__v1__gamification_service__delete_baby_name_suggestion(ProtobufCService *service,
+                                                                                  const Kindred__Gamification__V1__DeleteBabyNameSuggestionRequest *input,
+                                                                                  Kindred__Gamification__V1__DeleteBabyNameSuggestionResponse_Closure closure,
+                                                                                  void *closure_data)
+{
+  assert(service->descriptor == &kindred__gamification__v1__gamification_service__descriptor);
+  service->invoke(service, 30, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void kindred__gamification__v1__gamification_service__end_baby_vote(ProtobufCService *service,
+                                                                    const Kindred__Gamification__V1__EndBabyVoteRequest *input,
+                                                                    Kindred__Gamification__V1__EndBabyVoteResponse_Closure closure,
+                                                                    void *closure_data)
+{
+  assert(service->descriptor == &kindred__gamification__v1__gamification_service__descriptor);
+  service->invoke(service, 31, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void kindred__gamification__v1__gamification_service__reset_baby_vote(ProtobufCService *service,
+                                                                      const Kindred__Gamification__V1__ResetBabyVoteRequest *input,
+                                                                      Kindred__Gamification__V1__ResetBabyVoteResponse_Closure closure,
+                                                                      void *closure_data)
+{
+  assert(service->descriptor == &kindred__gamification__v1__gamification_service__descriptor);
+  service->invoke(service, 32, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
 void kindred__gamification__v1__gamification_service__get_activity_counters(ProtobufCService *service,
                                                                             const Kindred__Gamification__V1__GetActivityCountersRequest *input,
                                                                             Kindred__Gamification__V1__GetActivityCountersResponse_Closure closure,
                                                                             void *closure_data)
 {
   assert(service->descriptor == &kindred__gamification__v1__gamification_service__descriptor);
-  service->invoke(service, 30, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 33, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void kindred__gamification__v1__gamification_service__set_reward_setup(ProtobufCService *service,
                                                                        const Kindred__Gamification__V1__SetRewardSetupRequest *input,
@@ -349,7 +379,7 @@ void kindred__gamification__v1__gamification_service__set_reward_setup(ProtobufC
                                                                        void *closure_data)
 {
   assert(service->descriptor == &kindred__gamification__v1__gamification_service__descriptor);
-  service->invoke(service, 31, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 34, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void kindred__gamification__v1__gamification_service__get_reward_setup(ProtobufCService *service,
                                                                        const Kindred__Gamification__V1__GetRewardSetupRequest *input,
@@ -357,7 +387,7 @@ void kindred__gamification__v1__gamification_service__get_reward_setup(ProtobufC
                                                                        void *closure_data)
 {
   assert(service->descriptor == &kindred__gamification__v1__gamification_service__descriptor);
-  service->invoke(service, 32, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 35, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void kindred__gamification__v1__gamification_service__unlock_reward_app(ProtobufCService *service,
                                                                         const Kindred__Gamification__V1__UnlockRewardAppRequest *input,
@@ -365,7 +395,7 @@ void kindred__gamification__v1__gamification_service__unlock_reward_app(Protobuf
                                                                         void *closure_data)
 {
   assert(service->descriptor == &kindred__gamification__v1__gamification_service__descriptor);
-  service->invoke(service, 33, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 36, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void kindred__gamification__v1__gamification_service__lock_reward_app(ProtobufCService *service,
                                                                       const Kindred__Gamification__V1__LockRewardAppRequest *input,
@@ -373,7 +403,7 @@ void kindred__gamification__v1__gamification_service__lock_reward_app(ProtobufCS
                                                                       void *closure_data)
 {
   assert(service->descriptor == &kindred__gamification__v1__gamification_service__descriptor);
-  service->invoke(service, 34, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 37, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void kindred__gamification__v1__gamification_service__get_child_dashboard(ProtobufCService *service,
                                                                           const Kindred__Gamification__V1__GetChildDashboardRequest *input,
@@ -381,7 +411,7 @@ void kindred__gamification__v1__gamification_service__get_child_dashboard(Protob
                                                                           void *closure_data)
 {
   assert(service->descriptor == &kindred__gamification__v1__gamification_service__descriptor);
-  service->invoke(service, 35, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 38, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void kindred__gamification__v1__gamification_service__init (Kindred__Gamification__V1__GamificationService_Service *service,
                                                             Kindred__Gamification__V1__GamificationService_ServiceDestroy destroy)

@@ -232,35 +232,54 @@ struct  Kindred__Family__V1__Suggestion
   Kindred__Family__V1__SuggestionType type;
   char *title;
   char *description;
+  /*
+   * The stage of the baby's life it is suggested for.
+   */
+  Kindred__Family__V1__BabyStage stage;
 };
 #define KINDRED__FAMILY__V1__SUGGESTION__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&kindred__family__v1__suggestion__descriptor) \
-    , (char *)protobuf_c_empty_string, KINDRED__FAMILY__V1__SUGGESTION_TYPE__SUGGESTION_TYPE_UNSPECIFIED, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string }
+    , (char *)protobuf_c_empty_string, KINDRED__FAMILY__V1__SUGGESTION_TYPE__SUGGESTION_TYPE_UNSPECIFIED, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, KINDRED__FAMILY__V1__BABY_STAGE__BABY_STAGE_UNSPECIFIED }
 
 
 struct  Kindred__Family__V1__ListSuggestionsRequest
 {
   ProtobufCMessage base;
   /*
-   * The profile (owners only); its expected birth date must be set.
+   * The profile (owners only).
    */
   char *profile_id;
+  /*
+   * Which stage's suggestions: unset, the baby's current stage (the expected birth date must be set); a
+   * stage, that stage's, whatever the baby's age. A value this service does not know is INVALID_ARGUMENT.
+   */
+  Kindred__Family__V1__BabyStage stage;
+  /*
+   * Every stage's suggestions, in stage order (TRIMESTER_1 to MONTH_12); with stage set: INVALID_ARGUMENT on
+   * all_stages.
+   */
+  protobuf_c_boolean all_stages;
 };
 #define KINDRED__FAMILY__V1__LIST_SUGGESTIONS_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&kindred__family__v1__list_suggestions_request__descriptor) \
-    , (char *)protobuf_c_empty_string }
+    , (char *)protobuf_c_empty_string, KINDRED__FAMILY__V1__BABY_STAGE__BABY_STAGE_UNSPECIFIED, 0 }
 
 
 /*
  * The catalogue is data shipped with the service: migration 16 (family.baby_suggestions, catalogue version
  * 1) holds 5-7 entries per stage, some only for a gender (BabyGender's number; the others for every baby).
- * The rule is plain: the stage from the expected birth date (see BabyStage), then that stage's entries for
- * every baby and for the profile's gender, in catalogue order. No expected birth date: FAILED_PRECONDITION
+ * The rule is plain: the stage asked for, else the stage from the expected birth date (see BabyStage), then
+ * that stage's entries (or every stage's, with all_stages) for every baby and for the profile's gender, in
+ * stage then catalogue order. The current stage asked for with no expected birth date: FAILED_PRECONDITION
  * EXPECTED_BIRTH_DATE_REQUIRED.
  */
 struct  Kindred__Family__V1__ListSuggestionsResponse
 {
   ProtobufCMessage base;
+  /*
+   * The stage listed: the one asked for, else the baby's current stage; with all_stages, the baby's current
+   * stage (BABY_STAGE_UNSPECIFIED without an expected birth date), for the app to mark.
+   */
   Kindred__Family__V1__BabyStage stage;
   size_t n_suggestions;
   Kindred__Family__V1__Suggestion **suggestions;

@@ -179,8 +179,8 @@ struct  Kindred__Family__V1__BabyArrival
 
 /*
  * Announces the arrival, for an owner, once per profile (FAILED_PRECONDITION ALREADY_ANNOUNCED afterwards:
- * UpdateArrival corrects it). Sets the profile's name when one is given, notifies every follower (push and
- * in-app, NOTIFICATION_KIND_BABY_ARRIVED), and emits baby.arrived on WatchEvents.
+ * UpdateArrival corrects it). Sets the profile's name when one is given, notifies every other member, the
+ * co-owner included (push and in-app, NOTIFICATION_KIND_BABY_ARRIVED), and emits baby.arrived on WatchEvents.
  */
 struct  Kindred__Family__V1__AnnounceArrivalRequest
 {

@@ -81,11 +81,14 @@ typedef enum _Kindred__Family__V1__BabyGender {
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(KINDRED__FAMILY__V1__BABY_GENDER)
 } Kindred__Family__V1__BabyGender;
 /*
- * How a follower is related to the baby, chosen when accepting an invitation.
+ * How a member is related to the baby: a follower chooses one of GRANDMA to OTHER when accepting an
+ * invitation; an owner may say MOTHER, FATHER or PARENT when creating the profile or accepting ownership (the
+ * default name takes the father's last name). A follower's kind for an owner, or an owner's for a follower,
+ * is INVALID_ARGUMENT on relationship.
  */
 typedef enum _Kindred__Family__V1__Relationship {
   /*
-   * Owners have none; a follower must choose one.
+   * Not said: an owner who did not say (counted as no father); a follower must choose one.
    */
   KINDRED__FAMILY__V1__RELATIONSHIP__RELATIONSHIP_UNSPECIFIED = 0,
   KINDRED__FAMILY__V1__RELATIONSHIP__RELATIONSHIP_GRANDMA = 1,
@@ -102,7 +105,13 @@ typedef enum _Kindred__Family__V1__Relationship {
   /*
    * Anything else, said in relationship_other (1-40 characters).
    */
-  KINDRED__FAMILY__V1__RELATIONSHIP__RELATIONSHIP_OTHER = 12
+  KINDRED__FAMILY__V1__RELATIONSHIP__RELATIONSHIP_OTHER = 12,
+  /*
+   * Owners only.
+   */
+  KINDRED__FAMILY__V1__RELATIONSHIP__RELATIONSHIP_MOTHER = 13,
+  KINDRED__FAMILY__V1__RELATIONSHIP__RELATIONSHIP_FATHER = 14,
+  KINDRED__FAMILY__V1__RELATIONSHIP__RELATIONSHIP_PARENT = 15
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(KINDRED__FAMILY__V1__RELATIONSHIP)
 } Kindred__Family__V1__Relationship;
 typedef enum _Kindred__Family__V1__BabyInvitationState {
@@ -128,8 +137,9 @@ struct  Kindred__Family__V1__BabyProfile
   char *profile_id;
   /*
    * What to show: the name the owners set, or while they set none "Baby <last name>", the last name the
-   * creating owner's family profile (GetProfile) has at the time of the read, so a later change of it shows.
-   * With that last name empty (never set, or the creator's account deleted) it is "Baby".
+   * father's family profile (GetProfile) has at the time of the read, so a later change of it shows. The
+   * father is the one owner who said RELATIONSHIP_FATHER; with two fathers or none it is the creating owner.
+   * With that last name empty (never set, or the account deleted) it is "Baby".
    */
   char *display_name;
   /*
@@ -175,10 +185,15 @@ struct  Kindred__Family__V1__CreateBabyProfileRequest
    */
   Kindred__Common__V1__Date *expected_birth_date;
   Kindred__Family__V1__BabyGender gender;
+  /*
+   * Optional: how the creator is related to the baby, RELATIONSHIP_MOTHER, _FATHER or _PARENT (anything else
+   * is INVALID_ARGUMENT); the default name takes the father's last name.
+   */
+  Kindred__Family__V1__Relationship relationship;
 };
 #define KINDRED__FAMILY__V1__CREATE_BABY_PROFILE_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&kindred__family__v1__create_baby_profile_request__descriptor) \
-    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, NULL, KINDRED__FAMILY__V1__BABY_GENDER__BABY_GENDER_UNSPECIFIED }
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, NULL, KINDRED__FAMILY__V1__BABY_GENDER__BABY_GENDER_UNSPECIFIED, KINDRED__FAMILY__V1__RELATIONSHIP__RELATIONSHIP_UNSPECIFIED }
 
 
 struct  Kindred__Family__V1__CreateBabyProfileResponse
@@ -417,7 +432,9 @@ struct  Kindred__Family__V1__AcceptBabyProfileInvitationRequest
    */
   char *token;
   /*
-   * Required when the invitation makes the caller a follower; not looked at for an owner's.
+   * Required when the invitation makes the caller a follower (GRANDMA to OTHER); optional for an owner's
+   * (MOTHER, FATHER or PARENT, as CreateBabyProfileRequest.relationship). A kind of the other role is
+   * INVALID_ARGUMENT.
    */
   Kindred__Family__V1__Relationship relationship;
   /*

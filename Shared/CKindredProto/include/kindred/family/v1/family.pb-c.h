@@ -90,6 +90,8 @@ typedef struct Kindred__Family__V1__ApprovalDecided Kindred__Family__V1__Approva
 typedef struct Kindred__Family__V1__ParentalControlsChanged Kindred__Family__V1__ParentalControlsChanged;
 typedef struct Kindred__Family__V1__GetBabyMembershipRequest Kindred__Family__V1__GetBabyMembershipRequest;
 typedef struct Kindred__Family__V1__GetBabyMembershipResponse Kindred__Family__V1__GetBabyMembershipResponse;
+typedef struct Kindred__Family__V1__SharesBabyProfileRequest Kindred__Family__V1__SharesBabyProfileRequest;
+typedef struct Kindred__Family__V1__SharesBabyProfileResponse Kindred__Family__V1__SharesBabyProfileResponse;
 
 
 /* --- enums --- */
@@ -123,8 +125,9 @@ typedef enum _Kindred__Family__V1__NotificationKind {
   KINDRED__FAMILY__V1__NOTIFICATION_KIND__NOTIFICATION_KIND_APPROVAL_DECIDED = 6,
   KINDRED__FAMILY__V1__NOTIFICATION_KIND__NOTIFICATION_KIND_GUARDIAN_LINKED = 7,
   /*
-   * Baby profiles: to owners, a new member, an RSVP, a comment, a purchase; to followers, a new calendar
-   * event or registry item. Each can be switched off (NotificationSettings.muted_kinds).
+   * Baby profiles: to owners, a new member, an RSVP, a comment, a purchase; to every member but the owner
+   * who added it (the co-owner included), a new calendar event or registry item. Each can be switched off
+   * (NotificationSettings.muted_kinds).
    */
   KINDRED__FAMILY__V1__NOTIFICATION_KIND__NOTIFICATION_KIND_BABY_MEMBER_JOINED = 8,
   KINDRED__FAMILY__V1__NOTIFICATION_KIND__NOTIFICATION_KIND_BABY_RSVP = 9,
@@ -133,7 +136,7 @@ typedef enum _Kindred__Family__V1__NotificationKind {
   KINDRED__FAMILY__V1__NOTIFICATION_KIND__NOTIFICATION_KIND_BABY_CALENDAR_EVENT = 12,
   KINDRED__FAMILY__V1__NOTIFICATION_KIND__NOTIFICATION_KIND_BABY_REGISTRY_ITEM = 13,
   /*
-   * To followers: an owner added a photo to the gallery.
+   * To every member but the uploader (the co-owner included): an owner added a photo to the gallery.
    */
   KINDRED__FAMILY__V1__NOTIFICATION_KIND__NOTIFICATION_KIND_BABY_PHOTO = 14,
   /*
@@ -141,13 +144,18 @@ typedef enum _Kindred__Family__V1__NotificationKind {
    */
   KINDRED__FAMILY__V1__NOTIFICATION_KIND__NOTIFICATION_KIND_BABY_SQUISH = 15,
   /*
-   * To followers, the owners announced the baby's arrival.
+   * To every member but the announcing owner (the co-owner included): the baby's arrival.
    */
   KINDRED__FAMILY__V1__NOTIFICATION_KIND__NOTIFICATION_KIND_BABY_ARRIVED = 16,
   /*
    * To a member who suggested a name for the baby, someone else liked it (gamification's baby_name.liked).
    */
-  KINDRED__FAMILY__V1__NOTIFICATION_KIND__NOTIFICATION_KIND_BABY_NAME_LIKED = 17
+  KINDRED__FAMILY__V1__NOTIFICATION_KIND__NOTIFICATION_KIND_BABY_NAME_LIKED = 17,
+  /*
+   * To the owners but the suggester: a member suggested a name for the baby (gamification's
+   * baby_name.suggested), once per suggestion.
+   */
+  KINDRED__FAMILY__V1__NOTIFICATION_KIND__NOTIFICATION_KIND_BABY_NAME_SUGGESTED = 18
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(KINDRED__FAMILY__V1__NOTIFICATION_KIND)
 } Kindred__Family__V1__NotificationKind;
 typedef enum _Kindred__Family__V1__PushPlatform {
@@ -1107,6 +1115,31 @@ struct  Kindred__Family__V1__GetBabyMembershipResponse
 #define KINDRED__FAMILY__V1__GET_BABY_MEMBERSHIP_RESPONSE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&kindred__family__v1__get_baby_membership_response__descriptor) \
     , KINDRED__FAMILY__V1__BABY_ROLE__BABY_ROLE_UNSPECIFIED }
+
+
+struct  Kindred__Family__V1__SharesBabyProfileRequest
+{
+  ProtobufCMessage base;
+  char *user_id;
+  char *other_user_id;
+};
+#define KINDRED__FAMILY__V1__SHARES_BABY_PROFILE_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&kindred__family__v1__shares_baby_profile_request__descriptor) \
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string }
+
+
+struct  Kindred__Family__V1__SharesBabyProfileResponse
+{
+  ProtobufCMessage base;
+  /*
+   * True when some active baby profile has both users as members; false otherwise, and for one user twice
+   * who belongs to none.
+   */
+  protobuf_c_boolean shared;
+};
+#define KINDRED__FAMILY__V1__SHARES_BABY_PROFILE_RESPONSE__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&kindred__family__v1__shares_baby_profile_response__descriptor) \
+    , 0 }
 
 
 /* Kindred__Family__V1__Profile methods */
@@ -2401,6 +2434,44 @@ Kindred__Family__V1__GetBabyMembershipResponse *
 void   kindred__family__v1__get_baby_membership_response__free_unpacked
                      (Kindred__Family__V1__GetBabyMembershipResponse *message,
                       ProtobufCAllocator *allocator);
+/* Kindred__Family__V1__SharesBabyProfileRequest methods */
+void   kindred__family__v1__shares_baby_profile_request__init
+                     (Kindred__Family__V1__SharesBabyProfileRequest         *message);
+size_t kindred__family__v1__shares_baby_profile_request__get_packed_size
+                     (const Kindred__Family__V1__SharesBabyProfileRequest   *message);
+size_t kindred__family__v1__shares_baby_profile_request__pack
+                     (const Kindred__Family__V1__SharesBabyProfileRequest   *message,
+                      uint8_t             *out);
+size_t kindred__family__v1__shares_baby_profile_request__pack_to_buffer
+                     (const Kindred__Family__V1__SharesBabyProfileRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Kindred__Family__V1__SharesBabyProfileRequest *
+       kindred__family__v1__shares_baby_profile_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   kindred__family__v1__shares_baby_profile_request__free_unpacked
+                     (Kindred__Family__V1__SharesBabyProfileRequest *message,
+                      ProtobufCAllocator *allocator);
+/* Kindred__Family__V1__SharesBabyProfileResponse methods */
+void   kindred__family__v1__shares_baby_profile_response__init
+                     (Kindred__Family__V1__SharesBabyProfileResponse         *message);
+size_t kindred__family__v1__shares_baby_profile_response__get_packed_size
+                     (const Kindred__Family__V1__SharesBabyProfileResponse   *message);
+size_t kindred__family__v1__shares_baby_profile_response__pack
+                     (const Kindred__Family__V1__SharesBabyProfileResponse   *message,
+                      uint8_t             *out);
+size_t kindred__family__v1__shares_baby_profile_response__pack_to_buffer
+                     (const Kindred__Family__V1__SharesBabyProfileResponse   *message,
+                      ProtobufCBuffer     *buffer);
+Kindred__Family__V1__SharesBabyProfileResponse *
+       kindred__family__v1__shares_baby_profile_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   kindred__family__v1__shares_baby_profile_response__free_unpacked
+                     (Kindred__Family__V1__SharesBabyProfileResponse *message,
+                      ProtobufCAllocator *allocator);
 /* --- per-message closures --- */
 
 typedef void (*Kindred__Family__V1__Profile_Closure)
@@ -2606,6 +2677,12 @@ typedef void (*Kindred__Family__V1__GetBabyMembershipRequest_Closure)
                   void *closure_data);
 typedef void (*Kindred__Family__V1__GetBabyMembershipResponse_Closure)
                  (const Kindred__Family__V1__GetBabyMembershipResponse *message,
+                  void *closure_data);
+typedef void (*Kindred__Family__V1__SharesBabyProfileRequest_Closure)
+                 (const Kindred__Family__V1__SharesBabyProfileRequest *message,
+                  void *closure_data);
+typedef void (*Kindred__Family__V1__SharesBabyProfileResponse_Closure)
+                 (const Kindred__Family__V1__SharesBabyProfileResponse *message,
                   void *closure_data);
 
 /* --- services --- */
@@ -2910,6 +2987,10 @@ struct Kindred__Family__V1__FamilyService_Service
                               const Kindred__Family__V1__GetBabyMembershipRequest *input,
                               Kindred__Family__V1__GetBabyMembershipResponse_Closure closure,
                               void *closure_data);
+  void (*shares_baby_profile)(Kindred__Family__V1__FamilyService_Service *service,
+                              const Kindred__Family__V1__SharesBabyProfileRequest *input,
+                              Kindred__Family__V1__SharesBabyProfileResponse_Closure closure,
+                              void *closure_data);
 };
 typedef void (*Kindred__Family__V1__FamilyService_ServiceDestroy)(Kindred__Family__V1__FamilyService_Service *);
 void kindred__family__v1__family_service__init (Kindred__Family__V1__FamilyService_Service *service,
@@ -2991,7 +3072,8 @@ void kindred__family__v1__family_service__init (Kindred__Family__V1__FamilyServi
       function_prefix__ ## squish_arrival,\
       function_prefix__ ## unsquish_arrival,\
       function_prefix__ ## get_arrival_share,\
-      function_prefix__ ## get_baby_membership  }
+      function_prefix__ ## get_baby_membership,\
+      function_prefix__ ## shares_baby_profile  }
 void kindred__family__v1__family_service__get_profile(ProtobufCService *service,
                                                       const Kindred__Family__V1__GetProfileRequest *input,
                                                       Kindred__Family__V1__GetProfileResponse_Closure closure,
@@ -3288,6 +3370,10 @@ void kindred__family__v1__family_service__get_baby_membership(ProtobufCService *
                                                               const Kindred__Family__V1__GetBabyMembershipRequest *input,
                                                               Kindred__Family__V1__GetBabyMembershipResponse_Closure closure,
                                                               void *closure_data);
+void kindred__family__v1__family_service__shares_baby_profile(ProtobufCService *service,
+                                                              const Kindred__Family__V1__SharesBabyProfileRequest *input,
+                                                              Kindred__Family__V1__SharesBabyProfileResponse_Closure closure,
+                                                              void *closure_data);
 
 /* --- descriptors --- */
 
@@ -3363,6 +3449,8 @@ extern const ProtobufCMessageDescriptor kindred__family__v1__approval_decided__d
 extern const ProtobufCMessageDescriptor kindred__family__v1__parental_controls_changed__descriptor;
 extern const ProtobufCMessageDescriptor kindred__family__v1__get_baby_membership_request__descriptor;
 extern const ProtobufCMessageDescriptor kindred__family__v1__get_baby_membership_response__descriptor;
+extern const ProtobufCMessageDescriptor kindred__family__v1__shares_baby_profile_request__descriptor;
+extern const ProtobufCMessageDescriptor kindred__family__v1__shares_baby_profile_response__descriptor;
 extern const ProtobufCServiceDescriptor kindred__family__v1__family_service__descriptor;
 
 PROTOBUF_C__END_DECLS

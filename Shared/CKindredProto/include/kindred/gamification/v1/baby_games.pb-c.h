@@ -34,6 +34,13 @@ typedef struct Kindred__Gamification__V1__ListBabyNameSuggestionsRequest Kindred
 typedef struct Kindred__Gamification__V1__ListBabyNameSuggestionsResponse Kindred__Gamification__V1__ListBabyNameSuggestionsResponse;
 typedef struct Kindred__Gamification__V1__LikeBabyNameSuggestionRequest Kindred__Gamification__V1__LikeBabyNameSuggestionRequest;
 typedef struct Kindred__Gamification__V1__LikeBabyNameSuggestionResponse Kindred__Gamification__V1__LikeBabyNameSuggestionResponse;
+typedef struct Kindred__Gamification__V1__DeleteBabyNameSuggestionRequest Kindred__Gamification__V1__DeleteBabyNameSuggestionRequest;
+typedef struct Kindred__Gamification__V1__DeleteBabyNameSuggestionResponse Kindred__Gamification__V1__DeleteBabyNameSuggestionResponse;
+typedef struct Kindred__Gamification__V1__EndBabyVoteRequest Kindred__Gamification__V1__EndBabyVoteRequest;
+typedef struct Kindred__Gamification__V1__EndBabyVoteResponse Kindred__Gamification__V1__EndBabyVoteResponse;
+typedef struct Kindred__Gamification__V1__ResetBabyVoteRequest Kindred__Gamification__V1__ResetBabyVoteRequest;
+typedef struct Kindred__Gamification__V1__ResetBabyVoteResponse Kindred__Gamification__V1__ResetBabyVoteResponse;
+typedef struct Kindred__Gamification__V1__BabyNameSuggested Kindred__Gamification__V1__BabyNameSuggested;
 typedef struct Kindred__Gamification__V1__BabyNameLiked Kindred__Gamification__V1__BabyNameLiked;
 
 
@@ -219,8 +226,10 @@ struct  Kindred__Gamification__V1__GetBabyVoteResultsResponse
 /*
  * Name suggestions: any member suggests at most one name per gender per profile; a name already suggested on
  * the profile, ignoring case, accents and spacing, is ALREADY_EXISTS NAME_ALREADY_SUGGESTED naming it
- * (ErrorInfo metadata suggestion_id and name). Members like a suggestion once; each like is a
- * `baby_name.liked` event on gamification's WatchEvents, from which family notifies the suggester.
+ * (ErrorInfo metadata suggestion_id and name). Each new suggestion is a `baby_name.suggested` event on
+ * gamification's WatchEvents, from which family notifies the owners (NOTIFICATION_KIND_BABY_NAME_SUGGESTED).
+ * Members like a suggestion once; each like is a `baby_name.liked` event, from which family notifies the
+ * suggester. Owners remove any suggestion (DeleteBabyNameSuggestion), its likes with it.
  */
 struct  Kindred__Gamification__V1__BabyNameSuggestion
 {
@@ -312,6 +321,85 @@ struct  Kindred__Gamification__V1__LikeBabyNameSuggestionResponse
 #define KINDRED__GAMIFICATION__V1__LIKE_BABY_NAME_SUGGESTION_RESPONSE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&kindred__gamification__v1__like_baby_name_suggestion_response__descriptor) \
     , NULL }
+
+
+struct  Kindred__Gamification__V1__DeleteBabyNameSuggestionRequest
+{
+  ProtobufCMessage base;
+  char *profile_id;
+  char *suggestion_id;
+};
+#define KINDRED__GAMIFICATION__V1__DELETE_BABY_NAME_SUGGESTION_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&kindred__gamification__v1__delete_baby_name_suggestion_request__descriptor) \
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string }
+
+
+struct  Kindred__Gamification__V1__DeleteBabyNameSuggestionResponse
+{
+  ProtobufCMessage base;
+};
+#define KINDRED__GAMIFICATION__V1__DELETE_BABY_NAME_SUGGESTION_RESPONSE__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&kindred__gamification__v1__delete_baby_name_suggestion_response__descriptor) \
+     }
+
+
+/*
+ * The owners' control of the secret vote before the arrival. Neither request nor answer says anything of the
+ * votes (how many there were, or what): ending or resetting never reveals them.
+ */
+struct  Kindred__Gamification__V1__EndBabyVoteRequest
+{
+  ProtobufCMessage base;
+  char *profile_id;
+};
+#define KINDRED__GAMIFICATION__V1__END_BABY_VOTE_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&kindred__gamification__v1__end_baby_vote_request__descriptor) \
+    , (char *)protobuf_c_empty_string }
+
+
+struct  Kindred__Gamification__V1__EndBabyVoteResponse
+{
+  ProtobufCMessage base;
+};
+#define KINDRED__GAMIFICATION__V1__END_BABY_VOTE_RESPONSE__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&kindred__gamification__v1__end_baby_vote_response__descriptor) \
+     }
+
+
+struct  Kindred__Gamification__V1__ResetBabyVoteRequest
+{
+  ProtobufCMessage base;
+  char *profile_id;
+};
+#define KINDRED__GAMIFICATION__V1__RESET_BABY_VOTE_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&kindred__gamification__v1__reset_baby_vote_request__descriptor) \
+    , (char *)protobuf_c_empty_string }
+
+
+struct  Kindred__Gamification__V1__ResetBabyVoteResponse
+{
+  ProtobufCMessage base;
+};
+#define KINDRED__GAMIFICATION__V1__RESET_BABY_VOTE_RESPONSE__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&kindred__gamification__v1__reset_baby_vote_response__descriptor) \
+     }
+
+
+/*
+ * The `baby_name.suggested` event: a member suggested a name (family tells the owners but the suggester).
+ */
+struct  Kindred__Gamification__V1__BabyNameSuggested
+{
+  ProtobufCMessage base;
+  char *profile_id;
+  char *suggestion_id;
+  char *name;
+  Kindred__Gamification__V1__BabyVoteGender gender;
+  char *suggested_by_user_id;
+};
+#define KINDRED__GAMIFICATION__V1__BABY_NAME_SUGGESTED__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&kindred__gamification__v1__baby_name_suggested__descriptor) \
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, KINDRED__GAMIFICATION__V1__BABY_VOTE_GENDER__BABY_VOTE_GENDER_UNSPECIFIED, (char *)protobuf_c_empty_string }
 
 
 /*
@@ -658,6 +746,139 @@ Kindred__Gamification__V1__LikeBabyNameSuggestionResponse *
 void   kindred__gamification__v1__like_baby_name_suggestion_response__free_unpacked
                      (Kindred__Gamification__V1__LikeBabyNameSuggestionResponse *message,
                       ProtobufCAllocator *allocator);
+/* Kindred__Gamification__V1__DeleteBabyNameSuggestionRequest methods */
+void   kindred__gamification__v1__delete_baby_name_suggestion_request__init
+                     (Kindred__Gamification__V1__DeleteBabyNameSuggestionRequest         *message);
+size_t kindred__gamification__v1__delete_baby_name_suggestion_request__get_packed_size
+                     (const Kindred__Gamification__V1__DeleteBabyNameSuggestionRequest   *message);
+size_t kindred__gamification__v1__delete_baby_name_suggestion_request__pack
+                     (const Kindred__Gamification__V1__DeleteBabyNameSuggestionRequest   *message,
+                      uint8_t             *out);
+size_t kindred__gamification__v1__delete_baby_name_suggestion_request__pack_to_buffer
+                     (const Kindred__Gamification__V1__DeleteBabyNameSuggestionRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Kindred__Gamification__V1__DeleteBabyNameSuggestionRequest *
+       kindred__gamification__v1__delete_baby_name_suggestion_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   kindred__gamification__v1__delete_baby_name_suggestion_request__free_unpacked
+                     (Kindred__Gamification__V1__DeleteBabyNameSuggestionRequest *message,
+                      ProtobufCAllocator *allocator);
+/* Kindred__Gamification__V1__DeleteBabyNameSuggestionResponse methods */
+void   kindred__gamification__v1__delete_baby_name_suggestion_response__init
+                     (Kindred__Gamification__V1__DeleteBabyNameSuggestionResponse         *message);
+size_t kindred__gamification__v1__delete_baby_name_suggestion_response__get_packed_size
+                     (const Kindred__Gamification__V1__DeleteBabyNameSuggestionResponse   *message);
+size_t kindred__gamification__v1__delete_baby_name_suggestion_response__pack
+                     (const Kindred__Gamification__V1__DeleteBabyNameSuggestionResponse   *message,
+                      uint8_t             *out);
+size_t kindred__gamification__v1__delete_baby_name_suggestion_response__pack_to_buffer
+                     (const Kindred__Gamification__V1__DeleteBabyNameSuggestionResponse   *message,
+                      ProtobufCBuffer     *buffer);
+Kindred__Gamification__V1__DeleteBabyNameSuggestionResponse *
+       kindred__gamification__v1__delete_baby_name_suggestion_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   kindred__gamification__v1__delete_baby_name_suggestion_response__free_unpacked
+                     (Kindred__Gamification__V1__DeleteBabyNameSuggestionResponse *message,
+                      ProtobufCAllocator *allocator);
+/* Kindred__Gamification__V1__EndBabyVoteRequest methods */
+void   kindred__gamification__v1__end_baby_vote_request__init
+                     (Kindred__Gamification__V1__EndBabyVoteRequest         *message);
+size_t kindred__gamification__v1__end_baby_vote_request__get_packed_size
+                     (const Kindred__Gamification__V1__EndBabyVoteRequest   *message);
+size_t kindred__gamification__v1__end_baby_vote_request__pack
+                     (const Kindred__Gamification__V1__EndBabyVoteRequest   *message,
+                      uint8_t             *out);
+size_t kindred__gamification__v1__end_baby_vote_request__pack_to_buffer
+                     (const Kindred__Gamification__V1__EndBabyVoteRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Kindred__Gamification__V1__EndBabyVoteRequest *
+       kindred__gamification__v1__end_baby_vote_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   kindred__gamification__v1__end_baby_vote_request__free_unpacked
+                     (Kindred__Gamification__V1__EndBabyVoteRequest *message,
+                      ProtobufCAllocator *allocator);
+/* Kindred__Gamification__V1__EndBabyVoteResponse methods */
+void   kindred__gamification__v1__end_baby_vote_response__init
+                     (Kindred__Gamification__V1__EndBabyVoteResponse         *message);
+size_t kindred__gamification__v1__end_baby_vote_response__get_packed_size
+                     (const Kindred__Gamification__V1__EndBabyVoteResponse   *message);
+size_t kindred__gamification__v1__end_baby_vote_response__pack
+                     (const Kindred__Gamification__V1__EndBabyVoteResponse   *message,
+                      uint8_t             *out);
+size_t kindred__gamification__v1__end_baby_vote_response__pack_to_buffer
+                     (const Kindred__Gamification__V1__EndBabyVoteResponse   *message,
+                      ProtobufCBuffer     *buffer);
+Kindred__Gamification__V1__EndBabyVoteResponse *
+       kindred__gamification__v1__end_baby_vote_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   kindred__gamification__v1__end_baby_vote_response__free_unpacked
+                     (Kindred__Gamification__V1__EndBabyVoteResponse *message,
+                      ProtobufCAllocator *allocator);
+/* Kindred__Gamification__V1__ResetBabyVoteRequest methods */
+void   kindred__gamification__v1__reset_baby_vote_request__init
+                     (Kindred__Gamification__V1__ResetBabyVoteRequest         *message);
+size_t kindred__gamification__v1__reset_baby_vote_request__get_packed_size
+                     (const Kindred__Gamification__V1__ResetBabyVoteRequest   *message);
+size_t kindred__gamification__v1__reset_baby_vote_request__pack
+                     (const Kindred__Gamification__V1__ResetBabyVoteRequest   *message,
+                      uint8_t             *out);
+size_t kindred__gamification__v1__reset_baby_vote_request__pack_to_buffer
+                     (const Kindred__Gamification__V1__ResetBabyVoteRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Kindred__Gamification__V1__ResetBabyVoteRequest *
+       kindred__gamification__v1__reset_baby_vote_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   kindred__gamification__v1__reset_baby_vote_request__free_unpacked
+                     (Kindred__Gamification__V1__ResetBabyVoteRequest *message,
+                      ProtobufCAllocator *allocator);
+/* Kindred__Gamification__V1__ResetBabyVoteResponse methods */
+void   kindred__gamification__v1__reset_baby_vote_response__init
+                     (Kindred__Gamification__V1__ResetBabyVoteResponse         *message);
+size_t kindred__gamification__v1__reset_baby_vote_response__get_packed_size
+                     (const Kindred__Gamification__V1__ResetBabyVoteResponse   *message);
+size_t kindred__gamification__v1__reset_baby_vote_response__pack
+                     (const Kindred__Gamification__V1__ResetBabyVoteResponse   *message,
+                      uint8_t             *out);
+size_t kindred__gamification__v1__reset_baby_vote_response__pack_to_buffer
+                     (const Kindred__Gamification__V1__ResetBabyVoteResponse   *message,
+                      ProtobufCBuffer     *buffer);
+Kindred__Gamification__V1__ResetBabyVoteResponse *
+       kindred__gamification__v1__reset_baby_vote_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   kindred__gamification__v1__reset_baby_vote_response__free_unpacked
+                     (Kindred__Gamification__V1__ResetBabyVoteResponse *message,
+                      ProtobufCAllocator *allocator);
+/* Kindred__Gamification__V1__BabyNameSuggested methods */
+void   kindred__gamification__v1__baby_name_suggested__init
+                     (Kindred__Gamification__V1__BabyNameSuggested         *message);
+size_t kindred__gamification__v1__baby_name_suggested__get_packed_size
+                     (const Kindred__Gamification__V1__BabyNameSuggested   *message);
+size_t kindred__gamification__v1__baby_name_suggested__pack
+                     (const Kindred__Gamification__V1__BabyNameSuggested   *message,
+                      uint8_t             *out);
+size_t kindred__gamification__v1__baby_name_suggested__pack_to_buffer
+                     (const Kindred__Gamification__V1__BabyNameSuggested   *message,
+                      ProtobufCBuffer     *buffer);
+Kindred__Gamification__V1__BabyNameSuggested *
+       kindred__gamification__v1__baby_name_suggested__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   kindred__gamification__v1__baby_name_suggested__free_unpacked
+                     (Kindred__Gamification__V1__BabyNameSuggested *message,
+                      ProtobufCAllocator *allocator);
 /* Kindred__Gamification__V1__BabyNameLiked methods */
 void   kindred__gamification__v1__baby_name_liked__init
                      (Kindred__Gamification__V1__BabyNameLiked         *message);
@@ -730,6 +951,27 @@ typedef void (*Kindred__Gamification__V1__LikeBabyNameSuggestionRequest_Closure)
 typedef void (*Kindred__Gamification__V1__LikeBabyNameSuggestionResponse_Closure)
                  (const Kindred__Gamification__V1__LikeBabyNameSuggestionResponse *message,
                   void *closure_data);
+typedef void (*Kindred__Gamification__V1__DeleteBabyNameSuggestionRequest_Closure)
+                 (const Kindred__Gamification__V1__DeleteBabyNameSuggestionRequest *message,
+                  void *closure_data);
+typedef void (*Kindred__Gamification__V1__DeleteBabyNameSuggestionResponse_Closure)
+                 (const Kindred__Gamification__V1__DeleteBabyNameSuggestionResponse *message,
+                  void *closure_data);
+typedef void (*Kindred__Gamification__V1__EndBabyVoteRequest_Closure)
+                 (const Kindred__Gamification__V1__EndBabyVoteRequest *message,
+                  void *closure_data);
+typedef void (*Kindred__Gamification__V1__EndBabyVoteResponse_Closure)
+                 (const Kindred__Gamification__V1__EndBabyVoteResponse *message,
+                  void *closure_data);
+typedef void (*Kindred__Gamification__V1__ResetBabyVoteRequest_Closure)
+                 (const Kindred__Gamification__V1__ResetBabyVoteRequest *message,
+                  void *closure_data);
+typedef void (*Kindred__Gamification__V1__ResetBabyVoteResponse_Closure)
+                 (const Kindred__Gamification__V1__ResetBabyVoteResponse *message,
+                  void *closure_data);
+typedef void (*Kindred__Gamification__V1__BabyNameSuggested_Closure)
+                 (const Kindred__Gamification__V1__BabyNameSuggested *message,
+                  void *closure_data);
 typedef void (*Kindred__Gamification__V1__BabyNameLiked_Closure)
                  (const Kindred__Gamification__V1__BabyNameLiked *message,
                   void *closure_data);
@@ -757,6 +999,13 @@ extern const ProtobufCMessageDescriptor kindred__gamification__v1__list_baby_nam
 extern const ProtobufCMessageDescriptor kindred__gamification__v1__list_baby_name_suggestions_response__descriptor;
 extern const ProtobufCMessageDescriptor kindred__gamification__v1__like_baby_name_suggestion_request__descriptor;
 extern const ProtobufCMessageDescriptor kindred__gamification__v1__like_baby_name_suggestion_response__descriptor;
+extern const ProtobufCMessageDescriptor kindred__gamification__v1__delete_baby_name_suggestion_request__descriptor;
+extern const ProtobufCMessageDescriptor kindred__gamification__v1__delete_baby_name_suggestion_response__descriptor;
+extern const ProtobufCMessageDescriptor kindred__gamification__v1__end_baby_vote_request__descriptor;
+extern const ProtobufCMessageDescriptor kindred__gamification__v1__end_baby_vote_response__descriptor;
+extern const ProtobufCMessageDescriptor kindred__gamification__v1__reset_baby_vote_request__descriptor;
+extern const ProtobufCMessageDescriptor kindred__gamification__v1__reset_baby_vote_response__descriptor;
+extern const ProtobufCMessageDescriptor kindred__gamification__v1__baby_name_suggested__descriptor;
 extern const ProtobufCMessageDescriptor kindred__gamification__v1__baby_name_liked__descriptor;
 
 PROTOBUF_C__END_DECLS

@@ -690,7 +690,8 @@ typedef enum {
   KINDRED__GAMIFICATION__V1__EVENT__PAYLOAD_COINS_CHANGED = 10,
   KINDRED__GAMIFICATION__V1__EVENT__PAYLOAD_BADGE_EARNED = 11,
   KINDRED__GAMIFICATION__V1__EVENT__PAYLOAD_CHALLENGE_FINISHED = 12,
-  KINDRED__GAMIFICATION__V1__EVENT__PAYLOAD_BABY_NAME_LIKED = 20
+  KINDRED__GAMIFICATION__V1__EVENT__PAYLOAD_BABY_NAME_LIKED = 20,
+  KINDRED__GAMIFICATION__V1__EVENT__PAYLOAD_BABY_NAME_SUGGESTED = 21
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(KINDRED__GAMIFICATION__V1__EVENT__PAYLOAD__CASE)
 } Kindred__Gamification__V1__Event__PayloadCase;
 
@@ -717,6 +718,7 @@ struct  Kindred__Gamification__V1__Event
      * Baby-profile games (baby_games.proto).
      */
     Kindred__Gamification__V1__BabyNameLiked *baby_name_liked;
+    Kindred__Gamification__V1__BabyNameSuggested *baby_name_suggested;
   };
 };
 #define KINDRED__GAMIFICATION__V1__EVENT__INIT \

@@ -29,8 +29,10 @@ struct  Kindred__Gamification__V1__GetActivityCountersRequest
 {
   ProtobufCMessage base;
   /*
-   * Whose counters; empty for the caller's. Counters are private: another user's id is refused with
-   * PERMISSION_DENIED ACTIVITY_COUNTERS_PRIVATE, whether or not that user exists.
+   * Whose counters; empty for the caller's. They show on a user's profile to the user and to the people who
+   * share a baby profile with them (an owner or follower of the same active profile, as family's
+   * SharesBabyProfile says); anyone else is refused with PERMISSION_DENIED ACTIVITY_COUNTERS_PRIVATE, whether or
+   * not that user exists.
    */
   char *user_id;
 };

@@ -157,6 +157,18 @@ struct Kindred__Gamification__V1__GamificationService_Service
                                     const Kindred__Gamification__V1__LikeBabyNameSuggestionRequest *input,
                                     Kindred__Gamification__V1__LikeBabyNameSuggestionResponse_Closure closure,
                                     void *closure_data);
+  void (*delete_baby_name_suggestion)(Kindred__Gamification__V1__GamificationService_Service *service,
+                                      const Kindred__Gamification__V1__DeleteBabyNameSuggestionRequest *input,
+                                      Kindred__Gamification__V1__DeleteBabyNameSuggestionResponse_Closure closure,
+                                      void *closure_data);
+  void (*end_baby_vote)(Kindred__Gamification__V1__GamificationService_Service *service,
+                        const Kindred__Gamification__V1__EndBabyVoteRequest *input,
+                        Kindred__Gamification__V1__EndBabyVoteResponse_Closure closure,
+                        void *closure_data);
+  void (*reset_baby_vote)(Kindred__Gamification__V1__GamificationService_Service *service,
+                          const Kindred__Gamification__V1__ResetBabyVoteRequest *input,
+                          Kindred__Gamification__V1__ResetBabyVoteResponse_Closure closure,
+                          void *closure_data);
   void (*get_activity_counters)(Kindred__Gamification__V1__GamificationService_Service *service,
                                 const Kindred__Gamification__V1__GetActivityCountersRequest *input,
                                 Kindred__Gamification__V1__GetActivityCountersResponse_Closure closure,
@@ -219,6 +231,9 @@ void kindred__gamification__v1__gamification_service__init (Kindred__Gamificatio
       function_prefix__ ## suggest_baby_name,\
       function_prefix__ ## list_baby_name_suggestions,\
       function_prefix__ ## like_baby_name_suggestion,\
+      function_prefix__ ## delete_baby_name_suggestion,\
+      function_prefix__ ## end_baby_vote,\
+      function_prefix__ ## reset_baby_vote,\
       function_prefix__ ## get_activity_counters,\
       function_prefix__ ## set_reward_setup,\
       function_prefix__ ## get_reward_setup,\
@@ -345,6 +360,18 @@ void kindred__gamification__v1__gamification_service__like_baby_name_suggestion(
                                                                                 const Kindred__Gamification__V1__LikeBabyNameSuggestionRequest *input,
                                                                                 Kindred__Gamification__V1__LikeBabyNameSuggestionResponse_Closure closure,
                                                                                 void *closure_data);
+void kindred__gamification__v1__gamification_service__delete_baby_name_suggestion(ProtobufCService *service,
+                                                                                  const Kindred__Gamification__V1__DeleteBabyNameSuggestionRequest *input,
+                                                                                  Kindred__Gamification__V1__DeleteBabyNameSuggestionResponse_Closure closure,
+                                                                                  void *closure_data);
+void kindred__gamification__v1__gamification_service__end_baby_vote(ProtobufCService *service,
+                                                                    const Kindred__Gamification__V1__EndBabyVoteRequest *input,
+                                                                    Kindred__Gamification__V1__EndBabyVoteResponse_Closure closure,
+                                                                    void *closure_data);
+void kindred__gamification__v1__gamification_service__reset_baby_vote(ProtobufCService *service,
+                                                                      const Kindred__Gamification__V1__ResetBabyVoteRequest *input,
+                                                                      Kindred__Gamification__V1__ResetBabyVoteResponse_Closure closure,
+                                                                      void *closure_data);
 void kindred__gamification__v1__gamification_service__get_activity_counters(ProtobufCService *service,
                                                                             const Kindred__Gamification__V1__GetActivityCountersRequest *input,
                                                                             Kindred__Gamification__V1__GetActivityCountersResponse_Closure closure,

@@ -2,8 +2,26 @@ import KindredHandlers
 import KindredMessages
 import KindredPostgres
 
-/// The SQL behind the notice of a liked baby-name suggestion.
-enum BabyNameLikeStore {
+/// The SQL behind the notices of a baby-name suggestion and of its likes.
+enum BabyNameNoticeStore {
+    /// The suggester's and the profile's names as notices show them, while `profile` is active; nil otherwise.
+    static func suggestionNames(
+        profile: BabyProfileID, suggester: UserID, seals: BabySeals, in tx: PostgresTransaction
+    ) async throws -> (suggester: String, profile: String)? {
+        let rows = try await tx.query(
+            """
+            SELECT coalesce(a.display_name, ''), coalesce(a.first_name, ''), coalesce(a.last_name, ''), p.name,
+                p.name_sealed, coalesce(c.last_name, '')
+            FROM family.baby_profiles p
+            LEFT JOIN family.profiles a ON a.user_id = \(suggester)::uuid
+            LEFT JOIN family.profiles c ON c.user_id = family.baby_namesake(p.profile_id, p.created_by)
+            WHERE p.profile_id = \(profile)::uuid AND p.active
+            """)
+        guard let row = rows.first else { return nil }
+        let names = try BabyActivityStore.names(row, of: profile, seals: seals)
+        return (names.actor, names.profile)
+    }
+
     /// The liker's and the profile's names as notices show them, when `suggester` is still a member of
     /// `profile` (still active) and has not switched `BABY_NAME_LIKED` off; nil when nobody is to be told.
     static func noticeNames(
@@ -17,7 +35,7 @@ enum BabyNameLikeStore {
             FROM family.baby_members m
             JOIN family.baby_profiles p ON p.profile_id = m.profile_id
             LEFT JOIN family.profiles a ON a.user_id = \(liker)::uuid
-            LEFT JOIN family.profiles c ON c.user_id = p.created_by
+            LEFT JOIN family.profiles c ON c.user_id = family.baby_namesake(p.profile_id, p.created_by)
             LEFT JOIN family.notification_settings s ON s.user_id = m.user_id
             WHERE m.profile_id = \(profile)::uuid AND m.user_id = \(suggester)::uuid AND p.active
               AND NOT coalesce(s.muted_kinds, '{}') @> ARRAY[\(kind)::smallint]
