@@ -191,6 +191,8 @@ public struct Kindred_Gamification_V1_CreateChallengeRequest: ProtoMessage {
     public var requestID: String = ""
     /// 1 to 80 characters; empty for "<app> challenge".
     public var name: String = ""
+    /// An app id as usage uploads take it (1 to 100 characters of any case, no spaces or control characters),
+    /// compared as given, e.g. "com.apple.MobileSMS".
     public var appID: String = ""
     /// 0 (the app not at all) to 1,440.
     public var dailyLimitMinutes: Int32 = 0
@@ -543,6 +545,7 @@ public struct Kindred_Gamification_V1_CreatePopularChallengeRequest: ProtoMessag
 
     public var requestID: String = ""
     public var name: String = ""
+    /// As CreateChallengeRequest.app_id.
     public var appID: String = ""
     public var dailyLimitMinutes: Int32 = 0
     public var durationDays: Int32 = 0

@@ -174,6 +174,10 @@ struct  Kindred__Gamification__V1__CreateChallengeRequest
    * 1 to 80 characters; empty for "<app> challenge".
    */
   char *name;
+  /*
+   * An app id as usage uploads take it (1 to 100 characters of any case, no spaces or control characters),
+   * compared as given, e.g. "com.apple.MobileSMS".
+   */
   char *app_id;
   /*
    * 0 (the app not at all) to 1,440.
@@ -345,6 +349,9 @@ struct  Kindred__Gamification__V1__CreatePopularChallengeRequest
   ProtobufCMessage base;
   char *request_id;
   char *name;
+  /*
+   * As CreateChallengeRequest.app_id.
+   */
   char *app_id;
   int32_t daily_limit_minutes;
   int32_t duration_days;
