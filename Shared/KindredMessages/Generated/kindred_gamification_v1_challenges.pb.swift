@@ -257,7 +257,8 @@ public struct Kindred_Gamification_V1_InviteToChallengeRequest: ProtoMessage {
     public static var protoMessageName: String { "kindred.gamification.v1.InviteToChallengeRequest" }
 
     public var challengeID: String = ""
-    /// A friend of the caller.
+    /// A friend of the caller, as social says at the moment of the call (never a remembered answer: a former
+    /// friend is refused NOT_FRIENDS right after the unfriend).
     public var userID: String = ""
 
     public init() {}

@@ -209,7 +209,8 @@ struct  Kindred__Gamification__V1__InviteToChallengeRequest
   ProtobufCMessage base;
   char *challenge_id;
   /*
-   * A friend of the caller.
+   * A friend of the caller, as social says at the moment of the call (never a remembered answer: a former
+   * friend is refused NOT_FRIENDS right after the unfriend).
    */
   char *user_id;
 };
