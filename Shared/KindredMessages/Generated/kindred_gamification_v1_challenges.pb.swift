@@ -954,7 +954,8 @@ public struct Kindred_Gamification_V1_ListBadgesResponse: ProtoMessage {
     }
 }
 
-/// `kindred.gamification.v1.GetGlobalRankingRequest`
+/// Every user has a place: one who has not yet joined a challenge (no coins) stands with everyone at 0, and
+/// an id that names nobody answers just as such a user does (until issue 28: NOT_FOUND USER_NOT_RANKED).
 public struct Kindred_Gamification_V1_GetGlobalRankingRequest: ProtoMessage {
     public static var protoMessageName: String { "kindred.gamification.v1.GetGlobalRankingRequest" }
 
@@ -1021,7 +1022,8 @@ public struct Kindred_Gamification_V1_GetGlobalRankingResponse: ProtoMessage {
     public var user: Kindred_Gamification_V1_RankedUser? = nil
     /// The ranking around the user, best first, the user included.
     public var entries: [Kindred_Gamification_V1_RankedUser] = []
-    /// Users in the ranking (everyone who ever took part in a challenge).
+    /// Users in the ranking: every account gamification heard of (identity's user.registered enters it at 0 coins,
+    /// a challenge or coin too), and the asked-about user when they hold no coins yet.
     public var rankedUsers: Int64 = 0
 
     public init() {}

@@ -548,6 +548,10 @@ struct  Kindred__Gamification__V1__ListBadgesResponse
     , 0,NULL, NULL }
 
 
+/*
+ * Every user has a place: one who has not yet joined a challenge (no coins) stands with everyone at 0, and
+ * an id that names nobody answers just as such a user does (until issue 28: NOT_FOUND USER_NOT_RANKED).
+ */
 struct  Kindred__Gamification__V1__GetGlobalRankingRequest
 {
   ProtobufCMessage base;
@@ -591,7 +595,8 @@ struct  Kindred__Gamification__V1__GetGlobalRankingResponse
   size_t n_entries;
   Kindred__Gamification__V1__RankedUser **entries;
   /*
-   * Users in the ranking (everyone who ever took part in a challenge).
+   * Users in the ranking: every account gamification heard of (identity's user.registered enters it at 0 coins,
+   * a challenge or coin too), and the asked-about user when they hold no coins yet.
    */
   int64_t ranked_users;
 };
