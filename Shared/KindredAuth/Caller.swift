@@ -14,6 +14,8 @@ public struct Caller: Sendable, Hashable {
     public let tokenID: String
     /// `exp`, in seconds since the Unix epoch: the caller is authenticated until then.
     public let expiresAt: Int64
+    /// `guardian_pin`: parent mode proven with this minor's guardian PIN on the caller's device; nil otherwise.
+    public let guardianPinMinor: String?
 
     init(claims: TokenClaims) {
         userID = claims.subject
@@ -23,6 +25,7 @@ public struct Caller: Sendable, Hashable {
         scope = claims.scope
         tokenID = claims.tokenID
         expiresAt = claims.expiresAt
+        guardianPinMinor = claims.guardianPinMinor
     }
 }
 

@@ -36,11 +36,14 @@ public struct TokenClaims: Sendable, Hashable {
     public var expiresAt: Int64
     /// `jti`: a unique id for this token, for logs and revocation lists.
     public var tokenID: String
+    /// `guardian_pin`, present only on parent-mode tokens proven with a guardian PIN: the minor whose PIN it
+    /// was, so a service can let that minor's device act as their guardian for as long as parent mode lasts.
+    public var guardianPinMinor: String?
 
     /// Creates claims; `TokenSigner` signs them as they are.
     public init(
         subject: String, role: Role, ageBand: AgeBand, parentalControls: Bool, scope: Scope,
-        issuedAt: Int64, expiresAt: Int64, tokenID: String
+        issuedAt: Int64, expiresAt: Int64, tokenID: String, guardianPinMinor: String? = nil
     ) {
         self.subject = subject
         self.role = role
@@ -50,6 +53,7 @@ public struct TokenClaims: Sendable, Hashable {
         self.issuedAt = issuedAt
         self.expiresAt = expiresAt
         self.tokenID = tokenID
+        self.guardianPinMinor = guardianPinMinor
     }
 }
 
@@ -65,6 +69,7 @@ extension TokenClaims {
         writer.append("iat", .integer(issuedAt))
         writer.append("exp", .integer(expiresAt))
         writer.append("jti", .string(tokenID))
+        if let guardianPinMinor { writer.append("guardian_pin", .string(guardianPinMinor)) }
         return writer.finish()
     }
 
@@ -87,8 +92,14 @@ extension TokenClaims {
             expiresAt > issuedAt,
             case .string(let tokenID)? = members["jti"], !tokenID.isEmpty
         else { return nil }
+        var guardianPinMinor: String?
+        switch members["guardian_pin"] {
+        case nil: break
+        case .string(let minor)? where !minor.isEmpty: guardianPinMinor = minor
+        default: return nil
+        }
         self.init(
             subject: subject, role: role, ageBand: ageBand, parentalControls: parentalControls, scope: scope,
-            issuedAt: issuedAt, expiresAt: expiresAt, tokenID: tokenID)
+            issuedAt: issuedAt, expiresAt: expiresAt, tokenID: tokenID, guardianPinMinor: guardianPinMinor)
     }
 }

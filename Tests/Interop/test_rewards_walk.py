@@ -1,8 +1,9 @@
 """Learning points and reward apps walked from a stock grpcio client, as a family uses them: the guardian's
 device, handed over in child mode, refuses the setup until the guardian proves they are the parent with the
 PIN (parent mode); the child's learning usage earns points; on the child's device in child mode the dashboard
-reads and an unlock is refused; with the child's full token an unlock reserves points once, however often it
-is retried with its request id.
+reads and an unlock is refused; the child's own full token is refused too (only a guardian unlocks); the
+child's device in parent mode, proven with the guardian PIN, unlocks and reserves points once, however often
+it is retried with its request id.
 
 Needs the identity, family and gamification targets in KINDRED_INTEROP_TARGETS; Tests/run sets them.
 """
@@ -35,7 +36,14 @@ def child_mode(family, token):
                                  timeout=10).tokens.access_token
 
 
-def test_a_guardian_in_parent_mode_sets_rewards_and_a_child_earns_and_unlocks(identity, family, gamification):
+def parent_mode(family, device_token, child_id, pin):
+    """The device's account in parent mode, proven with the child's guardian PIN."""
+    return family.EnterParentMode(family_pb2.EnterParentModeRequest(
+        guardian_pin=family_pb2.GuardianPinProof(minor_user_id=child_id, pin=pin)),
+        metadata=bearer(device_token), timeout=10).tokens.access_token
+
+
+def test_a_guardian_in_parent_mode_sets_rewards_and_only_a_guardian_unlocks(identity, family, gamification):
     child_id, child, guardian = guarded_minor(identity, family, pin="4826")
     setup = rewards_pb2.SetRewardSetupRequest(
         child_user_id=child_id, points_per_learning_minute=2, points_per_reward_minute=3,
@@ -46,9 +54,7 @@ def test_a_guardian_in_parent_mode_sets_rewards_and_a_child_earns_and_unlocks(id
     handed_over = child_mode(family, guardian)
     code, reason, _ = refusal(lambda: gamification.SetRewardSetup(setup, metadata=bearer(handed_over), timeout=10))
     assert (code, reason) == (grpc.StatusCode.PERMISSION_DENIED, "CHILD_MODE_READ_ONLY")
-    parent = family.EnterParentMode(family_pb2.EnterParentModeRequest(
-        guardian_pin=family_pb2.GuardianPinProof(minor_user_id=child_id, pin="4826")),
-        metadata=bearer(handed_over), timeout=10).tokens.access_token
+    parent = parent_mode(family, handed_over, child_id, "4826")
     saved = gamification.SetRewardSetup(setup, metadata=bearer(parent), timeout=10).setup
     assert [(a.app_id, a.kind) for a in saved.apps] == [
         ("duolingo", Kind.REWARD_APP_KIND_LEARNING), ("minecraft", Kind.REWARD_APP_KIND_REWARD)]
@@ -64,8 +70,11 @@ def test_a_guardian_in_parent_mode_sets_rewards_and_a_child_earns_and_unlocks(id
     unlock = rewards_pb2.UnlockRewardAppRequest(app_id="minecraft", minutes=10, request_id=str(uuid.uuid4()))
     code, reason, _ = refusal(lambda: gamification.UnlockRewardApp(unlock, metadata=bearer(on_device), timeout=10))
     assert (code, reason) == (grpc.StatusCode.PERMISSION_DENIED, "CHILD_MODE_READ_ONLY")
-    first = gamification.UnlockRewardApp(unlock, metadata=bearer(child), timeout=10).dashboard
-    retried = gamification.UnlockRewardApp(unlock, metadata=bearer(child), timeout=10).dashboard
+    code, reason, _ = refusal(lambda: gamification.UnlockRewardApp(unlock, metadata=bearer(child), timeout=10))
+    assert (code, reason) == (grpc.StatusCode.PERMISSION_DENIED, "GUARDIANS_ONLY")
+    device_parent = parent_mode(family, on_device, child_id, "4826")
+    first = gamification.UnlockRewardApp(unlock, metadata=bearer(device_parent), timeout=10).dashboard
+    retried = gamification.UnlockRewardApp(unlock, metadata=bearer(device_parent), timeout=10).dashboard
     assert (first.available_points, first.reserved_points) == (30, 30)
     assert retried == first
 

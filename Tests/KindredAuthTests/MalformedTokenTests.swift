@@ -72,6 +72,8 @@ struct MalformedCase: CustomTestStringConvertible, Sendable {
             "duplicate scope", replacing: #""scope":"child_readonly""#,
             with: #""scope":"child_readonly","scope":"full""#),
         claims("raw control character", replacing: #""role":"user""#, with: "\"role\":\"us\ner\""),
+        claims("empty guardian_pin", replacing: #""pc":true"#, with: #""pc":true,"guardian_pin":"""#),
+        claims("guardian_pin not text", replacing: #""pc":true"#, with: #""pc":true,"guardian_pin":1"#),
     ]
 }
 

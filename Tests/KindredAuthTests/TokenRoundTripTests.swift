@@ -46,6 +46,15 @@ import Testing
         #expect(caller.scope == .childReadOnly)
     }
 
+    @Test func theGuardianPinClaimSurvivesTheRoundTripAndIsAbsentOtherwise() throws {
+        var claims = Fixture.claims()
+        let verifier = TokenVerifier(keys: [Fixture.key().verificationKey], clock: ManualClock().tokenClock)
+        #expect(try verifier.verify(TokenSigner(key: Fixture.key()).sign(claims)).guardianPinMinor == nil)
+        claims.guardianPinMinor = claims.subject
+        let caller = try verifier.verify(TokenSigner(key: Fixture.key()).sign(claims))
+        #expect(caller.guardianPinMinor == claims.subject)
+    }
+
     @Test func theKeyIDAndPublicKeyMatchAnIndependentImplementation() {
         let key = Fixture.key().verificationKey
         #expect(key.keyID == Self.pythonKeyID)

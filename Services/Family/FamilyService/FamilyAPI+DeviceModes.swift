@@ -7,7 +7,8 @@ import KindredRPC
 /// `EnterChildMode` and `EnterParentMode`: a family device's modes, for the account signed in on it. Identity
 /// issues the tokens (`IdentityDirectory.deviceModeTokens`); family decides who may switch, and with what
 /// proof. Child mode needs none. Parent mode needs a fresh one, each time: the account password, which
-/// identity checks on its sign-in lockout, or a guardian PIN, which family checks on the PIN's lockout. The
+/// identity checks on its sign-in lockout, or a guardian PIN, which family checks on the PIN's lockout (its
+/// tokens then carry the minor in `guardian_pin`, so that minor's device may act as their guardian). The
 /// shared RPC layer does the rest: a child-mode token reaches only reads, and `EnterParentMode`
 /// (`childModeMethods`).
 extension FamilyAPI {
@@ -24,6 +25,7 @@ extension FamilyAPI {
     {
         let caller = try Self.accountHolder(context)
         let password: String
+        var pinMinor: UserID?
         switch request.proof {
         case .password(let typed):
             // Identity takes an empty password for family's word that it checked a PIN: refuse it here.
@@ -32,12 +34,13 @@ extension FamilyAPI {
         case .guardianPin(let proof):
             try await pins.checkProof(minorID: proof.minorUserID, pin: proof.pin, caller: caller)
             password = ""
+            pinMinor = UserID(proof.minorUserID)
         case nil:
             throw FieldViolations.single("proof", "is required: a guardian_pin or the password")
         }
         return Kindred_Family_V1_EnterParentModeResponse(
             tokens: try await self.context.identity.deviceModeTokens(
-                for: try caller.account(), mode: .parent, password: password))
+                for: try caller.account(), mode: .parent, password: password, guardianPinOf: pinMinor))
     }
 
     /// The caller, if a user's account: services and operator clients have no device to switch.

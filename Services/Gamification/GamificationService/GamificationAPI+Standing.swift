@@ -13,7 +13,7 @@ extension GamificationAPI {
         async let position = challenges.globalPosition(of: me)
         let weekly = try await usage.standing(of: me, forwarding: context.requestMetadata)
         return Kindred_Gamification_V1_GetMyStandingResponse(
-            coinBalance: try await balance, globalPosition: try await position ?? 0,
+            coinBalance: try await balance, globalPosition: try await position,
             weekly: weekly.map {
                 Kindred_Gamification_V1_WeeklyStanding(
                     appID: $0.appID, place: Int32($0.place), people: Int32($0.people))

@@ -191,6 +191,8 @@ public struct Kindred_Gamification_V1_CreateChallengeRequest: ProtoMessage {
     public var requestID: String = ""
     /// 1 to 80 characters; empty for "<app> challenge".
     public var name: String = ""
+    /// An app id as usage uploads take it (1 to 100 characters of any case, no spaces or control characters),
+    /// compared as given, e.g. "com.apple.MobileSMS".
     public var appID: String = ""
     /// 0 (the app not at all) to 1,440.
     public var dailyLimitMinutes: Int32 = 0
@@ -255,7 +257,8 @@ public struct Kindred_Gamification_V1_InviteToChallengeRequest: ProtoMessage {
     public static var protoMessageName: String { "kindred.gamification.v1.InviteToChallengeRequest" }
 
     public var challengeID: String = ""
-    /// A friend of the caller.
+    /// A friend of the caller, as social says at the moment of the call (never a remembered answer: a former
+    /// friend is refused NOT_FRIENDS right after the unfriend).
     public var userID: String = ""
 
     public init() {}
@@ -543,6 +546,7 @@ public struct Kindred_Gamification_V1_CreatePopularChallengeRequest: ProtoMessag
 
     public var requestID: String = ""
     public var name: String = ""
+    /// As CreateChallengeRequest.app_id.
     public var appID: String = ""
     public var dailyLimitMinutes: Int32 = 0
     public var durationDays: Int32 = 0
@@ -950,7 +954,8 @@ public struct Kindred_Gamification_V1_ListBadgesResponse: ProtoMessage {
     }
 }
 
-/// `kindred.gamification.v1.GetGlobalRankingRequest`
+/// Every user has a place: one who has not yet joined a challenge (no coins) stands with everyone at 0, and
+/// an id that names nobody answers just as such a user does (until issue 28: NOT_FOUND USER_NOT_RANKED).
 public struct Kindred_Gamification_V1_GetGlobalRankingRequest: ProtoMessage {
     public static var protoMessageName: String { "kindred.gamification.v1.GetGlobalRankingRequest" }
 
@@ -1017,7 +1022,8 @@ public struct Kindred_Gamification_V1_GetGlobalRankingResponse: ProtoMessage {
     public var user: Kindred_Gamification_V1_RankedUser? = nil
     /// The ranking around the user, best first, the user included.
     public var entries: [Kindred_Gamification_V1_RankedUser] = []
-    /// Users in the ranking (everyone who ever took part in a challenge).
+    /// Users in the ranking: every account gamification heard of (identity's user.registered enters it at 0 coins,
+    /// a challenge or coin too), and the asked-about user when they hold no coins yet.
     public var rankedUsers: Int64 = 0
 
     public init() {}

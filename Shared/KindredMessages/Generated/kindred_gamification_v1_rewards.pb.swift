@@ -99,11 +99,13 @@ public struct Kindred_Gamification_V1_RewardSetup: ProtoMessage {
     }
 }
 
-/// A guardian only, with a full token. Replaces the child's whole setup; an unlocked app no longer a reward
-/// app is locked (its unused points returned).
+/// A guardian only (their account, or the child's device in parent mode with the guardian PIN), with a full
+/// token. Replaces the child's whole setup; an unlocked app no longer a reward app is locked (its unused points
+/// returned).
 public struct Kindred_Gamification_V1_SetRewardSetupRequest: ProtoMessage {
     public static var protoMessageName: String { "kindred.gamification.v1.SetRewardSetupRequest" }
 
+    /// Empty: the caller's own (the child's device in parent mode).
     public var childUserID: String = ""
     public var apps: [Kindred_Gamification_V1_RewardApp] = []
     public var pointsPerLearningMinute: Int32 = 0
@@ -206,7 +208,7 @@ public struct Kindred_Gamification_V1_GetRewardSetupResponse: ProtoMessage {
     }
 }
 
-/// The child (full token) or a guardian. Reserves minutes x points_per_reward_minute; FAILED_PRECONDITION
+/// A guardian only (their account, or the child's device in parent mode with the guardian PIN). Reserves minutes x points_per_reward_minute; FAILED_PRECONDITION
 /// NOT_ENOUGH_POINTS when fewer are available, NOT_A_REWARD_APP, REWARD_APP_ALREADY_UNLOCKED.
 public struct Kindred_Gamification_V1_UnlockRewardAppRequest: ProtoMessage {
     public static var protoMessageName: String { "kindred.gamification.v1.UnlockRewardAppRequest" }
@@ -267,7 +269,7 @@ public struct Kindred_Gamification_V1_UnlockRewardAppResponse: ProtoMessage {
     }
 }
 
-/// The child (full token) or a guardian: ends the unlock now, spending the minutes used and returning the rest.
+/// A guardian only, as UnlockRewardApp: ends the unlock now, spending the minutes used and returning the rest.
 /// Locking a locked app changes nothing.
 public struct Kindred_Gamification_V1_LockRewardAppRequest: ProtoMessage {
     public static var protoMessageName: String { "kindred.gamification.v1.LockRewardAppRequest" }

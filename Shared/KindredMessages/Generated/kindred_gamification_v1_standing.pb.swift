@@ -53,7 +53,8 @@ public struct Kindred_Gamification_V1_GetMyStandingResponse: ProtoMessage {
 
     /// What GetCoinBalance answers: 0 for a user who never earned a coin.
     public var coinBalance: Int64 = 0
-    /// The caller's position in GetGlobalRanking; 0 while they are not ranked (no challenge taken part in yet).
+    /// The caller's position in GetGlobalRanking, among all users: one who has not yet joined a challenge stands
+    /// with everyone at their coins (until issue 28: 0 for "not ranked").
     public var globalPosition: Int64 = 0
     /// Unset while the caller has chosen no standing app.
     public var weekly: Kindred_Gamification_V1_WeeklyStanding? = nil

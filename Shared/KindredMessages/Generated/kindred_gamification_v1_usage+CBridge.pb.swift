@@ -14,6 +14,7 @@ extension Kindred_Gamification_V1_UsageSession: CMessageBridge {
         self.startTime = m.pointee.start_time.map { Kindred_Common_V1_Timestamp(c: $0) }
         self.endTime = m.pointee.end_time.map { Kindred_Common_V1_Timestamp(c: $0) }
         self.updatedAt = m.pointee.updated_at.map { Kindred_Common_V1_Timestamp(c: $0) }
+        self.deviceID = CRead.string(m.pointee.device_id)
     }
 
     func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {
@@ -22,6 +23,7 @@ extension Kindred_Gamification_V1_UsageSession: CMessageBridge {
         c.pointee.start_time = try arena.optionalMessage(self.startTime, field: "start_time")
         c.pointee.end_time = try arena.optionalMessage(self.endTime, field: "end_time")
         c.pointee.updated_at = try arena.optionalMessage(self.updatedAt, field: "updated_at")
+        c.pointee.device_id = try arena.string(self.deviceID, field: "device_id")
     }
 }
 

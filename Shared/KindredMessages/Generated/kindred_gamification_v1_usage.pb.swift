@@ -47,6 +47,10 @@ public struct Kindred_Gamification_V1_UsageSession: ProtoMessage {
     public var endTime: Kindred_Common_V1_Timestamp? = nil
     /// When the device last changed the session: the newest wins.
     public var updatedAt: Kindred_Common_V1_Timestamp? = nil
+    /// The device that recorded it, at most 100 characters without control characters; empty for the caller's
+    /// one device. Time of one app on one device counts once: sessions of it that overlap, in one upload or in
+    /// several, add their overlap once; the same app on two devices at once adds up.
+    public var deviceID: String = ""
 
     public init() {}
 
@@ -56,13 +60,15 @@ public struct Kindred_Gamification_V1_UsageSession: ProtoMessage {
         appID: String = "",
         startTime: Kindred_Common_V1_Timestamp? = nil,
         endTime: Kindred_Common_V1_Timestamp? = nil,
-        updatedAt: Kindred_Common_V1_Timestamp? = nil
+        updatedAt: Kindred_Common_V1_Timestamp? = nil,
+        deviceID: String = ""
     ) {
         self.clientSessionID = clientSessionID
         self.appID = appID
         self.startTime = startTime
         self.endTime = endTime
         self.updatedAt = updatedAt
+        self.deviceID = deviceID
     }
 
     public init(serializedBytes bytes: UnsafeRawBufferPointer, maxSize: Int) throws(MessageDecodingError) {
@@ -77,9 +83,11 @@ public struct Kindred_Gamification_V1_UsageSession: ProtoMessage {
 /// 1 to 500 sessions, all or nothing: when any is refused, none is stored, and the INVALID_ARGUMENT names every
 /// refused entry by index (sessions[3].end_time). Refused: a missing or malformed field, end_time not after
 /// start_time, a session over 24 hours, one ending in the future, a client_session_id twice in the batch, and
-/// two sessions of the same app overlapping in the batch. Sessions of other batches are not compared: a
-/// user's phone and tablet may run the same app at once, and a refusal the device cannot fix would hold its
-/// upload queue for ever. Idempotent by (user, client_session_id), so a retry needs no request_id.
+/// two sessions of the same app on the same device overlapping in the batch. Sessions of other batches are not
+/// refused (a refusal the device cannot fix would hold its upload queue for ever) but counted once: where a
+/// session overlaps stored sessions of the same app and device, the overlap adds nothing to the day's total
+/// (30 + 30 minutes over 45 minutes of wall-clock time count 45). Idempotent by (user, client_session_id), so
+/// a retry needs no request_id.
 public struct Kindred_Gamification_V1_UploadUsageRequest: ProtoMessage {
     public static var protoMessageName: String { "kindred.gamification.v1.UploadUsageRequest" }
 

@@ -209,12 +209,14 @@ extension Kindred_Identity_V1_IssueDeviceModeTokensRequest: CMessageBridge {
         self.userID = CRead.string(m.pointee.user_id)
         self.mode = Kindred_Identity_V1_DeviceMode(rawValue: CRead.enumValue(m.pointee.mode))
         self.password = CRead.string(m.pointee.password)
+        self.guardianPinMinorUserID = CRead.string(m.pointee.guardian_pin_minor_user_id)
     }
 
     func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {
         c.pointee.user_id = try arena.string(self.userID, field: "user_id")
         c.pointee.mode = CWrite.enumValue(self.mode)
         c.pointee.password = try arena.string(self.password, field: "password")
+        c.pointee.guardian_pin_minor_user_id = try arena.string(self.guardianPinMinorUserID, field: "guardian_pin_minor_user_id")
     }
 }
 

@@ -456,6 +456,10 @@ public struct Kindred_Identity_V1_IssueDeviceModeTokensRequest: ProtoMessage {
     /// Parent mode: the account password, checked here like a sign-in (it counts toward the lockout). Empty
     /// when the family service has checked another proof (a guardian PIN).
     public var password: String = ""
+    /// Parent mode proven with a guardian PIN (password empty): the minor whose PIN it was. Every access token
+    /// of the mode carries it as the claim `guardian_pin`, so the minor's own device in parent mode acts as their
+    /// guardian (reward apps); empty for a password proof.
+    public var guardianPinMinorUserID: String = ""
 
     public init() {}
 
@@ -463,11 +467,13 @@ public struct Kindred_Identity_V1_IssueDeviceModeTokensRequest: ProtoMessage {
     public init(
         userID: String = "",
         mode: Kindred_Identity_V1_DeviceMode = .init(),
-        password: String = ""
+        password: String = "",
+        guardianPinMinorUserID: String = ""
     ) {
         self.userID = userID
         self.mode = mode
         self.password = password
+        self.guardianPinMinorUserID = guardianPinMinorUserID
     }
 
     public init(serializedBytes bytes: UnsafeRawBufferPointer, maxSize: Int) throws(MessageDecodingError) {

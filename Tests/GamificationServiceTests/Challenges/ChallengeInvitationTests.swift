@@ -28,6 +28,32 @@ import Testing
         }
     }
 
+    @Test func aFormerFriendIsRefusedRightAfterTheUnfriend() async throws {
+        try await GamificationTestStack.with { stack in
+            let (anna, ben, cleo) = (
+                try await stack.register("anna"), try await stack.register("ben"),
+                try await stack.register("cleo")
+            )
+            try await stack.befriend(anna, ben)
+            try await stack.befriend(anna, cleo)
+            let challenge = try await stack.createChallenge(anna)
+            _ = try await stack.gamification.inviteToChallenge(
+                .init(challengeID: challenge.challengeID, userID: cleo.id), options: anna.bearer)
+            let (annaID, benID) = (try #require(UserID(anna.id)), try #require(UserID(ben.id)))
+            #expect(
+                try await stack.context.friends.areFriends(annaID, benID), "a yes social gave a moment ago")
+            _ = try await stack.social.social.removeFriend(.init(userID: ben.id), options: anna.bearer)
+            let error = await rpcError {
+                _ = try await stack.gamification.inviteToChallenge(
+                    .init(challengeID: challenge.challengeID, userID: ben.id), options: anna.bearer)
+            }
+            #expect(error?.code == .permissionDenied && error?.reason == "NOT_FRIENDS")
+            let invitations = try await stack.gamification.listChallenges(
+                .init(list: .invitations), options: ben.bearer)
+            #expect(invitations.challenges.isEmpty)
+        }
+    }
+
     @Test func aFriendInvitedAcceptsAndTakesPartFromTheirNextMidnight() async throws {
         try await GamificationTestStack.with { stack in
             let anna = try await stack.register("anna")

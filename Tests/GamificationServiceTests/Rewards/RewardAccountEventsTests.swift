@@ -16,11 +16,12 @@ import Testing
             ]
             for family in families {
                 try await stack.setUp(family, learning: ["duolingo"], reward: ["minecraft"])
+                let parent = try await stack.parentMode(family)
                 try await stack.upload(
                     [usageSession("d1", "duolingo", from: "2026-06-15T10:00:00Z", minutes: 30)],
                     as: family.child)
                 _ = try await stack.gamification.unlockRewardApp(
-                    .init(appID: "minecraft", minutes: 5, requestID: "unlock-9"), options: family.child.bearer
+                    .init(appID: "minecraft", minutes: 5, requestID: "unlock-9"), options: parent
                 )
             }
             let gone = try #require(UserID(families[0].child.id))

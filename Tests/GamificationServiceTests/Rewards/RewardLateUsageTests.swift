@@ -12,14 +12,15 @@ import Testing
         try await GamificationTestStack.with { stack in
             let family = try await stack.childWithGuardian("ren")
             try await stack.setUp(family, learning: ["duolingo"], reward: ["minecraft"])
+            let parent = try await stack.parentMode(family)
             try await stack.upload(
                 [usageSession("d1", "duolingo", from: "2026-06-15T10:00:00Z", minutes: 30)], as: family.child)
             _ = try await stack.gamification.unlockRewardApp(
-                .init(appID: "minecraft", minutes: 10, requestID: "ren-1"), options: family.child.bearer)
+                .init(appID: "minecraft", minutes: 10, requestID: "ren-1"), options: parent)
             stack.clock.advance(seconds: 1_200)
             let settled = try #require(
                 try await stack.gamification.lockRewardApp(
-                    .init(appID: "minecraft"), options: family.child.bearer
+                    .init(appID: "minecraft"), options: parent
                 )
                 .dashboard)
             #expect((settled.availablePoints, settled.spentPoints) == (60, 0))
@@ -41,13 +42,14 @@ import Testing
         try await GamificationTestStack.with { stack in
             let family = try await stack.childWithGuardian("sol")
             try await stack.setUp(family, learning: ["duolingo"], reward: ["minecraft"])
+            let parent = try await stack.parentMode(family)
             try await stack.upload(
                 [usageSession("d1", "duolingo", from: "2026-06-15T10:00:00Z", minutes: 30)], as: family.child)
             _ = try await stack.gamification.unlockRewardApp(
-                .init(appID: "minecraft", minutes: 5, requestID: "sol-1"), options: family.child.bearer)
+                .init(appID: "minecraft", minutes: 5, requestID: "sol-1"), options: parent)
             stack.clock.advance(seconds: 600)
             _ = try await stack.gamification.lockRewardApp(
-                .init(appID: "minecraft"), options: family.child.bearer)
+                .init(appID: "minecraft"), options: parent)
 
             try await stack.upload(
                 [usageSession("m1", "minecraft", from: "2026-06-15T11:58:00Z", minutes: 12)], as: family.child

@@ -36,6 +36,7 @@ import Testing
         try await GamificationTestStack.with { stack in
             let family = try await stack.childWithGuardian("ada")
             try await stack.setUp(family, learning: ["duolingo"], reward: ["minecraft"])
+            let parent = try await stack.parentMode(family)
             try await stack.upload(
                 [usageSession("d1", "duolingo", from: "2026-06-15T10:00:00Z", minutes: 30)], as: family.child)
             let unlocked = try #require(
@@ -59,7 +60,7 @@ import Testing
 
             let locked = try #require(
                 try await stack.gamification.lockRewardApp(
-                    .init(appID: "minecraft"), options: family.child.bearer
+                    .init(appID: "minecraft"), options: parent
                 ).dashboard)
             #expect((locked.availablePoints, locked.reservedPoints, locked.spentPoints) == (48, 0, 12))
             #expect(locked.rewardApps.first?.unlocked == false)
@@ -70,6 +71,7 @@ import Testing
         try await GamificationTestStack.with { stack in
             let family = try await stack.childWithGuardian("bea")
             try await stack.setUp(family, learning: ["duolingo"], reward: ["minecraft"])
+            let parent = try await stack.parentMode(family)
             try await stack.upload(
                 [usageSession("d1", "duolingo", from: "2026-06-15T10:00:00Z", minutes: 30)], as: family.child)
             _ = try await stack.gamification.unlockRewardApp(
@@ -88,7 +90,7 @@ import Testing
             #expect(ended.rewardApps.first?.unlocked == false && ended.rewardApps.first?.unlockedUntil == nil)
             let again = try #require(
                 try await stack.gamification.unlockRewardApp(
-                    .init(appID: "minecraft", minutes: 5, requestID: "unlock-5"), options: family.child.bearer
+                    .init(appID: "minecraft", minutes: 5, requestID: "unlock-5"), options: parent
                 ).dashboard)
             #expect((again.availablePoints, again.reservedPoints, again.spentPoints) == (27, 15, 18))
         }
@@ -98,18 +100,19 @@ import Testing
         try await GamificationTestStack.with { stack in
             let family = try await stack.childWithGuardian("eli")
             try await stack.setUp(family, learning: ["duolingo"], reward: ["minecraft"])
+            let parent = try await stack.parentMode(family)
             try await stack.upload(
                 [usageSession("d1", "duolingo", from: "2026-06-15T10:00:00Z", minutes: 10)], as: family.child)
             let tooLong = await rpcError {
                 try await stack.gamification.unlockRewardApp(
-                    .init(appID: "minecraft", minutes: 7, requestID: "unlock-6"), options: family.child.bearer
+                    .init(appID: "minecraft", minutes: 7, requestID: "unlock-6"), options: parent
                 )
             }
             #expect(tooLong?.code == .failedPrecondition && tooLong?.reason == "NOT_ENOUGH_POINTS")
             #expect(tooLong?.metadata == ["available_points": "20", "needed_points": "21"])
             let notReward = await rpcError {
                 try await stack.gamification.unlockRewardApp(
-                    .init(appID: "duolingo", minutes: 1, requestID: "unlock-7"), options: family.child.bearer)
+                    .init(appID: "duolingo", minutes: 1, requestID: "unlock-7"), options: parent)
             }
             #expect(notReward?.reason == "NOT_A_REWARD_APP")
         }
@@ -120,6 +123,7 @@ import Testing
             let family = try await stack.childWithGuardian("zoe")
             let games = (1...12).map { "game\($0)" }
             try await stack.setUp(family, learning: ["duolingo"], reward: games, earn: 10, cost: 1)
+            let parent = try await stack.parentMode(family)
             try await stack.upload(
                 [usageSession("d1", "duolingo", from: "2026-06-15T10:00:00Z", minutes: 10)], as: family.child)
             // 100 points; twelve unlocks of 30 minutes at once, and three more of the same game.
@@ -133,7 +137,7 @@ import Testing
                     group.addTask {
                         let error = await rpcError {
                             try await stack.gamification.unlockRewardApp(
-                                request, options: family.child.bearer)
+                                request, options: parent)
                         }
                         return error?.reason ?? "UNLOCKED"
                     }

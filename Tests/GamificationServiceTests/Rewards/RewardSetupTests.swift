@@ -74,10 +74,11 @@ import Testing
         try await GamificationTestStack.with { stack in
             let family = try await stack.childWithGuardian("gus")
             try await stack.setUp(family, learning: ["duolingo"], reward: ["minecraft"])
+            let parent = try await stack.parentMode(family)
             try await stack.upload(
                 [usageSession("d1", "duolingo", from: "2026-06-15T10:00:00Z", minutes: 30)], as: family.child)
             _ = try await stack.gamification.unlockRewardApp(
-                .init(appID: "minecraft", minutes: 10, requestID: "unlock-2"), options: family.child.bearer)
+                .init(appID: "minecraft", minutes: 10, requestID: "unlock-2"), options: parent)
             try await stack.setUp(family, learning: ["duolingo"], reward: [])
             let after = try await stack.dashboard(options: family.child.bearer)
             #expect((after.availablePoints, after.reservedPoints, after.spentPoints) == (60, 0, 0))

@@ -52,4 +52,18 @@ extension GamificationTestStack {
             try await social.family.enterChildMode(.init(), options: user.bearer).tokens)
         return FamilyTestStack.bearer(tokens.accessToken)
     }
+
+    /// Call options of the child's own device in parent mode, proven with the PIN the guardian sets now.
+    func parentMode(_ family: RewardFamily) async throws -> CallOptions {
+        let pin = "2580"
+        _ = try await social.family.setGuardianPin(
+            .init(minorUserID: family.child.id, pin: pin, pinConfirmation: pin),
+            options: family.guardian.bearer)
+        let tokens = try #require(
+            try await social.family.enterParentMode(
+                .init(proof: .guardianPin(.init(minorUserID: family.child.id, pin: pin))),
+                options: try await childMode(family.child)
+            ).tokens)
+        return FamilyTestStack.bearer(tokens.accessToken)
+    }
 }

@@ -12,15 +12,16 @@ import Testing
         try await GamificationTestStack.with { stack in
             let family = try await stack.childWithGuardian("ivy")
             try await stack.setUp(family, learning: ["duolingo"], reward: ["minecraft"])
+            let parent = try await stack.parentMode(family)
             try await stack.upload(
                 [usageSession("d1", "duolingo", from: "2026-06-15T10:00:00Z", minutes: 30)], as: family.child)
             let request = Kindred_Gamification_V1_UnlockRewardAppRequest(
                 appID: "minecraft", minutes: 10, requestID: "ivy-unlock-1")
 
             let first = try #require(
-                try await stack.gamification.unlockRewardApp(request, options: family.child.bearer).dashboard)
+                try await stack.gamification.unlockRewardApp(request, options: parent).dashboard)
             let retried = try #require(
-                try await stack.gamification.unlockRewardApp(request, options: family.child.bearer).dashboard)
+                try await stack.gamification.unlockRewardApp(request, options: parent).dashboard)
 
             #expect((first.availablePoints, first.reservedPoints) == (30, 30))
             #expect(retried == first)
@@ -31,7 +32,7 @@ import Testing
             let another = await rpcError {
                 try await stack.gamification.unlockRewardApp(
                     .init(appID: "minecraft", minutes: 10, requestID: "ivy-unlock-2"),
-                    options: family.child.bearer)
+                    options: parent)
             }
             #expect(another?.reason == "REWARD_APP_ALREADY_UNLOCKED")
         }
@@ -41,9 +42,10 @@ import Testing
         try await GamificationTestStack.with { stack in
             let family = try await stack.childWithGuardian("max")
             try await stack.setUp(family, learning: ["duolingo"], reward: ["minecraft"])
+            let parent = try await stack.parentMode(family)
             let error = await rpcError {
                 try await stack.gamification.unlockRewardApp(
-                    .init(appID: "minecraft", minutes: 10), options: family.child.bearer)
+                    .init(appID: "minecraft", minutes: 10), options: parent)
             }
             #expect(error?.code == .invalidArgument)
             #expect(error?.badFields == ["request_id"])

@@ -18,7 +18,8 @@ import Testing
                 [usageSession("b1", "youtube", from: "2026-06-16T09:00:00Z", minutes: 30)], as: ben)
 
             let before = try await stack.gamification.getMyStanding(.init(), options: anna.bearer)
-            #expect(before.coinBalance == 0 && before.globalPosition == 0)
+            // Nobody has coins yet: both stand first, at 0.
+            #expect(before.coinBalance == 0 && before.globalPosition == 1)
             #expect(before.weekly == .init(appID: "youtube", place: 2, people: 2))
 
             try await stack.grant(40, to: ben)

@@ -76,7 +76,7 @@ import Testing
                 try await stack.upload(
                     [
                         usageSession(
-                            "during-\(index)", "piano", from: "2026-05-02T0\(index / 10):\(index % 10)0:00Z",
+                            "during-\(index)", "piano", from: "2026-05-02T0\(index / 6):\(index % 6)0:00Z",
                             minutes: 5)
                     ],
                     as: ben)

@@ -6,19 +6,22 @@ import KindredRPC
 /// Identity's `IssueDeviceModeTokens`, as parent and child mode ask for it with family's own token.
 extension IdentityDirectory {
     /// Tokens of `mode` for the account `userID`. `password` is parent mode's proof for identity to check;
-    /// empty, family vouches for a proof it checked itself (a guardian PIN), so no caller's empty password may
-    /// ever reach this.
+    /// empty, family vouches for a proof it checked itself (a guardian PIN, of `guardianPinOf`, which the
+    /// tokens then name in their `guardian_pin` claim), so no caller's empty password may ever reach this.
     ///
     /// Identity's answers about the caller reach them as identity gave them (`reachesTheCaller`),
     /// identity out of reach or out of time as UNAVAILABLE; any other refusal means family is not set up
     /// to ask (its client lacks `device_modes`) and is INTERNAL, with identity's answer in the log.
     func deviceModeTokens(
-        for userID: UserID, mode: Kindred_Identity_V1_DeviceMode, password: String = ""
+        for userID: UserID, mode: Kindred_Identity_V1_DeviceMode, password: String = "",
+        guardianPinOf minor: UserID? = nil
     ) async throws -> Kindred_Family_V1_ModeTokens {
         let issued: Kindred_Identity_V1_TokenResponse
         do {
             issued = try await client.issueDeviceModeTokens(
-                .init(userID: userID.description, mode: mode, password: password),
+                .init(
+                    userID: userID.description, mode: mode, password: password,
+                    guardianPinMinorUserID: minor?.description ?? ""),
                 options: try await credentials.callOptions(timeout: .seconds(5)))
         } catch let refusal
             where Self.reachesTheCaller(refusal) && refusal.code != .unavailable

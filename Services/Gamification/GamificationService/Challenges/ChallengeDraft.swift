@@ -9,7 +9,6 @@ import KindredRPC
 struct ChallengeDraft: Sendable, Equatable {
     static let requestIDLength = 1...100
     static let nameLength = 1...80
-    static let appIDLength = 1...64
     static let dailyLimits = 0...1_440
     static let durations = 1...365
     static let popularAwards: ClosedRange<Int64> = 1...100_000
@@ -68,9 +67,8 @@ struct ChallengeDraft: Sendable, Equatable {
         if !name.isEmpty, !Self.nameLength.contains(trimmed.count) {
             violations.add("name", "must be 1 to 80 characters")
         }
-        if !Self.appIDLength.contains(appID.utf8.count) || !appID.utf8.allSatisfy(Self.isAppIDByte) {
-            violations.add("app_id", "must be 1 to 64 lowercase letters, digits, dots, dashes or underscores")
-        }
+        // The rule usage uploads follow: a challenge takes every app that usage tracking counts.
+        violations.add("app_id", AppID.problem(appID))
         if !Self.dailyLimits.contains(dailyLimitMinutes) {
             violations.add("daily_limit_minutes", "must be 0 to 1,440")
         }
@@ -83,12 +81,6 @@ struct ChallengeDraft: Sendable, Equatable {
         self.durationDays = durationDays
         self.difficulty = difficulty
         self.coinAward = coinAward ?? Self.coinsPerDay * Int64(durationDays) * Int64(difficulty)
-    }
-
-    private static func isAppIDByte(_ byte: UInt8) -> Bool {
-        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
-            || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
-            || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
     }
 
     /// The challenge this draft makes, created by `creator` (for a popular one, the admin: kept for the

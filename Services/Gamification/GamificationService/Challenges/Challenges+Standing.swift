@@ -13,22 +13,21 @@ extension Challenges {
         try await CoinStore.balance(of: user, on: database) ?? 0
     }
 
-    /// `user`'s position in the global ranking (1 + how many hold more coins); nil when they are not ranked.
-    func globalPosition(of user: UserID) async throws -> Int64? {
-        try await RankingStore.entry(of: user, on: database)?.position
+    /// `user`'s position in the global ranking (1 + how many hold more coins), among all users: one who never
+    /// took part in a challenge stands with everyone at 0.
+    func globalPosition(of user: UserID) async throws -> Int64 {
+        try await RankingStore.entry(of: user, on: database).position
     }
 
     /// `user`'s entry in the ranking and `size` entries around it (as many above as below where there are),
-    /// and how many users are ranked. USER_NOT_RANKED for a user who never took part in a challenge, and for an
-    /// id that names nobody.
+    /// and how many users are ranked. Every user has a place: one who never took part in a challenge stands
+    /// at 0 coins, and so does an id that names nobody, word for word.
     func ranking(around user: UserID, size: Int) async throws
         -> Kindred_Gamification_V1_GetGlobalRankingResponse
     {
         let above = (size - 1) / 2
-        guard
-            let page = try await RankingStore.page(
-                around: user, above: above, below: size - 1 - above, on: database)
-        else { throw GamificationError.notRanked }
+        let page = try await RankingStore.page(
+            around: user, above: above, below: size - 1 - above, on: database)
         return Kindred_Gamification_V1_GetGlobalRankingResponse(
             user: page.user.proto, entries: page.entries.map(\.proto), rankedUsers: page.ranked)
     }

@@ -8,7 +8,7 @@ import KindredRuntime
 import Logging
 
 /// What gamification does with identity's events, consumed with a cursor in `gamification.event_cursors`:
-/// a deleted user's rows go, every part's in the same transaction as the cursor moves, and the account is
+/// a registered account enters the global ranking at 0 coins; a deleted user's rows go, every part's in the same transaction as the cursor moves, and the account is
 /// remembered for `UsageRetention`. Each part that keeps
 /// rows of a user adds its own `deleteAll(of:in:)` to `erasures`; the others change nothing here.
 struct AccountEvents: Sendable {
@@ -40,16 +40,27 @@ struct AccountEvents: Sendable {
             handle: { event, tx in try await handler.apply(event, in: tx) })
     }
 
-    /// Applies one event; the others change nothing here.
+    /// Applies one event; the others change nothing here. A registered account takes its place in the global
+    /// ranking at 0 coins, so the ranking counts every user, not only those who joined a challenge.
     func apply(_ event: Kindred_Identity_V1_Event, in tx: PostgresTransaction) async throws {
-        guard case .userDeleted(let deleted) = event.payload else { return }
-        guard let user = UserID(deleted.userID) else {
-            // It would fail the same way every time and hold the consumer there.
-            logger.error(
-                "identity event names no user id; skipped", metadata: ["user_id": "\(deleted.userID)"])
+        switch event.payload {
+        case .userRegistered(let registered):
+            guard let user = userID(registered.userID) else { return }
+            try await CoinStore.enroll(user, in: tx)
+        case .userDeleted(let deleted):
+            guard let user = userID(deleted.userID) else { return }
+            for erase in Self.erasures { try await erase(user, tx) }
+            try await ErasedAccountStore.remember(user, at: clock.now, in: tx)
+        default:
             return
         }
-        for erase in Self.erasures { try await erase(user, tx) }
-        try await ErasedAccountStore.remember(user, at: clock.now, in: tx)
+    }
+
+    /// The event's user id; nil, logged, when it names none: it would fail the same way every time and hold
+    /// the consumer there.
+    private func userID(_ text: String) -> UserID? {
+        if let user = UserID(text) { return user }
+        logger.error("identity event names no user id; skipped", metadata: ["user_id": "\(text)"])
+        return nil
     }
 }

@@ -9,7 +9,10 @@ import KindredRPC
 struct Rewards: Sendable {
     /// How the caller stands to the child whose points they ask about.
     enum Standing {
+        /// The child's own sign-in, or their device in child mode: reads only.
         case child
+        /// A guardian's own account, or the child's device in parent mode proven with the guardian PIN
+        /// (`guardian_pin`): reads, sets up, unlocks and locks.
         case guardian
     }
 
@@ -25,13 +28,19 @@ struct Rewards: Sendable {
         sessions = context.usageSessions
     }
 
-    /// The child `text` names (the caller when empty) and how the caller stands to them: themself, or their
-    /// guardian by family's word; anyone else gets what an id nobody has gets.
-    func standing(of caller: UserID, toward text: String, forwarding metadata: Metadata) async throws
+    /// The child `text` names (the caller when empty) and how the caller stands to them: themself (their
+    /// guardian while their device is in parent mode proven with the guardian PIN), or their guardian by
+    /// family's word; anyone else gets what an id nobody has gets.
+    func standing(of context: ServerContext, toward text: String) async throws
         -> (child: UserID, standing: Standing)
     {
+        let caller = try context.account()
+        let metadata = context.requestMetadata
         let child: UserID = text.isEmpty ? caller : try FieldViolations.id("child_user_id", text)
-        if child == caller { return (child, .child) }
+        if child == caller {
+            let parentMode = try context.authenticatedCaller().guardianPinMinor.flatMap(UserID.init)
+            return (child, parentMode == child ? .guardian : .child)
+        }
         guard try await guardians.guards(child, caller: caller, forwarding: metadata) else {
             throw GamificationError.childNotFound
         }
@@ -42,8 +51,8 @@ struct Rewards: Sendable {
         RewardSetupDraft.message(try await RewardStore.setup(of: child, on: database), of: child)
     }
 
-    /// Replaces the child's setup (a guardian's); unlocks of apps no longer reward apps end, spending what
-    /// they used.
+    /// Replaces the child's setup (a guardian's, or the child's device in parent mode: `by` is the account
+    /// signed in); unlocks of apps no longer reward apps end, spending what they used.
     func replaceSetup(_ draft: RewardSetupDraft, of child: UserID, by guardian: UserID) async throws
         -> Kindred_Gamification_V1_RewardSetup
     {

@@ -6,8 +6,9 @@ import KindredPostgres
 /// kept exact. Reads are in `UsageStore+Reads.swift`, the stored sessions' forms in `UsageStore+Sealed.swift`.
 enum UsageStore {
     /// Stores `sessions` for `user` in one transaction, sealed: those new, or newer (by updated_at) than the
-    /// stored version, are written, each day's total moves by the difference, and reward unlocks that ended
-    /// before the usage arrived are charged for it. Answers how many were written.
+    /// stored version, are written, each day's total moves by the time of each app and device they newly cover
+    /// or no longer cover (`UsageTally`: overlapping sessions of one app on one device count once), and reward
+    /// unlocks that ended before the usage arrived are charged for it. Answers how many were written.
     ///
     /// The user's settings row (made here on the first upload) is locked first, so one user's batches are
     /// applied one at a time: the stored versions read next (opened here, since their app and times are sealed)
@@ -23,7 +24,7 @@ enum UsageStore {
                 RETURNING time_zone
                 """)[0].decode(String.self, column: 0)
             let stored = try await versions(of: sessions.map(\.clientSessionID), of: user, in: tx)
-            var changes: [Change] = []
+            var changes: [UsageTally.Change] = []
             for session in sessions {
                 let old = try stored[session.clientSessionID].map {
                     (session: try sealing.open($0.stored, of: user), zone: $0.zone)
@@ -34,43 +35,37 @@ enum UsageStore {
                 {
                     continue
                 }
-                changes.append(Change(new: session, sealed: sealing.seal(session, of: user), old: old))
+                changes.append(UsageTally.Change(new: session, old: old))
             }
             // A retry stores nothing new, and so has nothing new to charge.
             guard !changes.isEmpty else { return 0 }
-            try await tx.query(ingest(changes, of: user, zone: zone))
+            let around = try await Self.sessions(
+                of: user, startingIn: UsageTally.windows(of: changes), sealing: sealing, in: tx)
+            let tally = UsageTally(changes, around: around, zone: zone)
+            let sealed = changes.map { sealing.seal($0.new, of: user) }
+            try await tx.query(
+                ingest(changes.map(\.new), sealed: sealed, moving: tally, of: user, zone: zone))
             try await RewardStore.chargeLateUsage(changes.map(\.new), of: user, sessions: sealing, in: tx)
             return changes.count
         }
     }
 
-    /// A session of the batch to write, sealed, with the version it replaces and the zone that one counted in.
-    private struct Change {
-        let new: UsageBatch.Session
-        let sealed: [UInt8]
-        let old: (session: UsageBatch.Session, zone: String)?
-    }
-
-    /// One set-based statement for the whole batch. A session counts on each local day it touches in `zone`,
-    /// the seconds between the later of its start and that day's midnight and the earlier of its end and the
-    /// next midnight, both midnights placed by PostgreSQL's zone rules (a DST day is 23 or 25 hours long). A
-    /// replaced version takes back the same seconds from the days of the zone it was counted in. The net change
-    /// per day and app is applied once: decreases by UPDATE (the row exists, since the old version added to
-    /// it), increases by upsert, so no CHECK sees a negative total. The app and times travel as parameters only:
-    /// the row keeps the sealed value and the UTC day the session started on.
-    private static func ingest(_ changes: [Change], of user: UserID, zone: String) -> PostgresQuery {
+    /// One set-based statement for the whole batch: the sessions written sealed (the row keeps the sealed value
+    /// and the UTC day the session started on), and the tally's moves applied to the days. A move counts on
+    /// each local day it touches in its zone, the seconds between the later of its start and that day's
+    /// midnight and the earlier of its end and the next midnight, both midnights placed by PostgreSQL's zone
+    /// rules (a DST day is 23 or 25 hours long). The net change per day and app is applied once: decreases by
+    /// UPDATE (the row exists, since the time taken back was added to it), increases by upsert, so no CHECK sees
+    /// a negative total. Apps and times travel as parameters only.
+    private static func ingest(
+        _ sessions: [UsageBatch.Session], sealed: [[UInt8]], moving tally: UsageTally, of user: UserID,
+        zone: String
+    ) -> PostgresQuery {
         """
         WITH applied AS (
-            SELECT * FROM unnest(\(PostgresArray(changes.map(\.new.clientSessionID)))::text[],
-                \(PostgresArray(changes.map(\.new.appID)))::text[],
-                \(PostgresArray(changes.map(\.new.start)))::timestamptz[],
-                \(PostgresArray(changes.map(\.new.end)))::timestamptz[], \(PostgresArray(changes.map(\.sealed)))::bytea[],
-                \(PostgresArray(changes.map { $0.old?.session.appID }))::text[],
-                \(PostgresArray(changes.map { $0.old?.session.start }))::timestamptz[],
-                \(PostgresArray(changes.map { $0.old?.session.end }))::timestamptz[],
-                \(PostgresArray(changes.map { $0.old?.zone }))::text[])
-                AS i (client_session_id, app_id, started_at, ended_at, sealed, old_app_id, old_started_at,
-                    old_ended_at, old_zone)),
+            SELECT * FROM unnest(\(PostgresArray(sessions.map(\.clientSessionID)))::text[],
+                \(PostgresArray(sessions.map(\.start)))::timestamptz[], \(PostgresArray(sealed))::bytea[])
+                AS i (client_session_id, started_at, sealed)),
         stored AS (
             INSERT INTO gamification.usage_sessions AS s
                 (user_id, client_session_id, session_sealed, started_on, time_zone)
@@ -81,9 +76,11 @@ enum UsageStore {
                 time_zone = excluded.time_zone, app_id = NULL, started_at = NULL, ended_at = NULL, updated_at = NULL
             RETURNING 1),
         changes AS (
-            SELECT app_id, started_at, ended_at, \(zone)::text AS zone, 1 AS sign FROM applied
-            UNION ALL
-            SELECT old_app_id, old_started_at, old_ended_at, old_zone, -1 FROM applied WHERE old_app_id IS NOT NULL),
+            SELECT * FROM unnest(\(PostgresArray(tally.moves.map(\.appID)))::text[],
+                \(PostgresArray(tally.moves.map(\.span.lowerBound)))::timestamptz[],
+                \(PostgresArray(tally.moves.map(\.span.upperBound)))::timestamptz[],
+                \(PostgresArray(tally.moves.map(\.zone)))::text[], \(PostgresArray(tally.moves.map(\.sign)))::integer[])
+                AS m (app_id, started_at, ended_at, zone, sign)),
         net AS (
             SELECT part.day, c.app_id, sum(c.sign * part.seconds)::integer AS delta
             FROM changes c CROSS JOIN LATERAL (

@@ -35,8 +35,4 @@ extension GamificationError {
     /// Popular challenges are created by admins.
     static let adminRequired = refusal(
         .permissionDenied, "ADMIN_REQUIRED", "Only an administrator can create popular challenges.")
-
-    /// A user with no coin history has no place in the ranking (or there is no such user).
-    static let notRanked = refusal(
-        .notFound, "USER_NOT_RANKED", "This person has no place in the ranking yet.")
 }

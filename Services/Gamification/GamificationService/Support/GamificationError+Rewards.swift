@@ -6,7 +6,7 @@ extension GamificationError {
     /// A child the caller is neither nor guards: word for word what an id nobody has gets.
     static let childNotFound = refusal(.notFound, "CHILD_NOT_FOUND", "No such child.")
 
-    /// The child asked for what only a guardian does (the setup).
+    /// The child's own sign-in asked for what only a guardian does: the setup, an unlock, a lock.
     static let guardiansOnly = refusal(
         .permissionDenied, "GUARDIANS_ONLY", "Only a guardian can change this. Ask a guardian in parent mode."
     )

@@ -1,8 +1,8 @@
 import Synchronization
 
 /// Answers a peer service gave a moment ago, each kept `lifetime` and at most `capacity` of them: a burst of the
-/// same question (a challenge's participants, a profile's voters) asks the peer once. The parts decide which
-/// answers are safe to keep (FriendshipCache, FamilyBabyMemberships).
+/// same question (a profile's voters) asks the peer once. The parts decide which answers are safe to keep
+/// (FamilyBabyMemberships; never an answer a write depends on, as challenge invitations' friendships).
 final class RecentAnswers<Key: Hashable & Sendable, Answer: Sendable>: Sendable {
     private let lifetime: Duration
     private let capacity: Int

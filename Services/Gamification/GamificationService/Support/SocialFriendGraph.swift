@@ -3,35 +3,29 @@ import KindredHandlers
 import KindredRPC
 import KindredRuntime
 
-/// Friendships asked of the social service: `AreFriends` with gamification's own service token, a "yes"
-/// cached briefly (`FriendshipCache`); the caller's friend list with the caller's own token (`ListFriends`, 500 a
-/// page). Social's failures become gamification's answers through `PeerCall`.
+/// Friendships asked of the social service: `AreFriends` with gamification's own service token, on every
+/// call and never cached, since the one thing that asks it is a write (an invitation) that must not outlive
+/// an unfriend; the caller's friend list with the caller's own token (`ListFriends`, 500 a page). Social's
+/// failures become gamification's answers through `PeerCall`.
 struct SocialFriendGraph: FriendGraph {
     /// More friends than any person keeps: a list still running past it is cut there.
     static let mostPages = 20
 
     let client: Kindred_Social_V1_SocialService.Client
     let credentials: ServiceCredentials
-    let cache: FriendshipCache
 
-    init(socialTarget: String, credentials: ServiceCredentials, cache: FriendshipCache = FriendshipCache())
-        throws(RPCError)
-    {
+    init(socialTarget: String, credentials: ServiceCredentials) throws(RPCError) {
         client = Kindred_Social_V1_SocialService.Client(try RPCClient(target: socialTarget))
         self.credentials = credentials
-        self.cache = cache
     }
 
     func areFriends(_ user: UserID, _ other: UserID) async throws -> Bool {
-        if cache.knownFriends(user, other) { return true }
-        let friends = try await PeerCall.run("social") {
+        try await PeerCall.run("social") {
             try await client.areFriends(
                 .init(userID: user.description, otherUserID: other.description),
                 options: try await credentials.callOptions(timeout: .seconds(5), idempotent: true)
             ).friends
         }
-        if friends { cache.rememberFriends(user, other) }
-        return friends
     }
 
     func friends(forwarding requestMetadata: Metadata) async throws -> [Friend] {

@@ -1,6 +1,8 @@
 import KindredHandlers
 
-/// App ids as the API takes them: 1 to 100 characters, none of them a space or a control character.
+/// App ids as the API takes them, everywhere one is named (usage uploads, challenges, reward apps, settings,
+/// popular apps): 1 to 100 characters of any case, none of them a space or a control character. Compared as
+/// given: `com.apple.MobileSMS` and `com.apple.mobilesms` are two apps, as the device reports them.
 enum AppID {
     static let length = 1...100
 

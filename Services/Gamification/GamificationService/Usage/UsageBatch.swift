@@ -4,11 +4,12 @@ import KindredMessages
 import KindredRPC
 
 /// An `UploadUsageRequest` whose sessions were all checked: 1 to 500 of them, each well formed, none over
-/// 24 hours or ending in the future, no id twice and no two of the same app overlapping. One bad entry refuses
+/// 24 hours or ending in the future, no id twice and no two of the same app and device overlapping. One bad entry refuses
 /// the batch, and the refusal names every bad entry by index.
 struct UsageBatch: Sendable, Equatable {
     static let sizes = 1...500
     static let clientSessionIDLength = 1...100
+    static let deviceIDLength = 0...100
     static let longest: TimeInterval = 24 * 3_600
     /// How far past the server's clock a device's clock may run.
     static let clockSkew: TimeInterval = 5 * 60
@@ -21,6 +22,11 @@ struct UsageBatch: Sendable, Equatable {
         let start: Date
         let end: Date
         let updatedAt: Date
+        /// The device that recorded it; empty for the user's one device.
+        var deviceID: String = ""
+
+        /// The app on the device: time of one such pair counts once however many sessions cover it.
+        var track: UsageTrack { UsageTrack(deviceID: deviceID, appID: appID) }
     }
 
     let sessions: [Session]
@@ -57,6 +63,12 @@ struct UsageBatch: Sendable, Equatable {
             violations.add("\(field).client_session_id", "must be 1 to 100 characters")
         }
         violations.add("\(field).app_id", AppID.problem(session.appID))
+        if !deviceIDLength.contains(session.deviceID.count)
+            || session.deviceID.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+        {
+            violations.add(
+                "\(field).device_id", "must be at most 100 characters, none of them a control character")
+        }
         let start = instant(session.startTime, "\(field).start_time", &violations)
         let end = instant(session.endTime, "\(field).end_time", &violations)
         let updatedAt = instant(session.updatedAt, "\(field).updated_at", &violations)
@@ -78,7 +90,7 @@ struct UsageBatch: Sendable, Equatable {
         guard violations.violations.count == before, let start, let end, let updatedAt else { return nil }
         return Session(
             clientSessionID: session.clientSessionID, appID: session.appID, start: start, end: end,
-            updatedAt: updatedAt)
+            updatedAt: updatedAt, deviceID: session.deviceID)
     }
 
     /// The instant `timestamp` names; nil, recorded against `field`, when it is missing or malformed.
@@ -96,18 +108,19 @@ struct UsageBatch: Sendable, Equatable {
         return timestamp.date
     }
 
-    /// Records each session that starts before an earlier-starting session of the same app has ended.
+    /// Records each session that starts before an earlier-starting session of the same app on the same
+    /// device has ended.
     private static func refuseOverlaps(
         _ checked: [(index: Int, session: Session)], _ violations: inout FieldViolations
     ) {
-        let byApp = Dictionary(grouping: checked, by: \.session.appID)
-        for entries in byApp.values {
+        let byTrack = Dictionary(grouping: checked, by: \.session.track)
+        for entries in byTrack.values {
             var latestEnd: (end: Date, index: Int)?
             for entry in entries.sorted(by: { ($0.session.start, $0.index) < ($1.session.start, $1.index) }) {
                 if let latest = latestEnd, entry.session.start < latest.end {
                     violations.add(
                         "sessions[\(entry.index)].start_time",
-                        "overlaps sessions[\(latest.index)] of the same app")
+                        "overlaps sessions[\(latest.index)] of the same app and device")
                 }
                 if latestEnd.map({ entry.session.end > $0.end }) ?? true {
                     latestEnd = (entry.session.end, entry.index)

@@ -2,9 +2,9 @@ import FoundationEssentials
 import KindredAuth
 import KindredHandlers
 
-/// Usage sessions as they are stored: which app, when it started and ended and the device's `updated_at`,
-/// sealed together under gamification's data keys (`FieldCipher`, AES-256-GCM) and bound to the user and the
-/// device's session id, so a dump of the database shows no app and no time of any session, and a value moved
+/// Usage sessions as they are stored: which app on which device, when it started and ended and the device's
+/// `updated_at`, sealed together under gamification's data keys (`FieldCipher`, AES-256-GCM) and bound to the
+/// user and the device's session id, so a dump of the database shows no app and no time of any session, and a value moved
 /// to another row does not open. Sessions stored before sealing began keep their plaintext columns until
 /// `keys rotate-data` seals them, and are read as they are meanwhile.
 struct UsageSessions: Sendable {
@@ -24,6 +24,12 @@ struct UsageSessions: Sendable {
             withUnsafeBytes(of: Self.microseconds(instant).bigEndian) { bytes.append(contentsOf: $0) }
         }
         bytes.append(contentsOf: session.appID.utf8)
+        // An app id holds no control character, so a NUL ends it unambiguously; values sealed before devices
+        // were recorded end with the app, and read as the one unnamed device.
+        if !session.deviceID.isEmpty {
+            bytes.append(0)
+            bytes.append(contentsOf: session.deviceID.utf8)
+        }
         return cipher.seal(bytes, context: Self.context(session.clientSessionID, of: user))
     }
 
@@ -36,9 +42,12 @@ struct UsageSessions: Sendable {
         let instants = (0..<3).map { index in
             Self.instant(bytes[(index * 8)..<(index * 8 + 8)].reduce(Int64(0)) { $0 << 8 | Int64($1) })
         }
+        let rest = bytes[24...]
+        let appEnd = rest.firstIndex(of: 0) ?? rest.endIndex
         return UsageBatch.Session(
-            clientSessionID: stored.clientSessionID, appID: String(decoding: bytes[24...], as: UTF8.self),
-            start: instants[0], end: instants[1], updatedAt: instants[2])
+            clientSessionID: stored.clientSessionID, appID: String(decoding: rest[..<appEnd], as: UTF8.self),
+            start: instants[0], end: instants[1], updatedAt: instants[2],
+            deviceID: appEnd == rest.endIndex ? "" : String(decoding: rest[(appEnd + 1)...], as: UTF8.self))
     }
 
     private static func context(_ clientSessionID: String, of user: UserID) -> String {

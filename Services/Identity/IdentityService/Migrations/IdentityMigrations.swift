@@ -12,5 +12,6 @@ enum IdentityMigrations {
         v5AddDeviceModeChains,
         v6SealDatesOfBirth,
         OutboxTraceparent(EventOutbox(schema: "identity")).migration(version: 7),
+        v8GuardianPinChains,
     ]
 }

@@ -39,9 +39,11 @@ struct AccessTokenIssuer: Sendable {
     let keys: SigningKeyRing
 
     /// A new access token for `subject` issued at `now`, and how many seconds it lives: `lifetime`, but never
-    /// past `notAfter` (a parent-mode session's end: a whole second, after `now`).
+    /// past `notAfter` (a parent-mode session's end: a whole second, after `now`). `guardianPinMinor` is the
+    /// `guardian_pin` claim of a parent mode proven with that minor's PIN.
     func issue(
-        for subject: TokenSubject, scope: TokenClaims.Scope = .full, at now: Date, notAfter: Date? = nil
+        for subject: TokenSubject, scope: TokenClaims.Scope = .full, at now: Date, notAfter: Date? = nil,
+        guardianPinMinor: UserID? = nil
     ) async -> (token: String, expiresIn: Int64) {
         let issuedAt = Int64(now.timeIntervalSince1970.rounded(.down))
         var expiresAt = issuedAt + Int64(Self.lifetime.components.seconds)
@@ -49,7 +51,8 @@ struct AccessTokenIssuer: Sendable {
         let claims = TokenClaims(
             subject: subject.claim, role: subject.role, ageBand: subject.ageBand,
             parentalControls: subject.parentalControls, scope: scope,
-            issuedAt: issuedAt, expiresAt: expiresAt, tokenID: UUID().uuidString.lowercased())
+            issuedAt: issuedAt, expiresAt: expiresAt, tokenID: UUID().uuidString.lowercased(),
+            guardianPinMinor: guardianPinMinor?.description)
         return (await keys.signer().sign(claims), expiresAt - issuedAt)
     }
 }

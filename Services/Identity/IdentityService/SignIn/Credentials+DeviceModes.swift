@@ -12,12 +12,12 @@ extension Credentials {
     /// - parent mode: scope `full`, from a chain that stops refreshing 30 minutes after the proof. The
     ///   proof is the password when one is given, checked like the password given again for a sensitive
     ///   change (counted toward the lockout); without one it is whatever the calling service checked (a
-    ///   guardian PIN).
+    ///   guardian PIN, whose minor every token of the chain names in `guardian_pin`).
     func deviceModeTokens(
         _ request: Kindred_Identity_V1_IssueDeviceModeTokensRequest, caller: Caller
     ) async throws -> IssuedTokens {
         guard clients.allows(caller, .deviceModes) else { throw IdentityError.deviceModesNotAllowed }
-        let userID = try Self.validate(request)
+        let (userID, pinMinor) = try Self.validate(request)
         guard let subject = try await AccountStore.tokenSubject(id: userID, on: database) else {
             throw IdentityError.accountNotFound
         }
@@ -25,12 +25,13 @@ extension Credentials {
             return try await startChain(of: userID, for: subject, mode: .child)
         }
         if !request.password.isEmpty { try await signIn.confirm(request.password, accountID: userID) }
-        return try await startChain(of: userID, for: subject, mode: .parent(provenAt: clock.now))
+        return try await startChain(
+            of: userID, for: subject, mode: .parent(provenAt: clock.now, guardianPinOf: pinMinor))
     }
 
-    /// The request's user id, once every field is checked.
+    /// The request's user id and the minor of a guardian-PIN proof, once every field is checked.
     private static func validate(_ request: Kindred_Identity_V1_IssueDeviceModeTokensRequest) throws(RPCError)
-        -> UserID
+        -> (UserID, UserID?)
     {
         var violations = FieldViolations()
         let userID = violations.userID(request.userID)
@@ -44,6 +45,15 @@ extension Credentials {
         case .unspecified, .unrecognized:
             violations.add("mode", "must be DEVICE_MODE_CHILD or DEVICE_MODE_PARENT")
         }
-        return try violations.throwIfAny(userID)
+        if request.guardianPinMinorUserID.isEmpty {
+            return (try violations.throwIfAny(userID), nil)
+        }
+        if request.mode != .parent || !request.password.isEmpty {
+            violations.add(
+                "guardian_pin_minor_user_id", "is for a guardian PIN's parent mode, without a password")
+            try violations.throwIfAny()
+        }
+        let pinMinor: UserID? = violations.id("guardian_pin_minor_user_id", request.guardianPinMinorUserID)
+        return try violations.throwIfAny(userID, pinMinor)
     }
 }

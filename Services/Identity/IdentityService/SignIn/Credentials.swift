@@ -68,7 +68,8 @@ extension Credentials {
             let subject = try await AccountStore.tokenSubject(id: accountID, on: database)
         else { throw IdentityError.refreshTokenInvalid }
         let (access, expiresIn) = await issuer.issue(
-            for: subject, scope: mode.scope, at: now, notAfter: mode.sessionEndsAt)
+            for: subject, scope: mode.scope, at: now, notAfter: mode.sessionEndsAt,
+            guardianPinMinor: mode.guardianPinMinor)
         return IssuedTokens(accessToken: access, expiresIn: expiresIn, refreshToken: next, mode: mode)
     }
 
@@ -92,7 +93,8 @@ extension Credentials {
     {
         let refresh = try await refreshTokens.startChain(for: account, mode: mode)
         let (access, expiresIn) = await issuer.issue(
-            for: subject, scope: mode.scope, at: clock.now, notAfter: mode.sessionEndsAt)
+            for: subject, scope: mode.scope, at: clock.now, notAfter: mode.sessionEndsAt,
+            guardianPinMinor: mode.guardianPinMinor)
         return IssuedTokens(accessToken: access, expiresIn: expiresIn, refreshToken: refresh, mode: mode)
     }
 }

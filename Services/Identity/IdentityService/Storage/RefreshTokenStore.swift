@@ -33,9 +33,10 @@ struct RefreshTokenStore: Sendable {
         try await database.transaction { tx in
             let chain = try await tx.query(
                 """
-                INSERT INTO identity.refresh_chains (id, account_id, expires_at, scope, session_ends_at)
+                INSERT INTO identity.refresh_chains
+                    (id, account_id, expires_at, scope, session_ends_at, guardian_pin_minor)
                 VALUES (gen_random_uuid(), \(accountID)::uuid, now() + \(Self.lifetime.wholeSeconds) * interval '1 second',
-                    \(mode.scope.rawValue), \(mode.sessionEndsAt)::timestamptz)
+                    \(mode.scope.rawValue), \(mode.sessionEndsAt)::timestamptz, \(mode.guardianPinMinor)::uuid)
                 RETURNING id::text
                 """)
             try await insert(token, chain: try chain[0].decode(String.self, column: 0), in: tx)
@@ -55,15 +56,15 @@ struct RefreshTokenStore: Sendable {
                 WHERE t.token_hash = \(presented.storageHash) AND t.rotated_at IS NULL AND t.expires_at > now()
                     AND c.id = t.chain_id AND c.revoked_at IS NULL
                     AND (c.session_ends_at IS NULL OR c.session_ends_at > \(now))
-                RETURNING c.id::text, c.account_id::text, c.scope, c.session_ends_at
+                RETURNING c.id::text, c.account_id::text, c.scope, c.session_ends_at, c.guardian_pin_minor::text
                 """)
             guard let row = live.first else {
                 if try await sessionEnded(presented, now: now, in: tx) { return .sessionEnded }
                 try await revokeOnReuse(presented, in: tx)
                 return .refused
             }
-            let (chain, accountID, scope, sessionEndsAt) = try row.decode(
-                (String, UserID, String, Date?).self)
+            let (chain, accountID, scope, sessionEndsAt, guardianPinMinor) = try row.decode(
+                (String, UserID, String, Date?, UserID?).self)
             guard let scope = TokenClaims.Scope(rawValue: scope) else {
                 throw PostgresError(
                     kind: .decoding,
@@ -72,7 +73,8 @@ struct RefreshTokenStore: Sendable {
             try await insert(next, chain: chain, in: tx)
             return .rotated(
                 accountID: accountID, next: next,
-                mode: RefreshChainMode(scope: scope, sessionEndsAt: sessionEndsAt))
+                mode: RefreshChainMode(
+                    scope: scope, sessionEndsAt: sessionEndsAt, guardianPinMinor: guardianPinMinor))
         }
     }
 

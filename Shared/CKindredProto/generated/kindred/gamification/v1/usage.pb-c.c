@@ -952,7 +952,7 @@ void   kindred__gamification__v1__set_popular_apps_response__free_unpacked
   assert(message->base.descriptor == &kindred__gamification__v1__set_popular_apps_response__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
-static const ProtobufCFieldDescriptor kindred__gamification__v1__usage_session__field_descriptors[5] =
+static const ProtobufCFieldDescriptor kindred__gamification__v1__usage_session__field_descriptors[6] =
 {
   {
     "client_session_id",
@@ -1014,10 +1014,23 @@ static const ProtobufCFieldDescriptor kindred__gamification__v1__usage_session__
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "device_id",
+    6,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Gamification__V1__UsageSession, device_id),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned kindred__gamification__v1__usage_session__field_indices_by_name[] = {
   1,   /* field[1] = app_id */
   0,   /* field[0] = client_session_id */
+  5,   /* field[5] = device_id */
   3,   /* field[3] = end_time */
   2,   /* field[2] = start_time */
   4,   /* field[4] = updated_at */
@@ -1025,7 +1038,7 @@ static const unsigned kindred__gamification__v1__usage_session__field_indices_by
 static const ProtobufCIntRange kindred__gamification__v1__usage_session__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 5 }
+  { 0, 6 }
 };
 const ProtobufCMessageDescriptor kindred__gamification__v1__usage_session__descriptor =
 {
@@ -1035,7 +1048,7 @@ const ProtobufCMessageDescriptor kindred__gamification__v1__usage_session__descr
   "Kindred__Gamification__V1__UsageSession",
   "kindred.gamification.v1",
   sizeof(Kindred__Gamification__V1__UsageSession),
-  5,
+  6,
   kindred__gamification__v1__usage_session__field_descriptors,
   kindred__gamification__v1__usage_session__field_indices_by_name,
   1,  kindred__gamification__v1__usage_session__number_ranges,

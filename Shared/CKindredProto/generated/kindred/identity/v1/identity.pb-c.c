@@ -2775,7 +2775,7 @@ const ProtobufCMessageDescriptor kindred__identity__v1__token_response__descript
   (ProtobufCMessageInit) kindred__identity__v1__token_response__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor kindred__identity__v1__issue_device_mode_tokens_request__field_descriptors[3] =
+static const ProtobufCFieldDescriptor kindred__identity__v1__issue_device_mode_tokens_request__field_descriptors[4] =
 {
   {
     "user_id",
@@ -2813,8 +2813,21 @@ static const ProtobufCFieldDescriptor kindred__identity__v1__issue_device_mode_t
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "guardian_pin_minor_user_id",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Kindred__Identity__V1__IssueDeviceModeTokensRequest, guardian_pin_minor_user_id),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned kindred__identity__v1__issue_device_mode_tokens_request__field_indices_by_name[] = {
+  3,   /* field[3] = guardian_pin_minor_user_id */
   1,   /* field[1] = mode */
   2,   /* field[2] = password */
   0,   /* field[0] = user_id */
@@ -2822,7 +2835,7 @@ static const unsigned kindred__identity__v1__issue_device_mode_tokens_request__f
 static const ProtobufCIntRange kindred__identity__v1__issue_device_mode_tokens_request__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 3 }
+  { 0, 4 }
 };
 const ProtobufCMessageDescriptor kindred__identity__v1__issue_device_mode_tokens_request__descriptor =
 {
@@ -2832,7 +2845,7 @@ const ProtobufCMessageDescriptor kindred__identity__v1__issue_device_mode_tokens
   "Kindred__Identity__V1__IssueDeviceModeTokensRequest",
   "kindred.identity.v1",
   sizeof(Kindred__Identity__V1__IssueDeviceModeTokensRequest),
-  3,
+  4,
   kindred__identity__v1__issue_device_mode_tokens_request__field_descriptors,
   kindred__identity__v1__issue_device_mode_tokens_request__field_indices_by_name,
   1,  kindred__identity__v1__issue_device_mode_tokens_request__number_ranges,

@@ -174,6 +174,10 @@ struct  Kindred__Gamification__V1__CreateChallengeRequest
    * 1 to 80 characters; empty for "<app> challenge".
    */
   char *name;
+  /*
+   * An app id as usage uploads take it (1 to 100 characters of any case, no spaces or control characters),
+   * compared as given, e.g. "com.apple.MobileSMS".
+   */
   char *app_id;
   /*
    * 0 (the app not at all) to 1,440.
@@ -205,7 +209,8 @@ struct  Kindred__Gamification__V1__InviteToChallengeRequest
   ProtobufCMessage base;
   char *challenge_id;
   /*
-   * A friend of the caller.
+   * A friend of the caller, as social says at the moment of the call (never a remembered answer: a former
+   * friend is refused NOT_FRIENDS right after the unfriend).
    */
   char *user_id;
 };
@@ -345,6 +350,9 @@ struct  Kindred__Gamification__V1__CreatePopularChallengeRequest
   ProtobufCMessage base;
   char *request_id;
   char *name;
+  /*
+   * As CreateChallengeRequest.app_id.
+   */
   char *app_id;
   int32_t daily_limit_minutes;
   int32_t duration_days;
@@ -540,6 +548,10 @@ struct  Kindred__Gamification__V1__ListBadgesResponse
     , 0,NULL, NULL }
 
 
+/*
+ * Every user has a place: one who has not yet joined a challenge (no coins) stands with everyone at 0, and
+ * an id that names nobody answers just as such a user does (until issue 28: NOT_FOUND USER_NOT_RANKED).
+ */
 struct  Kindred__Gamification__V1__GetGlobalRankingRequest
 {
   ProtobufCMessage base;
@@ -583,7 +595,8 @@ struct  Kindred__Gamification__V1__GetGlobalRankingResponse
   size_t n_entries;
   Kindred__Gamification__V1__RankedUser **entries;
   /*
-   * Users in the ranking (everyone who ever took part in a challenge).
+   * Users in the ranking: every account gamification heard of (identity's user.registered enters it at 0 coins,
+   * a challenge or coin too), and the asked-about user when they hold no coins yet.
    */
   int64_t ranked_users;
 };

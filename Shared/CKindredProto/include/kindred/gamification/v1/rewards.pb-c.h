@@ -91,12 +91,16 @@ struct  Kindred__Gamification__V1__RewardSetup
 
 
 /*
- * A guardian only, with a full token. Replaces the child's whole setup; an unlocked app no longer a reward
- * app is locked (its unused points returned).
+ * A guardian only (their account, or the child's device in parent mode with the guardian PIN), with a full
+ * token. Replaces the child's whole setup; an unlocked app no longer a reward app is locked (its unused points
+ * returned).
  */
 struct  Kindred__Gamification__V1__SetRewardSetupRequest
 {
   ProtobufCMessage base;
+  /*
+   * Empty: the caller's own (the child's device in parent mode).
+   */
   char *child_user_id;
   size_t n_apps;
   Kindred__Gamification__V1__RewardApp **apps;
@@ -142,7 +146,7 @@ struct  Kindred__Gamification__V1__GetRewardSetupResponse
 
 
 /*
- * The child (full token) or a guardian. Reserves minutes x points_per_reward_minute; FAILED_PRECONDITION
+ * A guardian only (their account, or the child's device in parent mode with the guardian PIN). Reserves minutes x points_per_reward_minute; FAILED_PRECONDITION
  * NOT_ENOUGH_POINTS when fewer are available, NOT_A_REWARD_APP, REWARD_APP_ALREADY_UNLOCKED.
  */
 struct  Kindred__Gamification__V1__UnlockRewardAppRequest
@@ -176,7 +180,7 @@ struct  Kindred__Gamification__V1__UnlockRewardAppResponse
 
 
 /*
- * The child (full token) or a guardian: ends the unlock now, spending the minutes used and returning the rest.
+ * A guardian only, as UnlockRewardApp: ends the unlock now, spending the minutes used and returning the rest.
  * Locking a locked app changes nothing.
  */
 struct  Kindred__Gamification__V1__LockRewardAppRequest

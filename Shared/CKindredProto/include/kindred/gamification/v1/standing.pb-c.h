@@ -63,7 +63,8 @@ struct  Kindred__Gamification__V1__GetMyStandingResponse
    */
   int64_t coin_balance;
   /*
-   * The caller's position in GetGlobalRanking; 0 while they are not ranked (no challenge taken part in yet).
+   * The caller's position in GetGlobalRanking, among all users: one who has not yet joined a challenge stands
+   * with everyone at their coins (until issue 28: 0 for "not ranked").
    */
   int64_t global_position;
   /*

@@ -292,10 +292,16 @@ struct  Kindred__Identity__V1__IssueDeviceModeTokensRequest
    * when the family service has checked another proof (a guardian PIN).
    */
   char *password;
+  /*
+   * Parent mode proven with a guardian PIN (password empty): the minor whose PIN it was. Every access token
+   * of the mode carries it as the claim `guardian_pin`, so the minor's own device in parent mode acts as their
+   * guardian (reward apps); empty for a password proof.
+   */
+  char *guardian_pin_minor_user_id;
 };
 #define KINDRED__IDENTITY__V1__ISSUE_DEVICE_MODE_TOKENS_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&kindred__identity__v1__issue_device_mode_tokens_request__descriptor) \
-    , (char *)protobuf_c_empty_string, KINDRED__IDENTITY__V1__DEVICE_MODE__DEVICE_MODE_UNSPECIFIED, (char *)protobuf_c_empty_string }
+    , (char *)protobuf_c_empty_string, KINDRED__IDENTITY__V1__DEVICE_MODE__DEVICE_MODE_UNSPECIFIED, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string }
 
 
 struct  Kindred__Identity__V1__RevokeTokenRequest

@@ -1,0 +1,65 @@
+import FoundationEssentials
+
+/// How a batch moves the daily totals when the time of one app on one device counts once: per track the
+/// batch touches, the time its sessions cover after the batch against before it, in the user's zone now. Time
+/// that only a replaced version covers, counted in another zone (the user changed zone since), is first taken
+/// back there and counted again in the zone now; then time newly covered is added and time no longer covered
+/// (a replaced version moved or shortened, with nothing else of the track over it) is taken back.
+struct UsageTally: Sendable, Equatable {
+    /// Time to add (`sign` 1) or take back (-1), split into local days of `zone` by the statement that applies it.
+    struct Move: Sendable, Equatable {
+        let appID: String
+        let span: Range<Date>
+        let zone: String
+        let sign: Int
+    }
+
+    /// A session of the batch, with the version it replaces and the zone that one counted in.
+    struct Change: Sendable {
+        let new: UsageBatch.Session
+        let old: (session: UsageBatch.Session, zone: String)?
+    }
+
+    let moves: [Move]
+
+    /// The moves of `changes`, given the user's stored sessions around them (`stored`: every session that can
+    /// overlap a changed one, replaced versions included) and the zone new time counts in.
+    init(_ changes: [Change], around stored: [UsageBatch.Session], zone: String) {
+        let replaced = Set(changes.map(\.new.clientSessionID))
+        let kept = stored.filter { !replaced.contains($0.clientSessionID) }
+        let olds = changes.compactMap(\.old)
+        let tracks = Set(changes.map(\.new.track) + olds.map(\.session.track))
+        var moves: [Move] = []
+        for track in tracks.sorted(by: { ($0.appID, $0.deviceID) < ($1.appID, $1.deviceID) }) {
+            let move = { (span: Range<Date>, zone: String, sign: Int) in
+                Move(appID: track.appID, span: span, zone: zone, sign: sign)
+            }
+            let others = kept.filter { $0.track == track }.map(\.span)
+            let replacedHere = olds.filter { $0.session.track == track }
+            // Time that only a replaced version counted in another zone covers moves to the user's zone first,
+            // as a newer version counts in the zone of its upload; what follows then compares within one zone.
+            var settled = others
+            let rezoned = Dictionary(grouping: replacedHere.filter { $0.zone != zone }, by: \.zone)
+            for (oldZone, versions) in rezoned.sorted(by: { $0.key < $1.key }) {
+                let pieces = UsageCoverage(versions.map(\.session.span)).subtracting(UsageCoverage(settled))
+                moves += pieces.flatMap { [move($0, oldZone, -1), move($0, zone, 1)] }
+                settled += pieces
+            }
+            let was = UsageCoverage(others + replacedHere.map(\.session.span))
+            let now = UsageCoverage(others + changes.map(\.new).filter { $0.track == track }.map(\.span))
+            moves += now.subtracting(was).map { move($0, zone, 1) }
+            moves += was.subtracting(now).map { move($0, zone, -1) }
+        }
+        self.moves = moves
+    }
+
+    /// Where stored sessions that can overlap `changes` start: from a day (the longest session) before each
+    /// changed version starts to when it ends.
+    static func windows(of changes: [Change]) -> [Range<Date>] {
+        changes.flatMap { change in
+            ([change.new] + (change.old.map { [$0.session] } ?? [])).map {
+                $0.start.addingTimeInterval(-UsageBatch.longest)..<$0.end
+            }
+        }
+    }
+}
