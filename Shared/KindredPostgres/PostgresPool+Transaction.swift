@@ -1,3 +1,5 @@
+internal import Synchronization
+
 /// Transactions: one connection, retried as a whole when PostgreSQL aborts it for a race.
 extension PostgresPool {
     /// How isolated a transaction is from concurrent ones.
@@ -54,8 +56,10 @@ extension PostgresPool {
                 throw PostgresError.cancelled
             }
             do {
-                let value = try await body(PostgresTransaction(.loop(transaction)))
+                let handle = PostgresTransaction(.loop(transaction), pool: self)
+                let value = try await body(handle)
                 try await transaction.commit()
+                handle.committed()
                 return value
             } catch {
                 transaction.rollback()
@@ -67,9 +71,11 @@ extension PostgresPool {
         }
         do {
             _ = try await lease.query(isolation.begin)
-            let value = try await body(PostgresTransaction(.thread(lease)))
+            let handle = PostgresTransaction(.thread(lease), pool: self)
+            let value = try await body(handle)
             _ = try await lease.query("COMMIT")
             lease.release()
+            handle.committed()
             return value
         } catch {
             // After a failed COMMIT the server has already ended the transaction; ROLLBACK then only warns.
@@ -88,8 +94,28 @@ public struct PostgresTransaction: Sendable {
         case thread(PostgresLease)
     }
     let channel: Channel
+    let pool: PostgresPool
+    /// Recipients to announce per channel once the transaction commits (`announceAfterCommit`).
+    private let announcements = Mutex<[String: Set<String>]>([:])
 
-    init(_ channel: Channel) { self.channel = channel }
+    init(_ channel: Channel, pool: PostgresPool) {
+        self.channel = channel
+        self.pool = pool
+    }
+
+    /// Wakes `recipients`' streams on `channel`, in every instance, once this transaction has committed — not
+    /// from inside it, where `pg_notify` would serialize every notifying commit through its WAL flush with its
+    /// row locks held (`RecipientAnnouncer`). Nothing is announced if it rolls back.
+    public func announceAfterCommit(_ recipients: some Sequence<String>, on channel: String) {
+        announcements.withLock { $0[channel, default: []].formUnion(recipients) }
+    }
+
+    /// Hands what the transaction announces to the pool's announcers; called once, after COMMIT succeeded.
+    func committed() {
+        for (channel, recipients) in announcements.withLock({ $0 }) {
+            pool.announcer(on: channel).announce(recipients)
+        }
+    }
 
     /// Runs one statement inside the transaction.
     @discardableResult

@@ -16,6 +16,8 @@ public final class PostgresPool: Sendable {
     let currentLoop: @Sendable () -> (any PostgresIOLoop)?
     let loopConnections = Mutex<[ObjectIdentifier: PostgresLoopConnection]>([:])
     let loopTransactionSets = Mutex<[ObjectIdentifier: PostgresLoopTransactions]>([:])
+    /// Per channel, what announces committed rows to the streams of every instance (`RecipientAnnouncer`).
+    let announcers = Mutex<[String: RecipientAnnouncer]>([:])
     let loopsClosed = Atomic<Bool>(false)
     /// At most this many queued statements go into one pipeline.
     static let maxBatch = 64

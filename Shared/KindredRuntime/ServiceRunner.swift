@@ -89,6 +89,8 @@ struct ServiceRunner {
             await database.close()
             throw error
         }
+        // Calls that finished in the drain may have committed rows other instances' streams wait to hear of.
+        await database.flushAnnouncements()
         await database.close()
     }
 

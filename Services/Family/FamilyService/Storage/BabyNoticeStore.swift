@@ -6,8 +6,9 @@ import KindredPostgres
 enum BabyNoticeStore {
     /// Posts `notice` to every member of `profile` in `audience` but `actor` who has not switched its kind off,
     /// as `NotificationInbox.post` does for one recipient: each recipient's next `seq` (their counter rows
-    /// locked in user id order until the commit), the notification (once per `dedupKey`), a push message per
-    /// opted-in device, and the wake-up of their streams. One statement, whatever the number of members.
+    /// locked in user id order until the commit), the notification (once per `dedupKey`) and a push message per
+    /// opted-in device, in one statement whatever the number of members; their streams are woken once the
+    /// transaction commits (`announceAfterCommit`).
     static func post(
         _ notice: Notice, to audience: BabyAudience, of profile: BabyProfileID, except actor: UserID,
         dedupKey: String,
@@ -17,7 +18,7 @@ enum BabyNoticeStore {
         let role = audience.role?.rawValue
         // Ids are UUIDv7 of `now` made in SQL, one per recipient: the millisecond time, the version digit 7,
         // then a random UUID's last 19 hex digits (their variant bits included).
-        try await tx.query(
+        let posted = try await tx.query(
             """
             WITH recipients AS (
                 SELECT m.user_id FROM family.baby_members m
@@ -45,7 +46,8 @@ enum BabyNoticeStore {
                 SELECT d.id, d.platform, d.device_token, d.user_id, posted.id, \(kind)::smallint, \(notice.title),
                     \(notice.body), \(now)
                 FROM posted JOIN family.push_devices d ON d.user_id = posted.recipient_id AND d.push_enabled)
-            SELECT pg_notify(\(NotificationInbox.channel), recipient_id::text) FROM posted
+            SELECT recipient_id::text FROM posted
             """)
+        tx.announceAfterCommit(try posted.map { try $0.decode(String.self) }, on: NotificationInbox.channel)
     }
 }

@@ -4,16 +4,15 @@ import KindredPostgres
 
 /// The SQL of posting to the in-app inbox (`NotificationInbox.post` is how every part posts).
 extension InboxStore {
-    /// Inserts `notice` as notification `id` of `recipient`, queues its push messages and wakes the
-    /// recipient's streams, all as steps of `tx`; false when a notice with the same `dedupKey` was posted to
+    /// Inserts `notice` as notification `id` of `recipient` and queues its push messages as steps of `tx`, and
+    /// wakes the recipient's streams once it commits; false when a notice with the same `dedupKey` was posted to
     /// them before.
     static func post(
         _ notice: Notice, id: NotificationID, to recipient: UserID, at now: Date, in tx: PostgresTransaction
     ) async throws -> Bool {
         let kind = notice.kind.rawValue
-        let channel = NotificationInbox.channel
         // One statement: the next number in the recipient's order (the counter row stays locked until the
-        // commit, see migration 8), the notification, a push message per opted-in device, the wake-up.
+        // commit, see migration 8), the notification, a push message per opted-in device.
         let posted = try await tx.query(
             """
             WITH counter AS (
@@ -35,8 +34,9 @@ extension InboxStore {
                 SELECT d.id, d.platform, d.device_token, d.user_id, posted.id, \(kind)::smallint, \(notice.title),
                     \(notice.body), \(now)
                 FROM posted JOIN family.push_devices d ON d.user_id = \(recipient)::uuid AND d.push_enabled)
-            SELECT pg_notify(\(channel), \(recipient.description)) FROM posted
+            SELECT id FROM posted
             """)
+        if !posted.isEmpty { tx.announceAfterCommit([recipient.description], on: NotificationInbox.channel) }
         return !posted.isEmpty
     }
 }

@@ -26,7 +26,7 @@ extension Messages {
             from: senderID, senderRestricted: restricted, to: to, try await relationship)
         do {
             let message = try await deliver(draft, from: from, to: to)
-            announcer.announce(to.id)
+            announcer.announce([to.id.description])
             return message.proto
         } catch let error as PostgresError where error.isUniqueViolation {
             // The request_id was used before: that message committed first, and is there to read.

@@ -14,8 +14,10 @@ struct Messages: Sendable {
     let bodies: MessageBodies
     /// Wakes the `WatchMessages` streams of this process and shares their reads; closed at the drain.
     let bell: RecipientBell<ReceivedMessage>
-    /// Wakes the streams of every instance once a message committed.
-    let announcer: MessageAnnouncer
+    /// Wakes the streams of every instance once a message committed (`RecipientAnnouncer`).
+    let announcer: RecipientAnnouncer
+    /// The channel the messages' wake-ups go on.
+    static let channel = "social_messages"
 
     /// The messages part of `context`; its streams read their inbox with `readInbox` (tests count reads
     /// through it), by default `MessageStore.received`.
@@ -28,12 +30,12 @@ struct Messages: Sendable {
         let bodies = context.messageBodies
         self.bodies = bodies
         bell = RecipientBell(
-            channel: MessageAnnouncer.channel, pool: database, logger: context.logger, cursor: \.cursor,
+            channel: Self.channel, pool: database, logger: context.logger, cursor: \.cursor,
             read: readInbox ?? { recipient, cursor, limit in
                 // The bell keys its streams by the text of the UserID `watch` gave it.
                 try await MessageStore.received(
                     by: UserID(recipient)!, after: cursor, limit: limit, bodies: bodies, on: database)
             })
-        announcer = MessageAnnouncer(pool: database, logger: context.logger)
+        announcer = database.announcer(on: Self.channel)
     }
 }

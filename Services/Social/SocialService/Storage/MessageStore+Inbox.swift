@@ -31,13 +31,4 @@ extension MessageStore {
             ReceivedMessage(cursor: try row.decode(Int64.self, column: 10), message: try message(row, bodies))
         }
     }
-
-    /// Sends one notification on `channel` per recipient, its id as payload, in a transaction of its own.
-    static func announce(_ recipients: [String], on channel: String, _ pool: PostgresPool) async throws {
-        try await pool.transaction { tx in
-            // A wake-up need not outlive a crash: do not hold the cluster-wide notify lock through a WAL flush.
-            try await tx.query("SELECT set_config('synchronous_commit', 'off', true)")
-            try await tx.query("SELECT pg_notify(\(channel), r) FROM unnest(\(PostgresArray(recipients))) r")
-        }
-    }
 }
