@@ -82,7 +82,7 @@ struct MigrationNamingTests {
             static let all: [Migration] = [
                 v1CreateCore,
                 EventCursors.migration(schema: "family", version: 3),
-                MailOutbox(schema: "family").migration(version: 2),
+                MailOutbox.migration(schema: "family", version: 2),
                 createLater,
             ]
             """

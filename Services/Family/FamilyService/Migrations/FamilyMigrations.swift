@@ -7,7 +7,7 @@ import KindredRuntime
 enum FamilyMigrations {
     static let all: [Migration] = [
         v1CreateCore,
-        FamilyMail.outbox.migration(version: 2),
+        MailOutbox.migration(schema: "family", version: 2),
         EventCursors.migration(schema: "family", version: 3),
         EventOutbox.migration(schema: "family", version: 4),
         v5CreateGuardianInvitations,
@@ -30,5 +30,6 @@ enum FamilyMigrations {
         v22SealBabyDetails,
         OutboxTraceparent(FamilyEvents.outbox, BabyActivityFeed.outbox).migration(version: 23),
         v24UnlinkProfileRequests,
+        MailOutbox.sealingMigration(schema: "family", version: 25),
     ]
 }
