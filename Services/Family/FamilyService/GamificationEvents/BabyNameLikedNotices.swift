@@ -44,6 +44,7 @@ struct BabyNameLikedNotices: Sendable {
             kind: .babyNameLiked, title: names.profile,
             body: "\(names.liker.isEmpty ? "Someone" : names.liker) liked your name idea \(liked.name).",
             dedupKey: "baby_name.liked:\(liked.suggestionID):\(liker)")
-        try await NotificationInbox.post(notice, to: suggester, at: clock.now, in: tx)
+        try await NotificationInbox.post(
+            notice, to: suggester, at: clock.now, sealedWith: seals.cipher, in: tx)
     }
 }

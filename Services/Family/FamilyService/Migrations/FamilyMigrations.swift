@@ -31,5 +31,6 @@ enum FamilyMigrations {
         OutboxTraceparent(FamilyEvents.outbox, BabyActivityFeed.outbox).migration(version: 23),
         v24UnlinkProfileRequests,
         MailOutbox.sealingMigration(schema: "family", version: 25),
+        v26SealNotices,
     ]
 }
