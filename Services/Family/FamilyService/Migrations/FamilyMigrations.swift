@@ -32,5 +32,6 @@ enum FamilyMigrations {
         v24UnlinkProfileRequests,
         MailOutbox.sealingMigration(schema: "family", version: 25),
         v26SealNotices,
+        v27SealActivityDetails,
     ]
 }
