@@ -22,5 +22,6 @@ enum GamificationMigrations {
         DailyJob.migration(schema: "gamification", version: 15),
         v16SealUsageSessions,
         OutboxTraceparent(GamificationEvents.outbox).migration(version: 17),
+        v18SealBabyGames,
     ]
 }
