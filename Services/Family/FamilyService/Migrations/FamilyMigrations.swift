@@ -33,5 +33,6 @@ enum FamilyMigrations {
         MailOutbox.sealingMigration(schema: "family", version: 25),
         v26SealNotices,
         v27SealActivityDetails,
+        v28SealCommentTexts,
     ]
 }
