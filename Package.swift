@@ -112,7 +112,7 @@ let package = Package(
         .target(
             name: "KindredTestSupport",
             dependencies: [
-                "KindredAuth", "KindredPostgres", "KindredRPC",
+                "KindredAuth", "KindredMail", "KindredPostgres", "KindredRPC",
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tests/KindredTestSupport",
@@ -168,7 +168,7 @@ let package = Package(
         .target(
             name: "KindredMail",
             dependencies: [
-                "KindredPostgres", "KindredThreads", "KindredMetrics", "CCurl",
+                "KindredAuth", "KindredPostgres", "KindredThreads", "KindredMetrics", "CCurl",
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Shared/KindredMail",
@@ -177,7 +177,7 @@ let package = Package(
         .testTarget(
             name: "KindredMailTests",
             dependencies: [
-                "KindredMail", "KindredPostgres", "KindredTestSupport",
+                "KindredMail", "KindredAuth", "KindredPostgres", "KindredTestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tests/KindredMailTests"

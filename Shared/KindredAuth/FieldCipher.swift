@@ -68,6 +68,12 @@ public struct FieldCipher: Sendable {
         return plaintext
     }
 
+    /// Whether `sealed` is sealed under the current key, so `keys rotate-data` leaves it: false for nil (a value
+    /// stored as plaintext before sealing began), for a value sealed under another key, and for anything else.
+    public func isCurrent(_ sealed: [UInt8]?) -> Bool {
+        sealed.flatMap(Self.keyID(of:)) == keyring.current.id
+    }
+
     /// How many bytes `seal` makes of `plaintextByteCount` bytes under the key `keyID`.
     public static func sealedByteCount(of plaintextByteCount: Int, keyID: String) -> Int {
         2 + keyID.utf8.count + nonceByteCount + plaintextByteCount + tagByteCount

@@ -51,13 +51,19 @@ extension MailDeliveryWorker {
         return true
     }
 
-    /// The message as the transport takes it. A stored row that no longer passes `MailMessage`'s checks
+    /// The message as the transport takes it. A stored row that does not open, or no longer passes `MailMessage`'s checks
     /// (written by hand, say) fails as permanent and stays in the outbox for someone to fix.
     func outgoing(_ mail: ClaimedMail) throws(MailTransportError) -> OutgoingMail {
         let message: MailMessage
+        let content: SealedMail
+        do {
+            content = try mail.content.get()
+        } catch {
+            throw .permanent("the stored message does not open: \(error)")
+        }
         do {
             message = try MailMessage(
-                to: mail.recipient, subject: mail.subject, body: mail.body, kind: mail.kind)
+                to: content.recipient, subject: content.subject, body: content.body, kind: mail.kind)
         } catch {
             throw .permanent("the stored message is invalid: \(error)")
         }

@@ -1,13 +1,14 @@
 internal import FoundationEssentials
+import KindredAuth
 import KindredPostgres
 
 /// One outbox row, claimed by a worker for one attempt.
 struct ClaimedMail: Sendable {
     let id: Int
     let kind: String
-    let recipient: String
-    let subject: String
-    let body: String
+    /// The recipient, subject and body; why they do not open, when they do not (an unknown key, a damaged
+    /// value), which fails the attempt as permanent.
+    let content: Result<SealedMail, any Error>
     let messageID: String
     let createdAt: Date
     /// Attempts so far, this one included.
@@ -26,20 +27,33 @@ extension MailOutbox {
             WHERE id = (
                 SELECT id FROM \(table: self) WHERE sent_at IS NULL AND next_attempt_at <= \(now)
                 ORDER BY next_attempt_at, id LIMIT 1 FOR UPDATE SKIP LOCKED)
-            RETURNING id, kind, recipient, subject, body, message_id::text, created_at, attempts
+            RETURNING id, kind, recipient, subject, body, mail_sealed, message_id::text, created_at, attempts
             """)
         return try rows.first.map { row in
-            let (id, kind, recipient, subject, body, messageID, createdAt, attempts) = try row.decode(
-                (Int, String, String, String, String, String, Date, Int).self)
+            let (id, kind, recipient, subject, body, sealed, messageID, createdAt, attempts) = try row.decode(
+                (Int, String, String?, String?, String?, [UInt8]?, String, Date, Int).self)
+            let content = Result<SealedMail, any Error> {
+                guard
+                    let mail = try open(
+                        plain: (recipient, subject, body), sealed: sealed, messageID: messageID)
+                else { throw FieldCipherError.malformed }
+                return mail
+            }
             return ClaimedMail(
-                id: id, kind: kind, recipient: recipient, subject: subject, body: body, messageID: messageID,
-                createdAt: createdAt, attempts: attempts)
+                id: id, kind: kind, content: content, messageID: messageID, createdAt: createdAt,
+                attempts: attempts)
         }
     }
 
-    /// Records a delivery.
+    /// Records a delivery, and drops what was sent: a one-time link stays in the outbox no longer than it
+    /// takes to send it.
     func markSent(_ id: Int, at time: Date, on database: PostgresPool) async throws {
-        try await database.query("UPDATE \(table: self) SET sent_at = \(time) WHERE id = \(id)")
+        try await database.query(
+            """
+            UPDATE \(table: self)
+            SET sent_at = \(time), mail_sealed = NULL, recipient = NULL, subject = NULL, body = NULL
+            WHERE id = \(id)
+            """)
     }
 
     /// Records a failed attempt and when to try again; the message stays.

@@ -1,20 +1,26 @@
+internal import FoundationEssentials
+public import KindredAuth
 public import KindredPostgres
 
 /// A service's mail outbox, the table `<schema>.mail_outbox`: a message is written in the same transaction
-/// as the change it reports, and a `MailDeliveryWorker` sends it after that transaction commits.
+/// as the change it reports, and a `MailDeliveryWorker` sends it after that transaction commits. Its
+/// recipient, subject and body are sealed together under the service's data keys (`cipher`), bound to the
+/// row's message id, and dropped once the mail is sent: a dump of the table shows no address, no text and no
+/// link, only the kind of each mail and when it was queued and sent.
 public struct MailOutbox: Sendable {
     /// The sending service's own schema.
     public let schema: String
+    /// The service's data keys, which seal each mail.
+    public let cipher: FieldCipher
 
     /// The outbox in `schema`: lowercase letters, digits and underscores, at most 51 characters. The name is
     /// written in the service's source, so a bad one is a programming error and stops the process.
-    public init(schema: String) {
-        let bytes = schema.utf8
+    public init(schema: String, cipher: FieldCipher) {
         precondition(
-            (1...51).contains(bytes.count) && !(48...57).contains(bytes.first!)
-                && bytes.allSatisfy { (97...122).contains($0) || (48...57).contains($0) || $0 == 95 },
+            Self.isOutboxSchema(schema),
             "mail outbox schema \"\(schema)\" is not a lowercase identifier of at most 51 characters")
         self.schema = schema
+        self.cipher = cipher
     }
 
     /// The table, schema-qualified.
@@ -22,29 +28,6 @@ public struct MailOutbox: Sendable {
 
     /// The NOTIFY channel an enqueue wakes the workers on.
     var channel: String { "\(schema)_mail_outbox" }
-
-    /// The migration creating the table, for the service's own migration list. Its SQL never changes
-    /// (the runner checks it): a later change to the table will come as a further migration.
-    public func migration(version: Int) -> Migration {
-        Migration(
-            version: version, name: "create_mail_outbox",
-            sql: """
-                CREATE TABLE \(table) (
-                    id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
-                    kind text NOT NULL,
-                    recipient text NOT NULL,
-                    subject text NOT NULL,
-                    body text NOT NULL,
-                    message_id uuid NOT NULL DEFAULT gen_random_uuid(),
-                    created_at timestamptz NOT NULL DEFAULT now(),
-                    attempts integer NOT NULL DEFAULT 0,
-                    next_attempt_at timestamptz NOT NULL DEFAULT now(),
-                    last_error text,
-                    sent_at timestamptz);
-                CREATE INDEX mail_outbox_due ON \(table) (next_attempt_at) WHERE sent_at IS NULL;
-                CREATE INDEX mail_outbox_sent ON \(table) (sent_at) WHERE sent_at IS NOT NULL;
-                """)
-    }
 
     /// Writes `message` inside the caller's transaction: it is sent only if that transaction commits.
     public func enqueue(_ message: MailMessage, in transaction: PostgresTransaction) async throws {
@@ -58,12 +41,22 @@ public struct MailOutbox: Sendable {
 
     /// The insert, and a notification that PostgreSQL delivers to the workers when the transaction commits.
     private func insert(_ message: MailMessage) -> PostgresQuery {
-        """
-        WITH mail AS (
-            INSERT INTO \(table: self) (kind, recipient, subject, body)
-            VALUES (\(message.kind), \(message.to), \(message.subject), \(message.body)) RETURNING id)
-        SELECT pg_notify(\(channel), '') FROM mail
-        """
+        let messageID = UUID().uuidString.lowercased()
+        let sealed = seal(
+            SealedMail(recipient: message.to, subject: message.subject, body: message.body),
+            messageID: messageID)
+        return """
+            WITH mail AS (
+                INSERT INTO \(table: self) (kind, mail_sealed, message_id)
+                VALUES (\(message.kind), \(sealed)::bytea, \(messageID)::uuid) RETURNING id)
+            SELECT pg_notify(\(channel), '') FROM mail
+            """
+    }
+
+    static func isOutboxSchema(_ schema: String) -> Bool {
+        let bytes = schema.utf8
+        return (1...51).contains(bytes.count) && !(48...57).contains(bytes.first!)
+            && bytes.allSatisfy { (97...122).contains($0) || (48...57).contains($0) || $0 == 95 }
     }
 }
 

@@ -2,6 +2,7 @@
 import FoundationEssentials
 import KindredHandlers
 import KindredPostgres
+import KindredTestSupport
 import KindredRuntime
 @testable import ServiceTestSupport
 import Testing
@@ -15,10 +16,12 @@ import Testing
         try await FamilyTestDatabase.withDatabase { pool in
             let recipient = UserID.generate(at: Date())
             let first = try await pool.transaction { tx in
-                try await NotificationInbox.post(notice, to: recipient, at: Date(), in: tx)
+                try await NotificationInbox.post(
+                    notice, to: recipient, at: Date(), sealedWith: TestDataKeys.cipher, in: tx)
             }
             let again = try await pool.transaction { tx in
-                try await NotificationInbox.post(notice, to: recipient, at: Date(), in: tx)
+                try await NotificationInbox.post(
+                    notice, to: recipient, at: Date(), sealedWith: TestDataKeys.cipher, in: tx)
             }
             #expect(first && !again)
             let count = try await pool.query(
@@ -34,7 +37,8 @@ import Testing
             struct Abandon: Error {}
             await #expect(throws: Abandon.self) {
                 try await pool.transaction { tx in
-                    try await NotificationInbox.post(notice, to: recipient, at: Date(), in: tx)
+                    try await NotificationInbox.post(
+                        notice, to: recipient, at: Date(), sealedWith: TestDataKeys.cipher, in: tx)
                     throw Abandon()
                 }
             }

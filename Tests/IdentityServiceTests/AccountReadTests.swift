@@ -35,8 +35,26 @@ struct AccountReadTests {
                 #expect(try await test.accounts.account(mia.id, as: caller) == .ownerView(mia))
             }
             let seen = try await test.accounts.account(mia.id, as: TestCallers.of(leo))
-            #expect(seen == .publicView(mia))
-            #expect(mia.publicProto.userID == mia.id.description && mia.publicProto.username == "mia_r")
+            #expect(seen == .publicView(AccountStore.PublicAccount(id: mia.id, username: "mia_r")))
+        }
+    }
+
+    @Test func thePublicViewOpensNoDateOfBirth() async throws {
+        try await IdentityTestDatabase.withDatabase { pool in
+            let test = TestAccounts(pool)
+            let mia = try await test.register("mia_r")
+            let leo = try await test.register("leo")
+            // A date no key opens: only a read that opens it can fail on it.
+            try await pool.query(
+                """
+                UPDATE identity.accounts SET date_of_birth_sealed = \(Array("not sealed".utf8))::bytea
+                WHERE id = \(mia.id)::uuid
+                """)
+            let seen = try await test.accounts.account(mia.id, as: TestCallers.of(leo))
+            #expect(seen == .publicView(AccountStore.PublicAccount(id: mia.id, username: "mia_r")))
+            await #expect(throws: (any Error).self) {
+                try await test.accounts.account(mia.id, as: TestCallers.of(mia))
+            }
         }
     }
 

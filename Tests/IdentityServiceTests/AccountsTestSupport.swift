@@ -26,7 +26,8 @@ extension TestClock {
 /// The account rules on a test database, at the cheapest Argon2id cost, on a clock the test controls. The
 /// settings are what sign-in on the same database needs to share its lockout (`AccountSignInTests`).
 struct TestAccounts {
-    static let mail = IdentityMail(links: LinkBase("https://kindred.test/app")!)
+    static let mail = IdentityMail(
+        links: LinkBase("https://kindred.test/app")!, cipher: TestDataKeys.cipher)
     /// Dates of birth sealed under the tests' data keys: "test-2" seals, "test-1" still opens.
     static let birthDates = BirthDates(cipher: TestDataKeys.cipher)
 

@@ -79,8 +79,10 @@ struct ClientCredentialsTests {
     @Test func anEmptyFileOrNoFileMeansNoClients() async throws {
         #expect(try ClientRegistry(parsing: "# nobody yet\n\n").clients.isEmpty)
         #expect(
-            try IdentitySettings(environment: ["KINDRED_IDENTITY_SECRET_KEY": ServiceSecretFixture.base64])
-                .clients.clients.isEmpty)
+            try IdentitySettings(environment: [
+                "KINDRED_IDENTITY_SECRET_KEY": ServiceSecretFixture.base64,
+                "KINDRED_DATA_KEYS": TestDataKeys.text,
+            ]).clients.clients.isEmpty)
     }
 
     @Test(arguments: [

@@ -40,6 +40,16 @@ import Testing
         #expect(throws: FieldCipherError.unknownKey("old")) { try without.open(sealed, context: "c") }
     }
 
+    @Test func onlyAValueSealedUnderTheCurrentKeyIsCurrent() throws {
+        let before = try FieldCipher(keyring: try DataKeyring(Self.old))
+        let after = try FieldCipher(keyring: try DataKeyring("\(Self.new),\(Self.old)"))
+
+        #expect(after.isCurrent(after.seal(Array("hello".utf8), context: "c")))
+        #expect(!after.isCurrent(before.seal(Array("hello".utf8), context: "c")))
+        #expect(!after.isCurrent(nil))
+        #expect(!after.isCurrent(Array("hello".utf8)))
+    }
+
     @Test func aKeyringSaysWhatIsWrongWithIt() {
         #expect(throws: DataKeyringError.empty) { try DataKeyring(" , ") }
         #expect(throws: DataKeyringError.badEntry) { try DataKeyring("no-colon") }

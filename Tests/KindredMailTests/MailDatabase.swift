@@ -27,10 +27,16 @@ func makePool(size: Int = 2) throws -> PostgresPool {
 func withOutbox<T>(_ body: (PostgresPool, MailOutbox) async throws -> T) async throws -> T {
     let pool = try makePool()
     let schema = "mail_" + String(UInt32.random(in: 0...UInt32.max), radix: 16)
-    let outbox = MailOutbox(schema: schema)
+    let outbox = MailOutbox(schema: schema, cipher: TestDataKeys.cipher)
     do {
         try await pool.query(PostgresQuery(unsafeSQL: "CREATE SCHEMA \(schema)"))
-        try await MigrationRunner(schema: schema, migrations: [outbox.migration(version: 1)]).migrate(pool)
+        try await MigrationRunner(
+            schema: schema,
+            migrations: [
+                MailOutbox.migration(schema: schema, version: 1),
+                MailOutbox.sealingMigration(schema: schema, version: 2),
+            ]
+        ).migrate(pool)
         let value = try await body(pool, outbox)
         try await pool.query(PostgresQuery(unsafeSQL: "DROP SCHEMA \(schema) CASCADE"))
         await pool.close()

@@ -7,7 +7,8 @@ import Testing
 
 /// The outbox's state as the tests read it.
 struct OutboxRow {
-    let recipient: String
+    /// The recipient, opened; nil once sent, when the outbox keeps no address.
+    let recipient: String?
     let attempts: Int
     let lastError: String?
     let isSent: Bool
@@ -17,10 +18,16 @@ func outboxRows(_ pool: PostgresPool, _ outbox: MailOutbox) async throws -> [Out
     let rows = try await pool.query(
         PostgresQuery(
             unsafeSQL: """
-                SELECT recipient, attempts, last_error, sent_at IS NOT NULL FROM \(outbox.schema).mail_outbox
-                ORDER BY id
+                SELECT recipient, subject, body, mail_sealed, message_id::text, attempts, last_error,
+                    sent_at IS NOT NULL
+                FROM \(outbox.schema).mail_outbox ORDER BY id
                 """))
-    return try rows.decode((String, Int, String?, Bool).self).map(OutboxRow.init)
+    return try rows.decode((String?, String?, String?, [UInt8]?, String, Int, String?, Bool).self).map {
+        OutboxRow(
+            recipient: try outbox.open(plain: ($0, $1, $2), sealed: $3, messageID: $4)?.recipient,
+            attempts: $5,
+            lastError: $6, isSent: $7)
+    }
 }
 
 /// Thrown to roll a transaction back.

@@ -71,7 +71,7 @@ struct MigrationNamingTests {
     /// The versions a list holds, in its order; nil for an entry whose version is not known.
     static func listedVersions(in text: String, declared: [String: Int]) -> [Int?] {
         // A declared constant, or a shared module's migration given its version.
-        let listEntry = #/^\s*(?:(\w+)|.*\.migration\(.*version: (\d+)\)),\s*$/#
+        let listEntry = #/^\s*(?:(\w+)|.*\.(?:migration|\w+Migration)\(.*version: (\d+)\)),\s*$/#
         return text.split(separator: "\n").compactMap { $0.wholeMatch(of: listEntry) }.map { entry in
             entry.2.flatMap { Int($0) } ?? entry.1.flatMap { declared[String($0)] }
         }
@@ -82,11 +82,12 @@ struct MigrationNamingTests {
             static let all: [Migration] = [
                 v1CreateCore,
                 EventCursors.migration(schema: "family", version: 3),
-                MailOutbox(schema: "family").migration(version: 2),
+                MailOutbox.migration(schema: "family", version: 2),
+                MailOutbox.sealingMigration(schema: "family", version: 4),
                 createLater,
             ]
             """
-        #expect(Self.listedVersions(in: list, declared: ["v1CreateCore": 1]) == [1, 3, 2, nil])
+        #expect(Self.listedVersions(in: list, declared: ["v1CreateCore": 1]) == [1, 3, 2, 4, nil])
     }
 
     @Test func aMigrationNamedByConcernAloneIsRefused() {

@@ -1,7 +1,8 @@
+import KindredMail
 public import KindredPostgres
 public import Testing
 
-/// What a service's mail outbox (`<schema>.mail_outbox`) holds, read as the delivery worker would.
+/// What a service's mail outbox (`<schema>.mail_outbox`) holds unsent, read as the delivery worker would.
 public struct TestMailbox {
     let pool: PostgresPool
     let schema: String
@@ -31,15 +32,22 @@ public struct TestMailbox {
         }
     }
 
-    /// Every queued message, oldest first.
+    /// Every queued message, oldest first, opened with the tests' data keys.
     public func all() async throws -> [Mail] {
+        let outbox = MailOutbox(schema: schema, cipher: TestDataKeys.cipher)
         // The schema is the test's own constant, never input.
         let rows = try await pool.query(
             PostgresQuery(
-                unsafeSQL: "SELECT kind, recipient, subject, body FROM \(schema).mail_outbox ORDER BY id"))
-        return try rows.map { row in
-            let (kind, to, subject, body) = try row.decode((String, String, String, String).self)
-            return Mail(kind: kind, to: to, subject: subject, body: body)
+                unsafeSQL: """
+                    SELECT kind, recipient, subject, body, mail_sealed, message_id::text FROM \(schema).mail_outbox
+                    WHERE sent_at IS NULL ORDER BY id
+                    """))
+        return try rows.compactMap { row in
+            let (kind, to, subject, body, sealed, messageID) = try row.decode(
+                (String, String?, String?, String?, [UInt8]?, String).self)
+            return try outbox.open(plain: (to, subject, body), sealed: sealed, messageID: messageID).map {
+                Mail(kind: kind, to: $0.recipient, subject: $0.subject, body: $0.body)
+            }
         }
     }
 

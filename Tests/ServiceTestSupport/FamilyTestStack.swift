@@ -27,7 +27,7 @@ final class FamilyTestStack: Sendable {
     static let familySecret = "family-test-client-secret-of-at-least-32-bytes"
     static let socialSecret = "social-test-client-secret-of-at-least-32-bytes"
     static let gamificationSecret = "gamification-test-client-secret-of-at-least-32-bytes"
-    static let mail = FamilyMail(links: LinkBase("https://kindred.test/app")!)
+    static let mail = FamilyMail(links: LinkBase("https://kindred.test/app")!, cipher: TestDataKeys.cipher)
 
     let pool: PostgresPool
     let clock: TestClock
@@ -113,7 +113,7 @@ final class FamilyTestStack: Sendable {
                 """)
         let settings = IdentitySettings(
             secret: identitySecret, clients: clients,
-            mail: IdentityMail(links: LinkBase("https://kindred.test/app")!))
+            mail: IdentityMail(links: LinkBase("https://kindred.test/app")!, cipher: TestDataKeys.cipher))
         let credentials = try await Credentials.start(
             database: pool, passwords: passwords, settings: settings, logger: FamilyTestDatabase.logger)
         let accounts = Accounts(

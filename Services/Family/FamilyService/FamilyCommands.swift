@@ -1,4 +1,5 @@
 import FoundationEssentials
+import KindredMail
 import KindredRuntime
 
 /// `kindred-family keys rotate-data`.
@@ -7,7 +8,7 @@ enum FamilyCommands {
 
     /// Seals every sealed column of family under the first data key: guardian PIN hashes and reset addresses,
     /// gallery photos' bytes (under `KINDRED_FAMILY_PHOTO_ROOT`), baby names, expected birth dates and arrival
-    /// birth records. Safe while instances serve.
+    /// birth records, unsent mail, notices' texts, activity details, comments. Safe while instances serve.
     static let rotateData = ServiceCommand.rotateData(service: "family") { environment, cipher in
         let photos = FilesystemPhotoStore(
             root: try FamilySettings.photoRoot(in: ProcessInfo.processInfo.environment))
@@ -16,5 +17,11 @@ enum FamilyCommands {
                 PhotoObjectRotation(
                     database: environment.database, photos: SealedPhotoStore(sealing: photos, with: cipher))
             ] + BabySealRotation.all(database: environment.database, cipher: cipher)
+            + [SealedMailOutbox(MailOutbox(schema: "family", cipher: cipher), on: environment.database)]
+            + NoticeText.rotations(cipher: cipher, on: environment.database)
+            + [
+                ActivityDetails.rotation(cipher: cipher, on: environment.database),
+                CommentTexts.rotation(cipher: cipher, on: environment.database),
+            ]
     }
 }

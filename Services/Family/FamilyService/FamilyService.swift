@@ -23,8 +23,7 @@ public enum FamilyService {
                     identity: try IdentityDirectory(
                         target: environment.peers.identity, credentials: try environment.requireCredentials()),
                     pinHasher: pinHasher(), logger: environment.logger,
-                    cipher: try FieldCipher.configured(
-                        for: "family", in: ProcessInfo.processInfo.environment),
+                    cipher: settings.mail.outbox.cipher,
                     photos: FilesystemPhotoStore(root: settings.photoRoot))
                 let api = try FamilyAPI(context: context)
                 environment.background.onDrain { await api.closeStreams() }
@@ -49,7 +48,7 @@ public enum FamilyService {
     /// baby-profile retention purge.
     static func startBackgroundWork(_ environment: ServiceEnvironment, context: FamilyContext) throws {
         let mailWorker = MailDeliveryWorker(
-            outbox: FamilyMail.outbox, database: environment.database, settings: environment.mail,
+            outbox: context.mail.outbox, database: environment.database, settings: environment.mail,
             logger: environment.logger)
         environment.background.start("mail delivery") { await mailWorker.run() }
         let identityEvents = IdentityEventHandler.consumer(context: context)

@@ -4,8 +4,11 @@ import KindredRuntime
 enum GamificationCommands {
     static let all = [rotateData]
 
-    /// Seals every usage session under the first data key; safe while instances serve.
+    /// Seals every usage session and revealed baby game under the first data key; safe while instances serve.
     static let rotateData = ServiceCommand.rotateData(service: "gamification") { environment, cipher in
-        [UsageSessionRotation(database: environment.database, sessions: UsageSessions(cipher: cipher))]
+        [
+            UsageSessionRotation(database: environment.database, sessions: UsageSessions(cipher: cipher)),
+            BabyGameRotation(database: environment.database, seals: BabyGameSeals(cipher: cipher)),
+        ]
     }
 }

@@ -19,7 +19,7 @@ extension IdentityAPI {
         return switch try await accounts.account(try FieldViolations.userID(request.userID), as: caller) {
         case .ownerView(let account): Kindred_Identity_V1_GetAccountResponse(view: .account(account.proto))
         case .publicView(let account):
-            Kindred_Identity_V1_GetAccountResponse(view: .publicAccount(account.publicProto))
+            Kindred_Identity_V1_GetAccountResponse(view: .publicAccount(account.proto))
         }
     }
 
@@ -39,9 +39,7 @@ extension IdentityAPI {
         _ = try context.authenticatedCaller()
         let found = try await accounts.searchUsers(request)
         return Kindred_Identity_V1_SearchUsersResponse(
-            users: found.users.map {
-                Kindred_Identity_V1_PublicAccount(userID: $0.id.description, username: $0.username)
-            },
+            users: found.users.map(\.proto),
             page: Kindred_Common_V1_PageResponse(nextPageToken: found.nextPageToken))
     }
 }

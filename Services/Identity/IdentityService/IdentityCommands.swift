@@ -1,17 +1,19 @@
 import FoundationEssentials
 import KindredAuth
+import KindredMail
 import KindredRuntime
 
 /// `kindred-identity keys rotate`, `kindred-identity keys rotate-data` and `kindred-identity clients hash-secret`.
 enum IdentityCommands {
     static let all = [rotateKeys, rotateData, hashSecret]
 
-    /// Seals every date of birth under the first data key; safe while instances serve.
+    /// Seals every date of birth and every unsent mail under the first data key; safe while instances serve.
     static let rotateData = ServiceCommand.rotateData(service: "identity") { environment, cipher in
         let dates = BirthDates(cipher: cipher)
         return [
             BirthDateRotation.accounts(database: environment.database, dates: dates),
             BirthDateRotation.emailTokens(database: environment.database, dates: dates),
+            SealedMailOutbox(MailOutbox(schema: "identity", cipher: cipher), on: environment.database),
         ]
     }
 

@@ -9,15 +9,21 @@ import KindredPostgres
 struct IdentityMail: Sendable {
     /// At most one mail of a kind per account in this time, so nobody can flood a mailbox through us.
     static let resendInterval: Duration = .seconds(60)
-    /// The outbox the delivery worker reads.
-    static let outbox = MailOutbox(schema: "identity")
 
     /// Where the links point (`KINDRED_IDENTITY_LINK_BASE`).
     let links: LinkBase
+    /// The outbox the delivery worker reads, each mail sealed under identity's data keys until it is sent.
+    let outbox: MailOutbox
+
+    /// Mail with links under `links`, sealed in the outbox under `cipher`.
+    init(links: LinkBase, cipher: FieldCipher) {
+        self.links = links
+        outbox = MailOutbox(schema: "identity", cipher: cipher)
+    }
 
     /// Queues `message` inside `tx`: it leaves only if the change it reports commits.
     func send(_ message: MailMessage, in tx: PostgresTransaction) async throws {
-        try await Self.outbox.enqueue(message, in: tx)
+        try await outbox.enqueue(message, in: tx)
     }
 
     /// The verification email sent at registration and on `ResendVerification`.

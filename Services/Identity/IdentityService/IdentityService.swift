@@ -30,9 +30,7 @@ public enum IdentityService {
                 let accounts = Accounts(
                     database: environment.database, passwords: passwords, lockout: credentials.signIn.lockout,
                     clock: .system, mail: settings.mail,
-                    birthDates: BirthDates(
-                        cipher: try FieldCipher.configured(
-                            for: "identity", in: ProcessInfo.processInfo.environment)),
+                    birthDates: BirthDates(cipher: settings.mail.outbox.cipher),
                     logger: environment.logger)
                 startBackgroundWork(environment, credentials: credentials, accounts: accounts)
                 let events = try EventFeed(
@@ -57,7 +55,7 @@ public enum IdentityService {
         _ environment: ServiceEnvironment, credentials: Credentials, accounts: Accounts
     ) {
         let mailWorker = MailDeliveryWorker(
-            outbox: IdentityMail.outbox, database: environment.database, settings: environment.mail,
+            outbox: accounts.mail.outbox, database: environment.database, settings: environment.mail,
             logger: environment.logger)
         environment.background.start("mail delivery") { await mailWorker.run() }
         environment.background.start("credentials sweep") { await credentials.runSweeps() }

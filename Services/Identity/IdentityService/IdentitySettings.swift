@@ -10,13 +10,15 @@ import KindredRuntime
 /// - `KINDRED_IDENTITY_CLIENTS_FILE`: the `client_credentials` clients (see `ClientRegistry`); unset, none.
 /// - `KINDRED_IDENTITY_LINK_BASE`: where links in emails point (default `http://localhost:8080`): an
 ///   `http://` or `https://` URL.
+/// - `KINDRED_DATA_KEYS` (or `KINDRED_DATA_KEYS_FILE`, required): identity's data keys, which seal dates of
+///   birth and the mail outbox (`FieldCipher.configured`).
 struct IdentitySettings: Sendable {
     static let secretKeyVariable = "KINDRED_IDENTITY_SECRET_KEY"
     static let clientsFileVariable = "KINDRED_IDENTITY_CLIENTS_FILE"
 
     let secret: ServiceSecret
     let clients: ClientRegistry
-    /// The mail, with its links under the configured link base.
+    /// The mail, with its links under the configured link base, sealed under identity's data keys.
     let mail: IdentityMail
 
     init(secret: ServiceSecret, clients: ClientRegistry = .none, mail: IdentityMail) {
@@ -61,6 +63,8 @@ struct IdentitySettings: Sendable {
     }
 
     private static func mail(_ environment: [String: String]) throws(StartupError) -> IdentityMail {
-        IdentityMail(links: try LinkBase.configured(for: "identity", in: environment))
+        let links = try LinkBase.configured(for: "identity", in: environment)
+        return IdentityMail(
+            links: links, cipher: try FieldCipher.configured(for: "identity", in: environment))
     }
 }

@@ -18,7 +18,7 @@ struct ApprovalTest {
         self.pool = pool
         let instant = instant
         approvals = Approvals(
-            database: pool,
+            database: pool, cipher: TestDataKeys.cipher,
             clock: WallClock {
                 instant.withLock {
                     $0 = $0.addingTimeInterval(1); return $0
@@ -55,10 +55,13 @@ struct ApprovalTest {
     func inbox(_ user: Caller) async throws -> [(kind: Int, title: String, dedupKey: String?)] {
         try await pool.query(
             """
-            SELECT kind, title, dedup_key FROM family.notifications
+            SELECT kind, title, body, text_sealed, dedup_key FROM family.notifications
             WHERE recipient_id = \(user.userID)::uuid ORDER BY id
             """
-        ).decode((Int, String, String?).self).map { (kind: $0, title: $1, dedupKey: $2) }
+        ).map { row in
+            let notice = try openedNotice(row)
+            return (kind: notice.kind, title: notice.title, dedupKey: try row.decode(String?.self, column: 4))
+        }
     }
 
     /// The events appended to the family outbox, in the order their transactions wrote them.

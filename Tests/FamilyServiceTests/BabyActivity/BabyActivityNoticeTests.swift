@@ -34,8 +34,11 @@ import Testing
             #expect(try await stack.notices(of: grandma).isEmpty)
             #expect(try await stack.notices(of: grandpa).isEmpty)
             let pushed = try await stack.pool.query(
-                "SELECT body FROM family.push_outbox WHERE device_id = \(try #require(device.device).deviceID)::uuid"
-            ).map { try $0.decode(String.self, column: 0) }
+                """
+                SELECT kind::int, title, body, text_sealed FROM family.push_outbox
+                WHERE device_id = \(try #require(device.device).deviceID)::uuid
+                """
+            ).map { try openedNotice($0).body }
             #expect(pushed == ["Grandma Rose commented: So exciting!"])
             let listed = try await stack.family.listNotifications(.init(), options: dad.bearer)
             #expect(listed.notifications.map(\.kind) == [.babyComment])

@@ -35,10 +35,10 @@ extension FamilyTestStack {
     func notices(of user: TestUser) async throws -> [(kind: Int, title: String, body: String)] {
         try await pool.query(
             """
-            SELECT kind::int, title, body FROM family.notifications WHERE recipient_id = \(user.id)::uuid
-            ORDER BY seq
+            SELECT kind::int, title, body, text_sealed FROM family.notifications
+            WHERE recipient_id = \(user.id)::uuid ORDER BY seq
             """
-        ).map { try $0.decode((Int, String, String).self) }
+        ).map { try openedNotice($0) }
     }
 }
 

@@ -31,8 +31,11 @@ import Testing
             }
             #expect(try await home.stack.notices(of: home.mum).isEmpty)
             let pushed = try await home.stack.pool.query(
-                "SELECT body FROM family.push_outbox WHERE device_id = \(try #require(device.device).deviceID)::uuid"
-            ).map { try $0.decode(String.self, column: 0) }
+                """
+                SELECT kind::int, title, body, text_sealed FROM family.push_outbox
+                WHERE device_id = \(try #require(device.device).deviceID)::uuid
+                """
+            ).map { try openedNotice($0).body }
             #expect(pushed == ["Lily has arrived!"])
             let events = try await home.events()
             #expect(events.map(\.type) == ["baby.arrived"])

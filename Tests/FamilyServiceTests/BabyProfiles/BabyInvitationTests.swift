@@ -34,11 +34,15 @@ import Testing
             #expect(members[1].relationship == .other && members[1].relationshipOther == "Nana")
             let activity = try await stack.pool.query(
                 """
-                SELECT kind::int, actor_id::text, detail FROM family.baby_activity
+                SELECT kind::int, actor_id::text, detail_sealed, activity_id FROM family.baby_activity
                 WHERE profile_id = \(profile.profileID)::uuid
                 """)
+            let details = ActivityDetails.sealed(with: TestDataKeys.cipher)
             let entries = try activity.map { row in
-                let (kind, actor, detail) = try row.decode((Int, String, String).self)
+                let (kind, actor, sealed, id) = try row.decode((Int, String, [UInt8], BabyActivityID).self)
+                let detail = try details.open(
+                    StoredText(plain: nil, sealed: sealed),
+                    of: ActivityDetails.Key(profile: BabyProfileID(profile.profileID)!, activity: id))
                 return "\(kind) \(actor) \(detail)"
             }
             #expect(entries == ["\(BabyActivityKind.memberJoined.rawValue) \(gran.id) Nana"])

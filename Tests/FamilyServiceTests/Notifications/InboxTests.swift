@@ -5,6 +5,7 @@ import KindredMessages
 import KindredRPC
 import KindredRuntime
 @testable import ServiceTestSupport
+import KindredTestSupport
 import Testing
 
 /// The in-app inbox: a user's own notifications, newest first, in pages; unread counts; marking read.
@@ -69,7 +70,8 @@ import Testing
             for title in ["a", "b", "c", "d", "e", "f"] {
                 _ = try await pool.transaction { tx in
                     try await NotificationInbox.post(
-                        Notice(kind: .guardianLinked, title: title, body: ""), to: me, at: instant, in: tx)
+                        Notice(kind: .guardianLinked, title: title, body: ""), to: me, at: instant,
+                        sealedWith: TestDataKeys.cipher, in: tx)
                 }
             }
             let listed = try await Notifications(context: try NoticeDesk(pool).context).list(

@@ -43,7 +43,8 @@ struct NoticeDesk {
             try await Task.sleep(for: .milliseconds(2))
             let notice = Notice(kind: kind, title: "Notice \(index)", body: "Body \(index)")
             _ = try await pool.transaction { tx in
-                try await NotificationInbox.post(notice, to: recipient, at: Date(), in: tx)
+                try await NotificationInbox.post(
+                    notice, to: recipient, at: Date(), sealedWith: TestDataKeys.cipher, in: tx)
             }
             ids.append(try await newestID(of: recipient))
         }

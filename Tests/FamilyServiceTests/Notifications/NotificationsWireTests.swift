@@ -13,7 +13,8 @@ import Testing
     static func post(_ title: String, to user: String, _ stack: FamilyTestStack) async throws {
         _ = try await stack.pool.transaction { tx in
             try await NotificationInbox.post(
-                Notice(kind: .guardianLinked, title: title, body: ""), to: UserID(user)!, at: Date(), in: tx)
+                Notice(kind: .guardianLinked, title: title, body: ""), to: UserID(user)!, at: Date(),
+                sealedWith: TestDataKeys.cipher, in: tx)
         }
     }
 

@@ -37,10 +37,17 @@ import Testing
             let posted = try await desk.post(1, to: me)
             let queued = try await pool.query(
                 """
-                SELECT device_id::text, device_token, platform, notification_id::text, recipient_id::text, title
+                SELECT device_id::text, device_token, platform, notification_id::text, recipient_id::text, kind,
+                    title, body, text_sealed
                 FROM family.push_outbox
                 """
-            ).decode((String, String, Int, String, String, String).self)
+            ).map {
+                (
+                    try $0.decode(String.self, column: 0), try $0.decode(String.self, column: 1),
+                    try $0.decode(Int.self, column: 2), try $0.decode(String.self, column: 3),
+                    try $0.decode(String.self, column: 4), try openedNotice($0, from: 5).title
+                )
+            }
             #expect(queued.count == 1)
             #expect(
                 queued.first.map { [$0.0, $0.1, $0.3, $0.4, $0.5] } == [

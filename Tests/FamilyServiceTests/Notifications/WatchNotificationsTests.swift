@@ -89,7 +89,8 @@ import Testing
             let later = Task {
                 try await pool.transaction { tx in
                     let notice = Notice(kind: .approvalRequested, title: "later id", body: "")
-                    try await NotificationInbox.post(notice, to: me, at: created + 1, in: tx)
+                    try await NotificationInbox.post(
+                        notice, to: me, at: created + 1, sealedWith: TestDataKeys.cipher, in: tx)
                     signal.yield()
                     try await Task.sleep(for: .milliseconds(300))
                 }
@@ -97,7 +98,8 @@ import Testing
             for await _ in posted { break }
             try await pool.transaction { tx in
                 let notice = Notice(kind: .approvalRequested, title: "earlier id", body: "")
-                try await NotificationInbox.post(notice, to: me, at: created, in: tx)
+                try await NotificationInbox.post(
+                    notice, to: me, at: created, sealedWith: TestDataKeys.cipher, in: tx)
             }
             try await later.value
             #expect(try await collector.first(2).map(\.title) == ["later id", "earlier id"])
@@ -119,7 +121,8 @@ import Testing
                     group.addTask {
                         try await (index.isMultiple(of: 2) ? pool : other).transaction { tx in
                             let notice = Notice(kind: .approvalRequested, title: "\(index)", body: "")
-                            try await NotificationInbox.post(notice, to: me, at: Date(), in: tx)
+                            try await NotificationInbox.post(
+                                notice, to: me, at: Date(), sealedWith: TestDataKeys.cipher, in: tx)
                         }
                     }
                 }

@@ -34,7 +34,8 @@ extension Approvals {
                 approvalID, decision, by: guardianID, at: now, in: tx)
             try await FamilyEvents.append(
                 .approvalDecided(Kindred_Family_V1_ApprovalDecided(approval: decided.proto)), in: tx)
-            try await NotificationInbox.post(decided.decidedNotice, to: decided.minorID, at: now, in: tx)
+            try await NotificationInbox.post(
+                decided.decidedNotice, to: decided.minorID, at: now, sealedWith: cipher, in: tx)
             return decided
         }
     }

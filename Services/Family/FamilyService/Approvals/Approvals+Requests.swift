@@ -22,7 +22,8 @@ extension Approvals {
                 ask, id: .generate(at: now), at: now, in: tx)
             if created {
                 for guardian in guardians {
-                    try await NotificationInbox.post(record.requestedNotice, to: guardian, at: now, in: tx)
+                    try await NotificationInbox.post(
+                        record.requestedNotice, to: guardian, at: now, sealedWith: cipher, in: tx)
                 }
             }
             return record

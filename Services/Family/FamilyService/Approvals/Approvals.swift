@@ -1,3 +1,4 @@
+import KindredAuth
 import KindredHandlers
 import KindredPostgres
 
@@ -8,13 +9,16 @@ import KindredPostgres
 struct Approvals: Sendable {
     let database: PostgresPool
     let clock: WallClock
+    /// Family's data keys, which seal the notices a request and a decision post.
+    let cipher: FieldCipher
 
-    init(database: PostgresPool, clock: WallClock) {
+    init(database: PostgresPool, cipher: FieldCipher, clock: WallClock) {
         self.database = database
+        self.cipher = cipher
         self.clock = clock
     }
 
     init(context: FamilyContext) {
-        self.init(database: context.database, clock: context.clock)
+        self.init(database: context.database, cipher: context.cipher, clock: context.clock)
     }
 }

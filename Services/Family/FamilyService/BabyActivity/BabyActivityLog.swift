@@ -35,7 +35,8 @@ enum BabyActivityLog {
                 actor: names.actor.isEmpty ? "Someone" : names.actor, profile: names.profile,
                 detail: entry.detail)
             try await BabyNoticeStore.post(
-                notice, to: audience, of: entry.profile, except: entry.actor, dedupKey: "baby_activity:\(id)",
+                notice, text: notice.sealedText(with: seals.cipher), to: audience, of: entry.profile,
+                except: entry.actor, dedupKey: "baby_activity:\(id)",
                 at: now, in: tx)
         }
         let activity = Kindred_Family_V1_BabyActivity(entry, id: id, actorName: names.actor, at: now)

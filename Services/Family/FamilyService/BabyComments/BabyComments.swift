@@ -17,6 +17,9 @@ struct BabyComments: Sendable {
     /// Opens the profile's sealed name for the notices the activity log posts.
     let seals: BabySeals
 
+    /// Seals and opens the comments' texts, under the same data keys.
+    var texts: SealedText<CommentTexts.Key> { CommentTexts.sealed(with: seals.cipher) }
+
     init(database: PostgresPool, clock: WallClock, seals: BabySeals) {
         self.database = database
         self.clock = clock
@@ -45,7 +48,7 @@ struct BabyComments: Sendable {
                 try await database.transaction { tx in
                     _ = try await BabyMembership.holdMember(author, of: target.profile, in: tx)
                     if let earlier = try await BabyCommentStore.written(
-                        by: author, requestID: request.requestID, on: target.profile, on: tx)
+                        by: author, requestID: request.requestID, on: target.profile, texts: texts, on: tx)
                     {
                         return earlier
                     }
@@ -53,7 +56,7 @@ struct BabyComments: Sendable {
                         throw FamilyError.commentTargetNotFound
                     }
                     let stored = try await BabyCommentStore.insert(
-                        comment, requestID: request.requestID, in: tx)
+                        comment, requestID: request.requestID, texts: texts, in: tx)
                     try await BabyActivityLog.record(
                         BabyActivityEntry(
                             profile: target.profile, kind: .commentAdded, actor: author,
@@ -65,7 +68,7 @@ struct BabyComments: Sendable {
             },
             first: {
                 try await BabyCommentStore.written(
-                    by: author, requestID: request.requestID, on: target.profile, on: database)
+                    by: author, requestID: request.requestID, on: target.profile, texts: texts, on: database)
             })
         guard stored.id != comment.id else { return stored.proto }
         return try IdempotentCreate.retried(stored, same: stored.target == target && stored.text == text)
@@ -83,7 +86,7 @@ struct BabyComments: Sendable {
         _ = try await membership.requireMember(reader, of: target.profile)
         async let exists = Self.targetExists(target, on: database)
         async let comments = BabyCommentStore.comments(
-            on: target, after: page.after, limit: page.size + 1, on: database)
+            on: target, after: page.after, limit: page.size + 1, texts: texts, on: database)
         guard try await exists else { throw FamilyError.commentTargetNotFound }
         let (served, next) = page.served(try await comments) { [$0.id.description] }
         return Kindred_Family_V1_ListCommentsResponse(comments: served.map(\.proto), page: next)

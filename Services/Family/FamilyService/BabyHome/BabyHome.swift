@@ -32,7 +32,8 @@ struct BabyHome: Sendable {
             memberships.isEmpty
             ? []
             : BabyActivityStore.recent(
-                of: memberships.map(\.profile), before: page.before, limit: page.size + 1, on: database)
+                of: memberships.map(\.profile), before: page.before, limit: page.size + 1,
+                cipher: seals.cipher, on: database)
         async let arrivals =
             page.before == nil && !memberships.isEmpty
             ? ArrivalStore.arrivals(

@@ -31,11 +31,9 @@ struct BabySealRotation: SealedColumn {
     func resealBatch(after cursor: BabyProfileID?) async throws -> (resealed: Int, next: BabyProfileID?) {
         let (values, next) = try await BabySealStore.values(
             of: column, after: cursor, limit: Self.batch, on: database)
-        let current = seals.cipher.keyring.current.id
         let resealed = try values.compactMap { value -> (BabySealStore.Stored, [UInt8])? in
-            let stale =
-                value.plain != nil || value.sealed.map { FieldCipher.keyID(of: $0) != current } == true
-            guard stale,
+            // A detail the profile never had (no expected date, no arrival) opens to nil and is left.
+            guard !seals.cipher.isCurrent(value.sealed),
                 let text = try seals.open(
                     plain: value.plain, sealed: value.sealed, column, of: value.profile),
                 let sealed = seals.seal(text, column, of: value.profile)

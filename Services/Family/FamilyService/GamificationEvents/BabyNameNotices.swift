@@ -58,7 +58,7 @@ struct BabyNameNotices: Sendable {
                 "\(names.suggester.isEmpty ? "Someone" : names.suggester) suggested the name \(suggested.name)."
         )
         try await BabyNoticeStore.post(
-            notice, to: .owners, of: profile, except: suggester,
+            notice, text: notice.sealedText(with: seals.cipher), to: .owners, of: profile, except: suggester,
             dedupKey: "baby_name.suggested:\(suggested.suggestionID)", at: clock.now, in: tx)
     }
 
@@ -75,6 +75,7 @@ struct BabyNameNotices: Sendable {
             kind: .babyNameLiked, title: names.profile,
             body: "\(names.liker.isEmpty ? "Someone" : names.liker) liked your name idea \(liked.name).",
             dedupKey: "baby_name.liked:\(liked.suggestionID):\(liker)")
-        try await NotificationInbox.post(notice, to: suggester, at: clock.now, in: tx)
+        try await NotificationInbox.post(
+            notice, to: suggester, at: clock.now, sealedWith: seals.cipher, in: tx)
     }
 }

@@ -53,7 +53,7 @@ extension Guardians {
             kind: .guardianLinked, title: "You have a new guardian",
             body: "Your guardian invitation was accepted: they can now set your parental controls.",
             subjectUserID: guardian, dedupKey: "guardian_linked:\(link.id)")
-        try await NotificationInbox.post(notice, to: minor, at: now, in: tx)
+        try await NotificationInbox.post(notice, to: minor, at: now, sealedWith: mail.outbox.cipher, in: tx)
         return link
     }
 }

@@ -53,7 +53,11 @@ struct IdentityEventHandler: Sendable {
             kind: .cameOfAge, title: "You are 18 now",
             body: "Parental controls are off: your account settings are yours to manage.",
             dedupKey: "came_of_age")
-        guard try await NotificationInbox.post(notice, to: user, at: now, in: tx), let account else { return }
+        guard
+            try await NotificationInbox.post(
+                notice, to: user, at: now, sealedWith: mail.outbox.cipher, in: tx),
+            let account
+        else { return }
         try await mail.send(try mail.cameOfAge(to: account.email, username: account.username), in: tx)
     }
 

@@ -7,7 +7,7 @@ import KindredRuntime
 enum FamilyMigrations {
     static let all: [Migration] = [
         v1CreateCore,
-        FamilyMail.outbox.migration(version: 2),
+        MailOutbox.migration(schema: "family", version: 2),
         EventCursors.migration(schema: "family", version: 3),
         EventOutbox.migration(schema: "family", version: 4),
         v5CreateGuardianInvitations,
@@ -31,5 +31,9 @@ enum FamilyMigrations {
         OutboxTraceparent(FamilyEvents.outbox, BabyActivityFeed.outbox).migration(version: 23),
         v24UnlinkProfileRequests,
         v25BabyNamesake,
+        MailOutbox.sealingMigration(schema: "family", version: 26),
+        v27SealNotices,
+        v28SealActivityDetails,
+        v29SealCommentTexts,
     ]
 }

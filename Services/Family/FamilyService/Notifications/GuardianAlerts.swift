@@ -54,7 +54,8 @@ struct GuardianAlerts: Sendable {
         let notice = alert.notice(minorName: addressed.minorName)
         for recipient in try await GuardianAlertStore.recipients(of: alert.minorID, in: tx)
         where alert.isSafetyAlert || recipient.activityAlerts {
-            try await NotificationInbox.post(notice, to: recipient.guardianID, at: now, in: tx)
+            try await NotificationInbox.post(
+                notice, to: recipient.guardianID, at: now, sealedWith: mail.outbox.cipher, in: tx)
             guard let email = addressed.emails[recipient.guardianID] else { continue }
             do {
                 try await mail.send(

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import KindredAuth
 import KindredHandlers
 import KindredMessages
 import KindredPostgres
@@ -16,18 +17,22 @@ struct Notice: Sendable {
 }
 
 /// Posting to the in-app inbox, from any part of the service, inside the transaction of the change the
-/// notice reports: it appears only if the change commits. A post also queues a push message for each of the
+/// notice reports: it appears only if the change commits. Its title and body are sealed (`NoticeText`). A post also queues a push message for each of the
 /// recipient's devices that opted in (`family.push_outbox`), and wakes the recipient's `WatchNotifications`
 /// streams in every instance.
 enum NotificationInbox {
     /// The channel a committed post wakes, with the recipient's id as payload.
     static let channel = "family_notifications"
 
-    /// Posts `notice` to `recipient`; false when a notice with the same `dedupKey` was posted to them before.
+    /// Posts `notice` to `recipient`, its title and body sealed under `cipher` (family's data keys); false
+    /// when a notice with the same `dedupKey` was posted to them before.
     @discardableResult
     static func post(
-        _ notice: Notice, to recipient: UserID, at now: Date, in tx: PostgresTransaction
+        _ notice: Notice, to recipient: UserID, at now: Date, sealedWith cipher: FieldCipher,
+        in tx: PostgresTransaction
     ) async throws -> Bool {
-        try await InboxStore.post(notice, id: .generate(at: now), to: recipient, at: now, in: tx)
+        try await InboxStore.post(
+            notice, text: notice.sealedText(with: cipher), id: .generate(at: now), to: recipient, at: now,
+            in: tx)
     }
 }

@@ -14,7 +14,7 @@ extension Notifications {
         async let unread = InboxStore.unreadCount(of: recipient, on: database)
         var listed = try await InboxStore.page(
             of: recipient, unreadOnly: page.unreadOnly, before: page.before, limit: page.size + 1,
-            on: database)
+            cipher: cipher, on: database)
         var next = ""
         if listed.count > page.size {
             listed.removeLast()

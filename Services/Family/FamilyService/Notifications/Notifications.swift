@@ -1,3 +1,4 @@
+import KindredAuth
 import KindredHandlers
 import KindredPostgres
 
@@ -7,12 +8,16 @@ import KindredPostgres
 struct Notifications: Sendable {
     let database: PostgresPool
     let clock: WallClock
+    /// Family's data keys, which open the notices' texts (`NoticeText`).
+    let cipher: FieldCipher
     /// Wakes the `WatchNotifications` streams of this process and shares their reads; closed at the drain.
     let bell: RecipientBell<InboxStore.Positioned>
 
     init(context: FamilyContext) {
         let database = context.database
+        let cipher = context.cipher
         self.database = database
+        self.cipher = cipher
         clock = context.clock
         bell = RecipientBell(
             channel: NotificationInbox.channel, pool: database, logger: context.logger, cursor: { $0.seq },
@@ -20,7 +25,7 @@ struct Notifications: Sendable {
                 // The bell keys its streams by the recipient's text, which `watch` gave it from a `UserID`.
                 guard let recipient = UserID(recipient) else { return [] }
                 return try await InboxStore.notifications(
-                    of: recipient, after: seq, limit: limit, on: database)
+                    of: recipient, after: seq, limit: limit, cipher: cipher, on: database)
             })
     }
 }

@@ -1,11 +1,12 @@
 import FoundationEssentials
+import KindredAuth
 import KindredHandlers
 import KindredMessages
 import KindredPostgres
 
 /// The SQL of `family.baby_activity`: a profile's recent activity.
 enum BabyActivityStore {
-    /// Inserts `entry` as activity `id` and returns, from the same statement, the names its notices show: the
+    /// Inserts `entry` as activity `id`, its detail sealed (`ActivityDetails`), and returns, from the same statement, the names its notices show: the
     /// actor's (empty when they wrote none) and the profile's.
     static func insert(
         _ entry: BabyActivityEntry, id: BabyActivityID, at now: Date, seals: BabySeals,
@@ -13,13 +14,15 @@ enum BabyActivityStore {
     )
         async throws -> (actor: String, profile: String)
     {
+        let detail = ActivityDetails.sealed(with: seals.cipher).seal(
+            entry.detail, of: ActivityDetails.Key(profile: entry.profile, activity: id))
         let rows = try await tx.query(
             """
             WITH inserted AS (
                 INSERT INTO family.baby_activity
-                    (profile_id, activity_id, kind, actor_id, subject_id, detail, occurred_at)
+                    (profile_id, activity_id, kind, actor_id, subject_id, detail_sealed, occurred_at)
                 VALUES (\(entry.profile)::uuid, \(id)::uuid, \(entry.kind.rawValue)::smallint, \(entry.actor)::uuid,
-                        \(entry.subject?.uuidString)::uuid, \(entry.detail), \(now))
+                        \(entry.subject?.uuidString)::uuid, \(detail)::bytea, \(now))
                 RETURNING profile_id, actor_id)
             SELECT coalesce(a.display_name, ''), coalesce(a.first_name, ''), coalesce(a.last_name, ''), p.name,
                 p.name_sealed, coalesce(c.last_name, '')
@@ -48,14 +51,18 @@ enum BabyActivityStore {
 
     /// Up to `limit` entries of `profiles` before `before` (all when nil), newest first: one backward range
     /// of the (profile_id, activity_id) key per profile, each cut at `limit`, merged by activity id, so a page
-    /// costs the same however long the history; the names are joined to the page's entries only.
+    /// costs the same however long the history; the names are joined to the page's entries only, and the
+    /// details opened with `cipher`.
     static func recent(
-        of profiles: [BabyProfileID], before: BabyActivityID?, limit: Int, on db: PostgresPool
+        of profiles: [BabyProfileID], before: BabyActivityID?, limit: Int, cipher: FieldCipher,
+        on db: PostgresPool
     ) async throws -> [Kindred_Family_V1_BabyActivity] {
-        try await db.pureRead(
+        let details = ActivityDetails.sealed(with: cipher)
+        return try await db.pureRead(
             """
             SELECT a.profile_id, a.activity_id, a.kind, a.actor_id, coalesce(n.display_name, ''),
-                coalesce(n.first_name, ''), coalesce(n.last_name, ''), coalesce(a.subject_id::text, ''), a.detail, a.occurred_at
+                coalesce(n.first_name, ''), coalesce(n.last_name, ''), coalesce(a.subject_id::text, ''), a.detail, a.occurred_at,
+                a.detail_sealed
             FROM (
                 SELECT r.* FROM unnest(\(PostgresArray(profiles))::uuid[]) AS s(profile_id)
                 CROSS JOIN LATERAL (
@@ -68,9 +75,16 @@ enum BabyActivityStore {
             ORDER BY a.activity_id DESC
             """
         ).map { row in
-            let (profile, id, kind, actor, display, first, last, subject, detail, occurred) = try row.decode(
-                (BabyProfileID, BabyActivityID, Int32, UserID, String, String, String, String, String, Date)
-                    .self)
+            let (profile, id, kind, actor, display, first, last, subject, plain, occurred, sealed) =
+                try row.decode(
+                    (
+                        BabyProfileID, BabyActivityID, Int32, UserID, String, String, String, String, String?,
+                        Date,
+                        [UInt8]?
+                    ).self)
+            let detail = try details.open(
+                StoredText(plain: sealed == nil ? plain ?? "" : nil, sealed: sealed),
+                of: ActivityDetails.Key(profile: profile, activity: id))
             return Kindred_Family_V1_BabyActivity(
                 profileID: profile.description, activityID: id.description,
                 kind: Kindred_Family_V1_BabyActivityKind(rawValue: kind),

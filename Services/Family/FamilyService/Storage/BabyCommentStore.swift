@@ -5,45 +5,49 @@ import KindredPostgres
 /// `family.baby_comments` (migration 13): the comments on a profile's events (and, with the gallery, its
 /// photos and arrival announcement).
 enum BabyCommentStore {
-    /// Writes `comment` and answers it as stored (its time to the microsecond, as every later read has it).
-    static func insert(_ comment: StoredComment, requestID: String, in tx: PostgresTransaction) async throws
-        -> StoredComment
-    {
+    /// Writes `comment`, its text sealed with `texts`, and answers it as stored (its time to the microsecond, as
+    /// every later read has it).
+    static func insert(
+        _ comment: StoredComment, requestID: String, texts: SealedText<CommentTexts.Key>,
+        in tx: PostgresTransaction
+    ) async throws -> StoredComment {
         let target = comment.target
+        let sealed = texts.seal(
+            comment.text, of: CommentTexts.Key(profile: target.profile, comment: comment.id))
         let rows = try await tx.query(
             """
             INSERT INTO family.baby_comments
-                (profile_id, comment_id, target_kind, target_id, author_id, body, request_id, created_at)
+                (profile_id, comment_id, target_kind, target_id, author_id, body_sealed, request_id, created_at)
             VALUES (\(target.profile)::uuid, \(comment.id)::uuid, \(target.kind.rawValue)::smallint,
-                    \(target.id.uuidString)::uuid, \(comment.author)::uuid, \(comment.text), \(requestID),
+                    \(target.id.uuidString)::uuid, \(comment.author)::uuid, \(sealed)::bytea, \(requestID),
                     \(comment.createdAt))
-            RETURNING comment_id, profile_id, target_kind, target_id, author_id, body, created_at
+            RETURNING comment_id, profile_id, target_kind, target_id, author_id, body, created_at, body_sealed
             """)
-        return try Self.comment(rows[0]) ?? comment
+        return try Self.comment(rows[0], texts: texts) ?? comment
     }
 
     /// The comment `author` wrote on `profile` under `requestID`, if any.
     static func written(
-        by author: UserID, requestID: String, on profile: BabyProfileID, on db: some StatementRunner
-    )
-        async throws -> StoredComment?
-    {
+        by author: UserID, requestID: String, on profile: BabyProfileID, texts: SealedText<CommentTexts.Key>,
+        on db: some StatementRunner
+    ) async throws -> StoredComment? {
         try await db.query(
             """
-            SELECT comment_id, profile_id, target_kind, target_id, author_id, body, created_at
+            SELECT comment_id, profile_id, target_kind, target_id, author_id, body, created_at, body_sealed
             FROM family.baby_comments
             WHERE profile_id = \(profile)::uuid AND author_id = \(author)::uuid AND request_id = \(requestID)
             """
-        ).first.flatMap(comment)
+        ).first.flatMap { try comment($0, texts: texts) }
     }
 
     /// Up to `limit` comments on `target` after comment `after` (nil: from the first), oldest first.
-    static func comments(on target: CommentTarget, after: CommentID?, limit: Int, on db: some StatementRunner)
-        async throws -> [StoredComment]
-    {
+    static func comments(
+        on target: CommentTarget, after: CommentID?, limit: Int, texts: SealedText<CommentTexts.Key>,
+        on db: some StatementRunner
+    ) async throws -> [StoredComment] {
         try await db.pureRead(
             """
-            SELECT comment_id, profile_id, target_kind, target_id, author_id, body, created_at
+            SELECT comment_id, profile_id, target_kind, target_id, author_id, body, created_at, body_sealed
             FROM family.baby_comments
             WHERE profile_id = \(target.profile)::uuid AND target_kind = \(target.kind.rawValue)::smallint
                 AND target_id = \(target.id.uuidString)::uuid
@@ -51,7 +55,7 @@ enum BabyCommentStore {
             ORDER BY comment_id
             LIMIT \(limit)
             """
-        ).compactMap(comment)
+        ).compactMap { try comment($0, texts: texts) }
     }
 
     /// The author of `comment`, its row locked until `tx` ends; nil when `profile` has no such comment.
@@ -75,14 +79,21 @@ enum BabyCommentStore {
             """)
     }
 
-    private static func comment(_ row: PostgresRow) throws -> StoredComment? {
+    /// A comment from the columns of the selects above, its text opened with `texts`.
+    private static func comment(_ row: PostgresRow, texts: SealedText<CommentTexts.Key>) throws
+        -> StoredComment?
+    {
         guard let kind = CommentTarget.Kind(rawValue: try row.decode(Int.self, column: 2)) else { return nil }
+        let id = try row.decode(CommentID.self, column: 0)
         let target = CommentTarget(
             profile: try row.decode(BabyProfileID.self, column: 1), kind: kind,
             id: try row.decode(CommentID.self, column: 3).uuid)
+        let sealed = try row.decode([UInt8]?.self, column: 7)
+        let text = try texts.open(
+            StoredText(plain: sealed == nil ? try row.decode(String?.self, column: 5) : nil, sealed: sealed),
+            of: CommentTexts.Key(profile: target.profile, comment: id))
         return StoredComment(
-            id: try row.decode(CommentID.self, column: 0), target: target,
-            author: try row.decode(UserID.self, column: 4),
-            text: try row.decode(String.self, column: 5), createdAt: try row.decode(Date.self, column: 6))
+            id: id, target: target, author: try row.decode(UserID.self, column: 4), text: text,
+            createdAt: try row.decode(Date.self, column: 6))
     }
 }

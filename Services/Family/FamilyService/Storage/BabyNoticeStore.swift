@@ -7,10 +7,11 @@ enum BabyNoticeStore {
     /// Posts `notice` to every member of `profile` in `audience` but `actor` who has not switched its kind off,
     /// as `NotificationInbox.post` does for one recipient: each recipient's next `seq` (their counter rows
     /// locked in user id order until the commit), the notification (once per `dedupKey`) and a push message per
-    /// opted-in device, in one statement whatever the number of members; their streams are woken once the
-    /// transaction commits (`announceAfterCommit`).
+    /// opted-in device, in one statement whatever the number of members; the title and body go in as `text`,
+    /// sealed once for all of them (`NoticeText`); their streams are woken once the transaction commits
+    /// (`announceAfterCommit`).
     static func post(
-        _ notice: Notice, to audience: BabyAudience, of profile: BabyProfileID, except actor: UserID,
+        _ notice: Notice, text: [UInt8], to audience: BabyAudience, of profile: BabyProfileID, except actor: UserID,
         dedupKey: String,
         at now: Date, in tx: PostgresTransaction
     ) async throws {
@@ -33,18 +34,18 @@ enum BabyNoticeStore {
                 RETURNING recipient_id, last_seq),
             posted AS (
                 INSERT INTO family.notifications
-                    (id, recipient_id, seq, kind, title, body, dedup_key, created_at)
+                    (id, recipient_id, seq, kind, text_sealed, dedup_key, created_at)
                 SELECT (lpad(to_hex(floor(extract(epoch FROM \(now)::timestamptz) * 1000)::bigint), 12, '0')
                         || '7' || substr(replace(gen_random_uuid()::text, '-', ''), 14))::uuid,
-                    recipient_id, last_seq, \(kind)::smallint, \(notice.title), \(notice.body), \(dedupKey), \(now)
+                    recipient_id, last_seq, \(kind)::smallint, \(text)::bytea, \(dedupKey), \(now)
                 FROM counter
                 ON CONFLICT (recipient_id, dedup_key) DO NOTHING
                 RETURNING id, recipient_id),
             pushed AS (
                 INSERT INTO family.push_outbox
-                    (device_id, platform, device_token, recipient_id, notification_id, kind, title, body, created_at)
-                SELECT d.id, d.platform, d.device_token, d.user_id, posted.id, \(kind)::smallint, \(notice.title),
-                    \(notice.body), \(now)
+                    (device_id, platform, device_token, recipient_id, notification_id, kind, text_sealed, created_at)
+                SELECT d.id, d.platform, d.device_token, d.user_id, posted.id, \(kind)::smallint, \(text)::bytea,
+                    \(now)
                 FROM posted JOIN family.push_devices d ON d.user_id = posted.recipient_id AND d.push_enabled)
             SELECT recipient_id::text FROM posted
             """)

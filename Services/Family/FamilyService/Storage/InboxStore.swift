@@ -1,4 +1,5 @@
 import FoundationEssentials
+import KindredAuth
 import KindredHandlers
 import KindredMessages
 import KindredPostgres
@@ -10,19 +11,22 @@ enum InboxStore {
     /// A notification with its position in its recipient's order.
     typealias Positioned = (seq: Int64, notification: Kindred_Family_V1_Notification)
 
-    /// Up to `limit` of `recipient`'s notifications before position `before` (nil: the newest), newest first.
+    /// Up to `limit` of `recipient`'s notifications before position `before` (nil: the newest), newest first,
+    /// their texts opened with `cipher`.
     static func page(
-        of recipient: UserID, unreadOnly: Bool, before: Int64?, limit: Int, on db: PostgresPool
+        of recipient: UserID, unreadOnly: Bool, before: Int64?, limit: Int, cipher: FieldCipher,
+        on db: PostgresPool
     ) async throws -> [Positioned] {
         try await db.pureRead(
             """
-            SELECT id::text, kind, title, body, coalesce(subject_user_id::text, ''), created_at, read_at, seq
+            SELECT id::text, kind, title, body, coalesce(subject_user_id::text, ''), created_at, read_at, seq,
+                text_sealed
             FROM family.notifications
             WHERE recipient_id = \(recipient)::uuid AND seq < coalesce(\(before), 9223372036854775807)
               AND (read_at IS NULL OR NOT \(unreadOnly))
             ORDER BY seq DESC LIMIT \(limit)
             """
-        ).map(positioned)
+        ).map { try positioned($0, cipher: cipher) }
     }
 
     /// How many of `recipient`'s notifications are unread.
@@ -75,26 +79,33 @@ enum InboxStore {
         )[0].decode(Int64.self, column: 0)
     }
 
-    /// Up to `limit` of `recipient`'s notifications after position `seq`, oldest first.
-    static func notifications(of recipient: UserID, after seq: Int64, limit: Int, on db: PostgresPool)
-        async throws -> [Positioned]
-    {
+    /// Up to `limit` of `recipient`'s notifications after position `seq`, oldest first, their texts opened
+    /// with `cipher`.
+    static func notifications(
+        of recipient: UserID, after seq: Int64, limit: Int, cipher: FieldCipher, on db: PostgresPool
+    ) async throws -> [Positioned] {
         try await db.pureRead(
             """
-            SELECT id::text, kind, title, body, coalesce(subject_user_id::text, ''), created_at, read_at, seq
+            SELECT id::text, kind, title, body, coalesce(subject_user_id::text, ''), created_at, read_at, seq,
+                text_sealed
             FROM family.notifications
             WHERE recipient_id = \(recipient)::uuid AND seq > \(seq)
             ORDER BY seq LIMIT \(limit)
             """
-        ).map(positioned)
+        ).map { try positioned($0, cipher: cipher) }
     }
 
     /// A notification and its position from the columns of the selects above.
-    private static func positioned(_ row: PostgresRow) throws -> Positioned {
+    private static func positioned(_ row: PostgresRow, cipher: FieldCipher) throws -> Positioned {
+        let kind = try row.decode(Int.self, column: 1)
+        let stored = NoticeText.stored(
+            title: try row.decode(String?.self, column: 2), body: try row.decode(String?.self, column: 3),
+            sealed: try row.decode([UInt8]?.self, column: 8))
+        let text = NoticeText.split(try NoticeText.sealed(with: cipher).open(stored, of: kind))
         let notification = Kindred_Family_V1_Notification(
             notificationID: try row.decode(String.self, column: 0),
-            kind: Kindred_Family_V1_NotificationKind(rawValue: Int32(try row.decode(Int.self, column: 1))),
-            title: try row.decode(String.self, column: 2), body: try row.decode(String.self, column: 3),
+            kind: Kindred_Family_V1_NotificationKind(rawValue: Int32(kind)),
+            title: text.title, body: text.body,
             subjectUserID: try row.decode(String.self, column: 4),
             createdAt: Kindred_Common_V1_Timestamp(try row.decode(Date.self, column: 5)),
             readAt: try row.decode(Date?.self, column: 6).map(Kindred_Common_V1_Timestamp.init))

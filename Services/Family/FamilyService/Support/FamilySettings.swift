@@ -1,3 +1,4 @@
+import KindredAuth
 import KindredMail
 import KindredRuntime
 
@@ -7,15 +8,18 @@ import KindredRuntime
 ///   or `https://` URL.
 /// - `KINDRED_FAMILY_PHOTO_ROOT`: the directory gallery photos are stored under (default `var/photos`, relative
 ///   to the working directory like the rest of `var/`); it is created when missing.
+/// - `KINDRED_DATA_KEYS` (or `KINDRED_DATA_KEYS_FILE`, required): family's data keys, which seal its sensitive
+///   columns, photos and outboxes (`FieldCipher.configured`).
 struct FamilySettings: Sendable {
-    /// The mail, with its links under the configured link base.
+    /// The mail, with its links under the configured link base, sealed under family's data keys.
     let mail: FamilyMail
     /// Where gallery photos' bytes are stored.
     let photoRoot: String
 
     /// Reads the settings; an unusable one is a one-line `StartupError` naming its variable.
     init(environment: [String: String]) throws(StartupError) {
-        mail = FamilyMail(links: try LinkBase.configured(for: "family", in: environment))
+        let links = try LinkBase.configured(for: "family", in: environment)
+        mail = FamilyMail(links: links, cipher: try FieldCipher.configured(for: "family", in: environment))
         photoRoot = try Self.photoRoot(in: environment)
     }
 

@@ -4,9 +4,6 @@ import KindredAuth
 struct StoredText: Equatable, Sendable {
     let plain: String?
     let sealed: [UInt8]?
-
-    /// The key the value is sealed under; nil for plaintext.
-    var keyID: String? { sealed.flatMap(FieldCipher.keyID(of:)) }
 }
 
 /// A text column sealed under family's data keys (`FieldCipher`, AES-256-GCM), each value bound to its row by
@@ -29,7 +26,7 @@ struct SealedText<Row: Sendable>: Sendable {
 
     /// `stored` sealed under the current key, or nil when it already is.
     func resealed(_ stored: StoredText, of row: Row) throws -> [UInt8]? {
-        guard stored.keyID != cipher.keyring.current.id else { return nil }
+        guard !cipher.isCurrent(stored.sealed) else { return nil }
         return seal(try open(stored, of: row), of: row)
     }
 }

@@ -59,7 +59,7 @@ struct BabyVotes: Sendable {
             throw GamificationError.babyProfileNotFound
         }
         let database = context.database
-        guard let arrival = try await BabyVoteStore.arrival(of: profile, on: database) else {
+        guard let arrival = try await BabyVoteStore.arrival(of: profile, seals: seals, on: database) else {
             throw GamificationError.votesNotRevealed
         }
         var results = try await BabyVoteStore.tallies(of: profile, on: database)
@@ -74,6 +74,9 @@ struct BabyVotes: Sendable {
 
     /// Closes and reveals the votes of the profile `arrival` names, in the consumer's transaction.
     func reveal(_ arrival: BabyArrival, in tx: PostgresTransaction) async throws {
-        try await BabyVoteStore.reveal(arrival, at: context.clock.now, in: tx)
+        try await BabyVoteStore.reveal(arrival, at: context.clock.now, seals: seals, in: tx)
     }
+
+    /// The revealed birth date and name are sealed under gamification's data keys, as usage sessions are.
+    private var seals: BabyGameSeals { BabyGameSeals(cipher: context.usageSessions.cipher) }
 }

@@ -23,5 +23,6 @@ enum GamificationMigrations {
         v16SealUsageSessions,
         OutboxTraceparent(GamificationEvents.outbox).migration(version: 17),
         v18BabyVoteEnd,
+        v19SealBabyGames,
     ]
 }

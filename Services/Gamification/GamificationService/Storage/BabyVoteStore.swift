@@ -39,35 +39,40 @@ enum BabyVoteStore {
         return true
     }
 
-    /// Closes and reveals `profile`'s votes with what the owners announced; a second announcement (a replayed
-    /// event) changes nothing.
-    static func reveal(_ arrival: BabyArrival, at now: Date, in tx: PostgresTransaction) async throws {
+    /// Closes and reveals `profile`'s votes with what the owners announced, the birth date and name sealed
+    /// (`BabyGameSeals`); a second announcement (a replayed event) changes nothing.
+    static func reveal(
+        _ arrival: BabyArrival, at now: Date, seals: BabyGameSeals, in tx: PostgresTransaction
+    ) async throws {
+        let sealed = seals.seal(birthDate: arrival.birthDate, name: arrival.name, of: arrival.profile)
         try await tx.query(
             """
             INSERT INTO gamification.baby_games
-                (profile_id, revealed_at, birth_date, baby_name, baby_gender, announced_at)
-            VALUES (\(arrival.profile), \(now), \(arrival.birthDate?.iso)::date, \(arrival.name),
-                    \(arrival.gender), \(arrival.announcedAt))
+                (profile_id, revealed_at, arrival_sealed, baby_gender, announced_at)
+            VALUES (\(arrival.profile), \(now), \(sealed)::bytea, \(arrival.gender), \(arrival.announcedAt))
             ON CONFLICT (profile_id) DO UPDATE
-            SET revealed_at = excluded.revealed_at, birth_date = excluded.birth_date,
-                baby_name = excluded.baby_name, baby_gender = excluded.baby_gender,
-                announced_at = excluded.announced_at
+            SET revealed_at = excluded.revealed_at, arrival_sealed = excluded.arrival_sealed, birth_date = NULL,
+                baby_name = NULL, baby_gender = excluded.baby_gender, announced_at = excluded.announced_at
             WHERE gamification.baby_games.revealed_at IS NULL
             """)
     }
 
-    /// What was announced for `profile`; nil while its votes are secret.
-    static func arrival(of profile: BabyProfileID, on db: some StatementRunner) async throws -> BabyArrival? {
+    /// What was announced for `profile`, opened with `seals`; nil while its votes are secret.
+    static func arrival(of profile: BabyProfileID, seals: BabyGameSeals, on db: some StatementRunner)
+        async throws -> BabyArrival?
+    {
         let rows = try await db.pureRead(
             """
-            SELECT birth_date::text, baby_name, baby_gender, announced_at FROM gamification.baby_games
+            SELECT birth_date::text, baby_name, baby_gender, announced_at, arrival_sealed
+            FROM gamification.baby_games
             WHERE profile_id = \(profile) AND revealed_at IS NOT NULL
             """)
         return try rows.first.map { row in
-            let (date, name, gender, announcedAt) = try row.decode((String?, String, Int, Date?).self)
+            let (date, name, gender, announcedAt, sealed) = try row.decode(
+                (String?, String?, Int, Date?, [UInt8]?).self)
+            let opened = try seals.open(plainDate: date, plainName: name, sealed: sealed, of: profile)
             return BabyArrival(
-                profile: profile, birthDate: date.flatMap(CalendarDate.init(iso:)), name: name,
-                gender: gender,
+                profile: profile, birthDate: opened.birthDate, name: opened.name, gender: gender,
                 announcedAt: announcedAt)
         }
     }

@@ -11,8 +11,10 @@ extension UsageStore {
     }
 
     /// Up to `limit` sessions after `after` (in primary-key order) that are plaintext or sealed under a key
-    /// other than `currentKey`, with their users, and the key the next batch starts after (nil at the end).
-    static func staleSessions(after: SessionKey?, currentKey: String, limit: Int, on db: some StatementRunner)
+    /// other than `cipher`'s current one, with their users, and the key the next batch starts after (nil at the end).
+    static func staleSessions(
+        after: SessionKey?, cipher: FieldCipher, limit: Int, on db: some StatementRunner
+    )
         async throws -> (sessions: [(user: UserID, stored: UsageSessions.Stored)], next: SessionKey?)
     {
         let rows = try await db.pureRead(
@@ -27,9 +29,7 @@ extension UsageStore {
         let sessions = try rows.map {
             (user: try $0.decode(UserID.self, column: 6), stored: try storedSession($0))
         }
-        let stale = sessions.filter {
-            $0.stored.sealed.map { FieldCipher.keyID(of: $0) != currentKey } ?? true
-        }
+        let stale = sessions.filter { !cipher.isCurrent($0.stored.sealed) }
         let next =
             rows.count < limit
             ? nil

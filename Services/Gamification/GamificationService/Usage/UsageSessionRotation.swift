@@ -16,7 +16,7 @@ struct UsageSessionRotation: SealedColumn {
         -> (resealed: Int, next: UsageStore.SessionKey?)
     {
         let (stale, next) = try await UsageStore.staleSessions(
-            after: cursor, currentKey: sessions.cipher.keyring.current.id, limit: Self.batch, on: database)
+            after: cursor, cipher: sessions.cipher, limit: Self.batch, on: database)
         let resealed = try stale.map { row in
             (row, sessions.seal(try sessions.open(row.stored, of: row.user), of: row.user))
         }

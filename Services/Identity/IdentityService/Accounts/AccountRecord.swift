@@ -35,9 +35,4 @@ struct AccountRecord: Sendable, Equatable {
             ageAssuredAt: Kindred_Common_V1_Timestamp(ageAssuredAt),
             dateOfBirthChangePending: dateOfBirthChangePending)
     }
-
-    /// What anyone who may see the account sees.
-    var publicProto: Kindred_Identity_V1_PublicAccount {
-        Kindred_Identity_V1_PublicAccount(userID: id.description, username: username)
-    }
 }

@@ -8,7 +8,7 @@ extension Accounts {
     /// What `GetAccount` shows: the whole account or its public face.
     enum View: Sendable, Equatable {
         case ownerView(AccountRecord)
-        case publicView(AccountRecord)
+        case publicView(AccountStore.PublicAccount)
     }
 
     /// The caller's own account.
@@ -21,15 +21,21 @@ extension Accounts {
     }
 
     /// Account `userID` as `caller` may see it: the owner's view for the owner, admins and services, the public
-    /// view for everyone else.
+    /// view for everyone else, read without the date of birth, which it does not show.
     func account(_ userID: UserID, as caller: Caller) async throws -> View {
+        guard caller.accountUserID == userID || caller.isStaff else {
+            guard let account = try await AccountStore.publicAccount(id: userID, on: database) else {
+                throw IdentityError.accountNotFound
+            }
+            return .publicView(account)
+        }
         guard
             let account = try await AccountStore.account(
                 id: userID, now: clock.now, dates: birthDates, on: database)
         else {
             throw IdentityError.accountNotFound
         }
-        return caller.accountUserID == userID || caller.isStaff ? .ownerView(account) : .publicView(account)
+        return .ownerView(account)
     }
 
     /// The age band and parental controls of `userID` (nil: the caller), never the date of birth. Only the

@@ -22,8 +22,7 @@ struct BirthDateRotation<Key: Sendable>: SealedColumn {
 
     func resealBatch(after cursor: Key?) async throws -> (resealed: Int, next: Key?) {
         let (rows, next) = try await read(cursor, batchSize, database)
-        let current = dates.cipher.keyring.current.id
-        let resealed = try rows.filter { $0.stored.isStale(currentKey: current) }.map { row in
+        let resealed = try rows.filter { !dates.cipher.isCurrent($0.stored.sealed) }.map { row in
             (row, dates.seal(try dates.open(row.stored, at: place(row.key)), at: place(row.key)))
         }
         try await database.transaction { tx in

@@ -50,9 +50,4 @@ struct StoredBirthDate: Sendable, Equatable {
 
     /// Whether the row holds no date (an email token other than a date-of-birth confirmation).
     var isEmpty: Bool { plain == nil && sealed == nil }
-
-    /// Whether a rotation has to seal it again: plaintext, or sealed under a key other than `currentKey`.
-    func isStale(currentKey: String) -> Bool {
-        sealed.flatMap(FieldCipher.keyID(of:)) != currentKey
-    }
 }

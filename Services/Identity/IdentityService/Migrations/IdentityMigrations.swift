@@ -7,11 +7,12 @@ enum IdentityMigrations {
     static let all: [Migration] = [
         v1CreateAccounts,
         v2CreateCredentials,
-        MailOutbox(schema: "identity").migration(version: 3),
+        MailOutbox.migration(schema: "identity", version: 3),
         EventOutbox.migration(schema: "identity", version: 4),
         v5AddDeviceModeChains,
         v6SealDatesOfBirth,
         OutboxTraceparent(EventOutbox(schema: "identity")).migration(version: 7),
         v8GuardianPinChains,
+        MailOutbox.sealingMigration(schema: "identity", version: 9),
     ]
 }

@@ -1,4 +1,5 @@
 import KindredHandlers
+import KindredMessages
 import KindredPostgres
 
 /// The SQL of `SearchUsers`.
@@ -7,6 +8,17 @@ extension AccountStore {
     struct PublicAccount: Sendable, Equatable {
         let id: UserID
         let username: String
+
+        /// On the wire.
+        var proto: Kindred_Identity_V1_PublicAccount {
+            Kindred_Identity_V1_PublicAccount(userID: id.description, username: username)
+        }
+    }
+
+    /// The public face of account `id`: its id and username, and nothing that needs a key to open.
+    static func publicAccount(id: UserID, on db: some StatementRunner) async throws -> PublicAccount? {
+        try await db.pureRead("SELECT id::text, username FROM identity.accounts WHERE id = \(id)")
+            .decode((UserID, String).self).first.map(PublicAccount.init)
     }
 
     /// Up to `page.size + 1` matches after `page.after`, so the caller can tell whether another page follows.

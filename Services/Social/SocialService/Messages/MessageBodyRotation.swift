@@ -14,7 +14,7 @@ struct MessageBodyRotation: SealedColumn {
 
     func resealBatch(after cursor: MessageID?) async throws -> (resealed: Int, next: MessageID?) {
         let (stale, next) = try await MessageStore.staleBodies(
-            after: cursor, currentKey: bodies.cipher.keyring.current.id, limit: Self.batch, on: database)
+            after: cursor, cipher: bodies.cipher, limit: Self.batch, on: database)
         let resealed = try stale.map { body in
             (
                 body,

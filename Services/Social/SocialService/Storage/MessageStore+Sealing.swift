@@ -1,3 +1,4 @@
+import KindredAuth
 import KindredHandlers
 import KindredPostgres
 
@@ -7,24 +8,23 @@ extension MessageStore {
     typealias StoredBody = (conversationID: ConversationID, id: MessageID, plain: String?, sealed: [UInt8]?)
 
     /// Up to `limit` messages after `after` (by id, the `messages_by_id` index) whose body is plaintext or
-    /// sealed under a key other than `currentKey`, and the id the next batch starts after (nil at the end).
-    static func staleBodies(after: MessageID?, currentKey: String, limit: Int, on db: some StatementRunner)
+    /// sealed under a key other than `cipher`'s current one, and the id the next batch starts after (nil at the end).
+    static func staleBodies(after: MessageID?, cipher: FieldCipher, limit: Int, on db: some StatementRunner)
         async throws -> (bodies: [StoredBody], next: MessageID?)
     {
         let rows = try await db.pureRead(
             """
-            SELECT conversation_id, id, body, body_sealed,
-                body IS NOT NULL OR convert_from(substring(body_sealed FROM 3 FOR get_byte(body_sealed, 1)), 'UTF8')
-                    <> \(currentKey)
+            SELECT conversation_id, id, body, body_sealed
             FROM social.messages
             WHERE id > coalesce(\(after)::uuid, '00000000-0000-0000-0000-000000000000')
             ORDER BY id LIMIT \(limit)
             """)
         let bodies = try rows.compactMap { row -> StoredBody? in
-            guard try row.decode(Bool.self, column: 4) else { return nil }
+            let sealed = try row.decode([UInt8]?.self, column: 3)
+            guard !cipher.isCurrent(sealed) else { return nil }
             return (
                 try row.decode(ConversationID.self, column: 0), try row.decode(MessageID.self, column: 1),
-                try row.decode(String?.self, column: 2), try row.decode([UInt8]?.self, column: 3)
+                try row.decode(String?.self, column: 2), sealed
             )
         }
         let next = rows.count < limit ? nil : try rows.last?.decode(MessageID.self, column: 1)
