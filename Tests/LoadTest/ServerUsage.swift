@@ -27,12 +27,36 @@ struct ServerUsage: Sendable {
         self.servers = servers
     }
 
-    /// Each server's CPU ticks now: its own, its ended children's and its live children's.
-    func ticks() -> [String: Int] {
+    /// What a server has spent so far: CPU ticks (its own, its ended children's and its live children's)
+    /// and the context switches of every thread of it and of its live children.
+    struct Spent {
+        let ticks: Int
+        let switches: ContextSwitches
+    }
+
+    /// Each server's spending now.
+    func snapshot() -> [String: Spent] {
         let stats = Self.processIDs().compactMap { pid in
             (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)).flatMap(ProcessTimes.init)
         }
-        return servers.compactMapValues { ProcessTimes.treeTicks(root: $0, in: stats) }
+        return servers.compactMapValues { root in
+            ProcessTimes.treeTicks(root: root, in: stats).map { ticks in
+                let tree = [root] + stats.filter { $0.parent == root }.map(\.pid)
+                return Spent(
+                    ticks: ticks, switches: tree.map(Self.threadSwitches).reduce(ContextSwitches(), +))
+            }
+        }
+    }
+
+    /// The context switches of every thread of `pid` (`/proc/<pid>/task/*/status`).
+    private static func threadSwitches(_ pid: Int) -> ContextSwitches {
+        let directory = "/proc/\(pid)/task"
+        return ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).compactMap {
+            thread in
+            (try? String(contentsOfFile: "\(directory)/\(thread)/status", encoding: .utf8)).flatMap {
+                ContextSwitches(status: $0)
+            }
+        }.reduce(ContextSwitches(), +)
     }
 
     /// Peak resident memory (VmHWM) in kB: the process's own; for PostgreSQL, its largest process's.
@@ -43,9 +67,10 @@ struct ServerUsage: Sendable {
         }
     }
 
-    /// Per server: CPU seconds between `before` and `after`, and per call of its service (PostgreSQL and the
-    /// generator: per call of the whole run).
-    func costs(before: [String: Int], after: [String: Int], rpcs: [String: RPCTally]) -> [String: RunReport
+    /// Per server: CPU seconds and context switches between `before` and `after`, and per call of its service
+    /// (PostgreSQL and the tool: per call of the whole run).
+    func costs(before: [String: Spent], after: [String: Spent], rpcs: [String: RPCTally]) -> [String:
+        RunReport
         .ServerCost]
     {
         let ticksPerSecond = Double(sysconf(Int32(_SC_CLK_TCK)))
@@ -55,8 +80,8 @@ struct ServerUsage: Sendable {
             let calls = rpcs.filter { $0.key.contains(".\(entry.key).") || !Self.isService(entry.key) }
                 .reduce(0) { $0 + $1.value.count }
             costs[entry.key] = RunReport.ServerCost(
-                cpuSeconds: Double(entry.value - start) / ticksPerSecond, calls: calls,
-                peakRSSKilobytes: peaks[entry.key] ?? 0)
+                cpuSeconds: Double(entry.value.ticks - start.ticks) / ticksPerSecond, calls: calls,
+                peakRSSKilobytes: peaks[entry.key] ?? 0, switches: entry.value.switches - start.switches)
         }
     }
 

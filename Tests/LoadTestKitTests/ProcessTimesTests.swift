@@ -34,3 +34,25 @@ import Testing
         #expect(ListeningSockets.inodes(listeningOn: 50051, inTable: table) == [5151])
     }
 }
+
+@Suite struct ContextSwitchesTests {
+    @Test func aThreadsStatusGivesBothCounters() throws {
+        let status = """
+            Name:\tkindred-social
+            State:\tS (sleeping)
+            Threads:\t4
+            voluntary_ctxt_switches:\t1520
+            nonvoluntary_ctxt_switches:\t37
+            """
+        #expect(ContextSwitches(status: status) == ContextSwitches(voluntary: 1_520, nonvoluntary: 37))
+        #expect(ContextSwitches(status: "Name:\tx\nvoluntary_ctxt_switches:\t5") == nil)
+    }
+
+    // A backend that ended between the two readings takes its switches with it: never a negative count.
+    @Test func theSwitchesBetweenTwoReadingsAreNeverNegative() {
+        let before = ContextSwitches(voluntary: 100, nonvoluntary: 10)
+        let after = ContextSwitches(voluntary: 90, nonvoluntary: 25)
+        #expect(after - before == ContextSwitches(voluntary: 0, nonvoluntary: 15))
+        #expect((before + after).total == 225)
+    }
+}
