@@ -50,7 +50,8 @@ extension LoadRun {
             if let rate = options.rate, let schedule = ArrivalSchedule(callsPerSecond: rate) {
                 group.addTask {
                     let skipped = await OpenLoop(
-                        schedule: schedule, users: users, mix: mix, deadline: options.callDeadline
+                        schedule: schedule, users: users, mix: mix, deadline: options.callDeadline,
+                        inFlight: inFlight
                     ).run(from: loadStarts, until: end)
                     return Skipped(expired: skipped.expired, unsent: skipped.unsent)
                 }
@@ -70,13 +71,14 @@ extension LoadRun {
         }
     }
 
-    /// How the tool kept its schedule, from the recorder and the open loop's timetable.
+    /// How the tool kept its schedule, from the recorder and the open loop's timetable; `stopped` counts the
+    /// calls the hard stop cancelled and the open loop's calls it left running.
     func generator(skipped: Skipped?) -> RunReport.Generator {
         let schedule = recorder.schedule
         return RunReport.Generator(
             rate: options.rate ?? 0, deadline: options.callDeadline, lateness: schedule.lateness,
             expired: schedule.expired + (skipped?.expired ?? 0), unsent: skipped?.unsent ?? 0,
-            stopped: schedule.stopped)
+            stopped: schedule.stopped + inFlight.running)
     }
 
     /// A user: resumes its session at `startAt`, holds its stream until `end` and, in the closed loop, acts

@@ -10,6 +10,7 @@ struct LoadRun {
     let options: RunOptions
     let mix: Mix
     let recorder: Recorder
+    let inFlight = InFlight()
 
     init(options: RunOptions, mix: Mix) {
         self.options = options
@@ -46,8 +47,9 @@ struct LoadRun {
         let live = Task {
             await LiveLine(recorder: recorder, users: users.count, started: started).print(until: end)
         }
-        let skipped = await withHardStop(at: end + max(Deliveries.grace, options.callDeadline) + .seconds(1))
-        {
+        // Calls in flight get their deadline, streams their grace, then whatever still runs is cancelled.
+        let hardStop = end + max(Deliveries.grace, options.callDeadline) + .seconds(1)
+        let skipped = await withHardStop(at: hardStop) {
             await drive(users, started: started, loadStarts: loadStarts, end: end) {
                 try? sessions.save(saved.merging(rotatedTokens(users)) { _, new in new })
             }

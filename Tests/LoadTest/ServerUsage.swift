@@ -110,7 +110,7 @@ struct ServerUsage: Sendable {
         return line.flatMap { Int($0.split(separator: " ").dropFirst().first ?? "") } ?? 0
     }
 
-    /// Socket inode → the pid holding it, from every readable /proc/<pid>/fd.
+    /// Socket inode → the pid holding it (the lowest, when several do), from every readable /proc/<pid>/fd.
     private static func socketOwners() -> [Int: Int] {
         var owners: [Int: Int] = [:]
         for pid in processIDs() {
@@ -121,7 +121,9 @@ struct ServerUsage: Sendable {
                         atPath: "\(directory)/\(fd)"),
                     target.hasPrefix("socket:["), let inode = Int(target.dropFirst(8).dropLast())
                 else { continue }
-                owners[inode] = pid
+                // A child can hold its parent's listening socket for a moment after a fork (a PostgreSQL
+                // backend starting): the server is the oldest holder, the lowest pid.
+                owners[inode] = min(owners[inode] ?? pid, pid)
             }
         }
         return owners
