@@ -38,6 +38,9 @@ public struct KneeSearch: Sendable {
         }
     }
 
+    /// The share of the budget the tool's own send lag (p99) may take before a step measures the tool.
+    public static let lagShareOfBudget = 0.1
+
     public let budget: Budget
     public private(set) var steps: [Step] = []
 
@@ -65,9 +68,15 @@ public struct KneeSearch: Sendable {
         }
         let generator = report.generator
         let due = generator.sent + generator.expired + generator.unsent
-        let missedByTool = generator.late + generator.expired + generator.unsent
-        let toolBound = due > 0 && Double(missedByTool) / Double(due) > budget.maxFailureRatio
-        if toolBound { over.append("the tool sent \(missedByTool) of \(due) due calls late or not at all") }
+        let notSent = generator.expired + generator.unsent
+        let toolBound =
+            (due > 0 && Double(notSent) / Double(due) > budget.maxFailureRatio)
+            || generator.lagP99Ms > budget.p99Ms * Self.lagShareOfBudget
+        if toolBound {
+            over.append(
+                "the tool did not keep its schedule: \(notSent) of \(due) due calls not sent, its send lag p99 "
+                    + String(format: "%.1f ms", generator.lagP99Ms))
+        }
         steps.append(
             Step(rate: rate, withinBudget: over.isEmpty, toolBound: toolBound, over: over, report: report))
         return over.isEmpty
