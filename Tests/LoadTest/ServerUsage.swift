@@ -18,10 +18,15 @@ struct ServerUsage: Sendable {
         let table = ["/proc/net/tcp", "/proc/net/tcp6"].compactMap {
             try? String(contentsOfFile: $0, encoding: .utf8)
         }.joined(separator: "\n")
+        let stats = Self.processIDs().compactMap { pid in
+            (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)).flatMap(ProcessTimes.init)
+        }
         var servers: [String: Int] = [:]
         for (name, port) in ports {
-            let inodes = ListeningSockets.inodes(listeningOn: port, inTable: table)
-            if let pid = inodes.lazy.compactMap({ owners[$0] }).first { servers[name] = pid }
+            let holders = Set(
+                ListeningSockets.inodes(listeningOn: port, inTable: table).flatMap { owners[$0] ?? [] })
+            let server = ListeningSockets.server(among: stats.filter { holders.contains($0.pid) })
+            if let server { servers[name] = server }
         }
         servers["loadtest"] = Int(getpid())
         self.servers = servers
@@ -110,9 +115,9 @@ struct ServerUsage: Sendable {
         return line.flatMap { Int($0.split(separator: " ").dropFirst().first ?? "") } ?? 0
     }
 
-    /// Socket inode → the pid holding it (the lowest, when several do), from every readable /proc/<pid>/fd.
-    private static func socketOwners() -> [Int: Int] {
-        var owners: [Int: Int] = [:]
+    /// Socket inode → the pids holding it, from every readable /proc/<pid>/fd.
+    private static func socketOwners() -> [Int: [Int]] {
+        var owners: [Int: [Int]] = [:]
         for pid in processIDs() {
             let directory = "/proc/\(pid)/fd"
             for fd in (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [] {
@@ -121,9 +126,7 @@ struct ServerUsage: Sendable {
                         atPath: "\(directory)/\(fd)"),
                     target.hasPrefix("socket:["), let inode = Int(target.dropFirst(8).dropLast())
                 else { continue }
-                // A child can hold its parent's listening socket for a moment after a fork (a PostgreSQL
-                // backend starting): the server is the oldest holder, the lowest pid.
-                owners[inode] = min(owners[inode] ?? pid, pid)
+                owners[inode, default: []].append(pid)
             }
         }
         return owners

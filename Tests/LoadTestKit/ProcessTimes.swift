@@ -83,6 +83,14 @@ public struct ContextSwitches: Sendable, Equatable {
 /// address ends `:<port in hex>`, state `0A` is LISTEN, and the tenth field is the socket's inode, which
 /// `/proc/<pid>/fd` links name as `socket:[inode]`.
 public enum ListeningSockets {
+    /// Of the processes holding a server's listening socket, the server: the one whose parent holds none of
+    /// it. A child holds its parent's socket for a moment after a fork (a PostgreSQL backend starting), and
+    /// neither the first nor the lowest pid tells them apart once pids wrap around.
+    public static func server(among holders: [ProcessTimes]) -> Int? {
+        let pids = Set(holders.map(\.pid))
+        return holders.filter { !pids.contains($0.parent) }.map(\.pid).min()
+    }
+
     public static func inodes(listeningOn port: Int, inTable table: String) -> Set<Int> {
         let suffix = ":" + String(port, radix: 16, uppercase: true).leftPadded(to: 4)
         var inodes = Set<Int>()

@@ -24,6 +24,16 @@ import Testing
         #expect(ProcessTimes.treeTicks(root: 99, in: stats) == nil)
     }
 
+    // pids wrapped around: the backend forked a moment ago has a lower pid than its postmaster.
+    @Test func theServerIsTheHolderWhoseParentHoldsNoneOfTheSocket() {
+        let holders = [
+            ProcessTimes(pid: 310, parent: 30_000, ownTicks: 0, reapedChildrenTicks: 0),
+            ProcessTimes(pid: 30_000, parent: 1, ownTicks: 90, reapedChildrenTicks: 0),
+        ]
+        #expect(ListeningSockets.server(among: holders) == 30_000)
+        #expect(ListeningSockets.server(among: []) == nil)
+    }
+
     @Test func onlyListeningSocketsOnThePortAreFound() {
         let table = """
               sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode
