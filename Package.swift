@@ -274,7 +274,7 @@ let package = Package(
             name: "kindred-loadtest",
             dependencies: [
                 "LoadTestKit", "KindredAPI", "KindredAuth", "KindredMessages", "KindredPostgres",
-                "KindredRPC", .product(name: "Logging", package: "swift-log"),
+                "KindredRPC", "KindredThreads", .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Tests/LoadTest",

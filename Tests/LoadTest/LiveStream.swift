@@ -6,9 +6,12 @@ struct LiveStream: Sendable {
     let name: String
     let deliveries = Deliveries()
     let board: StreamBoard
+    /// Where an early end of one of these streams is recorded.
+    let endedLabel: String
 
     init(name: String, users: Int) {
         self.name = name
+        endedLabel = name + " (stream ended)"
         board = StreamBoard(users: users)
     }
 

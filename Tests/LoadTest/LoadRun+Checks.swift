@@ -30,7 +30,7 @@ extension LoadRun {
     /// The first user's session resumes, or the stack does not hold this seed's users.
     func checkSeeded(_ user: VirtualUser) async throws {
         do {
-            _ = try await user.accessToken()
+            _ = try await user.authorizedOptions()
         } catch let error as RPCError where error.code == .unauthenticated || error.code == .invalidArgument {
             throw ToolError(
                 "This stack does not know the users of \(options.seedFile) (identity refused user 0's refresh "

@@ -7,9 +7,16 @@ import LoadTestKit
 /// One run: checks the stack, starts the users over the ramp-up, drives them, waits for the last deliveries,
 /// saves the users' rotated refresh tokens and reports.
 struct LoadRun {
-    let options: RunCommand
+    let options: RunOptions
     let mix: Mix
-    let recorder = Recorder()
+    let recorder: Recorder
+    let inFlight = InFlight()
+
+    init(options: RunOptions, mix: Mix) {
+        self.options = options
+        self.mix = mix
+        recorder = Recorder(deadline: options.callDeadline)
+    }
 
     func run() async throws -> RunReport {
         let seed = try SeedFile.load(options.seedFile)
@@ -24,13 +31,14 @@ struct LoadRun {
         let shared = VirtualUser.Shared(
             recorder: recorder, messages: LiveStream(name: "messages", users: options.users),
             activity: LiveStream(name: "profile_activity", users: options.users),
-            notifications: LiveStream(name: "notifications", users: options.users), seed: seed, mix: mix)
+            notifications: LiveStream(name: "notifications", users: options.users), seed: seed, mix: mix,
+            deadline: options.callDeadline)
         let users = makeUsers(shared, saved: saved)
         try await checkSeeded(users[0])
         try sessions.save(saved.merging(rotatedTokens(users)) { _, new in new })
         let usage = ServerUsage(
             targets: options.targets, postgresPort: options.postgresPort == 0 ? nil : options.postgresPort)
-        let ticksBefore = usage.ticks()
+        let ticksBefore = usage.snapshot()
 
         let clock = ContinuousClock()
         let started = clock.now
@@ -39,26 +47,15 @@ struct LoadRun {
         let live = Task {
             await LiveLine(recorder: recorder, users: users.count, started: started).print(until: end)
         }
-        await withTaskGroup(of: Void.self) { group in
-            for user in users {
-                let startAt =
-                    started + .seconds(Double(options.rampUp) * Double(user.index) / Double(users.count))
-                group.addTask { await drive(user, startAt: startAt, loadStarts: loadStarts, end: end) }
-            }
-            // Every user has resumed by then: their rotated refresh tokens are what identity knows now.
-            group.addTask {
-                try? await Task.sleep(until: loadStarts + .seconds(1))
+        // Calls in flight get their deadline, streams their grace, then whatever still runs is cancelled.
+        let hardStop = end + max(Deliveries.grace, options.callDeadline) + .seconds(1)
+        let skipped = await withHardStop(at: hardStop) {
+            await drive(users, started: started, loadStarts: loadStarts, end: end) {
                 try? sessions.save(saved.merging(rotatedTokens(users)) { _, new in new })
-            }
-            if let rate = options.rate, let schedule = ArrivalSchedule(callsPerSecond: rate) {
-                group.addTask {
-                    await OpenLoop(schedule: schedule, users: users, mix: mix).run(
-                        from: loadStarts, until: end)
-                }
             }
         }
         live.cancel()
-        let ticksAfter = usage.ticks()
+        let ticksAfter = usage.snapshot()
         try sessions.save(saved.merging(rotatedTokens(users)) { _, new in new })
         let rpcs = recorder.results
         let report = RunReport(
@@ -67,35 +64,10 @@ struct LoadRun {
                 shared.messages.name: shared.messages.deliveries.finish(),
                 shared.activity.name: shared.activity.deliveries.finish(),
                 shared.notifications.name: shared.notifications.deliveries.finish(),
-            ], cpu: usage.costs(before: ticksBefore, after: ticksAfter, rpcs: rpcs), users: users.count,
-            duration: clock.now - started)
+            ], cpu: usage.costs(before: ticksBefore, after: ticksAfter, rpcs: rpcs),
+            generator: generator(skipped: skipped), users: users.count, duration: clock.now - started)
         ReportTable(report: report, tallies: rpcs).print()
         return report
-    }
-
-    /// A user: resumes its session at `startAt`, holds its stream until `end` and, in the closed loop, acts
-    /// and thinks until `end`.
-    private func drive(
-        _ user: VirtualUser, startAt: ContinuousClock.Instant, loadStarts: ContinuousClock.Instant,
-        end: ContinuousClock.Instant
-    ) async {
-        try? await Task.sleep(until: startAt)
-        guard (try? await user.accessToken()) != nil else { return }
-        recorder.connectedUsers.add(1, ordering: .relaxed)
-        async let stream: Void = user.holdStreams(until: end + Deliveries.grace)
-        if options.rate == nil {
-            var generator = SystemRandomNumberGenerator()
-            var iteration = 0
-            while ContinuousClock.now < end {
-                let think = Duration.seconds(options.think * Double.random(in: 0.5...1.5, using: &generator))
-                try? await Task.sleep(until: min(.now + think, end))
-                guard ContinuousClock.now < end else { break }
-                await user.perform(mix.choose(for: user.persona, using: &generator), iteration: iteration)
-                iteration += 1
-            }
-        }
-        await stream
-        recorder.connectedUsers.subtract(1, ordering: .relaxed)
     }
 
     private func makeUsers(_ shared: VirtualUser.Shared, saved: [Int: String]) -> [VirtualUser] {

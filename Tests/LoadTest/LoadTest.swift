@@ -9,7 +9,7 @@ struct LoadTest: AsyncParsableCommand {
         commandName: "kindred-loadtest",
         abstract:
             "Load-tests a running Kindred stack: seed it with users, then run virtual users against it.",
-        subcommands: [SeedCommand.self, RunCommand.self])
+        subcommands: [SeedCommand.self, RunCommand.self, KneeCommand.self])
 }
 
 /// A failure the person running the tool can act on: one line, said as it is, exit status 1.

@@ -1,26 +1,42 @@
 import LoadTestKit
 
-/// The open loop: calls arrive on the schedule whatever the answers to earlier ones are doing, round-robin
-/// over the users (each call its user's persona's choice), each timed from when it was due.
+/// The open loop on the real clock: calls go out on `OpenLoopTimetable`'s schedule whatever the answers to
+/// earlier ones are doing, round-robin over the users (each call its user's persona's choice), each timed from
+/// when it was due and given `deadline` from then. Each call is a task of its own (`InFlight`) that ends when
+/// its answer or its deadline comes.
 struct OpenLoop: Sendable {
+    /// Calls due closer together than this go out together after one sleep: at thousands a second, a timer a
+    /// call would cost more than the calls' own lag.
+    static let coalesce: Duration = .microseconds(500)
+
     let schedule: ArrivalSchedule
     let users: [VirtualUser]
     let mix: Mix
+    let deadline: Duration
+    let inFlight: InFlight
 
-    func run(from start: ContinuousClock.Instant, until end: ContinuousClock.Instant) async {
-        await withTaskGroup(of: Void.self) { group in
-            var generator = SystemRandomNumberGenerator()
-            var index = 0
-            while true {
-                let due = start + schedule.due(index)
-                guard due < end else { break }
-                try? await Task.sleep(until: due)
+    /// Sends every call due from `start` until `end` and waits for them to end; returns how many the timetable
+    /// skipped (their deadline passed before the tool got to them) and how many it never reached.
+    func run(from start: ContinuousClock.Instant, until end: ContinuousClock.Instant) async -> (
+        expired: Int, unsent: Int
+    ) {
+        var timetable = OpenLoopTimetable(schedule: schedule, duration: end - start, deadline: deadline)
+        var generator = SystemRandomNumberGenerator()
+        sending: while !Task.isCancelled {
+            let now = ContinuousClock.now
+            switch timetable.step(at: now - start) {
+            case .stop:
+                break sending
+            case .wait(let due):
+                try? await Task.sleep(until: max(start + due, now + Self.coalesce))
+            case .send(let index, let due):
                 let user = users[index % users.count]
                 let action = mix.choose(for: user.persona, using: &generator)
                 let iteration = index / users.count
-                group.addTask { await user.perform(action, due: due, iteration: iteration) }
-                index += 1
+                inFlight.start { await user.perform(action, due: start + due, iteration: iteration) }
             }
         }
+        await inFlight.drained()
+        return (timetable.expired, timetable.unsent)
     }
 }

@@ -19,8 +19,8 @@ struct ReportTable {
                         format: " %8d %7d %7d %8.1f %8.1f %8.1f %8.1f %8.1f", tally.count, tally.failed,
                         tally.expectedRefusals, h.percentileMilliseconds(0.5), h.percentileMilliseconds(0.9),
                         h.percentileMilliseconds(0.99), h.percentileMilliseconds(0.999), h.maxMilliseconds))
-            for (status, count) in tally.failuresByStatus.sorted(by: { $0.key < $1.key }) {
-                Swift.print("    failed \(status): \(count)")
+            for (failure, count) in tally.failures.sorted(by: { $0.key < $1.key }) {
+                Swift.print("    failed \(failure.status) \(failure.reason): \(count)")
             }
         }
         for (name, live) in [("all streams", report.realtime)]
@@ -37,10 +37,19 @@ struct ReportTable {
             Swift.print(
                 "cpu \(name): "
                     + String(
-                        format: "%.1f s, %.2f ms a call (%d calls), peak RSS %.0f MB", cost.cpuS,
-                        cost.msPerCall,
-                        cost.calls, cost.peakRssMb))
+                        format:
+                            "%.1f s, %.0f µs a call, %.2f context switches a call (%d calls), peak RSS %.0f MB",
+                        cost.cpuS, cost.msPerCall * 1_000, cost.contextSwitchesPerCall, cost.calls,
+                        cost.peakRssMb))
         }
+        let generator = report.generator
+        Swift.print(
+            String(
+                format:
+                    "generator: rate %.0f/s, deadline %.0f ms; sent %d, late %d (lag p99 %.1f ms, max %.1f ms), "
+                    + "expired unsent %d, not reached %d, cut off by the hard stop %d",
+                generator.rate, generator.deadlineMs, generator.sent, generator.late, generator.lagP99Ms,
+                generator.lagMaxMs, generator.expired, generator.unsent, generator.stopped))
         Swift.print(String(format: "users %d  duration %.1f s", report.users, report.durationS))
     }
 }

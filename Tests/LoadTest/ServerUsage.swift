@@ -18,21 +18,50 @@ struct ServerUsage: Sendable {
         let table = ["/proc/net/tcp", "/proc/net/tcp6"].compactMap {
             try? String(contentsOfFile: $0, encoding: .utf8)
         }.joined(separator: "\n")
+        let stats = Self.processIDs().compactMap { pid in
+            (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)).flatMap(ProcessTimes.init)
+        }
         var servers: [String: Int] = [:]
         for (name, port) in ports {
-            let inodes = ListeningSockets.inodes(listeningOn: port, inTable: table)
-            if let pid = inodes.lazy.compactMap({ owners[$0] }).first { servers[name] = pid }
+            let holders = Set(
+                ListeningSockets.inodes(listeningOn: port, inTable: table).flatMap { owners[$0] ?? [] })
+            let server = ListeningSockets.server(among: stats.filter { holders.contains($0.pid) })
+            if let server { servers[name] = server }
         }
         servers["loadtest"] = Int(getpid())
         self.servers = servers
     }
 
-    /// Each server's CPU ticks now: its own, its ended children's and its live children's.
-    func ticks() -> [String: Int] {
+    /// What a server has spent so far: CPU ticks (its own, its ended children's and its live children's)
+    /// and the context switches of every thread of it and of its live children.
+    struct Spent {
+        let ticks: Int
+        let switches: ContextSwitches
+    }
+
+    /// Each server's spending now.
+    func snapshot() -> [String: Spent] {
         let stats = Self.processIDs().compactMap { pid in
             (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)).flatMap(ProcessTimes.init)
         }
-        return servers.compactMapValues { ProcessTimes.treeTicks(root: $0, in: stats) }
+        return servers.compactMapValues { root in
+            ProcessTimes.treeTicks(root: root, in: stats).map { ticks in
+                let tree = [root] + stats.filter { $0.parent == root }.map(\.pid)
+                return Spent(
+                    ticks: ticks, switches: tree.map(Self.threadSwitches).reduce(ContextSwitches(), +))
+            }
+        }
+    }
+
+    /// The context switches of every thread of `pid` (`/proc/<pid>/task/*/status`).
+    private static func threadSwitches(_ pid: Int) -> ContextSwitches {
+        let directory = "/proc/\(pid)/task"
+        return ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).compactMap {
+            thread in
+            (try? String(contentsOfFile: "\(directory)/\(thread)/status", encoding: .utf8)).flatMap {
+                ContextSwitches(status: $0)
+            }
+        }.reduce(ContextSwitches(), +)
     }
 
     /// Peak resident memory (VmHWM) in kB: the process's own; for PostgreSQL, its largest process's.
@@ -43,9 +72,10 @@ struct ServerUsage: Sendable {
         }
     }
 
-    /// Per server: CPU seconds between `before` and `after`, and per call of its service (PostgreSQL and the
-    /// generator: per call of the whole run).
-    func costs(before: [String: Int], after: [String: Int], rpcs: [String: RPCTally]) -> [String: RunReport
+    /// Per server: CPU seconds and context switches between `before` and `after`, and per call of its service
+    /// (PostgreSQL and the tool: per call of the whole run).
+    func costs(before: [String: Spent], after: [String: Spent], rpcs: [String: RPCTally]) -> [String:
+        RunReport
         .ServerCost]
     {
         let ticksPerSecond = Double(sysconf(Int32(_SC_CLK_TCK)))
@@ -55,8 +85,8 @@ struct ServerUsage: Sendable {
             let calls = rpcs.filter { $0.key.contains(".\(entry.key).") || !Self.isService(entry.key) }
                 .reduce(0) { $0 + $1.value.count }
             costs[entry.key] = RunReport.ServerCost(
-                cpuSeconds: Double(entry.value - start) / ticksPerSecond, calls: calls,
-                peakRSSKilobytes: peaks[entry.key] ?? 0)
+                cpuSeconds: Double(entry.value.ticks - start.ticks) / ticksPerSecond, calls: calls,
+                peakRSSKilobytes: peaks[entry.key] ?? 0, switches: entry.value.switches - start.switches)
         }
     }
 
@@ -85,9 +115,9 @@ struct ServerUsage: Sendable {
         return line.flatMap { Int($0.split(separator: " ").dropFirst().first ?? "") } ?? 0
     }
 
-    /// Socket inode → the pid holding it, from every readable /proc/<pid>/fd.
-    private static func socketOwners() -> [Int: Int] {
-        var owners: [Int: Int] = [:]
+    /// Socket inode → the pids holding it, from every readable /proc/<pid>/fd.
+    private static func socketOwners() -> [Int: [Int]] {
+        var owners: [Int: [Int]] = [:]
         for pid in processIDs() {
             let directory = "/proc/\(pid)/fd"
             for fd in (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [] {
@@ -96,7 +126,7 @@ struct ServerUsage: Sendable {
                         atPath: "\(directory)/\(fd)"),
                     target.hasPrefix("socket:["), let inode = Int(target.dropFirst(8).dropLast())
                 else { continue }
-                owners[inode] = pid
+                owners[inode, default: []].append(pid)
             }
         }
         return owners

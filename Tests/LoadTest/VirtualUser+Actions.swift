@@ -9,70 +9,71 @@ extension VirtualUser {
     typealias Social = Kindred_Social_V1_SocialService
     typealias Gamification = Kindred_Gamification_V1_GamificationService
 
-    /// One action, timed from `due` (open loop) or from when it starts (closed loop). A user that cannot get
-    /// an access token records that failure (on identity's Token) and skips the action.
+    /// One action, timed from `due` (open loop) or from when it starts (closed loop), each call with the run's
+    /// deadline from then. A user without an access token records its calls as failed, reason `NO_SESSION`
+    /// (`timed`), and its failed resume on identity's Token.
     func perform(_ action: Persona.Action, due: ContinuousClock.Instant? = nil, iteration: Int) async {
-        guard let options = try? await options() else { return }
         switch action {
         case .getMe:
-            await recorder.time(Identity.Method.getMe, from: due) {
+            await timed(Identity.Method.getMe, from: due) { options in
                 _ = try await Identity.Client(clients.identity).getMe(.init(), options: options)
             }
         case .listFriends:
-            await recorder.time(Social.Method.listFriends, from: due) {
+            await timed(Social.Method.listFriends, from: due) { options in
                 _ = try await Social.Client(clients.social).listFriends(
                     .init(page: .init(pageSize: 20)), options: options)
             }
         case .listFeed:
-            await recorder.time(Social.Method.listFeed, from: due) {
+            await timed(Social.Method.listFeed, from: due) { options in
                 _ = try await Social.Client(clients.social).listFeed(
                     .init(page: .init(pageSize: 20)), options: options)
             }
         case .sendMessage:
-            await sendMessage(due: due, iteration: iteration, options: options)
+            await sendMessage(due: due, iteration: iteration)
         case .uploadUsage:
-            await recorder.time(Gamification.Method.uploadUsage, from: due) {
+            await timed(Gamification.Method.uploadUsage, from: due) { options in
                 _ = try await Gamification.Client(clients.gamification).uploadUsage(
                     .init(sessions: usageBatch(iteration)), options: options)
             }
         case .getFriendLeaderboard:
-            await recorder.time(Gamification.Method.getFriendLeaderboard, from: due) {
+            await timed(Gamification.Method.getFriendLeaderboard, from: due) { options in
                 _ = try await Gamification.Client(clients.gamification).getFriendLeaderboard(
                     .init(appID: Self.apps[iteration % Self.apps.count], period: .week), options: options)
             }
         case .signInWithPassword:
             await signInWithPassword(due: due)
         case .messageStranger:
-            await messageStranger(due: due, iteration: iteration, options: options)
+            await messageStranger(due: due, iteration: iteration)
         case .joinEvent:
-            await joinStrangersEvent(due: due, iteration: iteration, options: options)
+            await joinStrangersEvent(due: due, iteration: iteration)
         case .getParentalControlsStatus, .listApprovalRequests, .answerApproval:
-            await lookAfterTeen(action, due: due, options: options)
+            await lookAfterTeen(action, due: due)
         case .getHome, .listCalendarEvents, .listRegistryItems, .addComment, .setRsvp, .purchaseRegistryItem,
             .createCalendarEvent, .createRegistryItem, .viewGallery, .squishPhoto, .uploadPhoto, .viewArrival,
             .squishArrival, .announceArrival:
-            await performOnProfile(action, due: due, iteration: iteration, options: options)
+            await performOnProfile(action, due: due, iteration: iteration)
         }
     }
 
     /// A password sign-in (identity hashes the password: Argon2id, ~180 ms of a core), as an app that lost its
     /// session; the session it opens is not kept, the user goes on with its own.
     private func signInWithPassword(due: ContinuousClock.Instant?) async {
-        let method = Identity.Method.token
-        await recorder.time(method, as: method.rpcName + " (password sign-in)", from: due) {
+        await timed(Identity.Method.token, as: Self.passwordSignIn, from: due) { options in
             _ = try await Identity.Client(clients.identity).token(
                 .init(
                     grantType: "password", username: shared.seed.username(index),
-                    password: shared.seed.password), options: CallOptions(timeout: .seconds(30)))
+                    password: shared.seed.password), options: CallOptions(deadline: options.deadline))
         }
     }
 
+    static let passwordSignIn = Identity.Method.token.rpcName + " (password sign-in)"
+
     /// A message to a friend, whose arrival on the friend's stream is measured (`Deliveries`).
-    private func sendMessage(due: ContinuousClock.Instant?, iteration: Int, options: CallOptions) async {
+    private func sendMessage(due: ContinuousClock.Instant?, iteration: Int) async {
         guard !friendIDs.isEmpty else { return }
         let friend = iteration % friendIDs.count
         await measuredWrite(on: [(shared.messages, [friendIndexes[friend]])]) { key in
-            await recorder.time(Social.Method.sendMessage, from: due) {
+            await timed(Social.Method.sendMessage, from: due) { options in
                 _ = try await Social.Client(clients.social).sendMessage(
                     .init(
                         requestID: key, recipientUserID: friendIDs[friend], text: Deliveries.text(for: key)),

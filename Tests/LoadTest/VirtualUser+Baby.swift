@@ -10,7 +10,7 @@ extension VirtualUser {
     /// measured. Expected refusals: a registry item another grandparent bought first (ALREADY_PURCHASED), a
     /// registry full after many runs (REGISTRY_FULL). The gallery and the arrival: `performOnGallery`.
     func performOnProfile(
-        _ action: Persona.Action, due: ContinuousClock.Instant?, iteration: Int, options: CallOptions
+        _ action: Persona.Action, due: ContinuousClock.Instant?, iteration: Int
     ) async {
         guard !profiles.isEmpty else { return }
         let families = shared.seed.families
@@ -20,22 +20,22 @@ extension VirtualUser {
         let page = Kindred_Common_V1_PageRequest(pageSize: 20)
         switch action {
         case .getHome:
-            await recorder.time(Family.Method.getHome, from: due) {
+            await timed(Family.Method.getHome, from: due) { options in
                 _ = try await family.getHome(.init(page: page), options: options)
             }
         case .listCalendarEvents:
-            await recorder.time(Family.Method.listCalendarEvents, from: due) {
+            await timed(Family.Method.listCalendarEvents, from: due) { options in
                 _ = try await family.listCalendarEvents(
                     .init(profileID: profileID, page: page), options: options)
             }
         case .listRegistryItems:
-            await recorder.time(Family.Method.listRegistryItems, from: due) {
+            await timed(Family.Method.listRegistryItems, from: due) { options in
                 _ = try await family.listRegistryItems(
                     .init(profileID: profileID, page: page), options: options)
             }
         case .setRsvp:
             let answers: [Kindred_Family_V1_RsvpAnswer] = [.attending, .maybe, .notAttending]
-            await recorder.time(Family.Method.setRsvp, from: due) {
+            await timed(Family.Method.setRsvp, from: due) { options in
                 _ = try await family.setRsvp(
                     .init(
                         profileID: profileID,
@@ -44,12 +44,11 @@ extension VirtualUser {
             }
         case .purchaseRegistryItem:
             await purchaseAndUndo(
-                profileID, item: families.itemID(profile, iteration % BabyFamilies.itemsPerProfile), due: due,
-                options: options)
+                profileID, item: families.itemID(profile, iteration % BabyFamilies.itemsPerProfile), due: due)
         case .addComment, .createCalendarEvent, .createRegistryItem:
-            await post(action, on: profile, due: due, iteration: iteration, options: options)
+            await post(action, on: profile, due: due, iteration: iteration)
         default:
-            await performOnGallery(action, profile: profile, due: due, iteration: iteration, options: options)
+            await performOnGallery(action, profile: profile, due: due, iteration: iteration)
         }
     }
 
@@ -68,8 +67,7 @@ extension VirtualUser {
     /// A comment on one of the profile's seeded events, or (owners) a calendar event or registry item, named
     /// by its key, which its `audience` must receive on their settled streams.
     private func post(
-        _ action: Persona.Action, on profile: Int, due: ContinuousClock.Instant?, iteration: Int,
-        options: CallOptions
+        _ action: Persona.Action, on profile: Int, due: ContinuousClock.Instant?, iteration: Int
     ) async {
         let families = shared.seed.families
         let profileID = families.profileID(profile)
@@ -79,7 +77,7 @@ extension VirtualUser {
             switch action {
             case .createCalendarEvent:
                 let start = Int64(Date().timeIntervalSince1970) + 30 * 86_400
-                return await recorder.time(Family.Method.createCalendarEvent, from: due) {
+                return await timed(Family.Method.createCalendarEvent, from: due) { options in
                     _ = try await family.createCalendarEvent(
                         .init(
                             requestID: key, profileID: profileID,
@@ -89,16 +87,16 @@ extension VirtualUser {
                         options: options)
                 }
             case .createRegistryItem:
-                return await recorder.time(
+                return await timed(
                     Family.Method.createRegistryItem, from: due, isExpected: { $0.code == .resourceExhausted }
-                ) {
+                ) { options in
                     _ = try await family.createRegistryItem(
                         .init(requestID: key, profileID: profileID, item: .init(name: text)), options: options
                     )
                 }
             default:
                 let event = families.eventID(profile, iteration % BabyFamilies.eventsPerProfile)
-                return await recorder.time(Family.Method.addComment, from: due) {
+                return await timed(Family.Method.addComment, from: due) { options in
                     _ = try await family.addComment(
                         .init(
                             requestID: key,
@@ -112,17 +110,17 @@ extension VirtualUser {
     /// Buys a seeded item, then takes the purchase back, so the registry always has something to buy. Another
     /// grandparent of the profile may have bought it first: ALREADY_PURCHASED, an expected refusal.
     private func purchaseAndUndo(
-        _ profileID: String, item: String, due: ContinuousClock.Instant?, options: CallOptions
+        _ profileID: String, item: String, due: ContinuousClock.Instant?
     ) async {
         let family = Family.Client(clients.family)
-        let bought = await recorder.time(
+        let bought = await timed(
             Family.Method.purchaseRegistryItem, from: due, isExpected: { $0.code == .failedPrecondition }
-        ) {
+        ) { options in
             _ = try await family.purchaseRegistryItem(
                 .init(profileID: profileID, itemID: item), options: options)
         }
         guard bought else { return }
-        await recorder.time(Family.Method.undoRegistryPurchase) {
+        await timed(Family.Method.undoRegistryPurchase) { options in
             _ = try await family.undoRegistryPurchase(
                 .init(profileID: profileID, itemID: item), options: options)
         }

@@ -14,38 +14,37 @@ import LoadTestKit
 /// `ARRIVAL_NOT_FOUND` until an owner announced it. Squishes carry no text, so their notices are not measured.
 extension VirtualUser {
     func performOnGallery(
-        _ action: Persona.Action, profile: Int, due: ContinuousClock.Instant?, iteration: Int,
-        options: CallOptions
+        _ action: Persona.Action, profile: Int, due: ContinuousClock.Instant?, iteration: Int
     ) async {
         let profileID = shared.seed.families.profileID(profile)
         let family = Family.Client(clients.family)
         switch action {
         case .uploadPhoto:
-            await uploadPhoto(on: profile, due: due, options: options)
+            await uploadPhoto(on: profile, due: due)
         case .announceArrival:
-            await announceArrival(on: profile, due: due, options: options)
+            await announceArrival(on: profile, due: due)
         case .viewArrival:
-            await recorder.time(Family.Method.getArrival, from: due, isExpected: Self.notAnnouncedYet) {
+            await timed(Family.Method.getArrival, from: due, isExpected: Self.notAnnouncedYet) { options in
                 _ = try await family.getArrival(.init(profileID: profileID), options: options)
             }
         case .squishArrival:
-            let squished = await recorder.time(
+            let squished = await timed(
                 Family.Method.squishArrival, from: due, isExpected: Self.notAnnouncedYet
-            ) {
+            ) { options in
                 _ = try await family.squishArrival(.init(profileID: profileID), options: options)
             }
             guard squished else { return }
-            await recorder.time(Family.Method.unsquishArrival) {
+            await timed(Family.Method.unsquishArrival) { options in
                 _ = try await family.unsquishArrival(.init(profileID: profileID), options: options)
             }
         default:
-            guard let photo = await listPhotos(profileID, due: due, pick: iteration, options: options) else {
+            guard let photo = await listPhotos(profileID, due: due, pick: iteration) else {
                 return
             }
             if action == .squishPhoto {
-                await squishAndTakeBack(photo, of: profileID, options: options)
+                await squishAndTakeBack(photo, of: profileID)
             } else {
-                await recorder.time(Family.Method.downloadPhoto) {
+                await timed(Family.Method.downloadPhoto) { options in
                     for try await _ in family.downloadPhoto(
                         .init(profileID: profileID, photoID: photo), options: options)
                     {}
@@ -56,12 +55,12 @@ extension VirtualUser {
 
     /// The gallery's first page, newest first, and one of its photos (nil while it is empty).
     private func listPhotos(
-        _ profileID: String, due: ContinuousClock.Instant?, pick: Int, options: CallOptions
+        _ profileID: String, due: ContinuousClock.Instant?, pick: Int
     )
         async -> String?
     {
         var photos: [Kindred_Family_V1_BabyPhoto] = []
-        await recorder.time(Family.Method.listPhotos, from: due) {
+        await timed(Family.Method.listPhotos, from: due) { options in
             photos = try await Family.Client(clients.family).listPhotos(
                 .init(profileID: profileID, page: .init(pageSize: 20)), options: options
             ).photos
@@ -69,26 +68,26 @@ extension VirtualUser {
         return photos.isEmpty ? nil : photos[pick % photos.count].photoID
     }
 
-    private func squishAndTakeBack(_ photo: String, of profileID: String, options: CallOptions) async {
+    private func squishAndTakeBack(_ photo: String, of profileID: String) async {
         let family = Family.Client(clients.family)
-        let squished = await recorder.time(Family.Method.squishPhoto) {
+        let squished = await timed(Family.Method.squishPhoto) { options in
             _ = try await family.squishPhoto(.init(profileID: profileID, photoID: photo), options: options)
         }
         guard squished else { return }
-        await recorder.time(Family.Method.unsquishPhoto) {
+        await timed(Family.Method.unsquishPhoto) { options in
             _ = try await family.unsquishPhoto(.init(profileID: profileID, photoID: photo), options: options)
         }
     }
 
-    private func uploadPhoto(on profile: Int, due: ContinuousClock.Instant?, options: CallOptions) async {
+    private func uploadPhoto(on profile: Int, due: ContinuousClock.Instant?) async {
         let profileID = shared.seed.families.profileID(profile)
         await measuredWrite(on: audience(of: .uploadPhoto, on: profile)) { key in
             let metadata = Kindred_Family_V1_UploadPhotoMetadata(
                 requestID: key, profileID: profileID, caption: Deliveries.text(for: key), fileName: "baby.png"
             )
-            return await recorder.time(
+            return await timed(
                 Family.Method.uploadPhoto, from: due, isExpected: { $0.reason == "GALLERY_FULL" }
-            ) {
+            ) { options in
                 _ = try await Family.Client(clients.family).uploadPhoto(options: options) { writer in
                     try await writer.write(.init(part: .metadata(metadata)))
                     try await writer.write(.init(part: .chunk(SamplePhoto.png)))
@@ -98,16 +97,16 @@ extension VirtualUser {
     }
 
     /// Announced yesterday (a birth date must not be later than today anywhere), named with the key.
-    private func announceArrival(on profile: Int, due: ContinuousClock.Instant?, options: CallOptions) async {
+    private func announceArrival(on profile: Int, due: ContinuousClock.Instant?) async {
         let profileID = shared.seed.families.profileID(profile)
         let yesterday = Calendar(identifier: .gregorian).dateComponents(
             in: TimeZone(identifier: "UTC")!, from: Date() - 86_400)
         let birthDate = Kindred_Common_V1_Date(
             year: Int32(yesterday.year!), month: Int32(yesterday.month!), day: Int32(yesterday.day!))
         await measuredWrite(on: audience(of: .announceArrival, on: profile)) { key in
-            await recorder.time(
+            await timed(
                 Family.Method.announceArrival, from: due, isExpected: { $0.reason == "ALREADY_ANNOUNCED" }
-            ) {
+            ) { options in
                 _ = try await Family.Client(clients.family).announceArrival(
                     .init(
                         profileID: profileID,

@@ -1,7 +1,7 @@
-import LoadTestKit
 import KindredAPI
 import KindredMessages
 import KindredRPC
+import LoadTestKit
 import Synchronization
 
 /// A seeded user as the app on its phone: clients of the connections it shares, its refresh token and the
@@ -14,8 +14,8 @@ final class VirtualUser: Sendable {
         let gamification: RPCClient
     }
 
-    /// What every user of the run shares: the recorder, each kind of stream's deliveries and board, the seed
-    /// and the mix.
+    /// What every user of the run shares: the recorder, each kind of stream's deliveries and board, the seed,
+    /// the mix and each call's deadline (from its due time, or its start in the closed loop).
     struct Shared: Sendable {
         let recorder: Recorder
         let messages: LiveStream
@@ -23,6 +23,17 @@ final class VirtualUser: Sendable {
         let notifications: LiveStream
         let seed: SeedFile
         let mix: Mix
+        let deadline: Duration
+    }
+
+    /// The session: the refresh token, the call options carrying the access token (built once a token, not
+    /// once a call), when it expires, the exchange under way, and after a failed one, when to try again.
+    struct Session {
+        var refreshToken: String
+        var authorized: CallOptions?
+        var expiresAt: ContinuousClock.Instant
+        var exchange: Task<CallOptions, any Error>?
+        var retryAt: ContinuousClock.Instant?
     }
 
     let index: Int
@@ -34,13 +45,7 @@ final class VirtualUser: Sendable {
     let profiles: [Int]
     let clients: Clients
     let shared: Shared
-    let session:
-        Mutex<
-            (
-                refreshToken: String, accessToken: String?, expiresAt: ContinuousClock.Instant,
-                exchange: Task<String, any Error>?
-            )
-        >
+    let session: Mutex<Session>
 
     init(index: Int, refreshToken: String, clients: Clients, shared: Shared) {
         let (users, families) = (shared.seed.seededUsers, shared.seed.families)
@@ -52,52 +57,65 @@ final class VirtualUser: Sendable {
         profiles = families.ownedProfile(of: index).map { [$0] } ?? families.followedProfiles(of: index)
         self.clients = clients
         self.shared = shared
-        session = Mutex((refreshToken, nil, .now, nil))
+        session = Mutex(Session(refreshToken: refreshToken, expiresAt: .now))
     }
 
     var recorder: Recorder { shared.recorder }
 
     var refreshToken: String { session.withLock { $0.refreshToken } }
 
-    /// Exchanges the refresh token for an access token (identity rotates the refresh token), as an app
-    /// resuming a session; again when the access token is within a minute of expiring. One exchange at a
-    /// time: two would present the same refresh token, which identity takes for theft and ends the session.
-    func accessToken() async throws -> String {
-        let (current, expiresAt, running) = session.withLock { ($0.accessToken, $0.expiresAt, $0.exchange) }
-        if let current, expiresAt - .now > .seconds(60) { return current }
-        if let running { return try await running.value }
-        let exchange = session.withLock { state in
-            if let running = state.exchange { return running }
+    /// After a failed exchange, calls fail at once for this long rather than each start an exchange of its own:
+    /// past the knee, a storm of Token calls would otherwise be most of what the tool sends.
+    static let retryAfterFailedExchange: Duration = .seconds(1)
+
+    /// Call options carrying an access token: exchanges the refresh token for one (identity rotates the
+    /// refresh token), as an app resuming a session; again when it is within a minute of expiring. One
+    /// exchange at a time: two would present the same refresh token, which identity takes for theft.
+    func authorizedOptions() async throws -> CallOptions {
+        enum Ready {
+            case now(CallOptions)
+            case after(Task<CallOptions, any Error>)
+        }
+        let ready = try session.withLock { state throws -> Ready in
+            if let options = state.authorized, state.expiresAt - .now > .seconds(60) { return .now(options) }
+            if let running = state.exchange { return .after(running) }
+            if let retryAt = state.retryAt, retryAt > .now {
+                throw RPCError(.unavailable, "the last session resume failed")
+            }
             let refresh = state.refreshToken
             let task = Task { try await self.exchange(refresh) }
             state.exchange = task
-            return task
+            return .after(task)
         }
-        return try await exchange.value
+        switch ready {
+        case .now(let options): return options
+        case .after(let exchange): return try await exchange.value
+        }
     }
 
-    private func exchange(_ refresh: String) async throws -> String {
+    private func exchange(_ refresh: String) async throws -> CallOptions {
         let method = Kindred_Identity_V1_IdentityService.Method.token
         let started = ContinuousClock.now
         do {
             let response = try await Kindred_Identity_V1_IdentityService.Client(clients.identity).token(
                 .init(grantType: "refresh_token", refreshToken: refresh),
-                options: CallOptions(timeout: .seconds(30)))
-            recorder.record(method.rpcName, latency: .now - started, failure: nil)
+                options: CallOptions(timeout: shared.deadline))
+            recorder.record(method.path, latency: .now - started)
+            var options = CallOptions()
+            options.metadata.add("authorization", "Bearer \(response.accessToken)")
             session.withLock {
-                $0 = (response.refreshToken, response.accessToken, .now + .seconds(response.expiresIn), nil)
+                $0 = Session(
+                    refreshToken: response.refreshToken, authorized: options,
+                    expiresAt: .now + .seconds(response.expiresIn))
             }
-            return response.accessToken
+            return options
         } catch {
-            recorder.record(method.rpcName, latency: .now - started, failure: "\(error.code)")
-            session.withLock { $0.exchange = nil }
+            recorder.record(method.path, latency: .now - started, failure: Recorder.failure(of: error))
+            session.withLock {
+                $0.exchange = nil
+                $0.retryAt = .now + Self.retryAfterFailedExchange
+            }
             throw error
         }
-    }
-
-    func options(timeout: Duration = .seconds(30)) async throws -> CallOptions {
-        var options = CallOptions(timeout: timeout)
-        options.metadata.add("authorization", "Bearer \(try await accessToken())")
-        return options
     }
 }

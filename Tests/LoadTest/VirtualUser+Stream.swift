@@ -1,6 +1,7 @@
 import KindredAPI
 import KindredMessages
 import KindredRPC
+import KindredThreads
 
 extension VirtualUser {
     typealias Family = Kindred_Family_V1_FamilyService
@@ -34,7 +35,8 @@ extension VirtualUser {
 
     /// Holds one stream until `end`, handing each text it carries to the stream's deliveries; when the stream
     /// ends early it is opened again after the last cursor it got, so nothing sent meanwhile is lost (the
-    /// early end is recorded as a failure of `<method> (stream ended)`).
+    /// early end is recorded as a failure of `<stream> (stream ended)`), after a backoff that doubles while it
+    /// keeps failing: past the knee, streams reopened at once would be a storm of their own.
     private func hold<Response: ProtoMessage, Cursor: Sendable>(
         _ live: LiveStream, from start: Cursor, until end: ContinuousClock.Instant,
         open: (Cursor, CallOptions) -> ClientResponseStream<Response>,
@@ -42,12 +44,15 @@ extension VirtualUser {
     ) async {
         var cursor = start
         var counted = false
+        var backoff = Backoff(initial: .milliseconds(250), ceiling: .seconds(5))
+        var pause: Duration?
         while ContinuousClock.now < end, !Task.isCancelled {
-            guard var options = try? await options(timeout: end - .now) else {
-                try? await Task.sleep(for: .seconds(1))
+            if let pause { try? await Task.sleep(until: min(.now + pause, end)) }
+            guard var options = try? await authorizedOptions() else {
+                pause = backoff.next()
                 continue
             }
-            options.timeout = end - .now
+            options.deadline = end
             let stream = open(cursor, options)
             live.board.opened(index)
             if !counted {
@@ -56,6 +61,7 @@ extension VirtualUser {
             }
             do {
                 for try await response in stream {
+                    backoff.reset()
                     let (next, text) = received(response)
                     cursor = next
                     live.deliveries.arrived(text: text, recipient: index)
@@ -63,8 +69,9 @@ extension VirtualUser {
             } catch  where error.code == .deadlineExceeded || error.code == .cancelled {
                 break
             } catch {
-                recorder.record(live.name + " (stream ended)", latency: .zero, failure: "\(error.code)")
+                recorder.record(live.endedLabel, latency: .zero, failure: Recorder.failure(of: error))
             }
+            pause = backoff.next()
         }
         live.board.closed(index)
         if counted { recorder.openStreams.subtract(1, ordering: .relaxed) }

@@ -1,19 +1,45 @@
 /// One RPC's outcomes over a run (or a part of one, to be merged): the latencies of calls that succeeded or
-/// were refused as the scenario expects, failures by gRPC status name, expected refusals apart.
+/// were refused as the scenario expects, failures by gRPC status and reason, expected refusals apart.
 public struct RPCTally: Sendable, Equatable {
+    /// What a failed call ended with: its gRPC status name (`DEADLINE_EXCEEDED`) and its reason, the
+    /// `ErrorInfo` reason the server sent, or `Failure.noReason`, or one of the tool's own (`Failure.stopped`).
+    public struct Failure: Sendable, Hashable, Comparable {
+        /// A failure that carried no `ErrorInfo` (a deadline, a dropped connection, an INTERNAL).
+        public static let noReason = "none"
+        /// The run's hard stop (its duration and the deadline past) cancelled the call.
+        public static let stopped = "TOOL_STOPPED"
+
+        public let status: String
+        public let reason: String
+
+        public init(status: String, reason: String = Self.noReason) {
+            self.status = status
+            self.reason = reason
+        }
+
+        public static func < (lhs: Failure, rhs: Failure) -> Bool {
+            (lhs.status, lhs.reason) < (rhs.status, rhs.reason)
+        }
+    }
+
     public var latencies = LatencyHistogram()
-    public var failuresByStatus: [String: Int] = [:]
+    public var failures: [Failure: Int] = [:]
     public var expectedRefusals = 0
 
     public init() {}
 
-    public var failed: Int { failuresByStatus.values.reduce(0, +) }
+    public var failed: Int { failures.values.reduce(0, +) }
     /// Every call, whatever its outcome.
     public var count: Int { Int(latencies.count) + failed }
 
+    /// Failures by status name, reasons added together.
+    public var failuresByStatus: [String: Int] {
+        failures.reduce(into: [:]) { $0[$1.key.status, default: 0] += $1.value }
+    }
+
     public mutating func merge(_ other: RPCTally) {
         latencies.merge(other.latencies)
-        failuresByStatus.merge(other.failuresByStatus, uniquingKeysWith: +)
+        failures.merge(other.failures, uniquingKeysWith: +)
         expectedRefusals += other.expectedRefusals
     }
 }

@@ -4,7 +4,9 @@ public import Foundation
 /// `{"rpcs": {"<Service>/<Method>": {"count", "failed", "expected_refusals", "p50_ms", "p99_ms", "p999_ms",
 /// "max_ms"}}, "realtime": {"deliveries", "missed", "p50_ms", "p99_ms", "max_ms"}, "users", "duration_s"}`; then,
 /// beyond the keys, `realtime_streams` (the same per kind of stream: messages, profile activity) and
-/// `cpu` (per server process the run could see: CPU seconds, calls, milliseconds a call, peak RSS).
+/// `cpu` (per process the run could see, the tool's own included: CPU seconds, context switches, each per
+/// call, peak RSS), each RPC's `failures` by status and reason, and `generator` (how the tool kept its
+/// schedule: calls sent late by the tool itself, calls never sent, calls its hard stop cut off).
 public struct RunReport: Codable, Sendable, Equatable {
     public struct RPC: Codable, Sendable, Equatable {
         public let count: Int
@@ -14,9 +16,24 @@ public struct RunReport: Codable, Sendable, Equatable {
         public let p99Ms: Double
         public let p999Ms: Double
         public let maxMs: Double
+        /// Status name → reason (`ErrorInfo`'s, or `none`) → calls.
+        public let failures: [String: [String: Int]]
+
+        init(_ tally: RPCTally) {
+            count = tally.count
+            failed = tally.failed
+            expectedRefusals = tally.expectedRefusals
+            p50Ms = tally.latencies.percentileMilliseconds(0.5)
+            p99Ms = tally.latencies.percentileMilliseconds(0.99)
+            p999Ms = tally.latencies.percentileMilliseconds(0.999)
+            maxMs = tally.latencies.maxMilliseconds
+            failures = tally.failures.reduce(into: [:]) {
+                $0[$1.key.status, default: [:]][$1.key.reason] = $1.value
+            }
+        }
 
         enum CodingKeys: String, CodingKey {
-            case count, failed
+            case count, failed, failures
             case expectedRefusals = "expected_refusals"
             case p50Ms = "p50_ms", p99Ms = "p99_ms", p999Ms = "p999_ms", maxMs = "max_ms"
         }
@@ -43,35 +60,16 @@ public struct RunReport: Codable, Sendable, Equatable {
         }
     }
 
-    /// What one server process spent over the run: for PostgreSQL, the postmaster and every backend.
-    public struct ServerCost: Codable, Sendable, Equatable {
-        public let cpuS: Double
-        public let calls: Int
-        public let msPerCall: Double
-        public let peakRssMb: Double
-
-        public init(cpuSeconds: Double, calls: Int, peakRSSKilobytes: Int) {
-            cpuS = cpuSeconds
-            self.calls = calls
-            msPerCall = calls > 0 ? cpuSeconds * 1_000 / Double(calls) : 0
-            peakRssMb = Double(peakRSSKilobytes) / 1_024
-        }
-
-        enum CodingKeys: String, CodingKey {
-            case calls
-            case cpuS = "cpu_s", msPerCall = "ms_per_call", peakRssMb = "peak_rss_mb"
-        }
-    }
-
     public let rpcs: [String: RPC]
     public let realtime: Realtime
     public let realtimeStreams: [String: Realtime]
     public let cpu: [String: ServerCost]
+    public let generator: Generator
     public let users: Int
     public let durationS: Double
 
     enum CodingKeys: String, CodingKey {
-        case rpcs, realtime, users, cpu
+        case rpcs, realtime, users, cpu, generator
         case realtimeStreams = "realtime_streams"
         case durationS = "duration_s"
     }
@@ -79,20 +77,15 @@ public struct RunReport: Codable, Sendable, Equatable {
     /// `realtime` per kind of stream; the report's `realtime` is all of them together.
     public init(
         rpcs: [String: RPCTally], realtime: [String: DeliveryTally], cpu: [String: ServerCost] = [:],
-        users: Int, duration: Duration
+        generator: Generator = Generator(), users: Int, duration: Duration
     ) {
-        self.rpcs = rpcs.mapValues { tally in
-            RPC(
-                count: tally.count, failed: tally.failed, expectedRefusals: tally.expectedRefusals,
-                p50Ms: tally.latencies.percentileMilliseconds(0.5),
-                p99Ms: tally.latencies.percentileMilliseconds(0.99),
-                p999Ms: tally.latencies.percentileMilliseconds(0.999), maxMs: tally.latencies.maxMilliseconds)
-        }
+        self.rpcs = rpcs.mapValues(RPC.init)
         self.realtime = Realtime(realtime.values.reduce(into: DeliveryTally()) { $0.merge($1) })
         realtimeStreams = realtime.mapValues(Realtime.init)
         self.cpu = cpu
+        self.generator = generator
         self.users = users
-        self.durationS = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+        self.durationS = duration.asSeconds
     }
 
     public func json() throws -> Data {

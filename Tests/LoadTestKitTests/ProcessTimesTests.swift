@@ -24,6 +24,16 @@ import Testing
         #expect(ProcessTimes.treeTicks(root: 99, in: stats) == nil)
     }
 
+    // pids wrapped around: the backend forked a moment ago has a lower pid than its postmaster.
+    @Test func theServerIsTheHolderWhoseParentHoldsNoneOfTheSocket() {
+        let holders = [
+            ProcessTimes(pid: 310, parent: 30_000, ownTicks: 0, reapedChildrenTicks: 0),
+            ProcessTimes(pid: 30_000, parent: 1, ownTicks: 90, reapedChildrenTicks: 0),
+        ]
+        #expect(ListeningSockets.server(among: holders) == 30_000)
+        #expect(ListeningSockets.server(among: []) == nil)
+    }
+
     @Test func onlyListeningSocketsOnThePortAreFound() {
         let table = """
               sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode
@@ -32,5 +42,27 @@ import Testing
                2: 0100007F:C384 00000000:0000 0A 00000000:00000000 00:00000000 00000000     0        0 5153 1
             """
         #expect(ListeningSockets.inodes(listeningOn: 50051, inTable: table) == [5151])
+    }
+}
+
+@Suite struct ContextSwitchesTests {
+    @Test func aThreadsStatusGivesBothCounters() throws {
+        let status = """
+            Name:\tkindred-social
+            State:\tS (sleeping)
+            Threads:\t4
+            voluntary_ctxt_switches:\t1520
+            nonvoluntary_ctxt_switches:\t37
+            """
+        #expect(ContextSwitches(status: status) == ContextSwitches(voluntary: 1_520, nonvoluntary: 37))
+        #expect(ContextSwitches(status: "Name:\tx\nvoluntary_ctxt_switches:\t5") == nil)
+    }
+
+    // A backend that ended between the two readings takes its switches with it: never a negative count.
+    @Test func theSwitchesBetweenTwoReadingsAreNeverNegative() {
+        let before = ContextSwitches(voluntary: 100, nonvoluntary: 10)
+        let after = ContextSwitches(voluntary: 90, nonvoluntary: 25)
+        #expect(after - before == ContextSwitches(voluntary: 0, nonvoluntary: 15))
+        #expect((before + after).total == 225)
     }
 }

@@ -6,30 +6,51 @@ import Testing
     @Test func theJSONHasExactlyTheIssuesShape() throws {
         var send = RPCTally()
         for value in [1_000, 2_000, 3_000] as [UInt64] { send.latencies.record(microseconds: value) }
-        send.failuresByStatus["unavailable"] = 2
+        send.failures[.init(status: "UNAVAILABLE")] = 2
+        send.failures[.init(status: "PERMISSION_DENIED", reason: "PARENTAL_CONTROLS_MESSAGING_RESTRICTED")] =
+            1
         send.expectedRefusals = 1
         var realtime = DeliveryTally()
         realtime.delays.record(microseconds: 40_000)
         realtime.missed = 1
         var activity = DeliveryTally()
         activity.delays.record(microseconds: 10_000)
+        var lateness = SendLateness()
+        lateness.record(lag: .milliseconds(1))
+        lateness.record(lag: .milliseconds(40))
+        let generator = RunReport.Generator(
+            rate: 400, deadline: .seconds(2), lateness: lateness, expired: 3, unsent: 4, stopped: 5)
         let report = RunReport(
             rpcs: ["kindred.social.v1.SocialService/SendMessage": send],
             realtime: ["messages": realtime, "profile_activity": activity],
-            cpu: ["social": .init(cpuSeconds: 1.5, calls: 5, peakRSSKilobytes: 2_048)], users: 200,
-            duration: .milliseconds(30_500))
+            cpu: [
+                "social": .init(
+                    cpuSeconds: 1.5, calls: 6, peakRSSKilobytes: 2_048,
+                    switches: ContextSwitches(voluntary: 9, nonvoluntary: 3))
+            ],
+            generator: generator, users: 200, duration: .milliseconds(30_500))
         let object = try #require(JSONSerialization.jsonObject(with: report.json()) as? [String: Any])
-        #expect(Set(object.keys) == ["rpcs", "realtime", "users", "duration_s", "realtime_streams", "cpu"])
+        #expect(
+            Set(object.keys) == [
+                "rpcs", "realtime", "users", "duration_s", "realtime_streams", "cpu", "generator",
+            ])
         #expect(object["users"] as? Int == 200)
         #expect(object["duration_s"] as? Double == 30.5)
         let rpcs = try #require(object["rpcs"] as? [String: [String: Any]])
         let rpc = try #require(rpcs["kindred.social.v1.SocialService/SendMessage"])
         #expect(
             Set(rpc.keys) == [
-                "count", "failed", "expected_refusals", "p50_ms", "p99_ms", "p999_ms", "max_ms",
+                "count", "failed", "expected_refusals", "p50_ms", "p99_ms", "p999_ms", "max_ms", "failures",
             ])
-        #expect(rpc["count"] as? Int == 5)
-        #expect(rpc["failed"] as? Int == 2)
+        #expect(rpc["count"] as? Int == 6)
+        #expect(rpc["failed"] as? Int == 3)
+        // By status, then by reason: ErrorInfo's, or "none" when the failure carried none.
+        let failures = try #require(rpc["failures"] as? [String: [String: Int]])
+        #expect(
+            failures == [
+                "UNAVAILABLE": ["none": 2],
+                "PERMISSION_DENIED": ["PARENTAL_CONTROLS_MESSAGING_RESTRICTED": 1],
+            ])
         #expect(rpc["expected_refusals"] as? Int == 1)
         // The median, 2 ms, as its histogram bucket's highest value: within 1.6% above.
         let p50 = try #require(rpc["p50_ms"] as? Double)
@@ -45,21 +66,46 @@ import Testing
         #expect(streams["profile_activity"]?["deliveries"] as? Int == 1)
         #expect(streams["profile_activity"]?["max_ms"] as? Double == 10.0)
         let social = try #require((object["cpu"] as? [String: [String: Any]])?["social"])
-        #expect(Set(social.keys) == ["cpu_s", "calls", "ms_per_call", "peak_rss_mb"])
-        #expect(social["ms_per_call"] as? Double == 300.0)
+        #expect(
+            Set(social.keys) == [
+                "cpu_s", "calls", "ms_per_call", "peak_rss_mb", "context_switches",
+                "voluntary_context_switches",
+                "context_switches_per_call",
+            ])
+        #expect(social["ms_per_call"] as? Double == 250.0)
+        #expect(social["context_switches"] as? Int == 12)
+        #expect(social["voluntary_context_switches"] as? Int == 9)
+        #expect(social["context_switches_per_call"] as? Double == 2.0)
         #expect(social["peak_rss_mb"] as? Double == 2.0)
+        let tool = try #require(object["generator"] as? [String: Any])
+        #expect(
+            Set(tool.keys) == [
+                "rate", "deadline_ms", "sent", "late", "late_tolerance_ms", "expired", "unsent", "stopped",
+                "lag_p50_ms", "lag_p99_ms", "lag_max_ms",
+            ])
+        #expect(tool["rate"] as? Double == 400)
+        #expect(tool["deadline_ms"] as? Double == 2_000)
+        #expect(tool["sent"] as? Int == 2)
+        #expect(tool["late"] as? Int == 1)
+        #expect(tool["late_tolerance_ms"] as? Double == 5)
+        #expect(tool["expired"] as? Int == 3)
+        #expect(tool["unsent"] as? Int == 4)
+        #expect(tool["stopped"] as? Int == 5)
+        #expect(tool["lag_max_ms"] as? Double == 40)
     }
 
-    @Test func tallyMergeAddsFailuresByStatusAndRefusals() {
+    @Test func tallyMergeAddsFailuresByStatusAndReasonAndRefusals() {
+        let stopped = RPCTally.Failure(status: "CANCELLED", reason: RPCTally.Failure.stopped)
         var one = RPCTally()
-        one.failuresByStatus["unavailable"] = 1
+        one.failures[.init(status: "UNAVAILABLE")] = 1
         one.expectedRefusals = 2
         var two = RPCTally()
-        two.failuresByStatus = ["unavailable": 3, "internal": 1]
+        two.failures = [.init(status: "UNAVAILABLE"): 3, .init(status: "INTERNAL"): 1, stopped: 2]
         two.latencies.record(microseconds: 5)
         one.merge(two)
-        #expect(one.failuresByStatus == ["unavailable": 4, "internal": 1])
+        #expect(one.failures == [.init(status: "UNAVAILABLE"): 4, .init(status: "INTERNAL"): 1, stopped: 2])
+        #expect(one.failuresByStatus == ["UNAVAILABLE": 4, "INTERNAL": 1, "CANCELLED": 2])
         #expect(one.expectedRefusals == 2)
-        #expect(one.count == 6)
+        #expect(one.count == 8)
     }
 }

@@ -1,0 +1,108 @@
+import LoadTestKit
+
+extension LoadRun {
+    /// Runs `body`, cancelling it at `stop` if it is still running then (the calls it has in flight end
+    /// CANCELLED, reason `TOOL_STOPPED`, and it returns what it has): a run ends on time whatever the stack
+    /// does.
+    func withHardStop<Value: Sendable>(
+        at stop: ContinuousClock.Instant, _ body: @escaping @Sendable () async -> Value
+    ) async -> Value? {
+        await withTaskGroup(of: Value?.self) { group in
+            group.addTask { await body() }
+            group.addTask {
+                try? await Task.sleep(until: stop)
+                return nil
+            }
+            var value: Value?
+            for await result in group {
+                if let result {
+                    value = result
+                } else if value == nil {
+                    say("hard stop: the calls and streams still running are cancelled")
+                }
+                group.cancelAll()
+            }
+            return value
+        }
+    }
+
+    /// Every user (each starting over the ramp-up), the session save once they all resumed (`saveSessions`),
+    /// and in the open loop its schedule, until each has ended; what the open loop skipped.
+    func drive(
+        _ users: [VirtualUser], started: ContinuousClock.Instant, loadStarts: ContinuousClock.Instant,
+        end: ContinuousClock.Instant, saveSessions: @escaping @Sendable () -> Void
+    ) async -> Skipped {
+        await withTaskGroup(of: Skipped.self) { group in
+            for user in users {
+                let startAt =
+                    started + .seconds(Double(options.rampUp) * Double(user.index) / Double(users.count))
+                group.addTask {
+                    await drive(user, startAt: startAt, loadStarts: loadStarts, end: end)
+                    return Skipped()
+                }
+            }
+            // Every user has resumed by then: their rotated refresh tokens are what identity knows now.
+            group.addTask {
+                try? await Task.sleep(until: loadStarts + .seconds(1))
+                saveSessions()
+                return Skipped()
+            }
+            if let rate = options.rate, let schedule = ArrivalSchedule(callsPerSecond: rate) {
+                group.addTask {
+                    let skipped = await OpenLoop(
+                        schedule: schedule, users: users, mix: mix, deadline: options.callDeadline,
+                        inFlight: inFlight
+                    ).run(from: loadStarts, until: end)
+                    return Skipped(expired: skipped.expired, unsent: skipped.unsent)
+                }
+            }
+            return await group.reduce(into: Skipped()) { $0.add($1) }
+        }
+    }
+
+    /// The open loop's calls never sent: expired (their deadline passed first) or unsent (the duration ended).
+    struct Skipped: Sendable {
+        var expired = 0
+        var unsent = 0
+
+        mutating func add(_ other: Skipped) {
+            expired += other.expired
+            unsent += other.unsent
+        }
+    }
+
+    /// How the tool kept its schedule, from the recorder and the open loop's timetable; `stopped` counts the
+    /// calls the hard stop cancelled and the open loop's calls it left running.
+    func generator(skipped: Skipped?) -> RunReport.Generator {
+        let schedule = recorder.schedule
+        return RunReport.Generator(
+            rate: options.rate ?? 0, deadline: options.callDeadline, lateness: schedule.lateness,
+            expired: schedule.expired + (skipped?.expired ?? 0), unsent: skipped?.unsent ?? 0,
+            stopped: schedule.stopped + inFlight.running)
+    }
+
+    /// A user: resumes its session at `startAt`, holds its stream until `end` and, in the closed loop, acts
+    /// and thinks until `end`.
+    private func drive(
+        _ user: VirtualUser, startAt: ContinuousClock.Instant, loadStarts: ContinuousClock.Instant,
+        end: ContinuousClock.Instant
+    ) async {
+        try? await Task.sleep(until: startAt)
+        guard (try? await user.authorizedOptions()) != nil else { return }
+        recorder.connectedUsers.add(1, ordering: .relaxed)
+        async let stream: Void = user.holdStreams(until: end + Deliveries.grace)
+        if options.rate == nil {
+            var generator = SystemRandomNumberGenerator()
+            var iteration = 0
+            while ContinuousClock.now < end {
+                let think = Duration.seconds(options.think * Double.random(in: 0.5...1.5, using: &generator))
+                try? await Task.sleep(until: min(.now + think, end))
+                guard ContinuousClock.now < end else { break }
+                await user.perform(mix.choose(for: user.persona, using: &generator), iteration: iteration)
+                iteration += 1
+            }
+        }
+        await stream
+        recorder.connectedUsers.subtract(1, ordering: .relaxed)
+    }
+}

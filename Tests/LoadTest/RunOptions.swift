@@ -1,0 +1,80 @@
+import ArgumentParser
+import Foundation
+import LoadTestKit
+
+/// The options of a run, shared by `run` and `knee` (which sets `--rate` itself, step by step).
+struct RunOptions: ParsableArguments {
+    @Option(help: "Virtual users (the first N seeded users).")
+    var users = 1_000
+
+    @Option(help: "Seconds of load after the ramp-up; no call is sent after them.")
+    var duration = 60
+
+    @Option(help: "Seconds over which users start, evenly (each resumes its session and opens its stream).")
+    var rampUp = 10
+
+    @Option(help: "Open loop: calls a second, spread over the users, each timed from when it was due.")
+    var rate: Double?
+
+    @Option(
+        help: """
+            Each call's deadline in seconds, from its due time (the stack's budget); calls still running \
+            this long after --duration are cancelled and the run reports.
+            """)
+    var deadline = 2.0
+
+    @Option(
+        help: "Closed loop: mean think time between a user's calls, in seconds (uniform, 0.5 to 1.5 times).")
+    var think = 2.0
+
+    @Option(help: "Users sharing one HTTP/2 connection to each service, as a gateway multiplexes them.")
+    var usersPerConnection = 100
+
+    @Option(help: "The seed file `seed` wrote.")
+    var seedFile = "var/loadtest/seed.json"
+
+    @Option(help: "identity=HOST:PORT,family=…,social=…,gamification=…")
+    var targets = ServiceTargets()
+
+    @Option(
+        help:
+            "A JSON file of each persona's actions and weights (Tests/LoadTest/mix.json is the standard mix)."
+    )
+    var mix: String?
+
+    @Option(
+        help: "PostgreSQL's port on this host, for its CPU time per call in the report (0: leave it out).")
+    var postgresPort = 55_400
+
+    func validate() throws {
+        guard users >= 1 else { throw ValidationError("--users must be at least 1.") }
+        guard duration >= 1 else { throw ValidationError("--duration must be at least 1 second.") }
+        guard rampUp >= 0 else { throw ValidationError("--ramp-up cannot be negative.") }
+        guard postgresPort >= 0 else { throw ValidationError("--postgres-port cannot be negative.") }
+        guard think > 0 else { throw ValidationError("--think must be more than 0 seconds.") }
+        guard deadline > 0, deadline.isFinite else {
+            throw ValidationError("--deadline must be more than 0 seconds.")
+        }
+        guard usersPerConnection >= 1 else {
+            throw ValidationError("--users-per-connection must be at least 1.")
+        }
+        if let rate, ArrivalSchedule(callsPerSecond: rate) == nil {
+            throw ValidationError("--rate must be a positive number of calls a second.")
+        }
+    }
+
+    var callDeadline: Duration { .seconds(deadline) }
+
+    /// The standard mix, or the one `--mix` names.
+    func loadMix() throws -> Mix {
+        guard let mix else { return .standard }
+        guard let data = FileManager.default.contents(atPath: mix) else {
+            throw ToolError("No mix file at \(mix): name a JSON file like Tests/LoadTest/mix.json.")
+        }
+        do {
+            return try Mix(json: data)
+        } catch {
+            throw ToolError("\(mix): \(error.description)")
+        }
+    }
+}
