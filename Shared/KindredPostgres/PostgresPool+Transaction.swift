@@ -96,7 +96,7 @@ public struct PostgresTransaction: Sendable {
     let channel: Channel
     let pool: PostgresPool
     /// Recipients to announce per channel once the transaction commits (`announceAfterCommit`).
-    private let announcements = Mutex<[String: Set<String>]>([:])
+    private let announcements = Announcements()
 
     init(_ channel: Channel, pool: PostgresPool) {
         self.channel = channel
@@ -107,12 +107,12 @@ public struct PostgresTransaction: Sendable {
     /// from inside it, where `pg_notify` would serialize every notifying commit through its WAL flush with its
     /// row locks held (`RecipientAnnouncer`). Nothing is announced if it rolls back.
     public func announceAfterCommit(_ recipients: some Sequence<String>, on channel: String) {
-        announcements.withLock { $0[channel, default: []].formUnion(recipients) }
+        announcements.pending.withLock { $0[channel, default: []].formUnion(recipients) }
     }
 
     /// Hands what the transaction announces to the pool's announcers; called once, after COMMIT succeeded.
     func committed() {
-        for (channel, recipients) in announcements.withLock({ $0 }) {
+        for (channel, recipients) in announcements.pending.withLock({ $0 }) {
             pool.announcer(on: channel).announce(recipients)
         }
     }
@@ -134,4 +134,9 @@ public struct PostgresTransaction: Sendable {
         }
         try await lease.runScript(sql)
     }
+}
+
+/// What one transaction announces once it commits, shared by the copies of its handle.
+private final class Announcements: Sendable {
+    let pending = Mutex<[String: Set<String>]>([:])
 }
