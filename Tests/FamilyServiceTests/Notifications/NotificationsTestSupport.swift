@@ -76,29 +76,6 @@ struct NoticeDesk {
     }
 }
 
-/// What a stream sent, collected as it arrives.
-final class StreamCollector: Sendable {
-    private let received = Locked<[Kindred_Family_V1_Notification]>([])
-
-    func add(_ notification: Kindred_Family_V1_Notification) { received.withLock { $0.append(notification) } }
-
-    var notifications: [Kindred_Family_V1_Notification] { received.value }
-
-    /// The first `count` notifications, once they arrived; fails after `timeout`.
-    func first(_ count: Int, within timeout: Duration = .seconds(10)) async throws
-        -> [Kindred_Family_V1_Notification]
-    {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            let received = notifications
-            if received.count >= count { return Array(received.prefix(count)) }
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        throw TestFailure(
-            "the stream sent \(notifications.count) notifications, not \(count), within \(timeout)")
-    }
-}
-
 extension FamilyContext {
     /// This context as another instance of the service has it: the same database through a pool of its own.
     func onAnotherInstance(_ pool: PostgresPool) -> FamilyContext {
