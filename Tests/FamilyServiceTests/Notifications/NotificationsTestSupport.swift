@@ -31,7 +31,19 @@ struct NoticeDesk {
     /// A fresh user id.
     static func user() -> UserID { .generate(at: Date()) }
 
-    /// Posts `count` notices to `recipient`, one transaction each, a millisecond apart; their ids, oldest first.
+    /// The instant of the last post of this process, so that the next comes 2 ms or more after it.
+    private static let lastPost = Locked(Date.distantPast)
+
+    /// Now, or 2 ms after the last post if that is later (a whole millisecond apart whatever the rounding):
+    /// posts' ids (UUIDv7) then sort in the order they were made, with no wait between them.
+    static func nextPostInstant() -> Date {
+        lastPost.withLock { last in
+            last = max(Date(), last.addingTimeInterval(0.002))
+            return last
+        }
+    }
+
+    /// Posts `count` notices to `recipient`, one transaction each, 2 ms apart; their ids, oldest first.
     @discardableResult
     func post(
         _ count: Int, to recipient: UserID, kind: Kindred_Family_V1_NotificationKind = .approvalRequested
@@ -40,10 +52,10 @@ struct NoticeDesk {
     {
         var ids: [String] = []
         for index in 0..<count {
-            try await Task.sleep(for: .milliseconds(2))
             let notice = Notice(kind: kind, title: "Notice \(index)", body: "Body \(index)")
+            let instant = Self.nextPostInstant()
             _ = try await pool.transaction { tx in
-                try await NotificationInbox.post(notice, to: recipient, at: Date(), in: tx)
+                try await NotificationInbox.post(notice, to: recipient, at: instant, in: tx)
             }
             ids.append(try await newestID(of: recipient))
         }
