@@ -12,7 +12,11 @@ public enum UUIDv7 {
     public static func generateUUID(at instant: Date) -> UUID {
         var generator = SystemRandomNumberGenerator()
         var bytes = (0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) }
-        let milliseconds = UInt64(max(0, (instant.timeIntervalSince1970 * 1_000).rounded(.down)))
+        // The millisecond of the instant's whole microsecond, as `WallClock` reads it and PostgreSQL keeps it: a
+        // reading on a millisecond's edge is a Double a hair below it, and flooring that gave the millisecond
+        // before, so ids of instants 1 ms apart could share one and sort in either order.
+        let microseconds = Int64(max(0, (instant.timeIntervalSince1970 * 1_000_000).rounded()))
+        let milliseconds = UInt64(microseconds / 1_000)
         for index in 0..<6 {
             bytes[index] = UInt8(truncatingIfNeeded: milliseconds >> (8 * (5 - index)))
         }

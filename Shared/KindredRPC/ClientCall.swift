@@ -68,7 +68,13 @@ final class ClientCall {
         }
         switch reader.handle(event) {
         case .messages(let payloads):
-            guard !payloads.isEmpty else { return }
+            guard !payloads.isEmpty else {
+                // Part of a message the caller waits for: its rest cannot come until this is acknowledged (a
+                // 1 MiB photo chunk after a small message overran the 1 MiB window and the call hung until
+                // its deadline, hiding the status the server had queued after it).
+                if waiter != nil { releaseWindow() }
+                return
+            }
             messages.append(contentsOf: payloads)
             wake()
         case .finished(let error):

@@ -37,6 +37,45 @@ import Testing
         }
     }
 
+    /// Regression: a message larger than the stream's window (1 MiB) hung until the deadline: the client
+    /// acknowledged no part of a message it waited for, so its rest never came (DownloadPhoto's 1 MiB chunks).
+    @Test func messagesLargerThanTheWindowArriveWhole() async throws {
+        try await onClientTestLoop {
+            let server = try ClientTestServer()
+            let client = try RPCClient(target: server.target)
+            var sizes: [Int] = []
+            for try await message in client.serverStreaming(
+                method: ClientTestService.method("Count"), request: ClientTestText("3,0,1100000"),
+                responseType: ClientTestText.self)
+            {
+                sizes.append(message.text.utf8.count)
+            }
+            #expect(sizes == [1_100_001, 1_100_001, 1_100_001])
+            client.close()
+            await server.stop()
+        }
+    }
+
+    /// A server stream failing after a message larger than the window reports its own status, not the
+    /// client's DEADLINE_EXCEEDED.
+    @Test func aFailureAfterALargeMessageArrivesAsItsOwnStatus() async throws {
+        try await onClientTestLoop {
+            let server = try ClientTestServer()
+            let client = try RPCClient(target: server.target)
+            var sizes: [Int] = []
+            let stream = client.serverStreaming(
+                method: ClientTestService.method("LargeThenFail"), request: ClientTestText(),
+                responseType: ClientTestText.self)
+            let error = await #expect(throws: RPCError.self) {
+                for try await message in stream { sizes.append(message.text.utf8.count) }
+            }
+            #expect(sizes == [1_100_000])
+            #expect(error?.code == .dataLoss && error?.message == "the rest of the photo could not be read")
+            client.close()
+            await server.stop()
+        }
+    }
+
     @Test func breakingOutOfAStreamCancelsItOnTheServer() async throws {
         try await onClientTestLoop {
             let server = try ClientTestServer()

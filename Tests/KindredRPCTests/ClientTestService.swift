@@ -122,6 +122,12 @@ struct ClientTestService: RPCService {
             }
             return try await client.unary(method: Self.method("Deadline"), request: ClientTestText())
         }
+        router.registerServerStreaming(Self.method("LargeThenFail")) {
+            (_: ClientTestText, writer: ResponseStreamWriter<ClientTestText>, _: ServerContext) in
+            // A download whose store fails after the first chunk: more than the 1 MiB window, then a status.
+            try await writer.write(ClientTestText(String(repeating: "x", count: 1_100_000)))
+            throw RPCError(.dataLoss, "the rest of the photo could not be read")
+        }
         router.registerServerStreaming(Self.method("Count")) {
             (request: ClientTestText, writer: ResponseStreamWriter<ClientTestText>, _: ServerContext) in
             let parts = request.text.split(separator: ",").compactMap { Int($0) }

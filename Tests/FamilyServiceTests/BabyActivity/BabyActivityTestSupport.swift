@@ -41,27 +41,3 @@ extension FamilyTestStack {
         ).map { try openedNotice($0) }
     }
 }
-
-/// Collects what a stream sends, for a test to wait on.
-final class ActivityCollector: Sendable {
-    private let received = Locked<[Kindred_Family_V1_WatchProfileActivityResponse]>([])
-
-    func add(_ update: Kindred_Family_V1_WatchProfileActivityResponse) {
-        received.withLock { $0.append(update) }
-    }
-
-    var updates: [Kindred_Family_V1_WatchProfileActivityResponse] { received.value }
-
-    /// The first `count` updates, once they arrived; fails after `timeout`.
-    func first(_ count: Int, within timeout: Duration = .seconds(10)) async throws
-        -> [Kindred_Family_V1_WatchProfileActivityResponse]
-    {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            let received = updates
-            if received.count >= count { return Array(received.prefix(count)) }
-            try await Task.sleep(for: .milliseconds(5))
-        }
-        throw TestFailure("the stream sent \(updates.count) updates, not \(count), within \(timeout)")
-    }
-}

@@ -8,25 +8,25 @@ import Testing
 
 /// `GetHome`: the countdown of followed profiles due within 10 days, then recent activity, newest first.
 @Suite struct GetHomeTests {
-    /// 10:00 UTC: a profile due on the 28th is 2 days 14 hours away, so less than 3 days.
-    static let now = "2026-11-25T10:00:00Z"
-
-    static func due(_ text: String) -> Date { TestClock.parse("\(text)T00:00:00Z") }
+    /// 10:00 UTC, decades from the day of the run: a profile due 3 days later is 2 days 14 hours away, so less
+    /// than 3 days.
+    static let now = TestClock.farFromToday
 
     @Test func followersSeeTheCountdownOfProfilesDueWithinTenDaysAndOwnersDoNot() async throws {
         try await FamilyTestStack.with(clock: TestClock(Self.now)) { stack in
             let mum = try await stack.register("mum", age: 30)
             let aunt = try await stack.register("aunt", age: 40)
             try await stack.name(mum, last: "Lopez")
+            let clock = stack.clock
             let soon = try await stack.babyProfile(
-                ownedBy: mum, followers: [aunt], expectedBirth: Self.due("2026-11-28"))
+                ownedBy: mum, followers: [aunt], expectedBirth: clock.midnight(3))
             let named = try await stack.babyProfile(
-                ownedBy: mum, followers: [aunt], name: "Lily", expectedBirth: Self.due("2026-12-05"))
+                ownedBy: mum, followers: [aunt], name: "Lily", expectedBirth: clock.midnight(10))
             _ = try await stack.babyProfile(
-                ownedBy: mum, followers: [aunt], expectedBirth: Self.due("2026-12-06"))
+                ownedBy: mum, followers: [aunt], expectedBirth: clock.midnight(11))
             _ = try await stack.babyProfile(
-                ownedBy: mum, followers: [aunt], expectedBirth: Self.due("2026-11-25"))
-            _ = try await stack.babyProfile(ownedBy: aunt, expectedBirth: Self.due("2026-11-27"))
+                ownedBy: mum, followers: [aunt], expectedBirth: clock.midnight(0))
+            _ = try await stack.babyProfile(ownedBy: aunt, expectedBirth: clock.midnight(2))
 
             let home = try await stack.family.getHome(.init(), options: aunt.bearer)
             #expect(home.countdowns.map(\.profileID) == [soon.description, named.description])
@@ -35,18 +35,20 @@ import Testing
                 home.countdowns.map(\.message) == [
                     "Baby Lopez is arriving in less than 3 days!", "Lily is arriving in less than 10 days!",
                 ])
-            #expect(home.countdowns.first?.expectedBirthDate == .init(year: 2026, month: 11, day: 28))
+            #expect(home.countdowns.first?.expectedBirthDate == clock.date(3))
             let owners = try await stack.family.getHome(.init(), options: mum.bearer)
             #expect(owners.countdowns.isEmpty)
         }
     }
 
     @Test func theLastDayBeforeTheDueDateIsLessThanOneDay() async throws {
-        try await FamilyTestStack.with(clock: TestClock("2026-11-27T23:30:00Z")) { stack in
+        let lastHalfHour = TestClock(Self.now)
+        lastHalfHour.set("\(lastHalfHour.isoDay(0))T23:30:00Z")
+        try await FamilyTestStack.with(clock: lastHalfHour) { stack in
             let mum = try await stack.register("mum", age: 30)
             let aunt = try await stack.register("aunt", age: 40)
             let profile = try await stack.babyProfile(
-                ownedBy: mum, followers: [aunt], name: "Max", expectedBirth: Self.due("2026-11-28"))
+                ownedBy: mum, followers: [aunt], name: "Max", expectedBirth: stack.clock.midnight(1))
             let home = try await stack.family.getHome(
                 .init(profileID: profile.description), options: aunt.bearer)
             #expect(home.countdowns.map(\.message) == ["Max is arriving in less than 1 day!"])

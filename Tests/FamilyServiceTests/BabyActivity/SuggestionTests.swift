@@ -32,12 +32,11 @@ import Testing
     }
 
     @Test func anOwnerGetsTheSuggestionsOfTheBabysStage() async throws {
-        try await FamilyTestStack.with(clock: TestClock("2026-11-25T10:00:00Z")) { stack in
+        try await FamilyTestStack.with(clock: TestClock(TestClock.farFromToday)) { stack in
             let mum = try await stack.register("mum", age: 30)
-            let expecting = try await stack.babyProfile(
-                ownedBy: mum, expectedBirth: TestClock.parse("2026-12-30T00:00:00Z"))
-            let born = try await stack.babyProfile(
-                ownedBy: mum, expectedBirth: TestClock.parse("2026-09-10T00:00:00Z"))
+            // Due in 5 weeks: the third trimester; born 11 weeks ago: 2 months old.
+            let expecting = try await stack.babyProfile(ownedBy: mum, expectedBirth: stack.clock.midnight(35))
+            let born = try await stack.babyProfile(ownedBy: mum, expectedBirth: stack.clock.midnight(-76))
 
             let third = try await stack.family.listSuggestions(
                 .init(profileID: expecting.description), options: mum.bearer)

@@ -15,8 +15,8 @@ import Testing
     /// Collects `user`'s stream of `request` until it ends; the task returns how it ended.
     static func watch(
         _ stack: FamilyTestStack, _ user: TestUser, _ request: Kindred_Family_V1_WatchProfileActivityRequest
-    ) -> (ActivityCollector, Task<RPCError?, Never>) {
-        let collector = ActivityCollector()
+    ) -> (StreamCollector<Kindred_Family_V1_WatchProfileActivityResponse>, Task<RPCError?, Never>) {
+        let collector = StreamCollector<Kindred_Family_V1_WatchProfileActivityResponse>()
         var options = user.bearer
         options.timeout = .seconds(30)
         let stream = stack.family.watchProfileActivity(request, options: options)
@@ -52,7 +52,7 @@ import Testing
             #expect(rest.compactMap(\.activity?.detail) == ["c", "d", "e"])
             #expect(rest.first?.activity?.profileID == profile.description)
             again.cancel()
-            #expect(resumed.updates.count == 3)
+            #expect(resumed.received.count == 3)
         }
     }
 
@@ -95,8 +95,8 @@ import Testing
             #expect(try await allHers.first(2).compactMap(\.activity?.detail) == ["before", "cousin"])
             let ended = await herStream.value
             #expect(ended?.code == .notFound && ended?.reason == "BABY_PROFILE_NOT_FOUND")
-            #expect(hers.updates.compactMap(\.activity?.detail) == ["before"])
-            #expect(allHers.updates.count == 2)
+            #expect(hers.received.compactMap(\.activity?.detail) == ["before"])
+            #expect(allHers.received.count == 2)
             myStream.cancel()
             allHerStream.cancel()
         }
@@ -119,7 +119,9 @@ import Testing
                 outbox: BabyActivityFeed.outbox, pool: stack.pool, logger: FamilyTestDatabase.logger)
             let fanout = ActivityFanout(feed: feed, database: stack.pool, logger: FamilyTestDatabase.logger)
             let watch = BabyActivityWatch(database: stack.pool, fanout: fanout)
-            let collectors = watchers.map { _ in ActivityCollector() }
+            let collectors = watchers.map { _ in
+                StreamCollector<Kindred_Family_V1_WatchProfileActivityResponse>()
+            }
             let streams = zip(watchers, collectors).map { user, collector in
                 Task { try await watch.watch(user, profiles: [profile], after: nil) { collector.add($0) } }
             }

@@ -16,12 +16,12 @@ import Testing
             try await home.stack.pool.query(
                 """
                 UPDATE family.baby_profiles SET name = 'Rosalind', name_sealed = NULL,
-                    expected_birth_date = '2026-11-28', expected_birth_date_sealed = NULL
+                    expected_birth_date = \(BabySealingFamily.dueText)::date, expected_birth_date_sealed = NULL
                 WHERE profile_id = \(home.profile)::uuid
                 """)
             try await home.stack.pool.query(
                 """
-                UPDATE family.baby_arrivals SET birth_date = '2026-11-24', birth_time = '14:05',
+                UPDATE family.baby_arrivals SET birth_date = \(BabySealingFamily.bornText)::date, birth_time = '14:05',
                     weight_grams = 3457, length_mm = 512, birth_sealed = NULL
                 WHERE profile_id = \(home.profile)::uuid
                 """)
@@ -54,7 +54,7 @@ import Testing
             let seals = BabySeals(cipher: TestDataKeys.old)
             for (index, profile) in profiles.enumerated() {
                 let name = seals.seal(index == 0 ? "Clementine" : "Baby \(index)", .name, of: profile)
-                let date = seals.seal("2026-11-28", .expectedBirthDate, of: profile)
+                let date = seals.seal(BabySealingFamily.dueText, .expectedBirthDate, of: profile)
                 try await home.stack.pool.query(
                     """
                     UPDATE family.baby_profiles SET name_sealed = \(name)::bytea,
@@ -112,7 +112,7 @@ import Testing
         let onHome = try await home.family.getHome(.init(), options: home.aunt.bearer)
         #expect(onHome.countdowns.map(\.message) == ["Rosalind is arriving in less than 3 days!"])
         let arrival = onHome.arrivals.first
-        #expect(arrival?.name == "Rosalind" && arrival?.birthDate == .init(year: 2026, month: 11, day: 24))
+        #expect(arrival?.name == "Rosalind" && arrival?.birthDate == BabySealingFamily.arrival.birthDate)
         #expect(arrival?.birthTime == .init(hours: 14, minutes: 5))
         #expect(arrival?.weightGrams == 3_457 && arrival?.lengthMm == 512)
     }

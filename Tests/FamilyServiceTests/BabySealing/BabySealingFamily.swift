@@ -9,11 +9,17 @@ import KindredTestSupport
 @testable import ServiceTestSupport
 import Testing
 
-/// A mum whose baby Clementine is due on 28 November 2026, three days after the stack's clock, followed by an
-/// aunt: the sealing tests' family, written through the API so that every value is sealed.
+/// A mum whose baby Clementine is due three days after the stack's clock, followed by an aunt: the sealing tests'
+/// family, written through the API so that every value is sealed. The clock stands decades from the day of the
+/// run, so the dates a dump is searched for are held by no column that PostgreSQL's own clock writes.
 struct BabySealingFamily {
-    static let now = "2026-11-25T10:00:00Z"
-    static let due = Kindred_Common_V1_Date(year: 2026, month: 11, day: 28)
+    static let now = TestClock.farFromToday
+    /// The due date, 2 days 14 hours after the clock: "less than 3 days".
+    static let due = TestClock(now).date(3)
+    /// The due date as stored, `YYYY-MM-DD`.
+    static let dueText = TestClock(now).isoDay(3)
+    /// Rosalind's birth date, the day before the clock, as stored.
+    static let bornText = TestClock(now).isoDay(-1)
 
     let stack: FamilyTestStack
     let mum: TestUser
@@ -45,7 +51,7 @@ struct BabySealingFamily {
 
     /// Rosalind's arrival the day before the clock: 14:05, 3,457 g, 512 mm.
     static let arrival = Kindred_Family_V1_BabyArrival(
-        name: "Rosalind", birthDate: .init(year: 2026, month: 11, day: 24),
+        name: "Rosalind", birthDate: TestClock(now).date(-1),
         birthTime: .init(hours: 14, minutes: 5), weightGrams: 3_457, lengthMm: 512,
         message: "Mother and baby are doing well.")
 

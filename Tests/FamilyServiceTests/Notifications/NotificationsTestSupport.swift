@@ -31,7 +31,19 @@ struct NoticeDesk {
     /// A fresh user id.
     static func user() -> UserID { .generate(at: Date()) }
 
-    /// Posts `count` notices to `recipient`, one transaction each, a millisecond apart; their ids, oldest first.
+    /// The instant of the last post of this process, so that the next comes 2 ms or more after it.
+    private static let lastPost = Locked(Date.distantPast)
+
+    /// Now, or 2 ms after the last post if that is later (a whole millisecond apart whatever the rounding):
+    /// posts' ids (UUIDv7) then sort in the order they were made, with no wait between them.
+    static func nextPostInstant() -> Date {
+        lastPost.withLock { last in
+            last = max(Date(), last.addingTimeInterval(0.002))
+            return last
+        }
+    }
+
+    /// Posts `count` notices to `recipient`, one transaction each, 2 ms apart; their ids, oldest first.
     @discardableResult
     func post(
         _ count: Int, to recipient: UserID, kind: Kindred_Family_V1_NotificationKind = .approvalRequested
@@ -40,11 +52,11 @@ struct NoticeDesk {
     {
         var ids: [String] = []
         for index in 0..<count {
-            try await Task.sleep(for: .milliseconds(2))
             let notice = Notice(kind: kind, title: "Notice \(index)", body: "Body \(index)")
+            let instant = Self.nextPostInstant()
             _ = try await pool.transaction { tx in
                 try await NotificationInbox.post(
-                    notice, to: recipient, at: Date(), sealedWith: TestDataKeys.cipher, in: tx)
+                    notice, to: recipient, at: instant, sealedWith: TestDataKeys.cipher, in: tx)
             }
             ids.append(try await newestID(of: recipient))
         }
@@ -74,29 +86,6 @@ struct NoticeDesk {
             INSERT INTO family.guardian_links (id, minor_id, guardian_id, created_at)
             VALUES (\(UUIDv7.generate(at: Date()))::uuid, \(minor)::uuid, \(guardian)::uuid, now())
             """)
-    }
-}
-
-/// What a stream sent, collected as it arrives.
-final class StreamCollector: Sendable {
-    private let received = Locked<[Kindred_Family_V1_Notification]>([])
-
-    func add(_ notification: Kindred_Family_V1_Notification) { received.withLock { $0.append(notification) } }
-
-    var notifications: [Kindred_Family_V1_Notification] { received.value }
-
-    /// The first `count` notifications, once they arrived; fails after `timeout`.
-    func first(_ count: Int, within timeout: Duration = .seconds(10)) async throws
-        -> [Kindred_Family_V1_Notification]
-    {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            let received = notifications
-            if received.count >= count { return Array(received.prefix(count)) }
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        throw TestFailure(
-            "the stream sent \(notifications.count) notifications, not \(count), within \(timeout)")
     }
 }
 

@@ -84,39 +84,38 @@ extension SocialTestStack {
         var options = user.bearer
         options.timeout = .seconds(60)
         let watch = MessageWatch(client.watchMessages(.init(), options: options))
-        for attempt in 1...50 where watch.all.isEmpty {
+        for attempt in 1...50 {
             try await send("warm-up \(attempt)", from: sender, to: user)
-            try await Task.sleep(for: .milliseconds(100))
+            // Woken by the warm-up's arrival; one sent before the stream was live never arrives.
+            if (try? await watch.warmUps.first(1, within: .milliseconds(100))) != nil { return watch }
         }
-        return watch
+        throw TestFailure("no warm-up message reached \(user.username)'s stream")
     }
 }
 
 /// A `WatchMessages` stream read in the background.
 final class MessageWatch: Sendable {
-    private let received = Locked<[Kindred_Social_V1_Message]>([])
+    /// The warm-up messages received.
+    let warmUps = StreamCollector<Kindred_Social_V1_Message>()
+    /// What was received after the warm-ups.
+    let messages = StreamCollector<Kindred_Social_V1_Message>()
     private let reader: Task<Void, any Error>
 
     init(_ stream: ClientResponseStream<Kindred_Social_V1_Message>) {
-        let received = received
+        let (warmUps, messages) = (warmUps, messages)
         reader = Task {
-            for try await message in stream { received.withLock { $0.append(message) } }
+            for try await message in stream {
+                (message.text.hasPrefix("warm-up") ? warmUps : messages).add(message)
+            }
         }
     }
 
-    /// Everything received, warm-ups included.
-    var all: [Kindred_Social_V1_Message] { received.value }
-
     /// What was received after the warm-ups.
-    var sinceWarmUp: [Kindred_Social_V1_Message] { all.filter { !$0.text.hasPrefix("warm-up") } }
+    var sinceWarmUp: [Kindred_Social_V1_Message] { messages.received }
 
     /// The first `count` messages after the warm-ups, once they arrived; fails after 10 s.
     func first(_ count: Int) async throws -> [Kindred_Social_V1_Message] {
-        for _ in 0..<1_000 {
-            if sinceWarmUp.count >= count { return Array(sinceWarmUp.prefix(count)) }
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        throw TestFailure("the stream sent \(sinceWarmUp.count) messages after the warm-ups, not \(count)")
+        try await messages.first(count)
     }
 
     /// Ends the stream.
