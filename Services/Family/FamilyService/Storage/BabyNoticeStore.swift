@@ -11,7 +11,8 @@ enum BabyNoticeStore {
     /// sealed once for all of them (`NoticeText`); their streams are woken once the transaction commits
     /// (`announceAfterCommit`).
     static func post(
-        _ notice: Notice, text: [UInt8], to audience: BabyAudience, of profile: BabyProfileID, except actor: UserID,
+        _ notice: Notice, text: [UInt8], to audience: BabyAudience, of profile: BabyProfileID,
+        except actor: UserID,
         dedupKey: String,
         at now: Date, in tx: PostgresTransaction
     ) async throws {
