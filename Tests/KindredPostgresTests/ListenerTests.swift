@@ -4,6 +4,22 @@ import Testing
 
 extension DatabaseTests {
     @Suite struct Listener {
+        /// A listener on `channel`, what it has delivered so far, and the task collecting it.
+        static func listen(on channel: String) throws -> (
+            PostgresListener, Locked<[PostgresNotification]>, Task<Void, Never>
+        ) {
+            let configuration = try PostgresConfiguration(url: PrivateCluster.current.url, poolSize: 1)
+            let listener = try PostgresListener(
+                configuration: configuration, channels: [channel], logger: TestDatabase.logger)
+            let received = Locked<[PostgresNotification]>([])
+            let reader = Task {
+                for await notification in listener.notifications {
+                    received.withLock { $0.append(notification) }
+                }
+            }
+            return (listener, received, reader)
+        }
+
         /// Waits until `received` satisfies `condition`, up to `limit`.
         func waitUntil(
             _ received: Locked<[PostgresNotification]>, within limit: Duration,
@@ -21,15 +37,7 @@ extension DatabaseTests {
 
         @Test func notificationsArriveAndAReconnectIsAnnouncedAfterARestart() async throws {
             let channel = "kindred_test_events"
-            let configuration = try PostgresConfiguration(url: PrivateCluster.current.url, poolSize: 1)
-            let listener = try PostgresListener(
-                configuration: configuration, channels: [channel], logger: TestDatabase.logger)
-            let received = Locked<[PostgresNotification]>([])
-            let reader = Task {
-                for await notification in listener.notifications {
-                    received.withLock { $0.append(notification) }
-                }
-            }
+            let (listener, received, reader) = try Self.listen(on: channel)
             let pool = try TestDatabase.makePool(size: 1)
             try await waitUntil(received, within: .seconds(5)) { $0 == [.listening] }
             try await pool.query("SELECT pg_notify(\(channel), \("hello"))")
