@@ -39,3 +39,17 @@ extension DatabaseTests {
         }
     }
 }
+
+extension DatabaseTests {
+    /// Every connection keeps one plan per prepared statement and the configured statement timeout.
+    @Suite struct SessionSettings {
+        @Test func aPoolsConnectionsUseGenericPlansAndTheStatementTimeout() async throws {
+            let pool = try TestDatabase.makePool(size: 1)
+            let plans = try await pool.query("SHOW plan_cache_mode")[0].decode(String.self)
+            let timeout = try await pool.query("SHOW statement_timeout")[0].decode(String.self)
+            #expect(plans == "force_generic_plan")
+            #expect(timeout == "30s")
+            await pool.close()
+        }
+    }
+}
