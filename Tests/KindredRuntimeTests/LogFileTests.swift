@@ -94,8 +94,8 @@ import Testing
 
     @Test(arguments: [
         (0, 0, "1970-01-01T00:00:00.000Z"), (951_782_400, 7, "2000-02-29T00:00:00.007Z"),
-        (1_795_305_599, 999, "2026-11-21T23:59:59.999Z"), (4_107_542_400, 0, "2100-03-01T00:00:00.000Z"),
-        (1_798_761_599, 1, "2026-12-31T23:59:59.001Z"),
+        (2_426_457_599, 999, "2046-11-21T23:59:59.999Z"), (4_107_542_400, 0, "2100-03-01T00:00:00.000Z"),
+        (2_429_913_599, 1, "2046-12-31T23:59:59.001Z"),
     ])
     func timestampsWithoutGmtimeAgreeWithIt(seconds: Int, milliseconds: Int, text: String) {
         #expect(UTCTimestamp.format(seconds: seconds, milliseconds: milliseconds) == text)

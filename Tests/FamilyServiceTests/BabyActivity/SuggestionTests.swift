@@ -52,10 +52,10 @@ import Testing
     }
 
     @Test func anOwnerListsAnyOneStagesSuggestionsWhateverTheBabysAge() async throws {
-        try await FamilyTestStack.with(clock: TestClock("2026-11-25T10:00:00Z")) { stack in
+        try await FamilyTestStack.with(clock: TestClock(TestClock.farFromToday)) { stack in
             let mum = try await stack.register("mum", age: 30)
-            let expecting = try await stack.babyProfile(
-                ownedBy: mum, expectedBirth: TestClock.parse("2026-12-30T00:00:00Z"))
+            // Due in 5 weeks: the third trimester.
+            let expecting = try await stack.babyProfile(ownedBy: mum, expectedBirth: stack.clock.midnight(35))
             let undated = try await stack.babyProfile(ownedBy: mum)
             for profile in [expecting, undated] {
                 let sixMonths = try await stack.family.listSuggestions(
@@ -73,10 +73,10 @@ import Testing
     }
 
     @Test func anOwnerListsEveryStagesSuggestionsInStageOrderMarkedWithTheCurrentStage() async throws {
-        try await FamilyTestStack.with(clock: TestClock("2026-11-25T10:00:00Z")) { stack in
+        try await FamilyTestStack.with(clock: TestClock(TestClock.farFromToday)) { stack in
             let mum = try await stack.register("mum", age: 30)
-            let born = try await stack.babyProfile(
-                ownedBy: mum, expectedBirth: TestClock.parse("2026-09-10T00:00:00Z"))
+            // Born 11 weeks ago: 2 months old.
+            let born = try await stack.babyProfile(ownedBy: mum, expectedBirth: stack.clock.midnight(-76))
             let all = try await stack.family.listSuggestions(
                 .init(profileID: born.description, allStages: true), options: mum.bearer)
             #expect(all.stage == .month2 && all.catalogueVersion == 1)
