@@ -29,7 +29,7 @@ public final class EventLoop: @unchecked Sendable {
     /// `handshakeQueueHead` (see `Connection+Admission.swift`).
     var handshakeQueue: [Connection] = []
     /// The unary calls this loop runs at once (`ServerCall+Admission`), made on first use.
-    var admission: AdmissionLimitBox?
+    var admission: AdmissionLimit?
     var handshakeQueueHead = 0
     /// Connections closed since the loop last gave freed memory back (see `trimMemoryAfterBurst`).
     var closedSinceTrim = 0

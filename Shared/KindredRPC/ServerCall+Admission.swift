@@ -10,7 +10,11 @@ extension ServerCall {
             return false
         }
         let now = monotonicNanos()
-        switch loop.admissionLimit(core.configuration.admission).arrive(now: now) {
+        // The loop's limit, made with the settings of the first server on it that asks (a small value: no box).
+        var limit = loop.admission ?? AdmissionLimit(settings: core.configuration.admission)
+        let decision = limit.arrive(now: now)
+        loop.admission = limit
+        switch decision {
         case .admit:
             admittedAt = now
             return true
@@ -24,7 +28,7 @@ extension ServerCall {
     /// Gives the call's place back, once, when its outcome is decided or its client left.
     func leaveAdmission() {
         guard admittedAt != 0 else { return }
-        loop.admissionLimit(core.configuration.admission).depart(startedAt: admittedAt, now: monotonicNanos())
+        loop.admission?.depart(startedAt: admittedAt, now: monotonicNanos())
         admittedAt = 0
     }
 }
@@ -33,25 +37,6 @@ extension Route {
     var isAdmissionLimited: Bool {
         !streamingRequest && !streamingResponse && !descriptor.service.hasPrefix("grpc.")
     }
-}
-
-extension EventLoop {
-    /// This loop's limit, made with the first server's settings that asks for it (loop thread only).
-    func admissionLimit(_ settings: AdmissionSettings) -> AdmissionLimitBox {
-        if let admission { return admission }
-        let made = AdmissionLimitBox(AdmissionLimit(settings: settings))
-        admission = made
-        return made
-    }
-}
-
-/// The loop's `AdmissionLimit`, kept by reference so that arrivals and departures mutate it in place.
-final class AdmissionLimitBox {
-    var limit: AdmissionLimit
-    init(_ limit: AdmissionLimit) { self.limit = limit }
-
-    func arrive(now: UInt64) -> AdmissionLimit.Decision { limit.arrive(now: now) }
-    func depart(startedAt: UInt64, now: UInt64) { limit.depart(startedAt: startedAt, now: now) }
 }
 
 extension RPCError {
