@@ -8,7 +8,6 @@ KINDRED_BIN_DIR, the services' secrets in KINDRED_INTEROP_SECRETS_DIR and gamifi
 KINDRED_INTEROP_GAMIFICATION_DATABASE_URL; Tests/run sets them.
 """
 
-import datetime
 import os
 import pathlib
 import shutil
@@ -23,30 +22,14 @@ import pytest
 
 from conftest import TARGETS, tls_environment
 from family_support import signed_up
-from kindred.common.v1 import timestamp_pb2
 from kindred.gamification.v1 import challenges_pb2, standing_pb2, usage_pb2
 from kindred.social.v1 import social_pb2
 from rpc_support import bearer
+from usage_support import session, zone_at_midday
 
 BIN_DIR = os.environ.get("KINDRED_BIN_DIR", "")
 SECRETS_DIR = os.environ.get("KINDRED_INTEROP_SECRETS_DIR", "")
 DATABASE_URL = os.environ.get("KINDRED_INTEROP_GAMIFICATION_DATABASE_URL", "")
-
-
-def zone_at_midday():
-    """An Etc/GMT zone whose local time is near noon now, so the walk's sessions (the last two hours) fall on
-    today and in this week there, whatever the hour of the run."""
-    offset = max(-12, min(14, 12 - datetime.datetime.now(datetime.timezone.utc).hour))
-    # Etc/GMT names count the other way: Etc/GMT-3 is three hours ahead of UTC.
-    return "UTC" if offset == 0 else f"Etc/GMT{-offset:+d}"
-
-
-def session(session_id, app, minutes_ago, minutes):
-    start = datetime.datetime.now(datetime.timezone.utc) - datetime.timedelta(minutes=minutes_ago)
-    end = start + datetime.timedelta(minutes=minutes)
-    stamp = lambda moment: timestamp_pb2.Timestamp(seconds=int(moment.timestamp()))
-    return usage_pb2.UsageSession(client_session_id=session_id, app_id=app, start_time=stamp(start),
-                                  end_time=stamp(end), updated_at=stamp(end))
 
 
 def befriend(social, token, other_token, other_id):

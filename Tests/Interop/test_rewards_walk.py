@@ -8,27 +8,17 @@ it is retried with its request id.
 Needs the identity, family and gamification targets in KINDRED_INTEROP_TARGETS; Tests/run sets them.
 """
 
-import datetime
 import uuid
 
 import grpc
 
 from family_support import guarded_minor
-from kindred.common.v1 import timestamp_pb2
 from kindred.family.v1 import family_pb2
 from kindred.gamification.v1 import rewards_pb2, usage_pb2
 from rpc_support import bearer, refusal
+from usage_support import session, zone_at_midday
 
 Kind = rewards_pb2.RewardAppKind
-
-
-def learning_session(minutes):
-    # Whole minutes, so a session across midnight still earns all of them (points count whole minutes a day).
-    end = datetime.datetime.now(datetime.timezone.utc).replace(second=0, microsecond=0) - datetime.timedelta(minutes=5)
-    start = end - datetime.timedelta(minutes=minutes)
-    stamp = lambda moment: timestamp_pb2.Timestamp(seconds=int(moment.timestamp()))
-    return usage_pb2.UsageSession(client_session_id=str(uuid.uuid4()), app_id="duolingo", start_time=stamp(start),
-                                  end_time=stamp(end), updated_at=stamp(end))
 
 
 def child_mode(family, token):
@@ -45,6 +35,9 @@ def parent_mode(family, device_token, child_id, pin):
 
 def test_a_guardian_in_parent_mode_sets_rewards_and_only_a_guardian_unlocks(identity, family, gamification):
     child_id, child, guardian = guarded_minor(identity, family, pin="4826")
+    # Points count from the child's local day the setup was saved; a zone at midday keeps the session on it.
+    gamification.SetUsageSettings(usage_pb2.SetUsageSettingsRequest(
+        settings=usage_pb2.UsageSettings(time_zone=zone_at_midday())), metadata=bearer(child), timeout=10)
     setup = rewards_pb2.SetRewardSetupRequest(
         child_user_id=child_id, points_per_learning_minute=2, points_per_reward_minute=3,
         apps=[rewards_pb2.RewardApp(app_id="duolingo", kind=Kind.REWARD_APP_KIND_LEARNING),
@@ -59,7 +52,7 @@ def test_a_guardian_in_parent_mode_sets_rewards_and_only_a_guardian_unlocks(iden
     assert [(a.app_id, a.kind) for a in saved.apps] == [
         ("duolingo", Kind.REWARD_APP_KIND_LEARNING), ("minecraft", Kind.REWARD_APP_KIND_REWARD)]
 
-    gamification.UploadUsage(usage_pb2.UploadUsageRequest(sessions=[learning_session(30)]), metadata=bearer(child),
+    gamification.UploadUsage(usage_pb2.UploadUsageRequest(sessions=[session(str(uuid.uuid4()), "duolingo", 35, 30)]), metadata=bearer(child),
                              timeout=10)
     on_device = child_mode(family, child)
     dashboard = gamification.GetChildDashboard(rewards_pb2.GetChildDashboardRequest(), metadata=bearer(on_device),

@@ -14,7 +14,8 @@ from family_support import signed_up
 from kindred.gamification.v1 import challenges_pb2, standing_pb2, usage_pb2
 from kindred.social.v1 import social_pb2
 from rpc_support import bearer, refusal
-from test_gamification_walk import befriend, session, zone_at_midday
+from test_gamification_walk import befriend
+from usage_support import session, zone_at_midday
 
 
 def challenge_on(gamification, token, app):
