@@ -8,11 +8,12 @@ internal import Synchronization
 /// transaction that notified and holds it through the commit's WAL flush, so every such commit waits for every
 /// other, and the rows the transaction locked stay locked meanwhile. Here the writing transaction notifies
 /// nobody (`PostgresTransaction.announceAfterCommit`); once it committed, this instance announces the
-/// recipients in batches, one small transaction at a time (at most one in flight; what arrives meanwhile goes
-/// in the next), committed without waiting for the flush. A stream reads by position, so an announcement lost to
-/// a crash between commit and announcement delays that row to the recipient's next one, and skips nothing.
+/// recipients in batches, one statement in its own implicit transaction at a time (at most one in flight; what
+/// arrives meanwhile goes in the next), committed without waiting for the flush, from the committing loop's own
+/// connection. A stream reads by position, so an announcement lost to a crash between commit and announcement
+/// delays that row to the recipient's next one, and skips nothing.
 public final class RecipientAnnouncer: Sendable {
-    /// Recipients announced per transaction at most.
+    /// Recipients announced per statement at most.
     static let batch = 500
 
     private struct State {
@@ -32,12 +33,15 @@ public final class RecipientAnnouncer: Sendable {
         self.logger = logger
     }
 
-    /// Announces `recipients` on every instance's streams, soon, in a transaction of this announcer's own.
+    /// Announces `recipients` on every instance's streams, soon, in a statement of this announcer's own.
     public func announce(_ recipients: some Sequence<String>) {
         state.withLock { state in
             state.unannounced.formUnion(recipients)
             guard state.announcer == nil, !state.unannounced.isEmpty else { return }
-            state.announcer = Task { [self] in await announcePending() }
+            // On the committing loop, so the statement goes out on that loop's connection, not a pool thread.
+            state.announcer = Task(executorPreference: pool?.currentLoop() as? any TaskExecutor) { [self] in
+                await announcePending()
+            }
         }
     }
 
@@ -46,7 +50,7 @@ public final class RecipientAnnouncer: Sendable {
         await state.withLock { $0.announcer }?.value
     }
 
-    /// Sends what waits to be announced, a batch per transaction, until nothing does.
+    /// Sends what waits to be announced, a batch per statement, until nothing does.
     private func announcePending() async {
         while true {
             let batch = state.withLock { state in
@@ -58,12 +62,13 @@ public final class RecipientAnnouncer: Sendable {
             guard !batch.isEmpty else { return }
             do {
                 guard let pool else { throw PostgresError.closed }
-                try await pool.transaction { tx in
-                    // A wake-up need not outlive a crash: do not hold the notify lock through a WAL flush.
-                    try await tx.query("SELECT set_config('synchronous_commit', 'off', true)")
-                    try await tx.query(
-                        "SELECT pg_notify(\(channel), r) FROM unnest(\(PostgresArray(batch))) r")
-                }
+                // A wake-up need not outlive a crash: its implicit transaction does not hold the notify lock
+                // through a WAL flush (set_config is local to that transaction, which ends with the statement).
+                try await pool.query(
+                    """
+                    SELECT set_config('synchronous_commit', 'off', true), count(pg_notify(\(channel), r))
+                    FROM unnest(\(PostgresArray(batch))) r
+                    """)
             } catch {
                 logger.warning(
                     "could not announce to streams",
