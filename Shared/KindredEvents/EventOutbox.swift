@@ -47,8 +47,9 @@ public struct EventOutbox: Sendable {
     /// Appends an event inside the service's transaction: it becomes visible (and gets its cursor) only
     /// if that transaction commits. `payload` is the service's serialized event; `type` names it. The event
     /// keeps the current trace (`writersTraceparent`), so that its consumers handle it inside that trace.
+    /// The insert goes out with the COMMIT (`queryAtCommit`): nothing waits for it before.
     public func append(type: String, payload: [UInt8], in transaction: PostgresTransaction) async throws {
-        try await transaction.query(
+        transaction.queryAtCommit(
             """
             INSERT INTO \(table) (type, payload, traceparent)
             VALUES (\(type), \(payload), \(Self.writersTraceparent))

@@ -1,6 +1,6 @@
 /// One transaction on a loop's transaction connection. BEGIN is held back until the first statement and goes
-/// out in the same segment, so a transaction costs one round trip per statement plus its COMMIT, and one
-/// that runs nothing costs nothing. Statements go through `loop.run`, inline on the loop's thread (where
+/// out in the same segment, so a transaction costs one round trip per statement plus its COMMIT (which
+/// carries the statements deferred to it), and one that runs nothing costs nothing. Statements go through `loop.run`, inline on the loop's thread (where
 /// handlers run), so a body that hops elsewhere still touches the connection only on its loop.
 final class PostgresLoopTransaction: @unchecked Sendable {
     let connection: PostgresLoopConnection
@@ -19,7 +19,9 @@ final class PostgresLoopTransaction: @unchecked Sendable {
         self.pendingBegin = isolation.begin
     }
 
-    func query(_ query: PostgresQuery) async throws -> PostgresRows {
+    /// Runs `query`, after `deferred` in the same segment (their answers unread: a failure among them fails
+    /// the segment, and so `query`, with that failure).
+    func query(_ query: PostgresQuery, after deferred: [PostgresQuery] = []) async throws -> PostgresRows {
         try await withUnsafeThrowingContinuation { continuation in
             connection.loop.run { [self] in
                 guard let current = connection.connection, ObjectIdentifier(current) == session else {
@@ -30,14 +32,17 @@ final class PostgresLoopTransaction: @unchecked Sendable {
                     pendingBegin = nil
                     connection.send(begin, nil, as: .inTransaction(holdSync: true))
                 }
+                for statement in deferred {
+                    connection.send(statement, nil, as: .inTransaction(holdSync: true))
+                }
                 connection.send(query, continuation, as: .inTransaction(holdSync: false))
             }
         }
     }
 
-    /// Commits what ran; nothing is sent when nothing ran.
-    func commit() async throws {
-        if pendingBegin == nil { _ = try await query("COMMIT") }
+    /// Sends `deferred` and commits, in one round trip; nothing is sent when nothing ran or waits to.
+    func commit(sending deferred: [PostgresQuery]) async throws {
+        if pendingBegin == nil || !deferred.isEmpty { _ = try await query("COMMIT", after: deferred) }
         connection.loop.run { [self] in owner.release(connection) }
     }
 

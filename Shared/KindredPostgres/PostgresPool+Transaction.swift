@@ -58,7 +58,7 @@ extension PostgresPool {
             do {
                 let handle = PostgresTransaction(.loop(transaction), pool: self)
                 let value = try await body(handle)
-                try await transaction.commit()
+                try await transaction.commit(sending: handle.takeStatementsAtCommit())
                 handle.committed()
                 return value
             } catch {
@@ -73,6 +73,7 @@ extension PostgresPool {
             _ = try await lease.query(isolation.begin)
             let handle = PostgresTransaction(.thread(lease), pool: self)
             let value = try await body(handle)
+            for statement in handle.takeStatementsAtCommit() { _ = try await lease.query(statement) }
             _ = try await lease.query("COMMIT")
             lease.release()
             handle.committed()
@@ -95,8 +96,8 @@ public struct PostgresTransaction: Sendable {
     }
     let channel: Channel
     let pool: PostgresPool
-    /// Recipients to announce per channel once the transaction commits (`announceAfterCommit`).
-    private let announcements = Announcements()
+    /// What waits for the commit: statements to send with it, recipients to announce after it.
+    private let atCommit = AtCommit()
 
     init(_ channel: Channel, pool: PostgresPool) {
         self.channel = channel
@@ -107,13 +108,29 @@ public struct PostgresTransaction: Sendable {
     /// from inside it, where `pg_notify` would serialize every notifying commit through its WAL flush with its
     /// row locks held (`RecipientAnnouncer`). Nothing is announced if it rolls back.
     public func announceAfterCommit(_ recipients: some Sequence<String>, on channel: String) {
-        announcements.pending.withLock { $0[channel, default: []].formUnion(recipients) }
+        atCommit.announcements.withLock { $0[channel, default: []].formUnion(recipients) }
     }
 
     /// Hands what the transaction announces to the pool's announcers; called once, after COMMIT succeeded.
     func committed() {
-        for (channel, recipients) in announcements.pending.withLock({ $0 }) {
+        for (channel, recipients) in atCommit.announcements.withLock({ $0 }) {
             pool.announcer(on: channel).announce(recipients)
+        }
+    }
+
+    /// Sends `query` with the COMMIT, in its round trip, instead of now: for a write whose answer nothing in the
+    /// transaction needs and that nothing in it reads back (an event appended to an outbox). Statements so
+    /// deferred run in the order deferred, after every statement run directly. If one fails, the transaction
+    /// rolls back and the commit throws its error (a conflict among them is retried like any other).
+    public func queryAtCommit(_ query: PostgresQuery) {
+        atCommit.statements.withLock { $0.append(query) }
+    }
+
+    /// The statements deferred to the commit, handed over once.
+    func takeStatementsAtCommit() -> [PostgresQuery] {
+        atCommit.statements.withLock { statements in
+            defer { statements.removeAll() }
+            return statements
         }
     }
 
@@ -136,7 +153,8 @@ public struct PostgresTransaction: Sendable {
     }
 }
 
-/// What one transaction announces once it commits, shared by the copies of its handle.
-private final class Announcements: Sendable {
-    let pending = Mutex<[String: Set<String>]>([:])
+/// What one transaction leaves for its commit, shared by the copies of its handle.
+private final class AtCommit: Sendable {
+    let statements = Mutex<[PostgresQuery]>([])
+    let announcements = Mutex<[String: Set<String>]>([:])
 }

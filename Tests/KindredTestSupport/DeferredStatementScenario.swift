@@ -1,0 +1,34 @@
+public import KindredPostgres
+import Testing
+
+/// What `PostgresTransaction.queryAtCommit` promises, played on `pool` wherever its transactions run (a
+/// loop's own connections, or the pool's threads): statements deferred to the commit commit with it, after
+/// the statements run directly; one that fails rolls the whole transaction back and the commit throws its
+/// error; the connection then serves the next transaction. `table` (int8 primary key `id`) starts empty.
+public enum DeferredStatementScenario {
+    public static func play(on pool: PostgresPool, table: String) async throws {
+        let insert = { (id: Int) -> PostgresQuery in "INSERT INTO \(unsafeSQL: table) (id) VALUES (\(id))" }
+        // Only deferred statements: BEGIN, they and COMMIT go out together.
+        try await pool.transaction { tx in tx.queryAtCommit(insert(1)) }
+        // After a direct statement, in order: the deferred one sees its write.
+        try await pool.transaction { tx in
+            try await tx.query(insert(2))
+            tx.queryAtCommit(
+                "INSERT INTO \(unsafeSQL: table) (id) SELECT max(id) + 1 FROM \(unsafeSQL: table)")
+        }
+        // A deferred insert that collides: the unique violation is the commit's error; nothing of it stays.
+        let error = await #expect(throws: PostgresError.self) {
+            try await pool.transaction { tx in
+                try await tx.query(insert(4))
+                tx.queryAtCommit(insert(1))
+                tx.queryAtCommit(insert(5))
+            }
+        }
+        #expect(error?.isUniqueViolation == true)
+        try await pool.transaction { tx in tx.queryAtCommit(insert(6)) }
+        let ids = try await pool.query("SELECT id FROM \(unsafeSQL: table) ORDER BY id").map {
+            try $0.decode(Int.self)
+        }
+        #expect(ids == [1, 2, 3, 6])
+    }
+}
