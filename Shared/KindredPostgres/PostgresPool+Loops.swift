@@ -20,6 +20,16 @@ extension PostgresPool {
         return nil
     }
 
+    /// Opens `loop`'s own connections now, the one its handlers' statements share and its transaction
+    /// connections, rather than at its first calls: until they are up those calls queue for the connection
+    /// threads, so a fresh instance taking its share of a loaded cluster would be slow (and shed) at first.
+    public func openConnections(on loop: any PostgresIOLoop) {
+        loop.run { [self] in
+            _ = loopConnection()
+            loopTransactions()?.openAll(configuration)
+        }
+    }
+
     /// The calling thread's loop's transaction connections, when it is an event loop's thread.
     func loopTransactions() -> PostgresLoopTransactions? {
         guard let loop = currentLoop(), !loopsClosed.load(ordering: .relaxed) else { return nil }

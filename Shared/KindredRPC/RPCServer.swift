@@ -8,7 +8,8 @@ import Synchronization
 /// A gRPC server: one listening socket, one epoll event loop per core, nghttp2 sessions, async handlers.
 public final class RPCServer: Sendable {
     let core: ServerCore
-    let loops: [EventLoop]
+    /// The event loops its connections and their handlers run on.
+    public let loops: [EventLoop]
     let listener: ListeningSocket
     private let state = Mutex(RunState())
 

@@ -28,6 +28,7 @@ public struct ProcessServer: Sendable {
         let board = HealthStatusBoard()
         let served = StandardServices(board: board, services: services)
         let server = try bind(served.all)
+        for loop in server.loops { database?.openConnections(on: loop) }
         server.registerMetrics(in: .process)
         served.markServing(database?.isReachable ?? true)
         served.markAlive()

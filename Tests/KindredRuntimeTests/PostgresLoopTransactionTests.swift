@@ -119,6 +119,31 @@ import Testing
     }
 
     @Test(.timeLimit(.minutes(2)))
+    func connectionsOpenedAtTheStartServeTheFirstTransactionOnTheLoop() async throws {
+        try await LoopPool.with { pool, loops in
+            let offLoop = try await LoopPool.backendPID(pool)
+            pool.openConnections(on: loops[0])
+            // The pool's connection thread, the loop's shared connection and its transaction connections.
+            let expected = 1 + 1 + pool.configuration.loopTransactionConnections
+            var backends = 0
+            for _ in 0..<1_000 where backends < expected {
+                backends =
+                    try await pool.query(
+                        "SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'client backend' AND pid <> \(offLoop)"
+                    )[0].decode(Int.self) + 1
+                if backends < expected { try await Task.sleep(for: .milliseconds(10)) }
+            }
+            #expect(backends == expected)
+            let pid = try await LoopPool.onLoop(loops[0]) {
+                try await pool.transaction { tx in
+                    try await tx.query("SELECT pg_backend_pid()")[0].decode(Int32.self)
+                }
+            }
+            #expect(pid != offLoop)
+        }
+    }
+
+    @Test(.timeLimit(.minutes(2)))
     func statementsDeferredToTheCommitGoOutWithItOnTheLoopsConnection() async throws {
         try await LoopPool.with { pool, loops in
             try await pool.query("CREATE TABLE IF NOT EXISTS public.loop_tx_deferred (id int8 PRIMARY KEY)")
