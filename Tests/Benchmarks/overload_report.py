@@ -1,0 +1,59 @@
+"""The overload benchmark's table: one row per `kindred-loadtest run --json` of Tests/Benchmarks/overload, the
+first at the rate the stack serves (the reference), the others at multiples of it.
+
+    overload_report.py RATE_1.json RATE_2.json …
+
+Per run: the rate asked, the goodput (calls answered, not refused, per second of the run), calls refused with
+SERVER_OVERLOADED, other failures (a deadline, a dropped connection: what shedding exists to prevent), the
+worst RPC p99 and the median of the RPCs' p99s (refused calls count in their RPC's latency, timed from their due
+time), real-time deliveries missed and their p99, CPU a call of each service and PostgreSQL, and the tool's lag.
+"""
+
+import json
+import statistics
+import sys
+
+SERVICES = ("family", "gamification", "identity", "social", "postgresql")
+MIN_CALLS = 100  # an RPC with fewer calls in a run (password sign-ins) says little about its p99
+
+
+def refused(rpc):
+    return sum(calls for reason, calls in rpc.get("failures", {}).get("UNAVAILABLE", {}).items()
+               if reason == "SERVER_OVERLOADED")
+
+
+def row(report):
+    rpcs = report["rpcs"].values()
+    calls = sum(rpc["count"] for rpc in rpcs)
+    shed = sum(refused(rpc) for rpc in rpcs)
+    failed = sum(rpc["failed"] for rpc in rpcs) - shed
+    judged = [rpc["p99_ms"] for rpc in rpcs if rpc["count"] >= MIN_CALLS]
+    realtime = report["realtime"]
+    cpu = report.get("cpu", {})
+    return {
+        "rate": report["generator"]["rate"],
+        "goodput": (calls - shed - failed) / report["duration_s"],
+        "shed": shed,
+        "failed": failed,
+        "worst_p99": max(judged, default=0.0),
+        "median_p99": statistics.median(judged) if judged else 0.0,
+        "missed": realtime["missed"],
+        "realtime_p99": realtime["p99_ms"],
+        "cpu": " / ".join(f"{cpu[name]['ms_per_call'] * 1000:.0f}" if name in cpu else "–" for name in SERVICES),
+        "lag_p99": report["generator"]["lag_p99_ms"],
+    }
+
+
+def main(paths):
+    print("| rate asked | goodput/s | refused (SERVER_OVERLOADED) | other failures | worst RPC p99 ms | median RPC p99 ms"
+          " | real-time missed | real-time p99 ms | CPU µs a call: " + " / ".join(SERVICES) + " | tool lag p99 ms |")
+    print("|" + "---|" * 10)
+    for path in paths:
+        with open(path) as file:
+            r = row(json.load(file))
+        print(f"| {r['rate']:,} | {r['goodput']:,.0f} | {r['shed']:,} | {r['failed']:,} | {r['worst_p99']:.0f}"
+              f" | {r['median_p99']:.0f} | {r['missed']:,} | {r['realtime_p99']:.0f} | {r['cpu']} | {r['lag_p99']:.1f} |")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
