@@ -25,14 +25,15 @@ public enum Base64 {
 ///
 /// Decoding is strict: no padding, no whitespace, no characters outside the URL-safe alphabet, and the unused
 /// low bits of the last character must be zero, so every byte string has exactly one accepted spelling.
-enum Base64URL {
+/// Page tokens use it too.
+public enum Base64URL {
     /// Encodes bytes as unpadded base64url text.
-    static func encode(_ bytes: some Collection<UInt8>) -> String {
+    public static func encode(_ bytes: some Collection<UInt8>) -> String {
         Alphabet.url.encode(bytes)
     }
 
     /// Decodes unpadded base64url text; nil if the text is not the canonical encoding of some bytes.
-    static func decode(_ text: some Collection<UInt8>) -> [UInt8]? {
+    public static func decode(_ text: some Collection<UInt8>) -> [UInt8]? {
         Alphabet.url.decode(text, canonical: true)
     }
 }

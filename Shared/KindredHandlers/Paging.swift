@@ -1,4 +1,5 @@
 public import FoundationEssentials
+internal import KindredAuth
 public import KindredMessages
 
 /// The paging of every list RPC (DESIGN.md): `page_size` 0 for the default, at most the maximum, and an
@@ -24,17 +25,13 @@ public enum Paging {
 
     /// A page token carrying `fields`, none of which may hold a newline.
     public static func token(_ fields: String...) -> String {
-        let text = ([version] + fields).joined(separator: "\n")
-        return Data(text.utf8).base64EncodedString()
-            .replacing("+", with: "-").replacing("/", with: "_").replacing("=", with: "")
+        Base64URL.encode(([version] + fields).joined(separator: "\n").utf8)
     }
 
     /// The `count` fields of `token`; nil when it is not a token of this form carrying that many.
     public static func fields(of token: String, count: Int) -> [String]? {
-        var base64 = token.replacing("-", with: "+").replacing("_", with: "/")
-        base64 += String(repeating: "=", count: (4 - base64.utf8.count % 4) % 4)
-        guard let data = Data(base64Encoded: base64) else { return nil }
-        let lines = String(decoding: data, as: UTF8.self).split(
+        guard let bytes = Base64URL.decode(token.utf8) else { return nil }
+        let lines = String(decoding: bytes, as: UTF8.self).split(
             separator: "\n", omittingEmptySubsequences: false)
         guard lines.count == count + 1, lines[0] == version else { return nil }
         return lines.dropFirst().map(String.init)

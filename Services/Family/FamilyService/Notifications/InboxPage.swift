@@ -34,21 +34,14 @@ struct InboxPage: Sendable, Equatable {
 
     /// The token of the page after the one ending at position `lastSeq`.
     func nextToken(after lastSeq: Int64) -> String {
-        Data(Self.tokenText(unreadOnly: unreadOnly, lastSeq: lastSeq).utf8).base64EncodedString()
-            .replacing("+", with: "-").replacing("/", with: "_").replacing("=", with: "")
+        Paging.token(Self.filter(unreadOnly: unreadOnly), String(lastSeq))
     }
 
-    private static func tokenText(unreadOnly: Bool, lastSeq: Int64) -> String {
-        "1\n\(unreadOnly ? "unread" : "all")\n\(lastSeq)"
-    }
+    private static func filter(unreadOnly: Bool) -> String { unreadOnly ? "unread" : "all" }
 
     private static func decode(_ token: String, unreadOnly: Bool) -> Int64? {
-        var base64 = token.replacing("-", with: "+").replacing("_", with: "/")
-        base64 += String(repeating: "=", count: (4 - base64.utf8.count % 4) % 4)
-        guard let data = Data(base64Encoded: base64) else { return nil }
-        let text = String(decoding: data, as: UTF8.self)
-        guard let last = text.split(separator: "\n").last, let seq = Int64(last), seq > 0,
-            text == tokenText(unreadOnly: unreadOnly, lastSeq: seq)
+        guard let fields = Paging.fields(of: token, count: 2), fields[0] == filter(unreadOnly: unreadOnly),
+            let seq = Int64(fields[1]), seq > 0, String(seq) == fields[1]
         else { return nil }
         return seq
     }
