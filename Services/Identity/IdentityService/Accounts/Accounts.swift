@@ -24,6 +24,7 @@ struct Accounts: Sendable {
 
     /// Appends `event` to the event outbox inside `tx`, the transaction of the change it describes.
     func emit(_ event: IdentityEvent, in tx: PostgresTransaction) async throws {
-        try await events.append(type: event.type, payload: try event.serialized(), in: tx)
+        try await events.append(
+            type: event.type, payload: try event.serialized(), sealedWith: birthDates.cipher, in: tx)
     }
 }
