@@ -47,7 +47,8 @@ struct FamilyAPI: Kindred_Family_V1_FamilyService.Service {
             outbox: FamilyEvents.outbox, cipher: context.cipher, pool: context.database,
             logger: context.logger)
         approvals = Approvals(context: context)
-        profiles = Profiles(database: context.database, clock: context.clock)
+        profiles = Profiles(
+            database: context.database, clock: context.clock, names: ProfileNames(cipher: context.cipher))
         guardians = Guardians(context: context)
         notifications = Notifications(context: context)
         babyProfiles = BabyProfiles(context: context)
