@@ -19,6 +19,10 @@ struct Accounts: Sendable {
     let logger: Logger
     let events = EventOutbox(schema: "identity")
 
+    /// Identity's emails: sealed under the data keys that seal dates of birth, indexed under the secret that
+    /// keys the lockout.
+    var emails: AccountEmails { AccountEmails(cipher: birthDates.cipher, secret: lockout.secret) }
+
     /// How long a verification or confirmation link works.
     static let emailTokenLifetime: Duration = .seconds(24 * 3_600)
 
