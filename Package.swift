@@ -152,6 +152,13 @@ let package = Package(
             path: "Tests/PostgresBench"
         ),
         .executableTarget(
+            name: "SealingBench",
+            dependencies: [
+                "KindredAuth", "KindredPostgres", .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Tests/SealingBench"
+        ),
+        .executableTarget(
             name: "EventsBench",
             dependencies: [
                 "KindredEvents", "KindredPostgres", "KindredAuth",
