@@ -43,9 +43,10 @@ enum BabyActivityStore {
         -> (actor: String, profile: String)
     {
         let people = seals.names
-        let name = try seals.open(
-            plain: try row.decode(String?.self, column: 3), sealed: try row.decode([UInt8]?.self, column: 4), .name,
-            of: profile)
+        let (plainName, sealedName) = (
+            try row.decode(String?.self, column: 3), try row.decode([UInt8]?.self, column: 4)
+        )
+        let name = try seals.open(plain: plainName, sealed: sealedName, .name, of: profile)
         return (
             BabyNames.person(
                 displayName: try row.decode(String.self, column: 0),

@@ -11,9 +11,8 @@ extension ProfileStore {
     ) throws -> String {
         guard let person = try row.decode(UserID?.self, column: user) else { return "" }
         let sealed = try row.decode([UInt8]?.self, column: user + 1)
-        return try text.open(
-            StoredText(plain: sealed == nil ? try row.decode(String?.self, column: plain) : nil, sealed: sealed),
-            of: person)
+        let plainText = sealed == nil ? try row.decode(String?.self, column: plain) : nil
+        return try text.open(StoredText(plain: plainText, sealed: sealed), of: person)
     }
 
     /// Up to `limit` profiles after `after` (nil: from the first), by user id, with their stored `column`.

@@ -17,7 +17,9 @@ enum ProfileStore {
 
     /// `userID`'s profile: an empty one when there is no row. Its first and last names are opened with `names`,
     /// and left empty when `names` is nil (a reader that shows no names opens none).
-    static func read(_ userID: UserID, names: ProfileNames?, on db: some StatementRunner) async throws -> Row {
+    static func read(_ userID: UserID, names: ProfileNames?, on db: some StatementRunner) async throws
+        -> Row
+    {
         let rows = try await db.pureRead(
             """
             SELECT p.display_name, p.avatar_url, p.bio, coalesce(c.active, false), p.updated_at,
@@ -31,7 +33,8 @@ enum ProfileStore {
             displayName: try row.decode(String?.self, column: 0) ?? "",
             firstName: try names.map { try name(row, plain: 5, user: 6, $0.first) } ?? "",
             lastName: try names.map { try name(row, plain: 8, user: 9, $0.last) } ?? "",
-            avatarURL: try row.decode(String?.self, column: 1) ?? "", bio: try row.decode(String?.self, column: 2) ?? "",
+            avatarURL: try row.decode(String?.self, column: 1) ?? "",
+            bio: try row.decode(String?.self, column: 2) ?? "",
             parentalControlsActive: try row.decode(Bool.self, column: 3),
             updatedAt: try row.decode(Date?.self, column: 4))
     }
@@ -43,7 +46,8 @@ enum ProfileStore {
         in tx: PostgresTransaction
     ) async throws -> Row {
         let set = { (field: ProfileField) in fields.contains(field) }
-        let (first, last) = (names.first.seal(row.firstName, of: userID), names.last.seal(row.lastName, of: userID))
+        let first = names.first.seal(row.firstName, of: userID)
+        let last = names.last.seal(row.lastName, of: userID)
         try await tx.query(
             """
             INSERT INTO family.profiles
