@@ -112,7 +112,7 @@ let package = Package(
         .target(
             name: "KindredTestSupport",
             dependencies: [
-                "KindredAuth", "KindredMail", "KindredPostgres", "KindredRPC",
+                "KindredAuth", "KindredEvents", "KindredMail", "KindredPostgres", "KindredRPC",
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tests/KindredTestSupport",
@@ -152,9 +152,17 @@ let package = Package(
             path: "Tests/PostgresBench"
         ),
         .executableTarget(
+            name: "SealingBench",
+            dependencies: [
+                "KindredAuth", "KindredPostgres", .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Tests/SealingBench"
+        ),
+        .executableTarget(
             name: "EventsBench",
             dependencies: [
-                "KindredEvents", "KindredPostgres", .product(name: "Logging", package: "swift-log"),
+                "KindredEvents", "KindredPostgres", "KindredAuth",
+                .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tests/EventsBench"
         ),
@@ -354,7 +362,7 @@ let package = Package(
         .target(
             name: "KindredEvents",
             dependencies: [
-                "KindredPostgres", "KindredThreads", "KindredMetrics",
+                "KindredAuth", "KindredPostgres", "KindredThreads", "KindredMetrics",
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Shared/KindredEvents",
@@ -363,7 +371,7 @@ let package = Package(
         .testTarget(
             name: "KindredEventsTests",
             dependencies: [
-                "KindredEvents", "KindredPostgres", "KindredTestSupport",
+                "KindredEvents", "KindredPostgres", "KindredTestSupport", "KindredAuth",
                 "KindredMetrics",
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -1,3 +1,4 @@
+public import KindredAuth
 public import KindredPostgres
 public import Logging
 internal import KindredThreads
@@ -29,6 +30,8 @@ public final class EventFeed: Sendable {
     }
 
     let outbox: EventOutbox
+    /// The service's data keys, which open the payloads.
+    let cipher: FieldCipher
     let pool: PostgresPool
     let logger: Logger
     let options: Options
@@ -38,11 +41,14 @@ public final class EventFeed: Sendable {
     private let listener: PostgresListener
     private let tasks = Mutex<[Task<Void, Never>]>([])
 
-    /// Starts sequencing, pruning and listening for `outbox`, on `pool`'s database.
-    public init(outbox: EventOutbox, pool: PostgresPool, logger: Logger, options: Options = Options())
-        throws(PostgresError)
-    {
+    /// Starts sequencing, pruning and listening for `outbox`, on `pool`'s database; its payloads open with
+    /// `cipher`, the keys the service seals them with.
+    public init(
+        outbox: EventOutbox, cipher: FieldCipher, pool: PostgresPool, logger: Logger,
+        options: Options = Options()
+    ) throws(PostgresError) {
         self.outbox = outbox
+        self.cipher = cipher
         self.pool = pool
         self.logger = logger
         self.options = options
@@ -99,7 +105,8 @@ public final class EventFeed: Sendable {
                 guard let newest = tail.newest else {
                     return tail.restart(at: try await outbox.newestCursor(pool))
                 }
-                let events = try await outbox.events(after: newest, limit: tail.capacity, pool)
+                let events = try await outbox.events(
+                    after: newest, limit: tail.capacity, opening: cipher, pool)
                 guard events.count < tail.capacity else {
                     // Far behind (a long outage): streams that are behind too read the table.
                     return tail.restart(at: try await outbox.newestCursor(pool))

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import KindredAuth
 import KindredPostgres
 
 /// The outbox's SQL: sequencing, reading pages, pruning.
@@ -34,15 +35,20 @@ extension EventOutbox {
         }
     }
 
-    /// Up to `limit` sequenced events after `cursor`, in cursor order.
-    func events(after cursor: Int64, limit: Int, _ pool: PostgresPool) async throws -> [OutboxEvent] {
+    /// Up to `limit` sequenced events after `cursor`, in cursor order, their payloads opened with `cipher`.
+    func events(after cursor: Int64, limit: Int, opening cipher: FieldCipher, _ pool: PostgresPool)
+        async throws
+        -> [OutboxEvent]
+    {
         try await pool.pureRead(
             """
             SELECT cursor, type, payload, occurred_at, coalesce(traceparent, '') FROM \(table)
             WHERE cursor > \(cursor) ORDER BY cursor LIMIT \(limit)
             """
         ).decode((Int64, String, [UInt8], Date, String).self).map {
-            OutboxEvent(cursor: $0, type: $1, payload: $2, occurredAt: $3, traceparent: $4)
+            OutboxEvent(
+                cursor: $0, type: $1, payload: try self.open($2, type: $1, with: cipher), occurredAt: $3,
+                traceparent: $4)
         }
     }
 

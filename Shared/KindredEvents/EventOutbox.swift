@@ -1,3 +1,4 @@
+public import KindredAuth
 public import KindredPostgres
 import KindredMetrics
 
@@ -45,14 +46,17 @@ public struct EventOutbox: Sendable {
     }
 
     /// Appends an event inside the service's transaction: it becomes visible (and gets its cursor) only
-    /// if that transaction commits. `payload` is the service's serialized event; `type` names it. The event
-    /// keeps the current trace (`writersTraceparent`), so that its consumers handle it inside that trace.
-    /// The insert goes out with the COMMIT (`queryAtCommit`): nothing waits for it before.
-    public func append(type: String, payload: [UInt8], in transaction: PostgresTransaction) async throws {
+    /// if that transaction commits. `payload` is the service's serialized event, stored sealed under `cipher`
+    /// (the service's data keys; the feed opens it); `type` names it. The event keeps the current trace
+    /// (`writersTraceparent`), so that its consumers handle it inside that trace. The insert goes out with the
+    /// COMMIT (`queryAtCommit`): nothing waits for it before.
+    public func append(
+        type: String, payload: [UInt8], sealedWith cipher: FieldCipher, in transaction: PostgresTransaction
+    ) async throws {
         transaction.queryAtCommit(
             """
             INSERT INTO \(table) (type, payload, traceparent)
-            VALUES (\(type), \(payload), \(Self.writersTraceparent))
+            VALUES (\(type), \(seal(payload, type: type, with: cipher)), \(Self.writersTraceparent))
             """)
     }
 

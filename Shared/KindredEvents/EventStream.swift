@@ -56,7 +56,7 @@ extension EventFeed {
         var backoff = Backoff.events
         while !tail.isClosed {
             do {
-                return try await outbox.events(after: cursor, limit: pageSize, pool)
+                return try await outbox.events(after: cursor, limit: pageSize, opening: cipher, pool)
             } catch let error as PostgresError where error.kind == .connectionFailure {
                 try await Task.sleep(for: backoff.next())
             } catch let error as PostgresError where error.kind == .cancelled {

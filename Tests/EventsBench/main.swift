@@ -4,6 +4,7 @@
 // Usage: events-bench <database-url> [events=2000] [rounds=3]
 import Glibc
 import KindredEvents
+import KindredAuth
 import KindredPostgres
 import Logging
 
@@ -36,15 +37,20 @@ try await pool.query(
         unsafeSQL: "CREATE TABLE \(schema).handled (source text, cursor bigint, PRIMARY KEY (source, cursor))"
     ))
 let outbox = EventOutbox(schema: schema)
+// Payloads are sealed as in the services, so the figures include sealing and opening.
+let cipher = try FieldCipher(
+    keyring: try DataKeyring("bench:" + Base64.encode([UInt8](repeating: 7, count: 32))))
 for start in stride(from: 0, to: events, by: 500) {
     try await pool.transaction { tx in
         for index in start..<min(events, start + 500) {
-            try await outbox.append(type: "bench", payload: Array("\(index)".utf8), in: tx)
+            try await outbox.append(
+                type: "bench", payload: Array("\(index)".utf8), sealedWith: cipher, in: tx)
         }
     }
 }
 let feed = try EventFeed(
-    outbox: outbox, pool: pool, logger: logger, options: .init(pollInterval: .milliseconds(10)))
+    outbox: outbox, cipher: cipher, pool: pool, logger: logger,
+    options: .init(pollInterval: .milliseconds(10)))
 
 /// Seconds one consumer with `batchLimit` takes to handle the whole backlog from cursor 0.
 func consumeAll(source: String, batchLimit: Int) async throws -> Double {

@@ -23,7 +23,8 @@ final class IdentityTestServer: Sendable {
             database: test.pool, passwords: test.accounts.passwords, settings: test.settings,
             logger: IdentityTestDatabase.logger)
         feed = try EventFeed(
-            outbox: test.accounts.events, pool: test.pool, logger: IdentityTestDatabase.logger)
+            outbox: test.accounts.events, cipher: test.accounts.birthDates.cipher, pool: test.pool,
+            logger: IdentityTestDatabase.logger)
         let api = IdentityAPI(credentials: credentials, accounts: test.accounts, events: feed)
         var logger = Logger(label: "identity-wire-tests")
         logger.logLevel = .critical

@@ -25,7 +25,8 @@ struct WatchEventsTests {
         try await IdentityTestDatabase.withDatabase { pool in
             let test = TestAccounts(pool)
             let feed = try EventFeed(
-                outbox: test.accounts.events, pool: pool, logger: IdentityTestDatabase.logger)
+                outbox: test.accounts.events, cipher: test.accounts.birthDates.cipher, pool: pool,
+                logger: IdentityTestDatabase.logger)
             let account = try await test.registerVerified("mia_r")
             try await test.accounts.deleteAccount(account.id, password: "correct horse 1")
 

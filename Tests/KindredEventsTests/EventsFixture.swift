@@ -1,4 +1,5 @@
 import Foundation
+import KindredAuth
 import KindredPostgres
 import KindredTestSupport
 import Logging
@@ -51,14 +52,15 @@ struct EventsFixture {
     /// A feed that polls every 10 ms, so the tests wait little.
     func makeFeed(pool: PostgresPool? = nil) throws -> EventFeed {
         try EventFeed(
-            outbox: outbox, pool: pool ?? self.pool, logger: Self.logger,
+            outbox: outbox, cipher: TestDataKeys.cipher, pool: pool ?? self.pool, logger: Self.logger,
             options: .init(pollInterval: .milliseconds(10)))
     }
 
     /// Appends one event of `type` (its payload is the type's bytes) in a transaction of its own.
     func append(_ type: String) async throws {
         try await pool.transaction { tx in
-            try await outbox.append(type: type, payload: Array(type.utf8), in: tx)
+            try await outbox.append(
+                type: type, payload: Array(type.utf8), sealedWith: TestDataKeys.cipher, in: tx)
         }
     }
 

@@ -1,3 +1,4 @@
+import KindredAuth
 import KindredPostgres
 import KindredTestSupport
 import Testing
@@ -12,7 +13,8 @@ extension EventsTests {
             try await EventsFixture.with { fixture in
                 await #expect(throws: RolledBack.self) {
                     try await fixture.pool.transaction { tx in
-                        try await fixture.outbox.append(type: "rolled.back", payload: [1], in: tx)
+                        try await fixture.outbox.append(
+                            type: "rolled.back", payload: [1], sealedWith: TestDataKeys.cipher, in: tx)
                         throw RolledBack()
                     }
                 }
@@ -30,8 +32,11 @@ extension EventsTests {
             try await EventsFixture.with { fixture in
                 try await fixture.append("user.registered")
                 try await fixture.pool.transaction { tx in
-                    try await fixture.outbox.append(type: "user.email_verified", payload: [0, 255], in: tx)
-                    try await fixture.outbox.append(type: "user.came_of_age", payload: [], in: tx)
+                    try await fixture.outbox.append(
+                        type: "user.email_verified", payload: [0, 255], sealedWith: TestDataKeys.cipher,
+                        in: tx)
+                    try await fixture.outbox.append(
+                        type: "user.came_of_age", payload: [], sealedWith: TestDataKeys.cipher, in: tx)
                 }
                 try await fixture.append("user.deleted")
                 let feed = try fixture.makeFeed()
@@ -59,7 +64,8 @@ extension EventsTests {
                 // A appends first (the lower row id) and commits last.
                 let slow = Task {
                     try await fixture.pool.transaction { tx in
-                        try await fixture.outbox.append(type: "a", payload: [], in: tx)
+                        try await fixture.outbox.append(
+                            type: "a", payload: [], sealedWith: TestDataKeys.cipher, in: tx)
                         appendedSignal.yield()
                         for await _ in release { break }
                     }
@@ -115,7 +121,8 @@ extension EventsTests {
                                 for index in 0..<40 {
                                     try await fixture.pool.transaction { tx in
                                         try await fixture.outbox.append(
-                                            type: "w\(writer)", payload: [UInt8(index)], in: tx)
+                                            type: "w\(writer)", payload: [UInt8(index)],
+                                            sealedWith: TestDataKeys.cipher, in: tx)
                                     }
                                 }
                             }
@@ -134,7 +141,9 @@ extension EventsTests {
                 ).decode((Int64, String, [UInt8]).self)
                 #expect(rows.map(\.0) == Array(1...160))
                 for writer in 0..<4 {
-                    let order = rows.filter { $0.1 == "w\(writer)" }.map(\.2)
+                    let order = try rows.filter { $0.1 == "w\(writer)" }.map {
+                        try fixture.outbox.open($0.2, type: $0.1, with: TestDataKeys.cipher)
+                    }
                     #expect(order == (0..<40).map { [UInt8($0)] })
                 }
             }

@@ -26,7 +26,8 @@ extension EventsTests {
                 try await fixture.pool.transaction { tx in
                     for index in 0..<600 {
                         try await fixture.outbox.append(
-                            type: "backlog", payload: [UInt8(index % 256)], in: tx)
+                            type: "backlog", payload: [UInt8(index % 256)], sealedWith: TestDataKeys.cipher,
+                            in: tx)
                     }
                 }
                 let feed = try fixture.makeFeed()

@@ -106,7 +106,8 @@ struct SeedCommand: AsyncParsableCommand {
         await gamification.close()
         say(
             "the stack holds \(file.users) seeded users and \(file.babyProfiles) baby profiles; password of every "
-                + "user: \(file.password); seed file \(seedFile)")
+                + "user: \(file.password); seed file \(seedFile). The seed wrote its rows plain: run "
+                + "deploy/ops/rotate-data to seal them, as production keeps them.")
     }
 
     private func seedProfiles(_ file: inout SeedFile, writer: FamilySeedWriter) async throws {

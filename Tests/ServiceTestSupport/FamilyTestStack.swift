@@ -120,7 +120,9 @@ final class FamilyTestStack: Sendable {
             database: pool, passwords: passwords, lockout: credentials.signIn.lockout, clock: .system,
             mail: settings.mail, birthDates: BirthDates(cipher: TestDataKeys.cipher),
             logger: FamilyTestDatabase.logger)
-        let events = try EventFeed(outbox: accounts.events, pool: pool, logger: FamilyTestDatabase.logger)
+        let events = try EventFeed(
+            outbox: accounts.events, cipher: TestDataKeys.cipher, pool: pool,
+            logger: FamilyTestDatabase.logger)
         return (IdentityAPI(credentials: credentials, accounts: accounts, events: events), events)
     }
 

@@ -75,7 +75,8 @@ final class SocialTestServer: Sendable {
     func append(_ type: String, _ payload: Kindred_Social_V1_Event.OneOf_Payload) async throws {
         let bytes = try Kindred_Social_V1_Event(payload: payload).serializedBytes()
         try await pool.transaction { tx in
-            try await SocialEvents.outbox.append(type: type, payload: bytes, in: tx)
+            try await SocialEvents.outbox.append(
+                type: type, payload: bytes, sealedWith: TestDataKeys.cipher, in: tx)
         }
     }
 }

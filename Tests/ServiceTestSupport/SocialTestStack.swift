@@ -3,6 +3,7 @@
 import Foundation
 import KindredAPI
 import KindredMessages
+import KindredEvents
 import KindredPostgres
 import KindredRPC
 import KindredTestSupport
@@ -78,12 +79,11 @@ struct SocialTestStack: Sendable {
 
     /// The events appended to the social outbox, oldest first, with their types.
     func outboxEvents() async throws -> [Kindred_Social_V1_Event] {
-        try await pool.query("SELECT type, payload FROM social.event_outbox ORDER BY id")
-            .decode((String, [UInt8]).self).map { type, payload in
-                var event = try Kindred_Social_V1_Event(serializedBytes: payload)
-                event.type = type
-                return event
-            }
+        try await SocialEvents.outbox.appended(on: pool).map { type, payload in
+            var event = try Kindred_Social_V1_Event(serializedBytes: payload)
+            event.type = type
+            return event
+        }
     }
 }
 #endif

@@ -43,9 +43,12 @@ struct FamilyAPI: Kindred_Family_V1_FamilyService.Service {
         self.context = context
         pins = GuardianPins(context: context)
         controls = MinorControls(context: context)
-        events = try EventFeed(outbox: FamilyEvents.outbox, pool: context.database, logger: context.logger)
+        events = try EventFeed(
+            outbox: FamilyEvents.outbox, cipher: context.cipher, pool: context.database,
+            logger: context.logger)
         approvals = Approvals(context: context)
-        profiles = Profiles(database: context.database, clock: context.clock)
+        profiles = Profiles(
+            database: context.database, clock: context.clock, names: ProfileNames(cipher: context.cipher))
         guardians = Guardians(context: context)
         notifications = Notifications(context: context)
         babyProfiles = BabyProfiles(context: context)
@@ -66,7 +69,8 @@ struct FamilyAPI: Kindred_Family_V1_FamilyService.Service {
             database: context.database,
             fanout: ActivityFanout(
                 feed: try EventFeed(
-                    outbox: BabyActivityFeed.outbox, pool: context.database, logger: context.logger,
+                    outbox: BabyActivityFeed.outbox, cipher: context.cipher, pool: context.database,
+                    logger: context.logger,
                     options: BabyActivityFeed.options),
                 database: context.database, logger: context.logger))
     }

@@ -24,7 +24,8 @@ struct GamificationAPI: Kindred_Gamification_V1_GamificationService.Service {
     init(context: GamificationContext) throws {
         self.context = context
         events = try EventFeed(
-            outbox: GamificationEvents.outbox, pool: context.database, logger: context.logger)
+            outbox: GamificationEvents.outbox, cipher: context.cipher, pool: context.database,
+            logger: context.logger)
         challenges = Challenges(context: context)
         usage = Usage(context: context)
         popularApps = PopularApps(database: context.database)

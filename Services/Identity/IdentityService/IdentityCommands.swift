@@ -1,5 +1,6 @@
 import FoundationEssentials
 import KindredAuth
+import KindredEvents
 import KindredMail
 import KindredRuntime
 
@@ -7,13 +8,18 @@ import KindredRuntime
 enum IdentityCommands {
     static let all = [rotateKeys, rotateData, hashSecret]
 
-    /// Seals every date of birth and every unsent mail under the first data key; safe while instances serve.
+    /// Seals every date of birth, email, unsent mail and event payload under the first data key (emails indexed
+    /// under `KINDRED_IDENTITY_SECRET_KEY`); safe while instances serve.
     static let rotateData = ServiceCommand.rotateData(service: "identity") { environment, cipher in
         let dates = BirthDates(cipher: cipher)
+        let secret = try IdentitySettings.secret(ProcessInfo.processInfo.environment)
         return [
             BirthDateRotation.accounts(database: environment.database, dates: dates),
+            EmailRotation(
+                database: environment.database, emails: AccountEmails(cipher: cipher, secret: secret)),
             BirthDateRotation.emailTokens(database: environment.database, dates: dates),
             SealedMailOutbox(MailOutbox(schema: "identity", cipher: cipher), on: environment.database),
+            SealedEventOutbox(EventOutbox(schema: "identity"), cipher: cipher, on: environment.database),
         ]
     }
 

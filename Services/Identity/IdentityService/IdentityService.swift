@@ -34,7 +34,8 @@ public enum IdentityService {
                     logger: environment.logger)
                 startBackgroundWork(environment, credentials: credentials, accounts: accounts)
                 let events = try EventFeed(
-                    outbox: accounts.events, pool: environment.database, logger: environment.logger)
+                    outbox: accounts.events, cipher: accounts.birthDates.cipher, pool: environment.database,
+                    logger: environment.logger)
                 // Closing the feed ends the WatchEvents streams, so they do not hold the drain.
                 environment.background.onDrain { await events.close() }
                 return [IdentityAPI(credentials: credentials, accounts: accounts, events: events)]

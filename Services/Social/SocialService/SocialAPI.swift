@@ -19,7 +19,9 @@ struct SocialAPI: Kindred_Social_V1_SocialService.Service {
     /// Builds every part from `context`.
     init(context: SocialContext) throws {
         self.context = context
-        events = try EventFeed(outbox: SocialEvents.outbox, pool: context.database, logger: context.logger)
+        events = try EventFeed(
+            outbox: SocialEvents.outbox, cipher: context.cipher, pool: context.database,
+            logger: context.logger)
         reports = Reports(context: context)
         gatherings = Gatherings(context: context)
         graph = SocialGraph(context: context)

@@ -3,6 +3,7 @@ import FoundationEssentials
 import KindredAuth
 import KindredHandlers
 import KindredMessages
+import KindredEvents
 import KindredPostgres
 import KindredTestSupport
 import Testing
@@ -66,11 +67,10 @@ struct ApprovalTest {
 
     /// The events appended to the family outbox, in the order their transactions wrote them.
     func events() async throws -> [Kindred_Family_V1_Event] {
-        try await pool.query("SELECT type, payload FROM family.event_outbox ORDER BY id")
-            .decode((String, [UInt8]).self).map { type, payload in
-                var event = try Kindred_Family_V1_Event(serializedBytes: payload)
-                event.type = type
-                return event
-            }
+        try await FamilyEvents.outbox.appended(on: pool).map { type, payload in
+            var event = try Kindred_Family_V1_Event(serializedBytes: payload)
+            event.type = type
+            return event
+        }
     }
 }

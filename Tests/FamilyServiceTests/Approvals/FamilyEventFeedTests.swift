@@ -16,7 +16,8 @@ import Testing
             let (minor, guardian) = (FamilyCallers.minor(), FamilyCallers.adult())
             try await test.link(guardian, to: minor)
             let feed = try EventFeed(
-                outbox: FamilyEvents.outbox, pool: pool, logger: FamilyTestDatabase.logger)
+                outbox: FamilyEvents.outbox, cipher: TestDataKeys.cipher, pool: pool,
+                logger: FamilyTestDatabase.logger)
             let approved = try await test.approvals.decide(
                 try await test.ask(minor, subject: "e-1").id.description, approve: true, as: guardian)
             let denied = try await test.approvals.decide(
@@ -40,7 +41,8 @@ import Testing
             try await test.link(guardian, to: minor)
             // An instance that keeps nothing: it numbers the three events and prunes all but the newest.
             let forgetful = try EventFeed(
-                outbox: FamilyEvents.outbox, pool: pool, logger: FamilyTestDatabase.logger,
+                outbox: FamilyEvents.outbox, cipher: TestDataKeys.cipher, pool: pool,
+                logger: FamilyTestDatabase.logger,
                 options: EventFeed.Options(
                     pollInterval: .milliseconds(20), retention: .zero,
                     pruneInterval: .milliseconds(20)))
@@ -52,7 +54,8 @@ import Testing
             await forgetful.close()
 
             let feed = try EventFeed(
-                outbox: FamilyEvents.outbox, pool: pool, logger: FamilyTestDatabase.logger)
+                outbox: FamilyEvents.outbox, cipher: TestDataKeys.cipher, pool: pool,
+                logger: FamilyTestDatabase.logger)
             do {
                 _ = try await Self.watch(feed, after: 1, count: 1)
                 Issue.record("a consumer behind the pruned events was served")

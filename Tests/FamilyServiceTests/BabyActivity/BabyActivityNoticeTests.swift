@@ -2,6 +2,7 @@
 import FoundationEssentials
 import KindredHandlers
 import KindredMessages
+import KindredEvents
 import KindredPostgres
 import KindredTestSupport
 @testable import ServiceTestSupport
@@ -177,9 +178,7 @@ import Testing
                 .registryItemPurchased, on: profile, by: grandma, detail: "Crib", subject: item)
             try await stack.record(.commentAdded, on: profile, by: grandma, detail: "Hi")
 
-            let events = try await stack.pool.query(
-                "SELECT type, payload FROM family.event_outbox ORDER BY id"
-            ).map { try $0.decode((String, [UInt8]).self) }
+            let events = try await FamilyEvents.outbox.appended(on: stack.pool)
             #expect(events.map(\.0) == ["calendar.rsvp_changed", "registry.purchased", "comment.added"])
             let purchase = try Kindred_Family_V1_Event(serializedBytes: events[1].1)
             guard case .registryPurchased(let occurred) = purchase.payload else {

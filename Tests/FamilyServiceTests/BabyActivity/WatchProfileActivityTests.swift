@@ -116,7 +116,8 @@ import Testing
                 SELECT \(profile)::uuid, u, 2, now() FROM unnest(\(PostgresArray(watchers))::uuid[]) u
                 """)
             let feed = try EventFeed(
-                outbox: BabyActivityFeed.outbox, pool: stack.pool, logger: FamilyTestDatabase.logger)
+                outbox: BabyActivityFeed.outbox, cipher: TestDataKeys.cipher, pool: stack.pool,
+                logger: FamilyTestDatabase.logger)
             let fanout = ActivityFanout(feed: feed, database: stack.pool, logger: FamilyTestDatabase.logger)
             let watch = BabyActivityWatch(database: stack.pool, fanout: fanout)
             let collectors = watchers.map { _ in

@@ -1,6 +1,8 @@
 import Foundation
 import KindredHandlers
 import KindredMessages
+import KindredTestSupport
+import KindredEvents
 import KindredPostgres
 @testable import FamilyService
 @testable import ServiceTestSupport
@@ -24,9 +26,8 @@ extension BabyContentFamily {
 
     /// The events on the family outbox, oldest first, as `WatchEvents` serves them: type and payload.
     func events() async throws -> [(type: String, event: Kindred_Family_V1_Event)] {
-        try await stack.pool.query("SELECT type, payload FROM family.event_outbox ORDER BY id").map { row in
-            let (type, payload) = try row.decode((String, [UInt8]).self)
-            return (type, try Kindred_Family_V1_Event(serializedBytes: payload))
+        try await FamilyEvents.outbox.appended(on: stack.pool).map { type, payload in
+            (type, try Kindred_Family_V1_Event(serializedBytes: payload))
         }
     }
 

@@ -1,4 +1,5 @@
 import KindredMessages
+import KindredEvents
 import KindredTestSupport
 @testable import FamilyService
 @testable import ServiceTestSupport
@@ -15,9 +16,10 @@ import Testing
                 request.answer = answer
                 _ = try await home.family.setRsvp(request, options: home.grandma.bearer)
             }
-            let payloads = try await home.stack.pool.query(
-                "SELECT payload FROM family.event_outbox WHERE type = 'calendar.rsvp_changed' ORDER BY id"
-            ).decode([UInt8].self)
+            let payloads = try await FamilyEvents.outbox.appended(
+                type: "calendar.rsvp_changed", on: home.stack.pool
+            )
+            .map(\.payload)
             let answers = try payloads.map { bytes -> Kindred_Family_V1_RsvpAnswer? in
                 guard
                     case .calendarRsvpChanged(let occurred) = try Kindred_Family_V1_Event(

@@ -3,6 +3,7 @@ import Foundation
 import KindredAuth
 import KindredHandlers
 import KindredMessages
+import KindredEvents
 import KindredPostgres
 import KindredRPC
 import KindredTestSupport
@@ -64,7 +65,9 @@ struct PinTest {
         await other.close()
     }
 
-    var controls: MinorControls { MinorControls(database: pool, clock: WallClock { clock.now }) }
+    var controls: MinorControls {
+        MinorControls(database: pool, cipher: TestDataKeys.cipher, clock: WallClock { clock.now })
+    }
 
     static func username(_ id: String) -> String { "user_\(id.suffix(6))" }
     static func email(_ id: String) -> String { "\(id.suffix(12))@example.com" }
@@ -106,12 +109,11 @@ struct PinTest {
 
     /// The events appended to the family outbox, oldest first, with their types.
     func events() async throws -> [Kindred_Family_V1_Event] {
-        try await pool.query("SELECT type, payload FROM family.event_outbox ORDER BY id")
-            .decode((String, [UInt8]).self).map { type, payload in
-                var event = try Kindred_Family_V1_Event(serializedBytes: payload)
-                event.type = type
-                return event
-            }
+        try await FamilyEvents.outbox.appended(on: pool).map { type, payload in
+            var event = try Kindred_Family_V1_Event(serializedBytes: payload)
+            event.type = type
+            return event
+        }
     }
 }
 

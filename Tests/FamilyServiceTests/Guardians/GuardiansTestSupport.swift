@@ -21,7 +21,8 @@ struct GuardianRules {
         guardians = Guardians(
             database: pool, clock: WallClock { clock.now }, mail: FamilyTestStack.mail,
             isEmailVerified: { !unverified.contains($0.description) })
-        profiles = Profiles(database: pool, clock: WallClock { clock.now })
+        profiles = Profiles(
+            database: pool, clock: WallClock { clock.now }, names: ProfileNames(cipher: TestDataKeys.cipher))
     }
 
     /// `minor` invites `email` and the token of the mailed link.

@@ -52,7 +52,8 @@ extension GamificationTestStack {
                     gender: Kindred_Family_V1_BabyGender(rawValue: gender))))
         try await pool.transaction { tx in
             try await EventOutbox(schema: "family").append(
-                type: "baby.arrived", payload: try event.serializedBytes(), in: tx)
+                type: "baby.arrived", payload: try event.serializedBytes(), sealedWith: TestDataKeys.cipher,
+                in: tx)
         }
     }
 

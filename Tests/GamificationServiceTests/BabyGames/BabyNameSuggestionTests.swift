@@ -1,5 +1,6 @@
 import KindredAPI
 import KindredMessages
+import KindredEvents
 import KindredTestSupport
 @testable import ServiceTestSupport
 import Testing
@@ -58,11 +59,10 @@ import Testing
             #expect(liked.suggestion?.likes == 2 && liked.suggestion?.likedByMe == true)
             #expect(again.suggestion == liked.suggestion)
 
-            let events = try await stack.pool.query(
-                "SELECT type, payload FROM gamification.event_outbox WHERE type = 'baby_name.liked'")
+            let events = try await EventOutbox(schema: "gamification").appended(
+                type: "baby_name.liked", on: stack.pool)
             #expect(events.count == 1, "one event for mum's like; none for her retry or grandma's own like")
-            let event = try Kindred_Gamification_V1_Event(
-                serializedBytes: try events[0].decode([UInt8].self, column: 1))
+            let event = try Kindred_Gamification_V1_Event(serializedBytes: events[0].payload)
             guard case .babyNameLiked(let told) = event.payload else {
                 Issue.record("not a baby_name.liked payload")
                 return
@@ -89,11 +89,10 @@ import Testing
             _ = try await stack.suggest("alba", .girl, on: profile, as: grandma)
             _ = await rpcError { try await stack.suggest("ALBA", .boy, on: profile, as: mum) }
 
-            let events = try await stack.pool.query(
-                "SELECT payload FROM gamification.event_outbox WHERE type = 'baby_name.suggested'")
+            let events = try await EventOutbox(schema: "gamification").appended(
+                type: "baby_name.suggested", on: stack.pool)
             #expect(events.count == 1, "one event for the suggestion; none for the retry or the refused twin")
-            let event = try Kindred_Gamification_V1_Event(
-                serializedBytes: try events[0].decode([UInt8].self, column: 0))
+            let event = try Kindred_Gamification_V1_Event(serializedBytes: events[0].payload)
             guard case .babyNameSuggested(let told) = event.payload else {
                 Issue.record("not a baby_name.suggested payload")
                 return

@@ -51,7 +51,8 @@ extension GamificationTestStack {
         let event = Kindred_Family_V1_Event(payload: .babyProfilePurged(.init(profileID: profile)))
         try await pool.transaction { tx in
             try await EventOutbox(schema: "family").append(
-                type: "baby_profile.purged", payload: try event.serializedBytes(), in: tx)
+                type: "baby_profile.purged", payload: try event.serializedBytes(),
+                sealedWith: TestDataKeys.cipher, in: tx)
         }
     }
 

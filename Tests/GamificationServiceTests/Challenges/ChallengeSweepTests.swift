@@ -121,7 +121,8 @@ import Testing
             stack.clock.advance(seconds: ChallengeSweepTests.afterGrace)
             #expect(try await stack.challenges.sweep() == 1)
             let feed = try EventFeed(
-                outbox: GamificationEvents.outbox, pool: stack.pool, logger: FamilyTestDatabase.logger)
+                outbox: GamificationEvents.outbox, cipher: TestDataKeys.cipher, pool: stack.pool,
+                logger: FamilyTestDatabase.logger)
             var events: [Kindred_Gamification_V1_Event] = []
             for try await stored in feed.events(after: 0) {
                 events.append(try EventFeed.message(from: stored))

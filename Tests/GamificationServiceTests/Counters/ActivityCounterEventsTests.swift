@@ -24,7 +24,8 @@ import Testing
             try await stack.pool.transaction { tx in
                 for event in events {
                     try await outbox.append(
-                        type: "baby.activity", payload: try event.serializedBytes(), in: tx)
+                        type: "baby.activity", payload: try event.serializedBytes(),
+                        sealedWith: TestDataKeys.cipher, in: tx)
                 }
             }
             let credentials = try ServiceCredentials(

@@ -33,7 +33,9 @@ extension Approvals {
             let decided = try await ApprovalStore.decide(
                 approvalID, decision, by: guardianID, at: now, in: tx)
             try await FamilyEvents.append(
-                .approvalDecided(Kindred_Family_V1_ApprovalDecided(approval: decided.proto)), in: tx)
+                .approvalDecided(Kindred_Family_V1_ApprovalDecided(approval: decided.proto)),
+                sealedWith: cipher,
+                in: tx)
             try await NotificationInbox.post(
                 decided.decidedNotice, to: decided.minorID, at: now, sealedWith: cipher, in: tx)
             return decided

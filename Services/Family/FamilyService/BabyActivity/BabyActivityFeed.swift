@@ -1,3 +1,4 @@
+import KindredAuth
 import KindredEvents
 import KindredMessages
 import KindredPostgres
@@ -11,8 +12,11 @@ enum BabyActivityFeed {
     /// How long entries stay on the feed: a stream may resume from a cursor this old.
     static let options = EventFeed.Options(retention: .seconds(7 * 86_400))
 
-    /// Appends `activity` inside `tx`, the transaction that records it.
-    static func append(_ activity: Kindred_Family_V1_BabyActivity, in tx: PostgresTransaction) async throws {
-        try await outbox.append(type: "baby.activity", payload: try activity.serializedBytes(), in: tx)
+    /// Appends `activity` inside `tx`, the transaction that records it, sealed under `cipher`.
+    static func append(
+        _ activity: Kindred_Family_V1_BabyActivity, sealedWith cipher: FieldCipher, in tx: PostgresTransaction
+    ) async throws {
+        try await outbox.append(
+            type: "baby.activity", payload: try activity.serializedBytes(), sealedWith: cipher, in: tx)
     }
 }

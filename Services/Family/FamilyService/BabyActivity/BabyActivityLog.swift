@@ -40,9 +40,9 @@ enum BabyActivityLog {
                 at: now, in: tx)
         }
         let activity = Kindred_Family_V1_BabyActivity(entry, id: id, actorName: names.actor, at: now)
-        try await BabyActivityFeed.append(activity, in: tx)
+        try await BabyActivityFeed.append(activity, sealedWith: seals.cipher, in: tx)
         if let payload = entry.kind.event(activity, rsvpAnswer: entry.rsvpAnswer) {
-            try await FamilyEvents.append(payload, in: tx)
+            try await FamilyEvents.append(payload, sealedWith: seals.cipher, in: tx)
         }
         return activity
     }

@@ -38,7 +38,8 @@ struct BabyArrivals: Sendable {
                     Kindred_Family_V1_BabyArrived(
                         profileID: profile.description, name: name, birthDate: details.birthDate.proto,
                         announcedAt: Kindred_Common_V1_Timestamp(now), actorID: owner.description,
-                        activityID: activity.activityID, gender: stored?.gender ?? .unspecified)), in: tx)
+                        activityID: activity.activityID, gender: stored?.gender ?? .unspecified)),
+                sealedWith: seals.cipher, in: tx)
         }
         return try await read(profile, by: owner)
     }

@@ -25,7 +25,7 @@ struct StoredArrival: Sendable {
                 plain: try row.decode(String?.self, column: 1),
                 sealed: try row.decode([UInt8]?.self, column: 2),
                 .name, of: profile),
-            namesakeLastName: try row.decode(String.self, column: 3))
+            namesakeLastName: try ProfileStore.name(row, plain: 3, user: 14, seals.names.last))
         let record = try seals.open(
             plain: try row.decode(String?.self, column: 4), sealed: try row.decode([UInt8]?.self, column: 5),
             .arrivalBirth, of: profile)

@@ -21,7 +21,7 @@ extension BabyCalendar {
         let profiles = try await membership.scope(reader, profile: profile)
         let events = try await CalendarEventStore.events(
             of: profiles, from: from, before: before, after: page.after, limit: page.size + 1, readBy: reader,
-            on: database)
+            texts: texts, on: database)
         let (served, next) = page.served(events) { [Paging.field($0.details.startAt), $0.id.description] }
         return Kindred_Family_V1_ListCalendarEventsResponse(events: served.map(\.proto), page: next)
     }

@@ -22,9 +22,10 @@ extension BabyCalendar {
             guard try await BabyMembership.holdMember(follower, of: profileID, in: tx) == .follower else {
                 throw FamilyError.babyProfileFollowersOnly
             }
-            guard let name = try await CalendarEventStore.holdName(eventID, of: profileID, in: tx) else {
+            guard let stored = try await CalendarEventStore.hold(eventID, of: profileID, in: tx) else {
                 throw FamilyError.calendarEventNotFound
             }
+            let name = try texts.open(stored, of: CalendarTexts.Key(profile: profileID, event: eventID))[0]
             guard
                 try await CalendarRsvpStore.set(
                     request.answer, of: follower, to: eventID, of: profileID, at: now, in: tx)

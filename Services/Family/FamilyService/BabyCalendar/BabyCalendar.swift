@@ -22,6 +22,9 @@ struct BabyCalendar: Sendable {
         zones = TimeZoneNames(database: database)
     }
 
+    /// How the events' names, descriptions and locations are sealed.
+    var texts: SealedTexts<CalendarTexts.Key> { CalendarTexts.sealed(with: seals.cipher) }
+
     /// Adds the event `request` describes, by `owner`; a retry under the same request_id (with the same name)
     /// returns the first event. Followers are told through the activity log.
     func create(_ request: Kindred_Family_V1_CreateCalendarEventRequest, by owner: UserID) async throws
@@ -48,7 +51,8 @@ struct BabyCalendar: Sendable {
                     {
                         return (earlier, true)
                     }
-                    try await CalendarEventStore.insert(event, requestID: request.requestID, in: tx)
+                    try await CalendarEventStore.insert(
+                        event, requestID: request.requestID, texts: texts, in: tx)
                     try await BabyActivityLog.record(
                         BabyActivityEntry(
                             profile: profileID, kind: .calendarEventAdded, actor: owner,
@@ -91,13 +95,17 @@ struct BabyCalendar: Sendable {
         let now = clock.now
         try await database.transaction { tx in
             try await BabyMembership.holdOwner(owner, of: profileID, in: tx)
-            guard let stored = try await CalendarEventStore.lockDetails(eventID, of: profileID, in: tx) else {
+            guard
+                let stored = try await CalendarEventStore.lockDetails(
+                    eventID, of: profileID, texts: texts, in: tx)
+            else {
                 throw FamilyError.calendarEventNotFound
             }
             var unused = FieldViolations()
             let changed = CalendarEventField.details(
                 fields, of: request.event ?? .init(), over: stored, zones: zones, &unused)
-            try await CalendarEventStore.update(eventID, of: profileID, to: changed, at: now, in: tx)
+            try await CalendarEventStore.update(
+                eventID, of: profileID, to: changed, texts: texts, at: now, in: tx)
         }
         return try await read(eventID, of: profileID, by: owner)
     }
@@ -109,7 +117,9 @@ struct BabyCalendar: Sendable {
             try await BabyMembership.holdOwner(owner, of: profileID, in: tx)
             // Locked first, in a statement of its own: a comment being added holds the event until it commits,
             // and the delete's statement, started after, then sees that comment and deletes it too.
-            guard try await CalendarEventStore.lockDetails(eventID, of: profileID, in: tx) != nil else {
+            guard
+                try await CalendarEventStore.lockDetails(eventID, of: profileID, texts: texts, in: tx) != nil
+            else {
                 throw FamilyError.calendarEventNotFound
             }
             try await CalendarEventStore.delete(eventID, of: profileID, in: tx)
@@ -121,7 +131,8 @@ struct BabyCalendar: Sendable {
         -> Kindred_Family_V1_CalendarEvent
     {
         guard
-            let stored = try await CalendarEventStore.event(event, of: profile, readBy: reader, on: database)
+            let stored = try await CalendarEventStore.event(
+                event, of: profile, readBy: reader, texts: texts, on: database)
         else {
             throw FamilyError.calendarEventNotFound
         }

@@ -8,8 +8,7 @@ extension BabyComments {
     static func holdTarget(_ target: CommentTarget, in tx: PostgresTransaction) async throws -> Bool {
         switch target.kind {
         case .calendarEvent:
-            try await CalendarEventStore.holdName(CalendarEventID(target.id), of: target.profile, in: tx)
-                != nil
+            try await CalendarEventStore.hold(CalendarEventID(target.id), of: target.profile, in: tx) != nil
         case .photo: try await ArrivalStore.holdPhoto(PhotoID(target.id), of: target.profile, in: tx)
         case .announcement: try await ArrivalStore.holdArrival(of: target.profile, in: tx)
         }

@@ -121,7 +121,7 @@ extension BabyProfiles {
         _ token: OpaqueToken, of invitation: BabyInvitationStore.Invitation, from owner: UserID,
         in tx: PostgresTransaction
     ) async throws {
-        let inviter = try await ProfileStore.read(owner, on: tx).displayName
+        let inviter = try await ProfileStore.read(owner, names: nil, on: tx).displayName
         let stored = try await BabyProfileStore.read(invitation.profile, as: owner, seals: seals, on: tx)
         let baby = stored?.displayName ?? "Baby"
         try await mail.send(

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import KindredAuth
 import KindredHandlers
 import KindredPostgres
 import KindredRuntime
@@ -15,11 +16,14 @@ struct BabyRetention: Sendable {
     static let batch = 100
 
     let database: PostgresPool
+    /// Family's data keys, which seal the `baby_profile.purged` events.
+    let cipher: FieldCipher
     let clock: WallClock
     let logger: Logger
 
     init(context: FamilyContext) {
         database = context.database
+        cipher = context.cipher
         clock = context.clock
         logger = context.logger
     }
@@ -41,7 +45,7 @@ struct BabyRetention: Sendable {
                     deletedYearsBefore: Self.years, now: now, limit: Self.batch, in: tx)
                 for profile in profiles {
                     try await FamilyEvents.append(
-                        .babyProfilePurged(.init(profileID: profile.description)), in: tx)
+                        .babyProfilePurged(.init(profileID: profile.description)), sealedWith: cipher, in: tx)
                 }
                 return profiles.count
             }

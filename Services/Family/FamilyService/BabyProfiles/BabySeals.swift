@@ -16,6 +16,9 @@ struct BabySeals: Sendable {
 
     let cipher: FieldCipher
 
+    /// People's names (the namesake's last name in a baby's full name, an actor's in a notice).
+    var names: ProfileNames { ProfileNames(cipher: cipher) }
+
     /// `text` sealed for `column` of `profile`; nil for nil.
     func seal(_ text: String?, _ column: Column, of profile: BabyProfileID) -> [UInt8]? {
         text.map { cipher.seal(Array($0.utf8), context: Self.context(column, profile)) }

@@ -15,9 +15,10 @@ extension BabyRegistry {
             guard try await BabyMembership.holdMember(follower, of: profileID, in: tx) == .follower else {
                 throw FamilyError.babyProfileFollowersOnly
             }
-            if let name = try await RegistryItemStore.purchase(
+            if let bought = try await RegistryItemStore.purchase(
                 itemID, of: profileID, by: follower, at: now, in: tx)
             {
+                let name = try texts.open(bought, of: RegistryTexts.Key(profile: profileID, item: itemID))[0]
                 try await BabyActivityLog.record(
                     BabyActivityEntry(
                         profile: profileID, kind: .registryItemPurchased, actor: follower,
@@ -25,11 +26,12 @@ extension BabyRegistry {
                         detail: name), at: now, seals: seals, in: tx)
                 return
             }
-            guard let stored = try await RegistryItemStore.lock(itemID, of: profileID, in: tx) else {
+            guard let stored = try await RegistryItemStore.lock(itemID, of: profileID, texts: texts, in: tx)
+            else {
                 throw FamilyError.registryItemNotFound
             }
             guard let buyer = stored.purchase?.buyer, buyer != follower else { return }
-            let name = try await ProfileStore.read(buyer, on: tx).displayName
+            let name = try await ProfileStore.read(buyer, names: nil, on: tx).displayName
             throw FamilyError.alreadyPurchased(by: buyer, named: name)
         }
         return try await read(itemID, of: profileID)
@@ -44,7 +46,8 @@ extension BabyRegistry {
         let now = clock.now
         try await database.transaction { tx in
             let role = try await BabyMembership.holdMember(caller, of: profileID, in: tx)
-            guard let stored = try await RegistryItemStore.lock(itemID, of: profileID, in: tx) else {
+            guard let stored = try await RegistryItemStore.lock(itemID, of: profileID, texts: texts, in: tx)
+            else {
                 throw FamilyError.registryItemNotFound
             }
             guard let buyer = stored.purchase?.buyer else { return }

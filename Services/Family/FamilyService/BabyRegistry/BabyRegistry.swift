@@ -23,6 +23,9 @@ struct BabyRegistry: Sendable {
         membership = BabyMembership(database: database)
     }
 
+    /// How the items' names and descriptions are sealed.
+    var texts: SealedTexts<RegistryTexts.Key> { RegistryTexts.sealed(with: seals.cipher) }
+
     /// Adds the item `request` describes, by `owner`; REGISTRY_FULL past `maximumItems`. A retry under the
     /// same request_id (with the same name) returns the first item, even once the registry is full.
     func create(_ request: Kindred_Family_V1_CreateRegistryItemRequest, by owner: UserID) async throws
@@ -49,7 +52,9 @@ struct BabyRegistry: Sendable {
                     }
                     guard
                         try await RegistryItemStore.insert(
-                            item, by: owner, requestID: request.requestID, limit: Self.maximumItems, in: tx)
+                            item, by: owner, requestID: request.requestID, limit: Self.maximumItems,
+                            texts: texts,
+                            in: tx)
                     else { throw FamilyError.registryFull }
                     try await BabyActivityLog.record(
                         BabyActivityEntry(
@@ -81,12 +86,14 @@ struct BabyRegistry: Sendable {
         let now = clock.now
         try await database.transaction { tx in
             try await BabyMembership.holdOwner(owner, of: profileID, in: tx)
-            guard let stored = try await RegistryItemStore.lock(itemID, of: profileID, in: tx) else {
+            guard let stored = try await RegistryItemStore.lock(itemID, of: profileID, texts: texts, in: tx)
+            else {
                 throw FamilyError.registryItemNotFound
             }
             var unused = FieldViolations()
             let changed = RegistryItemField.details(fields, of: changes, over: stored.details, &unused)
-            try await RegistryItemStore.update(itemID, of: profileID, to: changed, at: now, in: tx)
+            try await RegistryItemStore.update(
+                itemID, of: profileID, to: changed, texts: texts, at: now, in: tx)
         }
         return try await read(itemID, of: profileID)
     }
@@ -115,7 +122,7 @@ struct BabyRegistry: Sendable {
         try violations.throwIfAny()
         let profiles = try await membership.scope(reader, profile: profile)
         let items = try await RegistryItemStore.items(
-            of: profiles, after: page.after, limit: page.size + 1, on: database)
+            of: profiles, after: page.after, limit: page.size + 1, texts: texts, on: database)
         let (served, next) = page.served(items) { [String($0.purchase != nil), $0.id.description] }
         return Kindred_Family_V1_ListRegistryItemsResponse(items: served.map(\.proto), page: next)
     }
@@ -126,7 +133,7 @@ struct BabyRegistry: Sendable {
     {
         guard
             let stored = try await RegistryItemStore.items(
-                of: [profile], only: item, after: nil, limit: 1, on: database
+                of: [profile], only: item, after: nil, limit: 1, texts: texts, on: database
             ).first
         else { throw FamilyError.registryItemNotFound }
         return stored.proto

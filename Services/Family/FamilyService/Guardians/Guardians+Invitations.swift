@@ -48,7 +48,7 @@ extension Guardians {
                 acceptedBy: nil)
             let token = OpaqueToken.generate()
             try await GuardianInvitationStore.insert(invitation, token: token, in: tx)
-            let inviter = try await ProfileStore.read(minor, on: tx).displayName
+            let inviter = try await ProfileStore.read(minor, names: nil, on: tx).displayName
             try await mail.send(try mail.guardianInvitation(to: email, from: inviter, token: token), in: tx)
             return invitation
         }

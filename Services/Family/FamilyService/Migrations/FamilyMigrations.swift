@@ -35,5 +35,7 @@ enum FamilyMigrations {
         v27SealNotices,
         v28SealActivityDetails,
         v29SealCommentTexts,
+        v30SealCalendarAndRegistryTexts,
+        v31SealProfileNames,
     ]
 }

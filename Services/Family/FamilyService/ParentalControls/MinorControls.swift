@@ -10,15 +10,18 @@ import KindredPostgres
 /// event in the same transaction.
 struct MinorControls: Sendable {
     let database: PostgresPool
+    /// Family's data keys, which seal the `parental_controls.changed` event.
+    let cipher: FieldCipher
     let clock: WallClock
 
-    init(database: PostgresPool, clock: WallClock) {
+    init(database: PostgresPool, cipher: FieldCipher, clock: WallClock) {
         self.database = database
+        self.cipher = cipher
         self.clock = clock
     }
 
     init(context: FamilyContext) {
-        self.init(database: context.database, clock: context.clock)
+        self.init(database: context.database, cipher: context.cipher, clock: context.clock)
     }
 
     /// Sets the toggles `mask` names to their values in `changes`, for a guardian with a session of theirs on
@@ -50,7 +53,7 @@ struct MinorControls: Sendable {
             try await ParentalControlsStore.write(controls, updatedAt: now, on: tx)
             try await FamilyEvents.append(
                 .parentalControlsChanged(Kindred_Family_V1_ParentalControlsChanged(controls: controls)),
-                in: tx)
+                sealedWith: cipher, in: tx)
             return controls
         }
     }

@@ -10,12 +10,15 @@ import KindredRPC
 struct Profiles: Sendable {
     let database: PostgresPool
     let clock: WallClock
+    /// Seals and opens the first and last names.
+    let names: ProfileNames
 
     /// `userID`'s profile (the caller's when empty), as `caller` may see it.
     func profile(of userID: String, as caller: Caller) async throws -> Kindred_Family_V1_Profile {
         let subject = try Self.subject(userID, caller: caller)
-        let row = try await ProfileStore.read(subject, on: database)
-        return row.proto(of: subject, withNames: try await mayReadNames(of: subject, caller: caller))
+        let withNames = try await mayReadNames(of: subject, caller: caller)
+        let row = try await ProfileStore.read(subject, names: withNames ? names : nil, on: database)
+        return row.proto(of: subject, withNames: withNames)
     }
 
     /// Changes the fields `mask` names to their values in `profile`, on the caller's own profile.
@@ -26,7 +29,7 @@ struct Profiles: Sendable {
         let (fields, row) = try Self.changes(mask: mask, profile: profile ?? .init(), owner: owner)
         let now = clock.now
         let stored = try await database.transaction { tx in
-            try await ProfileStore.write(row, fields: fields, of: owner, now: now, in: tx)
+            try await ProfileStore.write(row, fields: fields, of: owner, names: names, now: now, in: tx)
         }
         return stored.proto(of: owner, withNames: true)
     }

@@ -102,7 +102,8 @@ enum ArrivalStore {
                 a.birth_sealed, ph.photo_id, ph.media_type, a.message, a.announced_by, a.announced_at,
                 a.updated_at, a.squish_count,
                 EXISTS (SELECT 1 FROM family.arrival_squishes s
-                        WHERE s.profile_id = a.profile_id AND s.user_id = \(reader)::uuid)
+                        WHERE s.profile_id = a.profile_id AND s.user_id = \(reader)::uuid),
+                c.user_id, c.last_name_sealed
             FROM family.baby_arrivals a
             JOIN family.baby_profiles p ON p.profile_id = a.profile_id
             LEFT JOIN family.profiles c ON c.user_id = family.baby_namesake(p.profile_id, p.created_by)

@@ -25,7 +25,8 @@ enum BabyActivityStore {
                         \(entry.subject?.uuidString)::uuid, \(detail)::bytea, \(now))
                 RETURNING profile_id, actor_id)
             SELECT coalesce(a.display_name, ''), coalesce(a.first_name, ''), coalesce(a.last_name, ''), p.name,
-                p.name_sealed, coalesce(c.last_name, '')
+                p.name_sealed, coalesce(c.last_name, ''), a.user_id, a.first_name_sealed, a.user_id, a.last_name_sealed,
+                c.user_id, c.last_name_sealed
             FROM inserted i
             JOIN family.baby_profiles p ON p.profile_id = i.profile_id
             LEFT JOIN family.profiles a ON a.user_id = i.actor_id
@@ -34,18 +35,25 @@ enum BabyActivityStore {
         return try names(rows[0], of: entry.profile, seals: seals)
     }
 
-    /// A person's and `profile`'s names as notices show them, from a row's first six columns: the person's
+    /// A person's and `profile`'s names as notices show them, from a row's twelve columns: the person's
     /// display, first and last name, the profile's name (plaintext from before sealing, or sealed) and its
-    /// namesake's (the father's, else the creator's) last name.
+    /// namesake's (the father's, else the creator's) last name, then the person's id and sealed first name, id
+    /// and sealed last name, the namesake's id and sealed last name (`ProfileStore.name`).
     static func names(_ row: PostgresRow, of profile: BabyProfileID, seals: BabySeals) throws
         -> (actor: String, profile: String)
     {
-        let (display, first, last, plainName, sealedName, creatorLast) = try row.decode(
-            (String, String, String, String?, [UInt8]?, String).self)
+        let people = seals.names
+        let (plainName, sealedName) = (
+            try row.decode(String?.self, column: 3), try row.decode([UInt8]?.self, column: 4)
+        )
         let name = try seals.open(plain: plainName, sealed: sealedName, .name, of: profile)
         return (
-            BabyNames.person(displayName: display, firstName: first, lastName: last),
-            BabyNames.profile(name: name, namesakeLastName: creatorLast)
+            BabyNames.person(
+                displayName: try row.decode(String.self, column: 0),
+                firstName: try ProfileStore.name(row, plain: 1, user: 6, people.first),
+                lastName: try ProfileStore.name(row, plain: 2, user: 8, people.last)),
+            BabyNames.profile(
+                name: name, namesakeLastName: try ProfileStore.name(row, plain: 5, user: 10, people.last))
         )
     }
 
@@ -58,11 +66,12 @@ enum BabyActivityStore {
         on db: PostgresPool
     ) async throws -> [Kindred_Family_V1_BabyActivity] {
         let details = ActivityDetails.sealed(with: cipher)
+        let people = ProfileNames(cipher: cipher)
         return try await db.pureRead(
             """
             SELECT a.profile_id, a.activity_id, a.kind, a.actor_id, coalesce(n.display_name, ''),
                 coalesce(n.first_name, ''), coalesce(n.last_name, ''), coalesce(a.subject_id::text, ''), a.detail, a.occurred_at,
-                a.detail_sealed
+                a.detail_sealed, n.user_id, n.first_name_sealed, n.user_id, n.last_name_sealed
             FROM (
                 SELECT r.* FROM unnest(\(PostgresArray(profiles))::uuid[]) AS s(profile_id)
                 CROSS JOIN LATERAL (
@@ -75,13 +84,17 @@ enum BabyActivityStore {
             ORDER BY a.activity_id DESC
             """
         ).map { row in
-            let (profile, id, kind, actor, display, first, last, subject, plain, occurred, sealed) =
-                try row.decode(
-                    (
-                        BabyProfileID, BabyActivityID, Int32, UserID, String, String, String, String, String?,
-                        Date,
-                        [UInt8]?
-                    ).self)
+            let (profile, id, kind, actor, display) = (
+                try row.decode(BabyProfileID.self, column: 0), try row.decode(BabyActivityID.self, column: 1),
+                try row.decode(Int32.self, column: 2), try row.decode(UserID.self, column: 3),
+                try row.decode(String.self, column: 4)
+            )
+            let first = try ProfileStore.name(row, plain: 5, user: 11, people.first)
+            let last = try ProfileStore.name(row, plain: 6, user: 13, people.last)
+            let (subject, plain, occurred, sealed) = (
+                try row.decode(String.self, column: 7), try row.decode(String?.self, column: 8),
+                try row.decode(Date.self, column: 9), try row.decode([UInt8]?.self, column: 10)
+            )
             let detail = try details.open(
                 StoredText(plain: sealed == nil ? plain ?? "" : nil, sealed: sealed),
                 of: ActivityDetails.Key(profile: profile, activity: id))

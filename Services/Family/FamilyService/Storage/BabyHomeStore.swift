@@ -21,15 +21,19 @@ enum BabyHomeStore {
         try await db.pureRead(
             """
             SELECT p.profile_id, p.name, p.name_sealed, coalesce(c.last_name, ''),
-                p.expected_birth_date::text, p.expected_birth_date_sealed
+                p.expected_birth_date::text, p.expected_birth_date_sealed, c.user_id, c.last_name_sealed
             FROM family.baby_profiles p
             LEFT JOIN family.profiles c ON c.user_id = family.baby_namesake(p.profile_id, p.created_by)
             WHERE p.profile_id = ANY(\(PostgresArray(profiles))::uuid[]) AND p.active
               AND (p.expected_birth_date IS NOT NULL OR p.expected_birth_date_sealed IS NOT NULL)
             """
         ).compactMap { row -> Due? in
-            let (profile, plainName, sealedName, last, plainDate, sealedDate) = try row.decode(
-                (BabyProfileID, String?, [UInt8]?, String, String?, [UInt8]?).self)
+            let (profile, plainName, sealedName, plainDate, sealedDate) = (
+                try row.decode(BabyProfileID.self, column: 0), try row.decode(String?.self, column: 1),
+                try row.decode([UInt8]?.self, column: 2), try row.decode(String?.self, column: 4),
+                try row.decode([UInt8]?.self, column: 5)
+            )
+            let last = try ProfileStore.name(row, plain: 3, user: 6, seals.names.last)
             guard
                 let date = try seals.open(
                     plain: plainDate, sealed: sealedDate, .expectedBirthDate, of: profile

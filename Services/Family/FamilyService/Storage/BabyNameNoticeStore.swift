@@ -11,7 +11,8 @@ enum BabyNameNoticeStore {
         let rows = try await tx.query(
             """
             SELECT coalesce(a.display_name, ''), coalesce(a.first_name, ''), coalesce(a.last_name, ''), p.name,
-                p.name_sealed, coalesce(c.last_name, '')
+                p.name_sealed, coalesce(c.last_name, ''), a.user_id, a.first_name_sealed, a.user_id, a.last_name_sealed,
+                c.user_id, c.last_name_sealed
             FROM family.baby_profiles p
             LEFT JOIN family.profiles a ON a.user_id = \(suggester)::uuid
             LEFT JOIN family.profiles c ON c.user_id = family.baby_namesake(p.profile_id, p.created_by)
@@ -31,7 +32,8 @@ enum BabyNameNoticeStore {
         let rows = try await tx.query(
             """
             SELECT coalesce(a.display_name, ''), coalesce(a.first_name, ''), coalesce(a.last_name, ''), p.name,
-                p.name_sealed, coalesce(c.last_name, '')
+                p.name_sealed, coalesce(c.last_name, ''), a.user_id, a.first_name_sealed, a.user_id, a.last_name_sealed,
+                c.user_id, c.last_name_sealed
             FROM family.baby_members m
             JOIN family.baby_profiles p ON p.profile_id = m.profile_id
             LEFT JOIN family.profiles a ON a.user_id = \(liker)::uuid

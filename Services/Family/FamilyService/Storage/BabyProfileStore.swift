@@ -22,7 +22,7 @@ enum BabyProfileStore {
             """
             SELECT p.profile_id, p.created_by, p.name, coalesce(c.last_name, ''), p.expected_birth_date::text,
                 p.gender, p.photo_id, p.created_at, p.updated_at, m.role, m.joined_at, p.name_sealed,
-                p.expected_birth_date_sealed
+                p.expected_birth_date_sealed, c.user_id, c.last_name_sealed
             FROM family.baby_members m
             JOIN family.baby_profiles p ON p.profile_id = m.profile_id AND p.active
             LEFT JOIN family.profiles c ON c.user_id = family.baby_namesake(p.profile_id, p.created_by)
@@ -40,7 +40,7 @@ enum BabyProfileStore {
             """
             SELECT p.profile_id, p.created_by, p.name, coalesce(c.last_name, ''), p.expected_birth_date::text,
                 p.gender, p.photo_id, p.created_at, p.updated_at, m.role, m.joined_at, p.name_sealed,
-                p.expected_birth_date_sealed
+                p.expected_birth_date_sealed, c.user_id, c.last_name_sealed
             FROM family.baby_members m
             JOIN family.baby_profiles p ON p.profile_id = m.profile_id AND p.active
             LEFT JOIN family.profiles c ON c.user_id = family.baby_namesake(p.profile_id, p.created_by)
@@ -153,7 +153,7 @@ enum BabyProfileStore {
             id: id,
             createdBy: try row.decode(UserID.self, column: 1),
             name: name,
-            namesakeLastName: try row.decode(String.self, column: 3),
+            namesakeLastName: try ProfileStore.name(row, plain: 3, user: 13, seals.names.last),
             expectedBirthDate: date.flatMap(BabyBirthDate.init(iso:)),
             gender: Kindred_Family_V1_BabyGender(rawValue: Int32(try row.decode(Int.self, column: 5))),
             photoID: try row.decode(PhotoID?.self, column: 6),

@@ -12,24 +12,27 @@ extension CalendarEventStore {
     /// `event` of `profile` as `reader` sees it; nil when there is no such event.
     static func event(
         _ event: CalendarEventID, of profile: BabyProfileID, readBy reader: UserID,
-        on db: some StatementRunner
+        texts: SealedTexts<CalendarTexts.Key>, on db: some StatementRunner
     ) async throws -> StoredCalendarEvent? {
         try await events(
-            of: [profile], only: event, from: nil, before: nil, after: nil, limit: 1, readBy: reader, on: db
+            of: [profile], only: event, from: nil, before: nil, after: nil, limit: 1, readBy: reader,
+            texts: texts,
+            on: db
         ).first
     }
 
     /// Up to `limit` events of `profiles` (only `only`, when given) starting in `from..<before` (nil:
-    /// unbounded) after `position`, by start time, as `reader` sees them.
+    /// unbounded) after `position`, by start time, as `reader` sees them, their texts opened with `texts`.
     static func events(
         of profiles: [BabyProfileID], only: CalendarEventID? = nil, from: Date?, before: Date?,
-        after position: Position?, limit: Int, readBy reader: UserID, on db: some StatementRunner
+        after position: Position?, limit: Int, readBy reader: UserID, texts: SealedTexts<CalendarTexts.Key>,
+        on db: some StatementRunner
     ) async throws -> [StoredCalendarEvent] {
         try await db.pureRead(
             """
-            SELECT e.event_id, e.profile_id, e.name, e.start_at, e.time_zone, e.description, e.photo_id,
-                e.video_call_url, e.location, e.created_by, e.created_at, e.updated_at, r.attending, r.not_attending,
-                r.maybe, coalesce(mine.answer, 0)
+            SELECT e.name, e.description, e.location, e.texts_sealed, e.event_id, e.profile_id, e.start_at,
+                e.time_zone, e.photo_id, e.video_call_url, e.created_by, e.created_at, e.updated_at, r.attending,
+                r.not_attending, r.maybe, coalesce(mine.answer, 0)
             FROM family.calendar_events e
             CROSS JOIN LATERAL (
                 SELECT count(*) FILTER (WHERE answer = 1) AS attending,
@@ -45,28 +48,31 @@ extension CalendarEventStore {
             ORDER BY e.start_at, e.event_id
             LIMIT \(limit)
             """
-        ).map(storedEvent)
+        ).map { try storedEvent($0, texts: texts) }
     }
 
-    private static func storedEvent(_ row: PostgresRow) throws -> StoredCalendarEvent {
-        StoredCalendarEvent(
-            id: try row.decode(CalendarEventID.self, column: 0),
-            profile: try row.decode(BabyProfileID.self, column: 1),
+    private static func storedEvent(_ row: PostgresRow, texts: SealedTexts<CalendarTexts.Key>) throws
+        -> StoredCalendarEvent
+    {
+        let (id, profile) = (
+            try row.decode(CalendarEventID.self, column: 4), try row.decode(BabyProfileID.self, column: 5)
+        )
+        let opened = try texts.open(try storedTexts(row), of: CalendarTexts.Key(profile: profile, event: id))
+        return StoredCalendarEvent(
+            id: id, profile: profile,
             details: CalendarEventDetails(
-                name: try row.decode(String.self, column: 2), startAt: try row.decode(Date.self, column: 3),
-                timeZone: try row.decode(String.self, column: 4),
-                description: try row.decode(String.self, column: 5),
-                photoID: try row.decode(PhotoID?.self, column: 6),
-                videoCallURL: try row.decode(String.self, column: 7),
-                location: try row.decode(String.self, column: 8)),
-            createdBy: try row.decode(UserID.self, column: 9),
-            createdAt: try row.decode(Date.self, column: 10),
-            updatedAt: try row.decode(Date.self, column: 11),
+                name: opened[0], startAt: try row.decode(Date.self, column: 6),
+                timeZone: try row.decode(String.self, column: 7), description: opened[1],
+                photoID: try row.decode(PhotoID?.self, column: 8),
+                videoCallURL: try row.decode(String.self, column: 9), location: opened[2]),
+            createdBy: try row.decode(UserID.self, column: 10),
+            createdAt: try row.decode(Date.self, column: 11),
+            updatedAt: try row.decode(Date.self, column: 12),
             counts: Kindred_Family_V1_RsvpCounts(
-                attending: Int32(try row.decode(Int.self, column: 12)),
-                notAttending: Int32(try row.decode(Int.self, column: 13)),
-                maybe: Int32(try row.decode(Int.self, column: 14))),
-            myAnswer: Kindred_Family_V1_RsvpAnswer(rawValue: Int32(try row.decode(Int.self, column: 15))))
+                attending: Int32(try row.decode(Int.self, column: 13)),
+                notAttending: Int32(try row.decode(Int.self, column: 14)),
+                maybe: Int32(try row.decode(Int.self, column: 15))),
+            myAnswer: Kindred_Family_V1_RsvpAnswer(rawValue: Int32(try row.decode(Int.self, column: 16))))
     }
 
     /// The event `user` created on `profile` under `requestID`, if any.

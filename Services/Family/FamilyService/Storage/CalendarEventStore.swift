@@ -14,67 +14,82 @@ enum CalendarEventStore {
             })
     }
 
-    static func insert(_ event: StoredCalendarEvent, requestID: String, in tx: PostgresTransaction)
-        async throws
-    {
+    /// Inserts `event`, its name, description and location sealed with `texts`.
+    static func insert(
+        _ event: StoredCalendarEvent, requestID: String, texts: SealedTexts<CalendarTexts.Key>,
+        in tx: PostgresTransaction
+    ) async throws {
         let d = event.details
+        let sealed = texts.seal(d.texts, of: CalendarTexts.Key(profile: event.profile, event: event.id))
         try await tx.query(
             """
             INSERT INTO family.calendar_events
-                (profile_id, event_id, name, start_at, time_zone, description, photo_id, video_call_url, location,
+                (profile_id, event_id, texts_sealed, start_at, time_zone, photo_id, video_call_url,
                  created_by, request_id, created_at, updated_at)
-            VALUES (\(event.profile)::uuid, \(event.id)::uuid, \(d.name), \(d.startAt), \(d.timeZone), \(d.description),
-                    \(d.photoID)::uuid, \(d.videoCallURL), \(d.location), \(event.createdBy)::uuid, \(requestID),
+            VALUES (\(event.profile)::uuid, \(event.id)::uuid, \(sealed)::bytea, \(d.startAt), \(d.timeZone),
+                    \(d.photoID)::uuid, \(d.videoCallURL), \(event.createdBy)::uuid, \(requestID),
                     \(event.createdAt), \(event.updatedAt))
             """)
     }
 
-    /// The event's details, its row locked until `tx` ends; nil when there is no such event on `profile`.
-    static func lockDetails(_ event: CalendarEventID, of profile: BabyProfileID, in tx: PostgresTransaction)
-        async throws -> CalendarEventDetails?
-    {
+    /// The event's details, opened with `texts`, its row locked until `tx` ends; nil when there is no such event
+    /// on `profile`.
+    static func lockDetails(
+        _ event: CalendarEventID, of profile: BabyProfileID, texts: SealedTexts<CalendarTexts.Key>,
+        in tx: PostgresTransaction
+    ) async throws -> CalendarEventDetails? {
         try await tx.query(
             """
-            SELECT name, start_at, time_zone, description, photo_id, video_call_url, location
+            SELECT name, description, location, texts_sealed, start_at, time_zone, photo_id, video_call_url
             FROM family.calendar_events WHERE profile_id = \(profile)::uuid AND event_id = \(event)::uuid
             FOR UPDATE
             """
         ).first.map { row in
-            CalendarEventDetails(
-                name: try row.decode(String.self, column: 0), startAt: try row.decode(Date.self, column: 1),
-                timeZone: try row.decode(String.self, column: 2),
-                description: try row.decode(String.self, column: 3),
-                photoID: try row.decode(PhotoID?.self, column: 4),
-                videoCallURL: try row.decode(String.self, column: 5),
-                location: try row.decode(String.self, column: 6))
+            let opened = try texts.open(
+                try storedTexts(row), of: CalendarTexts.Key(profile: profile, event: event))
+            return CalendarEventDetails(
+                name: opened[0], startAt: try row.decode(Date.self, column: 4),
+                timeZone: try row.decode(String.self, column: 5), description: opened[1],
+                photoID: try row.decode(PhotoID?.self, column: 6),
+                videoCallURL: try row.decode(String.self, column: 7), location: opened[2])
         }
     }
 
-    /// The event's name, holding the event (`FOR SHARE`) until `tx` ends so that it is not deleted under an
-    /// RSVP or a comment; nil when there is no such event on `profile`.
-    static func holdName(_ event: CalendarEventID, of profile: BabyProfileID, in tx: PostgresTransaction)
-        async throws -> String?
+    /// The event's name, description and location as stored, holding the event (`FOR SHARE`) until `tx` ends
+    /// so that it is not deleted under an RSVP or a comment; nil when there is no such event on `profile`.
+    static func hold(_ event: CalendarEventID, of profile: BabyProfileID, in tx: PostgresTransaction)
+        async throws -> StoredTexts?
     {
         try await tx.query(
             """
-            SELECT name FROM family.calendar_events
+            SELECT name, description, location, texts_sealed FROM family.calendar_events
             WHERE profile_id = \(profile)::uuid AND event_id = \(event)::uuid FOR SHARE
             """
-        ).first.map { try $0.decode(String.self, column: 0) }
+        ).first.map(storedTexts)
     }
 
+    /// Changes the event to `d`, its texts sealed with `texts`.
     static func update(
-        _ event: CalendarEventID, of profile: BabyProfileID, to d: CalendarEventDetails, at now: Date,
-        in tx: PostgresTransaction
+        _ event: CalendarEventID, of profile: BabyProfileID, to d: CalendarEventDetails,
+        texts: SealedTexts<CalendarTexts.Key>, at now: Date, in tx: PostgresTransaction
     ) async throws {
+        let sealed = texts.seal(d.texts, of: CalendarTexts.Key(profile: profile, event: event))
         try await tx.query(
             """
             UPDATE family.calendar_events
-            SET name = \(d.name), start_at = \(d.startAt), time_zone = \(d.timeZone), description = \(d.description),
-                photo_id = \(d.photoID)::uuid, video_call_url = \(d.videoCallURL), location = \(d.location),
-                updated_at = \(now)
+            SET name = NULL, description = NULL, location = NULL, texts_sealed = \(sealed)::bytea,
+                start_at = \(d.startAt), time_zone = \(d.timeZone), photo_id = \(d.photoID)::uuid,
+                video_call_url = \(d.videoCallURL), updated_at = \(now)
             WHERE profile_id = \(profile)::uuid AND event_id = \(event)::uuid
             """)
+    }
+
+    /// The name, description and location of a row whose first four columns are the three plaintext columns
+    /// and `texts_sealed`.
+    static func storedTexts(_ row: PostgresRow) throws -> StoredTexts {
+        StoredTexts(
+            plain: try (0..<3).map { try row.decode(String?.self, column: $0) },
+            sealed: try row.decode([UInt8]?.self, column: 3))
     }
 
     /// Deletes the event, its RSVPs (by cascade) and its comments.

@@ -8,14 +8,15 @@ extension RegistryItemStore {
     /// Where a page ends: whether its last item was bought, and its id.
     typealias Position = (purchased: Bool, item: RegistryItemID)
 
-    /// Up to `limit` items of `profiles` (only `only`, when given) after `position`.
+    /// Up to `limit` items of `profiles` (only `only`, when given) after `position`, opened with `texts`.
     static func items(
         of profiles: [BabyProfileID], only: RegistryItemID? = nil, after position: Position?, limit: Int,
-        on db: some StatementRunner
+        texts: SealedTexts<RegistryTexts.Key>, on db: some StatementRunner
     ) async throws -> [StoredRegistryItem] {
         try await db.pureRead(
             """
-            SELECT item_id, profile_id, name, description, link_url, created_at, updated_at, purchased_by, purchased_at
+            SELECT name, description, texts_sealed, item_id, profile_id, link_url, created_at, updated_at,
+                purchased_by, purchased_at
             FROM family.registry_items
             WHERE profile_id = ANY(\(PostgresArray(profiles.map(\.description)))::uuid[])
                 AND (\(only)::uuid IS NULL OR item_id = \(only)::uuid)
@@ -24,33 +25,37 @@ extension RegistryItemStore {
             ORDER BY purchased_by IS NOT NULL, item_id
             LIMIT \(limit)
             """
-        ).map(storedItem)
+        ).map { try storedItem($0, texts: texts) }
     }
 
-    /// `item` of `profile`, its row locked until `tx` ends; nil when there is no such item.
-    static func lock(_ item: RegistryItemID, of profile: BabyProfileID, in tx: PostgresTransaction)
-        async throws
-        -> StoredRegistryItem?
-    {
+    /// `item` of `profile`, opened with `texts`, its row locked until `tx` ends; nil when there is no such item.
+    static func lock(
+        _ item: RegistryItemID, of profile: BabyProfileID, texts: SealedTexts<RegistryTexts.Key>,
+        in tx: PostgresTransaction
+    ) async throws -> StoredRegistryItem? {
         try await tx.query(
             """
-            SELECT item_id, profile_id, name, description, link_url, created_at, updated_at, purchased_by, purchased_at
+            SELECT name, description, texts_sealed, item_id, profile_id, link_url, created_at, updated_at,
+                purchased_by, purchased_at
             FROM family.registry_items WHERE profile_id = \(profile)::uuid AND item_id = \(item)::uuid FOR UPDATE
             """
-        ).first.map(storedItem)
+        ).first.map { try storedItem($0, texts: texts) }
     }
 
-    private static func storedItem(_ row: PostgresRow) throws -> StoredRegistryItem {
-        let buyer = try row.decode(UserID?.self, column: 7)
-        let boughtAt = try row.decode(Date?.self, column: 8)
+    private static func storedItem(_ row: PostgresRow, texts: SealedTexts<RegistryTexts.Key>) throws
+        -> StoredRegistryItem
+    {
+        let (id, profile) = (
+            try row.decode(RegistryItemID.self, column: 3), try row.decode(BabyProfileID.self, column: 4)
+        )
+        let opened = try texts.open(try storedTexts(row), of: RegistryTexts.Key(profile: profile, item: id))
+        let buyer = try row.decode(UserID?.self, column: 8)
+        let boughtAt = try row.decode(Date?.self, column: 9)
         return StoredRegistryItem(
-            id: try row.decode(RegistryItemID.self, column: 0),
-            profile: try row.decode(BabyProfileID.self, column: 1),
+            id: id, profile: profile,
             details: RegistryItemDetails(
-                name: try row.decode(String.self, column: 2),
-                description: try row.decode(String.self, column: 3),
-                linkURL: try row.decode(String.self, column: 4)),
-            createdAt: try row.decode(Date.self, column: 5), updatedAt: try row.decode(Date.self, column: 6),
+                name: opened[0], description: opened[1], linkURL: try row.decode(String.self, column: 5)),
+            createdAt: try row.decode(Date.self, column: 6), updatedAt: try row.decode(Date.self, column: 7),
             purchase: buyer.flatMap { buyer in boughtAt.map { (buyer, $0) } })
     }
 }

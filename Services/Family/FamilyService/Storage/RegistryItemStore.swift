@@ -9,17 +9,18 @@ enum RegistryItemStore {
     /// the other (the count alone, under READ COMMITTED, would let both in).
     static func insert(
         _ item: StoredRegistryItem, by owner: UserID, requestID: String, limit: Int,
-        in tx: PostgresTransaction
+        texts: SealedTexts<RegistryTexts.Key>, in tx: PostgresTransaction
     ) async throws -> Bool {
         try await tx.query(
             "SELECT pg_advisory_xact_lock(hashtextextended('family.registry_items ' || \(item.profile.description), 0))"
         )
         let d = item.details
+        let sealed = texts.seal(d.texts, of: RegistryTexts.Key(profile: item.profile, item: item.id))
         return try await !tx.query(
             """
             INSERT INTO family.registry_items
-                (profile_id, item_id, name, description, link_url, created_by, request_id, created_at, updated_at)
-            SELECT \(item.profile)::uuid, \(item.id)::uuid, \(d.name), \(d.description), \(d.linkURL), \(owner)::uuid,
+                (profile_id, item_id, texts_sealed, link_url, created_by, request_id, created_at, updated_at)
+            SELECT \(item.profile)::uuid, \(item.id)::uuid, \(sealed)::bytea, \(d.linkURL), \(owner)::uuid,
                 \(requestID), \(item.createdAt), \(item.updatedAt)
             WHERE (SELECT count(*) FROM family.registry_items WHERE profile_id = \(item.profile)::uuid) < \(limit)
             RETURNING 1
@@ -41,14 +42,17 @@ enum RegistryItemStore {
         ).first.map { try $0.decode(RegistryItemID.self, column: 0) }
     }
 
+    /// Changes the item to `d`, its texts sealed with `texts`.
     static func update(
-        _ item: RegistryItemID, of profile: BabyProfileID, to d: RegistryItemDetails, at now: Date,
-        in tx: PostgresTransaction
+        _ item: RegistryItemID, of profile: BabyProfileID, to d: RegistryItemDetails,
+        texts: SealedTexts<RegistryTexts.Key>, at now: Date, in tx: PostgresTransaction
     ) async throws {
+        let sealed = texts.seal(d.texts, of: RegistryTexts.Key(profile: profile, item: item))
         try await tx.query(
             """
             UPDATE family.registry_items
-            SET name = \(d.name), description = \(d.description), link_url = \(d.linkURL), updated_at = \(now)
+            SET name = NULL, description = NULL, texts_sealed = \(sealed)::bytea, link_url = \(d.linkURL),
+                updated_at = \(now)
             WHERE profile_id = \(profile)::uuid AND item_id = \(item)::uuid
             """)
     }
@@ -67,19 +71,19 @@ enum RegistryItemStore {
     }
 
     /// Marks the item bought by `buyer` where nobody has bought it: of two racing, the second waits for the
-    /// first's row lock, then finds `purchased_by` set and changes nothing. The item's name when this
+    /// first's row lock, then finds `purchased_by` set and changes nothing. The item's stored texts when this
     /// purchase won; nil otherwise.
     static func purchase(
         _ item: RegistryItemID, of profile: BabyProfileID, by buyer: UserID, at now: Date,
         in tx: PostgresTransaction
-    ) async throws -> String? {
+    ) async throws -> StoredTexts? {
         try await tx.query(
             """
             UPDATE family.registry_items SET purchased_by = \(buyer)::uuid, purchased_at = \(now)
             WHERE profile_id = \(profile)::uuid AND item_id = \(item)::uuid AND purchased_by IS NULL
-            RETURNING name
+            RETURNING name, description, texts_sealed
             """
-        ).first.map { try $0.decode(String.self, column: 0) }
+        ).first.map(storedTexts)
     }
 
     /// Makes the item unbought again.

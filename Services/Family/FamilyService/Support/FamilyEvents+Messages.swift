@@ -1,3 +1,4 @@
+import KindredAuth
 import KindredEvents
 public import KindredHandlers
 import KindredMessages
@@ -6,13 +7,14 @@ import KindredPostgres
 /// Family's events as the outbox stores them: a row holds a serialized `Event` with only its payload;
 /// `WatchEvents` adds the cursor, the type and the time as it serves it (`EventFeed.serveWatch`).
 extension FamilyEvents {
-    /// Appends `payload` inside `tx`, the transaction of the change it describes.
-    static func append(_ payload: Kindred_Family_V1_Event.OneOf_Payload, in tx: PostgresTransaction)
-        async throws
-    {
+    /// Appends `payload` inside `tx`, the transaction of the change it describes, sealed under `cipher`.
+    static func append(
+        _ payload: Kindred_Family_V1_Event.OneOf_Payload, sealedWith cipher: FieldCipher,
+        in tx: PostgresTransaction
+    ) async throws {
         try await outbox.append(
             type: payload.type, payload: try Kindred_Family_V1_Event(payload: payload).serializedBytes(),
-            in: tx)
+            sealedWith: cipher, in: tx)
     }
 }
 

@@ -33,7 +33,9 @@ struct BabyNameSuggestions: Sendable {
                             name: stored.name,
                             gender: stored.gender, suggestedByUserID: stored.suggestedByUserID)))
                 try await GamificationEvents.outbox.append(
-                    type: "baby_name.suggested", payload: try event.serializedBytes(), in: tx)
+                    type: "baby_name.suggested", payload: try event.serializedBytes(),
+                    sealedWith: context.cipher,
+                    in: tx)
                 return stored
             }
             let clashes = try await BabyNameSuggestionStore.conflicts(
@@ -80,7 +82,8 @@ struct BabyNameSuggestions: Sendable {
                             name: suggestion.name, suggestedByUserID: suggestion.suggestedByUserID,
                             likedByUserID: member.description, likes: suggestion.likes)))
                 try await GamificationEvents.outbox.append(
-                    type: "baby_name.liked", payload: try event.serializedBytes(), in: tx)
+                    type: "baby_name.liked", payload: try event.serializedBytes(), sealedWith: context.cipher,
+                    in: tx)
             }
             return suggestion
         }

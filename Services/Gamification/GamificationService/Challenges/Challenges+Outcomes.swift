@@ -43,7 +43,7 @@ extension Challenges {
                     .init(
                         userID: user.description, amount: applied.amount, balance: applied.balance,
                         challengeID: challenge.id.description)),
-                type: "coins.changed", to: user, at: now, in: tx)
+                type: "coins.changed", to: user, at: now, sealedWith: cipher, in: tx)
         }
         if outcome == "completed" {
             let badge = Kindred_Gamification_V1_Badge(
@@ -54,7 +54,7 @@ extension Challenges {
                 try await AchievementStore.announce(
                     .badgeEarned(.init(userID: user.description, badge: badge)), type: "badge.earned",
                     to: user,
-                    at: now, in: tx)
+                    at: now, sealedWith: cipher, in: tx)
             }
         }
         try await AchievementStore.announce(
@@ -63,7 +63,7 @@ extension Challenges {
                     userID: user.description, challengeID: challenge.id.description,
                     challengeName: challenge.name,
                     outcome: ParticipantStates.proto(outcome))),
-            type: "challenge.finished", to: user, at: now, in: tx)
+            type: "challenge.finished", to: user, at: now, sealedWith: cipher, in: tx)
         return settled
     }
 

@@ -1,3 +1,4 @@
+import KindredAuth
 import KindredHandlers
 import KindredMessages
 import KindredPostgres
@@ -13,6 +14,8 @@ struct Challenges: Sendable {
     static let gracePeriod: Duration = .seconds(12 * 3600)
 
     let database: PostgresPool
+    /// Gamification's data keys, which seal the events an outcome announces.
+    let cipher: FieldCipher
     let clock: WallClock
     let friends: any FriendGraph
     let logger: Logger
@@ -24,6 +27,7 @@ struct Challenges: Sendable {
     init(context: GamificationContext) {
         let database = context.database
         self.database = database
+        cipher = context.cipher
         clock = context.clock
         friends = context.friends
         logger = context.logger

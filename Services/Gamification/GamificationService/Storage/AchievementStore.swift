@@ -1,4 +1,5 @@
 import FoundationEssentials
+import KindredAuth
 import KindredHandlers
 import KindredMessages
 import KindredPostgres
@@ -11,12 +12,11 @@ enum AchievementStore {
     /// The channel whose notifications (payload: a challenge id) wake its `WatchChallengeLeaderboard` streams.
     static let challengeChannel = "gamification_results"
 
-    /// Announces `payload` to `user`'s stream and to `WatchEvents` as `type`. The user must be enrolled
+    /// Announces `payload` to `user`'s stream and to `WatchEvents` as `type` (the event sealed under `cipher`). The user must be enrolled
     /// (`CoinStore.enroll`): their balance row numbers their achievements.
     static func announce(
         _ payload: Kindred_Gamification_V1_Achievement.OneOf_Payload, type: String, to user: UserID,
-        at now: Date,
-        in tx: PostgresTransaction
+        at now: Date, sealedWith cipher: FieldCipher, in tx: PostgresTransaction
     ) async throws {
         let achievement = try Kindred_Gamification_V1_Achievement(payload: payload).serializedBytes()
         try await tx.query(
@@ -28,7 +28,8 @@ enum AchievementStore {
             SELECT \(user), last_achievement, \(achievement), \(now) FROM numbered
             """)
         let event = Kindred_Gamification_V1_Event(payload: payload.event)
-        try await GamificationEvents.outbox.append(type: type, payload: try event.serializedBytes(), in: tx)
+        try await GamificationEvents.outbox.append(
+            type: type, payload: try event.serializedBytes(), sealedWith: cipher, in: tx)
     }
 
     /// Up to `limit` of `user`'s achievements after `cursor`, in order.

@@ -1,3 +1,4 @@
+import KindredAuth
 import KindredHandlers
 import KindredPostgres
 import Logging
@@ -15,4 +16,7 @@ struct GamificationContext: Sendable {
     /// Usage sessions sealed under gamification's data keys.
     let usageSessions: UsageSessions
     let logger: Logger
+
+    /// Gamification's data keys: usage sessions, revealed games and event payloads are sealed under them.
+    var cipher: FieldCipher { usageSessions.cipher }
 }

@@ -22,7 +22,7 @@ extension Accounts {
         guard AgePolicy.band(bornOn: newDate, on: today) != nil else { throw IdentityError.ageBelowMinimum }
         try await confirmPassword(password, accountID: accountID)
         try await database.transaction { tx in
-            guard let account = try await AccountStore.addressee(id: accountID, on: tx) else {
+            guard let account = try await AccountStore.addressee(id: accountID, emails: emails, on: tx) else {
                 throw IdentityError.noAccount
             }
             try await EmailTokenStore.retire(.confirmDateOfBirth, accountID: accountID, now: now, on: tx)

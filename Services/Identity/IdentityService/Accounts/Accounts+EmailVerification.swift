@@ -29,7 +29,7 @@ extension Accounts {
     /// the same for any well-formed address.
     func resendVerification(to email: String) async throws {
         try FieldViolations.refuse("email", AccountFieldRules.emailProblem(email))
-        guard let account = try await AccountStore.addressee(email: email, on: database),
+        guard let account = try await AccountStore.addressee(email: email, emails: emails, on: database),
             !account.emailVerified
         else { return }
         try await mail.resend(

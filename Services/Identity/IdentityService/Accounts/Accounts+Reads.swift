@@ -15,7 +15,7 @@ extension Accounts {
     func me(_ caller: Caller) async throws -> AccountRecord {
         guard let accountID = caller.accountUserID,
             let account = try await AccountStore.account(
-                id: accountID, now: clock.now, dates: birthDates, on: database)
+                id: accountID, now: clock.now, dates: birthDates, emails: emails, on: database)
         else { throw IdentityError.noAccount }
         return account
     }
@@ -31,7 +31,7 @@ extension Accounts {
         }
         guard
             let account = try await AccountStore.account(
-                id: userID, now: clock.now, dates: birthDates, on: database)
+                id: userID, now: clock.now, dates: birthDates, emails: emails, on: database)
         else {
             throw IdentityError.accountNotFound
         }

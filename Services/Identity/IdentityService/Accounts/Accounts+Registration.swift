@@ -26,7 +26,7 @@ extension Accounts {
             throw IdentityError.ageBelowMinimum
         }
         if let earlier = try await AccountStore.registration(
-            requestID: form.requestID, dates: birthDates, on: database)
+            requestID: form.requestID, dates: birthDates, emails: emails, on: database)
         {
             return try await replay(earlier, of: form)
         }
@@ -38,11 +38,12 @@ extension Accounts {
         if let created = try await create(account) { return created }
         // A unique key was taken. A concurrent retry of this very request may have won: answer as it did.
         if let earlier = try await AccountStore.registration(
-            requestID: form.requestID, dates: birthDates, on: database)
+            requestID: form.requestID, dates: birthDates, emails: emails, on: database)
         {
             return try await replay(earlier, of: form)
         }
-        let taken = try await AccountStore.taken(username: form.username, email: form.email, on: database)
+        let taken = try await AccountStore.taken(
+            username: form.username, email: form.email, emails: emails, on: database)
         if taken.username { throw IdentityError.usernameTaken }
         if taken.email { throw IdentityError.emailTaken }
         // The conflicting account was deleted in between: nothing was created, and a retry will succeed.
@@ -52,7 +53,9 @@ extension Accounts {
     /// Inserts the account, its verification token and email, and `user.registered`; nil if a key is taken.
     private func create(_ account: AccountStore.NewAccount) async throws -> AccountRecord? {
         try await database.transaction { tx in
-            guard try await AccountStore.insert(account, dates: birthDates, on: tx) else { return nil }
+            guard try await AccountStore.insert(account, dates: birthDates, emails: emails, on: tx) else {
+                return nil
+            }
             let token = try await EmailTokenStore.issue(
                 .verifyEmail, accountID: account.id, now: account.now, lifetime: Self.emailTokenLifetime,
                 on: tx)
@@ -62,7 +65,8 @@ extension Accounts {
                 .registered(
                     userID: account.id, ageBand: account.ageBand, parentalControls: account.ageBand.isMinor),
                 in: tx)
-            return try await AccountStore.account(id: account.id, now: account.now, dates: birthDates, on: tx)
+            return try await AccountStore.account(
+                id: account.id, now: account.now, dates: birthDates, emails: emails, on: tx)
         }
     }
 
@@ -76,7 +80,7 @@ extension Accounts {
             try await hashing({ try await passwords.verify(form.password, against: earlier.passwordHash) })
                 != .mismatch,
             let account = try await AccountStore.account(
-                id: earlier.id, now: clock.now, dates: birthDates, on: database)
+                id: earlier.id, now: clock.now, dates: birthDates, emails: emails, on: database)
         else { throw IdentityError.requestIDReused }
         return account
     }

@@ -19,11 +19,16 @@ struct Accounts: Sendable {
     let logger: Logger
     let events = EventOutbox(schema: "identity")
 
+    /// Identity's emails: sealed under the data keys that seal dates of birth, indexed under the secret that
+    /// keys the lockout.
+    var emails: AccountEmails { AccountEmails(cipher: birthDates.cipher, secret: lockout.secret) }
+
     /// How long a verification or confirmation link works.
     static let emailTokenLifetime: Duration = .seconds(24 * 3_600)
 
     /// Appends `event` to the event outbox inside `tx`, the transaction of the change it describes.
     func emit(_ event: IdentityEvent, in tx: PostgresTransaction) async throws {
-        try await events.append(type: event.type, payload: try event.serialized(), in: tx)
+        try await events.append(
+            type: event.type, payload: try event.serialized(), sealedWith: birthDates.cipher, in: tx)
     }
 }

@@ -14,5 +14,6 @@ enum IdentityMigrations {
         OutboxTraceparent(EventOutbox(schema: "identity")).migration(version: 7),
         v8GuardianPinChains,
         MailOutbox.sealingMigration(schema: "identity", version: 9),
+        v10SealEmails,
     ]
 }

@@ -32,7 +32,9 @@ struct Credentials: Sendable {
         return Credentials(
             database: database,
             signIn: PasswordSignIn(
-                database: database, lockout: lockout, passwords: passwords, logger: logger),
+                database: database, lockout: lockout, passwords: passwords,
+                emails: AccountEmails(cipher: settings.mail.outbox.cipher, secret: settings.secret),
+                logger: logger),
             refreshTokens: refreshTokens, clients: settings.clients, issuer: AccessTokenIssuer(keys: ring),
             signingKeys: signingKeys,
             resets: PasswordResets(

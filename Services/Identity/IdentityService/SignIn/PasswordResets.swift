@@ -15,11 +15,15 @@ struct PasswordResets: Sendable {
     let mail: IdentityMail
     let clock: WallClock
 
+    /// Opens the addresses and finds an account by its email's blind index.
+    var emails: AccountEmails { AccountEmails(cipher: mail.outbox.cipher, secret: lockout.secret) }
+
     /// Stores a reset token for the account registered with `email` and queues its mail, in one transaction;
     /// does nothing for an unknown email or when the account got a reset mail in the last minute.
     func request(email: String) async throws {
         try FieldViolations.refuse("email", AccountFieldRules.emailProblem(email))
-        guard let account = try await AccountStore.addressee(email: email, on: database) else { return }
+        guard let account = try await AccountStore.addressee(email: email, emails: emails, on: database)
+        else { return }
         try await mail.resend(
             .resetPassword, lifetime: Self.lifetime, to: account, now: clock.now, on: database,
             message: mail.passwordReset)
@@ -32,7 +36,7 @@ struct PasswordResets: Sendable {
         guard
             let accountID = try await EmailTokenStore.liveAccount(
                 of: token, for: .resetPassword, now: now, on: database),
-            let account = try await AccountStore.addressee(id: accountID, on: database)
+            let account = try await AccountStore.addressee(id: accountID, emails: emails, on: database)
         else {
             let refusal = try await EmailTokenStore.refusal(of: token, for: .resetPassword, on: database)
             throw IdentityError.linkRefused(refusal, link: "password reset")

@@ -12,6 +12,8 @@ struct PasswordSignIn: Sendable {
     let database: PostgresPool
     let lockout: SignInLockout
     let passwords: PasswordHasher
+    /// Finds an account by its email's blind index.
+    let emails: AccountEmails
     let logger: Logger
 
     /// The account `identifier` (a username or an email) and `password` sign in to, and its token's claims.
@@ -20,7 +22,10 @@ struct PasswordSignIn: Sendable {
     {
         let identifier = Self.trimmed(typed)
         try await lockout.admit(identifier)
-        guard let account = try await AccountStore.signInAccount(identifier: identifier, on: database) else {
+        guard
+            let account = try await AccountStore.signInAccount(
+                identifier: identifier, emails: emails, on: database)
+        else {
             try await hashing { try await passwords.verifyAgainstDecoy(password) }
             throw IdentityError.invalidCredentials
         }

@@ -8,9 +8,9 @@ import KindredPostgres
 enum AccountStore {
     /// The owner's view of an account, its date of birth opened by `dates`, with whether a date-of-birth change
     /// awaits confirmation at `now`.
-    static func account(id: UserID, now: Date, dates: BirthDates, on db: some StatementRunner) async throws
-        -> AccountRecord?
-    {
+    static func account(
+        id: UserID, now: Date, dates: BirthDates, emails: AccountEmails, on db: some StatementRunner
+    ) async throws -> AccountRecord? {
         let rows = try await db.pureRead(
             """
             SELECT a.id::text, a.username, a.email, a.email_verified_at IS NOT NULL, a.date_of_birth::text,
@@ -18,15 +18,20 @@ enum AccountStore {
                 EXISTS (SELECT 1 FROM identity.email_tokens t
                         WHERE t.account_id = a.id AND t.purpose = 'confirm_date_of_birth'
                           AND t.used_at IS NULL AND t.expires_at > \(now)),
-                a.date_of_birth_sealed
+                a.date_of_birth_sealed, a.email_sealed
             FROM identity.accounts a WHERE a.id = \(id)
             """)
         guard let row = rows.first else { return nil }
         let columns = try row.decode(
-            (UserID, String, String, Bool, String?, String, Bool, String, Date, String, Date, Bool, [UInt8]?)
-                .self)
+            (
+                UserID, String, String?, Bool, String?, String, Bool, String, Date, String, Date, Bool,
+                [UInt8]?,
+                [UInt8]?
+            ).self)
         return AccountRecord(
-            id: columns.0, username: columns.1, email: columns.2, emailVerified: columns.3,
+            id: columns.0, username: columns.1,
+            email: try emails.open(plain: columns.2, sealed: columns.13, of: columns.0),
+            emailVerified: columns.3,
             dateOfBirth: try dates.open(
                 StoredBirthDate(plain: columns.4, sealed: columns.12), at: .account(id)),
             ageBand: try value(columns.5, row: id), parentalControls: columns.6,
@@ -64,29 +69,37 @@ enum AccountStore {
         let emailVerified: Bool
     }
 
-    /// Account `id`'s addressee: what a mail to it needs, and nothing sealed.
-    static func addressee(id: UserID, on db: some StatementRunner) async throws -> Addressee? {
+    /// Account `id`'s addressee: what a mail to it needs, its email opened by `emails`.
+    static func addressee(id: UserID, emails: AccountEmails, on db: some StatementRunner) async throws
+        -> Addressee?
+    {
         let rows = try await db.pureRead(
             """
-            SELECT id::text, username, email, email_verified_at IS NOT NULL FROM identity.accounts
+            SELECT id::text, username, email, email_verified_at IS NOT NULL, email_sealed FROM identity.accounts
             WHERE id = \(id)
             """)
-        return try rows.first.map(addressee)
+        return try rows.first.map { try addressee($0, emails) }
     }
 
-    /// The account registered under `email`, ignoring case.
-    static func addressee(email: String, on db: some StatementRunner) async throws -> Addressee? {
+    /// The account registered under `email`, ignoring case: by its blind index under `emails`, or as the
+    /// plaintext of an account from before sealing.
+    static func addressee(email: String, emails: AccountEmails, on db: some StatementRunner) async throws
+        -> Addressee?
+    {
         let rows = try await db.pureRead(
             """
-            SELECT id::text, username, email, email_verified_at IS NOT NULL FROM identity.accounts
-            WHERE lower(email) = lower(\(email))
+            SELECT id::text, username, email, email_verified_at IS NOT NULL, email_sealed FROM identity.accounts
+            WHERE email_index = \(emails.index(email))::bytea OR lower(email) = lower(\(email))
             """)
-        return try rows.first.map(addressee)
+        return try rows.first.map { try addressee($0, emails) }
     }
 
-    private static func addressee(_ row: PostgresRow) throws -> Addressee {
-        let (id, username, address, verified) = try row.decode((UserID, String, String, Bool).self)
-        return Addressee(id: id, username: username, email: address, emailVerified: verified)
+    private static func addressee(_ row: PostgresRow, _ emails: AccountEmails) throws -> Addressee {
+        let (id, username, address, verified, sealed) = try row.decode(
+            (UserID, String, String?, Bool, [UInt8]?).self)
+        return Addressee(
+            id: id, username: username, email: try emails.open(plain: address, sealed: sealed, of: id),
+            emailVerified: verified)
     }
 
     /// A band, role or assurance method as the column holds it; a value the table's CHECK should have kept

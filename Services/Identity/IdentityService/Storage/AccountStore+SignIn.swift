@@ -12,14 +12,17 @@ extension AccountStore {
         let id: UserID
     }
 
-    /// The account whose username or email is `identifier`, ignoring case.
-    static func signInAccount(identifier: String, on db: some StatementRunner) async throws -> SignInAccount?
+    /// The account whose username or email is `identifier`, ignoring case: the email by its blind index under
+    /// `emails`, or as the plaintext of an account from before sealing (each an index probe).
+    static func signInAccount(identifier: String, emails: AccountEmails, on db: some StatementRunner)
+        async throws -> SignInAccount?
     {
         let rows = try await db.pureRead(
             """
             SELECT id::text, role, age_band, parental_controls, password_hash, email_verified_at IS NOT NULL
             FROM identity.accounts
-            WHERE lower(username) = lower(\(identifier)) OR lower(email) = lower(\(identifier))
+            WHERE lower(username) = lower(\(identifier)) OR email_index = \(emails.index(identifier))::bytea
+               OR lower(email) = lower(\(identifier))
             """)
         return try rows.first.map { row in
             let (id, role, band, controls, hash, verified) = try row.decode(

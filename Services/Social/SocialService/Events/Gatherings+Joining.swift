@@ -74,7 +74,8 @@ extension Gatherings {
             if added, viewer.isMinor, event.isPublic {
                 let payload = try Kindred_Social_V1_Event(payload: event.joined(by: viewer.id))
                     .serializedBytes()
-                try await SocialEvents.outbox.append(type: "event.joined", payload: payload, in: tx)
+                try await SocialEvents.outbox.append(
+                    type: "event.joined", payload: payload, sealedWith: cipher, in: tx)
             }
             return attendees
         }

@@ -10,12 +10,15 @@ import KindredRPC
 /// translate. Rules are in `Gatherings+*.swift`, their SQL in `Event*Store*.swift`.
 struct Gatherings: Sendable {
     let database: PostgresPool
+    /// Social's data keys, which seal the events it appends.
+    let cipher: FieldCipher
     let clock: WallClock
     let people: PeopleDirectory
     let family: FamilyGate
 
     init(context: SocialContext) {
         database = context.database
+        cipher = context.cipher
         clock = context.clock
         people = context.people
         family = context.family

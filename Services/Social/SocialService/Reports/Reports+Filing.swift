@@ -14,7 +14,7 @@ extension Reports {
         return try await database.transaction { tx in
             let (reporters, isNew) = try await ReportStore.record(report, by: reporter, at: now, in: tx)
             if isNew && owner.minor {
-                try await Self.tellGuardians(of: owner, about: report, reporters: reporters, in: tx)
+                try await tellGuardians(of: owner, about: report, reporters: reporters, in: tx)
             }
             return ReportOutcome(reporters: reporters)
         }
@@ -56,7 +56,7 @@ extension Reports {
     }
 
     /// `content.reported`, in the report's transaction: family emails the minor's guardians.
-    private static func tellGuardians(
+    private func tellGuardians(
         of minor: Person, about report: ContentReport, reporters: Int, in tx: PostgresTransaction
     ) async throws {
         let reported = Kindred_Social_V1_ContentReported(
@@ -66,6 +66,6 @@ extension Reports {
         try await SocialEvents.outbox.append(
             type: "content.reported",
             payload: try Kindred_Social_V1_Event(payload: .contentReported(reported)).serializedBytes(),
-            in: tx)
+            sealedWith: cipher, in: tx)
     }
 }

@@ -1,3 +1,4 @@
+import KindredAuth
 import KindredHandlers
 import KindredPostgres
 
@@ -8,11 +9,14 @@ import KindredPostgres
 /// `ReportStore*.swift`.
 struct Reports: Sendable {
     let database: PostgresPool
+    /// Social's data keys, which seal the events it appends.
+    let cipher: FieldCipher
     let clock: WallClock
     let people: PeopleDirectory
 
     init(context: SocialContext) {
         database = context.database
+        cipher = context.cipher
         clock = context.clock
         people = context.people
     }

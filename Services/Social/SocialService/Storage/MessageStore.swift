@@ -1,3 +1,4 @@
+import KindredAuth
 import KindredEvents
 import KindredHandlers
 import KindredPostgres
@@ -25,6 +26,9 @@ enum MessageStore {
         )
         let (first, second) = sender < recipient ? (sender, recipient) : (recipient, sender)
         let sealed = bodies.seal(message.body, of: id)
+        let contact = newContact.map {
+            SocialEvents.outbox.seal($0, type: "message.new_contact", with: bodies.cipher)
+        }
         // Rendered only for a send that may open a conversation: other sends bind a NULL.
         let trace = newContact == nil ? nil : EventOutbox.writersTraceparent
         let rows = try await db.query(
@@ -50,8 +54,8 @@ enum MessageStore {
                 RETURNING conversation_id),
             contact AS (
                 INSERT INTO social.event_outbox (type, payload, traceparent)
-                SELECT 'message.new_contact', \(newContact)::bytea, \(trace)::text FROM sides s
-                WHERE s.user_id = \(recipient)::uuid AND s.opened AND \(newContact)::bytea IS NOT NULL)
+                SELECT 'message.new_contact', \(contact)::bytea, \(trace)::text FROM sides s
+                WHERE s.user_id = \(recipient)::uuid AND s.opened AND \(contact)::bytea IS NOT NULL)
             SELECT conversation_id::text FROM sent
             """)
         return try rows[0].decode(ConversationID.self)

@@ -1,3 +1,4 @@
+import KindredAuth
 import KindredHandlers
 import KindredPostgres
 import Logging
@@ -12,4 +13,7 @@ struct SocialContext: Sendable {
     /// Seals message bodies at rest.
     let messageBodies: MessageBodies
     let logger: Logger
+
+    /// Social's data keys: message bodies and event payloads are sealed under them.
+    var cipher: FieldCipher { messageBodies.cipher }
 }

@@ -1,0 +1,116 @@
+import Foundation
+import KindredAPI
+import KindredAuth
+import KindredMessages
+import KindredPostgres
+import KindredTestSupport
+@testable import ServiceTestSupport
+import Testing
+
+/// What a stolen dump of every schema shows after a family used the whole stack (issue 33): a scenario writes
+/// unique markers through the services' APIs (email addresses, names, a baby's name, an event, a registry item, a
+/// comment, a message, an arrival that gamification's consumer reveals), waits for the outboxes and the consumer, then
+/// dumps identity's, family's, social's and gamification's schemas and finds none of the markers, plain, hex or
+/// base64. The per-column sealing tests (`BabyDetailSealingTests`, `CommentSealingTests`, …) check one table
+/// each; this one catches a copy in a table nobody thought of.
+@Suite struct WholeDumpTests {
+    static let markers = [
+        "Ottilwyn", "Quarrendel", "Frobisher party", "Marzipan torte", "Tilbury garden", "Zephyrine pram",
+        "Cobaltgrey wheels", "Grumbleweed says hi", "Vellichor secret", "Wrennabel",
+    ]
+
+    @Test func noMarkerWrittenThroughTheServicesIsReadableInADumpOfAnySchema() async throws {
+        try await GamificationTestStack.with { stack in
+            let mum = try await stack.register("mum", age: 32)
+            let grandma = try await stack.register("grandma", age: 68)
+            let family = stack.social.family
+            _ = try await family.updateProfile(
+                .init(
+                    updateMask: ["first_name", "last_name"],
+                    profile: .init(firstName: "Ottilwyn", lastName: "Quarrendel")),
+                options: mum.bearer)
+            let profile = try await stack.social.base.babyProfile(ownedBy: mum, followers: [grandma])
+                .description
+            let event = try #require(
+                try await family.createCalendarEvent(
+                    .init(
+                        requestID: "party", profileID: profile,
+                        event: .init(
+                            name: "Frobisher party",
+                            startTime: Kindred_Common_V1_Timestamp(
+                                stack.clock.now.addingTimeInterval(7 * 86_400)),
+                            timeZone: "Europe/Paris", description: "Marzipan torte",
+                            location: "Tilbury garden")),
+                    options: mum.bearer
+                ).event)
+            _ = try await family.createRegistryItem(
+                .init(
+                    requestID: "pram", profileID: profile,
+                    item: .init(name: "Zephyrine pram", description: "Cobaltgrey wheels")),
+                options: mum.bearer)
+            _ = try await family.addComment(
+                .init(
+                    requestID: "hi",
+                    target: .init(profileID: profile, target: .calendarEventID(event.eventID)),
+                    text: "Grumbleweed says hi"),
+                options: grandma.bearer)
+            try await stack.befriend(mum, grandma)
+            _ = try await stack.social.social.sendMessage(
+                .init(requestID: "secret", recipientUserID: grandma.id, text: "Vellichor secret"),
+                options: mum.bearer)
+            try await stack.withFamilyEvents {
+                _ = try await family.announceArrival(
+                    .init(
+                        profileID: profile, arrival: Self.arrival(named: "Wrennabel", before: stack.clock.now)
+                    ),
+                    options: mum.bearer)
+                try await stack.social.base.eventually("gamification has consumed every family event") {
+                    try await Self.familyEventsConsumed(on: stack.pool)
+                }
+            }
+
+            let markers = Self.markers + [mum.email, grandma.email]
+            for schema in ["identity", "family", "social", "gamification"] {
+                let dump = try await dataDump(of: schema, on: stack.pool)
+                #expect(readableMarkers(markers, in: dump).isEmpty, "readable in a dump of \(schema)")
+            }
+            // What stays plain is found, so the dump and the search work: a username is public.
+            let identity = try await dataDump(of: "identity", on: stack.pool)
+            #expect(readableMarkers([grandma.username], in: identity) == [grandma.username])
+        }
+    }
+
+    @Test func theSearchFindsAMarkerPlainAsHexAndInBase64AtEveryAlignment() {
+        let marker = "Vellichor secret"
+        let hex = Array(marker.utf8).map { String($0, radix: 16) }.joined()
+        #expect(readableMarkers([marker], in: "x \\x00\(hex)ff y") == [marker])
+        for prefix in ["", "a", "ab"] {
+            let base64 = Base64.encode(Array((prefix + marker + "tail").utf8))
+            #expect(
+                readableMarkers([marker], in: "payload \(base64) end") == [marker], "after \(prefix.count)")
+        }
+        #expect(readableMarkers([marker], in: "nothing here").isEmpty)
+    }
+
+    /// A baby born the day before `now`.
+    static func arrival(named name: String, before now: Date) -> Kindred_Family_V1_BabyArrival {
+        let born = Calendar(identifier: .gregorian).dateComponents(
+            in: TimeZone(identifier: "UTC")!, from: now.addingTimeInterval(-86_400))
+        return Kindred_Family_V1_BabyArrival(
+            name: name,
+            birthDate: Kindred_Common_V1_Date(
+                year: Int32(born.year!), month: Int32(born.month!), day: Int32(born.day!)),
+            birthTime: Kindred_Family_V1_BirthTime(hours: 6, minutes: 40), weightGrams: 3_210, lengthMm: 495)
+    }
+
+    /// Whether family's outbox is sequenced and gamification's consumer stands at its newest event.
+    static func familyEventsConsumed(on pool: PostgresPool) async throws -> Bool {
+        try await pool.query(
+            """
+            SELECT NOT EXISTS (SELECT 1 FROM family.event_outbox WHERE cursor IS NULL)
+                AND coalesce((SELECT cursor FROM gamification.event_cursors WHERE source = 'family'), 0)
+                    >= (SELECT coalesce(max(cursor), 0) FROM family.event_outbox)
+            """
+        )[0].decode(Bool.self)
+    }
+}
