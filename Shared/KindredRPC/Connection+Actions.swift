@@ -41,6 +41,17 @@ extension Connection {
         }
     }
 
+    /// The loop's maintenance tick (about once a second): keepalive, idle timeout and age.
+    func maintain(now: UInt64) {
+        let actions = state.tick(now: now, callsOpen: !calls.isEmpty)
+        if actions.contains(.close) {
+            core.logger.debug("keepalive PING unanswered; closing", metadata: ["peer": "\(peer)"])
+        } else if actions.contains(.goAway(.lastStreamTaken)) {
+            core.logger.debug("closing idle connection", metadata: ["peer": "\(peer)"])
+        }
+        perform(actions)
+    }
+
     private func timerFired(_ timer: ConnectionState.Timer) {
         switch timer {
         case .handshakeDeadline:

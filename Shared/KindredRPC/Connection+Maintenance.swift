@@ -25,9 +25,7 @@ extension EventLoop {
     /// Runs connection housekeeping every second while the loop lives.
     func startMaintenance() {
         schedule(after: .seconds(1)) { [unowned self] in
-            for connection in liveConnections {
-                connection.perform(connection.state.tick(now: now, callsOpen: !connection.calls.isEmpty))
-            }
+            for connection in liveConnections { connection.maintain(now: now) }
             pruneHandshakeQueue()
             trimMemoryAfterBurst()
             startMaintenance()
