@@ -3,12 +3,16 @@ import Glibc
 #endif
 
 extension EventLoop {
+    /// Whether the caller runs on this loop's thread, or the loop has not started yet (what the debug-build
+    /// assertions of the loop-owned types check).
+    public var isOnLoopThread: Bool { thread == pthread_t() || inEventLoop }
+
     /// Traps in debug builds when the caller is not on this loop's thread (once the loop runs): what the
     /// loop-owned `@unchecked Sendable` types promise, checked where they are touched. `assert` is compiled
     /// out of release builds, so it costs nothing there.
     @inline(__always)
     public func assertInLoop(file: StaticString = #fileID, line: UInt = #line) {
-        assert(thread == pthread_t() || inEventLoop, "touched off its event loop", file: file, line: line)
+        assert(isOnLoopThread, "touched off its event loop", file: file, line: line)
     }
 }
 
