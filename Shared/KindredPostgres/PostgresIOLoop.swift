@@ -12,6 +12,17 @@ public protocol PostgresIOLoop: AnyObject, Sendable {
     func flushSoon(fd: Int32)
     /// Stops watching `fd`; called before it is closed.
     func unwatch(fd: Int32)
+    /// Whether the caller runs on the loop's thread (or the loop has not started yet).
+    var isOnLoopThread: Bool { get }
+}
+
+extension PostgresIOLoop {
+    /// Traps in debug builds when the caller is not on the loop's thread; `assert` is compiled out of release
+    /// builds, so it costs nothing there.
+    @inline(__always)
+    func assertInLoop(file: StaticString = #fileID, line: UInt = #line) {
+        assert(isOnLoopThread, "touched off its event loop", file: file, line: line)
+    }
 }
 
 /// What a loop calls back for a watched descriptor, always on the loop's thread.

@@ -60,6 +60,7 @@ final class PostgresLoopConnection: PostgresIOHandler, @unchecked Sendable {
         _ query: PostgresQuery, _ continuation: UnsafeContinuation<PostgresRows, any Error>?,
         as sending: Sending = .pooled
     ) {
+        loop.assertInLoop()
         guard let connection else {
             continuation?.resume(throwing: PostgresError.connectionLost("connection not ready"))
             return
@@ -104,6 +105,7 @@ final class PostgresLoopConnection: PostgresIOHandler, @unchecked Sendable {
     }
 
     func flush() {
+        loop.assertInLoop()
         flushPending = false
         guard let connection else { return }
         guard endSegment(connection) else { return broken() }
@@ -119,6 +121,7 @@ final class PostgresLoopConnection: PostgresIOHandler, @unchecked Sendable {
     func writable() { flush() }
 
     func readable() {
+        loop.assertInLoop()
         guard let connection else { return }
         guard PQconsumeInput(connection.pointer) == 1 else { return broken() }
         while let notify = PQnotifies(connection.pointer) { PQfreemem(notify) }

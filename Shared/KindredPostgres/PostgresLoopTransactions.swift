@@ -47,6 +47,7 @@ final class PostgresLoopTransactions: @unchecked Sendable {
 
     /// Gives `connection` to the oldest waiting transaction, or back to the idle set (loop thread only).
     func release(_ connection: PostgresLoopConnection) {
+        loop.assertInLoop()
         if let waiter = waiters.popFirst() {
             waiter.resume(returning: connection.isUp && !isClosed ? connection : nil)
         } else {

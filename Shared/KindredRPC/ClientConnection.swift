@@ -85,6 +85,7 @@ final class ClientConnection: EventLoopChannel {
 
     /// Starts a call's stream now, or once connected.
     func start(_ call: ClientCall) {
+        loop.assertInLoop()
         call.attach(to: self)
         switch state {
         case .connecting, .securing: waiting.append(call)
@@ -100,6 +101,7 @@ final class ClientConnection: EventLoopChannel {
     }
 
     func readable() {
+        loop.assertInLoop()
         guard state == .ready else { return advanceConnect() }
         // Bytes OpenSSL has already taken from the socket raise no epoll event: read until they are gone.
         repeat { receive() } while state == .ready && tls?.hasBufferedInput == true
@@ -126,6 +128,7 @@ final class ClientConnection: EventLoopChannel {
     }
 
     func writable() {
+        loop.assertInLoop()
         guard state == .ready else { return advanceConnect() }
         flush()
     }

@@ -29,6 +29,7 @@ final class ClientConnectionPool: @unchecked Sendable {
     /// A connection for one more call. A target with one address costs what it always did, and one atomic
     /// load. Throws UNAVAILABLE when no address can take it (each is backing off).
     func connection() throws(RPCError) -> ClientConnection {
+        loop.assertInLoop()
         guard !isClosed else { throw RPCError(.unavailable, "the client is closed") }
         if generation != addresses.generation.load(ordering: .acquiring) { followAnswer() }
         if subchannels.count == 1 { return try subchannels[0].connection() }
@@ -81,6 +82,7 @@ final class ClientConnectionPool: @unchecked Sendable {
     /// A connection closed or was told GOAWAY: open what is missing on the next call, and ask the resolver
     /// again, since the server may be leaving or others may have arrived.
     func connectionEnded() {
+        loop.assertInLoop()
         guard !isClosed else { return }
         needsConnects = subchannels.count > 1
         addresses.refreshSoon()
@@ -88,6 +90,7 @@ final class ClientConnectionPool: @unchecked Sendable {
 
     /// Stops new calls and lets each connection finish its open streams, then close.
     func close() {
+        loop.assertInLoop()
         isClosed = true
         for subchannel in subchannels { subchannel.retire() }
     }

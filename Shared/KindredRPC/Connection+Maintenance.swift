@@ -1,49 +1,4 @@
-internal import CNGHTTP2
 internal import CLinuxSystem
-
-/// Connection housekeeping: idle timeout, keepalive PINGs, GOAWAY for drain and refusal.
-extension Connection {
-    /// Checks idle time and keepalive; the loop calls this about once a second.
-    func maintain(now: UInt64) {
-        guard !closed else { return }
-        let configuration = core.configuration
-        if calls.isEmpty && !goingAway && now &- idleSince > configuration.idleTimeout.nanoseconds {
-            core.logger.debug("closing idle connection", metadata: ["peer": "\(peer)"])
-            goAway()
-        }
-        if let retiresAt, now >= retiresAt, !retiring, !goingAway { retireForAge() }
-        if let sent = pingSentAt {
-            if now &- sent > configuration.keepaliveTimeout.nanoseconds {
-                core.logger.debug("keepalive PING unanswered; closing", metadata: ["peer": "\(peer)"])
-                close()
-            }
-        } else if now &- lastReceived > configuration.keepaliveInterval.nanoseconds {
-            nghttp2_submit_ping(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), nil)
-            pingSentAt = now
-            markDirty()
-        }
-    }
-
-    /// Sends GOAWAY naming the last stream taken; calls in flight finish, then the connection closes.
-    func goAway() {
-        guard !closed, !goingAway else { return }
-        goingAway = true
-        nghttp2_submit_goaway(
-            session, UInt8(NGHTTP2_FLAG_NONE.rawValue),
-            nghttp2_session_get_last_proc_stream_id(session), NGHTTP2_NO_ERROR.rawValue, nil, 0)
-        markDirty()
-    }
-
-    /// Answers a connection over the limit with SETTINGS and a GOAWAY that accepts no stream.
-    func refuse() {
-        goingAway = true
-        let reason = Array("too many connections".utf8)
-        nghttp2_submit_goaway(
-            session, UInt8(NGHTTP2_FLAG_NONE.rawValue), 0, NGHTTP2_REFUSED_STREAM.rawValue,
-            reason, reason.count)
-        markDirty()
-    }
-}
 
 extension EventLoop {
     /// Takes over an accepted socket. Over the limit (`counted` false), a connection that never finished its
@@ -62,7 +17,8 @@ extension EventLoop {
         } catch {
             return connection.close()
         }
-        if admitted { awaitHandshake(connection) } else { connection.refuse() }
+        if admitted { handshakeQueue.append(connection) }
+        connection.perform(connection.state.accepted())
         markDirty(connection)
     }
 
@@ -90,9 +46,9 @@ extension EventLoop {
     func beginDraining(timeout: Duration) {
         guard !draining else { return }
         draining = true
-        for connection in liveConnections { connection.goAway() }
+        for connection in liveConnections { connection.perform(connection.state.goAway()) }
         schedule(after: timeout) { [unowned self] in
-            for connection in liveConnections { connection.endStreamsAndClose() }
+            for connection in liveConnections { connection.perform(connection.state.graceOver()) }
             stopping = true
         }
         connectionClosed()

@@ -72,11 +72,11 @@ extension Connection {
         guard let call = calls.removeValue(forKey: streamID) else { return }
         if receivingHeaders === call { receivingHeaders = nil }
         call.streamDidClose()
-        if calls.isEmpty { idleSince = loop.now }
+        if calls.isEmpty { state.callsEnded(now: loop.now) }
     }
 
     fileprivate func frameReceived(_ frame: UnsafePointer<nghttp2_frame>) {
-        lastReceived = loop.now
+        state.frameReceived(now: loop.now)
         let header = frame.pointee.hd
         let endStream = header.flags & UInt8(NGHTTP2_FLAG_END_STREAM.rawValue) != 0
         switch UInt32(header.type) {
@@ -91,9 +91,9 @@ extension Connection {
         case NGHTTP2_DATA.rawValue:
             if endStream { calls[header.stream_id]?.inboundEnded() }
         case NGHTTP2_PING.rawValue:
-            if header.flags & UInt8(NGHTTP2_FLAG_ACK.rawValue) != 0 { pingSentAt = nil }
+            if header.flags & UInt8(NGHTTP2_FLAG_ACK.rawValue) != 0 { state.pingAcknowledged() }
         case NGHTTP2_SETTINGS.rawValue:
-            if header.flags & UInt8(NGHTTP2_FLAG_ACK.rawValue) == 0 && !handshaken { handshakeCompleted() }
+            if header.flags & UInt8(NGHTTP2_FLAG_ACK.rawValue) == 0 { perform(state.handshakeCompleted()) }
         default:
             break
         }
@@ -153,7 +153,10 @@ private func onBeginFrame(
     _ session: OpaquePointer?, _ header: UnsafePointer<nghttp2_frame_hd>?,
     _ userData: UnsafeMutableRawPointer?
 ) -> Int32 {
-    if let header { connection(userData).frameBegins(header.pointee) }
+    if let header {
+        connection(userData).frameBegins(
+            type: header.pointee.type, flags: header.pointee.flags, length: header.pointee.length)
+    }
     return 0
 }
 

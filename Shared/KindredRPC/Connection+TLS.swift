@@ -1,7 +1,7 @@
 internal import CLinuxSystem
 
 /// The TLS handshake of a connection on a TLS listener: TLS 1.3 and ALPN `h2` or nothing, each refusal one
-/// log line in words (a few a second, then a summary). The HTTP/2 handshake deadline (`startHandshakeDeadline`)
+/// log line in words (a few a second, then a summary). The HTTP/2 handshake deadline (`ConnectionState.accepted`)
 /// covers this one too.
 extension Connection {
     /// Runs the handshake as far as the socket allows; once it is done the server's SETTINGS go out.

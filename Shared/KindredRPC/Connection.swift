@@ -14,8 +14,6 @@ final class Connection: EventLoopChannel {
     let tls: TLSStream?
     /// The DNS and URI names of the client's verified certificate (mutual TLS), once the handshake is done.
     var peerNames: [String] = []
-    /// Whether this connection holds one of the server's `maxConnections` places.
-    private(set) var counted: Bool
     private(set) var session: OpaquePointer?
     var calls: [Int32: ServerCall] = [:]
     /// The call whose HEADERS are being received, so each header skips the table lookup.
@@ -24,25 +22,10 @@ final class Connection: EventLoopChannel {
     var announcedCalls: [ServerCall] = []
     private var held = HeldOutput()
     var isDirty = false
-    private(set) var closed = false
-    var lastReceived: UInt64
-    var idleSince: UInt64
-    var pingSentAt: UInt64?
-    var goingAway = false
-    /// When the connection reaches its maximum age (`Connection+Age.swift`); nil when the server sets none.
-    let retiresAt: UInt64?
-    /// The GOAWAY notice of its age went out; the final GOAWAY follows.
-    var retiring = false
-    private var lingering = false
-    /// The client's preface and first SETTINGS have arrived (see `Connection+Admission.swift`).
-    var handshaken = false
+    /// The connection's whole lifecycle (`ConnectionState`); this class keeps the resources it acts on.
+    var state: ConnectionState
     var handshakeTimer: LoopTimer?
-    var floodCounter: FrameFloodCounter
-    /// The peer flooded frames without progress: its GOAWAY goes out, then the socket closes at once.
-    var calmed = false
     var frameScanner = FrameHeaderScanner()
-    /// WINDOW_UPDATE and PING frames the client may still send as acknowledgements (see `dataFrameSent`).
-    var acknowledgementCredit = 0
     /// Access lines of reset, refused and malformed calls: a few a second, the rest summarized.
     var callLines: CallLineBudget
 
@@ -52,19 +35,20 @@ final class Connection: EventLoopChannel {
         self.loop = loop
         self.core = core
         self.peer = peer
-        self.counted = counted
-        lastReceived = loop.now
-        idleSince = loop.now
-        retiresAt = Self.retirement(after: core.configuration.maxConnectionAge, now: loop.now)
-        floodCounter = FrameFloodCounter(
-            limit: core.configuration.maxFramesWithoutProgress, window: core.configuration.frameFloodWindow,
+        state = ConnectionState(
+            limits: ConnectionState.Limits(core.configuration), holdsPlace: counted,
+            retiresAt: ConnectionState.retirement(after: core.configuration.maxConnectionAge, now: loop.now),
             now: loop.now)
         callLines = CallLineBudget(core.configuration.accessLog)
         session = makeSession()
     }
 
+    /// Whether the connection has ended (`ConnectionState.Phase.closed`).
+    var closed: Bool { state.isClosed }
+
     /// Reads what the socket has and feeds it to nghttp2 (after the TLS handshake, on a TLS listener).
     func readable() {
+        loop.assertInLoop()
         guard let tls else { return receive() }
         guard tls.isEstablished else { return continueTLSHandshake(tls) }
         // Bytes OpenSSL has already taken from the socket raise no epoll event: read until they are gone.
@@ -74,7 +58,7 @@ final class Connection: EventLoopChannel {
     private func receive() {
         let count =
             tls?.read(into: loop.readBuffer) ?? read(fd, loop.readBuffer.baseAddress, loop.readBuffer.count)
-        if lingering || calmed {
+        if state.discardsInput {
             if count == 0 || (count < 0 && errno != EAGAIN && errno != EINTR) { close() }
             return
         }
@@ -99,6 +83,7 @@ final class Connection: EventLoopChannel {
 
     /// The socket has room again: send what it refused before, then whatever nghttp2 has.
     func writable() {
+        loop.assertInLoop()
         guard !closed else { return }
         if let tls, !tls.isEstablished { return continueTLSHandshake(tls) }
         switch held.retry(fd: fd, tls: tls, loop: loop) {
@@ -110,13 +95,14 @@ final class Connection: EventLoopChannel {
 
     /// Serializes nghttp2's queued frames into the loop's write buffer and writes them in one call.
     func flush() {
+        loop.assertInLoop()
         // Before the TLS handshake ends, nghttp2 keeps the server's SETTINGS queued.
         guard !closed, tls?.isEstablished != false else { return }
         if !announcedCalls.isEmpty {
             for call in announcedCalls { call.submitAnnouncedHeaders() }
             announcedCalls.removeAll(keepingCapacity: true)
         }
-        guard !lingering, held.isEmpty else { return }
+        guard state.phase != .lingering, held.isEmpty else { return }
         let buffer = loop.writeBuffer.baseAddress!
         let capacity = loop.writeBuffer.count
         var used = 0
@@ -142,18 +128,8 @@ final class Connection: EventLoopChannel {
         }
         if used > 0 && !writeOut(UnsafeRawPointer(buffer), used) { return }
         if nghttp2_session_want_read(session) == 0 && nghttp2_session_want_write(session) == 0 {
-            // A flooding peer gets no grace: it may lose the GOAWAY to the RST its unread frames cause.
-            if calmed { close() } else { linger() }
+            perform(state.sessionFinished())
         }
-    }
-
-    /// Everything is written (a GOAWAY last): half-close and discard input until the peer closes, so the
-    /// kernel does not answer unread input with a RST that could destroy the GOAWAY in flight.
-    private func linger() {
-        guard !lingering else { return }
-        lingering = true
-        shutdown(fd, Int32(SHUT_WR))
-        loop.schedule(after: .seconds(2)) { [weak self] in self?.close() }
     }
 
     /// Writes bytes, holding what the socket refuses until EPOLLOUT; false unless all was written.
@@ -171,23 +147,16 @@ final class Connection: EventLoopChannel {
         loop.markDirty(self)
     }
 
-    /// Gives up this connection's place under `maxConnections` (it is on its way out).
-    func releasePlace() {
-        guard counted else { return }
-        counted = false
-        core.connectionClosed()
+    /// Ends the connection: the socket closes, the session is freed and every call still on it ends.
+    func close() {
+        perform(state.closed())
     }
 
-    /// Closes the socket, frees the session and ends every call still on it.
-    func close() {
-        guard !closed else { return }
-        closed = true
-        if let handshakeTimer { loop.cancel(handshakeTimer) }
-        handshakeTimer = nil
+    /// Closes the socket, frees the session and ends every call still on it (`ConnectionState.Action.tearDown`).
+    func tearDown() {
         loop.unregister(fd: fd)
         Glibc.close(fd)
         loop.remove(self)
-        releasePlace()
         let orphans = calls
         calls = [:]
         receivingHeaders = nil

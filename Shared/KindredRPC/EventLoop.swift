@@ -112,6 +112,7 @@ public final class EventLoop: @unchecked Sendable {
 
     /// Queues a connection for one flush at the end of this iteration.
     func markDirty(_ connection: any EventLoopChannel) {
+        assertInLoop()
         guard !connection.isDirty else { return }
         connection.isDirty = true
         dirty.append(connection)
@@ -132,11 +133,13 @@ public final class EventLoop: @unchecked Sendable {
 
     /// Adds a server connection: it is counted, so a draining loop waits for it.
     func add(_ connection: Connection) {
+        assertInLoop()
         connectionCount += 1
         attach(connection)
     }
 
     func remove(_ connection: Connection) {
+        assertInLoop()
         detach(connection)
         connectionCount -= 1
         closedSinceTrim += 1

@@ -60,8 +60,8 @@ final class ClientResponseStreamState<Response: ProtoMessage>: @unchecked Sendab
 
     deinit {
         guard let call, let loop, !isDone else { return }
-        let handle = LoopBoundCall(call: call)
-        loop.execute { handle.call.cancel(with: RPCError(.cancelled, "the response stream was abandoned")) }
+        let handle = LoopBound(call, loop: loop)
+        loop.execute { handle.value.cancel(with: RPCError(.cancelled, "the response stream was abandoned")) }
     }
 
     func next() async throws(RPCError) -> Response? {
@@ -102,10 +102,4 @@ final class ClientResponseStreamState<Response: ProtoMessage>: @unchecked Sendab
         self.call = call
         self.loop = call.loop
     }
-}
-
-/// A call handed to its loop from a deinit; only touched there.
-private struct LoopBoundCall: @unchecked Sendable {
-    // @unchecked: used only inside `loop.execute`, on the call's loop thread.
-    let call: ClientCall
 }

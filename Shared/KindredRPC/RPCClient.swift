@@ -77,7 +77,7 @@ public final class RPCClient: Sendable {
         _ call: ClientCall, on loop: EventLoop, _ consume: (ClientCall) async throws(RPCError) -> Value
     ) async throws(RPCError) -> Value {
         try await withTaskExecutorPreference(loop) { () async throws(RPCError) -> Value in
-            let handle = LoopBound(call: call, loop: loop)
+            let handle = LoopBound(call, loop: loop)
             // withTaskCancellationHandler rethrows untyped errors, so the typed one travels in a Result.
             let outcome = await withTaskCancellationHandler { () async -> Result<Value, RPCError> in
                 do throws(RPCError) { return .success(try await consume(call)) } catch {
@@ -85,7 +85,7 @@ public final class RPCClient: Sendable {
                 }
             } onCancel: {
                 handle.loop.execute {
-                    handle.call.cancel(with: RPCError(.cancelled, "the caller cancelled the call"))
+                    handle.value.cancel(with: RPCError(.cancelled, "the caller cancelled the call"))
                 }
             }
             return try outcome.get()
@@ -120,11 +120,4 @@ public final class RPCClient: Sendable {
             return pool
         }
     }
-}
-
-/// A loop-confined call carried into a `@Sendable` cancellation handler that hops back to its loop.
-private struct LoopBound: @unchecked Sendable {
-    // @unchecked: `call` is only touched inside `loop.execute`, on the loop's thread.
-    let call: ClientCall
-    let loop: EventLoop
 }

@@ -5,6 +5,7 @@ internal import CNGHTTP2
 extension ServerCall {
     /// Carries out one action of the call's state machine.
     func perform(_ action: ServerCallState.Action) {
+        connection.loop.assertInLoop()
         switch action {
         case .none:
             break

@@ -63,6 +63,7 @@ final class ServerCall: @unchecked Sendable {
 
     /// The request HEADERS are complete: route the call, or refuse it.
     func headersReceived(endStream: Bool) {
+        connection.loop.assertInLoop()
         perform(state.headersReceived(verdict(), endStream: endStream))
     }
 
@@ -94,6 +95,7 @@ final class ServerCall: @unchecked Sendable {
 
     /// A DATA chunk arrived for this stream.
     func receiveData(_ chunk: UnsafeRawBufferPointer) {
+        connection.loop.assertInLoop()
         guard state.acceptsRequestData else { return connection.consume(streamID, chunk.count) }
         var ending = ServerCallState.Action.none
         let limit = deframer.maxMessageSize
@@ -177,6 +179,7 @@ final class ServerCall: @unchecked Sendable {
 
     /// nghttp2 closed the stream: after our trailers, or because the client reset it or left.
     func streamDidClose() {
+        connection.loop.assertInLoop()
         perform(state.streamClosed())
     }
 }

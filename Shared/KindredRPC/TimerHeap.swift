@@ -81,6 +81,7 @@ extension EventLoop {
     /// Schedules `action` on this loop after `delay`; returns the timer for cancellation.
     @discardableResult
     func schedule(after delay: Duration, _ action: @escaping () -> Void) -> LoopTimer {
+        assertInLoop()
         let timer = LoopTimer(deadline: monotonicNanos() &+ delay.nanoseconds, action: action)
         timers.insert(timer)
         return timer
@@ -92,6 +93,7 @@ extension EventLoop {
     }
 
     func cancel(_ timer: LoopTimer) {
+        assertInLoop()
         timers.remove(timer)
     }
 }

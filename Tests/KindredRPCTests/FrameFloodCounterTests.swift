@@ -4,17 +4,17 @@ import Testing
 @Suite struct FrameFloodCounterTests {
     @Test func oneFrameOverTheLimitInAWindowIsAFlood() {
         var counter = FrameFloodCounter(limit: 3, window: .seconds(10), now: 0)
-        let underTheLimit = (0..<3).map { _ in counter.record(now: 1) }
+        let underTheLimit = (0..<3).map { _ in counter.record(.ping, now: 1) }
         #expect(underTheLimit == [false, false, false])
-        let overTheLimit = counter.record(now: 2)
+        let overTheLimit = counter.record(.ping, now: 2)
         #expect(overTheLimit)
     }
 
     @Test func aNewWindowStartsTheCountAgain() {
         var counter = FrameFloodCounter(limit: 2, window: .seconds(1), now: 0)
-        _ = counter.record(now: 0)
-        _ = counter.record(now: 0)
-        let inTheNextWindow = counter.record(now: 1_000_000_000)
+        _ = counter.record(.ping, now: 0)
+        _ = counter.record(.ping, now: 0)
+        let inTheNextWindow = counter.record(.ping, now: 1_000_000_000)
         #expect(!inTheNextWindow)
         #expect(counter.count == 1)
     }

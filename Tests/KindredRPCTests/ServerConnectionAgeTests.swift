@@ -34,10 +34,10 @@ import Testing
     }
 
     @Test func theAgeIsJitteredByTenPercent() {
-        let ages = (0..<200).compactMap { _ in Connection.retirement(after: .seconds(100), now: 0) }
+        let ages = (0..<200).compactMap { _ in ConnectionState.retirement(after: .seconds(100), now: 0) }
         #expect(ages.count == 200)
         #expect(ages.allSatisfy { (90_000_000_000...110_000_000_000).contains($0) })
         #expect(Set(ages).count > 1)
-        #expect(Connection.retirement(after: nil, now: 0) == nil)
+        #expect(ConnectionState.retirement(after: nil, now: 0) == nil)
     }
 }

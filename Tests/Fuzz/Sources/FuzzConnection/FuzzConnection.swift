@@ -12,9 +12,11 @@ import Logging
 /// blocks, gRPC messages. The real server (`RPCServer`, one event loop, nghttp2, the call state machine,
 /// the authenticator, handlers) adopts one end of a socketpair the way its acceptor adopts a TCP socket;
 /// the fuzzer writes the input into the other end, half-closes it, and reads until the server closes.
-/// A crash, a sanitizer report, or a server that neither reads nor closes for 10 s is a finding.
+/// A crash, a sanitizer report, or a server that neither reads nor closes for 10 s is a finding. The same input
+/// also drives the connection's state machine directly (`fuzzConnectionState`).
 func fuzzConnection(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     guard let data else { return 0 }
+    fuzzConnectionState(UnsafeRawBufferPointer(start: data, count: size))
     var ends: [Int32] = [-1, -1]
     guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &ends) == 0
     else {
