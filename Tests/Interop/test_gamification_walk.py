@@ -23,7 +23,7 @@ import pytest
 
 from conftest import TARGETS, tls_environment
 from family_support import signed_up
-from kindred.common.v1 import timestamp_pb2
+from google.protobuf import timestamp_pb2
 from kindred.gamification.v1 import challenges_pb2, standing_pb2, usage_pb2
 from kindred.social.v1 import social_pb2
 from rpc_support import bearer

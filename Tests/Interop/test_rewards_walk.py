@@ -14,7 +14,7 @@ import uuid
 import grpc
 
 from family_support import guarded_minor
-from kindred.common.v1 import timestamp_pb2
+from google.protobuf import timestamp_pb2
 from kindred.family.v1 import family_pb2
 from kindred.gamification.v1 import rewards_pb2, usage_pb2
 from rpc_support import bearer, refusal
