@@ -8,9 +8,10 @@ public struct CalendarDate: Sendable, Equatable {
     public let month: Int
     public let day: Int
 
-    /// The date `proto` names when it is a real one from year 1900 on (no February 30th, no month 13).
-    public init?(_ proto: Kindred_Common_V1_Date) {
-        let (year, month, day) = (Int(proto.year), Int(proto.month), Int(proto.day))
+    /// The date `proto` names when it is a real one from year 1900 on (no February 30th, no month 13, no part
+    /// left out).
+    public init?(_ proto: DateComponents) {
+        let (year, month, day) = (proto.year ?? 0, proto.month ?? 0, proto.day ?? 0)
         guard (1900...9999).contains(year), (1...12).contains(month), (1...31).contains(day),
             let instant = Self.utc.date(from: DateComponents(year: year, month: month, day: day)),
             Self.utc.dateComponents([.year, .month, .day], from: instant)
@@ -21,9 +22,9 @@ public struct CalendarDate: Sendable, Equatable {
 
     /// The date in PostgreSQL's `date` text, `YYYY-MM-DD`.
     public init?(iso text: String) {
-        let parts = text.split(separator: "-").compactMap { Int32($0) }
+        let parts = text.split(separator: "-").compactMap { Int($0) }
         guard parts.count == 3 else { return nil }
-        self.init(Kindred_Common_V1_Date(year: parts[0], month: parts[1], day: parts[2]))
+        self.init(DateComponents(year: parts[0], month: parts[1], day: parts[2]))
     }
 
     /// The first instant of the date in UTC.
@@ -37,8 +38,9 @@ public struct CalendarDate: Sendable, Equatable {
         return "\(padded(year, 4))-\(padded(month, 2))-\(padded(day, 2))"
     }
 
-    public var proto: Kindred_Common_V1_Date {
-        Kindred_Common_V1_Date(year: Int32(year), month: Int32(month), day: Int32(day))
+    /// The wire form.
+    public var proto: DateComponents {
+        DateComponents(year: year, month: month, day: day)
     }
 
     private static let utc: Calendar = {

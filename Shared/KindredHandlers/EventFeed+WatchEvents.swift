@@ -1,3 +1,4 @@
+public import FoundationEssentials
 public import KindredEvents
 public import KindredMessages
 public import KindredRPC
@@ -7,7 +8,7 @@ public import KindredRPC
 public protocol WatchedEvent: ProtoMessage {
     var cursor: Int64 { get set }
     var type: String { get set }
-    var occurredAt: Kindred_Common_V1_Timestamp? { get set }
+    var occurredAt: Date? { get set }
     var traceparent: String { get set }
 }
 
@@ -41,7 +42,7 @@ extension EventFeed {
         var message = try Event(serializedBytes: event.payload)
         message.cursor = event.cursor
         message.type = event.type
-        message.occurredAt = Kindred_Common_V1_Timestamp(event.occurredAt)
+        message.occurredAt = event.occurredAt
         message.traceparent = event.traceparent
         return message
     }

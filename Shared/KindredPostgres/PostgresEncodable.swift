@@ -98,6 +98,10 @@ enum PostgresTime {
     static func date(microsecondsSince2000 value: Int64) -> Date {
         if value == .max { return .distantFuture }
         if value == .min { return .distantPast }
+        // Whole microseconds since 1970 over 1e6, the very Double WallClock.now and a decoded Timestamp give for
+        // the same instant: a time read back from a row then equals the one a change answered.
+        let (since1970, overflow) = value.addingReportingOverflow(946_684_800_000_000)
+        if !overflow { return Date(timeIntervalSince1970: Double(since1970) / 1_000_000) }
         let seconds = value.quotientAndRemainder(dividingBy: 1_000_000)
         return epoch2000.addingTimeInterval(Double(seconds.quotient) + Double(seconds.remainder) / 1_000_000)
     }

@@ -9,7 +9,7 @@ extension MatrixRows {
         },
         row("FamilyService/GetCalendarEvent", .profileMember, onEvent),
         row("FamilyService/UpdateCalendarEvent", .profileOwner) { cast in
-            onEvent(cast).merging(["update_mask": .texts(["name"]), "event.name": "Second scan"]) { $1 }
+            onEvent(cast).merging(["update_mask.paths": .texts(["name"]), "event.name": "Second scan"]) { $1 }
         },
         row("FamilyService/DeleteCalendarEvent", .profileOwner, fresh: true, onEvent),
         row("FamilyService/ListCalendarEvents", .profileMember, onProfile),
@@ -28,7 +28,7 @@ extension MatrixRows {
             ["request_id": newRequestID, "profile_id": .text(cast.profile), "item.name": "Cot"]
         },
         row("FamilyService/UpdateRegistryItem", .profileOwner) { cast in
-            onItem(cast).merging(["update_mask": .texts(["name"]), "item.name": "Big cot"]) { $1 }
+            onItem(cast).merging(["update_mask.paths": .texts(["name"]), "item.name": "Big cot"]) { $1 }
         },
         row("FamilyService/DeleteRegistryItem", .profileOwner, fresh: true, onItem),
         row("FamilyService/ListRegistryItems", .profileMember, onProfile),

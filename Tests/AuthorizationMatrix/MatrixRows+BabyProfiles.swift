@@ -6,7 +6,7 @@ extension MatrixRows {
         row("FamilyService/GetBabyProfile", .profileMember, onProfile),
         row("FamilyService/UpdateBabyProfile", .profileOwner) { cast in
             [
-                "profile.profile_id": .text(cast.profile), "update_mask": .texts(["name"]),
+                "profile.profile_id": .text(cast.profile), "update_mask.paths": .texts(["name"]),
                 "profile.name": "Pea",
             ]
         },

@@ -44,7 +44,7 @@ extension MatrixRows {
         ) {
             cast in
             [
-                "minor_user_id": .text(cast.minorID), "update_mask": .texts(["content_filtering"]),
+                "minor_user_id": .text(cast.minorID), "update_mask.paths": .texts(["content_filtering"]),
                 "controls.content_filtering": true,
             ]
         },

@@ -24,7 +24,7 @@ generate_stubs(pathlib.Path(__file__).resolve().parents[2] / "proto")
 
 import grpc  # noqa: E402
 from accounts_support import PASSWORD, mailed_token, register  # noqa: E402
-from kindred.common.v1 import timestamp_pb2  # noqa: E402
+from google.protobuf import timestamp_pb2  # noqa: E402
 from kindred.family.v1 import family_pb2, family_pb2_grpc  # noqa: E402
 from kindred.identity.v1 import identity_pb2, identity_pb2_grpc  # noqa: E402
 from kindred.social.v1 import social_pb2, social_pb2_grpc  # noqa: E402

@@ -92,7 +92,7 @@ struct AccountSignInTests {
                         .reason
                         == "PASSWORD_INCORRECT")
             }
-            let birth = Kindred_Common_V1_Date(year: 1991, month: 1, day: 1)
+            let birth = DateComponents(year: 1991, month: 1, day: 1)
             #expect(
                 await rpcError {
                     try await test.accounts.requestDateOfBirthChange(
@@ -128,7 +128,7 @@ struct AccountSignInTests {
             }
             try await test.accounts.requestDateOfBirthChange(
                 accountID: account.id, password: Self.password,
-                dateOfBirth: Kindred_Common_V1_Date(year: 1991, month: 1, day: 1))
+                dateOfBirth: DateComponents(year: 1991, month: 1, day: 1))
             for _ in 0..<4 {
                 #expect(
                     await rpcError {

@@ -52,18 +52,18 @@ struct TestAccounts {
     /// A registration request that passes every check; change what a test is about.
     static func request(
         _ username: String = "mia_r", email: String? = nil, password: String = "correct horse 1",
-        born: (Int32, Int32, Int32) = (1990, 4, 12), requestID: String? = nil
+        born: (Int, Int, Int) = (1990, 4, 12), requestID: String? = nil
     ) -> Kindred_Identity_V1_RegisterAccountRequest {
         Kindred_Identity_V1_RegisterAccountRequest(
             requestID: requestID ?? "req-\(username)", email: email ?? "\(username)@example.com",
             username: username, password: password,
-            dateOfBirth: Kindred_Common_V1_Date(year: born.0, month: born.1, day: born.2))
+            dateOfBirth: DateComponents(year: born.0, month: born.1, day: born.2))
     }
 
     /// Registers an account.
     @discardableResult
     func register(
-        _ username: String = "mia_r", born: (Int32, Int32, Int32) = (1990, 4, 12),
+        _ username: String = "mia_r", born: (Int, Int, Int) = (1990, 4, 12),
         password: String = "correct horse 1"
     ) async throws -> AccountRecord {
         try await accounts.register(Self.request(username, password: password, born: born))
@@ -71,7 +71,7 @@ struct TestAccounts {
 
     /// Registers an account and verifies its email with the token from its verification mail.
     @discardableResult
-    func registerVerified(_ username: String, born: (Int32, Int32, Int32) = (1990, 4, 12)) async throws
+    func registerVerified(_ username: String, born: (Int, Int, Int) = (1990, 4, 12)) async throws
         -> AccountRecord
     {
         let account = try await register(username, born: born)

@@ -1,4 +1,5 @@
 @testable import IdentityService
+import FoundationEssentials
 import KindredAuth
 import KindredHandlers
 import KindredMessages
@@ -61,7 +62,7 @@ struct BirthDateRotationTests {
             // A change requested before sealing carries its new date in plaintext.
             try await test.accounts.requestDateOfBirthChange(
                 accountID: before.id, password: "correct horse 1",
-                dateOfBirth: Kindred_Common_V1_Date(year: 1979, month: 5, day: 18))
+                dateOfBirth: DateComponents(year: 1979, month: 5, day: 18))
             try await pool.query(
                 """
                 UPDATE identity.email_tokens SET new_date_of_birth = '1979-05-18', new_date_of_birth_sealed = NULL
@@ -91,7 +92,7 @@ struct BirthDateRotationTests {
             let test = TestAccounts(pool)
             var written: [AccountRecord] = []
             for index in 0..<12 {
-                let account = try await test.register("early\(index)", born: (1990, 1, Int32(index + 1)))
+                let account = try await test.register("early\(index)", born: (1990, 1, index + 1))
                 if index.isMultiple(of: 2) {
                     try await Self.unseal(account, pool)
                 } else {
@@ -108,7 +109,7 @@ struct BirthDateRotationTests {
             let accounts = BirthDateRotation.accounts(database: pool, dates: TestAccounts.birthDates)
             async let resealed = accounts.resealAll()
             for index in 0..<10 {
-                let account = try await test.register("during\(index)", born: (2000, 2, Int32(index + 1)))
+                let account = try await test.register("during\(index)", born: (2000, 2, index + 1))
                 written.append(account)
                 let early = written[index]
                 #expect(try await test.accounts.me(TestCallers.of(early)).dateOfBirth == early.dateOfBirth)

@@ -1,4 +1,5 @@
 @testable import IdentityService
+import FoundationEssentials
 import KindredAuth
 import KindredMessages
 import KindredPostgres
@@ -17,7 +18,7 @@ struct BirthDateSealingTests {
                 let me = try await server.client.getMe(
                     Kindred_Identity_V1_GetMeRequest(),
                     options: IdentityTestServer.bearer(TestCallers.token(account.id.description)))
-                #expect(me.account?.dateOfBirth == Kindred_Common_V1_Date(year: 1987, month: 11, day: 23))
+                #expect(me.account?.dateOfBirth == DateComponents(year: 1987, month: 11, day: 23))
 
                 let stored = try await pool.query(
                     """
@@ -37,7 +38,7 @@ struct BirthDateSealingTests {
             let account = try await test.registerVerified("mia_r", born: (1990, 4, 12))
             try await test.accounts.requestDateOfBirthChange(
                 accountID: account.id, password: "correct horse 1",
-                dateOfBirth: Kindred_Common_V1_Date(year: 1991, month: 7, day: 9))
+                dateOfBirth: DateComponents(year: 1991, month: 7, day: 9))
 
             let pending = try await pool.query(
                 """

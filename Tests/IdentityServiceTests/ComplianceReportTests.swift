@@ -1,4 +1,5 @@
 @testable import IdentityService
+import FoundationEssentials
 import KindredMessages
 import KindredPostgres
 import KindredRPC
@@ -45,7 +46,7 @@ struct ComplianceReportTests {
                     AccountStore.RefusedDay(day: CalendarDate(year: 2026, month: 6, day: 15)!, attempts: 2),
                 ])
             let recent = try await test.accounts.complianceReport(
-                since: Kindred_Common_V1_Date(year: 2026, month: 6, day: 2), as: TestCallers.admin)
+                since: DateComponents(year: 2026, month: 6, day: 2), as: TestCallers.admin)
             #expect(recent.refusedPerDay.map(\.attempts) == [2])
         }
     }
@@ -66,7 +67,7 @@ struct ComplianceReportTests {
         try await IdentityTestDatabase.withDatabase { pool in
             let error = await rpcError {
                 try await TestAccounts(pool).accounts.complianceReport(
-                    since: Kindred_Common_V1_Date(year: 2026, month: 2, day: 30), as: TestCallers.admin)
+                    since: DateComponents(year: 2026, month: 2, day: 30), as: TestCallers.admin)
             }
             #expect(error?.badFields == ["since"])
         }

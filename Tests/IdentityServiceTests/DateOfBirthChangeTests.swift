@@ -1,4 +1,5 @@
 @testable import IdentityService
+import FoundationEssentials
 import KindredMessages
 import KindredPostgres
 import KindredRPC
@@ -7,8 +8,8 @@ import Testing
 
 @Suite("Date of birth change")
 struct DateOfBirthChangeTests {
-    static func date(_ year: Int32, _ month: Int32, _ day: Int32) -> Kindred_Common_V1_Date {
-        Kindred_Common_V1_Date(year: year, month: month, day: day)
+    static func date(_ year: Int, _ month: Int, _ day: Int) -> DateComponents {
+        DateComponents(year: year, month: month, day: day)
     }
 
     @Test func aChangeWaitsForTheEmailedConfirmationThenRederivesTheBand() async throws {
@@ -86,7 +87,7 @@ struct DateOfBirthChangeTests {
         try await IdentityTestDatabase.withDatabase { pool in
             let test = TestAccounts(pool)
             let account = try await test.registerVerified("mia_r")
-            let change = { (year: Int32) in
+            let change = { (year: Int) in
                 try await test.accounts.requestDateOfBirthChange(
                     accountID: account.id, password: "correct horse 1", dateOfBirth: Self.date(year, 1, 1))
                 return try await TestMailbox(pool).token(to: account.email)

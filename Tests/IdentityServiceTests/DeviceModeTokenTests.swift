@@ -1,4 +1,5 @@
 @testable import IdentityService
+import FoundationEssentials
 import KindredAuth
 import KindredMessages
 import KindredPostgres
@@ -53,7 +54,7 @@ struct DeviceModeTokenTests {
             let id = try await fixture.signIn.account("dad")
             let start = fixture.now
             let parent = try await fixture.issue(id, .parent, password: SignInFixture.password)
-            #expect(parent.response.sessionEndsAt?.seconds == start + 1_800)
+            #expect(parent.response.sessionEndsAt == Date(timeIntervalSince1970: Double(start + 1_800)))
             #expect(try await fixture.claims(of: parent.accessToken).scope == .full)
             #expect(parent.expiresIn == 900)
 
@@ -61,7 +62,7 @@ struct DeviceModeTokenTests {
             let late = try await fixture.credentials.refreshGrant(try #require(parent.refreshToken))
             #expect(late.expiresIn == 600, "cut to the session's end")
             #expect(try await fixture.claims(of: late.accessToken).expiresAt == start + 1_800)
-            #expect(late.response.sessionEndsAt?.seconds == start + 1_800)
+            #expect(late.response.sessionEndsAt == Date(timeIntervalSince1970: Double(start + 1_800)))
 
             fixture.clock.advance(seconds: 9 * 60 + 59)
             let last = try await fixture.credentials.refreshGrant(try #require(late.refreshToken))

@@ -1,4 +1,5 @@
 @testable import IdentityService
+import FoundationEssentials
 import KindredMessages
 import KindredPostgres
 import KindredRPC
@@ -61,7 +62,7 @@ struct EmailVerificationTests {
             let account = try await test.registerVerified("mia_r")
             try await test.accounts.requestDateOfBirthChange(
                 accountID: account.id, password: "correct horse 1",
-                dateOfBirth: Kindred_Common_V1_Date(year: 1991, month: 1, day: 1))
+                dateOfBirth: DateComponents(year: 1991, month: 1, day: 1))
             let confirmation = try await TestMailbox(pool).token(to: account.email)
             #expect(
                 await rpcError { try await test.accounts.verifyEmail(token: confirmation) }?.reason

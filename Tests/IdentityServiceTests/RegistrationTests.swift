@@ -34,8 +34,8 @@ struct RegistrationTests {
         arguments: [
             ((2010, 6, 15), TokenClaims.AgeBand.sixteenToSeventeen), ((2013, 6, 15), .thirteenToFifteen),
             ((2008, 6, 16), .sixteenToSeventeen), ((2008, 6, 15), .adult),
-        ] as [((Int32, Int32, Int32), TokenClaims.AgeBand)])
-    func minorsGetTheirBandWithParentalControlsOn(born: (Int32, Int32, Int32), band: TokenClaims.AgeBand)
+        ] as [((Int, Int, Int), TokenClaims.AgeBand)])
+    func minorsGetTheirBandWithParentalControlsOn(born: (Int, Int, Int), band: TokenClaims.AgeBand)
         async throws
     {
         try await IdentityTestDatabase.withDatabase { pool in

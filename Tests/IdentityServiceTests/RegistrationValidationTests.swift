@@ -1,4 +1,5 @@
 @testable import IdentityService
+import FoundationEssentials
 import KindredMessages
 import KindredRPC
 import KindredTestSupport
@@ -28,7 +29,7 @@ struct RegistrationValidationTests {
         request.email = "not-an-email"
         request.username = "x"
         request.password = "short"
-        request.dateOfBirth = Kindred_Common_V1_Date(year: 2023, month: 2, day: 29)
+        request.dateOfBirth = DateComponents(year: 2023, month: 2, day: 29)
         let error = try #require(Self.problems(request))
         #expect(error.code == .invalidArgument)
         #expect(error.badFields == ["request_id", "email", "username", "password", "date_of_birth"])
@@ -93,12 +94,12 @@ struct RegistrationValidationTests {
             (2026, 6, 16), (2027, 1, 1), (1899, 12, 31), (2023, 2, 29), (2024, 13, 1), (2024, 0, 1),
             (2024, 4, 31),
             (0, 0, 0),
-        ] as [(Int32, Int32, Int32)])
-    func datesOfBirthInTheFutureBefore1900OrNotInTheCalendarAreRefused(year: Int32, month: Int32, day: Int32)
+        ] as [(Int, Int, Int)])
+    func datesOfBirthInTheFutureBefore1900OrNotInTheCalendarAreRefused(year: Int, month: Int, day: Int)
         throws
     {
         var request = TestAccounts.request()
-        request.dateOfBirth = Kindred_Common_V1_Date(year: year, month: month, day: day)
+        request.dateOfBirth = DateComponents(year: year, month: month, day: day)
         #expect(try #require(Self.problems(request)).badFields == ["date_of_birth"])
     }
 
@@ -108,10 +109,10 @@ struct RegistrationValidationTests {
         #expect(try #require(Self.problems(request)).badFields == ["date_of_birth"])
     }
 
-    @Test(arguments: [(1900, 1, 1), (2024, 2, 29), (2026, 6, 15)] as [(Int32, Int32, Int32)])
-    func realPastDatesFrom1900OnAreWellFormed(year: Int32, month: Int32, day: Int32) {
+    @Test(arguments: [(1900, 1, 1), (2024, 2, 29), (2026, 6, 15)] as [(Int, Int, Int)])
+    func realPastDatesFrom1900OnAreWellFormed(year: Int, month: Int, day: Int) {
         var request = TestAccounts.request()
-        request.dateOfBirth = Kindred_Common_V1_Date(year: year, month: month, day: day)
+        request.dateOfBirth = DateComponents(year: year, month: month, day: day)
         #expect(Self.problems(request) == nil)
     }
 

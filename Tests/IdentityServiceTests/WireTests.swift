@@ -1,4 +1,5 @@
 @testable import IdentityService
+import FoundationEssentials
 import KindredAPI
 import KindredMessages
 import KindredRPC
@@ -35,7 +36,7 @@ import Testing
                     TestAccounts.request("teen", born: (2010, 3, 3)))
                 let account = try #require(registered.account)
                 #expect(account.ageBand == .ageBand1617 && account.parentalControls && !account.emailVerified)
-                #expect(account.dateOfBirth == Kindred_Common_V1_Date(year: 2010, month: 3, day: 3))
+                #expect(account.dateOfBirth == DateComponents(year: 2010, month: 3, day: 3))
                 #expect(account.ageAssuranceMethod == .selfDeclared)
 
                 let token = try await TestMailbox(pool).token(to: account.email)

@@ -8,7 +8,7 @@ import uuid
 
 import pytest
 
-from kindred.common.v1 import date_pb2
+from google.type import date_pb2
 from kindred.identity.v1 import identity_pb2
 
 PASSWORD = "correct horse 1"

@@ -14,7 +14,7 @@ from PIL import Image
 
 from baby_support import ActivityStream, invite_and_accept
 from family_support import signed_up
-from kindred.common.v1 import date_pb2
+from google.type import date_pb2
 from kindred.family.v1 import baby_activity_pb2, baby_arrival_pb2, baby_profiles_pb2
 from rpc_support import bearer
 from test_gallery_wire import upload

@@ -13,7 +13,7 @@ import uuid
 import grpc
 
 from family_support import signed_up
-from kindred.common.v1 import timestamp_pb2
+from google.protobuf import field_mask_pb2, timestamp_pb2
 from kindred.family.v1 import baby_content_pb2 as content
 from rpc_support import bearer, refusal
 
@@ -31,7 +31,8 @@ def calls(family, token, profile, thing):
             content.GetCalendarEventRequest(profile_id=profile, event_id=thing), metadata=meta),
         "UpdateCalendarEvent": lambda: family.UpdateCalendarEvent(
             content.UpdateCalendarEventRequest(
-                profile_id=profile, event_id=thing, update_mask=["name"], event=event), metadata=meta),
+                profile_id=profile, event_id=thing, update_mask=field_mask_pb2.FieldMask(paths=["name"]),
+                event=event), metadata=meta),
         "DeleteCalendarEvent": lambda: family.DeleteCalendarEvent(
             content.DeleteCalendarEventRequest(profile_id=profile, event_id=thing), metadata=meta),
         "ListCalendarEvents": lambda: family.ListCalendarEvents(
@@ -51,7 +52,8 @@ def calls(family, token, profile, thing):
                 request_id="r", profile_id=profile, item=content.RegistryItem(name="Pram")), metadata=meta),
         "UpdateRegistryItem": lambda: family.UpdateRegistryItem(
             content.UpdateRegistryItemRequest(
-                profile_id=profile, item_id=thing, update_mask=["name"], item=content.RegistryItem(name="Cot")),
+                profile_id=profile, item_id=thing, update_mask=field_mask_pb2.FieldMask(paths=["name"]),
+                item=content.RegistryItem(name="Cot")),
             metadata=meta),
         "DeleteRegistryItem": lambda: family.DeleteRegistryItem(
             content.DeleteRegistryItemRequest(profile_id=profile, item_id=thing), metadata=meta),

@@ -13,7 +13,7 @@ import grpc
 
 from baby_support import eventually, invite_and_accept
 from family_support import signed_up
-from kindred.common.v1 import date_pb2
+from google.type import date_pb2
 from kindred.family.v1 import baby_arrival_pb2, baby_profiles_pb2, family_pb2
 from kindred.gamification.v1 import baby_games_pb2
 from rpc_support import bearer, refusal

@@ -13,6 +13,7 @@ import grpc
 
 from baby_support import eventually, invite_and_accept
 from family_support import signed_up
+from google.protobuf import field_mask_pb2
 from kindred.family.v1 import baby_activity_pb2, baby_content_pb2, baby_profiles_pb2, family_pb2
 from kindred.gamification.v1 import baby_games_pb2, counters_pb2
 from rpc_support import bearer, refusal
@@ -22,7 +23,7 @@ Gender = baby_games_pb2.BabyVoteGender
 
 def named(family, token, last_name):
     family.UpdateProfile(family_pb2.UpdateProfileRequest(
-        update_mask=["last_name"], profile=family_pb2.Profile(last_name=last_name)),
+        update_mask=field_mask_pb2.FieldMask(paths=["last_name"]), profile=family_pb2.Profile(last_name=last_name)),
         metadata=bearer(token), timeout=10)
 
 

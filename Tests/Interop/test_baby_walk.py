@@ -14,7 +14,8 @@ import pytest
 
 from baby_support import ActivityStream, invite_and_accept
 from family_support import signed_up
-from kindred.common.v1 import date_pb2, timestamp_pb2
+from google.protobuf import timestamp_pb2
+from google.type import date_pb2
 from kindred.family.v1 import baby_activity_pb2, baby_content_pb2, baby_profiles_pb2
 from rpc_support import bearer
 

@@ -19,6 +19,7 @@ import pytest
 from accounts_support import mailed_token
 from conftest import REPO, TARGETS
 from family_support import controls_of, guarded_minor, link_guardian, open_settings, signed_up
+from google.protobuf import field_mask_pb2
 from google.rpc import error_details_pb2, status_pb2
 from kindred.family.v1 import family_pb2
 from rpc_support import bearer, refusal
@@ -80,7 +81,8 @@ def test_minor_registers_guardian_links_sets_pin_is_locked_out_resets_and_change
     session, settings = open_settings(family, guardian_token, minor_id, "8642")
     assert settings.messaging_followed_only and not settings.pin_reset_pending
     changed = family.UpdateParentalControls(family_pb2.UpdateParentalControlsRequest(
-        minor_user_id=minor_id, guardian_session=session, update_mask=["messaging_followed_only"],
+        minor_user_id=minor_id, guardian_session=session,
+        update_mask=field_mask_pb2.FieldMask(paths=["messaging_followed_only"]),
         controls=family_pb2.ParentalControls(messaging_followed_only=False)), metadata=as_guardian, timeout=10)
     assert not changed.controls.messaging_followed_only and changed.controls.content_filtering
     # The change is what every later call sees, the minor's own included.
@@ -132,7 +134,7 @@ def test_grpcli_shows_the_refusal_and_opens_the_settings_with_a_session(identity
         "PERMISSION_DENIED: Enter the guardian PIN to open these settings. [GUARDIAN_SESSION_REQUIRED]")
     verified = grpcli("VerifyGuardianPin", {"minor_user_id": minor_id, "pin": "2580"})
     assert verified.returncode == 0, verified.stderr
-    session = json.loads(verified.stdout)["guardian_session"]
+    session = json.loads(verified.stdout)["guardianSession"]
     opened = grpcli("GetParentalControls", {"user_id": minor_id, "guardian_session": session})
     assert opened.returncode == 0, opened.stderr
-    assert json.loads(opened.stdout)["controls"]["content_filtering"] is True
+    assert json.loads(opened.stdout)["controls"]["contentFiltering"] is True

@@ -20,9 +20,9 @@ import nacl.bindings
 import nacl.signing
 import pytest
 
-from kindred.common.v1 import date_pb2
-from kindred.identity.v1 import identity_pb2
 from accounts_support import PASSWORD, mailed_token, person, register  # noqa: F401 (person is a fixture)
+from google.type import date_pb2
+from kindred.identity.v1 import identity_pb2
 from rpc_support import b64url, bearer, refusal, unb64url
 
 def test_register_verify_sign_in_read_refresh_and_sign_out(identity, person):

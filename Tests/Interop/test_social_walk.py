@@ -14,7 +14,7 @@ import uuid
 import grpc
 
 from family_support import controls_of, link_guardian, signed_up
-from kindred.common.v1 import timestamp_pb2
+from google.protobuf import timestamp_pb2
 from kindred.family.v1 import family_pb2
 from kindred.social.v1 import social_pb2
 from rpc_support import bearer, error_info, refusal

@@ -2,7 +2,7 @@
 
 import datetime
 
-from kindred.common.v1 import timestamp_pb2
+from google.protobuf import timestamp_pb2
 from kindred.gamification.v1 import usage_pb2
 
 

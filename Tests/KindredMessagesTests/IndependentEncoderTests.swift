@@ -58,7 +58,7 @@ import Testing
 
     @Test func commonTypesMatchPython() throws {
         #expect(
-            try Kindred_Common_V1_Date(serializedBytes: hex("08e80f1002181d"))
+            try Google_Type_Date(serializedBytes: hex("08e80f1002181d"))
                 == .init(year: 2024, month: 2, day: 29))
         let retry = Google_Rpc_RetryInfo(retryDelay: .init(seconds: 30, nanos: 5))
         #expect(try retry.serializedBytes() == hex("0a04081e1005"))

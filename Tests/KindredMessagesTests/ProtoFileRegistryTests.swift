@@ -9,7 +9,7 @@ import Testing
             "google/rpc/error_details.proto", "grpc/health/v1/health.proto",
             "grpc/reflection/v1/reflection.proto",
             "grpc/reflection/v1alpha/reflection.proto", "grpc/testing/test.proto",
-            "kindred/common/v1/date.proto",
+            "google/protobuf/timestamp.proto", "google/protobuf/field_mask.proto", "google/type/date.proto",
         ] {
             #expect(names.contains(required))
         }

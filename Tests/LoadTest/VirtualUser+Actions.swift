@@ -110,8 +110,9 @@ extension VirtualUser {
             return .init(
                 clientSessionID: "lt-\(index)-\(now)-\(iteration)-\(session)",
                 appID: Self.apps[(iteration + session) % Self.apps.count],
-                startTime: .init(seconds: start, nanos: 0), endTime: .init(seconds: start + 60, nanos: 0),
-                updatedAt: .init(seconds: start + 60, nanos: 0))
+                startTime: Date(timeIntervalSince1970: Double(start)),
+                endTime: Date(timeIntervalSince1970: Double(start + 60)),
+                updatedAt: Date(timeIntervalSince1970: Double(start + 60)))
         }
     }
 }

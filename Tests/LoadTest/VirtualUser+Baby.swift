@@ -82,7 +82,7 @@ extension VirtualUser {
                         .init(
                             requestID: key, profileID: profileID,
                             event: .init(
-                                name: text, startTime: .init(seconds: start, nanos: 0),
+                                name: text, startTime: Date(timeIntervalSince1970: Double(start)),
                                 timeZone: "Europe/London")),
                         options: options)
                 }

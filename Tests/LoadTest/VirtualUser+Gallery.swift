@@ -101,8 +101,8 @@ extension VirtualUser {
         let profileID = shared.seed.families.profileID(profile)
         let yesterday = Calendar(identifier: .gregorian).dateComponents(
             in: TimeZone(identifier: "UTC")!, from: Date() - 86_400)
-        let birthDate = Kindred_Common_V1_Date(
-            year: Int32(yesterday.year!), month: Int32(yesterday.month!), day: Int32(yesterday.day!))
+        let birthDate = DateComponents(
+            year: yesterday.year!, month: yesterday.month!, day: yesterday.day!)
         await measuredWrite(on: audience(of: .announceArrival, on: profile)) { key in
             await timed(
                 Family.Method.announceArrival, from: due, isExpected: { $0.reason == "ALREADY_ANNOUNCED" }

@@ -44,8 +44,8 @@ extension FamilyTestStack {
         let registered = try await identity.registerAccount(
             .init(
                 requestID: "register-\(username)", email: email, username: username, password: Self.password,
-                dateOfBirth: Kindred_Common_V1_Date(
-                    year: Int32(born.year!), month: Int32(born.month!), day: Int32(born.day!))),
+                dateOfBirth: DateComponents(
+                    year: born.year!, month: born.month!, day: born.day!)),
             options: Self.bearer(nil))
         if verified {
             let token = try await TestMailbox(pool).token(to: email)

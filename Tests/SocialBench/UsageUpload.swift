@@ -26,8 +26,9 @@ struct UsageUpload: Sendable {
                 let start = firstStart + Int64(number) * 61
                 return Kindred_Gamification_V1_UsageSession(
                     clientSessionID: "\(run)-\(worker)-\(number)", appID: Self.apps[index % Self.apps.count],
-                    startTime: .init(seconds: start, nanos: 0), endTime: .init(seconds: start + 60, nanos: 0),
-                    updatedAt: .init(seconds: start + 60, nanos: 0))
+                    startTime: Date(timeIntervalSince1970: Double(start)),
+                    endTime: Date(timeIntervalSince1970: Double(start + 60)),
+                    updatedAt: Date(timeIntervalSince1970: Double(start + 60)))
             }
             let stored = try await Kindred_Gamification_V1_GamificationService.Client(client).uploadUsage(
                 .init(sessions: sessions), options: options

@@ -7,6 +7,10 @@
                                                            a call; request and responses as JSON; a refusal
                                                            prints its status, message and ErrorInfo reason
 
+Responses print as grpcurl prints them (proto3 JSON): lowerCamelCase names, RFC 3339 timestamps
+("createdAt": "2026-11-29T00:07:33.476653Z"), a FieldMask as "displayName,bio", int64 and bytes as strings.
+A request may spell its fields either way (snake_case or lowerCamelCase).
+
 Over TLS (a stack started with KINDRED_TLS=1): KINDRED_TLS_DIR=var/tls grpcli.py ... uses var/tls/ca.pem and the
 kindred-cli client certificate.
 
@@ -135,7 +139,7 @@ def call(args):
         try:
             replies = invoke(request, timeout=args.timeout, metadata=call_metadata(args))
             for reply in replies if method.server_streaming else [replies]:
-                print(json_format.MessageToJson(reply, preserving_proto_field_name=True))
+                print(json_format.MessageToJson(reply, indent=2))
         except grpc.RpcError as failure:
             print(refusal_text(failure, pool), file=sys.stderr)
             return 1

@@ -23,7 +23,7 @@ extension FamilyAPI {
         let session = try await pins.verify(
             minorID: request.minorUserID, pin: request.pin, caller: try context.authenticatedCaller())
         return Kindred_Family_V1_VerifyGuardianPinResponse(
-            guardianSession: session.token.text, expiresAt: Kindred_Common_V1_Timestamp(session.expiresAt))
+            guardianSession: session.token.text, expiresAt: session.expiresAt)
     }
 
     func requestGuardianPinReset(
@@ -32,7 +32,7 @@ extension FamilyAPI {
         let expiresAt = try await pins.requestReset(
             minorID: request.minorUserID, caller: try context.authenticatedCaller())
         return Kindred_Family_V1_RequestGuardianPinResetResponse(
-            expiresAt: Kindred_Common_V1_Timestamp(expiresAt))
+            expiresAt: expiresAt)
     }
 
     func resetGuardianPin(_ request: Kindred_Family_V1_ResetGuardianPinRequest, context: ServerContext)

@@ -14,7 +14,7 @@ extension IdentityAPI {
             keys: keys.map { key in
                 Kindred_Identity_V1_SigningKey(
                     kid: key.verificationKey.keyID, alg: "EdDSA", publicKey: key.verificationKey.publicKey,
-                    createdAt: Kindred_Common_V1_Timestamp(key.createdAt))
+                    createdAt: key.createdAt)
             })
     }
 }

@@ -57,6 +57,6 @@ extension IssuedTokens {
         Kindred_Identity_V1_TokenResponse(
             accessToken: accessToken, tokenType: "Bearer", expiresIn: expiresIn,
             refreshToken: refreshToken?.text ?? "", scope: mode.scope.rawValue,
-            sessionEndsAt: mode.sessionEndsAt.map(Kindred_Common_V1_Timestamp.init))
+            sessionEndsAt: mode.sessionEndsAt)
     }
 }

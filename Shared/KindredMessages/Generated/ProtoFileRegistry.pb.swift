@@ -22,9 +22,27 @@ extension ProtoFileRegistry {
             ]
         ),
         ProtoFileDescriptor(
+            name: "google/protobuf/field_mask.proto",
+            dependencies: [],
+            serializedFileDescriptor: EmbeddedDescriptors.file(at: 2),
+            serviceNames: [],
+            symbols: [
+                "google.protobuf.FieldMask",
+            ]
+        ),
+        ProtoFileDescriptor(
+            name: "google/protobuf/timestamp.proto",
+            dependencies: [],
+            serializedFileDescriptor: EmbeddedDescriptors.file(at: 3),
+            serviceNames: [],
+            symbols: [
+                "google.protobuf.Timestamp",
+            ]
+        ),
+        ProtoFileDescriptor(
             name: "google/rpc/error_details.proto",
             dependencies: ["google/protobuf/duration.proto"],
-            serializedFileDescriptor: EmbeddedDescriptors.file(at: 2),
+            serializedFileDescriptor: EmbeddedDescriptors.file(at: 4),
             serviceNames: [],
             symbols: [
                 "google.rpc.ErrorInfo",
@@ -46,16 +64,25 @@ extension ProtoFileRegistry {
         ProtoFileDescriptor(
             name: "google/rpc/status.proto",
             dependencies: ["google/protobuf/any.proto"],
-            serializedFileDescriptor: EmbeddedDescriptors.file(at: 3),
+            serializedFileDescriptor: EmbeddedDescriptors.file(at: 5),
             serviceNames: [],
             symbols: [
                 "google.rpc.Status",
             ]
         ),
         ProtoFileDescriptor(
+            name: "google/type/date.proto",
+            dependencies: [],
+            serializedFileDescriptor: EmbeddedDescriptors.file(at: 6),
+            serviceNames: [],
+            symbols: [
+                "google.type.Date",
+            ]
+        ),
+        ProtoFileDescriptor(
             name: "grpc/health/v1/health.proto",
             dependencies: [],
-            serializedFileDescriptor: EmbeddedDescriptors.file(at: 4),
+            serializedFileDescriptor: EmbeddedDescriptors.file(at: 7),
             serviceNames: ["grpc.health.v1.Health"],
             symbols: [
                 "grpc.health.v1.HealthCheckRequest",
@@ -69,7 +96,7 @@ extension ProtoFileRegistry {
         ProtoFileDescriptor(
             name: "grpc/reflection/v1/reflection.proto",
             dependencies: [],
-            serializedFileDescriptor: EmbeddedDescriptors.file(at: 5),
+            serializedFileDescriptor: EmbeddedDescriptors.file(at: 8),
             serviceNames: ["grpc.reflection.v1.ServerReflection"],
             symbols: [
                 "grpc.reflection.v1.ServerReflectionRequest",
@@ -87,7 +114,7 @@ extension ProtoFileRegistry {
         ProtoFileDescriptor(
             name: "grpc/reflection/v1alpha/reflection.proto",
             dependencies: [],
-            serializedFileDescriptor: EmbeddedDescriptors.file(at: 6),
+            serializedFileDescriptor: EmbeddedDescriptors.file(at: 9),
             serviceNames: ["grpc.reflection.v1alpha.ServerReflection"],
             symbols: [
                 "grpc.reflection.v1alpha.ServerReflectionRequest",
@@ -105,7 +132,7 @@ extension ProtoFileRegistry {
         ProtoFileDescriptor(
             name: "grpc/testing/empty.proto",
             dependencies: [],
-            serializedFileDescriptor: EmbeddedDescriptors.file(at: 7),
+            serializedFileDescriptor: EmbeddedDescriptors.file(at: 10),
             serviceNames: [],
             symbols: [
                 "grpc.testing.Empty",
@@ -114,7 +141,7 @@ extension ProtoFileRegistry {
         ProtoFileDescriptor(
             name: "grpc/testing/messages.proto",
             dependencies: [],
-            serializedFileDescriptor: EmbeddedDescriptors.file(at: 8),
+            serializedFileDescriptor: EmbeddedDescriptors.file(at: 11),
             serviceNames: [],
             symbols: [
                 "grpc.testing.BoolValue",
@@ -137,7 +164,7 @@ extension ProtoFileRegistry {
         ProtoFileDescriptor(
             name: "grpc/testing/test.proto",
             dependencies: ["grpc/testing/empty.proto", "grpc/testing/messages.proto"],
-            serializedFileDescriptor: EmbeddedDescriptors.file(at: 9),
+            serializedFileDescriptor: EmbeddedDescriptors.file(at: 12),
             serviceNames: ["grpc.testing.TestService", "grpc.testing.UnimplementedService", "grpc.testing.ReconnectService"],
             symbols: [
                 "grpc.testing.TestService",
@@ -159,7 +186,7 @@ extension ProtoFileRegistry {
         ProtoFileDescriptor(
             name: "kindred/bench/v1/bench.proto",
             dependencies: [],
-            serializedFileDescriptor: EmbeddedDescriptors.file(at: 10),
+            serializedFileDescriptor: EmbeddedDescriptors.file(at: 13),
             serviceNames: ["kindred.bench.v1.BenchService"],
             symbols: [
                 "kindred.bench.v1.GetAccountRequest",
@@ -169,18 +196,9 @@ extension ProtoFileRegistry {
             ]
         ),
         ProtoFileDescriptor(
-            name: "kindred/common/v1/date.proto",
-            dependencies: [],
-            serializedFileDescriptor: EmbeddedDescriptors.file(at: 11),
-            serviceNames: [],
-            symbols: [
-                "kindred.common.v1.Date",
-            ]
-        ),
-        ProtoFileDescriptor(
             name: "kindred/common/v1/paging.proto",
             dependencies: [],
-            serializedFileDescriptor: EmbeddedDescriptors.file(at: 12),
+            serializedFileDescriptor: EmbeddedDescriptors.file(at: 14),
             serviceNames: [],
             symbols: [
                 "kindred.common.v1.PageRequest",
@@ -188,18 +206,9 @@ extension ProtoFileRegistry {
             ]
         ),
         ProtoFileDescriptor(
-            name: "kindred/common/v1/timestamp.proto",
-            dependencies: [],
-            serializedFileDescriptor: EmbeddedDescriptors.file(at: 13),
-            serviceNames: [],
-            symbols: [
-                "kindred.common.v1.Timestamp",
-            ]
-        ),
-        ProtoFileDescriptor(
             name: "kindred/family/v1/baby_profiles.proto",
-            dependencies: ["kindred/common/v1/date.proto", "kindred/common/v1/paging.proto", "kindred/common/v1/timestamp.proto"],
-            serializedFileDescriptor: EmbeddedDescriptors.file(at: 14),
+            dependencies: ["google/protobuf/field_mask.proto", "google/protobuf/timestamp.proto", "google/type/date.proto", "kindred/common/v1/paging.proto"],
+            serializedFileDescriptor: EmbeddedDescriptors.file(at: 15),
             serviceNames: [],
             symbols: [
                 "kindred.family.v1.BabyProfile",
@@ -240,8 +249,8 @@ extension ProtoFileRegistry {
         ),
         ProtoFileDescriptor(
             name: "kindred/family/v1/baby_arrival.proto",
-            dependencies: ["kindred/common/v1/date.proto", "kindred/family/v1/baby_profiles.proto", "kindred/common/v1/timestamp.proto"],
-            serializedFileDescriptor: EmbeddedDescriptors.file(at: 15),
+            dependencies: ["google/protobuf/timestamp.proto", "google/type/date.proto", "kindred/family/v1/baby_profiles.proto"],
+            serializedFileDescriptor: EmbeddedDescriptors.file(at: 16),
             serviceNames: [],
             symbols: [
                 "kindred.family.v1.SquishPhotoRequest",
@@ -267,8 +276,8 @@ extension ProtoFileRegistry {
         ),
         ProtoFileDescriptor(
             name: "kindred/family/v1/baby_content.proto",
-            dependencies: ["kindred/common/v1/paging.proto", "kindred/common/v1/timestamp.proto"],
-            serializedFileDescriptor: EmbeddedDescriptors.file(at: 16),
+            dependencies: ["google/protobuf/field_mask.proto", "google/protobuf/timestamp.proto", "kindred/common/v1/paging.proto"],
+            serializedFileDescriptor: EmbeddedDescriptors.file(at: 17),
             serviceNames: [],
             symbols: [
                 "kindred.family.v1.CalendarEvent",
@@ -315,8 +324,8 @@ extension ProtoFileRegistry {
         ),
         ProtoFileDescriptor(
             name: "kindred/family/v1/baby_activity.proto",
-            dependencies: ["kindred/common/v1/date.proto", "kindred/common/v1/paging.proto", "kindred/common/v1/timestamp.proto", "kindred/family/v1/baby_arrival.proto", "kindred/family/v1/baby_content.proto"],
-            serializedFileDescriptor: EmbeddedDescriptors.file(at: 17),
+            dependencies: ["google/protobuf/timestamp.proto", "google/type/date.proto", "kindred/common/v1/paging.proto", "kindred/family/v1/baby_arrival.proto", "kindred/family/v1/baby_content.proto"],
+            serializedFileDescriptor: EmbeddedDescriptors.file(at: 18),
             serviceNames: [],
             symbols: [
                 "kindred.family.v1.BabyActivity",
@@ -336,8 +345,8 @@ extension ProtoFileRegistry {
         ),
         ProtoFileDescriptor(
             name: "kindred/family/v1/baby_gallery.proto",
-            dependencies: ["kindred/common/v1/paging.proto", "kindred/common/v1/timestamp.proto"],
-            serializedFileDescriptor: EmbeddedDescriptors.file(at: 18),
+            dependencies: ["google/protobuf/timestamp.proto", "kindred/common/v1/paging.proto"],
+            serializedFileDescriptor: EmbeddedDescriptors.file(at: 19),
             serviceNames: [],
             symbols: [
                 "kindred.family.v1.BabyPhoto",
@@ -358,8 +367,8 @@ extension ProtoFileRegistry {
         ),
         ProtoFileDescriptor(
             name: "kindred/family/v1/family.proto",
-            dependencies: ["kindred/common/v1/paging.proto", "kindred/family/v1/baby_profiles.proto", "kindred/family/v1/baby_content.proto", "kindred/common/v1/timestamp.proto", "kindred/family/v1/baby_activity.proto", "kindred/family/v1/baby_arrival.proto", "kindred/family/v1/baby_gallery.proto"],
-            serializedFileDescriptor: EmbeddedDescriptors.file(at: 19),
+            dependencies: ["google/protobuf/field_mask.proto", "google/protobuf/timestamp.proto", "kindred/common/v1/paging.proto", "kindred/family/v1/baby_activity.proto", "kindred/family/v1/baby_arrival.proto", "kindred/family/v1/baby_content.proto", "kindred/family/v1/baby_gallery.proto", "kindred/family/v1/baby_profiles.proto"],
+            serializedFileDescriptor: EmbeddedDescriptors.file(at: 20),
             serviceNames: ["kindred.family.v1.FamilyService"],
             symbols: [
                 "kindred.family.v1.Profile",
@@ -516,8 +525,8 @@ extension ProtoFileRegistry {
         ),
         ProtoFileDescriptor(
             name: "kindred/gamification/v1/baby_games.proto",
-            dependencies: ["kindred/common/v1/date.proto", "kindred/common/v1/timestamp.proto"],
-            serializedFileDescriptor: EmbeddedDescriptors.file(at: 20),
+            dependencies: ["google/protobuf/timestamp.proto", "google/type/date.proto"],
+            serializedFileDescriptor: EmbeddedDescriptors.file(at: 21),
             serviceNames: [],
             symbols: [
                 "kindred.gamification.v1.CastBabyVoteRequest",
@@ -550,8 +559,8 @@ extension ProtoFileRegistry {
         ),
         ProtoFileDescriptor(
             name: "kindred/gamification/v1/challenges.proto",
-            dependencies: ["kindred/common/v1/date.proto", "kindred/gamification/v1/baby_games.proto", "kindred/common/v1/paging.proto", "kindred/common/v1/timestamp.proto"],
-            serializedFileDescriptor: EmbeddedDescriptors.file(at: 21),
+            dependencies: ["google/protobuf/timestamp.proto", "google/type/date.proto", "kindred/common/v1/paging.proto", "kindred/gamification/v1/baby_games.proto"],
+            serializedFileDescriptor: EmbeddedDescriptors.file(at: 22),
             serviceNames: [],
             symbols: [
                 "kindred.gamification.v1.Challenge",
@@ -601,7 +610,7 @@ extension ProtoFileRegistry {
         ProtoFileDescriptor(
             name: "kindred/gamification/v1/counters.proto",
             dependencies: [],
-            serializedFileDescriptor: EmbeddedDescriptors.file(at: 22),
+            serializedFileDescriptor: EmbeddedDescriptors.file(at: 23),
             serviceNames: [],
             symbols: [
                 "kindred.gamification.v1.GetActivityCountersRequest",
@@ -610,19 +619,8 @@ extension ProtoFileRegistry {
             ]
         ),
         ProtoFileDescriptor(
-            name: "kindred/gamification/v1/standing.proto",
-            dependencies: [],
-            serializedFileDescriptor: EmbeddedDescriptors.file(at: 23),
-            serviceNames: [],
-            symbols: [
-                "kindred.gamification.v1.GetMyStandingRequest",
-                "kindred.gamification.v1.WeeklyStanding",
-                "kindred.gamification.v1.GetMyStandingResponse",
-            ]
-        ),
-        ProtoFileDescriptor(
             name: "kindred/gamification/v1/rewards.proto",
-            dependencies: ["kindred/common/v1/timestamp.proto"],
+            dependencies: ["google/protobuf/timestamp.proto"],
             serializedFileDescriptor: EmbeddedDescriptors.file(at: 24),
             serviceNames: [],
             symbols: [
@@ -644,9 +642,20 @@ extension ProtoFileRegistry {
             ]
         ),
         ProtoFileDescriptor(
-            name: "kindred/gamification/v1/usage.proto",
-            dependencies: ["kindred/common/v1/date.proto", "kindred/common/v1/paging.proto", "kindred/common/v1/timestamp.proto"],
+            name: "kindred/gamification/v1/standing.proto",
+            dependencies: [],
             serializedFileDescriptor: EmbeddedDescriptors.file(at: 25),
+            serviceNames: [],
+            symbols: [
+                "kindred.gamification.v1.GetMyStandingRequest",
+                "kindred.gamification.v1.WeeklyStanding",
+                "kindred.gamification.v1.GetMyStandingResponse",
+            ]
+        ),
+        ProtoFileDescriptor(
+            name: "kindred/gamification/v1/usage.proto",
+            dependencies: ["google/protobuf/timestamp.proto", "google/type/date.proto", "kindred/common/v1/paging.proto"],
+            serializedFileDescriptor: EmbeddedDescriptors.file(at: 26),
             serviceNames: [],
             symbols: [
                 "kindred.gamification.v1.UsageSession",
@@ -675,8 +684,8 @@ extension ProtoFileRegistry {
         ),
         ProtoFileDescriptor(
             name: "kindred/gamification/v1/gamification.proto",
-            dependencies: ["kindred/gamification/v1/baby_games.proto", "kindred/gamification/v1/challenges.proto", "kindred/gamification/v1/standing.proto", "kindred/gamification/v1/counters.proto", "kindred/gamification/v1/rewards.proto", "kindred/gamification/v1/usage.proto"],
-            serializedFileDescriptor: EmbeddedDescriptors.file(at: 26),
+            dependencies: ["kindred/gamification/v1/baby_games.proto", "kindred/gamification/v1/challenges.proto", "kindred/gamification/v1/counters.proto", "kindred/gamification/v1/rewards.proto", "kindred/gamification/v1/standing.proto", "kindred/gamification/v1/usage.proto"],
+            serializedFileDescriptor: EmbeddedDescriptors.file(at: 27),
             serviceNames: ["kindred.gamification.v1.GamificationService"],
             symbols: [
                 "kindred.gamification.v1.GamificationService",
@@ -723,8 +732,8 @@ extension ProtoFileRegistry {
         ),
         ProtoFileDescriptor(
             name: "kindred/identity/v1/identity.proto",
-            dependencies: ["kindred/common/v1/date.proto", "kindred/common/v1/paging.proto", "kindred/common/v1/timestamp.proto"],
-            serializedFileDescriptor: EmbeddedDescriptors.file(at: 27),
+            dependencies: ["google/protobuf/timestamp.proto", "google/type/date.proto", "kindred/common/v1/paging.proto"],
+            serializedFileDescriptor: EmbeddedDescriptors.file(at: 28),
             serviceNames: ["kindred.identity.v1.IdentityService"],
             symbols: [
                 "kindred.identity.v1.PublicAccount",
@@ -801,8 +810,8 @@ extension ProtoFileRegistry {
         ),
         ProtoFileDescriptor(
             name: "kindred/social/v1/social.proto",
-            dependencies: ["kindred/common/v1/paging.proto", "kindred/common/v1/timestamp.proto"],
-            serializedFileDescriptor: EmbeddedDescriptors.file(at: 28),
+            dependencies: ["google/protobuf/timestamp.proto", "kindred/common/v1/paging.proto"],
+            serializedFileDescriptor: EmbeddedDescriptors.file(at: 29),
             serviceNames: ["kindred.social.v1.SocialService"],
             symbols: [
                 "kindred.social.v1.Person",

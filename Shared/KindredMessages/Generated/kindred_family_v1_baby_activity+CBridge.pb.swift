@@ -16,7 +16,7 @@ extension Kindred_Family_V1_BabyActivity: CMessageBridge {
         self.actorName = CRead.string(m.pointee.actor_name)
         self.subjectID = CRead.string(m.pointee.subject_id)
         self.detail = CRead.string(m.pointee.detail)
-        self.occurredAt = m.pointee.occurred_at.map { Kindred_Common_V1_Timestamp(c: $0) }
+        self.occurredAt = m.pointee.occurred_at.map { Google_Protobuf_Timestamp(c: $0).date }
     }
 
     func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {
@@ -27,7 +27,7 @@ extension Kindred_Family_V1_BabyActivity: CMessageBridge {
         c.pointee.actor_name = try arena.string(self.actorName, field: "actor_name")
         c.pointee.subject_id = try arena.string(self.subjectID, field: "subject_id")
         c.pointee.detail = try arena.string(self.detail, field: "detail")
-        c.pointee.occurred_at = try arena.optionalMessage(self.occurredAt, field: "occurred_at")
+        c.pointee.occurred_at = try arena.optionalMessage(self.occurredAt.map { Google_Protobuf_Timestamp($0) }, field: "occurred_at")
     }
 }
 
@@ -57,7 +57,7 @@ extension Kindred_Family_V1_BabyCountdown: CMessageBridge {
         self.init()
         self.profileID = CRead.string(m.pointee.profile_id)
         self.profileName = CRead.string(m.pointee.profile_name)
-        self.expectedBirthDate = m.pointee.expected_birth_date.map { Kindred_Common_V1_Date(c: $0) }
+        self.expectedBirthDate = m.pointee.expected_birth_date.map { Google_Type_Date(c: $0).components }
         self.daysLeft = m.pointee.days_left
         self.message = CRead.string(m.pointee.message)
     }
@@ -65,7 +65,7 @@ extension Kindred_Family_V1_BabyCountdown: CMessageBridge {
     func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {
         c.pointee.profile_id = try arena.string(self.profileID, field: "profile_id")
         c.pointee.profile_name = try arena.string(self.profileName, field: "profile_name")
-        c.pointee.expected_birth_date = try arena.optionalMessage(self.expectedBirthDate, field: "expected_birth_date")
+        c.pointee.expected_birth_date = try arena.optionalMessage(self.expectedBirthDate.map { Google_Type_Date($0) }, field: "expected_birth_date")
         c.pointee.days_left = self.daysLeft
         c.pointee.message = try arena.string(self.message, field: "message")
     }
@@ -203,7 +203,7 @@ extension Kindred_Family_V1_BabyActivityOccurred: CMessageBridge {
         self.activityID = CRead.string(m.pointee.activity_id)
         self.actorID = CRead.string(m.pointee.actor_id)
         self.subjectID = CRead.string(m.pointee.subject_id)
-        self.occurredAt = m.pointee.occurred_at.map { Kindred_Common_V1_Timestamp(c: $0) }
+        self.occurredAt = m.pointee.occurred_at.map { Google_Protobuf_Timestamp(c: $0).date }
         self.rsvpAnswer = Kindred_Family_V1_RsvpAnswer(rawValue: CRead.enumValue(m.pointee.rsvp_answer))
     }
 
@@ -212,7 +212,7 @@ extension Kindred_Family_V1_BabyActivityOccurred: CMessageBridge {
         c.pointee.activity_id = try arena.string(self.activityID, field: "activity_id")
         c.pointee.actor_id = try arena.string(self.actorID, field: "actor_id")
         c.pointee.subject_id = try arena.string(self.subjectID, field: "subject_id")
-        c.pointee.occurred_at = try arena.optionalMessage(self.occurredAt, field: "occurred_at")
+        c.pointee.occurred_at = try arena.optionalMessage(self.occurredAt.map { Google_Protobuf_Timestamp($0) }, field: "occurred_at")
         c.pointee.rsvp_answer = CWrite.enumValue(self.rsvpAnswer)
     }
 }

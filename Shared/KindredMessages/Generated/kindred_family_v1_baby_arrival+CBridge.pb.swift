@@ -96,15 +96,15 @@ extension Kindred_Family_V1_BabyArrival: CMessageBridge {
         self.init()
         self.profileID = CRead.string(m.pointee.profile_id)
         self.name = CRead.string(m.pointee.name)
-        self.birthDate = m.pointee.birth_date.map { Kindred_Common_V1_Date(c: $0) }
+        self.birthDate = m.pointee.birth_date.map { Google_Type_Date(c: $0).components }
         self.birthTime = m.pointee.birth_time.map { Kindred_Family_V1_BirthTime(c: $0) }
         self.weightGrams = m.pointee.weight_grams
         self.lengthMm = m.pointee.length_mm
         self.photoID = CRead.string(m.pointee.photo_id)
         self.message = CRead.string(m.pointee.message)
         self.announcedByUserID = CRead.string(m.pointee.announced_by_user_id)
-        self.announcedAt = m.pointee.announced_at.map { Kindred_Common_V1_Timestamp(c: $0) }
-        self.updatedAt = m.pointee.updated_at.map { Kindred_Common_V1_Timestamp(c: $0) }
+        self.announcedAt = m.pointee.announced_at.map { Google_Protobuf_Timestamp(c: $0).date }
+        self.updatedAt = m.pointee.updated_at.map { Google_Protobuf_Timestamp(c: $0).date }
         self.squishCount = m.pointee.squish_count
         self.squishedByMe = m.pointee.squished_by_me != 0
     }
@@ -112,15 +112,15 @@ extension Kindred_Family_V1_BabyArrival: CMessageBridge {
     func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {
         c.pointee.profile_id = try arena.string(self.profileID, field: "profile_id")
         c.pointee.name = try arena.string(self.name, field: "name")
-        c.pointee.birth_date = try arena.optionalMessage(self.birthDate, field: "birth_date")
+        c.pointee.birth_date = try arena.optionalMessage(self.birthDate.map { Google_Type_Date($0) }, field: "birth_date")
         c.pointee.birth_time = try arena.optionalMessage(self.birthTime, field: "birth_time")
         c.pointee.weight_grams = self.weightGrams
         c.pointee.length_mm = self.lengthMm
         c.pointee.photo_id = try arena.string(self.photoID, field: "photo_id")
         c.pointee.message = try arena.string(self.message, field: "message")
         c.pointee.announced_by_user_id = try arena.string(self.announcedByUserID, field: "announced_by_user_id")
-        c.pointee.announced_at = try arena.optionalMessage(self.announcedAt, field: "announced_at")
-        c.pointee.updated_at = try arena.optionalMessage(self.updatedAt, field: "updated_at")
+        c.pointee.announced_at = try arena.optionalMessage(self.announcedAt.map { Google_Protobuf_Timestamp($0) }, field: "announced_at")
+        c.pointee.updated_at = try arena.optionalMessage(self.updatedAt.map { Google_Protobuf_Timestamp($0) }, field: "updated_at")
         c.pointee.squish_count = self.squishCount
         c.pointee.squished_by_me = self.squishedByMe ? 1 : 0
     }
@@ -329,8 +329,8 @@ extension Kindred_Family_V1_BabyArrived: CMessageBridge {
         self.init()
         self.profileID = CRead.string(m.pointee.profile_id)
         self.name = CRead.string(m.pointee.name)
-        self.birthDate = m.pointee.birth_date.map { Kindred_Common_V1_Date(c: $0) }
-        self.announcedAt = m.pointee.announced_at.map { Kindred_Common_V1_Timestamp(c: $0) }
+        self.birthDate = m.pointee.birth_date.map { Google_Type_Date(c: $0).components }
+        self.announcedAt = m.pointee.announced_at.map { Google_Protobuf_Timestamp(c: $0).date }
         self.actorID = CRead.string(m.pointee.actor_id)
         self.activityID = CRead.string(m.pointee.activity_id)
         self.gender = Kindred_Family_V1_BabyGender(rawValue: CRead.enumValue(m.pointee.gender))
@@ -339,8 +339,8 @@ extension Kindred_Family_V1_BabyArrived: CMessageBridge {
     func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {
         c.pointee.profile_id = try arena.string(self.profileID, field: "profile_id")
         c.pointee.name = try arena.string(self.name, field: "name")
-        c.pointee.birth_date = try arena.optionalMessage(self.birthDate, field: "birth_date")
-        c.pointee.announced_at = try arena.optionalMessage(self.announcedAt, field: "announced_at")
+        c.pointee.birth_date = try arena.optionalMessage(self.birthDate.map { Google_Type_Date($0) }, field: "birth_date")
+        c.pointee.announced_at = try arena.optionalMessage(self.announcedAt.map { Google_Protobuf_Timestamp($0) }, field: "announced_at")
         c.pointee.actor_id = try arena.string(self.actorID, field: "actor_id")
         c.pointee.activity_id = try arena.string(self.activityID, field: "activity_id")
         c.pointee.gender = CWrite.enumValue(self.gender)

@@ -12,15 +12,15 @@ extension Kindred_Family_V1_CalendarEvent: CMessageBridge {
         self.eventID = CRead.string(m.pointee.event_id)
         self.profileID = CRead.string(m.pointee.profile_id)
         self.name = CRead.string(m.pointee.name)
-        self.startTime = m.pointee.start_time.map { Kindred_Common_V1_Timestamp(c: $0) }
+        self.startTime = m.pointee.start_time.map { Google_Protobuf_Timestamp(c: $0).date }
         self.timeZone = CRead.string(m.pointee.time_zone)
         self.description = CRead.string(m.pointee.description)
         self.photoID = CRead.string(m.pointee.photo_id)
         self.videoCallURL = CRead.string(m.pointee.video_call_url)
         self.location = CRead.string(m.pointee.location)
         self.createdByUserID = CRead.string(m.pointee.created_by_user_id)
-        self.createdAt = m.pointee.created_at.map { Kindred_Common_V1_Timestamp(c: $0) }
-        self.updatedAt = m.pointee.updated_at.map { Kindred_Common_V1_Timestamp(c: $0) }
+        self.createdAt = m.pointee.created_at.map { Google_Protobuf_Timestamp(c: $0).date }
+        self.updatedAt = m.pointee.updated_at.map { Google_Protobuf_Timestamp(c: $0).date }
         self.rsvpCounts = m.pointee.rsvp_counts.map { Kindred_Family_V1_RsvpCounts(c: $0) }
         self.myRsvp = Kindred_Family_V1_RsvpAnswer(rawValue: CRead.enumValue(m.pointee.my_rsvp))
     }
@@ -29,15 +29,15 @@ extension Kindred_Family_V1_CalendarEvent: CMessageBridge {
         c.pointee.event_id = try arena.string(self.eventID, field: "event_id")
         c.pointee.profile_id = try arena.string(self.profileID, field: "profile_id")
         c.pointee.name = try arena.string(self.name, field: "name")
-        c.pointee.start_time = try arena.optionalMessage(self.startTime, field: "start_time")
+        c.pointee.start_time = try arena.optionalMessage(self.startTime.map { Google_Protobuf_Timestamp($0) }, field: "start_time")
         c.pointee.time_zone = try arena.string(self.timeZone, field: "time_zone")
         c.pointee.description = try arena.string(self.description, field: "description")
         c.pointee.photo_id = try arena.string(self.photoID, field: "photo_id")
         c.pointee.video_call_url = try arena.string(self.videoCallURL, field: "video_call_url")
         c.pointee.location = try arena.string(self.location, field: "location")
         c.pointee.created_by_user_id = try arena.string(self.createdByUserID, field: "created_by_user_id")
-        c.pointee.created_at = try arena.optionalMessage(self.createdAt, field: "created_at")
-        c.pointee.updated_at = try arena.optionalMessage(self.updatedAt, field: "updated_at")
+        c.pointee.created_at = try arena.optionalMessage(self.createdAt.map { Google_Protobuf_Timestamp($0) }, field: "created_at")
+        c.pointee.updated_at = try arena.optionalMessage(self.updatedAt.map { Google_Protobuf_Timestamp($0) }, field: "updated_at")
         c.pointee.rsvp_counts = try arena.optionalMessage(self.rsvpCounts, field: "rsvp_counts")
         c.pointee.my_rsvp = CWrite.enumValue(self.myRsvp)
     }
@@ -71,13 +71,13 @@ extension Kindred_Family_V1_Rsvp: CMessageBridge {
         self.init()
         self.userID = CRead.string(m.pointee.user_id)
         self.answer = Kindred_Family_V1_RsvpAnswer(rawValue: CRead.enumValue(m.pointee.answer))
-        self.answeredAt = m.pointee.answered_at.map { Kindred_Common_V1_Timestamp(c: $0) }
+        self.answeredAt = m.pointee.answered_at.map { Google_Protobuf_Timestamp(c: $0).date }
     }
 
     func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {
         c.pointee.user_id = try arena.string(self.userID, field: "user_id")
         c.pointee.answer = CWrite.enumValue(self.answer)
-        c.pointee.answered_at = try arena.optionalMessage(self.answeredAt, field: "answered_at")
+        c.pointee.answered_at = try arena.optionalMessage(self.answeredAt.map { Google_Protobuf_Timestamp($0) }, field: "answered_at")
     }
 }
 
@@ -156,15 +156,14 @@ extension Kindred_Family_V1_UpdateCalendarEventRequest: CMessageBridge {
         self.init()
         self.profileID = CRead.string(m.pointee.profile_id)
         self.eventID = CRead.string(m.pointee.event_id)
-        self.updateMask = CRead.array(m.pointee.update_mask, m.pointee.n_update_mask) { CRead.string($0) }
+        self.updateMask = m.pointee.update_mask.map { Google_Protobuf_FieldMask(c: $0).paths } ?? []
         self.event = m.pointee.event.map { Kindred_Family_V1_CalendarEvent(c: $0) }
     }
 
     func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {
         c.pointee.profile_id = try arena.string(self.profileID, field: "profile_id")
         c.pointee.event_id = try arena.string(self.eventID, field: "event_id")
-        c.pointee.n_update_mask = self.updateMask.count
-        c.pointee.update_mask = try arena.strings(self.updateMask, field: "update_mask")
+        c.pointee.update_mask = try arena.optionalMessage(self.updateMask == [] ? nil : Google_Protobuf_FieldMask(self.updateMask), field: "update_mask")
         c.pointee.event = try arena.optionalMessage(self.event, field: "event")
     }
 }
@@ -219,15 +218,15 @@ extension Kindred_Family_V1_ListCalendarEventsRequest: CMessageBridge {
     init(c m: UnsafePointer<CStruct>) {
         self.init()
         self.profileID = CRead.string(m.pointee.profile_id)
-        self.startFrom = m.pointee.start_from.map { Kindred_Common_V1_Timestamp(c: $0) }
-        self.startBefore = m.pointee.start_before.map { Kindred_Common_V1_Timestamp(c: $0) }
+        self.startFrom = m.pointee.start_from.map { Google_Protobuf_Timestamp(c: $0).date }
+        self.startBefore = m.pointee.start_before.map { Google_Protobuf_Timestamp(c: $0).date }
         self.page = m.pointee.page.map { Kindred_Common_V1_PageRequest(c: $0) }
     }
 
     func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {
         c.pointee.profile_id = try arena.string(self.profileID, field: "profile_id")
-        c.pointee.start_from = try arena.optionalMessage(self.startFrom, field: "start_from")
-        c.pointee.start_before = try arena.optionalMessage(self.startBefore, field: "start_before")
+        c.pointee.start_from = try arena.optionalMessage(self.startFrom.map { Google_Protobuf_Timestamp($0) }, field: "start_from")
+        c.pointee.start_before = try arena.optionalMessage(self.startBefore.map { Google_Protobuf_Timestamp($0) }, field: "start_before")
         c.pointee.page = try arena.optionalMessage(self.page, field: "page")
     }
 }
@@ -365,7 +364,7 @@ extension Kindred_Family_V1_Comment: CMessageBridge {
         self.target = m.pointee.target.map { Kindred_Family_V1_CommentTarget(c: $0) }
         self.authorUserID = CRead.string(m.pointee.author_user_id)
         self.text = CRead.string(m.pointee.text)
-        self.createdAt = m.pointee.created_at.map { Kindred_Common_V1_Timestamp(c: $0) }
+        self.createdAt = m.pointee.created_at.map { Google_Protobuf_Timestamp(c: $0).date }
     }
 
     func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {
@@ -373,7 +372,7 @@ extension Kindred_Family_V1_Comment: CMessageBridge {
         c.pointee.target = try arena.optionalMessage(self.target, field: "target")
         c.pointee.author_user_id = try arena.string(self.authorUserID, field: "author_user_id")
         c.pointee.text = try arena.string(self.text, field: "text")
-        c.pointee.created_at = try arena.optionalMessage(self.createdAt, field: "created_at")
+        c.pointee.created_at = try arena.optionalMessage(self.createdAt.map { Google_Protobuf_Timestamp($0) }, field: "created_at")
     }
 }
 
@@ -485,8 +484,8 @@ extension Kindred_Family_V1_RegistryItem: CMessageBridge {
         self.name = CRead.string(m.pointee.name)
         self.description = CRead.string(m.pointee.description)
         self.linkURL = CRead.string(m.pointee.link_url)
-        self.createdAt = m.pointee.created_at.map { Kindred_Common_V1_Timestamp(c: $0) }
-        self.updatedAt = m.pointee.updated_at.map { Kindred_Common_V1_Timestamp(c: $0) }
+        self.createdAt = m.pointee.created_at.map { Google_Protobuf_Timestamp(c: $0).date }
+        self.updatedAt = m.pointee.updated_at.map { Google_Protobuf_Timestamp(c: $0).date }
         self.purchase = m.pointee.purchase.map { Kindred_Family_V1_RegistryPurchase(c: $0) }
     }
 
@@ -496,8 +495,8 @@ extension Kindred_Family_V1_RegistryItem: CMessageBridge {
         c.pointee.name = try arena.string(self.name, field: "name")
         c.pointee.description = try arena.string(self.description, field: "description")
         c.pointee.link_url = try arena.string(self.linkURL, field: "link_url")
-        c.pointee.created_at = try arena.optionalMessage(self.createdAt, field: "created_at")
-        c.pointee.updated_at = try arena.optionalMessage(self.updatedAt, field: "updated_at")
+        c.pointee.created_at = try arena.optionalMessage(self.createdAt.map { Google_Protobuf_Timestamp($0) }, field: "created_at")
+        c.pointee.updated_at = try arena.optionalMessage(self.updatedAt.map { Google_Protobuf_Timestamp($0) }, field: "updated_at")
         c.pointee.purchase = try arena.optionalMessage(self.purchase, field: "purchase")
     }
 }
@@ -510,12 +509,12 @@ extension Kindred_Family_V1_RegistryPurchase: CMessageBridge {
     init(c m: UnsafePointer<CStruct>) {
         self.init()
         self.purchasedByUserID = CRead.string(m.pointee.purchased_by_user_id)
-        self.purchasedAt = m.pointee.purchased_at.map { Kindred_Common_V1_Timestamp(c: $0) }
+        self.purchasedAt = m.pointee.purchased_at.map { Google_Protobuf_Timestamp(c: $0).date }
     }
 
     func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {
         c.pointee.purchased_by_user_id = try arena.string(self.purchasedByUserID, field: "purchased_by_user_id")
-        c.pointee.purchased_at = try arena.optionalMessage(self.purchasedAt, field: "purchased_at")
+        c.pointee.purchased_at = try arena.optionalMessage(self.purchasedAt.map { Google_Protobuf_Timestamp($0) }, field: "purchased_at")
     }
 }
 
@@ -562,15 +561,14 @@ extension Kindred_Family_V1_UpdateRegistryItemRequest: CMessageBridge {
         self.init()
         self.profileID = CRead.string(m.pointee.profile_id)
         self.itemID = CRead.string(m.pointee.item_id)
-        self.updateMask = CRead.array(m.pointee.update_mask, m.pointee.n_update_mask) { CRead.string($0) }
+        self.updateMask = m.pointee.update_mask.map { Google_Protobuf_FieldMask(c: $0).paths } ?? []
         self.item = m.pointee.item.map { Kindred_Family_V1_RegistryItem(c: $0) }
     }
 
     func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {
         c.pointee.profile_id = try arena.string(self.profileID, field: "profile_id")
         c.pointee.item_id = try arena.string(self.itemID, field: "item_id")
-        c.pointee.n_update_mask = self.updateMask.count
-        c.pointee.update_mask = try arena.strings(self.updateMask, field: "update_mask")
+        c.pointee.update_mask = try arena.optionalMessage(self.updateMask == [] ? nil : Google_Protobuf_FieldMask(self.updateMask), field: "update_mask")
         c.pointee.item = try arena.optionalMessage(self.item, field: "item")
     }
 }

@@ -19,7 +19,7 @@ extension Kindred_Family_V1_BabyPhoto: CMessageBridge {
         self.height = m.pointee.height
         self.byteCount = m.pointee.byte_count
         self.squishCount = m.pointee.squish_count
-        self.createdAt = m.pointee.created_at.map { Kindred_Common_V1_Timestamp(c: $0) }
+        self.createdAt = m.pointee.created_at.map { Google_Protobuf_Timestamp(c: $0).date }
     }
 
     func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {
@@ -33,7 +33,7 @@ extension Kindred_Family_V1_BabyPhoto: CMessageBridge {
         c.pointee.height = self.height
         c.pointee.byte_count = self.byteCount
         c.pointee.squish_count = self.squishCount
-        c.pointee.created_at = try arena.optionalMessage(self.createdAt, field: "created_at")
+        c.pointee.created_at = try arena.optionalMessage(self.createdAt.map { Google_Protobuf_Timestamp($0) }, field: "created_at")
     }
 }
 

@@ -12,26 +12,26 @@ extension Kindred_Family_V1_BabyProfile: CMessageBridge {
         self.profileID = CRead.string(m.pointee.profile_id)
         self.displayName = CRead.string(m.pointee.display_name)
         self.name = CRead.string(m.pointee.name)
-        self.expectedBirthDate = m.pointee.expected_birth_date.map { Kindred_Common_V1_Date(c: $0) }
+        self.expectedBirthDate = m.pointee.expected_birth_date.map { Google_Type_Date(c: $0).components }
         self.gender = Kindred_Family_V1_BabyGender(rawValue: CRead.enumValue(m.pointee.gender))
         self.profilePhotoID = CRead.string(m.pointee.profile_photo_id)
         self.role = Kindred_Family_V1_BabyRole(rawValue: CRead.enumValue(m.pointee.role))
         self.createdByUserID = CRead.string(m.pointee.created_by_user_id)
-        self.createdAt = m.pointee.created_at.map { Kindred_Common_V1_Timestamp(c: $0) }
-        self.updatedAt = m.pointee.updated_at.map { Kindred_Common_V1_Timestamp(c: $0) }
+        self.createdAt = m.pointee.created_at.map { Google_Protobuf_Timestamp(c: $0).date }
+        self.updatedAt = m.pointee.updated_at.map { Google_Protobuf_Timestamp(c: $0).date }
     }
 
     func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {
         c.pointee.profile_id = try arena.string(self.profileID, field: "profile_id")
         c.pointee.display_name = try arena.string(self.displayName, field: "display_name")
         c.pointee.name = try arena.string(self.name, field: "name")
-        c.pointee.expected_birth_date = try arena.optionalMessage(self.expectedBirthDate, field: "expected_birth_date")
+        c.pointee.expected_birth_date = try arena.optionalMessage(self.expectedBirthDate.map { Google_Type_Date($0) }, field: "expected_birth_date")
         c.pointee.gender = CWrite.enumValue(self.gender)
         c.pointee.profile_photo_id = try arena.string(self.profilePhotoID, field: "profile_photo_id")
         c.pointee.role = CWrite.enumValue(self.role)
         c.pointee.created_by_user_id = try arena.string(self.createdByUserID, field: "created_by_user_id")
-        c.pointee.created_at = try arena.optionalMessage(self.createdAt, field: "created_at")
-        c.pointee.updated_at = try arena.optionalMessage(self.updatedAt, field: "updated_at")
+        c.pointee.created_at = try arena.optionalMessage(self.createdAt.map { Google_Protobuf_Timestamp($0) }, field: "created_at")
+        c.pointee.updated_at = try arena.optionalMessage(self.updatedAt.map { Google_Protobuf_Timestamp($0) }, field: "updated_at")
     }
 }
 
@@ -44,7 +44,7 @@ extension Kindred_Family_V1_CreateBabyProfileRequest: CMessageBridge {
         self.init()
         self.requestID = CRead.string(m.pointee.request_id)
         self.name = CRead.string(m.pointee.name)
-        self.expectedBirthDate = m.pointee.expected_birth_date.map { Kindred_Common_V1_Date(c: $0) }
+        self.expectedBirthDate = m.pointee.expected_birth_date.map { Google_Type_Date(c: $0).components }
         self.gender = Kindred_Family_V1_BabyGender(rawValue: CRead.enumValue(m.pointee.gender))
         self.relationship = Kindred_Family_V1_Relationship(rawValue: CRead.enumValue(m.pointee.relationship))
     }
@@ -52,7 +52,7 @@ extension Kindred_Family_V1_CreateBabyProfileRequest: CMessageBridge {
     func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {
         c.pointee.request_id = try arena.string(self.requestID, field: "request_id")
         c.pointee.name = try arena.string(self.name, field: "name")
-        c.pointee.expected_birth_date = try arena.optionalMessage(self.expectedBirthDate, field: "expected_birth_date")
+        c.pointee.expected_birth_date = try arena.optionalMessage(self.expectedBirthDate.map { Google_Type_Date($0) }, field: "expected_birth_date")
         c.pointee.gender = CWrite.enumValue(self.gender)
         c.pointee.relationship = CWrite.enumValue(self.relationship)
     }
@@ -110,13 +110,12 @@ extension Kindred_Family_V1_UpdateBabyProfileRequest: CMessageBridge {
 
     init(c m: UnsafePointer<CStruct>) {
         self.init()
-        self.updateMask = CRead.array(m.pointee.update_mask, m.pointee.n_update_mask) { CRead.string($0) }
+        self.updateMask = m.pointee.update_mask.map { Google_Protobuf_FieldMask(c: $0).paths } ?? []
         self.profile = m.pointee.profile.map { Kindred_Family_V1_BabyProfile(c: $0) }
     }
 
     func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {
-        c.pointee.n_update_mask = self.updateMask.count
-        c.pointee.update_mask = try arena.strings(self.updateMask, field: "update_mask")
+        c.pointee.update_mask = try arena.optionalMessage(self.updateMask == [] ? nil : Google_Protobuf_FieldMask(self.updateMask), field: "update_mask")
         c.pointee.profile = try arena.optionalMessage(self.profile, field: "profile")
     }
 }
@@ -207,8 +206,8 @@ extension Kindred_Family_V1_BabyInvitation: CMessageBridge {
         self.role = Kindred_Family_V1_BabyRole(rawValue: CRead.enumValue(m.pointee.role))
         self.state = Kindred_Family_V1_BabyInvitationState(rawValue: CRead.enumValue(m.pointee.state))
         self.invitedByUserID = CRead.string(m.pointee.invited_by_user_id)
-        self.sentAt = m.pointee.sent_at.map { Kindred_Common_V1_Timestamp(c: $0) }
-        self.expiresAt = m.pointee.expires_at.map { Kindred_Common_V1_Timestamp(c: $0) }
+        self.sentAt = m.pointee.sent_at.map { Google_Protobuf_Timestamp(c: $0).date }
+        self.expiresAt = m.pointee.expires_at.map { Google_Protobuf_Timestamp(c: $0).date }
         self.acceptedByUserID = CRead.string(m.pointee.accepted_by_user_id)
     }
 
@@ -219,8 +218,8 @@ extension Kindred_Family_V1_BabyInvitation: CMessageBridge {
         c.pointee.role = CWrite.enumValue(self.role)
         c.pointee.state = CWrite.enumValue(self.state)
         c.pointee.invited_by_user_id = try arena.string(self.invitedByUserID, field: "invited_by_user_id")
-        c.pointee.sent_at = try arena.optionalMessage(self.sentAt, field: "sent_at")
-        c.pointee.expires_at = try arena.optionalMessage(self.expiresAt, field: "expires_at")
+        c.pointee.sent_at = try arena.optionalMessage(self.sentAt.map { Google_Protobuf_Timestamp($0) }, field: "sent_at")
+        c.pointee.expires_at = try arena.optionalMessage(self.expiresAt.map { Google_Protobuf_Timestamp($0) }, field: "expires_at")
         c.pointee.accepted_by_user_id = try arena.string(self.acceptedByUserID, field: "accepted_by_user_id")
     }
 }
@@ -406,7 +405,7 @@ extension Kindred_Family_V1_BabyMember: CMessageBridge {
         self.role = Kindred_Family_V1_BabyRole(rawValue: CRead.enumValue(m.pointee.role))
         self.relationship = Kindred_Family_V1_Relationship(rawValue: CRead.enumValue(m.pointee.relationship))
         self.relationshipOther = CRead.string(m.pointee.relationship_other)
-        self.joinedAt = m.pointee.joined_at.map { Kindred_Common_V1_Timestamp(c: $0) }
+        self.joinedAt = m.pointee.joined_at.map { Google_Protobuf_Timestamp(c: $0).date }
     }
 
     func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {
@@ -415,7 +414,7 @@ extension Kindred_Family_V1_BabyMember: CMessageBridge {
         c.pointee.role = CWrite.enumValue(self.role)
         c.pointee.relationship = CWrite.enumValue(self.relationship)
         c.pointee.relationship_other = try arena.string(self.relationshipOther, field: "relationship_other")
-        c.pointee.joined_at = try arena.optionalMessage(self.joinedAt, field: "joined_at")
+        c.pointee.joined_at = try arena.optionalMessage(self.joinedAt.map { Google_Protobuf_Timestamp($0) }, field: "joined_at")
     }
 }
 

@@ -16,7 +16,7 @@ extension Kindred_Family_V1_Profile: CMessageBridge {
         self.avatarURL = CRead.string(m.pointee.avatar_url)
         self.bio = CRead.string(m.pointee.bio)
         self.parentalControlsActive = m.pointee.parental_controls_active != 0
-        self.updatedAt = m.pointee.updated_at.map { Kindred_Common_V1_Timestamp(c: $0) }
+        self.updatedAt = m.pointee.updated_at.map { Google_Protobuf_Timestamp(c: $0).date }
     }
 
     func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {
@@ -27,7 +27,7 @@ extension Kindred_Family_V1_Profile: CMessageBridge {
         c.pointee.avatar_url = try arena.string(self.avatarURL, field: "avatar_url")
         c.pointee.bio = try arena.string(self.bio, field: "bio")
         c.pointee.parental_controls_active = self.parentalControlsActive ? 1 : 0
-        c.pointee.updated_at = try arena.optionalMessage(self.updatedAt, field: "updated_at")
+        c.pointee.updated_at = try arena.optionalMessage(self.updatedAt.map { Google_Protobuf_Timestamp($0) }, field: "updated_at")
     }
 }
 
@@ -68,13 +68,12 @@ extension Kindred_Family_V1_UpdateProfileRequest: CMessageBridge {
 
     init(c m: UnsafePointer<CStruct>) {
         self.init()
-        self.updateMask = CRead.array(m.pointee.update_mask, m.pointee.n_update_mask) { CRead.string($0) }
+        self.updateMask = m.pointee.update_mask.map { Google_Protobuf_FieldMask(c: $0).paths } ?? []
         self.profile = m.pointee.profile.map { Kindred_Family_V1_Profile(c: $0) }
     }
 
     func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {
-        c.pointee.n_update_mask = self.updateMask.count
-        c.pointee.update_mask = try arena.strings(self.updateMask, field: "update_mask")
+        c.pointee.update_mask = try arena.optionalMessage(self.updateMask == [] ? nil : Google_Protobuf_FieldMask(self.updateMask), field: "update_mask")
         c.pointee.profile = try arena.optionalMessage(self.profile, field: "profile")
     }
 }
@@ -104,14 +103,14 @@ extension Kindred_Family_V1_GuardianLink: CMessageBridge {
         self.linkID = CRead.string(m.pointee.link_id)
         self.minorUserID = CRead.string(m.pointee.minor_user_id)
         self.guardianUserID = CRead.string(m.pointee.guardian_user_id)
-        self.createdAt = m.pointee.created_at.map { Kindred_Common_V1_Timestamp(c: $0) }
+        self.createdAt = m.pointee.created_at.map { Google_Protobuf_Timestamp(c: $0).date }
     }
 
     func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {
         c.pointee.link_id = try arena.string(self.linkID, field: "link_id")
         c.pointee.minor_user_id = try arena.string(self.minorUserID, field: "minor_user_id")
         c.pointee.guardian_user_id = try arena.string(self.guardianUserID, field: "guardian_user_id")
-        c.pointee.created_at = try arena.optionalMessage(self.createdAt, field: "created_at")
+        c.pointee.created_at = try arena.optionalMessage(self.createdAt.map { Google_Protobuf_Timestamp($0) }, field: "created_at")
     }
 }
 
@@ -125,14 +124,14 @@ extension Kindred_Family_V1_GuardianInvitation: CMessageBridge {
         self.invitationID = CRead.string(m.pointee.invitation_id)
         self.minorUserID = CRead.string(m.pointee.minor_user_id)
         self.guardianEmail = CRead.string(m.pointee.guardian_email)
-        self.expiresAt = m.pointee.expires_at.map { Kindred_Common_V1_Timestamp(c: $0) }
+        self.expiresAt = m.pointee.expires_at.map { Google_Protobuf_Timestamp(c: $0).date }
     }
 
     func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {
         c.pointee.invitation_id = try arena.string(self.invitationID, field: "invitation_id")
         c.pointee.minor_user_id = try arena.string(self.minorUserID, field: "minor_user_id")
         c.pointee.guardian_email = try arena.string(self.guardianEmail, field: "guardian_email")
-        c.pointee.expires_at = try arena.optionalMessage(self.expiresAt, field: "expires_at")
+        c.pointee.expires_at = try arena.optionalMessage(self.expiresAt.map { Google_Protobuf_Timestamp($0) }, field: "expires_at")
     }
 }
 
@@ -308,12 +307,12 @@ extension Kindred_Family_V1_VerifyGuardianPinResponse: CMessageBridge {
     init(c m: UnsafePointer<CStruct>) {
         self.init()
         self.guardianSession = CRead.string(m.pointee.guardian_session)
-        self.expiresAt = m.pointee.expires_at.map { Kindred_Common_V1_Timestamp(c: $0) }
+        self.expiresAt = m.pointee.expires_at.map { Google_Protobuf_Timestamp(c: $0).date }
     }
 
     func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {
         c.pointee.guardian_session = try arena.string(self.guardianSession, field: "guardian_session")
-        c.pointee.expires_at = try arena.optionalMessage(self.expiresAt, field: "expires_at")
+        c.pointee.expires_at = try arena.optionalMessage(self.expiresAt.map { Google_Protobuf_Timestamp($0) }, field: "expires_at")
     }
 }
 
@@ -339,11 +338,11 @@ extension Kindred_Family_V1_RequestGuardianPinResetResponse: CMessageBridge {
 
     init(c m: UnsafePointer<CStruct>) {
         self.init()
-        self.expiresAt = m.pointee.expires_at.map { Kindred_Common_V1_Timestamp(c: $0) }
+        self.expiresAt = m.pointee.expires_at.map { Google_Protobuf_Timestamp(c: $0).date }
     }
 
     func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {
-        c.pointee.expires_at = try arena.optionalMessage(self.expiresAt, field: "expires_at")
+        c.pointee.expires_at = try arena.optionalMessage(self.expiresAt.map { Google_Protobuf_Timestamp($0) }, field: "expires_at")
     }
 }
 
@@ -396,7 +395,7 @@ extension Kindred_Family_V1_ParentalControls: CMessageBridge {
         self.contentFiltering = m.pointee.content_filtering != 0
         self.pinSet = m.pointee.pin_set != 0
         self.pinResetPending = m.pointee.pin_reset_pending != 0
-        self.updatedAt = m.pointee.updated_at.map { Kindred_Common_V1_Timestamp(c: $0) }
+        self.updatedAt = m.pointee.updated_at.map { Google_Protobuf_Timestamp(c: $0).date }
     }
 
     func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {
@@ -408,7 +407,7 @@ extension Kindred_Family_V1_ParentalControls: CMessageBridge {
         c.pointee.content_filtering = self.contentFiltering ? 1 : 0
         c.pointee.pin_set = self.pinSet ? 1 : 0
         c.pointee.pin_reset_pending = self.pinResetPending ? 1 : 0
-        c.pointee.updated_at = try arena.optionalMessage(self.updatedAt, field: "updated_at")
+        c.pointee.updated_at = try arena.optionalMessage(self.updatedAt.map { Google_Protobuf_Timestamp($0) }, field: "updated_at")
     }
 }
 
@@ -504,15 +503,14 @@ extension Kindred_Family_V1_UpdateParentalControlsRequest: CMessageBridge {
         self.init()
         self.minorUserID = CRead.string(m.pointee.minor_user_id)
         self.guardianSession = CRead.string(m.pointee.guardian_session)
-        self.updateMask = CRead.array(m.pointee.update_mask, m.pointee.n_update_mask) { CRead.string($0) }
+        self.updateMask = m.pointee.update_mask.map { Google_Protobuf_FieldMask(c: $0).paths } ?? []
         self.controls = m.pointee.controls.map { Kindred_Family_V1_ParentalControls(c: $0) }
     }
 
     func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {
         c.pointee.minor_user_id = try arena.string(self.minorUserID, field: "minor_user_id")
         c.pointee.guardian_session = try arena.string(self.guardianSession, field: "guardian_session")
-        c.pointee.n_update_mask = self.updateMask.count
-        c.pointee.update_mask = try arena.strings(self.updateMask, field: "update_mask")
+        c.pointee.update_mask = try arena.optionalMessage(self.updateMask == [] ? nil : Google_Protobuf_FieldMask(self.updateMask), field: "update_mask")
         c.pointee.controls = try arena.optionalMessage(self.controls, field: "controls")
     }
 }
@@ -546,8 +544,8 @@ extension Kindred_Family_V1_ApprovalRequest: CMessageBridge {
         self.summary = CRead.string(m.pointee.summary)
         self.state = Kindred_Family_V1_ApprovalState(rawValue: CRead.enumValue(m.pointee.state))
         self.decidedBy = CRead.string(m.pointee.decided_by)
-        self.createdAt = m.pointee.created_at.map { Kindred_Common_V1_Timestamp(c: $0) }
-        self.decidedAt = m.pointee.decided_at.map { Kindred_Common_V1_Timestamp(c: $0) }
+        self.createdAt = m.pointee.created_at.map { Google_Protobuf_Timestamp(c: $0).date }
+        self.decidedAt = m.pointee.decided_at.map { Google_Protobuf_Timestamp(c: $0).date }
     }
 
     func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {
@@ -558,8 +556,8 @@ extension Kindred_Family_V1_ApprovalRequest: CMessageBridge {
         c.pointee.summary = try arena.string(self.summary, field: "summary")
         c.pointee.state = CWrite.enumValue(self.state)
         c.pointee.decided_by = try arena.string(self.decidedBy, field: "decided_by")
-        c.pointee.created_at = try arena.optionalMessage(self.createdAt, field: "created_at")
-        c.pointee.decided_at = try arena.optionalMessage(self.decidedAt, field: "decided_at")
+        c.pointee.created_at = try arena.optionalMessage(self.createdAt.map { Google_Protobuf_Timestamp($0) }, field: "created_at")
+        c.pointee.decided_at = try arena.optionalMessage(self.decidedAt.map { Google_Protobuf_Timestamp($0) }, field: "decided_at")
     }
 }
 
@@ -707,7 +705,7 @@ extension Kindred_Family_V1_ModeTokens: CMessageBridge {
         self.expiresIn = m.pointee.expires_in
         self.refreshToken = CRead.string(m.pointee.refresh_token)
         self.scope = CRead.string(m.pointee.scope)
-        self.modeEndsAt = m.pointee.mode_ends_at.map { Kindred_Common_V1_Timestamp(c: $0) }
+        self.modeEndsAt = m.pointee.mode_ends_at.map { Google_Protobuf_Timestamp(c: $0).date }
     }
 
     func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {
@@ -715,7 +713,7 @@ extension Kindred_Family_V1_ModeTokens: CMessageBridge {
         c.pointee.expires_in = self.expiresIn
         c.pointee.refresh_token = try arena.string(self.refreshToken, field: "refresh_token")
         c.pointee.scope = try arena.string(self.scope, field: "scope")
-        c.pointee.mode_ends_at = try arena.optionalMessage(self.modeEndsAt, field: "mode_ends_at")
+        c.pointee.mode_ends_at = try arena.optionalMessage(self.modeEndsAt.map { Google_Protobuf_Timestamp($0) }, field: "mode_ends_at")
     }
 }
 
@@ -815,8 +813,8 @@ extension Kindred_Family_V1_Notification: CMessageBridge {
         self.title = CRead.string(m.pointee.title)
         self.body = CRead.string(m.pointee.body)
         self.subjectUserID = CRead.string(m.pointee.subject_user_id)
-        self.createdAt = m.pointee.created_at.map { Kindred_Common_V1_Timestamp(c: $0) }
-        self.readAt = m.pointee.read_at.map { Kindred_Common_V1_Timestamp(c: $0) }
+        self.createdAt = m.pointee.created_at.map { Google_Protobuf_Timestamp(c: $0).date }
+        self.readAt = m.pointee.read_at.map { Google_Protobuf_Timestamp(c: $0).date }
     }
 
     func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {
@@ -825,8 +823,8 @@ extension Kindred_Family_V1_Notification: CMessageBridge {
         c.pointee.title = try arena.string(self.title, field: "title")
         c.pointee.body = try arena.string(self.body, field: "body")
         c.pointee.subject_user_id = try arena.string(self.subjectUserID, field: "subject_user_id")
-        c.pointee.created_at = try arena.optionalMessage(self.createdAt, field: "created_at")
-        c.pointee.read_at = try arena.optionalMessage(self.readAt, field: "read_at")
+        c.pointee.created_at = try arena.optionalMessage(self.createdAt.map { Google_Protobuf_Timestamp($0) }, field: "created_at")
+        c.pointee.read_at = try arena.optionalMessage(self.readAt.map { Google_Protobuf_Timestamp($0) }, field: "read_at")
     }
 }
 
@@ -923,14 +921,14 @@ extension Kindred_Family_V1_PushDevice: CMessageBridge {
         self.deviceID = CRead.string(m.pointee.device_id)
         self.platform = Kindred_Family_V1_PushPlatform(rawValue: CRead.enumValue(m.pointee.platform))
         self.pushEnabled = m.pointee.push_enabled != 0
-        self.registeredAt = m.pointee.registered_at.map { Kindred_Common_V1_Timestamp(c: $0) }
+        self.registeredAt = m.pointee.registered_at.map { Google_Protobuf_Timestamp(c: $0).date }
     }
 
     func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {
         c.pointee.device_id = try arena.string(self.deviceID, field: "device_id")
         c.pointee.platform = CWrite.enumValue(self.platform)
         c.pointee.push_enabled = self.pushEnabled ? 1 : 0
-        c.pointee.registered_at = try arena.optionalMessage(self.registeredAt, field: "registered_at")
+        c.pointee.registered_at = try arena.optionalMessage(self.registeredAt.map { Google_Protobuf_Timestamp($0) }, field: "registered_at")
     }
 }
 
@@ -1092,7 +1090,7 @@ extension Kindred_Family_V1_Event: CMessageBridge {
         self.init()
         self.cursor = m.pointee.cursor
         self.type = CRead.string(m.pointee.type)
-        self.occurredAt = m.pointee.occurred_at.map { Kindred_Common_V1_Timestamp(c: $0) }
+        self.occurredAt = m.pointee.occurred_at.map { Google_Protobuf_Timestamp(c: $0).date }
         self.traceparent = CRead.string(m.pointee.traceparent)
         switch m.pointee.payload_case.rawValue {
         case 10: self.payload = m.pointee.approval_decided.map { .approvalDecided(Kindred_Family_V1_ApprovalDecided(c: $0)) }
@@ -1112,7 +1110,7 @@ extension Kindred_Family_V1_Event: CMessageBridge {
     func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {
         c.pointee.cursor = self.cursor
         c.pointee.type = try arena.string(self.type, field: "type")
-        c.pointee.occurred_at = try arena.optionalMessage(self.occurredAt, field: "occurred_at")
+        c.pointee.occurred_at = try arena.optionalMessage(self.occurredAt.map { Google_Protobuf_Timestamp($0) }, field: "occurred_at")
         c.pointee.traceparent = try arena.string(self.traceparent, field: "traceparent")
         switch self.payload {
         case .approvalDecided(let value)?:

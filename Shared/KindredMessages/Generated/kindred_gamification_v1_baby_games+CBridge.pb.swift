@@ -11,7 +11,7 @@ extension Kindred_Gamification_V1_CastBabyVoteRequest: CMessageBridge {
         self.init()
         self.profileID = CRead.string(m.pointee.profile_id)
         switch m.pointee.vote_case.rawValue {
-        case 2: self.vote = m.pointee.birth_date.map { .birthDate(Kindred_Common_V1_Date(c: $0)) }
+        case 2: self.vote = m.pointee.birth_date.map { .birthDate(Google_Type_Date(c: $0).components) }
         case 3: self.vote = .gender(Kindred_Gamification_V1_BabyVoteGender(rawValue: CRead.enumValue(m.pointee.gender)))
         case 4: self.vote = .name(CRead.string(m.pointee.name))
         default: break
@@ -23,7 +23,7 @@ extension Kindred_Gamification_V1_CastBabyVoteRequest: CMessageBridge {
         switch self.vote {
         case .birthDate(let value)?:
             c.pointee.vote_case = CWrite.oneofCase(2)
-            c.pointee.birth_date = try arena.message(value, field: "birth_date")
+            c.pointee.birth_date = try arena.message(Google_Type_Date(value), field: "birth_date")
         case .gender(let value)?:
             c.pointee.vote_case = CWrite.oneofCase(3)
             c.pointee.gender = CWrite.enumValue(value)
@@ -67,12 +67,12 @@ extension Kindred_Gamification_V1_BabyDateTally: CMessageBridge {
 
     init(c m: UnsafePointer<CStruct>) {
         self.init()
-        self.birthDate = m.pointee.birth_date.map { Kindred_Common_V1_Date(c: $0) }
+        self.birthDate = m.pointee.birth_date.map { Google_Type_Date(c: $0).components }
         self.votes = m.pointee.votes
     }
 
     func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {
-        c.pointee.birth_date = try arena.optionalMessage(self.birthDate, field: "birth_date")
+        c.pointee.birth_date = try arena.optionalMessage(self.birthDate.map { Google_Type_Date($0) }, field: "birth_date")
         c.pointee.votes = self.votes
     }
 }
@@ -119,13 +119,13 @@ extension Kindred_Gamification_V1_BabyDateGuess: CMessageBridge {
     init(c m: UnsafePointer<CStruct>) {
         self.init()
         self.userID = CRead.string(m.pointee.user_id)
-        self.birthDate = m.pointee.birth_date.map { Kindred_Common_V1_Date(c: $0) }
+        self.birthDate = m.pointee.birth_date.map { Google_Type_Date(c: $0).components }
         self.daysOff = m.pointee.days_off
     }
 
     func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {
         c.pointee.user_id = try arena.string(self.userID, field: "user_id")
-        c.pointee.birth_date = try arena.optionalMessage(self.birthDate, field: "birth_date")
+        c.pointee.birth_date = try arena.optionalMessage(self.birthDate.map { Google_Type_Date($0) }, field: "birth_date")
         c.pointee.days_off = self.daysOff
     }
 }
@@ -137,13 +137,13 @@ extension Kindred_Gamification_V1_BabyOwnVotes: CMessageBridge {
 
     init(c m: UnsafePointer<CStruct>) {
         self.init()
-        self.birthDate = m.pointee.birth_date.map { Kindred_Common_V1_Date(c: $0) }
+        self.birthDate = m.pointee.birth_date.map { Google_Type_Date(c: $0).components }
         self.gender = Kindred_Gamification_V1_BabyVoteGender(rawValue: CRead.enumValue(m.pointee.gender))
         self.name = CRead.string(m.pointee.name)
     }
 
     func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {
-        c.pointee.birth_date = try arena.optionalMessage(self.birthDate, field: "birth_date")
+        c.pointee.birth_date = try arena.optionalMessage(self.birthDate.map { Google_Type_Date($0) }, field: "birth_date")
         c.pointee.gender = CWrite.enumValue(self.gender)
         c.pointee.name = try arena.string(self.name, field: "name")
     }
@@ -156,17 +156,17 @@ extension Kindred_Gamification_V1_BabyArrival: CMessageBridge {
 
     init(c m: UnsafePointer<CStruct>) {
         self.init()
-        self.birthDate = m.pointee.birth_date.map { Kindred_Common_V1_Date(c: $0) }
+        self.birthDate = m.pointee.birth_date.map { Google_Type_Date(c: $0).components }
         self.name = CRead.string(m.pointee.name)
         self.gender = m.pointee.gender
-        self.announcedAt = m.pointee.announced_at.map { Kindred_Common_V1_Timestamp(c: $0) }
+        self.announcedAt = m.pointee.announced_at.map { Google_Protobuf_Timestamp(c: $0).date }
     }
 
     func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {
-        c.pointee.birth_date = try arena.optionalMessage(self.birthDate, field: "birth_date")
+        c.pointee.birth_date = try arena.optionalMessage(self.birthDate.map { Google_Type_Date($0) }, field: "birth_date")
         c.pointee.name = try arena.string(self.name, field: "name")
         c.pointee.gender = self.gender
-        c.pointee.announced_at = try arena.optionalMessage(self.announcedAt, field: "announced_at")
+        c.pointee.announced_at = try arena.optionalMessage(self.announcedAt.map { Google_Protobuf_Timestamp($0) }, field: "announced_at")
     }
 }
 
@@ -212,7 +212,7 @@ extension Kindred_Gamification_V1_BabyNameSuggestion: CMessageBridge {
         self.suggestedByUserID = CRead.string(m.pointee.suggested_by_user_id)
         self.likes = m.pointee.likes
         self.likedByMe = m.pointee.liked_by_me != 0
-        self.createdAt = m.pointee.created_at.map { Kindred_Common_V1_Timestamp(c: $0) }
+        self.createdAt = m.pointee.created_at.map { Google_Protobuf_Timestamp(c: $0).date }
     }
 
     func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {
@@ -222,7 +222,7 @@ extension Kindred_Gamification_V1_BabyNameSuggestion: CMessageBridge {
         c.pointee.suggested_by_user_id = try arena.string(self.suggestedByUserID, field: "suggested_by_user_id")
         c.pointee.likes = self.likes
         c.pointee.liked_by_me = self.likedByMe ? 1 : 0
-        c.pointee.created_at = try arena.optionalMessage(self.createdAt, field: "created_at")
+        c.pointee.created_at = try arena.optionalMessage(self.createdAt.map { Google_Protobuf_Timestamp($0) }, field: "created_at")
     }
 }
 

@@ -19,9 +19,9 @@ extension Kindred_Gamification_V1_Challenge: CMessageBridge {
         self.popular = m.pointee.popular != 0
         self.creatorUserID = CRead.string(m.pointee.creator_user_id)
         self.state = Kindred_Gamification_V1_ParticipantState(rawValue: CRead.enumValue(m.pointee.state))
-        self.firstDay = m.pointee.first_day.map { Kindred_Common_V1_Date(c: $0) }
-        self.lastDay = m.pointee.last_day.map { Kindred_Common_V1_Date(c: $0) }
-        self.endsAt = m.pointee.ends_at.map { Kindred_Common_V1_Timestamp(c: $0) }
+        self.firstDay = m.pointee.first_day.map { Google_Type_Date(c: $0).components }
+        self.lastDay = m.pointee.last_day.map { Google_Type_Date(c: $0).components }
+        self.endsAt = m.pointee.ends_at.map { Google_Protobuf_Timestamp(c: $0).date }
         self.invitedByUserID = CRead.string(m.pointee.invited_by_user_id)
     }
 
@@ -36,9 +36,9 @@ extension Kindred_Gamification_V1_Challenge: CMessageBridge {
         c.pointee.popular = self.popular ? 1 : 0
         c.pointee.creator_user_id = try arena.string(self.creatorUserID, field: "creator_user_id")
         c.pointee.state = CWrite.enumValue(self.state)
-        c.pointee.first_day = try arena.optionalMessage(self.firstDay, field: "first_day")
-        c.pointee.last_day = try arena.optionalMessage(self.lastDay, field: "last_day")
-        c.pointee.ends_at = try arena.optionalMessage(self.endsAt, field: "ends_at")
+        c.pointee.first_day = try arena.optionalMessage(self.firstDay.map { Google_Type_Date($0) }, field: "first_day")
+        c.pointee.last_day = try arena.optionalMessage(self.lastDay.map { Google_Type_Date($0) }, field: "last_day")
+        c.pointee.ends_at = try arena.optionalMessage(self.endsAt.map { Google_Protobuf_Timestamp($0) }, field: "ends_at")
         c.pointee.invited_by_user_id = try arena.string(self.invitedByUserID, field: "invited_by_user_id")
     }
 }
@@ -232,8 +232,8 @@ extension Kindred_Gamification_V1_Restriction: CMessageBridge {
         self.dailyLimitMinutes = m.pointee.daily_limit_minutes
         self.minutesUsedToday = m.pointee.minutes_used_today
         self.minutesLeftToday = m.pointee.minutes_left_today
-        self.dayEndsAt = m.pointee.day_ends_at.map { Kindred_Common_V1_Timestamp(c: $0) }
-        self.challengeEndsAt = m.pointee.challenge_ends_at.map { Kindred_Common_V1_Timestamp(c: $0) }
+        self.dayEndsAt = m.pointee.day_ends_at.map { Google_Protobuf_Timestamp(c: $0).date }
+        self.challengeEndsAt = m.pointee.challenge_ends_at.map { Google_Protobuf_Timestamp(c: $0).date }
     }
 
     func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {
@@ -243,8 +243,8 @@ extension Kindred_Gamification_V1_Restriction: CMessageBridge {
         c.pointee.daily_limit_minutes = self.dailyLimitMinutes
         c.pointee.minutes_used_today = self.minutesUsedToday
         c.pointee.minutes_left_today = self.minutesLeftToday
-        c.pointee.day_ends_at = try arena.optionalMessage(self.dayEndsAt, field: "day_ends_at")
-        c.pointee.challenge_ends_at = try arena.optionalMessage(self.challengeEndsAt, field: "challenge_ends_at")
+        c.pointee.day_ends_at = try arena.optionalMessage(self.dayEndsAt.map { Google_Protobuf_Timestamp($0) }, field: "day_ends_at")
+        c.pointee.challenge_ends_at = try arena.optionalMessage(self.challengeEndsAt.map { Google_Protobuf_Timestamp($0) }, field: "challenge_ends_at")
     }
 }
 
@@ -378,7 +378,7 @@ extension Kindred_Gamification_V1_ChallengeResult: CMessageBridge {
         self.userID = CRead.string(m.pointee.user_id)
         self.outcome = Kindred_Gamification_V1_ParticipantState(rawValue: CRead.enumValue(m.pointee.outcome))
         self.minutesUsed = m.pointee.minutes_used
-        self.decidedAt = m.pointee.decided_at.map { Kindred_Common_V1_Timestamp(c: $0) }
+        self.decidedAt = m.pointee.decided_at.map { Google_Protobuf_Timestamp(c: $0).date }
     }
 
     func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {
@@ -386,7 +386,7 @@ extension Kindred_Gamification_V1_ChallengeResult: CMessageBridge {
         c.pointee.user_id = try arena.string(self.userID, field: "user_id")
         c.pointee.outcome = CWrite.enumValue(self.outcome)
         c.pointee.minutes_used = self.minutesUsed
-        c.pointee.decided_at = try arena.optionalMessage(self.decidedAt, field: "decided_at")
+        c.pointee.decided_at = try arena.optionalMessage(self.decidedAt.map { Google_Protobuf_Timestamp($0) }, field: "decided_at")
     }
 }
 
@@ -479,14 +479,14 @@ extension Kindred_Gamification_V1_Badge: CMessageBridge {
         self.kind = CRead.string(m.pointee.kind)
         self.challengeID = CRead.string(m.pointee.challenge_id)
         self.challengeName = CRead.string(m.pointee.challenge_name)
-        self.earnedAt = m.pointee.earned_at.map { Kindred_Common_V1_Timestamp(c: $0) }
+        self.earnedAt = m.pointee.earned_at.map { Google_Protobuf_Timestamp(c: $0).date }
     }
 
     func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {
         c.pointee.kind = try arena.string(self.kind, field: "kind")
         c.pointee.challenge_id = try arena.string(self.challengeID, field: "challenge_id")
         c.pointee.challenge_name = try arena.string(self.challengeName, field: "challenge_name")
-        c.pointee.earned_at = try arena.optionalMessage(self.earnedAt, field: "earned_at")
+        c.pointee.earned_at = try arena.optionalMessage(self.earnedAt.map { Google_Protobuf_Timestamp($0) }, field: "earned_at")
     }
 }
 
@@ -710,7 +710,7 @@ extension Kindred_Gamification_V1_Event: CMessageBridge {
         self.init()
         self.cursor = m.pointee.cursor
         self.type = CRead.string(m.pointee.type)
-        self.occurredAt = m.pointee.occurred_at.map { Kindred_Common_V1_Timestamp(c: $0) }
+        self.occurredAt = m.pointee.occurred_at.map { Google_Protobuf_Timestamp(c: $0).date }
         self.traceparent = CRead.string(m.pointee.traceparent)
         switch m.pointee.payload_case.rawValue {
         case 10: self.payload = m.pointee.coins_changed.map { .coinsChanged(Kindred_Gamification_V1_CoinsChanged(c: $0)) }
@@ -725,7 +725,7 @@ extension Kindred_Gamification_V1_Event: CMessageBridge {
     func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {
         c.pointee.cursor = self.cursor
         c.pointee.type = try arena.string(self.type, field: "type")
-        c.pointee.occurred_at = try arena.optionalMessage(self.occurredAt, field: "occurred_at")
+        c.pointee.occurred_at = try arena.optionalMessage(self.occurredAt.map { Google_Protobuf_Timestamp($0) }, field: "occurred_at")
         c.pointee.traceparent = try arena.string(self.traceparent, field: "traceparent")
         switch self.payload {
         case .coinsChanged(let value)?:

@@ -30,7 +30,7 @@ extension Kindred_Gamification_V1_RewardSetup: CMessageBridge {
         self.apps = CRead.messages(m.pointee.apps, m.pointee.n_apps)
         self.pointsPerLearningMinute = m.pointee.points_per_learning_minute
         self.pointsPerRewardMinute = m.pointee.points_per_reward_minute
-        self.updatedAt = m.pointee.updated_at.map { Kindred_Common_V1_Timestamp(c: $0) }
+        self.updatedAt = m.pointee.updated_at.map { Google_Protobuf_Timestamp(c: $0).date }
     }
 
     func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {
@@ -39,7 +39,7 @@ extension Kindred_Gamification_V1_RewardSetup: CMessageBridge {
         c.pointee.apps = try arena.messages(self.apps, field: "apps")
         c.pointee.points_per_learning_minute = self.pointsPerLearningMinute
         c.pointee.points_per_reward_minute = self.pointsPerRewardMinute
-        c.pointee.updated_at = try arena.optionalMessage(self.updatedAt, field: "updated_at")
+        c.pointee.updated_at = try arena.optionalMessage(self.updatedAt.map { Google_Protobuf_Timestamp($0) }, field: "updated_at")
     }
 }
 
@@ -253,7 +253,7 @@ extension Kindred_Gamification_V1_DashboardApp: CMessageBridge {
         self.pointsEarned = m.pointee.points_earned
         self.pointsSpent = m.pointee.points_spent
         self.unlocked = m.pointee.unlocked != 0
-        self.unlockedUntil = m.pointee.unlocked_until.map { Kindred_Common_V1_Timestamp(c: $0) }
+        self.unlockedUntil = m.pointee.unlocked_until.map { Google_Protobuf_Timestamp(c: $0).date }
     }
 
     func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {
@@ -262,6 +262,6 @@ extension Kindred_Gamification_V1_DashboardApp: CMessageBridge {
         c.pointee.points_earned = self.pointsEarned
         c.pointee.points_spent = self.pointsSpent
         c.pointee.unlocked = self.unlocked ? 1 : 0
-        c.pointee.unlocked_until = try arena.optionalMessage(self.unlockedUntil, field: "unlocked_until")
+        c.pointee.unlocked_until = try arena.optionalMessage(self.unlockedUntil.map { Google_Protobuf_Timestamp($0) }, field: "unlocked_until")
     }
 }

@@ -11,18 +11,18 @@ extension Kindred_Gamification_V1_UsageSession: CMessageBridge {
         self.init()
         self.clientSessionID = CRead.string(m.pointee.client_session_id)
         self.appID = CRead.string(m.pointee.app_id)
-        self.startTime = m.pointee.start_time.map { Kindred_Common_V1_Timestamp(c: $0) }
-        self.endTime = m.pointee.end_time.map { Kindred_Common_V1_Timestamp(c: $0) }
-        self.updatedAt = m.pointee.updated_at.map { Kindred_Common_V1_Timestamp(c: $0) }
+        self.startTime = m.pointee.start_time.map { Google_Protobuf_Timestamp(c: $0).date }
+        self.endTime = m.pointee.end_time.map { Google_Protobuf_Timestamp(c: $0).date }
+        self.updatedAt = m.pointee.updated_at.map { Google_Protobuf_Timestamp(c: $0).date }
         self.deviceID = CRead.string(m.pointee.device_id)
     }
 
     func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {
         c.pointee.client_session_id = try arena.string(self.clientSessionID, field: "client_session_id")
         c.pointee.app_id = try arena.string(self.appID, field: "app_id")
-        c.pointee.start_time = try arena.optionalMessage(self.startTime, field: "start_time")
-        c.pointee.end_time = try arena.optionalMessage(self.endTime, field: "end_time")
-        c.pointee.updated_at = try arena.optionalMessage(self.updatedAt, field: "updated_at")
+        c.pointee.start_time = try arena.optionalMessage(self.startTime.map { Google_Protobuf_Timestamp($0) }, field: "start_time")
+        c.pointee.end_time = try arena.optionalMessage(self.endTime.map { Google_Protobuf_Timestamp($0) }, field: "end_time")
+        c.pointee.updated_at = try arena.optionalMessage(self.updatedAt.map { Google_Protobuf_Timestamp($0) }, field: "updated_at")
         c.pointee.device_id = try arena.string(self.deviceID, field: "device_id")
     }
 }
@@ -143,12 +143,12 @@ extension Kindred_Gamification_V1_GetUsageSummaryRequest: CMessageBridge {
     init(c m: UnsafePointer<CStruct>) {
         self.init()
         self.period = Kindred_Gamification_V1_UsagePeriod(rawValue: CRead.enumValue(m.pointee.period))
-        self.date = m.pointee.date.map { Kindred_Common_V1_Date(c: $0) }
+        self.date = m.pointee.date.map { Google_Type_Date(c: $0).components }
     }
 
     func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {
         c.pointee.period = CWrite.enumValue(self.period)
-        c.pointee.date = try arena.optionalMessage(self.date, field: "date")
+        c.pointee.date = try arena.optionalMessage(self.date.map { Google_Type_Date($0) }, field: "date")
     }
 }
 
@@ -176,16 +176,16 @@ extension Kindred_Gamification_V1_GetUsageSummaryResponse: CMessageBridge {
 
     init(c m: UnsafePointer<CStruct>) {
         self.init()
-        self.firstDay = m.pointee.first_day.map { Kindred_Common_V1_Date(c: $0) }
-        self.lastDay = m.pointee.last_day.map { Kindred_Common_V1_Date(c: $0) }
+        self.firstDay = m.pointee.first_day.map { Google_Type_Date(c: $0).components }
+        self.lastDay = m.pointee.last_day.map { Google_Type_Date(c: $0).components }
         self.totalMinutes = m.pointee.total_minutes
         self.apps = CRead.messages(m.pointee.apps, m.pointee.n_apps)
         self.timeZone = CRead.string(m.pointee.time_zone)
     }
 
     func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {
-        c.pointee.first_day = try arena.optionalMessage(self.firstDay, field: "first_day")
-        c.pointee.last_day = try arena.optionalMessage(self.lastDay, field: "last_day")
+        c.pointee.first_day = try arena.optionalMessage(self.firstDay.map { Google_Type_Date($0) }, field: "first_day")
+        c.pointee.last_day = try arena.optionalMessage(self.lastDay.map { Google_Type_Date($0) }, field: "last_day")
         c.pointee.total_minutes = self.totalMinutes
         c.pointee.n_apps = self.apps.count
         c.pointee.apps = try arena.messages(self.apps, field: "apps")
@@ -200,14 +200,14 @@ extension Kindred_Gamification_V1_ListUsageSessionsRequest: CMessageBridge {
 
     init(c m: UnsafePointer<CStruct>) {
         self.init()
-        self.startTime = m.pointee.start_time.map { Kindred_Common_V1_Timestamp(c: $0) }
-        self.endTime = m.pointee.end_time.map { Kindred_Common_V1_Timestamp(c: $0) }
+        self.startTime = m.pointee.start_time.map { Google_Protobuf_Timestamp(c: $0).date }
+        self.endTime = m.pointee.end_time.map { Google_Protobuf_Timestamp(c: $0).date }
         self.page = m.pointee.page.map { Kindred_Common_V1_PageRequest(c: $0) }
     }
 
     func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {
-        c.pointee.start_time = try arena.optionalMessage(self.startTime, field: "start_time")
-        c.pointee.end_time = try arena.optionalMessage(self.endTime, field: "end_time")
+        c.pointee.start_time = try arena.optionalMessage(self.startTime.map { Google_Protobuf_Timestamp($0) }, field: "start_time")
+        c.pointee.end_time = try arena.optionalMessage(self.endTime.map { Google_Protobuf_Timestamp($0) }, field: "end_time")
         c.pointee.page = try arena.optionalMessage(self.page, field: "page")
     }
 }
@@ -277,15 +277,15 @@ extension Kindred_Gamification_V1_GetFriendLeaderboardResponse: CMessageBridge {
 
     init(c m: UnsafePointer<CStruct>) {
         self.init()
-        self.firstDay = m.pointee.first_day.map { Kindred_Common_V1_Date(c: $0) }
-        self.lastDay = m.pointee.last_day.map { Kindred_Common_V1_Date(c: $0) }
+        self.firstDay = m.pointee.first_day.map { Google_Type_Date(c: $0).components }
+        self.lastDay = m.pointee.last_day.map { Google_Type_Date(c: $0).components }
         self.entries = CRead.messages(m.pointee.entries, m.pointee.n_entries)
         self.yourPlace = m.pointee.your_place
     }
 
     func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {
-        c.pointee.first_day = try arena.optionalMessage(self.firstDay, field: "first_day")
-        c.pointee.last_day = try arena.optionalMessage(self.lastDay, field: "last_day")
+        c.pointee.first_day = try arena.optionalMessage(self.firstDay.map { Google_Type_Date($0) }, field: "first_day")
+        c.pointee.last_day = try arena.optionalMessage(self.lastDay.map { Google_Type_Date($0) }, field: "last_day")
         c.pointee.n_entries = self.entries.count
         c.pointee.entries = try arena.messages(self.entries, field: "entries")
         c.pointee.your_place = self.yourPlace

@@ -30,13 +30,13 @@ extension Kindred_Identity_V1_Account: CMessageBridge {
         self.username = CRead.string(m.pointee.username)
         self.email = CRead.string(m.pointee.email)
         self.emailVerified = m.pointee.email_verified != 0
-        self.dateOfBirth = m.pointee.date_of_birth.map { Kindred_Common_V1_Date(c: $0) }
+        self.dateOfBirth = m.pointee.date_of_birth.map { Google_Type_Date(c: $0).components }
         self.ageBand = Kindred_Identity_V1_AgeBand(rawValue: CRead.enumValue(m.pointee.age_band))
         self.parentalControls = m.pointee.parental_controls != 0
         self.role = Kindred_Identity_V1_Role(rawValue: CRead.enumValue(m.pointee.role))
-        self.createdAt = m.pointee.created_at.map { Kindred_Common_V1_Timestamp(c: $0) }
+        self.createdAt = m.pointee.created_at.map { Google_Protobuf_Timestamp(c: $0).date }
         self.ageAssuranceMethod = Kindred_Identity_V1_AgeAssuranceMethod(rawValue: CRead.enumValue(m.pointee.age_assurance_method))
-        self.ageAssuredAt = m.pointee.age_assured_at.map { Kindred_Common_V1_Timestamp(c: $0) }
+        self.ageAssuredAt = m.pointee.age_assured_at.map { Google_Protobuf_Timestamp(c: $0).date }
         self.dateOfBirthChangePending = m.pointee.date_of_birth_change_pending != 0
     }
 
@@ -45,13 +45,13 @@ extension Kindred_Identity_V1_Account: CMessageBridge {
         c.pointee.username = try arena.string(self.username, field: "username")
         c.pointee.email = try arena.string(self.email, field: "email")
         c.pointee.email_verified = self.emailVerified ? 1 : 0
-        c.pointee.date_of_birth = try arena.optionalMessage(self.dateOfBirth, field: "date_of_birth")
+        c.pointee.date_of_birth = try arena.optionalMessage(self.dateOfBirth.map { Google_Type_Date($0) }, field: "date_of_birth")
         c.pointee.age_band = CWrite.enumValue(self.ageBand)
         c.pointee.parental_controls = self.parentalControls ? 1 : 0
         c.pointee.role = CWrite.enumValue(self.role)
-        c.pointee.created_at = try arena.optionalMessage(self.createdAt, field: "created_at")
+        c.pointee.created_at = try arena.optionalMessage(self.createdAt.map { Google_Protobuf_Timestamp($0) }, field: "created_at")
         c.pointee.age_assurance_method = CWrite.enumValue(self.ageAssuranceMethod)
-        c.pointee.age_assured_at = try arena.optionalMessage(self.ageAssuredAt, field: "age_assured_at")
+        c.pointee.age_assured_at = try arena.optionalMessage(self.ageAssuredAt.map { Google_Protobuf_Timestamp($0) }, field: "age_assured_at")
         c.pointee.date_of_birth_change_pending = self.dateOfBirthChangePending ? 1 : 0
     }
 }
@@ -67,7 +67,7 @@ extension Kindred_Identity_V1_RegisterAccountRequest: CMessageBridge {
         self.email = CRead.string(m.pointee.email)
         self.username = CRead.string(m.pointee.username)
         self.password = CRead.string(m.pointee.password)
-        self.dateOfBirth = m.pointee.date_of_birth.map { Kindred_Common_V1_Date(c: $0) }
+        self.dateOfBirth = m.pointee.date_of_birth.map { Google_Type_Date(c: $0).components }
     }
 
     func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {
@@ -75,7 +75,7 @@ extension Kindred_Identity_V1_RegisterAccountRequest: CMessageBridge {
         c.pointee.email = try arena.string(self.email, field: "email")
         c.pointee.username = try arena.string(self.username, field: "username")
         c.pointee.password = try arena.string(self.password, field: "password")
-        c.pointee.date_of_birth = try arena.optionalMessage(self.dateOfBirth, field: "date_of_birth")
+        c.pointee.date_of_birth = try arena.optionalMessage(self.dateOfBirth.map { Google_Type_Date($0) }, field: "date_of_birth")
     }
 }
 
@@ -186,7 +186,7 @@ extension Kindred_Identity_V1_TokenResponse: CMessageBridge {
         self.expiresIn = m.pointee.expires_in
         self.refreshToken = CRead.string(m.pointee.refresh_token)
         self.scope = CRead.string(m.pointee.scope)
-        self.sessionEndsAt = m.pointee.session_ends_at.map { Kindred_Common_V1_Timestamp(c: $0) }
+        self.sessionEndsAt = m.pointee.session_ends_at.map { Google_Protobuf_Timestamp(c: $0).date }
     }
 
     func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {
@@ -195,7 +195,7 @@ extension Kindred_Identity_V1_TokenResponse: CMessageBridge {
         c.pointee.expires_in = self.expiresIn
         c.pointee.refresh_token = try arena.string(self.refreshToken, field: "refresh_token")
         c.pointee.scope = try arena.string(self.scope, field: "scope")
-        c.pointee.session_ends_at = try arena.optionalMessage(self.sessionEndsAt, field: "session_ends_at")
+        c.pointee.session_ends_at = try arena.optionalMessage(self.sessionEndsAt.map { Google_Protobuf_Timestamp($0) }, field: "session_ends_at")
     }
 }
 
@@ -280,14 +280,14 @@ extension Kindred_Identity_V1_SigningKey: CMessageBridge {
         self.kid = CRead.string(m.pointee.kid)
         self.alg = CRead.string(m.pointee.alg)
         self.publicKey = CRead.bytes(m.pointee.public_key)
-        self.createdAt = m.pointee.created_at.map { Kindred_Common_V1_Timestamp(c: $0) }
+        self.createdAt = m.pointee.created_at.map { Google_Protobuf_Timestamp(c: $0).date }
     }
 
     func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {
         c.pointee.kid = try arena.string(self.kid, field: "kid")
         c.pointee.alg = try arena.string(self.alg, field: "alg")
         c.pointee.public_key = arena.bytes(self.publicKey)
-        c.pointee.created_at = try arena.optionalMessage(self.createdAt, field: "created_at")
+        c.pointee.created_at = try arena.optionalMessage(self.createdAt.map { Google_Protobuf_Timestamp($0) }, field: "created_at")
     }
 }
 
@@ -377,12 +377,12 @@ extension Kindred_Identity_V1_ChangeDateOfBirthRequest: CMessageBridge {
     init(c m: UnsafePointer<CStruct>) {
         self.init()
         self.password = CRead.string(m.pointee.password)
-        self.dateOfBirth = m.pointee.date_of_birth.map { Kindred_Common_V1_Date(c: $0) }
+        self.dateOfBirth = m.pointee.date_of_birth.map { Google_Type_Date(c: $0).components }
     }
 
     func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {
         c.pointee.password = try arena.string(self.password, field: "password")
-        c.pointee.date_of_birth = try arena.optionalMessage(self.dateOfBirth, field: "date_of_birth")
+        c.pointee.date_of_birth = try arena.optionalMessage(self.dateOfBirth.map { Google_Type_Date($0) }, field: "date_of_birth")
     }
 }
 
@@ -592,11 +592,11 @@ extension Kindred_Identity_V1_GetComplianceReportRequest: CMessageBridge {
 
     init(c m: UnsafePointer<CStruct>) {
         self.init()
-        self.since = m.pointee.since.map { Kindred_Common_V1_Date(c: $0) }
+        self.since = m.pointee.since.map { Google_Type_Date(c: $0).components }
     }
 
     func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {
-        c.pointee.since = try arena.optionalMessage(self.since, field: "since")
+        c.pointee.since = try arena.optionalMessage(self.since.map { Google_Type_Date($0) }, field: "since")
     }
 }
 
@@ -624,12 +624,12 @@ extension Kindred_Identity_V1_RefusedAttemptsOnDay: CMessageBridge {
 
     init(c m: UnsafePointer<CStruct>) {
         self.init()
-        self.day = m.pointee.day.map { Kindred_Common_V1_Date(c: $0) }
+        self.day = m.pointee.day.map { Google_Type_Date(c: $0).components }
         self.attempts = m.pointee.attempts
     }
 
     func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {
-        c.pointee.day = try arena.optionalMessage(self.day, field: "day")
+        c.pointee.day = try arena.optionalMessage(self.day.map { Google_Type_Date($0) }, field: "day")
         c.pointee.attempts = self.attempts
     }
 }
@@ -677,7 +677,7 @@ extension Kindred_Identity_V1_Event: CMessageBridge {
         self.init()
         self.cursor = m.pointee.cursor
         self.type = CRead.string(m.pointee.type)
-        self.occurredAt = m.pointee.occurred_at.map { Kindred_Common_V1_Timestamp(c: $0) }
+        self.occurredAt = m.pointee.occurred_at.map { Google_Protobuf_Timestamp(c: $0).date }
         self.traceparent = CRead.string(m.pointee.traceparent)
         switch m.pointee.payload_case.rawValue {
         case 10: self.payload = m.pointee.user_registered.map { .userRegistered(Kindred_Identity_V1_UserRegistered(c: $0)) }
@@ -691,7 +691,7 @@ extension Kindred_Identity_V1_Event: CMessageBridge {
     func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {
         c.pointee.cursor = self.cursor
         c.pointee.type = try arena.string(self.type, field: "type")
-        c.pointee.occurred_at = try arena.optionalMessage(self.occurredAt, field: "occurred_at")
+        c.pointee.occurred_at = try arena.optionalMessage(self.occurredAt.map { Google_Protobuf_Timestamp($0) }, field: "occurred_at")
         c.pointee.traceparent = try arena.string(self.traceparent, field: "traceparent")
         switch self.payload {
         case .userRegistered(let value)?:

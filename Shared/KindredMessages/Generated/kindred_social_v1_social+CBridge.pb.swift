@@ -54,12 +54,12 @@ extension Kindred_Social_V1_Friend: CMessageBridge {
     init(c m: UnsafePointer<CStruct>) {
         self.init()
         self.person = m.pointee.person.map { Kindred_Social_V1_Person(c: $0) }
-        self.since = m.pointee.since.map { Kindred_Common_V1_Timestamp(c: $0) }
+        self.since = m.pointee.since.map { Google_Protobuf_Timestamp(c: $0).date }
     }
 
     func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {
         c.pointee.person = try arena.optionalMessage(self.person, field: "person")
-        c.pointee.since = try arena.optionalMessage(self.since, field: "since")
+        c.pointee.since = try arena.optionalMessage(self.since.map { Google_Protobuf_Timestamp($0) }, field: "since")
     }
 }
 
@@ -73,14 +73,14 @@ extension Kindred_Social_V1_FriendRequest: CMessageBridge {
         self.requestID = CRead.string(m.pointee.request_id)
         self.sender = m.pointee.sender.map { Kindred_Social_V1_Person(c: $0) }
         self.recipient = m.pointee.recipient.map { Kindred_Social_V1_Person(c: $0) }
-        self.sentAt = m.pointee.sent_at.map { Kindred_Common_V1_Timestamp(c: $0) }
+        self.sentAt = m.pointee.sent_at.map { Google_Protobuf_Timestamp(c: $0).date }
     }
 
     func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {
         c.pointee.request_id = try arena.string(self.requestID, field: "request_id")
         c.pointee.sender = try arena.optionalMessage(self.sender, field: "sender")
         c.pointee.recipient = try arena.optionalMessage(self.recipient, field: "recipient")
-        c.pointee.sent_at = try arena.optionalMessage(self.sentAt, field: "sent_at")
+        c.pointee.sent_at = try arena.optionalMessage(self.sentAt.map { Google_Protobuf_Timestamp($0) }, field: "sent_at")
     }
 }
 
@@ -389,12 +389,12 @@ extension Kindred_Social_V1_Follow: CMessageBridge {
     init(c m: UnsafePointer<CStruct>) {
         self.init()
         self.person = m.pointee.person.map { Kindred_Social_V1_Person(c: $0) }
-        self.since = m.pointee.since.map { Kindred_Common_V1_Timestamp(c: $0) }
+        self.since = m.pointee.since.map { Google_Protobuf_Timestamp(c: $0).date }
     }
 
     func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {
         c.pointee.person = try arena.optionalMessage(self.person, field: "person")
-        c.pointee.since = try arena.optionalMessage(self.since, field: "since")
+        c.pointee.since = try arena.optionalMessage(self.since.map { Google_Protobuf_Timestamp($0) }, field: "since")
     }
 }
 
@@ -632,7 +632,7 @@ extension Kindred_Social_V1_Message: CMessageBridge {
         self.sender = m.pointee.sender.map { Kindred_Social_V1_Person(c: $0) }
         self.recipientUserID = CRead.string(m.pointee.recipient_user_id)
         self.text = CRead.string(m.pointee.text)
-        self.sentAt = m.pointee.sent_at.map { Kindred_Common_V1_Timestamp(c: $0) }
+        self.sentAt = m.pointee.sent_at.map { Google_Protobuf_Timestamp(c: $0).date }
         self.filtered = m.pointee.filtered != 0
         self.cursor = m.pointee.cursor
     }
@@ -643,7 +643,7 @@ extension Kindred_Social_V1_Message: CMessageBridge {
         c.pointee.sender = try arena.optionalMessage(self.sender, field: "sender")
         c.pointee.recipient_user_id = try arena.string(self.recipientUserID, field: "recipient_user_id")
         c.pointee.text = try arena.string(self.text, field: "text")
-        c.pointee.sent_at = try arena.optionalMessage(self.sentAt, field: "sent_at")
+        c.pointee.sent_at = try arena.optionalMessage(self.sentAt.map { Google_Protobuf_Timestamp($0) }, field: "sent_at")
         c.pointee.filtered = self.filtered ? 1 : 0
         c.pointee.cursor = self.cursor
     }
@@ -836,8 +836,8 @@ extension Kindred_Social_V1_SocialEvent: CMessageBridge {
         self.organizer = m.pointee.organizer.map { Kindred_Social_V1_Person(c: $0) }
         self.title = CRead.string(m.pointee.title)
         self.description = CRead.string(m.pointee.description)
-        self.startsAt = m.pointee.starts_at.map { Kindred_Common_V1_Timestamp(c: $0) }
-        self.endsAt = m.pointee.ends_at.map { Kindred_Common_V1_Timestamp(c: $0) }
+        self.startsAt = m.pointee.starts_at.map { Google_Protobuf_Timestamp(c: $0).date }
+        self.endsAt = m.pointee.ends_at.map { Google_Protobuf_Timestamp(c: $0).date }
         self.place = CRead.string(m.pointee.place)
         self.visibility = Kindred_Social_V1_EventVisibility(rawValue: CRead.enumValue(m.pointee.visibility))
         self.mature = m.pointee.mature != 0
@@ -845,7 +845,7 @@ extension Kindred_Social_V1_SocialEvent: CMessageBridge {
         self.hiddenMediaIds = CRead.array(m.pointee.hidden_media_ids, m.pointee.n_hidden_media_ids) { CRead.string($0) }
         self.attendeeCount = m.pointee.attendee_count
         self.joined = m.pointee.joined != 0
-        self.createdAt = m.pointee.created_at.map { Kindred_Common_V1_Timestamp(c: $0) }
+        self.createdAt = m.pointee.created_at.map { Google_Protobuf_Timestamp(c: $0).date }
     }
 
     func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {
@@ -853,8 +853,8 @@ extension Kindred_Social_V1_SocialEvent: CMessageBridge {
         c.pointee.organizer = try arena.optionalMessage(self.organizer, field: "organizer")
         c.pointee.title = try arena.string(self.title, field: "title")
         c.pointee.description = try arena.string(self.description, field: "description")
-        c.pointee.starts_at = try arena.optionalMessage(self.startsAt, field: "starts_at")
-        c.pointee.ends_at = try arena.optionalMessage(self.endsAt, field: "ends_at")
+        c.pointee.starts_at = try arena.optionalMessage(self.startsAt.map { Google_Protobuf_Timestamp($0) }, field: "starts_at")
+        c.pointee.ends_at = try arena.optionalMessage(self.endsAt.map { Google_Protobuf_Timestamp($0) }, field: "ends_at")
         c.pointee.place = try arena.string(self.place, field: "place")
         c.pointee.visibility = CWrite.enumValue(self.visibility)
         c.pointee.mature = self.mature ? 1 : 0
@@ -864,7 +864,7 @@ extension Kindred_Social_V1_SocialEvent: CMessageBridge {
         c.pointee.hidden_media_ids = try arena.strings(self.hiddenMediaIds, field: "hidden_media_ids")
         c.pointee.attendee_count = self.attendeeCount
         c.pointee.joined = self.joined ? 1 : 0
-        c.pointee.created_at = try arena.optionalMessage(self.createdAt, field: "created_at")
+        c.pointee.created_at = try arena.optionalMessage(self.createdAt.map { Google_Protobuf_Timestamp($0) }, field: "created_at")
     }
 }
 
@@ -878,8 +878,8 @@ extension Kindred_Social_V1_CreateEventRequest: CMessageBridge {
         self.requestID = CRead.string(m.pointee.request_id)
         self.title = CRead.string(m.pointee.title)
         self.description = CRead.string(m.pointee.description)
-        self.startsAt = m.pointee.starts_at.map { Kindred_Common_V1_Timestamp(c: $0) }
-        self.endsAt = m.pointee.ends_at.map { Kindred_Common_V1_Timestamp(c: $0) }
+        self.startsAt = m.pointee.starts_at.map { Google_Protobuf_Timestamp(c: $0).date }
+        self.endsAt = m.pointee.ends_at.map { Google_Protobuf_Timestamp(c: $0).date }
         self.place = CRead.string(m.pointee.place)
         self.visibility = Kindred_Social_V1_EventVisibility(rawValue: CRead.enumValue(m.pointee.visibility))
         self.mature = m.pointee.mature != 0
@@ -890,8 +890,8 @@ extension Kindred_Social_V1_CreateEventRequest: CMessageBridge {
         c.pointee.request_id = try arena.string(self.requestID, field: "request_id")
         c.pointee.title = try arena.string(self.title, field: "title")
         c.pointee.description = try arena.string(self.description, field: "description")
-        c.pointee.starts_at = try arena.optionalMessage(self.startsAt, field: "starts_at")
-        c.pointee.ends_at = try arena.optionalMessage(self.endsAt, field: "ends_at")
+        c.pointee.starts_at = try arena.optionalMessage(self.startsAt.map { Google_Protobuf_Timestamp($0) }, field: "starts_at")
+        c.pointee.ends_at = try arena.optionalMessage(self.endsAt.map { Google_Protobuf_Timestamp($0) }, field: "ends_at")
         c.pointee.place = try arena.string(self.place, field: "place")
         c.pointee.visibility = CWrite.enumValue(self.visibility)
         c.pointee.mature = self.mature ? 1 : 0
@@ -1157,7 +1157,7 @@ extension Kindred_Social_V1_Event: CMessageBridge {
         self.init()
         self.cursor = m.pointee.cursor
         self.type = CRead.string(m.pointee.type)
-        self.occurredAt = m.pointee.occurred_at.map { Kindred_Common_V1_Timestamp(c: $0) }
+        self.occurredAt = m.pointee.occurred_at.map { Google_Protobuf_Timestamp(c: $0).date }
         self.traceparent = CRead.string(m.pointee.traceparent)
         switch m.pointee.payload_case.rawValue {
         case 10: self.payload = m.pointee.message_new_contact.map { .messageNewContact(Kindred_Social_V1_MessageNewContact(c: $0)) }
@@ -1170,7 +1170,7 @@ extension Kindred_Social_V1_Event: CMessageBridge {
     func fill(_ c: UnsafeMutablePointer<CStruct>, arena: CArena) throws(MessageEncodingError) {
         c.pointee.cursor = self.cursor
         c.pointee.type = try arena.string(self.type, field: "type")
-        c.pointee.occurred_at = try arena.optionalMessage(self.occurredAt, field: "occurred_at")
+        c.pointee.occurred_at = try arena.optionalMessage(self.occurredAt.map { Google_Protobuf_Timestamp($0) }, field: "occurred_at")
         c.pointee.traceparent = try arena.string(self.traceparent, field: "traceparent")
         switch self.payload {
         case .messageNewContact(let value)?:
@@ -1219,7 +1219,7 @@ extension Kindred_Social_V1_EventJoined: CMessageBridge {
         self.eventID = CRead.string(m.pointee.event_id)
         self.title = CRead.string(m.pointee.title)
         self.place = CRead.string(m.pointee.place)
-        self.startsAt = m.pointee.starts_at.map { Kindred_Common_V1_Timestamp(c: $0) }
+        self.startsAt = m.pointee.starts_at.map { Google_Protobuf_Timestamp(c: $0).date }
         self.organizerUserID = CRead.string(m.pointee.organizer_user_id)
     }
 
@@ -1228,7 +1228,7 @@ extension Kindred_Social_V1_EventJoined: CMessageBridge {
         c.pointee.event_id = try arena.string(self.eventID, field: "event_id")
         c.pointee.title = try arena.string(self.title, field: "title")
         c.pointee.place = try arena.string(self.place, field: "place")
-        c.pointee.starts_at = try arena.optionalMessage(self.startsAt, field: "starts_at")
+        c.pointee.starts_at = try arena.optionalMessage(self.startsAt.map { Google_Protobuf_Timestamp($0) }, field: "starts_at")
         c.pointee.organizer_user_id = try arena.string(self.organizerUserID, field: "organizer_user_id")
     }
 }

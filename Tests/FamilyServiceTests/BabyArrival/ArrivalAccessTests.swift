@@ -147,7 +147,7 @@ import Testing
             #expect(before?.code == .notFound && before?.reason == "ARRIVAL_NOT_FOUND")
             let photo = try await home.photo("image/png")
             var arrival = home.arrival(photo: photo)
-            arrival.birthDate = Kindred_Common_V1_Date(year: 2020, month: 5, day: 3)
+            arrival.birthDate = DateComponents(year: 2020, month: 5, day: 3)
             try await home.announce(arrival)
             let share = try await home.family.getArrivalShare(.init(profileID: ids), options: home.mum.bearer)
             #expect(

@@ -115,7 +115,7 @@ import Testing
     @Test func badDetailsAreRefusedFieldByField() async throws {
         try await BabyContentFamily.with { home in
             var arrival = home.arrival()
-            arrival.birthDate = Kindred_Common_V1_Date(year: 2026, month: 2, day: 30)
+            arrival.birthDate = DateComponents(year: 2026, month: 2, day: 30)
             arrival.weightGrams = -3
             arrival.birthTime = Kindred_Family_V1_BirthTime(hours: 24, minutes: 0)
             let refused = await rpcError { try await home.announce(arrival) }
@@ -124,7 +124,7 @@ import Testing
             #expect(fields == ["arrival.birth_date", "arrival.weight_grams", "arrival.birth_time"])
             let future = home.arrival()
             var later = future
-            later.birthDate?.year += 1
+            later.birthDate?.year? += 1
             #expect(await rpcError { try await home.announce(later) }?.code == .invalidArgument)
             let unknownPhoto = await rpcError {
                 try await home.announce(home.arrival(photo: UUID().uuidString))

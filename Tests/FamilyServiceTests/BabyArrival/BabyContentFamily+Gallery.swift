@@ -44,8 +44,8 @@ extension BabyContentFamily {
             in: TimeZone(identifier: "UTC")!, from: stack.clock.now.addingTimeInterval(-86_400))
         return Kindred_Family_V1_BabyArrival(
             name: name,
-            birthDate: Kindred_Common_V1_Date(
-                year: Int32(born.year!), month: Int32(born.month!), day: Int32(born.day!)),
+            birthDate: DateComponents(
+                year: born.year!, month: born.month!, day: born.day!),
             birthTime: Kindred_Family_V1_BirthTime(hours: 14, minutes: 5), weightGrams: 3_450, lengthMm: 510,
             photoID: photo, message: "Mother and baby are doing well.")
     }

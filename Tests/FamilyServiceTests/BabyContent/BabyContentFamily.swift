@@ -38,7 +38,7 @@ struct BabyContentFamily {
     func event(_ name: String = "Baby shower") -> Kindred_Family_V1_CalendarEvent {
         Kindred_Family_V1_CalendarEvent(
             name: name,
-            startTime: Kindred_Common_V1_Timestamp(stack.clock.now.addingTimeInterval(7 * 86_400)),
+            startTime: stack.clock.now.addingTimeInterval(7 * 86_400),
             timeZone: "Europe/Paris", description: "Cake at four.",
             videoCallURL: "https://meet.example.com/shower",
             location: "Grandma's garden")

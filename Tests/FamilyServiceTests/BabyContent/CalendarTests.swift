@@ -151,8 +151,8 @@ import Testing
             var names: [String] = []
             for day in [3, 1, 2] {
                 var event = home.event("Day \(day)")
-                event.startTime = Kindred_Common_V1_Timestamp(
-                    home.stack.clock.now.addingTimeInterval(Double(day) * 86_400))
+                event.startTime =
+                    home.stack.clock.now.addingTimeInterval(Double(day) * 86_400)
                 let owner = day == 2 ? home.grandpa : home.mum
                 let profile = day == 2 ? other : home.profile
                 _ = try await home.family.createCalendarEvent(
@@ -172,8 +172,8 @@ import Testing
             let mine = try await home.family.listCalendarEvents(
                 .init(
                     profileID: home.profile.description,
-                    startFrom: Kindred_Common_V1_Timestamp(
-                        home.stack.clock.now.addingTimeInterval(2 * 86_400))),
+                    startFrom:
+                        home.stack.clock.now.addingTimeInterval(2 * 86_400)),
                 options: home.mum.bearer)
             #expect(mine.events.map(\.name) == ["Day 3"])
             let mumSees = try await home.family.listCalendarEvents(.init(), options: home.mum.bearer)

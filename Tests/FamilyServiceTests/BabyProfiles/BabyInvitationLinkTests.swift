@@ -54,7 +54,8 @@ import Testing
                 options: mum.bearer)
             #expect(resent.invitation?.state == .pending)
             #expect(
-                (resent.invitation?.expiresAt?.seconds ?? 0) - (invitation.expiresAt?.seconds ?? 0)
+                try #require(resent.invitation?.expiresAt).timeIntervalSince(
+                    try #require(invitation.expiresAt))
                     == 6 * 24 * 3_600)
             let old = await rpcError {
                 try await stack.family.acceptBabyProfileInvitation(

@@ -49,7 +49,7 @@ import Testing
             let requested = try await family.requestGuardianPinReset(
                 .init(minorUserID: teen.id), options: mum.bearer)
             #expect(
-                requested.expiresAt == Kindred_Common_V1_Timestamp(stack.clock.now.addingTimeInterval(86_400))
+                requested.expiresAt == stack.clock.now.addingTimeInterval(86_400).wholeMicroseconds
             )
             let pending = try await family.getParentalControls(
                 .init(userID: teen.id), options: try await stack.serviceBearer())
@@ -65,7 +65,7 @@ import Testing
                 ])
 
             let session = try await verify("1357")
-            #expect(session.expiresAt == Kindred_Common_V1_Timestamp(stack.clock.now.addingTimeInterval(600)))
+            #expect(session.expiresAt == stack.clock.now.addingTimeInterval(600).wholeMicroseconds)
             let updated = try await family.updateParentalControls(
                 .init(
                     minorUserID: teen.id, guardianSession: session.guardianSession,

@@ -15,7 +15,7 @@ import Testing
         -> Kindred_Social_V1_Event
     {
         Kindred_Social_V1_Event(
-            cursor: cursor, type: type, occurredAt: Kindred_Common_V1_Timestamp(Date()), payload: payload)
+            cursor: cursor, type: type, occurredAt: Date(), payload: payload)
     }
 
     static func newContact(_ minor: String, cursor: Int64 = 1) -> Kindred_Social_V1_Event {
@@ -35,7 +35,7 @@ import Testing
                     minorUserID: minor, eventID: NoticeDesk.user().description,
                     title: "Robotics club open day",
                     place: "Town library",
-                    startsAt: Kindred_Common_V1_Timestamp(startsAt))),
+                    startsAt: startsAt)),
             type: "event.joined")
     }
 

@@ -1,3 +1,4 @@
+import FoundationEssentials
 import KindredAPI
 import KindredEvents
 import KindredMessages
@@ -40,7 +41,7 @@ extension GamificationTestStack {
 
     /// Appends family's `baby.arrived` for `profile` to family's outbox, as the gallery's announcement does.
     func announceArrival(
-        of profile: String, born: Kindred_Common_V1_Date, name: String = "", gender: Int32 = 0
+        of profile: String, born: DateComponents, name: String = "", gender: Int32 = 0
     )
         async throws
     {
@@ -48,7 +49,7 @@ extension GamificationTestStack {
             payload: .babyArrived(
                 .init(
                     profileID: profile, name: name, birthDate: born,
-                    announcedAt: Kindred_Common_V1_Timestamp(clock.now),
+                    announcedAt: clock.now,
                     gender: Kindred_Family_V1_BabyGender(rawValue: gender))))
         try await pool.transaction { tx in
             try await EventOutbox(schema: "family").append(
@@ -85,6 +86,6 @@ extension GamificationTestStack {
 }
 
 /// A `Date` message.
-func day(_ year: Int32, _ month: Int32, _ day: Int32) -> Kindred_Common_V1_Date {
-    Kindred_Common_V1_Date(year: year, month: month, day: day)
+func day(_ year: Int, _ month: Int, _ day: Int) -> DateComponents {
+    DateComponents(year: year, month: month, day: day)
 }

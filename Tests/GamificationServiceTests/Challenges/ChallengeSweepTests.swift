@@ -51,7 +51,7 @@ import Testing
             let anna = try await stack.register("anna")
             let challenge = try await stack.createChallenge(anna, limit: 30, days: 2)
             let first = try #require(challenge.firstDay)
-            let endsAt = try #require(challenge.endsAt).date
+            let endsAt = try #require(challenge.endsAt)
             // The last day ended an hour ago.
             stack.clock.advance(seconds: endsAt.timeIntervalSince(stack.clock.now) + 3_600)
             #expect(try await stack.challenges.sweep() == 0)  // inside the grace period

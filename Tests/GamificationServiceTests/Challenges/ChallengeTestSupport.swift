@@ -47,9 +47,9 @@ extension GamificationTestStack {
     }
 }
 
-extension Kindred_Common_V1_Date {
+extension DateComponents {
     /// The date as PostgreSQL writes it, `2026-06-15`.
-    var text: String { String(format: "%04d-%02d-%02d", year, month, day) }
+    var text: String { String(format: "%04d-%02d-%02d", year!, month!, day!) }
 
     /// The day after this one.
     var next: String {

@@ -27,7 +27,7 @@ import Testing
             #expect(restriction.challengeEndsAt == challenge.endsAt)
             let dayEnd = try #require(restriction.dayEndsAt)
             #expect(
-                dayEnd.date > stack.clock.now && dayEnd.date <= stack.clock.now.addingTimeInterval(86_400))
+                dayEnd > stack.clock.now && dayEnd <= stack.clock.now.addingTimeInterval(86_400))
             try await stack.recordUsage(anna, app: "instagram", on: first.text, minutes: 45)
             let over = try await stack.gamification.getActiveRestrictions(.init(), options: anna.bearer)
             #expect(over.restrictions.first?.minutesLeftToday == 0)

@@ -56,7 +56,7 @@ import Testing
             #expect((playing.availablePoints, playing.reservedPoints, playing.spentPoints) == (30, 18, 12))
             let app = try #require(playing.rewardApps.first)
             #expect(app.unlocked && app.pointsSpent == 12 && app.secondsUsed == 210)
-            #expect(app.unlockedUntil == Kindred_Common_V1_Timestamp(TestClock.parse("2026-06-15T12:10:00Z")))
+            #expect(app.unlockedUntil == TestClock.parse("2026-06-15T12:10:00Z"))
 
             let locked = try #require(
                 try await stack.gamification.lockRewardApp(

@@ -37,8 +37,7 @@ import Testing
                         requestID: "party", profileID: profile,
                         event: .init(
                             name: "Frobisher party",
-                            startTime: Kindred_Common_V1_Timestamp(
-                                stack.clock.now.addingTimeInterval(7 * 86_400)),
+                            startTime: stack.clock.now.addingTimeInterval(7 * 86_400),
                             timeZone: "Europe/Paris", description: "Marzipan torte",
                             location: "Tilbury garden")),
                     options: mum.bearer
@@ -98,8 +97,7 @@ import Testing
             in: TimeZone(identifier: "UTC")!, from: now.addingTimeInterval(-86_400))
         return Kindred_Family_V1_BabyArrival(
             name: name,
-            birthDate: Kindred_Common_V1_Date(
-                year: Int32(born.year!), month: Int32(born.month!), day: Int32(born.day!)),
+            birthDate: DateComponents(year: born.year!, month: born.month!, day: born.day!),
             birthTime: Kindred_Family_V1_BirthTime(hours: 6, minutes: 40), weightGrams: 3_210, lengthMm: 495)
     }
 

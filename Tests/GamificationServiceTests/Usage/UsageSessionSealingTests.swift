@@ -114,7 +114,7 @@ import Testing
                 usageSession("s\(index)", "youtube", from: start, minutes: 5)
             }
             try await stack.upload(sessions, as: cleo)
-            let ordered = sessions.sorted { $0.startTime!.date < $1.startTime!.date }
+            let ordered = sessions.sorted { $0.startTime! < $1.startTime! }
             for size in [1, 2, 3] {
                 var restored: [Kindred_Gamification_V1_UsageSession] = []
                 var token = ""
@@ -129,8 +129,8 @@ import Testing
             }
             let range = try await stack.gamification.listUsageSessions(
                 .init(
-                    startTime: Kindred_Common_V1_Timestamp(TestClock.parse("2026-06-01T10:00:00Z")),
-                    endTime: Kindred_Common_V1_Timestamp(TestClock.parse("2026-06-04T07:00:00Z"))),
+                    startTime: TestClock.parse("2026-06-01T10:00:00Z"),
+                    endTime: TestClock.parse("2026-06-04T07:00:00Z")),
                 options: cleo.bearer)
             #expect(range.sessions.map(\.clientSessionID) == ["s2", "s0", "s3", "s6"])
         }

@@ -13,9 +13,9 @@ func usageSession(
     let begin = TestClock.parse(start)
     let end = begin.addingTimeInterval(minutes * 60)
     return Kindred_Gamification_V1_UsageSession(
-        clientSessionID: id, appID: app, startTime: Kindred_Common_V1_Timestamp(begin),
-        endTime: Kindred_Common_V1_Timestamp(end),
-        updatedAt: Kindred_Common_V1_Timestamp(updated.map(TestClock.parse) ?? end))
+        clientSessionID: id, appID: app, startTime: begin,
+        endTime: end,
+        updatedAt: updated.map(TestClock.parse) ?? end)
 }
 
 extension GamificationTestStack {

@@ -58,8 +58,8 @@ import Testing
             let bad = Kindred_Social_V1_CreateEventRequest(
                 requestID: "", title: String(repeating: "t", count: 201),
                 description: String(repeating: "d", count: 5_001),
-                startsAt: Kindred_Common_V1_Timestamp(seconds: 1_830_000_000),
-                endsAt: Kindred_Common_V1_Timestamp(seconds: 1_820_000_000), place: "line\nbreak",
+                startsAt: Date(timeIntervalSince1970: 1_830_000_000),
+                endsAt: Date(timeIntervalSince1970: 1_820_000_000), place: "line\nbreak",
                 media: [
                     Kindred_Social_V1_MediaInput(url: "http://cdn.example/a.jpg", contentType: "image/jpeg"),
                     Kindred_Social_V1_MediaInput(

@@ -21,7 +21,7 @@ extension SocialTestStack {
         clock.advance(seconds: 1)
         let request = Kindred_Social_V1_CreateEventRequest(
             requestID: "create-\(title)", title: title, description: "All welcome",
-            startsAt: Kindred_Common_V1_Timestamp(seconds: 1_830_000_000), place: "The park",
+            startsAt: Date(timeIntervalSince1970: 1_830_000_000), place: "The park",
             visibility: isPublic ? .public : .private, mature: mature, media: media)
         return try #require(try await social.createEvent(request, options: organizer.bearer).event)
     }

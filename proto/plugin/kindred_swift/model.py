@@ -18,6 +18,20 @@ SCALARS = {
 }
 
 
+# Well-known messages whose fields the Swift code spells as Swift's own types, as swift-protobuf users expect
+# (a Timestamp is a `Date`): full name -> (Swift type, the member of the message struct that gives it, and the
+# value that stands for an unset field, or None to keep presence as an Optional). The message struct stays, and
+# has an init from the Swift value: the bridge converts through it at the edge, so handlers never do.
+SWIFT_VALUE_TYPES = {
+    "google.protobuf.Timestamp": ("Date", "date", None),
+    "google.type.Date": ("DateComponents", "components", None),
+    # An absent mask and an empty one name the same fields: none.
+    "google.protobuf.FieldMask": ("[String]", "paths", "[]"),
+}
+# The Swift types above that come from Foundation: a generated file that uses one imports FoundationEssentials.
+FOUNDATION_TYPES = {"Date", "DateComponents"}
+
+
 def doc_lines(comment, fallback):
     """A proto comment as the lines of a Swift `///` comment (the fallback when there is none)."""
     lines = [line[1:] if line.startswith(" ") else line for line in comment.strip("\n").split("\n")]
@@ -61,9 +75,23 @@ class FieldModel:
         return {F.TYPE_STRING: "string", F.TYPE_BYTES: "bytes", F.TYPE_ENUM: "enum",
                 F.TYPE_MESSAGE: "message"}.get(t, "unsupported")
 
+    @property
+    def swift_value(self):
+        """(Swift type, member) when this message field is spelled as a Swift type (SWIFT_VALUE_TYPES)."""
+        if self.kind != "message":
+            return None
+        return SWIFT_VALUE_TYPES.get(self.type_ref.full_name)
+
+    @property
+    def unset_value(self):
+        """The Swift value of an unset singular field spelled as a Swift type without an Optional, else None."""
+        return self.swift_value[2] if self.swift_value and not self.repeated and not self.oneof else None
+
     def element_type(self):
         """The Swift type of one value (ignoring repetition and presence)."""
         kind = self.kind
+        if self.swift_value:
+            return self.swift_value[0]
         if kind in ("scalar", "bool"):
             return SCALARS[self.proto.type][0]
         return {"string": "String", "bytes": "[UInt8]"}.get(kind) or self.type_ref.swift_name
@@ -75,7 +103,7 @@ class FieldModel:
         if self.repeated:
             return f"[{self.element_type()}]"
         if self.kind == "message":
-            return self.element_type() + "?"
+            return self.element_type() + ("" if self.unset_value else "?")
         return self.element_type()
 
     def swift_default(self):
@@ -86,7 +114,7 @@ class FieldModel:
             return "[]"
         if kind in ("scalar", "bool"):
             return SCALARS[self.proto.type][1]
-        return {"string": '""', "bytes": "[]", "enum": ".init()", "message": "nil"}[kind]
+        return {"string": '""', "bytes": "[]", "enum": ".init()", "message": self.unset_value or "nil"}[kind]
 
 
 class OneofModel:

@@ -63,9 +63,14 @@ def read_value(field, src, present=False):
     if kind == "enum":
         return f"{field.type_ref.swift_name}(rawValue: CRead.enumValue({src}))"
     type_ = field.type_ref.swift_name
+    member = "." + field.swift_value[1] if field.swift_value else ""
     if present:
+        if member:
+            return f"({src}.map {{ {type_}(c: $0) }} ?? {type_}()){member}"
         return f"{src}.map {{ {type_}(c: $0) }} ?? {type_}()"
-    return f"{src}.map {{ {type_}(c: $0) }}"
+    if field.unset_value:
+        return f"{src}.map {{ {type_}(c: $0){member} }} ?? {field.unset_value}"
+    return f"{src}.map {{ {type_}(c: $0){member} }}"
 
 
 def read_field(field, src, count):
@@ -78,6 +83,8 @@ def read_field(field, src, count):
         return read_value(field, src)
     if field.kind == "scalar":
         return f"CRead.array({src}, {count})"
+    if field.kind == "message" and field.swift_value:
+        return f"(CRead.messages({src}, {count}) as [{field.type_ref.swift_name}]).map(\\.{field.swift_value[1]})"
     if field.kind == "message":
         return f"CRead.messages({src}, {count})"
     return f"CRead.array({src}, {count}) {{ {read_value(field, '$0')} }}"
@@ -88,7 +95,8 @@ def write_oneof_read(w, oneof):
     for field in oneof.fields:
         src = "m.pointee." + field.c_name
         if field.kind == "message":
-            value = f"{src}.map {{ .{field.swift_name.strip('`')}({field.type_ref.swift_name}(c: $0)) }}"
+            member = "." + field.swift_value[1] if field.swift_value else ""
+            value = f"{src}.map {{ .{field.swift_name.strip('`')}({field.type_ref.swift_name}(c: $0){member}) }}"
         else:
             value = f".{field.swift_name.strip('`')}({read_value(field, src)})"
         w.line(f"case {field.number}: self.{oneof.swift_name.strip('`')} = {value}")
@@ -110,6 +118,14 @@ def write_value(field, value, path, present=False):
         return f"arena.bytes({value})"
     if kind == "enum":
         return f"CWrite.enumValue({value})"
+    if field.swift_value:
+        # A Swift value goes back through its message struct.
+        type_ = field.type_ref.swift_name
+        if present:
+            return f'try arena.message({type_}({value}), field: "{path}")'
+        if field.unset_value:
+            return f'try arena.optionalMessage({value} == {field.unset_value} ? nil : {type_}({value}), field: "{path}")'
+        return f'try arena.optionalMessage({value}.map {{ {type_}($0) }}, field: "{path}")'
     if present:
         return f'try arena.message({value}, field: "{path}")'
     return f'try arena.optionalMessage({value}, field: "{path}")'
@@ -136,6 +152,8 @@ def write_field_fill(w, field):
         w.line(f"{dst} = arena.array({value})")
     elif kind == "string":
         w.line(f'{dst} = try arena.strings({value}, field: "{path}")')
+    elif kind == "message" and field.swift_value:
+        w.line(f'{dst} = try arena.messages({value}.map {{ {field.type_ref.swift_name}($0) }}, field: "{path}")')
     elif kind == "message":
         w.line(f'{dst} = try arena.messages({value}, field: "{path}")')
     else:

@@ -1,6 +1,6 @@
 """Writes the public Swift value types: one struct per message, one enum per proto enum and oneof."""
 
-from .model import doc_lines
+from .model import FOUNDATION_TYPES, doc_lines
 from .writer import Writer, header
 
 
@@ -11,6 +11,9 @@ def generate(schema, out_dir):
         if not file.messages and not file.enums:
             continue
         w = Writer()
+        if any(field.swift_value and field.swift_value[0] in FOUNDATION_TYPES
+               for message in file.messages for field in message.all_fields):
+            w.line("public import FoundationEssentials")
         for enum in file.top_enums:
             w.blank()
             write_enum(w, enum)

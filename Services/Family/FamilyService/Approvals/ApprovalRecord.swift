@@ -34,8 +34,8 @@ struct ApprovalRecord: Sendable, Equatable {
             approvalID: id.description, minorUserID: minorID.description, kind: kind.proto,
             subjectID: subjectID, summary: summary,
             state: state.proto, decidedBy: decidedBy?.description ?? "",
-            createdAt: Kindred_Common_V1_Timestamp(createdAt),
-            decidedAt: decidedAt.map(Kindred_Common_V1_Timestamp.init))
+            createdAt: createdAt,
+            decidedAt: decidedAt)
     }
 }
 

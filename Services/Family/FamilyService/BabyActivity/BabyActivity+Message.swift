@@ -10,6 +10,6 @@ extension Kindred_Family_V1_BabyActivity {
             kind: Kindred_Family_V1_BabyActivityKind(rawValue: Int32(entry.kind.rawValue)),
             actorID: entry.actor.description, actorName: actorName,
             subjectID: entry.subject?.uuidString.lowercased() ?? "", detail: entry.detail,
-            occurredAt: Kindred_Common_V1_Timestamp(now))
+            occurredAt: now)
     }
 }

@@ -37,7 +37,7 @@ struct BabyArrivals: Sendable {
                 .babyArrived(
                     Kindred_Family_V1_BabyArrived(
                         profileID: profile.description, name: name, birthDate: details.birthDate.proto,
-                        announcedAt: Kindred_Common_V1_Timestamp(now), actorID: owner.description,
+                        announcedAt: now, actorID: owner.description,
                         activityID: activity.activityID, gender: stored?.gender ?? .unspecified)),
                 sealedWith: seals.cipher, in: tx)
         }

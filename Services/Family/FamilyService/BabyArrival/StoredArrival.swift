@@ -54,8 +54,8 @@ struct StoredArrival: Sendable {
             profileID: profile.description, name: name, birthDate: details.birthDate.proto, birthTime: time,
             weightGrams: Int32(details.weightGrams ?? 0), lengthMm: Int32(details.lengthMM ?? 0),
             photoID: details.photo?.description ?? "", message: details.message,
-            announcedByUserID: announcedBy.description, announcedAt: Kindred_Common_V1_Timestamp(announcedAt),
-            updatedAt: Kindred_Common_V1_Timestamp(updatedAt), squishCount: Int32(squishCount),
+            announcedByUserID: announcedBy.description, announcedAt: announcedAt,
+            updatedAt: updatedAt, squishCount: Int32(squishCount),
             squishedByMe: squishedByReader)
     }
 }

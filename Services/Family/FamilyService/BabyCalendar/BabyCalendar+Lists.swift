@@ -12,7 +12,7 @@ extension BabyCalendar {
         var violations = FieldViolations()
         let profile: BabyProfileID? =
             request.profileID.isEmpty ? nil : violations.id("profile_id", request.profileID)
-        let (from, before) = (request.startFrom?.date, request.startBefore?.date)
+        let (from, before) = (request.startFrom, request.startBefore)
         if let from, let before, from >= before { violations.add("start_before", "must be after start from") }
         let page = ContentPage(request.page, list: "events", keyFields: 2, &violations) { fields in
             Paging.instant(fields[0]).flatMap { at in CalendarEventID(fields[1]).map { (at, $0) } }
@@ -43,7 +43,7 @@ extension BabyCalendar {
             to: eventID, of: profileID, after: page.after, limit: page.size + 1, on: database)
         guard try await exists else { throw FamilyError.calendarEventNotFound }
         let (served, next) = page.served(try await answers) { rsvp in
-            [Paging.field(rsvp.answeredAt?.date ?? .distantPast), rsvp.userID]
+            [Paging.field(rsvp.answeredAt ?? .distantPast), rsvp.userID]
         }
         return Kindred_Family_V1_ListRsvpsResponse(rsvps: served, page: next)
     }

@@ -53,10 +53,10 @@ enum CalendarEventField: String, ContentField {
             return ContentText.problem(details.name, limit: 100, required: true)
         case .startTime:
             guard let start = event.startTime else { return "is required" }
-            guard (0...999_999_999).contains(start.nanos), Self.plausibleStarts.contains(start.date) else {
+            guard Self.plausibleStarts.contains(start) else {
                 return "must be between the years 2000 and 2099"
             }
-            details.startAt = start.date
+            details.startAt = start
         case .timeZone:
             details.timeZone = event.timeZone
             guard !event.timeZone.isEmpty else { return "is required" }

@@ -17,10 +17,10 @@ struct StoredCalendarEvent: Sendable {
     var proto: Kindred_Family_V1_CalendarEvent {
         Kindred_Family_V1_CalendarEvent(
             eventID: id.description, profileID: profile.description, name: details.name,
-            startTime: Kindred_Common_V1_Timestamp(details.startAt), timeZone: details.timeZone,
+            startTime: details.startAt, timeZone: details.timeZone,
             description: details.description, photoID: details.photoID?.description ?? "",
             videoCallURL: details.videoCallURL, location: details.location,
-            createdByUserID: createdBy.description, createdAt: Kindred_Common_V1_Timestamp(createdAt),
-            updatedAt: Kindred_Common_V1_Timestamp(updatedAt), rsvpCounts: counts, myRsvp: myAnswer)
+            createdByUserID: createdBy.description, createdAt: createdAt,
+            updatedAt: updatedAt, rsvpCounts: counts, myRsvp: myAnswer)
     }
 }

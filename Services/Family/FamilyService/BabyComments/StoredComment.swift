@@ -14,6 +14,6 @@ struct StoredComment: Sendable, Equatable {
     var proto: Kindred_Family_V1_Comment {
         Kindred_Family_V1_Comment(
             commentID: id.description, target: target.proto, authorUserID: author.description, text: text,
-            createdAt: Kindred_Common_V1_Timestamp(createdAt))
+            createdAt: createdAt)
     }
 }

@@ -1,3 +1,4 @@
+import FoundationEssentials
 import KindredHandlers
 import KindredMessages
 import KindredRPC
@@ -44,7 +45,7 @@ struct BabyProfileDraft: Sendable, Equatable {
 
     /// The date to store: nil when absent.
     static func birthDate(
-        _ date: Kindred_Common_V1_Date?, field: String, _ violations: inout FieldViolations
+        _ date: DateComponents?, field: String, _ violations: inout FieldViolations
     ) -> BabyBirthDate? {
         guard let date else { return nil }
         guard let birthDate = BabyBirthDate(date) else {

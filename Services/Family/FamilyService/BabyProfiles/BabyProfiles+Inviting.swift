@@ -142,7 +142,7 @@ extension BabyInvitationStore.Invitation {
         Kindred_Family_V1_BabyInvitation(
             invitationID: id.description, profileID: profile.description, email: email, role: role.proto,
             state: state(at: now), invitedByUserID: invitedBy.description,
-            sentAt: Kindred_Common_V1_Timestamp(sentAt), expiresAt: Kindred_Common_V1_Timestamp(expiresAt),
+            sentAt: sentAt, expiresAt: expiresAt,
             acceptedByUserID: acceptedBy?.description ?? "")
     }
 }

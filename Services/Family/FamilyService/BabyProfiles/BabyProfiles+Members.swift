@@ -53,6 +53,6 @@ extension BabyMemberStore.Member {
         Kindred_Family_V1_BabyMember(
             userID: user.description, displayName: displayName, role: role.proto,
             relationship: relationship.kind, relationshipOther: relationship.other,
-            joinedAt: Kindred_Common_V1_Timestamp(joinedAt))
+            joinedAt: joinedAt)
     }
 }

@@ -34,7 +34,7 @@ struct StoredBabyProfile: Sendable, Equatable {
             profileID: id.description, displayName: displayName, name: name ?? "",
             expectedBirthDate: expectedBirthDate?.proto, gender: gender,
             profilePhotoID: photoID?.description ?? "", role: role.proto,
-            createdByUserID: createdBy.description, createdAt: Kindred_Common_V1_Timestamp(createdAt),
-            updatedAt: Kindred_Common_V1_Timestamp(updatedAt))
+            createdByUserID: createdBy.description, createdAt: createdAt,
+            updatedAt: updatedAt)
     }
 }

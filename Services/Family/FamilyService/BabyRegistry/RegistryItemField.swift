@@ -54,11 +54,11 @@ struct StoredRegistryItem: Sendable {
         Kindred_Family_V1_RegistryItem(
             itemID: id.description, profileID: profile.description, name: details.name,
             description: details.description, linkURL: details.linkURL,
-            createdAt: Kindred_Common_V1_Timestamp(createdAt),
-            updatedAt: Kindred_Common_V1_Timestamp(updatedAt),
+            createdAt: createdAt,
+            updatedAt: updatedAt,
             purchase: purchase.map {
                 Kindred_Family_V1_RegistryPurchase(
-                    purchasedByUserID: $0.buyer.description, purchasedAt: Kindred_Common_V1_Timestamp($0.at))
+                    purchasedByUserID: $0.buyer.description, purchasedAt: $0.at)
             })
     }
 }

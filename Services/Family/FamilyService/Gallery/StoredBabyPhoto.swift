@@ -49,6 +49,6 @@ struct StoredBabyPhoto: Sendable {
             caption: caption, fileName: fileName, mediaType: mediaType, width: Int32(width),
             height: Int32(height),
             byteCount: Int64(byteCount), squishCount: Int32(squishCount),
-            createdAt: Kindred_Common_V1_Timestamp(createdAt))
+            createdAt: createdAt)
     }
 }

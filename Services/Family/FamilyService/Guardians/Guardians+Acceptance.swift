@@ -63,6 +63,6 @@ extension GuardianLinkStore.Link {
     var proto: Kindred_Family_V1_GuardianLink {
         Kindred_Family_V1_GuardianLink(
             linkID: id.description, minorUserID: minorID.description, guardianUserID: guardianID.description,
-            createdAt: Kindred_Common_V1_Timestamp(createdAt))
+            createdAt: createdAt)
     }
 }

@@ -97,6 +97,6 @@ extension GuardianInvitationStore.Invitation {
     var proto: Kindred_Family_V1_GuardianInvitation {
         Kindred_Family_V1_GuardianInvitation(
             invitationID: id, minorUserID: minorID.description, guardianEmail: guardianEmail,
-            expiresAt: Kindred_Common_V1_Timestamp(expiresAt))
+            expiresAt: expiresAt)
     }
 }

@@ -29,7 +29,7 @@ struct GuardianAlert: Sendable, Equatable {
         case .eventJoined(let joined):
             minorID = joined.minorUserID
             activity = .joinedPublicEvent(
-                title: joined.title, place: joined.place, startsAt: joined.startsAt.map(\.date))
+                title: joined.title, place: joined.place, startsAt: joined.startsAt)
         case .contentReported(let report):
             minorID = report.minorUserID
             activity = .contentReported(
@@ -39,7 +39,7 @@ struct GuardianAlert: Sendable, Equatable {
         }
         guard let minorID = UserID(minorID) else { return nil }
         self.minorID = minorID
-        occurredAt = event.occurredAt?.date ?? now
+        occurredAt = event.occurredAt ?? now
         eventKey = "social:\(event.cursor):\(event.type)"
     }
 

@@ -47,7 +47,7 @@ struct MinorControls: Sendable {
             }
             try await GuardianSessions.require(session, on: minorID, by: caller, now: now, in: tx)
             for toggle in toggles { controls[keyPath: toggle.field] = changes[keyPath: toggle.field] }
-            controls.updatedAt = Kindred_Common_V1_Timestamp(now)
+            controls.updatedAt = now
             // A session exists only once a PIN does, and a PIN is never removed; no reset is pending.
             controls.pinSet = true
             try await ParentalControlsStore.write(controls, updatedAt: now, on: tx)

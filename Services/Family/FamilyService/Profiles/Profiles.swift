@@ -87,6 +87,6 @@ extension ProfileStore.Row {
             userID: userID.description, displayName: displayName, firstName: withNames ? firstName : "",
             lastName: withNames ? lastName : "", avatarURL: avatarURL, bio: bio,
             parentalControlsActive: parentalControlsActive,
-            updatedAt: updatedAt.map(Kindred_Common_V1_Timestamp.init))
+            updatedAt: updatedAt)
     }
 }

@@ -104,7 +104,7 @@ enum BabyActivityStore {
                 actorID: actor.description,
                 actorName: BabyNames.person(displayName: display, firstName: first, lastName: last),
                 subjectID: subject, detail: detail,
-                occurredAt: Kindred_Common_V1_Timestamp(occurred))
+                occurredAt: occurred)
         }
     }
 }

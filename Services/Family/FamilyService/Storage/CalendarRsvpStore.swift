@@ -43,7 +43,7 @@ enum CalendarRsvpStore {
             Kindred_Family_V1_Rsvp(
                 userID: try row.decode(UserID.self, column: 0).description,
                 answer: Kindred_Family_V1_RsvpAnswer(rawValue: Int32(try row.decode(Int.self, column: 1))),
-                answeredAt: Kindred_Common_V1_Timestamp(try row.decode(Date.self, column: 2)))
+                answeredAt: try row.decode(Date.self, column: 2))
         }
     }
 }

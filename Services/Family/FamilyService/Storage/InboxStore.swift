@@ -107,8 +107,8 @@ enum InboxStore {
             kind: Kindred_Family_V1_NotificationKind(rawValue: Int32(kind)),
             title: text.title, body: text.body,
             subjectUserID: try row.decode(String.self, column: 4),
-            createdAt: Kindred_Common_V1_Timestamp(try row.decode(Date.self, column: 5)),
-            readAt: try row.decode(Date?.self, column: 6).map(Kindred_Common_V1_Timestamp.init))
+            createdAt: try row.decode(Date.self, column: 5),
+            readAt: try row.decode(Date?.self, column: 6))
         return (try row.decode(Int64.self, column: 7), notification)
     }
 }

@@ -87,6 +87,6 @@ enum ParentalControlsStore {
             publicEventsRestricted: try row.decode(Bool?.self, column: 2) ?? false,
             eventJoinApprovalRequired: try row.decode(Bool?.self, column: 3) ?? false,
             contentFiltering: try row.decode(Bool?.self, column: 4) ?? false,
-            updatedAt: try row.decode(Date?.self, column: 5).map(Kindred_Common_V1_Timestamp.init))
+            updatedAt: try row.decode(Date?.self, column: 5))
     }
 }

@@ -76,6 +76,6 @@ enum PushDeviceStore {
         let (id, platform, pushEnabled, registeredAt) = try row.decode((String, Int, Bool, Date).self)
         return Kindred_Family_V1_PushDevice(
             deviceID: id, platform: Kindred_Family_V1_PushPlatform(rawValue: Int32(platform)),
-            pushEnabled: pushEnabled, registeredAt: Kindred_Common_V1_Timestamp(registeredAt))
+            pushEnabled: pushEnabled, registeredAt: registeredAt)
     }
 }

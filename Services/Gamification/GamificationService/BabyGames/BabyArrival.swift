@@ -17,7 +17,7 @@ struct BabyArrival: Sendable, Equatable {
         guard let profile = BabyProfileID(event.profileID) else { return nil }
         self.init(
             profile: profile, birthDate: event.birthDate.flatMap(CalendarDate.init), name: event.name,
-            gender: Int(event.gender.rawValue), announcedAt: event.announcedAt?.date)
+            gender: Int(event.gender.rawValue), announcedAt: event.announcedAt)
     }
 
     init(profile: BabyProfileID, birthDate: CalendarDate?, name: String, gender: Int, announcedAt: Date?) {
@@ -31,6 +31,6 @@ struct BabyArrival: Sendable, Equatable {
     var proto: Kindred_Gamification_V1_BabyArrival {
         Kindred_Gamification_V1_BabyArrival(
             birthDate: birthDate?.proto, name: name, gender: Int32(gender),
-            announcedAt: announcedAt.map(Kindred_Common_V1_Timestamp.init))
+            announcedAt: announcedAt)
     }
 }

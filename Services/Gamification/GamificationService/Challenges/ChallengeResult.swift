@@ -20,7 +20,7 @@ struct ChallengeResult: Sendable, Equatable {
     var proto: Kindred_Gamification_V1_ChallengeResult {
         Kindred_Gamification_V1_ChallengeResult(
             cursor: cursor, userID: userID.description, outcome: ParticipantStates.proto(outcome),
-            minutesUsed: minutesUsed, decidedAt: Kindred_Common_V1_Timestamp(decidedAt))
+            minutesUsed: minutesUsed, decidedAt: decidedAt)
     }
 }
 
@@ -44,7 +44,7 @@ struct Restriction: Sendable, Equatable {
         Kindred_Gamification_V1_Restriction(
             challengeID: challengeID.description, challengeName: name, appID: appID,
             dailyLimitMinutes: Int32(dailyLimitMinutes), minutesUsedToday: Int32(minutesUsedToday),
-            minutesLeftToday: Int32(minutesLeftToday), dayEndsAt: Kindred_Common_V1_Timestamp(dayEndsAt),
-            challengeEndsAt: Kindred_Common_V1_Timestamp(challengeEndsAt))
+            minutesLeftToday: Int32(minutesLeftToday), dayEndsAt: dayEndsAt,
+            challengeEndsAt: challengeEndsAt)
     }
 }

@@ -49,7 +49,7 @@ extension Challenges {
             let badge = Kindred_Gamification_V1_Badge(
                 kind: challenge.badgeKind, challengeID: challenge.id.description,
                 challengeName: challenge.name,
-                earnedAt: Kindred_Common_V1_Timestamp(now))
+                earnedAt: now)
             if try await BadgeStore.award(badge, to: user, for: challenge.id, in: tx) {
                 try await AchievementStore.announce(
                     .badgeEarned(.init(userID: user.description, badge: badge)), type: "badge.earned",

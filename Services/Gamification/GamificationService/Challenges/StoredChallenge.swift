@@ -90,15 +90,15 @@ struct StoredChallenge: Sendable, Equatable {
             popular: popular, creatorUserID: popular ? "" : creatorID?.description ?? "",
             state: part.map { ParticipantStates.proto($0.state) } ?? .unspecified,
             firstDay: part?.firstDay.flatMap(Self.date), lastDay: part?.lastDay.flatMap(Self.date),
-            endsAt: part?.endsAt.map { Kindred_Common_V1_Timestamp($0) },
+            endsAt: part?.endsAt,
             invitedByUserID: part?.invitedBy?.description ?? "")
     }
 
     /// A `date` column's text (`2026-06-15`) as a calendar date.
-    private static func date(_ text: String) -> Kindred_Common_V1_Date? {
-        let parts = text.split(separator: "-").compactMap { Int32($0) }
+    private static func date(_ text: String) -> DateComponents? {
+        let parts = text.split(separator: "-").compactMap { Int($0) }
         guard parts.count == 3 else { return nil }
-        return Kindred_Common_V1_Date(year: parts[0], month: parts[1], day: parts[2])
+        return DateComponents(year: parts[0], month: parts[1], day: parts[2])
     }
 }
 

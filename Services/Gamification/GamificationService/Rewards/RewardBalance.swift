@@ -62,7 +62,7 @@ struct RewardBalance: Sendable {
             entry.pointsSpent = mine.reduce(0) { $0 + $1.spent }
             let running = mine.first(where: \.running)
             entry.unlocked = running != nil
-            entry.unlockedUntil = running.map { Kindred_Common_V1_Timestamp($0.endsAt) }
+            entry.unlockedUntil = running.map(\.endsAt)
             return entry
         }
         return dashboard

@@ -76,7 +76,7 @@ struct RewardSetupDraft: Sendable, Equatable {
         }
         message.pointsPerLearningMinute = setup.pointsPerLearningMinute
         message.pointsPerRewardMinute = setup.pointsPerRewardMinute
-        message.updatedAt = setup.updatedAt.map { Kindred_Common_V1_Timestamp($0) }
+        message.updatedAt = setup.updatedAt
         return message
     }
 }

@@ -126,6 +126,6 @@ enum BabyNameSuggestionStore {
         return Kindred_Gamification_V1_BabyNameSuggestion(
             suggestionID: id, name: name, gender: .init(rawValue: gender), suggestedByUserID: by,
             likes: likes,
-            likedByMe: likedByMe, createdAt: Kindred_Common_V1_Timestamp(createdAt))
+            likedByMe: likedByMe, createdAt: createdAt)
     }
 }

@@ -10,7 +10,7 @@ enum BadgeStore {
         _ badge: Kindred_Gamification_V1_Badge, to user: UserID, for challenge: ChallengeID,
         in tx: PostgresTransaction
     ) async throws -> Bool {
-        let earnedAt = badge.earnedAt?.date ?? .distantPast
+        let earnedAt = badge.earnedAt ?? .distantPast
         let rows = try await tx.query(
             """
             INSERT INTO gamification.badges (user_id, challenge_id, kind, challenge_name, earned_at)
@@ -37,7 +37,7 @@ enum BadgeStore {
             let (kind, challenge, name, earnedAt) = try row.decode((String, ChallengeID, String, Date).self)
             let badge = Kindred_Gamification_V1_Badge(
                 kind: kind, challengeID: challenge.description, challengeName: name,
-                earnedAt: Kindred_Common_V1_Timestamp(earnedAt))
+                earnedAt: earnedAt)
             return (badge, challenge, earnedAt)
         }
     }

@@ -40,8 +40,8 @@ extension Usage {
 extension UsageBatch.Session {
     var proto: Kindred_Gamification_V1_UsageSession {
         Kindred_Gamification_V1_UsageSession(
-            clientSessionID: clientSessionID, appID: appID, startTime: Kindred_Common_V1_Timestamp(start),
-            endTime: Kindred_Common_V1_Timestamp(end), updatedAt: Kindred_Common_V1_Timestamp(updatedAt),
+            clientSessionID: clientSessionID, appID: appID, startTime: start,
+            endTime: end, updatedAt: updatedAt,
             deviceID: deviceID)
     }
 }

@@ -93,19 +93,15 @@ struct UsageBatch: Sendable, Equatable {
             updatedAt: updatedAt, deviceID: session.deviceID)
     }
 
-    /// The instant `timestamp` names; nil, recorded against `field`, when it is missing or malformed.
-    private static func instant(
-        _ timestamp: Kindred_Common_V1_Timestamp?, _ field: String, _ violations: inout FieldViolations
-    ) -> Date? {
+    /// The instant `timestamp` names; nil, recorded against `field`, when it is missing.
+    private static func instant(_ timestamp: Date?, _ field: String, _ violations: inout FieldViolations)
+        -> Date?
+    {
         guard let timestamp else {
             violations.add(field, "is required")
             return nil
         }
-        guard (0..<1_000_000_000).contains(timestamp.nanos) else {
-            violations.add(field, "must have nanos from 0 to 999,999,999")
-            return nil
-        }
-        return timestamp.date
+        return timestamp
     }
 
     /// Records each session that starts before an earlier-starting session of the same app on the same

@@ -1,3 +1,4 @@
+import FoundationEssentials
 import KindredHandlers
 import KindredMessages
 import KindredRPC
@@ -11,7 +12,7 @@ struct UsagePeriodRequest: Sendable, Equatable {
 
     /// The period of `period` and `date` (absent: today), recording bad fields in `violations`.
     init(
-        _ period: Kindred_Gamification_V1_UsagePeriod, date: Kindred_Common_V1_Date?,
+        _ period: Kindred_Gamification_V1_UsagePeriod, date: DateComponents?,
         _ violations: inout FieldViolations
     ) {
         switch period {
@@ -31,8 +32,8 @@ struct UsagePeriodRequest: Sendable, Equatable {
     }
 
     /// `date` as YYYY-MM-DD; nil for a date that does not exist or lies outside 2000...2100.
-    private static func text(of date: Kindred_Common_V1_Date) -> String? {
-        let (year, month, day) = (Int(date.year), Int(date.month), Int(date.day))
+    private static func text(of date: DateComponents) -> String? {
+        let (year, month, day) = (date.year ?? 0, date.month ?? 0, date.day ?? 0)
         guard (2000...2100).contains(year), (1...12).contains(month) else { return nil }
         let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
         let days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]
@@ -44,9 +45,9 @@ struct UsagePeriodRequest: Sendable, Equatable {
     }
 
     /// The date PostgreSQL's `date::text` wrote (YYYY-MM-DD) as a proto date.
-    static func proto(_ text: String) -> Kindred_Common_V1_Date {
-        let parts = text.split(separator: "-").compactMap { Int32($0) }
-        guard parts.count == 3 else { return Kindred_Common_V1_Date() }
-        return Kindred_Common_V1_Date(year: parts[0], month: parts[1], day: parts[2])
+    static func proto(_ text: String) -> DateComponents {
+        let parts = text.split(separator: "-").compactMap { Int($0) }
+        guard parts.count == 3 else { return DateComponents() }
+        return DateComponents(year: parts[0], month: parts[1], day: parts[2])
     }
 }

@@ -21,8 +21,8 @@ struct UsageSessionPage: Sendable, Equatable {
     /// The page `request` asks for, or INVALID_ARGUMENT naming every bad field.
     init(_ request: Kindred_Gamification_V1_ListUsageSessionsRequest) throws(RPCError) {
         var violations = FieldViolations()
-        from = request.startTime?.date
-        until = request.endTime?.date
+        from = request.startTime
+        until = request.endTime
         if let from, let until, until < from { violations.add("end_time", "must not be before start_time") }
         size = Paging.size(of: request.page, &violations)
         let token = request.page?.pageToken ?? ""

@@ -1,3 +1,4 @@
+import FoundationEssentials
 import KindredMessages
 
 /// The rules for the fields a person types: each check returns why a value is refused, or nil.
@@ -47,11 +48,12 @@ enum AccountFieldRules {
     /// A real calendar date, not after `today` and not before 1900. Being old enough is checked apart, since
     /// a refusal for age is FAILED_PRECONDITION, not a malformed field.
     static func dateOfBirth(
-        _ date: Kindred_Common_V1_Date?, today: CalendarDate
+        _ date: DateComponents?, today: CalendarDate
     ) -> Result<CalendarDate, Problem> {
         guard let date else { return .failure(Problem("is required")) }
         guard let birth = CalendarDate(date) else {
-            return .failure(Problem("\(date.year)-\(date.month)-\(date.day) is not a calendar date"))
+            return .failure(
+                Problem("\(date.year ?? 0)-\(date.month ?? 0)-\(date.day ?? 0) is not a calendar date"))
         }
         guard birth.year >= AgePolicy.earliestBirthYear else {
             return .failure(Problem("must not be before 1900"))

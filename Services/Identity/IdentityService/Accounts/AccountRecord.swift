@@ -30,9 +30,9 @@ struct AccountRecord: Sendable, Equatable {
         Kindred_Identity_V1_Account(
             userID: id.description, username: username, email: email, emailVerified: emailVerified,
             dateOfBirth: dateOfBirth.proto, ageBand: ageBand.proto, parentalControls: parentalControls,
-            role: role == .admin ? .admin : .user, createdAt: Kindred_Common_V1_Timestamp(createdAt),
+            role: role == .admin ? .admin : .user, createdAt: createdAt,
             ageAssuranceMethod: ageAssurance == .selfDeclared ? .selfDeclared : .verifiedChange,
-            ageAssuredAt: Kindred_Common_V1_Timestamp(ageAssuredAt),
+            ageAssuredAt: ageAssuredAt,
             dateOfBirthChangePending: dateOfBirthChangePending)
     }
 }

@@ -1,3 +1,4 @@
+import FoundationEssentials
 import KindredAuth
 import KindredHandlers
 import KindredMessages
@@ -17,8 +18,7 @@ extension Accounts {
     static let defaultReportDays = 30
 
     /// The report for `caller`, refused attempts from `since` on (UTC; nil: the last 30 days).
-    func complianceReport(since: Kindred_Common_V1_Date?, as caller: Caller) async throws -> ComplianceReport
-    {
+    func complianceReport(since: DateComponents?, as caller: Caller) async throws -> ComplianceReport {
         guard caller.role == .admin else { throw IdentityError.adminOnly }
         var start = clock.today.adding(days: 1 - Self.defaultReportDays)
         if let since {

@@ -1,3 +1,4 @@
+import FoundationEssentials
 import KindredAuth
 import KindredHandlers
 import KindredMessages
@@ -9,7 +10,7 @@ extension Accounts {
     /// Starts a change of `accountID`'s date of birth: checks the date and the password, replaces any pending
     /// change, and mails the confirmation link.
     func requestDateOfBirthChange(
-        accountID: UserID, password: String, dateOfBirth: Kindred_Common_V1_Date?
+        accountID: UserID, password: String, dateOfBirth: DateComponents?
     ) async throws {
         let now = clock.now
         let today = CalendarDate(utcDayOf: now)

@@ -19,8 +19,8 @@ struct CalendarDate: Sendable, Hashable, Comparable, CustomStringConvertible {
     }
 
     /// The date a request carries, if it is a real one.
-    init?(_ date: Kindred_Common_V1_Date) {
-        self.init(year: Int(date.year), month: Int(date.month), day: Int(date.day))
+    init?(_ date: DateComponents) {
+        self.init(year: date.year ?? 0, month: date.month ?? 0, day: date.day ?? 0)
     }
 
     /// The UTC date at `instant`.
@@ -59,8 +59,8 @@ struct CalendarDate: Sendable, Hashable, Comparable, CustomStringConvertible {
     }
 
     /// The wire form.
-    var proto: Kindred_Common_V1_Date {
-        Kindred_Common_V1_Date(year: Int32(year), month: Int32(month), day: Int32(day))
+    var proto: DateComponents {
+        DateComponents(year: year, month: month, day: day)
     }
 
     static func < (lhs: CalendarDate, rhs: CalendarDate) -> Bool {

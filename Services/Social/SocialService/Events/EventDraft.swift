@@ -42,8 +42,8 @@ struct EventDraft: Sendable, Equatable {
         requestID = request.requestID
         title = request.title
         description = request.description
-        startsAt = request.startsAt!.date  // refused above when missing
-        endsAt = request.endsAt?.date
+        startsAt = request.startsAt!  // refused above when missing
+        endsAt = request.endsAt
         place = request.place
         isPublic = request.visibility == .public
         mature = request.mature
@@ -64,17 +64,16 @@ struct EventDraft: Sendable, Equatable {
         -> String?
     {
         guard startProblem == nil, let startsAt = request.startsAt, let endsAt = request.endsAt,
-            endsAt.date < startsAt.date
+            endsAt < startsAt
         else { return nil }
         return "must not be before starts_at"
     }
 
     /// Why `time` cannot be an instant of an event; nil when it can (or may be left out and is).
-    private static func timeProblem(_ time: Kindred_Common_V1_Timestamp?, required: Bool) -> String? {
+    private static func timeProblem(_ time: Date?, required: Bool) -> String? {
         guard let time else { return required ? "is required" : nil }
         // Years 1 to 9999, as google.protobuf.Timestamp allows.
-        guard (-62_135_596_800...253_402_300_799).contains(time.seconds),
-            (0..<1_000_000_000).contains(time.nanos)
+        guard (-62_135_596_800...253_402_300_800).contains(time.timeIntervalSince1970)
         else { return "is not a valid timestamp" }
         return nil
     }

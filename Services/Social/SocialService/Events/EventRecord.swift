@@ -20,10 +20,10 @@ struct EventRecord: Sendable, Equatable {
     var proto: Kindred_Social_V1_SocialEvent {
         Kindred_Social_V1_SocialEvent(
             eventID: id.description, organizer: organizer, title: title, description: description,
-            startsAt: Kindred_Common_V1_Timestamp(startsAt),
-            endsAt: endsAt.map(Kindred_Common_V1_Timestamp.init),
+            startsAt: startsAt,
+            endsAt: endsAt,
             place: place, visibility: isPublic ? .public : .private, mature: mature,
-            attendeeCount: Int32(clamping: attendeeCount), createdAt: Kindred_Common_V1_Timestamp(createdAt))
+            attendeeCount: Int32(clamping: attendeeCount), createdAt: createdAt)
     }
 
     /// The `event.joined` payload for `minorID`'s join.
@@ -31,7 +31,7 @@ struct EventRecord: Sendable, Equatable {
         .eventJoined(
             Kindred_Social_V1_EventJoined(
                 minorUserID: minorID.description, eventID: id.description, title: title, place: place,
-                startsAt: Kindred_Common_V1_Timestamp(startsAt), organizerUserID: organizer.userID))
+                startsAt: startsAt, organizerUserID: organizer.userID))
     }
 
     /// What a guardian reads when asked to approve the minor's join: "Join 'Beach cleanup' on 3 May 2027".

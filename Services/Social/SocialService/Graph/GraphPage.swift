@@ -1,3 +1,4 @@
+import FoundationEssentials
 import KindredHandlers
 import KindredMessages
 import KindredRPC
@@ -68,8 +69,8 @@ struct GraphEntry: Sendable, Equatable {
     let requestID: FriendRequestID?
 
     /// When the entry was made, as the API shows it.
-    var since: Kindred_Common_V1_Timestamp {
-        let (seconds, microseconds) = position.since.quotientAndRemainder(dividingBy: 1_000_000)
-        return Kindred_Common_V1_Timestamp(seconds: seconds, nanos: Int32(microseconds) * 1_000)
+    var since: Date {
+        // Microseconds over 1e6: the same Date a read of the row's timestamptz gives.
+        Date(timeIntervalSince1970: Double(position.since) / 1_000_000)
     }
 }

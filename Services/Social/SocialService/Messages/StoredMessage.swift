@@ -28,7 +28,7 @@ struct StoredMessage: Sendable, Equatable {
         Kindred_Social_V1_Message(
             messageID: id.description, conversationID: conversationID.description, sender: sender.proto,
             recipientUserID: recipientID.description,
-            text: filtered ? "" : body, sentAt: Kindred_Common_V1_Timestamp(sentAt), filtered: filtered)
+            text: filtered ? "" : body, sentAt: sentAt, filtered: filtered)
     }
 }
 

@@ -47,7 +47,7 @@ func writeMessageSeeds(_ corpus: String) {
     register.email = "ada@example.com"
     register.username = "ada"
     register.password = "correct horse battery staple"
-    register.dateOfBirth = Kindred_Common_V1_Date()
+    register.dateOfBirth = DateComponents()
     register.dateOfBirth?.year = 1990
     register.dateOfBirth?.month = 12
     register.dateOfBirth?.day = 10
@@ -65,7 +65,7 @@ func writeMessageSeeds(_ corpus: String) {
     var baby = Kindred_Family_V1_CreateBabyProfileRequest()
     baby.requestID = "0193a5c2-7d1e-7000-8000-0000000000a4"
     baby.name = "Noa"
-    baby.expectedBirthDate = Kindred_Common_V1_Date()
+    baby.expectedBirthDate = DateComponents()
     baby.expectedBirthDate?.year = 2027
     baby.expectedBirthDate?.month = 3
     baby.expectedBirthDate?.day = 1

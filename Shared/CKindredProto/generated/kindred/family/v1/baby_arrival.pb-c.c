@@ -1150,7 +1150,7 @@ static const ProtobufCFieldDescriptor kindred__family__v1__baby_arrival__field_d
     PROTOBUF_C_TYPE_MESSAGE,
     0,   /* quantifier_offset */
     offsetof(Kindred__Family__V1__BabyArrival, birth_date),
-    &kindred__common__v1__date__descriptor,
+    &google__type__date__descriptor,
     NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
@@ -1234,7 +1234,7 @@ static const ProtobufCFieldDescriptor kindred__family__v1__baby_arrival__field_d
     PROTOBUF_C_TYPE_MESSAGE,
     0,   /* quantifier_offset */
     offsetof(Kindred__Family__V1__BabyArrival, announced_at),
-    &kindred__common__v1__timestamp__descriptor,
+    &google__protobuf__timestamp__descriptor,
     NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
@@ -1246,7 +1246,7 @@ static const ProtobufCFieldDescriptor kindred__family__v1__baby_arrival__field_d
     PROTOBUF_C_TYPE_MESSAGE,
     0,   /* quantifier_offset */
     offsetof(Kindred__Family__V1__BabyArrival, updated_at),
-    &kindred__common__v1__timestamp__descriptor,
+    &google__protobuf__timestamp__descriptor,
     NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
@@ -1891,7 +1891,7 @@ static const ProtobufCFieldDescriptor kindred__family__v1__baby_arrived__field_d
     PROTOBUF_C_TYPE_MESSAGE,
     0,   /* quantifier_offset */
     offsetof(Kindred__Family__V1__BabyArrived, birth_date),
-    &kindred__common__v1__date__descriptor,
+    &google__type__date__descriptor,
     NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
@@ -1903,7 +1903,7 @@ static const ProtobufCFieldDescriptor kindred__family__v1__baby_arrived__field_d
     PROTOBUF_C_TYPE_MESSAGE,
     0,   /* quantifier_offset */
     offsetof(Kindred__Family__V1__BabyArrived, announced_at),
-    &kindred__common__v1__timestamp__descriptor,
+    &google__protobuf__timestamp__descriptor,
     NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */

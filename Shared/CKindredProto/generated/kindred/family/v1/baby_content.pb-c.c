@@ -1807,7 +1807,7 @@ static const ProtobufCFieldDescriptor kindred__family__v1__calendar_event__field
     PROTOBUF_C_TYPE_MESSAGE,
     0,   /* quantifier_offset */
     offsetof(Kindred__Family__V1__CalendarEvent, start_time),
-    &kindred__common__v1__timestamp__descriptor,
+    &google__protobuf__timestamp__descriptor,
     NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
@@ -1891,7 +1891,7 @@ static const ProtobufCFieldDescriptor kindred__family__v1__calendar_event__field
     PROTOBUF_C_TYPE_MESSAGE,
     0,   /* quantifier_offset */
     offsetof(Kindred__Family__V1__CalendarEvent, created_at),
-    &kindred__common__v1__timestamp__descriptor,
+    &google__protobuf__timestamp__descriptor,
     NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
@@ -1903,7 +1903,7 @@ static const ProtobufCFieldDescriptor kindred__family__v1__calendar_event__field
     PROTOBUF_C_TYPE_MESSAGE,
     0,   /* quantifier_offset */
     offsetof(Kindred__Family__V1__CalendarEvent, updated_at),
-    &kindred__common__v1__timestamp__descriptor,
+    &google__protobuf__timestamp__descriptor,
     NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
@@ -2066,7 +2066,7 @@ static const ProtobufCFieldDescriptor kindred__family__v1__rsvp__field_descripto
     PROTOBUF_C_TYPE_MESSAGE,
     0,   /* quantifier_offset */
     offsetof(Kindred__Family__V1__Rsvp, answered_at),
-    &kindred__common__v1__timestamp__descriptor,
+    &google__protobuf__timestamp__descriptor,
     NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
@@ -2317,12 +2317,12 @@ static const ProtobufCFieldDescriptor kindred__family__v1__update_calendar_event
   {
     "update_mask",
     3,
-    PROTOBUF_C_LABEL_REPEATED,
-    PROTOBUF_C_TYPE_STRING,
-    offsetof(Kindred__Family__V1__UpdateCalendarEventRequest, n_update_mask),
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
     offsetof(Kindred__Family__V1__UpdateCalendarEventRequest, update_mask),
+    &google__protobuf__field_mask__descriptor,
     NULL,
-    &protobuf_c_empty_string,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -2493,7 +2493,7 @@ static const ProtobufCFieldDescriptor kindred__family__v1__list_calendar_events_
     PROTOBUF_C_TYPE_MESSAGE,
     0,   /* quantifier_offset */
     offsetof(Kindred__Family__V1__ListCalendarEventsRequest, start_from),
-    &kindred__common__v1__timestamp__descriptor,
+    &google__protobuf__timestamp__descriptor,
     NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
@@ -2505,7 +2505,7 @@ static const ProtobufCFieldDescriptor kindred__family__v1__list_calendar_events_
     PROTOBUF_C_TYPE_MESSAGE,
     0,   /* quantifier_offset */
     offsetof(Kindred__Family__V1__ListCalendarEventsRequest, start_before),
-    &kindred__common__v1__timestamp__descriptor,
+    &google__protobuf__timestamp__descriptor,
     NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
@@ -2951,7 +2951,7 @@ static const ProtobufCFieldDescriptor kindred__family__v1__comment__field_descri
     PROTOBUF_C_TYPE_MESSAGE,
     0,   /* quantifier_offset */
     offsetof(Kindred__Family__V1__Comment, created_at),
-    &kindred__common__v1__timestamp__descriptor,
+    &google__protobuf__timestamp__descriptor,
     NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
@@ -3326,7 +3326,7 @@ static const ProtobufCFieldDescriptor kindred__family__v1__registry_item__field_
     PROTOBUF_C_TYPE_MESSAGE,
     0,   /* quantifier_offset */
     offsetof(Kindred__Family__V1__RegistryItem, created_at),
-    &kindred__common__v1__timestamp__descriptor,
+    &google__protobuf__timestamp__descriptor,
     NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
@@ -3338,7 +3338,7 @@ static const ProtobufCFieldDescriptor kindred__family__v1__registry_item__field_
     PROTOBUF_C_TYPE_MESSAGE,
     0,   /* quantifier_offset */
     offsetof(Kindred__Family__V1__RegistryItem, updated_at),
-    &kindred__common__v1__timestamp__descriptor,
+    &google__protobuf__timestamp__descriptor,
     NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
@@ -3407,7 +3407,7 @@ static const ProtobufCFieldDescriptor kindred__family__v1__registry_purchase__fi
     PROTOBUF_C_TYPE_MESSAGE,
     0,   /* quantifier_offset */
     offsetof(Kindred__Family__V1__RegistryPurchase, purchased_at),
-    &kindred__common__v1__timestamp__descriptor,
+    &google__protobuf__timestamp__descriptor,
     NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
@@ -3568,12 +3568,12 @@ static const ProtobufCFieldDescriptor kindred__family__v1__update_registry_item_
   {
     "update_mask",
     3,
-    PROTOBUF_C_LABEL_REPEATED,
-    PROTOBUF_C_TYPE_STRING,
-    offsetof(Kindred__Family__V1__UpdateRegistryItemRequest, n_update_mask),
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
     offsetof(Kindred__Family__V1__UpdateRegistryItemRequest, update_mask),
+    &google__protobuf__field_mask__descriptor,
     NULL,
-    &protobuf_c_empty_string,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },

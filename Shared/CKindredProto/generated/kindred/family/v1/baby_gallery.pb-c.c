@@ -766,7 +766,7 @@ static const ProtobufCFieldDescriptor kindred__family__v1__baby_photo__field_des
     PROTOBUF_C_TYPE_MESSAGE,
     0,   /* quantifier_offset */
     offsetof(Kindred__Family__V1__BabyPhoto, created_at),
-    &kindred__common__v1__timestamp__descriptor,
+    &google__protobuf__timestamp__descriptor,
     NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */

@@ -1402,7 +1402,7 @@ static const ProtobufCFieldDescriptor kindred__family__v1__baby_profile__field_d
     PROTOBUF_C_TYPE_MESSAGE,
     0,   /* quantifier_offset */
     offsetof(Kindred__Family__V1__BabyProfile, expected_birth_date),
-    &kindred__common__v1__date__descriptor,
+    &google__type__date__descriptor,
     NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
@@ -1462,7 +1462,7 @@ static const ProtobufCFieldDescriptor kindred__family__v1__baby_profile__field_d
     PROTOBUF_C_TYPE_MESSAGE,
     0,   /* quantifier_offset */
     offsetof(Kindred__Family__V1__BabyProfile, created_at),
-    &kindred__common__v1__timestamp__descriptor,
+    &google__protobuf__timestamp__descriptor,
     NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
@@ -1474,7 +1474,7 @@ static const ProtobufCFieldDescriptor kindred__family__v1__baby_profile__field_d
     PROTOBUF_C_TYPE_MESSAGE,
     0,   /* quantifier_offset */
     offsetof(Kindred__Family__V1__BabyProfile, updated_at),
-    &kindred__common__v1__timestamp__descriptor,
+    &google__protobuf__timestamp__descriptor,
     NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
@@ -1545,7 +1545,7 @@ static const ProtobufCFieldDescriptor kindred__family__v1__create_baby_profile_r
     PROTOBUF_C_TYPE_MESSAGE,
     0,   /* quantifier_offset */
     offsetof(Kindred__Family__V1__CreateBabyProfileRequest, expected_birth_date),
-    &kindred__common__v1__date__descriptor,
+    &google__type__date__descriptor,
     NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
@@ -1721,12 +1721,12 @@ static const ProtobufCFieldDescriptor kindred__family__v1__update_baby_profile_r
   {
     "update_mask",
     1,
-    PROTOBUF_C_LABEL_REPEATED,
-    PROTOBUF_C_TYPE_STRING,
-    offsetof(Kindred__Family__V1__UpdateBabyProfileRequest, n_update_mask),
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
     offsetof(Kindred__Family__V1__UpdateBabyProfileRequest, update_mask),
+    &google__protobuf__field_mask__descriptor,
     NULL,
-    &protobuf_c_empty_string,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -2031,7 +2031,7 @@ static const ProtobufCFieldDescriptor kindred__family__v1__baby_invitation__fiel
     PROTOBUF_C_TYPE_MESSAGE,
     0,   /* quantifier_offset */
     offsetof(Kindred__Family__V1__BabyInvitation, sent_at),
-    &kindred__common__v1__timestamp__descriptor,
+    &google__protobuf__timestamp__descriptor,
     NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
@@ -2043,7 +2043,7 @@ static const ProtobufCFieldDescriptor kindred__family__v1__baby_invitation__fiel
     PROTOBUF_C_TYPE_MESSAGE,
     0,   /* quantifier_offset */
     offsetof(Kindred__Family__V1__BabyInvitation, expires_at),
-    &kindred__common__v1__timestamp__descriptor,
+    &google__protobuf__timestamp__descriptor,
     NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
@@ -2658,7 +2658,7 @@ static const ProtobufCFieldDescriptor kindred__family__v1__baby_member__field_de
     PROTOBUF_C_TYPE_MESSAGE,
     0,   /* quantifier_offset */
     offsetof(Kindred__Family__V1__BabyMember, joined_at),
-    &kindred__common__v1__timestamp__descriptor,
+    &google__protobuf__timestamp__descriptor,
     NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */

@@ -3250,7 +3250,7 @@ static const ProtobufCFieldDescriptor kindred__family__v1__profile__field_descri
     PROTOBUF_C_TYPE_MESSAGE,
     0,   /* quantifier_offset */
     offsetof(Kindred__Family__V1__Profile, updated_at),
-    &kindred__common__v1__timestamp__descriptor,
+    &google__protobuf__timestamp__descriptor,
     NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
@@ -3367,12 +3367,12 @@ static const ProtobufCFieldDescriptor kindred__family__v1__update_profile_reques
   {
     "update_mask",
     1,
-    PROTOBUF_C_LABEL_REPEATED,
-    PROTOBUF_C_TYPE_STRING,
-    offsetof(Kindred__Family__V1__UpdateProfileRequest, n_update_mask),
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
     offsetof(Kindred__Family__V1__UpdateProfileRequest, update_mask),
+    &google__protobuf__field_mask__descriptor,
     NULL,
-    &protobuf_c_empty_string,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -3496,7 +3496,7 @@ static const ProtobufCFieldDescriptor kindred__family__v1__guardian_link__field_
     PROTOBUF_C_TYPE_MESSAGE,
     0,   /* quantifier_offset */
     offsetof(Kindred__Family__V1__GuardianLink, created_at),
-    &kindred__common__v1__timestamp__descriptor,
+    &google__protobuf__timestamp__descriptor,
     NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
@@ -3573,7 +3573,7 @@ static const ProtobufCFieldDescriptor kindred__family__v1__guardian_invitation__
     PROTOBUF_C_TYPE_MESSAGE,
     0,   /* quantifier_offset */
     offsetof(Kindred__Family__V1__GuardianInvitation, expires_at),
-    &kindred__common__v1__timestamp__descriptor,
+    &google__protobuf__timestamp__descriptor,
     NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
@@ -4062,7 +4062,7 @@ static const ProtobufCFieldDescriptor kindred__family__v1__verify_guardian_pin_r
     PROTOBUF_C_TYPE_MESSAGE,
     0,   /* quantifier_offset */
     offsetof(Kindred__Family__V1__VerifyGuardianPinResponse, expires_at),
-    &kindred__common__v1__timestamp__descriptor,
+    &google__protobuf__timestamp__descriptor,
     NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
@@ -4139,7 +4139,7 @@ static const ProtobufCFieldDescriptor kindred__family__v1__request_guardian_pin_
     PROTOBUF_C_TYPE_MESSAGE,
     0,   /* quantifier_offset */
     offsetof(Kindred__Family__V1__RequestGuardianPinResetResponse, expires_at),
-    &kindred__common__v1__timestamp__descriptor,
+    &google__protobuf__timestamp__descriptor,
     NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
@@ -4375,7 +4375,7 @@ static const ProtobufCFieldDescriptor kindred__family__v1__parental_controls__fi
     PROTOBUF_C_TYPE_MESSAGE,
     0,   /* quantifier_offset */
     offsetof(Kindred__Family__V1__ParentalControls, updated_at),
-    &kindred__common__v1__timestamp__descriptor,
+    &google__protobuf__timestamp__descriptor,
     NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
@@ -4683,12 +4683,12 @@ static const ProtobufCFieldDescriptor kindred__family__v1__update_parental_contr
   {
     "update_mask",
     3,
-    PROTOBUF_C_LABEL_REPEATED,
-    PROTOBUF_C_TYPE_STRING,
-    offsetof(Kindred__Family__V1__UpdateParentalControlsRequest, n_update_mask),
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
     offsetof(Kindred__Family__V1__UpdateParentalControlsRequest, update_mask),
+    &google__protobuf__field_mask__descriptor,
     NULL,
-    &protobuf_c_empty_string,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -4862,7 +4862,7 @@ static const ProtobufCFieldDescriptor kindred__family__v1__approval_request__fie
     PROTOBUF_C_TYPE_MESSAGE,
     0,   /* quantifier_offset */
     offsetof(Kindred__Family__V1__ApprovalRequest, created_at),
-    &kindred__common__v1__timestamp__descriptor,
+    &google__protobuf__timestamp__descriptor,
     NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
@@ -4874,7 +4874,7 @@ static const ProtobufCFieldDescriptor kindred__family__v1__approval_request__fie
     PROTOBUF_C_TYPE_MESSAGE,
     0,   /* quantifier_offset */
     offsetof(Kindred__Family__V1__ApprovalRequest, decided_at),
-    &kindred__common__v1__timestamp__descriptor,
+    &google__protobuf__timestamp__descriptor,
     NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
@@ -5350,7 +5350,7 @@ static const ProtobufCFieldDescriptor kindred__family__v1__mode_tokens__field_de
     PROTOBUF_C_TYPE_MESSAGE,
     0,   /* quantifier_offset */
     offsetof(Kindred__Family__V1__ModeTokens, mode_ends_at),
-    &kindred__common__v1__timestamp__descriptor,
+    &google__protobuf__timestamp__descriptor,
     NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
@@ -5648,7 +5648,7 @@ static const ProtobufCFieldDescriptor kindred__family__v1__notification__field_d
     PROTOBUF_C_TYPE_MESSAGE,
     0,   /* quantifier_offset */
     offsetof(Kindred__Family__V1__Notification, created_at),
-    &kindred__common__v1__timestamp__descriptor,
+    &google__protobuf__timestamp__descriptor,
     NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
@@ -5660,7 +5660,7 @@ static const ProtobufCFieldDescriptor kindred__family__v1__notification__field_d
     PROTOBUF_C_TYPE_MESSAGE,
     0,   /* quantifier_offset */
     offsetof(Kindred__Family__V1__Notification, read_at),
-    &kindred__common__v1__timestamp__descriptor,
+    &google__protobuf__timestamp__descriptor,
     NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
@@ -5969,7 +5969,7 @@ static const ProtobufCFieldDescriptor kindred__family__v1__push_device__field_de
     PROTOBUF_C_TYPE_MESSAGE,
     0,   /* quantifier_offset */
     offsetof(Kindred__Family__V1__PushDevice, registered_at),
-    &kindred__common__v1__timestamp__descriptor,
+    &google__protobuf__timestamp__descriptor,
     NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
@@ -6426,7 +6426,7 @@ static const ProtobufCFieldDescriptor kindred__family__v1__event__field_descript
     PROTOBUF_C_TYPE_MESSAGE,
     0,   /* quantifier_offset */
     offsetof(Kindred__Family__V1__Event, occurred_at),
-    &kindred__common__v1__timestamp__descriptor,
+    &google__protobuf__timestamp__descriptor,
     NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */

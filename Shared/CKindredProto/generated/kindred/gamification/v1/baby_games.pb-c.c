@@ -1153,7 +1153,7 @@ static const ProtobufCFieldDescriptor kindred__gamification__v1__cast_baby_vote_
     PROTOBUF_C_TYPE_MESSAGE,
     offsetof(Kindred__Gamification__V1__CastBabyVoteRequest, vote_case),
     offsetof(Kindred__Gamification__V1__CastBabyVoteRequest, birth_date),
-    &kindred__common__v1__date__descriptor,
+    &google__type__date__descriptor,
     NULL,
     0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
@@ -1274,7 +1274,7 @@ static const ProtobufCFieldDescriptor kindred__gamification__v1__baby_date_tally
     PROTOBUF_C_TYPE_MESSAGE,
     0,   /* quantifier_offset */
     offsetof(Kindred__Gamification__V1__BabyDateTally, birth_date),
-    &kindred__common__v1__date__descriptor,
+    &google__type__date__descriptor,
     NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
@@ -1439,7 +1439,7 @@ static const ProtobufCFieldDescriptor kindred__gamification__v1__baby_date_guess
     PROTOBUF_C_TYPE_MESSAGE,
     0,   /* quantifier_offset */
     offsetof(Kindred__Gamification__V1__BabyDateGuess, birth_date),
-    &kindred__common__v1__date__descriptor,
+    &google__type__date__descriptor,
     NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
@@ -1491,7 +1491,7 @@ static const ProtobufCFieldDescriptor kindred__gamification__v1__baby_own_votes_
     PROTOBUF_C_TYPE_MESSAGE,
     0,   /* quantifier_offset */
     offsetof(Kindred__Gamification__V1__BabyOwnVotes, birth_date),
-    &kindred__common__v1__date__descriptor,
+    &google__type__date__descriptor,
     NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
@@ -1555,7 +1555,7 @@ static const ProtobufCFieldDescriptor kindred__gamification__v1__baby_arrival__f
     PROTOBUF_C_TYPE_MESSAGE,
     0,   /* quantifier_offset */
     offsetof(Kindred__Gamification__V1__BabyArrival, birth_date),
-    &kindred__common__v1__date__descriptor,
+    &google__type__date__descriptor,
     NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
@@ -1591,7 +1591,7 @@ static const ProtobufCFieldDescriptor kindred__gamification__v1__baby_arrival__f
     PROTOBUF_C_TYPE_MESSAGE,
     0,   /* quantifier_offset */
     offsetof(Kindred__Gamification__V1__BabyArrival, announced_at),
-    &kindred__common__v1__timestamp__descriptor,
+    &google__protobuf__timestamp__descriptor,
     NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
@@ -1807,7 +1807,7 @@ static const ProtobufCFieldDescriptor kindred__gamification__v1__baby_name_sugge
     PROTOBUF_C_TYPE_MESSAGE,
     0,   /* quantifier_offset */
     offsetof(Kindred__Gamification__V1__BabyNameSuggestion, created_at),
-    &kindred__common__v1__timestamp__descriptor,
+    &google__protobuf__timestamp__descriptor,
     NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */

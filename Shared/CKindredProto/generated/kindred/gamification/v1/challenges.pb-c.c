@@ -1891,7 +1891,7 @@ static const ProtobufCFieldDescriptor kindred__gamification__v1__challenge__fiel
     PROTOBUF_C_TYPE_MESSAGE,
     0,   /* quantifier_offset */
     offsetof(Kindred__Gamification__V1__Challenge, first_day),
-    &kindred__common__v1__date__descriptor,
+    &google__type__date__descriptor,
     NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
@@ -1903,7 +1903,7 @@ static const ProtobufCFieldDescriptor kindred__gamification__v1__challenge__fiel
     PROTOBUF_C_TYPE_MESSAGE,
     0,   /* quantifier_offset */
     offsetof(Kindred__Gamification__V1__Challenge, last_day),
-    &kindred__common__v1__date__descriptor,
+    &google__type__date__descriptor,
     NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
@@ -1915,7 +1915,7 @@ static const ProtobufCFieldDescriptor kindred__gamification__v1__challenge__fiel
     PROTOBUF_C_TYPE_MESSAGE,
     0,   /* quantifier_offset */
     offsetof(Kindred__Gamification__V1__Challenge, ends_at),
-    &kindred__common__v1__timestamp__descriptor,
+    &google__protobuf__timestamp__descriptor,
     NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
@@ -2558,7 +2558,7 @@ static const ProtobufCFieldDescriptor kindred__gamification__v1__restriction__fi
     PROTOBUF_C_TYPE_MESSAGE,
     0,   /* quantifier_offset */
     offsetof(Kindred__Gamification__V1__Restriction, day_ends_at),
-    &kindred__common__v1__timestamp__descriptor,
+    &google__protobuf__timestamp__descriptor,
     NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
@@ -2570,7 +2570,7 @@ static const ProtobufCFieldDescriptor kindred__gamification__v1__restriction__fi
     PROTOBUF_C_TYPE_MESSAGE,
     0,   /* quantifier_offset */
     offsetof(Kindred__Gamification__V1__Restriction, challenge_ends_at),
-    &kindred__common__v1__timestamp__descriptor,
+    &google__protobuf__timestamp__descriptor,
     NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
@@ -3007,7 +3007,7 @@ static const ProtobufCFieldDescriptor kindred__gamification__v1__challenge_resul
     PROTOBUF_C_TYPE_MESSAGE,
     0,   /* quantifier_offset */
     offsetof(Kindred__Gamification__V1__ChallengeResult, decided_at),
-    &kindred__common__v1__timestamp__descriptor,
+    &google__protobuf__timestamp__descriptor,
     NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
@@ -3307,7 +3307,7 @@ static const ProtobufCFieldDescriptor kindred__gamification__v1__badge__field_de
     PROTOBUF_C_TYPE_MESSAGE,
     0,   /* quantifier_offset */
     offsetof(Kindred__Gamification__V1__Badge, earned_at),
-    &kindred__common__v1__timestamp__descriptor,
+    &google__protobuf__timestamp__descriptor,
     NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
@@ -3999,7 +3999,7 @@ static const ProtobufCFieldDescriptor kindred__gamification__v1__event__field_de
     PROTOBUF_C_TYPE_MESSAGE,
     0,   /* quantifier_offset */
     offsetof(Kindred__Gamification__V1__Event, occurred_at),
-    &kindred__common__v1__timestamp__descriptor,
+    &google__protobuf__timestamp__descriptor,
     NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */

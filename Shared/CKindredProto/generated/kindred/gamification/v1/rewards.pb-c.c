@@ -745,7 +745,7 @@ static const ProtobufCFieldDescriptor kindred__gamification__v1__reward_setup__f
     PROTOBUF_C_TYPE_MESSAGE,
     0,   /* quantifier_offset */
     offsetof(Kindred__Gamification__V1__RewardSetup, updated_at),
-    &kindred__common__v1__timestamp__descriptor,
+    &google__protobuf__timestamp__descriptor,
     NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
@@ -1460,7 +1460,7 @@ static const ProtobufCFieldDescriptor kindred__gamification__v1__dashboard_app__
     PROTOBUF_C_TYPE_MESSAGE,
     0,   /* quantifier_offset */
     offsetof(Kindred__Gamification__V1__DashboardApp, unlocked_until),
-    &kindred__common__v1__timestamp__descriptor,
+    &google__protobuf__timestamp__descriptor,
     NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */

@@ -985,7 +985,7 @@ static const ProtobufCFieldDescriptor kindred__gamification__v1__usage_session__
     PROTOBUF_C_TYPE_MESSAGE,
     0,   /* quantifier_offset */
     offsetof(Kindred__Gamification__V1__UsageSession, start_time),
-    &kindred__common__v1__timestamp__descriptor,
+    &google__protobuf__timestamp__descriptor,
     NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
@@ -997,7 +997,7 @@ static const ProtobufCFieldDescriptor kindred__gamification__v1__usage_session__
     PROTOBUF_C_TYPE_MESSAGE,
     0,   /* quantifier_offset */
     offsetof(Kindred__Gamification__V1__UsageSession, end_time),
-    &kindred__common__v1__timestamp__descriptor,
+    &google__protobuf__timestamp__descriptor,
     NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
@@ -1009,7 +1009,7 @@ static const ProtobufCFieldDescriptor kindred__gamification__v1__usage_session__
     PROTOBUF_C_TYPE_MESSAGE,
     0,   /* quantifier_offset */
     offsetof(Kindred__Gamification__V1__UsageSession, updated_at),
-    &kindred__common__v1__timestamp__descriptor,
+    &google__protobuf__timestamp__descriptor,
     NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
@@ -1361,7 +1361,7 @@ static const ProtobufCFieldDescriptor kindred__gamification__v1__get_usage_summa
     PROTOBUF_C_TYPE_MESSAGE,
     0,   /* quantifier_offset */
     offsetof(Kindred__Gamification__V1__GetUsageSummaryRequest, date),
-    &kindred__common__v1__date__descriptor,
+    &google__type__date__descriptor,
     NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
@@ -1451,7 +1451,7 @@ static const ProtobufCFieldDescriptor kindred__gamification__v1__get_usage_summa
     PROTOBUF_C_TYPE_MESSAGE,
     0,   /* quantifier_offset */
     offsetof(Kindred__Gamification__V1__GetUsageSummaryResponse, first_day),
-    &kindred__common__v1__date__descriptor,
+    &google__type__date__descriptor,
     NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
@@ -1463,7 +1463,7 @@ static const ProtobufCFieldDescriptor kindred__gamification__v1__get_usage_summa
     PROTOBUF_C_TYPE_MESSAGE,
     0,   /* quantifier_offset */
     offsetof(Kindred__Gamification__V1__GetUsageSummaryResponse, last_day),
-    &kindred__common__v1__date__descriptor,
+    &google__type__date__descriptor,
     NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
@@ -1541,7 +1541,7 @@ static const ProtobufCFieldDescriptor kindred__gamification__v1__list_usage_sess
     PROTOBUF_C_TYPE_MESSAGE,
     0,   /* quantifier_offset */
     offsetof(Kindred__Gamification__V1__ListUsageSessionsRequest, start_time),
-    &kindred__common__v1__timestamp__descriptor,
+    &google__protobuf__timestamp__descriptor,
     NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
@@ -1553,7 +1553,7 @@ static const ProtobufCFieldDescriptor kindred__gamification__v1__list_usage_sess
     PROTOBUF_C_TYPE_MESSAGE,
     0,   /* quantifier_offset */
     offsetof(Kindred__Gamification__V1__ListUsageSessionsRequest, end_time),
-    &kindred__common__v1__timestamp__descriptor,
+    &google__protobuf__timestamp__descriptor,
     NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
@@ -1797,7 +1797,7 @@ static const ProtobufCFieldDescriptor kindred__gamification__v1__get_friend_lead
     PROTOBUF_C_TYPE_MESSAGE,
     0,   /* quantifier_offset */
     offsetof(Kindred__Gamification__V1__GetFriendLeaderboardResponse, first_day),
-    &kindred__common__v1__date__descriptor,
+    &google__type__date__descriptor,
     NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
@@ -1809,7 +1809,7 @@ static const ProtobufCFieldDescriptor kindred__gamification__v1__get_friend_lead
     PROTOBUF_C_TYPE_MESSAGE,
     0,   /* quantifier_offset */
     offsetof(Kindred__Gamification__V1__GetFriendLeaderboardResponse, last_day),
-    &kindred__common__v1__date__descriptor,
+    &google__type__date__descriptor,
     NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */

@@ -2185,7 +2185,7 @@ static const ProtobufCFieldDescriptor kindred__identity__v1__account__field_desc
     PROTOBUF_C_TYPE_MESSAGE,
     0,   /* quantifier_offset */
     offsetof(Kindred__Identity__V1__Account, date_of_birth),
-    &kindred__common__v1__date__descriptor,
+    &google__type__date__descriptor,
     NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
@@ -2233,7 +2233,7 @@ static const ProtobufCFieldDescriptor kindred__identity__v1__account__field_desc
     PROTOBUF_C_TYPE_MESSAGE,
     0,   /* quantifier_offset */
     offsetof(Kindred__Identity__V1__Account, created_at),
-    &kindred__common__v1__timestamp__descriptor,
+    &google__protobuf__timestamp__descriptor,
     NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
@@ -2257,7 +2257,7 @@ static const ProtobufCFieldDescriptor kindred__identity__v1__account__field_desc
     PROTOBUF_C_TYPE_MESSAGE,
     0,   /* quantifier_offset */
     offsetof(Kindred__Identity__V1__Account, age_assured_at),
-    &kindred__common__v1__timestamp__descriptor,
+    &google__protobuf__timestamp__descriptor,
     NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
@@ -2366,7 +2366,7 @@ static const ProtobufCFieldDescriptor kindred__identity__v1__register_account_re
     PROTOBUF_C_TYPE_MESSAGE,
     0,   /* quantifier_offset */
     offsetof(Kindred__Identity__V1__RegisterAccountRequest, date_of_birth),
-    &kindred__common__v1__date__descriptor,
+    &google__type__date__descriptor,
     NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
@@ -2741,7 +2741,7 @@ static const ProtobufCFieldDescriptor kindred__identity__v1__token_response__fie
     PROTOBUF_C_TYPE_MESSAGE,
     0,   /* quantifier_offset */
     offsetof(Kindred__Identity__V1__TokenResponse, session_ends_at),
-    &kindred__common__v1__timestamp__descriptor,
+    &google__protobuf__timestamp__descriptor,
     NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
@@ -3009,7 +3009,7 @@ static const ProtobufCFieldDescriptor kindred__identity__v1__signing_key__field_
     PROTOBUF_C_TYPE_MESSAGE,
     0,   /* quantifier_offset */
     offsetof(Kindred__Identity__V1__SigningKey, created_at),
-    &kindred__common__v1__timestamp__descriptor,
+    &google__protobuf__timestamp__descriptor,
     NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
@@ -3243,7 +3243,7 @@ static const ProtobufCFieldDescriptor kindred__identity__v1__change_date_of_birt
     PROTOBUF_C_TYPE_MESSAGE,
     0,   /* quantifier_offset */
     offsetof(Kindred__Identity__V1__ChangeDateOfBirthRequest, date_of_birth),
-    &kindred__common__v1__date__descriptor,
+    &google__type__date__descriptor,
     NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
@@ -3768,7 +3768,7 @@ static const ProtobufCFieldDescriptor kindred__identity__v1__get_compliance_repo
     PROTOBUF_C_TYPE_MESSAGE,
     0,   /* quantifier_offset */
     offsetof(Kindred__Identity__V1__GetComplianceReportRequest, since),
-    &kindred__common__v1__date__descriptor,
+    &google__type__date__descriptor,
     NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
@@ -3857,7 +3857,7 @@ static const ProtobufCFieldDescriptor kindred__identity__v1__refused_attempts_on
     PROTOBUF_C_TYPE_MESSAGE,
     0,   /* quantifier_offset */
     offsetof(Kindred__Identity__V1__RefusedAttemptsOnDay, day),
-    &kindred__common__v1__date__descriptor,
+    &google__type__date__descriptor,
     NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
@@ -4021,7 +4021,7 @@ static const ProtobufCFieldDescriptor kindred__identity__v1__event__field_descri
     PROTOBUF_C_TYPE_MESSAGE,
     0,   /* quantifier_offset */
     offsetof(Kindred__Identity__V1__Event, occurred_at),
-    &kindred__common__v1__timestamp__descriptor,
+    &google__protobuf__timestamp__descriptor,
     NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */

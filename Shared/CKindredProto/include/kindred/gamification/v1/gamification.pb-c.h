@@ -16,9 +16,9 @@ PROTOBUF_C__BEGIN_DECLS
 
 #include "kindred/gamification/v1/baby_games.pb-c.h"
 #include "kindred/gamification/v1/challenges.pb-c.h"
-#include "kindred/gamification/v1/standing.pb-c.h"
 #include "kindred/gamification/v1/counters.pb-c.h"
 #include "kindred/gamification/v1/rewards.pb-c.h"
+#include "kindred/gamification/v1/standing.pb-c.h"
 #include "kindred/gamification/v1/usage.pb-c.h"
 
 
