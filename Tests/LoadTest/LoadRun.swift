@@ -77,6 +77,7 @@ struct LoadRun {
         configuration.userAgent = "kindred-loadtest"
         // Failures are counted in the report; a warning per stream that reaches its deadline at the end is noise.
         configuration.logger.logLevel = .error
+        options.targets.configure(&configuration)
         let clients = (0..<groups).map { _ in
             VirtualUser.Clients(
                 identity: try! RPCClient(target: options.targets["identity"], configuration: configuration),
