@@ -65,7 +65,8 @@ struct LoadRun {
                 shared.activity.name: shared.activity.deliveries.finish(),
                 shared.notifications.name: shared.notifications.deliveries.finish(),
             ], cpu: usage.costs(before: ticksBefore, after: ticksAfter, rpcs: rpcs),
-            generator: generator(skipped: skipped), users: users.count, duration: clock.now - started)
+            generator: generator(skipped: skipped), replicas: await replicaCounts(users), users: users.count,
+            duration: clock.now - started)
         ReportTable(report: report, tallies: rpcs).print()
         return report
     }
