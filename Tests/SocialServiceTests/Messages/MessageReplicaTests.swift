@@ -1,6 +1,8 @@
 import Foundation
 @testable import ServiceTestSupport
+import KindredHandlers
 import KindredMessages
+@testable import SocialService
 import Testing
 
 /// Social as three replicas on one database: a message sent through one reaches the recipient's streams
@@ -54,6 +56,32 @@ import Testing
                     #expect(other <= medians[0] + .milliseconds(200), "medians (writer first): \(medians)")
                 }
                 for watch in watches { await watch.stop() }
+            }
+        }
+    }
+
+    /// A replica SIGKILLed between a message's commit and its announcement: the sender's client retries the
+    /// call on another replica, which finds the message committed and announces it, so the recipient's stream
+    /// (on a third replica) gets it now rather than with their next message. Found by a SIGKILL under load.
+    @Test func aRetryOfAMessageWhoseReplicaDiedBeforeAnnouncingItReachesTheStream() async throws {
+        try await SocialTestStack.with { stack in
+            let ann = try await stack.register("ann", age: 30)
+            let bob = try await stack.register("bob", age: 31)
+            try await stack.withReplicas(2) { replicas in
+                let watch = try await stack.watchMessages(of: bob, through: replicas[0], warmingUpWith: ann)
+                let request = Kindred_Social_V1_SendMessageRequest(
+                    requestID: UUID().uuidString, recipientUserID: bob.id, text: "sent before the crash")
+                // The dying replica's commit, without the announcement it never made.
+                let dying = Messages(context: stack.context)
+                let (from, to) = (
+                    try await dying.people.person(try #require(UserID(ann.id))),
+                    try await dying.people.person(try #require(UserID(bob.id)))
+                )
+                let committed = try await dying.deliver(try MessageDraft(request), from: from, to: to)
+                let retried = try await replicas[1].sendMessage(request, options: ann.bearer).message
+                #expect(retried?.messageID == committed.id.description)
+                #expect(try await watch.first(1).map(\.messageID) == [committed.id.description])
+                await watch.stop()
             }
         }
     }
