@@ -240,11 +240,12 @@ let package = Package(
             ],
             path: "Tests/AccessLogBench"
         ),
-        // What spreading calls over three addresses costs a call, beside one address (Tests/Benchmarks/README).
+        // What spreading calls over three addresses costs, beside one address (Tests/Benchmarks/README).
         .executableTarget(
             name: "BalancingBench",
             dependencies: [
-                "KindredAPI", "KindredMessages", "KindredRPC", .product(name: "Logging", package: "swift-log"),
+                "KindredAPI", "KindredMessages", "KindredRPC",
+                .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tests/BalancingBench"
         ),
