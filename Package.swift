@@ -248,6 +248,15 @@ let package = Package(
             ],
             path: "Tests/AccessLogBench"
         ),
+        // What spreading calls over three addresses costs, beside one address (Tests/Benchmarks/README).
+        .executableTarget(
+            name: "BalancingBench",
+            dependencies: [
+                "KindredAPI", "KindredMessages", "KindredRPC",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Tests/BalancingBench"
+        ),
         .executableTarget(
             name: "AuthBench",
             dependencies: ["KindredAuth"],

@@ -32,8 +32,9 @@ public struct ClientConfiguration: Sendable {
     /// TLS 1.3 with ALPN `h2` (and a client certificate for mutual TLS); nil speaks h2c. Defaults to the
     /// process's choice (`ClientTLS.useForEveryClient`).
     public var tls: ClientTLS? = ClientTLS.processDefault
-    /// Turns the target's host name into its addresses, off the event loops (a literal IP needs none).
-    public var resolver: any NameResolver = SystemNameResolver()
+    /// Turns the target's host name into its addresses, off the event loops (a literal IP needs none). Defaults
+    /// to `HostsFileResolver.processDefault`: the system's resolver, after `KINDRED_HOSTS_FILE` when it is set.
+    public var resolver: any NameResolver = HostsFileResolver.processDefault
     /// How often a host name is resolved again, so addresses that join or leave a headless Service are
     /// followed; a connection that ends or is told GOAWAY asks sooner.
     public var resolveInterval: Duration = .seconds(30)

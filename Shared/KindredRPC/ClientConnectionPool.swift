@@ -19,6 +19,8 @@ final class ClientConnectionPool: @unchecked Sendable {
     /// GOAWAY): the next call opens what is missing.
     private var needsConnects = false
     private var isClosed = false
+    /// Calls taken by the subchannels of addresses that left the answer, by address.
+    private var retiredCalls: [ResolvedAddress: Int] = [:]
 
     init(loop: EventLoop, addresses: TargetAddresses, configuration: ClientConfiguration) {
         self.loop = loop
@@ -74,7 +76,10 @@ final class ClientConnectionPool: @unchecked Sendable {
             kept.append(
                 subchannels.first { $0.address == address } ?? ClientSubchannel(address: address, pool: self))
         }
-        for subchannel in subchannels where !current.contains(subchannel.address) { subchannel.retire() }
+        for subchannel in subchannels where !current.contains(subchannel.address) {
+            retiredCalls[subchannel.address, default: 0] += subchannel.callsTaken
+            subchannel.retire()
+        }
         subchannels = kept
         needsConnects = kept.count > 1
     }
@@ -86,6 +91,11 @@ final class ClientConnectionPool: @unchecked Sendable {
         guard !isClosed else { return }
         needsConnects = subchannels.count > 1
         addresses.refreshSoon()
+    }
+
+    /// Calls each address took from this pool, including addresses that left the answer.
+    func callsPerAddress() -> [ResolvedAddress: Int] {
+        subchannels.reduce(into: retiredCalls) { $0[$1.address, default: 0] += $1.callsTaken }
     }
 
     /// Stops new calls and lets each connection finish its open streams, then close.

@@ -27,9 +27,18 @@ final class ClientSubchannel {
         return !connections.contains(where: \.isUsable) && ContinuousClock.now < retryAt
     }
 
+    /// Calls this address has taken on this loop: how the pool spread them (`RPCClient.callsPerAddress`).
+    private(set) var callsTaken = 0
+
     /// A connection for one more call: the least busy usable one, or a new one while there is room and the
     /// others are busy. Throws UNAVAILABLE while reconnecting is backing off.
     func connection() throws(RPCError) -> ClientConnection {
+        let chosen = try leastBusyConnection()
+        callsTaken += 1
+        return chosen
+    }
+
+    private func leastBusyConnection() throws(RPCError) -> ClientConnection {
         let least = connections.filter(\.isUsable).min { $0.load < $1.load }
         if let least,
             connections.count >= pool.configuration.connectionsPerLoop

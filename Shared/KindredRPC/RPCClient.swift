@@ -41,6 +41,21 @@ public final class RPCClient: Sendable {
         for pool in all { pool.loop.execute { pool.close() } }
     }
 
+    /// How many calls each address of the target has taken since the client was made (`127.0.0.2:50052`):
+    /// how it spread them over the replicas behind the name. Read on each pool's loop; the client's calls
+    /// until `close()`.
+    public func callsPerAddress() async -> [String: Int] {
+        let all = pools.withLock { Array($0.values) }
+        var total: [String: Int] = [:]
+        for pool in all {
+            let counts = await withCheckedContinuation { continuation in
+                pool.loop.execute { continuation.resume(returning: pool.callsPerAddress()) }
+            }
+            for (address, calls) in counts { total[address.description, default: 0] += calls }
+        }
+        return total
+    }
+
     /// Runs one attempt of a call: opens its stream on the caller's loop (or a client loop) and hands
     /// it to `consume` there. With `streamsRequests`, `body` is only the start: `consume` writes the
     /// rest, and a refused stream is not sent again (the caller's messages are gone).

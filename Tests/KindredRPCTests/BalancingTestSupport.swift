@@ -65,7 +65,7 @@ struct LoopbackFleet {
 
 /// A client of a host name (so the injected resolver answers for it) on `port`.
 func balancingClient(
-    _ resolver: ScriptedResolver, port: Int, configure: (inout ClientConfiguration) -> Void = { _ in }
+    _ resolver: any NameResolver, port: Int, configure: (inout ClientConfiguration) -> Void = { _ in }
 ) throws -> RPCClient {
     var configuration = ClientConfiguration()
     configuration.resolver = resolver

@@ -23,6 +23,12 @@ import Testing
             for served in fleet.served {
                 #expect(served >= calls / 3 - 10, "served per address: \(fleet.served)")
             }
+            // The client's own count of where its calls went is what each instance answered.
+            let counted = await client.callsPerAddress()
+            #expect(
+                counted
+                    == Dictionary(uniqueKeysWithValues: zip(fleet.addresses.map(\.description), fleet.served))
+            )
             client.close()
             await fleet.stop()
         }

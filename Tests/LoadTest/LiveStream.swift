@@ -8,10 +8,14 @@ struct LiveStream: Sendable {
     let board: StreamBoard
     /// Where an early end of one of these streams is recorded.
     let endedLabel: String
+    /// Where an end by a draining server (a rolling restart) is recorded: an expected end, not a failure, since
+    /// the stream resumes from its cursor on another replica.
+    let handedOverLabel: String
 
     init(name: String, users: Int) {
         self.name = name
         endedLabel = name + " (stream ended)"
+        handedOverLabel = name + " (stream handed over by a drain)"
         board = StreamBoard(users: users)
     }
 

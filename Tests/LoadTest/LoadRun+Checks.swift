@@ -10,6 +10,7 @@ extension LoadRun {
             var configuration = ClientConfiguration()
             configuration.maxAttempts = 1
             configuration.logger.logLevel = .critical
+            options.targets.configure(&configuration)
             do {
                 let client = try RPCClient(target: address, configuration: configuration)
                 defer { client.close() }

@@ -65,7 +65,8 @@ struct LoadRun {
                 shared.activity.name: shared.activity.deliveries.finish(),
                 shared.notifications.name: shared.notifications.deliveries.finish(),
             ], cpu: usage.costs(before: ticksBefore, after: ticksAfter, rpcs: rpcs),
-            generator: generator(skipped: skipped), users: users.count, duration: clock.now - started)
+            generator: generator(skipped: skipped), replicas: await replicaCounts(users), users: users.count,
+            duration: clock.now - started)
         ReportTable(report: report, tallies: rpcs).print()
         return report
     }
@@ -77,6 +78,7 @@ struct LoadRun {
         configuration.userAgent = "kindred-loadtest"
         // Failures are counted in the report; a warning per stream that reaches its deadline at the end is noise.
         configuration.logger.logLevel = .error
+        options.targets.configure(&configuration)
         let clients = (0..<groups).map { _ in
             VirtualUser.Clients(
                 identity: try! RPCClient(target: options.targets["identity"], configuration: configuration),

@@ -42,6 +42,10 @@ struct ReportTable {
                         cost.cpuS, cost.msPerCall * 1_000, cost.contextSwitchesPerCall, cost.calls,
                         cost.peakRssMb))
         }
+        for (service, replicas) in report.replicas.sorted(by: { $0.key < $1.key }) {
+            let counts = replicas.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
+            Swift.print("calls per replica \(service): " + counts.joined(separator: ", "))
+        }
         let generator = report.generator
         Swift.print(
             String(

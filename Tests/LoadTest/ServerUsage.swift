@@ -11,7 +11,7 @@ struct ServerUsage: Sendable {
 
     init(targets: ServiceTargets, postgresPort: Int?) {
         var ports = ServiceTargets.services.compactMap { name in
-            Self.localPort(targets[name]).map { (name, $0) }
+            Self.localPort(targets[name], onThisMachine: targets.onThisMachine).map { (name, $0) }
         }
         if let postgresPort { ports.append(("postgresql", postgresPort)) }
         let owners = Self.socketOwners()
@@ -92,9 +92,10 @@ struct ServerUsage: Sendable {
 
     private static func isService(_ name: String) -> Bool { ServiceTargets.services.contains(name) }
 
-    private static func localPort(_ address: String) -> Int? {
+    private static func localPort(_ address: String, onThisMachine: Bool) -> Int? {
         let host = address.split(separator: ":").dropLast().joined(separator: ":")
-        guard ["127.0.0.1", "localhost", "[::1]", "0.0.0.0"].contains(host) else { return nil }
+        let loopback = ["127.0.0.1", "localhost", "[::1]", "0.0.0.0"].contains(host)
+        guard onThisMachine || loopback else { return nil }
         return address.split(separator: ":").last.flatMap { Int($0) }
     }
 

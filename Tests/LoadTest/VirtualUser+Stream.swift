@@ -36,7 +36,9 @@ extension VirtualUser {
     /// Holds one stream until `end`, handing each text it carries to the stream's deliveries; when the stream
     /// ends early it is opened again after the last cursor it got, so nothing sent meanwhile is lost (the
     /// early end is recorded as a failure of `<stream> (stream ended)`), after a backoff that doubles while it
-    /// keeps failing: past the knee, streams reopened at once would be a storm of their own.
+    /// keeps failing: past the knee, streams reopened at once would be a storm of their own. A stream a draining
+    /// replica ends (SERVER_SHUTTING_DOWN) is reopened at once and counted under
+    /// `<stream> (stream handed over by a drain)` as expected: the drain is how a rolling restart moves it.
     private func hold<Response: ProtoMessage, Cursor: Sendable>(
         _ live: LiveStream, from start: Cursor, until end: ContinuousClock.Instant,
         open: (Cursor, CallOptions) -> ClientResponseStream<Response>,
@@ -68,6 +70,11 @@ extension VirtualUser {
                 }
             } catch  where error.code == .deadlineExceeded || error.code == .cancelled {
                 break
+            } catch  where error.reason == RPCError.serverShuttingDown.reason {
+                // The replica drains; the next opening goes to another one, at once.
+                recorder.record(live.handedOverLabel, latency: .zero, refused: true)
+                pause = nil
+                continue
             } catch {
                 recorder.record(live.endedLabel, latency: .zero, failure: Recorder.failure(of: error))
             }

@@ -67,9 +67,12 @@ public struct RunReport: Codable, Sendable, Equatable {
     public let generator: Generator
     public let users: Int
     public let durationS: Double
+    /// Calls each replica answered, by service and address (`"social": {"127.0.0.2:50053": 140}`), as the
+    /// run's balanced clients spread them.
+    public let replicas: [String: [String: Int]]
 
     enum CodingKeys: String, CodingKey {
-        case rpcs, realtime, users, cpu, generator
+        case rpcs, realtime, users, cpu, generator, replicas
         case realtimeStreams = "realtime_streams"
         case durationS = "duration_s"
     }
@@ -77,13 +80,15 @@ public struct RunReport: Codable, Sendable, Equatable {
     /// `realtime` per kind of stream; the report's `realtime` is all of them together.
     public init(
         rpcs: [String: RPCTally], realtime: [String: DeliveryTally], cpu: [String: ServerCost] = [:],
-        generator: Generator = Generator(), users: Int, duration: Duration
+        generator: Generator = Generator(), replicas: [String: [String: Int]] = [:], users: Int,
+        duration: Duration
     ) {
         self.rpcs = rpcs.mapValues(RPC.init)
         self.realtime = Realtime(realtime.values.reduce(into: DeliveryTally()) { $0.merge($1) })
         realtimeStreams = realtime.mapValues(Realtime.init)
         self.cpu = cpu
         self.generator = generator
+        self.replicas = replicas
         self.users = users
         self.durationS = duration.asSeconds
     }

@@ -28,12 +28,17 @@ import Testing
                     cpuSeconds: 1.5, calls: 6, peakRSSKilobytes: 2_048,
                     switches: ContextSwitches(voluntary: 9, nonvoluntary: 3))
             ],
-            generator: generator, users: 200, duration: .milliseconds(30_500))
+            generator: generator, replicas: ["social": ["127.0.0.1:50053": 70, "127.0.0.2:50053": 68]],
+            users: 200,
+            duration: .milliseconds(30_500))
         let object = try #require(JSONSerialization.jsonObject(with: report.json()) as? [String: Any])
         #expect(
             Set(object.keys) == [
-                "rpcs", "realtime", "users", "duration_s", "realtime_streams", "cpu", "generator",
+                "rpcs", "realtime", "users", "duration_s", "realtime_streams", "cpu", "generator", "replicas",
             ])
+        #expect(
+            object["replicas"] as? [String: [String: Int]]
+                == ["social": ["127.0.0.1:50053": 70, "127.0.0.2:50053": 68]])
         #expect(object["users"] as? Int == 200)
         #expect(object["duration_s"] as? Double == 30.5)
         let rpcs = try #require(object["rpcs"] as? [String: [String: Any]])

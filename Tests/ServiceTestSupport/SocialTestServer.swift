@@ -20,6 +20,8 @@ final class SocialTestServer: Sendable {
     /// What social's parts are built from, for tests of their rules below the RPCs.
     let context: SocialContext
     private let pool: PostgresPool
+    /// Whether `pool` is this server's own, closed when it stops (a replica), or the stack's.
+    private let ownsPool: Bool
     private let api: SocialAPI
     private let server: RPCServer
     private let runner: Task<Void, any Error>
@@ -27,8 +29,12 @@ final class SocialTestServer: Sendable {
     /// Message bodies sealed under the tests' data keys.
     static let messageBodies = MessageBodies(cipher: TestDataKeys.cipher)
 
-    private init(_ stack: FamilyTestStack) async throws {
-        pool = stack.pool
+    private init(_ stack: FamilyTestStack, ownPool: Bool) async throws {
+        pool =
+            ownPool
+            ? PostgresPool(configuration: stack.pool.configuration, logger: FamilyTestDatabase.logger)
+            : stack.pool
+        ownsPool = ownPool
         let credentials = try ServiceCredentials(
             clientID: "social", clientSecret: FamilyTestStack.socialSecret,
             identityTarget: stack.identityTarget)
@@ -53,9 +59,12 @@ final class SocialTestServer: Sendable {
         target = "127.0.0.1:\(server.port)"
     }
 
-    /// Serves `body` beside `stack`, then stops whatever happened.
-    static func with(_ stack: FamilyTestStack, _ body: (SocialTestServer) async throws -> Void) async throws {
-        let social = try await SocialTestServer(stack)
+    /// Serves `body` beside `stack`, then stops whatever happened. With `ownPool`, the server is a replica of
+    /// its own, as a pod is: its pool, its LISTEN connection and its announcer, on the stack's database.
+    static func with(
+        _ stack: FamilyTestStack, ownPool: Bool = false, _ body: (SocialTestServer) async throws -> Void
+    ) async throws {
+        let social = try await SocialTestServer(stack, ownPool: ownPool)
         do {
             try await body(social)
         } catch {
@@ -69,6 +78,7 @@ final class SocialTestServer: Sendable {
         await api.closeStreams()
         server.beginGracefulShutdown(drainTimeout: .milliseconds(200))
         _ = try? await runner.value
+        if ownsPool { await pool.close() }
     }
 
     /// Appends `payload` to `social.event_outbox` as social's own writes do: its stream serves it next.

@@ -27,10 +27,66 @@ service_port() {
     esac
 }
 
-# Every service's --NAME-target flag, so each one calls the peers of its own stack (KINDRED_PORT_BASE).
+# Replicas of each service the stack starts: KINDRED_REPLICAS (1), at most 50.
+replica_count() {
+    local count="${KINDRED_REPLICAS:-1}"
+    [[ "$count" =~ ^[1-9][0-9]*$ ]] && [ "$count" -le 50 ] || die "KINDRED_REPLICAS must be 1 to 50, not '$count'"
+    echo "$count"
+}
+
+# Replica I (1-based) of every service listens on 127.0.0.I, each service on its own port: the same port on
+# every replica, as the pods behind a Kubernetes Service.
+replica_address() { echo "127.0.0.$1"; }
+
+# Replica I's file in DIR for service NAME with SUFFIX: NAME.SUFFIX for the first (the stack of one replica
+# keeps its names), NAME-I.SUFFIX for the others.
+replica_file() {
+    local dir="$1" name="$2" replica="$3" suffix="$4"
+    if [ "$replica" -eq 1 ]; then echo "$dir/$name.$suffix"; else echo "$dir/$name-$replica.$suffix"; fi
+}
+
+# The replicas of NAME that have a pidfile in the run directory, one number a line, in order.
+recorded_replicas() {
+    local file replica
+    for file in "$KINDRED_VAR/run/$1.pid" "$KINDRED_VAR/run/$1"-*.pid; do
+        [ -f "$file" ] || continue
+        replica="${file##*/$1}"
+        replica="${replica%.pid}"
+        replica="${replica#-}"
+        echo "${replica:-1}"
+    done | sort -n
+}
+
+# The name every replica of service NAME answers to, as a headless Service's name does in Kubernetes
+# (kindred-NAME, which the TLS certificates also name).
+service_host() { echo "kindred-$1"; }
+
+# The stack's hosts file (hosts(5)): each service's name on every replica's address. The services and the load
+# tester resolve their peers through it (KINDRED_HOSTS_FILE), following it at every re-resolution.
+KINDRED_HOSTS_FILE_PATH="$KINDRED_VAR/run/hosts"
+
+# Writes the hosts file for COUNT replicas, and var/run/targets, the four targets for the load tester.
+write_replica_names() {
+    local count="$1" name replica targets=()
+    {
+        echo "# made by deploy/local/up: every replica of each service (KINDRED_REPLICAS=$count)"
+        for name in "${KINDRED_SERVICES[@]}"; do
+            for ((replica = 1; replica <= count; replica++)); do
+                echo "$(replica_address "$replica") $(service_host "$name")"
+            done
+        done
+    } >"$KINDRED_HOSTS_FILE_PATH.new"
+    chmod 644 "$KINDRED_HOSTS_FILE_PATH.new"
+    mv "$KINDRED_HOSTS_FILE_PATH.new" "$KINDRED_HOSTS_FILE_PATH"
+    for name in "${KINDRED_SERVICES[@]}"; do targets+=("$name=$(service_host "$name"):$(service_port "$name")"); done
+    (IFS=,; echo "${targets[*]}") >"$KINDRED_VAR/run/targets"
+}
+
+# Every service's --NAME-target flag, so each one calls every replica of the peers of its own stack
+# (KINDRED_PORT_BASE) through their names in the hosts file.
 peer_target_flags() {
     local name
-    for name in "${KINDRED_SERVICES[@]}"; do echo "--$name-target=127.0.0.1:$(service_port "$name")"; done
+    for name in "${KINDRED_SERVICES[@]}"; do echo "--$name-target=$(service_host "$name"):$(service_port "$name")"; done
 }
 
 # Installs the Debian packages that are not installed yet (root only; otherwise names them and fails).

@@ -74,6 +74,18 @@ extension SocialTestStack {
         }
     }
 
+    /// Runs `body` with a client of each of `count` replicas of social on the same database, each with its own
+    /// pool (its own LISTEN connection and announcer), as pods are.
+    func withReplicas(
+        _ count: Int, _ body: ([Kindred_Social_V1_SocialService.Client]) async throws -> Void
+    ) async throws {
+        guard count > 0 else { return try await body([]) }
+        try await SocialTestServer.with(base, ownPool: true) { replica in
+            let client = Kindred_Social_V1_SocialService.Client(try RPCClient(target: replica.target))
+            try await withReplicas(count - 1) { others in try await body([client] + others) }
+        }
+    }
+
     /// Opens `user`'s `WatchMessages` through `client` and returns once it is live: a stream sends only
     /// what commits after it started, so `sender` sends "warm-up" messages until one arrives. The watch
     /// then leaves those out.

@@ -17,6 +17,7 @@ extension BabyProfiles {
         do {
             return try await database.transaction { tx in
                 try await BabyMembership.holdOwner(owner, of: draft.profile, in: tx)
+                try await BabyInvitationStore.holdMailingTurn(of: draft.profile, tx)
                 if let first = try await BabyInvitationStore.invitation(
                     in: draft.profile, requestID: draft.requestID, on: tx)
                 {
@@ -72,6 +73,9 @@ extension BabyProfiles {
     {
         let now = clock.now
         return try await database.transaction { tx in
+            // The profile before the invitation, in the order `invite` takes them, which locks the profile's
+            // pending invitations to the same address.
+            try await BabyInvitationStore.holdMailingTurn(of: profile, tx)
             let invitation = try await heldInvitation(id, of: profile, owner: owner, tx)
             guard invitation.revokedAt == nil else { throw FamilyError.babyInvitationRevoked }
             if invitation.role == .owner { try await requireRoomForOwner(in: profile, tx) }

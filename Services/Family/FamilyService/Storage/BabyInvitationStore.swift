@@ -90,6 +90,14 @@ enum BabyInvitationStore {
         ).map(decode)
     }
 
+    /// Takes `profile`'s mailing turn until `tx` ends: the invitations that mail a link (invite, resend) take
+    /// turns per profile, on whatever replica they run, so each counts the sends committed before it
+    /// (`mailed`, in a later statement, sees them) and the daily limit holds however many arrive at once.
+    static func holdMailingTurn(of profile: BabyProfileID, _ tx: PostgresTransaction) async throws {
+        try await tx.query(
+            "SELECT 1 FROM family.baby_profiles WHERE profile_id = \(profile)::uuid FOR NO KEY UPDATE")
+    }
+
     /// How many of `profile`'s invitations were last mailed after `since`, and the earliest of those sends.
     static func mailed(in profile: BabyProfileID, since: Date, _ tx: PostgresTransaction) async throws
         -> (count: Int, oldest: Date?)

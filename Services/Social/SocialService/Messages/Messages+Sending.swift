@@ -41,15 +41,20 @@ extension Messages {
     }
 
     /// The first message sent with `draft`'s request_id, as a retry gets it; REQUEST_ID_REUSED when that
-    /// message was another.
+    /// message was another. Its recipient is announced again: the replica that wrote it may have died between
+    /// its commit and its announcement (a SIGKILL, a lost node), which is when a client retries elsewhere, and
+    /// the recipient's streams would otherwise wait for their next message. They read by cursor, so a second
+    /// wake-up sends nothing twice.
     private func retried(_ draft: MessageDraft, _ first: StoredMessage) throws -> Kindred_Social_V1_Message {
         guard draft.isRetry(of: first) else { throw SocialError.requestIDReused }
+        announcer.announce([first.recipientID.description])
         return first.proto
     }
 
     /// Writes the message into the pair's conversation (a new one for a first message), with
-    /// `message.new_contact` when it opens a minor's conversation with someone new; one statement.
-    private func deliver(_ draft: MessageDraft, from sender: Person, to recipient: Person) async throws
+    /// `message.new_contact` when it opens a minor's conversation with someone new; one statement. Announces
+    /// nobody: the caller does, once it committed.
+    func deliver(_ draft: MessageDraft, from sender: Person, to recipient: Person) async throws
         -> StoredMessage
     {
         let now = clock.now
