@@ -8,7 +8,7 @@ import Testing
 /// Identity as three replicas on one database, each with its own pool as pods have: the sign-in lockout
 /// counts every replica's failures together, and the day's coming-of-age sweep runs once, taken over by
 /// another replica when the one sweeping dies.
-@Suite(.timeLimit(.minutes(1))) struct IdentityReplicaTests {
+@Suite struct IdentityReplicaTests {
     /// Three pools on `pool`'s database, closed after `body`.
     static func withReplicaPools(_ pool: PostgresPool, _ body: ([PostgresPool]) async throws -> Void)
         async throws

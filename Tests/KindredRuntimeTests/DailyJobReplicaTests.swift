@@ -9,7 +9,7 @@ import Testing
 
 /// A daily job (retention's purges) run by three replicas of a service, each with its own pool on one
 /// database, as three pods on one PostgreSQL: the day runs once, and when its runner dies another takes it over.
-@Suite(.timeLimit(.minutes(1))) struct DailyJobReplicaTests {
+@Suite struct DailyJobReplicaTests {
     static let schema = "replica_jobs"
     static var logger: Logger {
         var logger = Logger(label: "daily-job-tests")

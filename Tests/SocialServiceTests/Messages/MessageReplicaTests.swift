@@ -8,7 +8,7 @@ import Testing
 /// Social as three replicas on one database: a message sent through one reaches the recipient's streams
 /// held on every replica, as fast on the others as on the one that wrote it. Each replica's streams are woken
 /// by PostgreSQL (the writer's announcer NOTIFYs, every replica's bell LISTENs), never by the writer's memory.
-@Suite(.timeLimit(.minutes(1))) struct MessageReplicaTests {
+@Suite struct MessageReplicaTests {
     static let messages = 10
     /// The product's number: real-time updates reach every follower within 2 s (DESIGN.md).
     static let budget: Duration = .seconds(2)
