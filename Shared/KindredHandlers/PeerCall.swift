@@ -4,8 +4,9 @@ public import KindredRPC
 /// should hear: the peer's NOT_FOUND into the caller's refusal; with `passingRefusals` (a call carrying the
 /// user's own token), the peer's refusals of the user (FAILED_PRECONDITION, PERMISSION_DENIED,
 /// RESOURCE_EXHAUSTED in the peer's domain, and UNAUTHENTICATED when the token expired on the way) passed on
-/// as they are; a peer that says this service asked wrongly into INTERNAL; anything else into UNAVAILABLE,
-/// since nothing changed here and a retry may work. The peer's own answer stays the cause, for the log;
+/// as they are; a peer that says this service asked wrongly into INTERNAL; a peer too busy to start the call
+/// into this service's own SERVER_OVERLOADED with the peer's retry delay, so the caller backs off as asked;
+/// anything else into UNAVAILABLE, since nothing changed here and a retry may work. The peer's own answer stays the cause, for the log;
 /// `RPCClient` has already warned of a peer that is down or too slow, so nothing is logged here.
 public enum PeerCall {
     private static let refusals: [StatusCode] = [
@@ -28,6 +29,9 @@ public enum PeerCall {
             case .invalidArgument, .unauthenticated, .permissionDenied, .failedPrecondition, .unimplemented,
                 .internal:
                 throw RPCError.internalError(PeerAnswer(peer: peer, answer: error))
+            case .unavailable where error.overloadRetryDelay != nil:
+                throw RPCError.serverOverloaded(retryAfter: error.overloadRetryDelay!)
+                    .with(cause: PeerAnswer(peer: peer, answer: error))
             default:
                 throw RPCError.unavailable(PeerAnswer(peer: peer, answer: error))
             }

@@ -41,13 +41,20 @@ extension Route {
 
 extension RPCError {
     /// A unary call refused because its loop is at its limit: nothing ran, so any retry is safe.
-    static func serverOverloaded(retryAfter: Duration) -> RPCError {
+    public static func serverOverloaded(retryAfter: Duration) -> RPCError {
         RPCError(
             .unavailable, "The service is busy. Please try again in a moment.",
             details: [
                 .errorInfo(reason: "SERVER_OVERLOADED", domain: "kindred.rpc", metadata: [:]),
                 .retryInfo(retryDelay: retryAfter),
             ])
+    }
+
+    /// Whether this is a server's `serverOverloaded` refusal: its delay, nil for any other error.
+    public var overloadRetryDelay: Duration? {
+        guard code == .unavailable, details.errorInfoReason == "SERVER_OVERLOADED" else { return nil }
+        for case .retryInfo(let delay) in details { return delay }
+        return nil
     }
 
     /// The call's deadline passed before its handler could start: nothing ran.

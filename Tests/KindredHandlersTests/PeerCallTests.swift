@@ -42,4 +42,18 @@ import Testing
     {
         #expect(await heard(peer, passingRefusals: true) == caller)
     }
+
+    @Test func aPeerTooBusyToStartTheCallMakesThisOneTooBusyWithThePeersDelay() async {
+        let busy = RPCError.serverOverloaded(retryAfter: .milliseconds(250))
+        let heard = await #expect(throws: RPCError.self) {
+            try await PeerCall.run("family") { throw busy }
+        }
+        #expect(heard?.overloadRetryDelay == .milliseconds(250))
+        #expect(heard?.message == busy.message)
+        // Any other UNAVAILABLE stays a plain one.
+        let down = await #expect(throws: RPCError.self) {
+            try await PeerCall.run("family") { throw RPCError(.unavailable, "connection refused") }
+        }
+        #expect(down?.code == .unavailable && down?.overloadRetryDelay == nil)
+    }
 }
