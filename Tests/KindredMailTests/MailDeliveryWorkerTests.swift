@@ -100,6 +100,43 @@ extension MailDatabaseTests {
             }
         }
 
+        /// A replica's worker dies mid-send (its pool goes with it, as a killed process's sockets do): its claim
+        /// holds the message until the lease lapses, then another replica's worker sends it, once.
+        @Test func aMessageWhoseWorkerDiedMidSendIsSentByAnotherOnceItsClaimLapses() async throws {
+            try await withOutbox { pool, outbox in
+                let clock = ManualClock()
+                let policy = MailDeliveryPolicy()
+                try await outbox.enqueue(
+                    MailMessage(to: "user@example.com", subject: "Hi", body: "Hello"), on: pool)
+                let stalled = StalledTransport()
+                let dyingPool = try makePool()
+                let dying = MailDeliveryWorker(
+                    outbox: outbox, database: dyingPool, transport: stalled, from: kindredSender,
+                    policy: policy,
+                    logger: quietLogger, now: { clock.now() })
+                let running = Task { try await dying.deliverDue() }
+                await stalled.started()
+                await dyingPool.close()
+                running.cancel()
+                _ = await running.result
+
+                let transport = ScriptedTransport(clock: clock)
+                let survivorPool = try makePool()
+                let survivor = MailDeliveryWorker(
+                    outbox: outbox, database: survivorPool, transport: transport, from: kindredSender,
+                    policy: policy, logger: quietLogger, now: { clock.now() })
+                let whileClaimed = try await survivor.deliverDue()
+                clock.advance(by: policy.claimLease)
+                let afterLapse = try await survivor.deliverDue()
+                await survivorPool.close()
+
+                #expect((whileClaimed, afterLapse) == (0, 1))
+                #expect(transport.delivered.map(\.recipient) == ["user@example.com"])
+                let row = try #require(try await outboxRows(pool, outbox).first)
+                #expect(row.isSent && row.attempts == 2)
+            }
+        }
+
         @Test(.timeLimit(.minutes(1)))
         func aRunningWorkerWakesOnEnqueueWithoutPollingAndStopsWhenAsked() async throws {
             try await withOutbox { pool, outbox in

@@ -29,6 +29,24 @@ final class ScriptedTransport: MailTransport {
     var calls: [Date] { state.withLock { $0.calls } }
 }
 
+/// A transport whose every send hangs, as a worker's does when its process dies mid-send: `started` returns
+/// once a send began; the send ends (failing) only when its task is cancelled.
+final class StalledTransport: MailTransport {
+    private let (sends, sendStarted) = AsyncStream.makeStream(of: Void.self)
+
+    func deliver(_ mail: OutgoingMail) async throws(MailTransportError) {
+        sendStarted.yield()
+        try? await Task.sleep(for: .seconds(3_600))
+        throw .temporary("stalled until cancelled")
+    }
+
+    /// Waits for a send to begin.
+    func started() async {
+        var iterator = sends.makeAsyncIterator()
+        await iterator.next()
+    }
+}
+
 /// A clock the test moves by hand; starts a minute ahead of real time, so rows that PostgreSQL stamped
 /// with its own `now()` are already due.
 final class ManualClock: Sendable {
