@@ -95,6 +95,50 @@ import Testing
         }
     }
 
+    /// A replica dies holding a guardian's claim (its transaction open, its pool going with the process): a
+    /// replica sweeping meanwhile waits on that claim rather than passing the guardian over, and sends the
+    /// summary once the dead one's transaction rolled back; the third finds nothing left.
+    @Test func aGuardianWhoseReplicaDiedClaimingTheWeekGetsTheSummaryFromAnother() async throws {
+        try await FamilyTestStack.with { stack in
+            let mia = try await stack.register("mia_d", age: 15)
+            let mum = try await stack.register("mum_d", age: 42)
+            try await NoticeDesk(stack.pool).link(guardian: UserID(mum.id)!, to: UserID(mia.id)!)
+            stack.clock.set("2026-11-23T00:20:00Z")
+            let pools = (0..<3).map { _ in
+                PostgresPool(configuration: stack.pool.configuration, logger: FamilyTestDatabase.logger)
+            }
+            let week = SummaryWeek(containing: stack.clock.now).previous
+            let (claimed, claimedNow) = AsyncStream.makeStream(of: Void.self)
+            let dying = Task {
+                try await pools[0].transaction { tx in
+                    _ = try await WeeklySummaryStore.claim(UserID(mum.id)!, week, at: stack.clock.now, in: tx)
+                    claimedNow.yield()
+                    try await Task.sleep(for: .seconds(3_600))
+                }
+            }
+            var waiting = claimed.makeAsyncIterator()
+            await waiting.next()
+            async let survivor = Self.secondInstance(stack, pools[1]).sweep()
+            // The survivor's claim waits on the dead one's row lock before the dead one's connection goes.
+            var waits = 0
+            for _ in 0..<1_000 where waits == 0 {
+                waits = try await stack.pool.query(
+                    "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'"
+                )[0].decode(Int.self)
+                if waits == 0 { try await Task.sleep(for: .milliseconds(10)) }
+            }
+            #expect(waits == 1)
+            dying.cancel()
+            await pools[0].close()
+            _ = await dying.result
+            #expect(try await survivor == 1)
+            #expect(try await Self.secondInstance(stack, pools[2]).sweep() == 0)
+            for pool in pools.dropFirst() { await pool.close() }
+            let summaries = try await stack.familyMail.all().filter { $0.kind == "weekly_summary" }
+            #expect(summaries.map(\.to) == [mum.email])
+        }
+    }
+
     @Test func aGuardianIdentityNoLongerKnowsIsPassedOverForGood() async throws {
         try await FamilyTestStack.with { stack in
             let desk = try NoticeDesk(stack.pool)
