@@ -72,22 +72,30 @@ import Testing
                 // Replica 0 claims one participant and dies before deciding it.
                 let deadline = stack.clock.now.addingTimeInterval(
                     -Double(Challenges.gracePeriod.components.seconds))
-                let (claimed, claimedNow) = AsyncStream.makeStream(of: Void.self)
+                let (claimed, claimedNow) = AsyncStream.makeStream(of: Int32.self)
                 let dying = Task {
                     try await replicas[0].database.transaction { tx in
                         _ = try await ChallengeStore.claimDue(before: deadline, in: tx)
-                        claimedNow.yield()
+                        claimedNow.yield(try await tx.query("SELECT pg_backend_pid()")[0].decode(Int32.self))
                         try await Task.sleep(for: .seconds(3_600))
                     }
                 }
                 var waiting = claimed.makeAsyncIterator()
-                await waiting.next()
+                let dyingBackend = try #require(await waiting.next())
                 // While it holds its claim the others decide every other participant, and wait for none.
                 let decidedMeanwhile = try await Challenges(context: replicas[1]).sweep()
                 #expect(decidedMeanwhile == Self.challenges - 1)
                 dying.cancel()
                 await replicas[0].database.close()
                 _ = await dying.result
+                // PostgreSQL rolls the dead connection's transaction back once it notices the connection gone.
+                var alive = 1
+                for _ in 0..<1_000 where alive > 0 {
+                    alive = try await stack.pool.query(
+                        "SELECT count(*) FROM pg_stat_activity WHERE pid = \(dyingBackend)")[0].decode(
+                            Int.self)
+                    if alive > 0 { try await Task.sleep(for: .milliseconds(10)) }
+                }
                 let takenOver = try await Challenges(context: replicas[2]).sweep()
                 let left = try await Challenges(context: replicas[1]).sweep()
                 #expect((takenOver, left) == (1, 0))
