@@ -17,10 +17,11 @@ MARGIN = 0.5
 
 # Per write method: its rows among the request_ids given, as (request_id, id, rows with the same content).
 STORED = {
-    # A message's text is sealed at rest (README, "Encryption at rest"): its rows are told apart by request_id.
+    # A message's text and an event's name are sealed at rest (README, "Encryption at rest"): their rows are told
+    # apart by request_id.
     "SendMessage": """SELECT request_id, id::text, count(*) OVER (PARTITION BY request_id)
                       FROM social.messages WHERE request_id = ANY('{{{ids}}}')""",
-    "CreateCalendarEvent": """SELECT request_id, event_id::text, count(*) OVER (PARTITION BY name)
+    "CreateCalendarEvent": """SELECT request_id, event_id::text, count(*) OVER (PARTITION BY request_id)
                               FROM family.calendar_events WHERE request_id = ANY('{{{ids}}}')""",
     "RegisterAccount": """SELECT registration_request_id, id::text, count(*) OVER (PARTITION BY lower(username))
                           FROM identity.accounts WHERE registration_request_id = ANY('{{{ids}}}')""",

@@ -11,7 +11,9 @@ import uuid
 import grpc
 
 from family_support import signed_up
-from kindred.common.v1 import date_pb2, paging_pb2, timestamp_pb2
+from google.protobuf import timestamp_pb2
+from google.type import date_pb2
+from kindred.common.v1 import paging_pb2
 from kindred.family.v1 import baby_content_pb2, baby_profiles_pb2, family_pb2_grpc
 from kindred.gamification.v1 import gamification_pb2_grpc, usage_pb2
 from kindred.identity.v1 import identity_pb2, identity_pb2_grpc
