@@ -9,7 +9,7 @@ import Testing
 /// Social events about a minor, applied as the consumer applies them (addressed by hand here; asking
 /// identity is tested on the stack): who is alerted, how, and only once.
 @Suite struct GuardianAlertTests {
-    static let startsAt = TestClock.parse("2026-12-05T18:30:00Z")
+    static let startsAt = TestClock.parse("2054-12-05T18:30:00Z")
 
     static func event(_ cursor: Int64, _ payload: Kindred_Social_V1_Event.OneOf_Payload?, type: String)
         -> Kindred_Social_V1_Event
@@ -119,7 +119,7 @@ import Testing
             let body = try #require(mails.first?.body)
             #expect(body.contains("Event: Robotics club open day"))
             #expect(body.contains("Place: Town library"))
-            #expect(body.contains("Time:  2026-12-05 18:30 UTC"))
+            #expect(body.contains("Time:  2054-12-05 18:30 UTC"))
             #expect(try await Self.inbox(of: family.quietGuardian, desk).isEmpty)
         }
     }
