@@ -21,6 +21,10 @@ public enum PeerCall {
         do {
             return try await call()
         } catch let error as RPCError {
+            if let delay = error.overloadRetryDelay {
+                throw RPCError.serverOverloaded(retryAfter: delay).with(
+                    cause: PeerAnswer(peer: peer, answer: error))
+            }
             switch error.code {
             case .notFound:
                 throw notFound().with(cause: error)
@@ -29,9 +33,6 @@ public enum PeerCall {
             case .invalidArgument, .unauthenticated, .permissionDenied, .failedPrecondition, .unimplemented,
                 .internal:
                 throw RPCError.internalError(PeerAnswer(peer: peer, answer: error))
-            case .unavailable where error.overloadRetryDelay != nil:
-                throw RPCError.serverOverloaded(retryAfter: error.overloadRetryDelay!)
-                    .with(cause: PeerAnswer(peer: peer, answer: error))
             default:
                 throw RPCError.unavailable(PeerAnswer(peer: peer, answer: error))
             }
