@@ -55,8 +55,8 @@ public final class EventFeed: Sendable {
         self.listener = try PostgresListener(
             configuration: pool.configuration, channels: [outbox.channel], logger: logger)
         let started = [
-            Task { [self] in await runSequencer() },
-            Task { [self] in await followNotifications() },
+            Task(executorPreference: pool.backgroundExecutor()) { [self] in await runSequencer() },
+            Task(executorPreference: pool.backgroundExecutor()) { [self] in await followNotifications() },
         ]
         tasks.withLock { $0 = started }
         registerMetrics()

@@ -14,6 +14,8 @@ public final class PostgresPool: Sendable {
     let jobIDs = Atomic<UInt64>(0)
     /// The event loop the calling thread runs, if any: statements from there use that loop's connection.
     let currentLoop: @Sendable () -> (any PostgresIOLoop)?
+    /// A loop for work the pool's owner runs beside its calls (see `backgroundExecutor`).
+    let backgroundLoop: @Sendable () -> (any TaskExecutor)?
     let loopConnections = Mutex<[ObjectIdentifier: PostgresLoopConnection]>([:])
     let loopTransactionSets = Mutex<[ObjectIdentifier: PostgresLoopTransactions]>([:])
     /// Per channel, what announces committed rows to the streams of every instance (`RecipientAnnouncer`).
@@ -25,13 +27,16 @@ public final class PostgresPool: Sendable {
     /// Starts the connection threads; they connect in the background. Until the first attempts finish,
     /// calls wait for them; after that, an unreachable server fails calls at once. `currentLoop` names the
     /// event loop running the calling thread (KindredRuntime passes its RPC loops'): calls made there get a
-    /// connection of that loop's own, driven by the loop without blocking.
+    /// connection of that loop's own, driven by the loop without blocking. `backgroundLoop` picks a loop for
+    /// the work that runs beside the calls (`backgroundExecutor`).
     public init(
         configuration: PostgresConfiguration, logger: Logger,
-        currentLoop: @escaping @Sendable () -> (any PostgresIOLoop)? = { nil }
+        currentLoop: @escaping @Sendable () -> (any PostgresIOLoop)? = { nil },
+        backgroundLoop: @escaping @Sendable () -> (any TaskExecutor)? = { nil }
     ) {
         self.configuration = configuration
         self.currentLoop = currentLoop
+        self.backgroundLoop = backgroundLoop
         self.logger = logger
         self.state = Mutex(PoolState(poolSize: configuration.poolSize))
         self.workers = (0..<configuration.poolSize).map { PostgresWorker(index: $0) }

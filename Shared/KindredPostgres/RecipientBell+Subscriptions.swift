@@ -13,7 +13,9 @@ extension RecipientBell {
                 let listener = try PostgresListener(
                     configuration: pool.configuration, channels: [channel], logger: logger)
                 state.listener = listener
-                state.follower = Task { [self] in await follow(listener) }
+                state.follower = Task(executorPreference: pool.backgroundExecutor()) { [self] in
+                    await follow(listener)
+                }
             }
             state.nextID += 1
             state.recipients[recipient, default: Recipient()].streams[state.nextID] = continuation

@@ -10,9 +10,12 @@ extension EventLoop: PostgresIOLoop {
 }
 
 extension PostgresPool {
-    /// A pool whose calls from RPC handlers use a connection on the handler's own event loop.
+    /// A pool whose calls from RPC handlers use a connection on the handler's own event loop, and whose
+    /// background work runs on the loops too (`EventLoop.background`).
     public convenience init(rpcLoopsConfiguration configuration: PostgresConfiguration, logger: Logger) {
-        self.init(configuration: configuration, logger: logger, currentLoop: { EventLoop.currentLoop })
+        self.init(
+            configuration: configuration, logger: logger, currentLoop: { EventLoop.currentLoop },
+            backgroundLoop: { EventLoop.background })
     }
 }
 

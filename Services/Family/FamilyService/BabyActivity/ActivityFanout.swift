@@ -44,7 +44,7 @@ final class ActivityFanout: Sendable {
         self.feed = feed
         self.database = database
         self.logger = logger
-        start = Task {
+        start = Task(executorPreference: database.backgroundExecutor()) {
             var backoff = Self.retry
             while !Task.isCancelled {
                 if let newest = try? await feed.newestCursor() { return newest }
@@ -52,7 +52,7 @@ final class ActivityFanout: Sendable {
             }
             return 0
         }
-        let started = Task { [self] in await follow() }
+        let started = Task(executorPreference: database.backgroundExecutor()) { [self] in await follow() }
         reader.withLock { $0 = started }
     }
 
