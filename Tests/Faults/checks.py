@@ -17,7 +17,7 @@ MARGIN = 0.5
 
 # Per write method: its rows among the request_ids given, as (request_id, id, rows with the same content).
 STORED = {
-    # A message's text and an event's name are sealed at rest (README, "Encryption at rest"): their rows are told
+    # A message's text and an event's name are sealed at rest (deploy/SECURITY.md, "Encryption at rest"): their rows are told
     # apart by request_id.
     "SendMessage": """SELECT request_id, id::text, count(*) OVER (PARTITION BY request_id)
                       FROM social.messages WHERE request_id = ANY('{{{ids}}}')""",

@@ -1,19 +1,24 @@
 """kindred-family's photo gallery (issue 14) as a stock grpcio client sees it: a real 8 MB JPEG, made here with
 Pillow at quality 100 from random pixels and carrying GPS tags, goes up in 1 MiB chunks of a client stream and
 comes back down a server stream with the same decoded pixels and no GPS; a stranger hears NOT_FOUND
-BABY_PROFILE_NOT_FOUND from every gallery RPC. (Squishes from followers and the arrival are the arrival part's.)
+BABY_PROFILE_NOT_FOUND from every gallery RPC; grpcli.py streams a file up (--send-file) and saves a download
+(--save-file), as the getting-started walk does. (Squishes from followers and the arrival are the arrival part's.)
 
 Needs the identity and family targets in KINDRED_INTEROP_TARGETS and the services' maildir in
 KINDRED_TEST_MAILDIR; Tests/run sets them.
 """
 
 import io
+import json
 import random
+import subprocess
+import sys
 import uuid
 
 import grpc
 from PIL import Image
 
+from conftest import REPO, TARGETS
 from family_support import signed_up
 from kindred.family.v1 import baby_gallery_pb2 as gallery
 from kindred.family.v1 import baby_profiles_pb2 as profiles
@@ -99,3 +104,37 @@ def test_a_stranger_hears_not_found_from_every_gallery_rpc(identity, family):
     }
     for name, call in every.items():
         assert refusal(call) == (grpc.StatusCode.NOT_FOUND, "BABY_PROFILE_NOT_FOUND", []), name
+
+
+def test_grpcli_uploads_a_file_in_chunks_and_saves_the_download(identity, family, tmp_path):
+    _, _, token = signed_up(identity, 35)
+    profile = family.CreateBabyProfile(
+        profiles.CreateBabyProfileRequest(request_id="p", name="Lark"), metadata=bearer(token), timeout=10
+    ).profile.profile_id
+    original = tmp_path / "first-photo.jpg"
+    original.write_bytes(jpeg_of_about(2_600_000, seed=7))
+
+    def grpcli(method, request, *options):
+        shown = subprocess.run(
+            [sys.executable, str(REPO / "deploy" / "local" / "grpcli.py"), "call", TARGETS["family"],
+             f"kindred.family.v1.FamilyService/{method}", json.dumps(request), "--token", token, *options],
+            capture_output=True, text=True, timeout=60)
+        assert shown.returncode == 0, shown.stderr
+        return shown.stdout
+
+    uploaded = json.loads(grpcli("UploadPhoto", {"metadata": {"request_id": "first", "profile_id": profile,
+                                                              "caption": "Hello"}},
+                                 "--send-file", f"chunk={original}"))["photo"]
+    width, height = Image.open(original).size
+    assert (uploaded["caption"], uploaded["mediaType"], uploaded["width"], uploaded["height"]) == (
+        "Hello", "image/jpeg", width, height)
+
+    saved = tmp_path / "grandma-sees.jpg"
+    printed = grpcli("DownloadPhoto", {"profile_id": profile, "photo_id": uploaded["photoId"]},
+                     "--save-file", f"chunk={saved}")
+    assert json.loads(printed) == {"photo": uploaded}, "only the first message, which carries no bytes, is printed"
+    streamed = b"".join(r.chunk for r in family.DownloadPhoto(
+        gallery.DownloadPhotoRequest(profile_id=profile, photo_id=uploaded["photoId"]), metadata=bearer(token),
+        timeout=60))
+    assert saved.read_bytes() == streamed and len(streamed) == int(uploaded["byteCount"])
+    assert Image.open(saved).tobytes() == Image.open(original).tobytes()

@@ -4,8 +4,13 @@
   grpcli.py list HOST:PORT                                 services the server lists through reflection
   grpcli.py describe HOST:PORT SYMBOL                      a service's methods or a message's fields
   grpcli.py call HOST:PORT pkg.Service/Method [JSON] [--token JWT] [--header KEY=VALUE]...
+               [--send-file FIELD=FILE] [--save-file FIELD=FILE]
                                                            a call; request and responses as JSON; a refusal
                                                            prints its status, message and ErrorInfo reason
+
+A client-streaming call sends JSON as its first message, then with --send-file FILE's bytes in FIELD, 1 MiB a
+message (UploadPhoto: '{"metadata": {...}}' --send-file chunk=photo.jpg). With --save-file, a streaming
+response's FIELD bytes go to FILE instead of the screen (DownloadPhoto: --save-file chunk=photo.jpg).
 
 Responses print as grpcurl prints them (proto3 JSON): lowerCamelCase names, RFC 3339 timestamps
 ("createdAt": "2026-11-29T00:07:33.476653Z"), a FieldMask as "displayName,bio", int64 and bytes as strings.
@@ -124,6 +129,38 @@ def call_metadata(args):
     return metadata
 
 
+CHUNK_BYTES = 1024 * 1024
+
+
+def field_and_path(option, text):
+    """FIELD and FILE of a --send-file or --save-file FIELD=FILE."""
+    field, separator, path = (text or "").partition("=")
+    if text and not (separator and field and path):
+        raise SystemExit(f"grpcli.py: {option} takes FIELD=FILE, not {text!r}")
+    return field, path
+
+
+def request_messages(first, request_class, send_file):
+    """The first message, then the file's bytes in `field`, a message per 1 MiB chunk."""
+    yield first
+    field, path = field_and_path("--send-file", send_file)
+    if not field:
+        return
+    with open(path, "rb") as source:
+        while chunk := source.read(CHUNK_BYTES):
+            yield request_class(**{field: chunk})
+
+
+def show(reply, save):
+    """Prints a reply as JSON, its `field` bytes appended to the saved file instead when one is named."""
+    field, output = save
+    if field and getattr(reply, field, b""):
+        output.write(getattr(reply, field))
+        reply.ClearField(field)
+    if reply.ListFields() or not field:
+        print(json_format.MessageToJson(reply, indent=2))
+
+
 def call(args):
     service_name, _, method_name = args.method.lstrip("/").rpartition("/")
     with open_channel(args.address) as channel:
@@ -133,13 +170,19 @@ def call(args):
         response_class = message_factory.GetMessageClass(method.output_type)
         request = json_format.Parse(args.json, request_class())
         path = f"/{service_name}/{method_name}"
-        kind = channel.unary_stream if method.server_streaming else channel.unary_unary
-        invoke = kind(path, request_serializer=request_class.SerializeToString,
-                      response_deserializer=response_class.FromString)
+        kinds = {(False, False): channel.unary_unary, (False, True): channel.unary_stream,
+                 (True, False): channel.stream_unary, (True, True): channel.stream_stream}
+        invoke = kinds[(method.client_streaming, method.server_streaming)](
+            path, request_serializer=request_class.SerializeToString,
+            response_deserializer=response_class.FromString)
+        if method.client_streaming:
+            request = request_messages(request, request_class, args.send_file)
+        field, save_path = field_and_path("--save-file", args.save_file)
         try:
-            replies = invoke(request, timeout=args.timeout, metadata=call_metadata(args))
-            for reply in replies if method.server_streaming else [replies]:
-                print(json_format.MessageToJson(reply, indent=2))
+            with open(save_path, "wb") if save_path else open(os.devnull, "wb") as output:
+                replies = invoke(request, timeout=args.timeout, metadata=call_metadata(args))
+                for reply in replies if method.server_streaming else [replies]:
+                    show(reply, (field, output))
         except grpc.RpcError as failure:
             print(refusal_text(failure, pool), file=sys.stderr)
             return 1
@@ -169,6 +212,9 @@ def main():
     command.add_argument("--token", help="an access token, sent as authorization: Bearer TOKEN")
     command.add_argument("--header", action="append", default=[], metavar="KEY=VALUE",
                          help="metadata to send; may be repeated")
+    command.add_argument("--send-file", metavar="FIELD=FILE",
+                         help="client streaming: after the JSON message, FILE's bytes in FIELD, 1 MiB a message")
+    command.add_argument("--save-file", metavar="FIELD=FILE", help="write the responses' FIELD bytes to FILE")
     command.set_defaults(run=call)
     args = parser.parse_args()
     return args.run(args)
