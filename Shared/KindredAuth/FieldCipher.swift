@@ -15,12 +15,15 @@ public struct FieldCipher: Sendable {
     static let tagByteCount = Int(crypto_aead_aes256gcm_ABYTES)
 
     public let keyring: DataKeyring
+    /// Each key of the keyring, expanded once, by id.
+    private let expanded: [String: ExpandedDataKey]
 
     /// A cipher over `keyring`; refused on a CPU without AES-NI, where AES-256-GCM is not available.
     public init(keyring: DataKeyring) throws(FieldCipherError) {
         Sodium.initialize()
         guard crypto_aead_aes256gcm_is_available() == 1 else { throw .aesUnavailable }
         self.keyring = keyring
+        expanded = keyring.keys.mapValues(ExpandedDataKey.init)
     }
 
     /// `plaintext` sealed under the current key for `context`.
@@ -35,10 +38,10 @@ public struct FieldCipher: Sendable {
             let nonce = buffer.baseAddress! + header.count
             randombytes_buf(nonce, Self.nonceByteCount)
             var written: UInt64 = 0
-            let status = key.bytes.withUnsafeBufferPointer { secret in
-                crypto_aead_aes256gcm_encrypt(
+            let status = expanded[key.id]!.withState { state in
+                crypto_aead_aes256gcm_encrypt_afternm(
                     nonce + Self.nonceByteCount, &written, message, UInt64(message.count), associated,
-                    UInt64(associated.count), nil, nonce, secret.baseAddress!)
+                    UInt64(associated.count), nil, nonce, state)
             }
             precondition(status == 0, "AES-256-GCM encryption failed")
         }
@@ -49,19 +52,19 @@ public struct FieldCipher: Sendable {
     /// names a key the keyring does not hold.
     public func open(_ sealed: [UInt8], context: String) throws(FieldCipherError) -> [UInt8] {
         guard let keyID = Self.keyID(of: sealed) else { throw .malformed }
-        guard let key = keyring.key(keyID) else { throw .unknownKey(keyID) }
+        guard let key = expanded[keyID] else { throw .unknownKey(keyID) }
         let headerCount = 2 + keyID.utf8.count
         guard sealed.count >= headerCount + Self.nonceByteCount + Self.tagByteCount else { throw .malformed }
         let associated = Array(context.utf8) + sealed[..<headerCount]
         var plaintext = [UInt8](
             repeating: 0, count: sealed.count - headerCount - Self.nonceByteCount - Self.tagByteCount)
         let status = sealed.withUnsafeBufferPointer { sealed in
-            key.bytes.withUnsafeBufferPointer { secret in
+            key.withState { state in
                 let nonce = sealed.baseAddress! + headerCount
-                return crypto_aead_aes256gcm_decrypt(
+                return crypto_aead_aes256gcm_decrypt_afternm(
                     &plaintext, nil, nil, nonce + Self.nonceByteCount,
                     UInt64(sealed.count - headerCount - Self.nonceByteCount), associated,
-                    UInt64(associated.count), nonce, secret.baseAddress!)
+                    UInt64(associated.count), nonce, state)
             }
         }
         guard status == 0 else { throw .cannotOpen }
