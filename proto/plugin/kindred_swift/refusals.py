@@ -80,7 +80,7 @@ def constants(sources):
     """`static let name = literal` by (enclosing type, name), for interpolations like `\\(Type.name)`."""
     found = {}
     for source in sources:
-        for m in re.finditer(r"\bstatic\s+let\s+(\w+)\s*(?::\s*\w+\s*)?=\s*(\"[^\"\n]*\"|[0-9][0-9_]*)\s*$",
+        for m in re.finditer(r"\bstatic\s+let\s+(\w+)\s*(?::\s*\w+\s*)?=\s*(\"[^\"\n]*\"|[0-9][0-9_]*)(?=\s*(?:$|\}|;))",
                              source.text, re.M):
             owner = None
             for d in re.finditer(r"\b(?:enum|struct|class|actor|extension)\s+(\w+)", source.text[:m.start()]):
