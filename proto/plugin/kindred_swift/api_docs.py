@@ -11,7 +11,7 @@ import re
 
 from google.protobuf.descriptor_pb2 import FieldDescriptorProto as F
 
-from . import naming, refusals
+from . import naming, reach, refusals
 from .model import GeneratorError, MessageModel
 
 # The product services and the folder of each (Services/<Name>).
@@ -21,6 +21,9 @@ SERVICES = {
     "kindred.social.v1.SocialService": "Social",
     "kindred.gamification.v1.GamificationService": "Gamification",
 }
+
+# Shared functions a handler calls whose refusal is the shared layers': a call in the code it reaches -> the reason.
+SHARED_CALLS = {r"\bauthenticatedCaller\(\s*as:": "ROLE_NOT_ALLOWED"}
 
 SCALAR_NAMES = {
     F.TYPE_DOUBLE: "double", F.TYPE_FLOAT: "float", F.TYPE_INT64: "int64", F.TYPE_UINT64: "uint64",
@@ -85,7 +88,16 @@ class Group:
 class Page:
     def __init__(self, schema, file, service, folder, source_root, shared):
         self.schema, self.file, self.service, self.folder = schema, file, service, folder
-        self.own = refusals.scan_service(source_root, folder)
+        sources = refusals.service_sources(source_root, folder)
+        every = refusals.scan_service(source_root, folder, sources=sources, every=True)
+        self.own = refusals.unique(every)
+        self.code = reach.Index(sources)
+        self.held = {}  # id of a declaration -> the refusals made in it
+        for r in every:
+            holder = self.code.holding(*r.at)
+            if holder is None:
+                raise GeneratorError(f"{r.at[0].where(r.at[1])}: a refusal outside any declaration")
+            self.held.setdefault(id(holder), []).append(r)
         self.shared = shared
         self.public = method_set(source_root, folder, "publicMethods")
         self.child_mode = method_set(source_root, folder, "childModeMethods")
@@ -213,24 +225,34 @@ class Page:
         request_stream = "stream of " if method.client_streaming else ""
         self.w(f"- Request: {request_stream}{self.link(request)}")
         self.w(f"- Response: {stream}{self.link(response)}")
-        named = self.named_refusals(comment + "\n" + group.intro + "\n" + group.title, method.name)
-        if named:
-            self.w("- Refusals its comment names: " + ", ".join(
-                f"[`{reason}`](#{anchor('reason', reason)}) ({status})" for reason, status in named))
+        answers = self.method_refusals(method, request, comment + "\n" + group.intro)
+        if answers:
+            self.w("- Refusals: " + ", ".join(
+                f"[`{reason}`](#{anchor('reason', reason)}) ({status})" for reason, status in answers))
 
-    def named_refusals(self, text, method_name):
-        """The catalogue's reasons the RPC's comment (or its group's) names, with their status."""
+    def method_refusals(self, method, request, text):
+        """The service's reasons the RPC's handler reaches (reach.py), and those its comment (or its group's)
+        names, with their statuses."""
+        handler = self.code.handler(method, request.swift_name)
+        decls = self.code.reach(handler)
+        reached = [r for d in decls for r in self.held.get(id(d), [])]
+        for pattern, reason in SHARED_CALLS.items():
+            if any(re.search(pattern, d.source.code[d.start:d.end]) for d in decls):
+                reached += [r for r in self.shared if r.reason == reason]
         words = set(re.findall(r"\b[A-Z][A-Z0-9_]{2,}\b", text))
+        named = [r for r in self.own + [r for r in self.shared if r.scope in (None, method.name)]
+                 if r.reason in words]
         found = {}
-        for r in self.own + [r for r in self.shared if r.scope in (None, method_name)]:
-            if r.reason and r.reason in words:
-                found.setdefault(r.reason, [])
-                if r.status not in found[r.reason]:
-                    found[r.reason].append(r.status)
+        for r in reached + named:
+            if r.reason:
+                statuses = found.setdefault(r.reason, [])
+                if r.status not in statuses:
+                    statuses.append(r.status)
         return [(reason, " or ".join(statuses)) for reason, statuses in sorted(found.items())]
 
     def link(self, model):
-        return f"[`{model.full_name.split('.')[-1] if model.file is self.file else model.full_name}`]" \
+        same_package = model.file.package == self.file.package
+        return f"[`{model.full_name.split('.')[-1] if same_package else model.full_name}`]" \
                f"(#{anchor('type', model.full_name)})"
 
     def write_messages(self):
@@ -288,7 +310,14 @@ class Page:
         self.w("Every refusal this service can send: its gRPC status, its machine-readable `ErrorInfo.reason` and "
                "the sentence the caller reads (`grpc-message`). ‹…› marks a part filled in at the time. Read from "
                "the Swift sources by proto/plugin/kindred_swift/refusals.py; a refusal it cannot read fails "
-               "proto/generate.")
+               "proto/generate, and a refusal added without regenerating fails the staleness test.")
+        self.w()
+        self.w("Under each RPC, *Refusals* lists this service's reasons that its handler's code can reach "
+               "(proto/plugin/kindred_swift/reach.py follows, from the handler, every declaration of the service "
+               "it names; where several types declare a called name it follows them all, so a list may hold a "
+               "reason that no path of that RPC takes) and the reasons its proto comment names. Any RPC can also "
+               "get the shared layers' answers (the second table): authentication, overload, shutdown, the "
+               "database, and INVALID_ARGUMENT naming each bad field.")
         self.w()
         self.w(f"### The {domain} service's own (`ErrorInfo.domain` `kindred.{domain}`)")
         self.write_table(self.own)

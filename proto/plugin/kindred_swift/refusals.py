@@ -21,6 +21,7 @@ class Refusal:
         self.status, self.reason, self.message, self.path = status, reason, message, path
         self.scope = scope  # the one RPC name it applies to, or None: any
         self.note = note
+        self.at = None  # (Source, offset) of the call that makes it
 
     @property
     def key(self):
@@ -71,6 +72,7 @@ class Source:
         self.path = os.path.relpath(path, root)
         with open(path, encoding="utf-8") as f:
             self.text = swift.strip_comments(f.read())
+        self.code = swift.blank_strings(self.text)  # the same offsets, strings blanked
 
     def where(self, pos):
         return f"{self.path}:{swift.line_of(self.text, pos)}"
@@ -95,6 +97,10 @@ class Scanner:
         self.root, self.sources, self.known = root, sources, known
         self.found = []
 
+    def add(self, refusal):
+        refusal.at = self.current
+        self.found.append(refusal)
+
     def resolve(self, expr):
         parts = expr.split(".")
         if len(parts) == 2 and (parts[0], parts[1]) in self.known:
@@ -113,6 +119,7 @@ class Scanner:
                 if m.group(2) == "authentication" and m.group(1) not in (".", "RPCError."):
                     continue
                 args, _ = swift.arguments(source.text, m.end() - 1)
+                self.current = (source, m.start())
                 forward = self.read_call(m.group(2), args, source, m.start(), scope)
                 if forward:
                     forwarders.append(forward)
@@ -152,17 +159,18 @@ class Scanner:
             reason = info and info.group(1)
         else:
             reason = self.reason_text(role_args["reason"], source, pos)
-        self.found.append(Refusal(status, reason, message, source.path, scope))
+        self.add(Refusal(status, reason, message, source.path, scope))
         return None
 
     def special(self, kind, role_args, status, source, scope):
         """The shared answers whose sentence or reason is not one literal (COMPOSED, TOKEN_VERDICT)."""
         if (source.path, status) in COMPOSED and role_args["message"].literal is None:
             text, note = COMPOSED[(source.path, status)]
-            self.found.append(Refusal(status, None, text, source.path, scope, note))
+            self.add(Refusal(status, None, text, source.path, scope, note))
             return True
         if kind != "RPCError" and (source.path, role_args["reason"].source, role_args["message"].source) == TOKEN_VERDICT:
-            self.found += token_refusals(self.root, status)
+            for r in token_refusals(self.root, status):
+                self.add(r)
             return True
         return False
 
@@ -192,6 +200,7 @@ class Scanner:
         for source in self.sources:
             for m in re.finditer(rf"(?<!func )(?<![\w])(?:\w+\.)?{name}\(", source.text):
                 args, _ = swift.arguments(source.text, m.end() - 1)
+                self.current = (source, m.start())
                 calls += 1
                 value = {}
                 for role, where in positions.items():
@@ -205,7 +214,7 @@ class Scanner:
                 if not status:
                     raise GeneratorError(f"{source.where(m.start())}: {name}(...): the status is not a literal")
                 reason = self.text(value["reason"], source, m.start()) if "reason" in value else None
-                self.found.append(Refusal(status_name(status), reason,
+                self.add(Refusal(status_name(status), reason,
                                           self.text(value["message"], source, m.start()), source.path, scope))
         if not calls:
             raise GeneratorError(f"{declared_in.where(declared_at)}: {name} forwards a refusal nobody calls")
@@ -241,11 +250,16 @@ def token_refusals(root, status):
     return found
 
 
-def scan_service(root, name):
-    """The refusals written in Services/<name>, each once."""
-    sources = [Source(root, p) for p in swift_files(root, f"Services/{name}")]
+def service_sources(root, name):
+    return [Source(root, p) for p in swift_files(root, f"Services/{name}")]
+
+
+def scan_service(root, name, sources=None, every=False):
+    """The refusals written in Services/<name>: each once, or (`every`) each call that makes one."""
+    sources = sources or service_sources(root, name)
     shared = [Source(root, p) for p in swift_files(root, "Shared")]
-    return unique(Scanner(root, sources, constants(sources + shared)).scan())
+    found = Scanner(root, sources, constants(sources + shared)).scan()
+    return found if every else unique(found)
 
 
 def scan_shared(root):

@@ -174,3 +174,21 @@ def enclosing_function(text, pos):
     # A parameter is `name: Type`, parsed as label `name`, or `label name: Type` / `_ name: Type`, unlabelled.
     names = [a.label if a.label is not None else a.source.split(":")[0].split()[-1] for a in args]
     return found.group(1), names
+
+
+def blank_strings(text):
+    """`text` (comments already stripped) with every string literal's contents blanked, offsets kept: the code
+    alone, so that a word in a message or in SQL (`JOIN`, `messages (`) reads as no call."""
+    out, i = [], 0
+    while i < len(text):
+        if text.startswith('#"', i):
+            end = text.index('"""#' if text.startswith('#"""', i) else '"#', i + 2) + 2
+        elif text[i] == '"':
+            _, end = read_string(text, i)
+        else:
+            out.append(text[i])
+            i += 1
+            continue
+        out.append("".join(c if c == "\n" else " " for c in text[i:end]))
+        i = end
+    return "".join(out)
