@@ -115,9 +115,10 @@ class Scanner:
     def scan(self, scope=None):
         forwarders = []
         for source in self.sources:
-            for m in re.finditer(r"(?<!func )(?<![\w.])(\w+\.|\.)?(refusal|RPCError|authentication)\(", source.text):
+            for m in re.finditer(r"(?<!func )(?<![\w.])((?:\w+\.)+|\.)?(refusal|RPCError|authentication)\(",
+                                 source.text):
                 if m.group(2) == "authentication" and m.group(1) not in (".", "RPCError."):
-                    continue
+                    continue  # another function of that name; the authentication layer's is `.authentication(`
                 args, _ = swift.arguments(source.text, m.end() - 1)
                 self.current = (source, m.start())
                 forward = self.read_call(m.group(2), args, source, m.start(), scope)
@@ -189,7 +190,8 @@ class Scanner:
         return {f"{owner}.{name}" for owner, name in self.known}
 
     def message_text(self, message, source, pos):
-        if message.literal is None and re.fullmatch(r"\w+", message.source):
+        # A constant of the same file (`RPCError(.internal, internalMessage, ...)`).
+        if message.literal is None and re.search(rf"\bstatic\s+let\s+{re.escape(message.source)}\s*=", source.text):
             for (owner, name), value in self.known.items():
                 if name == message.source:
                     return value

@@ -40,6 +40,7 @@ RULES = '''
 func check() throws {
     throw ThingError.invalid("THING_TOO_BIG", field: "size", "This thing is too big.")
     throw RPCError(.aborted, "Someone else changed it. Try again.")
+    throw Kindred.ThingError.refusal(.alreadyExists, "THING_EXISTS", "You have this thing already.")
 }
 '''
 
@@ -53,6 +54,7 @@ class RefusalScannerTests(unittest.TestCase):
             ("THINGS_FULL", "RESOURCE_EXHAUSTED", "At most 1000 things; ‹who› has them."),
             ("THING_TOO_BIG", "INVALID_ARGUMENT", "This thing is too big."),
             (None, "ABORTED", "Someone else changed it. Try again."),
+            ("THING_EXISTS", "ALREADY_EXISTS", "You have this thing already."),
         })
 
     def test_fails_on_a_refusal_it_cannot_read(self):
