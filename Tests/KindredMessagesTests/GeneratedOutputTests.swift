@@ -41,7 +41,7 @@ import Testing
     }
 
     /// The generator's own tests (proto/plugin/tests: the refusal scanner reads what it should and fails on
-    /// what it cannot read).
+    /// what it cannot read; a handler reaches the refusals of what it calls).
     @Test func pluginTestsPass() throws {
         let unittest = Process()
         unittest.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
