@@ -9,7 +9,7 @@ import sys
 
 from google.protobuf.compiler import plugin_pb2
 
-from . import registry, services, swift_bridge, swift_types
+from . import api_docs, registry, services, swift_bridge, swift_types
 from .model import GeneratorError
 from .schema import Schema
 
@@ -29,7 +29,16 @@ def generate_services(schema):
     return services.generate(schema, SERVICES_DIR)
 
 
-GENERATORS = [generate_messages, generate_services]
+def generate_api_docs(schema):
+    """Services/<Name>/API.md per product service: its RPCs, messages and refusals (read from the Swift
+    sources under the `sources=<repository>` parameter, which proto/generate passes)."""
+    parameters = dict(p.split("=", 1) for p in schema.parameter.split(",") if "=" in p)
+    if "sources" not in parameters:
+        raise GeneratorError("the API reference needs the parameter sources=<repository root>")
+    return api_docs.generate(schema, parameters["sources"])
+
+
+GENERATORS = [generate_messages, generate_services, generate_api_docs]
 
 
 def main():
