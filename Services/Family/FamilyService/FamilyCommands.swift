@@ -9,7 +9,7 @@ enum FamilyCommands {
     /// Seals every sealed column of family under the first data key: guardian PIN hashes and reset addresses,
     /// gallery photos' bytes (under `KINDRED_FAMILY_PHOTO_ROOT`), baby names, expected birth dates and arrival
     /// birth records, unsent mail, notices' texts, activity details, comments, calendar and registry texts,
-    /// people's names, event and activity-feed payloads. Safe while instances serve.
+    /// people's names, invitations' addresses, event and activity-feed payloads. Safe while instances serve.
     static let rotateData = ServiceCommand.rotateData(service: "family") { environment, cipher in
         let photos = FilesystemPhotoStore(
             root: try FamilySettings.photoRoot(in: ProcessInfo.processInfo.environment))
@@ -28,5 +28,6 @@ enum FamilyCommands {
                 SealedEventOutbox(FamilyEvents.outbox, cipher: cipher, on: environment.database),
                 SealedEventOutbox(BabyActivityFeed.outbox, cipher: cipher, on: environment.database),
             ] + ProfileNames.rotations(cipher: cipher, on: environment.database)
+            + InvitationEmails(cipher: cipher).rotations(on: environment.database)
     }
 }

@@ -37,5 +37,7 @@ enum FamilyMigrations {
         v29SealCommentTexts,
         v30SealCalendarAndRegistryTexts,
         v31SealProfileNames,
+        v32SealInvitationEmails,
+        v33SealArrivalMessages,
     ]
 }
