@@ -79,6 +79,16 @@ enum BabyInvitationStore {
         ).first.map { try decode($0, emails) }
     }
 
+    /// The profile of the invitation whose current link carries `token`, if any: what an acceptance locks
+    /// first, read without opening the address.
+    static func profile(ofToken token: OpaqueToken, on db: some StatementRunner) async throws
+        -> BabyProfileID?
+    {
+        try await db.pureRead(
+            "SELECT profile_id FROM family.baby_invitations WHERE token_hash = \(token.storageHash)"
+        ).first?.decode(BabyProfileID.self)
+    }
+
     /// `profile`'s invitations older than `before` (all when nil), newest first.
     static func page(
         of profile: BabyProfileID, before: BabyInvitationID?, limit: Int,
