@@ -87,10 +87,12 @@ import Testing
         try await rules.guardians.links(of: minor).pending.map(\.guardianEmail)
     }
 
+    /// `profile`'s invitations as its owner lists them, sorted: two made at the same instant of the test clock
+    /// have UUIDv7 ids of the same millisecond, in no set order.
     static func listed(_ profile: String, _ stack: FamilyTestStack, _ owner: TestUser) async throws
         -> [String]
     {
         try await stack.family.listBabyProfileInvitations(.init(profileID: profile), options: owner.bearer)
-            .invitations.map { "\($0.email) \($0.state == .pending ? "pending" : "expired")" }
+            .invitations.map { "\($0.email) \($0.state == .pending ? "pending" : "expired")" }.sorted()
     }
 }

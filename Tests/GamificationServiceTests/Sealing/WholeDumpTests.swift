@@ -9,7 +9,7 @@ import Testing
 
 /// What a stolen dump of every schema shows after a family used the whole stack (issue 33): a scenario writes
 /// unique markers through the services' APIs (email addresses, names, a baby's name, an event, a registry item, a
-/// comment, a message, an arrival that gamification's consumer reveals, a guardian's and a baby profile's
+/// comment, links, a message, an arrival that gamification's consumer reveals, a guardian's and a baby profile's
 /// invitation, a guardian PIN reset link), waits for the outboxes and the consumer, then
 /// dumps identity's, family's, social's and gamification's schemas and finds none of the markers, plain, hex or
 /// base64. The per-column sealing tests (`BabyDetailSealingTests`, `CommentSealingTests`, …) check one table
@@ -18,6 +18,7 @@ import Testing
     static let markers = [
         "Ottilwyn", "Quarrendel", "Frobisher party", "Marzipan torte", "Tilbury garden", "Zephyrine pram",
         "Cobaltgrey wheels", "Grumbleweed says hi", "Vellichor secret", "Wrennabel", "Tumbleroo has landed",
+        "Glimmerquill", "Brackenfold",
     ]
 
     @Test func noMarkerWrittenThroughTheServicesIsReadableInADumpOfAnySchema() async throws {
@@ -40,13 +41,16 @@ import Testing
                             name: "Frobisher party",
                             startTime: stack.clock.now.addingTimeInterval(7 * 86_400),
                             timeZone: "Europe/Paris", description: "Marzipan torte",
-                            location: "Tilbury garden")),
+                            videoCallURL: "https://meet.example.com/Glimmerquill", location: "Tilbury garden")
+                    ),
                     options: mum.bearer
                 ).event)
             _ = try await family.createRegistryItem(
                 .init(
                     requestID: "pram", profileID: profile,
-                    item: .init(name: "Zephyrine pram", description: "Cobaltgrey wheels")),
+                    item: .init(
+                        name: "Zephyrine pram", description: "Cobaltgrey wheels",
+                        linkURL: "https://shop.example.com/Brackenfold")),
                 options: mum.bearer)
             _ = try await family.addComment(
                 .init(

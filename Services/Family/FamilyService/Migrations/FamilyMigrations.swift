@@ -39,5 +39,6 @@ enum FamilyMigrations {
         v31SealProfileNames,
         v32SealInvitationEmails,
         v33SealArrivalMessages,
+        v34SealLinks,
     ]
 }
