@@ -1,7 +1,8 @@
 // What sealing costs a call (issue 33): AES-256-GCM seal and open of one field (`FieldCipher`) at a name's and a
 // comment's size, a blind index (`ServiceSecret.keyedHash`, as identity's emails use it), and a PostgreSQL lookup
 // by the blind index against the plain lookup it replaced (`lower(email) = lower($1)`), on a scratch table of
-// 100,000 accounts with a unique index on each, alternately in each round, so both stand on the same machine.
+// 100,000 accounts with a unique index on each, alternately in each round, so both stand on the same machine;
+// and the invitation rules' address comparison, which opens the minor's or profile's few invitations instead.
 // Usage: sealing-bench <database-url> [lookups=2000] [rounds=3]
 import Glibc
 import KindredAuth
@@ -42,6 +43,23 @@ for (what, size) in [("a name", 24), ("a comment", 500)] {
     print(
         "field of \(size) bytes (\(what)): seal \(decimals(seal)) µs, open \(decimals(open)) µs"
     )
+}
+// An invitation's address is compared with the others of its minor or profile opened in Swift (no blind index,
+// family migration 32): a minor's day holds at most 10 invitations, a profile's live ones at most 30 a day for
+// the 7 days a link works.
+for (what, count) in [
+    ("a minor's day of guardian invitations", 10), ("a profile's live invitations, at most", 210),
+] {
+    let addresses = (0..<count).map {
+        cipher.seal(Array("aunt\($0)@example.com".utf8), context: "family.baby_invitations.email/\($0)")
+    }
+    let compare = try microseconds(2_000) {
+        for (number, sealed) in addresses.enumerated() {
+            let address = try cipher.open(sealed, context: "family.baby_invitations.email/\(number)")
+            _ = String(decoding: address, as: UTF8.self).lowercased() == "uncle@example.com"
+        }
+    }
+    print("an invitation's address compared with \(what) (\(count), opened): \(decimals(compare)) µs")
 }
 let index = microseconds(100_000) { _ = secret.keyedHash("identity.accounts.email\u{0}mia.r@example.com") }
 print("blind index of an email: \(decimals(index)) µs")

@@ -22,18 +22,19 @@ import Testing
             try await home.stack.pool.query(
                 """
                 UPDATE family.baby_arrivals SET birth_date = \(BabySealingFamily.bornText)::date, birth_time = '14:05',
-                    weight_grams = 3457, length_mm = 512, birth_sealed = NULL
+                    weight_grams = 3457, length_mm = 512, birth_sealed = NULL,
+                    message = 'Mother and baby are doing well.', message_sealed = NULL
                 WHERE profile_id = \(home.profile)::uuid
                 """)
-            #expect(try await home.sealing().plaintext == 3)
+            #expect(try await home.sealing().plaintext == 4)
             try await Self.expectReadsRight(home)
 
             let rotations = BabySealRotation.all(database: home.stack.pool, cipher: TestDataKeys.cipher)
             var resealed: [Int] = []
             for rotation in rotations { resealed.append(try await rotation.resealAll()) }
-            #expect(resealed == [1, 1, 1])
+            #expect(resealed == [1, 1, 1, 1])
             let sealing = try await home.sealing()
-            #expect(sealing.keys == ["test-2", "test-2", "test-2"] && sealing.plaintext == 0)
+            #expect(sealing.keys == ["test-2", "test-2", "test-2", "test-2"] && sealing.plaintext == 0)
             try await Self.expectReadsRight(home)
             for rotation in rotations { #expect(try await rotation.resealAll() == 0) }
         }
@@ -115,5 +116,6 @@ import Testing
         #expect(arrival?.name == "Rosalind" && arrival?.birthDate == BabySealingFamily.arrival.birthDate)
         #expect(arrival?.birthTime == .init(hours: 14, minutes: 5))
         #expect(arrival?.weightGrams == 3_457 && arrival?.lengthMm == 512)
+        #expect(arrival?.message == "Mother and baby are doing well.")
     }
 }

@@ -82,13 +82,14 @@ struct BabySealingFamily {
     func sealing() async throws -> (keys: [String?], plaintext: Int) {
         let row = try await stack.pool.query(
             """
-            SELECT p.name_sealed, p.expected_birth_date_sealed, a.birth_sealed,
+            SELECT p.name_sealed, p.expected_birth_date_sealed, a.birth_sealed, a.message_sealed,
                 (p.name IS NOT NULL)::int + (p.expected_birth_date IS NOT NULL)::int
-                    + coalesce((a.birth_date IS NOT NULL)::int, 0)
+                    + coalesce((a.birth_date IS NOT NULL)::int, 0) + coalesce((a.message IS NOT NULL)::int, 0)
             FROM family.baby_profiles p LEFT JOIN family.baby_arrivals a USING (profile_id)
             WHERE p.profile_id = \(profile)::uuid
             """)[0]
-        let (name, date, birth, plaintext) = try row.decode(([UInt8]?, [UInt8]?, [UInt8]?, Int).self)
-        return ([name, date, birth].map { $0.flatMap(FieldCipher.keyID(of:)) }, plaintext)
+        let (name, date, birth, message, plaintext) = try row.decode(
+            ([UInt8]?, [UInt8]?, [UInt8]?, [UInt8]?, Int).self)
+        return ([name, date, birth, message].map { $0.flatMap(FieldCipher.keyID(of:)) }, plaintext)
     }
 }

@@ -9,14 +9,16 @@ import Testing
 
 /// What a stolen dump of every schema shows after a family used the whole stack (issue 33): a scenario writes
 /// unique markers through the services' APIs (email addresses, names, a baby's name, an event, a registry item, a
-/// comment, a message, an arrival that gamification's consumer reveals), waits for the outboxes and the consumer, then
+/// comment, links, a message, an arrival that gamification's consumer reveals, a guardian's and a baby profile's
+/// invitation, a guardian PIN reset link), waits for the outboxes and the consumer, then
 /// dumps identity's, family's, social's and gamification's schemas and finds none of the markers, plain, hex or
 /// base64. The per-column sealing tests (`BabyDetailSealingTests`, `CommentSealingTests`, …) check one table
 /// each; this one catches a copy in a table nobody thought of.
 @Suite struct WholeDumpTests {
     static let markers = [
         "Ottilwyn", "Quarrendel", "Frobisher party", "Marzipan torte", "Tilbury garden", "Zephyrine pram",
-        "Cobaltgrey wheels", "Grumbleweed says hi", "Vellichor secret", "Wrennabel",
+        "Cobaltgrey wheels", "Grumbleweed says hi", "Vellichor secret", "Wrennabel", "Tumbleroo has landed",
+        "Glimmerquill", "Brackenfold",
     ]
 
     @Test func noMarkerWrittenThroughTheServicesIsReadableInADumpOfAnySchema() async throws {
@@ -39,13 +41,16 @@ import Testing
                             name: "Frobisher party",
                             startTime: stack.clock.now.addingTimeInterval(7 * 86_400),
                             timeZone: "Europe/Paris", description: "Marzipan torte",
-                            location: "Tilbury garden")),
+                            videoCallURL: "https://meet.example.com/Glimmerquill", location: "Tilbury garden")
+                    ),
                     options: mum.bearer
                 ).event)
             _ = try await family.createRegistryItem(
                 .init(
                     requestID: "pram", profileID: profile,
-                    item: .init(name: "Zephyrine pram", description: "Cobaltgrey wheels")),
+                    item: .init(
+                        name: "Zephyrine pram", description: "Cobaltgrey wheels",
+                        linkURL: "https://shop.example.com/Brackenfold")),
                 options: mum.bearer)
             _ = try await family.addComment(
                 .init(
@@ -53,22 +58,22 @@ import Testing
                     target: .init(profileID: profile, target: .calendarEventID(event.eventID)),
                     text: "Grumbleweed says hi"),
                 options: grandma.bearer)
+            let invited = try await Self.inviteAndResetAPin(stack, profile: profile, owner: mum)
             try await stack.befriend(mum, grandma)
             _ = try await stack.social.social.sendMessage(
                 .init(requestID: "secret", recipientUserID: grandma.id, text: "Vellichor secret"),
                 options: mum.bearer)
             try await stack.withFamilyEvents {
+                var arrival = Self.arrival(named: "Wrennabel", before: stack.clock.now)
+                arrival.message = "Tumbleroo has landed"
                 _ = try await family.announceArrival(
-                    .init(
-                        profileID: profile, arrival: Self.arrival(named: "Wrennabel", before: stack.clock.now)
-                    ),
-                    options: mum.bearer)
+                    .init(profileID: profile, arrival: arrival), options: mum.bearer)
                 try await stack.social.base.eventually("gamification has consumed every family event") {
                     try await Self.familyEventsConsumed(on: stack.pool)
                 }
             }
 
-            let markers = Self.markers + [mum.email, grandma.email]
+            let markers = Self.markers + [mum.email, grandma.email] + invited
             for schema in ["identity", "family", "social", "gamification"] {
                 let dump = try await dataDump(of: schema, on: stack.pool)
                 #expect(readableMarkers(markers, in: dump).isEmpty, "readable in a dump of \(schema)")
@@ -89,6 +94,25 @@ import Testing
                 readableMarkers([marker], in: "payload \(base64) end") == [marker], "after \(prefix.count)")
         }
         #expect(readableMarkers([marker], in: "nothing here").isEmpty)
+    }
+
+    /// A minor invites a guardian (whose address the invitation keeps), the guardian sets the minor's PIN and
+    /// asks for a reset link, and `owner` invites an aunt to `profile`: the addresses and the live link.
+    static func inviteAndResetAPin(_ stack: GamificationTestStack, profile: String, owner: TestUser)
+        async throws
+        -> [String]
+    {
+        let family = stack.social.family
+        let kid = try await stack.register("kid", age: 14)
+        let dad = try await stack.social.guardian("dad", of: kid)
+        _ = try await family.setGuardianPin(
+            .init(minorUserID: kid.id, pin: "4821", pinConfirmation: "4821"), options: dad.bearer)
+        _ = try await family.requestGuardianPinReset(.init(minorUserID: kid.id), options: dad.bearer)
+        let resetLink = try await stack.social.base.familyMail.token(to: dad.email)
+        let aunt = "pemberwick.aunt@example.com"
+        _ = try await family.inviteToBabyProfile(
+            .init(requestID: "aunt", profileID: profile, email: aunt, role: .follower), options: owner.bearer)
+        return [kid.email, dad.email, resetLink, aunt]
     }
 
     /// A baby born the day before `now`.

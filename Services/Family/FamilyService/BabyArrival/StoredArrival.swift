@@ -35,7 +35,10 @@ struct StoredArrival: Sendable {
         details = ArrivalDetails(
             name: nil, birthDate: birth.date, birthTime: birth.time, weightGrams: birth.weightGrams,
             lengthMM: birth.lengthMM, photo: try row.decode(PhotoID?.self, column: 6),
-            message: try row.decode(String.self, column: 8))
+            message: try seals.open(
+                plain: try row.decode(String?.self, column: 8),
+                sealed: try row.decode([UInt8]?.self, column: 16),
+                .arrivalMessage, of: profile) ?? "")
         photoMediaType = try row.decode(String?.self, column: 7)
         announcedBy = try row.decode(UserID.self, column: 9)
         announcedAt = try row.decode(Date.self, column: 10)

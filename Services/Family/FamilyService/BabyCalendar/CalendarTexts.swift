@@ -18,12 +18,23 @@ enum CalendarTexts {
         SealedTexts(cipher: cipher, count: 3) { "family.calendar_events.texts/\($0.event)" }
     }
 
+    /// The video-call link, sealed on its own (family migration 34): it may admit whoever reads it.
+    static func link(with cipher: FieldCipher) -> SealedText<Key> {
+        SealedText(cipher: cipher) { "family.calendar_events.video_call_url/\($0.event)" }
+    }
+
     /// The columns as `keys rotate-data` re-seals them.
-    static func rotation(cipher: FieldCipher, on database: PostgresPool) -> any SealedColumn {
-        SealedTextRotation(
-            name: "calendar event texts", database: database, text: sealed(with: cipher),
-            rows: { try await CalendarEventStore.texts(after: $0, limit: $1, on: $2) },
-            reseal: { try await CalendarEventStore.reseal($0, was: $1, as: $2, in: $3) })
+    static func rotations(cipher: FieldCipher, on database: PostgresPool) -> [any SealedColumn] {
+        [
+            SealedTextRotation(
+                name: "calendar event texts", database: database, text: sealed(with: cipher),
+                rows: { try await CalendarEventStore.texts(after: $0, limit: $1, on: $2) },
+                reseal: { try await CalendarEventStore.reseal($0, was: $1, as: $2, in: $3) }),
+            SealedTextRotation(
+                name: "calendar video-call links", database: database, text: link(with: cipher),
+                rows: { try await CalendarEventStore.links(after: $0, limit: $1, on: $2) },
+                reseal: { try await CalendarEventStore.resealLink($0, was: $1, as: $2, in: $3) }),
+        ]
     }
 }
 

@@ -25,6 +25,6 @@ struct BabyInvitationDraft: Sendable, Equatable {
 
     /// Whether `invitation`, made earlier under this draft's request_id, is this draft sent before: a retry.
     func isRetry(of invitation: BabyInvitationStore.Invitation) -> Bool {
-        invitation.email.lowercased() == email.lowercased() && invitation.role == role
+        InvitationEmails.same(invitation.email, email) && invitation.role == role
     }
 }

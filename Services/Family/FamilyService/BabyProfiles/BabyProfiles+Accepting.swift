@@ -22,7 +22,7 @@ extension BabyProfiles {
         let relationship = BabyRelationship(kind, other: other, &violations)
         try violations.throwIfAny()
         let token = OpaqueToken(text: text)
-        guard let seen = try await BabyInvitationStore.invitation(token: token, on: database) else {
+        guard let seen = try await BabyInvitationStore.profile(ofToken: token, on: database) else {
             throw FamilyError.babyInvitationUnknown
         }
         let account = try await account(user)
@@ -30,8 +30,9 @@ extension BabyProfiles {
         let profile = try await database.transaction { tx in
             // The profile's row first, then the invitation again: whatever changed its owners or this link
             // before the lock was granted (another accept, a resend, a revoke, a deletion) is seen now.
-            guard try await BabyProfileStore.lock(seen.profile, in: tx),
-                let invitation = try await BabyInvitationStore.invitation(token: token, on: tx)
+            guard try await BabyProfileStore.lock(seen, in: tx),
+                let invitation = try await BabyInvitationStore.invitation(
+                    token: token, emails: emails, on: tx)
             else { throw FamilyError.babyInvitationUnknown }
             try Self.check(invitation, for: user, account: account, now: now)
             if invitation.acceptedBy == user { return invitation.profile }
@@ -53,7 +54,7 @@ extension BabyProfiles {
             return
         }
         guard invitation.isLive(at: now) else { throw FamilyError.babyInvitationExpired }
-        guard account.email.lowercased() == invitation.email.lowercased() else {
+        guard InvitationEmails.same(account.email, invitation.email) else {
             throw FamilyError.babyInvitationForAnotherAccount
         }
         guard account.verified else { throw FamilyError.babyInvitationEmailNotVerified }

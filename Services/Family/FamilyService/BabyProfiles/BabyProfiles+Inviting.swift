@@ -19,7 +19,7 @@ extension BabyProfiles {
                 try await BabyMembership.holdOwner(owner, of: draft.profile, in: tx)
                 try await BabyInvitationStore.holdMailingTurn(of: draft.profile, tx)
                 if let first = try await BabyInvitationStore.invitation(
-                    in: draft.profile, requestID: draft.requestID, on: tx)
+                    in: draft.profile, requestID: draft.requestID, emails: emails, on: tx)
                 {
                     guard draft.isRetry(of: first) else { throw FamilyError.requestIDReused }
                     return first
@@ -32,7 +32,11 @@ extension BabyProfiles {
                     email: draft.email, role: draft.role, sentAt: now, expiresAt: expiry(from: now),
                     acceptedBy: nil, revokedAt: nil)
                 let token = OpaqueToken.generate()
-                try await BabyInvitationStore.insert(invitation, token: token, in: tx)
+                let superseded = try await BabyInvitationStore.live(
+                    in: draft.profile, now: now, emails: emails, tx
+                ).filter { InvitationEmails.same($0.email, draft.email) }
+                try await BabyInvitationStore.insert(
+                    invitation, token: token, superseding: superseded, emails: emails, in: tx)
                 try await mailLink(token, of: invitation, from: owner, in: tx)
                 return invitation
             }
@@ -40,7 +44,7 @@ extension BabyProfiles {
             // A retry racing this call committed the same request_id first.
             guard
                 let first = try await BabyInvitationStore.invitation(
-                    in: draft.profile, requestID: draft.requestID, on: database)
+                    in: draft.profile, requestID: draft.requestID, emails: emails, on: database)
             else { throw error }
             guard draft.isRetry(of: first) else { throw FamilyError.requestIDReused }
             return first
@@ -60,7 +64,7 @@ extension BabyProfiles {
         }
         try await membership.requireOwner(owner, of: profile)
         let fetched = try await BabyInvitationStore.page(
-            of: profile, before: before, limit: page.size + 1, on: database)
+            of: profile, before: before, limit: page.size + 1, emails: emails, on: database)
         let (invitations, next) = page.cut(fetched) { page.token($0.id.description) }
         let now = clock.now
         return Kindred_Family_V1_ListBabyProfileInvitationsResponse(
@@ -85,7 +89,7 @@ extension BabyProfiles {
             try await BabyInvitationStore.renew(
                 invitation, token: token, sentAt: now, expiresAt: expiry(from: now), in: tx)
             try await mailLink(token, of: invitation, from: owner, in: tx)
-            return try await BabyInvitationStore.hold(id, in: profile, tx: tx) ?? invitation
+            return try await BabyInvitationStore.hold(id, in: profile, emails: emails, tx: tx) ?? invitation
         }
     }
 
@@ -98,7 +102,7 @@ extension BabyProfiles {
             let invitation = try await heldInvitation(id, of: profile, owner: owner, tx)
             guard invitation.revokedAt == nil else { return invitation }
             try await BabyInvitationStore.revoke(invitation, now: now, in: tx)
-            return try await BabyInvitationStore.hold(id, in: profile, tx: tx) ?? invitation
+            return try await BabyInvitationStore.hold(id, in: profile, emails: emails, tx: tx) ?? invitation
         }
     }
 
@@ -113,7 +117,8 @@ extension BabyProfiles {
         _ id: BabyInvitationID, of profile: BabyProfileID, owner: UserID, _ tx: PostgresTransaction
     ) async throws -> BabyInvitationStore.Invitation {
         try await BabyMembership.holdOwner(owner, of: profile, in: tx)
-        guard let invitation = try await BabyInvitationStore.hold(id, in: profile, tx: tx) else {
+        guard let invitation = try await BabyInvitationStore.hold(id, in: profile, emails: emails, tx: tx)
+        else {
             throw FamilyError.babyInvitationNotFound
         }
         guard invitation.acceptedBy == nil else { throw FamilyError.babyInvitationAccepted }

@@ -20,6 +20,9 @@ struct BabyProfiles: Sendable {
     let seals: BabySeals
     /// The address of `userID`'s account and whether it is verified: identity's answer.
     let account: @Sendable (_ userID: UserID) async throws -> (email: String, verified: Bool)
+
+    /// The invitations' addresses, sealed under the same data keys.
+    var emails: SealedText<BabyInvitationKey> { InvitationEmails(cipher: seals.cipher).baby }
 }
 
 extension BabyProfiles {

@@ -15,7 +15,7 @@ struct BabySealRotation: SealedColumn {
 
     /// The three sealed baby details: names, expected birth dates, arrivals' birth records.
     static func all(database: PostgresPool, cipher: FieldCipher) -> [BabySealRotation] {
-        [.name, .expectedBirthDate, .arrivalBirth].map {
+        [.name, .expectedBirthDate, .arrivalBirth, .arrivalMessage].map {
             BabySealRotation(database: database, seals: BabySeals(cipher: cipher), column: $0)
         }
     }
@@ -25,6 +25,7 @@ struct BabySealRotation: SealedColumn {
         case .name: "baby profile names"
         case .expectedBirthDate: "expected birth dates"
         case .arrivalBirth: "arrival birth details"
+        case .arrivalMessage: "arrival messages"
         }
     }
 

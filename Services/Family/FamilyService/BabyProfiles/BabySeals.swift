@@ -12,6 +12,8 @@ struct BabySeals: Sendable {
         case expectedBirthDate = "family.baby_profiles.expected_birth_date"
         /// The arrival's birth date, time, weight and length as one record (`ArrivalBirth`).
         case arrivalBirth = "family.baby_arrivals.birth"
+        /// The arrival's message, the parents' own words.
+        case arrivalMessage = "family.baby_arrivals.message"
     }
 
     let cipher: FieldCipher

@@ -18,13 +18,13 @@ extension Guardians {
         let token = OpaqueToken(text: text)
         let now = clock.now
         return try await database.transaction { tx in
-            guard let seen = try await GuardianInvitationStore.invitation(token: token, on: tx) else {
+            guard let seen = try await GuardianInvitationStore.redemption(token: token, on: tx) else {
                 throw FamilyError.invitationUnknown
             }
             // The minor's row first, then the invitation again: whatever changed the minor's guardians or
             // invitations before the lock was granted (another accept, the minor's deletion) is seen now.
             _ = try await ControlsLifecycleStore.lockMinor(seen.minorID, now: now, in: tx)
-            guard let invitation = try await GuardianInvitationStore.invitation(token: token, on: tx) else {
+            guard let invitation = try await GuardianInvitationStore.redemption(token: token, on: tx) else {
                 throw FamilyError.invitationUnknown
             }
             return try await link(guardian, by: invitation, now: now, in: tx)
@@ -33,7 +33,7 @@ extension Guardians {
 
     /// The rest of an acceptance, with the minor's row locked.
     private func link(
-        _ guardian: UserID, by invitation: GuardianInvitationStore.Invitation, now: Date,
+        _ guardian: UserID, by invitation: GuardianInvitationStore.Redemption, now: Date,
         in tx: PostgresTransaction
     ) async throws -> GuardianLinkStore.Link {
         let minor = invitation.minorID

@@ -29,9 +29,9 @@ extension Guardians {
                 throw FamilyError.inviterMustBeMinor
             }
             if let first = try await GuardianInvitationStore.invitation(
-                minor: minor, requestID: requestID, in: tx)
+                minor: minor, requestID: requestID, emails: emails, in: tx)
             {
-                guard first.guardianEmail.lowercased() == email.lowercased() else {
+                guard InvitationEmails.same(first.guardianEmail, email) else {
                     throw FamilyError.requestIDReused
                 }
                 return first
@@ -47,7 +47,11 @@ extension Guardians {
                 expiresAt: now.addingTimeInterval(Double(Self.invitationLifetime.components.seconds)),
                 acceptedBy: nil)
             let token = OpaqueToken.generate()
-            try await GuardianInvitationStore.insert(invitation, token: token, in: tx)
+            let superseded = try await GuardianInvitationStore.pending(
+                minor: minor, now: now, emails: emails, on: tx
+            ).filter { InvitationEmails.same($0.guardianEmail, email) }
+            try await GuardianInvitationStore.insert(
+                invitation, token: token, superseding: superseded, emails: emails, in: tx)
             let inviter = try await ProfileStore.read(minor, names: nil, on: tx).displayName
             try await mail.send(try mail.guardianInvitation(to: email, from: inviter, token: token), in: tx)
             return invitation
@@ -55,17 +59,18 @@ extension Guardians {
     }
 
     /// Refuses a new invitation to an address invited within `reinviteInterval`, or past
-    /// `invitationsPerDay`, with the time until one would be accepted.
+    /// `invitationsPerDay`, with the time until one would be accepted. The day's invitations are opened to
+    /// compare addresses: the re-invite interval is shorter than the day.
     private func checkRate(minor: UserID, email: String, now: Date, in tx: PostgresTransaction) async throws {
         let day = 24 * 3_600.0
-        let recent = try await GuardianInvitationStore.recent(
-            minor: minor, email: email, since: now.addingTimeInterval(-day), in: tx)
+        let recent = try await GuardianInvitationStore.made(
+            by: minor, since: now.addingTimeInterval(-day), emails: emails, in: tx)
         var waitUntil: Date?
-        if let last = recent.lastToAddress {
-            let next = last.addingTimeInterval(Double(Self.reinviteInterval.components.seconds))
+        if let last = recent.last(where: { InvitationEmails.same($0.guardianEmail, email) }) {
+            let next = last.createdAt.addingTimeInterval(Double(Self.reinviteInterval.components.seconds))
             if next > now { waitUntil = next }
         }
-        if recent.count >= Self.invitationsPerDay, let oldest = recent.oldest {
+        if recent.count >= Self.invitationsPerDay, let oldest = recent.first?.createdAt {
             waitUntil = max(waitUntil ?? oldest, oldest.addingTimeInterval(day))
         }
         guard let waitUntil else { return }

@@ -9,7 +9,8 @@ extension Guardians {
     {
         guard let user = caller.accountUserID else { throw FamilyError.accountRequired }
         async let links = GuardianLinkStore.links(of: user, on: database)
-        async let pending = GuardianInvitationStore.pending(minor: user, now: clock.now, on: database)
+        async let pending = GuardianInvitationStore.pending(
+            minor: user, now: clock.now, emails: emails, on: database)
         return (try await links, try await pending)
     }
 

@@ -17,6 +17,9 @@ struct Guardians: Sendable {
     /// Whether the account `userID` has verified its email: identity's answer.
     let isEmailVerified: @Sendable (_ userID: UserID) async throws -> Bool
 
+    /// The invitations' addresses, sealed under the mail's data keys.
+    var emails: SealedText<String> { InvitationEmails(cipher: mail.outbox.cipher).guardian }
+
     /// Whether `guardianID` guards `minorID`: one index probe, for any part's permission checks.
     func isGuardian(_ guardianID: UserID, of minorID: UserID) async throws -> Bool {
         try await GuardianLinkStore.exists(guardian: guardianID, minor: minorID, on: database)

@@ -37,5 +37,8 @@ enum FamilyMigrations {
         v29SealCommentTexts,
         v30SealCalendarAndRegistryTexts,
         v31SealProfileNames,
+        v32SealInvitationEmails,
+        v33SealArrivalMessages,
+        v34SealLinks,
     ]
 }

@@ -2,8 +2,8 @@ import FoundationEssentials
 import KindredHandlers
 import KindredPostgres
 
-/// `family.baby_arrivals` (migrations 17 and 22): at most one announcement per profile, the facts of the birth
-/// sealed as one record (`ArrivalBirth`).
+/// `family.baby_arrivals` (migrations 17, 22 and 33): at most one announcement per profile, the facts of the
+/// birth sealed as one record (`ArrivalBirth`), and the message sealed beside it.
 enum ArrivalStore {
     /// Inserts the announcement; false when `profile` already has one (racing announcements: one wins).
     static func insert(
@@ -14,10 +14,11 @@ enum ArrivalStore {
         try await !tx.query(
             """
             INSERT INTO family.baby_arrivals (profile_id, announced_by, birth_sealed, photo_id, message,
-                announced_at, updated_at)
+                message_sealed, announced_at, updated_at)
             VALUES (\(profile)::uuid, \(owner)::uuid,
                 \(seals.seal(details.birth.record, .arrivalBirth, of: profile))::bytea,
-                \(details.photo)::uuid, \(details.message), \(now), \(now))
+                \(details.photo)::uuid, NULL, \(seals.seal(details.message, .arrivalMessage, of: profile))::bytea,
+                \(now), \(now))
             ON CONFLICT (profile_id) DO NOTHING
             RETURNING 1
             """
@@ -35,7 +36,9 @@ enum ArrivalStore {
             UPDATE family.baby_arrivals
             SET birth_date = NULL, birth_time = NULL, weight_grams = NULL, length_mm = NULL,
                 birth_sealed = \(seals.seal(details.birth.record, .arrivalBirth, of: profile))::bytea,
-                photo_id = \(details.photo)::uuid, message = \(details.message), updated_at = \(now)
+                photo_id = \(details.photo)::uuid, message = NULL,
+                message_sealed = \(seals.seal(details.message, .arrivalMessage, of: profile))::bytea,
+                updated_at = \(now)
             WHERE profile_id = \(profile)::uuid
             RETURNING 1
             """
@@ -103,7 +106,7 @@ enum ArrivalStore {
                 a.updated_at, a.squish_count,
                 EXISTS (SELECT 1 FROM family.arrival_squishes s
                         WHERE s.profile_id = a.profile_id AND s.user_id = \(reader)::uuid),
-                c.user_id, c.last_name_sealed
+                c.user_id, c.last_name_sealed, a.message_sealed
             FROM family.baby_arrivals a
             JOIN family.baby_profiles p ON p.profile_id = a.profile_id
             LEFT JOIN family.profiles c ON c.user_id = family.baby_namesake(p.profile_id, p.created_by)

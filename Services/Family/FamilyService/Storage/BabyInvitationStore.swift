@@ -5,7 +5,8 @@ import KindredMessages
 import KindredPostgres
 
 /// The SQL of `family.baby_invitations`: the links owners mail to a would-be co-owner or follower, each token
-/// kept only as its SHA-256, keyed by profile first.
+/// kept only as its SHA-256 and each address sealed (`InvitationEmails`, opened as rows are read), keyed by
+/// profile first.
 enum BabyInvitationStore {
     /// One invitation as stored.
     struct Invitation: Sendable, Equatable {
@@ -36,58 +37,74 @@ enum BabyInvitationStore {
     }
 
     /// `profile`'s invitation made by the request `requestID`, if any.
-    static func invitation(in profile: BabyProfileID, requestID: String, on db: some StatementRunner)
-        async throws -> Invitation?
-    {
+    static func invitation(
+        in profile: BabyProfileID, requestID: String, emails: SealedText<BabyInvitationKey>,
+        on db: some StatementRunner
+    ) async throws -> Invitation? {
         try await db.pureRead(
             """
-            SELECT profile_id, invitation_id, invited_by, request_id, email, role, sent_at, expires_at,
-                accepted_by, revoked_at
+            SELECT profile_id, invitation_id, invited_by, request_id, email, email_sealed, role, sent_at,
+                expires_at, accepted_by, revoked_at
             FROM family.baby_invitations
             WHERE profile_id = \(profile)::uuid AND request_id = \(requestID)
             """
-        ).first.map(decode)
+        ).first.map { try decode($0, emails) }
     }
 
     /// `profile`'s invitation `id`, locked until `tx` ends; nil when there is none.
-    static func hold(_ id: BabyInvitationID, in profile: BabyProfileID, tx: PostgresTransaction) async throws
-        -> Invitation?
-    {
+    static func hold(
+        _ id: BabyInvitationID, in profile: BabyProfileID, emails: SealedText<BabyInvitationKey>,
+        tx: PostgresTransaction
+    ) async throws -> Invitation? {
         try await tx.query(
             """
-            SELECT profile_id, invitation_id, invited_by, request_id, email, role, sent_at, expires_at,
-                accepted_by, revoked_at
+            SELECT profile_id, invitation_id, invited_by, request_id, email, email_sealed, role, sent_at,
+                expires_at, accepted_by, revoked_at
             FROM family.baby_invitations
             WHERE profile_id = \(profile)::uuid AND invitation_id = \(id)::uuid FOR UPDATE
             """
-        ).first.map(decode)
+        ).first.map { try decode($0, emails) }
     }
 
     /// The invitation whose current link carries `token`, if any.
-    static func invitation(token: OpaqueToken, on db: some StatementRunner) async throws -> Invitation? {
+    static func invitation(
+        token: OpaqueToken, emails: SealedText<BabyInvitationKey>, on db: some StatementRunner
+    ) async throws -> Invitation? {
         try await db.pureRead(
             """
-            SELECT profile_id, invitation_id, invited_by, request_id, email, role, sent_at, expires_at,
-                accepted_by, revoked_at
+            SELECT profile_id, invitation_id, invited_by, request_id, email, email_sealed, role, sent_at,
+                expires_at, accepted_by, revoked_at
             FROM family.baby_invitations WHERE token_hash = \(token.storageHash)
             """
-        ).first.map(decode)
+        ).first.map { try decode($0, emails) }
+    }
+
+    /// The profile of the invitation whose current link carries `token`, if any: what an acceptance locks
+    /// first, read without opening the address.
+    static func profile(ofToken token: OpaqueToken, on db: some StatementRunner) async throws
+        -> BabyProfileID?
+    {
+        try await db.pureRead(
+            "SELECT profile_id FROM family.baby_invitations WHERE token_hash = \(token.storageHash)"
+        ).first?.decode(BabyProfileID.self)
     }
 
     /// `profile`'s invitations older than `before` (all when nil), newest first.
     static func page(
-        of profile: BabyProfileID, before: BabyInvitationID?, limit: Int, on db: some StatementRunner
+        of profile: BabyProfileID, before: BabyInvitationID?, limit: Int,
+        emails: SealedText<BabyInvitationKey>,
+        on db: some StatementRunner
     ) async throws -> [Invitation] {
         try await db.pureRead(
             """
-            SELECT profile_id, invitation_id, invited_by, request_id, email, role, sent_at, expires_at,
-                accepted_by, revoked_at
+            SELECT profile_id, invitation_id, invited_by, request_id, email, email_sealed, role, sent_at,
+                expires_at, accepted_by, revoked_at
             FROM family.baby_invitations
             WHERE profile_id = \(profile)::uuid
                 AND (\(before)::uuid IS NULL OR invitation_id < \(before)::uuid)
             ORDER BY invitation_id DESC LIMIT \(limit)
             """
-        ).map(decode)
+        ).map { try decode($0, emails) }
     }
 
     /// Takes `profile`'s mailing turn until `tx` ends: the invitations that mail a link (invite, resend) take
@@ -111,24 +128,48 @@ enum BabyInvitationStore {
         return (Int(count), oldest)
     }
 
-    /// Stores `invitation` with the hash of `token`; a pending invitation of the profile to the same address
-    /// expires now, so only the newest link works.
-    static func insert(_ invitation: Invitation, token: OpaqueToken, in tx: PostgresTransaction) async throws
+    /// `profile`'s invitations whose link works at `now` (neither accepted, revoked nor expired).
+    static func live(
+        in profile: BabyProfileID, now: Date, emails: SealedText<BabyInvitationKey>, _ tx: PostgresTransaction
+    )
+        async throws -> [Invitation]
     {
         try await tx.query(
             """
-            UPDATE family.baby_invitations SET expires_at = \(invitation.sentAt)
-            WHERE profile_id = \(invitation.profile)::uuid AND lower(email) = lower(\(invitation.email))
-                AND accepted_at IS NULL AND revoked_at IS NULL AND expires_at > \(invitation.sentAt)
-            """)
+            SELECT profile_id, invitation_id, invited_by, request_id, email, email_sealed, role, sent_at,
+                expires_at, accepted_by, revoked_at
+            FROM family.baby_invitations
+            WHERE profile_id = \(profile)::uuid AND accepted_at IS NULL AND revoked_at IS NULL
+                AND expires_at > \(now)
+            """
+        ).map { try decode($0, emails) }
+    }
+
+    /// Stores `invitation` with the hash of `token` and its address sealed; the invitations it supersedes (the
+    /// profile's live ones to the same address) expire now, so only the newest link works.
+    static func insert(
+        _ invitation: Invitation, token: OpaqueToken, superseding: [Invitation],
+        emails: SealedText<BabyInvitationKey>, in tx: PostgresTransaction
+    ) async throws {
+        if !superseding.isEmpty {
+            try await tx.query(
+                """
+                UPDATE family.baby_invitations SET expires_at = \(invitation.sentAt)
+                WHERE profile_id = \(invitation.profile)::uuid
+                    AND invitation_id = ANY(\(PostgresArray(superseding.map(\.id.description)))::uuid[])
+                    AND accepted_at IS NULL AND revoked_at IS NULL AND expires_at > \(invitation.sentAt)
+                """)
+        }
+        let key = BabyInvitationKey(profile: invitation.profile, invitation: invitation.id)
         try await tx.query(
             """
             INSERT INTO family.baby_invitations
-                (profile_id, invitation_id, invited_by, request_id, email, role, token_hash, sent_at,
+                (profile_id, invitation_id, invited_by, request_id, email_sealed, role, token_hash, sent_at,
                 expires_at)
             VALUES (\(invitation.profile)::uuid, \(invitation.id)::uuid, \(invitation.invitedBy)::uuid,
-                \(invitation.requestID), \(invitation.email), \(invitation.role.rawValue)::smallint,
-                \(token.storageHash), \(invitation.sentAt), \(invitation.expiresAt))
+                \(invitation.requestID), \(emails.seal(invitation.email, of: key))::bytea,
+                \(invitation.role.rawValue)::smallint, \(token.storageHash), \(invitation.sentAt),
+                \(invitation.expiresAt))
             """)
     }
 
@@ -171,11 +212,20 @@ enum BabyInvitationStore {
         try await tx.query("DELETE FROM family.baby_invitations WHERE accepted_by = \(user)::uuid")
     }
 
-    private static func decode(_ row: PostgresRow) throws -> Invitation {
-        let (profile, id, invitedBy, requestID, email, role, sentAt, expiresAt, acceptedBy, revokedAt) =
+    private static func decode(_ row: PostgresRow, _ emails: SealedText<BabyInvitationKey>) throws
+        -> Invitation
+    {
+        let (
+            profile, id, invitedBy, requestID, plain, sealed, role, sentAt, expiresAt, acceptedBy, revokedAt
+        ) =
             try row.decode(
-                (BabyProfileID, BabyInvitationID, UserID, String, String, Int, Date, Date, UserID?, Date?)
-                    .self)
+                (
+                    BabyProfileID, BabyInvitationID, UserID, String, String?, [UInt8]?, Int, Date, Date,
+                    UserID?,
+                    Date?
+                ).self)
+        let email = try emails.open(
+            StoredText(plain: plain, sealed: sealed), of: BabyInvitationKey(profile: profile, invitation: id))
         return Invitation(
             id: id, profile: profile, invitedBy: invitedBy, requestID: requestID, email: email,
             role: BabyRole(rawValue: role) ?? .follower, sentAt: sentAt, expiresAt: expiresAt,

@@ -24,6 +24,7 @@ enum BabySealStore {
                 "family.baby_arrivals", ArrivalStore.plainBirth, "birth_sealed",
                 "birth_date = NULL, birth_time = NULL, weight_grams = NULL, length_mm = NULL"
             )
+        case .arrivalMessage: ("family.baby_arrivals", "a.message", "message_sealed", "message = NULL")
         }
     }
 

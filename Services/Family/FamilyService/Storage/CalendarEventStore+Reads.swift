@@ -32,7 +32,7 @@ extension CalendarEventStore {
             """
             SELECT e.name, e.description, e.location, e.texts_sealed, e.event_id, e.profile_id, e.start_at,
                 e.time_zone, e.photo_id, e.video_call_url, e.created_by, e.created_at, e.updated_at, r.attending,
-                r.not_attending, r.maybe, coalesce(mine.answer, 0)
+                r.not_attending, r.maybe, coalesce(mine.answer, 0), e.video_call_url_sealed
             FROM family.calendar_events e
             CROSS JOIN LATERAL (
                 SELECT count(*) FILTER (WHERE answer = 1) AS attending,
@@ -57,14 +57,15 @@ extension CalendarEventStore {
         let (id, profile) = (
             try row.decode(CalendarEventID.self, column: 4), try row.decode(BabyProfileID.self, column: 5)
         )
-        let opened = try texts.open(try storedTexts(row), of: CalendarTexts.Key(profile: profile, event: id))
+        let key = CalendarTexts.Key(profile: profile, event: id)
+        let opened = try texts.open(try storedTexts(row), of: key)
         return StoredCalendarEvent(
             id: id, profile: profile,
             details: CalendarEventDetails(
                 name: opened[0], startAt: try row.decode(Date.self, column: 6),
                 timeZone: try row.decode(String.self, column: 7), description: opened[1],
                 photoID: try row.decode(PhotoID?.self, column: 8),
-                videoCallURL: try row.decode(String.self, column: 9), location: opened[2]),
+                videoCallURL: try link(row, plain: 9, sealed: 17, of: key, texts: texts), location: opened[2]),
             createdBy: try row.decode(UserID.self, column: 10),
             createdAt: try row.decode(Date.self, column: 11),
             updatedAt: try row.decode(Date.self, column: 12),

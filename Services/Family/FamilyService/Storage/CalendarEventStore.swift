@@ -20,14 +20,16 @@ enum CalendarEventStore {
         in tx: PostgresTransaction
     ) async throws {
         let d = event.details
-        let sealed = texts.seal(d.texts, of: CalendarTexts.Key(profile: event.profile, event: event.id))
+        let key = CalendarTexts.Key(profile: event.profile, event: event.id)
+        let sealed = texts.seal(d.texts, of: key)
+        let link = CalendarTexts.link(with: texts.cipher).seal(d.videoCallURL, of: key)
         try await tx.query(
             """
             INSERT INTO family.calendar_events
-                (profile_id, event_id, texts_sealed, start_at, time_zone, photo_id, video_call_url,
+                (profile_id, event_id, texts_sealed, start_at, time_zone, photo_id, video_call_url_sealed,
                  created_by, request_id, created_at, updated_at)
             VALUES (\(event.profile)::uuid, \(event.id)::uuid, \(sealed)::bytea, \(d.startAt), \(d.timeZone),
-                    \(d.photoID)::uuid, \(d.videoCallURL), \(event.createdBy)::uuid, \(requestID),
+                    \(d.photoID)::uuid, \(link)::bytea, \(event.createdBy)::uuid, \(requestID),
                     \(event.createdAt), \(event.updatedAt))
             """)
     }
@@ -40,18 +42,19 @@ enum CalendarEventStore {
     ) async throws -> CalendarEventDetails? {
         try await tx.query(
             """
-            SELECT name, description, location, texts_sealed, start_at, time_zone, photo_id, video_call_url
+            SELECT name, description, location, texts_sealed, start_at, time_zone, photo_id, video_call_url,
+                video_call_url_sealed
             FROM family.calendar_events WHERE profile_id = \(profile)::uuid AND event_id = \(event)::uuid
             FOR UPDATE
             """
         ).first.map { row in
-            let opened = try texts.open(
-                try storedTexts(row), of: CalendarTexts.Key(profile: profile, event: event))
+            let key = CalendarTexts.Key(profile: profile, event: event)
+            let opened = try texts.open(try storedTexts(row), of: key)
             return CalendarEventDetails(
                 name: opened[0], startAt: try row.decode(Date.self, column: 4),
                 timeZone: try row.decode(String.self, column: 5), description: opened[1],
                 photoID: try row.decode(PhotoID?.self, column: 6),
-                videoCallURL: try row.decode(String.self, column: 7), location: opened[2])
+                videoCallURL: try link(row, plain: 7, sealed: 8, of: key, texts: texts), location: opened[2])
         }
     }
 
@@ -73,15 +76,29 @@ enum CalendarEventStore {
         _ event: CalendarEventID, of profile: BabyProfileID, to d: CalendarEventDetails,
         texts: SealedTexts<CalendarTexts.Key>, at now: Date, in tx: PostgresTransaction
     ) async throws {
-        let sealed = texts.seal(d.texts, of: CalendarTexts.Key(profile: profile, event: event))
+        let key = CalendarTexts.Key(profile: profile, event: event)
+        let sealed = texts.seal(d.texts, of: key)
+        let link = CalendarTexts.link(with: texts.cipher).seal(d.videoCallURL, of: key)
         try await tx.query(
             """
             UPDATE family.calendar_events
             SET name = NULL, description = NULL, location = NULL, texts_sealed = \(sealed)::bytea,
                 start_at = \(d.startAt), time_zone = \(d.timeZone), photo_id = \(d.photoID)::uuid,
-                video_call_url = \(d.videoCallURL), updated_at = \(now)
+                video_call_url = '', video_call_url_sealed = \(link)::bytea, updated_at = \(now)
             WHERE profile_id = \(profile)::uuid AND event_id = \(event)::uuid
             """)
+    }
+
+    /// The video-call link of a row holding its plaintext column at `plain` and its sealed one at `sealed`.
+    static func link(
+        _ row: PostgresRow, plain: Int, sealed: Int, of key: CalendarTexts.Key,
+        texts: SealedTexts<CalendarTexts.Key>
+    ) throws -> String {
+        try CalendarTexts.link(with: texts.cipher).open(
+            StoredText(
+                plain: try row.decode(String.self, column: plain),
+                sealed: try row.decode([UInt8]?.self, column: sealed)),
+            of: key)
     }
 
     /// The name, description and location of a row whose first four columns are the three plaintext columns

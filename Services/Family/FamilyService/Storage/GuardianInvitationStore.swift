@@ -4,7 +4,7 @@ import KindredHandlers
 import KindredPostgres
 
 /// The SQL of `family.guardian_invitations`: the links minors mail to would-be guardians, each token kept only
-/// as its SHA-256.
+/// as its SHA-256 and each address sealed (`InvitationEmails`), opened as rows are read.
 enum GuardianInvitationStore {
     /// One invitation as stored.
     struct Invitation: Sendable, Equatable {
@@ -17,78 +17,94 @@ enum GuardianInvitationStore {
         let acceptedBy: UserID?
     }
 
+    /// An invitation as its link's acceptance reads it.
+    struct Redemption: Sendable, Equatable {
+        let id: String
+        let minorID: UserID
+        let expiresAt: Date
+        let acceptedBy: UserID?
+    }
+
     /// `minor`'s invitation made by the request `requestID`, if any.
-    static func invitation(minor: UserID, requestID: String, in tx: PostgresTransaction) async throws
-        -> Invitation?
-    {
+    static func invitation(
+        minor: UserID, requestID: String, emails: SealedText<String>, in tx: PostgresTransaction
+    ) async throws -> Invitation? {
         try decode(
+            emails,
             await tx.query(
                 """
-                SELECT id::text, minor_id::text, request_id, guardian_email, created_at, expires_at,
-                    accepted_by::text
+                SELECT id::text, minor_id::text, request_id, guardian_email, guardian_email_sealed, created_at,
+                    expires_at, accepted_by::text
                 FROM family.guardian_invitations WHERE minor_id = \(minor)::uuid AND request_id = \(requestID)
                 """)
         ).first
     }
 
-    /// The invitation `token` was mailed with, used or not, if any.
-    static func invitation(token: OpaqueToken, on db: some StatementRunner) async throws -> Invitation? {
-        try decode(
-            await db.pureRead(
-                """
-                SELECT id::text, minor_id::text, request_id, guardian_email, created_at, expires_at,
-                    accepted_by::text
-                FROM family.guardian_invitations WHERE token_hash = \(token.storageHash)
-                """)
-        ).first
+    /// What accepting the invitation `token` was mailed with needs of it, used or not, if any: not its address,
+    /// which stays sealed.
+    static func redemption(token: OpaqueToken, on db: some StatementRunner) async throws -> Redemption? {
+        try await db.pureRead(
+            """
+            SELECT id::text, minor_id::text, expires_at, accepted_by::text
+            FROM family.guardian_invitations WHERE token_hash = \(token.storageHash)
+            """
+        ).decode((String, UserID, Date, UserID?).self).first.map {
+            Redemption(id: $0, minorID: $1, expiresAt: $2, acceptedBy: $3)
+        }
     }
 
     /// `minor`'s invitations neither accepted nor expired at `now`, oldest first.
-    static func pending(minor: UserID, now: Date, on db: some StatementRunner) async throws -> [Invitation] {
+    static func pending(minor: UserID, now: Date, emails: SealedText<String>, on db: some StatementRunner)
+        async throws -> [Invitation]
+    {
         try decode(
+            emails,
             await db.pureRead(
                 """
-                SELECT id::text, minor_id::text, request_id, guardian_email, created_at, expires_at,
-                    accepted_by::text
+                SELECT id::text, minor_id::text, request_id, guardian_email, guardian_email_sealed, created_at,
+                    expires_at, accepted_by::text
                 FROM family.guardian_invitations
                 WHERE minor_id = \(minor)::uuid AND accepted_at IS NULL AND expires_at > \(now)
                 ORDER BY created_at, id
                 """))
     }
 
-    /// When `minor` last invited `email` (ignoring case), and when the oldest of their invitations since
-    /// `since` was made, with how many there are: what the invitation rate limits need.
-    static func recent(minor: UserID, email: String, since: Date, in tx: PostgresTransaction) async throws
-        -> (lastToAddress: Date?, oldest: Date?, count: Int)
-    {
-        let rows = try await tx.query(
-            """
-            SELECT max(created_at) FILTER (WHERE lower(guardian_email) = lower(\(email))),
-                min(created_at) FILTER (WHERE created_at > \(since)),
-                count(*) FILTER (WHERE created_at > \(since))
-            FROM family.guardian_invitations WHERE minor_id = \(minor)::uuid
-            """)
-        let (last, oldest, count) = try rows[0].decode((Date?, Date?, Int64).self)
-        return (last, oldest, Int(count))
+    /// `minor`'s invitations made after `since`, oldest first: what the invitation rate limits count.
+    static func made(
+        by minor: UserID, since: Date, emails: SealedText<String>, in tx: PostgresTransaction
+    ) async throws -> [Invitation] {
+        try decode(
+            emails,
+            await tx.query(
+                """
+                SELECT id::text, minor_id::text, request_id, guardian_email, guardian_email_sealed, created_at,
+                    expires_at, accepted_by::text
+                FROM family.guardian_invitations WHERE minor_id = \(minor)::uuid AND created_at > \(since)
+                ORDER BY created_at, id
+                """))
     }
 
-    /// Stores `invitation` with the hash of `token`; any pending invitation of the minor to the same address
-    /// expires now, so only the newest link works.
-    static func insert(_ invitation: Invitation, token: OpaqueToken, in tx: PostgresTransaction) async throws
-    {
-        try await tx.query(
-            """
-            UPDATE family.guardian_invitations SET expires_at = \(invitation.createdAt)
-            WHERE minor_id = \(invitation.minorID)::uuid AND accepted_at IS NULL
-                AND expires_at > \(invitation.createdAt)
-                AND lower(guardian_email) = lower(\(invitation.guardianEmail))
-            """)
+    /// Stores `invitation` with the hash of `token` and its address sealed; the invitations it supersedes (the
+    /// minor's pending ones to the same address) expire now, so only the newest link works.
+    static func insert(
+        _ invitation: Invitation, token: OpaqueToken, superseding: [Invitation], emails: SealedText<String>,
+        in tx: PostgresTransaction
+    ) async throws {
+        if !superseding.isEmpty {
+            try await tx.query(
+                """
+                UPDATE family.guardian_invitations SET expires_at = \(invitation.createdAt)
+                WHERE id = ANY(\(PostgresArray(superseding.map(\.id)))::uuid[]) AND accepted_at IS NULL
+                    AND expires_at > \(invitation.createdAt)
+                """)
+        }
         try await tx.query(
             """
             INSERT INTO family.guardian_invitations
-                (id, minor_id, request_id, guardian_email, token_hash, created_at, expires_at)
+                (id, minor_id, request_id, guardian_email_sealed, token_hash, created_at, expires_at)
             VALUES (\(invitation.id)::uuid, \(invitation.minorID)::uuid, \(invitation.requestID),
-                \(invitation.guardianEmail), \(token.storageHash), \(invitation.createdAt), \(invitation.expiresAt))
+                \(emails.seal(invitation.guardianEmail, of: invitation.id))::bytea, \(token.storageHash),
+                \(invitation.createdAt), \(invitation.expiresAt))
             """)
     }
 
@@ -121,13 +137,14 @@ enum GuardianInvitationStore {
             """)
     }
 
-    private static func decode(_ rows: PostgresRows) throws -> [Invitation] {
+    private static func decode(_ emails: SealedText<String>, _ rows: PostgresRows) throws -> [Invitation] {
         try rows.map { row in
-            let (id, minor, requestID, email, createdAt, expiresAt, acceptedBy) = try row.decode(
-                (String, UserID, String, String, Date, Date, UserID?).self)
+            let (id, minor, requestID, plain, sealed, createdAt, expiresAt, acceptedBy) = try row.decode(
+                (String, UserID, String, String?, [UInt8]?, Date, Date, UserID?).self)
             return Invitation(
-                id: id, minorID: minor, requestID: requestID, guardianEmail: email, createdAt: createdAt,
-                expiresAt: expiresAt, acceptedBy: acceptedBy)
+                id: id, minorID: minor, requestID: requestID,
+                guardianEmail: try emails.open(StoredText(plain: plain, sealed: sealed), of: id),
+                createdAt: createdAt, expiresAt: expiresAt, acceptedBy: acceptedBy)
         }
     }
 }

@@ -16,7 +16,7 @@ extension RegistryItemStore {
         try await db.pureRead(
             """
             SELECT name, description, texts_sealed, item_id, profile_id, link_url, created_at, updated_at,
-                purchased_by, purchased_at
+                purchased_by, purchased_at, link_url_sealed
             FROM family.registry_items
             WHERE profile_id = ANY(\(PostgresArray(profiles.map(\.description)))::uuid[])
                 AND (\(only)::uuid IS NULL OR item_id = \(only)::uuid)
@@ -36,7 +36,7 @@ extension RegistryItemStore {
         try await tx.query(
             """
             SELECT name, description, texts_sealed, item_id, profile_id, link_url, created_at, updated_at,
-                purchased_by, purchased_at
+                purchased_by, purchased_at, link_url_sealed
             FROM family.registry_items WHERE profile_id = \(profile)::uuid AND item_id = \(item)::uuid FOR UPDATE
             """
         ).first.map { try storedItem($0, texts: texts) }
@@ -48,13 +48,19 @@ extension RegistryItemStore {
         let (id, profile) = (
             try row.decode(RegistryItemID.self, column: 3), try row.decode(BabyProfileID.self, column: 4)
         )
-        let opened = try texts.open(try storedTexts(row), of: RegistryTexts.Key(profile: profile, item: id))
+        let key = RegistryTexts.Key(profile: profile, item: id)
+        let opened = try texts.open(try storedTexts(row), of: key)
+        let link = try RegistryTexts.link(with: texts.cipher).open(
+            StoredText(
+                plain: try row.decode(String.self, column: 5),
+                sealed: try row.decode([UInt8]?.self, column: 10)),
+            of: key)
         let buyer = try row.decode(UserID?.self, column: 8)
         let boughtAt = try row.decode(Date?.self, column: 9)
         return StoredRegistryItem(
             id: id, profile: profile,
             details: RegistryItemDetails(
-                name: opened[0], description: opened[1], linkURL: try row.decode(String.self, column: 5)),
+                name: opened[0], description: opened[1], linkURL: link),
             createdAt: try row.decode(Date.self, column: 6), updatedAt: try row.decode(Date.self, column: 7),
             purchase: buyer.flatMap { buyer in boughtAt.map { (buyer, $0) } })
     }

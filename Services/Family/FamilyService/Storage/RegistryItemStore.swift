@@ -15,12 +15,15 @@ enum RegistryItemStore {
             "SELECT pg_advisory_xact_lock(hashtextextended('family.registry_items ' || \(item.profile.description), 0))"
         )
         let d = item.details
-        let sealed = texts.seal(d.texts, of: RegistryTexts.Key(profile: item.profile, item: item.id))
+        let key = RegistryTexts.Key(profile: item.profile, item: item.id)
+        let sealed = texts.seal(d.texts, of: key)
+        let link = RegistryTexts.link(with: texts.cipher).seal(d.linkURL, of: key)
         return try await !tx.query(
             """
             INSERT INTO family.registry_items
-                (profile_id, item_id, texts_sealed, link_url, created_by, request_id, created_at, updated_at)
-            SELECT \(item.profile)::uuid, \(item.id)::uuid, \(sealed)::bytea, \(d.linkURL), \(owner)::uuid,
+                (profile_id, item_id, texts_sealed, link_url_sealed, created_by, request_id, created_at,
+                updated_at)
+            SELECT \(item.profile)::uuid, \(item.id)::uuid, \(sealed)::bytea, \(link)::bytea, \(owner)::uuid,
                 \(requestID), \(item.createdAt), \(item.updatedAt)
             WHERE (SELECT count(*) FROM family.registry_items WHERE profile_id = \(item.profile)::uuid) < \(limit)
             RETURNING 1
@@ -47,12 +50,14 @@ enum RegistryItemStore {
         _ item: RegistryItemID, of profile: BabyProfileID, to d: RegistryItemDetails,
         texts: SealedTexts<RegistryTexts.Key>, at now: Date, in tx: PostgresTransaction
     ) async throws {
-        let sealed = texts.seal(d.texts, of: RegistryTexts.Key(profile: profile, item: item))
+        let key = RegistryTexts.Key(profile: profile, item: item)
+        let sealed = texts.seal(d.texts, of: key)
+        let link = RegistryTexts.link(with: texts.cipher).seal(d.linkURL, of: key)
         try await tx.query(
             """
             UPDATE family.registry_items
-            SET name = NULL, description = NULL, texts_sealed = \(sealed)::bytea, link_url = \(d.linkURL),
-                updated_at = \(now)
+            SET name = NULL, description = NULL, texts_sealed = \(sealed)::bytea, link_url = '',
+                link_url_sealed = \(link)::bytea, updated_at = \(now)
             WHERE profile_id = \(profile)::uuid AND item_id = \(item)::uuid
             """)
     }
