@@ -63,7 +63,7 @@ import Testing
                         profileID: profile, arrival: Self.arrival(named: "Wrennabel", before: stack.clock.now)
                     ),
                     options: mum.bearer)
-                try await stack.social.base.eventually("gamification has consumed every family event") {
+                try await eventually("gamification has consumed every family event") {
                     try await Self.familyEventsConsumed(on: stack.pool)
                 }
             }
