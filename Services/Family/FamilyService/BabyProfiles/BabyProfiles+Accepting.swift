@@ -53,7 +53,7 @@ extension BabyProfiles {
             return
         }
         guard invitation.isLive(at: now) else { throw FamilyError.babyInvitationExpired }
-        guard account.email.lowercased() == invitation.email.lowercased() else {
+        guard Email.normalized(account.email) == Email.normalized(invitation.email) else {
             throw FamilyError.babyInvitationForAnotherAccount
         }
         guard account.verified else { throw FamilyError.babyInvitationEmailNotVerified }

@@ -29,7 +29,7 @@ extension BabyProfiles {
                 let invitation = BabyInvitationStore.Invitation(
                     id: .generate(at: now), profile: draft.profile, invitedBy: owner,
                     requestID: draft.requestID,
-                    email: draft.email, role: draft.role, sentAt: now, expiresAt: expiry(from: now),
+                    email: draft.email.address, role: draft.role, sentAt: now, expiresAt: expiry(from: now),
                     acceptedBy: nil, revokedAt: nil)
                 let token = OpaqueToken.generate()
                 try await BabyInvitationStore.insert(invitation, token: token, in: tx)
