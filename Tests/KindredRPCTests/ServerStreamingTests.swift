@@ -77,7 +77,7 @@ import Testing
             let client = try HTTP2TestClient(port: server.port)
             let id = client.start(
                 path: TestService.path("Collect"), body: grpcFrames([1], [2, 3]), endStream: false)
-            client.run(timeout: 0.2) { false }
+            client.flush()
             client.sendMore(id, grpcFrames([4]), end: true)
             let response = client.wait(id)
             #expect(grpcMessages(response.data) == [[1, 2, 3, 4]])
@@ -109,7 +109,7 @@ import Testing
                 probe.count("flood-written") < 20
             }
             client.cancel(id)
-            client.run(timeout: 0.2) { false }
+            client.flush()
         }
     }
 
@@ -152,7 +152,7 @@ import Testing
         let id = client.start(path: TestService.path("Chat"), body: grpcFrames([1]), endStream: false)
         client.run { !(client.responses[id]?.data.isEmpty ?? true) }
         server.beginGracefulShutdown(drainTimeout: .seconds(2))
-        client.run(timeout: 0.2) { false }
+        client.run { client.goAwayReceived }
         #expect(client.goAwayReceived)
         client.sendMore(id, grpcFrames([2]), end: true)
         let response = client.wait(id)
