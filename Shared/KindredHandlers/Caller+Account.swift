@@ -7,9 +7,6 @@ extension Caller {
         role != .service ? UserID(userID) : nil
     }
 
-    /// `accountUserID` in its canonical text, for a service not yet on typed ids.
-    public var accountID: String? { accountUserID?.description }
-
     /// 13–17, by the token's age band.
     public var isMinor: Bool { ageBand != .adult }
 }

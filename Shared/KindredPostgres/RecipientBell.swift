@@ -41,6 +41,8 @@ public final class RecipientBell<Row: Sendable>: Sendable {
         var recipients: [String: Recipient] = [:]
         var nextID: UInt64 = 0
         var isClosed = false
+        /// Streams that learned where to begin: from then on, whatever commits reaches them.
+        var started = 0
     }
 
     /// The channel whose notifications (payload: a recipient) ring.
@@ -79,6 +81,7 @@ public final class RecipientBell<Row: Sendable>: Sendable {
         guard let subscription = try subscribe(recipient) else { return }
         defer { unsubscribe(subscription) }
         var (last, readNow) = try await start()
+        state.withLock { $0.started += 1 }
         if readNow {
             try await sendRows(to: subscription, after: &last, since: subscription.subscribedAt, send)
         }
@@ -87,6 +90,9 @@ public final class RecipientBell<Row: Sendable>: Sendable {
         }
         try Task.checkCancellation()
     }
+
+    /// How many streams learned where to begin, since the bell was made: a test posts once they did.
+    var streamsStarted: Int { state.withLock { $0.started } }
 
     /// Ends every stream and stops listening; later streams return at once.
     public func close() async {

@@ -95,16 +95,16 @@ import Testing
 
     /// The PostgreSQL backends of this database waiting on a lock, once there are `count` of them.
     static func waitingBackends(count: Int, on pool: PostgresPool) async throws -> [Int32] {
-        while true {
-            let waiting = try await pool.query(
+        let waiting = {
+            try await pool.query(
                 """
                 SELECT pid FROM pg_stat_activity
                 WHERE datname = current_database() AND wait_event_type = 'Lock' ORDER BY backend_start
                 """
             ).decode(Int32.self)
-            if waiting.count == count { return waiting }
-            try await Task.sleep(for: .milliseconds(10))
         }
+        try await eventually("\(count) backends wait on a lock") { try await waiting().count == count }
+        return try await waiting()
     }
 }
 

@@ -16,12 +16,12 @@ extension EventsTests.Consumer {
                 handle: { event, tx in
                     // The first event's transaction stays open until the stream was asked for a 21st
                     // event: by then every event not in its batch waits in the read-ahead.
-                    if event.cursor == 1 { try await waitUntil { reads.value > 20 } }
+                    if event.cursor == 1 { try await eventually { reads.value > 20 } }
                     let id = try await tx.query("SELECT txid_current()")[0].decode(Int64.self, column: 0)
                     transactions.withLock { $0[event.cursor] = id }
                 })
             let running = Task { await consumer.run() }
-            try await waitUntil { try await storedCursor(fixture) == 20 }
+            try await eventually { try await storedCursor(fixture) == 20 }
             running.cancel()
             await running.value
             // The first batch (event 1, perhaps with some read before the consumer woke), then the rest.
@@ -36,7 +36,7 @@ extension EventsTests.Consumer {
             let delivered = Locked<[Int64]>([])
             let consumer = makeConsumer(fixture, feed: feed, delivered: delivered) { $0.cursor == 3 }
             let running = Task { await consumer.run() }
-            try await waitUntil {
+            try await eventually {
                 try await storedCursor(fixture) == 2 && delivered.value.filter { $0 == 3 }.count >= 3
             }
             running.cancel()

@@ -46,7 +46,7 @@ extension EventsTests {
                                 Int32.self, column: 0)
                             victimFound.yield(Victim(replica: replica, backend: backend))
                             // The process is killed here, inside the batch, holding the cursor's row lock.
-                            try await Task.sleep(for: .seconds(3_600))
+                            try await untilCancelled()
                         })
                 }
                 let running = replicas.map { consumer in Task { await consumer.run() } }
@@ -57,7 +57,7 @@ extension EventsTests {
                 try await fixture.pool.query("SELECT pg_terminate_backend(\(victim.backend))")
                 running[victim.replica].cancel()
                 await running[victim.replica].value
-                try await waitUntil {
+                try await eventually {
                     try await fixture.pool.query("SELECT cursor FROM \(cursors)")[0].decode(
                         Int64.self, column: 0) == Int64(Self.events)
                 }

@@ -54,7 +54,7 @@ extension EventsTests {
                 for type in ["1", "2", "3"] { try await fixture.append(type) }
                 let first = Locked<[Int64]>([])
                 let running = Task { await makeConsumer(fixture, feed: feed, delivered: first).run() }
-                try await waitUntil { try await storedCursor(fixture) == 3 }
+                try await eventually { try await storedCursor(fixture) == 3 }
                 running.cancel()
                 await running.value
                 #expect(first.value == [1, 2, 3])
@@ -62,7 +62,7 @@ extension EventsTests {
                 for type in ["4", "5"] { try await fixture.append(type) }
                 let second = Locked<[Int64]>([])
                 let resumed = Task { await makeConsumer(fixture, feed: feed, delivered: second).run() }
-                try await waitUntil { try await storedCursor(fixture) == 5 }
+                try await eventually { try await storedCursor(fixture) == 5 }
                 resumed.cancel()
                 await resumed.value
                 #expect(second.value == [4, 5])
@@ -83,7 +83,7 @@ extension EventsTests {
                         }
                 }
                 let running = Task { await consumer.run() }
-                try await waitUntil { try await storedCursor(fixture) == 3 }
+                try await eventually { try await storedCursor(fixture) == 3 }
                 running.cancel()
                 await running.value
                 // Event 1 too is delivered again when it shared the failed batch with 2.
@@ -110,7 +110,7 @@ extension EventsTests {
                     },
                     handle: { event, _ in delivered.withLock { $0.append(event.cursor) } })
                 let running = Task { await consumer.run() }
-                try await waitUntil { try await storedCursor(fixture) == 3 }
+                try await eventually { try await storedCursor(fixture) == 3 }
                 running.cancel()
                 await running.value
                 #expect(opened.value == [0, 1])
@@ -123,10 +123,10 @@ extension EventsTests {
                 try await fixture.append("before")
                 let delivered = Locked<[Int64]>([])
                 let running = Task { await makeConsumer(fixture, feed: feed, delivered: delivered).run() }
-                try await waitUntil { try await storedCursor(fixture) == 1 }
+                try await eventually { try await storedCursor(fixture) == 1 }
                 try await fixture.restartPostgres()
                 try await fixture.appendAfterRestart("after")
-                try await waitUntil(within: .seconds(30)) { try await storedCursor(fixture) == 2 }
+                try await eventually { try await storedCursor(fixture) == 2 }
                 running.cancel()
                 await running.value
                 #expect(delivered.value == [1, 2])
@@ -141,7 +141,7 @@ extension EventsTests {
                     Task { await makeConsumer(fixture, feed: feed, delivered: delivered).run() }
                 }
                 for index in 1...20 { try await fixture.append("\(index)") }
-                try await waitUntil { try await storedCursor(fixture) == 20 }
+                try await eventually { try await storedCursor(fixture) == 20 }
                 running.forEach { $0.cancel() }
                 for task in running { await task.value }
                 #expect(delivered.value.sorted() == Array(1...20))

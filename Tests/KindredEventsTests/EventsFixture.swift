@@ -66,14 +66,12 @@ struct EventsFixture {
 
     /// Appends, retrying while PostgreSQL comes back from a restart.
     func appendAfterRestart(_ type: String) async throws {
-        let deadline = ContinuousClock.now + .seconds(20)
-        while true {
+        try await eventually("PostgreSQL takes \(type) after its restart") {
             do {
-                return try await append(type)
-            } catch let error as PostgresError
-                where error.isConnectionFailure && ContinuousClock.now < deadline
-            {
-                try await Task.sleep(for: .milliseconds(50))
+                try await append(type)
+                return true
+            } catch let error as PostgresError where error.isConnectionFailure {
+                return false
             }
         }
     }
@@ -104,14 +102,5 @@ func take<Events: AsyncSequence & Sendable>(
         }
         defer { group.cancelAll() }
         return try await group.next() ?? []
-    }
-}
-
-/// Waits until `condition` holds, polling every 10 ms, failing after `limit`.
-func waitUntil(within limit: Duration = .seconds(15), _ condition: () async throws -> Bool) async throws {
-    let deadline = ContinuousClock.now + limit
-    while try await !condition() {
-        guard ContinuousClock.now < deadline else { throw TestFailure("condition not met within \(limit)") }
-        try await Task.sleep(for: .milliseconds(10))
     }
 }

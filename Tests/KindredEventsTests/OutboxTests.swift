@@ -164,7 +164,7 @@ extension EventsTests {
                 }
                 for await _ in locked { break }
                 let sequencing = Task { try await fixture.outbox.sequence(fixture.pool, limit: 10) }
-                try await waitUntil {
+                try await eventually {
                     try await !fixture.pool.query(
                         "SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND NOT granted"
                     ).isEmpty

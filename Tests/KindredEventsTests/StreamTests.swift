@@ -12,7 +12,7 @@ extension EventsTests {
                 let watchers = (0..<20).map { _ in
                     Task { try await take(1, from: feed.events(after: 0)) }
                 }
-                try await waitUntil { feed.tail.newest != nil }
+                try await eventually { feed.tail.newest != nil }
                 try await fixture.append("user.registered")
                 for watcher in watchers {
                     #expect(try await watcher.value.map(\.type) == ["user.registered"])
@@ -32,7 +32,7 @@ extension EventsTests {
                 }
                 let feed = try fixture.makeFeed()
                 let reading = Task { try await take(601, from: feed.events(after: 0)) }
-                try await waitUntil { feed.tail.newest == 600 }
+                try await eventually { feed.tail.newest == 600 }
                 try await fixture.append("new")
                 let events = try await reading.value
                 #expect(events.map(\.cursor) == Array(1...601))
@@ -63,7 +63,7 @@ extension EventsTests {
             try await EventsFixture.with { fixture in
                 for type in ["1", "2", "3"] { try await fixture.append(type) }
                 let feed = try fixture.makeFeed()
-                try await waitUntil { feed.tail.newest == 3 }
+                try await eventually { feed.tail.newest == 3 }
                 try await fixture.restartPostgres()
                 let events = try await take(3, from: feed.events(after: 0))
                 #expect(events.map(\.cursor) == [1, 2, 3])
@@ -77,7 +77,7 @@ extension EventsTests {
                 let reading = Task {
                     for try await _ in feed.events(after: 0) {}
                 }
-                try await waitUntil { feed.tail.newest != nil }
+                try await eventually { feed.tail.newest != nil }
                 reading.cancel()
                 await #expect(throws: CancellationError.self) { try await reading.value }
                 await feed.close()
@@ -92,7 +92,7 @@ extension EventsTests {
                 let reading = Task {
                     for try await event in feed.events(after: 0) { seen.withLock { $0.append(event.cursor) } }
                 }
-                try await waitUntil { seen.value == [1] }
+                try await eventually { seen.value == [1] }
                 await feed.close()
                 try await reading.value
                 #expect(seen.value == [1])

@@ -26,20 +26,20 @@ struct AiosmtpdServer {
                 certificates?.serverCertificate ?? "", certificates?.serverKey ?? "",
             ],
             output: log)
-        let deadline = ContinuousClock.now + .seconds(20)
-        while !Loopback.accepts(port) {
-            var status: Int32 = 0
-            guard ContinuousClock.now < deadline, waitpid(pid, &status, WNOHANG) == 0 else {
-                let output = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
-                stop()
-                throw TestFailure("aiosmtpd did not start listening on port \(port): \(output)")
+        do {
+            try await eventually(
+                "aiosmtpd listens on port \(port): \((try? String(contentsOfFile: log, encoding: .utf8)) ?? "")"
+            ) {
+                var status: Int32 = 0
+                guard waitpid(pid, &status, WNOHANG) == 0 else {
+                    throw TestFailure(
+                        "aiosmtpd exited: \((try? String(contentsOfFile: log, encoding: .utf8)) ?? "")")
+                }
+                return Loopback.accepts(port)
             }
-            do {
-                try await Task.sleep(for: .milliseconds(50))
-            } catch {
-                stop()
-                throw error
-            }
+        } catch {
+            stop()
+            throw error
         }
     }
 

@@ -1,21 +1,9 @@
 import Foundation
 import KindredPostgres
+import KindredTestSupport
 import Testing
 
 @testable import KindredMail
-
-extension MailDeliveryWorkerTests {
-    /// Waits until `condition` holds, up to `limit`.
-    static func eventually(within limit: Duration, _ condition: () async throws -> Bool) async throws -> Bool
-    {
-        let deadline = ContinuousClock.now + limit
-        while ContinuousClock.now < deadline {
-            if try await condition() { return true }
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        return try await condition()
-    }
-}
 
 @Suite struct MailDeliveryWorkerTests {
     @Test func retryDelaysDoubleFromTheFirstAndStopAtTheMaximum() {
@@ -148,19 +136,13 @@ extension MailDatabaseTests {
                     outbox: outbox, database: pool, transport: transport, from: kindredSender,
                     policy: MailDeliveryPolicy(pollInterval: .seconds(3600)), logger: quietLogger)
                 let running = Task { await worker.run() }
-                #expect(
-                    try await MailDeliveryWorkerTests.eventually(within: .seconds(10)) {
-                        transport.delivered.count == 1
-                    })
+                try await eventually("the first mail is delivered") { transport.delivered.count == 1 }
 
                 try await pool.transaction { tx in
                     try await outbox.enqueue(
                         MailMessage(to: "late@example.com", subject: "Late", body: "y"), in: tx)
                 }
-                #expect(
-                    try await MailDeliveryWorkerTests.eventually(within: .seconds(10)) {
-                        transport.delivered.count == 2
-                    })
+                try await eventually("the late mail is delivered") { transport.delivered.count == 2 }
                 #expect(transport.delivered.map(\.recipient) == ["early@example.com", "late@example.com"])
 
                 worker.stop()
@@ -171,11 +153,17 @@ extension MailDatabaseTests {
         @Test(.timeLimit(.minutes(1)))
         func cancellingARunningWorkerEndsItsRun() async throws {
             try await withOutbox { pool, outbox in
+                let transport = ScriptedTransport()
                 let worker = MailDeliveryWorker(
-                    outbox: outbox, database: pool, transport: ScriptedTransport(), from: kindredSender,
+                    outbox: outbox, database: pool, transport: transport, from: kindredSender,
                     policy: MailDeliveryPolicy(pollInterval: .seconds(3600)), logger: quietLogger)
+                try await pool.transaction { tx in
+                    try await outbox.enqueue(
+                        MailMessage(to: "ann@example.com", subject: "Hi", body: "x"), in: tx)
+                }
                 let running = Task { await worker.run() }
-                try await Task.sleep(for: .milliseconds(100))
+                // A mail delivered: the run is under way, and then waits out its hour-long poll.
+                try await eventually("the mail is delivered") { transport.delivered.count == 1 }
                 running.cancel()
                 await running.value
                 #expect(worker.isStopping)

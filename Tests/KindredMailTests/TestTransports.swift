@@ -1,5 +1,6 @@
 import Foundation
 import KindredMail
+import KindredTestSupport
 import Synchronization
 
 /// A transport that fails with the given errors first, in order, then accepts and records every message,
@@ -36,7 +37,7 @@ final class StalledTransport: MailTransport {
 
     func deliver(_ mail: OutgoingMail) async throws(MailTransportError) {
         sendStarted.yield()
-        try? await Task.sleep(for: .seconds(3_600))
+        try? await untilCancelled()
         throw .temporary("stalled until cancelled")
     }
 

@@ -20,36 +20,21 @@ extension DatabaseTests {
             return (listener, received, reader)
         }
 
-        /// Waits until `received` satisfies `condition`, up to `limit`.
-        func waitUntil(
-            _ received: Locked<[PostgresNotification]>, within limit: Duration,
-            _ condition: ([PostgresNotification]) -> Bool
-        ) async throws {
-            let deadline = ContinuousClock.now + limit
-            while !condition(received.value) {
-                guard ContinuousClock.now < deadline else {
-                    Issue.record("received only \(received.value) within \(limit)")
-                    return
-                }
-                try await Task.sleep(for: .milliseconds(20))
-            }
-        }
-
         @Test func notificationsArriveAndAReconnectIsAnnouncedAfterARestart() async throws {
             let channel = "kindred_test_events"
             let (listener, received, reader) = try Self.listen(on: channel)
             let pool = try TestDatabase.makePool(size: 1)
-            try await waitUntil(received, within: .seconds(5)) { $0 == [.listening] }
+            try await eventually("received \(received.value)") { received.value == [.listening] }
             try await pool.query("SELECT pg_notify(\(channel), \("hello"))")
-            try await waitUntil(received, within: .seconds(5)) { $0.count == 2 }
+            try await eventually("received \(received.value)") { received.value.count == 2 }
             #expect(received.value.last == .notification(channel: channel, payload: "hello"))
 
             try await PrivateCluster.current.restart()
-            try await waitUntil(received, within: .seconds(10)) { $0.count == 3 }
+            try await eventually("received \(received.value)") { received.value.count == 3 }
             #expect(received.value.last == .listening)
-            try await waitUntil(received, within: .seconds(10)) { _ in pool.isReachable }
+            try await eventually("received \(received.value)") { pool.isReachable }
             try await pool.query("SELECT pg_notify(\(channel), \("again"))")
-            try await waitUntil(received, within: .seconds(5)) { $0.count == 4 }
+            try await eventually("received \(received.value)") { received.value.count == 4 }
             #expect(received.value.last == .notification(channel: channel, payload: "again"))
 
             await listener.close()

@@ -13,11 +13,6 @@ extension DatabaseTests {
             for await reachable in pool.reachabilityChanges() where reachable == expected { return }
         }
 
-        /// Polls `condition` until it holds.
-        func waitUntil(_ condition: () -> Bool) async throws {
-            while !condition() { try await Task.sleep(for: .milliseconds(10)) }
-        }
-
         @Test(.timeLimit(.minutes(2)))
         func callsFailFastWhilePostgresIsDownAndThePoolHealsAfterARestart() async throws {
             let pool = try TestDatabase.makePool(size: 4)
@@ -50,7 +45,7 @@ extension DatabaseTests {
                     try await group.waitForAll()
                 }
             }
-            try await waitUntil { successes.value >= 100 }
+            try await eventually("100 answers before the outage") { successes.value >= 100 }
             try await PrivateCluster.current.stop()
             await waitFor(false, on: pool)
             // Failing fast means refused at once, never queued to wait for the next connection attempt: while
@@ -70,12 +65,12 @@ extension DatabaseTests {
             #expect(error?.category == .unavailable)
             // Every caller keeps being answered while PostgreSQL is down.
             let failuresWhileDown = failures.value
-            try await waitUntil { failures.value >= failuresWhileDown + 100 }
+            try await eventually("100 refusals during it") { failures.value >= failuresWhileDown + 100 }
             #expect(pool.state.withLock { $0.shared.isEmpty })
             let beforeRestart = successes.value
             try await PrivateCluster.current.start()
             await waitFor(true, on: pool)
-            try await waitUntil { successes.value > beforeRestart + 100 }
+            try await eventually("100 answers after the restart") { successes.value > beforeRestart + 100 }
             stop.withLock { $0 = true }
             try await load.value
             let after = try await pool.query("SELECT 1")

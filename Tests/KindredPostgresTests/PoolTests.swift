@@ -1,3 +1,4 @@
+import KindredTestSupport
 import Synchronization
 import Testing
 
@@ -99,9 +100,13 @@ extension DatabaseTests {
                     let lock = 7_301
                     try await holder.query("SELECT pg_advisory_lock(\(lock))")
                     let busy = Task { try await pool.query("SELECT pg_advisory_xact_lock(\(lock))") }
-                    try await waitUntil { try await waitingForTheLock(holder) }
+                    try await eventually("a caller waits for the lock") {
+                        try await waitingForTheLock(holder)
+                    }
                     let waiting = Task { try await pool.query("SELECT 1") }
-                    try await waitUntil { pool.state.withLock { $0.shared.count } == 1 }
+                    try await eventually("one shared connection") {
+                        pool.state.withLock { $0.shared.count } == 1
+                    }
                     waiting.cancel()
                     let error = await #expect(throws: PostgresError.self) { try await waiting.value }
                     #expect(error?.category == .cancelled)
@@ -117,11 +122,6 @@ extension DatabaseTests {
             try await holder.query(
                 "SELECT count(*)::int8 FROM pg_locks WHERE locktype = 'advisory' AND NOT granted"
             )[0].decode(Int.self) == 1
-        }
-
-        /// Polls `condition` until it holds; the suite's time limit ends a wait for what never happens.
-        private func waitUntil(_ condition: () async throws -> Bool) async throws {
-            while try await !condition() { try await Task.sleep(for: .milliseconds(10)) }
         }
 
         @Test func aPipelineOfLargeResultsCompletes() async throws {

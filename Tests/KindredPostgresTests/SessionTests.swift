@@ -10,7 +10,7 @@ extension DatabaseTests {
             let channel = "kindred_test_announcements"
             let (listener, received, reader) = try Listener.listen(on: channel)
             let pool = try TestDatabase.makePool(size: 1)
-            try await Listener().waitUntil(received, within: .seconds(10)) { $0 == [.listening] }
+            try await eventually("received \(received.value)") { received.value == [.listening] }
 
             struct Refused: Error {}
             await #expect(throws: Refused.self) {
@@ -24,7 +24,7 @@ extension DatabaseTests {
                 tx.announceAfterCommit(["ann", "bob"], on: channel)
                 tx.announceAfterCommit(["ann"], on: channel)
             }
-            try await Listener().waitUntil(received, within: .seconds(10)) { $0.count == 3 }
+            try await eventually("received \(received.value)") { received.value.count == 3 }
             await pool.flushAnnouncements()
             let payloads = received.value.compactMap { notification -> String? in
                 guard case .notification(channel, let payload) = notification else { return nil }

@@ -47,6 +47,7 @@ extension DatabaseTests {
                     try await pool.query(
                         PostgresQuery(unsafeSQL: "INSERT INTO \(table) VALUES (1, true), (2, true)"))
                     let attempts = Counter()
+                    let firstReads = Counter()
                     try await withThrowingTaskGroup(of: Void.self) { group in
                         for id in [1, 2] {
                             group.addTask {
@@ -56,7 +57,12 @@ extension DatabaseTests {
                                         PostgresQuery(
                                             unsafeSQL: "SELECT count(*) FROM \(table) WHERE on_call"))
                                     // Both first attempts read before either writes: a classic write skew.
-                                    if attempt <= 2 { try await Task.sleep(for: .milliseconds(300)) }
+                                    if attempt <= 2 {
+                                        firstReads.increment()
+                                        try await eventually("both first attempts read") {
+                                            firstReads.value == 2
+                                        }
+                                    }
                                     var update = PostgresQuery(
                                         unsafeSQL: "UPDATE \(table) SET on_call = false WHERE id = ")
                                     update.append(bind: Int32(id))

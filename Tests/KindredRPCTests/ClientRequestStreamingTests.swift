@@ -1,4 +1,5 @@
 @testable import KindredRPC
+import KindredTestSupport
 import Synchronization
 import Testing
 
@@ -107,8 +108,7 @@ import Testing
             let upload = Task(executorPreference: clientTestLoop) {
                 try await probe.writeBlocks(to: client, method: "SumLater", count: 1_000)
             }
-            let isAwaitingWindow = try await eventually { probe.isAwaitingWindow }
-            #expect(isAwaitingWindow)
+            try await eventually("the upload waits for window") { probe.isAwaitingWindow }
             upload.cancel()
             let error = await #expect(throws: RPCError.self) { try await upload.value }
             #expect(error?.code == .cancelled)
@@ -121,8 +121,7 @@ import Testing
             let upload = Task(executorPreference: clientTestLoop) {
                 try await probe.writeBlocks(to: client, method: "SumLater", count: 400)
             }
-            let isAwaitingWindow = try await eventually { probe.isAwaitingWindow }
-            #expect(isAwaitingWindow)
+            try await eventually("the upload waits for window") { probe.isAwaitingWindow }
             // Queued so far: what the server's stream window took (65,535 bytes, never returned while the
             // handler does not read), the client's buffer, and the one message being written.
             let queued = (probe.written.load(ordering: .relaxed) + 1) * UploadProbe.framedBlockSize

@@ -82,12 +82,13 @@ import Testing
             let client = try RPCClient(target: server.target)
             let inFlight = Task(executorPreference: clientTestLoop) {
                 let response: ClientTestText = try await client.unary(
-                    method: ClientTestService.method("Sleep"), request: ClientTestText("300"))
+                    method: ClientTestService.method("Hold"), request: ClientTestText())
                 return response.text
             }
-            try await Task.sleep(for: .milliseconds(100))
+            try await eventually("the call is in flight") { server.observations.hold.waiting == 1 }
             client.close()
-            #expect(try await inFlight.value == "slept")
+            server.observations.hold.open()
+            #expect(try await inFlight.value == "released")
             await server.stop()
         }
     }
@@ -98,12 +99,13 @@ import Testing
             let client = try RPCClient(target: server.target)
             let inFlight = Task(executorPreference: clientTestLoop) {
                 let response: ClientTestText = try await client.unary(
-                    method: ClientTestService.method("Sleep"), request: ClientTestText("300"))
+                    method: ClientTestService.method("Hold"), request: ClientTestText())
                 return response.text
             }
-            try await Task.sleep(for: .milliseconds(100))
+            try await eventually("the call is in flight") { server.observations.hold.waiting == 1 }
             server.server.beginGracefulShutdown(drainTimeout: .seconds(5))
-            #expect(try await inFlight.value == "slept")
+            server.observations.hold.open()
+            #expect(try await inFlight.value == "released")
             let error = await #expect(throws: RPCError.self) {
                 let _: ClientTestText = try await client.unary(
                     method: ClientTestService.method("Echo"), request: ClientTestText())

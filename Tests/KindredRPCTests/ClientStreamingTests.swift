@@ -1,4 +1,5 @@
 import KindredRPC
+import KindredTestSupport
 import Synchronization
 import Testing
 
@@ -88,7 +89,9 @@ import Testing
                 received += 1
                 if received == 3 { break }
             }
-            #expect(try await eventually { server.observations.streamCancelled.withLock { $0 } })
+            try await eventually("the server's stream is cancelled") {
+                server.observations.streamCancelled.withLock { $0 }
+            }
             client.close()
             await server.stop()
         }
@@ -107,11 +110,13 @@ import Testing
                     firstArrived.store(true, ordering: .relaxed)
                 }
             }
-            #expect(try await eventually { firstArrived.load(ordering: .relaxed) })
+            try await eventually("the first message arrived") { firstArrived.load(ordering: .relaxed) }
             consumer.cancel()
             let error = await #expect(throws: RPCError.self) { try await consumer.value }
             #expect(error?.code == .cancelled)
-            #expect(try await eventually { server.observations.streamCancelled.withLock { $0 } })
+            try await eventually("the server's stream is cancelled") {
+                server.observations.streamCancelled.withLock { $0 }
+            }
             client.close()
             await server.stop()
         }
@@ -130,13 +135,4 @@ import Testing
             await server.stop()
         }
     }
-}
-
-/// Polls `condition` every 10 ms for up to 3 s.
-func eventually(_ condition: () -> Bool) async throws -> Bool {
-    for _ in 0..<300 {
-        if condition() { return true }
-        try await Task.sleep(for: .milliseconds(10))
-    }
-    return condition()
 }

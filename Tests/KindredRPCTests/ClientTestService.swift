@@ -52,6 +52,9 @@ final class ClientTestGate: Sendable {
         }
     }
 
+    /// How many calls wait at the gate.
+    var waiting: Int { state.withLock { $0.waiters.count } }
+
     func open() {
         let waiters = state.withLock { state in
             state.isOpen = true

@@ -74,15 +74,9 @@ import Testing
         let log = directory + "/server.log"
         let pid = try Subprocess.start([python, "-c", Self.server, "\(port)"], output: log)
         defer { Subprocess.stop(pid) }
-        let deadline = ContinuousClock.now + .seconds(20)
-        while !Loopback.accepts(port) {
-            guard ContinuousClock.now < deadline else {
-                throw TestFailure(
-                    "grpcio did not listen on \(port): \((try? String(contentsOfFile: log, encoding: .utf8)) ?? "")"
-                )
-            }
-            try await Task.sleep(for: .milliseconds(50))
-        }
+        try await eventually(
+            "grpcio listens on \(port): \((try? String(contentsOfFile: log, encoding: .utf8)) ?? "")"
+        ) { Loopback.accepts(port) }
         try await onClientTestLoop {
             let client = try RPCClient(target: "127.0.0.1:\(port)")
             defer { client.close() }

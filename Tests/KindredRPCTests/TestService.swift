@@ -1,6 +1,7 @@
 import Glibc
 import KindredMessages
 import KindredRPC
+import KindredTestSupport
 
 /// The methods the end-to-end tests call.
 struct TestService: RPCService {
@@ -27,7 +28,7 @@ struct TestService: RPCService {
         router.registerUnary(method("Sleep")) { (request: RawBytes, context) -> RawBytes in
             probe.record(context.deadline == nil ? "sleep-without-deadline" : "sleep-with-deadline")
             do {
-                try await Task.sleep(for: .seconds(10))
+                try await untilCancelled()
             } catch {
                 probe.record("sleep-cancelled")
                 throw error
@@ -44,7 +45,7 @@ struct TestService: RPCService {
             (_: RawBytes, writer: ResponseStreamWriter<RawBytes>, context) in
             // A watch with nothing to report yet: it writes only when there is news.
             context.addResponseHeader("x-watching", "yes")
-            try await Task.sleep(for: .seconds(30))
+            try await untilCancelled()
         }
         router.registerServerStreaming(method("CountThenFail")) {
             (_: RawBytes, writer: ResponseStreamWriter<RawBytes>, context) in

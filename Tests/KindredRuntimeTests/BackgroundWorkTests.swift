@@ -1,4 +1,5 @@
 @testable import KindredRuntime
+import KindredTestSupport
 import Logging
 import Synchronization
 import Testing
@@ -12,7 +13,7 @@ struct BackgroundWorkTests {
         let started = AsyncStream.makeStream(of: Void.self)
         work.start("loop") {
             started.continuation.yield()
-            while !Task.isCancelled { try? await Task.sleep(for: .milliseconds(5)) }
+            try? await untilCancelled()
             finished.withLock { $0 = true }
         }
         for await _ in started.stream { break }

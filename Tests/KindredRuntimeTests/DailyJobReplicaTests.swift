@@ -76,7 +76,7 @@ import Testing
             let dying = Self.job(on: replicas[0], clock: clock) { _ in
                 startedNow.yield()
                 // Dies here: the test closes this replica's pool, as the kernel closes a killed process's sockets.
-                try await Task.sleep(for: .seconds(3_600))
+                try await untilCancelled()
                 return ["purged": -1]
             }
             let runner = Task { try await dying.runIfUnclaimed() }

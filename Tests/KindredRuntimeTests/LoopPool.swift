@@ -39,13 +39,12 @@ enum LoopPool {
 
     /// The loop's connection comes up in the background after the first call; until then calls use the pool's.
     static func waitForOwnConnection(_ pool: PostgresPool, besides offLoop: Int32) async throws -> Int32 {
-        for _ in 0..<500 {
-            let pid = try await backendPID(pool)
-            if pid != offLoop { return pid }
-            try await Task.sleep(for: .milliseconds(10))
+        var pid = offLoop
+        try await eventually("the loop has a connection of its own") {
+            pid = try await backendPID(pool)
+            return pid != offLoop
         }
-        Issue.record("the loop never got a connection of its own")
-        return offLoop
+        return pid
     }
 
     /// One statement of a burst: declared a pure read (`pureRead(_:)`), or not (`query(_:)`).

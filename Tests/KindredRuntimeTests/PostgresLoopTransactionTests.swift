@@ -125,15 +125,13 @@ import Testing
             pool.openConnections(on: loops[0])
             // The pool's connection thread, the loop's shared connection and its transaction connections.
             let expected = 1 + 1 + pool.configuration.loopTransactionConnections
-            var backends = 0
-            for _ in 0..<1_000 where backends < expected {
-                backends =
-                    try await pool.query(
-                        "SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'client backend' AND pid <> \(offLoop)"
-                    )[0].decode(Int.self) + 1
-                if backends < expected { try await Task.sleep(for: .milliseconds(10)) }
+            let backends = {
+                try await pool.query(
+                    "SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'client backend' AND pid <> \(offLoop)"
+                )[0].decode(Int.self) + 1
             }
-            #expect(backends == expected)
+            try await eventually("the loop's connections are open") { try await backends() >= expected }
+            #expect(try await backends() == expected)
             let pid = try await LoopPool.onLoop(loops[0]) {
                 try await pool.transaction { tx in
                     try await tx.query("SELECT pg_backend_pid()")[0].decode(Int32.self)
@@ -163,14 +161,14 @@ import Testing
     private func waitForTransactionConnection(_ pool: PostgresPool, besides others: Set<Int32>) async throws
         -> Int32
     {
-        for _ in 0..<500 {
+        var found: Int32 = 0
+        try await eventually("the loop has a transaction connection of its own") {
             let pid = try? await pool.transaction { tx in
                 try await tx.query("SELECT pg_backend_pid()")[0].decode(Int32.self)
             }
-            if let pid, !others.contains(pid) { return pid }
-            try await Task.sleep(for: .milliseconds(10))
+            found = pid ?? 0
+            return pid.map { !others.contains($0) } ?? false
         }
-        Issue.record("the loop never got a transaction connection of its own")
-        return 0
+        return found
     }
 }

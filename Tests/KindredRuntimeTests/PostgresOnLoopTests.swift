@@ -106,13 +106,19 @@ import Testing
             }
             // Each step waits for what it needs, never for a time: callers answered before the outage, callers
             // answered (refused) during it, callers served again after the restart. A hang hits the time limit.
-            try await load.waitUntil { $0.successes.load(ordering: .relaxed) >= 100 }
+            try await eventually("100 answers before the outage") {
+                load.successes.load(ordering: .relaxed) >= 100
+            }
             try await cluster.stop()
             let failuresBefore = load.failures.load(ordering: .relaxed)
-            try await load.waitUntil { $0.failures.load(ordering: .relaxed) >= failuresBefore + 100 }
+            try await eventually("100 refusals during it") {
+                load.failures.load(ordering: .relaxed) >= failuresBefore + 100
+            }
             let beforeRestart = load.successes.load(ordering: .relaxed)
             try await cluster.start()
-            try await load.waitUntil { $0.successes.load(ordering: .relaxed) > beforeRestart + 100 }
+            try await eventually("100 answers after the restart") {
+                load.successes.load(ordering: .relaxed) > beforeRestart + 100
+            }
             load.stop.store(true, ordering: .relaxed)
             try await running.value
             // The pool's threads reconnect on their own backoff, which the loops' connections may beat.
@@ -133,9 +139,4 @@ private final class LoadRecord: Sendable {
     let stop = Atomic(false)
     let successes = Atomic<Int>(0)
     let failures = Atomic<Int>(0)
-
-    /// Polls `condition` until it holds.
-    func waitUntil(_ condition: (LoadRecord) -> Bool) async throws {
-        while !condition(self) { try await Task.sleep(for: .milliseconds(10)) }
-    }
 }

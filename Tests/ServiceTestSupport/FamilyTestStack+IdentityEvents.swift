@@ -27,14 +27,5 @@ extension FamilyTestStack {
         return try #require(
             try await family.acceptGuardianInvitation(.init(token: token), options: guardian.bearer).link)
     }
-
-    /// Waits up to 10 s for `condition`, which an event consumer makes true; records `what` if it never does.
-    func eventually(_ what: String, _ condition: () async throws -> Bool) async throws {
-        for _ in 0..<200 {
-            if try await condition() { return }
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        Issue.record("never: \(what)")
-    }
 }
 #endif

@@ -39,7 +39,7 @@ struct SocialTestStack: Sendable {
     func register(_ username: String, age: Int) async throws -> TestUser {
         let user = try await base.register(username, age: age)
         if age < 18 {
-            try await base.eventually("family made \(username)'s parental controls") {
+            try await eventually("family made \(username)'s parental controls") {
                 try await pool.query(
                     "SELECT 1 FROM family.parental_controls WHERE minor_id = \(user.id)::uuid"
                 ).count == 1

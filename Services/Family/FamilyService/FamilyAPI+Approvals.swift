@@ -16,7 +16,9 @@ extension FamilyAPI {
     func getApprovalRequest(
         _ request: Kindred_Family_V1_GetApprovalRequestRequest, context: ServerContext
     ) async throws -> Kindred_Family_V1_GetApprovalRequestResponse {
-        let approval = try await approvals.approval(request.approvalID, as: try context.authenticatedCaller())
+        let caller = try context.authenticatedCaller()
+        let approval = try await approvals.approval(
+            try FieldViolations.id("approval_id", request.approvalID), as: caller)
         return Kindred_Family_V1_GetApprovalRequestResponse(approval: approval.proto)
     }
 
@@ -32,8 +34,9 @@ extension FamilyAPI {
     func decideApprovalRequest(
         _ request: Kindred_Family_V1_DecideApprovalRequestRequest, context: ServerContext
     ) async throws -> Kindred_Family_V1_DecideApprovalRequestResponse {
+        let caller = try context.authenticatedCaller()
         let approval = try await approvals.decide(
-            request.approvalID, approve: request.approve, as: try context.authenticatedCaller())
+            try FieldViolations.id("approval_id", request.approvalID), approve: request.approve, as: caller)
         return Kindred_Family_V1_DecideApprovalRequestResponse(approval: approval.proto)
     }
 

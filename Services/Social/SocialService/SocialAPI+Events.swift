@@ -1,4 +1,5 @@
 import KindredAPI
+import KindredHandlers
 import KindredMessages
 import KindredRPC
 
@@ -13,7 +14,10 @@ extension SocialAPI {
     func getEvent(_ request: Kindred_Social_V1_GetEventRequest, context: ServerContext) async throws
         -> Kindred_Social_V1_GetEventResponse
     {
-        .init(event: try await gatherings.event(request.eventID, as: try context.authenticatedCaller()))
+        let caller = try context.authenticatedCaller()
+        return .init(
+            event: try await gatherings.event(try FieldViolations.id("event_id", request.eventID), as: caller)
+        )
     }
 
     func inviteToEvent(_ request: Kindred_Social_V1_InviteToEventRequest, context: ServerContext) async throws
@@ -25,15 +29,18 @@ extension SocialAPI {
     func joinEvent(_ request: Kindred_Social_V1_JoinEventRequest, context: ServerContext) async throws
         -> Kindred_Social_V1_JoinEventResponse
     {
-        .init(
+        let caller = try context.authenticatedCaller()
+        return .init(
             event: try await gatherings.join(
-                request.eventID, as: try context.authenticatedCaller(), forwarding: context.requestMetadata))
+                try FieldViolations.id("event_id", request.eventID), as: caller,
+                forwarding: context.requestMetadata))
     }
 
     func leaveEvent(_ request: Kindred_Social_V1_LeaveEventRequest, context: ServerContext) async throws
         -> Kindred_Social_V1_LeaveEventResponse
     {
-        try await gatherings.leave(request.eventID, as: try context.authenticatedCaller())
+        let caller = try context.authenticatedCaller()
+        try await gatherings.leave(try FieldViolations.id("event_id", request.eventID), as: caller)
         return .init()
     }
 
@@ -48,9 +55,10 @@ extension SocialAPI {
     func requestMediaView(_ request: Kindred_Social_V1_RequestMediaViewRequest, context: ServerContext)
         async throws -> Kindred_Social_V1_RequestMediaViewResponse
     {
-        .init(
+        let caller = try context.authenticatedCaller()
+        return .init(
             approvalID: try await gatherings.requestView(
-                of: request.mediaID, as: try context.authenticatedCaller(),
+                of: try FieldViolations.id("media_id", request.mediaID), as: caller,
                 forwarding: context.requestMetadata))
     }
 }

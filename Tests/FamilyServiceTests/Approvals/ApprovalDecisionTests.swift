@@ -1,4 +1,5 @@
 @testable import FamilyService
+import FoundationEssentials
 import KindredMessages
 import KindredPostgres
 import KindredRPC
@@ -15,14 +16,14 @@ import Testing
             let (minor, guardian) = (FamilyCallers.minor(), FamilyCallers.adult())
             try await test.link(guardian, to: minor)
             let asked = try await test.ask(minor)
-            let decided = try await test.approvals.decide(asked.id.description, approve: true, as: guardian)
+            let decided = try await test.approvals.decide(asked.id, approve: true, as: guardian)
             #expect(
                 decided.state == .approved && decided.decidedBy == guardian.accountUserID
                     && decided.decidedAt != nil
             )
             #expect(decided.id == asked.id && decided.summary == asked.summary)
             #expect(
-                try await test.approvals.approval(asked.id.description, as: FamilyCallers.service) == decided)
+                try await test.approvals.approval(asked.id, as: FamilyCallers.service) == decided)
             let events = try await test.events()
             #expect(events.map(\.type) == ["approval.decided"])
             #expect(events.first?.payload == .approvalDecided(.init(approval: decided.proto)))
@@ -38,8 +39,8 @@ import Testing
             let (minor, guardian) = (FamilyCallers.minor(), FamilyCallers.adult())
             try await test.link(guardian, to: minor)
             let asked = try await test.ask(minor)
-            let first = try await test.approvals.decide(asked.id.description, approve: false, as: guardian)
-            let retry = try await test.approvals.decide(asked.id.description, approve: false, as: guardian)
+            let first = try await test.approvals.decide(asked.id, approve: false, as: guardian)
+            let retry = try await test.approvals.decide(asked.id, approve: false, as: guardian)
             #expect(retry == first && retry.state == .denied)
             #expect(try await test.events().count == 1)
             #expect(try await test.inbox(minor).count == 1)
@@ -55,15 +56,15 @@ import Testing
             try await test.link(mother, to: minor)
             try await test.link(father, to: minor)
             let asked = try await test.ask(minor)
-            let decided = try await test.approvals.decide(asked.id.description, approve: true, as: mother)
+            let decided = try await test.approvals.decide(asked.id, approve: true, as: mother)
             for (guardian, approve) in [(mother, false), (father, true), (father, false)] {
                 let refusal = await rpcError {
-                    try await test.approvals.decide(asked.id.description, approve: approve, as: guardian)
+                    try await test.approvals.decide(asked.id, approve: approve, as: guardian)
                 }
                 #expect(refusal?.code == .failedPrecondition)
                 #expect(refusal?.reason == "APPROVAL_ALREADY_DECIDED")
             }
-            #expect(try await test.approvals.approval(asked.id.description, as: minor) == decided)
+            #expect(try await test.approvals.approval(asked.id, as: minor) == decided)
             #expect(try await test.events().count == 1)
         }
     }
@@ -78,26 +79,22 @@ import Testing
             let asked = try await test.ask(minor)
             for seer in [minor, FamilyCallers.service] {
                 let refusal = await rpcError {
-                    try await test.approvals.decide(asked.id.description, approve: true, as: seer)
+                    try await test.approvals.decide(asked.id, approve: true, as: seer)
                 }
                 #expect(refusal?.code == .permissionDenied)
                 #expect(refusal?.reason == "ONLY_GUARDIAN_MAY_DECIDE")
             }
             for stranger in [otherGuardian, otherMinor, FamilyCallers.caller(role: .admin)] {
                 let refusal = await rpcError {
-                    try await test.approvals.decide(asked.id.description, approve: true, as: stranger)
+                    try await test.approvals.decide(asked.id, approve: true, as: stranger)
                 }
                 #expect(refusal?.code == .notFound && refusal?.reason == "APPROVAL_NOT_FOUND")
             }
             let unknown = await rpcError {
-                try await test.approvals.decide(FamilyCallers.adult().userID, approve: true, as: guardian)
+                try await test.approvals.decide(ApprovalID.generate(at: Date()), approve: true, as: guardian)
             }
             #expect(unknown?.code == .notFound)
-            let malformed = await rpcError {
-                try await test.approvals.decide("", approve: true, as: guardian)
-            }
-            #expect(malformed?.badFields == ["approval_id"])
-            #expect(try await test.approvals.approval(asked.id.description, as: minor).state == .pending)
+            #expect(try await test.approvals.approval(asked.id, as: minor).state == .pending)
             #expect(try await test.events().isEmpty)
         }
     }
@@ -118,7 +115,7 @@ import Testing
                             do {
                                 return .success(
                                     try await test.approvals.decide(
-                                        asked.id.description, approve: approve, as: guardian))
+                                        asked.id, approve: approve, as: guardian))
                             } catch {
                                 return .failure(error)
                             }
@@ -133,7 +130,7 @@ import Testing
                     return error.reason
                 }
                 #expect(losers == ["APPROVAL_ALREADY_DECIDED"])
-                #expect(try await test.approvals.approval(asked.id.description, as: minor) == winners.first)
+                #expect(try await test.approvals.approval(asked.id, as: minor) == winners.first)
             }
             #expect(try await test.events().count == 5)
         }

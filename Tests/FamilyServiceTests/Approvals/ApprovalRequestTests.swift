@@ -73,7 +73,7 @@ import Testing
             let (minor, guardian) = (FamilyCallers.minor(), FamilyCallers.adult())
             try await test.link(guardian, to: minor)
             let denied = try await test.ask(minor)
-            _ = try await test.approvals.decide(denied.id.description, approve: false, as: guardian)
+            _ = try await test.approvals.decide(denied.id, approve: false, as: guardian)
             let askedAgain = try await test.ask(minor)
             let otherSubject = try await test.ask(minor, subject: "event-2")
             let otherKind = try await test.ask(minor, kind: .viewFlaggedMedia)

@@ -124,4 +124,33 @@ import Testing
             #expect(try await family.listApprovalRequests(.init(), options: mia.bearer).approvals == [asked])
         }
     }
+
+    /// The handlers parse the approval id once, at the edge: any case of a UUID names the request, anything
+    /// else is INVALID_ARGUMENT naming `approval_id`.
+    @Test func anApprovalIdIsParsedAtTheEdge() async throws {
+        try await FamilyTestStack.with { stack in
+            let mia = try await stack.register("mia_e", age: 15)
+            let mum = try await stack.register("mum_e", age: 41)
+            try await ApprovalTest.link(guardian: mum.id, minor: mia.id, stack.pool)
+            let asked = try #require(
+                try await stack.family.createApprovalRequest(
+                    .init(minorUserID: mia.id, kind: .joinEvent, subjectID: "event-9", summary: "Join"),
+                    options: mia.bearer
+                ).approval)
+            let shouted = try await stack.family.getApprovalRequest(
+                .init(approvalID: asked.approvalID.uppercased()), options: mia.bearer)
+            #expect(shouted.approval == asked)
+            for malformed in ["", "42"] {
+                let read = await rpcError {
+                    try await stack.family.getApprovalRequest(
+                        .init(approvalID: malformed), options: mia.bearer)
+                }
+                let decided = await rpcError {
+                    try await stack.family.decideApprovalRequest(
+                        .init(approvalID: malformed, approve: true), options: mum.bearer)
+                }
+                #expect(read?.badFields == ["approval_id"] && decided?.badFields == ["approval_id"])
+            }
+        }
+    }
 }

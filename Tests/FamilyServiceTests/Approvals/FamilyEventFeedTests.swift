@@ -19,9 +19,9 @@ import Testing
                 outbox: FamilyEvents.outbox, cipher: TestDataKeys.cipher, pool: pool,
                 logger: FamilyTestDatabase.logger)
             let approved = try await test.approvals.decide(
-                try await test.ask(minor, subject: "e-1").id.description, approve: true, as: guardian)
+                try await test.ask(minor, subject: "e-1").id, approve: true, as: guardian)
             let denied = try await test.approvals.decide(
-                try await test.ask(minor, subject: "e-2").id.description, approve: false, as: guardian)
+                try await test.ask(minor, subject: "e-2").id, approve: false, as: guardian)
 
             let all = try await Self.watch(feed, after: 0, count: 2)
             #expect(all.map(\.type) == ["approval.decided", "approval.decided"])
@@ -48,9 +48,9 @@ import Testing
                     pruneInterval: .milliseconds(20)))
             for subject in ["e-1", "e-2", "e-3"] {
                 _ = try await test.approvals.decide(
-                    try await test.ask(minor, subject: subject).id.description, approve: true, as: guardian)
+                    try await test.ask(minor, subject: subject).id, approve: true, as: guardian)
             }
-            while try await Self.cursors(pool) != [3] { try await Task.sleep(for: .milliseconds(20)) }
+            try await eventually("the feed numbered the three events") { try await Self.cursors(pool) == [3] }
             await forgetful.close()
 
             let feed = try EventFeed(

@@ -18,7 +18,7 @@ import Testing
             try await stack.join(gran, profile.profileID, by: mum)
 
             _ = try await stack.identity.deleteAccount(.init(password: mum.password), options: mum.bearer)
-            try await stack.eventually("the profile is deactivated") {
+            try await eventually("the profile is deactivated") {
                 await rpcError {
                     try await stack.family.getBabyProfile(
                         .init(profileID: profile.profileID), options: gran.bearer)
@@ -54,7 +54,7 @@ import Testing
             try await stack.join(gran, profile.profileID, by: mum)
 
             _ = try await stack.identity.deleteAccount(.init(password: mum.password), options: mum.bearer)
-            try await stack.eventually("mum's membership is gone") {
+            try await eventually("mum's membership is gone") {
                 try await stack.members(of: profile.profileID, as: gran).map(\.userID) == [dad.id, gran.id]
             }
             let read = try await stack.family.getBabyProfile(

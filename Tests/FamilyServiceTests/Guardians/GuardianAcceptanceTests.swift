@@ -169,18 +169,15 @@ enum GateTransaction {
         return try await outcome
     }
 
-    /// Polls until `count` other sessions of this database wait on a lock; records an issue if they never do.
+    /// Returns once `count` other sessions of this database wait on a lock.
     private static func waitForWaiters(_ count: Int, in tx: PostgresTransaction) async throws {
-        for _ in 0..<500 {
+        try await eventually("the racing transactions wait at the gate") {
             try await tx.query("SELECT pg_stat_clear_snapshot()")
-            let waiting = try await tx.query(
+            return try await tx.query(
                 """
                 SELECT count(*) FROM pg_stat_activity
                 WHERE datname = current_database() AND wait_event_type = 'Lock'
-                """)[0].decode(Int64.self, column: 0)
-            if waiting >= count { return }
-            try await Task.sleep(for: .milliseconds(10))
+                """)[0].decode(Int64.self, column: 0) >= count
         }
-        Issue.record("the racing transactions never waited at the gate")
     }
 }

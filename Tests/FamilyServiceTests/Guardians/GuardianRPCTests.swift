@@ -16,7 +16,7 @@ import Testing
                 try await stack.register("mia_r", age: 15), try await stack.register("dad_r", age: 41),
                 try await stack.register("stranger", age: 30)
             )
-            try await stack.eventually("mia's controls are on") {
+            try await eventually("mia's controls are on") {
                 try await stack.family.getProfile(.init(userID: mia.id), options: stranger.bearer).profile?
                     .parentalControlsActive == true
             }
@@ -133,7 +133,7 @@ import Testing
     @Test func aMinorWhoComesOfAgeIsToldAndTheirControlsAndPendingInvitationsEnd() async throws {
         try await FamilyTestStack.withIdentityEvents { stack in
             let sam = try await stack.register("sam_r", age: 17)
-            try await stack.eventually("sam's controls are on") {
+            try await eventually("sam's controls are on") {
                 try await stack.family.getProfile(.init(), options: sam.bearer).profile?
                     .parentalControlsActive == true
             }
@@ -146,7 +146,7 @@ import Testing
             let confirmation = try await stack.identityMail.token(to: sam.email)
             _ = try await stack.identity.confirmDateOfBirthChange(
                 .init(token: confirmation), options: FamilyTestStack.bearer(nil))
-            try await stack.eventually("sam is mailed that controls are off") {
+            try await eventually("sam is mailed that controls are off") {
                 try await stack.familyMail.mail(to: sam.email).map(\.kind) == ["came_of_age"]
             }
             #expect(
@@ -168,7 +168,7 @@ import Testing
             let (mia, dad) = (
                 try await stack.register("mia_r", age: 13), try await stack.register("dad_r", age: 40)
             )
-            try await stack.eventually("mia's controls are on") {
+            try await eventually("mia's controls are on") {
                 try await stack.family.getProfile(.init(userID: mia.id), options: dad.bearer).profile?
                     .parentalControlsActive == true
             }
@@ -176,7 +176,7 @@ import Testing
             _ = try await stack.family.updateProfile(
                 .init(updateMask: ["bio"], profile: .init(bio: "Hi")), options: mia.bearer)
             _ = try await stack.identity.deleteAccount(.init(password: mia.password), options: mia.bearer)
-            try await stack.eventually("mia's family data is gone") {
+            try await eventually("mia's family data is gone") {
                 let profile = try await stack.family.getProfile(.init(userID: mia.id), options: dad.bearer)
                     .profile
                 return profile?.bio == "" && profile?.parentalControlsActive == false

@@ -2,7 +2,7 @@
 import FoundationEssentials
 import KindredHandlers
 import KindredMessages
-import KindredPostgres
+@testable import KindredPostgres
 import KindredRPC
 import KindredTestSupport
 @testable import ServiceTestSupport
@@ -65,7 +65,7 @@ import Testing
             let me = NoticeDesk.user()
             try await desk.post(2, to: me)
             let (collector, task) = Self.watch(notifications, me)
-            try await Task.sleep(for: .milliseconds(300))
+            try await eventually("the stream started") { notifications.bell.streamsStarted == 1 }
             let new = try await desk.post(1, to: me)
             #expect(try await collector.first(1).map(\.notificationID) == new)
             // Nothing old follows: the stream is in commit order, so the next post comes right after.
@@ -93,7 +93,15 @@ import Testing
                     try await NotificationInbox.post(
                         notice, to: me, at: created + 1, sealedWith: TestDataKeys.cipher, in: tx)
                     signal.yield()
-                    try await Task.sleep(for: .milliseconds(300))
+                    // Commits once the earlier-created post waits for this one's lock on the recipient's order.
+                    try await eventually("the earlier post waits behind this one") {
+                        try await tx.query("SELECT pg_stat_clear_snapshot()")
+                        return try await tx.query(
+                            """
+                            SELECT count(*)::int FROM pg_stat_activity
+                            WHERE datname = current_database() AND wait_event_type = 'Lock'
+                            """)[0].decode(Int.self, column: 0) == 1
+                    }
                 }
             }
             for await _ in posted { break }
@@ -146,13 +154,16 @@ import Testing
             let notifications = Notifications(context: desk.context)
             let users = (0..<40).map { _ in NoticeDesk.user() }
             let streams = users.map { Self.watch(notifications, $0) }
-            try await Task.sleep(for: .milliseconds(500))
-            let listening = try await desk.count(
-                """
-                SELECT count(*)::int FROM pg_stat_activity
-                WHERE datname = current_database() AND query LIKE 'LISTEN%'
-                """)
-            #expect(listening == 1)
+            try await eventually("every stream started") { notifications.bell.streamsStarted == users.count }
+            let listeners = {
+                try await desk.count(
+                    """
+                    SELECT count(*)::int FROM pg_stat_activity
+                    WHERE datname = current_database() AND query LIKE 'LISTEN%'
+                    """)
+            }
+            try await eventually("the bell listens") { try await listeners() > 0 }
+            #expect(try await listeners() == 1)
             let posted = try await desk.post(1, to: users[7])
             #expect(try await streams[7].0.first(1).map(\.notificationID) == posted)
             #expect(streams.enumerated().allSatisfy { $0.offset == 7 || $0.element.0.received.isEmpty })
@@ -165,7 +176,7 @@ import Testing
         try await FamilyTestDatabase.withDatabase { pool in
             let notifications = Notifications(context: try NoticeDesk(pool).context)
             let streams = (0..<3).map { _ in Self.watch(notifications, NoticeDesk.user()) }
-            try await Task.sleep(for: .milliseconds(200))
+            try await eventually("the streams started") { notifications.bell.streamsStarted == 3 }
             await notifications.bell.close()
             for (_, task) in streams { try await task.value }
             try await notifications.watch(for: NoticeDesk.user(), after: "") { _ in
@@ -178,7 +189,7 @@ import Testing
         try await FamilyTestDatabase.withDatabase { pool in
             let notifications = Notifications(context: try NoticeDesk(pool).context)
             let (_, task) = Self.watch(notifications, NoticeDesk.user())
-            try await Task.sleep(for: .milliseconds(200))
+            try await eventually("the stream started") { notifications.bell.streamsStarted == 1 }
             task.cancel()
             await #expect(throws: CancellationError.self) { try await task.value }
             await notifications.bell.close()

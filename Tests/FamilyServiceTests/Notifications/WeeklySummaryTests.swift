@@ -113,21 +113,18 @@ import Testing
                 try await pools[0].transaction { tx in
                     _ = try await WeeklySummaryStore.claim(UserID(mum.id)!, week, at: stack.clock.now, in: tx)
                     claimedNow.yield()
-                    try await Task.sleep(for: .seconds(3_600))
+                    try await untilCancelled()
                 }
             }
             var waiting = claimed.makeAsyncIterator()
             await waiting.next()
             async let survivor = Self.secondInstance(stack, pools[1]).sweep()
             // The survivor's claim waits on the dead one's row lock before the dead one's connection goes.
-            var waits = 0
-            for _ in 0..<1_000 where waits == 0 {
-                waits = try await stack.pool.query(
+            try await eventually("the survivor waits on the dead one's lock") {
+                try await stack.pool.query(
                     "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'"
-                )[0].decode(Int.self)
-                if waits == 0 { try await Task.sleep(for: .milliseconds(10)) }
+                )[0].decode(Int.self) == 1
             }
-            #expect(waits == 1)
             dying.cancel()
             await pools[0].close()
             _ = await dying.result

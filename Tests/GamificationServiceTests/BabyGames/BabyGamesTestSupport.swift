@@ -74,7 +74,7 @@ extension GamificationTestStack {
 
     /// Waits until the votes of `profile` are revealed.
     func awaitReveal(of profile: String) async throws {
-        try await social.base.eventually("the votes of \(profile) revealed") {
+        try await eventually("the votes of \(profile) revealed") {
             try await pool.query(
                 """
                 SELECT 1 FROM gamification.baby_games

@@ -25,7 +25,7 @@ import Testing
 
             try await stack.withFamilyEvents {
                 try await stack.announcePurge(of: purged)
-                try await stack.social.base.eventually("the games of the purged profile gone") {
+                try await eventually("the games of the purged profile gone") {
                     try await stack.gameRows(of: purged) == 0
                 }
             }

@@ -35,7 +35,7 @@ import Testing
                 family: stack.social.base.family, credentials: credentials, context: stack.context)
             let consuming = Task { await consumer.run() }
             defer { consuming.cancel() }
-            try await stack.social.base.eventually("the consumer reached family's last event") {
+            try await eventually("the consumer reached family's last event") {
                 try await stack.pool.query(
                     "SELECT cursor FROM gamification.event_cursors WHERE source = 'family'"
                 ).decode(Int64.self).first == Int64(events.count)

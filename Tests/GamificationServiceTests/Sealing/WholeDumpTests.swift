@@ -68,7 +68,7 @@ import Testing
                 arrival.message = "Tumbleroo has landed"
                 _ = try await family.announceArrival(
                     .init(profileID: profile, arrival: arrival), options: mum.bearer)
-                try await stack.social.base.eventually("gamification has consumed every family event") {
+                try await eventually("gamification has consumed every family event") {
                     try await Self.familyEventsConsumed(on: stack.pool)
                 }
             }

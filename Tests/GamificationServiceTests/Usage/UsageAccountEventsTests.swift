@@ -25,7 +25,7 @@ import Testing
             defer { consuming.cancel() }
             _ = try await stack.social.base.identity.deleteAccount(
                 .init(password: anna.password), options: anna.bearer)
-            try await stack.social.base.eventually("gamification forgot anna") {
+            try await eventually("gamification forgot anna") {
                 try await stack.usageRows(of: anna) == 0
             }
             #expect(try await stack.usageRows(of: ben) == 3)

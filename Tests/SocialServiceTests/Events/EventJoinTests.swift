@@ -113,4 +113,46 @@ import Testing
             #expect(try await stack.outboxEvents().map(\.type) == ["event.joined"])
         }
     }
+
+    /// The handlers parse event and media ids once, at the edge: anything not a UUID is INVALID_ARGUMENT
+    /// naming the field, before any rule runs.
+    @Test func malformedEventAndMediaIdsAreNamed() async throws {
+        try await SocialTestStack.with { stack in
+            let olga = try await stack.register("olga", age: 30)
+            let social = stack.social
+            for malformed in ["", "fair-42"] {
+                let refusals = [
+                    (
+                        "event_id",
+                        await rpcError {
+                            try await social.getEvent(.init(eventID: malformed), options: olga.bearer)
+                        }
+                    ),
+                    (
+                        "event_id",
+                        await rpcError {
+                            try await social.joinEvent(.init(eventID: malformed), options: olga.bearer)
+                        }
+                    ),
+                    (
+                        "event_id",
+                        await rpcError {
+                            try await social.leaveEvent(.init(eventID: malformed), options: olga.bearer)
+                        }
+                    ),
+                    (
+                        "media_id",
+                        await rpcError {
+                            try await social.requestMediaView(.init(mediaID: malformed), options: olga.bearer)
+                        }
+                    ),
+                ]
+                for (field, refusal) in refusals {
+                    #expect(
+                        refusal?.code == .invalidArgument && refusal?.badFields == [field],
+                        "\(field) \(malformed)")
+                }
+            }
+        }
+    }
 }

@@ -35,7 +35,7 @@ import Testing
             defer { consuming.cancel() }
             _ = try await stack.base.identity.deleteAccount(
                 .init(password: ann.password), options: ann.bearer)
-            try await stack.base.eventually("social forgot ann") { try await rows.mentions(ann.id) == 0 }
+            try await eventually("social forgot ann") { try await rows.mentions(ann.id) == 0 }
 
             #expect(try await rows.mentions(bob.id) > 0)
             #expect(try await rows.count("SELECT count(*) FROM social.friendships") == 2)

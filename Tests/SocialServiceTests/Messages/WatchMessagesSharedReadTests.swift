@@ -20,7 +20,7 @@ import Testing
             // Dan's stream opens the bell's LISTEN; once its first ring (the listener connected) was read for,
             // every later ring is a message's.
             let primer = watcher.watch(dan, after: 0)
-            try await stack.base.eventually("the bell listened") {
+            try await eventually("the bell listened") {
                 watcher.reads.value.contains { $0.0 == dan.id }
             }
 
@@ -29,20 +29,20 @@ import Testing
             try await stack.send("caught up", from: ann, to: bob)
             // Announced after bob's, so bob's rang before any of his streams below subscribed.
             try await stack.send("flush", from: ann, to: dan)
-            try await stack.base.eventually("dan's stream got the flush") { primer.texts == ["flush"] }
+            try await eventually("dan's stream got the flush") { primer.texts == ["flush"] }
 
             let bobs = (0..<10).map { _ in watcher.watch(bob, after: missedAt) }
-            try await stack.base.eventually("bob's streams caught up") {
+            try await eventually("bob's streams caught up") {
                 bobs.allSatisfy { $0.texts == ["caught up"] }
             }
             let cats = (0..<3).map { _ in watcher.watch(cat, after: 0) }
-            try await stack.base.eventually("cat's streams subscribed") {
+            try await eventually("cat's streams subscribed") {
                 watcher.messages.bell.state.withLock { $0.recipients[cat.id]?.streams.count } == 3
             }
             let readsBefore = watcher.reads.value.count
 
             try await stack.send("for bob", from: ann, to: bob)
-            try await stack.base.eventually("bob's streams got it") {
+            try await eventually("bob's streams got it") {
                 bobs.allSatisfy { $0.texts == ["caught up", "for bob"] }
             }
             let caughtUp = try await MessageStore.inboxPosition(of: bob.userID, on: stack.pool) - 1
@@ -50,7 +50,7 @@ import Testing
             #expect(watcher.reads.value.dropFirst(readsBefore).map(\.1) == [caughtUp])
 
             try await stack.send("for cat", from: ann, to: cat)
-            try await stack.base.eventually("cat's streams got it") {
+            try await eventually("cat's streams got it") {
                 cats.allSatisfy { $0.texts == ["for cat"] }
             }
             #expect(watcher.reads.value.dropFirst(readsBefore).map(\.0) == [bob.id, cat.id])
@@ -70,7 +70,7 @@ import Testing
             let leaving = try #require(try bell.subscribe(bob.id))
             let staying = try #require(try bell.subscribe(bob.id))
             let started = Task { try await bell.rows(after: 0, since: 0, for: leaving) }
-            try await stack.base.eventually("the read started") { watcher.reads.value.count == 1 }
+            try await eventually("the read started") { watcher.reads.value.count == 1 }
             let shared = Task { try await bell.rows(after: 0, since: 0, for: staying) }
             started.cancel()
             bell.unsubscribe(leaving)

@@ -52,7 +52,7 @@ import Testing
             let messages = Messages(context: stack.context)
             let watching = Task { try await messages.watch(for: UserID.generate(at: Date())) { _ in } }
             // The bell starts listening for its first stream, once that stream is subscribed.
-            try await stack.base.eventually("the stream subscribed") {
+            try await eventually("the stream subscribed") {
                 try await stack.pool.query(
                     """
                     SELECT count(*) FROM pg_stat_activity

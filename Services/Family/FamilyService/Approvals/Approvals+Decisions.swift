@@ -10,8 +10,7 @@ extension Approvals {
     /// deciding it again is `APPROVAL_ALREADY_DECIDED`, unless it is the same guardian giving the same answer
     /// (a retry), which returns the request as it stands. The minor and services may see the request but not
     /// decide it (`ONLY_GUARDIAN_MAY_DECIDE`); anyone else gets NOT_FOUND.
-    func decide(_ approvalID: String, approve: Bool, as caller: Caller) async throws -> ApprovalRecord {
-        let approvalID: ApprovalID = try FieldViolations.id("approval_id", approvalID)
+    func decide(_ approvalID: ApprovalID, approve: Bool, as caller: Caller) async throws -> ApprovalRecord {
         let decision: ApprovalRecord.State = approve ? .approved : .denied
         let now = clock.now
         return try await database.transaction { tx in

@@ -7,8 +7,7 @@ import KindredPostgres
 extension Approvals {
     /// Request `approvalID`, for its minor, their guardians and services; NOT_FOUND for anyone else, who may
     /// not learn that it exists.
-    func approval(_ approvalID: String, as caller: Caller) async throws -> ApprovalRecord {
-        let approvalID: ApprovalID = try FieldViolations.id("approval_id", approvalID)
+    func approval(_ approvalID: ApprovalID, as caller: Caller) async throws -> ApprovalRecord {
         let viewer = caller.role == .service ? nil : caller.accountUserID
         guard let found = try await ApprovalStore.approval(id: approvalID, viewer: viewer, on: database),
             found.viewerGuards || caller.role == .service || found.record.minorID == caller.accountUserID

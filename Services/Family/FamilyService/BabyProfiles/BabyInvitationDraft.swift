@@ -7,7 +7,7 @@ import KindredRPC
 struct BabyInvitationDraft: Sendable, Equatable {
     let requestID: String
     let profile: BabyProfileID
-    let email: String
+    let email: Email
     let role: BabyRole
 
     /// The draft `request` holds, or INVALID_ARGUMENT naming every bad field.
@@ -15,16 +15,15 @@ struct BabyInvitationDraft: Sendable, Equatable {
         var violations = FieldViolations()
         violations.add("request_id", Guardians.requestIDProblem(request.requestID))
         let profile: BabyProfileID? = violations.id("profile_id", request.profileID)
-        violations.add("email", Guardians.emailProblem(request.email))
+        let email = violations.email("email", request.email)
         let role = BabyRole(request.role)
         if role == nil { violations.add("role", "must be OWNER or FOLLOWER") }
-        (self.profile, self.role) = try violations.throwIfAny(profile, role)
+        (self.profile, self.email, self.role) = try violations.throwIfAny(profile, email, role)
         requestID = request.requestID
-        email = request.email
     }
 
     /// Whether `invitation`, made earlier under this draft's request_id, is this draft sent before: a retry.
     func isRetry(of invitation: BabyInvitationStore.Invitation) -> Bool {
-        InvitationEmails.same(invitation.email, email) && invitation.role == role
+        email.matches(invitation.email) && invitation.role == role
     }
 }

@@ -54,7 +54,7 @@ extension BabyProfiles {
             return
         }
         guard invitation.isLive(at: now) else { throw FamilyError.babyInvitationExpired }
-        guard InvitationEmails.same(account.email, invitation.email) else {
+        guard Email.normalized(account.email) == Email.normalized(invitation.email) else {
             throw FamilyError.babyInvitationForAnotherAccount
         }
         guard account.verified else { throw FamilyError.babyInvitationEmailNotVerified }

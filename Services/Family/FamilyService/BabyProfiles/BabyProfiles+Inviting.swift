@@ -29,12 +29,12 @@ extension BabyProfiles {
                 let invitation = BabyInvitationStore.Invitation(
                     id: .generate(at: now), profile: draft.profile, invitedBy: owner,
                     requestID: draft.requestID,
-                    email: draft.email, role: draft.role, sentAt: now, expiresAt: expiry(from: now),
+                    email: draft.email.address, role: draft.role, sentAt: now, expiresAt: expiry(from: now),
                     acceptedBy: nil, revokedAt: nil)
                 let token = OpaqueToken.generate()
                 let superseded = try await BabyInvitationStore.live(
                     in: draft.profile, now: now, emails: emails, tx
-                ).filter { InvitationEmails.same($0.email, draft.email) }
+                ).filter { draft.email.matches($0.email) }
                 try await BabyInvitationStore.insert(
                     invitation, token: token, superseding: superseded, emails: emails, in: tx)
                 try await mailLink(token, of: invitation, from: owner, in: tx)

@@ -15,13 +15,13 @@ extension Guardians {
 
     /// Invites `email` to be `caller`'s guardian; a retry with the same `requestID` returns the first
     /// invitation and mails nothing again.
-    func invite(email: String, requestID: String, as caller: Caller) async throws
+    func invite(email text: String, requestID: String, as caller: Caller) async throws
         -> GuardianInvitationStore.Invitation
     {
         var violations = FieldViolations()
         violations.add("request_id", Self.requestIDProblem(requestID))
-        violations.add("guardian_email", Self.emailProblem(email))
-        try violations.throwIfAny()
+        let checked = violations.email("guardian_email", text)
+        let email = try violations.throwIfAny(checked)
         guard let minor = caller.accountUserID, caller.isMinor else { throw FamilyError.inviterMustBeMinor }
         let now = clock.now
         return try await database.transaction { tx in
@@ -31,7 +31,7 @@ extension Guardians {
             if let first = try await GuardianInvitationStore.invitation(
                 minor: minor, requestID: requestID, emails: emails, in: tx)
             {
-                guard InvitationEmails.same(first.guardianEmail, email) else {
+                guard email.matches(first.guardianEmail) else {
                     throw FamilyError.requestIDReused
                 }
                 return first
@@ -42,18 +42,20 @@ extension Guardians {
             }
             try await checkRate(minor: minor, email: email, now: now, in: tx)
             let invitation = GuardianInvitationStore.Invitation(
-                id: UUIDv7.generate(at: now), minorID: minor, requestID: requestID, guardianEmail: email,
+                id: UUIDv7.generate(at: now), minorID: minor, requestID: requestID,
+                guardianEmail: email.address,
                 createdAt: now,
                 expiresAt: now.addingTimeInterval(Double(Self.invitationLifetime.components.seconds)),
                 acceptedBy: nil)
             let token = OpaqueToken.generate()
             let superseded = try await GuardianInvitationStore.pending(
                 minor: minor, now: now, emails: emails, on: tx
-            ).filter { InvitationEmails.same($0.guardianEmail, email) }
+            ).filter { email.matches($0.guardianEmail) }
             try await GuardianInvitationStore.insert(
                 invitation, token: token, superseding: superseded, emails: emails, in: tx)
             let inviter = try await ProfileStore.read(minor, names: nil, on: tx).displayName
-            try await mail.send(try mail.guardianInvitation(to: email, from: inviter, token: token), in: tx)
+            try await mail.send(
+                try mail.guardianInvitation(to: email.address, from: inviter, token: token), in: tx)
             return invitation
         }
     }
@@ -61,12 +63,12 @@ extension Guardians {
     /// Refuses a new invitation to an address invited within `reinviteInterval`, or past
     /// `invitationsPerDay`, with the time until one would be accepted. The day's invitations are opened to
     /// compare addresses: the re-invite interval is shorter than the day.
-    private func checkRate(minor: UserID, email: String, now: Date, in tx: PostgresTransaction) async throws {
+    private func checkRate(minor: UserID, email: Email, now: Date, in tx: PostgresTransaction) async throws {
         let day = 24 * 3_600.0
         let recent = try await GuardianInvitationStore.made(
             by: minor, since: now.addingTimeInterval(-day), emails: emails, in: tx)
         var waitUntil: Date?
-        if let last = recent.last(where: { InvitationEmails.same($0.guardianEmail, email) }) {
+        if let last = recent.last(where: { email.matches($0.guardianEmail) }) {
             let next = last.createdAt.addingTimeInterval(Double(Self.reinviteInterval.components.seconds))
             if next > now { waitUntil = next }
         }
@@ -83,15 +85,6 @@ extension Guardians {
         guard (1...128).contains(requestID.utf8.count) else { return "must be 1 to 128 characters" }
         guard requestID.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) else {
             return "must be printable ASCII without spaces"
-        }
-        return nil
-    }
-
-    /// An address the mail outbox can deliver to, with a dot in its domain (`local@example.com`).
-    static func emailProblem(_ email: String) -> String? {
-        guard !email.isEmpty else { return "is required" }
-        guard let address = try? MailAddress(email), address.domain.contains(".") else {
-            return "is not an email address"
         }
         return nil
     }

@@ -20,11 +20,6 @@ struct InvitationEmails: Sendable {
         baby = SealedText(cipher: cipher) { "family.baby_invitations.email/\($0.invitation)" }
     }
 
-    /// Whether two addresses are the same mailbox for the invitation rules: ignoring case, as before sealing.
-    static func same(_ one: String, _ other: String) -> Bool {
-        one.lowercased() == other.lowercased()
-    }
-
     /// The two columns as `keys rotate-data` re-seals them.
     func rotations(on database: PostgresPool) -> [any SealedColumn] {
         [

@@ -17,9 +17,9 @@ struct AccountEmails: Sendable {
         cipher.seal(Array(email.utf8), context: "identity.accounts.email/\(account)")
     }
 
-    /// The blind index of `email`, whatever its case.
+    /// The blind index of `email`, whatever its case (`Email.normalized`).
     func index(_ email: String) -> [UInt8] {
-        secret.keyedHash("identity.accounts.email\u{0}\(email.lowercased())")
+        secret.keyedHash("identity.accounts.email\u{0}\(Email.normalized(email))")
     }
 
     /// The address of `account`, from whichever of its two columns holds it.

@@ -14,37 +14,6 @@ enum AccountFieldRules {
         (48...57).contains(byte) || (65...90).contains(byte) || (97...122).contains(byte) || byte == 95
     }
 
-    /// `local@domain`: an ASCII dot-atom before the @, and at least two dot-separated labels of letters, digits
-    /// and inner hyphens after it; at most 254 characters. What the mail outbox can deliver, and a little less.
-    static func emailProblem(_ email: String) -> String? {
-        guard !email.isEmpty else { return "is required" }
-        guard email.utf8.count <= 254 else { return "must be at most 254 characters" }
-        guard let at = email.utf8.lastIndex(of: UInt8(ascii: "@")) else { return "is not an email address" }
-        let local = email.utf8[..<at]
-        let labels = email.utf8[email.utf8.index(after: at)...].split(
-            separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
-        let localIsValid =
-            (1...64).contains(local.count)
-            && local.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false).allSatisfy {
-                !$0.isEmpty && $0.allSatisfy(isAtomByte)
-            }
-        let domainIsValid =
-            labels.count >= 2
-            && labels.allSatisfy {
-                (1...63).contains($0.count) && $0.allSatisfy(isLabelByte) && $0.first != 45 && $0.last != 45
-            }
-        return localIsValid && domainIsValid ? nil : "is not an email address"
-    }
-
-    private static func isLabelByte(_ byte: UInt8) -> Bool {
-        (48...57).contains(byte) || (65...90).contains(byte) || (97...122).contains(byte) || byte == 45
-    }
-
-    /// RFC 5322 `atext`: letters, digits and ``!#$%&'*+-/=?^_`{|}~``.
-    private static func isAtomByte(_ byte: UInt8) -> Bool {
-        isLabelByte(byte) || "!#$%&'*+/=?^_`{|}~".utf8.contains(byte)
-    }
-
     /// A real calendar date, not after `today` and not before 1900. Being old enough is checked apart, since
     /// a refusal for age is FAILED_PRECONDITION, not a malformed field.
     static func dateOfBirth(

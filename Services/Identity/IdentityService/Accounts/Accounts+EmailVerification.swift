@@ -28,7 +28,7 @@ extension Accounts {
     /// the last minute (`IdentityMail.resendInterval`). The caller learns nothing either way: the answer is
     /// the same for any well-formed address.
     func resendVerification(to email: String) async throws {
-        try FieldViolations.refuse("email", AccountFieldRules.emailProblem(email))
+        let email = try FieldViolations.email("email", email).address
         guard let account = try await AccountStore.addressee(email: email, emails: emails, on: database),
             !account.emailVerified
         else { return }

@@ -91,19 +91,19 @@ extension Accounts {
     {
         var violations = FieldViolations()
         violations.add("request_id", requestIDProblem(request.requestID))
-        violations.add("email", AccountFieldRules.emailProblem(request.email))
+        let email = violations.email("email", request.email)
         violations.add("username", AccountFieldRules.usernameProblem(request.username))
         violations.add(
             "password",
             PasswordPolicy.problem(request.password, username: request.username, email: request.email))
         let birth = AccountFieldRules.dateOfBirth(request.dateOfBirth, today: today)
         if case .failure(let problem) = birth { violations.add("date_of_birth", problem.description) }
-        try violations.throwIfAny()
+        let address = try violations.throwIfAny(email).address
         guard case .success(let dateOfBirth) = birth else {
             preconditionFailure("a refused date was recorded")
         }
         return RegistrationForm(
-            requestID: request.requestID, email: request.email, username: request.username,
+            requestID: request.requestID, email: address, username: request.username,
             password: request.password, dateOfBirth: dateOfBirth)
     }
 

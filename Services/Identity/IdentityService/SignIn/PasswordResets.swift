@@ -21,7 +21,7 @@ struct PasswordResets: Sendable {
     /// Stores a reset token for the account registered with `email` and queues its mail, in one transaction;
     /// does nothing for an unknown email or when the account got a reset mail in the last minute.
     func request(email: String) async throws {
-        try FieldViolations.refuse("email", AccountFieldRules.emailProblem(email))
+        let email = try FieldViolations.email("email", email).address
         guard let account = try await AccountStore.addressee(email: email, emails: emails, on: database)
         else { return }
         try await mail.resend(

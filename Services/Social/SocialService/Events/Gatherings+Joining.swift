@@ -5,16 +5,15 @@ import KindredRPC
 
 /// `JoinEvent` and `LeaveEvent`.
 extension Gatherings {
-    /// Joins event `eventID` if the caller may see it and it is not filtered for them; joining twice changes
+    /// Joins event `id` if the caller may see it and it is not filtered for them; joining twice changes
     /// nothing. A minor who needs a guardian's approval to join events of people they do not follow gets
     /// GUARDIAN_APPROVAL_REQUIRED with family's request (asked on the first try) until a guardian decides;
     /// then the same call joins, or is GUARDIAN_DENIED for good. A minor's join of a public event is told to
     /// their guardians (`event.joined`, with the join).
-    func join(_ eventID: String, as caller: Caller, forwarding metadata: Metadata) async throws
+    func join(_ id: EventID, as caller: Caller, forwarding metadata: Metadata) async throws
         -> Kindred_Social_V1_SocialEvent
     {
         let viewer = try EventViewer(caller)
-        let id: EventID = try FieldViolations.id("event_id", eventID)
         var seen = try await openEvent(id, for: viewer)
         let approvalMayApply = !seen.joined && !seen.followsOrganizer && !viewer.organizes(seen.event)
         let controls = try await controls(
@@ -29,11 +28,10 @@ extension Gatherings {
         return try await present([seen], to: viewer, filtering: controls.filtersContent)[0]
     }
 
-    /// Leaves event `eventID`; leaving one not joined changes nothing. NOT_FOUND only for an event the caller
+    /// Leaves event `id`; leaving one not joined changes nothing. NOT_FOUND only for an event the caller
     /// neither attends nor may see.
-    func leave(_ eventID: String, as caller: Caller) async throws {
+    func leave(_ id: EventID, as caller: Caller) async throws {
         let viewer = try EventViewer(caller)
-        let id: EventID = try FieldViolations.id("event_id", eventID)
         guard try await !EventParticipationStore.leave(viewer.id, id, on: database) else { return }
         _ = try await visibleEvent(id, for: viewer)
     }

@@ -5,15 +5,14 @@ import KindredRPC
 
 /// `RequestMediaView`, and learning a guardian's answer when an event is read.
 extension Gatherings {
-    /// Asks a guardian to let the caller see flagged item `mediaID`, which their content filtering hides;
+    /// Asks a guardian to let the caller see flagged item `id`, which their content filtering hides;
     /// answers family's approval request, the pending one again while it waits. MEDIA_NOT_HIDDEN when the
     /// item is shown to them already; CONTENT_FILTERED when it is filtered for everyone, or its event for
     /// them.
-    func requestView(of mediaID: String, as caller: Caller, forwarding metadata: Metadata) async throws
+    func requestView(of id: MediaID, as caller: Caller, forwarding metadata: Metadata) async throws
         -> String
     {
         let viewer = try EventViewer(caller)
-        let id: MediaID = try FieldViolations.id("media_id", mediaID)
         guard let item = try await EventMediaStore.item(id, viewer: viewer.id, on: database) else {
             throw SocialError.mediaNotFound
         }

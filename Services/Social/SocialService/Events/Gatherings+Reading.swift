@@ -6,11 +6,10 @@ import KindredRPC
 /// `GetEvent`, and what every rule reads an event by: who may see it, the viewer's controls, and the event
 /// as shown to them.
 extension Gatherings {
-    /// Event `eventID` as the caller may see it: NOT_FOUND when they may not; CONTENT_FILTERED when enough
+    /// Event `id` as the caller may see it: NOT_FOUND when they may not; CONTENT_FILTERED when enough
     /// people reported it (except to its organizer) or it is mature and the caller filters content.
-    func event(_ eventID: String, as caller: Caller) async throws -> Kindred_Social_V1_SocialEvent {
+    func event(_ id: EventID, as caller: Caller) async throws -> Kindred_Social_V1_SocialEvent {
         let viewer = try EventViewer(caller)
-        let id: EventID = try FieldViolations.id("event_id", eventID)
         let seen = try await openEvent(id, for: viewer)
         let controls = try await controls(of: viewer, when: seen.event.mature || seen.hasFlaggedMedia)
         try seen.requireUnfiltered(by: controls)
