@@ -197,7 +197,8 @@ class Report:
 
     def handed_over(self):
         """Streams a drain ended and the tool reopened elsewhere."""
-        return sum(rpc["count"] for name, rpc in self.raw["rpcs"].items() if name.endswith("(stream handed over by a drain)"))
+        return sum(rpc["count"] for name, rpc in self.raw["rpcs"].items()
+                   if name.endswith("(stream handed over by a drain)"))
 
     def deliveries(self):
         return self.raw["realtime"]["deliveries"], self.raw["realtime"]["missed"]

@@ -27,7 +27,7 @@ AFTER_REJOIN = 12
 REJOIN_BOUND = 10.0
 # Calls in flight on the killed replica are the only ones that may fail: at most a second of its share.
 IN_FLIGHT_BOUND = RATE // REPLICAS
-ROLLING_DURATION = 50
+ROLLING_DURATION = 60
 REPO = pathlib.Path(__file__).resolve().parents[2]
 
 
