@@ -16,6 +16,11 @@ extension RecipientBell {
                 state.follower = Task(executorPreference: pool.backgroundExecutor()) { [self] in
                     await follow(listener)
                 }
+                if let heads {
+                    state.poller = Task(executorPreference: pool.backgroundExecutor()) { [self] in
+                        await pollHeads(heads)
+                    }
+                }
             }
             state.nextID += 1
             state.recipients[recipient, default: Recipient()].streams[state.nextID] = continuation
@@ -30,6 +35,7 @@ extension RecipientBell {
         let continuation = state.withLock { state in
             let removed = state.recipients[subscription.recipient]?.streams.removeValue(
                 forKey: subscription.id)
+            state.recipients[subscription.recipient]?.cursors[subscription.id] = nil
             if state.recipients[subscription.recipient]?.streams.isEmpty == true {
                 state.recipients[subscription.recipient] = nil
             }
@@ -41,20 +47,24 @@ extension RecipientBell {
     /// Rings for each recipient the listener hears of, and for everyone when it (re)connects.
     private func follow(_ listener: PostgresListener) async {
         for await notification in listener.notifications {
-            let ringing = state.withLock { state in
-                let chosen: [String] =
-                    switch notification {
-                    case .notification(_, let recipient): [recipient]
-                    case .listening: Array(state.recipients.keys)
-                    }
-                return chosen.flatMap { name -> [(AsyncStream<UInt64>.Continuation, UInt64)] in
-                    guard var recipient = state.recipients[name] else { return [] }
-                    recipient.rung += 1
-                    state.recipients[name] = recipient
-                    return recipient.streams.values.map { ($0, recipient.rung) }
-                }
+            switch notification {
+            case .notification(_, let recipient): ring([recipient])
+            case .listening: ring(nil)
             }
-            for (continuation, rung) in ringing { continuation.yield(rung) }
         }
+    }
+
+    /// Rings the streams of `names` (of every recipient when nil) in this process.
+    func ring(_ names: [String]?) {
+        let ringing = state.withLock { state in
+            (names ?? Array(state.recipients.keys)).flatMap {
+                name -> [(AsyncStream<UInt64>.Continuation, UInt64)] in
+                guard var recipient = state.recipients[name] else { return [] }
+                recipient.rung += 1
+                state.recipients[name] = recipient
+                return recipient.streams.values.map { ($0, recipient.rung) }
+            }
+        }
+        for (continuation, rung) in ringing { continuation.yield(rung) }
     }
 }

@@ -8,12 +8,17 @@ internal import Synchronization
 ///
 /// One LISTEN connection serves every stream of the process (opened with the first); a notification wakes
 /// only its recipient's streams, and a (re)connection wakes all of them, since what was announced while it
-/// was down was not heard. A wake-up is a hint: a stream reads by cursor, so one that is lost delays a row to
-/// the recipient's next one and skips nothing.
+/// was down was not heard. A wake-up is a hint: a stream reads by cursor, so one that is lost (the announcing
+/// instance died between its commit and its NOTIFY) delays a row, and skips nothing. Given `heads`, the bell
+/// also asks every `headPollInterval` where its recipients' rows end (one read per process, whatever the
+/// number of streams) and rings those whose streams stand before it (`RecipientBell+Heads.swift`), so such a
+/// row is late by that interval at most rather than until the recipient's next one.
 public final class RecipientBell<Row: Sendable>: Sendable {
     /// Up to `limit` of `recipient`'s rows after cursor `after`, in cursor order.
     public typealias Read =
         @Sendable (_ recipient: String, _ after: Int64, _ limit: Int) async throws -> [Row]
+    /// The cursor of the newest committed row of each of `recipients` that has one.
+    public typealias Heads = @Sendable (_ recipients: [String]) async throws -> [String: Int64]
 
     /// One stream's place at the bell.
     struct Subscription: Sendable {
@@ -29,6 +34,8 @@ public final class RecipientBell<Row: Sendable>: Sendable {
     /// The streams of one recipient in this process, and what they share.
     struct Recipient {
         var streams: [UInt64: AsyncStream<UInt64>.Continuation] = [:]
+        /// Where each of these streams stands: the cursor of the last row it sent, or where it started.
+        var cursors: [UInt64: Int64] = [:]
         /// Rings since the first of these streams subscribed.
         var rung: UInt64 = 0
         /// The latest read of the recipient's rows, which streams at the same cursor may share.
@@ -38,6 +45,8 @@ public final class RecipientBell<Row: Sendable>: Sendable {
     struct State {
         var listener: PostgresListener?
         var follower: Task<Void, Never>?
+        /// Asks for the recipients' heads every `headPollInterval`, when the bell was given `heads`.
+        var poller: Task<Void, Never>?
         var recipients: [String: Recipient] = [:]
         var nextID: UInt64 = 0
         var isClosed = false
@@ -53,20 +62,28 @@ public final class RecipientBell<Row: Sendable>: Sendable {
     let logger: Logger
     let cursor: @Sendable (Row) -> Int64
     let read: Read
+    let heads: Heads?
+    /// How often the bell asks for its recipients' heads (with `heads`).
+    public let headPollInterval: Duration
     let state = Mutex(State())
 
     /// A bell that listens on `channel` of `pool`'s database once the first stream subscribes; its streams
-    /// read with `read`, `readBatch` rows at most each time, and learn each row's cursor from `cursor`.
+    /// read with `read`, `readBatch` rows at most each time, and learn each row's cursor from `cursor`. With
+    /// `heads`, it also rings, every `headPollInterval` (10 s), the recipients whose newest row one of their
+    /// streams has not reached, in case its announcement was lost.
     public init(
         channel: String, pool: PostgresPool, logger: Logger, readBatch: Int = 100,
-        cursor: @escaping @Sendable (Row) -> Int64, read: @escaping Read
+        headPollInterval: Duration = .seconds(10), cursor: @escaping @Sendable (Row) -> Int64,
+        read: @escaping Read, heads: Heads? = nil
     ) {
         self.channel = channel
         self.pool = pool
         self.logger = logger
         self.readBatch = readBatch
+        self.headPollInterval = headPollInterval
         self.cursor = cursor
         self.read = read
+        self.heads = heads
     }
 
     /// Streams `recipient`'s rows to `send`, each once, in cursor order: subscribes, asks `start` where to
@@ -85,8 +102,10 @@ public final class RecipientBell<Row: Sendable>: Sendable {
         if readNow {
             try await sendRows(to: subscription, after: &last, since: subscription.subscribedAt, send)
         }
+        note(subscription, at: last)
         for await rung in subscription.rings {
             try await sendRows(to: subscription, after: &last, since: rung, send)
+            note(subscription, at: last)
         }
         try Task.checkCancellation()
     }
@@ -96,16 +115,22 @@ public final class RecipientBell<Row: Sendable>: Sendable {
 
     /// Ends every stream and stops listening; later streams return at once.
     public func close() async {
-        let (listener, follower, streams) = state.withLock { state in
+        let (listener, follower, poller, streams) = state.withLock { state in
             state.isClosed = true
             defer {
                 state.listener = nil
                 state.follower = nil
+                state.poller = nil
                 state.recipients = [:]
             }
-            return (state.listener, state.follower, state.recipients.values.flatMap(\.streams.values))
+            return (
+                state.listener, state.follower, state.poller,
+                state.recipients.values.flatMap(\.streams.values)
+            )
         }
         streams.forEach { $0.finish() }
+        poller?.cancel()
+        await poller?.value
         await listener?.close()
         await follower?.value
     }

@@ -13,6 +13,7 @@ import pathlib
 import signal
 import socket
 import subprocess
+import threading
 import time
 
 import grpc
@@ -81,20 +82,23 @@ class Postgres:
 
 
 class Service:
-    """One kindred service on a fixed port: started, SIGKILLed, restarted, frozen and thawed."""
+    """One kindred service on a fixed address: started, SIGKILLed, restarted, frozen and thawed. Its log and
+    pidfile are kindred-NAME.log and .pid in the log directory unless `log` names another log (the pidfile
+    beside it, `pidfile` if given); `environment` adds to its secrets."""
 
-    def __init__(self, name, port, peers, postgres):
+    def __init__(self, name, port, peers, postgres, host="127.0.0.1", log=None, pidfile=None, environment=None):
         self.name = name
-        self.address = f"127.0.0.1:{port}"
+        self.address = f"{host}:{port}"
         self.process = None
         self.command = [
             os.path.join(env("KINDRED_BIN_DIR"), f"kindred-{name}"), "serve", "--listen", self.address,
             "--database-url", postgres.role_url(name), "--log-level", "info",
             "--mail", f"maildir:{env('KINDRED_FAULTS_MAILDIR')}", "--drain-timeout", "5", *peers]
-        self.environment = {**os.environ, **read_env_file(pathlib.Path(env("KINDRED_FAULTS_ENV_DIR"), f"{name}.env"))}
-        self.log = pathlib.Path(env("KINDRED_FAULTS_LOG_DIR"), f"kindred-{name}.log")
+        self.environment = {**os.environ, **read_env_file(pathlib.Path(env("KINDRED_FAULTS_ENV_DIR"), f"{name}.env")),
+                            **(environment or {})}
+        self.log = log or pathlib.Path(env("KINDRED_FAULTS_LOG_DIR"), f"kindred-{name}.log")
         # Tests/Faults/run stops whatever a pidfile still names when pytest is gone (killed, interrupted).
-        self.pidfile = self.log.with_suffix(".pid")
+        self.pidfile = pidfile or self.log.with_suffix(".pid")
 
     def start(self):
         with open(self.log, "ab") as log:
@@ -102,6 +106,9 @@ class Service:
                                             stdin=subprocess.DEVNULL, stdout=log, stderr=log,
                                             start_new_session=True)
         self.pidfile.write_text(f"{self.process.pid}\n")
+        # Reaped as soon as it exits, so its pid leaves /proc then, as deploy/ops scripts that stop it by its
+        # pidfile (rolling-restart) expect.
+        threading.Thread(target=self.process.wait, daemon=True).start()
 
     def signal(self, number):
         self.process.send_signal(number)

@@ -39,7 +39,7 @@ extension VirtualUser {
     /// keeps failing: past the knee, streams reopened at once would be a storm of their own. A stream a draining
     /// replica ends (SERVER_SHUTTING_DOWN) is reopened at once and counted under
     /// `<stream> (stream handed over by a drain)` as expected: the drain is how a rolling restart moves it.
-    private func hold<Response: ProtoMessage, Cursor: Sendable>(
+    private func hold<Response: ProtoMessage, Cursor: Sendable & Equatable>(
         _ live: LiveStream, from start: Cursor, until end: ContinuousClock.Instant,
         open: (Cursor, CallOptions) -> ClientResponseStream<Response>,
         received: (Response) -> (cursor: Cursor, text: String)
@@ -61,6 +61,7 @@ extension VirtualUser {
                 recorder.openStreams.add(1, ordering: .relaxed)
                 counted = true
             }
+            var handedOver = false
             do {
                 for try await response in stream {
                     backoff.reset()
@@ -73,12 +74,15 @@ extension VirtualUser {
             } catch  where error.reason == RPCError.serverShuttingDown.reason {
                 // The replica drains; the next opening goes to another one, at once.
                 recorder.record(live.handedOverLabel, latency: .zero, refused: true)
-                pause = nil
-                continue
+                handedOver = true
             } catch {
                 recorder.record(live.endedLabel, latency: .zero, failure: Recorder.failure(of: error))
             }
-            pause = backoff.next()
+            // A stream that got nothing yet has no place to resume from: it opens again "from now on", as an app
+            // would, so what commits until then is not promised to it (it is settled again `Deliveries.settle`
+            // after it opened). With a cursor, the next opening sends what came meanwhile, and that stays due.
+            if cursor == start { live.board.closed(index) }
+            pause = handedOver ? nil : backoff.next()
         }
         live.board.closed(index)
         if counted { recorder.openStreams.subtract(1, ordering: .relaxed) }

@@ -13,19 +13,26 @@ struct Notifications: Sendable {
     /// Wakes the `WatchNotifications` streams of this process and shares their reads; closed at the drain.
     let bell: RecipientBell<InboxStore.Positioned>
 
-    init(context: FamilyContext) {
+    /// The rules over `context`; the bell looks for notifications whose wake-up was lost every
+    /// `headPollInterval` (`RecipientBell+Heads.swift`).
+    init(context: FamilyContext, headPollInterval: Duration = .seconds(10)) {
         let database = context.database
         let cipher = context.cipher
         self.database = database
         self.cipher = cipher
         clock = context.clock
         bell = RecipientBell(
-            channel: NotificationInbox.channel, pool: database, logger: context.logger, cursor: { $0.seq },
+            channel: NotificationInbox.channel, pool: database, logger: context.logger,
+            headPollInterval: headPollInterval, cursor: { $0.seq },
             read: { recipient, seq, limit in
                 // The bell keys its streams by the recipient's text, which `watch` gave it from a `UserID`.
                 guard let recipient = UserID(recipient) else { return [] }
                 return try await InboxStore.notifications(
                     of: recipient, after: seq, limit: limit, cipher: cipher, on: database)
+            },
+            heads: { recipients in
+                let heads = try await InboxStore.heads(of: recipients.compactMap(UserID.init), on: database)
+                return Dictionary(uniqueKeysWithValues: heads.map { ($0.key.description, $0.value) })
             })
     }
 }

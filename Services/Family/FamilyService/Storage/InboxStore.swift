@@ -58,6 +58,23 @@ enum InboxStore {
         )[0].decode(Int64.self, column: 0)
     }
 
+    /// The position of the newest notification of each of `recipients` that has one: one index probe each
+    /// (`notifications_inbox_order`), read backwards.
+    static func heads(of recipients: [UserID], on db: PostgresPool) async throws -> [UserID: Int64] {
+        let rows = try await db.pureRead(
+            """
+            SELECT r.id::text, n.seq
+            FROM unnest(\(PostgresArray(recipients))::uuid[]) AS r(id)
+            CROSS JOIN LATERAL (
+                SELECT seq FROM family.notifications WHERE recipient_id = r.id ORDER BY seq DESC LIMIT 1) n
+            """)
+        var heads: [UserID: Int64] = [:]
+        for row in rows {
+            heads[try row.decode(UserID.self, column: 0)] = try row.decode(Int64.self, column: 1)
+        }
+        return heads
+    }
+
     /// Where a stream starts in `recipient`'s order: after the notification `id`, or after the newest one
     /// created before it when `id` is not theirs; after everything already posted when `id` is nil.
     static func streamStart(of recipient: UserID, after id: NotificationID?, on db: PostgresPool) async throws
