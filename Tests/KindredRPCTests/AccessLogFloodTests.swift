@@ -59,8 +59,9 @@ import Testing
             #expect(client.call(path: TestService.path("Echo"), body: grpcFrames([1])).grpcStatus == 0)
         }
         let lines = log.lines("call")
-        let written = AccessLogSettings().noisyLinesPerWindow
-        #expect(lines.filter { $0.fields["status"] == "CANCELLED" }.count == written)
+        let written = lines.filter { $0.fields["status"] == "CANCELLED" }.count
+        // A reset read together with its HEADERS has no line of its own at all, only its count.
+        #expect(written <= AccessLogSettings().noisyLinesPerWindow)
         #expect(lines.filter { $0.fields["status"] == "OK" }.count == 2, "answered calls are always written")
         let summary = try #require(log.lines("access lines summarized").first)
         #expect(summary.fields["reset"] == String(resets - written))
