@@ -10,25 +10,16 @@ extension Connection {
         case .write:
             return true
         case .count(let armSummaryAt):
-            counted(ending, armSummaryAt: armSummaryAt)
+            core.accessLog.summarized.add(ending.rawValue)
+            if let armSummaryAt {
+                let delay = Duration.nanoseconds(
+                    Int64(bitPattern: armSummaryAt &- min(armSummaryAt, loop.now)))
+                callLines.timer = loop.schedule(after: delay) { [weak self] in
+                    self?.callLines.timer = nil
+                    self?.writeCallLineSummary()
+                }
+            }
             return false
-        }
-    }
-
-    /// Counts a call for the summary that never has a line of its own (reset in the read that opened it).
-    func countCallLine(_ ending: CallEnding, _ code: StatusCode) {
-        counted(
-            ending,
-            armSummaryAt: callLines.summarizer.count(CallLineKey(ending: ending, code: code), now: loop.now))
-    }
-
-    private func counted(_ ending: CallEnding, armSummaryAt: UInt64?) {
-        core.accessLog.summarized.add(ending.rawValue)
-        guard let armSummaryAt else { return }
-        let delay = Duration.nanoseconds(Int64(bitPattern: armSummaryAt &- min(armSummaryAt, loop.now)))
-        callLines.timer = loop.schedule(after: delay) { [weak self] in
-            self?.callLines.timer = nil
-            self?.writeCallLineSummary()
         }
     }
 

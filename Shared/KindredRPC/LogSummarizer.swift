@@ -24,31 +24,17 @@ struct LogSummarizer<Key: Hashable> {
 
     /// Whether the line for `key` at `now` is written, or counted for the next summary.
     mutating func admit(_ key: Key, now: UInt64) -> Decision {
-        startWindowIfDue(now)
+        if windowStart.map({ now &- $0 >= window }) ?? true {
+            windowStart = now
+            written = 0
+        }
         guard written >= linesPerWindow else {
             written += 1
             return .write
         }
-        return .count(armSummaryAt: count(key))
-    }
-
-    /// Counts a line for `key` that is never written on its own, whatever the window holds; the time to arm
-    /// the summary's timer at, as `Decision.count` gives it.
-    mutating func count(_ key: Key, now: UInt64) -> UInt64? {
-        startWindowIfDue(now)
-        return count(key)
-    }
-
-    private mutating func startWindowIfDue(_ now: UInt64) {
-        guard windowStart.map({ now &- $0 >= window }) ?? true else { return }
-        windowStart = now
-        written = 0
-    }
-
-    private mutating func count(_ key: Key) -> UInt64? {
         let first = counted.isEmpty
         counted[key, default: 0] += 1
-        return first ? windowStart! &+ window : nil
+        return .count(armSummaryAt: first ? windowStart! &+ window : nil)
     }
 
     /// The counts since the last summary, emptied; nil when nothing was counted.

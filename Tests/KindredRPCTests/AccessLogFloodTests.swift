@@ -60,12 +60,13 @@ import Testing
         }
         let lines = log.lines("call")
         let written = lines.filter { $0.fields["status"] == "CANCELLED" }.count
-        // A reset read together with its HEADERS has no line of its own at all, only its count.
+        // A reset read together with its HEADERS leaves no line at all (AttackCostTests); the others are
+        // written a few a second and summarized.
         #expect(written <= AccessLogSettings().noisyLinesPerWindow)
         #expect(lines.filter { $0.fields["status"] == "OK" }.count == 2, "answered calls are always written")
-        let summary = try #require(log.lines("access lines summarized").first)
-        #expect(summary.fields["reset"] == String(resets - written))
-        #expect(summary.fields["statuses"] == "CANCELLED:\(resets - written)")
+        let summarized = Int(log.lines("access lines summarized").first?.fields["reset"] ?? "0") ?? 0
+        #expect(written + summarized <= resets)
+        #expect(written == AccessLogSettings().noisyLinesPerWindow || summarized == 0)
     }
 
     @Test func aClientsMalformedCallIsNotAnErrorSoTheWarningLevelShowsNone() async throws {

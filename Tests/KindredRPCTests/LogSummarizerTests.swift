@@ -11,8 +11,6 @@ import Testing
         case line(String, ms: UInt64)
         /// The clock reaches `ms`: a summary timer armed for then or earlier fires.
         case tick(ms: UInt64)
-        /// A call for `key` at `ms` that never has a line of its own (reset in the read that opened it).
-        case counted(String, ms: UInt64)
     }
 
     /// Runs `events` through a summarizer of 2 lines per 1,000 ms and returns what the log would hold.
@@ -39,9 +37,6 @@ import Testing
                 case .write: out.append(key)
                 case .count(let armAt): if let armAt { timer = armAt }
                 }
-            case .counted(let key, let ms):
-                fire(upTo: ms * 1_000_000)
-                if let armAt = summarizer.count(key, now: ms * 1_000_000) { timer = armAt }
             }
         }
         return out
@@ -69,16 +64,6 @@ import Testing
                 ],
                 ["reset", "reset", "summary reset=1", "reset", "reset", "summary refused=1"]
             ),
-            // Calls counted without a line: only in the summary, and they leave the budget to the others.
-            (
-                [
-                    .counted("reset", ms: 0), .counted("reset", ms: 1), .line("refused", ms: 2),
-                    .line("refused", ms: 3), .line("refused", ms: 4), .tick(ms: 1_000),
-                ],
-                ["refused", "refused", "summary refused=1,reset=2"]
-            ),
-            // Counted alone: one summary when the second ends.
-            ([.counted("reset", ms: 0), .tick(ms: 999), .tick(ms: 1_000)], ["summary reset=1"]),
             // A flood that never stops: two lines and one summary a second, however many calls.
             (
                 (0..<3_000).map { Event.line("reset", ms: UInt64($0)) } + [.tick(ms: 3_000)],
