@@ -48,5 +48,8 @@ extension Connection {
             ],
             on: loop)
         perform([.goAway(.enhanceYourCalm)])
+        guard core.configuration.floodCooling > .zero else { return }
+        let address = FloodCooling.address(ofPeer: peer)
+        core.floodCooling.withLock { $0.calmed(address, now: monotonicNanos()) }
     }
 }

@@ -79,10 +79,13 @@ import Testing
         FrameFloodTests.expectOneFloodWarning(in: log, kind: "settings")
     }
 
-    /// nghttp2 once ended a rapid reset after 1,000 streams with INTERNAL_ERROR and no line.
+    /// nghttp2 once ended a rapid reset after 1,000 streams with INTERNAL_ERROR and no line. Then the attacker's
+    /// address cools (`FloodCooling`): its next connection is closed unread, while one it had open still works.
     @Test func aRapidResetAtTheDefaultLimitEndsWithEnhanceYourCalmAndOneWarning() async throws {
         let log = CapturedLog(level: .info)
         try await withServer([TestService(probe: probe)], log: log) { server in
+            let neighbour = try HTTP2TestClient(port: server.port)
+            #expect(neighbour.call(path: TestService.path("Echo"), body: grpcFrames([1])).grpcStatus == 0)
             let (client, reader) = try Self.rawClient(port: server.port)
             let limit = ServerConfiguration(host: "127.0.0.1", port: 0).maxFramesWithoutProgress
             var bytes: [UInt8] = []
@@ -93,9 +96,14 @@ import Testing
             writeAll(client.fd, bytes)
             #expect(reader.read { $0.type == RawFrame.goAway }?.goAwayErrorCode == 11, "ENHANCE_YOUR_CALM")
 
-            let neighbour = try HTTP2TestClient(port: server.port)
+            let again = try HTTP2TestClient(port: server.port)
+            let refused = RawFrameReader(fd: again.fd)
+            refused.readToEnd()
+            #expect(
+                refused.peerClosed && refused.frames.isEmpty, "closed unread: not even the server's SETTINGS")
             #expect(neighbour.call(path: TestService.path("Echo"), body: grpcFrames([2])).grpcStatus == 0)
         }
         FrameFloodTests.expectOneFloodWarning(in: log, kind: "rst_stream")
+        #expect(log.lines("refusing a connection from an address cooling down after a flood").count == 1)
     }
 }
