@@ -23,12 +23,27 @@ final class Acceptor {
                 if errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM { pause() }
                 return
             }
+            if refusesCooling(peer) {
+                close(fd)
+                continue
+            }
             let loop = loops[next % loops.count]
             next &+= 1
             let counted = core.reserveConnection()
             let core = core
             loop.execute { loop.adopt(fd: fd, peer: peer, core: core, counted: counted) }
         }
+    }
+
+    /// Whether `peer`'s address is cooling after a flood (`FloodCooling`): its connection is closed unread.
+    private func refusesCooling(_ peer: String) -> Bool {
+        guard core.configuration.floodCooling > .zero else { return false }
+        let address = FloodCooling.address(ofPeer: peer)
+        guard core.floodCooling.withLock({ $0.refuses(address, now: monotonicNanos()) }) else { return false }
+        core.accessLog.connectionRefused(
+            "refusing a connection from an address cooling down after a flood", kind: "flood_cooling",
+            level: .notice, metadata: ["peer": "\(peer)"], on: loops[0])
+        return true
     }
 
     /// Out of descriptors: stop watching the listening socket for a moment instead of spinning on it.

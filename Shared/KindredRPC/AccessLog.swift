@@ -12,6 +12,8 @@ final class AccessLog: Sendable {
     private let handler: (any AccessLineHandler)?
     /// Lines counted instead of written, by `CallEnding`.
     let summarized = AtomicCounters(count: CallEnding.allCases.count)
+    /// Streams the client reset in the read that opened them: nothing ran and no line was written.
+    let resetsBeforeStart = AtomicCounters(count: 1)
     /// Refused connections (TLS, floods) across the server's loops: a few a second, the rest summarized.
     let refusals: Mutex<LogSummarizer<RefusalKey>>
 
@@ -44,6 +46,12 @@ final class AccessLog: Sendable {
                 "kindred_rpc_access_lines_summarized_total", ["ending": ending.name],
                 Double(summarized.load(ending.rawValue)))
         }
+        text.family(
+            "kindred_rpc_streams_reset_before_start_total", .counter,
+            help:
+                "Streams the client reset in the read that opened them: nothing ran, no access line was written."
+        )
+        text.sample("kindred_rpc_streams_reset_before_start_total", [:], Double(resetsBeforeStart.load(0)))
     }
 }
 

@@ -26,6 +26,10 @@ final class Connection: EventLoopChannel {
     var state: ConnectionState
     var handshakeTimer: LoopTimer?
     var frameScanner = FrameHeaderScanner()
+    /// The streams the current read resets: a call whose HEADERS end in the same read never starts.
+    var resetsInRead = Set<Int32>()
+    /// The current read's DATA frames, judged once nghttp2 has read them.
+    var dataInRead: [FrameHeaderScanner.Header] = []
     /// Access lines of reset, refused and malformed calls: a few a second, the rest summarized.
     var callLines: CallLineBudget
 
@@ -63,18 +67,27 @@ final class Connection: EventLoopChannel {
             return
         }
         if count > 0 {
-            let consumed = nghttp2_session_mem_recv(
-                session, loop.readBuffer.baseAddress!.assumingMemoryBound(to: UInt8.self), count)
-            if consumed < 0 {
-                core.logger.debug(
-                    "closing connection after a protocol error",
-                    metadata: [
-                        "peer": "\(peer)", "error": "\(String(cString: nghttp2_strerror(Int32(consumed))))",
-                    ])
-                return close()
+            let bytes = UnsafeRawBufferPointer(rebasing: loop.readBuffer[..<count])
+            judgeInbound(bytes)
+            // A flood found in these bytes: nghttp2 reads none of them; the GOAWAY goes out at the flush.
+            if !state.discardsInput {
+                let consumed = nghttp2_session_mem_recv(
+                    session, bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), count)
+                if consumed == Int(NGHTTP2_ERR_FLOODED.rawValue) {
+                    libraryFlooded()
+                } else if consumed < 0 {
+                    core.logger.debug(
+                        "closing connection after a protocol error",
+                        metadata: [
+                            "peer": "\(peer)",
+                            "error": "\(String(cString: nghttp2_strerror(Int32(consumed))))",
+                        ])
+                    return close()
+                }
+                judgeData()
             }
-            // After nghttp2, so that the streams these bytes opened are known.
-            scanInbound(UnsafeRawBufferPointer(rebasing: loop.readBuffer[..<count]))
+            if !resetsInRead.isEmpty { resetsInRead.removeAll(keepingCapacity: true) }
+            if !dataInRead.isEmpty { dataInRead.removeAll(keepingCapacity: true) }
             loop.markDirty(self)
         } else if count == 0 || (errno != EAGAIN && errno != EINTR) {
             close()

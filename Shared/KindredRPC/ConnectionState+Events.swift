@@ -57,6 +57,7 @@ extension ConnectionState {
         }
         if pingSentAt == nil && now &- lastReceived > limits.keepaliveInterval.nanoseconds {
             pingSentAt = now
+            flood.keepaliveAcknowledged = false
             return [.sendPing]
         }
         return []

@@ -1,6 +1,7 @@
 /// The flood guard: frames that carry no progress are counted (`FrameFloodCounter`), and past the limit the
-/// connection is calmed, as nghttp2 itself limits RST_STREAM (rapid reset), CONTINUATION and queued
-/// SETTINGS/PING acknowledgements.
+/// connection is calmed. The guard judges each frame from its header before nghttp2 reads it, so that a flood
+/// nghttp2 would also cut (queued SETTINGS/PING acknowledgements, rapid reset, SETTINGS of too many entries)
+/// is cut here first, with a GOAWAY and a line naming it, rather than by the library without either.
 extension ConnectionState {
     /// What the guard knows besides the count: what the client may still send as acknowledgements.
     struct FloodGuard {
@@ -9,6 +10,11 @@ extension ConnectionState {
         var acknowledgementCredit = 0
         /// The client's first SETTINGS is its handshake; later ones are counted.
         var settingsReceived = false
+        /// Whether the one PING ACK the keepalive's PING earns has been taken (frames are judged before
+        /// nghttp2 reads them, so a read full of ACKs must not all pass while the PING is still unanswered).
+        var keepaliveAcknowledged = false
+        /// The kind of the frame that calmed the connection, for its line.
+        var calmedBy: FrameFloodCounter.Kind?
     }
 
     /// An HTTP/2 frame's header, as much of it as the guard judges.
@@ -34,11 +40,23 @@ extension ConnectionState {
     /// credit and tipped the guard (`window_update:1000,settings:1`); on h2c the answers interleaved.
     static let acknowledgementsPerHeaders = 1
 
+    /// The most entries a SETTINGS frame may carry (nghttp2's `max_settings`): a larger one is refused at once.
+    static let maxSettingsEntries = 32
+
     /// A frame begins, judged from its header before its payload is read; true when it tips the connection
     /// into a flood (the phase is then `calmed`: the caller terminates the session with ENHANCE_YOUR_CALM).
     mutating func frameBegins(_ header: FrameHeader, now: UInt64) -> Bool {
+        if header.type == FrameHeader.settings && header.length / 6 > Self.maxSettingsEntries {
+            return calm(.settings, now: now)
+        }
         guard let kind = withoutProgress(header) else { return false }
         return frameWithoutProgress(kind, now: now)
+    }
+
+    /// nghttp2 cut the session itself (`NGHTTP2_ERR_FLOODED`: more acknowledgements queued unsent than it
+    /// allows); true when this is news (the phase is then `calmed`, as for the guard's own verdict).
+    mutating func libraryFlooded(now: UInt64) -> Bool {
+        calm(.unsentAcknowledgements, now: now)
     }
 
     /// DATA for a stream that is gone, which nghttp2 skips without a callback (`FrameHeaderScanner` sees it).
@@ -59,11 +77,15 @@ extension ConnectionState {
         let isAck = header.flags & FrameHeader.ack != 0
         switch header.type {
         case FrameHeader.headers:
-            // Streams opened are bounded by the stream limit and nghttp2's reset rate limit.
+            // Streams opened are bounded by the stream limit, and their resets are counted.
             earnCredit(Self.acknowledgementsPerHeaders)
             return nil
-        case FrameHeader.continuation, FrameHeader.rstStream:
+        case FrameHeader.continuation:
             return nil
+        case FrameHeader.rstStream:
+            // A client cancels a call now and then; a stream of resets costs the server the calls it opened
+            // for nothing (rapid reset), and nghttp2 cuts them without a word after 1,000.
+            return .rstStream
         case FrameHeader.data:
             let empty = header.length == 0 && header.flags & FrameHeader.endStream == 0
             return empty ? .emptyData : nil
@@ -74,7 +96,11 @@ extension ConnectionState {
             flood.settingsReceived = true
             return nil
         case FrameHeader.ping:
-            return (isAck && pingSentAt != nil) || spendAcknowledgementCredit() ? nil : .ping
+            if isAck && pingSentAt != nil && !flood.keepaliveAcknowledged {
+                flood.keepaliveAcknowledged = true
+                return nil
+            }
+            return spendAcknowledgementCredit() ? nil : .ping
         case FrameHeader.priority: return .priority
         case FrameHeader.goAway: return .goAway
         case FrameHeader.pushPromise: return .pushPromise
@@ -91,6 +117,16 @@ extension ConnectionState {
     private mutating func frameWithoutProgress(_ kind: FrameFloodCounter.Kind, now: UInt64) -> Bool {
         guard flood.counter.record(kind, now: now), phase != .calmed, phase != .closed else { return false }
         phase = .calmed
+        flood.calmedBy = kind
+        return true
+    }
+
+    /// Calms the connection at once, whatever the count.
+    private mutating func calm(_ kind: FrameFloodCounter.Kind, now: UInt64) -> Bool {
+        _ = flood.counter.record(kind, now: now)
+        guard phase != .calmed, phase != .closed else { return false }
+        phase = .calmed
+        flood.calmedBy = kind
         return true
     }
 }

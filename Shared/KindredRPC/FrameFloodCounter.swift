@@ -5,7 +5,9 @@ struct FrameFloodCounter {
     /// What a frame without progress was, so that the flood's log line names what the peer sent.
     enum Kind: Int, CaseIterable, Sendable {
         case emptyData, dataForAStreamThatIsGone, windowUpdate, ping, settings, priority, goAway, pushPromise
-        case unknownType
+        case unknownType, rstStream
+        /// nghttp2's own cut: PING and SETTINGS acknowledgements queued faster than the peer reads them.
+        case unsentAcknowledgements
 
         var name: String {
             switch self {
@@ -18,6 +20,8 @@ struct FrameFloodCounter {
             case .goAway: "goaway"
             case .pushPromise: "push_promise"
             case .unknownType: "unknown_type"
+            case .rstStream: "rst_stream"
+            case .unsentAcknowledgements: "unsent_acknowledgements"
             }
         }
     }

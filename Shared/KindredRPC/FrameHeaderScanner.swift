@@ -47,3 +47,10 @@ struct FrameHeaderScanner {
         each(Header(type: header[3], flags: header[4], streamID: Int32(stream), length: length))
     }
 }
+
+extension ConnectionState.FrameHeader {
+    /// As much of a scanned header as the flood guard judges.
+    init(_ header: FrameHeaderScanner.Header) {
+        self.init(type: header.type, flags: header.flags, length: header.length)
+    }
+}

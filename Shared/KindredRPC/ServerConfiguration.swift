@@ -32,6 +32,10 @@ public struct ServerConfiguration: Sendable {
     public var maxFramesWithoutProgress: Int
     /// The window `maxFramesWithoutProgress` counts over.
     public var frameFloodWindow: Duration
+    /// After a connection is calmed for a flood, new connections from its address are refused for this long,
+    /// doubling with each flood while the address cools (to 32 times this); zero turns it off. Clients behind
+    /// one address (a gateway) share it, so it starts short.
+    public var floodCooling: Duration
     /// After this long without a frame from the peer the server sends a PING.
     public var keepaliveInterval: Duration
     /// A PING unanswered this long closes the connection.
@@ -74,6 +78,7 @@ public struct ServerConfiguration: Sendable {
         self.idleTimeout = .seconds(300)
         self.maxFramesWithoutProgress = 1000
         self.frameFloodWindow = .seconds(10)
+        self.floodCooling = .seconds(1)
         self.keepaliveInterval = .seconds(120)
         self.keepaliveTimeout = .seconds(20)
         self.maxConnectionAgeGrace = .seconds(30)

@@ -20,6 +20,8 @@ final class ServerCore: Sendable {
     let unroutedMetrics = MethodMetrics(method: "unknown")
     /// Unary calls refused because their loop was at its admission limit.
     let shedCalls = AtomicCounters(count: 1)
+    /// The addresses cooling after a flood; touched only when a connection is calmed and when one is accepted.
+    let floodCooling: Mutex<FloodCooling>
 
     init(configuration: ServerConfiguration, routes: [String: Route], tls: ServerTLS?, logger: Logger) {
         self.configuration = configuration
@@ -40,6 +42,7 @@ final class ServerCore: Sendable {
         self.logger = logger
         accessLog = AccessLog(logger: logger, settings: configuration.accessLog)
         requestIDPrefix = String(UInt32.random(in: 0...UInt32.max), radix: 36)
+        floodCooling = Mutex(FloodCooling(base: configuration.floodCooling))
     }
 
     /// Counts a new connection if the limit allows; false means refuse it.

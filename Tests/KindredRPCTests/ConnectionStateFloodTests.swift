@@ -26,7 +26,7 @@ import Testing
     static let floods: [(String, [Header])] = [
         ("empty DATA", [emptyData]), ("PRIORITY", [priority]), ("PING", [ping]),
         ("WINDOW_UPDATE with nothing sent", [windowUpdate]), ("an unknown frame type", [unknown]),
-        ("SETTINGS after the first", [settings]),
+        ("SETTINGS after the first", [settings]), ("RST_STREAM", [reset]),
     ]
 
     /// The client's first SETTINGS, then `limit` frames of the kind are tolerated; one more is a flood.
@@ -38,6 +38,9 @@ import Testing
         #expect(verdicts == [false, false, false, false, true])
         #expect(state.phase == .calmed)
         #expect(state.discardsInput)
+        #expect(
+            state.flood.calmedBy != nil && state.flood.counter.breakdown.hasPrefix(state.flood.calmedBy!.name)
+        )
         let again = state.frameBegins(frames[0], now: 3)
         #expect(!again, "calmed once")
         let finished = state.sessionFinished()
@@ -46,7 +49,7 @@ import Testing
 
     @Test func framesThatCarryProgressAreNeverCounted() {
         var state = ConnectionState(limits: Self.limits, holdsPlace: true, retiresAt: nil, now: 0)
-        let calls = Array(repeating: [Self.headers, Self.message, Self.endStream, Self.reset], count: 100)
+        let calls = Array(repeating: [Self.headers, Self.message, Self.endStream], count: 100)
         var floods = 0
         for frame in [Self.settings] + calls.flatMap({ $0 }) where state.frameBegins(frame, now: 1) {
             floods += 1
@@ -89,6 +92,44 @@ import Testing
         #expect(actions == [.sendPing])
         _ = state.frameBegins(Self.pingAck, now: 1)
         #expect(state.flood.counter.count == 0)
+    }
+
+    @Test func theKeepalivePingEarnsOneAcknowledgementNotAReadFullOfThem() {
+        var state = ConnectionState(limits: Self.limits, holdsPlace: true, retiresAt: nil, now: 0)
+        let actions = state.tick(now: 121 * 1_000_000_000, callsOpen: true)
+        #expect(actions == [.sendPing])
+        // Judged before nghttp2 reads them: the PING is still unanswered while all of these are judged.
+        let verdicts = (0..<5).map { _ in state.frameBegins(Self.pingAck, now: 1) }
+        #expect(verdicts == [false, false, false, false, true])
+        #expect(state.flood.counter.breakdown == "ping:4")
+    }
+
+    /// nghttp2 refuses a SETTINGS frame of more than 32 entries with ENHANCE_YOUR_CALM and no line; the guard
+    /// sees it first, and one is enough.
+    @Test func aSettingsFrameOfTooManyEntriesCalmsAtOnce() {
+        var state = ConnectionState(limits: Self.limits, holdsPlace: true, retiresAt: nil, now: 0)
+        let entries = ConnectionState.maxSettingsEntries
+        let allowed = state.frameBegins(Header(type: Header.settings, flags: 0, length: entries * 6), now: 0)
+        #expect(!allowed && state.phase == .handshaking)
+        let tooMany = state.frameBegins(
+            Header(type: Header.settings, flags: 0, length: (entries + 1) * 6), now: 0)
+        #expect(tooMany && state.phase == .calmed)
+        #expect(state.flood.calmedBy == .settings)
+    }
+
+    /// nghttp2 cut the session (acknowledgements queued faster than the peer reads them): calmed once, like
+    /// the guard's own floods, so that it too ends with a GOAWAY and a line.
+    @Test func aFloodNghttp2CutsIsCalmedOnce() {
+        var state = ConnectionState(limits: Self.limits, holdsPlace: true, retiresAt: nil, now: 0)
+        _ = state.frameBegins(Self.settings, now: 0)
+        let verdicts = [state.libraryFlooded(now: 1), state.libraryFlooded(now: 2)]
+        #expect(verdicts == [true, false])
+        #expect(state.phase == .calmed && state.flood.calmedBy == .unsentAcknowledgements)
+        let finished = state.sessionFinished()
+        let closed = state.closed()
+        #expect(finished == [.close] && closed == [.tearDown, .releasePlace])
+        let afterClose = state.libraryFlooded(now: 3)
+        #expect(!afterClose, "a closed connection is not calmed")
     }
 
     @Test func aNewWindowForgivesTheOldCount() {

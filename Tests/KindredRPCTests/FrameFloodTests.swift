@@ -1,4 +1,6 @@
 import Glibc
+import KindredTestSupport
+import Logging
 import Testing
 @testable import KindredRPC
 
@@ -9,6 +11,7 @@ import Testing
 
     enum Flood: String, CaseIterable, CustomTestStringConvertible {
         case emptyData, tinyWindowUpdate, priority, ping, settings, unknownFrameType, dataForAStreamThatIsGone
+        case reset
 
         var testDescription: String { rawValue }
 
@@ -22,14 +25,35 @@ import Testing
             case .settings: RawFrame(type: 4)
             case .unknownFrameType: RawFrame(type: 0xEE)
             case .dataForAStreamThatIsGone: RawFrame(type: 0, streamID: 1)
+            case .reset: RawFrame.reset(streamID: stream)
+            }
+        }
+
+        /// The kind the flood's warning names.
+        var kind: String {
+            switch self {
+            case .emptyData: "empty_data"
+            case .tinyWindowUpdate: "window_update"
+            case .priority: "priority"
+            case .ping: "ping"
+            case .settings: "settings"
+            case .unknownFrameType: "unknown_type"
+            case .dataForAStreamThatIsGone: "data_for_a_stream_that_is_gone"
+            case .reset: "rst_stream"
             }
         }
     }
 
     @Test(arguments: Flood.allCases)
     func floodOfFramesWithoutProgressEndsTheConnectionWithEnhanceYourCalm(_ flood: Flood) async throws {
+        let log = CapturedLog(level: .info)
         try await withServer(
-            [TestService(probe: probe)], configure: { $0.maxFramesWithoutProgress = Self.limit }
+            [TestService(probe: probe)],
+            configure: {
+                $0.maxFramesWithoutProgress = Self.limit
+                // The neighbour below comes from the flooder's address (AttackCostTests has it refused).
+                $0.floodCooling = .zero
+            }, log: log
         ) { server in
             // nghttp2 writes the preface and opens a stream; from then on the test speaks raw frames.
             let client = try HTTP2TestClient(port: server.port)
@@ -60,6 +84,17 @@ import Testing
             let neighbour = try HTTP2TestClient(port: server.port)
             #expect(neighbour.call(path: TestService.path("Echo"), body: grpcFrames([1])).grpcStatus == 0)
         }
+        Self.expectOneFloodWarning(in: log, kind: flood.kind)
+    }
+
+    /// One warning for the flood, naming the peer and the kind of frame that tipped it.
+    static func expectOneFloodWarning(in log: CapturedLog, kind: String) {
+        let warnings = log.lines.filter { $0.level >= .warning }
+        #expect(warnings.count == 1, "\(warnings)")
+        let warning = warnings.first
+        #expect(warning?.message == "closing a connection that flooded frames without progress")
+        #expect(warning?.fields["peer"]?.hasPrefix("ipv4:127.0.0.1:") == true)
+        #expect(warning?.fields["kind"] == kind)
     }
 
     @Test func framesThatCarryProgressAreNotCounted() async throws {

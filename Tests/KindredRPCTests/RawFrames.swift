@@ -91,3 +91,24 @@ func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
     }
     return true
 }
+
+extension RawFrame {
+    /// A request's HEADERS for `path`, HPACK-encoded with literals that leave the dynamic table alone.
+    static func request(streamID: Int32, path: String, endStream: Bool = false) -> RawFrame {
+        func literal(_ prefix: [UInt8], _ value: String) -> [UInt8] {
+            prefix + [UInt8(value.utf8.count)] + Array(value.utf8)
+        }
+        // :method POST and :scheme http are static entries 3 and 6; :authority, :path and content-type name
+        // entries 1, 4 and 31 (15 + 16 past a 4-bit prefix); te is a new name.
+        let block =
+            [0x83, 0x86] + literal([0x01], "x") + literal([0x04], path)
+            + literal([0x0F, 0x10], "application/grpc")
+            + literal([0x00], "te") + [0x08] + Array("trailers".utf8)
+        return RawFrame(type: 1, flags: 0x4 | (endStream ? 0x1 : 0), streamID: streamID, payload: block)
+    }
+
+    /// RST_STREAM with CANCEL.
+    static func reset(streamID: Int32) -> RawFrame {
+        RawFrame(type: 3, streamID: streamID, payload: [0, 0, 0, 8])
+    }
+}

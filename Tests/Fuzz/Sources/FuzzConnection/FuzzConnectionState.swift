@@ -20,7 +20,7 @@ func fuzzConnectionState(_ input: UnsafeRawBufferPointer) {
         index += 2
         now &+= UInt64(argument) * 1_000_000_000
         let actions: [ConnectionState.Action]
-        switch event % 14 {
+        switch event % 15 {
         case 0: actions = state.accepted()
         case 1: actions = state.handshakeCompleted()
         case 2: actions = state.handshakeDeadlinePassed(clientBytesWaiting: argument & 1 == 1)
@@ -40,12 +40,18 @@ func fuzzConnectionState(_ input: UnsafeRawBufferPointer) {
             state.dataFrameSent()
             actions = []
         case 12:
-            let header = ConnectionState.FrameHeader(type: argument % 12, flags: argument >> 4, length: 0)
+            // Lengths up to 960, so that a SETTINGS frame of too many entries comes up too.
+            let header = ConnectionState.FrameHeader(
+                type: argument % 12, flags: argument >> 4, length: Int(argument >> 4) * 64)
             let flood = state.frameBegins(header, now: now)
             precondition(!(flood && tornDown), "a closed connection was calmed")
             actions = []
-        default:
+        case 13:
             actions = state.dataForAStreamThatIsGone(now: now) ? [.goAway(.enhanceYourCalm)] : []
+        default:
+            let flood = state.libraryFlooded(now: now)
+            precondition(!(flood && tornDown), "a closed connection was calmed")
+            actions = flood ? [.goAway(.enhanceYourCalm)] : []
         }
         precondition(!tornDown || actions.isEmpty, "a torn-down connection answered \(actions)")
         for action in actions {
