@@ -203,5 +203,10 @@ class Report:
     def deliveries(self):
         return self.raw["realtime"]["deliveries"], self.raw["realtime"]["missed"]
 
+    def missed_per_stream(self):
+        """{stream: missed} for the kinds of stream that missed any."""
+        return {name: live["missed"] for name, live in sorted(self.raw.get("realtime_streams", {}).items())
+                if live["missed"]}
+
     def per_replica(self, service):
         return dict(sorted(self.raw.get("replicas", {}).get(service, {}).items()))

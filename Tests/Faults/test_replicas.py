@@ -104,7 +104,8 @@ def test_a_replica_killed_under_load_costs_only_its_calls_in_flight(replicated, 
     assert sum(unary.values()) <= IN_FLIGHT_BOUND, f"more calls failed than were in flight on the replica: {unary}"
     assert all(rpc.startswith(("profile_activity", "notifications")) for rpc, _, _ in streams), (
         f"streams of other services ended: {streams}")
-    assert deliveries > 0 and missed == 0, f"{missed} real-time deliveries missed of {deliveries}"
+    assert deliveries > 0 and missed == 0, (
+        f"{missed} real-time deliveries missed of {deliveries}: {report.missed_per_stream()}")
     assert answered, f"the restarted replica answered no call in the {load_end - back:.1f} s of load after it was back"
     assert rejoined <= REJOIN_BOUND, f"the restarted replica answered its first call {rejoined:.1f} s after SERVING"
     assert share[0] >= 0.5 * (share[1] + share[2]) / 2, f"the restarted replica is not taking its share: {share}"
@@ -138,4 +139,5 @@ def test_rolling_restart_of_every_replica_under_load_fails_no_call_and_misses_no
     assert all(after[replica] != pid for replica, pid in before.items()), f"not every process was restarted: {after}"
     assert not unary and not streams, f"calls failed: {dict(unary)}; streams ended: {dict(streams)}"
     assert report.handed_over() > 0, "no drain handed a stream over: the restart did not reach the streams"
-    assert deliveries > 0 and missed == 0, f"{missed} real-time deliveries missed of {deliveries}"
+    assert deliveries > 0 and missed == 0, (
+        f"{missed} real-time deliveries missed of {deliveries}: {report.missed_per_stream()}")

@@ -80,8 +80,12 @@ extension VirtualUser {
             }
             // A stream that got nothing yet has no place to resume from: it opens again "from now on", as an app
             // would, so what commits until then is not promised to it (it is settled again `Deliveries.settle`
-            // after it opened). With a cursor, the next opening sends what came meanwhile, and that stays due.
-            if cursor == start { live.board.closed(index) }
+            // after it opened), nor what was due to it and had not arrived. With a cursor, the next opening sends
+            // what came meanwhile, and that stays due.
+            if cursor == start {
+                live.board.closed(index)
+                live.deliveries.reopensWithoutCursor(recipient: index)
+            }
             pause = handedOver ? nil : backoff.next()
         }
         live.board.closed(index)

@@ -62,6 +62,19 @@ public final class Deliveries: Sendable {
         }
     }
 
+    /// `recipient`'s stream ended before it got anything, so it has no cursor to resume from and reopens "from
+    /// now on": what was due to it and has not arrived is no longer promised to it (an app resumes from the
+    /// cursor of its last list call; the run's streams have none).
+    public func reopensWithoutCursor(recipient: Int) {
+        state.withLock { state in
+            for (key, pending) in state.pending where pending.due?.contains(recipient) ?? false {
+                guard pending.arrivals[recipient] == nil else { continue }
+                state.pending[key]?.due?.remove(recipient)
+                Self.closeIfComplete(key, in: &state)
+            }
+        }
+    }
+
     /// Stops expecting: every due arrival not there is missed.
     public func finish() -> DeliveryTally {
         state.withLock { state in

@@ -50,6 +50,21 @@ import Testing
         #expect(tally.missed == 0)
     }
 
+    // A drain can end a stream that got nothing yet between a write's answer and its arrival there: the stream
+    // reopens without a cursor, so that write is no longer promised to it, while other recipients stay due.
+    @Test func aStreamReopenedWithoutCursorIsNoLongerDueWhatItHadNotReceived() {
+        let deliveries = Deliveries()
+        deliveries.sending("handed", at: start)
+        deliveries.sent("handed", succeeded: true, recipients: [1, 2])
+        deliveries.sending("received", at: start)
+        deliveries.sent("received", succeeded: true, recipients: [1])
+        deliveries.arrived(text: Deliveries.text(for: "received"), recipient: 1, at: start + .milliseconds(2))
+        deliveries.reopensWithoutCursor(recipient: 1)
+        let tally = deliveries.finish()
+        #expect(tally.missed == 1)
+        #expect(tally.delays.count == 1)
+    }
+
     @Test func aFailedWriteOrOneNobodyIsDueExpectsNothing() {
         let deliveries = Deliveries()
         deliveries.sending("failed", at: start)
