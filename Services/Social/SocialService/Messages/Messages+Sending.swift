@@ -13,17 +13,16 @@ extension Messages {
         -> Kindred_Social_V1_Message
     {
         guard draft.recipientID != senderID else { throw SocialError.notYourself }
-        // Four independent reads, sent together.
-        async let earlier = MessageStore.sent(
-            by: senderID, requestID: draft.requestID, bodies: bodies, on: database)
-        async let sender = people.person(senderID)
-        async let recipient = people.person(draft.recipientID)
-        async let relationship = RelationshipStore.between(senderID, draft.recipientID, on: database)
-        if let earlier = try await earlier { return try retried(draft, earlier) }
+        let known = try await MessageStore.sendingContext(
+            from: senderID, to: draft.recipientID, requestID: draft.requestID, bodies: bodies, on: database)
+        if let earlier = known.earlier { return try retried(draft, earlier) }
+        // Identity is asked only about someone social has not met yet.
+        async let sender = people.person(senderID, known: known.sender)
+        async let recipient = people.person(draft.recipientID, known: known.recipient)
         let (from, to) = try await (sender, recipient)
-        try await relationship.requireNoBlock()
+        try known.relationship.requireNoBlock()
         try await controls.requireAllowed(
-            from: senderID, senderRestricted: restricted, to: to, try await relationship)
+            from: senderID, senderRestricted: restricted, to: to, known.relationship)
         do {
             let message = try await deliver(draft, from: from, to: to)
             announcer.announce([to.id.description])

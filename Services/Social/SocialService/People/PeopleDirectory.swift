@@ -25,7 +25,13 @@ struct PeopleDirectory: Sendable {
 
     /// The person with id `userID`; USER_NOT_FOUND when identity has no such account.
     func person(_ userID: UserID) async throws -> Person {
-        if let known = try await PeopleStore.find(id: userID, on: database) { return known }
+        try await person(userID, known: try await PeopleStore.find(id: userID, on: database))
+    }
+
+    /// `known` when social has met the person (a statement of the caller's read their row), else the person
+    /// with id `userID` as identity knows them, remembered; USER_NOT_FOUND when identity has no such account.
+    func person(_ userID: UserID, known: Person?) async throws -> Person {
+        if let known { return known }
         let response = try await PeerCall.run("identity") {
             try await identity.getAccount(
                 .init(userID: userID.description),

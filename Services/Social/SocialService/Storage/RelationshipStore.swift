@@ -8,18 +8,29 @@ enum RelationshipStore {
         -> Relationship
     {
         let rows = try await db.pureRead(
-            """
-            SELECT
-                EXISTS (SELECT 1 FROM social.blocks WHERE blocker_id = \(me) AND blocked_id = \(other)),
-                EXISTS (SELECT 1 FROM social.blocks WHERE blocker_id = \(other) AND blocked_id = \(me)),
-                EXISTS (SELECT 1 FROM social.follows WHERE follower_id = \(me) AND followee_id = \(other)),
-                EXISTS (SELECT 1 FROM social.follows WHERE follower_id = \(other) AND followee_id = \(me)),
-                EXISTS (SELECT 1 FROM social.friendships WHERE user_id = \(me) AND friend_id = \(other))
-            """)
-        // A SELECT without FROM always answers one row.
-        let (blocks, blockedBy, follows, followedBy, friends) = try rows.first!.decode(
-            (Bool, Bool, Bool, Bool, Bool).self)
-        return Relationship(
-            blocks: blocks, blockedBy: blockedBy, follows: follows, followedBy: followedBy, friends: friends)
+            "SELECT \(unsafeSQL: columns) FROM (SELECT \(me)::uuid AS me, \(other)::uuid AS other) pair")
+        // A SELECT from one row always answers one row.
+        return try relationship(rows.first!, from: 0)
+    }
+
+    /// The five probes as select-list text, reading the row `pair (me, other)` the statement provides;
+    /// `relationship(_:from:)` decodes them. Other statements that need the relationship beside their own
+    /// reads select these too.
+    static let columns = """
+        EXISTS (SELECT 1 FROM social.blocks WHERE blocker_id = pair.me AND blocked_id = pair.other),
+        EXISTS (SELECT 1 FROM social.blocks WHERE blocker_id = pair.other AND blocked_id = pair.me),
+        EXISTS (SELECT 1 FROM social.follows WHERE follower_id = pair.me AND followee_id = pair.other),
+        EXISTS (SELECT 1 FROM social.follows WHERE follower_id = pair.other AND followee_id = pair.me),
+        EXISTS (SELECT 1 FROM social.friendships WHERE user_id = pair.me AND friend_id = pair.other)
+        """
+
+    /// The relationship `columns` selected, starting at `column`.
+    static func relationship(_ row: PostgresRow, from column: Int) throws -> Relationship {
+        Relationship(
+            blocks: try row.decode(Bool.self, column: column),
+            blockedBy: try row.decode(Bool.self, column: column + 1),
+            follows: try row.decode(Bool.self, column: column + 2),
+            followedBy: try row.decode(Bool.self, column: column + 3),
+            friends: try row.decode(Bool.self, column: column + 4))
     }
 }
