@@ -51,4 +51,20 @@ import Testing
             #expect(forged?.badFields == ["page.page_token"])
         }
     }
+
+    // A page's media are read only for the events that have some; the others show none.
+    @Test func eachEventOnAFeedPageShowsItsOwnMediaAndAnEventWithoutMediaShowsNone() async throws {
+        try await SocialTestStack.with { stack in
+            let (val, olga) = (
+                try await stack.register("val", age: 30), try await stack.register("olga", age: 30)
+            )
+            let plain = try await stack.createEvent("Picnic", by: olga)
+            let fair = try await stack.createEvent(
+                "Street fair", by: olga,
+                media: [.init(url: "https://cdn.example/map.png", contentType: "image/png")])
+            let feed = try await stack.social.listFeed(.init(), options: val.bearer).events
+            #expect(feed.map(\.eventID) == [fair.eventID, plain.eventID])
+            #expect(feed.map { $0.media.map(\.mediaID) } == [[fair.media[0].mediaID], []])
+        }
+    }
 }

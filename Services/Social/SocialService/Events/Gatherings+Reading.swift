@@ -44,13 +44,14 @@ extension Gatherings {
         return try await family.controls(of: viewer.id)
     }
 
-    /// `events` as `viewer` sees them, in order: their media in one statement, and family asked about any
-    /// hidden item whose approval was pending when social last knew.
+    /// `events` as `viewer` sees them, in order: their media in one statement (none when no event has any),
+    /// and family asked about any hidden item whose approval was pending when social last knew.
     func present(_ events: [ViewedEvent], to viewer: EventViewer, filtering: Bool) async throws
         -> [Kindred_Social_V1_SocialEvent]
     {
-        var media = try await EventMediaStore.media(
-            of: events.map(\.event.id), viewer: viewer.id, on: database)
+        let illustrated = events.filter(\.hasMedia).map(\.event.id)
+        guard !illustrated.isEmpty else { return events.map { $0.proto(media: [], filtering: filtering) } }
+        var media = try await EventMediaStore.media(of: illustrated, viewer: viewer.id, on: database)
         if filtering { media = try await settleViewApprovals(media, of: viewer.id) }
         let byEvent = Dictionary(grouping: media, by: \.eventID)
         return events.map { $0.proto(media: byEvent[$0.event.id] ?? [], filtering: filtering) }

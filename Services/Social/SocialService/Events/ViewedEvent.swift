@@ -5,6 +5,8 @@ struct ViewedEvent: Sendable, Equatable {
     var event: EventRecord
     /// The viewer is among its attendees.
     var joined: Bool
+    /// It has at least one media item.
+    var hasMedia: Bool
     /// The viewer may see it: they organize it, or it is public or theirs through friendship or an
     /// invitation, and there is no block between them and its organizer.
     var visible = true

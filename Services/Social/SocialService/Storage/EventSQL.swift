@@ -10,16 +10,18 @@ struct EventSQL: Sendable {
 
     private init(_ text: String) { self.text = text }
 
-    /// The event's columns, then whether the viewer joined it: `EventStore.viewedEvent` decodes them.
+    /// The event's columns, then whether the viewer joined it and whether it has any media (a page whose
+    /// events have none needs no read of media): `EventStore.viewedEvent` decodes them.
     static let columns = EventSQL(
         """
         e.id::text, e.organizer_id::text, p.username, e.title, e.description, e.starts_at, e.ends_at, \
         e.place, e.public, e.mature, e.created_at, e.attendee_count, \
-        EXISTS (SELECT 1 FROM social.event_attendees a WHERE a.event_id = e.id AND a.user_id = q.viewer)
+        EXISTS (SELECT 1 FROM social.event_attendees a WHERE a.event_id = e.id AND a.user_id = q.viewer), \
+        EXISTS (SELECT 1 FROM social.event_media m WHERE m.event_id = e.id)
         """)
 
     /// How many columns `columns` selects.
-    static let columnCount = 13
+    static let columnCount = 14
 
     /// The viewer may see the event: they organize it, or there is no block either way between them and its
     /// organizer and it is public, or they are its organizer's friend, or they were invited.

@@ -57,7 +57,7 @@ enum EventStore {
         return viewed
     }
 
-    /// The event and whether the viewer joined it, from the first columns of `row` (`EventSQL.columns`).
+    /// The event, whether the viewer joined it and whether it has media, from the first columns of `row` (`EventSQL.columns`).
     static func viewedEvent(_ row: PostgresRow) throws -> ViewedEvent {
         let event = EventRecord(
             id: try row.decode(EventID.self, column: 0),
@@ -70,6 +70,8 @@ enum EventStore {
             place: try row.decode(String.self, column: 7), isPublic: try row.decode(Bool.self, column: 8),
             mature: try row.decode(Bool.self, column: 9), createdAt: try row.decode(Date.self, column: 10),
             attendeeCount: try row.decode(Int.self, column: 11))
-        return ViewedEvent(event: event, joined: try row.decode(Bool.self, column: 12))
+        return ViewedEvent(
+            event: event, joined: try row.decode(Bool.self, column: 12),
+            hasMedia: try row.decode(Bool.self, column: 13))
     }
 }
