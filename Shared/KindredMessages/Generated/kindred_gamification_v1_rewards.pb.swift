@@ -210,8 +210,9 @@ public struct Kindred_Gamification_V1_GetRewardSetupResponse: ProtoMessage {
     }
 }
 
-/// A guardian only (their account, or the child's device in parent mode with the guardian PIN). Reserves minutes x points_per_reward_minute; FAILED_PRECONDITION
-/// NOT_ENOUGH_POINTS when fewer are available, NOT_A_REWARD_APP, REWARD_APP_ALREADY_UNLOCKED.
+/// A guardian only (their account, or the child's device in parent mode with the guardian PIN). Reserves
+/// minutes x points_per_reward_minute; FAILED_PRECONDITION NOT_ENOUGH_POINTS when fewer are available,
+/// NOT_A_REWARD_APP, REWARD_APP_ALREADY_UNLOCKED.
 public struct Kindred_Gamification_V1_UnlockRewardAppRequest: ProtoMessage {
     public static var protoMessageName: String { "kindred.gamification.v1.UnlockRewardAppRequest" }
 

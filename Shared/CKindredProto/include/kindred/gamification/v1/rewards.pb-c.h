@@ -146,8 +146,9 @@ struct  Kindred__Gamification__V1__GetRewardSetupResponse
 
 
 /*
- * A guardian only (their account, or the child's device in parent mode with the guardian PIN). Reserves minutes x points_per_reward_minute; FAILED_PRECONDITION
- * NOT_ENOUGH_POINTS when fewer are available, NOT_A_REWARD_APP, REWARD_APP_ALREADY_UNLOCKED.
+ * A guardian only (their account, or the child's device in parent mode with the guardian PIN). Reserves
+ * minutes x points_per_reward_minute; FAILED_PRECONDITION NOT_ENOUGH_POINTS when fewer are available,
+ * NOT_A_REWARD_APP, REWARD_APP_ALREADY_UNLOCKED.
  */
 struct  Kindred__Gamification__V1__UnlockRewardAppRequest
 {
