@@ -26,6 +26,11 @@ public final class AtomicCounters: @unchecked Sendable {
         storage[index].subtract(amount, ordering: .relaxed)
     }
 
+    /// Sets a counter used as a gauge (a value that goes up and down, written by one thread).
+    public func store(_ index: Int, _ value: Int) {
+        storage[index].store(value, ordering: .relaxed)
+    }
+
     public func load(_ index: Int) -> Int {
         storage[index].load(ordering: .relaxed)
     }

@@ -30,6 +30,9 @@ extension ServerCall {
         guard admittedAt != 0 else { return }
         loop.admission?.depart(startedAt: admittedAt, now: monotonicNanos())
         admittedAt = 0
+        if let limit = loop.admission?.limit, loop.index < core.admissionLimits.count {
+            core.admissionLimits.store(loop.index, Int(limit))
+        }
     }
 }
 

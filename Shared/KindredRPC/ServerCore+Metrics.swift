@@ -55,6 +55,14 @@ extension ServerCore {
                 "Unary calls refused at once (UNAVAILABLE, SERVER_OVERLOADED) because their loop was at its limit."
         )
         text.sample("kindred_rpc_shed_total", [:], Double(shedCalls.load(0)))
+        if configuration.admission.isEnabled {
+            text.family(
+                "kindred_rpc_admission_limit", .gauge,
+                help: "Unary calls the event loops admit at once now, summed over the loops (AdmissionLimit)."
+            )
+            let limits = (0..<admissionLimits.count).reduce(0) { $0 + admissionLimits.load($1) }
+            text.sample("kindred_rpc_admission_limit", [:], Double(limits))
+        }
         accessLog.collectMetrics(into: &text)
         text.family("kindred_rpc_open_connections", .gauge, help: "Client connections open now.")
         text.sample("kindred_rpc_open_connections", [:], Double(openConnections))

@@ -20,6 +20,8 @@ final class ServerCore: Sendable {
     let unroutedMetrics = MethodMetrics(method: "unknown")
     /// Unary calls refused because their loop was at its admission limit.
     let shedCalls = AtomicCounters(count: 1)
+    /// Each event loop's admission limit as its last admitted call left it (0 before its first), for the gauge.
+    let admissionLimits: AtomicCounters
     /// The addresses cooling after a flood; touched only when a connection is calmed and when one is accepted.
     let floodCooling: Mutex<FloodCooling>
 
@@ -43,6 +45,7 @@ final class ServerCore: Sendable {
         accessLog = AccessLog(logger: logger, settings: configuration.accessLog)
         requestIDPrefix = String(UInt32.random(in: 0...UInt32.max), radix: 36)
         floodCooling = Mutex(FloodCooling(base: configuration.floodCooling))
+        admissionLimits = AtomicCounters(count: max(1, configuration.eventLoopCount))
     }
 
     /// Counts a new connection if the limit allows; false means refuse it.

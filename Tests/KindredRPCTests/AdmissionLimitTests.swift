@@ -1,4 +1,5 @@
 import KindredAuth
+import KindredMetrics
 import Testing
 
 @testable import KindredRPC
@@ -140,6 +141,12 @@ import Testing
             client.run(timeout: 5) { probe.count("sleep-cancelled") == 1 }
             let echoed = client.call(path: TestService.path("Echo"), body: grpcFrames([9]))
             #expect(echoed.grpcStatus == 0)
+            // One loop has admitted calls; the other has none, so it adds nothing to the gauge.
+            var text = PrometheusText()
+            server.core.collectMetrics(into: &text)
+            let rendered = String(decoding: text.bytes, as: UTF8.self)
+            #expect(rendered.contains("kindred_rpc_shed_total 1\n"))
+            #expect(rendered.contains("kindred_rpc_admission_limit 2\n"))
         }
     }
 
