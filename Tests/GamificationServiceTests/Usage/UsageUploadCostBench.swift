@@ -17,7 +17,7 @@ import Testing
 @Suite(.enabled(if: ProcessInfo.processInfo.environment["KINDRED_USAGE_BENCH"] != nil), .serialized)
 struct UsageUploadCostBench {
     static let stored = [10, 100, 500]
-    static let uploads = 40
+    static let uploads = 100
     static let apps = (0..<10).map { "app\($0)" }
     static let day = TestClock.parse("2026-05-01T00:00:00Z")
 
@@ -31,17 +31,18 @@ struct UsageUploadCostBench {
                 print(
                     String(
                         format:
-                            "usage upload bench: %4d stored that day: %.1f statements, PostgreSQL %.3f ms "
-                            + "(%.2fx the first row), store() %.3f ms a call (this build)",
-                        count, figures.statements, figures.postgres, figures.postgres / (reference ?? 1),
-                        figures.wall))
+                            "usage upload bench: %4d stored that day: %.1f statements, %.1f buffers, PostgreSQL "
+                            + "%.3f ms (%.2fx the first row), store() %.3f ms a call (this build)",
+                        count, figures.statements, figures.blocks, figures.postgres,
+                        figures.postgres / (reference ?? 1), figures.wall))
             }
         }
     }
 
-    /// Per upload after `count` sessions: statements, PostgreSQL's execution time and the wall time of `store`.
+    /// Per upload after `count` sessions: statements, PostgreSQL's execution time, the shared buffers its
+    /// statements touched (the figure a busy machine does not blur), and the wall time of `store`.
     static func measure(storedBefore count: Int, on pool: PostgresPool) async throws
-        -> (statements: Double, postgres: Double, wall: Double)
+        -> (statements: Double, postgres: Double, blocks: Double, wall: Double)
     {
         let user = UserID(UUID())
         let sealing = GamificationTestServer.usageSessions
@@ -57,11 +58,11 @@ struct UsageUploadCostBench {
         let clock = ContinuousClock()
         var wall = Duration.zero
         for index in 0..<Self.uploads {
-            let minute = 1_100 + Double(index) * 4
+            let minute = 1_100 + Double(index) * 3
             let batch = [
                 session("live-\(index)", "app\(index % 3)", minute: minute, length: 2),
                 session(
-                    "live-\(index - 1)", "app\((index + 2) % 3)", minute: minute - 4, length: 3,
+                    "live-\(index - 1)", "app\((index + 2) % 3)", minute: minute - 3, length: 3,
                     updatedLater: true),
             ]
             wall += try await clock.measure {
@@ -69,15 +70,19 @@ struct UsageUploadCostBench {
                     index == 0 ? [batch[0]] : batch, of: user, sealing: sealing, on: pool)
             }
         }
-        let (calls, milliseconds) = try await pool.query(
+        let (calls, milliseconds, blocks) = try await pool.query(
             """
-            SELECT sum(calls)::bigint, sum(total_exec_time)::float8 FROM pg_stat_statements
+            SELECT sum(calls)::bigint, sum(total_exec_time)::float8,
+                sum(shared_blks_hit + shared_blks_read)::bigint
+            FROM pg_stat_statements
             WHERE query ~* 'gamification[.](usage|reward)' AND query !~* 'pg_stat_statements'
-            """)[0].decode((Int, Double).self)
+            """)[0].decode((Int, Double, Int).self)
         let perUpload = Double(Self.uploads)
         let wallMilliseconds =
             (Double(wall.components.seconds) * 1e3 + Double(wall.components.attoseconds) / 1e15) / perUpload
-        return (Double(calls) / perUpload, milliseconds / perUpload, wallMilliseconds)
+        return (
+            Double(calls) / perUpload, milliseconds / perUpload, Double(blocks) / perUpload, wallMilliseconds
+        )
     }
 
     /// A session of `app` from `minute` minutes into the day, `length` minutes long.
