@@ -17,6 +17,9 @@ extension GamificationMigrations {
                 coverage_sealed bytea NOT NULL,
                 PRIMARY KEY (user_id, utc_day)
             );
+            -- Sealed values do not compress; kept in the row up to a page (a day of ~800 separate stretches of
+            -- use), an upload rewrites one heap tuple instead of a TOAST chunk per 2 KB.
+            ALTER TABLE gamification.usage_coverage ALTER COLUMN coverage_sealed SET STORAGE MAIN;
             CREATE TABLE gamification.usage_coverage_pending (
                 user_id uuid NOT NULL,
                 utc_day date NOT NULL,

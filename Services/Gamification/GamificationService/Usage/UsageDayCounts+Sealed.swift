@@ -4,28 +4,37 @@ import KindredHandlers
 
 /// A day's counts as `gamification.usage_coverage` keeps them: every track's app, device and segments sealed
 /// together under gamification's data keys and bound to the user and the day, so a dump shows neither an app,
-/// nor a device, nor a time, and a value moved to another row does not open.
+/// nor a device, nor a time, and a value moved to another row does not open. Numbers are unsigned LEB128
+/// varints and a segment is its gap after the one before (or midnight), its length and its count: about 9 bytes
+/// a segment, so a busy day's value stays inside its heap row (migration 20 keeps it out of TOAST).
 extension UsageSessions {
     /// `counts` of `user`, sealed.
     func seal(_ counts: UsageDayCounts, of user: UserID) -> [UInt8] {
         var bytes: [UInt8] = []
-        let put = { (value: UInt64, width: Int, bytes: inout [UInt8]) in
-            for shift in stride(from: (width - 1) * 8, through: 0, by: -8) {
-                bytes.append(UInt8(truncatingIfNeeded: value >> shift))
+        let put = { (value: UInt64, bytes: inout [UInt8]) in
+            var rest = value
+            while rest >= 0x80 {
+                bytes.append(UInt8(truncatingIfNeeded: rest) | 0x80)
+                rest >>= 7
             }
+            bytes.append(UInt8(rest))
         }
-        for (track, segments) in counts.tracks.sorted(by: {
+        let start = Self.microseconds(counts.day)
+        let tracks = counts.tracks.sorted {
             ($0.key.appID, $0.key.deviceID) < ($1.key.appID, $1.key.deviceID)
-        }) {
+        }
+        for (track, segments) in tracks {
             for name in [track.appID, track.deviceID] {
-                put(UInt64(name.utf8.count), 2, &bytes)
+                put(UInt64(name.utf8.count), &bytes)
                 bytes.append(contentsOf: name.utf8)
             }
-            put(UInt64(segments.count), 4, &bytes)
+            put(UInt64(segments.count), &bytes)
+            var previous = start
             for segment in segments {
-                put(UInt64(bitPattern: segment.start), 8, &bytes)
-                put(UInt64(bitPattern: segment.end), 8, &bytes)
-                put(UInt64(segment.count), 4, &bytes)
+                put(UInt64(segment.start - previous), &bytes)
+                put(UInt64(segment.end - segment.start), &bytes)
+                put(UInt64(segment.count), &bytes)
+                previous = segment.end
             }
         }
         return cipher.seal(bytes, context: Self.context(counts.day, of: user))
@@ -38,11 +47,11 @@ extension UsageSessions {
         while !reader.isAtEnd {
             let app = try reader.text()
             let track = UsageTrack(deviceID: try reader.text(), appID: app)
-            tracks[track] = try (0..<reader.integer(4)).map { _ in
-                UsageDayCounts.Segment(
-                    start: Int64(bitPattern: try reader.integer(8)),
-                    end: Int64(bitPattern: try reader.integer(8)),
-                    count: Int64(try reader.integer(4)))
+            var previous = Self.microseconds(day)
+            tracks[track] = try (0..<reader.number()).map { _ in
+                let start = previous + Int64(try reader.number())
+                previous = start + Int64(try reader.number())
+                return UsageDayCounts.Segment(start: start, end: previous, count: Int64(try reader.number()))
             }
         }
         return UsageDayCounts(day: day, tracks: tracks)
@@ -52,24 +61,30 @@ extension UsageSessions {
         "gamification.usage_coverage/\(user)/\(microseconds(day))"
     }
 
-    /// Big-endian integers and length-prefixed text, in the order `seal` wrote them.
+    /// Varints and length-prefixed text, in the order `seal` wrote them.
     private struct Reader {
         let bytes: [UInt8]
         var offset = 0
 
         var isAtEnd: Bool { offset == bytes.count }
 
-        mutating func integer(_ width: Int) throws -> UInt64 {
-            guard bytes.count - offset >= width else { throw FieldCipherError.malformed }
-            defer { offset += width }
-            return bytes[offset..<(offset + width)].reduce(0) { $0 << 8 | UInt64($1) }
+        mutating func number() throws -> UInt64 {
+            var value: UInt64 = 0
+            for shift in stride(from: 0, to: 63, by: 7) {
+                guard offset < bytes.count else { throw FieldCipherError.malformed }
+                let byte = bytes[offset]
+                offset += 1
+                value |= UInt64(byte & 0x7f) << shift
+                if byte < 0x80 { return value }
+            }
+            throw FieldCipherError.malformed
         }
 
         mutating func text() throws -> String {
-            let length = Int(try integer(2))
-            guard bytes.count - offset >= length else { throw FieldCipherError.malformed }
-            defer { offset += length }
-            return String(decoding: bytes[offset..<(offset + length)], as: UTF8.self)
+            let length = try number()
+            guard length <= bytes.count - offset else { throw FieldCipherError.malformed }
+            defer { offset += Int(length) }
+            return String(decoding: bytes[offset..<(offset + Int(length))], as: UTF8.self)
         }
     }
 }
