@@ -28,7 +28,7 @@ import Testing
             try await eventually("gamification forgot anna") {
                 try await stack.usageRows(of: anna) == 0
             }
-            #expect(try await stack.usageRows(of: ben) == 3)
+            #expect(try await stack.usageRows(of: ben) == 4)
             consuming.cancel()
             await consuming.value
         }

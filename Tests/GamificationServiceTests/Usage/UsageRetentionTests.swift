@@ -36,6 +36,7 @@ import Testing
             #expect(report == ["usage_sessions_removed": 1, "erased_accounts_forgotten": 0])
             #expect(try await sessions(of: gone, stack) == 0)
             #expect(try await sessions(of: kept, stack) == 1)
+            #expect(try await stack.usageRows(of: gone) == 0)
             #expect(
                 try await stack.pool.query(
                     "SELECT count(*) FROM gamification.usage_daily WHERE user_id = \(gone.id)::uuid")[0]

@@ -137,7 +137,7 @@ import Testing
     }
 
     /// The rows `pg_dump` copies into `table`, or nil when the dump has no such table.
-    private static func copy(of table: String, in dump: String) -> String? {
+    static func copy(of table: String, in dump: String) -> String? {
         guard let start = dump.range(of: "COPY gamification.\(table) ") else { return nil }
         let rest = dump[start.upperBound...]
         return String(rest[..<(rest.range(of: "\n\\.\n")?.lowerBound ?? rest.endIndex)])

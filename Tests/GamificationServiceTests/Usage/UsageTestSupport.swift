@@ -52,6 +52,8 @@ extension GamificationTestStack {
             SELECT (SELECT count(*) FROM gamification.usage_sessions WHERE user_id = \(user.id)::uuid)
                 + (SELECT count(*) FROM gamification.usage_daily WHERE user_id = \(user.id)::uuid)
                 + (SELECT count(*) FROM gamification.usage_settings WHERE user_id = \(user.id)::uuid)
+                + (SELECT count(*) FROM gamification.usage_coverage WHERE user_id = \(user.id)::uuid)
+                + (SELECT count(*) FROM gamification.usage_coverage_pending WHERE user_id = \(user.id)::uuid)
             """)[0].decode(Int.self, column: 0)
     }
 }

@@ -24,5 +24,6 @@ enum GamificationMigrations {
         OutboxTraceparent(GamificationEvents.outbox).migration(version: 17),
         v18BabyVoteEnd,
         v19SealBabyGames,
+        v20UsageCoverage,
     ]
 }

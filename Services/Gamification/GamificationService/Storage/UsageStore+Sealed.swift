@@ -41,25 +41,6 @@ extension UsageStore {
             .filter { $0.start >= from && $0.start < until }
     }
 
-    /// `user`'s sessions that started inside any of `windows` (whole UTC days around them, filtered exactly
-    /// once opened), opened: the stored sessions a batch's changes can overlap.
-    static func sessions(
-        of user: UserID, startingIn windows: [Range<Date>], sealing: UsageSessions, in tx: PostgresTransaction
-    ) async throws -> [UsageBatch.Session] {
-        let rows = try await tx.query(
-            """
-            SELECT client_session_id, app_id, started_at, ended_at, updated_at, session_sealed
-            FROM gamification.usage_sessions
-            WHERE user_id = \(user)::uuid AND started_on IN (
-                SELECT generate_series((w.low AT TIME ZONE 'UTC')::date, (w.high AT TIME ZONE 'UTC')::date,
-                    interval '1 day')::date
-                FROM unnest(\(PostgresArray(windows.map(\.lowerBound)))::timestamptz[],
-                    \(PostgresArray(windows.map(\.upperBound)))::timestamptz[]) AS w (low, high))
-            """)
-        return try rows.map { try sealing.open(try storedSession($0), of: user) }
-            .filter { session in windows.contains { $0.contains(session.start) } }
-    }
-
     /// The session in a row's first six columns: client_session_id, the four plaintext columns, session_sealed.
     static func storedSession(_ row: PostgresRow) throws -> UsageSessions.Stored {
         let id = try row.decode(String.self, column: 0)

@@ -3,7 +3,8 @@ import KindredHandlers
 import KindredPostgres
 
 /// `gamification.usage_sessions` and `gamification.usage_daily`: a batch stored, sealed, with the daily totals
-/// kept exact. Reads are in `UsageStore+Reads.swift`, the stored sessions' forms in `UsageStore+Sealed.swift`.
+/// kept exact. Reads are in `UsageStore+Reads.swift`, the stored sessions' forms in `UsageStore+Sealed.swift`,
+/// the days' counts an upload moves in `UsageStore+Coverage.swift`.
 enum UsageStore {
     /// Stores `sessions` for `user` in one transaction, sealed: those new, or newer (by updated_at) than the
     /// stored version, are written, each day's total moves by the time of each app and device they newly cover
@@ -12,7 +13,10 @@ enum UsageStore {
     ///
     /// The user's settings row (made here on the first upload) is locked first, so one user's batches are
     /// applied one at a time: the stored versions read next (opened here, since their app and times are sealed)
-    /// are the ones the batch replaces, and no other batch changes them before this one commits.
+    /// are the ones the batch replaces, and the counts of the UTC days the batch touches (`UsageDayCounts`, what
+    /// every stored session covers) are the ones it moves; no other batch changes either before this one
+    /// commits. So an upload reads its own sessions' old versions and one or two days' counts, never the day's
+    /// other sessions.
     static func store(
         _ sessions: [UsageBatch.Session], of user: UserID, sealing: UsageSessions, on pool: PostgresPool
     ) async throws -> Int {
@@ -39,27 +43,33 @@ enum UsageStore {
             }
             // A retry stores nothing new, and so has nothing new to charge.
             guard !changes.isEmpty else { return 0 }
-            let around = try await Self.sessions(
-                of: user, startingIn: UsageTally.windows(of: changes), sealing: sealing, in: tx)
-            let tally = UsageTally(changes, around: around, zone: zone)
+            var counts = try await Self.counts(
+                on: UsageTally.days(of: changes), of: user, sealing: sealing, in: tx)
+            for old in changes.compactMap(\.old) { counts.add(old.session, -1) }
+            let tally = UsageTally(changes, others: counts, zone: zone)
+            for change in changes { counts.add(change.new, 1) }
             let sealed = changes.map { sealing.seal($0.new, of: user) }
             try await tx.query(
-                ingest(changes.map(\.new), sealed: sealed, moving: tally, of: user, zone: zone))
+                ingest(
+                    changes.map(\.new), sealed: sealed, moving: tally,
+                    counts: (counts.map(\.day), counts.map { sealing.seal($0, of: user) }), of: user,
+                    zone: zone))
             try await RewardStore.chargeLateUsage(changes.map(\.new), of: user, sessions: sealing, in: tx)
             return changes.count
         }
     }
 
     /// One set-based statement for the whole batch: the sessions written sealed (the row keeps the sealed value
-    /// and the UTC day the session started on), and the tally's moves applied to the days. A move counts on
+    /// and the UTC day the session started on), the days' counts written sealed (a pending day is pending no
+    /// more), and the tally's moves applied to the days. A move counts on
     /// each local day it touches in its zone, the seconds between the later of its start and that day's
     /// midnight and the earlier of its end and the next midnight, both midnights placed by PostgreSQL's zone
     /// rules (a DST day is 23 or 25 hours long). The net change per day and app is applied once: decreases by
     /// UPDATE (the row exists, since the time taken back was added to it), increases by upsert, so no CHECK sees
     /// a negative total. Apps and times travel as parameters only.
     private static func ingest(
-        _ sessions: [UsageBatch.Session], sealed: [[UInt8]], moving tally: UsageTally, of user: UserID,
-        zone: String
+        _ sessions: [UsageBatch.Session], sealed: [[UInt8]], moving tally: UsageTally,
+        counts: (days: [Date], sealed: [[UInt8]]), of user: UserID, zone: String
     ) -> PostgresQuery {
         """
         WITH applied AS (
@@ -75,6 +85,16 @@ enum UsageStore {
             SET session_sealed = excluded.session_sealed, started_on = excluded.started_on,
                 time_zone = excluded.time_zone, app_id = NULL, started_at = NULL, ended_at = NULL, updated_at = NULL
             RETURNING 1),
+        covered AS (
+            INSERT INTO gamification.usage_coverage AS c (user_id, utc_day, coverage_sealed)
+            SELECT \(user)::uuid, (day AT TIME ZONE 'UTC')::date, sealed
+            FROM unnest(\(PostgresArray(counts.days))::timestamptz[], \(PostgresArray(counts.sealed))::bytea[])
+                AS k (day, sealed)
+            ON CONFLICT (user_id, utc_day) DO UPDATE SET coverage_sealed = excluded.coverage_sealed
+            RETURNING utc_day),
+        built AS (
+            DELETE FROM gamification.usage_coverage_pending p USING covered
+            WHERE p.user_id = \(user)::uuid AND p.utc_day = covered.utc_day),
         changes AS (
             SELECT * FROM unnest(\(PostgresArray(tally.moves.map(\.appID)))::text[],
                 \(PostgresArray(tally.moves.map(\.span.lowerBound)))::timestamptz[],
@@ -112,6 +132,9 @@ enum UsageStore {
         let sessions = try await tx.query(
             "DELETE FROM gamification.usage_sessions WHERE user_id = ANY (\(ids)::uuid[])")
         try await tx.query("DELETE FROM gamification.usage_daily WHERE user_id = ANY (\(ids)::uuid[])")
+        try await tx.query("DELETE FROM gamification.usage_coverage WHERE user_id = ANY (\(ids)::uuid[])")
+        try await tx.query(
+            "DELETE FROM gamification.usage_coverage_pending WHERE user_id = ANY (\(ids)::uuid[])")
         try await tx.query("DELETE FROM gamification.usage_settings WHERE user_id = ANY (\(ids)::uuid[])")
         return sessions.affectedRows
     }

@@ -62,7 +62,7 @@ struct UsageSessions: Sendable {
         Int64((instant.timeIntervalSince(epoch2000) * 1_000_000).rounded())
     }
 
-    private static func instant(_ microseconds: Int64) -> Date {
+    static func instant(_ microseconds: Int64) -> Date {
         epoch2000.addingTimeInterval(Double(microseconds) / 1_000_000)
     }
 }

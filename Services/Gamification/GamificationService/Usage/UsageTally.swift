@@ -22,11 +22,9 @@ struct UsageTally: Sendable, Equatable {
 
     let moves: [Move]
 
-    /// The moves of `changes`, given the user's stored sessions around them (`stored`: every session that can
-    /// overlap a changed one, replaced versions included) and the zone new time counts in.
-    init(_ changes: [Change], around stored: [UsageBatch.Session], zone: String) {
-        let replaced = Set(changes.map(\.new.clientSessionID))
-        let kept = stored.filter { !replaced.contains($0.clientSessionID) }
+    /// The moves of `changes`, given what the user's other stored sessions cover on the days the changes touch
+    /// (`counts`: the stored counts with the replaced versions taken out) and the zone new time counts in.
+    init(_ changes: [Change], others counts: [UsageDayCounts], zone: String) {
         let olds = changes.compactMap(\.old)
         let tracks = Set(changes.map(\.new.track) + olds.map(\.session.track))
         var moves: [Move] = []
@@ -34,7 +32,7 @@ struct UsageTally: Sendable, Equatable {
             let move = { (span: Range<Date>, zone: String, sign: Int) in
                 Move(appID: track.appID, span: span, zone: zone, sign: sign)
             }
-            let others = kept.filter { $0.track == track }.map(\.span)
+            let others = counts.covered(track)
             let replacedHere = olds.filter { $0.session.track == track }
             // Time that only a replaced version counted in another zone covers moves to the user's zone first,
             // as a newer version counts in the zone of its upload; what follows then compares within one zone.
@@ -53,13 +51,9 @@ struct UsageTally: Sendable, Equatable {
         self.moves = moves
     }
 
-    /// Where stored sessions that can overlap `changes` start: from a day (the longest session) before each
-    /// changed version starts to when it ends.
-    static func windows(of changes: [Change]) -> [Range<Date>] {
-        changes.flatMap { change in
-            ([change.new] + (change.old.map { [$0.session] } ?? [])).map {
-                $0.start.addingTimeInterval(-UsageBatch.longest)..<$0.end
-            }
-        }
+    /// The UTC days the changed versions, new and replaced, touch: all the moves of `changes` fall in them.
+    static func days(of changes: [Change]) -> [Date] {
+        let spans = changes.flatMap { [$0.new.span] + ($0.old.map { [$0.session.span] } ?? []) }
+        return Set(spans.flatMap(UsageDayCounts.days(of:))).sorted()
     }
 }
