@@ -1,13 +1,14 @@
 import KindredPostgres
 import LoadTestKit
 
-/// The history a seeded stack starts with, written after the users, per batch of users in one transaction per
-/// database: conversations between friends with their messages (`ConversationHistory`: social's
-/// conversations, messages and inboxes, as `SendMessage` leaves them), and 30 days of app usage for the
-/// screen-time users (gamification's settings, sessions and the per-day totals the leaderboards read, as
-/// `UploadUsage` leaves them). Message bodies and usage sessions (with `started_on`, the UTC day gamification
-/// narrows them by) are written in their plaintext columns, rows "from before sealing" that the services read
-/// as they are until `keys rotate-data` seals them (the README says why). Every insert skips rows already there, so a batch cut short is written again.
+/// The history a seeded stack starts with, written after the users, per batch of users in one transaction per database:
+/// conversations between friends with their messages (`ConversationHistory`: social's conversations, messages and
+/// inboxes, as `SendMessage` leaves them), and 30 days of app usage for the screen-time users (gamification's settings,
+/// sessions and the per-day totals the leaderboards read, as `UploadUsage` leaves them, their days pending the sealed
+/// counts an upload builds). Message bodies and usage sessions (with `started_on`, the UTC day gamification narrows
+/// them by) are written in their plaintext columns, rows "from before sealing" that the services read as they are until
+/// `keys rotate-data` seals them (the README says why). Every insert skips rows already there, so a batch cut short is
+/// written again.
 struct HistorySeedWriter: Sendable {
     let social: PostgresPool
     let gamification: PostgresPool
@@ -137,6 +138,17 @@ struct HistorySeedWriter: Sendable {
             INSERT INTO gamification.usage_daily (user_id, local_date, app_id, seconds)
             SELECT \(id(0, "n")), d.date, t.app_id, t.seconds
             \(sessions)
+            ON CONFLICT DO NOTHING
+            """,
+            // The UTC days the sessions touch (a session may end the next day) have no sealed counts yet: listed
+            // as pending, as gamification's migration 20 lists the days of sessions stored before it, so the
+            // first upload that touches one builds its counts from these sessions.
+            """
+            INSERT INTO gamification.usage_coverage_pending (user_id, utc_day)
+            SELECT seeded.user_id, seeded.utc_day + later.days
+            FROM (SELECT DISTINCT \(id(0, "n")) AS user_id, (t.started_at AT TIME ZONE 'UTC')::date AS utc_day
+                \(sessions)) seeded
+            CROSS JOIN (VALUES (0), (1)) AS later (days)
             ON CONFLICT DO NOTHING
             """,
         ]
