@@ -50,8 +50,13 @@ private func checkSigned(header: [UInt8], payload: [UInt8]) {
     }
     switch (result, expected) {
     case (.success(let caller), .success):
-        precondition(
-            caller.userID == TokenClaims(jsonBytes: payload)?.subject, "the caller is not the subject")
+        let subject = TokenClaims(jsonBytes: payload)?.subject
+        let named =
+            switch caller.principal {
+            case .account(let id): id.uuidString == subject?.uppercased()
+            case .client(let id): id == subject
+            }
+        precondition(named, "the caller is not the subject")
     case (.failure(let error), .failure(let expectedError)):
         precondition(error == expectedError, "refused as \(error), expected \(expectedError)")
     default:
