@@ -1,7 +1,19 @@
+public import FoundationEssentials
+
 /// Who is calling, as a verified access token says: what a handler authorizes against.
 public struct Caller: Sendable, Hashable {
-    /// The user id (`sub`), or the client id when `role` is `service`.
-    public let userID: String
+    /// Whom `sub` names: a person's account, or a client of the `client_credentials` grant.
+    public enum Principal: Sendable, Hashable {
+        /// A person with an account: `sub` is their user id, read once here (KindredHandlers' `accountUserID`
+        /// gives it as a `UserID`).
+        case account(UUID)
+        /// A service, or an operator's tool (role `admin`), by its client id: no service's tables hold it. A
+        /// `user` token whose `sub` is no UUID, which identity never issues, names no account either.
+        case client(String)
+    }
+
+    /// Whom the token names (`sub`, told apart by `role`).
+    public let principal: Principal
     /// `role`.
     public let role: TokenClaims.Role
     /// `age_band`.
@@ -14,18 +26,30 @@ public struct Caller: Sendable, Hashable {
     public let tokenID: String
     /// `exp`, in seconds since the Unix epoch: the caller is authenticated until then.
     public let expiresAt: Int64
-    /// `guardian_pin`: parent mode proven with this minor's guardian PIN on the caller's device; nil otherwise.
-    public let guardianPinMinor: String?
+    /// `guardian_pin`: parent mode proven with this minor's guardian PIN on the caller's device; nil otherwise,
+    /// and for a claim that is no UUID (KindredHandlers' `guardianPinMinorID` gives it as a `UserID`).
+    package let guardianPinMinor: UUID?
 
     init(claims: TokenClaims) {
-        userID = claims.subject
+        principal =
+            if claims.role != .service, let account = UUIDText.parse(claims.subject) {
+                .account(account)
+            } else {
+                .client(claims.subject)
+            }
         role = claims.role
         ageBand = claims.ageBand
         parentalControls = claims.parentalControls
         scope = claims.scope
         tokenID = claims.tokenID
         expiresAt = claims.expiresAt
-        guardianPinMinor = claims.guardianPinMinor
+        guardianPinMinor = claims.guardianPinMinor.flatMap(UUIDText.parse)
+    }
+
+    /// The client id when the token names a client (`principal`), nil for a person's account.
+    public var clientID: String? {
+        guard case .client(let id) = principal else { return nil }
+        return id
     }
 }
 

@@ -1,4 +1,5 @@
 public import FoundationEssentials
+internal import KindredAuth
 
 /// An id of one kind of thing: a user, an event, a message. `Kind` is a caseless marker (`IDKind.User`), so a
 /// user id cannot be passed where an event id is meant. It holds the UUID's 16 bytes, so two spellings of one

@@ -1,6 +1,7 @@
 import Foundation
 @testable import IdentityService
 import KindredAuth
+import KindredHandlers
 import KindredMessages
 import KindredPostgres
 import KindredTestSupport
@@ -42,7 +43,7 @@ struct AccountSignInTests {
                 token: try await TestMailbox(test.pool).token(to: account.email))
             let tokens = try await credentials.passwordGrant(
                 identifier: "MIA_R@example.com", password: Self.password)
-            #expect(try await Self.claims(tokens, credentials).userID == account.id.description)
+            #expect(try await Self.claims(tokens, credentials).accountUserID == account.id)
         }
     }
 

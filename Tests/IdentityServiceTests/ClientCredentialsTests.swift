@@ -1,5 +1,6 @@
 @testable import IdentityService
 import KindredAuth
+import KindredHandlers
 import KindredRPC
 import KindredTestSupport
 import Testing
@@ -29,7 +30,7 @@ struct ClientCredentialsTests {
             let issued = try await fixture.credentials.clientGrant(id: id, secret: secret)
             #expect(issued.refreshToken == nil)
             let caller = try await fixture.claims(of: issued.accessToken)
-            #expect(caller.userID == id)
+            #expect(caller.clientID == id && caller.accountUserID == nil)
             #expect(caller.role == role)
             #expect(caller.ageBand == .adult)
             #expect(caller.parentalControls == false)

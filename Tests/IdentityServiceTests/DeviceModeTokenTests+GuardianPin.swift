@@ -1,5 +1,6 @@
 @testable import IdentityService
 import KindredAuth
+import KindredHandlers
 import KindredMessages
 import KindredRPC
 import KindredTestSupport
@@ -14,10 +15,11 @@ extension DeviceModeTokenTests {
             let teen = try await fixture.signIn.account("teen", band: "13-15")
             let parent = try await fixture.credentials.deviceModeTokens(
                 .init(userID: teen, mode: .parent, guardianPinMinorUserID: teen), caller: TestCallers.service)
-            #expect(try await fixture.claims(of: parent.accessToken).guardianPinMinor == teen)
+            #expect(try await fixture.claims(of: parent.accessToken).guardianPinMinorID?.description == teen)
             fixture.clock.advance(seconds: 10 * 60)
             let refreshed = try await fixture.credentials.refreshGrant(try #require(parent.refreshToken))
-            #expect(try await fixture.claims(of: refreshed.accessToken).guardianPinMinor == teen)
+            #expect(
+                try await fixture.claims(of: refreshed.accessToken).guardianPinMinorID?.description == teen)
         }
     }
 
@@ -34,7 +36,7 @@ extension DeviceModeTokenTests {
                 try await fixture.issue(teen, .parent).accessToken,
             ]
             for token in tokens {
-                #expect(try await fixture.claims(of: token).guardianPinMinor == nil)
+                #expect(try await fixture.claims(of: token).guardianPinMinorID == nil)
             }
         }
     }

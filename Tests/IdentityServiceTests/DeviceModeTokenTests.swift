@@ -25,7 +25,7 @@ struct DeviceModeTokenTests {
                 try await fixture.claims(of: child.accessToken)
             )
             #expect(readOnly.scope == .childReadOnly)
-            #expect(readOnly.userID == normal.userID && readOnly.role == normal.role)
+            #expect(readOnly.principal == normal.principal && readOnly.role == normal.role)
             #expect(readOnly.ageBand == .thirteenToFifteen && readOnly.parentalControls)
             #expect(child.expiresIn == 900)
             #expect(child.response.scope == "child_readonly" && child.response.sessionEndsAt == nil)

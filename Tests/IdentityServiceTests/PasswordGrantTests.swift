@@ -1,5 +1,6 @@
 @testable import IdentityService
 import KindredAuth
+import KindredHandlers
 import KindredRPC
 import KindredTestSupport
 import Testing
@@ -13,7 +14,7 @@ struct PasswordGrantTests {
             let id = try await fixture.account("mia_r")
             let issued = try await fixture.credentials.passwordGrant(
                 identifier: identifier, password: SignInFixture.password)
-            #expect(try await fixture.claims(of: issued.accessToken).userID == id)
+            #expect(try await fixture.claims(of: issued.accessToken).accountUserID?.description == id)
             #expect(issued.refreshToken != nil)
         }
     }
@@ -27,7 +28,7 @@ struct PasswordGrantTests {
             let issued = try await fixture.credentials.passwordGrant(
                 identifier: "teen", password: SignInFixture.password)
             let caller = try await fixture.claims(of: issued.accessToken)
-            #expect(caller.userID == id)
+            #expect(caller.accountUserID?.description == id)
             #expect(caller.role == .user)
             #expect(caller.ageBand.rawValue == band)
             #expect(caller.parentalControls == parentalControls)

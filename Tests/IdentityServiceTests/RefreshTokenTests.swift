@@ -28,7 +28,7 @@ struct RefreshTokenTests {
             let second = try await fixture.credentials.refreshGrant(first)
             let next = try #require(second.refreshToken)
             #expect(next != first)
-            #expect(try await fixture.claims(of: second.accessToken).userID == id.description)
+            #expect(try await fixture.claims(of: second.accessToken).accountUserID == id)
             let third = try await fixture.credentials.refreshGrant(next)
             #expect(third.refreshToken != nil)
         }

@@ -86,7 +86,7 @@ struct MalformedCase: CustomTestStringConvertible, Sendable {
 
     @Test func theTableStartsFromATokenThatVerifies() throws {
         let verifier = TokenVerifier(keys: [Fixture.key().verificationKey], clock: ManualClock().tokenClock)
-        #expect(try verifier.verify(MalformedCase.validToken).userID == Fixture.claims().subject)
+        #expect(try verifier.verify(MalformedCase.validToken).principal == .account(Fixture.account))
     }
 
     @Test func unknownClaimsAndEscapedTextAreRead() throws {
@@ -97,7 +97,7 @@ struct MalformedCase: CustomTestStringConvertible, Sendable {
             )
             .replacing(#""pc":true"#, with: #" "pc" : true , "aud":"kindred","nbf":null,"n":-3 "#)
         let caller = try verifier.verify(Fixture.token(header: Fixture.header(), payload: payload))
-        #expect(caller.userID == "é😀/\"")
+        #expect(caller.principal == .client("é😀/\""))
         #expect(caller.parentalControls)
     }
 }

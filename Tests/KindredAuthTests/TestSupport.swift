@@ -11,6 +11,9 @@ enum Fixture {
         try! SigningKey(seed: seed)
     }
 
+    /// The account `claims()` names by default.
+    static let account = UUIDText.parse("0192f5e0-7c1a-7b3e-8f00-000000000001")!
+
     static func claims(
         subject: String = "0192f5e0-7c1a-7b3e-8f00-000000000001", issuedAt: Int64 = issuedAt,
         lifetime: Int64 = 900, tokenID: String = "0192f5e0-7c1a-7b3e-8f00-0000000000aa"

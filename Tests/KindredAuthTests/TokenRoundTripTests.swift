@@ -23,7 +23,7 @@ import Testing
             parentalControls: false,
             scope: .full, issuedAt: clock.now, expiresAt: clock.now + 900, tokenID: "jti-1")
         let caller = try verifier.verify(TokenSigner(key: key).sign(claims))
-        #expect(caller.userID == "0192f5e0-0000-7000-8000-00000000beef")
+        #expect(caller.principal == .account(UUIDText.parse("0192f5e0-0000-7000-8000-00000000beef")!))
         #expect(caller.role == .admin)
         #expect(caller.ageBand == .adult)
         #expect(caller.parentalControls == false)
@@ -52,7 +52,35 @@ import Testing
         #expect(try verifier.verify(TokenSigner(key: Fixture.key()).sign(claims)).guardianPinMinor == nil)
         claims.guardianPinMinor = claims.subject
         let caller = try verifier.verify(TokenSigner(key: Fixture.key()).sign(claims))
-        #expect(caller.guardianPinMinor == claims.subject)
+        #expect(caller.guardianPinMinor == Fixture.account)
+    }
+
+    @Test(arguments: [
+        (
+            TokenClaims.Role.user, "0192F5E0-7C1A-7B3E-8F00-000000000001",
+            Caller.Principal.account(Fixture.account)
+        ),
+        (.admin, "0192f5e0-7c1a-7b3e-8f00-000000000001", .account(Fixture.account)),
+        (.service, "0192f5e0-7c1a-7b3e-8f00-000000000001", .client("0192f5e0-7c1a-7b3e-8f00-000000000001")),
+        (.service, "social", .client("social")), (.admin, "ops-console", .client("ops-console")),
+        (.user, "user-1", .client("user-1")),
+    ])
+    func theSubjectNamesAnAccountOnlyWhenItIsAUserIDOfAPerson(
+        role: TokenClaims.Role, subject: String, principal: Caller.Principal
+    ) throws {
+        var claims = Fixture.claims(subject: subject)
+        claims.role = role
+        let caller = try TokenVerifier(keys: [Fixture.key().verificationKey], clock: ManualClock().tokenClock)
+            .verify(TokenSigner(key: Fixture.key()).sign(claims))
+        #expect(caller.principal == principal)
+        #expect(caller.clientID == (principal == .account(Fixture.account) ? nil : subject))
+    }
+
+    @Test func aGuardianPinClaimThatIsNoUserIDNamesNoMinor() throws {
+        var claims = Fixture.claims()
+        claims.guardianPinMinor = "mia"
+        let verifier = TokenVerifier(keys: [Fixture.key().verificationKey], clock: ManualClock().tokenClock)
+        #expect(try verifier.verify(TokenSigner(key: Fixture.key()).sign(claims)).guardianPinMinor == nil)
     }
 
     @Test func theKeyIDAndPublicKeyMatchAnIndependentImplementation() {
@@ -69,7 +97,7 @@ import Testing
         let publicKey = try VerificationKey(publicKey: hexBytes(Self.pythonPublicKeyHex))
         let caller = try TokenVerifier(keys: [publicKey], clock: ManualClock().tokenClock).verify(
             Self.pythonToken)
-        #expect(caller.userID == "0192f5e0-7c1a-7b3e-8f00-000000000001")
+        #expect(caller.principal == .account(Fixture.account))
         #expect(caller.ageBand == .thirteenToFifteen)
         #expect(caller.parentalControls)
         #expect(caller.scope == .childReadOnly)

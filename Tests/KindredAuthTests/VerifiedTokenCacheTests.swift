@@ -91,7 +91,7 @@ import Testing
                     for round in 0..<500 {
                         let index = (task + round) % tokens.count
                         let caller = try verifier.verify(tokens[index])
-                        #expect(caller.userID == "user-\(index)")
+                        #expect(caller.principal == .client("user-\(index)"))
                     }
                 }
             }

@@ -22,19 +22,29 @@ struct AuthTestService: RPCService {
     func registerMethods(with router: inout RPCRouter) {
         router.registerUnary(Self.whoami) { (_: ClientTestText, context) in
             let caller = try context.authenticatedCaller()
-            return ClientTestText("\(caller.userID) \(caller.role.rawValue) \(caller.scope.rawValue)")
+            return ClientTestText("\(caller.subject) \(caller.role.rawValue) \(caller.scope.rawValue)")
         }
         router.registerUnary(Self.change) { (_: ClientTestText, _) in ClientTestText("changed") }
         router.registerUnary(Self.leaveChildMode) { (_: ClientTestText, context) in
-            ClientTestText("\(try context.authenticatedCaller().userID) left")
+            ClientTestText("\(try context.authenticatedCaller().subject) left")
         }
         router.registerUnary(Self.adminOnly) { (_: ClientTestText, context) in
-            ClientTestText(try context.authenticatedCaller(as: .admin).userID)
+            ClientTestText(try context.authenticatedCaller(as: .admin).subject)
         }
         for method in [Self.hello, Self.peek] {
             router.registerUnary(method) { (_: ClientTestText, context) in
-                ClientTestText(context.caller?.userID ?? "anonymous")
+                ClientTestText(context.caller?.subject ?? "anonymous")
             }
+        }
+    }
+}
+
+extension Caller {
+    /// `sub` as the token spelled it (an account's id in canonical form), for the handlers' answers.
+    fileprivate var subject: String {
+        switch principal {
+        case .account(let id): UUIDText.format(id)
+        case .client(let id): id
         }
     }
 }

@@ -32,9 +32,10 @@ extension FamilyAPI {
             try FieldViolations.require(["password": typed])
             password = typed
         case .guardianPin(let proof):
-            try await pins.checkProof(minorID: proof.minorUserID, pin: proof.pin, caller: caller)
+            let attempt = try PinAttempt(proof)
+            try await pins.checkProof(attempt, caller: caller)
             password = ""
-            pinMinor = UserID(proof.minorUserID)
+            pinMinor = attempt.minorID
         case nil:
             throw FieldViolations.single("proof", "is required: a guardian_pin or the password")
         }

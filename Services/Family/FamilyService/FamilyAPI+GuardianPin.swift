@@ -11,17 +11,16 @@ extension FamilyAPI {
         async throws
         -> Kindred_Family_V1_SetGuardianPinResponse
     {
-        try await pins.set(
-            minorID: request.minorUserID, pin: request.pin, confirmation: request.pinConfirmation,
-            session: request.guardianSession, caller: try context.authenticatedCaller())
+        let caller = try context.authenticatedCaller()
+        try await pins.set(try NewGuardianPin(request), caller: caller)
         return Kindred_Family_V1_SetGuardianPinResponse()
     }
 
     func verifyGuardianPin(_ request: Kindred_Family_V1_VerifyGuardianPinRequest, context: ServerContext)
         async throws -> Kindred_Family_V1_VerifyGuardianPinResponse
     {
-        let session = try await pins.verify(
-            minorID: request.minorUserID, pin: request.pin, caller: try context.authenticatedCaller())
+        let caller = try context.authenticatedCaller()
+        let session = try await pins.verify(try PinAttempt(request), caller: caller)
         return Kindred_Family_V1_VerifyGuardianPinResponse(
             guardianSession: session.token.text, expiresAt: session.expiresAt)
     }
@@ -29,8 +28,9 @@ extension FamilyAPI {
     func requestGuardianPinReset(
         _ request: Kindred_Family_V1_RequestGuardianPinResetRequest, context: ServerContext
     ) async throws -> Kindred_Family_V1_RequestGuardianPinResetResponse {
+        let caller = try context.authenticatedCaller()
         let expiresAt = try await pins.requestReset(
-            minorID: request.minorUserID, caller: try context.authenticatedCaller())
+            of: try FieldViolations.id("minor_user_id", request.minorUserID), caller: caller)
         return Kindred_Family_V1_RequestGuardianPinResetResponse(
             expiresAt: expiresAt)
     }

@@ -59,6 +59,7 @@ extension SocialAPI {
         return .init(
             approvalID: try await gatherings.requestView(
                 of: try FieldViolations.id("media_id", request.mediaID), as: caller,
-                forwarding: context.requestMetadata))
+                forwarding: context.requestMetadata
+            ).description)
     }
 }

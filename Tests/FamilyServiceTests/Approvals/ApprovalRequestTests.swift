@@ -124,18 +124,18 @@ import Testing
         (.init(minorUserID: "mia", kind: .joinEvent, subjectID: "e", summary: "s"), ["minor_user_id"]),
         (
             .init(
-                minorUserID: FamilyCallers.minor().userID, kind: .init(rawValue: 9), subjectID: "e",
+                minorUserID: FamilyCallers.minor().id.description, kind: .init(rawValue: 9), subjectID: "e",
                 summary: "s"),
             ["kind"]
         ),
         (
             .init(
-                minorUserID: FamilyCallers.minor().userID, kind: .viewFlaggedMedia,
+                minorUserID: FamilyCallers.minor().id.description, kind: .viewFlaggedMedia,
                 subjectID: String(repeating: "é", count: 201), summary: "   "), ["subject_id", "summary"]
         ),
         (
             .init(
-                minorUserID: FamilyCallers.minor().userID, kind: .joinEvent, subjectID: "e\t1",
+                minorUserID: FamilyCallers.minor().id.description, kind: .joinEvent, subjectID: "e\t1",
                 summary: "Join\nthe party"), ["subject_id", "summary"]
         ),
     ]
@@ -152,7 +152,7 @@ import Testing
         let longest = String(repeating: "é", count: 200)
         let ask = try ApprovalAsk(
             .init(
-                minorUserID: FamilyCallers.minor().userID, kind: .joinEvent, subjectID: longest,
+                minorUserID: FamilyCallers.minor().id.description, kind: .joinEvent, subjectID: longest,
                 summary: longest))
         #expect(ask.summary == longest && ask.subjectID == longest)
     }

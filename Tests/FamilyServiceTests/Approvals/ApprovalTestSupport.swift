@@ -29,7 +29,7 @@ struct ApprovalTest {
 
     /// Makes `guardian` a guardian of `minor`, as the guardian links part does.
     func link(_ guardian: Caller, to minor: Caller) async throws {
-        try await Self.link(guardian: guardian.userID, minor: minor.userID, pool)
+        try await Self.link(guardian: guardian.id.description, minor: minor.id.description, pool)
     }
 
     /// Makes user `guardian` a guardian of user `minor`, as the guardian links part does.
@@ -48,7 +48,7 @@ struct ApprovalTest {
     ) async throws -> ApprovalRecord {
         try await approvals.create(
             Kindred_Family_V1_CreateApprovalRequestRequest(
-                minorUserID: minor.userID, kind: kind, subjectID: subject, summary: summary),
+                minorUserID: minor.id.description, kind: kind, subjectID: subject, summary: summary),
             as: caller ?? minor)
     }
 
@@ -57,7 +57,7 @@ struct ApprovalTest {
         try await pool.query(
             """
             SELECT kind, title, body, text_sealed, dedup_key FROM family.notifications
-            WHERE recipient_id = \(user.userID)::uuid ORDER BY id
+            WHERE recipient_id = \(user.id)::uuid ORDER BY id
             """
         ).map { row in
             let notice = try openedNotice(row)

@@ -14,15 +14,15 @@ import Testing
             try await test.setPin()
             let pins = test.pins()
             let first = await rpcError {
-                try await pins.verify(minorID: test.minor.userID, pin: "1111", caller: test.guardian)
+                try await pins.verify(try test.attempt("1111"), caller: test.guardian)
             }
             let second = await rpcError {
-                try await pins.verify(minorID: test.minor.userID, pin: "1112", caller: test.guardian)
+                try await pins.verify(try test.attempt("1112"), caller: test.guardian)
             }
             #expect(first?.code == .permissionDenied && first?.reason == "PIN_INCORRECT")
             #expect(second?.reason == "PIN_INCORRECT")
             let third = await rpcError {
-                try await pins.verify(minorID: test.minor.userID, pin: "1113", caller: test.guardian)
+                try await pins.verify(try test.attempt("1113"), caller: test.guardian)
             }
             #expect(third?.code == .resourceExhausted && third?.reason == "PIN_LOCKED")
             #expect(third?.retryDelay == .seconds(900))
@@ -43,13 +43,13 @@ import Testing
             let pins = test.pins()
             for wrong in ["1111", "1112"] {
                 _ = await rpcError {
-                    try await pins.verify(minorID: test.minor.userID, pin: wrong, caller: test.guardian)
+                    try await pins.verify(try test.attempt(wrong), caller: test.guardian)
                 }
             }
             _ = try await test.session()
             for wrong in ["1111", "1112"] {
                 let error = await rpcError {
-                    try await pins.verify(minorID: test.minor.userID, pin: wrong, caller: test.guardian)
+                    try await pins.verify(try test.attempt(wrong), caller: test.guardian)
                 }
                 #expect(error?.reason == "PIN_INCORRECT")
             }
@@ -67,7 +67,7 @@ import Testing
                         group.addTask {
                             await rpcError {
                                 try await instances[attempt % 2].verify(
-                                    minorID: test.minor.userID, pin: "13\(attempt)9", caller: test.guardian)
+                                    try test.attempt("13\(attempt)9"), caller: test.guardian)
                             }
                         }
                     }
@@ -86,14 +86,13 @@ import Testing
             try await test.setPin()
             for wrong in ["1111", "1112", "1113"] {
                 _ = await rpcError {
-                    try await test.pins().verify(
-                        minorID: test.minor.userID, pin: wrong, caller: test.guardian)
+                    try await test.pins().verify(try test.attempt(wrong), caller: test.guardian)
                 }
             }
             try await test.withSecondPool { restarted in
                 let error = await rpcError {
                     try await test.pins(on: restarted).verify(
-                        minorID: test.minor.userID, pin: PinTest.pin, caller: test.guardian)
+                        try test.attempt(PinTest.pin), caller: test.guardian)
                 }
                 #expect(error?.reason == "PIN_LOCKED")
             }
@@ -104,21 +103,20 @@ import Testing
         try await PinTest.with { test in
             try await test.setPin()
             let pins = test.pins()
-            try await pins.checkProof(minorID: test.minor.userID, pin: PinTest.pin, caller: test.minor)
+            try await pins.checkProof(try test.attempt(PinTest.pin), caller: test.minor)
             let sessions = try await test.count("guardian_sessions")
             #expect(sessions == 0)
             for wrong in ["1111", "1112"] {
                 _ = await rpcError {
-                    try await pins.checkProof(minorID: test.minor.userID, pin: wrong, caller: test.minor)
+                    try await pins.checkProof(try test.attempt(wrong), caller: test.minor)
                 }
             }
             let third = await rpcError {
-                try await pins.verify(minorID: test.minor.userID, pin: "1113", caller: test.guardian)
+                try await pins.verify(try test.attempt("1113"), caller: test.guardian)
             }
             #expect(third?.reason == "PIN_LOCKED")
             let proof = await rpcError {
-                try await pins.checkProof(
-                    minorID: test.minor.userID, pin: PinTest.pin, caller: test.otherGuardian)
+                try await pins.checkProof(try test.attempt(PinTest.pin), caller: test.otherGuardian)
             }
             #expect(proof?.code == .resourceExhausted && proof?.retryDelay == .seconds(900))
         }
@@ -129,13 +127,12 @@ import Testing
             try await test.setPin()
             for pin in ["1111", "1112", "1113", PinTest.pin] {
                 let error = await rpcError {
-                    try await test.pins().verify(minorID: test.minor.userID, pin: pin, caller: test.stranger)
+                    try await test.pins().verify(try test.attempt(pin), caller: test.stranger)
                 }
                 #expect(error?.code == .notFound && error?.reason == "USER_NOT_FOUND")
             }
             let service = await rpcError {
-                try await test.pins().checkProof(
-                    minorID: test.minor.userID, pin: PinTest.pin, caller: FamilyCallers.service)
+                try await test.pins().checkProof(try test.attempt(PinTest.pin), caller: FamilyCallers.service)
             }
             #expect(service?.code == .notFound)
             #expect(try await !test.session().isEmpty)

@@ -37,15 +37,6 @@ import Testing
         #expect(error?.badFields.first == "pin")
     }
 
-    @Test func oneRefusalNamesEveryMalformedField() {
-        var violations = FieldViolations()
-        let _: UserID? = violations.id("minor_user_id", "not-a-uuid")
-        let error = refusal {
-            try GuardianPinRules.checkNewPin("12", confirmation: "", violations: violations)
-        }
-        #expect(error?.badFields == ["minor_user_id", "pin", "pin_confirmation"])
-    }
-
     private func refusal(_ body: () throws -> Void) -> RPCError? {
         do {
             try body()

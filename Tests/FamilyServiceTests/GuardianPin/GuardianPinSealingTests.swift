@@ -11,13 +11,13 @@ import Testing
     @Test func aDumpOfTheDatabaseHoldsNoPinHashAndNoResetAddress() async throws {
         try await PinTest.with { test in
             try await test.setPin()
-            _ = try await test.pins().requestReset(minorID: test.minor.userID, caller: test.guardian)
+            _ = try await test.pins().requestReset(of: test.minor.id, caller: test.guardian)
             let dump = try await dataDump(of: "family", on: test.pool)
             #expect(dump.contains("family.guardian_pins") && !dump.contains("$argon2id$"))
             // The mail outbox keeps the address until its own retention: the reset link's row must not.
             let resets = try #require(Self.table("guardian_pin_resets", in: dump))
             #expect(
-                resets.count == 3 && !resets.contains { $0.contains(PinTest.email(test.guardian.userID)) })
+                resets.count == 3 && !resets.contains { $0.contains(PinTest.email(test.guardian.id)) })
             #expect(try await !test.session().isEmpty)
         }
     }
@@ -33,20 +33,20 @@ import Testing
                 """)
             _ = await rpcError { try await test.session(pin: "1111") }
             #expect(try await !test.session().isEmpty)
-            _ = try await test.pins().requestReset(minorID: test.minor.userID, caller: test.guardian)
+            _ = try await test.pins().requestReset(of: test.minor.id, caller: test.guardian)
             try await test.pool.query(
-                "UPDATE family.guardian_pin_resets SET email = \(PinTest.email(test.guardian.userID)), email_sealed = NULL"
+                "UPDATE family.guardian_pin_resets SET email = \(PinTest.email(test.guardian.id)), email_sealed = NULL"
             )
 
             #expect(try await Self.rotate(test) == [1, 1])
             #expect(try await Self.keys(test) == ["test-2", "test-2"])
             #expect(try await Self.rotate(test) == [0, 0])
             let token = try await TestMailbox(test.pool, schema: "family").token(
-                to: PinTest.email(test.guardian.userID))
+                to: PinTest.email(test.guardian.id))
             _ = try await test.pins().reset(token: token, pin: "1357", confirmation: "1357")
             let done = try await TestMailbox(test.pool, schema: "family").all().last
             #expect(
-                done?.kind == "guardian_pin_reset_done" && done?.to == PinTest.email(test.guardian.userID))
+                done?.kind == "guardian_pin_reset_done" && done?.to == PinTest.email(test.guardian.id))
             #expect(try await !test.session(pin: "1357").isEmpty)
         }
     }
@@ -60,11 +60,11 @@ import Testing
             try await test.pool.query(
                 """
                 INSERT INTO family.guardian_pins (minor_id, pin_hash_sealed, updated_at)
-                SELECT \(other.userID)::uuid, pin_hash_sealed, now() FROM family.guardian_pins
+                SELECT \(other.id)::uuid, pin_hash_sealed, now() FROM family.guardian_pins
                 """)
             await #expect(throws: FieldCipherError.cannotOpen) {
                 _ = try await test.pins().verify(
-                    minorID: other.userID, pin: PinTest.pin, caller: test.guardian)
+                    try test.attempt(PinTest.pin, of: other.id), caller: test.guardian)
             }
         }
     }
@@ -95,7 +95,7 @@ import Testing
                 for minor in minors {
                     group.addTask {
                         let session = try await test.pins().verify(
-                            minorID: minor.userID, pin: PinTest.pin, caller: test.guardian)
+                            try test.attempt(PinTest.pin, of: minor.id), caller: test.guardian)
                         #expect(!session.token.text.isEmpty)
                     }
                 }

@@ -34,9 +34,7 @@ import Testing
         try await PinTest.with { test in
             try await test.setPin()
             let change = { (session: String) in
-                try await test.pins().set(
-                    minorID: test.minor.userID, pin: "1357", confirmation: "1357", session: session,
-                    caller: test.guardian)
+                try await test.pins().set(try test.newPin("1357", session: session), caller: test.guardian)
             }
             let none = await rpcError { try await change("") }
             #expect(none?.code == .permissionDenied && none?.reason == "GUARDIAN_SESSION_REQUIRED")
@@ -57,9 +55,7 @@ import Testing
             try await test.setPin()
             let session = try await test.session()
             let change = { (pin: String) in
-                try await test.pins().set(
-                    minorID: test.minor.userID, pin: pin, confirmation: pin, session: session,
-                    caller: test.guardian)
+                try await test.pins().set(try test.newPin(pin, session: session), caller: test.guardian)
             }
             test.clock.advance(seconds: 9 * 60 + 59)
             try await change("1357")
@@ -84,8 +80,7 @@ import Testing
         try await PinTest.with { test in
             let error = await rpcError {
                 try await test.pins().set(
-                    minorID: test.minor.userID, pin: "2580", confirmation: "2581", session: "",
-                    caller: test.guardian)
+                    try test.newPin("2580", confirmation: "2581"), caller: test.guardian)
             }
             #expect(error?.code == .invalidArgument && error?.reason == "PIN_MISMATCH")
             let pins = try await test.count("guardian_pins")

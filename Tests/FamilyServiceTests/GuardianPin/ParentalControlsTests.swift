@@ -1,5 +1,6 @@
 @testable import FamilyService
 import KindredAuth
+import KindredHandlers
 import KindredMessages
 import KindredRPC
 import KindredTestSupport
@@ -10,25 +11,27 @@ import Testing
     @Test func theMinorServicesAndAdminsReadTheControlsWithoutASession() async throws {
         try await PinTest.with { test in
             for caller in [test.minor, FamilyCallers.service, FamilyCallers.admin] {
-                let controls = try await test.controls.get(
-                    userID: test.minor.userID, session: "", caller: caller)
-                #expect(controls.userID == test.minor.userID && controls.active && controls.contentFiltering)
+                let controls = try await test.controls.get(of: test.minor.id, session: "", caller: caller)
+                #expect(
+                    controls.userID == test.minor.id.description && controls.active
+                        && controls.contentFiltering)
                 #expect(!controls.pinSet && !controls.pinResetPending && controls.updatedAt != nil)
             }
-            let own = try await test.controls.get(userID: "", session: "", caller: test.minor)
-            #expect(own.userID == test.minor.userID && own.active)
+            let own = try await test.controls.get(
+                of: try MinorControls.owner(named: "", for: test.minor), session: "", caller: test.minor)
+            #expect(own.userID == test.minor.id.description && own.active)
         }
     }
 
     @Test func anyoneElseIsToldTheUserIsNotFoundWhetherOrNotTheyHaveControls() async throws {
         try await PinTest.with { test in
-            let asks: [(target: String, caller: Caller)] = [
-                (test.minor.userID, test.stranger), (test.stranger.userID, test.guardian),
-                (FamilyCallers.adult().userID, test.guardian), (test.guardian.userID, test.minor),
+            let asks: [(target: UserID, caller: Caller)] = [
+                (test.minor.id, test.stranger), (test.stranger.id, test.guardian),
+                (FamilyCallers.adult().id, test.guardian), (test.guardian.id, test.minor),
             ]
             for (target, caller) in asks {
                 let error = await rpcError {
-                    try await test.controls.get(userID: target, session: "", caller: caller)
+                    try await test.controls.get(of: target, session: "", caller: caller)
                 }
                 #expect(error?.code == .notFound && error?.reason == "USER_NOT_FOUND")
             }
@@ -37,8 +40,12 @@ import Testing
 
     @Test func anAdultWithoutControlsReadsThemInactive() async throws {
         try await PinTest.with { test in
-            let controls = try await test.controls.get(userID: "", session: "", caller: test.stranger)
-            #expect(controls.userID == test.stranger.userID && !controls.active && !controls.contentFiltering)
+            let controls = try await test.controls.get(
+                of: try MinorControls.owner(named: "", for: test.stranger), session: "", caller: test.stranger
+            )
+            #expect(
+                controls.userID == test.stranger.id.description && !controls.active
+                    && !controls.contentFiltering)
             #expect(controls.updatedAt == nil)
         }
     }
@@ -46,7 +53,9 @@ import Testing
     @Test func aServiceMustNameTheUser() async throws {
         try await PinTest.with { test in
             let error = await rpcError {
-                try await test.controls.get(userID: "", session: "", caller: FamilyCallers.service)
+                try await test.controls.get(
+                    of: try MinorControls.owner(named: "", for: FamilyCallers.service), session: "",
+                    caller: FamilyCallers.service)
             }
             #expect(error?.code == .invalidArgument && error?.badFields == ["user_id"])
         }
@@ -56,15 +65,15 @@ import Testing
         try await PinTest.with { test in
             try await test.setPin()
             let updated = try await test.controls.update(
-                minorID: test.minor.userID, session: try await test.session(),
-                mask: ["messaging_followed_only", "content_filtering"],
-                changes: .init(
-                    messagingFollowedOnly: false, publicEventsRestricted: false, contentFiltering: false),
-                caller: test.guardian)
+                try test.update(
+                    ["messaging_followed_only", "content_filtering"],
+                    to: .init(
+                        messagingFollowedOnly: false, publicEventsRestricted: false, contentFiltering: false),
+                    session: try await test.session()), caller: test.guardian)
             #expect(
                 !updated.messagingFollowedOnly && !updated.contentFiltering && updated.publicEventsRestricted)
             let read = try await test.controls.get(
-                userID: test.minor.userID, session: "", caller: FamilyCallers.service)
+                of: test.minor.id, session: "", caller: FamilyCallers.service)
             #expect(read == updated)
             let events = try await test.events()
             #expect(events.map(\.type) == ["parental_controls.changed"])
@@ -79,8 +88,7 @@ import Testing
             for mask in [[], ["content_filtering", "bedtime"], ["active"], ["pin_set"]] {
                 let error = await rpcError {
                     try await test.controls.update(
-                        minorID: test.minor.userID, session: session, mask: mask, changes: .init(),
-                        caller: test.guardian)
+                        try test.update(mask, session: session), caller: test.guardian)
                 }
                 #expect(error?.code == .invalidArgument && error?.badFields == ["update_mask"])
             }
@@ -95,7 +103,7 @@ import Testing
             try await test.link(test.guardian, to: adult)
             let error = await rpcError {
                 try await test.controls.update(
-                    minorID: adult.userID, session: "any", mask: ["content_filtering"], changes: .init(),
+                    try test.update(["content_filtering"], session: "any", of: adult.id),
                     caller: test.guardian)
             }
             #expect(error?.code == .failedPrecondition && error?.reason == "CONTROLS_INACTIVE")
@@ -108,8 +116,9 @@ import Testing
             let session = try await test.session()
             let change = { (caller: Caller) in
                 try await test.controls.update(
-                    minorID: test.minor.userID, session: session, mask: ["content_filtering"],
-                    changes: .init(contentFiltering: false), caller: caller)
+                    try test.update(
+                        ["content_filtering"], to: .init(contentFiltering: false), session: session),
+                    caller: caller)
             }
             #expect(
                 await rpcError { try await change(test.otherGuardian) }?.reason
@@ -119,8 +128,9 @@ import Testing
             let minorsSession = try await test.session(test.minor)
             let byMinorsSession = await rpcError {
                 try await test.controls.update(
-                    minorID: test.minor.userID, session: minorsSession, mask: ["content_filtering"],
-                    changes: .init(contentFiltering: false), caller: test.guardian)
+                    try test.update(
+                        ["content_filtering"], to: .init(contentFiltering: false), session: minorsSession),
+                    caller: test.guardian)
             }
             #expect(byMinorsSession?.reason == "GUARDIAN_SESSION_INVALID")
             _ = try await change(test.guardian)
@@ -137,8 +147,9 @@ import Testing
             try await test.link(test.guardian, to: sibling)
             let error = await rpcError {
                 try await test.controls.update(
-                    minorID: sibling.userID, session: try await test.session(), mask: ["content_filtering"],
-                    changes: .init(contentFiltering: false), caller: test.guardian)
+                    try test.update(
+                        ["content_filtering"], to: .init(contentFiltering: false),
+                        session: try await test.session(), of: sibling.id), caller: test.guardian)
             }
             #expect(error?.reason == "GUARDIAN_SESSION_INVALID")
         }

@@ -47,8 +47,7 @@ struct PinTest {
             secrets: Self.secrets,
             account: { id in
                 Kindred_Identity_V1_Account(
-                    userID: id.description, username: PinTest.username(id.description),
-                    email: PinTest.email(id.description))
+                    userID: id.description, username: PinTest.username(id), email: PinTest.email(id))
             })
     }
 
@@ -69,36 +68,62 @@ struct PinTest {
         MinorControls(database: pool, cipher: TestDataKeys.cipher, clock: WallClock { clock.now })
     }
 
-    static func username(_ id: String) -> String { "user_\(id.suffix(6))" }
-    static func email(_ id: String) -> String { "\(id.suffix(12))@example.com" }
+    static func username(_ id: UserID) -> String { "user_\(id.description.suffix(6))" }
+    static func email(_ id: UserID) -> String { "\(id.description.suffix(12))@example.com" }
 
     /// Makes `guardian` a guardian of `minor`, as the guardian links part does.
     func link(_ guardian: Caller, to minor: Caller) async throws {
-        try await PinRows.link(guardian.userID, to: minor.userID, at: clock.now, on: pool)
+        try await PinRows.link(guardian.id.description, to: minor.id.description, at: clock.now, on: pool)
     }
 
     func unlink(_ guardian: Caller, from minor: Caller) async throws {
         try await pool.query(
             """
             DELETE FROM family.guardian_links
-            WHERE minor_id = \(minor.userID)::uuid AND guardian_id = \(guardian.userID)::uuid
+            WHERE minor_id = \(minor.id)::uuid AND guardian_id = \(guardian.id)::uuid
             """)
     }
 
     func addControls(of minor: Caller, active: Bool = true) async throws {
-        try await PinRows.addControls(of: minor.userID, active: active, at: clock.now, on: pool)
+        try await PinRows.addControls(of: minor.id.description, active: active, at: clock.now, on: pool)
     }
 
     /// `guardian` sets the minor's first PIN.
     func setPin(_ pin: String = PinTest.pin, by guardian: Caller? = nil) async throws {
-        try await pins().set(
-            minorID: minor.userID, pin: pin, confirmation: pin, session: "", caller: guardian ?? self.guardian
-        )
+        try await pins().set(try newPin(pin), caller: guardian ?? self.guardian)
     }
 
     /// A guardian session `caller` opens with `pin`.
     func session(_ caller: Caller? = nil, pin: String = PinTest.pin) async throws -> String {
-        try await pins().verify(minorID: minor.userID, pin: pin, caller: caller ?? guardian).token.text
+        try await pins().verify(try attempt(pin), caller: caller ?? guardian).token.text
+    }
+
+    /// `SetGuardianPin`'s draft: `pin` typed twice for `minorID` (the minor's unless given), with `session`.
+    func newPin(_ pin: String, confirmation: String? = nil, session: String = "", of minorID: UserID? = nil)
+        throws -> NewGuardianPin
+    {
+        try NewGuardianPin(
+            .init(
+                minorUserID: (minorID ?? minor.id).description, pin: pin,
+                pinConfirmation: confirmation ?? pin,
+                guardianSession: session))
+    }
+
+    /// `pin` typed to be checked against the PIN of `minorID` (the minor's unless given).
+    func attempt(_ pin: String, of minorID: UserID? = nil) throws -> PinAttempt {
+        try PinAttempt(minorUserID: (minorID ?? minor.id).description, pin: pin)
+    }
+
+    /// `UpdateParentalControls`' draft: `changes` to the toggles `mask` names, on `minorID` (the minor's unless
+    /// given), with `session`.
+    func update(
+        _ mask: [String], to changes: Kindred_Family_V1_ParentalControls? = .init(), session: String,
+        of minorID: UserID? = nil
+    ) throws -> ControlsUpdate {
+        try ControlsUpdate(
+            .init(
+                minorUserID: (minorID ?? minor.id).description, guardianSession: session, updateMask: mask,
+                controls: changes))
     }
 
     /// How many rows `table` (a family table named by the test) holds.

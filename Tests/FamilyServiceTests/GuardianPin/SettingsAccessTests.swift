@@ -1,5 +1,6 @@
 @testable import FamilyService
 import KindredAuth
+import KindredHandlers
 import KindredMessages
 import KindredRPC
 import KindredTestSupport
@@ -12,7 +13,7 @@ import Testing
         try await PinTest.with { test in
             try await test.setPin()
             let error = await rpcError {
-                try await test.controls.get(userID: test.minor.userID, session: "", caller: test.guardian)
+                try await test.controls.get(of: test.minor.id, session: "", caller: test.guardian)
             }
             #expect(error?.code == .permissionDenied && error?.reason == "GUARDIAN_SESSION_REQUIRED")
             #expect(error?.pinErrorInfo?.domain == "kindred.family")
@@ -25,9 +26,9 @@ import Testing
             try await test.setPin()
             for guardian in [test.guardian, test.otherGuardian] {
                 let controls = try await test.controls.get(
-                    userID: test.minor.userID, session: try await test.session(guardian), caller: guardian)
+                    of: test.minor.id, session: try await test.session(guardian), caller: guardian)
                 let seen = try await test.controls.get(
-                    userID: test.minor.userID, session: "", caller: FamilyCallers.service)
+                    of: test.minor.id, session: "", caller: FamilyCallers.service)
                 #expect(controls == seen && controls.active && controls.contentFiltering && controls.pinSet)
             }
         }
@@ -40,17 +41,17 @@ import Testing
             try await test.addControls(of: sibling)
             try await test.link(test.guardian, to: sibling)
             let onTheMinor = try await test.session()
-            let read = { (userID: String, session: String, caller: Caller) in
+            let read = { (userID: UserID, session: String, caller: Caller) in
                 await rpcError {
-                    try await test.controls.get(userID: userID, session: session, caller: caller)
+                    try await test.controls.get(of: userID, session: session, caller: caller)
                 }
             }
             let refusals = [
-                await read(sibling.userID, onTheMinor, test.guardian),
-                await read(test.minor.userID, onTheMinor, test.otherGuardian),
-                await read(test.minor.userID, try await test.session(test.minor), test.guardian),
-                await read(test.minor.userID, "no-such-session", test.guardian),
-                await read(test.minor.userID, String(repeating: "x", count: 5_000), test.guardian),
+                await read(sibling.id, onTheMinor, test.guardian),
+                await read(test.minor.id, onTheMinor, test.otherGuardian),
+                await read(test.minor.id, try await test.session(test.minor), test.guardian),
+                await read(test.minor.id, "no-such-session", test.guardian),
+                await read(test.minor.id, String(repeating: "x", count: 5_000), test.guardian),
             ]
             for error in refusals {
                 #expect(error?.code == .permissionDenied && error?.reason == "GUARDIAN_SESSION_INVALID")
@@ -63,8 +64,7 @@ import Testing
             try await test.setPin()
             let session = try await test.session()
             let read = {
-                try await test.controls.get(
-                    userID: test.minor.userID, session: session, caller: test.guardian)
+                try await test.controls.get(of: test.minor.id, session: session, caller: test.guardian)
             }
             test.clock.advance(seconds: 9 * 60 + 59)
             #expect(try await read().active)
@@ -78,13 +78,12 @@ import Testing
         try await PinTest.with { test in
             try await test.setPin()
             let session = try await test.session()
-            _ = try await test.pins().requestReset(minorID: test.minor.userID, caller: test.otherGuardian)
+            _ = try await test.pins().requestReset(of: test.minor.id, caller: test.otherGuardian)
             let token = try await TestMailbox(test.pool, schema: "family").token(
-                to: PinTest.email(test.otherGuardian.userID))
+                to: PinTest.email(test.otherGuardian.id))
             _ = try await test.pins().reset(token: token, pin: "1357", confirmation: "1357")
             let error = await rpcError {
-                try await test.controls.get(
-                    userID: test.minor.userID, session: session, caller: test.guardian)
+                try await test.controls.get(of: test.minor.id, session: session, caller: test.guardian)
             }
             #expect(error?.reason == "GUARDIAN_SESSION_INVALID")
         }
@@ -93,34 +92,32 @@ import Testing
     @Test func strangersGetTheAnswerAUserNobodyHasGetsWhateverTheyPresent() async throws {
         try await PinTest.with { test in
             try await test.setPin()
-            let nobody = FamilyCallers.adult().userID
+            let nobody = FamilyCallers.adult().id
             let session = try await test.session()
             // The guardian's own session, in a stranger's hands or after the guardian left, opens nothing.
             let settings = [
                 await rpcError {
-                    try await test.controls.get(userID: test.minor.userID, session: "", caller: test.stranger)
+                    try await test.controls.get(of: test.minor.id, session: "", caller: test.stranger)
                 },
                 await rpcError {
-                    try await test.controls.get(
-                        userID: test.minor.userID, session: session, caller: test.stranger)
+                    try await test.controls.get(of: test.minor.id, session: session, caller: test.stranger)
                 },
                 await rpcError {
-                    try await test.controls.get(userID: nobody, session: "", caller: test.stranger)
+                    try await test.controls.get(of: nobody, session: "", caller: test.stranger)
                 },
                 await rpcError {
-                    try await test.controls.get(userID: nobody, session: session, caller: test.guardian)
+                    try await test.controls.get(of: nobody, session: session, caller: test.guardian)
                 },
             ]
             let status = [
                 await rpcError {
-                    try await test.controls.status(userID: test.minor.userID, caller: test.stranger)
+                    try await test.controls.status(of: test.minor.id, caller: test.stranger)
                 },
-                await rpcError { try await test.controls.status(userID: nobody, caller: test.stranger) },
+                await rpcError { try await test.controls.status(of: nobody, caller: test.stranger) },
             ]
             try await test.unlink(test.guardian, from: test.minor)
             let unlinked = await rpcError {
-                try await test.controls.get(
-                    userID: test.minor.userID, session: session, caller: test.guardian)
+                try await test.controls.get(of: test.minor.id, session: session, caller: test.guardian)
             }
             let answers = settings + status + [unlinked]
             for error in answers {
@@ -138,31 +135,34 @@ import Testing
             let statuses = {
                 var seen: [Kindred_Family_V1_ParentalControlsStatus] = []
                 for caller in callers {
-                    seen.append(try await test.controls.status(userID: test.minor.userID, caller: caller))
+                    seen.append(try await test.controls.status(of: test.minor.id, caller: caller))
                 }
                 return seen
             }
             let expected = { (pinSet: Bool, pending: Bool) in
                 Kindred_Family_V1_ParentalControlsStatus(
-                    userID: test.minor.userID, active: true, pinSet: pinSet, pinResetPending: pending)
+                    userID: test.minor.id.description, active: true, pinSet: pinSet, pinResetPending: pending)
             }
             #expect(try await statuses() == Array(repeating: expected(false, false), count: callers.count))
             try await test.setPin()
             #expect(try await statuses() == Array(repeating: expected(true, false), count: callers.count))
-            _ = try await test.pins().requestReset(minorID: test.minor.userID, caller: test.guardian)
+            _ = try await test.pins().requestReset(of: test.minor.id, caller: test.guardian)
             #expect(try await statuses() == Array(repeating: expected(true, true), count: callers.count))
-            let own = try await test.controls.status(userID: "", caller: test.minor)
+            let own = try await test.controls.status(
+                of: try MinorControls.owner(named: "", for: test.minor), caller: test.minor)
             #expect(own == expected(true, true))
         }
     }
 
     @Test func anAdultsStatusIsInactive() async throws {
         try await PinTest.with { test in
-            let own = try await test.controls.status(userID: "", caller: test.stranger)
+            let own = try await test.controls.status(
+                of: try MinorControls.owner(named: "", for: test.stranger), caller: test.stranger)
             #expect(
                 own
                     == .init(
-                        userID: test.stranger.userID, active: false, pinSet: false, pinResetPending: false))
+                        userID: test.stranger.id.description, active: false, pinSet: false,
+                        pinResetPending: false))
         }
     }
 }

@@ -19,11 +19,11 @@ import Testing
             #expect(link.minorID == mia.accountUserID && link.guardianID == dad.accountUserID)
             #expect(try await rules.guardians.isGuardian(dad.accountUserID!, of: mia.accountUserID!))
             let notices = try await pool.query(
-                "SELECT kind, subject_user_id::text FROM family.notifications WHERE recipient_id = \(mia.userID)::uuid"
+                "SELECT kind, subject_user_id::text FROM family.notifications WHERE recipient_id = \(mia.id)::uuid"
             )
             #expect(
                 try notices.map { try $0.decode((Int32, String?).self) }.map { "\($0.0) \($0.1 ?? "")" }
-                    == ["\(Int32(7)) \(dad.userID)"])
+                    == ["\(Int32(7)) \(dad.id)"])
         }
     }
 
@@ -37,8 +37,8 @@ import Testing
             #expect(try await rules.guardians.accept(token: token, as: dad) == first)
             let (_, second) = try await rules.invite("dad.work@example.com", from: mia)
             #expect(try await rules.guardians.accept(token: second, as: dad) == first)
-            #expect(try await rules.count("guardian_links", "minor_id", mia.userID) == 1)
-            #expect(try await rules.count("notifications", "recipient_id", mia.userID) == 1)
+            #expect(try await rules.count("guardian_links", "minor_id", mia.id) == 1)
+            #expect(try await rules.count("notifications", "recipient_id", mia.id) == 1)
         }
     }
 
@@ -57,7 +57,7 @@ import Testing
     @Test func anAdultWhoseEmailIsNotVerifiedIsToldToVerifyIt() async throws {
         try await FamilyTestDatabase.withDatabase { pool in
             let dad = FamilyCallers.adult()
-            let rules = GuardianRules(pool, unverified: [dad.userID])
+            let rules = GuardianRules(pool, unverified: [dad.id.description])
             let (_, token) = try await rules.invite("dad@example.com", from: FamilyCallers.minor())
             let error = await rpcError { try await rules.guardians.accept(token: token, as: dad) }
             #expect(error?.code == .failedPrecondition && error?.reason == "EMAIL_NOT_VERIFIED")
@@ -130,7 +130,7 @@ import Testing
             let (_, mum) = try await rules.invite("mum@example.com", from: mia)
             let (_, gran) = try await rules.invite("gran@example.com", from: mia)
             let (otherRules, other) = try await rules.secondInstance()
-            let outcomes = try await GateTransaction.releasingTogether(2, minor: mia.userID, on: pool) {
+            let outcomes = try await GateTransaction.releasingTogether(2, minor: mia.id, on: pool) {
                 async let first = rpcError {
                     try await rules.guardians.accept(token: mum, as: FamilyCallers.adult())
                 }
@@ -142,7 +142,7 @@ import Testing
             await other.close()
             #expect(outcomes.filter { $0 == nil }.count == 1)
             #expect(outcomes.compactMap { $0?.reason } == ["GUARDIAN_LIMIT_REACHED"])
-            #expect(try await rules.count("guardian_links", "minor_id", mia.userID) == 2)
+            #expect(try await rules.count("guardian_links", "minor_id", mia.id) == 2)
         }
     }
 }
@@ -152,13 +152,13 @@ import Testing
 /// at the same instant. What keeps them apart from then on is the rule's own row lock.
 enum GateTransaction {
     static func releasingTogether<T: Sendable>(
-        _ count: Int, minor: String, on pool: PostgresPool, _ racers: @escaping @Sendable () async throws -> T
+        _ count: Int, minor: UserID, on pool: PostgresPool, _ racers: @escaping @Sendable () async throws -> T
     ) async throws -> T {
         try await pool.query("DELETE FROM family.parental_controls WHERE minor_id = \(minor)::uuid")
         let (inserted, signal) = AsyncStream<Void>.makeStream()
         let gate = Task {
             try await pool.transaction { tx in
-                try await ControlsLifecycleStore.createForMinor(UserID(minor)!, now: Date(), in: tx)
+                try await ControlsLifecycleStore.createForMinor(minor, now: Date(), in: tx)
                 signal.yield()
                 try await waitForWaiters(count, in: tx)
             }

@@ -36,7 +36,7 @@ struct GuardianRules {
     /// `guardian` becomes `minor`'s guardian through an invitation.
     @discardableResult
     func link(_ guardian: Caller, to minor: Caller) async throws -> GuardianLinkStore.Link {
-        let email = "\(guardian.userID.prefix(8))-\(UUID().uuidString.prefix(8))@example.com"
+        let email = "\(guardian.id.description.prefix(8))-\(UUID().uuidString.prefix(8))@example.com"
         return try await guardians.accept(token: try await invite(email, from: minor).token, as: guardian)
     }
 
@@ -54,7 +54,7 @@ struct GuardianRules {
     }
 
     /// How many rows of `table` (a family table named by the test) hold `user` in `column`.
-    func count(_ table: String, _ column: String, _ user: String) async throws -> Int64 {
+    func count(_ table: String, _ column: String, _ user: UserID) async throws -> Int64 {
         // The table and column are the test's own constants; the user is a bind.
         var query = PostgresQuery(unsafeSQL: "SELECT count(*) FROM family.\(table) WHERE \(column) = ")
         query.append(bind: user)

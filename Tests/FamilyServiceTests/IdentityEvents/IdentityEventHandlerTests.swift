@@ -66,17 +66,19 @@ import Testing
     @Test func comingOfAgeSwitchesControlsOffAndTellsTheUserOnceInTheAppAndByEmail() async throws {
         try await FamilyTestDatabase.withDatabase { pool in
             let mia = FamilyCallers.minor(.sixteenToSeventeen)
-            try await apply(.userRegistered(.init(userID: mia.userID, ageBand: .ageBand1617)), on: pool)
+            try await apply(
+                .userRegistered(.init(userID: mia.id.description, ageBand: .ageBand1617)), on: pool)
             let account = Kindred_Identity_V1_Account(
-                userID: mia.userID, username: "mia_r", email: "mia@example.com")
-            try await apply(.userCameOfAge(.init(userID: mia.userID)), account: account, times: 2, on: pool)
+                userID: mia.id.description, username: "mia_r", email: "mia@example.com")
+            try await apply(
+                .userCameOfAge(.init(userID: mia.id.description)), account: account, times: 2, on: pool)
 
-            #expect(try await controls(mia.userID, pool)?.first == false)
+            #expect(try await controls(mia.id.description, pool)?.first == false)
             #expect(
-                try await !GuardianRules(pool).profiles.profile(of: mia.userID, as: mia)
+                try await !GuardianRules(pool).profiles.profile(of: mia.id.description, as: mia)
                     .parentalControlsActive)
             let notices = try await pool.query(
-                "SELECT kind FROM family.notifications WHERE recipient_id = \(mia.userID)::uuid"
+                "SELECT kind FROM family.notifications WHERE recipient_id = \(mia.id)::uuid"
             ).map { try $0.decode(Int32.self, column: 0) }
             #expect(notices == [Kindred_Family_V1_NotificationKind.cameOfAge.rawValue])
             let mail = try await TestMailbox(pool, schema: "family").mail(to: "mia@example.com")
@@ -90,7 +92,7 @@ import Testing
             let (mia, dad) = (FamilyCallers.minor(.sixteenToSeventeen), FamilyCallers.adult())
             try await rules.link(dad, to: mia)
             let (_, token) = try await rules.invite("mum@example.com", from: mia)
-            try await apply(.userCameOfAge(.init(userID: mia.userID)), on: pool)
+            try await apply(.userCameOfAge(.init(userID: mia.id.description)), on: pool)
             let error = await rpcError {
                 try await rules.guardians.accept(token: token, as: FamilyCallers.adult())
             }
@@ -109,24 +111,25 @@ import Testing
             let (mia, dad, leo) = (FamilyCallers.minor(), FamilyCallers.adult(), FamilyCallers.minor())
             _ = try await rules.profiles.update(mask: ["bio"], to: .init(bio: "hi"), as: dad)
             _ = try await rules.profiles.update(mask: ["bio"], to: .init(bio: "hi"), as: mia)
-            try await apply(.userRegistered(.init(userID: mia.userID, ageBand: .ageBand1315)), on: pool)
+            try await apply(
+                .userRegistered(.init(userID: mia.id.description, ageBand: .ageBand1315)), on: pool)
             try await rules.link(dad, to: mia)
             try await rules.link(dad, to: leo)
             _ = try await rules.invite("gran@example.com", from: mia)
 
-            try await apply(.userDeleted(.init(userID: dad.userID)), on: pool)
+            try await apply(.userDeleted(.init(userID: dad.id.description)), on: pool)
             #expect(try await rules.guardians.guardians(of: leo.accountUserID!).isEmpty)
-            #expect(try await rules.count("profiles", "user_id", dad.userID) == 0)
-            #expect(try await rules.count("guardian_invitations", "accepted_by", dad.userID) == 0)
+            #expect(try await rules.count("profiles", "user_id", dad.id) == 0)
+            #expect(try await rules.count("guardian_invitations", "accepted_by", dad.id) == 0)
 
-            try await apply(.userDeleted(.init(userID: mia.userID)), times: 2, on: pool)
+            try await apply(.userDeleted(.init(userID: mia.id.description)), times: 2, on: pool)
             for (table, column) in [
                 ("profiles", "user_id"), ("parental_controls", "minor_id"), ("guardian_links", "minor_id"),
                 ("guardian_invitations", "minor_id"),
             ] {
-                #expect(try await rules.count(table, column, mia.userID) == 0, "\(table)")
+                #expect(try await rules.count(table, column, mia.id) == 0, "\(table)")
             }
-            #expect(try await rules.count("parental_controls", "minor_id", leo.userID) == 1)
+            #expect(try await rules.count("parental_controls", "minor_id", leo.id) == 1)
         }
     }
 

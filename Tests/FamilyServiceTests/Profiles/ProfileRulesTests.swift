@@ -28,7 +28,7 @@ import Testing
             let mia = FamilyCallers.minor()
             _ = try await rules.profiles.update(mask: allFields, to: full, as: mia)
             let own = try await rules.profiles.profile(of: "", as: mia)
-            #expect(own.userID == mia.userID && own.firstName == "Mia" && own.lastName == "Rossi")
+            #expect(own.userID == mia.id.description && own.firstName == "Mia" && own.lastName == "Rossi")
             #expect(own.updatedAt != nil)
         }
     }
@@ -62,11 +62,11 @@ import Testing
             try await rules.link(dad, to: mia)
             try await rules.link(otherGuardian, to: FamilyCallers.minor())
             for reader in [mia, dad, FamilyCallers.service] {
-                let seen = try await rules.profiles.profile(of: mia.userID, as: reader)
+                let seen = try await rules.profiles.profile(of: mia.id.description, as: reader)
                 #expect(seen.firstName == "Mia" && seen.lastName == "Rossi")
             }
             for reader in [stranger, otherGuardian] {
-                let seen = try await rules.profiles.profile(of: mia.userID, as: reader)
+                let seen = try await rules.profiles.profile(of: mia.id.description, as: reader)
                 #expect(seen.firstName.isEmpty && seen.lastName.isEmpty)
                 #expect(seen.displayName == "Mia" && seen.bio == full.bio && seen.avatarURL == full.avatarURL)
             }
@@ -126,7 +126,7 @@ import Testing
                 try await rules.profiles.update(mask: [refused.field], to: profile, as: mia)
             }
             #expect(error?.code == .invalidArgument && error?.badFields == ["profile.\(refused.field)"])
-            #expect(try await rules.count("profiles", "user_id", mia.userID) == 0)
+            #expect(try await rules.count("profiles", "user_id", mia.id) == 0)
         }
     }
 

@@ -26,3 +26,8 @@ enum FamilyCallers {
     static let service = caller("social", role: .service)
     static let admin = caller(role: .admin)
 }
+
+extension Caller {
+    /// The account id of a person `FamilyCallers` made: every caller but `service`.
+    var id: UserID { accountUserID! }
+}

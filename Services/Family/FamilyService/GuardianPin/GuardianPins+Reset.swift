@@ -9,8 +9,7 @@ extension GuardianPins {
 
     /// Mails `caller`, a guardian of `minorID`, a single-use link to set a new PIN, replacing any earlier
     /// link; until it is used or expires the minor's controls and PIN cannot change. Returns its expiry.
-    func requestReset(minorID: String, caller: Caller) async throws -> Date {
-        let minorID: UserID = try FieldViolations.id("minor_user_id", minorID)
+    func requestReset(of minorID: UserID, caller: Caller) async throws -> Date {
         let guardianID = try await database.transaction { tx in
             let guardianID = try await MinorAccess.requireGuardian(caller, of: minorID, on: tx)
             guard try await GuardianPinStore.lock(minorID, on: tx) != nil else { throw FamilyError.pinNotSet }

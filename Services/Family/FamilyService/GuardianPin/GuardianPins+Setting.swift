@@ -3,14 +3,10 @@ import KindredHandlers
 import KindredPostgres
 
 extension GuardianPins {
-    /// Sets the PIN of `minorID` for `caller`, a guardian: the first PIN freely, a new one only with a
+    /// Sets `new`'s PIN of its minor for `caller`, a guardian: the first PIN freely, a new one only with a
     /// guardian session of theirs; never while a reset is pending. A change clears any lockout.
-    func set(minorID: String, pin: String, confirmation: String, session: String, caller: Caller) async throws
-    {
-        var violations = FieldViolations()
-        let parsedMinorID: UserID? = violations.id("minor_user_id", minorID)
-        try GuardianPinRules.checkNewPin(pin, confirmation: confirmation, violations: violations)
-        let minorID = try violations.throwIfAny(parsedMinorID)
+    func set(_ new: NewGuardianPin, caller: Caller) async throws {
+        let (minorID, pin, session) = (new.minorID, new.pin, new.session)
         let now = clock.now
         // Every check runs before the hash, so only a guardian allowed to set the PIN spends Argon2id.
         try await database.transaction { tx in

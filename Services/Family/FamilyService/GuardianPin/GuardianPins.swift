@@ -41,31 +41,25 @@ struct GuardianPins: Sendable {
             secrets: GuardianPinSecrets(cipher: context.cipher), account: { try await identity.account($0) })
     }
 
-    /// Checks `pin` for `caller` (the minor or a guardian) and opens a guardian session on the minor.
-    func verify(minorID: String, pin: String, caller: Caller) async throws -> GuardianSessions.Opened {
-        try await prove(minorID, pin: pin, caller: caller) { minorID, now, tx in
-            try await GuardianSessions.open(minorID, for: caller, now: now, on: tx)
+    /// Checks `attempt` for `caller` (the minor or a guardian) and opens a guardian session on the minor.
+    func verify(_ attempt: PinAttempt, caller: Caller) async throws -> GuardianSessions.Opened {
+        try await prove(attempt, caller: caller) { now, tx in
+            try await GuardianSessions.open(attempt.minorID, for: caller, now: now, on: tx)
         }
     }
 
-    /// Checks `pin` for `caller` (the minor or a guardian) like `verify`, counting toward the same lock and
-    /// refusing the same way, but opens no session: the proof parent mode asks for.
-    func checkProof(minorID: String, pin: String, caller: Caller) async throws {
-        try await prove(minorID, pin: pin, caller: caller) { _, _, _ in }
+    /// Checks `attempt` for `caller` (the minor or a guardian) like `verify`, counting toward the same lock
+    /// and refusing the same way, but opens no session: the proof parent mode asks for.
+    func checkProof(_ attempt: PinAttempt, caller: Caller) async throws {
+        try await prove(attempt, caller: caller) { _, _ in }
     }
 
     /// The attempt, under the PIN row's lock: concurrent attempts on any instance take turns, so three
     /// wrong PINs lock out a fourth however they race. `then` runs in the same transaction on a right PIN.
     private func prove<Value: Sendable>(
-        _ minorID: String, pin: String, caller: Caller,
-        then: (UserID, Date, PostgresTransaction) async throws -> Value
+        _ attempt: PinAttempt, caller: Caller, then: (Date, PostgresTransaction) async throws -> Value
     ) async throws -> Value {
-        var violations = FieldViolations()
-        let parsedMinorID: UserID? = violations.id("minor_user_id", minorID)
-        if !GuardianPinRules.isWellFormed(pin) {
-            violations.add("pin", "must be \(GuardianPinRules.length) digits")
-        }
-        let minorID = try violations.throwIfAny(parsedMinorID)
+        let (minorID, pin) = (attempt.minorID, attempt.pin)
         // A wrong PIN's count must commit, so it comes back as a value and is thrown after the commit.
         let outcome: Result<Value, RPCError> = try await database.transaction { tx in
             guard try await MinorAccess.of(caller, to: minorID, on: tx) != .stranger else {
@@ -90,7 +84,7 @@ struct GuardianPins: Sendable {
             if stored.failedAttempts > 0 || stored.lockedUntil != nil {
                 try await GuardianPinStore.recordFailures(minorID, count: 0, lockedUntil: nil, on: tx)
             }
-            return .success(try await then(minorID, now, tx))
+            return .success(try await then(now, tx))
         }
         return try outcome.get()
     }

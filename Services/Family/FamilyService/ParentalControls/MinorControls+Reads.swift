@@ -2,18 +2,25 @@ import FoundationEssentials
 import KindredAuth
 import KindredHandlers
 import KindredMessages
+import KindredRPC
 
 extension MinorControls {
-    /// The controls of `userID` (empty: the caller's own): the settings. The user themself, services and
+    /// Whose controls a read's `user_id` asks for: that user, or when it is empty the caller, if a person;
+    /// INVALID_ARGUMENT naming `user_id` when it is malformed, or empty from a service or an operator.
+    static func owner(named text: String, for caller: Caller) throws(RPCError) -> UserID {
+        if text.isEmpty, caller.role == .user, let own = caller.accountUserID { return own }
+        return try FieldViolations.id("user_id", text)
+    }
+
+    /// The controls of `userID`: the settings. The user themself, services and
     /// admins read them freely; a guardian only with `session`, one they opened on the user, since the PIN
     /// guards the settings and not only changes to them; anyone else gets NOT_FOUND. A user without controls
     /// (an adult) gets inactive ones.
-    func get(userID requested: String, session: String, caller: Caller) async throws
+    func get(of userID: UserID, session: String, caller: Caller) async throws
         -> Kindred_Family_V1_ParentalControls
     {
         let now = clock.now
-        let (read, privileged) = try await visibleRead(
-            userID: requested, session: session, caller: caller, now: now)
+        let (read, privileged) = try await visibleRead(of: userID, session: session, caller: caller, now: now)
         if !privileged {
             guard !session.isEmpty else { throw FamilyError.settingsSessionRequired }
             try GuardianSessions.accept(read.session, by: caller, now: now)
@@ -21,14 +28,11 @@ extension MinorControls {
         return read.controls
     }
 
-    /// Whether the controls of `userID` (empty: the caller's own) are active, a PIN set and a reset pending,
-    /// without the toggles: for the user, their guardians with no session, services and admins; NOT_FOUND for
-    /// anyone else.
-    func status(userID requested: String, caller: Caller) async throws
-        -> Kindred_Family_V1_ParentalControlsStatus
-    {
-        let controls = try await visibleRead(userID: requested, session: "", caller: caller, now: clock.now)
-            .read.controls
+    /// Whether the controls of `userID` are active, a PIN set and a reset pending, without the toggles: for the
+    /// user, their guardians with no session, services and admins; NOT_FOUND for anyone else.
+    func status(of userID: UserID, caller: Caller) async throws -> Kindred_Family_V1_ParentalControlsStatus {
+        let controls = try await visibleRead(of: userID, session: "", caller: caller, now: clock.now).read
+            .controls
         return Kindred_Family_V1_ParentalControlsStatus(
             userID: controls.userID, active: controls.active, pinSet: controls.pinSet,
             pinResetPending: controls.pinResetPending)
@@ -36,11 +40,9 @@ extension MinorControls {
 
     /// The read of `userID`'s controls, refused with NOT_FOUND unless the caller is the user, a service, an
     /// admin (`privileged`: they need no session) or one of the user's guardians.
-    private func visibleRead(userID requested: String, session: String, caller: Caller, now: Date)
+    private func visibleRead(of userID: UserID, session: String, caller: Caller, now: Date)
         async throws -> (read: ParentalControlsStore.Read, privileged: Bool)
     {
-        let userID: UserID = try FieldViolations.id(
-            "user_id", requested.isEmpty && caller.role == .user ? caller.userID : requested)
         let privileged = caller.role != .user || caller.accountUserID == userID
         // Only a user asking about someone else needs the guardian and session probes; the same statement
         // answers them, so the read others make on their hot paths stays one statement.

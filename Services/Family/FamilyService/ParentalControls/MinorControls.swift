@@ -24,18 +24,10 @@ struct MinorControls: Sendable {
         self.init(database: context.database, cipher: context.cipher, clock: context.clock)
     }
 
-    /// Sets the toggles `mask` names to their values in `changes`, for a guardian with a session of theirs on
-    /// the minor; refused while a PIN reset is pending and once the controls are off.
-    func update(
-        minorID: String, session: String, mask: [String], changes: Kindred_Family_V1_ParentalControls?,
-        caller: Caller
-    ) async throws -> Kindred_Family_V1_ParentalControls {
-        var violations = FieldViolations()
-        let parsedMinorID: UserID? = violations.id("minor_user_id", minorID)
-        let toggles = ControlToggle.parse(mask, into: &violations)
-        if changes == nil { violations.add("controls", "is required") }
-        let minorID = try violations.throwIfAny(parsedMinorID)
-        let changes = changes ?? Kindred_Family_V1_ParentalControls()
+    /// Sets the toggles `update` names to their new values, for a guardian with a session of theirs on the
+    /// minor; refused while a PIN reset is pending and once the controls are off.
+    func update(_ update: ControlsUpdate, caller: Caller) async throws -> Kindred_Family_V1_ParentalControls {
+        let minorID = update.minorID
         let now = clock.now
         return try await database.transaction { tx in
             try await MinorAccess.requireGuardian(caller, of: minorID, on: tx)
@@ -45,8 +37,10 @@ struct MinorControls: Sendable {
             if try await GuardianPinResetStore.isPending(minorID, now: now, on: tx) {
                 throw FamilyError.pinResetPending
             }
-            try await GuardianSessions.require(session, on: minorID, by: caller, now: now, in: tx)
-            for toggle in toggles { controls[keyPath: toggle.field] = changes[keyPath: toggle.field] }
+            try await GuardianSessions.require(update.session, on: minorID, by: caller, now: now, in: tx)
+            for toggle in update.toggles {
+                controls[keyPath: toggle.field] = update.changes[keyPath: toggle.field]
+            }
             controls.updatedAt = now
             // A session exists only once a PIN does, and a PIN is never removed; no reset is pending.
             controls.pinSet = true

@@ -38,7 +38,7 @@ struct Rewards: Sendable {
         let metadata = context.requestMetadata
         let child: UserID = text.isEmpty ? caller : try FieldViolations.id("child_user_id", text)
         if child == caller {
-            let parentMode = try context.authenticatedCaller().guardianPinMinor.flatMap(UserID.init)
+            let parentMode = try context.authenticatedCaller().guardianPinMinorID
             return (child, parentMode == child ? .guardian : .child)
         }
         guard try await guardians.guards(child, caller: caller, forwarding: metadata) else {

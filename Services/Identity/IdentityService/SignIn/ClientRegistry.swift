@@ -67,7 +67,8 @@ struct ClientRegistry: Sendable {
 
     /// Whether a token with `caller`'s claims comes from a `service` client allowed `permission`.
     func allows(_ caller: Caller, _ permission: Permission) -> Bool {
-        caller.role == .service && clients[caller.userID]?.permissions.contains(permission) == true
+        guard caller.role == .service, let id = caller.clientID else { return false }
+        return clients[id]?.permissions.contains(permission) == true
     }
 
     /// The client `id` and `secret` authenticate, after one Argon2id verification whether or not `id` exists.

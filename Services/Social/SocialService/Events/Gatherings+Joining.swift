@@ -47,12 +47,10 @@ extension Gatherings {
             kept = try await decision(on: pending, of: minorID, for: subject)
         }
         guard let kept else {
-            let approval = try await family.requestApproval(
-                .joinEvent, subjectID: event.id.description, summary: event.joinSummary, minorID: minorID,
-                forwarding: metadata)
-            try await EventApprovalStore.keepPending(
-                approval.approvalID, of: minorID, for: subject, on: database)
-            throw SocialError.guardianApprovalRequired(approval.approvalID)
+            let approvalID = try await family.requestApproval(
+                of: subject, summary: event.joinSummary, minorID: minorID, forwarding: metadata)
+            try await EventApprovalStore.keepPending(approvalID, of: minorID, for: subject, on: database)
+            throw SocialError.guardianApprovalRequired(approvalID)
         }
         switch kept.state {
         case .approved: return

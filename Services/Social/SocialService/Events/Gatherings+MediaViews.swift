@@ -10,7 +10,7 @@ extension Gatherings {
     /// item is shown to them already; CONTENT_FILTERED when it is filtered for everyone, or its event for
     /// them.
     func requestView(of id: MediaID, as caller: Caller, forwarding metadata: Metadata) async throws
-        -> String
+        -> ApprovalID
     {
         let viewer = try EventViewer(caller)
         guard let item = try await EventMediaStore.item(id, viewer: viewer.id, on: database) else {
@@ -24,13 +24,12 @@ extension Gatherings {
             settled.isHidden(filtering: controls.filtersContent)
         else { throw SocialError.mediaNotHidden }
         if let pending = settled.approval, pending.state == .pending { return pending.id }
-        let approval = try await family.requestApproval(
-            .viewFlaggedMedia, subjectID: id.description,
-            summary: seen.event.mediaViewSummary(contentType: item.contentType),
+        let subject = EventApprovalStore.Subject.mediaView(mediaID: id)
+        let approvalID = try await family.requestApproval(
+            of: subject, summary: seen.event.mediaViewSummary(contentType: item.contentType),
             minorID: viewer.id, forwarding: metadata)
-        try await EventApprovalStore.keepPending(
-            approval.approvalID, of: viewer.id, for: .mediaView(mediaID: id), on: database)
-        return approval.approvalID
+        try await EventApprovalStore.keepPending(approvalID, of: viewer.id, for: subject, on: database)
+        return approvalID
     }
 
     /// `media` with family's answers to the viewer's pending approvals of hidden items, asked at once; each
@@ -53,8 +52,8 @@ extension Gatherings {
     func decision(on approval: StoredApproval, of minorID: UserID, for subject: EventApprovalStore.Subject)
         async throws -> StoredApproval?
     {
-        guard let current = try await family.approval(approval.id) else { return nil }
-        let answered = StoredApproval(id: approval.id, state: ApprovalState(current.state))
+        guard let state = try await family.state(of: approval.id) else { return nil }
+        let answered = StoredApproval(id: approval.id, state: state)
         if answered.state != .pending {
             try await EventApprovalStore.record(answered, of: minorID, for: subject, on: database)
         }

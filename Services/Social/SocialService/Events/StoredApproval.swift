@@ -2,7 +2,7 @@ import KindredMessages
 
 /// A guardian approval request in the family service, as social keeps its id and last known state.
 struct StoredApproval: Sendable, Equatable {
-    let id: String
+    let id: ApprovalID
     var state: ApprovalState
 }
 

@@ -31,14 +31,14 @@ enum EventApprovalStore {
                     """)
             }
         return try rows.first.flatMap { row in
-            let (id, state) = try row.decode((String, Int).self)
+            let (id, state) = try row.decode((ApprovalID, Int).self)
             return ApprovalState(rawValue: state).map { StoredApproval(id: id, state: $0) }
         }
     }
 
     /// Keeps pending request `approvalID` as `minorID`'s for `subject`, in place of any earlier one.
     static func keepPending(
-        _ approvalID: String, of minorID: UserID, for subject: Subject, on db: some StatementRunner
+        _ approvalID: ApprovalID, of minorID: UserID, for subject: Subject, on db: some StatementRunner
     )
         async throws
     {

@@ -46,7 +46,7 @@ enum EventMediaStore {
 
     private static func item(_ row: PostgresRow) throws -> EventMedia {
         let (id, eventID, url, contentType, flagged, reported, approvalID, state) = try row.decode(
-            (MediaID, EventID, String, String, Bool, Bool, String?, Int?).self)
+            (MediaID, EventID, String, String, Bool, Bool, ApprovalID?, Int?).self)
         var approval: StoredApproval?
         if let approvalID, let state = state.flatMap(ApprovalState.init(rawValue:)) {
             approval = StoredApproval(id: approvalID, state: state)

@@ -26,13 +26,18 @@ struct FamilyGate: Sendable {
         }
     }
 
-    /// Asks `minorID`'s guardians to approve `subjectID`, on the minor's behalf: their own token, forwarded from
-    /// `requestMetadata`. Family answers the pending request again rather than making a second, and refuses
-    /// a minor without a guardian (FAILED_PRECONDITION `NO_GUARDIAN`, passed on).
+    /// Asks `minorID`'s guardians to approve `subject`, on the minor's behalf: their own token, forwarded from
+    /// `requestMetadata`; returns family's request. Family answers the pending request again rather than
+    /// making a second, and refuses a minor without a guardian (FAILED_PRECONDITION `NO_GUARDIAN`, passed on).
     func requestApproval(
-        _ kind: Kindred_Family_V1_ApprovalKind, subjectID: String, summary: String, minorID: UserID,
+        of subject: EventApprovalStore.Subject, summary: String, minorID: UserID,
         forwarding requestMetadata: Metadata
-    ) async throws -> Kindred_Family_V1_ApprovalRequest {
+    ) async throws -> ApprovalID {
+        let (kind, subjectID): (Kindred_Family_V1_ApprovalKind, String) =
+            switch subject {
+            case .join(let eventID): (.joinEvent, eventID.description)
+            case .mediaView(let mediaID): (.viewFlaggedMedia, mediaID.description)
+            }
         var options = CallOptions(timeout: .seconds(5))
         options.forwardAuthorization(from: requestMetadata)
         let response = try await PeerCall.run("family", passingRefusals: true) {
@@ -40,20 +45,21 @@ struct FamilyGate: Sendable {
                 .init(minorUserID: minorID.description, kind: kind, subjectID: subjectID, summary: summary),
                 options: options)
         }
-        guard let approval = response.approval else {
-            throw RPCError.internalError("family created an approval request without answering it")
+        guard let approval = response.approval, let id = ApprovalID(approval.approvalID) else {
+            throw RPCError.internalError("family created an approval request without answering its id")
         }
-        return approval
+        return id
     }
 
-    /// Approval request `approvalID`, with social's service token; nil when family knows no such request.
-    func approval(_ approvalID: String) async throws -> Kindred_Family_V1_ApprovalRequest? {
+    /// Where approval request `approvalID` stands, with social's service token; nil when family knows no such
+    /// request.
+    func state(of approvalID: ApprovalID) async throws -> ApprovalState? {
         try await PeerCall.run("family") {
             do {
                 return try await client.getApprovalRequest(
-                    .init(approvalID: approvalID),
+                    .init(approvalID: approvalID.description),
                     options: try await credentials.callOptions(timeout: .seconds(5), idempotent: true)
-                ).approval
+                ).approval.map { ApprovalState($0.state) }
             } catch let error as RPCError where error.code == .notFound {
                 return nil
             }

@@ -23,11 +23,11 @@ extension SocialError {
         .permissionDenied, "NOT_ORGANIZER", "Only the event's organizer may do this.")
 
     /// A minor's join waits for a guardian: `approvalID` is family's approval request.
-    static func guardianApprovalRequired(_ approvalID: String) -> RPCError {
+    static func guardianApprovalRequired(_ approvalID: ApprovalID) -> RPCError {
         refusal(
             .failedPrecondition, "GUARDIAN_APPROVAL_REQUIRED",
             "A guardian needs to approve joining this event; they have been asked.",
-            metadata: ["approval_id": approvalID])
+            metadata: ["approval_id": approvalID.description])
     }
 
     /// A guardian declined the minor's join of this event; their answer stands.

@@ -14,6 +14,8 @@ extension IDKind {
     enum Message {}
     /// What a report names: a user, a message, an event or a media item, as the report's kind says.
     enum Content {}
+    /// A guardian approval request, family's: social keeps its id and asks family for its decision.
+    enum Approval {}
 }
 
 typealias EventID = ID<IDKind.Event>
@@ -22,3 +24,4 @@ typealias FriendRequestID = ID<IDKind.FriendRequest>
 typealias ConversationID = ID<IDKind.Conversation>
 typealias MessageID = ID<IDKind.Message>
 typealias ContentID = ID<IDKind.Content>
+typealias ApprovalID = ID<IDKind.Approval>

@@ -50,8 +50,8 @@ private func checkSigned(header: [UInt8], payload: [UInt8]) {
     }
     switch (result, expected) {
     case (.success(let caller), .success):
-        precondition(
-            caller.userID == TokenClaims(jsonBytes: payload)?.subject, "the caller is not the subject")
+        let claimed = TokenClaims(jsonBytes: payload).map(Caller.init(claims:))
+        precondition(caller == claimed, "the caller is not the one its claims make")
     case (.failure(let error), .failure(let expectedError)):
         precondition(error == expectedError, "refused as \(error), expected \(expectedError)")
     default:

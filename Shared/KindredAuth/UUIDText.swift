@@ -1,13 +1,14 @@
-import FoundationEssentials
+package import FoundationEssentials
 
 /// A UUID's 8-4-4-4-12 hex text, read and written by hand: Foundation does both through `sscanf` and
-/// `snprintf` on Linux, which took a third of the CPU of a leaderboard reading 500 friends' ids (perf).
-enum UUIDText {
+/// `snprintf` on Linux, which took a third of the CPU of a leaderboard reading 500 friends' ids (perf). Here, so
+/// a token's subject is read once as every id is (KindredHandlers' `ID` builds on it).
+package enum UUIDText {
     private static let dashes: Set<Int> = [8, 13, 18, 23]
     private static let digits = Array("0123456789abcdef".utf8)
 
     /// The UUID `text` spells, in any case; nil for anything but exactly 36 characters of that form.
-    static func parse(_ text: String) -> UUID? {
+    package static func parse(_ text: String) -> UUID? {
         let utf8 = text.utf8
         guard utf8.count == 36 else { return nil }
         var bytes = (
@@ -38,7 +39,7 @@ enum UUIDText {
     }
 
     /// `uuid` as lowercase 8-4-4-4-12 text.
-    static func format(_ uuid: UUID) -> String {
+    package static func format(_ uuid: UUID) -> String {
         withUnsafeBytes(of: uuid.uuid) { bytes in
             String(unsafeUninitializedCapacity: 36) { text in
                 var position = 0
