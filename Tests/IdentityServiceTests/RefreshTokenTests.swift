@@ -71,6 +71,51 @@ struct RefreshTokenTests {
         }
     }
 
+    @Test func concurrentRefreshesOfOneTokenHaveExactlyOneWinner() async throws {
+        try await IdentityTestDatabase.withDatabase { pool in
+            let (fixture, id, first) = try await Self.signedIn(pool)
+            let outcomes = await withTaskGroup(of: (IssuedTokens?, String?).self) { group in
+                for _ in 0..<6 {
+                    group.addTask {
+                        var issued: IssuedTokens?
+                        let refused = await rpcError {
+                            issued = try await fixture.credentials.refreshGrant(first)
+                        }
+                        return (issued, refused?.reason)
+                    }
+                }
+                return await group.reduce(into: [(IssuedTokens?, String?)]()) { $0.append($1) }
+            }
+            let winners = outcomes.compactMap(\.0)
+            #expect(winners.count == 1)
+            #expect(outcomes.compactMap(\.1) == Array(repeating: "REFRESH_TOKEN_INVALID", count: 5))
+            let winner = try #require(winners.first)
+            #expect(try await fixture.claims(of: winner.accessToken).userID == id.description)
+            #expect(
+                await Self.refused(fixture, try #require(winner.refreshToken)),
+                "the losers presented a rotated token: reuse, which revokes the chain")
+            let tokens = try await fixture.sql("SELECT count(*) FROM identity.refresh_tokens")
+            #expect(try tokens[0].decode(Int.self, column: 0) == 2, "one successor, not one per caller")
+        }
+    }
+
+    @Test func aRefreshExtendsItsChainAndItsSuccessorLivesThirtyDays() async throws {
+        try await IdentityTestDatabase.withDatabase { pool in
+            let (fixture, _, first) = try await Self.signedIn(pool)
+            _ = try await fixture.sql(
+                "UPDATE identity.refresh_chains SET expires_at = now() + interval '1 day'")
+            let next = try #require(try await fixture.credentials.refreshGrant(first).refreshToken)
+            let rows = try await fixture.sql(
+                """
+                SELECT c.expires_at > now() + interval '29 days', t.expires_at > now() + interval '29 days',
+                    t.rotated_at IS NULL
+                FROM identity.refresh_tokens t JOIN identity.refresh_chains c ON c.id = t.chain_id
+                WHERE t.token_hash = \(next.storageHash)
+                """)
+            #expect(try rows[0].decode((Bool, Bool, Bool).self) == (true, true, true))
+        }
+    }
+
     @Test func anExpiredTokenIsRefused() async throws {
         try await IdentityTestDatabase.withDatabase { pool in
             let (fixture, _, first) = try await Self.signedIn(pool)

@@ -65,10 +65,10 @@ extension Credentials {
     func refreshGrant(_ presented: OpaqueToken) async throws -> IssuedTokens {
         let now = clock.now
         let rotation = try await refreshTokens.rotate(presented, now: now)
-        if case .sessionEnded = rotation { throw IdentityError.deviceModeSessionEnded }
-        guard case .rotated(let accountID, let next, let mode) = rotation,
-            let subject = try await AccountStore.tokenSubject(id: accountID, on: database)
-        else { throw IdentityError.refreshTokenInvalid }
+        guard case .rotated(let subject, let next, let mode) = rotation else {
+            throw rotation == .sessionEnded
+                ? IdentityError.deviceModeSessionEnded : IdentityError.refreshTokenInvalid
+        }
         let (access, expiresIn) = await issuer.issue(
             for: subject, scope: mode.scope, at: now, notAfter: mode.sessionEndsAt,
             guardianPinMinor: mode.guardianPinMinor)

@@ -28,7 +28,8 @@ extension AccountStore {
             let (id, role, band, controls, hash, verified) = try row.decode(
                 (UserID, String, String, Bool, String, Bool).self)
             return SignInAccount(
-                subject: try subject(id, role, band, controls), passwordHash: hash, emailVerified: verified,
+                subject: try tokenSubject(id, role: role, band: band, parentalControls: controls),
+                passwordHash: hash, emailVerified: verified,
                 id: id)
         }
     }
@@ -40,7 +41,7 @@ extension AccountStore {
         )
         return try rows.first.map { row in
             let (id, role, band, controls) = try row.decode((UserID, String, String, Bool).self)
-            return try subject(id, role, band, controls)
+            return try tokenSubject(id, role: role, band: band, parentalControls: controls)
         }
     }
 
@@ -58,11 +59,13 @@ extension AccountStore {
         ).affectedRows == 1
     }
 
-    private static func subject(_ id: UserID, _ role: String, _ band: String, _ controls: Bool) throws
+    /// The claims of account `id` from its `role`, `age_band` and `parental_controls` columns, wherever a
+    /// statement read them (the refresh grant reads them in its rotation).
+    static func tokenSubject(_ id: UserID, role: String, band: String, parentalControls: Bool) throws
         -> TokenSubject
     {
         TokenSubject(
             holder: .user(id), role: try value(role, row: id), ageBand: try value(band, row: id),
-            parentalControls: controls)
+            parentalControls: parentalControls)
     }
 }
