@@ -68,15 +68,18 @@ import Testing
             var profiles: [String] = []
             for _ in 0..<(Self.calls + StatementReport.warmUp) {
                 profiles.append(
-                    try await home.stack.babyProfile(ownedBy: home.mum, followers: [home.grandma, home.grandpa])
-                        .description)
+                    try await home.stack.babyProfile(
+                        ownedBy: home.mum, followers: [home.grandma, home.grandpa]
+                    )
+                    .description)
             }
             try await report.measure("AnnounceArrival") { call in
                 _ = try await family.announceArrival(
                     .init(profileID: profiles[call], arrival: home.arrival()), options: home.mum.bearer)
             }
             try await report.measure("SquishArrival") { call in
-                _ = try await family.squishArrival(.init(profileID: profiles[call]), options: home.grandma.bearer)
+                _ = try await family.squishArrival(
+                    .init(profileID: profiles[call]), options: home.grandma.bearer)
             }
             try await report.measure("UnsquishArrival") { call in
                 _ = try await family.unsquishArrival(
@@ -86,17 +89,20 @@ import Testing
                 _ = try await family.getHome(.init(), options: home.grandma.bearer)
             }
             try await report.measure("ListCalendarEvents") { _ in
-                _ = try await family.listCalendarEvents(.init(profileID: profile), options: home.grandma.bearer)
+                _ = try await family.listCalendarEvents(
+                    .init(profileID: profile), options: home.grandma.bearer)
             }
             try await report.measure("ListRegistryItems") { _ in
-                _ = try await family.listRegistryItems(.init(profileID: profile), options: home.grandma.bearer)
+                _ = try await family.listRegistryItems(
+                    .init(profileID: profile), options: home.grandma.bearer)
             }
             try await report.measure("ListPhotos") { _ in
                 _ = try await family.listPhotos(
                     .init(profileID: profile, page: .init(pageSize: 20)), options: home.grandma.bearer)
             }
             try await report.measure("GetArrival") { call in
-                _ = try await family.getArrival(.init(profileID: profiles[call]), options: home.grandma.bearer)
+                _ = try await family.getArrival(
+                    .init(profileID: profiles[call]), options: home.grandma.bearer)
             }
             print(report.text)
         }

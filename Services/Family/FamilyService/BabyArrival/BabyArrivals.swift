@@ -61,8 +61,9 @@ struct BabyArrivals: Sendable {
 
     /// The announcement, for a member.
     func get(_ profile: BabyProfileID, by reader: UserID) async throws -> Kindred_Family_V1_BabyArrival {
-        _ = try await membership.requireMember(reader, of: profile)
-        return try await read(profile, by: reader)
+        try await membership.scoped(reader, profile: profile) { [self] _ in
+            try await read(profile, by: reader)
+        }
     }
 
     /// What an owner's app shares: the text and the chosen photo to download.

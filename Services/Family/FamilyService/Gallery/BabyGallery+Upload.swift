@@ -72,7 +72,8 @@ extension BabyGallery {
         try await IdempotentCreate.run(
             {
                 try await database.transaction { tx in
-                    try await BabyMembership.holdOwner(photo.uploadedBy, of: photo.profile, in: tx)
+                    let author = try await BabyMembership.holdOwningAuthor(
+                        photo.uploadedBy, of: photo.profile, seals: seals, in: tx)
                     if let earlier = try await BabyPhotoStore.uploaded(
                         by: photo.uploadedBy, requestID: requestID, on: photo.profile, on: tx)
                     {
@@ -85,8 +86,8 @@ extension BabyGallery {
                     try await BabyActivityLog.record(
                         BabyActivityEntry(
                             profile: photo.profile, kind: .photoAdded, actor: photo.uploadedBy,
-                            subject: photo.id.uuid, detail: photo.caption), at: photo.createdAt, seals: seals,
-                        in: tx)
+                            subject: photo.id.uuid, detail: photo.caption), names: author.names,
+                        at: photo.createdAt, seals: seals, in: tx)
                     return (photo.id, false)
                 }
             },
