@@ -19,10 +19,27 @@ extension PostgresLoopConnection {
         /// Its first answer is its answer: a retry, or a step of an explicit transaction.
         let isFinal: Bool
         /// Nil when nobody waits for the answer (a transaction's BEGIN or ROLLBACK).
-        let continuation: UnsafeContinuation<PostgresRows, any Error>?
+        let reply: Reply?
         var endsSegment = false
         var prepareError: PostgresError?
         var outcome: Outcome = .skipped
+    }
+
+    /// Who takes a statement's answer: a caller suspended until it comes, or a statement deferred to a
+    /// transaction's commit, whose rows wait for the commit's outcome (a failure reaches the COMMIT, which
+    /// the server then skips).
+    enum Reply {
+        case caller(UnsafeContinuation<PostgresRows, any Error>)
+        case deferred(DeferredAnswer)
+
+        func resume(with result: Result<PostgresRows, any Error>) {
+            switch self {
+            case .caller(let continuation): continuation.resume(with: result)
+            case .deferred(let answer): if case .success(let rows) = result { answer.keep(rows) }
+            }
+        }
+
+        func resume(throwing error: any Error) { resume(with: .failure(error)) }
     }
 
     /// Takes every complete answer libpq has buffered, in order; at each sync, settles that segment.

@@ -26,29 +26,29 @@ extension PostgresLoopConnection {
             if case .failed(let error) = $0.outcome { error } else { nil }
         }
         .first
-        var resends: [(PostgresQuery, UnsafeContinuation<PostgresRows, any Error>)] = []
+        var resends: [(PostgresQuery, Reply)] = []
         for index in segment {
             // Taken out rather than copied: the result is freed now, not when the queue is trimmed.
             var outcome = InFlight.Outcome.skipped
             swap(&outcome, &inFlight[index].outcome)
             switch settlement(of: outcome, at: index, segmentFailure: failure, segmentSize: segment.count) {
             case .resume(let result):
-                inFlight[index].continuation?.resume(with: result.mapError { $0 as any Error })
+                inFlight[index].reply?.resume(with: result.mapError { $0 as any Error })
             case .resend:
                 // Only pooled statements are resent, and every pooled statement has a caller waiting.
-                if let continuation = inFlight[index].continuation {
-                    resends.append((inFlight[index].query, continuation))
+                if let reply = inFlight[index].reply {
+                    resends.append((inFlight[index].query, reply))
                 }
             }
         }
         forgetLostPreparesWhenSettled()
-        for (index, (query, continuation)) in resends.enumerated() {
+        for (index, (query, reply)) in resends.enumerated() {
             guard isUp else {
                 let error = PostgresError.connectionLost("the connection to PostgreSQL broke before a retry")
                 resends[index...].forEach { $0.1.resume(throwing: error) }
                 return
             }
-            send(query, continuation, as: .retry)
+            send(query, reply: reply, as: .retry)
         }
     }
 

@@ -60,12 +60,18 @@ final class PostgresLoopConnection: PostgresIOHandler, @unchecked Sendable {
         _ query: PostgresQuery, _ continuation: UnsafeContinuation<PostgresRows, any Error>?,
         as sending: Sending = .pooled
     ) {
+        send(query, reply: continuation.map(Reply.caller), as: sending)
+    }
+
+    /// Sends `query` and gives its answer to `reply` (when there is one) on this loop's thread once that
+    /// statement's segment's sync has come back.
+    func send(_ query: PostgresQuery, reply: Reply?, as sending: Sending) {
         loop.assertInLoop()
         guard let connection else {
-            continuation?.resume(throwing: PostgresError.connectionLost("connection not ready"))
+            reply?.resume(throwing: PostgresError.connectionLost("connection not ready"))
             return
         }
-        if let error = query.binds.invalidBindError { return continuation?.resume(throwing: error) ?? () }
+        if let error = query.binds.invalidBindError { return reply?.resume(throwing: error) ?? () }
         let plan = connection.plan(query)
         let (startsAlone, endsAlone, isFinal): (Bool, Bool, Bool) =
             switch sending {
@@ -76,13 +82,13 @@ final class PostgresLoopConnection: PostgresIOHandler, @unchecked Sendable {
         guard !startsAlone || endSegment(connection), connection.send(query, as: plan) else {
             // Part of it may have gone out without a sync: the answers would no longer line up.
             connection.isOutOfStep = true
-            continuation?.resume(throwing: PostgresError.connectionLost(connection.errorMessage))
+            reply?.resume(throwing: PostgresError.connectionLost(connection.errorMessage))
             return broken()
         }
         inFlight.append(
             InFlight(
                 stage: plan.preparing ? .prepare : .result, query: query, plan: plan, sequence: nextSequence,
-                isFinal: isFinal, continuation: continuation))
+                isFinal: isFinal, reply: reply))
         nextSequence += 1
         openSegment += 1
         if endsAlone || openSegment >= Self.maxSegment, !endSegment(connection) { return broken() }
@@ -172,7 +178,7 @@ final class PostgresLoopConnection: PostgresIOHandler, @unchecked Sendable {
 
     /// Fails every statement not yet resumed: read or not, its segment's sync has not come back.
     private func disconnect(failing error: PostgresError) {
-        let pending = inFlight[segmentStart...].compactMap(\.continuation)
+        let pending = inFlight[segmentStart...].compactMap(\.reply)
         inFlight.removeAll()
         (head, segmentStart, openSegment) = (0, 0, 0)
         lostPrepares.removeAll()

@@ -19,9 +19,10 @@ final class PostgresLoopTransaction: @unchecked Sendable {
         self.pendingBegin = isolation.begin
     }
 
-    /// Runs `query`, after `deferred` in the same segment (their answers unread: a failure among them fails
-    /// the segment, and so `query`, with that failure).
-    func query(_ query: PostgresQuery, after deferred: [PostgresQuery] = []) async throws -> PostgresRows {
+    /// Runs `query`, after `deferred` in the same segment (their answers kept for their readers: a failure
+    /// among them fails the segment, and so `query`, with that failure).
+    func query(_ query: PostgresQuery, after deferred: [DeferredStatement] = []) async throws -> PostgresRows
+    {
         try await withUnsafeThrowingContinuation { continuation in
             connection.loop.run { [self] in
                 guard let current = connection.connection, ObjectIdentifier(current) == session else {
@@ -33,7 +34,9 @@ final class PostgresLoopTransaction: @unchecked Sendable {
                     connection.send(begin, nil, as: .inTransaction(holdSync: true))
                 }
                 for statement in deferred {
-                    connection.send(statement, nil, as: .inTransaction(holdSync: true))
+                    connection.send(
+                        statement.query, reply: statement.answer.map(PostgresLoopConnection.Reply.deferred),
+                        as: .inTransaction(holdSync: true))
                 }
                 connection.send(query, continuation, as: .inTransaction(holdSync: false))
             }
@@ -41,7 +44,7 @@ final class PostgresLoopTransaction: @unchecked Sendable {
     }
 
     /// Sends `deferred` and commits, in one round trip; nothing is sent when nothing ran or waits to.
-    func commit(sending deferred: [PostgresQuery]) async throws {
+    func commit(sending deferred: [DeferredStatement]) async throws {
         if pendingBegin == nil || !deferred.isEmpty { _ = try await query("COMMIT", after: deferred) }
         connection.loop.run { [self] in owner.release(connection) }
     }

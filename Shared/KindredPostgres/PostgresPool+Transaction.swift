@@ -1,5 +1,3 @@
-internal import Synchronization
-
 /// Transactions: one connection, retried as a whole when PostgreSQL aborts it for a race.
 extension PostgresPool {
     /// How isolated a transaction is from concurrent ones.
@@ -73,7 +71,10 @@ extension PostgresPool {
             _ = try await lease.query(isolation.begin)
             let handle = PostgresTransaction(.thread(lease), pool: self)
             let value = try await body(handle)
-            for statement in handle.takeStatementsAtCommit() { _ = try await lease.query(statement) }
+            for statement in handle.takeStatementsAtCommit() {
+                let rows = try await lease.query(statement.query)
+                statement.answer?.keep(rows)
+            }
             _ = try await lease.query("COMMIT")
             lease.release()
             handle.committed()
@@ -97,41 +98,11 @@ public struct PostgresTransaction: Sendable {
     let channel: Channel
     let pool: PostgresPool
     /// What waits for the commit: statements to send with it, recipients to announce after it.
-    private let atCommit = AtCommit()
+    let atCommit = AtCommit()
 
     init(_ channel: Channel, pool: PostgresPool) {
         self.channel = channel
         self.pool = pool
-    }
-
-    /// Wakes `recipients`' streams on `channel`, in every instance, once this transaction has committed — not
-    /// from inside it, where `pg_notify` would serialize every notifying commit through its WAL flush with its
-    /// row locks held (`RecipientAnnouncer`). Nothing is announced if it rolls back.
-    public func announceAfterCommit(_ recipients: some Sequence<String>, on channel: String) {
-        atCommit.announcements.withLock { $0[channel, default: []].formUnion(recipients) }
-    }
-
-    /// Hands what the transaction announces to the pool's announcers; called once, after COMMIT succeeded.
-    func committed() {
-        for (channel, recipients) in atCommit.announcements.withLock({ $0 }) {
-            pool.announcer(on: channel).announce(recipients)
-        }
-    }
-
-    /// Sends `query` with the COMMIT, in its round trip, instead of now: for a write whose answer nothing in the
-    /// transaction needs and that nothing in it reads back (an event appended to an outbox). Statements so
-    /// deferred run in the order deferred, after every statement run directly. If one fails, the transaction
-    /// rolls back and the commit throws its error (a conflict among them is retried like any other).
-    public func queryAtCommit(_ query: PostgresQuery) {
-        atCommit.statements.withLock { $0.append(query) }
-    }
-
-    /// The statements deferred to the commit, handed over once.
-    func takeStatementsAtCommit() -> [PostgresQuery] {
-        atCommit.statements.withLock { statements in
-            defer { statements.removeAll() }
-            return statements
-        }
     }
 
     /// Runs one statement inside the transaction.
@@ -151,10 +122,4 @@ public struct PostgresTransaction: Sendable {
         }
         try await lease.runScript(sql)
     }
-}
-
-/// What one transaction leaves for its commit, shared by the copies of its handle.
-private final class AtCommit: Sendable {
-    let statements = Mutex<[PostgresQuery]>([])
-    let announcements = Mutex<[String: Set<String>]>([:])
 }

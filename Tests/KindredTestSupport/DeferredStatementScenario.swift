@@ -1,13 +1,24 @@
 public import KindredPostgres
+import Synchronization
 import Testing
 
 /// What `PostgresTransaction.queryAtCommit` promises, played on `pool` wherever its transactions run (a
 /// loop's own connections, or the pool's threads): statements deferred to the commit commit with it, after
 /// the statements run directly; one that fails rolls the whole transaction back and the commit throws its
-/// error; the connection then serves the next transaction. `table` (int8 primary key `id`) starts empty.
+/// error; the connection then serves the next transaction. A deferred statement's rows reach its reader once
+/// the transaction committed, and never when it rolled back. `table` (int8 primary key `id`) starts empty.
 public enum DeferredStatementScenario {
     public static func play(on pool: PostgresPool, table: String) async throws {
         let insert = { (id: Int) -> PostgresQuery in "INSERT INTO \(unsafeSQL: table) (id) VALUES (\(id))" }
+        let answered = AnsweredIDs()
+        let read = { (id: Int) -> (PostgresQuery, @Sendable (PostgresRows) -> Void) in
+            (
+                "INSERT INTO \(unsafeSQL: table) (id) VALUES (\(id)) RETURNING id",
+                { rows in
+                    answered.ids.withLock { $0 += rows.compactMap { try? $0.decode(Int.self) } }
+                }
+            )
+        }
         // Only deferred statements: BEGIN, they and COMMIT go out together.
         try await pool.transaction { tx in tx.queryAtCommit(insert(1)) }
         // After a direct statement, in order: the deferred one sees its write.
@@ -20,15 +31,30 @@ public enum DeferredStatementScenario {
         let error = await #expect(throws: PostgresError.self) {
             try await pool.transaction { tx in
                 try await tx.query(insert(4))
+                let (returning, reader) = read(8)
+                tx.queryAtCommit(returning, answered: reader)
                 tx.queryAtCommit(insert(1))
                 tx.queryAtCommit(insert(5))
             }
         }
         #expect(error?.isUniqueViolation == true)
         try await pool.transaction { tx in tx.queryAtCommit(insert(6)) }
+        #expect(answered.ids.withLock { $0 }.isEmpty)
+        try await pool.transaction { tx in
+            try await tx.query(insert(7))
+            let (returning, reader) = read(9)
+            tx.queryAtCommit(returning, answered: reader)
+            #expect(answered.ids.withLock { $0 }.isEmpty)
+        }
+        #expect(answered.ids.withLock { $0 } == [9])
         let ids = try await pool.query("SELECT id FROM \(unsafeSQL: table) ORDER BY id").map {
             try $0.decode(Int.self)
         }
-        #expect(ids == [1, 2, 3, 6])
+        #expect(ids == [1, 2, 3, 6, 7, 9])
     }
+}
+
+/// The ids deferred statements' readers were handed.
+private final class AnsweredIDs: Sendable {
+    let ids = Mutex<[Int]>([])
 }

@@ -16,25 +16,37 @@ struct BabyActivityEntry: Sendable {
     var rsvpAnswer: Kindred_Family_V1_RsvpAnswer = .unspecified
 }
 
+/// The names an activity entry's notices show: its actor's (empty when they wrote none) and its profile's.
+typealias ActivityNames = (actor: String, profile: String)
+
+/// A member about to record activity, as `BabyMembership.holdAuthor` read them: their role, and the names
+/// their entries' notices show.
+struct ActivityAuthor: Sendable {
+    let role: BabyRole
+    let names: ActivityNames
+}
+
 /// Where every change on a baby profile is recorded, in the transaction of the change: the profile's recent
-/// activity (home), its live streams, its members' notifications and the events other services consume all
+/// activity (home), its live streams, its members' notices and the events other services consume all
 /// start here, so a part that changes content calls `record` and nothing else.
 enum BabyActivityLog {
-    /// Records `entry` as steps of `tx`: the activity row, the notices of the members `kind` concerns (one
-    /// statement over the members, whatever their number), the entry on the activity feed the live streams
-    /// tail, and the `WatchEvents` event its kind has, if any. All of it commits or none of it. Returns the
-    /// entry as recorded, for a part whose event carries more than `BabyActivityOccurred` (`baby.arrived`).
+    /// Records `entry` with the COMMIT of `tx`, in its round trip, its notices showing `names` (read when the
+    /// change began, with the membership: `BabyMembership.holdAuthor`): the activity row, the notices of the members `kind` concerns (one statement over the
+    /// members, whatever their number), the entry on the activity feed the live streams tail, and the
+    /// `WatchEvents` event its kind has, if any. All of it commits or none of it. Returns the entry as
+    /// recorded, for a part whose event carries more than `BabyActivityOccurred` (`baby.arrived`).
     @discardableResult
     static func record(
-        _ entry: BabyActivityEntry, at now: Date, seals: BabySeals, in tx: PostgresTransaction
+        _ entry: BabyActivityEntry, names: ActivityNames, at now: Date, seals: BabySeals,
+        in tx: PostgresTransaction
     ) async throws -> Kindred_Family_V1_BabyActivity {
         let id = BabyActivityID(UUIDv7.generateUUID(at: now))
-        let names = try await BabyActivityStore.insert(entry, id: id, at: now, seals: seals, in: tx)
+        BabyActivityStore.insert(entry, id: id, at: now, seals: seals, in: tx)
         if let audience = entry.kind.audience {
             let notice = entry.kind.notice(
                 actor: names.actor.isEmpty ? "Someone" : names.actor, profile: names.profile,
                 detail: entry.detail)
-            try await BabyNoticeStore.post(
+            BabyNoticeStore.post(
                 notice, text: notice.sealedText(with: seals.cipher), to: audience, of: entry.profile,
                 except: entry.actor, dedupKey: "baby_activity:\(id)",
                 at: now, in: tx)
@@ -45,5 +57,18 @@ enum BabyActivityLog {
             try await FamilyEvents.append(payload, sealedWith: seals.cipher, in: tx)
         }
         return activity
+    }
+
+    /// `record`, for a change whose names are read now, after what it changed (a profile named, a member
+    /// joined): one statement before the COMMIT. NOT_FOUND when the profile is no longer active.
+    @discardableResult
+    static func record(
+        _ entry: BabyActivityEntry, at now: Date, seals: BabySeals, in tx: PostgresTransaction
+    ) async throws -> Kindred_Family_V1_BabyActivity {
+        guard
+            let names = try await BabyActivityStore.names(
+                of: entry.actor, on: entry.profile, seals: seals, in: tx)
+        else { throw FamilyError.babyProfileNotFound }
+        return try await record(entry, names: names, at: now, seals: seals, in: tx)
     }
 }

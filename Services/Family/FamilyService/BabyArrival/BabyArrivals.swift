@@ -20,19 +20,20 @@ struct BabyArrivals: Sendable {
         let now = clock.now
         let (profile, details) = try Self.parse(request.profileID, request.arrival, now: now)
         try await database.transaction { tx in
-            try await hold(details, of: profile, owner: owner, at: now, in: tx)
+            let author = try await hold(details, of: profile, owner: owner, at: now, in: tx)
             guard
                 try await ArrivalStore.insert(
                     details, of: profile, by: owner, at: now, seals: seals, in: tx)
             else {
                 throw FamilyError.alreadyAnnounced
             }
+            // Read after the naming: the notices show the profile's name as the announcement left it.
             let stored = try await BabyProfileStore.read(profile, as: owner, seals: seals, on: tx)
             let name = stored?.displayName ?? ""
             let activity = try await BabyActivityLog.record(
                 BabyActivityEntry(
                     profile: profile, kind: .babyArrived, actor: owner, subject: nil, detail: name),
-                at: now, seals: seals, in: tx)
+                names: (author.names.actor, name), at: now, seals: seals, in: tx)
             try await FamilyEvents.append(
                 .babyArrived(
                     Kindred_Family_V1_BabyArrived(
@@ -51,7 +52,7 @@ struct BabyArrivals: Sendable {
         let now = clock.now
         let (profile, details) = try Self.parse(request.profileID, request.arrival, now: now)
         try await database.transaction { tx in
-            try await hold(details, of: profile, owner: owner, at: now, in: tx)
+            _ = try await hold(details, of: profile, owner: owner, at: now, in: tx)
             guard try await ArrivalStore.update(details, of: profile, at: now, seals: seals, in: tx) else {
                 throw FamilyError.arrivalNotFound
             }
@@ -61,8 +62,9 @@ struct BabyArrivals: Sendable {
 
     /// The announcement, for a member.
     func get(_ profile: BabyProfileID, by reader: UserID) async throws -> Kindred_Family_V1_BabyArrival {
-        _ = try await membership.requireMember(reader, of: profile)
-        return try await read(profile, by: reader)
+        try await membership.scoped(reader, profile: profile) { [self] _ in
+            try await read(profile, by: reader)
+        }
     }
 
     /// What an owner's app shares: the text and the chosen photo to download.
@@ -83,18 +85,19 @@ struct BabyArrivals: Sendable {
     }
 
     /// Checks, inside `tx`, that `owner` owns `profile` and that the photo is one of its photos; names the
-    /// profile when the details give a name.
+    /// profile when the details give a name. The owner as their activity entries show them.
     private func hold(
         _ details: ArrivalDetails, of profile: BabyProfileID, owner: UserID, at now: Date,
         in tx: PostgresTransaction
-    ) async throws {
-        try await BabyMembership.holdOwner(owner, of: profile, in: tx)
+    ) async throws -> ActivityAuthor {
+        let author = try await BabyMembership.holdOwningAuthor(owner, of: profile, seals: seals, in: tx)
         if let photo = details.photo, try await !ArrivalStore.holdPhoto(photo, of: profile, in: tx) {
             throw FamilyError.photoNotFound
         }
         if let name = details.name {
             try await ArrivalStore.name(profile, name, at: now, seals: seals, in: tx)
         }
+        return author
     }
 
     private func read(_ profile: BabyProfileID, by reader: UserID) async throws

@@ -18,10 +18,12 @@ extension BabyCalendar {
             Paging.instant(fields[0]).flatMap { at in CalendarEventID(fields[1]).map { (at, $0) } }
         }
         try violations.throwIfAny()
-        let profiles = try await membership.scope(reader, profile: profile)
-        let events = try await CalendarEventStore.events(
-            of: profiles, from: from, before: before, after: page.after, limit: page.size + 1, readBy: reader,
-            texts: texts, on: database)
+        let (texts, database, after, limit) = (texts, database, page.after, page.size + 1)
+        let events = try await membership.scoped(reader, profile: profile) { profiles in
+            try await CalendarEventStore.events(
+                of: profiles, from: from, before: before, after: after, limit: limit, readBy: reader,
+                texts: texts, on: database)
+        }
         let (served, next) = page.served(events) { [Paging.field($0.details.startAt), $0.id.description] }
         return Kindred_Family_V1_ListCalendarEventsResponse(events: served.map(\.proto), page: next)
     }

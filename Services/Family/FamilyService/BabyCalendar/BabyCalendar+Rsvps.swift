@@ -19,7 +19,8 @@ extension BabyCalendar {
         let (profileID, eventID) = try violations.throwIfAny(profile, event)
         let now = clock.now
         try await database.transaction { tx in
-            guard try await BabyMembership.holdMember(follower, of: profileID, in: tx) == .follower else {
+            let author = try await BabyMembership.holdAuthor(follower, of: profileID, seals: seals, in: tx)
+            guard author.role == .follower else {
                 throw FamilyError.babyProfileFollowersOnly
             }
             guard let stored = try await CalendarEventStore.hold(eventID, of: profileID, in: tx) else {
@@ -34,7 +35,7 @@ extension BabyCalendar {
                 BabyActivityEntry(
                     profile: profileID, kind: .rsvpChanged, actor: follower, subject: eventID.uuid,
                     detail: name, rsvpAnswer: request.answer),
-                at: now, seals: seals, in: tx)
+                names: author.names, at: now, seals: seals, in: tx)
         }
         return try await read(eventID, of: profileID, by: follower)
     }

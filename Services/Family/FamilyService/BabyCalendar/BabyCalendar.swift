@@ -45,7 +45,8 @@ struct BabyCalendar: Sendable {
         let (id, isRetry) = try await IdempotentCreate.run(
             {
                 try await database.transaction { tx in
-                    try await BabyMembership.holdOwner(owner, of: profileID, in: tx)
+                    let author = try await BabyMembership.holdOwningAuthor(
+                        owner, of: profileID, seals: seals, in: tx)
                     if let earlier = try await CalendarEventStore.created(
                         by: owner, requestID: request.requestID, on: profileID, on: tx)
                     {
@@ -57,7 +58,7 @@ struct BabyCalendar: Sendable {
                         BabyActivityEntry(
                             profile: profileID, kind: .calendarEventAdded, actor: owner,
                             subject: event.id.uuid,
-                            detail: details.name), at: now, seals: seals, in: tx)
+                            detail: details.name), names: author.names, at: now, seals: seals, in: tx)
                     return (event.id, false)
                 }
             },

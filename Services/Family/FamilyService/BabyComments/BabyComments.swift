@@ -46,7 +46,8 @@ struct BabyComments: Sendable {
         let stored = try await IdempotentCreate.run(
             {
                 try await database.transaction { tx in
-                    _ = try await BabyMembership.holdMember(author, of: target.profile, in: tx)
+                    let holder = try await BabyMembership.holdAuthor(
+                        author, of: target.profile, seals: seals, in: tx)
                     if let earlier = try await BabyCommentStore.written(
                         by: author, requestID: request.requestID, on: target.profile, texts: texts, on: tx)
                     {
@@ -61,8 +62,8 @@ struct BabyComments: Sendable {
                         BabyActivityEntry(
                             profile: target.profile, kind: .commentAdded, actor: author,
                             subject: comment.id.uuid,
-                            detail: String(text.prefix(Self.activityDetailLength))), at: now, seals: seals,
-                        in: tx)
+                            detail: String(text.prefix(Self.activityDetailLength))), names: holder.names,
+                        at: now, seals: seals, in: tx)
                     return stored
                 }
             },

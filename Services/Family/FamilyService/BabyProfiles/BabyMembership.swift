@@ -32,6 +32,21 @@ struct BabyMembership: Sendable {
         }
     }
 
+    /// What `read` answers for the profiles a list covers (`scope`). For one named profile the membership check
+    /// and `read` go out together: both are pure reads, so on a loop's connection they share one pipeline
+    /// segment, one round trip instead of two; what `read` found is dropped unless the check passes, so a
+    /// stranger learns nothing from it.
+    func scoped<Value: Sendable>(
+        _ user: UserID, profile: BabyProfileID?,
+        _ read: @escaping @Sendable ([BabyProfileID]) async throws -> Value
+    ) async throws -> Value {
+        guard let profile else { return try await read(scope(user, profile: nil)) }
+        async let role = BabyMemberStore.role(of: user, in: profile, on: database)
+        async let value = read([profile])
+        guard try await role != nil else { throw FamilyError.babyProfileNotFound }
+        return try await value
+    }
+
     /// The caller's role on `profile` inside `tx`, held until it ends; NOT_FOUND when they are not a member.
     static func holdMember(_ user: UserID, of profile: BabyProfileID, in tx: PostgresTransaction) async throws
         -> BabyRole
@@ -40,6 +55,27 @@ struct BabyMembership: Sendable {
             throw FamilyError.babyProfileNotFound
         }
         return role
+    }
+
+    /// `holdMember`, in the same statement reading the names the caller's activity entries show, so that
+    /// `BabyActivityLog.record` sends the entry with the COMMIT.
+    static func holdAuthor(
+        _ user: UserID, of profile: BabyProfileID, seals: BabySeals, in tx: PostgresTransaction
+    ) async throws -> ActivityAuthor {
+        guard let author = try await BabyActivityStore.holdAuthor(user, of: profile, seals: seals, in: tx)
+        else {
+            throw FamilyError.babyProfileNotFound
+        }
+        return author
+    }
+
+    /// `holdOwner`, in the same statement reading the names the owner's activity entries show.
+    static func holdOwningAuthor(
+        _ user: UserID, of profile: BabyProfileID, seals: BabySeals, in tx: PostgresTransaction
+    ) async throws -> ActivityAuthor {
+        let author = try await holdAuthor(user, of: profile, seals: seals, in: tx)
+        guard author.role == .owner else { throw FamilyError.babyProfileOwnersOnly }
+        return author
     }
 
     /// Passes only for an owner of `profile`, holding the membership until `tx` ends.

@@ -44,7 +44,8 @@ struct BabyRegistry: Sendable {
         let (id, isRetry) = try await IdempotentCreate.run(
             {
                 try await database.transaction { tx in
-                    try await BabyMembership.holdOwner(owner, of: profileID, in: tx)
+                    let author = try await BabyMembership.holdOwningAuthor(
+                        owner, of: profileID, seals: seals, in: tx)
                     if let earlier = try await RegistryItemStore.created(
                         by: owner, requestID: request.requestID, on: profileID, on: tx)
                     {
@@ -59,7 +60,7 @@ struct BabyRegistry: Sendable {
                     try await BabyActivityLog.record(
                         BabyActivityEntry(
                             profile: profileID, kind: .registryItemAdded, actor: owner, subject: item.id.uuid,
-                            detail: details.name), at: now, seals: seals, in: tx)
+                            detail: details.name), names: author.names, at: now, seals: seals, in: tx)
                     return (item.id, false)
                 }
             },
@@ -120,9 +121,11 @@ struct BabyRegistry: Sendable {
             Bool(fields[0]).flatMap { purchased in RegistryItemID(fields[1]).map { (purchased, $0) } }
         }
         try violations.throwIfAny()
-        let profiles = try await membership.scope(reader, profile: profile)
-        let items = try await RegistryItemStore.items(
-            of: profiles, after: page.after, limit: page.size + 1, texts: texts, on: database)
+        let (texts, database, after, limit) = (texts, database, page.after, page.size + 1)
+        let items = try await membership.scoped(reader, profile: profile) { profiles in
+            try await RegistryItemStore.items(
+                of: profiles, after: after, limit: limit, texts: texts, on: database)
+        }
         let (served, next) = page.served(items) { [String($0.purchase != nil), $0.id.description] }
         return Kindred_Family_V1_ListRegistryItemsResponse(items: served.map(\.proto), page: next)
     }

@@ -49,6 +49,13 @@ struct StoredRegistryItem: Sendable {
     let updatedAt: Date
     let purchase: (buyer: UserID, at: Date)?
 
+    /// The item once its purchase is taken back.
+    var unbought: StoredRegistryItem {
+        StoredRegistryItem(
+            id: id, profile: profile, details: details, createdAt: createdAt, updatedAt: updatedAt,
+            purchase: nil)
+    }
+
     /// The item as the wire carries it.
     var proto: Kindred_Family_V1_RegistryItem {
         Kindred_Family_V1_RegistryItem(

@@ -18,21 +18,19 @@ struct BabySquishes: Sendable {
     {
         let now = clock.now
         return try await database.transaction { tx in
-            _ = try await BabyMembership.holdMember(user, of: profile, in: tx)
+            let author = try await BabyMembership.holdAuthor(user, of: profile, seals: seals, in: tx)
             guard let count = try await SquishStore.lock(target, of: profile, in: tx) else {
                 throw target.notFound
             }
-            let changed =
-                squished
-                ? try await SquishStore.add(target, of: profile, by: user, at: now, in: tx)
-                : try await SquishStore.remove(target, of: profile, by: user, in: tx)
-            guard changed else { return count }
-            let updated = try await SquishStore.count(target, of: profile, by: squished ? 1 : -1, in: tx)
+            guard
+                let updated = try await SquishStore.set(
+                    target, of: profile, by: user, squished: squished, at: now, in: tx)
+            else { return count }
             if let kind = target.activity(squished: squished) {
                 try await BabyActivityLog.record(
                     BabyActivityEntry(
                         profile: profile, kind: kind, actor: user, subject: target.subject?.uuid, detail: ""),
-                    at: now, seals: seals, in: tx)
+                    names: author.names, at: now, seals: seals, in: tx)
             }
             return updated
         }

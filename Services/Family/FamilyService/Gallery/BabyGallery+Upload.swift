@@ -20,14 +20,19 @@ extension BabyGallery {
             throw FamilyError.uploadMetadataFirst
         }
         let (profile, caption, fileName) = try Self.checked(metadata)
-        try await membership.requireOwner(owner, of: profile)
-        if let earlier = try await BabyPhotoStore.uploaded(
+        // Three pure reads sent together (one pipeline segment, one round trip); the retry and the count are
+        // looked at only once the caller is known to own the profile.
+        async let role = membership.role(of: owner, in: profile)
+        async let earlier = BabyPhotoStore.uploaded(
             by: owner, requestID: metadata.requestID, on: profile, on: database)
-        {
+        async let photos = BabyPhotoStore.count(of: profile, on: database)
+        guard let role = try await role else { throw FamilyError.babyProfileNotFound }
+        guard role == .owner else { throw FamilyError.babyProfileOwnersOnly }
+        if let earlier = try await earlier {
             return try await retried(earlier, of: profile, caption: caption)
         }
         // Refused before the bytes are read; the insert counts again, under the profile's lock.
-        guard try await BabyPhotoStore.count(of: profile, on: database) < Self.maximumPhotos else {
+        guard try await photos < Self.maximumPhotos else {
             throw FamilyError.galleryFull
         }
         let started = ContinuousClock.now
@@ -72,7 +77,8 @@ extension BabyGallery {
         try await IdempotentCreate.run(
             {
                 try await database.transaction { tx in
-                    try await BabyMembership.holdOwner(photo.uploadedBy, of: photo.profile, in: tx)
+                    let author = try await BabyMembership.holdOwningAuthor(
+                        photo.uploadedBy, of: photo.profile, seals: seals, in: tx)
                     if let earlier = try await BabyPhotoStore.uploaded(
                         by: photo.uploadedBy, requestID: requestID, on: photo.profile, on: tx)
                     {
@@ -85,8 +91,8 @@ extension BabyGallery {
                     try await BabyActivityLog.record(
                         BabyActivityEntry(
                             profile: photo.profile, kind: .photoAdded, actor: photo.uploadedBy,
-                            subject: photo.id.uuid, detail: photo.caption), at: photo.createdAt, seals: seals,
-                        in: tx)
+                            subject: photo.id.uuid, detail: photo.caption), names: author.names,
+                        at: photo.createdAt, seals: seals, in: tx)
                     return (photo.id, false)
                 }
             },

@@ -61,9 +61,10 @@ struct BabyGallery: Sendable {
             request.profileID.isEmpty ? nil : violations.id("profile_id", request.profileID)
         let page = ContentPage(request.page, list: "photos", keyFields: 1, &violations) { PhotoID($0[0]) }
         try violations.throwIfAny()
-        let profiles = try await membership.scope(reader, profile: profile)
-        let photos = try await BabyPhotoStore.photos(
-            of: profiles, after: page.after, limit: page.size + 1, on: database)
+        let (database, after, limit) = (database, page.after, page.size + 1)
+        let photos = try await membership.scoped(reader, profile: profile) { profiles in
+            try await BabyPhotoStore.photos(of: profiles, after: after, limit: limit, on: database)
+        }
         let (served, next) = page.served(photos) { [$0.id.description] }
         return Kindred_Family_V1_ListPhotosResponse(photos: served.map(\.proto), page: next)
     }

@@ -57,7 +57,7 @@ struct BabyNameNotices: Sendable {
             body:
                 "\(names.suggester.isEmpty ? "Someone" : names.suggester) suggested the name \(suggested.name)."
         )
-        try await BabyNoticeStore.post(
+        BabyNoticeStore.post(
             notice, text: notice.sealedText(with: seals.cipher), to: .owners, of: profile, except: suggester,
             dedupKey: "baby_name.suggested:\(suggested.suggestionID)", at: clock.now, in: tx)
     }

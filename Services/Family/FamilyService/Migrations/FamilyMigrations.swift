@@ -40,5 +40,6 @@ enum FamilyMigrations {
         v32SealInvitationEmails,
         v33SealArrivalMessages,
         v34SealLinks,
+        v35PlannedBabyNamesake,
     ]
 }

@@ -6,33 +6,20 @@ import KindredPostgres
 
 /// The SQL of `family.baby_activity`: a profile's recent activity.
 enum BabyActivityStore {
-    /// Inserts `entry` as activity `id`, its detail sealed (`ActivityDetails`), and returns, from the same statement, the names its notices show: the
-    /// actor's (empty when they wrote none) and the profile's.
+    /// Inserts `entry` as activity `id`, its detail sealed (`ActivityDetails`), with the COMMIT of `tx`.
     static func insert(
         _ entry: BabyActivityEntry, id: BabyActivityID, at now: Date, seals: BabySeals,
         in tx: PostgresTransaction
-    )
-        async throws -> (actor: String, profile: String)
-    {
+    ) {
         let detail = ActivityDetails.sealed(with: seals.cipher).seal(
             entry.detail, of: ActivityDetails.Key(profile: entry.profile, activity: id))
-        let rows = try await tx.query(
+        tx.queryAtCommit(
             """
-            WITH inserted AS (
-                INSERT INTO family.baby_activity
-                    (profile_id, activity_id, kind, actor_id, subject_id, detail_sealed, occurred_at)
-                VALUES (\(entry.profile)::uuid, \(id)::uuid, \(entry.kind.rawValue)::smallint, \(entry.actor)::uuid,
-                        \(entry.subject?.uuidString)::uuid, \(detail)::bytea, \(now))
-                RETURNING profile_id, actor_id)
-            SELECT coalesce(a.display_name, ''), coalesce(a.first_name, ''), coalesce(a.last_name, ''), p.name,
-                p.name_sealed, coalesce(c.last_name, ''), a.user_id, a.first_name_sealed, a.user_id, a.last_name_sealed,
-                c.user_id, c.last_name_sealed
-            FROM inserted i
-            JOIN family.baby_profiles p ON p.profile_id = i.profile_id
-            LEFT JOIN family.profiles a ON a.user_id = i.actor_id
-            LEFT JOIN family.profiles c ON c.user_id = family.baby_namesake(p.profile_id, p.created_by)
+            INSERT INTO family.baby_activity
+                (profile_id, activity_id, kind, actor_id, subject_id, detail_sealed, occurred_at)
+            VALUES (\(entry.profile)::uuid, \(id)::uuid, \(entry.kind.rawValue)::smallint, \(entry.actor)::uuid,
+                    \(entry.subject?.uuidString)::uuid, \(detail)::bytea, \(now))
             """)
-        return try names(rows[0], of: entry.profile, seals: seals)
     }
 
     /// A person's and `profile`'s names as notices show them, from a row's twelve columns: the person's

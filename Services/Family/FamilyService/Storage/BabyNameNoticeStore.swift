@@ -8,19 +8,9 @@ enum BabyNameNoticeStore {
     static func suggestionNames(
         profile: BabyProfileID, suggester: UserID, seals: BabySeals, in tx: PostgresTransaction
     ) async throws -> (suggester: String, profile: String)? {
-        let rows = try await tx.query(
-            """
-            SELECT coalesce(a.display_name, ''), coalesce(a.first_name, ''), coalesce(a.last_name, ''), p.name,
-                p.name_sealed, coalesce(c.last_name, ''), a.user_id, a.first_name_sealed, a.user_id, a.last_name_sealed,
-                c.user_id, c.last_name_sealed
-            FROM family.baby_profiles p
-            LEFT JOIN family.profiles a ON a.user_id = \(suggester)::uuid
-            LEFT JOIN family.profiles c ON c.user_id = family.baby_namesake(p.profile_id, p.created_by)
-            WHERE p.profile_id = \(profile)::uuid AND p.active
-            """)
-        guard let row = rows.first else { return nil }
-        let names = try BabyActivityStore.names(row, of: profile, seals: seals)
-        return (names.actor, names.profile)
+        try await BabyActivityStore.names(of: suggester, on: profile, seals: seals, in: tx).map {
+            (suggester: $0.actor, profile: $0.profile)
+        }
     }
 
     /// The liker's and the profile's names as notices show them, when `suggester` is still a member of

@@ -8,19 +8,20 @@ enum BabyNoticeStore {
     /// as `NotificationInbox.post` does for one recipient: each recipient's next `seq` (their counter rows
     /// locked in user id order until the commit), the notification (once per `dedupKey`) and a push message per
     /// opted-in device, in one statement whatever the number of members; the title and body go in as `text`,
-    /// sealed once for all of them (`NoticeText`); their streams are woken once the transaction commits
-    /// (`announceAfterCommit`).
+    /// sealed once for all of them (`NoticeText`). The statement goes out with the COMMIT of `tx`, in its round
+    /// trip (nothing in the transaction reads what it writes); the recipients it answers have their streams
+    /// woken once the transaction committed (`announceAfterCommit`).
     static func post(
         _ notice: Notice, text: [UInt8], to audience: BabyAudience, of profile: BabyProfileID,
         except actor: UserID,
         dedupKey: String,
         at now: Date, in tx: PostgresTransaction
-    ) async throws {
+    ) {
         let kind = notice.kind.rawValue
         let role = audience.role?.rawValue
         // Ids are UUIDv7 of `now` made in SQL, one per recipient: the millisecond time, the version digit 7,
         // then a random UUID's last 19 hex digits (their variant bits included).
-        let posted = try await tx.query(
+        tx.queryAtCommit(
             """
             WITH recipients AS (
                 SELECT m.user_id FROM family.baby_members m
@@ -49,7 +50,11 @@ enum BabyNoticeStore {
                     \(now)
                 FROM posted JOIN family.push_devices d ON d.user_id = posted.recipient_id AND d.push_enabled)
             SELECT recipient_id::text FROM posted
-            """)
-        tx.announceAfterCommit(try posted.map { try $0.decode(String.self) }, on: NotificationInbox.channel)
+            """
+        ) { posted in
+            // recipient_id::text is never NULL: every row decodes.
+            tx.announceAfterCommit(
+                posted.compactMap { try? $0.decode(String.self) }, on: NotificationInbox.channel)
+        }
     }
 }

@@ -31,7 +31,7 @@ enum BabyPhotoStore {
     static func uploaded(
         by owner: UserID, requestID: String, on profile: BabyProfileID, on db: some StatementRunner
     ) async throws -> PhotoID? {
-        try await db.query(
+        try await db.pureRead(
             """
             SELECT photo_id FROM family.baby_photos
             WHERE profile_id = \(profile)::uuid AND uploaded_by = \(owner)::uuid AND request_id = \(requestID)

@@ -42,7 +42,8 @@ extension RegistryItemStore {
         ).first.map { try storedItem($0, texts: texts) }
     }
 
-    private static func storedItem(_ row: PostgresRow, texts: SealedTexts<RegistryTexts.Key>) throws
+    /// An item from the columns the reads select (and a purchase returns), opened with `texts`.
+    static func storedItem(_ row: PostgresRow, texts: SealedTexts<RegistryTexts.Key>) throws
         -> StoredRegistryItem
     {
         let (id, profile) = (

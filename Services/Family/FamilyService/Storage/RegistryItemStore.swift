@@ -76,26 +76,25 @@ enum RegistryItemStore {
     }
 
     /// Marks the item bought by `buyer` where nobody has bought it: of two racing, the second waits for the
-    /// first's row lock, then finds `purchased_by` set and changes nothing. The item's stored texts when this
-    /// purchase won; nil otherwise.
+    /// first's row lock, then finds `purchased_by` set and changes nothing. The item as bought, opened with
+    /// `texts`, when this purchase won; nil otherwise.
     static func purchase(
         _ item: RegistryItemID, of profile: BabyProfileID, by buyer: UserID, at now: Date,
-        in tx: PostgresTransaction
-    ) async throws -> StoredTexts? {
+        texts: SealedTexts<RegistryTexts.Key>, in tx: PostgresTransaction
+    ) async throws -> StoredRegistryItem? {
         try await tx.query(
             """
             UPDATE family.registry_items SET purchased_by = \(buyer)::uuid, purchased_at = \(now)
             WHERE profile_id = \(profile)::uuid AND item_id = \(item)::uuid AND purchased_by IS NULL
-            RETURNING name, description, texts_sealed
+            RETURNING name, description, texts_sealed, item_id, profile_id, link_url, created_at, updated_at,
+                purchased_by, purchased_at, link_url_sealed
             """
-        ).first.map(storedTexts)
+        ).first.map { try storedItem($0, texts: texts) }
     }
 
-    /// Makes the item unbought again.
-    static func undoPurchase(_ item: RegistryItemID, of profile: BabyProfileID, in tx: PostgresTransaction)
-        async throws
-    {
-        try await tx.query(
+    /// Makes the item unbought again (with its COMMIT: nothing in the transaction reads it back).
+    static func undoPurchase(_ item: RegistryItemID, of profile: BabyProfileID, in tx: PostgresTransaction) {
+        tx.queryAtCommit(
             """
             UPDATE family.registry_items SET purchased_by = NULL, purchased_at = NULL
             WHERE profile_id = \(profile)::uuid AND item_id = \(item)::uuid

@@ -16,44 +16,34 @@ enum SquishStore {
         return try await tx.query(query).first.map { try $0.decode(Int.self, column: 0) }
     }
 
-    /// Records `user`'s squish; false when they already squish it.
-    static func add(
-        _ target: SquishTarget, of profile: BabyProfileID, by user: UserID, at now: Date,
+    /// Records `user`'s squish (`squished`) or takes it back, and moves the count with it, in one statement
+    /// (the target's row locked before, by `lock`): the new count, or nil when nothing changed (they already
+    /// squished it, or had not).
+    static func set(
+        _ target: SquishTarget, of profile: BabyProfileID, by user: UserID, squished: Bool, at now: Date,
         in tx: PostgresTransaction
-    ) async throws -> Bool {
-        var query = PostgresQuery(unsafeSQL: "INSERT INTO \(target.squishTable) SELECT ")
-        target.appendKeyValues(of: profile, to: &query)
-        query.append(unsafeSQL: ", ")
-        query.append(bind: user)
-        query.append(unsafeSQL: "::uuid, ")
-        query.append(bind: now)
-        query.append(unsafeSQL: " ON CONFLICT DO NOTHING RETURNING 1")
-        return try await !tx.query(query).isEmpty
-    }
-
-    /// Removes `user`'s squish; false when they had none.
-    static func remove(
-        _ target: SquishTarget, of profile: BabyProfileID, by user: UserID, in tx: PostgresTransaction
-    ) async throws -> Bool {
-        var query = PostgresQuery(unsafeSQL: "DELETE FROM \(target.squishTable) WHERE ")
+    ) async throws -> Int? {
+        var query = PostgresQuery(unsafeSQL: "WITH changed AS (")
+        if squished {
+            query.append(unsafeSQL: "INSERT INTO \(target.squishTable) SELECT ")
+            target.appendKeyValues(of: profile, to: &query)
+            query.append(unsafeSQL: ", ")
+            query.append(bind: user)
+            query.append(unsafeSQL: "::uuid, ")
+            query.append(bind: now)
+            query.append(unsafeSQL: " ON CONFLICT DO NOTHING RETURNING 1)")
+        } else {
+            query.append(unsafeSQL: "DELETE FROM \(target.squishTable) WHERE ")
+            target.appendKey(of: profile, to: &query)
+            query.append(unsafeSQL: " AND user_id = ")
+            query.append(bind: user)
+            query.append(unsafeSQL: "::uuid RETURNING 1)")
+        }
+        query.append(unsafeSQL: " UPDATE \(target.countedTable) SET squish_count = squish_count ")
+        query.append(unsafeSQL: squished ? "+ 1 WHERE " : "- 1 WHERE ")
         target.appendKey(of: profile, to: &query)
-        query.append(unsafeSQL: " AND user_id = ")
-        query.append(bind: user)
-        query.append(unsafeSQL: "::uuid RETURNING 1")
-        return try await !tx.query(query).isEmpty
-    }
-
-    /// Moves the count by `delta`; the new count.
-    static func count(
-        _ target: SquishTarget, of profile: BabyProfileID, by delta: Int, in tx: PostgresTransaction
-    ) async throws -> Int {
-        var query = PostgresQuery(
-            unsafeSQL: "UPDATE \(target.countedTable) SET squish_count = squish_count + ")
-        query.append(bind: delta)
-        query.append(unsafeSQL: "::integer WHERE ")
-        target.appendKey(of: profile, to: &query)
-        query.append(unsafeSQL: " RETURNING squish_count")
-        return try await tx.query(query)[0].decode(Int.self, column: 0)
+        query.append(unsafeSQL: " AND EXISTS (SELECT FROM changed) RETURNING squish_count")
+        return try await tx.query(query).first.map { try $0.decode(Int.self, column: 0) }
     }
 }
 

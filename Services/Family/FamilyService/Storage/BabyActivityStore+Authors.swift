@@ -1,0 +1,46 @@
+import KindredHandlers
+import KindredPostgres
+
+/// The names an activity entry's notices show (its actor's and its profile's), read before the entry is
+/// written, so that the entry, its notices and its feed line can all go out with the COMMIT.
+extension BabyActivityStore {
+    /// `user`'s role on `profile` (active), holding the membership (`FOR SHARE`, as `BabyMemberStore.holdRole`)
+    /// until `tx` ends, and the names the entries `user` records show; nil when they are not a member.
+    static func holdAuthor(
+        _ user: UserID, of profile: BabyProfileID, seals: BabySeals, in tx: PostgresTransaction
+    ) async throws -> ActivityAuthor? {
+        let rows = try await tx.query(
+            """
+            SELECT coalesce(a.display_name, ''), coalesce(a.first_name, ''), coalesce(a.last_name, ''), p.name,
+                p.name_sealed, coalesce(c.last_name, ''), a.user_id, a.first_name_sealed, a.user_id, a.last_name_sealed,
+                c.user_id, c.last_name_sealed, m.role
+            FROM family.baby_members m
+            JOIN family.baby_profiles p ON p.profile_id = m.profile_id AND p.active
+            LEFT JOIN family.profiles a ON a.user_id = m.user_id
+            LEFT JOIN family.profiles c ON c.user_id = family.baby_namesake(p.profile_id, p.created_by)
+            WHERE m.profile_id = \(profile)::uuid AND m.user_id = \(user)::uuid
+            FOR SHARE OF m
+            """)
+        guard let row = rows.first, let role = BabyRole(rawValue: try row.decode(Int.self, column: 12)) else {
+            return nil
+        }
+        return ActivityAuthor(role: role, names: try names(row, of: profile, seals: seals))
+    }
+
+    /// `actor`'s and `profile`'s names as notices show them, while `profile` is active; nil otherwise.
+    static func names(
+        of actor: UserID, on profile: BabyProfileID, seals: BabySeals, in tx: PostgresTransaction
+    ) async throws -> ActivityNames? {
+        let rows = try await tx.query(
+            """
+            SELECT coalesce(a.display_name, ''), coalesce(a.first_name, ''), coalesce(a.last_name, ''), p.name,
+                p.name_sealed, coalesce(c.last_name, ''), a.user_id, a.first_name_sealed, a.user_id, a.last_name_sealed,
+                c.user_id, c.last_name_sealed
+            FROM family.baby_profiles p
+            LEFT JOIN family.profiles a ON a.user_id = \(actor)::uuid
+            LEFT JOIN family.profiles c ON c.user_id = family.baby_namesake(p.profile_id, p.created_by)
+            WHERE p.profile_id = \(profile)::uuid AND p.active
+            """)
+        return try rows.first.map { try names($0, of: profile, seals: seals) }
+    }
+}
