@@ -170,6 +170,8 @@ def measure(options, log_file):
     print(f"attack:     {options.attackers} attackers (nice {options.nice}, from {options.source}), "
           f"{counts.pop('connections')} connections, {counts.pop('streams')} pairs of HEADERS + RST_STREAM written; "
           f"how connections ended: {counts}")
+    print(f"log:        the attack's own growth (attacked minus unattacked, the steady calls' access lines being "
+          f"the same) = {attacked_growth - calm_growth} bytes in {options.seconds} s")
     print(f"ratio:      attacked p99 / unattacked p99 = {attacked_p99 / calm_p99:.2f}")
 
 
