@@ -32,6 +32,9 @@ final class Connection: EventLoopChannel {
     var dataInRead: [FrameHeaderScanner.Header] = []
     /// Access lines of reset, refused and malformed calls: a few a second, the rest summarized.
     var callLines: CallLineBudget
+    /// The loop turn that last read the connection, and whether it waits in the loop's `readsDue`.
+    var lastReadTurn: UInt64 = 0
+    var readDue = false
 
     init(fd: Int32, loop: EventLoop, core: ServerCore, peer: String, tls: TLSStream?, counted: Bool) {
         self.fd = fd
@@ -50,21 +53,29 @@ final class Connection: EventLoopChannel {
     /// Whether the connection has ended (`ConnectionState.Phase.closed`).
     var closed: Bool { state.isClosed }
 
-    /// Reads what the socket has and feeds it to nghttp2 (after the TLS handshake, on a TLS listener).
+    /// Reads the connection's share of this loop turn (`ConnectionState+ReadTurn.swift`) and feeds it to nghttp2
+    /// (after the TLS handshake, on a TLS listener).
     func readable() {
         loop.assertInLoop()
-        guard let tls else { return receive() }
-        guard tls.isEstablished else { return continueTLSHandshake(tls) }
-        // Bytes OpenSSL has already taken from the socket raise no epoll event: read until they are gone.
-        repeat { receive() } while !closed && tls.hasBufferedInput
+        lastReadTurn = loop.turn
+        if let tls, !tls.isEstablished { return continueTLSHandshake(tls) }
+        var step = state.readTurnBegins()
+        while case .read(let limit) = step {
+            let count = receive(upTo: limit)
+            // Bytes OpenSSL has already taken from the socket raise no epoll event.
+            step = state.read(count, moreBuffered: tls?.hasBufferedInput == true)
+        }
+        if step == .readNextTurn { loop.readNextTurn(self) }
     }
 
-    private func receive() {
-        let count =
-            tls?.read(into: loop.readBuffer) ?? read(fd, loop.readBuffer.baseAddress, loop.readBuffer.count)
+    /// One read of at most `limit` bytes; its count, as `read(2)` returns it.
+    private func receive(upTo limit: Int) -> Int {
+        let buffer = UnsafeMutableRawBufferPointer(
+            rebasing: loop.readBuffer[..<min(limit, loop.readBuffer.count)])
+        let count = tls?.read(into: buffer) ?? read(fd, buffer.baseAddress, buffer.count)
         if state.discardsInput {
             if count == 0 || (count < 0 && errno != EAGAIN && errno != EINTR) { close() }
-            return
+            return count
         }
         if count > 0 {
             let bytes = UnsafeRawBufferPointer(rebasing: loop.readBuffer[..<count])
@@ -82,7 +93,8 @@ final class Connection: EventLoopChannel {
                             "peer": "\(peer)",
                             "error": "\(String(cString: nghttp2_strerror(Int32(consumed))))",
                         ])
-                    return close()
+                    close()
+                    return count
                 }
                 judgeData()
             }
@@ -92,6 +104,7 @@ final class Connection: EventLoopChannel {
         } else if count == 0 || (errno != EAGAIN && errno != EINTR) {
             close()
         }
+        return count
     }
 
     /// The socket has room again: send what it refused before, then whatever nghttp2 has.

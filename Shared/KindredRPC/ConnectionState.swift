@@ -64,6 +64,9 @@ struct ConnectionState {
         var frameFloodWindow: Duration
         /// How long a connection lingers half-closed for the peer to close first.
         var linger: Duration = .seconds(2)
+        /// The most bytes one loop turn reads of a connection (`ConnectionState+ReadTurn.swift`): one frame of
+        /// the default maximum size, one TLS record.
+        var readBudget = 16 << 10
     }
 
     let limits: Limits
@@ -77,6 +80,8 @@ struct ConnectionState {
     /// When the unanswered keepalive PING went out.
     var pingSentAt: UInt64?
     var flood: FloodGuard
+    /// What the current loop turn may still read of the connection.
+    var readLeftInTurn = 0
 
     init(limits: Limits, holdsPlace: Bool, retiresAt: UInt64?, now: UInt64) {
         self.limits = limits

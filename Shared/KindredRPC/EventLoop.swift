@@ -15,6 +15,9 @@ public final class EventLoop: @unchecked Sendable {
     var now: UInt64 = monotonicNanos()
     var connections: [(any EventLoopChannel)?] = []
     var dirty: [any EventLoopChannel] = []
+    /// Counts the loop's turns (one `epoll_wait` each); connections queued to read in the next one.
+    var turn: UInt64 = 0
+    var readsDue: [Connection] = []
     var localJobs: [UnownedJob] = []
     var runningJobs: [UnownedJob] = []
     var timers = TimerHeap()
@@ -81,12 +84,15 @@ public final class EventLoop: @unchecked Sendable {
         _ = CLinuxSystem_setThreadName("rpc-loop-\(index)")
         var events = [epoll_event](repeating: epoll_event(), count: 512)
         while !stopping {
-            let timeout = localJobs.isEmpty ? timers.timeoutMillis(now: monotonicNanos()) : 0
+            let timeout =
+                localJobs.isEmpty && readsDue.isEmpty ? timers.timeoutMillis(now: monotonicNanos()) : 0
             let count = events.withUnsafeMutableBufferPointer {
                 epoll_wait(epollFD, $0.baseAddress, 512, timeout)
             }
             now = monotonicNanos()
+            turn &+= 1
             for index in 0..<max(0, Int(count)) { dispatch(events[index]) }
+            readDueConnections()
             fireDueTimers()
             runJobs()
             flushDirty()

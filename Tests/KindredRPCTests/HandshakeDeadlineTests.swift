@@ -1,7 +1,6 @@
 import Foundation
 import Glibc
 import KindredTestSupport
-import Synchronization
 import Testing
 @testable import KindredRPC
 
@@ -39,9 +38,7 @@ import Testing
         ) { server in
             // The loop is held while the clients connect and send their preface, so every client has answered
             // before its deadline starts.
-            let hold = LoopHold()
-            server.loops[0].execute { hold.block() }
-            try await waitUntil("the loop held") { hold.isHolding }
+            let hold = LoopHold(server.loops[0])
             let sockets = try (0..<Self.clients).map { _ in try Loopback.connect(port: server.port) }
             defer { sockets.forEach { close($0) } }
             for socket in sockets {
@@ -69,28 +66,4 @@ import Testing
             #expect(acknowledged.count == Self.clients, "every client's SETTINGS acknowledged, none closed")
         }
     }
-}
-
-/// Yields until `condition` holds; a failure naming `what` after 60 s, rather than a test that spins forever.
-private func waitUntil(_ what: String, _ condition: () -> Bool) async throws {
-    let limit = ContinuousClock.now + .seconds(60)
-    while !condition() {
-        guard ContinuousClock.now < limit else { throw TestFailure("gave up waiting for \(what)") }
-        await Task.yield()
-    }
-}
-
-/// Holds a loop inside one job until released.
-private final class LoopHold: Sendable {
-    private let holding = Atomic<Bool>(false)
-    private let released = Atomic<Bool>(false)
-
-    var isHolding: Bool { holding.load(ordering: .acquiring) }
-
-    func block() {
-        holding.store(true, ordering: .releasing)
-        while !released.load(ordering: .acquiring) { usleep(1000) }
-    }
-
-    func release() { released.store(true, ordering: .releasing) }
 }
