@@ -30,6 +30,11 @@ struct RunOptions: ParsableArguments {
     @Option(help: "Users sharing one HTTP/2 connection to each service, as a gateway multiplexes them.")
     var usersPerConnection = 100
 
+    @Option(
+        help:
+            "Threads the users run on, each an event loop doing its users' calls, streams and bookkeeping.")
+    var threads = 2
+
     @Option(help: "The seed file `seed` wrote.")
     var seedFile = "var/loadtest/seed.json"
 
@@ -55,6 +60,7 @@ struct RunOptions: ParsableArguments {
         guard deadline > 0, deadline.isFinite else {
             throw ValidationError("--deadline must be more than 0 seconds.")
         }
+        guard threads >= 1 else { throw ValidationError("--threads must be at least 1.") }
         guard usersPerConnection >= 1 else {
             throw ValidationError("--users-per-connection must be at least 1.")
         }
