@@ -13,8 +13,8 @@ final class InFlight: Sendable {
 
     private let state = Mutex(State())
 
-    /// Starts `call` as a task of its own, on `executor` (the loop of the user who calls).
-    func start(on executor: any TaskExecutor, _ call: @escaping @Sendable () async -> Void) {
+    /// Starts `call` as a task of its own, on `executor` (the loop of the user who calls; nil: the pool).
+    func start(on executor: (any TaskExecutor)?, _ call: @escaping @Sendable () async -> Void) {
         state.withLock { $0.running += 1 }
         Task(executorPreference: executor) {
             await call()

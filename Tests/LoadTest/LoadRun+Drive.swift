@@ -49,10 +49,10 @@ extension LoadRun {
                 return Skipped()
             }
             if let rate = options.rate, let schedule = ArrivalSchedule(callsPerSecond: rate) {
-                group.addTask(executorPreference: loops[0]) {
+                group.addTask(executorPreference: loops.first) {
                     let skipped = await OpenLoop(
                         schedule: schedule, users: users, mix: mix, deadline: options.callDeadline,
-                        inFlight: inFlight, loop: loops[0]
+                        inFlight: inFlight, loop: loops.first
                     ).run(from: loadStarts, until: end)
                     return Skipped(expired: skipped.expired, unsent: skipped.unsent)
                 }
@@ -88,7 +88,7 @@ extension LoadRun {
         _ user: VirtualUser, startAt: ContinuousClock.Instant, loadStarts: ContinuousClock.Instant,
         end: ContinuousClock.Instant
     ) async {
-        try? await user.loop.sleep(until: startAt)
+        await sleep(until: startAt, on: user.loop)
         guard (try? await user.authorizedOptions()) != nil else { return }
         recorder.connectedUsers.add(1, ordering: .relaxed)
         async let stream: Void = user.holdStreams(until: end + Deliveries.grace)
@@ -97,7 +97,7 @@ extension LoadRun {
             var iteration = 0
             while ContinuousClock.now < end {
                 let think = Duration.seconds(options.think * Double.random(in: 0.5...1.5, using: &generator))
-                try? await user.loop.sleep(until: min(.now + think, end))
+                await sleep(until: min(.now + think, end), on: user.loop)
                 guard ContinuousClock.now < end else { break }
                 await user.perform(mix.choose(for: user.persona, using: &generator), iteration: iteration)
                 iteration += 1

@@ -12,10 +12,10 @@ struct LoadRun {
     let mix: Mix
     let recorder: Recorder
     let inFlight = InFlight()
-    /// Where the users run (`--threads` event loops): a user's calls, streams, sleeps and bookkeeping all run
-    /// on the loop that does its connections' I/O. On the cooperative pool each call crossed threads twice (to
-    /// the client's loop and back), each stream message twice more, and each of the open loop's sleeps woke
-    /// the dispatch timer thread: the wakeups were most of the tool's CPU (issue 27, perf in the README).
+    /// Where the users run (`--threads` event loops; none: the cooperative pool): a user's calls, streams,
+    /// sleeps and bookkeeping all run on the loop that does its connections' I/O. On the cooperative pool each
+    /// call crosses threads twice (to the client's loop and back), each stream message twice more, and each of
+    /// the open loop's sleeps wakes the dispatch timer thread: most of the tool's CPU (issue 27, README).
     let loops: [EventLoop]
 
     init(options: RunOptions, mix: Mix) {
@@ -99,7 +99,8 @@ struct LoadRun {
             let group = index / options.usersPerConnection
             return VirtualUser(
                 index: index, refreshToken: saved[index] ?? shared.seed.seededUsers.firstRefreshToken(index),
-                clients: clients[group], loop: loops[group % loops.count], shared: shared)
+                clients: clients[group], loop: loops.isEmpty ? nil : loops[group % loops.count],
+                shared: shared)
         }
     }
 

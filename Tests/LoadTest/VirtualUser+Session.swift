@@ -44,12 +44,12 @@ final class VirtualUser: Sendable {
     /// The baby profiles it owns or follows (indexes of `BabyFamilies`).
     let profiles: [Int]
     let clients: Clients
-    /// The event loop the user runs on, its clients' connections' own.
-    let loop: EventLoop
+    /// The event loop the user runs on, its clients' connections' own (none: the cooperative pool).
+    let loop: EventLoop?
     let shared: Shared
     let session: Mutex<Session>
 
-    init(index: Int, refreshToken: String, clients: Clients, loop: EventLoop, shared: Shared) {
+    init(index: Int, refreshToken: String, clients: Clients, loop: EventLoop?, shared: Shared) {
         let (users, families) = (shared.seed.seededUsers, shared.seed.families)
         self.index = index
         id = users.userID(index)
