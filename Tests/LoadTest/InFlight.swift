@@ -13,10 +13,10 @@ final class InFlight: Sendable {
 
     private let state = Mutex(State())
 
-    /// Starts `call` as a task of its own.
-    func start(_ call: @escaping @Sendable () async -> Void) {
+    /// Starts `call` as a task of its own, on `executor` (the loop of the user who calls; nil: the pool).
+    func start(on executor: (any TaskExecutor)?, _ call: @escaping @Sendable () async -> Void) {
         state.withLock { $0.running += 1 }
-        Task {
+        Task(executorPreference: executor) {
             await call()
             self.ended()
         }

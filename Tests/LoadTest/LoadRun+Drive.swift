@@ -1,3 +1,4 @@
+import KindredRPC
 import LoadTestKit
 
 extension LoadRun {
@@ -36,7 +37,7 @@ extension LoadRun {
             for user in users {
                 let startAt =
                     started + .seconds(Double(options.rampUp) * Double(user.index) / Double(users.count))
-                group.addTask {
+                group.addTask(executorPreference: user.loop) {
                     await drive(user, startAt: startAt, loadStarts: loadStarts, end: end)
                     return Skipped()
                 }
@@ -48,10 +49,10 @@ extension LoadRun {
                 return Skipped()
             }
             if let rate = options.rate, let schedule = ArrivalSchedule(callsPerSecond: rate) {
-                group.addTask {
+                group.addTask(executorPreference: loops.first) {
                     let skipped = await OpenLoop(
                         schedule: schedule, users: users, mix: mix, deadline: options.callDeadline,
-                        inFlight: inFlight
+                        inFlight: inFlight, loop: loops.first
                     ).run(from: loadStarts, until: end)
                     return Skipped(expired: skipped.expired, unsent: skipped.unsent)
                 }
@@ -87,7 +88,7 @@ extension LoadRun {
         _ user: VirtualUser, startAt: ContinuousClock.Instant, loadStarts: ContinuousClock.Instant,
         end: ContinuousClock.Instant
     ) async {
-        try? await Task.sleep(until: startAt)
+        await sleep(until: startAt, on: user.loop)
         guard (try? await user.authorizedOptions()) != nil else { return }
         recorder.connectedUsers.add(1, ordering: .relaxed)
         async let stream: Void = user.holdStreams(until: end + Deliveries.grace)
@@ -96,7 +97,7 @@ extension LoadRun {
             var iteration = 0
             while ContinuousClock.now < end {
                 let think = Duration.seconds(options.think * Double.random(in: 0.5...1.5, using: &generator))
-                try? await Task.sleep(until: min(.now + think, end))
+                await sleep(until: min(.now + think, end), on: user.loop)
                 guard ContinuousClock.now < end else { break }
                 await user.perform(mix.choose(for: user.persona, using: &generator), iteration: iteration)
                 iteration += 1

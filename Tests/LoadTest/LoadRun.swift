@@ -3,6 +3,7 @@ import KindredAPI
 import KindredMessages
 import KindredRPC
 import LoadTestKit
+import Synchronization
 
 /// One run: checks the stack, starts the users over the ramp-up, drives them, waits for the last deliveries,
 /// saves the users' rotated refresh tokens and reports.
@@ -11,11 +12,17 @@ struct LoadRun {
     let mix: Mix
     let recorder: Recorder
     let inFlight = InFlight()
+    /// Where the users run (`--threads` event loops; none: the cooperative pool): a user's calls, streams,
+    /// sleeps and bookkeeping all run on the loop that does its connections' I/O. On the cooperative pool each
+    /// call crosses threads twice (to the client's loop and back), each stream message twice more, and each of
+    /// the open loop's sleeps wakes the dispatch timer thread: most of the tool's CPU (issue 27, README).
+    let loops: [EventLoop]
 
     init(options: RunOptions, mix: Mix) {
         self.options = options
         self.mix = mix
         recorder = Recorder(deadline: options.callDeadline)
+        loops = Self.loops(options.threads)
     }
 
     func run() async throws -> RunReport {
@@ -87,12 +94,27 @@ struct LoadRun {
                 gamification: try! RPCClient(
                     target: options.targets["gamification"], configuration: configuration))
         }
+        // The users of one connection share a loop: their clients' connections then live on it alone.
         return (0..<options.users).map { index in
-            VirtualUser(
+            let group = index / options.usersPerConnection
+            return VirtualUser(
                 index: index, refreshToken: saved[index] ?? shared.seed.seededUsers.firstRefreshToken(index),
-                clients: clients[index / options.usersPerConnection], shared: shared)
+                clients: clients[group], loop: loops.isEmpty ? nil : loops[group % loops.count],
+                shared: shared)
         }
     }
+
+    /// The process's client loops, started once and shared by every run of it (each step of `knee`).
+    private static func loops(_ count: Int) -> [EventLoop] {
+        started.withLock { started in
+            if started.count < count {
+                started += try! EventLoop.startClientLoops(count: count - started.count)
+            }
+            return Array(started.prefix(count))
+        }
+    }
+
+    private static let started = Mutex<[EventLoop]>([])
 
     private func rotatedTokens(_ users: [VirtualUser]) -> [Int: String] {
         Dictionary(uniqueKeysWithValues: users.map { ($0.index, $0.refreshToken) })

@@ -30,6 +30,15 @@ struct RunOptions: ParsableArguments {
     @Option(help: "Users sharing one HTTP/2 connection to each service, as a gateway multiplexes them.")
     var usersPerConnection = 100
 
+    @Option(
+        help:
+            """
+            Event loops the users run on, each doing its users' calls, streams and bookkeeping on one thread: \
+            about half the tool's CPU, but later sends on a machine whose cores are all busy \
+            (Tests/LoadTest/README.md). 0: Swift's cooperative pool.
+            """)
+    var threads = 0
+
     @Option(help: "The seed file `seed` wrote.")
     var seedFile = "var/loadtest/seed.json"
 
@@ -55,6 +64,7 @@ struct RunOptions: ParsableArguments {
         guard deadline > 0, deadline.isFinite else {
             throw ValidationError("--deadline must be more than 0 seconds.")
         }
+        guard threads >= 0 else { throw ValidationError("--threads cannot be negative.") }
         guard usersPerConnection >= 1 else {
             throw ValidationError("--users-per-connection must be at least 1.")
         }

@@ -44,10 +44,12 @@ final class VirtualUser: Sendable {
     /// The baby profiles it owns or follows (indexes of `BabyFamilies`).
     let profiles: [Int]
     let clients: Clients
+    /// The event loop the user runs on, its clients' connections' own (none: the cooperative pool).
+    let loop: EventLoop?
     let shared: Shared
     let session: Mutex<Session>
 
-    init(index: Int, refreshToken: String, clients: Clients, shared: Shared) {
+    init(index: Int, refreshToken: String, clients: Clients, loop: EventLoop?, shared: Shared) {
         let (users, families) = (shared.seed.seededUsers, shared.seed.families)
         self.index = index
         id = users.userID(index)
@@ -56,6 +58,7 @@ final class VirtualUser: Sendable {
         friendIDs = friendIndexes.map(users.userID)
         profiles = families.ownedProfile(of: index).map { [$0] } ?? families.followedProfiles(of: index)
         self.clients = clients
+        self.loop = loop
         self.shared = shared
         session = Mutex(Session(refreshToken: refreshToken, expiresAt: .now))
     }
@@ -83,7 +86,7 @@ final class VirtualUser: Sendable {
                 throw RPCError(.unavailable, "the last session resume failed")
             }
             let refresh = state.refreshToken
-            let task = Task { try await self.exchange(refresh) }
+            let task = Task(executorPreference: loop) { try await self.exchange(refresh) }
             state.exchange = task
             return .after(task)
         }

@@ -23,9 +23,46 @@ public final class Deliveries: Sendable {
     /// The text of a measured write with `key`.
     public static func text(for key: String) -> String { prefix + key }
 
-    /// The key a text carries, wherever it is in it (a notice quotes the comment after the author's name).
+    /// The key a text carries, wherever it is in it (a notice quotes the comment after the author's name), up
+    /// to the first whitespace. Read from the text's UTF-8 bytes: every message of every stream goes through
+    /// here, and Foundation's `range(of:)` with a walk over Characters was 4% of the tool's CPU (issue 27).
     public static func key(in text: String) -> String? {
-        guard let start = text.range(of: prefix)?.upperBound else { return nil }
+        switch text.utf8.withContiguousStorageIfAvailable(scanKey) {
+        case .key(let key)?: key
+        case .unicode?, nil: characterKey(in: text)
+        }
+    }
+
+    private enum Scan {
+        case key(String?)
+        /// A non-ASCII character follows the prefix: whitespace is then Unicode's, read by Character.
+        case unicode
+    }
+
+    private static let prefixUTF8 = Array(prefix.utf8)
+
+    private static func scanKey(_ bytes: UnsafeBufferPointer<UInt8>) -> Scan {
+        let marker = prefixUTF8
+        guard bytes.count >= marker.count else { return .key(nil) }
+        for start in 0...(bytes.count - marker.count)
+        where bytes[start] == marker[0] && bytes[start..<start + marker.count].elementsEqual(marker) {
+            let keyStart = start + marker.count
+            var end = keyStart
+            while end < bytes.count, bytes[end] < 0x80, !isASCIIWhitespace(bytes[end]) { end += 1 }
+            if end < bytes.count, bytes[end] >= 0x80 { return .unicode }
+            guard end > keyStart else { return .key(nil) }
+            return .key(String(decoding: UnsafeBufferPointer(rebasing: bytes[keyStart..<end]), as: UTF8.self))
+        }
+        return .key(nil)
+    }
+
+    /// Character.isWhitespace of an ASCII byte: tab, line feed, vertical tab, form feed, carriage return, space.
+    private static func isASCIIWhitespace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || (0x09...0x0D).contains(byte)
+    }
+
+    private static func characterKey(in text: String) -> String? {
+        guard let start = text.firstRange(of: prefix)?.upperBound else { return nil }
         let key = text[start...].prefix { !$0.isWhitespace }
         return key.isEmpty ? nil : String(key)
     }

@@ -82,6 +82,15 @@ import Testing
         #expect(Deliveries.key(in: "See you at ten?") == nil)
     }
 
+    @Test func theKeyEndsAtWhitespaceAsCharactersSeeIt() {
+        #expect(Deliveries.key(in: Deliveries.text(for: "k3") + "\tnext line") == "k3")
+        #expect(Deliveries.key(in: "Ünïcode first: " + Deliveries.text(for: "k4") + "\r\n") == "k4")
+        #expect(Deliveries.key(in: Deliveries.text(for: "k5") + "\u{00A0}after a no-break space") == "k5")
+        #expect(Deliveries.key(in: Deliveries.text(for: "k6") + "é!") == "k6é!")
+        #expect(Deliveries.key(in: Deliveries.text(for: "")) == nil)
+        #expect(Deliveries.key(in: "loadtest") == nil)
+    }
+
     @Test func writesTheRunDidNotMakeAreIgnored() {
         let deliveries = Deliveries()
         deliveries.arrived(text: "See you at ten?", recipient: 1, at: start)
