@@ -32,17 +32,17 @@ struct BabyMembership: Sendable {
         }
     }
 
-    /// What `read` answers for the profiles a list covers (`scope`). For one named profile the membership check
-    /// and `read` go out together: both are pure reads, so on a loop's connection they share one pipeline
-    /// segment, one round trip instead of two; what `read` found is dropped unless the check passes, so a
+    /// What `rows` answers for the profiles a list covers (`scope`). For one named profile the membership check
+    /// and `rows` go out together: both are pure reads, so on a loop's connection they share one pipeline
+    /// segment, one round trip instead of two; what `rows` found is dropped unless the check passes, so a
     /// stranger learns nothing from it.
     func scoped<Value: Sendable>(
         _ user: UserID, profile: BabyProfileID?,
-        _ read: @escaping @Sendable ([BabyProfileID]) async throws -> Value
+        _ rows: @escaping @Sendable ([BabyProfileID]) async throws -> Value
     ) async throws -> Value {
-        guard let profile else { return try await read(scope(user, profile: nil)) }
+        guard let profile else { return try await rows(scope(user, profile: nil)) }
         async let role = BabyMemberStore.role(of: user, in: profile, on: database)
-        async let value = read([profile])
+        async let value = rows([profile])
         guard try await role != nil else { throw FamilyError.babyProfileNotFound }
         return try await value
     }
