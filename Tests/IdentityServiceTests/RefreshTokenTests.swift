@@ -90,7 +90,8 @@ struct RefreshTokenTests {
             #expect(winners.count == 1)
             #expect(outcomes.compactMap(\.1) == Array(repeating: "REFRESH_TOKEN_INVALID", count: 5))
             let winner = try #require(winners.first)
-            #expect(try await fixture.claims(of: winner.accessToken).userID == id.description)
+            #expect(
+                try await fixture.claims(of: winner.accessToken).accountUserID?.description == id.description)
             #expect(
                 await Self.refused(fixture, try #require(winner.refreshToken)),
                 "the losers presented a rotated token: reuse, which revokes the chain")
