@@ -42,11 +42,15 @@ struct AdmissionLimit {
         return .admit
     }
 
-    /// An admitted call that started at `startedAt` finished at `now`.
-    mutating func depart(startedAt: UInt64, now: UInt64) {
+    /// An admitted call that started at `startedAt` finished at `now`; true when that ended a window, the only
+    /// time `limit` is decided again.
+    @discardableResult
+    mutating func depart(startedAt: UInt64, now: UInt64) -> Bool {
         inFlight -= 1
         windowFastest = min(windowFastest, now &- startedAt)
-        if now >= windowEnds { endWindow(now: now) }
+        guard now >= windowEnds else { return false }
+        endWindow(now: now)
+        return true
     }
 
     private mutating func endWindow(now: UInt64) {

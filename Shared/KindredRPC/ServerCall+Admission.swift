@@ -11,9 +11,11 @@ extension ServerCall {
         }
         let now = monotonicNanos()
         // The loop's limit, made with the settings of the first server on it that asks (a small value: no box).
+        let made = loop.admission == nil
         var limit = loop.admission ?? AdmissionLimit(settings: core.configuration.admission)
         let decision = limit.arrive(now: now)
         loop.admission = limit
+        if made { publish(limit) }
         switch decision {
         case .admit:
             admittedAt = now
@@ -28,11 +30,16 @@ extension ServerCall {
     /// Gives the call's place back, once, when its outcome is decided or its client left.
     func leaveAdmission() {
         guard admittedAt != 0 else { return }
-        loop.admission?.depart(startedAt: admittedAt, now: monotonicNanos())
+        let decided = loop.admission?.depart(startedAt: admittedAt, now: monotonicNanos()) ?? false
         admittedAt = 0
-        if let limit = loop.admission?.limit, loop.index < core.admissionLimits.count {
-            core.admissionLimits.store(loop.index, Int(limit))
-        }
+        if decided, let limit = loop.admission { publish(limit) }
+    }
+
+    /// Shows `limit` in the `kindred_rpc_admission_limit` gauge: when it is made and each time a window decides
+    /// it again, not on every call (the loops' slots share a cache line).
+    private func publish(_ limit: AdmissionLimit) {
+        guard loop.index < core.admissionLimits.count else { return }
+        core.admissionLimits.store(loop.index, Int(limit.limit))
     }
 }
 

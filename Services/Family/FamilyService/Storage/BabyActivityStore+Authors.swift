@@ -11,13 +11,11 @@ extension BabyActivityStore {
     ) async throws -> ActivityAuthor? {
         let rows = try await tx.query(
             """
-            SELECT coalesce(a.display_name, ''), coalesce(a.first_name, ''), coalesce(a.last_name, ''), p.name,
-                p.name_sealed, coalesce(c.last_name, ''), a.user_id, a.first_name_sealed, a.user_id, a.last_name_sealed,
-                c.user_id, c.last_name_sealed, m.role
+            SELECT \(unsafeSQL: nameColumns), m.role
             FROM family.baby_members m
             JOIN family.baby_profiles p ON p.profile_id = m.profile_id AND p.active
             LEFT JOIN family.profiles a ON a.user_id = m.user_id
-            LEFT JOIN family.profiles c ON c.user_id = family.baby_namesake(p.profile_id, p.created_by)
+            \(unsafeSQL: namesakeJoin)
             WHERE m.profile_id = \(profile)::uuid AND m.user_id = \(user)::uuid
             FOR SHARE OF m
             """)
@@ -33,12 +31,10 @@ extension BabyActivityStore {
     ) async throws -> ActivityNames? {
         let rows = try await tx.query(
             """
-            SELECT coalesce(a.display_name, ''), coalesce(a.first_name, ''), coalesce(a.last_name, ''), p.name,
-                p.name_sealed, coalesce(c.last_name, ''), a.user_id, a.first_name_sealed, a.user_id, a.last_name_sealed,
-                c.user_id, c.last_name_sealed
+            SELECT \(unsafeSQL: nameColumns)
             FROM family.baby_profiles p
             LEFT JOIN family.profiles a ON a.user_id = \(actor)::uuid
-            LEFT JOIN family.profiles c ON c.user_id = family.baby_namesake(p.profile_id, p.created_by)
+            \(unsafeSQL: namesakeJoin)
             WHERE p.profile_id = \(profile)::uuid AND p.active
             """)
         return try rows.first.map { try names($0, of: profile, seals: seals) }

@@ -22,6 +22,18 @@ enum BabyActivityStore {
             """)
     }
 
+    /// The twelve columns `names(_:of:seals:)` decodes, read from the person `a` (`family.profiles`), the profile
+    /// `p` and its namesake `c` (`namesakeJoin`): every statement that reads names for notices selects these.
+    static let nameColumns = """
+        coalesce(a.display_name, ''), coalesce(a.first_name, ''), coalesce(a.last_name, ''), p.name, p.name_sealed, \
+        coalesce(c.last_name, ''), a.user_id, a.first_name_sealed, a.user_id, a.last_name_sealed, c.user_id, \
+        c.last_name_sealed
+        """
+
+    /// Joins the profile `p`'s namesake (the father, else the creator) as `c`.
+    static let namesakeJoin =
+        "LEFT JOIN family.profiles c ON c.user_id = family.baby_namesake(p.profile_id, p.created_by)"
+
     /// A person's and `profile`'s names as notices show them, from a row's twelve columns: the person's
     /// display, first and last name, the profile's name (plaintext from before sealing, or sealed) and its
     /// namesake's (the father's, else the creator's) last name, then the person's id and sealed first name, id

@@ -21,13 +21,11 @@ enum BabyNameNoticeStore {
         let kind = Kindred_Family_V1_NotificationKind.babyNameLiked.rawValue
         let rows = try await tx.query(
             """
-            SELECT coalesce(a.display_name, ''), coalesce(a.first_name, ''), coalesce(a.last_name, ''), p.name,
-                p.name_sealed, coalesce(c.last_name, ''), a.user_id, a.first_name_sealed, a.user_id, a.last_name_sealed,
-                c.user_id, c.last_name_sealed
+            SELECT \(unsafeSQL: BabyActivityStore.nameColumns)
             FROM family.baby_members m
             JOIN family.baby_profiles p ON p.profile_id = m.profile_id
             LEFT JOIN family.profiles a ON a.user_id = \(liker)::uuid
-            LEFT JOIN family.profiles c ON c.user_id = family.baby_namesake(p.profile_id, p.created_by)
+            \(unsafeSQL: BabyActivityStore.namesakeJoin)
             LEFT JOIN family.notification_settings s ON s.user_id = m.user_id
             WHERE m.profile_id = \(profile)::uuid AND m.user_id = \(suggester)::uuid AND p.active
               AND NOT coalesce(s.muted_kinds, '{}') @> ARRAY[\(kind)::smallint]
