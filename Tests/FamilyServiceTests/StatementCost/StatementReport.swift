@@ -1,4 +1,5 @@
 import Foundation
+@testable import ServiceTestSupport
 import Testing
 
 /// Per RPC: the statements and PostgreSQL time of `calls` calls, measured by a `StatementTally`.

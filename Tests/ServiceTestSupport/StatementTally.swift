@@ -1,6 +1,5 @@
 import Foundation
 import KindredPostgres
-import Testing
 
 /// What PostgreSQL ran in one test database, from `pg_stat_statements` (the test cluster preloads it:
 /// `deploy/local/postgres.sh`): the statements a stretch of calls cost, each with its calls and time.
@@ -10,6 +9,8 @@ struct StatementTally {
         let text: String
         let calls: Int
         let milliseconds: Double
+        /// Shared buffers its executions touched (hit or read): the figure a busy machine does not blur.
+        let buffers: Int
     }
 
     let pool: PostgresPool
@@ -35,7 +36,7 @@ struct StatementTally {
     func statements() async throws -> [Statement] {
         try await pool.query(
             """
-            SELECT query, calls, total_exec_time FROM pg_stat_statements
+            SELECT query, calls, total_exec_time, shared_blks_hit + shared_blks_read FROM pg_stat_statements
             WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())
               AND query NOT LIKE '%pg_stat_statements%'
             ORDER BY total_exec_time DESC
@@ -43,7 +44,8 @@ struct StatementTally {
         ).map {
             Statement(
                 text: try $0.decode(String.self, column: 0), calls: try $0.decode(Int.self, column: 1),
-                milliseconds: try $0.decode(Double.self, column: 2))
+                milliseconds: try $0.decode(Double.self, column: 2),
+                buffers: try $0.decode(Int.self, column: 3))
         }
     }
 }
