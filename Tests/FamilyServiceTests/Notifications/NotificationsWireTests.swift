@@ -60,6 +60,46 @@ import Testing
         }
     }
 
+    // A baby-profile write's notices go out with its COMMIT and their recipients are rung from that statement's
+    // answer: an open stream gets the notice at once. The watch's deadline (5 s) is shorter than the bell's head
+    // poll (10 s), so a notice that waited for the poll would end the stream first.
+    @Test func aCommentsNoticeReachesAnOwnersOpenStreamWithoutWaitingForThePoll() async throws {
+        try await BabyContentFamily.with { home in
+            let event = try await home.createEvent()
+            try await Self.post("earlier", to: home.mum.id, home.stack)
+            let earlier = try await home.family.listNotifications(.init(), options: home.mum.bearer)
+            var watchOptions = home.mum.bearer
+            watchOptions.timeout = .seconds(5)
+            // From the cursor: what is posted after it reaches the stream however soon the stream is served.
+            let stream = home.family.watchNotifications(
+                .init(afterNotificationID: try #require(earlier.notifications.first?.notificationID)),
+                options: watchOptions)
+            let (opened, open) = AsyncStream.makeStream(of: Void.self)
+            let watching = Task {
+                defer { open.finish() }
+                var kinds: [Kindred_Family_V1_NotificationKind] = []
+                for try await notification in stream {
+                    kinds.append(notification.kind)
+                    open.yield()
+                    if kinds.count == 2 { break }
+                }
+                return kinds
+            }
+            // The stream is live once it carries a first notice; the comment is written only then.
+            try await Self.post("live", to: home.mum.id, home.stack)
+            var live = opened.makeAsyncIterator()
+            await live.next()
+            _ = try await home.family.addComment(
+                .init(
+                    requestID: "notice-1",
+                    target: .init(
+                        profileID: home.profile.description, target: .calendarEventID(event.eventID)),
+                    text: "How lovely"),
+                options: home.grandma.bearer)
+            #expect(try await watching.value == [.guardianLinked, .babyComment])
+        }
+    }
+
     @Test func pushDevicesAndSettingsRoundTrip() async throws {
         try await FamilyTestStack.with { stack in
             let ann = try await stack.register("ann_p", age: 35)
