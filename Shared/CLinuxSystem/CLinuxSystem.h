@@ -1,10 +1,9 @@
 // Linux headers that Glibc's Swift module does not export: epoll, eventfd, timerfd, the TCP
-// socket options, classic BPF socket filters and malloc_trim; plus one inline shim. Nothing here needs linking.
+// socket options and malloc_trim; plus one inline shim. Nothing here needs linking.
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <sys/timerfd.h>
 #include <netinet/tcp.h>
-#include <linux/filter.h>
 #include <sys/prctl.h>
 #include <malloc.h>
 

@@ -37,8 +37,9 @@ final class Acceptor {
 
     /// Whether `peer`'s address is cooling after a flood (`FloodCooling`): its connection is closed unread.
     private func refusesCooling(_ peer: String) -> Bool {
+        guard core.configuration.floodCooling > .zero else { return false }
         let address = FloodCooling.address(ofPeer: peer)
-        guard core.floodCooling.refuses(address, now: monotonicNanos()) else { return false }
+        guard core.floodCooling.withLock({ $0.refuses(address, now: monotonicNanos()) }) else { return false }
         core.accessLog.connectionRefused(
             "refusing a connection from an address cooling down after a flood", kind: "flood_cooling",
             level: .notice, metadata: ["peer": "\(peer)"], on: loops[0])

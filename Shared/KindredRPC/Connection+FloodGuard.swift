@@ -48,12 +48,8 @@ extension Connection {
             ],
             on: loop)
         perform([.goAway(.enhanceYourCalm)])
-        let now = monotonicNanos()
-        guard let until = core.floodCooling.calmed(FloodCooling.address(ofPeer: peer), now: now) else {
-            return
-        }
-        loop.schedule(after: .nanoseconds(until &- now)) { [core] in
-            core.floodCooling.refresh(now: monotonicNanos())
-        }
+        guard core.configuration.floodCooling > .zero else { return }
+        let address = FloodCooling.address(ofPeer: peer)
+        core.floodCooling.withLock { $0.calmed(address, now: monotonicNanos()) }
     }
 }

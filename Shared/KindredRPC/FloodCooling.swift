@@ -31,11 +31,6 @@ struct FloodCooling {
         return entry.until > now
     }
 
-    /// The addresses still cooling at `now`, the longest cooling first.
-    func cooling(now: UInt64) -> [String] {
-        entries.filter { $0.value.until > now }.sorted { $0.value.until > $1.value.until }.map(\.key)
-    }
-
     /// Drops the addresses that have cooled; if none has, the one that cools first.
     private mutating func makeRoom(now: UInt64) {
         entries = entries.filter { $0.value.until > now }

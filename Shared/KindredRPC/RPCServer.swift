@@ -49,7 +49,6 @@ public final class RPCServer: Sendable {
             try loops[0].register(fd: listener.fd, token: EventLoop.listenToken, events: EPOLLIN.rawValue)
             let core = ServerCore(
                 configuration: configuration, routes: router.routes, tls: tls, logger: logger)
-            core.floodCooling.listen(on: listener.fd)
             return RPCServer(core: core, loops: loops, listener: listener)
         } catch {
             close(listener.fd)
@@ -102,12 +101,10 @@ public final class RPCServer: Sendable {
     private func drain(timeout: Duration) {
         let acceptingLoop = loops[0]
         let fd = listener.fd
-        let cooling = core.floodCooling
         acceptingLoop.execute {
             guard acceptingLoop.acceptHandler != nil else { return }
             acceptingLoop.acceptHandler = nil
             acceptingLoop.unregister(fd: fd)
-            cooling.stopListening()
             close(fd)
         }
         for loop in loops { loop.execute { loop.beginDraining(timeout: timeout) } }

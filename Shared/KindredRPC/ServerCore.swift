@@ -23,7 +23,7 @@ final class ServerCore: Sendable {
     /// Each event loop's admission limit as its last admitted call left it (0 before its first), for the gauge.
     let admissionLimits: AtomicCounters
     /// The addresses cooling after a flood; touched only when a connection is calmed and when one is accepted.
-    let floodCooling: ListenerCooling
+    let floodCooling: Mutex<FloodCooling>
 
     init(configuration: ServerConfiguration, routes: [String: Route], tls: ServerTLS?, logger: Logger) {
         self.configuration = configuration
@@ -44,7 +44,7 @@ final class ServerCore: Sendable {
         self.logger = logger
         accessLog = AccessLog(logger: logger, settings: configuration.accessLog)
         requestIDPrefix = String(UInt32.random(in: 0...UInt32.max), radix: 36)
-        floodCooling = ListenerCooling(base: configuration.floodCooling)
+        floodCooling = Mutex(FloodCooling(base: configuration.floodCooling))
         admissionLimits = AtomicCounters(count: max(1, configuration.eventLoopCount))
     }
 

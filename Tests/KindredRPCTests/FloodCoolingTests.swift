@@ -43,16 +43,6 @@ import Testing
         #expect(Set(cooling.entries.keys) == ["c", "d"])
     }
 
-    @Test func theCoolingAddressesComeLongestCoolingFirst() {
-        var cooling = FloodCooling(base: .seconds(1))
-        cooling.calmed("a", now: 0)
-        cooling.calmed("b", now: Self.second / 2)
-        cooling.calmed("a", now: Self.second / 2)  // a second strike: a cools until 2.5 s
-        cooling.calmed("c", now: Self.second)
-        #expect(cooling.cooling(now: Self.second) == ["a", "c", "b"])
-        #expect(cooling.cooling(now: 2 * Self.second) == ["a"], "b and c have cooled")
-    }
-
     @Test func aZeroBaseRefusesNothing() {
         var cooling = FloodCooling(base: .zero)
         cooling.calmed("a", now: 0)
