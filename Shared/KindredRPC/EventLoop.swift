@@ -23,8 +23,8 @@ public final class EventLoop: @unchecked Sendable {
     var timers = TimerHeap()
     var stopping = false
     var onStop: (@Sendable () -> Void)?
-    /// Called on this loop's thread when its listening socket is readable (only the accepting loop has one).
-    var acceptHandler: (() -> Void)?
+    /// Accepts on this loop's thread when the listening socket is readable (only the accepting loop has one).
+    var acceptor: Acceptor?
     var requestCounter: UInt64 = 0
     var connectionCount = 0
     var draining = false
@@ -105,7 +105,7 @@ public final class EventLoop: @unchecked Sendable {
     private func dispatch(_ event: epoll_event) {
         switch event.data.u64 {
         case Self.wakeToken: drainRemote()
-        case Self.listenToken: acceptHandler?()
+        case Self.listenToken: acceptor?.acceptAll()
         case let token:
             let fd = Int(token)
             guard fd < connections.count, let connection = connections[fd] else { return }

@@ -27,8 +27,13 @@ struct FloodCooling {
 
     /// Whether a new connection from `address` at `now` is refused.
     func refuses(_ address: String, now: UInt64) -> Bool {
-        guard let entry = entries[address] else { return false }
-        return entry.until > now
+        coolingEnds(address, now: now) != nil
+    }
+
+    /// When `address` stops cooling, if it is cooling at `now`.
+    func coolingEnds(_ address: String, now: UInt64) -> UInt64? {
+        guard let entry = entries[address], entry.until > now else { return nil }
+        return entry.until
     }
 
     /// Drops the addresses that have cooled; if none has, the one that cools first.

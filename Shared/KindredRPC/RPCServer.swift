@@ -86,7 +86,7 @@ public final class RPCServer: Sendable {
 
     private func start() {
         let acceptor = Acceptor(listener: listener, loops: loops, core: core)
-        loops[0].acceptHandler = { acceptor.acceptAll() }
+        loops[0].acceptor = acceptor
         for loop in loops {
             loop.onStop = { [self] in loopStopped() }
             loop.execute { loop.startMaintenance() }
@@ -102,8 +102,9 @@ public final class RPCServer: Sendable {
         let acceptingLoop = loops[0]
         let fd = listener.fd
         acceptingLoop.execute {
-            guard acceptingLoop.acceptHandler != nil else { return }
-            acceptingLoop.acceptHandler = nil
+            guard let acceptor = acceptingLoop.acceptor else { return }
+            acceptingLoop.acceptor = nil
+            acceptor.closeHeldConnections()
             acceptingLoop.unregister(fd: fd)
             close(fd)
         }

@@ -80,7 +80,8 @@ import Testing
     }
 
     /// nghttp2 once ended a rapid reset after 1,000 streams with INTERNAL_ERROR and no line. Then the attacker's
-    /// address cools (`FloodCooling`): its next connection is closed unread, while one it had open still works.
+    /// address cools (`FloodCooling`): its next connection is held unread and closed once the address has cooled
+    /// (1 s), while one it had open still works.
     @Test func aRapidResetAtTheDefaultLimitEndsWithEnhanceYourCalmAndOneWarning() async throws {
         let log = CapturedLog(level: .info)
         try await withServer([TestService(probe: probe)], log: log) { server in
@@ -100,10 +101,48 @@ import Testing
             let refused = RawFrameReader(fd: again.fd)
             refused.readToEnd()
             #expect(
-                refused.peerClosed && refused.frames.isEmpty, "closed unread: not even the server's SETTINGS")
+                refused.peerClosed && refused.frames.isEmpty,
+                "closed unread when the address has cooled: not even the server's SETTINGS")
             #expect(neighbour.call(path: TestService.path("Echo"), body: grpcFrames([2])).grpcStatus == 0)
         }
         FrameFloodTests.expectOneFloodWarning(in: log, kind: "rst_stream")
         #expect(log.lines("refusing a connection from an address cooling down after a flood").count == 1)
+    }
+
+    /// A cooling address's new connections are held unread rather than closed at once, so a flooder reconnecting
+    /// in a loop waits on its connection instead of costing an accept and a close each time: at most
+    /// `Acceptor.maxHeldConnections` at once (one past them is closed at once), all closed when the server drains.
+    @Test func aCoolingAddressesConnectionsAreHeldUnreadAFewAtMostUntilTheServerDrains() async throws {
+        var held: [Int32] = []
+        defer { for fd in held { close(fd) } }
+        try await withServer([TestService(probe: probe)], configure: { $0.floodCooling = .seconds(60) }) {
+            server in
+            let (client, reader) = try Self.rawClient(port: server.port)
+            let limit = ServerConfiguration(host: "127.0.0.1", port: 0).maxFramesWithoutProgress
+            var bytes: [UInt8] = []
+            for index in 0..<Int32(limit + 100) {
+                bytes += RawFrame.request(streamID: 101 + 2 * index, path: TestService.path("Echo")).bytes
+                bytes += RawFrame.reset(streamID: 101 + 2 * index).bytes
+            }
+            #expect(writeAll(client.fd, bytes))
+            #expect(reader.read { $0.type == RawFrame.goAway }?.goAwayErrorCode == 11, "ENHANCE_YOUR_CALM")
+
+            for _ in 0..<Acceptor.maxHeldConnections { held.append(try Loopback.connect(port: server.port)) }
+            let extra = try Loopback.connect(port: server.port)
+            defer { close(extra) }
+            let pastTheLimit = RawFrameReader(fd: extra)
+            pastTheLimit.readToEnd()
+            #expect(pastTheLimit.peerClosed && pastTheLimit.frames.isEmpty, "closed at once, unread")
+            // Accepted before it, in order: each still open, nothing written to it.
+            var byte: UInt8 = 0
+            for fd in held {
+                #expect(recv(fd, &byte, 1, Int32(MSG_DONTWAIT)) == -1 && errno == EAGAIN)
+            }
+        }
+        for fd in held {
+            let reader = RawFrameReader(fd: fd)
+            reader.readToEnd()
+            #expect(reader.peerClosed && reader.frames.isEmpty, "closed by the drain")
+        }
     }
 }
