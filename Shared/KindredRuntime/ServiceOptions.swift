@@ -59,6 +59,12 @@ struct ServiceOptions: ParsableArguments {
     )
     var admissionTarget: Int?
 
+    @Option(
+        help:
+            "Unary calls each event loop still admits at once however slow calls get (env KINDRED_ADMISSION_MINIMUM; default 32)."
+    )
+    var admissionMinimum: Int?
+
     @Option(help: "HOST:PORT of kindred-identity, for its token signing keys (env KINDRED_IDENTITY_TARGET).")
     var identityTarget: String?
 
@@ -173,6 +179,11 @@ struct ServiceSettings: Sendable {
         guard admissionTarget >= 0 else { throw StartupError("--admission-target must not be negative") }
         admission.isEnabled = admissionTarget > 0
         admission.target = .milliseconds(max(1, admissionTarget))
+        if let minimum = try Self.positive(
+            options.admissionMinimum, environment, "KINDRED_ADMISSION_MINIMUM", "--admission-minimum")
+        {
+            admission.minimum = min(minimum, admission.maximum)
+        }
 
         peers = PeerTargets(
             identity: try Self.target("identity", options.identityTarget, environment, defaultPort: 50051),

@@ -49,6 +49,21 @@ import Testing
         #expect(fromFlags.maxConnectionAge == .seconds(300))
     }
 
+    @Test func admissionComesFromTheFlagsOrTheEnvironment() throws {
+        let database = ["KINDRED_FAMILY_DATABASE_URL": "postgresql://f@h/db"]
+        let defaults = try settings([], database).admission
+        #expect(defaults.isEnabled && defaults.target == .milliseconds(20) && defaults.minimum == 32)
+        let environment = database.merging(
+            ["KINDRED_ADMISSION_TARGET": "50", "KINDRED_ADMISSION_MINIMUM": "4"]) { $1 }
+        let fromEnvironment = try settings([], environment).admission
+        #expect(fromEnvironment.target == .milliseconds(50) && fromEnvironment.minimum == 4)
+        let fromFlags = try settings(["--admission-target", "10", "--admission-minimum", "8"], environment)
+            .admission
+        #expect(fromFlags.target == .milliseconds(10) && fromFlags.minimum == 8)
+        #expect(throws: StartupError.self) { try settings(["--admission-minimum", "0"], database) }
+        #expect(try settings(["--admission-target", "0"], database).admission.isEnabled == false)
+    }
+
     @Test func flagsWinOverTheEnvironment() throws {
         let environment = [
             "KINDRED_FAMILY_LISTEN": "127.0.0.1:6000", "KINDRED_FAMILY_DATABASE_URL": "postgresql://env@h/db",
