@@ -30,17 +30,19 @@ struct BabyArrivals: Sendable {
             // Read after the naming: the notices show the profile's name as the announcement left it.
             let stored = try await BabyProfileStore.read(profile, as: owner, seals: seals, on: tx)
             let name = stored?.displayName ?? ""
-            let activity = try await BabyActivityLog.record(
+            try await BabyActivityLog.record(
                 BabyActivityEntry(
                     profile: profile, kind: .babyArrived, actor: owner, subject: nil, detail: name),
-                names: (author.names.actor, name), at: now, seals: seals, in: tx)
-            try await FamilyEvents.append(
-                .babyArrived(
-                    Kindred_Family_V1_BabyArrived(
-                        profileID: profile.description, name: name, birthDate: details.birthDate.proto,
-                        announcedAt: now, actorID: owner.description,
-                        activityID: activity.activityID, gender: stored?.gender ?? .unspecified)),
-                sealedWith: seals.cipher, in: tx)
+                names: (author.names.actor, name), at: now, seals: seals, in: tx
+            ) { activity in
+                [
+                    .babyArrived(
+                        Kindred_Family_V1_BabyArrived(
+                            profileID: profile.description, name: name, birthDate: details.birthDate.proto,
+                            announcedAt: now, actorID: owner.description,
+                            activityID: activity.activityID, gender: stored?.gender ?? .unspecified))
+                ]
+            }
         }
         return try await read(profile, by: owner)
     }
