@@ -19,18 +19,18 @@ extension BabyCalendar {
         let (profileID, eventID) = try violations.throwIfAny(profile, event)
         let now = clock.now
         try await database.transaction { tx in
-            let author = try await BabyMembership.holdAuthor(follower, of: profileID, seals: seals, in: tx)
+            guard
+                let (author, set) = try await CalendarRsvpStore.set(
+                    request.answer, of: follower, to: eventID, of: profileID, seals: seals, at: now, in: tx)
+            else { throw FamilyError.babyProfileNotFound }
             guard author.role == .follower else {
                 throw FamilyError.babyProfileFollowersOnly
             }
-            guard let stored = try await CalendarEventStore.hold(eventID, of: profileID, in: tx) else {
+            guard let (stored, changed) = set else {
                 throw FamilyError.calendarEventNotFound
             }
+            guard changed else { return }
             let name = try texts.open(stored, of: CalendarTexts.Key(profile: profileID, event: eventID))[0]
-            guard
-                try await CalendarRsvpStore.set(
-                    request.answer, of: follower, to: eventID, of: profileID, at: now, in: tx)
-            else { return }
             try await BabyActivityLog.record(
                 BabyActivityEntry(
                     profile: profileID, kind: .rsvpChanged, actor: follower, subject: eventID.uuid,

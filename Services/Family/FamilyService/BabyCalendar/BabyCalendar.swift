@@ -45,15 +45,12 @@ struct BabyCalendar: Sendable {
         let (id, isRetry) = try await IdempotentCreate.run(
             {
                 try await database.transaction { tx in
-                    let author = try await BabyMembership.holdOwningAuthor(
-                        owner, of: profileID, seals: seals, in: tx)
-                    if let earlier = try await CalendarEventStore.created(
-                        by: owner, requestID: request.requestID, on: profileID, on: tx)
-                    {
-                        return (earlier, true)
-                    }
-                    try await CalendarEventStore.insert(
-                        event, requestID: request.requestID, texts: texts, in: tx)
+                    guard
+                        let (author, written) = try await CalendarEventStore.insert(
+                            event, requestID: request.requestID, texts: texts, seals: seals, in: tx)
+                    else { throw FamilyError.babyProfileNotFound }
+                    guard let written, author.role == .owner else { throw FamilyError.babyProfileOwnersOnly }
+                    if written.isRetry { return (written.id, true) }
                     try await BabyActivityLog.record(
                         BabyActivityEntry(
                             profile: profileID, kind: .calendarEventAdded, actor: owner,

@@ -46,8 +46,8 @@ struct BabyRegistry: Sendable {
                 try await database.transaction { tx in
                     let author = try await BabyMembership.holdOwningAuthor(
                         owner, of: profileID, seals: seals, in: tx)
-                    if let earlier = try await RegistryItemStore.created(
-                        by: owner, requestID: request.requestID, on: profileID, on: tx)
+                    if let earlier = try await RegistryItemStore.lockCreates(
+                        on: profileID, findingCreatedBy: owner, requestID: request.requestID, in: tx)
                     {
                         return (earlier, true)
                     }

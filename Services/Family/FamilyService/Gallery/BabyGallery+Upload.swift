@@ -79,8 +79,8 @@ extension BabyGallery {
                 try await database.transaction { tx in
                     let author = try await BabyMembership.holdOwningAuthor(
                         photo.uploadedBy, of: photo.profile, seals: seals, in: tx)
-                    if let earlier = try await BabyPhotoStore.uploaded(
-                        by: photo.uploadedBy, requestID: requestID, on: photo.profile, on: tx)
+                    if let earlier = try await BabyPhotoStore.lockUploads(
+                        to: photo.profile, findingUploadedBy: photo.uploadedBy, requestID: requestID, in: tx)
                     {
                         return (earlier, true)
                     }

@@ -72,13 +72,6 @@ enum ArrivalStore {
         ).isEmpty
     }
 
-    /// Whether `profile` has an announcement, held until `tx` ends.
-    static func holdArrival(of profile: BabyProfileID, in tx: PostgresTransaction) async throws -> Bool {
-        try await !tx.query(
-            "SELECT 1 FROM family.baby_arrivals WHERE profile_id = \(profile)::uuid FOR KEY SHARE"
-        ).isEmpty
-    }
-
     /// Whether `photo` is one of `profile`'s photos, or, with no photo, whether `profile` has an announcement.
     static func exists(photo: PhotoID?, of profile: BabyProfileID, on db: some StatementRunner) async throws
         -> Bool

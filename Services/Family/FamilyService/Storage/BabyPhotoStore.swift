@@ -4,16 +4,28 @@ import KindredPostgres
 
 /// `family.baby_photos` (migrations 17 and 18): one row per photo whose bytes are in the `PhotoObjectStore`.
 enum BabyPhotoStore {
-    /// Inserts `photo` unless `profile` already holds `limit` photos; false then. Uploads to one profile take a
-    /// transaction-scoped advisory lock on it first, so that two racing for the last place count one after
-    /// the other (the count alone, under READ COMMITTED, would let both in).
+    /// Takes the transaction-scoped advisory lock on uploads to `profile`, so that two uploads racing for the
+    /// gallery's last place count one after the other (the count alone, under READ COMMITTED, would let both
+    /// in), and answers in the same statement the photo `owner` uploaded to it under `requestID`, if any.
+    static func lockUploads(
+        to profile: BabyProfileID, findingUploadedBy owner: UserID, requestID: String,
+        in tx: PostgresTransaction
+    ) async throws -> PhotoID? {
+        try await tx.query(
+            """
+            SELECT pg_advisory_xact_lock(hashtextextended('family.baby_photos ' || \(profile.description), 0)),
+                (\(uploaded(by: owner, requestID: requestID, on: profile)))
+            """
+        )[0].decode(PhotoID?.self, column: 1)
+    }
+
+    /// Inserts `photo` unless `profile` already holds `limit` photos; false then. Its caller holds the lock on
+    /// uploads to the profile (`lockUploads`), taken in an earlier statement: this one's count then sees every
+    /// upload that held it before.
     static func insert(_ photo: StoredBabyPhoto, requestID: String, limit: Int, in tx: PostgresTransaction)
         async throws -> Bool
     {
-        try await tx.query(
-            "SELECT pg_advisory_xact_lock(hashtextextended('family.baby_photos ' || \(photo.profile.description), 0))"
-        )
-        return try await !tx.query(
+        try await !tx.query(
             """
             INSERT INTO family.baby_photos
                 (profile_id, photo_id, uploaded_by, caption, file_name, media_type, width, height, byte_count,
@@ -31,12 +43,19 @@ enum BabyPhotoStore {
     static func uploaded(
         by owner: UserID, requestID: String, on profile: BabyProfileID, on db: some StatementRunner
     ) async throws -> PhotoID? {
-        try await db.pureRead(
-            """
-            SELECT photo_id FROM family.baby_photos
-            WHERE profile_id = \(profile)::uuid AND uploaded_by = \(owner)::uuid AND request_id = \(requestID)
-            """
-        ).first.map { try $0.decode(PhotoID.self, column: 0) }
+        try await db.pureRead(uploaded(by: owner, requestID: requestID, on: profile)).first.map {
+            try $0.decode(PhotoID.self, column: 0)
+        }
+    }
+
+    /// The SELECT of `uploaded`, for `lockUploads`.
+    private static func uploaded(by owner: UserID, requestID: String, on profile: BabyProfileID)
+        -> PostgresQuery
+    {
+        """
+        SELECT photo_id FROM family.baby_photos
+        WHERE profile_id = \(profile)::uuid AND uploaded_by = \(owner)::uuid AND request_id = \(requestID)
+        """
     }
 
     /// How many photos `profile` holds.

@@ -82,12 +82,17 @@ extension CalendarEventStore {
     )
         async throws -> CalendarEventID?
     {
-        try await db.query(
-            """
-            SELECT event_id FROM family.calendar_events
-            WHERE profile_id = \(profile)::uuid AND created_by = \(user)::uuid AND request_id = \(requestID)
-            """
-        ).first.map { try $0.decode(CalendarEventID.self, column: 0) }
+        try await db.query(created(by: user, requestID: requestID, on: profile)).first.map {
+            try $0.decode(CalendarEventID.self, column: 0)
+        }
+    }
+
+    /// The SELECT of `created`, for `insert`'s retry check.
+    static func created(by user: UserID, requestID: String, on profile: BabyProfileID) -> PostgresQuery {
+        """
+        SELECT event_id FROM family.calendar_events
+        WHERE profile_id = \(profile)::uuid AND created_by = \(user)::uuid AND request_id = \(requestID)
+        """
     }
 
     /// Whether `profile` has `event`.

@@ -4,16 +4,28 @@ import KindredPostgres
 
 /// `family.registry_items` (migration 14): writes here, purchases and reads in `RegistryItemStore+Reads.swift`.
 enum RegistryItemStore {
-    /// Inserts `item` unless `profile` already holds `limit` items; false then. Creates on one profile take a
-    /// transaction-scoped advisory lock on it first, so that two racing for the last place count one after
-    /// the other (the count alone, under READ COMMITTED, would let both in).
+    /// Takes the transaction-scoped advisory lock on creates on `profile`, so that two creates racing for the
+    /// registry's last place count one after the other (the count alone, under READ COMMITTED, would let both
+    /// in), and answers in the same statement the item `owner` created on it under `requestID`, if any.
+    static func lockCreates(
+        on profile: BabyProfileID, findingCreatedBy owner: UserID, requestID: String,
+        in tx: PostgresTransaction
+    ) async throws -> RegistryItemID? {
+        try await tx.query(
+            """
+            SELECT pg_advisory_xact_lock(hashtextextended('family.registry_items ' || \(profile.description), 0)),
+                (\(created(by: owner, requestID: requestID, on: profile)))
+            """
+        )[0].decode(RegistryItemID?.self, column: 1)
+    }
+
+    /// Inserts `item` unless `profile` already holds `limit` items; false then. Its caller holds the lock on
+    /// creates on the profile (`lockCreates`), taken in an earlier statement: this one's count then sees every
+    /// create that held it before.
     static func insert(
         _ item: StoredRegistryItem, by owner: UserID, requestID: String, limit: Int,
         texts: SealedTexts<RegistryTexts.Key>, in tx: PostgresTransaction
     ) async throws -> Bool {
-        try await tx.query(
-            "SELECT pg_advisory_xact_lock(hashtextextended('family.registry_items ' || \(item.profile.description), 0))"
-        )
         let d = item.details
         let key = RegistryTexts.Key(profile: item.profile, item: item.id)
         let sealed = texts.seal(d.texts, of: key)
@@ -37,12 +49,19 @@ enum RegistryItemStore {
     )
         async throws -> RegistryItemID?
     {
-        try await db.query(
-            """
-            SELECT item_id FROM family.registry_items
-            WHERE profile_id = \(profile)::uuid AND created_by = \(owner)::uuid AND request_id = \(requestID)
-            """
-        ).first.map { try $0.decode(RegistryItemID.self, column: 0) }
+        try await db.query(created(by: owner, requestID: requestID, on: profile)).first.map {
+            try $0.decode(RegistryItemID.self, column: 0)
+        }
+    }
+
+    /// The SELECT of `created`, for `lockCreates`.
+    private static func created(by owner: UserID, requestID: String, on profile: BabyProfileID)
+        -> PostgresQuery
+    {
+        """
+        SELECT item_id FROM family.registry_items
+        WHERE profile_id = \(profile)::uuid AND created_by = \(owner)::uuid AND request_id = \(requestID)
+        """
     }
 
     /// Changes the item to `d`, its texts sealed with `texts`.
