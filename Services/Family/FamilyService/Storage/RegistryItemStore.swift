@@ -94,21 +94,31 @@ enum RegistryItemStore {
         ).isEmpty
     }
 
-    /// Marks the item bought by `buyer` where nobody has bought it: of two racing, the second waits for the
-    /// first's row lock, then finds `purchased_by` set and changes nothing. The item as bought, opened with
-    /// `texts`, when this purchase won; nil otherwise.
+    /// Holds `buyer`'s membership of `profile` and reads the names their activity shows
+    /// (`BabyActivityStore.authorHold`), then, when they follow it, marks the item bought by them where nobody
+    /// has bought it: of two racing, the second waits for the first's row lock, then finds `purchased_by` set
+    /// and changes nothing. One statement: the author (nil when not a member of the active profile), and the
+    /// item as bought, opened with `texts`, when this purchase won; nil otherwise.
     static func purchase(
         _ item: RegistryItemID, of profile: BabyProfileID, by buyer: UserID, at now: Date,
-        texts: SealedTexts<RegistryTexts.Key>, in tx: PostgresTransaction
-    ) async throws -> StoredRegistryItem? {
-        try await tx.query(
+        texts: SealedTexts<RegistryTexts.Key>, seals: BabySeals, in tx: PostgresTransaction
+    ) async throws -> (author: ActivityAuthor, bought: StoredRegistryItem?)? {
+        let rows = try await tx.query(
             """
-            UPDATE family.registry_items SET purchased_by = \(buyer)::uuid, purchased_at = \(now)
-            WHERE profile_id = \(profile)::uuid AND item_id = \(item)::uuid AND purchased_by IS NULL
-            RETURNING name, description, texts_sealed, item_id, profile_id, link_url, created_at, updated_at,
-                purchased_by, purchased_at, link_url_sealed
-            """
-        ).first.map { try storedItem($0, texts: texts) }
+            WITH author AS (\(BabyActivityStore.authorHold(buyer, of: profile))),
+            bought AS (
+                UPDATE family.registry_items SET purchased_by = \(buyer)::uuid, purchased_at = \(now)
+                WHERE profile_id = \(profile)::uuid AND item_id = \(item)::uuid AND purchased_by IS NULL
+                  AND (SELECT role FROM author) = \(BabyRole.follower.rawValue)::smallint
+                RETURNING name, description, texts_sealed, item_id, profile_id, link_url, created_at, updated_at,
+                    purchased_by, purchased_at, link_url_sealed)
+            SELECT author.*, bought.* FROM author LEFT JOIN bought ON true
+            """)
+        guard let row = rows.first, let author = try BabyActivityStore.author(row, of: profile, seals: seals)
+        else { return nil }
+        // The item's columns follow the author's thirteen; its id is never NULL when one was bought.
+        guard try row.decode(RegistryItemID?.self, column: 16) != nil else { return (author, nil) }
+        return (author, try storedItem(row, from: 13, texts: texts))
     }
 
     /// Makes the item unbought again (with its COMMIT: nothing in the transaction reads it back).
