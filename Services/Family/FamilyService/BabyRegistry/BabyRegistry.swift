@@ -44,13 +44,14 @@ struct BabyRegistry: Sendable {
         let (id, isRetry) = try await IdempotentCreate.run(
             {
                 try await database.transaction { tx in
-                    let author = try await BabyMembership.holdOwningAuthor(
-                        owner, of: profileID, seals: seals, in: tx)
-                    if let earlier = try await RegistryItemStore.lockCreates(
-                        on: profileID, findingCreatedBy: owner, requestID: request.requestID, in: tx)
-                    {
-                        return (earlier, true)
-                    }
+                    guard
+                        let (author, earlier) = try await RegistryItemStore.lockCreates(
+                            on: profileID, findingCreatedBy: owner, requestID: request.requestID,
+                            seals: seals,
+                            in: tx)
+                    else { throw FamilyError.babyProfileNotFound }
+                    guard author.role == .owner else { throw FamilyError.babyProfileOwnersOnly }
+                    if let earlier { return (earlier, true) }
                     guard
                         try await RegistryItemStore.insert(
                             item, by: owner, requestID: request.requestID, limit: Self.maximumItems,

@@ -4,19 +4,27 @@ import KindredPostgres
 
 /// `family.registry_items` (migration 14): writes here, purchases and reads in `RegistryItemStore+Reads.swift`.
 enum RegistryItemStore {
-    /// Takes the transaction-scoped advisory lock on creates on `profile`, so that two creates racing for the
-    /// registry's last place count one after the other (the count alone, under READ COMMITTED, would let both
-    /// in), and answers in the same statement the item `owner` created on it under `requestID`, if any.
+    /// Holds `owner`'s membership of `profile` and reads the names their activity shows
+    /// (`BabyActivityStore.authorHold`); for a member, takes the transaction-scoped advisory lock on creates on
+    /// the profile, so that two creates racing for the registry's last place count one after the other (the
+    /// count alone, under READ COMMITTED, would let both in), and answers the item `owner` created on it under
+    /// `requestID`, if any. One statement: nil when `owner` is not a member of the active profile.
     static func lockCreates(
-        on profile: BabyProfileID, findingCreatedBy owner: UserID, requestID: String,
+        on profile: BabyProfileID, findingCreatedBy owner: UserID, requestID: String, seals: BabySeals,
         in tx: PostgresTransaction
-    ) async throws -> RegistryItemID? {
-        try await tx.query(
+    ) async throws -> (author: ActivityAuthor, earlier: RegistryItemID?)? {
+        let rows = try await tx.query(
             """
-            SELECT pg_advisory_xact_lock(hashtextextended('family.registry_items ' || \(profile.description), 0)),
+            WITH author AS (\(BabyActivityStore.authorHold(owner, of: profile)))
+            SELECT author.*,
+                pg_advisory_xact_lock(hashtextextended('family.registry_items ' || \(profile.description), 0)),
                 (\(created(by: owner, requestID: requestID, on: profile)))
-            """
-        )[0].decode(RegistryItemID?.self, column: 1)
+            FROM author
+            """)
+        guard let row = rows.first, let author = try BabyActivityStore.author(row, of: profile, seals: seals)
+        else { return nil }
+        // The lock's (void) column, then the earlier item's id, follow the author's thirteen.
+        return (author, try row.decode(RegistryItemID?.self, column: 14))
     }
 
     /// Inserts `item` unless `profile` already holds `limit` items; false then. Its caller holds the lock on
