@@ -39,7 +39,7 @@ import Testing
                     options: home.mum.bearer)
             }
             var items: [String] = []
-            try await report.measure("CreateRegistryItem", budget: 4) { call in
+            try await report.measure("CreateRegistryItem", budget: 5) { call in
                 items.append(
                     try await family.createRegistryItem(
                         .init(
@@ -73,7 +73,7 @@ import Testing
                     )
                     .description)
             }
-            try await report.measure("AnnounceArrival", budget: 7) { call in
+            try await report.measure("AnnounceArrival", budget: 5) { call in
                 _ = try await family.announceArrival(
                     .init(profileID: profiles[call], arrival: home.arrival()), options: home.mum.bearer)
             }
