@@ -33,13 +33,13 @@ import Testing
                         profileID: profile, eventID: event.eventID,
                         answer: call % 2 == 0 ? .attending : .maybe), options: home.grandma.bearer)
             }
-            try await report.measure("CreateCalendarEvent", budget: 4) { call in
+            try await report.measure("CreateCalendarEvent", budget: 3) { call in
                 _ = try await family.createCalendarEvent(
                     .init(requestID: "event-\(call)", profileID: profile, event: home.event("Party \(call)")),
                     options: home.mum.bearer)
             }
             var items: [String] = []
-            try await report.measure("CreateRegistryItem", budget: 5) { call in
+            try await report.measure("CreateRegistryItem", budget: 4) { call in
                 items.append(
                     try await family.createRegistryItem(
                         .init(

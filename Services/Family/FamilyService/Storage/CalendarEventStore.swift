@@ -3,6 +3,13 @@ import KindredHandlers
 import KindredMessages
 import KindredPostgres
 
+/// What creating a calendar event found: the event created earlier under the same request id, or the event
+/// just inserted.
+enum CalendarEventCreation {
+    case earlier(CalendarEventID)
+    case inserted(StoredCalendarEvent)
+}
+
 /// `family.calendar_events` (migration 13): writes here, reads with RSVP counts in
 /// `CalendarEventStore+Reads.swift`.
 enum CalendarEventStore {
@@ -17,13 +24,14 @@ enum CalendarEventStore {
     /// Holds its creator's membership of the profile and reads the names their activity shows
     /// (`BabyActivityStore.authorHold`), then, when they own the profile, inserts `event`, its name, description
     /// and location sealed with `texts`, unless they already made one on it under `requestID`. One statement:
-    /// the author, and, for an owner, the id of the event `requestID` names and whether it is that earlier one
-    /// (nothing inserted then); nil when the creator is not a member of the (active) profile.
+    /// the author, and, for an owner, the earlier event's id or the event as inserted (its times to the
+    /// microsecond, as every later read has them; nobody has answered it yet); nil when the creator is not a
+    /// member of the (active) profile.
     static func insert(
         _ event: StoredCalendarEvent, requestID: String, texts: SealedTexts<CalendarTexts.Key>,
         seals: BabySeals,
         in tx: PostgresTransaction
-    ) async throws -> (author: ActivityAuthor, written: (id: CalendarEventID, isRetry: Bool)?)? {
+    ) async throws -> (author: ActivityAuthor, created: CalendarEventCreation?)? {
         let d = event.details
         let key = CalendarTexts.Key(profile: event.profile, event: event.id)
         let sealed = texts.seal(d.texts, of: key)
@@ -41,17 +49,19 @@ enum CalendarEventStore {
                     \(event.createdAt), \(event.updatedAt)
                 WHERE (SELECT role FROM author) = \(BabyRole.owner.rawValue)::smallint
                   AND NOT EXISTS (SELECT FROM earlier)
-                RETURNING event_id)
-            SELECT author.*, written.* FROM author
-            LEFT JOIN (SELECT event_id, true FROM earlier UNION ALL SELECT event_id, false FROM inserted) AS written
-                ON author.role = \(BabyRole.owner.rawValue)::smallint
+                RETURNING name, description, location, texts_sealed, event_id, profile_id, start_at, time_zone,
+                    photo_id, video_call_url, created_by, created_at, updated_at, 0, 0, 0, 0, video_call_url_sealed)
+            SELECT author.*, (SELECT event_id FROM earlier), inserted.* FROM author LEFT JOIN inserted ON true
             """)
         guard let row = rows.first,
             let author = try BabyActivityStore.author(row, of: event.profile, seals: seals)
         else { return nil }
-        // The event's id and whether it is the earlier one follow the author's thirteen columns.
-        guard let id = try row.decode(CalendarEventID?.self, column: 13) else { return (author, nil) }
-        return (author, (id, try row.decode(Bool.self, column: 14)))
+        // The earlier event's id, then the inserted event's eighteen columns, follow the author's thirteen.
+        if author.role != .owner { return (author, nil) }
+        if let earlier = try row.decode(CalendarEventID?.self, column: 13) {
+            return (author, .earlier(earlier))
+        }
+        return (author, .inserted(try storedEvent(row, from: 14, texts: texts)))
     }
 
     /// The event's details, opened with `texts`, its row locked until `tx` ends; nil when there is no such event

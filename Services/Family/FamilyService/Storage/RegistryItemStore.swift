@@ -27,18 +27,19 @@ enum RegistryItemStore {
         return (author, try row.decode(RegistryItemID?.self, column: 14))
     }
 
-    /// Inserts `item` unless `profile` already holds `limit` items; false then. Its caller holds the lock on
+    /// Inserts `item` unless `profile` already holds `limit` items (nil then), and answers it as stored (its
+    /// times to the microsecond, as every later read has them), so that the create reads nothing back. Its caller holds the lock on
     /// creates on the profile (`lockCreates`), taken in an earlier statement: this one's count then sees every
     /// create that held it before.
     static func insert(
         _ item: StoredRegistryItem, by owner: UserID, requestID: String, limit: Int,
         texts: SealedTexts<RegistryTexts.Key>, in tx: PostgresTransaction
-    ) async throws -> Bool {
+    ) async throws -> StoredRegistryItem? {
         let d = item.details
         let key = RegistryTexts.Key(profile: item.profile, item: item.id)
         let sealed = texts.seal(d.texts, of: key)
         let link = RegistryTexts.link(with: texts.cipher).seal(d.linkURL, of: key)
-        return try await !tx.query(
+        return try await tx.query(
             """
             INSERT INTO family.registry_items
                 (profile_id, item_id, texts_sealed, link_url_sealed, created_by, request_id, created_at,
@@ -46,9 +47,10 @@ enum RegistryItemStore {
             SELECT \(item.profile)::uuid, \(item.id)::uuid, \(sealed)::bytea, \(link)::bytea, \(owner)::uuid,
                 \(requestID), \(item.createdAt), \(item.updatedAt)
             WHERE (SELECT count(*) FROM family.registry_items WHERE profile_id = \(item.profile)::uuid) < \(limit)
-            RETURNING 1
+            RETURNING name, description, texts_sealed, item_id, profile_id, link_url, created_at, updated_at,
+                purchased_by, purchased_at, link_url_sealed
             """
-        ).isEmpty
+        ).first.map { try storedItem($0, texts: texts) }
     }
 
     /// The item `owner` created on `profile` under `requestID`, if any.
