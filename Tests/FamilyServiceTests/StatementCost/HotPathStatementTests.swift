@@ -27,7 +27,7 @@ import Testing
                     .init(requestID: "comment-\(call)", target: target, text: "Lovely \(call)"),
                     options: home.grandma.bearer)
             }
-            try await report.measure("SetRsvp", budget: 4) { call in
+            try await report.measure("SetRsvp", budget: 3) { call in
                 _ = try await family.setRsvp(
                     .init(
                         profileID: profile, eventID: event.eventID,

@@ -18,10 +18,12 @@ extension BabyCalendar {
         }
         let (profileID, eventID) = try violations.throwIfAny(profile, event)
         let now = clock.now
-        try await database.transaction { tx in
+        return try await database.transaction { tx in
             guard
                 let (author, set) = try await CalendarRsvpStore.set(
-                    request.answer, of: follower, to: eventID, of: profileID, seals: seals, at: now, in: tx)
+                    request.answer, of: follower, to: eventID, of: profileID, texts: texts, seals: seals,
+                    at: now,
+                    in: tx)
             else { throw FamilyError.babyProfileNotFound }
             guard author.role == .follower else {
                 throw FamilyError.babyProfileFollowersOnly
@@ -29,14 +31,14 @@ extension BabyCalendar {
             guard let (stored, changed) = set else {
                 throw FamilyError.calendarEventNotFound
             }
-            guard changed else { return }
-            let name = try texts.open(stored, of: CalendarTexts.Key(profile: profileID, event: eventID))[0]
-            try await BabyActivityLog.record(
-                BabyActivityEntry(
-                    profile: profileID, kind: .rsvpChanged, actor: follower, subject: eventID.uuid,
-                    detail: name, rsvpAnswer: request.answer),
-                names: author.names, at: now, seals: seals, in: tx)
+            if changed {
+                try await BabyActivityLog.record(
+                    BabyActivityEntry(
+                        profile: profileID, kind: .rsvpChanged, actor: follower, subject: eventID.uuid,
+                        detail: stored.details.name, rsvpAnswer: request.answer),
+                    names: author.names, at: now, seals: seals, in: tx)
+            }
+            return stored.proto
         }
-        return try await read(eventID, of: profileID, by: follower)
     }
 }
