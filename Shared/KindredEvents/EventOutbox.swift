@@ -53,11 +53,18 @@ public struct EventOutbox: Sendable {
     public func append(
         type: String, payload: [UInt8], sealedWith cipher: FieldCipher, in transaction: PostgresTransaction
     ) async throws {
-        transaction.queryAtCommit(
-            """
-            INSERT INTO \(table) (type, payload, traceparent)
-            VALUES (\(type), \(seal(payload, type: type, with: cipher)), \(Self.writersTraceparent))
-            """)
+        transaction.queryAtCommit(insert(type: type, payload: payload, sealedWith: cipher))
+    }
+
+    /// The INSERT that `append` sends, for a service that appends inside a statement of its own (a CTE of the
+    /// write the event describes, `PostgresQuery.append(_:)`): the payload sealed and the trace kept the same
+    /// way. The caller must run it in the transaction of the change, so that the event commits with it or not
+    /// at all.
+    public func insert(type: String, payload: [UInt8], sealedWith cipher: FieldCipher) -> PostgresQuery {
+        """
+        INSERT INTO \(table) (type, payload, traceparent)
+        VALUES (\(type), \(seal(payload, type: type, with: cipher)), \(Self.writersTraceparent))
+        """
     }
 
     /// What an event appended now stores as its `traceparent`: the current trace with the writer's span as

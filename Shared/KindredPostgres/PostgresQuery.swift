@@ -37,6 +37,32 @@ public struct PostgresQuery: Sendable, ExpressibleByStringInterpolation {
         sql += text
     }
 
+    /// Appends `fragment`, its parameters numbered on after this query's: for a statement composed of parts
+    /// that other modules write (an outbox's insert as one CTE of a service's write). The fragment's text
+    /// may hold `$` only in its own placeholders, as a query built by interpolation does.
+    public mutating func append(_ fragment: PostgresQuery) {
+        sql += Self.renumbered(fragment.sql, after: binds.count, expecting: fragment.binds.count)
+        binds.append(contentsOf: fragment.binds)
+    }
+
+    /// `sql` with each placeholder `$n` written `$(n + offset)`; traps unless its placeholders are exactly
+    /// `$1` … `$count`, in order, so text with another `$` in it is never renumbered by mistake.
+    private static func renumbered(_ sql: String, after offset: Int, expecting count: Int) -> String {
+        var result = ""
+        var seen = 0
+        var rest = Substring(sql)
+        while let dollar = rest.firstIndex(of: "$") {
+            result += rest[..<dollar]
+            let digits = rest[rest.index(after: dollar)...].prefix { ("0"..."9").contains($0) }
+            seen += 1
+            precondition(Int(digits) == seen, "a query fragment holds \"$\" outside its placeholders")
+            result += "$\(seen + offset)"
+            rest = rest[digits.endIndex...]
+        }
+        precondition(seen == count, "a query fragment's placeholders do not match its binds")
+        return result + rest
+    }
+
     /// Builds a query: literal segments are SQL, interpolated values are binds.
     public struct StringInterpolation: StringInterpolationProtocol {
         var sql = ""
@@ -66,6 +92,14 @@ public struct PostgresQuery: Sendable, ExpressibleByStringInterpolation {
         public mutating func appendInterpolation(unsafeSQL text: String) {
             sql += text
         }
+
+        /// Inserts `fragment`, its parameters numbered on after those before it (`PostgresQuery.append(_:)`).
+        public mutating func appendInterpolation(_ fragment: PostgresQuery) {
+            var query = PostgresQuery(unsafeSQL: sql)
+            query.binds = binds
+            query.append(fragment)
+            (sql, binds) = (query.sql, query.binds)
+        }
     }
 }
 
@@ -87,6 +121,16 @@ struct PostgresBinds: Sendable {
         invalidBind.map {
             PostgresError(kind: .invalidBind, message: "bind parameter $\($0) is text holding a NUL byte")
         }
+    }
+
+    /// Appends `other`'s values after these, in order.
+    mutating func append(contentsOf other: PostgresBinds) {
+        if invalidBind == nil, let invalid = other.invalidBind { invalidBind = count + invalid }
+        offsets += other.offsets.map { $0 + bytes.count }
+        bytes += other.bytes
+        lengths += other.lengths
+        types += other.types
+        formats += other.formats
     }
 
     mutating func append<Value: PostgresEncodable>(_ value: Value) {

@@ -116,5 +116,21 @@ extension DatabaseTests {
                 #expect(narrowing?.kind == .decoding)
             }
         }
+
+        @Test func aFragmentsParametersAreNumberedOnAfterTheQuerysOwn() async throws {
+            try await TestDatabase.withPool { pool in
+                let word: String? = nil
+                let inner: PostgresQuery = "SELECT \(Int32(7)) AS n, \("b") AS t"
+                var query: PostgresQuery = "WITH f AS (\(inner)) SELECT \("a"), n, t, \(word), "
+                let tail: PostgresQuery = "\(Int32(9))"
+                query.append(tail)
+                query.append(unsafeSQL: " FROM f")
+                #expect(query.sql == "WITH f AS (SELECT $1 AS n, $2 AS t) SELECT $3, n, t, $4, $5 FROM f")
+                let row = try await pool.query(query)[0]
+                let decoded = try row.decode((String, Int32, String, String?, Int32).self)
+                #expect(decoded.0 == "a" && decoded.1 == 7 && decoded.2 == "b")
+                #expect(decoded.3 == nil && decoded.4 == 9)
+            }
+        }
     }
 }

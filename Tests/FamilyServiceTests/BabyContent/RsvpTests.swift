@@ -20,10 +20,14 @@ import Testing
             shown = try await home.family.setRsvp(answer, options: home.grandma.bearer).event
             #expect(shown?.myRsvp == .attending && shown?.rsvpCounts == .init(attending: 1))
             // The same answer again changes nothing and records nothing.
-            _ = try await home.family.setRsvp(answer, options: home.grandma.bearer)
+            shown = try await home.family.setRsvp(answer, options: home.grandma.bearer).event
+            #expect(shown?.myRsvp == .attending && shown?.rsvpCounts == .init(attending: 1))
             var grandpa = ids
             grandpa.answer = .notAttending
-            _ = try await home.family.setRsvp(grandpa, options: home.grandpa.bearer)
+            // The answer shows the others' answers with the caller's own.
+            shown = try await home.family.setRsvp(grandpa, options: home.grandpa.bearer).event
+            #expect(
+                shown?.myRsvp == .notAttending && shown?.rsvpCounts == .init(attending: 1, notAttending: 1))
             let mumSees = try await home.family.getCalendarEvent(
                 .init(profileID: home.profile.description, eventID: event.eventID), options: home.mum.bearer
             ).event

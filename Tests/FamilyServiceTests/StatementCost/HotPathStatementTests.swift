@@ -22,24 +22,24 @@ import Testing
             let event = try await home.createEvent()
             let target = Kindred_Family_V1_CommentTarget(
                 profileID: profile, target: .calendarEventID(event.eventID))
-            try await report.measure("AddComment", budget: 9) { call in
+            try await report.measure("AddComment", budget: 3) { call in
                 _ = try await family.addComment(
                     .init(requestID: "comment-\(call)", target: target, text: "Lovely \(call)"),
                     options: home.grandma.bearer)
             }
-            try await report.measure("SetRsvp", budget: 9) { call in
+            try await report.measure("SetRsvp", budget: 3) { call in
                 _ = try await family.setRsvp(
                     .init(
                         profileID: profile, eventID: event.eventID,
                         answer: call % 2 == 0 ? .attending : .maybe), options: home.grandma.bearer)
             }
-            try await report.measure("CreateCalendarEvent", budget: 8) { call in
+            try await report.measure("CreateCalendarEvent", budget: 3) { call in
                 _ = try await family.createCalendarEvent(
                     .init(requestID: "event-\(call)", profileID: profile, event: home.event("Party \(call)")),
                     options: home.mum.bearer)
             }
             var items: [String] = []
-            try await report.measure("CreateRegistryItem", budget: 9) { call in
+            try await report.measure("CreateRegistryItem", budget: 4) { call in
                 items.append(
                     try await family.createRegistryItem(
                         .init(
@@ -48,20 +48,20 @@ import Testing
                         options: home.mum.bearer
                     ).item!.itemID)
             }
-            try await report.measure("PurchaseRegistryItem", budget: 7) { call in
+            try await report.measure("PurchaseRegistryItem", budget: 3) { call in
                 _ = try await family.purchaseRegistryItem(
                     .init(profileID: profile, itemID: items[call]), options: home.grandma.bearer)
             }
-            try await report.measure("UploadPhoto", budget: 12) { call in
+            try await report.measure("UploadPhoto", budget: 6) { call in
                 _ = try await home.upload(PhotoFixtures.jpeg, caption: "Photo \(call)")
             }
             var photos: [String] = []
             for _ in 0..<(Self.calls + StatementReport.warmUp) { photos.append(try await home.photo()) }
-            try await report.measure("SquishPhoto", budget: 8) { call in
+            try await report.measure("SquishPhoto", budget: 4) { call in
                 _ = try await family.squishPhoto(
                     .init(profileID: profile, photoID: photos[call]), options: home.grandma.bearer)
             }
-            try await report.measure("UnsquishPhoto", budget: 6) { call in
+            try await report.measure("UnsquishPhoto", budget: 3) { call in
                 _ = try await family.unsquishPhoto(
                     .init(profileID: profile, photoID: photos[call]), options: home.grandma.bearer)
             }
@@ -73,19 +73,19 @@ import Testing
                     )
                     .description)
             }
-            try await report.measure("AnnounceArrival", budget: 10) { call in
+            try await report.measure("AnnounceArrival", budget: 5) { call in
                 _ = try await family.announceArrival(
                     .init(profileID: profiles[call], arrival: home.arrival()), options: home.mum.bearer)
             }
-            try await report.measure("SquishArrival", budget: 7) { call in
+            try await report.measure("SquishArrival", budget: 4) { call in
                 _ = try await family.squishArrival(
                     .init(profileID: profiles[call]), options: home.grandma.bearer)
             }
-            try await report.measure("UnsquishArrival", budget: 3) { call in
+            try await report.measure("UnsquishArrival", budget: 2) { call in
                 _ = try await family.unsquishArrival(
                     .init(profileID: profiles[call]), options: home.grandma.bearer)
             }
-            try await report.measure("GetHome", budget: 4) { _ in
+            try await report.measure("GetHome", budget: 3) { _ in
                 _ = try await family.getHome(.init(), options: home.grandma.bearer)
             }
             try await report.measure("ListCalendarEvents", budget: 2) { _ in

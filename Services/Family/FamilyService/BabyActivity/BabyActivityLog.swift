@@ -30,32 +30,35 @@ struct ActivityAuthor: Sendable {
 /// activity (home), its live streams, its members' notices and the events other services consume all
 /// start here, so a part that changes content calls `record` and nothing else.
 enum BabyActivityLog {
-    /// Records `entry` with the COMMIT of `tx`, in its round trip, its notices showing `names` (read when the
-    /// change began, with the membership: `BabyMembership.holdAuthor`): the activity row, the notices of the members `kind` concerns (one statement over the
-    /// members, whatever their number), the entry on the activity feed the live streams tail, and the
-    /// `WatchEvents` event its kind has, if any. All of it commits or none of it. Returns the entry as
-    /// recorded, for a part whose event carries more than `BabyActivityOccurred` (`baby.arrived`).
+    /// Records `entry` with the COMMIT of `tx`, in its round trip and in one statement
+    /// (`BabyActivityStore.record`), its notices showing `names` (read when the change began, with the
+    /// membership: `BabyMembership.holdAuthor`): the activity row, the notices of the members `kind` concerns
+    /// (whatever their number), the entry on the activity feed the live streams tail, and the `WatchEvents`
+    /// event its kind has, if any, with those `also` makes of the entry as recorded (`baby.arrived`). All of it
+    /// commits or none of it. Returns the entry as recorded.
     @discardableResult
     static func record(
         _ entry: BabyActivityEntry, names: ActivityNames, at now: Date, seals: BabySeals,
-        in tx: PostgresTransaction
+        in tx: PostgresTransaction,
+        also: (Kindred_Family_V1_BabyActivity) -> [Kindred_Family_V1_Event.OneOf_Payload] = { _ in [] }
     ) async throws -> Kindred_Family_V1_BabyActivity {
         let id = BabyActivityID(UUIDv7.generateUUID(at: now))
-        BabyActivityStore.insert(entry, id: id, at: now, seals: seals, in: tx)
-        if let audience = entry.kind.audience {
+        let fanOut = entry.kind.audience.map { audience in
             let notice = entry.kind.notice(
                 actor: names.actor.isEmpty ? "Someone" : names.actor, profile: names.profile,
                 detail: entry.detail)
-            BabyNoticeStore.post(
+            return BabyNoticeStore.fanOut(
                 notice, text: notice.sealedText(with: seals.cipher), to: audience, of: entry.profile,
-                except: entry.actor, dedupKey: "baby_activity:\(id)",
-                at: now, in: tx)
+                except: entry.actor, dedupKey: "baby_activity:\(id)", at: now)
         }
         let activity = Kindred_Family_V1_BabyActivity(entry, id: id, actorName: names.actor, at: now)
-        try await BabyActivityFeed.append(activity, sealedWith: seals.cipher, in: tx)
-        if let payload = entry.kind.event(activity, rsvpAnswer: entry.rsvpAnswer) {
-            try await FamilyEvents.append(payload, sealedWith: seals.cipher, in: tx)
-        }
+        let payloads =
+            [entry.kind.event(activity, rsvpAnswer: entry.rsvpAnswer)].compactMap(\.self) + also(activity)
+        BabyActivityStore.record(
+            BabyActivityStore.insert(entry, id: id, at: now, seals: seals),
+            feed: try BabyActivityFeed.insert(activity, sealedWith: seals.cipher),
+            events: try payloads.map { try FamilyEvents.insert($0, sealedWith: seals.cipher) },
+            fanOut: fanOut, in: tx)
         return activity
     }
 

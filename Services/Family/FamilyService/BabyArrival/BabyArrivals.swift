@@ -20,27 +20,29 @@ struct BabyArrivals: Sendable {
         let now = clock.now
         let (profile, details) = try Self.parse(request.profileID, request.arrival, now: now)
         try await database.transaction { tx in
-            let author = try await hold(details, of: profile, owner: owner, at: now, in: tx)
+            let author = try await hold(details, of: profile, owner: owner, in: tx)
             guard
-                try await ArrivalStore.insert(
+                let gender = try await ArrivalStore.insert(
                     details, of: profile, by: owner, at: now, seals: seals, in: tx)
             else {
                 throw FamilyError.alreadyAnnounced
             }
-            // Read after the naming: the notices show the profile's name as the announcement left it.
-            let stored = try await BabyProfileStore.read(profile, as: owner, seals: seals, on: tx)
-            let name = stored?.displayName ?? ""
-            let activity = try await BabyActivityLog.record(
+            // The notices show the profile's name as the announcement left it: the name given (never empty), else
+            // the one it had.
+            let name = details.name ?? author.names.profile
+            try await BabyActivityLog.record(
                 BabyActivityEntry(
                     profile: profile, kind: .babyArrived, actor: owner, subject: nil, detail: name),
-                names: (author.names.actor, name), at: now, seals: seals, in: tx)
-            try await FamilyEvents.append(
-                .babyArrived(
-                    Kindred_Family_V1_BabyArrived(
-                        profileID: profile.description, name: name, birthDate: details.birthDate.proto,
-                        announcedAt: now, actorID: owner.description,
-                        activityID: activity.activityID, gender: stored?.gender ?? .unspecified)),
-                sealedWith: seals.cipher, in: tx)
+                names: (author.names.actor, name), at: now, seals: seals, in: tx
+            ) { activity in
+                [
+                    .babyArrived(
+                        Kindred_Family_V1_BabyArrived(
+                            profileID: profile.description, name: name, birthDate: details.birthDate.proto,
+                            announcedAt: now, actorID: owner.description,
+                            activityID: activity.activityID, gender: gender))
+                ]
+            }
         }
         return try await read(profile, by: owner)
     }
@@ -52,7 +54,10 @@ struct BabyArrivals: Sendable {
         let now = clock.now
         let (profile, details) = try Self.parse(request.profileID, request.arrival, now: now)
         try await database.transaction { tx in
-            _ = try await hold(details, of: profile, owner: owner, at: now, in: tx)
+            _ = try await hold(details, of: profile, owner: owner, in: tx)
+            if let name = details.name {
+                try await ArrivalStore.name(profile, name, at: now, seals: seals, in: tx)
+            }
             guard try await ArrivalStore.update(details, of: profile, at: now, seals: seals, in: tx) else {
                 throw FamilyError.arrivalNotFound
             }
@@ -84,18 +89,14 @@ struct BabyArrivals: Sendable {
             photoID: photo?.description ?? "", photoMediaType: arrival.photoMediaType ?? "")
     }
 
-    /// Checks, inside `tx`, that `owner` owns `profile` and that the photo is one of its photos; names the
-    /// profile when the details give a name. The owner as their activity entries show them.
+    /// Checks, inside `tx`, that `owner` owns `profile` and that the photo is one of its photos. The owner as
+    /// their activity entries show them.
     private func hold(
-        _ details: ArrivalDetails, of profile: BabyProfileID, owner: UserID, at now: Date,
-        in tx: PostgresTransaction
+        _ details: ArrivalDetails, of profile: BabyProfileID, owner: UserID, in tx: PostgresTransaction
     ) async throws -> ActivityAuthor {
         let author = try await BabyMembership.holdOwningAuthor(owner, of: profile, seals: seals, in: tx)
         if let photo = details.photo, try await !ArrivalStore.holdPhoto(photo, of: profile, in: tx) {
             throw FamilyError.photoNotFound
-        }
-        if let name = details.name {
-            try await ArrivalStore.name(profile, name, at: now, seals: seals, in: tx)
         }
         return author
     }

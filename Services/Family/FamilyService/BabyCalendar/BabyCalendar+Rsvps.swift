@@ -18,25 +18,27 @@ extension BabyCalendar {
         }
         let (profileID, eventID) = try violations.throwIfAny(profile, event)
         let now = clock.now
-        try await database.transaction { tx in
-            let author = try await BabyMembership.holdAuthor(follower, of: profileID, seals: seals, in: tx)
+        return try await database.transaction { tx in
+            guard
+                let (author, set) = try await CalendarRsvpStore.set(
+                    request.answer, of: follower, to: eventID, of: profileID, texts: texts, seals: seals,
+                    at: now,
+                    in: tx)
+            else { throw FamilyError.babyProfileNotFound }
             guard author.role == .follower else {
                 throw FamilyError.babyProfileFollowersOnly
             }
-            guard let stored = try await CalendarEventStore.hold(eventID, of: profileID, in: tx) else {
+            guard let (stored, changed) = set else {
                 throw FamilyError.calendarEventNotFound
             }
-            let name = try texts.open(stored, of: CalendarTexts.Key(profile: profileID, event: eventID))[0]
-            guard
-                try await CalendarRsvpStore.set(
-                    request.answer, of: follower, to: eventID, of: profileID, at: now, in: tx)
-            else { return }
-            try await BabyActivityLog.record(
-                BabyActivityEntry(
-                    profile: profileID, kind: .rsvpChanged, actor: follower, subject: eventID.uuid,
-                    detail: name, rsvpAnswer: request.answer),
-                names: author.names, at: now, seals: seals, in: tx)
+            if changed {
+                try await BabyActivityLog.record(
+                    BabyActivityEntry(
+                        profile: profileID, kind: .rsvpChanged, actor: follower, subject: eventID.uuid,
+                        detail: stored.details.name, rsvpAnswer: request.answer),
+                    names: author.names, at: now, seals: seals, in: tx)
+            }
+            return stored.proto
         }
-        return try await read(eventID, of: profileID, by: follower)
     }
 }

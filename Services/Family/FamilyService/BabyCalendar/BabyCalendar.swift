@@ -42,33 +42,34 @@ struct BabyCalendar: Sendable {
         let event = StoredCalendarEvent(
             id: .generate(at: now), profile: profileID, details: details, createdBy: owner, createdAt: now,
             updatedAt: now)
-        let (id, isRetry) = try await IdempotentCreate.run(
+        let created = try await IdempotentCreate.run(
             {
                 try await database.transaction { tx in
-                    let author = try await BabyMembership.holdOwningAuthor(
-                        owner, of: profileID, seals: seals, in: tx)
-                    if let earlier = try await CalendarEventStore.created(
-                        by: owner, requestID: request.requestID, on: profileID, on: tx)
-                    {
-                        return (earlier, true)
-                    }
-                    try await CalendarEventStore.insert(
-                        event, requestID: request.requestID, texts: texts, in: tx)
+                    guard
+                        let (author, created) = try await CalendarEventStore.insert(
+                            event, requestID: request.requestID, texts: texts, seals: seals, in: tx)
+                    else { throw FamilyError.babyProfileNotFound }
+                    guard let created else { throw FamilyError.babyProfileOwnersOnly }
+                    if case .earlier = created { return created }
                     try await BabyActivityLog.record(
                         BabyActivityEntry(
                             profile: profileID, kind: .calendarEventAdded, actor: owner,
                             subject: event.id.uuid,
                             detail: details.name), names: author.names, at: now, seals: seals, in: tx)
-                    return (event.id, false)
+                    return created
                 }
             },
             first: {
                 try await CalendarEventStore.created(
                     by: owner, requestID: request.requestID, on: profileID, on: database
-                ).map { ($0, true) }
+                ).map(CalendarEventCreation.earlier)
             })
-        let created = try await read(id, of: profileID, by: owner)
-        return isRetry ? try IdempotentCreate.retried(created, same: created.name == details.name) : created
+        switch created {
+        case .inserted(let inserted): return inserted.proto
+        case .earlier(let id):
+            let earlier = try await read(id, of: profileID, by: owner)
+            return try IdempotentCreate.retried(earlier, same: earlier.name == details.name)
+        }
     }
 
     /// One event, as `reader` (a member) sees it.

@@ -4,16 +4,6 @@ import KindredPostgres
 /// Whether what a comment names is on the profile: an event of its calendar, a photo of its gallery, or its
 /// arrival announcement once made; anything else is COMMENT_TARGET_NOT_FOUND.
 extension BabyComments {
-    /// Whether `target` exists, held until `tx` ends so that it is not deleted under the new comment.
-    static func holdTarget(_ target: CommentTarget, in tx: PostgresTransaction) async throws -> Bool {
-        switch target.kind {
-        case .calendarEvent:
-            try await CalendarEventStore.hold(CalendarEventID(target.id), of: target.profile, in: tx) != nil
-        case .photo: try await ArrivalStore.holdPhoto(PhotoID(target.id), of: target.profile, in: tx)
-        case .announcement: try await ArrivalStore.holdArrival(of: target.profile, in: tx)
-        }
-    }
-
     /// Whether `target` exists.
     static func targetExists(_ target: CommentTarget, on db: some StatementRunner) async throws -> Bool {
         switch target.kind {

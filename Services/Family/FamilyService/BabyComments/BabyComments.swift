@@ -46,18 +46,16 @@ struct BabyComments: Sendable {
         let stored = try await IdempotentCreate.run(
             {
                 try await database.transaction { tx in
-                    let holder = try await BabyMembership.holdAuthor(
-                        author, of: target.profile, seals: seals, in: tx)
-                    if let earlier = try await BabyCommentStore.written(
-                        by: author, requestID: request.requestID, on: target.profile, texts: texts, on: tx)
-                    {
-                        return earlier
+                    guard
+                        let (holder, adding) = try await BabyCommentStore.add(
+                            comment, requestID: request.requestID, texts: texts, seals: seals, in: tx)
+                    else { throw FamilyError.babyProfileNotFound }
+                    let stored: StoredComment
+                    switch adding {
+                    case .earlier(let earlier): return earlier
+                    case .targetMissing: throw FamilyError.commentTargetNotFound
+                    case .inserted(let inserted): stored = inserted
                     }
-                    guard try await Self.holdTarget(target, in: tx) else {
-                        throw FamilyError.commentTargetNotFound
-                    }
-                    let stored = try await BabyCommentStore.insert(
-                        comment, requestID: request.requestID, texts: texts, in: tx)
                     try await BabyActivityLog.record(
                         BabyActivityEntry(
                             profile: target.profile, kind: .commentAdded, actor: author,

@@ -17,17 +17,21 @@ struct BabyHome: Sendable {
     /// profiles `user` follows among them (first page only), then the asked profiles' activity, newest first.
     /// NOT_FOUND for a profile they do not belong to.
     func home(for user: UserID, page: HomePage) async throws -> Kindred_Family_V1_GetHomeResponse {
-        let memberships =
-            if let profile = page.profile {
-                [(profile: profile, role: try await membership.requireMember(user, of: profile))]
-            } else {
-                try await BabyMemberStore.memberships(of: user, on: database)
-            }
+        let memberships: [(profile: BabyProfileID, role: BabyRole)]
+        // The countdowns, when known before the page's reads: none after the first page; with all the
+        // caller's profiles, read with the memberships.
+        var known: [BabyHomeStore.Due]? = page.before == nil ? nil : []
+        if let profile = page.profile {
+            memberships = [(profile, try await membership.requireMember(user, of: profile))]
+        } else {
+            let all = try await BabyHomeStore.memberships(of: user, seals: seals, on: database)
+            memberships = all.memberships
+            known = known ?? all.due
+        }
         let now = clock.now
         let followed = memberships.filter { $0.role == .follower }.map(\.profile)
-        async let due =
-            page.before == nil && !followed.isEmpty
-            ? BabyHomeStore.due(followed, seals: seals, on: database) : []
+        async let read =
+            known == nil && !followed.isEmpty ? BabyHomeStore.due(followed, seals: seals, on: database) : []
         async let recent =
             memberships.isEmpty
             ? []
@@ -39,11 +43,12 @@ struct BabyHome: Sendable {
             ? ArrivalStore.arrivals(
                 of: memberships.map(\.profile), since: now.addingTimeInterval(-Self.arrivalShownFor),
                 readBy: user, seals: seals, on: database) : []
+        let due = if let known { known } else { try await read }
         var activity = try await recent
         let more = activity.count > page.size
         activity = Array(activity.prefix(page.size))
         return Kindred_Family_V1_GetHomeResponse(
-            countdowns: try await due.compactMap { BabyCountdown.of($0, at: now) },
+            countdowns: due.compactMap { BabyCountdown.of($0, at: now) },
             activity: activity,
             page: Kindred_Common_V1_PageResponse(
                 nextPageToken: more ? page.nextToken(after: activity[activity.count - 1].activityID) : ""),

@@ -13,13 +13,14 @@ extension BabyRegistry {
         let (profileID, itemID) = try Self.ids(profile, item)
         let now = clock.now
         return try await database.transaction { tx in
-            let author = try await BabyMembership.holdAuthor(follower, of: profileID, seals: seals, in: tx)
+            guard
+                let (author, purchase) = try await RegistryItemStore.purchase(
+                    itemID, of: profileID, by: follower, at: now, texts: texts, seals: seals, in: tx)
+            else { throw FamilyError.babyProfileNotFound }
             guard author.role == .follower else {
                 throw FamilyError.babyProfileFollowersOnly
             }
-            if let bought = try await RegistryItemStore.purchase(
-                itemID, of: profileID, by: follower, at: now, texts: texts, in: tx)
-            {
+            if let bought = purchase {
                 try await BabyActivityLog.record(
                     BabyActivityEntry(
                         profile: profileID, kind: .registryItemPurchased, actor: follower,

@@ -41,18 +41,20 @@ struct BabyRegistry: Sendable {
         let item = StoredRegistryItem(
             id: .generate(at: now), profile: profileID, details: details, createdAt: now, updatedAt: now,
             purchase: nil)
-        let (id, isRetry) = try await IdempotentCreate.run(
+        // The item as inserted (nil: created earlier under the request id), and its id.
+        let (inserted, id): (StoredRegistryItem?, RegistryItemID) = try await IdempotentCreate.run(
             {
                 try await database.transaction { tx in
-                    let author = try await BabyMembership.holdOwningAuthor(
-                        owner, of: profileID, seals: seals, in: tx)
-                    if let earlier = try await RegistryItemStore.created(
-                        by: owner, requestID: request.requestID, on: profileID, on: tx)
-                    {
-                        return (earlier, true)
-                    }
                     guard
-                        try await RegistryItemStore.insert(
+                        let (author, earlier) = try await RegistryItemStore.lockCreates(
+                            on: profileID, findingCreatedBy: owner, requestID: request.requestID,
+                            seals: seals,
+                            in: tx)
+                    else { throw FamilyError.babyProfileNotFound }
+                    guard author.role == .owner else { throw FamilyError.babyProfileOwnersOnly }
+                    if let earlier { return (nil, earlier) }
+                    guard
+                        let inserted = try await RegistryItemStore.insert(
                             item, by: owner, requestID: request.requestID, limit: Self.maximumItems,
                             texts: texts,
                             in: tx)
@@ -61,16 +63,17 @@ struct BabyRegistry: Sendable {
                         BabyActivityEntry(
                             profile: profileID, kind: .registryItemAdded, actor: owner, subject: item.id.uuid,
                             detail: details.name), names: author.names, at: now, seals: seals, in: tx)
-                    return (item.id, false)
+                    return (inserted, item.id)
                 }
             },
             first: {
                 try await RegistryItemStore.created(
                     by: owner, requestID: request.requestID, on: profileID, on: database
-                ).map { ($0, true) }
+                ).map { (nil, $0) }
             })
+        if let inserted { return inserted.proto }
         let created = try await read(id, of: profileID)
-        return isRetry ? try IdempotentCreate.retried(created, same: created.name == details.name) : created
+        return try IdempotentCreate.retried(created, same: created.name == details.name)
     }
 
     /// Changes the fields `request.update_mask` names, for an owner.

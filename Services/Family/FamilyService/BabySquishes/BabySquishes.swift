@@ -18,10 +18,9 @@ struct BabySquishes: Sendable {
     {
         let now = clock.now
         return try await database.transaction { tx in
-            let author = try await BabyMembership.holdAuthor(user, of: profile, seals: seals, in: tx)
-            guard let count = try await SquishStore.lock(target, of: profile, in: tx) else {
-                throw target.notFound
-            }
+            guard let (author, held) = try await SquishStore.lock(target, of: profile, by: user, seals: seals, in: tx)
+            else { throw FamilyError.babyProfileNotFound }
+            guard let count = held else { throw target.notFound }
             guard
                 let updated = try await SquishStore.set(
                     target, of: profile, by: user, squished: squished, at: now, in: tx)

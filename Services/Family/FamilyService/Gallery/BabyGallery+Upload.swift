@@ -20,19 +20,16 @@ extension BabyGallery {
             throw FamilyError.uploadMetadataFirst
         }
         let (profile, caption, fileName) = try Self.checked(metadata)
-        // Three pure reads sent together (one pipeline segment, one round trip); the retry and the count are
-        // looked at only once the caller is known to own the profile.
-        async let role = membership.role(of: owner, in: profile)
-        async let earlier = BabyPhotoStore.uploaded(
-            by: owner, requestID: metadata.requestID, on: profile, on: database)
-        async let photos = BabyPhotoStore.count(of: profile, on: database)
-        guard let role = try await role else { throw FamilyError.babyProfileNotFound }
+        // One read; the retry and the count are looked at only once the caller is known to own the profile.
+        let (role, earlier, photos) = try await BabyPhotoStore.admission(
+            of: owner, requestID: metadata.requestID, to: profile, on: database)
+        guard let role else { throw FamilyError.babyProfileNotFound }
         guard role == .owner else { throw FamilyError.babyProfileOwnersOnly }
-        if let earlier = try await earlier {
+        if let earlier {
             return try await retried(earlier, of: profile, caption: caption)
         }
         // Refused before the bytes are read; the insert counts again, under the profile's lock.
-        guard try await photos < Self.maximumPhotos else {
+        guard photos < Self.maximumPhotos else {
             throw FamilyError.galleryFull
         }
         let started = ContinuousClock.now
@@ -77,13 +74,13 @@ extension BabyGallery {
         try await IdempotentCreate.run(
             {
                 try await database.transaction { tx in
-                    let author = try await BabyMembership.holdOwningAuthor(
-                        photo.uploadedBy, of: photo.profile, seals: seals, in: tx)
-                    if let earlier = try await BabyPhotoStore.uploaded(
-                        by: photo.uploadedBy, requestID: requestID, on: photo.profile, on: tx)
-                    {
-                        return (earlier, true)
-                    }
+                    guard
+                        let (author, earlier) = try await BabyPhotoStore.lockUploads(
+                            to: photo.profile, findingUploadedBy: photo.uploadedBy, requestID: requestID,
+                            seals: seals, in: tx)
+                    else { throw FamilyError.babyProfileNotFound }
+                    guard author.role == .owner else { throw FamilyError.babyProfileOwnersOnly }
+                    if let earlier { return (earlier, true) }
                     guard
                         try await BabyPhotoStore.insert(
                             photo, requestID: requestID, limit: Self.maximumPhotos, in: tx)

@@ -1,28 +1,44 @@
 import FoundationEssentials
 import KindredHandlers
+import KindredMessages
 import KindredPostgres
 
 /// `family.baby_arrivals` (migrations 17, 22 and 33): at most one announcement per profile, the facts of the
 /// birth sealed as one record (`ArrivalBirth`), and the message sealed beside it.
 enum ArrivalStore {
-    /// Inserts the announcement; false when `profile` already has one (racing announcements: one wins).
+    /// Inserts the announcement unless `profile` has one, and, when it was inserted and the details give a name,
+    /// names the profile with it, in one statement: the profile's gender when the announcement was inserted,
+    /// nil when there already was one (nothing written then: of racing announcements one wins).
     static func insert(
         _ details: ArrivalDetails, of profile: BabyProfileID, by owner: UserID, at now: Date,
         seals: BabySeals,
         in tx: PostgresTransaction
-    ) async throws -> Bool {
-        try await !tx.query(
+    ) async throws -> Kindred_Family_V1_BabyGender? {
+        var query: PostgresQuery = """
+            WITH inserted AS (
+                INSERT INTO family.baby_arrivals (profile_id, announced_by, birth_sealed, photo_id, message,
+                    message_sealed, announced_at, updated_at)
+                VALUES (\(profile)::uuid, \(owner)::uuid,
+                    \(seals.seal(details.birth.record, .arrivalBirth, of: profile))::bytea,
+                    \(details.photo)::uuid, NULL, \(seals.seal(details.message, .arrivalMessage, of: profile))::bytea,
+                    \(now), \(now))
+                ON CONFLICT (profile_id) DO NOTHING
+                RETURNING profile_id)
             """
-            INSERT INTO family.baby_arrivals (profile_id, announced_by, birth_sealed, photo_id, message,
-                message_sealed, announced_at, updated_at)
-            VALUES (\(profile)::uuid, \(owner)::uuid,
-                \(seals.seal(details.birth.record, .arrivalBirth, of: profile))::bytea,
-                \(details.photo)::uuid, NULL, \(seals.seal(details.message, .arrivalMessage, of: profile))::bytea,
-                \(now), \(now))
-            ON CONFLICT (profile_id) DO NOTHING
-            RETURNING 1
-            """
-        ).isEmpty
+        if let name = details.name {
+            query.append(
+                """
+                , named AS (
+                    UPDATE family.baby_profiles p
+                    SET name = NULL, name_sealed = \(seals.seal(name, .name, of: profile))::bytea, updated_at = \(now)
+                    FROM inserted WHERE p.profile_id = inserted.profile_id)
+                """)
+        }
+        query.append(
+            unsafeSQL: " SELECT p.gender FROM family.baby_profiles p JOIN inserted USING (profile_id)")
+        return try await tx.query(query).first.map {
+            Kindred_Family_V1_BabyGender(rawValue: Int32(try $0.decode(Int.self, column: 0)))
+        }
     }
 
     /// Replaces the announcement's details (a record from before sealing by its sealed successor); false when
@@ -69,13 +85,6 @@ enum ArrivalStore {
             WHERE profile_id = \(profile)::uuid AND photo_id = \(photo)::uuid
             FOR KEY SHARE
             """
-        ).isEmpty
-    }
-
-    /// Whether `profile` has an announcement, held until `tx` ends.
-    static func holdArrival(of profile: BabyProfileID, in tx: PostgresTransaction) async throws -> Bool {
-        try await !tx.query(
-            "SELECT 1 FROM family.baby_arrivals WHERE profile_id = \(profile)::uuid FOR KEY SHARE"
         ).isEmpty
     }
 

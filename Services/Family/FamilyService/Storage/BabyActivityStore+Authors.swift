@@ -9,19 +9,30 @@ extension BabyActivityStore {
     static func holdAuthor(
         _ user: UserID, of profile: BabyProfileID, seals: BabySeals, in tx: PostgresTransaction
     ) async throws -> ActivityAuthor? {
-        let rows = try await tx.query(
-            """
-            SELECT \(unsafeSQL: nameColumns), m.role
-            FROM family.baby_members m
-            JOIN family.baby_profiles p ON p.profile_id = m.profile_id AND p.active
-            LEFT JOIN family.profiles a ON a.user_id = m.user_id
-            \(unsafeSQL: namesakeJoin)
-            WHERE m.profile_id = \(profile)::uuid AND m.user_id = \(user)::uuid
-            FOR SHARE OF m
-            """)
-        guard let row = rows.first, let role = BabyRole(rawValue: try row.decode(Int.self, column: 12)) else {
-            return nil
+        try await tx.query(authorHold(user, of: profile)).first.flatMap {
+            try author($0, of: profile, seals: seals)
         }
+    }
+
+    /// The SELECT of `holdAuthor`, for a write that holds its author in the same statement (a CTE): its
+    /// thirteen columns (`nameColumns`, then the role) come first in that statement's answer, for `author`.
+    static func authorHold(_ user: UserID, of profile: BabyProfileID) -> PostgresQuery {
+        """
+        SELECT \(unsafeSQL: nameColumns), m.role
+        FROM family.baby_members m
+        JOIN family.baby_profiles p ON p.profile_id = m.profile_id AND p.active
+        LEFT JOIN family.profiles a ON a.user_id = m.user_id
+        \(unsafeSQL: namesakeJoin)
+        WHERE m.profile_id = \(profile)::uuid AND m.user_id = \(user)::uuid
+        FOR SHARE OF m
+        """
+    }
+
+    /// The author a row's first thirteen columns (`authorHold`'s) describe.
+    static func author(_ row: PostgresRow, of profile: BabyProfileID, seals: BabySeals) throws
+        -> ActivityAuthor?
+    {
+        guard let role = BabyRole(rawValue: try row.decode(Int.self, column: 12)) else { return nil }
         return ActivityAuthor(role: role, names: try names(row, of: profile, seals: seals))
     }
 

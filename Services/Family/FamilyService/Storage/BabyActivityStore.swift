@@ -6,20 +6,18 @@ import KindredPostgres
 
 /// The SQL of `family.baby_activity`: a profile's recent activity.
 enum BabyActivityStore {
-    /// Inserts `entry` as activity `id`, its detail sealed (`ActivityDetails`), with the COMMIT of `tx`.
-    static func insert(
-        _ entry: BabyActivityEntry, id: BabyActivityID, at now: Date, seals: BabySeals,
-        in tx: PostgresTransaction
-    ) {
+    /// The INSERT of `entry` as activity `id`, its detail sealed (`ActivityDetails`), for `record`.
+    static func insert(_ entry: BabyActivityEntry, id: BabyActivityID, at now: Date, seals: BabySeals)
+        -> PostgresQuery
+    {
         let detail = ActivityDetails.sealed(with: seals.cipher).seal(
             entry.detail, of: ActivityDetails.Key(profile: entry.profile, activity: id))
-        tx.queryAtCommit(
-            """
+        return """
             INSERT INTO family.baby_activity
                 (profile_id, activity_id, kind, actor_id, subject_id, detail_sealed, occurred_at)
             VALUES (\(entry.profile)::uuid, \(id)::uuid, \(entry.kind.rawValue)::smallint, \(entry.actor)::uuid,
                     \(entry.subject?.uuidString)::uuid, \(detail)::bytea, \(now))
-            """)
+            """
     }
 
     /// The twelve columns `names(_:of:seals:)` decodes, read from the person `a` (`family.profiles`), the profile

@@ -5,27 +5,6 @@ import KindredPostgres
 /// `family.baby_comments` (migration 13): the comments on a profile's events (and, with the gallery, its
 /// photos and arrival announcement).
 enum BabyCommentStore {
-    /// Writes `comment`, its text sealed with `texts`, and answers it as stored (its time to the microsecond, as
-    /// every later read has it).
-    static func insert(
-        _ comment: StoredComment, requestID: String, texts: SealedText<CommentTexts.Key>,
-        in tx: PostgresTransaction
-    ) async throws -> StoredComment {
-        let target = comment.target
-        let sealed = texts.seal(
-            comment.text, of: CommentTexts.Key(profile: target.profile, comment: comment.id))
-        let rows = try await tx.query(
-            """
-            INSERT INTO family.baby_comments
-                (profile_id, comment_id, target_kind, target_id, author_id, body_sealed, request_id, created_at)
-            VALUES (\(target.profile)::uuid, \(comment.id)::uuid, \(target.kind.rawValue)::smallint,
-                    \(target.id.uuidString)::uuid, \(comment.author)::uuid, \(sealed)::bytea, \(requestID),
-                    \(comment.createdAt))
-            RETURNING comment_id, profile_id, target_kind, target_id, author_id, body, created_at, body_sealed
-            """)
-        return try Self.comment(rows[0], texts: texts) ?? comment
-    }
-
     /// The comment `author` wrote on `profile` under `requestID`, if any.
     static func written(
         by author: UserID, requestID: String, on profile: BabyProfileID, texts: SealedText<CommentTexts.Key>,
@@ -79,21 +58,24 @@ enum BabyCommentStore {
             """)
     }
 
-    /// A comment from the columns of the selects above, its text opened with `texts`.
-    private static func comment(_ row: PostgresRow, texts: SealedText<CommentTexts.Key>) throws
+    /// A comment from the columns of the selects above (from column `first` on), its text opened with `texts`.
+    static func comment(_ row: PostgresRow, from first: Int = 0, texts: SealedText<CommentTexts.Key>) throws
         -> StoredComment?
     {
-        guard let kind = CommentTarget.Kind(rawValue: try row.decode(Int.self, column: 2)) else { return nil }
-        let id = try row.decode(CommentID.self, column: 0)
+        guard let kind = CommentTarget.Kind(rawValue: try row.decode(Int.self, column: first + 2)) else {
+            return nil
+        }
+        let id = try row.decode(CommentID.self, column: first)
         let target = CommentTarget(
-            profile: try row.decode(BabyProfileID.self, column: 1), kind: kind,
-            id: try row.decode(CommentID.self, column: 3).uuid)
-        let sealed = try row.decode([UInt8]?.self, column: 7)
+            profile: try row.decode(BabyProfileID.self, column: first + 1), kind: kind,
+            id: try row.decode(CommentID.self, column: first + 3).uuid)
+        let sealed = try row.decode([UInt8]?.self, column: first + 7)
         let text = try texts.open(
-            StoredText(plain: sealed == nil ? try row.decode(String?.self, column: 5) : nil, sealed: sealed),
+            StoredText(
+                plain: sealed == nil ? try row.decode(String?.self, column: first + 5) : nil, sealed: sealed),
             of: CommentTexts.Key(profile: target.profile, comment: id))
         return StoredComment(
-            id: id, target: target, author: try row.decode(UserID.self, column: 4), text: text,
-            createdAt: try row.decode(Date.self, column: 6))
+            id: id, target: target, author: try row.decode(UserID.self, column: first + 4), text: text,
+            createdAt: try row.decode(Date.self, column: first + 6))
     }
 }

@@ -11,6 +11,11 @@ enum BabyHomeStore {
         let name: String?
         let namesakeLastName: String
         let date: BabyBirthDate
+
+        /// The countdown's order: the soonest first.
+        static func soonestFirst(_ a: Due, _ b: Due) -> Bool {
+            (a.date.start, a.profile.description) < (b.date.start, b.profile.description)
+        }
     }
 
     /// The active profiles among `profiles` that have an expected birth date, the soonest first. The dates are
@@ -20,29 +25,71 @@ enum BabyHomeStore {
     {
         try await db.pureRead(
             """
-            SELECT p.profile_id, p.name, p.name_sealed, coalesce(c.last_name, ''),
-                p.expected_birth_date::text, p.expected_birth_date_sealed, c.user_id, c.last_name_sealed
+            SELECT p.profile_id, \(unsafeSQL: dueColumns)
             FROM family.baby_profiles p
             LEFT JOIN family.profiles c ON c.user_id = family.baby_namesake(p.profile_id, p.created_by)
             WHERE p.profile_id = ANY(\(PostgresArray(profiles))::uuid[]) AND p.active
               AND (p.expected_birth_date IS NOT NULL OR p.expected_birth_date_sealed IS NOT NULL)
             """
-        ).compactMap { row -> Due? in
-            let (profile, plainName, sealedName, plainDate, sealedDate) = (
-                try row.decode(BabyProfileID.self, column: 0), try row.decode(String?.self, column: 1),
-                try row.decode([UInt8]?.self, column: 2), try row.decode(String?.self, column: 4),
-                try row.decode([UInt8]?.self, column: 5)
+        ).compactMap { try due($0, seals: seals) }.sorted(by: Due.soonestFirst)
+    }
+
+    /// Every active profile `user` belongs to (owned first, then followed, each in the order joined) with their
+    /// role, and, of each followed one with an expected birth date, what its countdown shows: the home's
+    /// memberships and countdowns in one read.
+    static func memberships(of user: UserID, seals: BabySeals, on db: PostgresPool) async throws
+        -> (memberships: [(profile: BabyProfileID, role: BabyRole)], due: [Due])
+    {
+        let counting = """
+            m.role = \(BabyRole.follower.rawValue) \
+            AND (p.expected_birth_date IS NOT NULL OR p.expected_birth_date_sealed IS NOT NULL)
+            """
+        // The namesake only of a profile counting down: the function costs a probe per call.
+        let rows = try await db.pureRead(
+            """
+            SELECT m.profile_id, \(unsafeSQL: dueColumns), m.role, \(unsafeSQL: counting)
+            FROM family.baby_members m
+            JOIN family.baby_profiles p ON p.profile_id = m.profile_id AND p.active
+            LEFT JOIN family.profiles c
+                ON c.user_id = CASE WHEN \(unsafeSQL: counting) THEN family.baby_namesake(p.profile_id, p.created_by) END
+            WHERE m.user_id = \(user)::uuid ORDER BY m.role, m.joined_at, m.profile_id
+            """)
+        var memberships: [(profile: BabyProfileID, role: BabyRole)] = []
+        var due: [Due] = []
+        for row in rows {
+            guard let role = BabyRole(rawValue: try row.decode(Int.self, column: 8)) else { continue }
+            memberships.append((try row.decode(BabyProfileID.self, column: 0), role))
+            if try row.decode(Bool.self, column: 9), let counted = try Self.due(row, seals: seals) {
+                due.append(counted)
+            }
+        }
+        return (memberships, due.sorted(by: Due.soonestFirst))
+    }
+
+    /// The columns after the profile id from which `due(_:seals:)` reads a countdown, from the profile `p` and
+    /// its namesake `c`.
+    private static let dueColumns = """
+        p.name, p.name_sealed, coalesce(c.last_name, ''), p.expected_birth_date::text, \
+        p.expected_birth_date_sealed, c.user_id, c.last_name_sealed
+        """
+
+    /// The countdown of a row whose first column is the profile id and the next ones `dueColumns`; nil when its
+    /// date is not set.
+    private static func due(_ row: PostgresRow, seals: BabySeals) throws -> Due? {
+        let (profile, plainName, sealedName, plainDate, sealedDate) = (
+            try row.decode(BabyProfileID.self, column: 0), try row.decode(String?.self, column: 1),
+            try row.decode([UInt8]?.self, column: 2), try row.decode(String?.self, column: 4),
+            try row.decode([UInt8]?.self, column: 5)
+        )
+        let last = try ProfileStore.name(row, plain: 3, user: 6, seals.names.last)
+        guard
+            let date = try seals.open(
+                plain: plainDate, sealed: sealedDate, .expectedBirthDate, of: profile
             )
-            let last = try ProfileStore.name(row, plain: 3, user: 6, seals.names.last)
-            guard
-                let date = try seals.open(
-                    plain: plainDate, sealed: sealedDate, .expectedBirthDate, of: profile
-                )
-                .flatMap(BabyBirthDate.init(iso:))
-            else { return nil }
-            let name = try seals.open(plain: plainName, sealed: sealedName, .name, of: profile)
-            return Due(profile: profile, name: name, namesakeLastName: last, date: date)
-        }.sorted { ($0.date.start, $0.profile.description) < ($1.date.start, $1.profile.description) }
+            .flatMap(BabyBirthDate.init(iso:))
+        else { return nil }
+        let name = try seals.open(plain: plainName, sealed: sealedName, .name, of: profile)
+        return Due(profile: profile, name: name, namesakeLastName: last, date: date)
     }
 
     /// `profile`'s expected birth date (nil when not set) and gender (`BabyGender`'s number), for the

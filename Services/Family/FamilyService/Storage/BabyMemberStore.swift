@@ -8,13 +8,17 @@ enum BabyMemberStore {
     static func role(of user: UserID, in profile: BabyProfileID, on db: some StatementRunner) async throws
         -> BabyRole?
     {
-        let rows = try await db.pureRead(
-            """
-            SELECT m.role FROM family.baby_members m
-            JOIN family.baby_profiles p ON p.profile_id = m.profile_id AND p.active
-            WHERE m.profile_id = \(profile)::uuid AND m.user_id = \(user)::uuid
-            """)
+        let rows = try await db.pureRead(role(of: user, in: profile))
         return try rows.first.flatMap { BabyRole(rawValue: try $0.decode(Int.self, column: 0)) }
+    }
+
+    /// The SELECT of `role`, for a read that asks more at once (an upload's admission).
+    static func role(of user: UserID, in profile: BabyProfileID) -> PostgresQuery {
+        """
+        SELECT m.role FROM family.baby_members m
+        JOIN family.baby_profiles p ON p.profile_id = m.profile_id AND p.active
+        WHERE m.profile_id = \(profile)::uuid AND m.user_id = \(user)::uuid
+        """
     }
 
     /// Whether `user` and `other` are members of one active profile: `user`'s memberships by the by-user

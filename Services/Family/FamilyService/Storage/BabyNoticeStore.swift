@@ -17,13 +17,24 @@ enum BabyNoticeStore {
         dedupKey: String,
         at now: Date, in tx: PostgresTransaction
     ) {
+        let posting = fanOut(
+            notice, text: text, to: audience, of: profile, except: actor, dedupKey: dedupKey, at: now)
+        tx.queryAtCommit("WITH \(posting) \(unsafeSQL: recipients)") { announce($0, in: tx) }
+    }
+
+    /// The fan-out `post` sends, as the CTEs `recipients`, `counter`, `posted` and `pushed` of a statement that
+    /// ends with `recipients` (the text below) and hands its rows to `announce`: for a write that posts in a
+    /// statement of its own (an activity entry's, `BabyActivityStore.record`).
+    static func fanOut(
+        _ notice: Notice, text: [UInt8], to audience: BabyAudience, of profile: BabyProfileID,
+        except actor: UserID, dedupKey: String, at now: Date
+    ) -> PostgresQuery {
         let kind = notice.kind.rawValue
         let role = audience.role?.rawValue
         // Ids are UUIDv7 of `now` made in SQL, one per recipient: the millisecond time, the version digit 7,
         // then a random UUID's last 19 hex digits (their variant bits included).
-        tx.queryAtCommit(
-            """
-            WITH recipients AS (
+        return """
+            recipients AS (
                 SELECT m.user_id FROM family.baby_members m
                 LEFT JOIN family.notification_settings s ON s.user_id = m.user_id
                 WHERE m.profile_id = \(profile)::uuid AND (\(role)::smallint IS NULL OR m.role = \(role)::smallint)
@@ -49,12 +60,16 @@ enum BabyNoticeStore {
                 SELECT d.id, d.platform, d.device_token, d.user_id, posted.id, \(kind)::smallint, \(text)::bytea,
                     \(now)
                 FROM posted JOIN family.push_devices d ON d.user_id = posted.recipient_id AND d.push_enabled)
-            SELECT recipient_id::text FROM posted
             """
-        ) { posted in
-            // recipient_id::text is never NULL: every row decodes.
-            tx.announceAfterCommit(
-                posted.compactMap { try? $0.decode(String.self) }, on: NotificationInbox.channel)
-        }
+    }
+
+    /// The end of a statement with `fanOut`'s CTEs: the recipients posted to, for `announce`.
+    static let recipients = "SELECT recipient_id::text FROM posted"
+
+    /// Wakes the streams of the recipients a fan-out answered, once `tx` has committed.
+    static func announce(_ posted: PostgresRows, in tx: PostgresTransaction) {
+        // recipient_id::text is never NULL: every row decodes.
+        tx.announceAfterCommit(
+            posted.compactMap { try? $0.decode(String.self) }, on: NotificationInbox.channel)
     }
 }

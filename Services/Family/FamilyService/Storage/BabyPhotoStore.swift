@@ -4,16 +4,36 @@ import KindredPostgres
 
 /// `family.baby_photos` (migrations 17 and 18): one row per photo whose bytes are in the `PhotoObjectStore`.
 enum BabyPhotoStore {
-    /// Inserts `photo` unless `profile` already holds `limit` photos; false then. Uploads to one profile take a
-    /// transaction-scoped advisory lock on it first, so that two racing for the last place count one after
-    /// the other (the count alone, under READ COMMITTED, would let both in).
+    /// Holds `owner`'s membership of `profile` and reads the names their activity shows
+    /// (`BabyActivityStore.authorHold`); for a member, takes the transaction-scoped advisory lock on uploads to
+    /// the profile, so that two uploads racing for the gallery's last place count one after the other (the
+    /// count alone, under READ COMMITTED, would let both in), and answers the photo `owner` uploaded to it
+    /// under `requestID`, if any. One statement: nil when `owner` is not a member of the active profile.
+    static func lockUploads(
+        to profile: BabyProfileID, findingUploadedBy owner: UserID, requestID: String, seals: BabySeals,
+        in tx: PostgresTransaction
+    ) async throws -> (author: ActivityAuthor, earlier: PhotoID?)? {
+        let rows = try await tx.query(
+            """
+            WITH author AS (\(BabyActivityStore.authorHold(owner, of: profile)))
+            SELECT author.*,
+                pg_advisory_xact_lock(hashtextextended('family.baby_photos ' || \(profile.description), 0)),
+                (\(uploaded(by: owner, requestID: requestID, on: profile)))
+            FROM author
+            """)
+        guard let row = rows.first, let author = try BabyActivityStore.author(row, of: profile, seals: seals)
+        else { return nil }
+        // The lock's (void) column, then the earlier photo's id, follow the author's thirteen.
+        return (author, try row.decode(PhotoID?.self, column: 14))
+    }
+
+    /// Inserts `photo` unless `profile` already holds `limit` photos; false then. Its caller holds the lock on
+    /// uploads to the profile (`lockUploads`), taken in an earlier statement: this one's count then sees every
+    /// upload that held it before.
     static func insert(_ photo: StoredBabyPhoto, requestID: String, limit: Int, in tx: PostgresTransaction)
         async throws -> Bool
     {
-        try await tx.query(
-            "SELECT pg_advisory_xact_lock(hashtextextended('family.baby_photos ' || \(photo.profile.description), 0))"
-        )
-        return try await !tx.query(
+        try await !tx.query(
             """
             INSERT INTO family.baby_photos
                 (profile_id, photo_id, uploaded_by, caption, file_name, media_type, width, height, byte_count,
@@ -31,19 +51,37 @@ enum BabyPhotoStore {
     static func uploaded(
         by owner: UserID, requestID: String, on profile: BabyProfileID, on db: some StatementRunner
     ) async throws -> PhotoID? {
-        try await db.pureRead(
-            """
-            SELECT photo_id FROM family.baby_photos
-            WHERE profile_id = \(profile)::uuid AND uploaded_by = \(owner)::uuid AND request_id = \(requestID)
-            """
-        ).first.map { try $0.decode(PhotoID.self, column: 0) }
+        try await db.pureRead(uploaded(by: owner, requestID: requestID, on: profile)).first.map {
+            try $0.decode(PhotoID.self, column: 0)
+        }
     }
 
-    /// How many photos `profile` holds.
-    static func count(of profile: BabyProfileID, on db: some StatementRunner) async throws -> Int {
-        try await db.pureRead(
-            "SELECT count(*) FROM family.baby_photos WHERE profile_id = \(profile)::uuid"
-        ).first.map { try $0.decode(Int.self, column: 0) } ?? 0
+    /// The SELECT of `uploaded`, for `lockUploads`.
+    private static func uploaded(by owner: UserID, requestID: String, on profile: BabyProfileID)
+        -> PostgresQuery
+    {
+        """
+        SELECT photo_id FROM family.baby_photos
+        WHERE profile_id = \(profile)::uuid AND uploaded_by = \(owner)::uuid AND request_id = \(requestID)
+        """
+    }
+
+    /// What an upload checks before its bytes, in one read: `owner`'s role on `profile` (nil when not a member
+    /// of the active profile), the photo they uploaded to it under `requestID` if any, and how many photos it
+    /// holds.
+    static func admission(
+        of owner: UserID, requestID: String, to profile: BabyProfileID, on db: some StatementRunner
+    ) async throws -> (role: BabyRole?, earlier: PhotoID?, photos: Int) {
+        let row = try await db.pureRead(
+            """
+            SELECT (\(BabyMemberStore.role(of: owner, in: profile))),
+                (\(uploaded(by: owner, requestID: requestID, on: profile))),
+                (SELECT count(*) FROM family.baby_photos WHERE profile_id = \(profile)::uuid)
+            """)[0]
+        return (
+            try row.decode(Int?.self, column: 0).flatMap(BabyRole.init(rawValue:)),
+            try row.decode(PhotoID?.self, column: 1), try row.decode(Int.self, column: 2)
+        )
     }
 
     /// Up to `limit` photos of `profiles` (only `only`, when given), newest first, after `position`.

@@ -51,29 +51,35 @@ extension CalendarEventStore {
         ).map { try storedEvent($0, texts: texts) }
     }
 
-    private static func storedEvent(_ row: PostgresRow, texts: SealedTexts<CalendarTexts.Key>) throws
+    /// An event from the columns `events` selects (and an insert returns), from column `first` on, opened with
+    /// `texts`.
+    static func storedEvent(_ row: PostgresRow, from first: Int = 0, texts: SealedTexts<CalendarTexts.Key>)
+        throws
         -> StoredCalendarEvent
     {
         let (id, profile) = (
-            try row.decode(CalendarEventID.self, column: 4), try row.decode(BabyProfileID.self, column: 5)
+            try row.decode(CalendarEventID.self, column: first + 4),
+            try row.decode(BabyProfileID.self, column: first + 5)
         )
         let key = CalendarTexts.Key(profile: profile, event: id)
-        let opened = try texts.open(try storedTexts(row), of: key)
+        let opened = try texts.open(try storedTexts(row, from: first), of: key)
         return StoredCalendarEvent(
             id: id, profile: profile,
             details: CalendarEventDetails(
-                name: opened[0], startAt: try row.decode(Date.self, column: 6),
-                timeZone: try row.decode(String.self, column: 7), description: opened[1],
-                photoID: try row.decode(PhotoID?.self, column: 8),
-                videoCallURL: try link(row, plain: 9, sealed: 17, of: key, texts: texts), location: opened[2]),
-            createdBy: try row.decode(UserID.self, column: 10),
-            createdAt: try row.decode(Date.self, column: 11),
-            updatedAt: try row.decode(Date.self, column: 12),
+                name: opened[0], startAt: try row.decode(Date.self, column: first + 6),
+                timeZone: try row.decode(String.self, column: first + 7), description: opened[1],
+                photoID: try row.decode(PhotoID?.self, column: first + 8),
+                videoCallURL: try link(row, plain: first + 9, sealed: first + 17, of: key, texts: texts),
+                location: opened[2]),
+            createdBy: try row.decode(UserID.self, column: first + 10),
+            createdAt: try row.decode(Date.self, column: first + 11),
+            updatedAt: try row.decode(Date.self, column: first + 12),
             counts: Kindred_Family_V1_RsvpCounts(
-                attending: Int32(try row.decode(Int.self, column: 13)),
-                notAttending: Int32(try row.decode(Int.self, column: 14)),
-                maybe: Int32(try row.decode(Int.self, column: 15))),
-            myAnswer: Kindred_Family_V1_RsvpAnswer(rawValue: Int32(try row.decode(Int.self, column: 16))))
+                attending: Int32(try row.decode(Int.self, column: first + 13)),
+                notAttending: Int32(try row.decode(Int.self, column: first + 14)),
+                maybe: Int32(try row.decode(Int.self, column: first + 15))),
+            myAnswer: Kindred_Family_V1_RsvpAnswer(
+                rawValue: Int32(try row.decode(Int.self, column: first + 16))))
     }
 
     /// The event `user` created on `profile` under `requestID`, if any.
@@ -82,12 +88,17 @@ extension CalendarEventStore {
     )
         async throws -> CalendarEventID?
     {
-        try await db.query(
-            """
-            SELECT event_id FROM family.calendar_events
-            WHERE profile_id = \(profile)::uuid AND created_by = \(user)::uuid AND request_id = \(requestID)
-            """
-        ).first.map { try $0.decode(CalendarEventID.self, column: 0) }
+        try await db.query(created(by: user, requestID: requestID, on: profile)).first.map {
+            try $0.decode(CalendarEventID.self, column: 0)
+        }
+    }
+
+    /// The SELECT of `created`, for `insert`'s retry check.
+    static func created(by user: UserID, requestID: String, on profile: BabyProfileID) -> PostgresQuery {
+        """
+        SELECT event_id FROM family.calendar_events
+        WHERE profile_id = \(profile)::uuid AND created_by = \(user)::uuid AND request_id = \(requestID)
+        """
     }
 
     /// Whether `profile` has `event`.

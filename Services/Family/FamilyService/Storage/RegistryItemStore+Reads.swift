@@ -42,27 +42,28 @@ extension RegistryItemStore {
         ).first.map { try storedItem($0, texts: texts) }
     }
 
-    /// An item from the columns the reads select (and a purchase returns), opened with `texts`.
-    static func storedItem(_ row: PostgresRow, texts: SealedTexts<RegistryTexts.Key>) throws
+    /// An item from the columns the reads select (and a purchase returns), from column `first` on, opened with
+    /// `texts`.
+    static func storedItem(_ row: PostgresRow, from first: Int = 0, texts: SealedTexts<RegistryTexts.Key>) throws
         -> StoredRegistryItem
     {
         let (id, profile) = (
-            try row.decode(RegistryItemID.self, column: 3), try row.decode(BabyProfileID.self, column: 4)
+            try row.decode(RegistryItemID.self, column: first + 3), try row.decode(BabyProfileID.self, column: first + 4)
         )
         let key = RegistryTexts.Key(profile: profile, item: id)
-        let opened = try texts.open(try storedTexts(row), of: key)
+        let opened = try texts.open(try storedTexts(row, from: first), of: key)
         let link = try RegistryTexts.link(with: texts.cipher).open(
             StoredText(
-                plain: try row.decode(String.self, column: 5),
-                sealed: try row.decode([UInt8]?.self, column: 10)),
+                plain: try row.decode(String.self, column: first + 5),
+                sealed: try row.decode([UInt8]?.self, column: first + 10)),
             of: key)
-        let buyer = try row.decode(UserID?.self, column: 8)
-        let boughtAt = try row.decode(Date?.self, column: 9)
+        let buyer = try row.decode(UserID?.self, column: first + 8)
+        let boughtAt = try row.decode(Date?.self, column: first + 9)
         return StoredRegistryItem(
             id: id, profile: profile,
             details: RegistryItemDetails(
                 name: opened[0], description: opened[1], linkURL: link),
-            createdAt: try row.decode(Date.self, column: 6), updatedAt: try row.decode(Date.self, column: 7),
+            createdAt: try row.decode(Date.self, column: first + 6), updatedAt: try row.decode(Date.self, column: first + 7),
             purchase: buyer.flatMap { buyer in boughtAt.map { (buyer, $0) } })
     }
 }

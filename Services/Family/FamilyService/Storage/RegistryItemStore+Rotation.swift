@@ -35,11 +35,11 @@ extension RegistryItemStore {
             """)
     }
 
-    /// The name and description of a row whose first three columns are the two plaintext columns and
+    /// The name and description of a row whose three columns from `first` on are the two plaintext columns and
     /// `texts_sealed`.
-    static func storedTexts(_ row: PostgresRow) throws -> StoredTexts {
+    static func storedTexts(_ row: PostgresRow, from first: Int = 0) throws -> StoredTexts {
         StoredTexts(
-            plain: try (0..<2).map { try row.decode(String?.self, column: $0) },
-            sealed: try row.decode([UInt8]?.self, column: 2))
+            plain: try (first..<first + 2).map { try row.decode(String?.self, column: $0) },
+            sealed: try row.decode([UInt8]?.self, column: first + 2))
     }
 }

@@ -5,15 +5,23 @@ import KindredPostgres
 /// `family.photo_squishes` and `family.arrival_squishes` (migration 17): one row per member who squishes, and
 /// the count kept on the squished row (`baby_photos`, `baby_arrivals`) in the same transaction.
 enum SquishStore {
-    /// Locks the squished row until `tx` ends, so that squishes of one target count one after the other;
-    /// its squish count, or nil when it is not on `profile`.
-    static func lock(_ target: SquishTarget, of profile: BabyProfileID, in tx: PostgresTransaction)
-        async throws -> Int?
-    {
-        var query = PostgresQuery(unsafeSQL: "SELECT squish_count FROM \(target.countedTable) WHERE ")
+    /// Holds `user`'s membership of `profile` and reads the names their activity shows
+    /// (`BabyActivityStore.authorHold`), then, for a member, locks the squished row until `tx` ends, so that
+    /// squishes of one target count one after the other. One statement: the author (nil when not a member of
+    /// the active profile, nothing locked then) and the target's squish count, nil when it is not on `profile`.
+    static func lock(
+        _ target: SquishTarget, of profile: BabyProfileID, by user: UserID, seals: BabySeals,
+        in tx: PostgresTransaction
+    ) async throws -> (author: ActivityAuthor, count: Int?)? {
+        var query: PostgresQuery = "WITH author AS (\(BabyActivityStore.authorHold(user, of: profile))) "
+        query.append(unsafeSQL: "SELECT author.*, (SELECT squish_count FROM \(target.countedTable) WHERE ")
         target.appendKey(of: profile, to: &query)
-        query.append(unsafeSQL: " FOR NO KEY UPDATE")
-        return try await tx.query(query).first.map { try $0.decode(Int.self, column: 0) }
+        query.append(unsafeSQL: " FOR NO KEY UPDATE) FROM author")
+        guard let row = try await tx.query(query).first,
+            let author = try BabyActivityStore.author(row, of: profile, seals: seals)
+        else { return nil }
+        // The count follows the author's thirteen columns.
+        return (author, try row.decode(Int?.self, column: 13))
     }
 
     /// Records `user`'s squish (`squished`) or takes it back, and moves the count with it, in one statement
