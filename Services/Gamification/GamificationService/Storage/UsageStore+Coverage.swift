@@ -13,16 +13,18 @@ extension UsageStore {
     static func countsQuery(on days: [Date], aroundStoredVersionsOf ids: [String], of user: UserID)
         -> PostgresQuery
     {
+        // Scalar subqueries, a primary-key probe per day: joined (or as EXISTS, hashed), the planner read every
+        // coverage and pending row of the user once the versions' days made the days no longer a plain list.
         """
-        SELECT d.day, c.coverage_sealed, p.user_id IS NOT NULL
+        SELECT d.day,
+            (SELECT c.coverage_sealed FROM gamification.usage_coverage c
+                WHERE c.user_id = \(user)::uuid AND c.utc_day = (d.day AT TIME ZONE 'UTC')::date),
+            coalesce((SELECT true FROM gamification.usage_coverage_pending p
+                WHERE p.user_id = \(user)::uuid AND p.utc_day = (d.day AT TIME ZONE 'UTC')::date), false)
         FROM (SELECT unnest(\(PostgresArray(days))::timestamptz[])
             UNION SELECT (s.started_on + b.back)::timestamp AT TIME ZONE 'UTC'
             FROM gamification.usage_sessions s, (VALUES (0), (1)) AS b (back)
             WHERE s.user_id = \(user)::uuid AND s.client_session_id = ANY (\(PostgresArray(ids))::text[])) AS d (day)
-        LEFT JOIN gamification.usage_coverage c
-            ON c.user_id = \(user)::uuid AND c.utc_day = (d.day AT TIME ZONE 'UTC')::date
-        LEFT JOIN gamification.usage_coverage_pending p
-            ON p.user_id = \(user)::uuid AND p.utc_day = (d.day AT TIME ZONE 'UTC')::date
         """
     }
 
