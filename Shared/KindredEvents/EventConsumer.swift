@@ -115,7 +115,7 @@ public struct EventConsumer<Events: AsyncSequence>: Sendable where Events.Elemen
                 let unhandled = events.filter { $0.cursor > stored }
                 guard let last = unhandled.last else { return nil }
                 for event in unhandled { try await handleInItsTrace(event, tx) }
-                try await cursors.store(last.cursor, for: source, in: tx)
+                cursors.store(last.cursor, for: source, in: tx)
                 return (last.cursor, unhandled.count)
             }
             if let handled { progress.committed(through: handled.last, events: handled.count) }

@@ -35,8 +35,9 @@ public struct EventCursors: Sendable {
             .decode(Int64.self, column: 0)
     }
 
-    /// Records `cursor` as handled for `source`.
-    func store(_ cursor: Int64, for source: String, in transaction: PostgresTransaction) async throws {
-        try await transaction.query("UPDATE \(table) SET cursor = \(cursor) WHERE source = \(source)")
+    /// Records `cursor` as handled for `source`, with the transaction's COMMIT (in its round trip: nothing in
+    /// the transaction reads the cursor back, and it is locked since `lock`).
+    func store(_ cursor: Int64, for source: String, in transaction: PostgresTransaction) {
+        transaction.queryAtCommit("UPDATE \(table) SET cursor = \(cursor) WHERE source = \(source)")
     }
 }

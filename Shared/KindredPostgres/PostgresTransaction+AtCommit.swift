@@ -66,9 +66,12 @@ final class DeferredAnswer: Sendable {
         self.rows.withLock { $0 = rows }
     }
 
+    /// The rows kept; nil until the statement answered.
+    var kept: PostgresRows? { rows.withLock { $0 } }
+
     /// Calls the reader with the rows kept (none kept: the statement never answered, so nothing to read).
     func deliver() {
-        if let rows = rows.withLock({ $0 }) { answered(rows) }
+        if let rows = kept { answered(rows) }
     }
 }
 

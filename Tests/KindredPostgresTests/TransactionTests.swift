@@ -38,6 +38,16 @@ extension DatabaseTests {
             }
         }
 
+        @Test func statementsSentTogetherAnswerInOrderOnAConnectionThread() async throws {
+            try await TestDatabase.withPool { pool in
+                try await TestDatabase.withSchema(pool) { schema in
+                    try await pool.query(
+                        PostgresQuery(unsafeSQL: "CREATE TABLE \(schema).ids (id int8 PRIMARY KEY)"))
+                    try await PipelinedStatementScenario.play(on: pool, table: "\(schema).ids")
+                }
+            }
+        }
+
         @Test func concurrentSerializableTransactionsAreRetriedUntilBothCommit() async throws {
             try await TestDatabase.withPool(size: 2) { pool in
                 try await TestDatabase.withSchema(pool) { schema in

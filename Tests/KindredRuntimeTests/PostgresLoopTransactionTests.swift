@@ -155,6 +155,20 @@ import Testing
         }
     }
 
+    @Test(.timeLimit(.minutes(2)))
+    func statementsSentTogetherGoOutInOneSegmentAndAnswerInOrder() async throws {
+        try await LoopPool.with { pool, loops in
+            try await pool.query("CREATE TABLE IF NOT EXISTS public.loop_tx_pipelined (id int8 PRIMARY KEY)")
+            try await pool.query("TRUNCATE public.loop_tx_pipelined")
+            let offLoop = try await LoopPool.backendPID(pool)
+            try await LoopPool.onLoop(loops[0]) {
+                let shared = try await LoopPool.waitForOwnConnection(pool, besides: offLoop)
+                _ = try await waitForTransactionConnection(pool, besides: [offLoop, shared])
+                try await PipelinedStatementScenario.play(on: pool, table: "public.loop_tx_pipelined")
+            }
+        }
+    }
+
     /// The loop's transaction connection comes up in the background after its first transaction; until then
     /// transactions use the pool's threads. Returns its backend's pid. A transaction that fails because its
     /// connection was just killed is retried.

@@ -23,7 +23,7 @@ extension GamificationTestStack {
     /// Applies `event` to the counters in a transaction of its own.
     func applyCounters(_ event: Kindred_Family_V1_Event) async throws {
         let counters = FamilyEventCounters(logger: context.logger)
-        try await pool.transaction { tx in try await counters.apply(event, in: tx) }
+        try await pool.transaction { tx in counters.apply(event, in: tx) }
     }
 
     /// `user`'s counters as GetActivityCounters answers them to `user`.

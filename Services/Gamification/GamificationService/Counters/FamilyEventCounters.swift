@@ -38,8 +38,9 @@ struct FamilyEventCounters: Sendable {
         case uncountAnyones(ActivityCounterStore.Counter)
     }
 
-    /// Applies `event` in `tx` (the consumer's, which also moves its cursor); other events change nothing.
-    func apply(_ event: Kindred_Family_V1_Event, in tx: PostgresTransaction) async throws {
+    /// Applies `event` with `tx`'s commit (the consumer's, which also moves its cursor); other events change
+    /// nothing.
+    func apply(_ event: Kindred_Family_V1_Event, in tx: PostgresTransaction) {
         guard let (activity, change) = Self.change(event.payload) else { return }
         guard let actor = UserID(activity.actorID), !activity.activityID.isEmpty, !activity.subjectID.isEmpty
         else {
@@ -49,17 +50,14 @@ struct FamilyEventCounters: Sendable {
                 metadata: ["cursor": "\(event.cursor)", "type": "\(event.type)"])
             return
         }
-        guard
-            try await ActivityCounterStore.markApplied(
-                source: Self.source, activityID: activity.activityID, in: tx)
-        else { return }
+        let applied = ActivityCounterStore.Activity(source: Self.source, id: activity.activityID)
         switch change {
         case .count(let counter):
-            try await ActivityCounterStore.count(counter, activity.subjectID, for: actor, in: tx)
+            ActivityCounterStore.count(counter, activity.subjectID, for: actor, as: applied, in: tx)
         case .uncountMine(let counter):
-            try await ActivityCounterStore.uncount(counter, activity.subjectID, for: actor, in: tx)
+            ActivityCounterStore.uncount(counter, activity.subjectID, for: actor, as: applied, in: tx)
         case .uncountAnyones(let counter):
-            try await ActivityCounterStore.uncount(counter, activity.subjectID, for: nil, in: tx)
+            ActivityCounterStore.uncount(counter, activity.subjectID, for: nil, as: applied, in: tx)
         }
     }
 }

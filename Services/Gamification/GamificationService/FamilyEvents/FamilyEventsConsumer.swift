@@ -19,7 +19,7 @@ enum FamilyEventsConsumer {
         let counters = FamilyEventCounters(logger: context.logger)
         return [
             BabyVoteReveal(votes: BabyVotes(context: context), logger: context.logger).apply,
-            { event, tx in try await counters.apply(event, in: tx) },
+            { event, tx in counters.apply(event, in: tx) },
             BabyProfilePurge(logger: context.logger).apply,
         ]
     }

@@ -11,44 +11,55 @@ enum ActivityCounterStore {
         case attended, purchased, squished, commented
     }
 
-    /// Records that `source`'s activity `activityID` is applied; false when it was before (a replay).
-    static func markApplied(source: String, activityID: String, in tx: PostgresTransaction) async throws
-        -> Bool
-    {
-        try await tx.query(
-            """
-            INSERT INTO gamification.activity_events_applied (source, activity_id)
-            VALUES (\(source), \(activityID)) ON CONFLICT DO NOTHING
-            """
-        ).affectedRows == 1
+    /// An activity of a source (family's activity id, keyed under `source`), applied at most once.
+    struct Activity: Sendable {
+        let source: String
+        let id: String
     }
 
-    /// Counts `subject` for `user` under `counter`, unless it is counted already.
-    static func count(_ counter: Counter, _ subject: String, for user: UserID, in tx: PostgresTransaction)
-        async throws
-    {
-        try await tx.query(
+    // Each change below is one statement that first records its activity in `activity_events_applied` and
+    // changes the counts only if that row is new (a replay changes nothing). It goes with the consumer's COMMIT,
+    // in its round trip (`queryAtCommit`, in the order applied), as nothing in that transaction reads the counts.
+
+    /// Counts `subject` for `user` under `counter`, unless it is counted already, as `activity`.
+    static func count(
+        _ counter: Counter, _ subject: String, for user: UserID, as activity: Activity,
+        in tx: PostgresTransaction
+    ) {
+        tx.queryAtCommit(
             """
+            WITH applied AS (
+                INSERT INTO gamification.activity_events_applied (source, activity_id)
+                VALUES (\(activity.source), \(activity.id)) ON CONFLICT DO NOTHING RETURNING 1)
             INSERT INTO gamification.activity_counted (kind, subject, user_id)
-            VALUES (\(counter.rawValue), \(subject), \(user)::uuid) ON CONFLICT DO NOTHING
+            SELECT \(counter.rawValue), \(subject), \(user)::uuid FROM applied ON CONFLICT DO NOTHING
             """)
     }
 
-    /// Takes back `subject` counted under `counter`, for `user`, or for whoever it was counted for when nil.
-    static func uncount(_ counter: Counter, _ subject: String, for user: UserID?, in tx: PostgresTransaction)
-        async throws
-    {
+    /// Takes back `subject` counted under `counter`, for `user`, or for whoever it was counted for when nil, as
+    /// `activity`.
+    static func uncount(
+        _ counter: Counter, _ subject: String, for user: UserID?, as activity: Activity,
+        in tx: PostgresTransaction
+    ) {
         if let user {
-            try await tx.query(
+            tx.queryAtCommit(
                 """
+                WITH applied AS (
+                    INSERT INTO gamification.activity_events_applied (source, activity_id)
+                    VALUES (\(activity.source), \(activity.id)) ON CONFLICT DO NOTHING RETURNING 1)
                 DELETE FROM gamification.activity_counted
                 WHERE kind = \(counter.rawValue) AND subject = \(subject) AND user_id = \(user)::uuid
+                    AND EXISTS (SELECT 1 FROM applied)
                 """)
         } else {
-            try await tx.query(
+            tx.queryAtCommit(
                 """
+                WITH applied AS (
+                    INSERT INTO gamification.activity_events_applied (source, activity_id)
+                    VALUES (\(activity.source), \(activity.id)) ON CONFLICT DO NOTHING RETURNING 1)
                 DELETE FROM gamification.activity_counted
-                WHERE kind = \(counter.rawValue) AND subject = \(subject)
+                WHERE kind = \(counter.rawValue) AND subject = \(subject) AND EXISTS (SELECT 1 FROM applied)
                 """)
         }
     }

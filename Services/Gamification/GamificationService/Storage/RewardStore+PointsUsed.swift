@@ -47,7 +47,12 @@ extension RewardStore {
     static func charge(
         _ rows: PostgresRows, of child: UserID, sessions: UsageSessions, in tx: PostgresTransaction
     ) async throws {
-        let due = try rows.map { row in
+        try await charge(try unlocks(rows), of: child, sessions: sessions, in: tx)
+    }
+
+    /// The unlocks of `rows` (columns as `charge` reads them), each with its window.
+    static func unlocks(_ rows: PostgresRows) throws -> [(id: Int64, window: SpendingWindow)] {
+        try rows.map { row in
             let (id, app, from, until, rate, reserved) = try row.decode(
                 (Int64, String, Date, Date, Int32, Int64).self)
             return (
@@ -56,6 +61,13 @@ extension RewardStore {
                     app: app, from: from, until: until, pointsPerMinute: rate, reserved: reserved)
             )
         }
+    }
+
+    /// Records what each of `due` spends, as `charge(_:of:sessions:in:)` does for rows.
+    static func charge(
+        _ due: [(id: Int64, window: SpendingWindow)], of child: UserID, sessions: UsageSessions,
+        in tx: PostgresTransaction
+    ) async throws {
         guard !due.isEmpty else { return }
         let spent = try await pointsUsed(in: due.map { $0.window }, of: child, sessions: sessions, on: tx)
         try await tx.query(

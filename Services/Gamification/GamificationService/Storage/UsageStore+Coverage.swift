@@ -7,27 +7,48 @@ import KindredPostgres
 /// `gamification.usage_coverage_pending` (sessions stored before migration 20) has its counts built once, from its
 /// sessions, by the first upload that touches it.
 extension UsageStore {
-    /// `user`'s counts on `days` (UTC midnights), opened, or built from the sessions for a pending day.
+    /// The statement reading `user`'s counts on `days` (UTC midnights) and on the UTC days the stored versions of
+    /// `ids` start on and after, all that a replaced version can touch (none lasts over 24 hours): so an upload
+    /// reads the counts with the versions, in one round trip, before it knows which versions it replaces.
+    static func countsQuery(on days: [Date], aroundStoredVersionsOf ids: [String], of user: UserID)
+        -> PostgresQuery
+    {
+        // Scalar subqueries, a primary-key probe per day: joined (or as EXISTS, hashed), the planner read every
+        // coverage and pending row of the user once the versions' days made the days no longer a plain list.
+        """
+        SELECT d.day,
+            (SELECT c.coverage_sealed FROM gamification.usage_coverage c
+                WHERE c.user_id = \(user)::uuid AND c.utc_day = (d.day AT TIME ZONE 'UTC')::date),
+            coalesce((SELECT true FROM gamification.usage_coverage_pending p
+                WHERE p.user_id = \(user)::uuid AND p.utc_day = (d.day AT TIME ZONE 'UTC')::date), false)
+        FROM (SELECT unnest(\(PostgresArray(days))::timestamptz[])
+            UNION SELECT (s.started_on + b.back)::timestamp AT TIME ZONE 'UTC'
+            FROM gamification.usage_sessions s, (VALUES (0), (1)) AS b (back)
+            WHERE s.user_id = \(user)::uuid AND s.client_session_id = ANY (\(PostgresArray(ids))::text[])) AS d (day)
+        """
+    }
+
+    /// `user`'s counts on `days` (UTC midnights), opened from `rows` (`countsQuery`'s answer; a day it lacks is
+    /// read now), or built from the sessions for a pending day.
     static func counts(
-        on days: [Date], of user: UserID, sealing: UsageSessions, in tx: PostgresTransaction
+        on days: [Date], from rows: PostgresRows, of user: UserID, sealing: UsageSessions,
+        in tx: PostgresTransaction
     ) async throws -> [UsageDayCounts] {
-        let rows = try await tx.query(
-            """
-            SELECT d.day, c.coverage_sealed, p.user_id IS NOT NULL
-            FROM unnest(\(PostgresArray(days))::timestamptz[]) AS d (day)
-            LEFT JOIN gamification.usage_coverage c
-                ON c.user_id = \(user)::uuid AND c.utc_day = (d.day AT TIME ZONE 'UTC')::date
-            LEFT JOIN gamification.usage_coverage_pending p
-                ON p.user_id = \(user)::uuid AND p.utc_day = (d.day AT TIME ZONE 'UTC')::date
-            """)
+        var read = try coverage(rows)
+        let missing = days.filter { read[UsageSessions.microseconds($0)] == nil }
+        if !missing.isEmpty {
+            // Only a stored version whose started_on disagreed with its sealed start could leave a day out.
+            let more = try await tx.query(countsQuery(on: missing, aroundStoredVersionsOf: [], of: user))
+            read.merge(try coverage(more)) { _, new in new }
+        }
         var counts: [UsageDayCounts] = []
         var pending: [Date] = []
-        for row in rows {
-            let day = try row.decode(Date.self, column: 0)
-            if try row.decode(Bool.self, column: 2) {
+        for day in days {
+            let (sealed, isPending) = read[UsageSessions.microseconds(day)] ?? (nil, false)
+            if isPending {
                 pending.append(day)
                 counts.append(UsageDayCounts(day: day))
-            } else if let sealed = try row.decode([UInt8]?.self, column: 1) {
+            } else if let sealed {
                 counts.append(try sealing.open(sealed, day: day, of: user))
             } else {
                 counts.append(UsageDayCounts(day: day))
@@ -39,6 +60,17 @@ extension UsageStore {
             for session in built { counts[index].add(session, 1) }
         }
         return counts
+    }
+
+    /// `countsQuery`'s rows by day (its microseconds): the sealed counts, if any, and whether the day is pending.
+    private static func coverage(_ rows: PostgresRows) throws -> [Int64: (sealed: [UInt8]?, pending: Bool)] {
+        var coverage: [Int64: (sealed: [UInt8]?, pending: Bool)] = [:]
+        for row in rows {
+            coverage[UsageSessions.microseconds(try row.decode(Date.self, column: 0))] = (
+                try row.decode([UInt8]?.self, column: 1), try row.decode(Bool.self, column: 2)
+            )
+        }
+        return coverage
     }
 
     /// `user`'s stored sessions that can cover any of `days`: those that started on one of them or the day

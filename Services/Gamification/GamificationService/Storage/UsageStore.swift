@@ -16,7 +16,9 @@ enum UsageStore {
     /// are the ones the batch replaces, and the counts of the UTC days the batch touches (`UsageDayCounts`, what
     /// every stored session covers) are the ones it moves; no other batch changes either before this one
     /// commits. So an upload reads its own sessions' old versions and one or two days' counts, never the day's
-    /// other sessions.
+    /// other sessions. Three round trips in all: the lock; the versions, the counts and the ended unlocks
+    /// together (each its own statement, after the lock); and the COMMIT, which carries the write unless an
+    /// ended unlock must read what it wrote.
     static func store(
         _ sessions: [UsageBatch.Session], of user: UserID, sealing: UsageSessions, on pool: PostgresPool
     ) async throws -> Int {
@@ -27,7 +29,15 @@ enum UsageStore {
                 ON CONFLICT (user_id) DO UPDATE SET user_id = s.user_id
                 RETURNING time_zone
                 """)[0].decode(String.self, column: 0)
-            let stored = try await versions(of: sessions.map(\.clientSessionID), of: user, in: tx)
+            let ids = sessions.map(\.clientSessionID)
+            let read = try await tx.query([
+                versionsQuery(of: ids, of: user),
+                countsQuery(
+                    on: Set(sessions.flatMap { UsageDayCounts.days(of: $0.span) }).sorted(),
+                    aroundStoredVersionsOf: ids, of: user),
+                RewardStore.lateUnlocks(sessions, of: user),
+            ])
+            let stored = try versions(read[0])
             var changes: [UsageTally.Change] = []
             for session in sessions {
                 let old = try stored[session.clientSessionID].map {
@@ -44,17 +54,22 @@ enum UsageStore {
             // A retry stores nothing new, and so has nothing new to charge.
             guard !changes.isEmpty else { return 0 }
             var counts = try await Self.counts(
-                on: UsageTally.days(of: changes), of: user, sealing: sealing, in: tx)
+                on: UsageTally.days(of: changes), from: read[1], of: user, sealing: sealing, in: tx)
             for old in changes.compactMap(\.old) { counts.add(old.session, -1) }
             let tally = UsageTally(changes, others: counts, zone: zone)
             for change in changes { counts.add(change.new, 1) }
             let sealed = changes.map { sealing.seal($0.new, of: user) }
-            try await tx.query(
-                ingest(
-                    changes.map(\.new), sealed: sealed, moving: tally,
-                    counts: (counts.map(\.day), counts.map { sealing.seal($0, of: user) }), of: user,
-                    zone: zone))
-            try await RewardStore.chargeLateUsage(changes.map(\.new), of: user, sessions: sealing, in: tx)
+            let write = ingest(
+                changes.map(\.new), sealed: sealed, moving: tally,
+                counts: (counts.map(\.day), counts.map { sealing.seal($0, of: user) }), of: user, zone: zone)
+            let late = try RewardStore.lateUnlocks(read[2], overlapping: changes.map(\.new))
+            // Nothing later in the transaction reads what the write stores, unless an unlock is charged again.
+            guard !late.isEmpty else {
+                tx.queryAtCommit(write)
+                return changes.count
+            }
+            try await tx.query(write)
+            try await RewardStore.charge(late, of: user, sessions: sealing, in: tx)
             return changes.count
         }
     }
