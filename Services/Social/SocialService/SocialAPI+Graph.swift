@@ -85,16 +85,18 @@ extension SocialAPI {
     func listFollowers(_ request: Kindred_Social_V1_ListFollowersRequest, context: ServerContext) async throws
         -> Kindred_Social_V1_ListFollowersResponse
     {
+        let me = try context.account()
         let found = try await graph.follows.list(
-            .followers, of: request.userID, request.page, as: try context.account())
+            try FollowListDraft(.followers, of: request.userID, request.page, as: me), as: me)
         return Kindred_Social_V1_ListFollowersResponse(followers: found.follows, page: found.page)
     }
 
     func listFollowing(_ request: Kindred_Social_V1_ListFollowingRequest, context: ServerContext) async throws
         -> Kindred_Social_V1_ListFollowingResponse
     {
+        let me = try context.account()
         let found = try await graph.follows.list(
-            .following, of: request.userID, request.page, as: try context.account())
+            try FollowListDraft(.following, of: request.userID, request.page, as: me), as: me)
         return Kindred_Social_V1_ListFollowingResponse(following: found.follows, page: found.page)
     }
 

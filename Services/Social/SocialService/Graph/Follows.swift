@@ -32,16 +32,11 @@ struct Follows: Sendable {
         try await FollowStore.unfollow(me, userID, on: context.database)
     }
 
-    /// `ListFollowers` (`.followers`) or `ListFollowing` (`.following`) of `userID` (empty: `me`), most recent
-    /// first, a page at a time; NOT_YOUR_LIST for anyone's but `me`'s.
-    func list(
-        _ list: GraphPage.List, of userID: String, _ request: Kindred_Common_V1_PageRequest?, as me: UserID
-    ) async throws -> Page {
-        var violations = FieldViolations()
-        let owner = userID.isEmpty ? me : violations.id("user_id", userID)
-        let page = GraphPage(list, of: me, request, &violations)
-        try violations.throwIfAny()
-        guard owner == me else { throw SocialError.notYourList }
+    /// `ListFollowers` or `ListFollowing` as `draft` asks, most recent first, a page at a time; NOT_YOUR_LIST
+    /// for anyone's but `me`'s.
+    func list(_ draft: FollowListDraft, as me: UserID) async throws -> Page {
+        guard draft.owner == me else { throw SocialError.notYourList }
+        let page = draft.page
         let served = page.serve(try await GraphStore.entries(page, on: context.database))
         return (
             served.entries.map { Kindred_Social_V1_Follow(person: $0.person, since: $0.since) },
