@@ -21,7 +21,10 @@ extension FamilyAPI {
     func deleteComment(_ request: Kindred_Family_V1_DeleteCommentRequest, context: ServerContext) async throws
         -> Kindred_Family_V1_DeleteCommentResponse
     {
-        try await comments.delete(request, by: try context.authenticatedCaller().account())
+        let caller = try context.authenticatedCaller().account()
+        let (profile, comment): (BabyProfileID, CommentID) = try FieldViolations.ids(
+            ("profile_id", request.profileID), ("comment_id", request.commentID))
+        try await comments.delete(comment, on: profile, by: caller)
         return Kindred_Family_V1_DeleteCommentResponse()
     }
 }

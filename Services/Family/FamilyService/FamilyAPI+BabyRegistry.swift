@@ -23,8 +23,9 @@ extension FamilyAPI {
     func deleteRegistryItem(
         _ request: Kindred_Family_V1_DeleteRegistryItemRequest, context: ServerContext
     ) async throws -> Kindred_Family_V1_DeleteRegistryItemResponse {
-        try await registry.delete(
-            profile: request.profileID, item: request.itemID, by: try context.authenticatedCaller().account())
+        let owner = try context.authenticatedCaller().account()
+        let (profile, item) = try BabyRegistry.ids(request.profileID, request.itemID)
+        try await registry.delete(item, of: profile, by: owner)
         return Kindred_Family_V1_DeleteRegistryItemResponse()
     }
 
@@ -37,16 +38,18 @@ extension FamilyAPI {
     func purchaseRegistryItem(
         _ request: Kindred_Family_V1_PurchaseRegistryItemRequest, context: ServerContext
     ) async throws -> Kindred_Family_V1_PurchaseRegistryItemResponse {
-        let item = try await registry.purchase(
-            profile: request.profileID, item: request.itemID, by: try context.authenticatedCaller().account())
+        let follower = try context.authenticatedCaller().account()
+        let (profile, itemID) = try BabyRegistry.ids(request.profileID, request.itemID)
+        let item = try await registry.purchase(itemID, of: profile, by: follower)
         return Kindred_Family_V1_PurchaseRegistryItemResponse(item: item)
     }
 
     func undoRegistryPurchase(
         _ request: Kindred_Family_V1_UndoRegistryPurchaseRequest, context: ServerContext
     ) async throws -> Kindred_Family_V1_UndoRegistryPurchaseResponse {
-        let item = try await registry.undoPurchase(
-            profile: request.profileID, item: request.itemID, by: try context.authenticatedCaller().account())
+        let caller = try context.authenticatedCaller().account()
+        let (profile, itemID) = try BabyRegistry.ids(request.profileID, request.itemID)
+        let item = try await registry.undoPurchase(itemID, of: profile, by: caller)
         return Kindred_Family_V1_UndoRegistryPurchaseResponse(item: item)
     }
 }

@@ -5,18 +5,8 @@ import KindredMessages
 extension BabyCalendar {
     /// Sets `follower`'s answer; the same answer again changes nothing and records nothing. Owners are told
     /// of a change through the activity log (the entry's subject is the event).
-    func setRsvp(_ request: Kindred_Family_V1_SetRsvpRequest, by follower: UserID) async throws
-        -> Kindred_Family_V1_CalendarEvent
-    {
-        var violations = FieldViolations()
-        let profile: BabyProfileID? = violations.id("profile_id", request.profileID)
-        let event: CalendarEventID? = violations.id("event_id", request.eventID)
-        switch request.answer {
-        case .attending, .notAttending, .maybe: break
-        case .unspecified, .unrecognized:
-            violations.add("answer", "must be attending, not attending or maybe")
-        }
-        let (profileID, eventID) = try violations.throwIfAny(profile, event)
+    func setRsvp(_ draft: RsvpDraft, by follower: UserID) async throws -> Kindred_Family_V1_CalendarEvent {
+        let (profileID, eventID) = (draft.profile, draft.event)
         let now = clock.now
         try await database.transaction { tx in
             let author = try await BabyMembership.holdAuthor(follower, of: profileID, seals: seals, in: tx)
@@ -29,12 +19,12 @@ extension BabyCalendar {
             let name = try texts.open(stored, of: CalendarTexts.Key(profile: profileID, event: eventID))[0]
             guard
                 try await CalendarRsvpStore.set(
-                    request.answer, of: follower, to: eventID, of: profileID, at: now, in: tx)
+                    draft.answer, of: follower, to: eventID, of: profileID, at: now, in: tx)
             else { return }
             try await BabyActivityLog.record(
                 BabyActivityEntry(
                     profile: profileID, kind: .rsvpChanged, actor: follower, subject: eventID.uuid,
-                    detail: name, rsvpAnswer: request.answer),
+                    detail: name, rsvpAnswer: draft.answer),
                 names: author.names, at: now, seals: seals, in: tx)
         }
         return try await read(eventID, of: profileID, by: follower)

@@ -94,11 +94,7 @@ struct BabyComments: Sendable {
     }
 
     /// Deletes a comment, for its author or an owner.
-    func delete(_ request: Kindred_Family_V1_DeleteCommentRequest, by caller: UserID) async throws {
-        var violations = FieldViolations()
-        let profile: BabyProfileID? = violations.id("profile_id", request.profileID)
-        let comment: CommentID? = violations.id("comment_id", request.commentID)
-        let (profileID, commentID) = try violations.throwIfAny(profile, comment)
+    func delete(_ commentID: CommentID, on profileID: BabyProfileID, by caller: UserID) async throws {
         try await database.transaction { tx in
             let role = try await BabyMembership.holdMember(caller, of: profileID, in: tx)
             guard let author = try await BabyCommentStore.lockAuthor(of: commentID, on: profileID, in: tx)

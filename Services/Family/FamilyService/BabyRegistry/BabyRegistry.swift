@@ -100,8 +100,7 @@ struct BabyRegistry: Sendable {
     }
 
     /// Deletes an item, bought or not, for an owner.
-    func delete(profile: String, item: String, by owner: UserID) async throws {
-        let (profileID, itemID) = try Self.ids(profile, item)
+    func delete(_ itemID: RegistryItemID, of profileID: BabyProfileID, by owner: UserID) async throws {
         try await database.transaction { tx in
             try await BabyMembership.holdOwner(owner, of: profileID, in: tx)
             guard try await RegistryItemStore.delete(itemID, of: profileID, in: tx) else {
@@ -144,9 +143,6 @@ struct BabyRegistry: Sendable {
 
     /// A profile id and an item id, or INVALID_ARGUMENT naming each bad one.
     static func ids(_ profile: String, _ item: String) throws(RPCError) -> (BabyProfileID, RegistryItemID) {
-        var violations = FieldViolations()
-        let profileID: BabyProfileID? = violations.id("profile_id", profile)
-        let itemID: RegistryItemID? = violations.id("item_id", item)
-        return try violations.throwIfAny(profileID, itemID)
+        try FieldViolations.ids(("profile_id", profile), ("item_id", item))
     }
 }
