@@ -62,7 +62,8 @@ extension SocialAPI {
     func areFriends(_ request: Kindred_Social_V1_AreFriendsRequest, context: ServerContext) async throws
         -> Kindred_Social_V1_AreFriendsResponse
     {
-        let friends = try await graph.friendships.areFriends(request, as: try context.authenticatedCaller())
+        let caller = try context.authenticatedCaller()
+        let friends = try await graph.friendships.areFriends(try FriendPairDraft(request), as: caller)
         return Kindred_Social_V1_AreFriendsResponse(friends: friends)
     }
 
@@ -103,7 +104,8 @@ extension SocialAPI {
     func isFollowing(_ request: Kindred_Social_V1_IsFollowingRequest, context: ServerContext) async throws
         -> Kindred_Social_V1_IsFollowingResponse
     {
-        let followed = try await graph.follows.isFollowing(request, as: try context.authenticatedCaller())
+        let caller = try context.authenticatedCaller()
+        let followed = try await graph.follows.isFollowing(try FollowCheckDraft(request), as: caller)
         return Kindred_Social_V1_IsFollowingResponse(followedUserIds: followed)
     }
 
