@@ -9,10 +9,10 @@ import KindredTestSupport
 import Testing
 
 /// The ids of family's RPCs that took them as text into their rules (`RemoveGuardianLink`, `GetProfile`,
-/// `WatchNotifications`, the arrival's, the gallery's, the calendar's, the registry's, `DeleteComment` and
-/// `UnregisterPushDevice`), now parsed once by their handlers after the token: any case of a UUID names the
-/// thing, anything else is INVALID_ARGUMENT naming the field (with the request's other bad fields), and without
-/// a token it is UNAUTHENTICATED whatever the id.
+/// `WatchNotifications`, `UnregisterPushDevice` and `CreateApprovalRequest`; the baby content's are in
+/// `BabyContentIDWireTests`), now parsed once by their handlers after the token: any case of a UUID names the
+/// thing, anything else is INVALID_ARGUMENT naming the field, and without a token it is UNAUTHENTICATED
+/// whatever the id.
 @Suite struct EdgeIDWireTests {
     @Test func aLinkIdIsParsedAtTheEdgeAndAnotherFamilysLinkIsNotFound() async throws {
         try await FamilyTestStack.with { stack in
@@ -91,172 +91,6 @@ import Testing
         }
     }
 
-    @Test func anArrivalsProfileIdIsNamedWithItsOtherBadFields() async throws {
-        try await BabyContentFamily.with { home in
-            var undated = home.arrival()
-            undated.birthDate = nil
-            let refusals = [
-                await rpcError {
-                    try await home.family.announceArrival(
-                        .init(profileID: "lily", arrival: undated), options: home.mum.bearer)
-                },
-                await rpcError {
-                    try await home.family.updateArrival(
-                        .init(profileID: "lily", arrival: undated), options: home.mum.bearer)
-                },
-            ]
-            for refused in refusals {
-                #expect(refused?.code == .invalidArgument)
-                #expect(Set(refused?.badFields ?? []) == ["profile_id", "arrival.birth_date"])
-            }
-            let anonymous = await rpcError {
-                try await home.family.announceArrival(
-                    .init(profileID: "lily", arrival: undated), options: FamilyTestStack.bearer(nil))
-            }
-            #expect(anonymous?.code == .unauthenticated)
-
-            let byStranger = await rpcError {
-                try await home.family.announceArrival(
-                    .init(profileID: home.profile.description.uppercased(), arrival: home.arrival()),
-                    options: home.stranger.bearer)
-            }
-            let unknown = await rpcError {
-                try await home.family.announceArrival(
-                    .init(profileID: UUIDv7.generate(at: Date()), arrival: home.arrival()),
-                    options: home.stranger.bearer)
-            }
-            #expect(byStranger?.code == .notFound && byStranger?.reason == unknown?.reason)
-            #expect(byStranger?.message == unknown?.message)
-            let announced = try await home.family.announceArrival(
-                .init(profileID: home.profile.description.uppercased(), arrival: home.arrival()),
-                options: home.mum.bearer)
-            #expect(announced.arrival?.name == "Lily")
-        }
-    }
-
-    /// Each RPC naming a profile and one of its photos, events, items or comments, with `profile` and `id` for
-    /// both.
-    static func pairCalls(_ home: BabyContentFamily, profile: String, id: String, options: CallOptions)
-        async -> [(field: String, answer: RPCError?)]
-    {
-        let family = home.family
-        return [
-            (
-                "photo_id",
-                await rpcError {
-                    try await family.getPhoto(.init(profileID: profile, photoID: id), options: options)
-                }
-            ),
-            (
-                "photo_id",
-                await rpcError {
-                    for try await _ in family.downloadPhoto(
-                        .init(profileID: profile, photoID: id), options: options)
-                    {}
-                }
-            ),
-            (
-                "photo_id",
-                await rpcError {
-                    try await family.deletePhoto(.init(profileID: profile, photoID: id), options: options)
-                }
-            ),
-            (
-                "event_id",
-                await rpcError {
-                    try await family.getCalendarEvent(
-                        .init(profileID: profile, eventID: id), options: options)
-                }
-            ),
-            (
-                "event_id",
-                await rpcError {
-                    try await family.deleteCalendarEvent(
-                        .init(profileID: profile, eventID: id), options: options)
-                }
-            ),
-            (
-                "item_id",
-                await rpcError {
-                    try await family.deleteRegistryItem(
-                        .init(profileID: profile, itemID: id), options: options)
-                }
-            ),
-            (
-                "item_id",
-                await rpcError {
-                    try await family.purchaseRegistryItem(
-                        .init(profileID: profile, itemID: id), options: options)
-                }
-            ),
-            (
-                "item_id",
-                await rpcError {
-                    try await family.undoRegistryPurchase(
-                        .init(profileID: profile, itemID: id), options: options)
-                }
-            ),
-            (
-                "comment_id",
-                await rpcError {
-                    try await family.deleteComment(.init(profileID: profile, commentID: id), options: options)
-                }
-            ),
-            (
-                "event_id",
-                await rpcError {
-                    try await family.setRsvp(
-                        .init(profileID: profile, eventID: id, answer: .maybe), options: options)
-                }
-            ),
-        ]
-    }
-
-    @Test func aProfilesPhotoEventAndItemIdsAreParsedTogetherAtTheEdge() async throws {
-        try await BabyContentFamily.with { home in
-            for (field, answer) in await Self.pairCalls(
-                home, profile: "lily", id: "42", options: home.mum.bearer)
-            {
-                #expect(answer?.code == .invalidArgument && answer?.badFields == ["profile_id", field])
-            }
-            let anonymous = await Self.pairCalls(
-                home, profile: "lily", id: "42", options: FamilyTestStack.bearer(nil))
-            #expect(anonymous.allSatisfy { $0.answer?.code == .unauthenticated })
-            let unanswered = await rpcError {
-                try await home.family.setRsvp(
-                    .init(profileID: "lily", eventID: "42"), options: home.grandma.bearer)
-            }
-            #expect(unanswered?.badFields == ["profile_id", "event_id", "answer"])
-
-            // A stranger hears of a real profile's things exactly what anyone hears of an unknown profile's.
-            let photo = try await home.photo()
-            let event = try await home.createEvent()
-            let item = try await home.createItem()
-            let (profile, unknown) = (home.profile.description.uppercased(), UUIDv7.generate(at: Date()))
-            for id in [photo, event.eventID, item.itemID] {
-                let hidden = await Self.pairCalls(
-                    home, profile: profile, id: id.uppercased(), options: home.stranger.bearer)
-                let missing = await Self.pairCalls(
-                    home, profile: unknown, id: id, options: home.stranger.bearer)
-                for (seen, absent) in zip(hidden, missing) {
-                    #expect(seen.answer?.code == .notFound)
-                    #expect(
-                        seen.answer?.reason == absent.answer?.reason
-                            && seen.answer?.message == absent.answer?.message)
-                }
-            }
-            let read = try await home.family.getPhoto(
-                .init(profileID: profile, photoID: photo.uppercased()), options: home.grandma.bearer)
-            #expect(read.photo?.photoID == photo)
-            let shown = try await home.family.getCalendarEvent(
-                .init(profileID: profile, eventID: event.eventID.uppercased()), options: home.grandma.bearer)
-            #expect(shown.event?.eventID == event.eventID)
-            let bought = try await home.family.purchaseRegistryItem(
-                .init(profileID: profile, itemID: item.itemID.uppercased()), options: home.grandma.bearer)
-            #expect(bought.item?.itemID == item.itemID)
-        }
-    }
-
     @Test func aPushDevicesIdIsParsedAtTheEdge() async throws {
         try await FamilyTestStack.with { stack in
             let ann = try await stack.register("ann_d", age: 35)
@@ -280,6 +114,23 @@ import Testing
                     .init(deviceID: device.deviceID), options: ann.bearer)
             }
             #expect(gone?.code == .notFound)
+        }
+    }
+
+    @Test func anApprovalRequestsMinorIdIsParsedAfterTheToken() async throws {
+        try await FamilyTestStack.with { stack in
+            let mia = try await stack.register("mia_a", age: 14)
+            let ask = Kindred_Family_V1_CreateApprovalRequestRequest(
+                minorUserID: "mia_a", kind: .joinEvent, subjectID: "event-1",
+                summary: "Join the beach cleanup")
+            let refused = await rpcError {
+                try await stack.family.createApprovalRequest(ask, options: mia.bearer)
+            }
+            #expect(refused?.code == .invalidArgument && refused?.badFields == ["minor_user_id"])
+            let anonymous = await rpcError {
+                try await stack.family.createApprovalRequest(ask, options: FamilyTestStack.bearer(nil))
+            }
+            #expect(anonymous?.code == .unauthenticated)
         }
     }
 }
