@@ -10,7 +10,8 @@ extension SocialAPI {
     func sendFriendRequest(_ request: Kindred_Social_V1_SendFriendRequestRequest, context: ServerContext)
         async throws -> Kindred_Social_V1_SendFriendRequestResponse
     {
-        let outcome = try await graph.friendships.send(to: request.to, from: try context.account())
+        let me = try context.account()
+        let outcome = try await graph.friendships.send(to: try RecipientRef(request.to), from: me)
         return Kindred_Social_V1_SendFriendRequestResponse(outcome: outcome)
     }
 

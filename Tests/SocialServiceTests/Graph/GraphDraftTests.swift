@@ -7,7 +7,7 @@ import KindredTestSupport
 @testable import SocialService
 import Testing
 
-/// The drafts `AreFriends` and `IsFollowing` read in their handlers: ids parsed once, in any case, every bad
+/// The drafts `AreFriends`, `IsFollowing` and `SendFriendRequest` read in their handlers: ids parsed once, in any case, every bad
 /// field named in one answer, and a call without a token refused as such whatever its ids.
 @Suite struct GraphDraftTests {
     @Test func aFriendPairNamesEachBadIdAndReadsAnyCase() throws {
@@ -39,6 +39,20 @@ import Testing
         #expect(draft.candidates == [ben] && draft.candidateTexts == [ben.description.uppercased()])
     }
 
+    @Test func aRecipientIsAnIdInAnyCaseOrAWellFormedUsernameAndEachBadOneIsNamed() throws {
+        let ben = UserID.generate(at: Date())
+        #expect(try RecipientRef(.init(ref: .userID(ben.description.uppercased()))) == .userID(ben))
+        #expect(try RecipientRef(.init(ref: .username("ben_1"))) == .username("ben_1"))
+        for (ref, field) in [
+            (Kindred_Social_V1_UserRef(ref: .userID("ben")), "to.user_id"),
+            (Kindred_Social_V1_UserRef(ref: .username("b")), "to.username"),
+            (Kindred_Social_V1_UserRef(), "to"),
+        ] {
+            let refused = #expect(throws: RPCError.self) { try RecipientRef(ref) }
+            #expect(refused?.badFields == [field])
+        }
+    }
+
     @Test func withoutATokenMalformedIdsAreUnauthenticated() async throws {
         try await SocialTestStack.with { stack in
             let anonymous = FamilyTestStack.bearer(nil)
@@ -49,6 +63,10 @@ import Testing
                 await rpcError {
                     try await stack.social.isFollowing(
                         .init(followerUserID: "x", userIds: ["y"]), options: anonymous)
+                },
+                await rpcError {
+                    try await stack.social.sendFriendRequest(
+                        .init(to: .init(ref: .userID("x"))), options: anonymous)
                 },
                 await rpcError {
                     try await stack.social.inviteToEvent(
