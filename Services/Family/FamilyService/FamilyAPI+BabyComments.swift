@@ -8,7 +8,8 @@ extension FamilyAPI {
     func addComment(_ request: Kindred_Family_V1_AddCommentRequest, context: ServerContext) async throws
         -> Kindred_Family_V1_AddCommentResponse
     {
-        let comment = try await comments.add(request, by: try context.authenticatedCaller().account())
+        let author = try context.authenticatedCaller().account()
+        let comment = try await comments.add(try CommentDraft(request), by: author)
         return Kindred_Family_V1_AddCommentResponse(comment: comment)
     }
 

@@ -43,8 +43,8 @@ extension FamilyAPI {
     func updatePhotoCaption(_ request: Kindred_Family_V1_UpdatePhotoCaptionRequest, context: ServerContext)
         async throws -> Kindred_Family_V1_UpdatePhotoCaptionResponse
     {
-        let photo = try await gallery.updateCaption(
-            request, by: try context.authenticatedCaller(as: .user).account())
+        let owner = try context.authenticatedCaller(as: .user).account()
+        let photo = try await gallery.updateCaption(try CaptionChange(request), by: owner)
         return Kindred_Family_V1_UpdatePhotoCaptionResponse(photo: photo.proto)
     }
 

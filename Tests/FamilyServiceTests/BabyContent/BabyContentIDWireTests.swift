@@ -9,10 +9,10 @@ import KindredTestSupport
 import Testing
 
 /// The ids of the baby content's RPCs that took them as text into their rules (the arrival's, the gallery's, the
-/// calendar's, the registry's and `DeleteComment`), now parsed once by their handlers after the token: any case
-/// of a UUID names the thing, anything else is INVALID_ARGUMENT naming the field with the request's other bad
-/// fields, without a token it is UNAUTHENTICATED whatever the id, and a stranger hears of a real profile's things
-/// what anyone hears of an unknown profile's.
+/// calendar's, the registry's, `AddComment` and `DeleteComment`), now parsed once by their handlers after the
+/// token: any case of a UUID names the thing, anything else is INVALID_ARGUMENT naming the field with the
+/// request's other bad fields, without a token it is UNAUTHENTICATED whatever the id, and a stranger hears of a
+/// real profile's things what anyone hears of an unknown profile's.
 @Suite struct BabyContentIDWireTests {
     /// Each RPC naming a profile and one of its photos, events, items or comments, with `profile` and `id` for
     /// both.
@@ -39,6 +39,13 @@ import Testing
                 "photo_id",
                 await rpcError {
                     try await family.deletePhoto(.init(profileID: profile, photoID: id), options: options)
+                }
+            ),
+            (
+                "photo_id",
+                await rpcError {
+                    try await family.updatePhotoCaption(
+                        .init(profileID: profile, photoID: id, caption: "Asleep"), options: options)
                 }
             ),
             (
@@ -107,6 +114,22 @@ import Testing
                     .init(profileID: "lily", eventID: "42"), options: home.grandma.bearer)
             }
             #expect(unanswered?.badFields == ["profile_id", "event_id", "answer"])
+            let overlong = await rpcError {
+                try await home.family.updatePhotoCaption(
+                    .init(profileID: "lily", photoID: "42", caption: String(repeating: "z", count: 2_001)),
+                    options: home.mum.bearer)
+            }
+            #expect(overlong?.badFields == ["profile_id", "photo_id", "caption"])
+            let comment = Kindred_Family_V1_AddCommentRequest(
+                requestID: "c-1", target: .init(profileID: "lily", target: .photoID("42")), text: " ")
+            let uncommented = await rpcError {
+                try await home.family.addComment(comment, options: home.mum.bearer)
+            }
+            #expect(uncommented?.badFields == ["target.profile_id", "target.photo_id", "text"])
+            let anonymousComment = await rpcError {
+                try await home.family.addComment(comment, options: FamilyTestStack.bearer(nil))
+            }
+            #expect(anonymousComment?.code == .unauthenticated)
 
             // A stranger hears of a real profile's things exactly what anyone hears of an unknown profile's.
             let photo = try await home.photo()

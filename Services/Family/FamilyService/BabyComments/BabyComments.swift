@@ -29,17 +29,8 @@ struct BabyComments: Sendable {
 
     /// Adds `author`'s comment; a retry under the same request_id (with the same target and text) returns the
     /// first comment. The owners are told through the activity log.
-    func add(_ request: Kindred_Family_V1_AddCommentRequest, by author: UserID) async throws
-        -> Kindred_Family_V1_Comment
-    {
-        var violations = FieldViolations()
-        violations.add("request_id", IdempotentCreate.requestIDProblem(request.requestID))
-        let named = CommentTarget(request.target, field: "target", &violations)
-        // A line break typed on Windows arrives as CR LF: kept as the one line break it is.
-        let text = ContentText.trimmed(request.text.replacing("\r\n", with: "\n"))
-        violations.add(
-            "text", ContentText.problem(text, limit: Self.maximumLength, required: true, newlines: true))
-        let target = try violations.throwIfAny(named)
+    func add(_ draft: CommentDraft, by author: UserID) async throws -> Kindred_Family_V1_Comment {
+        let (requestID, target, text) = (draft.requestID, draft.target, draft.text)
         let now = clock.now
         let comment = StoredComment(
             id: .generate(at: now), target: target, author: author, text: text, createdAt: now)
@@ -49,7 +40,7 @@ struct BabyComments: Sendable {
                     let holder = try await BabyMembership.holdAuthor(
                         author, of: target.profile, seals: seals, in: tx)
                     if let earlier = try await BabyCommentStore.written(
-                        by: author, requestID: request.requestID, on: target.profile, texts: texts, on: tx)
+                        by: author, requestID: requestID, on: target.profile, texts: texts, on: tx)
                     {
                         return earlier
                     }
@@ -57,7 +48,7 @@ struct BabyComments: Sendable {
                         throw FamilyError.commentTargetNotFound
                     }
                     let stored = try await BabyCommentStore.insert(
-                        comment, requestID: request.requestID, texts: texts, in: tx)
+                        comment, requestID: requestID, texts: texts, in: tx)
                     try await BabyActivityLog.record(
                         BabyActivityEntry(
                             profile: target.profile, kind: .commentAdded, actor: author,
@@ -69,7 +60,7 @@ struct BabyComments: Sendable {
             },
             first: {
                 try await BabyCommentStore.written(
-                    by: author, requestID: request.requestID, on: target.profile, texts: texts, on: database)
+                    by: author, requestID: requestID, on: target.profile, texts: texts, on: database)
             })
         guard stored.id != comment.id else { return stored.proto }
         return try IdempotentCreate.retried(stored, same: stored.target == target && stored.text == text)

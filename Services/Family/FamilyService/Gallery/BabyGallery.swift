@@ -71,17 +71,13 @@ struct BabyGallery: Sendable {
     }
 
     /// Replaces the caption, for an owner.
-    func updateCaption(_ request: Kindred_Family_V1_UpdatePhotoCaptionRequest, by owner: UserID) async throws
-        -> StoredBabyPhoto
-    {
-        var violations = FieldViolations()
-        let profile: BabyProfileID? = violations.id("profile_id", request.profileID)
-        let photo: PhotoID? = violations.id("photo_id", request.photoID)
-        let caption = Self.caption(request.caption, &violations)
-        let (profileID, photoID) = try violations.throwIfAny(profile, photo)
+    func updateCaption(_ change: CaptionChange, by owner: UserID) async throws -> StoredBabyPhoto {
+        let (profileID, photoID) = (change.profile, change.photo)
         try await database.transaction { tx in
             try await BabyMembership.holdOwner(owner, of: profileID, in: tx)
-            guard try await BabyPhotoStore.updateCaption(photoID, of: profileID, to: caption, in: tx) else {
+            guard
+                try await BabyPhotoStore.updateCaption(photoID, of: profileID, to: change.caption, in: tx)
+            else {
                 throw FamilyError.photoNotFound
             }
         }
