@@ -9,14 +9,16 @@ extension FamilyAPI {
     func createRegistryItem(
         _ request: Kindred_Family_V1_CreateRegistryItemRequest, context: ServerContext
     ) async throws -> Kindred_Family_V1_CreateRegistryItemResponse {
-        let item = try await registry.create(request, by: try context.authenticatedCaller().account())
+        let owner = try context.authenticatedCaller().account()
+        let item = try await registry.create(try RegistryItemDraft(request), by: owner)
         return Kindred_Family_V1_CreateRegistryItemResponse(item: item)
     }
 
     func updateRegistryItem(
         _ request: Kindred_Family_V1_UpdateRegistryItemRequest, context: ServerContext
     ) async throws -> Kindred_Family_V1_UpdateRegistryItemResponse {
-        let item = try await registry.update(request, by: try context.authenticatedCaller().account())
+        let owner = try context.authenticatedCaller().account()
+        let item = try await registry.update(try RegistryItemChange(request), by: owner)
         return Kindred_Family_V1_UpdateRegistryItemResponse(item: item)
     }
 

@@ -130,6 +130,19 @@ import Testing
                 try await home.family.addComment(comment, options: FamilyTestStack.bearer(nil))
             }
             #expect(anonymousComment?.code == .unauthenticated)
+            let registry = [
+                await rpcError {
+                    try await home.family.createRegistryItem(
+                        .init(requestID: "r-1", profileID: "lily", item: .init()), options: home.mum.bearer)
+                },
+                await rpcError {
+                    try await home.family.updateRegistryItem(
+                        .init(profileID: "lily", itemID: "42", updateMask: ["colour"]),
+                        options: home.mum.bearer)
+                },
+            ]
+            #expect(registry[0]?.badFields == ["profile_id", "item.name"])
+            #expect(registry[1]?.badFields == ["profile_id", "item_id", "update_mask"])
 
             // A stranger hears of a real profile's things exactly what anyone hears of an unknown profile's.
             let photo = try await home.photo()

@@ -26,17 +26,10 @@ struct BabyRegistry: Sendable {
     /// How the items' names and descriptions are sealed.
     var texts: SealedTexts<RegistryTexts.Key> { RegistryTexts.sealed(with: seals.cipher) }
 
-    /// Adds the item `request` describes, by `owner`; REGISTRY_FULL past `maximumItems`. A retry under the
-    /// same request_id (with the same name) returns the first item, even once the registry is full.
-    func create(_ request: Kindred_Family_V1_CreateRegistryItemRequest, by owner: UserID) async throws
-        -> Kindred_Family_V1_RegistryItem
-    {
-        var violations = FieldViolations()
-        violations.add("request_id", IdempotentCreate.requestIDProblem(request.requestID))
-        let profile: BabyProfileID? = violations.id("profile_id", request.profileID)
-        let details = RegistryItemField.details(
-            RegistryItemField.allCases, of: request.item ?? .init(), over: .init(), &violations)
-        let profileID = try violations.throwIfAny(profile)
+    /// Adds the item `draft` describes, by `owner`; REGISTRY_FULL past `maximumItems`. A retry under the same
+    /// request_id (with the same name) returns the first item, even once the registry is full.
+    func create(_ draft: RegistryItemDraft, by owner: UserID) async throws -> Kindred_Family_V1_RegistryItem {
+        let (requestID, profileID, details) = (draft.requestID, draft.profile, draft.details)
         let now = clock.now
         let item = StoredRegistryItem(
             id: .generate(at: now), profile: profileID, details: details, createdAt: now, updatedAt: now,
@@ -47,13 +40,13 @@ struct BabyRegistry: Sendable {
                     let author = try await BabyMembership.holdOwningAuthor(
                         owner, of: profileID, seals: seals, in: tx)
                     if let earlier = try await RegistryItemStore.created(
-                        by: owner, requestID: request.requestID, on: profileID, on: tx)
+                        by: owner, requestID: requestID, on: profileID, on: tx)
                     {
                         return (earlier, true)
                     }
                     guard
                         try await RegistryItemStore.insert(
-                            item, by: owner, requestID: request.requestID, limit: Self.maximumItems,
+                            item, by: owner, requestID: requestID, limit: Self.maximumItems,
                             texts: texts,
                             in: tx)
                     else { throw FamilyError.registryFull }
@@ -66,24 +59,17 @@ struct BabyRegistry: Sendable {
             },
             first: {
                 try await RegistryItemStore.created(
-                    by: owner, requestID: request.requestID, on: profileID, on: database
+                    by: owner, requestID: requestID, on: profileID, on: database
                 ).map { ($0, true) }
             })
         let created = try await read(id, of: profileID)
         return isRetry ? try IdempotentCreate.retried(created, same: created.name == details.name) : created
     }
 
-    /// Changes the fields `request.update_mask` names, for an owner.
-    func update(_ request: Kindred_Family_V1_UpdateRegistryItemRequest, by owner: UserID) async throws
-        -> Kindred_Family_V1_RegistryItem
+    /// Changes the fields `change` names, for an owner.
+    func update(_ change: RegistryItemChange, by owner: UserID) async throws -> Kindred_Family_V1_RegistryItem
     {
-        var violations = FieldViolations()
-        let profile: BabyProfileID? = violations.id("profile_id", request.profileID)
-        let item: RegistryItemID? = violations.id("item_id", request.itemID)
-        let fields = RegistryItemField.named(by: request.updateMask, &violations)
-        let changes = request.item ?? .init()
-        _ = RegistryItemField.details(fields, of: changes, over: .init(), &violations)
-        let (profileID, itemID) = try violations.throwIfAny(profile, item)
+        let (profileID, itemID) = (change.profile, change.item)
         let now = clock.now
         try await database.transaction { tx in
             try await BabyMembership.holdOwner(owner, of: profileID, in: tx)
@@ -91,10 +77,8 @@ struct BabyRegistry: Sendable {
             else {
                 throw FamilyError.registryItemNotFound
             }
-            var unused = FieldViolations()
-            let changed = RegistryItemField.details(fields, of: changes, over: stored.details, &unused)
             try await RegistryItemStore.update(
-                itemID, of: profileID, to: changed, texts: texts, at: now, in: tx)
+                itemID, of: profileID, to: change.applied(to: stored.details), texts: texts, at: now, in: tx)
         }
         return try await read(itemID, of: profileID)
     }
