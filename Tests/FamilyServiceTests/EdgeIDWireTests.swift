@@ -9,10 +9,10 @@ import KindredTestSupport
 import Testing
 
 /// The ids of family's RPCs that took them as text into their rules (`RemoveGuardianLink`, `GetProfile`,
-/// `WatchNotifications`, `UnregisterPushDevice` and `CreateApprovalRequest`; the baby content's are in
-/// `BabyContentIDWireTests`), now parsed once by their handlers after the token: any case of a UUID names the
-/// thing, anything else is INVALID_ARGUMENT naming the field, and without a token it is UNAUTHENTICATED
-/// whatever the id.
+/// `WatchNotifications`, `UnregisterPushDevice`, `CreateApprovalRequest` and `UpdateBabyProfile`; the baby
+/// content's are in `BabyContentIDWireTests`), now parsed once by their handlers after the token: any case of a
+/// UUID names the thing, anything else is INVALID_ARGUMENT naming the field, and without a token it is
+/// UNAUTHENTICATED whatever the id.
 @Suite struct EdgeIDWireTests {
     @Test func aLinkIdIsParsedAtTheEdgeAndAnotherFamilysLinkIsNotFound() async throws {
         try await FamilyTestStack.with { stack in
@@ -131,6 +131,43 @@ import Testing
                 try await stack.family.createApprovalRequest(ask, options: FamilyTestStack.bearer(nil))
             }
             #expect(anonymous?.code == .unauthenticated)
+        }
+    }
+
+    @Test func aBabyProfileChangesIdIsParsedAfterTheTokenWithItsMask() async throws {
+        try await BabyContentFamily.with { home in
+            let bad = Kindred_Family_V1_UpdateBabyProfileRequest(
+                updateMask: ["colour"], profile: .init(profileID: "lily"))
+            let refused = await rpcError {
+                try await home.family.updateBabyProfile(bad, options: home.mum.bearer)
+            }
+            #expect(
+                refused?.code == .invalidArgument
+                    && refused?.badFields == ["profile.profile_id", "update_mask"])
+            let anonymous = await rpcError {
+                try await home.family.updateBabyProfile(bad, options: FamilyTestStack.bearer(nil))
+            }
+            #expect(anonymous?.code == .unauthenticated)
+
+            let shouted = home.profile.description.uppercased()
+            let byStranger = await rpcError {
+                try await home.family.updateBabyProfile(
+                    .init(updateMask: ["name"], profile: .init(profileID: shouted, name: "Rose")),
+                    options: home.stranger.bearer)
+            }
+            let unknown = await rpcError {
+                try await home.family.updateBabyProfile(
+                    .init(
+                        updateMask: ["name"],
+                        profile: .init(profileID: UUIDv7.generate(at: Date()), name: "Rose")),
+                    options: home.stranger.bearer)
+            }
+            #expect(byStranger?.code == .notFound && byStranger?.reason == unknown?.reason)
+            #expect(byStranger?.message == unknown?.message)
+            let renamed = try await home.family.updateBabyProfile(
+                .init(updateMask: ["name"], profile: .init(profileID: shouted, name: "Rose")),
+                options: home.mum.bearer)
+            #expect(renamed.profile?.name == "Rose" && renamed.profile?.profileID == home.profile.description)
         }
     }
 }
