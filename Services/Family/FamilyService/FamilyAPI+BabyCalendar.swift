@@ -55,6 +55,7 @@ extension FamilyAPI {
     func listRsvps(_ request: Kindred_Family_V1_ListRsvpsRequest, context: ServerContext) async throws
         -> Kindred_Family_V1_ListRsvpsResponse
     {
-        try await calendar.rsvps(request, readBy: try context.authenticatedCaller().account())
+        let owner = try context.authenticatedCaller().account()
+        return try await calendar.rsvps(try RsvpQuery(request), readBy: owner)
     }
 }

@@ -16,7 +16,8 @@ extension FamilyAPI {
     func listComments(_ request: Kindred_Family_V1_ListCommentsRequest, context: ServerContext) async throws
         -> Kindred_Family_V1_ListCommentsResponse
     {
-        try await comments.list(request, readBy: try context.authenticatedCaller().account())
+        let reader = try context.authenticatedCaller().account()
+        return try await comments.list(try CommentQuery(request), readBy: reader)
     }
 
     func deleteComment(_ request: Kindred_Family_V1_DeleteCommentRequest, context: ServerContext) async throws

@@ -9,7 +9,7 @@ import KindredTestSupport
 import Testing
 
 /// The ids of the baby content's RPCs that took them as text into their rules (the arrival's, the gallery's, the
-/// calendar's, the registry's, `AddComment` and `DeleteComment`), now parsed once by their handlers after the
+/// calendar's and its RSVPs', the registry's and the comments'), now parsed once by their handlers after the
 /// token: any case of a UUID names the thing, anything else is INVALID_ARGUMENT naming the field with the
 /// request's other bad fields, without a token it is UNAUTHENTICATED whatever the id, and a stranger hears of a
 /// real profile's things what anyone hears of an unknown profile's.
@@ -46,6 +46,12 @@ import Testing
                 await rpcError {
                     try await family.updatePhotoCaption(
                         .init(profileID: profile, photoID: id, caption: "Asleep"), options: options)
+                }
+            ),
+            (
+                "event_id",
+                await rpcError {
+                    try await family.listRsvps(.init(profileID: profile, eventID: id), options: options)
                 }
             ),
             (
@@ -130,6 +136,16 @@ import Testing
                 try await home.family.addComment(comment, options: FamilyTestStack.bearer(nil))
             }
             #expect(anonymousComment?.code == .unauthenticated)
+            let listing = Kindred_Family_V1_ListCommentsRequest(
+                target: comment.target, page: .init(pageToken: "garbage!"))
+            let unlisted = await rpcError {
+                try await home.family.listComments(listing, options: home.mum.bearer)
+            }
+            #expect(unlisted?.badFields == ["target.profile_id", "target.photo_id", "page.page_token"])
+            let anonymousListing = await rpcError {
+                try await home.family.listComments(listing, options: FamilyTestStack.bearer(nil))
+            }
+            #expect(anonymousListing?.code == .unauthenticated)
             let registry = [
                 await rpcError {
                     try await home.family.createRegistryItem(

@@ -29,16 +29,8 @@ extension BabyCalendar {
     }
 
     /// A page of who answered an event and what, the earliest answer first, for an owner.
-    func rsvps(_ request: Kindred_Family_V1_ListRsvpsRequest, readBy owner: UserID) async throws
-        -> Kindred_Family_V1_ListRsvpsResponse
-    {
-        var violations = FieldViolations()
-        let profile: BabyProfileID? = violations.id("profile_id", request.profileID)
-        let event: CalendarEventID? = violations.id("event_id", request.eventID)
-        let page = ContentPage(request.page, list: "rsvps", keyFields: 2, &violations) { fields in
-            Paging.instant(fields[0]).flatMap { at in UserID(fields[1]).map { (at, $0) } }
-        }
-        let (profileID, eventID) = try violations.throwIfAny(profile, event)
+    func rsvps(_ query: RsvpQuery, readBy owner: UserID) async throws -> Kindred_Family_V1_ListRsvpsResponse {
+        let (profileID, eventID, page) = (query.profile, query.event, query.page)
         try await membership.requireOwner(owner, of: profileID)
         async let exists = CalendarEventStore.exists(eventID, of: profileID, on: database)
         async let answers = CalendarRsvpStore.answers(

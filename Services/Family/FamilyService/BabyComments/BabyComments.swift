@@ -68,13 +68,10 @@ struct BabyComments: Sendable {
     }
 
     /// A page of the comments on a target, oldest first, for a member.
-    func list(_ request: Kindred_Family_V1_ListCommentsRequest, readBy reader: UserID) async throws
+    func list(_ query: CommentQuery, readBy reader: UserID) async throws
         -> Kindred_Family_V1_ListCommentsResponse
     {
-        var violations = FieldViolations()
-        let named = CommentTarget(request.target, field: "target", &violations)
-        let page = ContentPage(request.page, list: "comments", keyFields: 1, &violations) { CommentID($0[0]) }
-        let target = try violations.throwIfAny(named)
+        let (target, page) = (query.target, query.page)
         _ = try await membership.requireMember(reader, of: target.profile)
         async let exists = Self.targetExists(target, on: database)
         async let comments = BabyCommentStore.comments(
