@@ -41,7 +41,8 @@ extension FamilyAPI {
     func listCalendarEvents(
         _ request: Kindred_Family_V1_ListCalendarEventsRequest, context: ServerContext
     ) async throws -> Kindred_Family_V1_ListCalendarEventsResponse {
-        try await calendar.list(request, readBy: try context.authenticatedCaller().account())
+        let reader = try context.authenticatedCaller().account()
+        return try await calendar.list(try CalendarQuery(request), readBy: reader)
     }
 
     func setRsvp(_ request: Kindred_Family_V1_SetRsvpRequest, context: ServerContext) async throws

@@ -37,7 +37,8 @@ extension FamilyAPI {
     func listPhotos(_ request: Kindred_Family_V1_ListPhotosRequest, context: ServerContext) async throws
         -> Kindred_Family_V1_ListPhotosResponse
     {
-        try await gallery.list(request, readBy: try context.authenticatedCaller(as: .user).account())
+        let reader = try context.authenticatedCaller(as: .user).account()
+        return try await gallery.list(try PhotoQuery(request), readBy: reader)
     }
 
     func updatePhotoCaption(_ request: Kindred_Family_V1_UpdatePhotoCaptionRequest, context: ServerContext)

@@ -34,7 +34,8 @@ extension FamilyAPI {
     func listRegistryItems(
         _ request: Kindred_Family_V1_ListRegistryItemsRequest, context: ServerContext
     ) async throws -> Kindred_Family_V1_ListRegistryItemsResponse {
-        try await registry.list(request, readBy: try context.authenticatedCaller().account())
+        let reader = try context.authenticatedCaller().account()
+        return try await registry.list(try RegistryQuery(request), readBy: reader)
     }
 
     func purchaseRegistryItem(

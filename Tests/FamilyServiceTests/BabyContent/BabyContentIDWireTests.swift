@@ -55,6 +55,30 @@ import Testing
                 try await home.family.listComments(listing, options: FamilyTestStack.bearer(nil))
             }
             #expect(anonymousListing?.code == .unauthenticated)
+            for (options, anonymous) in [(home.mum.bearer, false), (FamilyTestStack.bearer(nil), true)] {
+                let garbage = Kindred_Common_V1_PageRequest(pageToken: "garbage!")
+                let lists = [
+                    await rpcError {
+                        try await home.family.listPhotos(
+                            .init(profileID: "lily", page: garbage), options: options)
+                    },
+                    await rpcError {
+                        try await home.family.listRegistryItems(
+                            .init(profileID: "lily", page: garbage), options: options)
+                    },
+                    await rpcError {
+                        try await home.family.listCalendarEvents(
+                            .init(profileID: "lily", page: garbage), options: options)
+                    },
+                ]
+                for refused in lists {
+                    if anonymous {
+                        #expect(refused?.code == .unauthenticated)
+                    } else {
+                        #expect(refused?.badFields == ["profile_id", "page.page_token"])
+                    }
+                }
+            }
             let registry = [
                 await rpcError {
                     try await home.family.createRegistryItem(

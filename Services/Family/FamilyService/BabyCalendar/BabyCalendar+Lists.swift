@@ -6,18 +6,10 @@ import KindredMessages
 extension BabyCalendar {
     /// A page of the events of one profile, or of every profile `reader` belongs to, starting in the
     /// requested range, earliest first.
-    func list(_ request: Kindred_Family_V1_ListCalendarEventsRequest, readBy reader: UserID) async throws
+    func list(_ query: CalendarQuery, readBy reader: UserID) async throws
         -> Kindred_Family_V1_ListCalendarEventsResponse
     {
-        var violations = FieldViolations()
-        let profile: BabyProfileID? =
-            request.profileID.isEmpty ? nil : violations.id("profile_id", request.profileID)
-        let (from, before) = (request.startFrom, request.startBefore)
-        if let from, let before, from >= before { violations.add("start_before", "must be after start from") }
-        let page = ContentPage(request.page, list: "events", keyFields: 2, &violations) { fields in
-            Paging.instant(fields[0]).flatMap { at in CalendarEventID(fields[1]).map { (at, $0) } }
-        }
-        try violations.throwIfAny()
+        let (profile, from, before, page) = (query.profile, query.startFrom, query.startBefore, query.page)
         let (texts, database, after, limit) = (texts, database, page.after, page.size + 1)
         let events = try await membership.scoped(reader, profile: profile) { profiles in
             try await CalendarEventStore.events(

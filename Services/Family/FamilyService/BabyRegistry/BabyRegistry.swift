@@ -94,16 +94,10 @@ struct BabyRegistry: Sendable {
     }
 
     /// A page of the registry of one profile, or of every profile `reader` belongs to: unbought items first.
-    func list(_ request: Kindred_Family_V1_ListRegistryItemsRequest, readBy reader: UserID) async throws
+    func list(_ query: RegistryQuery, readBy reader: UserID) async throws
         -> Kindred_Family_V1_ListRegistryItemsResponse
     {
-        var violations = FieldViolations()
-        let profile: BabyProfileID? =
-            request.profileID.isEmpty ? nil : violations.id("profile_id", request.profileID)
-        let page = ContentPage(request.page, list: "registry", keyFields: 2, &violations) { fields in
-            Bool(fields[0]).flatMap { purchased in RegistryItemID(fields[1]).map { (purchased, $0) } }
-        }
-        try violations.throwIfAny()
+        let (profile, page) = (query.profile, query.page)
         let (texts, database, after, limit) = (texts, database, page.after, page.size + 1)
         let items = try await membership.scoped(reader, profile: profile) { profiles in
             try await RegistryItemStore.items(

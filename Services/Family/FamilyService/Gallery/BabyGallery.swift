@@ -54,14 +54,9 @@ struct BabyGallery: Sendable {
     }
 
     /// The photos of one profile, or of every profile of `reader`'s, newest first.
-    func list(_ request: Kindred_Family_V1_ListPhotosRequest, readBy reader: UserID) async throws
-        -> Kindred_Family_V1_ListPhotosResponse
+    func list(_ query: PhotoQuery, readBy reader: UserID) async throws -> Kindred_Family_V1_ListPhotosResponse
     {
-        var violations = FieldViolations()
-        let profile: BabyProfileID? =
-            request.profileID.isEmpty ? nil : violations.id("profile_id", request.profileID)
-        let page = ContentPage(request.page, list: "photos", keyFields: 1, &violations) { PhotoID($0[0]) }
-        try violations.throwIfAny()
+        let (profile, page) = (query.profile, query.page)
         let (database, after, limit) = (database, page.after, page.size + 1)
         let photos = try await membership.scoped(reader, profile: profile) { profiles in
             try await BabyPhotoStore.photos(of: profiles, after: after, limit: limit, on: database)
