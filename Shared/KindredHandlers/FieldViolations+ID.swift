@@ -29,4 +29,15 @@ extension FieldViolations {
         guard let id: ID<Kind> = violations.id(field, text) else { throw violations.error! }
         return id
     }
+
+    /// The two ids a request names together (a profile's and one of its photos', say), each a (field, text),
+    /// or INVALID_ARGUMENT naming each bad one.
+    public static func ids<First, Second>(
+        _ first: (field: String, text: String), _ second: (field: String, text: String)
+    ) throws(RPCError) -> (ID<First>, ID<Second>) {
+        var violations = FieldViolations()
+        let firstID: ID<First>? = violations.id(first.field, first.text)
+        let secondID: ID<Second>? = violations.id(second.field, second.text)
+        return try violations.throwIfAny(firstID, secondID)
+    }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import KindredHandlers
 import KindredPostgres
+import KindredRPC
 import KindredTestSupport
 import Logging
 import Testing
@@ -64,6 +65,24 @@ import Testing
         #expect(violations.violations.map(\.field) == ["user_ids[1]", "user_ids[3]"])
         var clean = FieldViolations()
         #expect(clean.ids("user_ids", [Self.canonical.uppercased()]) == [UserID(Self.canonical)!])
+    }
+
+    private enum Photo {}
+
+    @Test func aPairOfIDsOfTwoKindsNamesEachBadOneInOneAnswer() throws {
+        let refused = #expect(throws: RPCError.self) {
+            let _: (UserID, ID<Photo>) = try FieldViolations.ids(("profile_id", "lily"), ("photo_id", ""))
+        }
+        #expect(refused?.code == .invalidArgument)
+        #expect(refused?.badFields == ["profile_id", "photo_id"])
+        let second = #expect(throws: RPCError.self) {
+            let _: (UserID, ID<Photo>) = try FieldViolations.ids(
+                ("profile_id", Self.canonical), ("photo_id", "x"))
+        }
+        #expect(second?.badFields == ["photo_id"])
+        let (user, photo): (UserID, ID<Photo>) = try FieldViolations.ids(
+            ("profile_id", Self.canonical.uppercased()), ("photo_id", Self.canonical))
+        #expect(user.description == Self.canonical && photo.description == Self.canonical)
     }
 
     @Test func anIDBindsAsAUUIDAndDecodesFromAUUIDOrItsText() async throws {

@@ -9,7 +9,8 @@ extension FamilyAPI {
     func createApprovalRequest(
         _ request: Kindred_Family_V1_CreateApprovalRequestRequest, context: ServerContext
     ) async throws -> Kindred_Family_V1_CreateApprovalRequestResponse {
-        let approval = try await approvals.create(request, as: try context.authenticatedCaller())
+        let caller = try context.authenticatedCaller()
+        let approval = try await approvals.create(try ApprovalAsk(request), as: caller)
         return Kindred_Family_V1_CreateApprovalRequestResponse(approval: approval.proto)
     }
 

@@ -8,14 +8,20 @@ extension FamilyAPI {
     func announceArrival(_ request: Kindred_Family_V1_AnnounceArrivalRequest, context: ServerContext)
         async throws -> Kindred_Family_V1_AnnounceArrivalResponse
     {
-        let arrival = try await arrivals.announce(request, by: try context.authenticatedCaller().account())
+        let owner = try context.authenticatedCaller().account()
+        let draft = try ArrivalDraft(
+            profileID: request.profileID, arrival: request.arrival, now: self.context.clock.now)
+        let arrival = try await arrivals.announce(draft, by: owner)
         return Kindred_Family_V1_AnnounceArrivalResponse(arrival: arrival)
     }
 
     func updateArrival(_ request: Kindred_Family_V1_UpdateArrivalRequest, context: ServerContext) async throws
         -> Kindred_Family_V1_UpdateArrivalResponse
     {
-        let arrival = try await arrivals.update(request, by: try context.authenticatedCaller().account())
+        let owner = try context.authenticatedCaller().account()
+        let draft = try ArrivalDraft(
+            profileID: request.profileID, arrival: request.arrival, now: self.context.clock.now)
+        let arrival = try await arrivals.update(draft, by: owner)
         return Kindred_Family_V1_UpdateArrivalResponse(arrival: arrival)
     }
 

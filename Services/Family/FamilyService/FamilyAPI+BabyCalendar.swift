@@ -16,9 +16,9 @@ extension FamilyAPI {
     func getCalendarEvent(
         _ request: Kindred_Family_V1_GetCalendarEventRequest, context: ServerContext
     ) async throws -> Kindred_Family_V1_GetCalendarEventResponse {
-        let event = try await calendar.event(
-            profile: request.profileID, event: request.eventID,
-            readBy: try context.authenticatedCaller().account())
+        let reader = try context.authenticatedCaller().account()
+        let (profile, eventID) = try BabyCalendar.ids(request.profileID, request.eventID)
+        let event = try await calendar.event(eventID, of: profile, readBy: reader)
         return Kindred_Family_V1_GetCalendarEventResponse(event: event)
     }
 
@@ -32,28 +32,31 @@ extension FamilyAPI {
     func deleteCalendarEvent(
         _ request: Kindred_Family_V1_DeleteCalendarEventRequest, context: ServerContext
     ) async throws -> Kindred_Family_V1_DeleteCalendarEventResponse {
-        try await calendar.delete(
-            profile: request.profileID, event: request.eventID,
-            by: try context.authenticatedCaller().account())
+        let owner = try context.authenticatedCaller().account()
+        let (profile, event) = try BabyCalendar.ids(request.profileID, request.eventID)
+        try await calendar.delete(event, of: profile, by: owner)
         return Kindred_Family_V1_DeleteCalendarEventResponse()
     }
 
     func listCalendarEvents(
         _ request: Kindred_Family_V1_ListCalendarEventsRequest, context: ServerContext
     ) async throws -> Kindred_Family_V1_ListCalendarEventsResponse {
-        try await calendar.list(request, readBy: try context.authenticatedCaller().account())
+        let reader = try context.authenticatedCaller().account()
+        return try await calendar.list(try CalendarQuery(request), readBy: reader)
     }
 
     func setRsvp(_ request: Kindred_Family_V1_SetRsvpRequest, context: ServerContext) async throws
         -> Kindred_Family_V1_SetRsvpResponse
     {
-        let event = try await calendar.setRsvp(request, by: try context.authenticatedCaller().account())
+        let follower = try context.authenticatedCaller().account()
+        let event = try await calendar.setRsvp(try RsvpDraft(request), by: follower)
         return Kindred_Family_V1_SetRsvpResponse(event: event)
     }
 
     func listRsvps(_ request: Kindred_Family_V1_ListRsvpsRequest, context: ServerContext) async throws
         -> Kindred_Family_V1_ListRsvpsResponse
     {
-        try await calendar.rsvps(request, readBy: try context.authenticatedCaller().account())
+        let owner = try context.authenticatedCaller().account()
+        return try await calendar.rsvps(try RsvpQuery(request), readBy: owner)
     }
 }

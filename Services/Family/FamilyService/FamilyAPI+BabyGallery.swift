@@ -17,42 +17,44 @@ extension FamilyAPI {
     func getPhoto(_ request: Kindred_Family_V1_GetPhotoRequest, context: ServerContext) async throws
         -> Kindred_Family_V1_GetPhotoResponse
     {
-        let photo = try await gallery.photo(
-            profile: request.profileID, photo: request.photoID,
-            readBy: try context.authenticatedCaller(as: .user).account())
-        return Kindred_Family_V1_GetPhotoResponse(photo: photo.proto)
+        let reader = try context.authenticatedCaller(as: .user).account()
+        let (profile, photo) = try BabyGallery.ids(request.profileID, request.photoID)
+        let stored = try await gallery.photo(photo, of: profile, readBy: reader)
+        return Kindred_Family_V1_GetPhotoResponse(photo: stored.proto)
     }
 
     func downloadPhoto(
         _ request: Kindred_Family_V1_DownloadPhotoRequest,
         responses: ResponseStreamWriter<Kindred_Family_V1_DownloadPhotoResponse>, context: ServerContext
     ) async throws {
-        try await gallery.download(
-            profile: request.profileID, photo: request.photoID,
-            readBy: try context.authenticatedCaller(as: .user).account()
-        ) { response in try await responses.write(response) }
+        let reader = try context.authenticatedCaller(as: .user).account()
+        let (profile, photo) = try BabyGallery.ids(request.profileID, request.photoID)
+        try await gallery.download(photo, of: profile, readBy: reader) { response in
+            try await responses.write(response)
+        }
     }
 
     func listPhotos(_ request: Kindred_Family_V1_ListPhotosRequest, context: ServerContext) async throws
         -> Kindred_Family_V1_ListPhotosResponse
     {
-        try await gallery.list(request, readBy: try context.authenticatedCaller(as: .user).account())
+        let reader = try context.authenticatedCaller(as: .user).account()
+        return try await gallery.list(try PhotoQuery(request), readBy: reader)
     }
 
     func updatePhotoCaption(_ request: Kindred_Family_V1_UpdatePhotoCaptionRequest, context: ServerContext)
         async throws -> Kindred_Family_V1_UpdatePhotoCaptionResponse
     {
-        let photo = try await gallery.updateCaption(
-            request, by: try context.authenticatedCaller(as: .user).account())
+        let owner = try context.authenticatedCaller(as: .user).account()
+        let photo = try await gallery.updateCaption(try CaptionChange(request), by: owner)
         return Kindred_Family_V1_UpdatePhotoCaptionResponse(photo: photo.proto)
     }
 
     func deletePhoto(_ request: Kindred_Family_V1_DeletePhotoRequest, context: ServerContext) async throws
         -> Kindred_Family_V1_DeletePhotoResponse
     {
-        try await gallery.delete(
-            profile: request.profileID, photo: request.photoID,
-            by: try context.authenticatedCaller(as: .user).account())
+        let owner = try context.authenticatedCaller(as: .user).account()
+        let (profile, photo) = try BabyGallery.ids(request.profileID, request.photoID)
+        try await gallery.delete(photo, of: profile, by: owner)
         return Kindred_Family_V1_DeletePhotoResponse()
     }
 }

@@ -57,9 +57,6 @@ extension FamilyAPI {
     private static func invitationIDs(_ profile: String, _ invitation: String) throws(RPCError)
         -> (BabyProfileID, BabyInvitationID)
     {
-        var violations = FieldViolations()
-        let profileID: BabyProfileID? = violations.id("profile_id", profile)
-        let invitationID: BabyInvitationID? = violations.id("invitation_id", invitation)
-        return try violations.throwIfAny(profileID, invitationID)
+        try FieldViolations.ids(("profile_id", profile), ("invitation_id", invitation))
     }
 }

@@ -27,7 +27,8 @@ extension FamilyAPI {
         _ request: Kindred_Family_V1_UpdateBabyProfileRequest, context: ServerContext
     ) async throws -> Kindred_Family_V1_UpdateBabyProfileResponse {
         let owner = try context.authenticatedCaller().account()
-        let profile = try await babyProfiles.update(mask: request.updateMask, to: request.profile, by: owner)
+        let change = try BabyProfileChange(mask: request.updateMask, to: request.profile)
+        let profile = try await babyProfiles.update(change, by: owner)
         return Kindred_Family_V1_UpdateBabyProfileResponse(profile: profile.proto)
     }
 

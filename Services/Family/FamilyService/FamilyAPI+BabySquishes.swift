@@ -9,7 +9,7 @@ extension FamilyAPI {
     func squishPhoto(_ request: Kindred_Family_V1_SquishPhotoRequest, context: ServerContext) async throws
         -> Kindred_Family_V1_SquishPhotoResponse
     {
-        let (profile, photo) = try Self.photoIDs(request.profileID, request.photoID)
+        let (profile, photo) = try BabyGallery.ids(request.profileID, request.photoID)
         let count = try await squishes.set(
             .photo(photo), of: profile, by: try context.authenticatedCaller().account(), squished: true)
         return Kindred_Family_V1_SquishPhotoResponse(squishCount: Int32(count), squishedByMe: true)
@@ -18,7 +18,7 @@ extension FamilyAPI {
     func unsquishPhoto(_ request: Kindred_Family_V1_UnsquishPhotoRequest, context: ServerContext) async throws
         -> Kindred_Family_V1_UnsquishPhotoResponse
     {
-        let (profile, photo) = try Self.photoIDs(request.profileID, request.photoID)
+        let (profile, photo) = try BabyGallery.ids(request.profileID, request.photoID)
         let count = try await squishes.set(
             .photo(photo), of: profile, by: try context.authenticatedCaller().account(), squished: false)
         return Kindred_Family_V1_UnsquishPhotoResponse(squishCount: Int32(count), squishedByMe: false)
@@ -40,13 +40,5 @@ extension FamilyAPI {
             .arrival, of: try FieldViolations.id("profile_id", request.profileID),
             by: try context.authenticatedCaller().account(), squished: false)
         return Kindred_Family_V1_UnsquishArrivalResponse(squishCount: Int32(count), squishedByMe: false)
-    }
-
-    /// A profile id and a photo id, or INVALID_ARGUMENT naming each bad one.
-    static func photoIDs(_ profile: String, _ photo: String) throws(RPCError) -> (BabyProfileID, PhotoID) {
-        var violations = FieldViolations()
-        let profileID: BabyProfileID? = violations.id("profile_id", profile)
-        let photoID: PhotoID? = violations.id("photo_id", photo)
-        return try violations.throwIfAny(profileID, photoID)
     }
 }

@@ -1,4 +1,5 @@
 import KindredAPI
+import KindredHandlers
 import KindredMessages
 import KindredRPC
 
@@ -30,7 +31,8 @@ extension FamilyAPI {
     func removeGuardianLink(
         _ request: Kindred_Family_V1_RemoveGuardianLinkRequest, context: ServerContext
     ) async throws -> Kindred_Family_V1_RemoveGuardianLinkResponse {
-        try await guardians.remove(link: request.linkID, as: try context.authenticatedCaller())
+        let caller = try context.authenticatedCaller()
+        try await guardians.remove(link: try FieldViolations.id("link_id", request.linkID), as: caller)
         return Kindred_Family_V1_RemoveGuardianLinkResponse()
     }
 }

@@ -1,4 +1,5 @@
 import KindredAPI
+import KindredHandlers
 import KindredMessages
 import KindredRPC
 
@@ -18,8 +19,10 @@ extension FamilyAPI {
         async throws -> Kindred_Family_V1_MarkNotificationsReadResponse
     {
         let caller = try context.authenticatedCaller(as: .user, .admin)
+        let recipient = try caller.account()
+        let ids = try Notifications.marked(request.notificationIds)
         return Kindred_Family_V1_MarkNotificationsReadResponse(
-            unreadCount: try await notifications.markRead(request.notificationIds, for: try caller.account()))
+            unreadCount: try await notifications.markRead(ids, for: recipient))
     }
 
     func watchNotifications(
@@ -27,8 +30,9 @@ extension FamilyAPI {
         responses: ResponseStreamWriter<Kindred_Family_V1_Notification>, context: ServerContext
     ) async throws {
         let caller = try context.authenticatedCaller(as: .user, .admin)
-        try await notifications.watch(for: try caller.account(), after: request.afterNotificationID) {
-            notification in
+        let recipient = try caller.account()
+        let after = try Notifications.resumePoint(request.afterNotificationID)
+        try await notifications.watch(for: recipient, after: after) { notification in
             try await responses.write(notification)
         }
         // The watch returns only once the bell closed its streams, as the process drains.
@@ -51,7 +55,9 @@ extension FamilyAPI {
         async throws -> Kindred_Family_V1_UnregisterPushDeviceResponse
     {
         let caller = try context.authenticatedCaller(as: .user, .admin)
-        try await notifications.unregisterDevice(request.deviceID, for: try caller.account())
+        let user = try caller.account()
+        try await notifications.unregisterDevice(
+            try FieldViolations.id("device_id", request.deviceID), for: user)
         return Kindred_Family_V1_UnregisterPushDeviceResponse()
     }
 

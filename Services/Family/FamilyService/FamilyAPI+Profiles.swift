@@ -7,8 +7,10 @@ extension FamilyAPI {
     func getProfile(
         _ request: Kindred_Family_V1_GetProfileRequest, context: ServerContext
     ) async throws -> Kindred_Family_V1_GetProfileResponse {
-        Kindred_Family_V1_GetProfileResponse(
-            profile: try await profiles.profile(of: request.userID, as: try context.authenticatedCaller()))
+        let caller = try context.authenticatedCaller()
+        let subject = try Profiles.subject(named: request.userID, for: caller)
+        return Kindred_Family_V1_GetProfileResponse(
+            profile: try await profiles.profile(of: subject, as: caller))
     }
 
     func updateProfile(

@@ -13,14 +13,14 @@ extension GamificationAPI {
     {
         let me = try context.account()
         let draft = try RewardSetupDraft(request)
-        let child = try await guardedChild(request.childUserID, context)
+        let child = try await guardedChild(request.childUserID, of: me, context)
         return .init(setup: try await rewards.replaceSetup(draft, of: child, by: me))
     }
 
     func getRewardSetup(_ request: Kindred_Gamification_V1_GetRewardSetupRequest, context: ServerContext)
         async throws -> Kindred_Gamification_V1_GetRewardSetupResponse
     {
-        let (child, _) = try await rewards.standing(of: context, toward: request.childUserID)
+        let child = try await readableChild(request.childUserID, of: try context.account(), context)
         return .init(setup: try await rewards.setup(of: child))
     }
 
@@ -34,7 +34,7 @@ extension GamificationAPI {
             violations.add("request_id", "must be 1 to 100 characters")
         }
         try violations.throwIfAny()
-        let child = try await guardedChild(request.childUserID, context)
+        let child = try await guardedChild(request.childUserID, of: try context.account(), context)
         return .init(
             dashboard: try await rewards.unlock(
                 request.appID, of: child, minutes: request.minutes, requestID: request.requestID))
@@ -44,7 +44,7 @@ extension GamificationAPI {
         async throws -> Kindred_Gamification_V1_LockRewardAppResponse
     {
         try FieldViolations.refuse("app_id", AppID.problem(request.appID))
-        let child = try await guardedChild(request.childUserID, context)
+        let child = try await guardedChild(request.childUserID, of: try context.account(), context)
         return .init(dashboard: try await rewards.lock(request.appID, of: child))
     }
 
@@ -53,15 +53,29 @@ extension GamificationAPI {
     )
         async throws -> Kindred_Gamification_V1_GetChildDashboardResponse
     {
-        let (child, _) = try await rewards.standing(of: context, toward: request.childUserID)
+        let child = try await readableChild(request.childUserID, of: try context.account(), context)
         return .init(dashboard: try await rewards.dashboard(of: child))
     }
 
-    /// The child `text` names (the caller when empty), if the caller acts as their guardian; the child's own
-    /// sign-in gets GUARDIANS_ONLY, anyone else what an id nobody has gets.
-    private func guardedChild(_ text: String, _ context: ServerContext) async throws -> UserID {
-        let (child, standing) = try await rewards.standing(of: context, toward: text)
-        guard standing == .guardian else { throw GamificationError.guardiansOnly }
+    /// The child `childUserID` names (`me` when empty), parsed once, if `me` is the child or their guardian;
+    /// anyone else gets what an id nobody has gets.
+    private func readableChild(_ childUserID: String, of me: UserID, _ context: ServerContext) async throws
+        -> UserID
+    {
+        let child = try Rewards.child(named: childUserID) ?? me
+        _ = try await rewards.standing(of: me, toward: child, context)
+        return child
+    }
+
+    /// The child `childUserID` names (`me` when empty), parsed once, if `me` acts as their guardian; the child's
+    /// own sign-in gets GUARDIANS_ONLY, anyone else what an id nobody has gets.
+    private func guardedChild(_ childUserID: String, of me: UserID, _ context: ServerContext) async throws
+        -> UserID
+    {
+        let child = try Rewards.child(named: childUserID) ?? me
+        guard try await rewards.standing(of: me, toward: child, context) == .guardian else {
+            throw GamificationError.guardiansOnly
+        }
         return child
     }
 }

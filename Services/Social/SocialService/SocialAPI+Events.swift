@@ -23,7 +23,9 @@ extension SocialAPI {
     func inviteToEvent(_ request: Kindred_Social_V1_InviteToEventRequest, context: ServerContext) async throws
         -> Kindred_Social_V1_InviteToEventResponse
     {
-        .init(invitedUserIds: try await gatherings.invite(request, as: try context.authenticatedCaller()))
+        let viewer = try EventViewer(try context.authenticatedCaller())
+        let draft = try EventInvitationDraft(request)
+        return .init(invitedUserIds: try await gatherings.invite(draft, by: viewer))
     }
 
     func joinEvent(_ request: Kindred_Social_V1_JoinEventRequest, context: ServerContext) async throws

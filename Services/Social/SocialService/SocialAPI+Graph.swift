@@ -10,7 +10,8 @@ extension SocialAPI {
     func sendFriendRequest(_ request: Kindred_Social_V1_SendFriendRequestRequest, context: ServerContext)
         async throws -> Kindred_Social_V1_SendFriendRequestResponse
     {
-        let outcome = try await graph.friendships.send(to: request.to, from: try context.account())
+        let me = try context.account()
+        let outcome = try await graph.friendships.send(to: try RecipientRef(request.to), from: me)
         return Kindred_Social_V1_SendFriendRequestResponse(outcome: outcome)
     }
 
@@ -62,7 +63,8 @@ extension SocialAPI {
     func areFriends(_ request: Kindred_Social_V1_AreFriendsRequest, context: ServerContext) async throws
         -> Kindred_Social_V1_AreFriendsResponse
     {
-        let friends = try await graph.friendships.areFriends(request, as: try context.authenticatedCaller())
+        let caller = try context.authenticatedCaller()
+        let friends = try await graph.friendships.areFriends(try FriendPairDraft(request), as: caller)
         return Kindred_Social_V1_AreFriendsResponse(friends: friends)
     }
 
@@ -85,23 +87,26 @@ extension SocialAPI {
     func listFollowers(_ request: Kindred_Social_V1_ListFollowersRequest, context: ServerContext) async throws
         -> Kindred_Social_V1_ListFollowersResponse
     {
+        let me = try context.account()
         let found = try await graph.follows.list(
-            .followers, of: request.userID, request.page, as: try context.account())
+            try FollowListDraft(.followers, of: request.userID, request.page, as: me), as: me)
         return Kindred_Social_V1_ListFollowersResponse(followers: found.follows, page: found.page)
     }
 
     func listFollowing(_ request: Kindred_Social_V1_ListFollowingRequest, context: ServerContext) async throws
         -> Kindred_Social_V1_ListFollowingResponse
     {
+        let me = try context.account()
         let found = try await graph.follows.list(
-            .following, of: request.userID, request.page, as: try context.account())
+            try FollowListDraft(.following, of: request.userID, request.page, as: me), as: me)
         return Kindred_Social_V1_ListFollowingResponse(following: found.follows, page: found.page)
     }
 
     func isFollowing(_ request: Kindred_Social_V1_IsFollowingRequest, context: ServerContext) async throws
         -> Kindred_Social_V1_IsFollowingResponse
     {
-        let followed = try await graph.follows.isFollowing(request, as: try context.authenticatedCaller())
+        let caller = try context.authenticatedCaller()
+        let followed = try await graph.follows.isFollowing(try FollowCheckDraft(request), as: caller)
         return Kindred_Social_V1_IsFollowingResponse(followedUserIds: followed)
     }
 

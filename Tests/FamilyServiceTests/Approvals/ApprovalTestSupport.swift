@@ -47,8 +47,9 @@ struct ApprovalTest {
         summary: String = "Join 'Beach cleanup' on 3 May", as caller: Caller? = nil
     ) async throws -> ApprovalRecord {
         try await approvals.create(
-            Kindred_Family_V1_CreateApprovalRequestRequest(
-                minorUserID: minor.id.description, kind: kind, subjectID: subject, summary: summary),
+            try ApprovalAsk(
+                Kindred_Family_V1_CreateApprovalRequestRequest(
+                    minorUserID: minor.id.description, kind: kind, subjectID: subject, summary: summary)),
             as: caller ?? minor)
     }
 

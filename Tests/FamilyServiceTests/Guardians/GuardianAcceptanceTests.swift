@@ -116,7 +116,7 @@ import Testing
             let refused = await rpcError { try await rules.guardians.accept(token: spare, as: gran) }
             #expect(refused?.code == .failedPrecondition && refused?.reason == "GUARDIAN_LIMIT_REACHED")
             try await rules.guardians.remove(
-                link: dad.id.description, as: FamilyCallers.caller(dad.guardianID.description))
+                link: dad.id, as: FamilyCallers.caller(dad.guardianID.description))
             #expect(try await rules.guardians.accept(token: spare, as: gran).guardianID == gran.accountUserID)
         }
     }

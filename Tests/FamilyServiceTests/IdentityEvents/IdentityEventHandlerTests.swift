@@ -47,7 +47,8 @@ import Testing
                 .userRegistered(.init(userID: mia, ageBand: band, parentalControls: true)), times: 2, on: pool
             )
             #expect(try await controls(mia, pool) == [true, true, true, true, true])
-            let profile = try await GuardianRules(pool).profiles.profile(of: mia, as: FamilyCallers.adult())
+            let profile = try await GuardianRules(pool).profiles.profile(
+                of: UserID(mia)!, as: FamilyCallers.adult())
             #expect(profile.parentalControlsActive)
         }
     }
@@ -58,7 +59,7 @@ import Testing
             try await apply(.userRegistered(.init(userID: dad, ageBand: .ageBand18Plus)), on: pool)
             #expect(try await controls(dad, pool) == nil)
             #expect(
-                try await !GuardianRules(pool).profiles.profile(of: dad, as: FamilyCallers.adult())
+                try await !GuardianRules(pool).profiles.profile(of: UserID(dad)!, as: FamilyCallers.adult())
                     .parentalControlsActive)
         }
     }
@@ -75,7 +76,7 @@ import Testing
 
             #expect(try await controls(mia.id.description, pool)?.first == false)
             #expect(
-                try await !GuardianRules(pool).profiles.profile(of: mia.id.description, as: mia)
+                try await !GuardianRules(pool).profiles.profile(of: mia.id, as: mia)
                     .parentalControlsActive)
             let notices = try await pool.query(
                 "SELECT kind FROM family.notifications WHERE recipient_id = \(mia.id)::uuid"

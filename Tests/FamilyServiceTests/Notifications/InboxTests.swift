@@ -47,7 +47,9 @@ import Testing
             let mine = try await desk.post(4, to: me)
             let theirs = try await desk.post(1, to: stranger)
 
-            let unread = try await notifications.markRead([mine[0], mine[2], mine[2], theirs[0]], for: me)
+            let named = try Notifications.marked([mine[0], mine[2].uppercased(), mine[2], theirs[0]])
+            #expect(named.count == 3)
+            let unread = try await notifications.markRead(named, for: me)
             #expect(unread == 2)
             let listed = try await notifications.list(
                 for: me, page: try InboxPage(Self.listRequest(unreadOnly: true)))
@@ -80,16 +82,16 @@ import Testing
         }
     }
 
-    @Test func malformedIdsAreRefusedNamingEachOne() async throws {
-        try await FamilyTestDatabase.withDatabase { pool in
-            let notifications = Notifications(context: try NoticeDesk(pool).context)
-            let error = await #expect(throws: RPCError.self) {
-                try await notifications.markRead(
-                    [NoticeDesk.user().description, "42", "'; DROP TABLE x"], for: NoticeDesk.user())
-            }
-            #expect(error?.code == .invalidArgument)
-            #expect(error?.badFields == ["notification_ids[1]", "notification_ids[2]"])
+    @Test func malformedIdsAreRefusedNamingEachOne() {
+        let error = #expect(throws: RPCError.self) {
+            try Notifications.marked([NoticeDesk.user().description, "42", "'; DROP TABLE x"])
         }
+        #expect(error?.code == .invalidArgument)
+        #expect(error?.badFields == ["notification_ids[1]", "notification_ids[2]"])
+        let tooMany = #expect(throws: RPCError.self) {
+            try Notifications.marked(Array(repeating: "42", count: Notifications.markLimit + 1))
+        }
+        #expect(tooMany?.badFields.first == "notification_ids")
     }
 
     @Test func aPageTokenServesOnlyTheFilterItWasMadeFor() throws {

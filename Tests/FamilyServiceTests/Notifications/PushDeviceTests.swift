@@ -1,5 +1,6 @@
 @testable import FamilyService
 import FoundationEssentials
+import KindredHandlers
 import KindredMessages
 import KindredRPC
 @testable import ServiceTestSupport
@@ -70,7 +71,7 @@ import Testing
             #expect(moved.deviceID != old.deviceID)
             #expect(try await desk.count("SELECT count(*)::int FROM family.push_outbox") == 0)
             let error = await #expect(throws: RPCError.self) {
-                try await notifications.unregisterDevice(old.deviceID, for: first)
+                try await notifications.unregisterDevice(PushDeviceID(old.deviceID)!, for: first)
             }
             #expect(error?.code == .notFound)
             try await desk.post(1, to: first)
@@ -103,14 +104,11 @@ import Testing
                 for: me, platform: .fcm, token: "mine", pushEnabled: true)
             try await desk.post(1, to: me)
             let stranger = await #expect(throws: RPCError.self) {
-                try await notifications.unregisterDevice(device.deviceID, for: NoticeDesk.user())
+                try await notifications.unregisterDevice(
+                    PushDeviceID(device.deviceID)!, for: NoticeDesk.user())
             }
             #expect(stranger?.code == .notFound && stranger?.reason == "PUSH_DEVICE_NOT_FOUND")
-            let malformed = await #expect(throws: RPCError.self) {
-                try await notifications.unregisterDevice("7", for: me)
-            }
-            #expect(malformed?.badFields == ["device_id"])
-            try await notifications.unregisterDevice(device.deviceID, for: me)
+            try await notifications.unregisterDevice(PushDeviceID(device.deviceID)!, for: me)
             #expect(try await desk.count("SELECT count(*)::int FROM family.push_outbox") == 0)
             #expect(try await desk.count("SELECT count(*)::int FROM family.push_devices") == 0)
         }

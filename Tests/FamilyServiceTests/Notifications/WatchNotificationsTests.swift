@@ -12,11 +12,14 @@ import Testing
 /// resume point; one listener per process; ended by the drain.
 @Suite struct WatchNotificationsTests {
     /// Watches `recipient` until the returned task is cancelled or the bell closes.
-    static func watch(_ notifications: Notifications, _ recipient: UserID, after: String = "")
+    static func watch(_ notifications: Notifications, _ recipient: UserID, after: String? = nil)
         -> (StreamCollector<Kindred_Family_V1_Notification>, Task<Void, any Error>)
     {
         let collector = StreamCollector<Kindred_Family_V1_Notification>()
-        let task = Task { try await notifications.watch(for: recipient, after: after) { collector.add($0) } }
+        let afterID = after.map { NotificationID($0)! }
+        let task = Task {
+            try await notifications.watch(for: recipient, after: afterID) { collector.add($0) }
+        }
         return (collector, task)
     }
 
@@ -179,7 +182,7 @@ import Testing
             try await eventually("the streams started") { notifications.bell.streamsStarted == 3 }
             await notifications.bell.close()
             for (_, task) in streams { try await task.value }
-            try await notifications.watch(for: NoticeDesk.user(), after: "") { _ in
+            try await notifications.watch(for: NoticeDesk.user(), after: nil) { _ in
                 Issue.record("a stream opened after the drain sent something")
             }
         }
@@ -196,13 +199,9 @@ import Testing
         }
     }
 
-    @Test func aMalformedResumePointIsRefused() async throws {
-        try await FamilyTestDatabase.withDatabase { pool in
-            let notifications = Notifications(context: try NoticeDesk(pool).context)
-            let error = await #expect(throws: RPCError.self) {
-                try await notifications.watch(for: NoticeDesk.user(), after: "yesterday") { _ in }
-            }
-            #expect(error?.badFields == ["after_notification_id"])
-        }
+    @Test func aMalformedResumePointIsRefused() throws {
+        let error = #expect(throws: RPCError.self) { try Notifications.resumePoint("yesterday") }
+        #expect(error?.badFields == ["after_notification_id"])
+        #expect(try Notifications.resumePoint("") == nil)
     }
 }

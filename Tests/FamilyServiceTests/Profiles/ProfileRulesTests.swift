@@ -16,9 +16,9 @@ import Testing
     @Test func aUserWithoutAProfileRowHasAnEmptyProfile() async throws {
         try await FamilyTestDatabase.withDatabase { pool in
             let rules = GuardianRules(pool)
-            let nobody = UUIDv7.generate(at: Date())
+            let nobody = UserID.generate(at: Date())
             let profile = try await rules.profiles.profile(of: nobody, as: FamilyCallers.adult())
-            #expect(profile == Kindred_Family_V1_Profile(userID: nobody))
+            #expect(profile == Kindred_Family_V1_Profile(userID: nobody.description))
         }
     }
 
@@ -27,7 +27,7 @@ import Testing
             let rules = GuardianRules(pool)
             let mia = FamilyCallers.minor()
             _ = try await rules.profiles.update(mask: allFields, to: full, as: mia)
-            let own = try await rules.profiles.profile(of: "", as: mia)
+            let own = try await rules.profiles.profile(of: try Profiles.subject(named: "", for: mia), as: mia)
             #expect(own.userID == mia.id.description && own.firstName == "Mia" && own.lastName == "Rossi")
             #expect(own.updatedAt != nil)
         }
@@ -35,21 +35,19 @@ import Testing
 
     @Test(arguments: ["not-a-uuid", "0192f5e0-7c1a-7b3e-8f00", "'; DROP TABLE family.profiles; --"])
     func aMalformedUserIDIsInvalidArgument(_ userID: String) async throws {
-        try await FamilyTestDatabase.withDatabase { pool in
-            let error = await rpcError {
-                try await GuardianRules(pool).profiles.profile(of: userID, as: FamilyCallers.adult())
-            }
-            #expect(error?.code == .invalidArgument && error?.badFields == ["user_id"])
-        }
+        let error = await rpcError { _ = try Profiles.subject(named: userID, for: FamilyCallers.adult()) }
+        #expect(error?.code == .invalidArgument && error?.badFields == ["user_id"])
+    }
+
+    @Test func anyCaseOfAUserIDNamesTheSameProfile() throws {
+        let mia = FamilyCallers.minor().id
+        let named = try Profiles.subject(named: mia.description.uppercased(), for: FamilyCallers.adult())
+        #expect(named == mia)
     }
 
     @Test func aServiceMustNameTheProfileItReads() async throws {
-        try await FamilyTestDatabase.withDatabase { pool in
-            let error = await rpcError {
-                try await GuardianRules(pool).profiles.profile(of: "", as: FamilyCallers.service)
-            }
-            #expect(error?.code == .invalidArgument && error?.badFields == ["user_id"])
-        }
+        let error = await rpcError { _ = try Profiles.subject(named: "", for: FamilyCallers.service) }
+        #expect(error?.code == .invalidArgument && error?.badFields == ["user_id"])
     }
 
     @Test func namesAreForTheUserTheirGuardiansAndServicesOnly() async throws {
@@ -62,11 +60,11 @@ import Testing
             try await rules.link(dad, to: mia)
             try await rules.link(otherGuardian, to: FamilyCallers.minor())
             for reader in [mia, dad, FamilyCallers.service] {
-                let seen = try await rules.profiles.profile(of: mia.id.description, as: reader)
+                let seen = try await rules.profiles.profile(of: mia.id, as: reader)
                 #expect(seen.firstName == "Mia" && seen.lastName == "Rossi")
             }
             for reader in [stranger, otherGuardian] {
-                let seen = try await rules.profiles.profile(of: mia.id.description, as: reader)
+                let seen = try await rules.profiles.profile(of: mia.id, as: reader)
                 #expect(seen.firstName.isEmpty && seen.lastName.isEmpty)
                 #expect(seen.displayName == "Mia" && seen.bio == full.bio && seen.avatarURL == full.avatarURL)
             }

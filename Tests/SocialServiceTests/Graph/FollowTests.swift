@@ -1,4 +1,5 @@
 @testable import ServiceTestSupport
+import Foundation
 import KindredHandlers
 import KindredMessages
 import KindredRPC
@@ -63,6 +64,44 @@ import Testing
                 .init(userID: anna.id.uppercased()), options: anna.bearer)
             #expect(own.following.map(\.person?.userID) == [ben.id])
         }
+    }
+
+    @Test func aMalformedUserIdIsNamedWithTheBadPagingFieldsInOneAnswer() async throws {
+        try await SocialTestStack.with { stack in
+            let anna = try await stack.register("anna", age: 30)
+            let badPage = Kindred_Common_V1_PageRequest(pageToken: "garbage!")
+            let refusals = [
+                await rpcError {
+                    try await stack.social.listFollowers(
+                        .init(userID: "anna", page: badPage), options: anna.bearer)
+                },
+                await rpcError {
+                    try await stack.social.listFollowing(
+                        .init(userID: "anna", page: badPage), options: anna.bearer)
+                },
+            ]
+            for refused in refusals {
+                #expect(
+                    refused?.code == .invalidArgument && refused?.badFields == ["user_id", "page.page_token"])
+            }
+            let anonymous = await rpcError {
+                try await stack.social.listFollowers(
+                    .init(userID: "anna", page: badPage), options: FamilyTestStack.bearer(nil))
+            }
+            #expect(anonymous?.code == .unauthenticated)
+        }
+    }
+
+    @Test func aFollowListDraftNamesEveryBadFieldAndReadsAnEmptyUserIdAsTheCaller() throws {
+        let me = UserID.generate(at: Date())
+        let refused = #expect(throws: RPCError.self) {
+            try FollowListDraft(.following, of: "me", .init(pageSize: -1, pageToken: "x"), as: me)
+        }
+        #expect(refused?.badFields == ["user_id", "page.page_size", "page.page_token"])
+        #expect(try FollowListDraft(.followers, of: "", nil, as: me).owner == me)
+        let other = UserID.generate(at: Date())
+        let named = try FollowListDraft(.followers, of: other.description.uppercased(), nil, as: me)
+        #expect(named.owner == other && named.page.owner == me)
     }
 
     @Test func isFollowingAnswersTheFollowerAndServicesInTheRequestsOrderAndNobodyElse() async throws {

@@ -1,18 +1,14 @@
 import KindredAuth
 import KindredHandlers
-import KindredMessages
 import KindredPostgres
 import KindredRPC
 
 /// `CreateApprovalRequest`: asking a minor's guardians.
 extension Approvals {
-    /// Asks the guardians of the request's minor, who each get a notice; returns the request, or the one
-    /// already pending for the same minor, kind and subject (and then nobody is told twice). The caller is the
-    /// minor or a service; a minor without a guardian is refused (`NO_GUARDIAN`), since nobody could decide.
-    func create(_ request: Kindred_Family_V1_CreateApprovalRequestRequest, as caller: Caller) async throws
-        -> ApprovalRecord
-    {
-        let ask = try ApprovalAsk(request)
+    /// Asks the guardians of the ask's minor, who each get a notice; returns the request, or the one already
+    /// pending for the same minor, kind and subject (and then nobody is told twice). The caller is the minor or
+    /// a service; a minor without a guardian is refused (`NO_GUARDIAN`), since nobody could decide.
+    func create(_ ask: ApprovalAsk, as caller: Caller) async throws -> ApprovalRecord {
         try Self.requireMayAsk(for: ask.minorID, caller)
         let now = clock.now
         return try await database.transaction { tx in

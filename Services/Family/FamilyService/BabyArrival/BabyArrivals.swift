@@ -11,14 +11,12 @@ struct BabyArrivals: Sendable {
     let membership: BabyMembership
     let seals: BabySeals
 
-    /// Announces the arrival `request` describes, for an owner: gives the profile the baby's name (when
+    /// Announces the arrival `draft` describes, for an owner: gives the profile the baby's name (when
     /// given), notifies every follower and emits `baby.arrived`, all in one transaction. ALREADY_ANNOUNCED
     /// the second time, however the two calls race.
-    func announce(_ request: Kindred_Family_V1_AnnounceArrivalRequest, by owner: UserID) async throws
-        -> Kindred_Family_V1_BabyArrival
-    {
+    func announce(_ draft: ArrivalDraft, by owner: UserID) async throws -> Kindred_Family_V1_BabyArrival {
         let now = clock.now
-        let (profile, details) = try Self.parse(request.profileID, request.arrival, now: now)
+        let (profile, details) = (draft.profile, draft.details)
         try await database.transaction { tx in
             let author = try await hold(details, of: profile, owner: owner, in: tx)
             guard
@@ -48,11 +46,9 @@ struct BabyArrivals: Sendable {
     }
 
     /// Replaces the announcement's details, for an owner; nobody is notified again.
-    func update(_ request: Kindred_Family_V1_UpdateArrivalRequest, by owner: UserID) async throws
-        -> Kindred_Family_V1_BabyArrival
-    {
+    func update(_ draft: ArrivalDraft, by owner: UserID) async throws -> Kindred_Family_V1_BabyArrival {
         let now = clock.now
-        let (profile, details) = try Self.parse(request.profileID, request.arrival, now: now)
+        let (profile, details) = (draft.profile, draft.details)
         try await database.transaction { tx in
             _ = try await hold(details, of: profile, owner: owner, in: tx)
             if let name = details.name {
@@ -110,15 +106,5 @@ struct BabyArrivals: Sendable {
             ).first
         else { throw FamilyError.arrivalNotFound }
         return arrival.proto
-    }
-
-    /// The profile id and the details, or INVALID_ARGUMENT naming every bad field.
-    private static func parse(_ profileID: String, _ arrival: Kindred_Family_V1_BabyArrival?, now: Date)
-        throws -> (BabyProfileID, ArrivalDetails)
-    {
-        var violations = FieldViolations()
-        let profile: BabyProfileID? = violations.id("profile_id", profileID)
-        let details = ArrivalDetails(arrival, field: "arrival", now: now, &violations)
-        return try violations.throwIfAny(profile, details)
     }
 }

@@ -6,18 +6,10 @@ import KindredMessages
 extension BabyCalendar {
     /// A page of the events of one profile, or of every profile `reader` belongs to, starting in the
     /// requested range, earliest first.
-    func list(_ request: Kindred_Family_V1_ListCalendarEventsRequest, readBy reader: UserID) async throws
+    func list(_ query: CalendarQuery, readBy reader: UserID) async throws
         -> Kindred_Family_V1_ListCalendarEventsResponse
     {
-        var violations = FieldViolations()
-        let profile: BabyProfileID? =
-            request.profileID.isEmpty ? nil : violations.id("profile_id", request.profileID)
-        let (from, before) = (request.startFrom, request.startBefore)
-        if let from, let before, from >= before { violations.add("start_before", "must be after start from") }
-        let page = ContentPage(request.page, list: "events", keyFields: 2, &violations) { fields in
-            Paging.instant(fields[0]).flatMap { at in CalendarEventID(fields[1]).map { (at, $0) } }
-        }
-        try violations.throwIfAny()
+        let (profile, from, before, page) = (query.profile, query.startFrom, query.startBefore, query.page)
         let (texts, database, after, limit) = (texts, database, page.after, page.size + 1)
         let events = try await membership.scoped(reader, profile: profile) { profiles in
             try await CalendarEventStore.events(
@@ -29,16 +21,8 @@ extension BabyCalendar {
     }
 
     /// A page of who answered an event and what, the earliest answer first, for an owner.
-    func rsvps(_ request: Kindred_Family_V1_ListRsvpsRequest, readBy owner: UserID) async throws
-        -> Kindred_Family_V1_ListRsvpsResponse
-    {
-        var violations = FieldViolations()
-        let profile: BabyProfileID? = violations.id("profile_id", request.profileID)
-        let event: CalendarEventID? = violations.id("event_id", request.eventID)
-        let page = ContentPage(request.page, list: "rsvps", keyFields: 2, &violations) { fields in
-            Paging.instant(fields[0]).flatMap { at in UserID(fields[1]).map { (at, $0) } }
-        }
-        let (profileID, eventID) = try violations.throwIfAny(profile, event)
+    func rsvps(_ query: RsvpQuery, readBy owner: UserID) async throws -> Kindred_Family_V1_ListRsvpsResponse {
+        let (profileID, eventID, page) = (query.profile, query.event, query.page)
         try await membership.requireOwner(owner, of: profileID)
         async let exists = CalendarEventStore.exists(eventID, of: profileID, on: database)
         async let answers = CalendarRsvpStore.answers(

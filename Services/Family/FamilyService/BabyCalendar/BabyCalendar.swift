@@ -73,12 +73,11 @@ struct BabyCalendar: Sendable {
     }
 
     /// One event, as `reader` (a member) sees it.
-    func event(profile: String, event: String, readBy reader: UserID) async throws
+    func event(_ event: CalendarEventID, of profile: BabyProfileID, readBy reader: UserID) async throws
         -> Kindred_Family_V1_CalendarEvent
     {
-        let (profileID, eventID) = try Self.ids(profile, event)
-        _ = try await membership.requireMember(reader, of: profileID)
-        return try await read(eventID, of: profileID, by: reader)
+        _ = try await membership.requireMember(reader, of: profile)
+        return try await read(event, of: profile, by: reader)
     }
 
     /// Changes the fields `request.update_mask` names, for an owner.
@@ -113,8 +112,7 @@ struct BabyCalendar: Sendable {
     }
 
     /// Deletes an event with its RSVPs and comments, for an owner.
-    func delete(profile: String, event: String, by owner: UserID) async throws {
-        let (profileID, eventID) = try Self.ids(profile, event)
+    func delete(_ eventID: CalendarEventID, of profileID: BabyProfileID, by owner: UserID) async throws {
         try await database.transaction { tx in
             try await BabyMembership.holdOwner(owner, of: profileID, in: tx)
             // Locked first, in a statement of its own: a comment being added holds the event until it commits,
@@ -143,9 +141,6 @@ struct BabyCalendar: Sendable {
 
     /// A profile id and an event id, or INVALID_ARGUMENT naming each bad one.
     static func ids(_ profile: String, _ event: String) throws(RPCError) -> (BabyProfileID, CalendarEventID) {
-        var violations = FieldViolations()
-        let profileID: BabyProfileID? = violations.id("profile_id", profile)
-        let eventID: CalendarEventID? = violations.id("event_id", event)
-        return try violations.throwIfAny(profileID, eventID)
+        try FieldViolations.ids(("profile_id", profile), ("event_id", event))
     }
 }

@@ -29,17 +29,8 @@ struct BabyComments: Sendable {
 
     /// Adds `author`'s comment; a retry under the same request_id (with the same target and text) returns the
     /// first comment. The owners are told through the activity log.
-    func add(_ request: Kindred_Family_V1_AddCommentRequest, by author: UserID) async throws
-        -> Kindred_Family_V1_Comment
-    {
-        var violations = FieldViolations()
-        violations.add("request_id", IdempotentCreate.requestIDProblem(request.requestID))
-        let named = CommentTarget(request.target, field: "target", &violations)
-        // A line break typed on Windows arrives as CR LF: kept as the one line break it is.
-        let text = ContentText.trimmed(request.text.replacing("\r\n", with: "\n"))
-        violations.add(
-            "text", ContentText.problem(text, limit: Self.maximumLength, required: true, newlines: true))
-        let target = try violations.throwIfAny(named)
+    func add(_ draft: CommentDraft, by author: UserID) async throws -> Kindred_Family_V1_Comment {
+        let (requestID, target, text) = (draft.requestID, draft.target, draft.text)
         let now = clock.now
         let comment = StoredComment(
             id: .generate(at: now), target: target, author: author, text: text, createdAt: now)
@@ -48,7 +39,7 @@ struct BabyComments: Sendable {
                 try await database.transaction { tx in
                     guard
                         let (holder, adding) = try await BabyCommentStore.add(
-                            comment, requestID: request.requestID, texts: texts, seals: seals, in: tx)
+                            comment, requestID: requestID, texts: texts, seals: seals, in: tx)
                     else { throw FamilyError.babyProfileNotFound }
                     let stored: StoredComment
                     switch adding {
@@ -67,7 +58,7 @@ struct BabyComments: Sendable {
             },
             first: {
                 try await BabyCommentStore.written(
-                    by: author, requestID: request.requestID, on: target.profile, texts: texts, on: database)
+                    by: author, requestID: requestID, on: target.profile, texts: texts, on: database)
             })
         guard stored.id != comment.id else { return stored.proto }
         return try IdempotentCreate.retried(stored, same: stored.target == target && stored.text == text)
@@ -75,13 +66,10 @@ struct BabyComments: Sendable {
     }
 
     /// A page of the comments on a target, oldest first, for a member.
-    func list(_ request: Kindred_Family_V1_ListCommentsRequest, readBy reader: UserID) async throws
+    func list(_ query: CommentQuery, readBy reader: UserID) async throws
         -> Kindred_Family_V1_ListCommentsResponse
     {
-        var violations = FieldViolations()
-        let named = CommentTarget(request.target, field: "target", &violations)
-        let page = ContentPage(request.page, list: "comments", keyFields: 1, &violations) { CommentID($0[0]) }
-        let target = try violations.throwIfAny(named)
+        let (target, page) = (query.target, query.page)
         _ = try await membership.requireMember(reader, of: target.profile)
         async let exists = Self.targetExists(target, on: database)
         async let comments = BabyCommentStore.comments(
@@ -92,11 +80,7 @@ struct BabyComments: Sendable {
     }
 
     /// Deletes a comment, for its author or an owner.
-    func delete(_ request: Kindred_Family_V1_DeleteCommentRequest, by caller: UserID) async throws {
-        var violations = FieldViolations()
-        let profile: BabyProfileID? = violations.id("profile_id", request.profileID)
-        let comment: CommentID? = violations.id("comment_id", request.commentID)
-        let (profileID, commentID) = try violations.throwIfAny(profile, comment)
+    func delete(_ commentID: CommentID, on profileID: BabyProfileID, by caller: UserID) async throws {
         try await database.transaction { tx in
             let role = try await BabyMembership.holdMember(caller, of: profileID, in: tx)
             guard let author = try await BabyCommentStore.lockAuthor(of: commentID, on: profileID, in: tx)

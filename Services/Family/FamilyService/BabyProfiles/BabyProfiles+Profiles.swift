@@ -40,25 +40,9 @@ extension BabyProfiles {
         return stored
     }
 
-    /// Changes the fields `mask` names to their values in `changes` on an owner's profile; INVALID_ARGUMENT
-    /// naming every unknown path and refused value, before any membership is looked at.
-    func update(mask: [String], to changes: Kindred_Family_V1_BabyProfile?, by owner: UserID) async throws
-        -> StoredBabyProfile
-    {
-        let changes = changes ?? .init()
-        var violations = FieldViolations()
-        let profile: BabyProfileID? = violations.id("profile.profile_id", changes.profileID)
-        if mask.isEmpty { violations.add("update_mask", "must name at least one field") }
-        var changed = Set<BabyProfileField>()
-        var fields = BabyProfileStore.Fields()
-        for path in mask {
-            guard let field = BabyProfileField(rawValue: path) else {
-                violations.add("update_mask", "names an unknown field \"\(path)\"")
-                continue
-            }
-            if changed.insert(field).inserted { field.take(from: changes, into: &fields, &violations) }
-        }
-        let id = try violations.throwIfAny(profile)
+    /// Makes `change` on an owner's profile; a new photo must be one of the profile's gallery.
+    func update(_ change: BabyProfileChange, by owner: UserID) async throws -> StoredBabyProfile {
+        let (id, fields, changed) = (change.profile, change.fields, change.changed)
         let now = clock.now
         try await database.transaction { tx in
             try await BabyMembership.holdOwner(owner, of: id, in: tx)

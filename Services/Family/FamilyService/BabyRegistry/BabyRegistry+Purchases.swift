@@ -7,10 +7,9 @@ extension BabyRegistry {
     /// Marks the item bought by `follower`. Of followers racing, exactly one wins; the others get
     /// ALREADY_PURCHASED naming the winner. Buying again what the caller bought returns the item unchanged.
     /// The item answered is the row the transaction bought or locked: no read after the commit.
-    func purchase(profile: String, item: String, by follower: UserID) async throws
+    func purchase(_ itemID: RegistryItemID, of profileID: BabyProfileID, by follower: UserID) async throws
         -> Kindred_Family_V1_RegistryItem
     {
-        let (profileID, itemID) = try Self.ids(profile, item)
         let now = clock.now
         return try await database.transaction { tx in
             guard
@@ -40,10 +39,9 @@ extension BabyRegistry {
 
     /// Makes a bought item unbought again, for its buyer or an owner; an item nobody bought is returned as it
     /// is. The activity log records the undoing (`registryPurchaseUndone`).
-    func undoPurchase(profile: String, item: String, by caller: UserID) async throws
+    func undoPurchase(_ itemID: RegistryItemID, of profileID: BabyProfileID, by caller: UserID) async throws
         -> Kindred_Family_V1_RegistryItem
     {
-        let (profileID, itemID) = try Self.ids(profile, item)
         let now = clock.now
         return try await database.transaction { tx in
             let author = try await BabyMembership.holdAuthor(caller, of: profileID, seals: seals, in: tx)

@@ -26,17 +26,10 @@ struct BabyRegistry: Sendable {
     /// How the items' names and descriptions are sealed.
     var texts: SealedTexts<RegistryTexts.Key> { RegistryTexts.sealed(with: seals.cipher) }
 
-    /// Adds the item `request` describes, by `owner`; REGISTRY_FULL past `maximumItems`. A retry under the
-    /// same request_id (with the same name) returns the first item, even once the registry is full.
-    func create(_ request: Kindred_Family_V1_CreateRegistryItemRequest, by owner: UserID) async throws
-        -> Kindred_Family_V1_RegistryItem
-    {
-        var violations = FieldViolations()
-        violations.add("request_id", IdempotentCreate.requestIDProblem(request.requestID))
-        let profile: BabyProfileID? = violations.id("profile_id", request.profileID)
-        let details = RegistryItemField.details(
-            RegistryItemField.allCases, of: request.item ?? .init(), over: .init(), &violations)
-        let profileID = try violations.throwIfAny(profile)
+    /// Adds the item `draft` describes, by `owner`; REGISTRY_FULL past `maximumItems`. A retry under the same
+    /// request_id (with the same name) returns the first item, even once the registry is full.
+    func create(_ draft: RegistryItemDraft, by owner: UserID) async throws -> Kindred_Family_V1_RegistryItem {
+        let (requestID, profileID, details) = (draft.requestID, draft.profile, draft.details)
         let now = clock.now
         let item = StoredRegistryItem(
             id: .generate(at: now), profile: profileID, details: details, createdAt: now, updatedAt: now,
@@ -47,7 +40,7 @@ struct BabyRegistry: Sendable {
                 try await database.transaction { tx in
                     guard
                         let (author, earlier) = try await RegistryItemStore.lockCreates(
-                            on: profileID, findingCreatedBy: owner, requestID: request.requestID,
+                            on: profileID, findingCreatedBy: owner, requestID: requestID,
                             seals: seals,
                             in: tx)
                     else { throw FamilyError.babyProfileNotFound }
@@ -55,7 +48,7 @@ struct BabyRegistry: Sendable {
                     if let earlier { return (nil, earlier) }
                     guard
                         let inserted = try await RegistryItemStore.insert(
-                            item, by: owner, requestID: request.requestID, limit: Self.maximumItems,
+                            item, by: owner, requestID: requestID, limit: Self.maximumItems,
                             texts: texts,
                             in: tx)
                     else { throw FamilyError.registryFull }
@@ -68,7 +61,7 @@ struct BabyRegistry: Sendable {
             },
             first: {
                 try await RegistryItemStore.created(
-                    by: owner, requestID: request.requestID, on: profileID, on: database
+                    by: owner, requestID: requestID, on: profileID, on: database
                 ).map { (nil, $0) }
             })
         if let inserted { return inserted.proto }
@@ -76,17 +69,10 @@ struct BabyRegistry: Sendable {
         return try IdempotentCreate.retried(created, same: created.name == details.name)
     }
 
-    /// Changes the fields `request.update_mask` names, for an owner.
-    func update(_ request: Kindred_Family_V1_UpdateRegistryItemRequest, by owner: UserID) async throws
-        -> Kindred_Family_V1_RegistryItem
+    /// Changes the fields `change` names, for an owner.
+    func update(_ change: RegistryItemChange, by owner: UserID) async throws -> Kindred_Family_V1_RegistryItem
     {
-        var violations = FieldViolations()
-        let profile: BabyProfileID? = violations.id("profile_id", request.profileID)
-        let item: RegistryItemID? = violations.id("item_id", request.itemID)
-        let fields = RegistryItemField.named(by: request.updateMask, &violations)
-        let changes = request.item ?? .init()
-        _ = RegistryItemField.details(fields, of: changes, over: .init(), &violations)
-        let (profileID, itemID) = try violations.throwIfAny(profile, item)
+        let (profileID, itemID) = (change.profile, change.item)
         let now = clock.now
         try await database.transaction { tx in
             try await BabyMembership.holdOwner(owner, of: profileID, in: tx)
@@ -94,17 +80,14 @@ struct BabyRegistry: Sendable {
             else {
                 throw FamilyError.registryItemNotFound
             }
-            var unused = FieldViolations()
-            let changed = RegistryItemField.details(fields, of: changes, over: stored.details, &unused)
             try await RegistryItemStore.update(
-                itemID, of: profileID, to: changed, texts: texts, at: now, in: tx)
+                itemID, of: profileID, to: change.applied(to: stored.details), texts: texts, at: now, in: tx)
         }
         return try await read(itemID, of: profileID)
     }
 
     /// Deletes an item, bought or not, for an owner.
-    func delete(profile: String, item: String, by owner: UserID) async throws {
-        let (profileID, itemID) = try Self.ids(profile, item)
+    func delete(_ itemID: RegistryItemID, of profileID: BabyProfileID, by owner: UserID) async throws {
         try await database.transaction { tx in
             try await BabyMembership.holdOwner(owner, of: profileID, in: tx)
             guard try await RegistryItemStore.delete(itemID, of: profileID, in: tx) else {
@@ -114,16 +97,10 @@ struct BabyRegistry: Sendable {
     }
 
     /// A page of the registry of one profile, or of every profile `reader` belongs to: unbought items first.
-    func list(_ request: Kindred_Family_V1_ListRegistryItemsRequest, readBy reader: UserID) async throws
+    func list(_ query: RegistryQuery, readBy reader: UserID) async throws
         -> Kindred_Family_V1_ListRegistryItemsResponse
     {
-        var violations = FieldViolations()
-        let profile: BabyProfileID? =
-            request.profileID.isEmpty ? nil : violations.id("profile_id", request.profileID)
-        let page = ContentPage(request.page, list: "registry", keyFields: 2, &violations) { fields in
-            Bool(fields[0]).flatMap { purchased in RegistryItemID(fields[1]).map { (purchased, $0) } }
-        }
-        try violations.throwIfAny()
+        let (profile, page) = (query.profile, query.page)
         let (texts, database, after, limit) = (texts, database, page.after, page.size + 1)
         let items = try await membership.scoped(reader, profile: profile) { profiles in
             try await RegistryItemStore.items(
@@ -147,9 +124,6 @@ struct BabyRegistry: Sendable {
 
     /// A profile id and an item id, or INVALID_ARGUMENT naming each bad one.
     static func ids(_ profile: String, _ item: String) throws(RPCError) -> (BabyProfileID, RegistryItemID) {
-        var violations = FieldViolations()
-        let profileID: BabyProfileID? = violations.id("profile_id", profile)
-        let itemID: RegistryItemID? = violations.id("item_id", item)
-        return try violations.throwIfAny(profileID, itemID)
+        try FieldViolations.ids(("profile_id", profile), ("item_id", item))
     }
 }

@@ -30,18 +30,19 @@ struct BabyGallery: Sendable {
     }
 
     /// One photo, as `reader` (a member) sees it.
-    func photo(profile: String, photo: String, readBy reader: UserID) async throws -> StoredBabyPhoto {
-        let (profileID, photoID) = try Self.ids(profile, photo)
-        _ = try await membership.requireMember(reader, of: profileID)
-        return try await read(photoID, of: profileID)
+    func photo(_ photo: PhotoID, of profile: BabyProfileID, readBy reader: UserID) async throws
+        -> StoredBabyPhoto
+    {
+        _ = try await membership.requireMember(reader, of: profile)
+        return try await read(photo, of: profile)
     }
 
     /// The photo's details, then its bytes in chunks, each handed to `send`.
     func download(
-        profile: String, photo: String, readBy reader: UserID,
+        _ photo: PhotoID, of profile: BabyProfileID, readBy reader: UserID,
         send: (Kindred_Family_V1_DownloadPhotoResponse) async throws -> Void
     ) async throws {
-        let stored = try await self.photo(profile: profile, photo: photo, readBy: reader)
+        let stored = try await self.photo(photo, of: profile, readBy: reader)
         // A photo deleted between the read and the open has no bytes: it is gone, as for any reader after.
         guard let reader = try await store.open(stored.key, chunkSize: Self.chunkSize) else {
             throw FamilyError.photoNotFound
@@ -53,14 +54,9 @@ struct BabyGallery: Sendable {
     }
 
     /// The photos of one profile, or of every profile of `reader`'s, newest first.
-    func list(_ request: Kindred_Family_V1_ListPhotosRequest, readBy reader: UserID) async throws
-        -> Kindred_Family_V1_ListPhotosResponse
+    func list(_ query: PhotoQuery, readBy reader: UserID) async throws -> Kindred_Family_V1_ListPhotosResponse
     {
-        var violations = FieldViolations()
-        let profile: BabyProfileID? =
-            request.profileID.isEmpty ? nil : violations.id("profile_id", request.profileID)
-        let page = ContentPage(request.page, list: "photos", keyFields: 1, &violations) { PhotoID($0[0]) }
-        try violations.throwIfAny()
+        let (profile, page) = (query.profile, query.page)
         let (database, after, limit) = (database, page.after, page.size + 1)
         let photos = try await membership.scoped(reader, profile: profile) { profiles in
             try await BabyPhotoStore.photos(of: profiles, after: after, limit: limit, on: database)
@@ -70,17 +66,13 @@ struct BabyGallery: Sendable {
     }
 
     /// Replaces the caption, for an owner.
-    func updateCaption(_ request: Kindred_Family_V1_UpdatePhotoCaptionRequest, by owner: UserID) async throws
-        -> StoredBabyPhoto
-    {
-        var violations = FieldViolations()
-        let profile: BabyProfileID? = violations.id("profile_id", request.profileID)
-        let photo: PhotoID? = violations.id("photo_id", request.photoID)
-        let caption = Self.caption(request.caption, &violations)
-        let (profileID, photoID) = try violations.throwIfAny(profile, photo)
+    func updateCaption(_ change: CaptionChange, by owner: UserID) async throws -> StoredBabyPhoto {
+        let (profileID, photoID) = (change.profile, change.photo)
         try await database.transaction { tx in
             try await BabyMembership.holdOwner(owner, of: profileID, in: tx)
-            guard try await BabyPhotoStore.updateCaption(photoID, of: profileID, to: caption, in: tx) else {
+            guard
+                try await BabyPhotoStore.updateCaption(photoID, of: profileID, to: change.caption, in: tx)
+            else {
                 throw FamilyError.photoNotFound
             }
         }
@@ -89,8 +81,7 @@ struct BabyGallery: Sendable {
 
     /// Deletes a photo, for an owner: the row (with its squishes and comments) commits first, then the bytes
     /// go; a crash between leaves bytes no row names, which the orphan sweep removes.
-    func delete(profile: String, photo: String, by owner: UserID) async throws {
-        let (profileID, photoID) = try Self.ids(profile, photo)
+    func delete(_ photoID: PhotoID, of profileID: BabyProfileID, by owner: UserID) async throws {
         try await database.transaction { tx in
             try await BabyMembership.holdOwner(owner, of: profileID, in: tx)
             guard try await BabyPhotoStore.delete(photoID, of: profileID, in: tx) else {
@@ -121,9 +112,6 @@ struct BabyGallery: Sendable {
 
     /// A profile id and a photo id, or INVALID_ARGUMENT naming each bad one.
     static func ids(_ profile: String, _ photo: String) throws(RPCError) -> (BabyProfileID, PhotoID) {
-        var violations = FieldViolations()
-        let profileID: BabyProfileID? = violations.id("profile_id", profile)
-        let photoID: PhotoID? = violations.id("photo_id", photo)
-        return try violations.throwIfAny(profileID, photoID)
+        try FieldViolations.ids(("profile_id", profile), ("photo_id", photo))
     }
 }

@@ -42,7 +42,7 @@ extension Guardians {
             }
             try await checkRate(minor: minor, email: email, now: now, in: tx)
             let invitation = GuardianInvitationStore.Invitation(
-                id: UUIDv7.generate(at: now), minorID: minor, requestID: requestID,
+                id: .generate(at: now), minorID: minor, requestID: requestID,
                 guardianEmail: email.address,
                 createdAt: now,
                 expiresAt: now.addingTimeInterval(Double(Self.invitationLifetime.components.seconds)),
@@ -94,7 +94,7 @@ extension GuardianInvitationStore.Invitation {
     /// The invitation as the wire carries it.
     var proto: Kindred_Family_V1_GuardianInvitation {
         Kindred_Family_V1_GuardianInvitation(
-            invitationID: id, minorUserID: minorID.description, guardianEmail: guardianEmail,
+            invitationID: id.description, minorUserID: minorID.description, guardianEmail: guardianEmail,
             expiresAt: expiresAt)
     }
 }

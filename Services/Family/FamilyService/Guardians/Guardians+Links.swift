@@ -16,8 +16,7 @@ extension Guardians {
 
     /// Ends the link `linkID`: only its guardian may. The minor on it is told why not; anyone else hears that
     /// there is no such link, so nobody learns about other families.
-    func remove(link linkID: String, as caller: Caller) async throws {
-        let linkID: GuardianLinkID = try FieldViolations.id("link_id", linkID)
+    func remove(link linkID: GuardianLinkID, as caller: Caller) async throws {
         guard let user = caller.accountUserID else { throw FamilyError.guardianLinkNotFound }
         if try await GuardianLinkStore.delete(linkID, guardian: user, on: database) { return }
         guard let link = try await GuardianLinkStore.link(linkID, on: database), link.minorID == user else {

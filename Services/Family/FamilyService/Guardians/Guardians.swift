@@ -18,7 +18,7 @@ struct Guardians: Sendable {
     let isEmailVerified: @Sendable (_ userID: UserID) async throws -> Bool
 
     /// The invitations' addresses, sealed under the mail's data keys.
-    var emails: SealedText<String> { InvitationEmails(cipher: mail.outbox.cipher).guardian }
+    var emails: SealedText<GuardianInvitationID> { InvitationEmails(cipher: mail.outbox.cipher).guardian }
 
     /// Whether `guardianID` guards `minorID`: one index probe, for any part's permission checks.
     func isGuardian(_ guardianID: UserID, of minorID: UserID) async throws -> Bool {

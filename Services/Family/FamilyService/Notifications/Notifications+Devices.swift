@@ -37,8 +37,7 @@ extension Notifications {
     }
 
     /// Forgets one of `user`'s devices and the push messages queued for it; NOT_FOUND for any other id.
-    func unregisterDevice(_ deviceID: String, for user: UserID) async throws {
-        let deviceID: PushDeviceID = try FieldViolations.id("device_id", deviceID)
+    func unregisterDevice(_ deviceID: PushDeviceID, for user: UserID) async throws {
         guard try await PushDeviceStore.unregister(deviceID, of: user, on: database) else {
             throw FamilyError.refusal(.notFound, "PUSH_DEVICE_NOT_FOUND", "You have no such push device.")
         }

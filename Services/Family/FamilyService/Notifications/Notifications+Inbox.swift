@@ -25,28 +25,38 @@ extension Notifications {
             page: Kindred_Common_V1_PageResponse(nextPageToken: next))
     }
 
-    /// Marks the notifications `ids` names read, those of `recipient` only (others' ids change nothing and
-    /// say nothing); returns how many of theirs stay unread. A malformed id is INVALID_ARGUMENT.
-    func markRead(_ ids: [String], for recipient: UserID) async throws -> Int64 {
+    /// The notifications a `MarkNotificationsRead` names, each once: at most `markLimit`, or INVALID_ARGUMENT
+    /// naming the list, and each malformed id.
+    static func marked(_ notificationIDs: [String]) throws(RPCError) -> Set<NotificationID> {
         var violations = FieldViolations()
-        if ids.count > Self.markLimit {
-            violations.add("notification_ids", "must name at most \(Self.markLimit) notifications")
+        if notificationIDs.count > markLimit {
+            violations.add("notification_ids", "must name at most \(markLimit) notifications")
         }
-        let ids: [NotificationID]? = violations.ids("notification_ids", ids)
-        let unique = try violations.throwIfAny(ids.map(Set.init))
-        return try await InboxStore.markRead(Array(unique), of: recipient, at: clock.now, on: database)
+        let ids: [NotificationID]? = violations.ids("notification_ids", notificationIDs)
+        return try violations.throwIfAny(ids.map(Set.init))
     }
 
-    /// Sends `recipient`'s notifications created after `afterID` (empty: from now on), then each new one as it
+    /// Marks the notifications `ids` read, those of `recipient` only (others' ids change nothing and say
+    /// nothing); returns how many of theirs stay unread.
+    func markRead(_ ids: Set<NotificationID>, for recipient: UserID) async throws -> Int64 {
+        try await InboxStore.markRead(Array(ids), of: recipient, at: clock.now, on: database)
+    }
+
+    /// The notification a `WatchNotifications` resumes after: nil for an empty `after_notification_id` (from
+    /// now on); INVALID_ARGUMENT naming it when it is malformed.
+    static func resumePoint(_ afterNotificationID: String) throws(RPCError) -> NotificationID? {
+        afterNotificationID.isEmpty
+            ? nil : try FieldViolations.id("after_notification_id", afterNotificationID)
+    }
+
+    /// Sends `recipient`'s notifications created after `afterID` (nil: from now on), then each new one as it
     /// commits, in the order they committed, until the bell closes (the drain); throws `CancellationError`
     /// when the calling task is cancelled. The streams of one recipient share each wake-up's read
     /// (`RecipientBell`).
     func watch(
-        for recipient: UserID, after afterID: String,
+        for recipient: UserID, after afterID: NotificationID?,
         send: (Kindred_Family_V1_Notification) async throws -> Void
     ) async throws {
-        let afterID: NotificationID? =
-            afterID.isEmpty ? nil : try FieldViolations.id("after_notification_id", afterID)
         try await bell.stream(to: recipient.description) { [database] in
             let start = try await InboxStore.streamStart(
                 of: recipient, after: afterID, on: database)

@@ -13,9 +13,8 @@ struct Profiles: Sendable {
     /// Seals and opens the first and last names.
     let names: ProfileNames
 
-    /// `userID`'s profile (the caller's when empty), as `caller` may see it.
-    func profile(of userID: String, as caller: Caller) async throws -> Kindred_Family_V1_Profile {
-        let subject = try Self.subject(userID, caller: caller)
+    /// `subject`'s profile, as `caller` may see it.
+    func profile(of subject: UserID, as caller: Caller) async throws -> Kindred_Family_V1_Profile {
         let withNames = try await mayReadNames(of: subject, caller: caller)
         let row = try await ProfileStore.read(subject, names: withNames ? names : nil, on: database)
         return row.proto(of: subject, withNames: withNames)
@@ -42,8 +41,9 @@ struct Profiles: Sendable {
         return try await GuardianLinkStore.exists(guardian: reader, minor: subject, on: database)
     }
 
-    /// The profile a request names: the caller's own when empty.
-    private static func subject(_ userID: String, caller: Caller) throws(RPCError) -> UserID {
+    /// The profile a request's `user_id` names: the caller's own when empty; INVALID_ARGUMENT naming `user_id`
+    /// when it is malformed, or empty from a caller without an account.
+    static func subject(named userID: String, for caller: Caller) throws(RPCError) -> UserID {
         if userID.isEmpty {
             guard let own = caller.accountUserID else {
                 throw FieldViolations.single("user_id", "is required")

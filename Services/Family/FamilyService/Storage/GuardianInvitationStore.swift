@@ -8,7 +8,7 @@ import KindredPostgres
 enum GuardianInvitationStore {
     /// One invitation as stored.
     struct Invitation: Sendable, Equatable {
-        let id: String
+        let id: GuardianInvitationID
         let minorID: UserID
         let requestID: String
         let guardianEmail: String
@@ -19,7 +19,7 @@ enum GuardianInvitationStore {
 
     /// An invitation as its link's acceptance reads it.
     struct Redemption: Sendable, Equatable {
-        let id: String
+        let id: GuardianInvitationID
         let minorID: UserID
         let expiresAt: Date
         let acceptedBy: UserID?
@@ -27,7 +27,7 @@ enum GuardianInvitationStore {
 
     /// `minor`'s invitation made by the request `requestID`, if any.
     static func invitation(
-        minor: UserID, requestID: String, emails: SealedText<String>, in tx: PostgresTransaction
+        minor: UserID, requestID: String, emails: SealedText<GuardianInvitationID>, in tx: PostgresTransaction
     ) async throws -> Invitation? {
         try decode(
             emails,
@@ -48,13 +48,15 @@ enum GuardianInvitationStore {
             SELECT id::text, minor_id::text, expires_at, accepted_by::text
             FROM family.guardian_invitations WHERE token_hash = \(token.storageHash)
             """
-        ).decode((String, UserID, Date, UserID?).self).first.map {
+        ).decode((GuardianInvitationID, UserID, Date, UserID?).self).first.map {
             Redemption(id: $0, minorID: $1, expiresAt: $2, acceptedBy: $3)
         }
     }
 
     /// `minor`'s invitations neither accepted nor expired at `now`, oldest first.
-    static func pending(minor: UserID, now: Date, emails: SealedText<String>, on db: some StatementRunner)
+    static func pending(
+        minor: UserID, now: Date, emails: SealedText<GuardianInvitationID>, on db: some StatementRunner
+    )
         async throws -> [Invitation]
     {
         try decode(
@@ -71,7 +73,7 @@ enum GuardianInvitationStore {
 
     /// `minor`'s invitations made after `since`, oldest first: what the invitation rate limits count.
     static func made(
-        by minor: UserID, since: Date, emails: SealedText<String>, in tx: PostgresTransaction
+        by minor: UserID, since: Date, emails: SealedText<GuardianInvitationID>, in tx: PostgresTransaction
     ) async throws -> [Invitation] {
         try decode(
             emails,
@@ -87,7 +89,8 @@ enum GuardianInvitationStore {
     /// Stores `invitation` with the hash of `token` and its address sealed; the invitations it supersedes (the
     /// minor's pending ones to the same address) expire now, so only the newest link works.
     static func insert(
-        _ invitation: Invitation, token: OpaqueToken, superseding: [Invitation], emails: SealedText<String>,
+        _ invitation: Invitation, token: OpaqueToken, superseding: [Invitation],
+        emails: SealedText<GuardianInvitationID>,
         in tx: PostgresTransaction
     ) async throws {
         if !superseding.isEmpty {
@@ -109,7 +112,9 @@ enum GuardianInvitationStore {
     }
 
     /// Marks `id` accepted by `guardian` at `now`.
-    static func markAccepted(_ id: String, by guardian: UserID, now: Date, in tx: PostgresTransaction)
+    static func markAccepted(
+        _ id: GuardianInvitationID, by guardian: UserID, now: Date, in tx: PostgresTransaction
+    )
         async throws
     {
         try await tx.query(
@@ -137,10 +142,12 @@ enum GuardianInvitationStore {
             """)
     }
 
-    private static func decode(_ emails: SealedText<String>, _ rows: PostgresRows) throws -> [Invitation] {
+    private static func decode(_ emails: SealedText<GuardianInvitationID>, _ rows: PostgresRows) throws
+        -> [Invitation]
+    {
         try rows.map { row in
             let (id, minor, requestID, plain, sealed, createdAt, expiresAt, acceptedBy) = try row.decode(
-                (String, UserID, String, String?, [UInt8]?, Date, Date, UserID?).self)
+                (GuardianInvitationID, UserID, String, String?, [UInt8]?, Date, Date, UserID?).self)
             return Invitation(
                 id: id, minorID: minor, requestID: requestID,
                 guardianEmail: try emails.open(StoredText(plain: plain, sealed: sealed), of: id),

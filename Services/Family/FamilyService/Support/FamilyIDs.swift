@@ -7,6 +7,8 @@ extension IDKind {
     enum Approval {}
     /// A link between a guardian and a minor.
     enum GuardianLink {}
+    /// A minor's invitation mailed to a would-be guardian.
+    enum GuardianInvitation {}
     /// A notice in somebody's in-app inbox.
     enum Notification {}
     /// A phone registered for push messages.
@@ -29,6 +31,7 @@ extension IDKind {
 
 typealias ApprovalID = ID<IDKind.Approval>
 typealias GuardianLinkID = ID<IDKind.GuardianLink>
+typealias GuardianInvitationID = ID<IDKind.GuardianInvitation>
 typealias NotificationID = ID<IDKind.Notification>
 typealias PushDeviceID = ID<IDKind.PushDevice>
 typealias BabyProfileID = ID<IDKind.BabyProfile>

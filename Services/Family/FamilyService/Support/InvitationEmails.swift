@@ -11,7 +11,7 @@ import KindredRuntime
 /// rotate-data` seals it, and are read as they are meanwhile.
 struct InvitationEmails: Sendable {
     /// Guardian invitations' addresses, by invitation id.
-    let guardian: SealedText<String>
+    let guardian: SealedText<GuardianInvitationID>
     /// Baby profile invitations' addresses, by profile and invitation.
     let baby: SealedText<BabyInvitationKey>
 

@@ -28,23 +28,26 @@ struct Rewards: Sendable {
         sessions = context.usageSessions
     }
 
-    /// The child `text` names (the caller when empty) and how the caller stands to them: themself (their
-    /// guardian while their device is in parent mode proven with the guardian PIN), or their guardian by
-    /// family's word; anyone else gets what an id nobody has gets.
-    func standing(of context: ServerContext, toward text: String) async throws
-        -> (child: UserID, standing: Standing)
+    /// The child a request's `child_user_id` names: nil when it is empty (the caller), INVALID_ARGUMENT naming
+    /// it when it is malformed.
+    static func child(named childUserID: String) throws(RPCError) -> UserID? {
+        childUserID.isEmpty ? nil : try FieldViolations.id("child_user_id", childUserID)
+    }
+
+    /// How `caller` (the account of `context`'s call) stands to `child`: themself (their guardian while their
+    /// device is in parent mode proven with the guardian PIN), or their guardian by family's word; anyone else
+    /// gets what an id nobody has gets.
+    func standing(of caller: UserID, toward child: UserID, _ context: ServerContext) async throws -> Standing
     {
-        let caller = try context.account()
         let metadata = context.requestMetadata
-        let child: UserID = text.isEmpty ? caller : try FieldViolations.id("child_user_id", text)
         if child == caller {
             let parentMode = try context.authenticatedCaller().guardianPinMinorID
-            return (child, parentMode == child ? .guardian : .child)
+            return parentMode == child ? .guardian : .child
         }
         guard try await guardians.guards(child, caller: caller, forwarding: metadata) else {
             throw GamificationError.childNotFound
         }
-        return (child, .guardian)
+        return .guardian
     }
 
     func setup(of child: UserID) async throws -> Kindred_Gamification_V1_RewardSetup {

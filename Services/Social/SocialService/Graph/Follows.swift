@@ -5,9 +5,6 @@ import KindredRPC
 
 /// Follows: one-way, needing no acceptance. Following adds an edge, so it runs under the pair's lock.
 struct Follows: Sendable {
-    /// The most users one `IsFollowing` asks about.
-    static let maximumCandidates = 500
-
     /// One page of a follows list, as `ListFollowers` and `ListFollowing` answer it.
     typealias Page = (follows: [Kindred_Social_V1_Follow], page: Kindred_Common_V1_PageResponse)
 
@@ -32,16 +29,11 @@ struct Follows: Sendable {
         try await FollowStore.unfollow(me, userID, on: context.database)
     }
 
-    /// `ListFollowers` (`.followers`) or `ListFollowing` (`.following`) of `userID` (empty: `me`), most recent
-    /// first, a page at a time; NOT_YOUR_LIST for anyone's but `me`'s.
-    func list(
-        _ list: GraphPage.List, of userID: String, _ request: Kindred_Common_V1_PageRequest?, as me: UserID
-    ) async throws -> Page {
-        var violations = FieldViolations()
-        let owner = userID.isEmpty ? me : violations.id("user_id", userID)
-        let page = GraphPage(list, of: me, request, &violations)
-        try violations.throwIfAny()
-        guard owner == me else { throw SocialError.notYourList }
+    /// `ListFollowers` or `ListFollowing` as `draft` asks, most recent first, a page at a time; NOT_YOUR_LIST
+    /// for anyone's but `me`'s.
+    func list(_ draft: FollowListDraft, as me: UserID) async throws -> Page {
+        guard draft.owner == me else { throw SocialError.notYourList }
+        let page = draft.page
         let served = page.serve(try await GraphStore.entries(page, on: context.database))
         return (
             served.entries.map { Kindred_Social_V1_Follow(person: $0.person, since: $0.since) },
@@ -49,25 +41,15 @@ struct Follows: Sendable {
         )
     }
 
-    /// `IsFollowing`, for a service or the follower: which of `request.userIds` (at most 500) the follower
-    /// follows, in the request's order. One statement, no call to identity.
-    func isFollowing(_ request: Kindred_Social_V1_IsFollowingRequest, as caller: Caller) async throws
-        -> [String]
-    {
-        var violations = FieldViolations()
-        let followerID: UserID? = violations.id("follower_user_id", request.followerUserID)
-        var candidateIDs: [UserID]? = []
-        if request.userIds.count > Self.maximumCandidates {
-            violations.add("user_ids", "must name at most \(Self.maximumCandidates) users")
-        } else {
-            candidateIDs = violations.ids("user_ids", request.userIds)
-        }
-        let (follower, candidates) = try violations.throwIfAny(followerID, candidateIDs)
+    /// `IsFollowing`, for a service or the follower: which of the draft's users the follower follows, in the
+    /// request's order and as it wrote them. One statement, no call to identity.
+    func isFollowing(_ draft: FollowCheckDraft, as caller: Caller) async throws -> [String] {
+        let (follower, candidates) = (draft.follower, draft.candidates)
         guard caller.role == .service || caller.accountUserID == follower else {
             throw SocialError.notYourRelationship
         }
         guard !candidates.isEmpty else { return [] }
         let followed = try await FollowStore.followed(by: follower, among: candidates, on: context.database)
-        return zip(request.userIds, candidates).filter { followed.contains($0.1) }.map(\.0)
+        return zip(draft.candidateTexts, candidates).filter { followed.contains($0.1) }.map(\.0)
     }
 }

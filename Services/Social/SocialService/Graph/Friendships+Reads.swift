@@ -48,11 +48,8 @@ extension Friendships {
 
     /// `AreFriends`, for a service or for one of the two users: one statement, no call to identity. A user is
     /// refused across a block as in any other interaction.
-    func areFriends(_ request: Kindred_Social_V1_AreFriendsRequest, as caller: Caller) async throws -> Bool {
-        var violations = FieldViolations()
-        let userID: UserID? = violations.id("user_id", request.userID)
-        let otherID: UserID? = violations.id("other_user_id", request.otherUserID)
-        let (user, other) = try violations.throwIfAny(userID, otherID)
+    func areFriends(_ pair: FriendPairDraft, as caller: Caller) async throws -> Bool {
+        let (user, other) = (pair.user, pair.other)
         if caller.role == .service {
             return try await RelationshipStore.between(user, other, on: context.database).friends
         }

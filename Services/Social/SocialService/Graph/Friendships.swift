@@ -11,7 +11,7 @@ struct Friendships: Sendable {
     /// `SendFriendRequest` from `me` to the user `ref` names: a new pending request, or, when they had asked
     /// `me` already, their request accepted. Refused across a block, to a friend (ALREADY_FRIENDS) and while
     /// `me`'s own request to them is pending (FRIEND_REQUEST_EXISTS).
-    func send(to ref: Kindred_Social_V1_UserRef?, from me: UserID) async throws
+    func send(to ref: RecipientRef, from me: UserID) async throws
         -> Kindred_Social_V1_SendFriendRequestResponse.OneOf_Outcome
     {
         // The sender is shown in the recipient's lists, so social must know them too.
@@ -60,21 +60,15 @@ struct Friendships: Sendable {
         return Kindred_Social_V1_Friend(person: friend.proto, since: .init(now))
     }
 
-    /// The user `ref` names, as a request's recipient: its fields checked (`to`, `to.user_id`, `to.username`),
-    /// not `me`, known to identity.
-    private func recipient(_ ref: Kindred_Social_V1_UserRef?, of me: UserID) async throws -> Person {
-        switch ref?.ref {
+    /// The user `ref` names, as a request's recipient: not `me`, known to identity.
+    private func recipient(_ ref: RecipientRef, of me: UserID) async throws -> Person {
+        switch ref {
         case .userID(let userID):
-            return try await context.counterpart(try FieldViolations.id("to.user_id", userID), of: me)
+            return try await context.counterpart(userID, of: me)
         case .username(let username):
-            guard Person.isWellFormed(username: username) else {
-                throw FieldViolations.single("to.username", "must be 3 to 30 letters, digits or _")
-            }
             let person = try await context.people.person(username: username)
             guard person.id != me else { throw SocialError.notYourself }
             return person
-        case nil:
-            throw FieldViolations.single("to", "must name a user by user_id or username")
         }
     }
 }
