@@ -11,12 +11,4 @@ enum BabyActivityFeed {
     static let outbox = EventOutbox(schema: "family", name: "baby_activity_feed")
     /// How long entries stay on the feed: a stream may resume from a cursor this old.
     static let options = EventFeed.Options(retention: .seconds(7 * 86_400))
-
-    /// The INSERT appending `activity` to the feed, sealed under `cipher`, for the statement that records it
-    /// (`BabyActivityStore.record`).
-    static func insert(_ activity: Kindred_Family_V1_BabyActivity, sealedWith cipher: FieldCipher) throws
-        -> PostgresQuery
-    {
-        outbox.insert(type: "baby.activity", payload: try activity.serializedBytes(), sealedWith: cipher)
-    }
 }

@@ -18,7 +18,9 @@ struct BabySquishes: Sendable {
     {
         let now = clock.now
         return try await database.transaction { tx in
-            guard let (author, held) = try await SquishStore.lock(target, of: profile, by: user, seals: seals, in: tx)
+            guard
+                let (author, held) = try await SquishStore.lock(
+                    target, of: profile, by: user, seals: seals, in: tx)
             else { throw FamilyError.babyProfileNotFound }
             guard let count = held else { throw target.notFound }
             guard

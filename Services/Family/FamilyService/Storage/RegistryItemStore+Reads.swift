@@ -44,11 +44,13 @@ extension RegistryItemStore {
 
     /// An item from the columns the reads select (and a purchase returns), from column `first` on, opened with
     /// `texts`.
-    static func storedItem(_ row: PostgresRow, from first: Int = 0, texts: SealedTexts<RegistryTexts.Key>) throws
+    static func storedItem(_ row: PostgresRow, from first: Int = 0, texts: SealedTexts<RegistryTexts.Key>)
+        throws
         -> StoredRegistryItem
     {
         let (id, profile) = (
-            try row.decode(RegistryItemID.self, column: first + 3), try row.decode(BabyProfileID.self, column: first + 4)
+            try row.decode(RegistryItemID.self, column: first + 3),
+            try row.decode(BabyProfileID.self, column: first + 4)
         )
         let key = RegistryTexts.Key(profile: profile, item: id)
         let opened = try texts.open(try storedTexts(row, from: first), of: key)
@@ -63,7 +65,8 @@ extension RegistryItemStore {
             id: id, profile: profile,
             details: RegistryItemDetails(
                 name: opened[0], description: opened[1], linkURL: link),
-            createdAt: try row.decode(Date.self, column: first + 6), updatedAt: try row.decode(Date.self, column: first + 7),
+            createdAt: try row.decode(Date.self, column: first + 6),
+            updatedAt: try row.decode(Date.self, column: first + 7),
             purchase: buyer.flatMap { buyer in boughtAt.map { (buyer, $0) } })
     }
 }

@@ -14,17 +14,6 @@ extension FamilyEvents {
     ) async throws {
         tx.queryAtCommit(try insert(payload, sealedWith: cipher))
     }
-
-    /// The INSERT appending `payload` sealed under `cipher`, for a statement that writes its change and its event
-    /// together (`BabyActivityStore.record`); it must run in the transaction of that change.
-    static func insert(_ payload: Kindred_Family_V1_Event.OneOf_Payload, sealedWith cipher: FieldCipher)
-        throws
-        -> PostgresQuery
-    {
-        outbox.insert(
-            type: payload.type, payload: try Kindred_Family_V1_Event(payload: payload).serializedBytes(),
-            sealedWith: cipher)
-    }
 }
 
 extension Kindred_Family_V1_Event: WatchedEvent {}
