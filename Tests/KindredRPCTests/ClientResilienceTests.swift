@@ -39,6 +39,24 @@ import Testing
         }
     }
 
+    /// A server's SERVER_OVERLOADED is its pushback, for whoever started the work: an idempotent call hears it
+    /// after one attempt, not after retries that would hold the caller's own slot and add to the peer's load.
+    @Test func anOverloadRefusalIsNotRetried() async throws {
+        try await onClientTestLoop {
+            let server = try ClientTestServer()
+            let client = try RPCClient(target: server.target)
+            let error = await #expect(throws: RPCError.self) {
+                let _: ClientTestText = try await client.unary(
+                    method: ClientTestService.method("Echo"), request: ClientTestText("busy"),
+                    options: CallOptions(timeout: .seconds(5), idempotent: true))
+            }
+            #expect(error?.overloadRetryDelay == .milliseconds(250))
+            #expect(server.observations.unaryCalls.load(ordering: .relaxed) == 1, "one attempt")
+            client.close()
+            await server.stop()
+        }
+    }
+
     /// A retry would first wait out a ten-minute backoff: the suite's time limit would end the test.
     @Test func nonIdempotentCallIsNotRetried() async throws {
         try await onClientTestLoop {

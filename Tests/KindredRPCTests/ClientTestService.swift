@@ -80,6 +80,7 @@ struct ClientTestService: RPCService {
         router.registerUnary(Self.method("Echo")) {
             (request: ClientTestText, context: ServerContext) -> ClientTestText in
             observations.unaryCalls.add(1, ordering: .relaxed)
+            if request.text == "busy" { throw RPCError.serverOverloaded(retryAfter: .milliseconds(250)) }
             if request.text == "fail" {
                 context.addResponseTrailer("x-reason", "asked to")
                 throw RPCError(
