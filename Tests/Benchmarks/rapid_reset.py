@@ -12,8 +12,8 @@ and measures Health/Check; the second measures a server already running at HOST:
 (`KINDRED_BENCH_ONLY=attack Tests/Benchmarks/social` runs kindred-social this way, on ListFeed). The steady
 client is h2load -c 4 -m 1, at --rps calls a second per connection (0: as fast as answers come). It prints both
 p99s, the log growth, and how the server ended the attackers' connections: GOAWAY error codes (11 is
-ENHANCE_YOUR_CALM, 2 INTERNAL_ERROR), cut before any frame (closed at accept: the address is cooling after a
-flood), reset.
+ENHANCE_YOUR_CALM, 2 INTERNAL_ERROR), cut before any frame (the address is cooling after a flood: held unread
+until it has cooled, then closed), reset.
 
 The attackers are one separate process under `nice -n 19` (--nice), connecting from 127.0.0.2 (--source): the
 steady client and the server keep the CPU they want, as when the attack comes from elsewhere, and the address
