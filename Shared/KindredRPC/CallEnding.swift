@@ -1,4 +1,4 @@
-public import Logging
+import Logging
 
 /// How a call ended, as its access line sees it: whose fault it was, which sets the line's level (the
 /// server's own faults are `error`, so `--log-level warning` shows only them), and whether a client can end
