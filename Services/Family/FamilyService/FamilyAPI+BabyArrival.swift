@@ -28,17 +28,16 @@ extension FamilyAPI {
     func getArrival(_ request: Kindred_Family_V1_GetArrivalRequest, context: ServerContext) async throws
         -> Kindred_Family_V1_GetArrivalResponse
     {
+        let caller = try context.authenticatedCaller().account()
         let arrival = try await arrivals.get(
-            try FieldViolations.id("profile_id", request.profileID),
-            by: try context.authenticatedCaller().account())
+            try FieldViolations.id("profile_id", request.profileID), by: caller)
         return Kindred_Family_V1_GetArrivalResponse(arrival: arrival)
     }
 
     func getArrivalShare(_ request: Kindred_Family_V1_GetArrivalShareRequest, context: ServerContext)
         async throws -> Kindred_Family_V1_GetArrivalShareResponse
     {
-        try await arrivals.share(
-            try FieldViolations.id("profile_id", request.profileID),
-            by: try context.authenticatedCaller().account())
+        let caller = try context.authenticatedCaller().account()
+        return try await arrivals.share(try FieldViolations.id("profile_id", request.profileID), by: caller)
     }
 }

@@ -25,6 +25,18 @@ extension BabyContentIDWireTests {
             (
                 "photo_id",
                 await rpcError {
+                    try await family.squishPhoto(.init(profileID: profile, photoID: id), options: options)
+                }
+            ),
+            (
+                "photo_id",
+                await rpcError {
+                    try await family.unsquishPhoto(.init(profileID: profile, photoID: id), options: options)
+                }
+            ),
+            (
+                "photo_id",
+                await rpcError {
                     for try await _ in family.downloadPhoto(
                         .init(profileID: profile, photoID: id), options: options)
                     {}
@@ -97,6 +109,19 @@ extension BabyContentIDWireTests {
                         .init(profileID: profile, eventID: id, answer: .maybe), options: options)
                 }
             ),
+        ]
+    }
+
+    /// Each RPC naming only a profile (the arrival's), with `profile`.
+    static func profileCalls(_ home: BabyContentFamily, profile: String, options: CallOptions) async
+        -> [RPCError?]
+    {
+        let family = home.family
+        return [
+            await rpcError { try await family.getArrival(.init(profileID: profile), options: options) },
+            await rpcError { try await family.getArrivalShare(.init(profileID: profile), options: options) },
+            await rpcError { try await family.squishArrival(.init(profileID: profile), options: options) },
+            await rpcError { try await family.unsquishArrival(.init(profileID: profile), options: options) },
         ]
     }
 }

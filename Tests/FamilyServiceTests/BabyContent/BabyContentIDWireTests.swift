@@ -24,6 +24,13 @@ import Testing
             let anonymous = await Self.pairCalls(
                 home, profile: "lily", id: "42", options: FamilyTestStack.bearer(nil))
             #expect(anonymous.allSatisfy { $0.answer?.code == .unauthenticated })
+            let profileOnly = await Self.profileCalls(home, profile: "lily", options: home.mum.bearer)
+            #expect(
+                profileOnly.allSatisfy { $0?.code == .invalidArgument && $0?.badFields == ["profile_id"] })
+            let anonymousProfileOnly = await Self.profileCalls(
+                home, profile: "lily", options: FamilyTestStack.bearer(nil))
+            #expect(
+                anonymousProfileOnly.allSatisfy { $0?.code == .unauthenticated }, "the token before the id")
             let unanswered = await rpcError {
                 try await home.family.setRsvp(
                     .init(profileID: "lily", eventID: "42"), options: home.grandma.bearer)
