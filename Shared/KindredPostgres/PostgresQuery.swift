@@ -48,19 +48,28 @@ public struct PostgresQuery: Sendable, ExpressibleByStringInterpolation {
     /// `sql` with each placeholder `$n` written `$(n + offset)`; traps unless its placeholders are exactly
     /// `$1` … `$count`, in order, so text with another `$` in it is never renumbered by mistake.
     private static func renumbered(_ sql: String, after offset: Int, expecting count: Int) -> String {
-        var result = ""
+        // Over the UTF-8 bytes: `$` and digits are ASCII, and walking Characters cost a grapheme scan per byte.
+        let dollar = UInt8(ascii: "$")
+        let zero = UInt8(ascii: "0")
+        var result: [UInt8] = []
+        result.reserveCapacity(sql.utf8.count + 4 * count)
         var seen = 0
-        var rest = Substring(sql)
-        while let dollar = rest.firstIndex(of: "$") {
-            result += rest[..<dollar]
-            let digits = rest[rest.index(after: dollar)...].prefix { ("0"..."9").contains($0) }
+        var bytes = sql.utf8[...]
+        while let at = bytes.firstIndex(of: dollar) {
+            result.append(contentsOf: bytes[..<at])
+            let digits = bytes[bytes.index(after: at)...].prefix { $0 >= zero && $0 <= zero + 9 }
             seen += 1
-            precondition(Int(digits) == seen, "a query fragment holds \"$\" outside its placeholders")
-            result += "$\(seen + offset)"
-            rest = rest[digits.endIndex...]
+            let number = digits.reduce(0) { $0 &* 10 &+ Int($1 - zero) }
+            precondition(
+                !digits.isEmpty && digits.count < 6 && number == seen,
+                "a query fragment holds \"$\" outside its placeholders")
+            result.append(dollar)
+            result.append(contentsOf: String(seen + offset).utf8)
+            bytes = bytes[digits.endIndex...]
         }
         precondition(seen == count, "a query fragment's placeholders do not match its binds")
-        return result + rest
+        result.append(contentsOf: bytes)
+        return String(decoding: result, as: UTF8.self)
     }
 
     /// Builds a query: literal segments are SQL, interpolated values are binds.

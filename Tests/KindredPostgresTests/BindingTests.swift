@@ -132,5 +132,19 @@ extension DatabaseTests {
                 #expect(decoded.3 == nil && decoded.4 == 9)
             }
         }
+
+        @Test func aFragmentsTwoDigitPlaceholdersAndOtherTextSurviveTheRenumbering() {
+            var inner = PostgresQuery(unsafeSQL: "SELECT 'café ☕'")
+            for value in 1...11 {
+                inner.append(unsafeSQL: ", ")
+                inner.append(bind: Int32(value))
+            }
+            var query: PostgresQuery = "SELECT \(Int32(0)), \("é"), \(Int32(2)) UNION ALL "
+            query.append(inner)
+            #expect(
+                query.sql
+                    == "SELECT $1, $2, $3 UNION ALL SELECT 'café ☕', $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14"
+            )
+        }
     }
 }
