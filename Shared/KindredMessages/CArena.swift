@@ -11,8 +11,15 @@ final class CArena {
     private var cursor: UnsafeMutableRawPointer?
     private var remaining = 0
     /// Small enough for glibc's per-thread cache (1,032 bytes), large enough for most messages.
-    private static let chunkSize = 1008
+    static let defaultChunkSize = 1008
     private static let linkSize = 16
+    /// The size of each chunk but one that a single allocation outgrows.
+    private let chunkSize: Int
+
+    /// An empty arena whose chunks hold `chunkSize` bytes (at most 1 MiB each).
+    init(chunkSize: Int = CArena.defaultChunkSize) {
+        self.chunkSize = min(chunkSize, 1 << 20)
+    }
 
     deinit {
         var chunk = newestChunk
@@ -26,7 +33,7 @@ final class CArena {
     func allocate(byteCount: Int) -> UnsafeMutableRawPointer {
         let size = (max(byteCount, 1) + 15) & ~15
         if size > remaining {
-            let chunkSize = max(size + Self.linkSize, Self.chunkSize)
+            let chunkSize = max(size + Self.linkSize, self.chunkSize)
             let chunk = UnsafeMutableRawPointer.allocate(byteCount: chunkSize, alignment: 16)
             chunk.storeBytes(of: newestChunk, as: UnsafeMutableRawPointer?.self)
             newestChunk = chunk
