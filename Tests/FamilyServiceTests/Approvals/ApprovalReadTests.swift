@@ -107,6 +107,37 @@ import Testing
         }
     }
 
+    // Each minor's requests are read a page at a time and merged: a page must cut across minors by id
+    // alone, with the state filter and the cursor applied before each minor's share is cut.
+    @Test func aGuardiansPagesInterleaveTheirMinorsAndKeepTheFilter() async throws {
+        try await FamilyTestDatabase.withDatabase { pool in
+            let test = ApprovalTest(pool)
+            let (guardian, anna, ben) = (FamilyCallers.adult(), FamilyCallers.minor(), FamilyCallers.minor())
+            try await test.link(guardian, to: anna)
+            try await test.link(guardian, to: ben)
+            var pending: [ApprovalRecord] = []
+            for index in 0..<3 {
+                pending.insert(try await test.ask(anna, subject: "a-\(index)"), at: 0)
+                pending.insert(try await test.ask(ben, subject: "b-\(index)"), at: 0)
+            }
+            // Ben's newest requests are decided: a page of his cut before the filter would hold none pending.
+            for index in 0..<4 {
+                _ = try await test.approvals.decide(
+                    try await test.ask(ben, subject: "d-\(index)").id, approve: index % 2 == 0, as: guardian)
+            }
+            pending.insert(try await test.ask(anna, subject: "a-3"), at: 0)
+            var seen: [ApprovalRecord] = []
+            var token = ""
+            repeat {
+                let page = try await Self.list(test, as: guardian, state: .pending, size: 3, token: token)
+                #expect(page.approvals.count <= 3)
+                seen += page.approvals
+                token = page.nextPageToken
+            } while !token.isEmpty
+            #expect(seen == pending)
+        }
+    }
+
     @Test func badSizesTokensAndStatesAreNamed() async throws {
         try await FamilyTestDatabase.withDatabase { pool in
             let test = ApprovalTest(pool)

@@ -34,6 +34,17 @@ import Testing
             #expect(
                 mumSees?.rsvpCounts == .init(attending: 1, notAttending: 1) && mumSees?.myRsvp == .unspecified
             )
+            // A list counts everyone's answers and shows each reader their own.
+            let readers: [(TestUser, Kindred_Family_V1_RsvpAnswer)] = [
+                (home.grandma, .attending), (home.grandpa, .notAttending), (home.mum, .unspecified),
+            ]
+            for (reader, own) in readers {
+                let listed = try await home.family.listCalendarEvents(
+                    .init(profileID: home.profile.description), options: reader.bearer
+                ).events
+                #expect(listed.map(\.myRsvp) == [own])
+                #expect(listed.map(\.rsvpCounts) == [.init(attending: 1, notAttending: 1)])
+            }
             var answers: [String] = []
             var token = ""
             repeat {

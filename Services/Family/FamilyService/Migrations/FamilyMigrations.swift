@@ -41,5 +41,6 @@ enum FamilyMigrations {
         v33SealArrivalMessages,
         v34SealLinks,
         v35PlannedBabyNamesake,
+        v36RegistryListing,
     ]
 }

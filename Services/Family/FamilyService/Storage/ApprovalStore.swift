@@ -29,14 +29,21 @@ enum ApprovalStore {
     static func list(for viewer: UserID, _ page: ApprovalPage, on pool: PostgresPool) async throws
         -> [ApprovalRecord]
     {
+        // One page per minor from approval_requests_minor (minor_id, id DESC), then the newest of those: an
+        // OR of the viewer and their minors could only filter the whole table read backwards by id.
         try await pool.pureRead(
             """
-            SELECT \(Columns.request) FROM family.approval_requests r
-            WHERE (r.minor_id = \(viewer)::uuid
-                   OR r.minor_id IN (SELECT g.minor_id FROM family.guardian_links g
-                                     WHERE g.guardian_id = \(viewer)::uuid))
-              AND (\(page.state?.rawValue)::smallint IS NULL OR r.state = \(page.state?.rawValue)::smallint)
-              AND (\(page.before)::uuid IS NULL OR r.id < \(page.before)::uuid)
+            SELECT \(Columns.request)
+            FROM (SELECT \(viewer)::uuid
+                  UNION SELECT g.minor_id FROM family.guardian_links g WHERE g.guardian_id = \(viewer)::uuid)
+                AS m(minor_id)
+            CROSS JOIN LATERAL (
+                SELECT * FROM family.approval_requests r
+                WHERE r.minor_id = m.minor_id
+                  AND (\(page.state?.rawValue)::smallint IS NULL OR r.state = \(page.state?.rawValue)::smallint)
+                  AND (\(page.before)::uuid IS NULL OR r.id < \(page.before)::uuid)
+                ORDER BY r.id DESC
+                LIMIT \(page.size + 1)) r
             ORDER BY r.id DESC
             LIMIT \(page.size + 1)
             """

@@ -13,16 +13,21 @@ extension RegistryItemStore {
         of profiles: [BabyProfileID], only: RegistryItemID? = nil, after position: Position?, limit: Int,
         texts: SealedTexts<RegistryTexts.Key>, on db: some StatementRunner
     ) async throws -> [StoredRegistryItem] {
+        // Each profile's page from registry_items_listing (migration 36), then the first of those: the list's
+        // order is an expression, and without that index every item of the profiles was read and sorted.
         try await db.pureRead(
             """
-            SELECT name, description, texts_sealed, item_id, profile_id, link_url, created_at, updated_at,
-                purchased_by, purchased_at, link_url_sealed
-            FROM family.registry_items
-            WHERE profile_id = ANY(\(PostgresArray(profiles.map(\.description)))::uuid[])
-                AND (\(only)::uuid IS NULL OR item_id = \(only)::uuid)
-                AND (purchased_by IS NOT NULL, item_id) > (coalesce(\(position?.purchased), false),
-                    coalesce(\(position?.item)::uuid, '00000000-0000-0000-0000-000000000000'))
-            ORDER BY purchased_by IS NOT NULL, item_id
+            SELECT i.name, i.description, i.texts_sealed, i.item_id, i.profile_id, i.link_url, i.created_at,
+                i.updated_at, i.purchased_by, i.purchased_at, i.link_url_sealed
+            FROM unnest(\(PostgresArray(profiles.map(\.description)))::uuid[]) AS s(profile_id)
+            CROSS JOIN LATERAL (
+                SELECT * FROM family.registry_items i
+                WHERE i.profile_id = s.profile_id AND (\(only)::uuid IS NULL OR i.item_id = \(only)::uuid)
+                    AND (i.purchased_by IS NOT NULL, i.item_id) > (coalesce(\(position?.purchased), false),
+                        coalesce(\(position?.item)::uuid, '00000000-0000-0000-0000-000000000000'))
+                ORDER BY i.purchased_by IS NOT NULL, i.item_id
+                LIMIT \(limit)) i
+            ORDER BY i.purchased_by IS NOT NULL, i.item_id
             LIMIT \(limit)
             """
         ).map { try storedItem($0, texts: texts) }
