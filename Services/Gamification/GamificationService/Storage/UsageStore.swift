@@ -16,25 +16,19 @@ enum UsageStore {
     /// are the ones the batch replaces, and the counts of the UTC days the batch touches (`UsageDayCounts`, what
     /// every stored session covers) are the ones it moves; no other batch changes either before this one
     /// commits. So an upload reads its own sessions' old versions and one or two days' counts, never the day's
-    /// other sessions. Three round trips in all: the lock; the versions, the counts and the ended unlocks
-    /// together (each its own statement, after the lock); and the COMMIT, which carries the write unless an
-    /// ended unlock must read what it wrote.
+    /// other sessions. Three round trips in all: the lock; the versions with the counts (one statement) and
+    /// the ended unlocks, together after the lock; and the COMMIT, which carries the write unless an ended
+    /// unlock must read what it wrote.
     static func store(
         _ sessions: [UsageBatch.Session], of user: UserID, sealing: UsageSessions, on pool: PostgresPool
     ) async throws -> Int {
         try await pool.transaction { tx in
-            let zone = try await tx.query(
-                """
-                INSERT INTO gamification.usage_settings AS s (user_id) VALUES (\(user)::uuid)
-                ON CONFLICT (user_id) DO UPDATE SET user_id = s.user_id
-                RETURNING time_zone
-                """)[0].decode(String.self, column: 0)
+            let zone = try await tx.query(lockSettings(of: user))[0].decode(String.self, column: 0)
             let ids = sessions.map(\.clientSessionID)
             let read = try await tx.query([
-                versionsQuery(of: ids, of: user),
-                countsQuery(
-                    on: Set(sessions.flatMap { UsageDayCounts.days(of: $0.span) }).sorted(),
-                    aroundStoredVersionsOf: ids, of: user),
+                versionsAndCountsQuery(
+                    of: ids, on: Set(sessions.flatMap { UsageDayCounts.days(of: $0.span) }).sorted(), of: user
+                ),
                 RewardStore.lateUnlocks(sessions, of: user),
             ])
             let stored = try versions(read[0])
@@ -54,7 +48,7 @@ enum UsageStore {
             // A retry stores nothing new, and so has nothing new to charge.
             guard !changes.isEmpty else { return 0 }
             var counts = try await Self.counts(
-                on: UsageTally.days(of: changes), from: read[1], of: user, sealing: sealing, in: tx)
+                on: UsageTally.days(of: changes), from: read[0], of: user, sealing: sealing, in: tx)
             for old in changes.compactMap(\.old) { counts.add(old.session, -1) }
             let tally = UsageTally(changes, others: counts, zone: zone)
             for change in changes { counts.add(change.new, 1) }
@@ -62,7 +56,7 @@ enum UsageStore {
             let write = ingest(
                 changes.map(\.new), sealed: sealed, moving: tally,
                 counts: (counts.map(\.day), counts.map { sealing.seal($0, of: user) }), of: user, zone: zone)
-            let late = try RewardStore.lateUnlocks(read[2], overlapping: changes.map(\.new))
+            let late = try RewardStore.lateUnlocks(read[1], overlapping: changes.map(\.new))
             // Nothing later in the transaction reads what the write stores, unless an unlock is charged again.
             guard !late.isEmpty else {
                 tx.queryAtCommit(write)
@@ -72,6 +66,23 @@ enum UsageStore {
             try await RewardStore.charge(late, of: user, sessions: sealing, in: tx)
             return changes.count
         }
+    }
+
+    /// Locks `user`'s settings row, made with the defaults if there is none, and answers its time zone. The
+    /// row is only locked (`FOR NO KEY UPDATE`, no new row version) when it exists, which is every upload but
+    /// the first; an upload that finds none inserts it, and one racing it to the insert waits for it and locks
+    /// the row it made through `ON CONFLICT` (a new version only then).
+    private static func lockSettings(of user: UserID) -> PostgresQuery {
+        """
+        WITH held AS (
+            SELECT time_zone FROM gamification.usage_settings WHERE user_id = \(user)::uuid FOR NO KEY UPDATE),
+        made AS (
+            INSERT INTO gamification.usage_settings AS s (user_id)
+            SELECT \(user)::uuid WHERE NOT EXISTS (SELECT FROM held)
+            ON CONFLICT (user_id) DO UPDATE SET user_id = s.user_id
+            RETURNING time_zone)
+        SELECT time_zone FROM held UNION ALL SELECT time_zone FROM made
+        """
     }
 
     /// One set-based statement for the whole batch: the sessions written sealed (the row keeps the sealed value
