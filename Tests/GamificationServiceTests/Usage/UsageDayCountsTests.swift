@@ -116,7 +116,11 @@ import Testing
             let delta: Int64 = takeBack ? -1 : 1
             expected = Self.reference(expected, span, delta)
             counts.add(Self.session(span), delta)
-            #expect(counts.tracks[track] ?? [] == expected, "step \(step)")
+            // The first step that differs is the one to read; the rest would only repeat it.
+            guard counts.tracks[track] ?? [] == expected else {
+                Issue.record("step \(step): \(counts.tracks[track] ?? []) != \(expected)")
+                return
+            }
         }
         #expect(!expected.isEmpty)
     }
