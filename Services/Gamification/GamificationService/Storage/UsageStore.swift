@@ -54,7 +54,7 @@ enum UsageStore {
             for change in changes { counts.add(change.new, 1) }
             let sealed = changes.map { sealing.seal($0.new, of: user) }
             let write = ingest(
-                changes.map(\.new), sealed: sealed, moving: tally,
+                changes.map(\.new), sealed: sealed, replacing: changes.map { $0.old != nil }, moving: tally,
                 counts: (counts.map(\.day), counts.map { sealing.seal($0, of: user) }), of: user, zone: zone)
             let late = try RewardStore.lateUnlocks(read[1], overlapping: changes.map(\.new))
             // Nothing later in the transaction reads what the write stores, unless an unlock is charged again.
@@ -86,7 +86,9 @@ enum UsageStore {
     }
 
     /// One set-based statement for the whole batch: the sessions written sealed (the row keeps the sealed value
-    /// and the UTC day the session started on), the days' counts written sealed (a pending day is pending no
+    /// and the UTC day the session started on; a new one inserted, a replaced one updated, as the versions read
+    /// under the settings lock found them, since only an upload holding that lock adds a user's sessions), the
+    /// days' counts written sealed (a pending day is pending no
     /// more), and the tally's moves applied to the days. A move counts on
     /// each local day it touches in its zone, the seconds between the later of its start and that day's
     /// midnight and the earlier of its end and the next midnight, both midnights placed by PostgreSQL's zone
@@ -94,22 +96,26 @@ enum UsageStore {
     /// UPDATE (the row exists, since the time taken back was added to it), increases by upsert, so no CHECK sees
     /// a negative total. Apps and times travel as parameters only.
     private static func ingest(
-        _ sessions: [UsageBatch.Session], sealed: [[UInt8]], moving tally: UsageTally,
+        _ sessions: [UsageBatch.Session], sealed: [[UInt8]], replacing: [Bool], moving tally: UsageTally,
         counts: (days: [Date], sealed: [[UInt8]]), of user: UserID, zone: String
     ) -> PostgresQuery {
         """
         WITH applied AS (
             SELECT * FROM unnest(\(PostgresArray(sessions.map(\.clientSessionID)))::text[],
-                \(PostgresArray(sessions.map(\.start)))::timestamptz[], \(PostgresArray(sealed))::bytea[])
-                AS i (client_session_id, started_at, sealed)),
-        stored AS (
-            INSERT INTO gamification.usage_sessions AS s
-                (user_id, client_session_id, session_sealed, started_on, time_zone)
+                \(PostgresArray(sessions.map(\.start)))::timestamptz[], \(PostgresArray(sealed))::bytea[],
+                \(PostgresArray(replacing))::boolean[])
+                AS i (client_session_id, started_at, sealed, replacing)),
+        inserted AS (
+            INSERT INTO gamification.usage_sessions (user_id, client_session_id, session_sealed, started_on, time_zone)
             SELECT \(user)::uuid, client_session_id, sealed, (started_at AT TIME ZONE 'UTC')::date, \(zone)::text
-            FROM applied
-            ON CONFLICT (user_id, client_session_id) DO UPDATE
-            SET session_sealed = excluded.session_sealed, started_on = excluded.started_on,
-                time_zone = excluded.time_zone, app_id = NULL, started_at = NULL, ended_at = NULL, updated_at = NULL
+            FROM applied WHERE NOT replacing
+            RETURNING 1),
+        replaced AS (
+            UPDATE gamification.usage_sessions s
+            SET session_sealed = a.sealed, started_on = (a.started_at AT TIME ZONE 'UTC')::date,
+                time_zone = \(zone)::text, app_id = NULL, started_at = NULL, ended_at = NULL, updated_at = NULL
+            FROM applied a
+            WHERE s.user_id = \(user)::uuid AND s.client_session_id = a.client_session_id AND a.replacing
             RETURNING 1),
         covered AS (
             INSERT INTO gamification.usage_coverage AS c (user_id, utc_day, coverage_sealed)
@@ -146,7 +152,8 @@ enum UsageStore {
             SELECT \(user)::uuid, day, app_id, delta FROM net WHERE delta > 0
             ON CONFLICT (user_id, local_date, app_id) DO UPDATE SET seconds = d.seconds + excluded.seconds
             RETURNING 1)
-        SELECT (SELECT count(*) FROM stored), (SELECT count(*) FROM lowered) + (SELECT count(*) FROM raised)
+        SELECT (SELECT count(*) FROM inserted) + (SELECT count(*) FROM replaced),
+            (SELECT count(*) FROM lowered) + (SELECT count(*) FROM raised)
         """
     }
 
