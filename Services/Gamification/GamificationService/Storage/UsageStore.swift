@@ -94,7 +94,8 @@ enum UsageStore {
     /// midnight and the earlier of its end and the next midnight, both midnights placed by PostgreSQL's zone
     /// rules (a DST day is 23 or 25 hours long). The net change per day and app is applied once: decreases by
     /// UPDATE (the row exists, since the time taken back was added to it), increases by upsert, so no CHECK sees
-    /// a negative total. Apps and times travel as parameters only.
+    /// a negative total. The decreases' days are also an index condition: joined on them alone, the (generic)
+    /// plan hashed every day row the user ever had. Apps and times travel as parameters only.
     private static func ingest(
         _ sessions: [UsageBatch.Session], sealed: [[UInt8]], replacing: [Bool], moving tally: UsageTally,
         counts: (days: [Date], sealed: [[UInt8]]), of user: UserID, zone: String
@@ -146,6 +147,7 @@ enum UsageStore {
         lowered AS (
             UPDATE gamification.usage_daily d SET seconds = d.seconds + net.delta FROM net
             WHERE d.user_id = \(user)::uuid AND d.local_date = net.day AND d.app_id = net.app_id AND net.delta < 0
+                AND d.local_date = ANY (ARRAY(SELECT day FROM net WHERE delta < 0))
             RETURNING 1),
         raised AS (
             INSERT INTO gamification.usage_daily AS d (user_id, local_date, app_id, seconds)
