@@ -58,17 +58,15 @@ extension GamificationTestStack {
     }
 }
 
-/// SplitMix64: the same numbers on every run.
+/// Knuth's MMIX linear congruential generator, its high bits: the same numbers on every run, so a failing case
+/// of a random test reproduces.
 struct SeededRandom {
     var state: UInt64
 
     init(seed: UInt64) { state = seed }
 
     mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var value = state
-        value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
-        return value ^ (value >> 31)
+        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+        return state >> 24
     }
 }
