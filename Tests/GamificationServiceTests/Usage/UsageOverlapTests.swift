@@ -109,4 +109,31 @@ import Testing
         #expect(was.subtracting(now) == [t(0)..<t(10), t(20)..<t(40), t(65)..<t(70)])
         #expect(now.subtracting(was) == [t(45)..<t(60)])
     }
+
+    /// Spans in any order (an ordered run then a few more, as the tally passes them, or shuffled) merge into the
+    /// same intervals as sorting them all first did.
+    @Test func coverageOfSpansInAnyOrderIsTheirSortedUnion() {
+        let t = { (minute: UInt64) in Date(timeIntervalSince1970: Double(minute) * 60) }
+        var random = SeededRandom(seed: 11)
+        for round in 0..<300 {
+            let count = Int(random.next() % 40)
+            var spans = (0..<count).map { _ in
+                let start = random.next() % 200
+                return t(start)..<t(start + random.next() % 15)
+            }
+            if round % 2 == 0 {
+                let run = Int(random.next() % UInt64(count + 1))
+                spans[..<run].sort { $0.lowerBound < $1.lowerBound }
+            }
+            var union: [Range<Date>] = []
+            for span in spans.sorted(by: { $0.lowerBound < $1.lowerBound }) where !span.isEmpty {
+                if let last = union.last, span.lowerBound <= last.upperBound {
+                    union[union.count - 1] = last.lowerBound..<max(last.upperBound, span.upperBound)
+                } else {
+                    union.append(span)
+                }
+            }
+            #expect(UsageCoverage(spans).intervals == union, "round \(round)")
+        }
+    }
 }

@@ -1,4 +1,5 @@
 import KindredAPI
+import KindredPostgres
 import KindredMessages
 import KindredRPC
 import KindredTestSupport
@@ -30,6 +31,40 @@ import Testing
             let error = await rpcError { try await stack.setZone(zone, of: anna) }
             #expect(error?.code == .invalidArgument)
             #expect(error?.badFields == ["settings.time_zone"])
+        }
+    }
+
+    /// An upload locks the settings row (one user's batches apply one at a time) and reads its zone, but makes
+    /// the row only on the first upload: later ones leave the very same row version, and count in the zone set.
+    @Test func onlyTheFirstUploadWritesTheSettingsRow() async throws {
+        try await GamificationTestStack.with { stack in
+            let anna = try await stack.register("anna")
+            let version = {
+                try await stack.pool.query(
+                    """
+                    SELECT xmin::text || ctid::text FROM gamification.usage_settings WHERE user_id = \(anna.id)::uuid
+                    """
+                ).map { try $0.decode(String.self, column: 0) }
+            }
+            #expect(try await version().isEmpty)
+            try await stack.upload(
+                [usageSession("a", "chess", from: "2026-05-01T10:00:00Z", minutes: 30)], as: anna)
+            let made = try await version()
+            #expect(made.count == 1)
+            try await stack.upload(
+                [usageSession("b", "chess", from: "2026-05-01T11:00:00Z", minutes: 30)], as: anna)
+            #expect(try await version() == made)
+
+            try await stack.setZone("Pacific/Kiritimati", of: anna)
+            let set = try await version()
+            try await stack.upload(
+                [usageSession("c", "chess", from: "2026-05-01T12:00:00Z", minutes: 30)], as: anna)
+            #expect(try await version() == set)
+            // 12:00 UTC is 02:00 the next day at UTC+14.
+            #expect(
+                try await stack.dailySeconds(of: anna, app: "chess") == [
+                    "2026-05-01": 60 * 60, "2026-05-02": 30 * 60,
+                ])
         }
     }
 

@@ -57,3 +57,16 @@ extension GamificationTestStack {
             """)[0].decode(Int.self, column: 0)
     }
 }
+
+/// Knuth's MMIX linear congruential generator, its high bits: the same numbers on every run, so a failing case
+/// of a random test reproduces.
+struct SeededRandom {
+    var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+        return state >> 24
+    }
+}

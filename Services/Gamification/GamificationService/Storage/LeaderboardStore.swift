@@ -15,14 +15,15 @@ enum LeaderboardStore {
     /// equal minutes share a place. Each person's days are their own local dates, on the caller's dates. One
     /// statement: per person, one range of `usage_daily_by_app` (user, app, the period's dates: at most 31 rows,
     /// read from the index alone). The sum is a LATERAL subquery so that the dates are an index condition; as a
-    /// join condition the planner left them a filter over all of the app's days.
+    /// join condition the planner left them a filter over all of the app's days. The zone is materialized: inlined
+    /// into `usage_period`, the caller's settings row was read once for each end of the period.
     static func board(
         of appID: String, over period: UsagePeriodRequest, for me: UserID, friends: [UserID], now: Date,
         on db: some StatementRunner
     ) async throws -> (firstDay: String, lastDay: String, rows: [Row]) {
         let rows = try await db.pureRead(
             """
-            WITH zone AS (
+            WITH zone AS MATERIALIZED (
                 SELECT coalesce((SELECT time_zone FROM gamification.usage_settings WHERE user_id = \(me)::uuid),
                     'UTC') AS name),
             period AS (

@@ -7,29 +7,38 @@ import KindredPostgres
 /// `gamification.usage_coverage_pending` (sessions stored before migration 20) has its counts built once, from its
 /// sessions, by the first upload that touches it.
 extension UsageStore {
-    /// The statement reading `user`'s counts on `days` (UTC midnights) and on the UTC days the stored versions of
-    /// `ids` start on and after, all that a replaced version can touch (none lasts over 24 hours): so an upload
-    /// reads the counts with the versions, in one round trip, before it knows which versions it replaces.
-    static func countsQuery(on days: [Date], aroundStoredVersionsOf ids: [String], of user: UserID)
-        -> PostgresQuery
-    {
+    /// The statement reading the stored versions of `user`'s sessions `ids` (`versions`), with the zone each was
+    /// counted in, and `user`'s counts on `days` (UTC midnights) and on the UTC days those versions start on and
+    /// after, all that a replaced version can touch (none lasts over 24 hours) (`counts`): so an upload reads
+    /// both in one statement, probing each session id once, before it knows which versions it replaces. A row
+    /// is a version (columns 0 to 6, as `versions` reads them) or a day (columns 7 to 9).
+    static func versionsAndCountsQuery(of ids: [String], on days: [Date], of user: UserID) -> PostgresQuery {
         // Scalar subqueries, a primary-key probe per day: joined (or as EXISTS, hashed), the planner read every
         // coverage and pending row of the user once the versions' days made the days no longer a plain list.
         """
-        SELECT d.day,
+        WITH versions AS MATERIALIZED (
+            SELECT client_session_id, app_id, started_at, ended_at, updated_at, session_sealed, time_zone, started_on
+            FROM gamification.usage_sessions
+            WHERE user_id = \(user)::uuid AND client_session_id = ANY (\(PostgresArray(ids))::text[])),
+        days (day) AS (
+            SELECT unnest(\(PostgresArray(days))::timestamptz[])
+            UNION SELECT (v.started_on + b.back)::timestamp AT TIME ZONE 'UTC'
+            FROM versions v, (VALUES (0), (1)) AS b (back))
+        SELECT client_session_id, app_id, started_at, ended_at, updated_at, session_sealed, time_zone,
+            NULL::timestamptz, NULL::bytea, NULL::boolean
+        FROM versions
+        UNION ALL
+        SELECT NULL, NULL, NULL, NULL, NULL, NULL, NULL, d.day,
             (SELECT c.coverage_sealed FROM gamification.usage_coverage c
                 WHERE c.user_id = \(user)::uuid AND c.utc_day = (d.day AT TIME ZONE 'UTC')::date),
             coalesce((SELECT true FROM gamification.usage_coverage_pending p
                 WHERE p.user_id = \(user)::uuid AND p.utc_day = (d.day AT TIME ZONE 'UTC')::date), false)
-        FROM (SELECT unnest(\(PostgresArray(days))::timestamptz[])
-            UNION SELECT (s.started_on + b.back)::timestamp AT TIME ZONE 'UTC'
-            FROM gamification.usage_sessions s, (VALUES (0), (1)) AS b (back)
-            WHERE s.user_id = \(user)::uuid AND s.client_session_id = ANY (\(PostgresArray(ids))::text[])) AS d (day)
+        FROM days d
         """
     }
 
-    /// `user`'s counts on `days` (UTC midnights), opened from `rows` (`countsQuery`'s answer; a day it lacks is
-    /// read now), or built from the sessions for a pending day.
+    /// `user`'s counts on `days` (UTC midnights), opened from `rows` (`versionsAndCountsQuery`'s answer; a day
+    /// it lacks is read now), or built from the sessions for a pending day.
     static func counts(
         on days: [Date], from rows: PostgresRows, of user: UserID, sealing: UsageSessions,
         in tx: PostgresTransaction
@@ -38,7 +47,7 @@ extension UsageStore {
         let missing = days.filter { read[UsageSessions.microseconds($0)] == nil }
         if !missing.isEmpty {
             // Only a stored version whose started_on disagreed with its sealed start could leave a day out.
-            let more = try await tx.query(countsQuery(on: missing, aroundStoredVersionsOf: [], of: user))
+            let more = try await tx.query(versionsAndCountsQuery(of: [], on: missing, of: user))
             read.merge(try coverage(more)) { _, new in new }
         }
         var counts: [UsageDayCounts] = []
@@ -62,12 +71,14 @@ extension UsageStore {
         return counts
     }
 
-    /// `countsQuery`'s rows by day (its microseconds): the sealed counts, if any, and whether the day is pending.
+    /// The day rows of `versionsAndCountsQuery`'s answer by day (its microseconds): the sealed counts, if any,
+    /// and whether the day is pending.
     private static func coverage(_ rows: PostgresRows) throws -> [Int64: (sealed: [UInt8]?, pending: Bool)] {
         var coverage: [Int64: (sealed: [UInt8]?, pending: Bool)] = [:]
         for row in rows {
-            coverage[UsageSessions.microseconds(try row.decode(Date.self, column: 0))] = (
-                try row.decode([UInt8]?.self, column: 1), try row.decode(Bool.self, column: 2)
+            guard let day = try row.decode(Date?.self, column: 7) else { continue }
+            coverage[UsageSessions.microseconds(day)] = (
+                try row.decode([UInt8]?.self, column: 8), try row.decode(Bool.self, column: 9)
             )
         }
         return coverage

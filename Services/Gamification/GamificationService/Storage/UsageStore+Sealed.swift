@@ -6,21 +6,13 @@ import KindredPostgres
 /// began), for the reads that need their app and times: the versions a batch replaces, and a child's sessions
 /// around a reward unlock. A row's `started_on` (the UTC day it started) is all SQL can narrow them by.
 extension UsageStore {
-    /// The statement reading the stored versions of `user`'s sessions `ids`, with the zone each was counted in.
-    static func versionsQuery(of ids: [String], of user: UserID) -> PostgresQuery {
-        """
-        SELECT client_session_id, app_id, started_at, ended_at, updated_at, session_sealed, time_zone
-        FROM gamification.usage_sessions
-        WHERE user_id = \(user)::uuid AND client_session_id = ANY (\(PostgresArray(ids))::text[])
-        """
-    }
-
-    /// The stored versions `rows` (`versionsQuery`'s answer) hold, by session id, with the zone each was counted in.
+    /// The stored versions `rows` (`versionsAndCountsQuery`'s answer) hold, by session id, with the zone each
+    /// was counted in.
     static func versions(_ rows: PostgresRows) throws -> [String: (
         stored: UsageSessions.Stored, zone: String
     )] {
         var versions: [String: (stored: UsageSessions.Stored, zone: String)] = [:]
-        for row in rows {
+        for row in rows where try row.decode(String?.self, column: 0) != nil {
             let stored = try storedSession(row)
             versions[stored.clientSessionID] = (stored, try row.decode(String.self, column: 6))
         }

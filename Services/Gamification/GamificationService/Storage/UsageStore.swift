@@ -16,25 +16,19 @@ enum UsageStore {
     /// are the ones the batch replaces, and the counts of the UTC days the batch touches (`UsageDayCounts`, what
     /// every stored session covers) are the ones it moves; no other batch changes either before this one
     /// commits. So an upload reads its own sessions' old versions and one or two days' counts, never the day's
-    /// other sessions. Three round trips in all: the lock; the versions, the counts and the ended unlocks
-    /// together (each its own statement, after the lock); and the COMMIT, which carries the write unless an
-    /// ended unlock must read what it wrote.
+    /// other sessions. Three round trips in all: the lock; the versions with the counts (one statement) and
+    /// the ended unlocks, together after the lock; and the COMMIT, which carries the write unless an ended
+    /// unlock must read what it wrote.
     static func store(
         _ sessions: [UsageBatch.Session], of user: UserID, sealing: UsageSessions, on pool: PostgresPool
     ) async throws -> Int {
         try await pool.transaction { tx in
-            let zone = try await tx.query(
-                """
-                INSERT INTO gamification.usage_settings AS s (user_id) VALUES (\(user)::uuid)
-                ON CONFLICT (user_id) DO UPDATE SET user_id = s.user_id
-                RETURNING time_zone
-                """)[0].decode(String.self, column: 0)
+            let zone = try await tx.query(lockSettings(of: user))[0].decode(String.self, column: 0)
             let ids = sessions.map(\.clientSessionID)
             let read = try await tx.query([
-                versionsQuery(of: ids, of: user),
-                countsQuery(
-                    on: Set(sessions.flatMap { UsageDayCounts.days(of: $0.span) }).sorted(),
-                    aroundStoredVersionsOf: ids, of: user),
+                versionsAndCountsQuery(
+                    of: ids, on: Set(sessions.flatMap { UsageDayCounts.days(of: $0.span) }).sorted(), of: user
+                ),
                 RewardStore.lateUnlocks(sessions, of: user),
             ])
             let stored = try versions(read[0])
@@ -54,15 +48,15 @@ enum UsageStore {
             // A retry stores nothing new, and so has nothing new to charge.
             guard !changes.isEmpty else { return 0 }
             var counts = try await Self.counts(
-                on: UsageTally.days(of: changes), from: read[1], of: user, sealing: sealing, in: tx)
+                on: UsageTally.days(of: changes), from: read[0], of: user, sealing: sealing, in: tx)
             for old in changes.compactMap(\.old) { counts.add(old.session, -1) }
             let tally = UsageTally(changes, others: counts, zone: zone)
             for change in changes { counts.add(change.new, 1) }
             let sealed = changes.map { sealing.seal($0.new, of: user) }
             let write = ingest(
-                changes.map(\.new), sealed: sealed, moving: tally,
+                changes.map(\.new), sealed: sealed, replacing: changes.map { $0.old != nil }, moving: tally,
                 counts: (counts.map(\.day), counts.map { sealing.seal($0, of: user) }), of: user, zone: zone)
-            let late = try RewardStore.lateUnlocks(read[2], overlapping: changes.map(\.new))
+            let late = try RewardStore.lateUnlocks(read[1], overlapping: changes.map(\.new))
             // Nothing later in the transaction reads what the write stores, unless an unlock is charged again.
             guard !late.isEmpty else {
                 tx.queryAtCommit(write)
@@ -74,31 +68,55 @@ enum UsageStore {
         }
     }
 
+    /// Locks `user`'s settings row, made with the defaults if there is none, and answers its time zone. The
+    /// row is only locked (`FOR NO KEY UPDATE`, no new row version) when it exists, which is every upload but
+    /// the first; an upload that finds none inserts it, and one racing it to the insert waits for it and locks
+    /// the row it made through `ON CONFLICT` (a new version only then).
+    private static func lockSettings(of user: UserID) -> PostgresQuery {
+        """
+        WITH held AS (
+            SELECT time_zone FROM gamification.usage_settings WHERE user_id = \(user)::uuid FOR NO KEY UPDATE),
+        made AS (
+            INSERT INTO gamification.usage_settings AS s (user_id)
+            SELECT \(user)::uuid WHERE NOT EXISTS (SELECT FROM held)
+            ON CONFLICT (user_id) DO UPDATE SET user_id = s.user_id
+            RETURNING time_zone)
+        SELECT time_zone FROM held UNION ALL SELECT time_zone FROM made
+        """
+    }
+
     /// One set-based statement for the whole batch: the sessions written sealed (the row keeps the sealed value
-    /// and the UTC day the session started on), the days' counts written sealed (a pending day is pending no
+    /// and the UTC day the session started on; a new one inserted, a replaced one updated, as the versions read
+    /// under the settings lock found them, since only an upload holding that lock adds a user's sessions), the
+    /// days' counts written sealed (a pending day is pending no
     /// more), and the tally's moves applied to the days. A move counts on
     /// each local day it touches in its zone, the seconds between the later of its start and that day's
     /// midnight and the earlier of its end and the next midnight, both midnights placed by PostgreSQL's zone
     /// rules (a DST day is 23 or 25 hours long). The net change per day and app is applied once: decreases by
     /// UPDATE (the row exists, since the time taken back was added to it), increases by upsert, so no CHECK sees
-    /// a negative total. Apps and times travel as parameters only.
+    /// a negative total. The decreases' days are also an index condition: joined on them alone, the (generic)
+    /// plan hashed every day row the user ever had. Apps and times travel as parameters only.
     private static func ingest(
-        _ sessions: [UsageBatch.Session], sealed: [[UInt8]], moving tally: UsageTally,
+        _ sessions: [UsageBatch.Session], sealed: [[UInt8]], replacing: [Bool], moving tally: UsageTally,
         counts: (days: [Date], sealed: [[UInt8]]), of user: UserID, zone: String
     ) -> PostgresQuery {
         """
         WITH applied AS (
             SELECT * FROM unnest(\(PostgresArray(sessions.map(\.clientSessionID)))::text[],
-                \(PostgresArray(sessions.map(\.start)))::timestamptz[], \(PostgresArray(sealed))::bytea[])
-                AS i (client_session_id, started_at, sealed)),
-        stored AS (
-            INSERT INTO gamification.usage_sessions AS s
-                (user_id, client_session_id, session_sealed, started_on, time_zone)
+                \(PostgresArray(sessions.map(\.start)))::timestamptz[], \(PostgresArray(sealed))::bytea[],
+                \(PostgresArray(replacing))::boolean[])
+                AS i (client_session_id, started_at, sealed, replacing)),
+        inserted AS (
+            INSERT INTO gamification.usage_sessions (user_id, client_session_id, session_sealed, started_on, time_zone)
             SELECT \(user)::uuid, client_session_id, sealed, (started_at AT TIME ZONE 'UTC')::date, \(zone)::text
-            FROM applied
-            ON CONFLICT (user_id, client_session_id) DO UPDATE
-            SET session_sealed = excluded.session_sealed, started_on = excluded.started_on,
-                time_zone = excluded.time_zone, app_id = NULL, started_at = NULL, ended_at = NULL, updated_at = NULL
+            FROM applied WHERE NOT replacing
+            RETURNING 1),
+        replaced AS (
+            UPDATE gamification.usage_sessions s
+            SET session_sealed = a.sealed, started_on = (a.started_at AT TIME ZONE 'UTC')::date,
+                time_zone = \(zone)::text, app_id = NULL, started_at = NULL, ended_at = NULL, updated_at = NULL
+            FROM applied a
+            WHERE s.user_id = \(user)::uuid AND s.client_session_id = a.client_session_id AND a.replacing
             RETURNING 1),
         covered AS (
             INSERT INTO gamification.usage_coverage AS c (user_id, utc_day, coverage_sealed)
@@ -129,13 +147,15 @@ enum UsageStore {
         lowered AS (
             UPDATE gamification.usage_daily d SET seconds = d.seconds + net.delta FROM net
             WHERE d.user_id = \(user)::uuid AND d.local_date = net.day AND d.app_id = net.app_id AND net.delta < 0
+                AND d.local_date = ANY (ARRAY(SELECT day FROM net WHERE delta < 0))
             RETURNING 1),
         raised AS (
             INSERT INTO gamification.usage_daily AS d (user_id, local_date, app_id, seconds)
             SELECT \(user)::uuid, day, app_id, delta FROM net WHERE delta > 0
             ON CONFLICT (user_id, local_date, app_id) DO UPDATE SET seconds = d.seconds + excluded.seconds
             RETURNING 1)
-        SELECT (SELECT count(*) FROM stored), (SELECT count(*) FROM lowered) + (SELECT count(*) FROM raised)
+        SELECT (SELECT count(*) FROM inserted) + (SELECT count(*) FROM replaced),
+            (SELECT count(*) FROM lowered) + (SELECT count(*) FROM raised)
         """
     }
 

@@ -17,8 +17,24 @@ struct UsageCoverage: Sendable, Equatable {
     private(set) var intervals: [Range<Date>]
 
     init(_ spans: [Range<Date>]) {
+        // Spans come as a day's segments, already in order, then the few of a batch: only what follows the
+        // ordered run is sorted, and the two runs are merged in one pass.
+        var ordered = 1
+        while ordered < spans.count, spans[ordered - 1].lowerBound <= spans[ordered].lowerBound {
+            ordered += 1
+        }
+        let run = spans.prefix(ordered)
+        let rest = spans.dropFirst(ordered).sorted { $0.lowerBound < $1.lowerBound }
         var merged: [Range<Date>] = []
-        for span in spans.sorted(by: { $0.lowerBound < $1.lowerBound }) where !span.isEmpty {
+        merged.reserveCapacity(spans.count)
+        var (left, right) = (run.startIndex, rest.startIndex)
+        while left < run.endIndex || right < rest.endIndex {
+            let takeLeft =
+                right == rest.endIndex
+                || (left < run.endIndex && run[left].lowerBound <= rest[right].lowerBound)
+            let span = takeLeft ? run[left] : rest[right]
+            if takeLeft { left += 1 } else { right += 1 }
+            guard !span.isEmpty else { continue }
             if let last = merged.last, span.lowerBound <= last.upperBound {
                 merged[merged.count - 1] = last.lowerBound..<max(last.upperBound, span.upperBound)
             } else {

@@ -28,27 +28,45 @@ struct UsageDayCounts: Sendable, Equatable {
     private var start: Int64 { UsageSessions.microseconds(day) }
 
     /// Adds `delta` (1: a session stored, -1: a version replaced) over the part of `session` on this day.
+    ///
+    /// One pass over the track's segments, in order: a segment is split only at the session's ends, the time
+    /// the session covers between segments is added as new segments, and neighbours left with equal counts
+    /// merge, so the cost is linear in the segments of the track on this day, with no sorting.
     mutating func add(_ session: UsageBatch.Session, _ delta: Int64) {
         let from = max(UsageSessions.microseconds(session.start), start)
         let to = min(UsageSessions.microseconds(session.end), start + Self.microsecondsPerDay)
         guard from < to else { return }
         let segments = tracks[session.track] ?? []
-        let points = Set([from, to] + segments.flatMap { [$0.start, $0.end] }).sorted()
-        var result: [Segment] = []
-        var next = segments.startIndex
-        for (low, high) in zip(points, points.dropFirst()) {
-            while next < segments.endIndex, segments[next].end <= low { next += 1 }
-            var count = next < segments.endIndex && segments[next].start <= low ? segments[next].count : 0
-            // A version the counts never held (a row written around them) takes back nothing.
-            if from <= low && high <= to { count = max(0, count + delta) }
-            guard count > 0 else { continue }
-            if let last = result.last, last.end == low, last.count == count {
-                result[result.count - 1].end = high
+        var result = Pieces(capacity: segments.count + 2)
+        // A version the counts never held (a row written around them) takes back nothing.
+        let moved = { (count: Int64) in max(0, count + delta) }
+        var covered = Int64.min
+        for segment in segments {
+            result.append(max(covered, from), min(segment.start, to), moved(0))
+            result.append(segment.start, min(segment.end, from), segment.count)
+            result.append(max(segment.start, from), min(segment.end, to), moved(segment.count))
+            result.append(max(segment.start, to), segment.end, segment.count)
+            covered = max(covered, segment.end)
+        }
+        result.append(max(covered, from), to, moved(0))
+        tracks[session.track] = result.segments.isEmpty ? nil : result.segments
+    }
+
+    /// Segments appended in order: an empty one or one without sessions is dropped, and one that continues the
+    /// last with the same count extends it.
+    private struct Pieces {
+        var segments: [Segment] = []
+
+        init(capacity: Int) { segments.reserveCapacity(capacity) }
+
+        mutating func append(_ low: Int64, _ high: Int64, _ count: Int64) {
+            guard low < high, count > 0 else { return }
+            if let last = segments.last, last.end == low, last.count == count {
+                segments[segments.count - 1].end = high
             } else {
-                result.append(Segment(start: low, end: high, count: count))
+                segments.append(Segment(start: low, end: high, count: count))
             }
         }
-        tracks[session.track] = result.isEmpty ? nil : result
     }
 
     /// The time the sessions of `track` cover on this day, in order.
