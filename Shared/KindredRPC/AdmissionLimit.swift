@@ -30,15 +30,23 @@ struct AdmissionLimit {
         windowNanos = settings.window.nanoseconds
     }
 
-    /// A call asks to start at `now` (monotonic nanoseconds).
+    /// A call asks to start at `now` (monotonic nanoseconds) and, admitted, holds a place until it departs.
     mutating func arrive(now: UInt64) -> Decision {
+        let decision = arriveHoldingNoPlace(now: now)
+        guard decision == .admit else { return decision }
+        inFlight += 1
+        if Double(inFlight) >= limit.rounded(.down) { windowReachedLimit = true }
+        return .admit
+    }
+
+    /// A call that holds no place asks to start at `now`: refused exactly when `arrive` would refuse, and
+    /// admitted without counting (a client stream, whose uploader may take minutes to send it).
+    mutating func arriveHoldingNoPlace(now: UInt64) -> Decision {
         if windowEnds == 0 { windowEnds = now + windowNanos }
         guard Double(inFlight) < limit.rounded(.down) else {
             windowReachedLimit = true
             return .refuse(retryAfter: settings.retryAfter)
         }
-        inFlight += 1
-        if Double(inFlight) >= limit.rounded(.down) { windowReachedLimit = true }
         return .admit
     }
 

@@ -1,10 +1,13 @@
-/// Whether a unary call's handler starts: its deadline must not have passed, and its loop must have room
-/// (`AdmissionLimit`). Server streams, client streams, health checks and reflection are not limited: a stream
-/// holds its place for as long as it is open, and probes must answer however busy the service is.
+/// Whether a call's handler starts: its deadline must not have passed, and its loop must have room
+/// (`AdmissionLimit`). A unary call holds a place until it ends. A client stream starts only where a unary
+/// call would, but holds no place: its uploader may take minutes, and the place is for work, not for waiting on
+/// a phone's network. Server and bidirectional streams, health checks and reflection are not limited: a watch
+/// is open for as long as its client stays, and probes must answer however busy the service is.
 extension ServerCall {
-    /// Takes a place for the call, or answers it at once (then its handler never starts).
+    /// Takes a place for the call (none for a client stream), or answers it at once (then its handler never
+    /// starts).
     func admit() -> Bool {
-        guard core.configuration.admission.isEnabled, route.isAdmissionLimited else { return true }
+        guard core.configuration.admission.isEnabled, let admission = route.admission else { return true }
         if let deadline, deadline <= .now {
             perform(state.shed(RPCError.deadlinePassedBeforeStart))
             return false
@@ -13,12 +16,13 @@ extension ServerCall {
         // The loop's limit, made with the settings of the first server on it that asks (a small value: no box).
         let made = loop.admission == nil
         var limit = loop.admission ?? AdmissionLimit(settings: core.configuration.admission)
-        let decision = limit.arrive(now: now)
+        let decision =
+            admission == .holdsPlace ? limit.arrive(now: now) : limit.arriveHoldingNoPlace(now: now)
         loop.admission = limit
         if made { publish(limit) }
         switch decision {
         case .admit:
-            admittedAt = now
+            if admission == .holdsPlace { admittedAt = now }
             return true
         case .refuse(let retryAfter):
             core.shedCalls.add(0)
@@ -43,14 +47,24 @@ extension ServerCall {
     }
 }
 
+/// How the admission limit applies to a route's calls.
+enum RouteAdmission {
+    /// Admitted below the limit, holding a place until the call ends (unary).
+    case holdsPlace
+    /// Admitted below the limit, holding none (a client stream).
+    case startsOnly
+}
+
 extension Route {
-    var isAdmissionLimited: Bool {
-        !streamingRequest && !streamingResponse && !descriptor.service.hasPrefix("grpc.")
+    /// Nil when the limit does not apply: server and bidirectional streams, health and reflection.
+    var admission: RouteAdmission? {
+        guard !streamingResponse, !descriptor.service.hasPrefix("grpc.") else { return nil }
+        return streamingRequest ? .startsOnly : .holdsPlace
     }
 }
 
 extension RPCError {
-    /// A unary call refused because its loop is at its limit: nothing ran, so any retry is safe.
+    /// A call refused because its loop is at its limit: nothing ran, so any retry is safe.
     public static func serverOverloaded(retryAfter: Duration) -> RPCError {
         RPCError(
             .unavailable, "The service is busy. Please try again in a moment.",

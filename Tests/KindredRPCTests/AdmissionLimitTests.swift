@@ -40,6 +40,18 @@ import Testing
         #expect(limit.arrive(now: Self.ms) == .admit, "a departure makes room at once")
     }
 
+    @Test func aCallHoldingNoPlaceIsRefusedWhereAnArrivalWouldBeAndTakesNoPlace() {
+        var limit = AdmissionLimit(settings: settings(initial: 2))
+        #expect(limit.arriveHoldingNoPlace(now: 0) == .admit)
+        #expect(limit.inFlight == 0)
+        #expect(limit.arrive(now: 0) == .admit)
+        #expect(limit.arrive(now: 0) == .admit)
+        #expect(limit.arriveHoldingNoPlace(now: 0) == .refuse(retryAfter: .milliseconds(250)))
+        limit.depart(startedAt: 0, now: Self.ms)
+        #expect(limit.arriveHoldingNoPlace(now: Self.ms) == .admit)
+        #expect(limit.arrive(now: Self.ms) == .admit, "the call holding no place left the room it found")
+    }
+
     @Test(arguments: [
         // fastest call of the window (ms), the limit after the window
         (40, 50.0),  // twice the target: halved
@@ -147,6 +159,36 @@ import Testing
             let rendered = String(decoding: text.bytes, as: UTF8.self)
             #expect(rendered.contains("kindred_rpc_shed_total 1\n"))
             #expect(rendered.contains("kindred_rpc_admission_limit 2\n"))
+        }
+    }
+
+    @Test func aClientStreamStartsOnlyBelowTheLimitAndHoldsNoPlace() async throws {
+        try await withServer([TestService(probe: probe)], configure: configure) { server in
+            let client = try HTTP2TestClient(port: server.port)
+            let sleepers = (0..<2).map { _ in
+                client.start(path: TestService.path("Sleep"), body: grpcFrames([]))
+            }
+            client.run(timeout: 5) { probe.count("sleep-without-deadline") == 2 }
+            let refused = client.call(path: TestService.path("Collect"), body: grpcFrames([1]))
+            #expect(refused.grpcStatus == StatusCode.unavailable.rawValue)
+            let details = refused.trailer("grpc-status-details-bin").flatMap(Base64.decode).flatMap(
+                StatusDetails.decode)
+            #expect(
+                details?.first
+                    == .errorInfo(reason: "SERVER_OVERLOADED", domain: "kindred.rpc", metadata: [:]))
+            client.cancel(sleepers[0])
+            client.run(timeout: 5) { probe.count("sleep-cancelled") == 1 }
+            // Below the limit a client stream starts; while it stays open the loop's last place is still free
+            // (the server reads the two in order: holding a place, the stream would leave none for the call).
+            let upload = client.start(
+                path: TestService.path("Collect"), body: grpcFrames([1]), endStream: false)
+            _ = client.start(path: TestService.path("Sleep"), body: grpcFrames([]))
+            client.run(timeout: 5) { probe.count("sleep-without-deadline") == 3 }
+            #expect(probe.count("sleep-without-deadline") == 3)
+            client.sendMore(upload, grpcFrames([2]), end: true)
+            let uploaded = client.wait(upload)
+            #expect(uploaded.grpcStatus == 0)
+            client.cancel(sleepers[1])
         }
     }
 
