@@ -15,5 +15,6 @@ enum SocialMigrations {
         v9CreateFeedInvitations,
         v10SealMessageBodies,
         OutboxTraceparent(SocialEvents.outbox).migration(version: 11),
+        v12MarkFilteredEvents,
     ]
 }

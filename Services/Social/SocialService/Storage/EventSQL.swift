@@ -39,12 +39,9 @@ struct EventSQL: Sendable {
                             WHERE i.event_id = e.id AND i.user_id = q.viewer))))
         """)
 
-    /// Enough people reported the event to filter it for everyone (content kind 3, an event).
-    static let reported = EventSQL(
-        """
-        EXISTS (SELECT 1 FROM social.report_tallies t
-                WHERE t.content_kind = 3 AND t.content_id = e.id AND t.reporters >= q.filter_threshold)
-        """)
+    /// Enough people reported the event to filter it for everyone: `ReportStore.record` marks the row when its
+    /// tally reaches `ReportTally.filterThreshold`, so reads test the row they fetch, not a tally per event.
+    static let reported = EventSQL("e.filtered")
 
     /// The event belongs on the feed page `q` describes (`asking:_:_:`): before the page's position, visible,
     /// not reported, and not mature when the viewer's filter hides mature events.
@@ -87,14 +84,12 @@ extension PostgresQuery.StringInterpolation {
         appendLiteral("::integer AS filter_threshold) q")
     }
 
-    /// Writes the row `q` of a feed statement: what `asking:` writes, then the page's position and whether
-    /// mature events are left out, for `EventSQL.onFeedPage`.
+    /// Writes the row `q` of a feed statement: the viewer, the page's position and whether mature events are
+    /// left out, for `EventSQL.onFeedPage` (which reads no tally: `reported` is on the event's row).
     mutating func appendInterpolation(asking viewer: UserID, _ page: FeedPage, _ hidingMature: Bool) {
         appendLiteral("(SELECT ")
         appendInterpolation(viewer)
         appendLiteral("::uuid AS viewer, ")
-        appendInterpolation(ReportTally.filterThreshold)
-        appendLiteral("::integer AS filter_threshold, ")
         appendInterpolation(page.before)
         appendLiteral("::timestamptz AS before, ")
         appendInterpolation(page.beforeID)

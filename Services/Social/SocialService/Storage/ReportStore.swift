@@ -26,12 +26,21 @@ enum ReportStore {
         if inserted.isEmpty {
             return (try await reporters(of: report, in: tx), false)
         }
+        // The report that brings an event to the threshold marks it filtered in the same statement
+        // (`EventSQL.reported` reads the mark); the tally's row lock orders concurrent reports.
         let tallied = try await tx.query(
             """
-            INSERT INTO social.report_tallies AS t (content_kind, content_id, reporters)
-            VALUES (\(report.kind.rawValue)::smallint, \(report.contentID)::uuid, 1)
-            ON CONFLICT (content_kind, content_id) DO UPDATE SET reporters = t.reporters + 1
-            RETURNING reporters
+            WITH tallied AS (
+                INSERT INTO social.report_tallies AS t (content_kind, content_id, reporters)
+                VALUES (\(report.kind.rawValue)::smallint, \(report.contentID)::uuid, 1)
+                ON CONFLICT (content_kind, content_id) DO UPDATE SET reporters = t.reporters + 1
+                RETURNING reporters),
+            filtered AS (
+                UPDATE social.events e SET filtered = true
+                FROM tallied
+                WHERE \(report.kind == .event)::boolean AND e.id = \(report.contentID)::uuid
+                    AND tallied.reporters >= \(ReportTally.filterThreshold)::integer AND NOT e.filtered)
+            SELECT reporters FROM tallied
             """)
         return (try onlyCount(tallied), true)
     }
