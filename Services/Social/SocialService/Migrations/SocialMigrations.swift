@@ -16,5 +16,6 @@ enum SocialMigrations {
         v10SealMessageBodies,
         OutboxTraceparent(SocialEvents.outbox).migration(version: 11),
         v12MarkFilteredEvents,
+        v13DropConversationsByID,
     ]
 }
