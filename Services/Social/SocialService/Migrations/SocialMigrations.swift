@@ -17,5 +17,6 @@ enum SocialMigrations {
         OutboxTraceparent(SocialEvents.outbox).migration(version: 11),
         v12MarkFilteredEvents,
         v13DropConversationsByID,
+        v14MarkEventsWithMedia,
     ]
 }

@@ -11,13 +11,14 @@ struct EventSQL: Sendable {
     private init(_ text: String) { self.text = text }
 
     /// The event's columns, then whether the viewer joined it and whether it has any media (a page whose
-    /// events have none needs no read of media): `EventStore.viewedEvent` decodes them.
+    /// events have none needs no read of media; written on the row with the event, migration 14):
+    /// `EventStore.viewedEvent` decodes them.
     static let columns = EventSQL(
         """
         e.id::text, e.organizer_id::text, p.username, e.title, e.description, e.starts_at, e.ends_at, \
         e.place, e.public, e.mature, e.created_at, e.attendee_count, \
         EXISTS (SELECT 1 FROM social.event_attendees a WHERE a.event_id = e.id AND a.user_id = q.viewer), \
-        EXISTS (SELECT 1 FROM social.event_media m WHERE m.event_id = e.id)
+        e.has_media
         """)
 
     /// How many columns `columns` selects.
