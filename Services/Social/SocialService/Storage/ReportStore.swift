@@ -2,7 +2,8 @@ import FoundationEssentials
 import KindredHandlers
 import KindredPostgres
 
-/// `social.reports` and `social.report_tallies`, whose only writer this is.
+/// `social.reports` and `social.report_tallies`, whose only writer this is, and the mark `social.events.filtered`
+/// that the report reaching the threshold sets on an event.
 enum ReportStore {
     /// Records `report` by `reporter` and answers how many different people have reported the content;
     /// `isNew` is false when the reporter had reported it before, and then nothing changed.
