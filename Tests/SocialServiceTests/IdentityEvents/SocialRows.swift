@@ -46,9 +46,9 @@ struct SocialRows {
         try await pool.query(
             """
             INSERT INTO social.events (id, organizer_id, title, description, starts_at, place, public, mature,
-                created_at, request_id, attendee_count)
+                created_at, request_id, attendee_count, has_media)
             VALUES (\(id)::uuid, \(organizer)::uuid, 'Picnic', '', now(), 'Park', true, false, now(), \(id),
-                \(attendees.count))
+                \(attendees.count), true)
             """)
         try await pool.query(
             """

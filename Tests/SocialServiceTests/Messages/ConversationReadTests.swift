@@ -80,6 +80,24 @@ import Testing
         }
     }
 
+    // Who may read is found from a message of the conversation and the caller's own row: someone who talks
+    // with the sender and the recipient has rows with both, but they carry the ids of their own conversations.
+    @Test func someoneWhoTalksWithBothPartiesStillCannotReadTheirConversation() async throws {
+        try await SocialTestStack.with { stack in
+            let ann = try await stack.register("ann", age: 30)
+            let bob = try await stack.register("bob", age: 31)
+            let eve = try await stack.register("eve", age: 32)
+            let theirs = try await stack.send("our secret", from: ann, to: bob).conversationID
+            let withAnn = try await stack.send("hi ann", from: eve, to: ann).conversationID
+            let withBob = try await stack.send("hi eve", from: bob, to: eve).conversationID
+            let refused = await rpcError { try await stack.messages(in: theirs, as: eve) }
+            #expect(refused?.code == .notFound && refused?.reason == "CONVERSATION_NOT_FOUND")
+            #expect(try await stack.messages(in: withAnn, as: eve).messages.map(\.text) == ["hi ann"])
+            #expect(try await stack.messages(in: withBob, as: eve).messages.map(\.text) == ["hi eve"])
+            #expect(try await stack.messages(in: theirs, as: bob).messages.map(\.text) == ["our secret"])
+        }
+    }
+
     @Test func aMessageReportedByEnoughPeopleIsWithheldFromEveryone() async throws {
         try await SocialTestStack.with { stack in
             let ann = try await stack.register("ann", age: 30)

@@ -75,13 +75,15 @@ struct ReportTest {
             "INSERT INTO social.blocks VALUES (\(blocker)::uuid, \(blocked)::uuid, now())")
     }
 
-    /// A media item of event `event`.
+    /// A media item of event `event`, which then has media, as `CreateEvent` writes them.
     func media(of event: String) async throws -> String {
         let id = Self.someone()
         try await stack.pool.query(
             """
-            INSERT INTO social.event_media (id, event_id, position, url, content_type, flagged)
-            VALUES (\(id)::uuid, \(event)::uuid, 0, 'https://media.example/1.jpg', 'image/jpeg', false)
+            WITH item AS (
+                INSERT INTO social.event_media (id, event_id, position, url, content_type, flagged)
+                VALUES (\(id)::uuid, \(event)::uuid, 0, 'https://media.example/1.jpg', 'image/jpeg', false))
+            UPDATE social.events SET has_media = true WHERE id = \(event)::uuid
             """)
         return id
     }

@@ -15,5 +15,8 @@ enum SocialMigrations {
         v9CreateFeedInvitations,
         v10SealMessageBodies,
         OutboxTraceparent(SocialEvents.outbox).migration(version: 11),
+        v12MarkFilteredEvents,
+        v13DropConversationsByID,
+        v14MarkEventsWithMedia,
     ]
 }

@@ -11,13 +11,14 @@ struct EventSQL: Sendable {
     private init(_ text: String) { self.text = text }
 
     /// The event's columns, then whether the viewer joined it and whether it has any media (a page whose
-    /// events have none needs no read of media): `EventStore.viewedEvent` decodes them.
+    /// events have none needs no read of media; written on the row with the event, migration 14):
+    /// `EventStore.viewedEvent` decodes them.
     static let columns = EventSQL(
         """
         e.id::text, e.organizer_id::text, p.username, e.title, e.description, e.starts_at, e.ends_at, \
         e.place, e.public, e.mature, e.created_at, e.attendee_count, \
         EXISTS (SELECT 1 FROM social.event_attendees a WHERE a.event_id = e.id AND a.user_id = q.viewer), \
-        EXISTS (SELECT 1 FROM social.event_media m WHERE m.event_id = e.id)
+        e.has_media
         """)
 
     /// How many columns `columns` selects.
@@ -39,12 +40,9 @@ struct EventSQL: Sendable {
                             WHERE i.event_id = e.id AND i.user_id = q.viewer))))
         """)
 
-    /// Enough people reported the event to filter it for everyone (content kind 3, an event).
-    static let reported = EventSQL(
-        """
-        EXISTS (SELECT 1 FROM social.report_tallies t
-                WHERE t.content_kind = 3 AND t.content_id = e.id AND t.reporters >= q.filter_threshold)
-        """)
+    /// Enough people reported the event to filter it for everyone: `ReportStore.record` marks the row when its
+    /// tally reaches `ReportTally.filterThreshold`, so reads test the row they fetch, not a tally per event.
+    static let reported = EventSQL("e.filtered")
 
     /// The event belongs on the feed page `q` describes (`asking:_:_:`): before the page's position, visible,
     /// not reported, and not mature when the viewer's filter hides mature events.
@@ -87,14 +85,12 @@ extension PostgresQuery.StringInterpolation {
         appendLiteral("::integer AS filter_threshold) q")
     }
 
-    /// Writes the row `q` of a feed statement: what `asking:` writes, then the page's position and whether
-    /// mature events are left out, for `EventSQL.onFeedPage`.
+    /// Writes the row `q` of a feed statement: the viewer, the page's position and whether mature events are
+    /// left out, for `EventSQL.onFeedPage` (which reads no tally: `reported` is on the event's row).
     mutating func appendInterpolation(asking viewer: UserID, _ page: FeedPage, _ hidingMature: Bool) {
         appendLiteral("(SELECT ")
         appendInterpolation(viewer)
         appendLiteral("::uuid AS viewer, ")
-        appendInterpolation(ReportTally.filterThreshold)
-        appendLiteral("::integer AS filter_threshold, ")
         appendInterpolation(page.before)
         appendLiteral("::timestamptz AS before, ")
         appendInterpolation(page.beforeID)

@@ -14,10 +14,10 @@ enum EventStore {
         let inserted = try await tx.query(
             """
             INSERT INTO social.events (id, organizer_id, title, description, starts_at, ends_at, place,
-                                       public, mature, created_at, request_id)
+                                       public, mature, created_at, request_id, has_media)
             VALUES (\(id)::uuid, \(organizerID)::uuid, \(draft.title), \(draft.description),
                     \(draft.startsAt), \(draft.endsAt), \(draft.place), \(draft.isPublic), \(draft.mature),
-                    \(now), \(draft.requestID))
+                    \(now), \(draft.requestID), \(!draft.media.isEmpty))
             ON CONFLICT (organizer_id, request_id) DO NOTHING
             RETURNING id::text
             """)

@@ -55,6 +55,12 @@ extension MessageStore {
     }
 
     /// Whether `userID` takes part in `conversationID` with someone neither of them blocked.
+    ///
+    /// The conversation's pair is read from one of its messages (every conversation is written with its first
+    /// message, `insert`), so the caller's row is found by its key, `(user_id, other_id)`: no index by
+    /// conversation id, which each message sent would have to update on both rows. The row must carry this
+    /// conversation's id, so someone who is neither party (whose row with the sender, if any, carries the id of
+    /// their own conversation) reads nothing.
     static func mayRead(_ conversationID: ConversationID, _ userID: UserID, on db: some StatementRunner)
         async throws
         -> Bool
@@ -63,7 +69,11 @@ extension MessageStore {
             """
             SELECT EXISTS (
                 SELECT 1 FROM social.conversations c
-                WHERE c.conversation_id = \(conversationID) AND c.user_id = \(userID)
+                WHERE c.user_id = \(userID)
+                    AND c.other_id = (
+                        SELECT CASE m.sender_id WHEN \(userID) THEN m.recipient_id ELSE m.sender_id END
+                        FROM social.messages m WHERE m.conversation_id = \(conversationID) LIMIT 1)
+                    AND c.conversation_id = \(conversationID)
                     AND NOT EXISTS (
                         SELECT 1 FROM social.blocks WHERE blocker_id = \(userID) AND blocked_id = c.other_id)
                     AND NOT EXISTS (

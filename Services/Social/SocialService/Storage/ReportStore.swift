@@ -2,7 +2,8 @@ import FoundationEssentials
 import KindredHandlers
 import KindredPostgres
 
-/// `social.reports` and `social.report_tallies`, whose only writer this is.
+/// `social.reports` and `social.report_tallies`, whose only writer this is, and the mark `social.events.filtered`
+/// that the report reaching the threshold sets on an event.
 enum ReportStore {
     /// Records `report` by `reporter` and answers how many different people have reported the content;
     /// `isNew` is false when the reporter had reported it before, and then nothing changed.
@@ -26,12 +27,21 @@ enum ReportStore {
         if inserted.isEmpty {
             return (try await reporters(of: report, in: tx), false)
         }
+        // The report that brings an event to the threshold marks it filtered in the same statement
+        // (`EventSQL.reported` reads the mark); the tally's row lock orders concurrent reports.
         let tallied = try await tx.query(
             """
-            INSERT INTO social.report_tallies AS t (content_kind, content_id, reporters)
-            VALUES (\(report.kind.rawValue)::smallint, \(report.contentID)::uuid, 1)
-            ON CONFLICT (content_kind, content_id) DO UPDATE SET reporters = t.reporters + 1
-            RETURNING reporters
+            WITH tallied AS (
+                INSERT INTO social.report_tallies AS t (content_kind, content_id, reporters)
+                VALUES (\(report.kind.rawValue)::smallint, \(report.contentID)::uuid, 1)
+                ON CONFLICT (content_kind, content_id) DO UPDATE SET reporters = t.reporters + 1
+                RETURNING reporters),
+            filtered AS (
+                UPDATE social.events e SET filtered = true
+                FROM tallied
+                WHERE \(report.kind == .event)::boolean AND e.id = \(report.contentID)::uuid
+                    AND tallied.reporters >= \(ReportTally.filterThreshold)::integer AND NOT e.filtered)
+            SELECT reporters FROM tallied
             """)
         return (try onlyCount(tallied), true)
     }
