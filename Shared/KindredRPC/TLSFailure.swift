@@ -1,5 +1,5 @@
 internal import CSSL
-public import Logging
+internal import Logging
 
 /// Why a TLS handshake failed, in words an operator reads at a glance ("a plaintext client connected to the
 /// TLS port", not `0A00010B:SSL routines::wrong version number`), with OpenSSL's own text kept beside it.

@@ -16,7 +16,7 @@ enum SocialMigrations {
         v10SealMessageBodies,
         OutboxTraceparent(SocialEvents.outbox).migration(version: 11),
         v12MarkFilteredEvents,
-        v13DropConversationsByID,
+        v13DropConversationsById,
         v14MarkEventsWithMedia,
     ]
 }
