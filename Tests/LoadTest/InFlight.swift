@@ -25,7 +25,8 @@ final class InFlight: Sendable {
     /// The calls started and not ended yet.
     var running: Int { state.withLock { $0.running } }
 
-    /// Returns once every call started has ended, or when the waiting task is cancelled (the hard stop).
+    /// Returns once every call started has ended, or when the waiting task is cancelled (the hard stop). One
+    /// waiter at a time: the run's, once every open loop has sent its calls.
     func drained() async {
         await withTaskCancellationHandler {
             await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in

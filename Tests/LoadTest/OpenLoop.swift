@@ -4,8 +4,10 @@ import LoadTestKit
 /// The open loop on the real clock: calls go out on `OpenLoopTimetable`'s schedule whatever the answers to
 /// earlier ones are doing, round-robin over the users (each call its user's persona's choice), each timed from
 /// when it was due and given `deadline` from then. Each call is a task of its own (`InFlight`) that ends when
-/// its answer or its deadline comes, on its user's loop. The open loop itself runs on `loop` and sleeps on the
-/// loop's timers, so a sleep wakes no other thread (without loops, on the cooperative pool with `Task.sleep`).
+/// its answer or its deadline comes, on its user's loop. With `--threads`, each loop runs an open loop of its
+/// own, for its lane of the schedule and its own users (`LoadRun.openLoopLanes`), and sleeps on the loop's
+/// timers, so neither a sleep nor a call wakes another thread (without loops, one open loop on the cooperative
+/// pool with `Task.sleep`).
 struct OpenLoop: Sendable {
     /// Calls due closer together than this go out together after one sleep: at thousands a second, a timer a
     /// call would cost more than the calls' own lag.
@@ -16,11 +18,12 @@ struct OpenLoop: Sendable {
     let mix: Mix
     let deadline: Duration
     let inFlight: InFlight
-    /// The loop this runs on (the first of `LoadRun.loops`), or none: the cooperative pool.
+    /// The loop this runs on, its users' own, or none: the cooperative pool.
     let loop: EventLoop?
 
-    /// Sends every call due from `start` until `end` and waits for them to end; returns how many the timetable
-    /// skipped (their deadline passed before the tool got to them) and how many it never reached.
+    /// Sends every call due from `start` until `end` (the caller waits for them to end: `InFlight.drained`);
+    /// returns how many the timetable skipped (their deadline passed before the tool got to them) and how many
+    /// it never reached.
     func run(from start: ContinuousClock.Instant, until end: ContinuousClock.Instant) async -> (
         expired: Int, unsent: Int
     ) {
@@ -42,7 +45,6 @@ struct OpenLoop: Sendable {
                 }
             }
         }
-        await inFlight.drained()
         return (timetable.expired, timetable.unsent)
     }
 }

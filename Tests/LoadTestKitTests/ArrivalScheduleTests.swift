@@ -26,6 +26,26 @@ import Testing
         #expect(histogram.percentile(0.99) >= 980_000)
     }
 
+    // Each event loop of the tool sends its own lane, so no call crosses threads: the lanes together must be
+    // the whole schedule, each call once at its own due time, and count the due calls as the whole does.
+    @Test(arguments: [1, 2, 3, 7])
+    func lanesTogetherKeepTheWholeSchedule(count: Int) throws {
+        let schedule = try #require(ArrivalSchedule(callsPerSecond: 1_000))
+        let lanes = schedule.lanes(count)
+        #expect(lanes.count == count)
+        var dueTimes: [Duration] = []
+        for lane in lanes {
+            dueTimes += (0..<(1_000 / count + 1)).map(lane.due).filter { $0 < .seconds(1) }
+        }
+        #expect(dueTimes.sorted() == (0..<1_000).map(schedule.due))
+        for elapsed in [Duration.zero, .microseconds(1), .milliseconds(2), .microseconds(2_500), .seconds(3)]
+        {
+            #expect(
+                lanes.map { $0.callsDue(within: elapsed) }.reduce(0, +) == schedule.callsDue(within: elapsed))
+        }
+        #expect(schedule.lanes(0) == [schedule])
+    }
+
     @Test func aRateThatIsNotPositiveIsRefused() {
         #expect(ArrivalSchedule(callsPerSecond: 0) == nil)
         #expect(ArrivalSchedule(callsPerSecond: -3) == nil)
