@@ -74,7 +74,7 @@ public final class RPCClient: Sendable {
                 let requestBody = HTTP2RequestBody(body, isComplete: !streamsRequests)
                 let call = try self.start(headers: headers, body: requestBody, deadline: deadline, on: loop)
                 do throws(RPCError) {
-                    return try await Self.consume(call, on: loop, consume)
+                    return try await Self.consumeCancellably(call, on: loop, consume)
                 } catch  where call.wasRefused && !streamsRequests && resends < Self.maxResends {
                     // The server never processed the stream (REFUSED_STREAM, past a GOAWAY, or its
                     // connect failed): sending it again is safe whether or not the call is idempotent.
@@ -92,19 +92,27 @@ public final class RPCClient: Sendable {
         _ call: ClientCall, on loop: EventLoop, _ consume: (ClientCall) async throws(RPCError) -> Value
     ) async throws(RPCError) -> Value {
         try await withTaskExecutorPreference(loop) { () async throws(RPCError) -> Value in
-            let handle = LoopBound(call, loop: loop)
-            // withTaskCancellationHandler rethrows untyped errors, so the typed one travels in a Result.
-            let outcome = await withTaskCancellationHandler { () async -> Result<Value, RPCError> in
-                do throws(RPCError) { return .success(try await consume(call)) } catch {
-                    return .failure(error)
-                }
-            } onCancel: {
-                handle.loop.execute {
-                    handle.value.cancel(with: RPCError(.cancelled, "the caller cancelled the call"))
-                }
-            }
-            return try outcome.get()
+            try await consumeCancellably(call, on: loop, consume)
         }
+    }
+
+    /// `consume` for a task that already prefers the call's loop (`attempt`): a second preference would push
+    /// and pop another status record on the task, under its lock, for every call.
+    private static func consumeCancellably<Value>(
+        _ call: ClientCall, on loop: EventLoop, _ consume: (ClientCall) async throws(RPCError) -> Value
+    ) async throws(RPCError) -> Value {
+        let handle = LoopBound(call, loop: loop)
+        // withTaskCancellationHandler rethrows untyped errors, so the typed one travels in a Result.
+        let outcome = await withTaskCancellationHandler { () async -> Result<Value, RPCError> in
+            do throws(RPCError) { return .success(try await consume(call)) } catch {
+                return .failure(error)
+            }
+        } onCancel: {
+            handle.loop.execute {
+                handle.value.cancel(with: RPCError(.cancelled, "the caller cancelled the call"))
+            }
+        }
+        return try outcome.get()
     }
 
     func start(
