@@ -14,9 +14,11 @@ extension Connection {
             if let armSummaryAt {
                 let delay = Duration.nanoseconds(
                     Int64(bitPattern: armSummaryAt &- min(armSummaryAt, loop.now)))
-                callLines.timer = loop.schedule(after: delay) { [weak self] in
-                    self?.callLines.timer = nil
-                    self?.writeCallLineSummary()
+                // Strong, like the connection's other timers (`perform(_:)`); `tearDown` writes the summary
+                // and cancels it.
+                callLines.timer = loop.schedule(after: delay) { [self] in
+                    callLines.timer = nil
+                    writeCallLineSummary()
                 }
             }
             return false

@@ -24,7 +24,8 @@ final class Connection: EventLoopChannel {
     var isDirty = false
     /// The connection's whole lifecycle (`ConnectionState`); this class keeps the resources it acts on.
     var state: ConnectionState
-    var handshakeTimer: LoopTimer?
+    /// The timers `state` armed and that have not fired; torn down with the connection.
+    var armedTimers: [ConnectionState.Timer: LoopTimer] = [:]
     var frameScanner = FrameHeaderScanner()
     /// The streams the current read resets: a call whose HEADERS end in the same read never starts.
     var resetsInRead = Set<Int32>()
@@ -186,6 +187,8 @@ final class Connection: EventLoopChannel {
         let orphans = calls
         calls = [:]
         receivingHeaders = nil
+        for timer in armedTimers.values { loop.cancel(timer) }
+        armedTimers = [:]
         for call in orphans.values { call.streamDidClose() }
         writeCallLineSummary()
         nghttp2_session_del(session)
