@@ -57,7 +57,10 @@ final class Recorder: Sendable {
             failure = Self.failure(of: error)
         }
         let lag = due.map { _ in sending - started }
-        record(label ?? method.path, latency: .now - started, failure: failure, refused: refused, lag: lag)
+        let ended = ContinuousClock.now
+        record(
+            label ?? method.path, latency: ended - started, failure: failure, refused: refused, lag: lag,
+            answeredAfterSending: ended - sending)
         return failure == nil && !refused
     }
 
@@ -74,14 +77,18 @@ final class Recorder: Sendable {
     }
 
     /// Records one outcome under `rpc` (a method's path, or a label); `lag`, for an open-loop call, is how
-    /// late the tool sent it.
+    /// late the tool sent it; `answeredAfterSending`, for a call the stack answered, how long that took (a
+    /// shed call's refusal is timed by it: the tool's own lateness is not the stack's).
     func record(
         _ rpc: String, latency: Duration, failure: RPCTally.Failure? = nil, refused: Bool = false,
-        lag: Duration? = nil
+        lag: Duration? = nil, answeredAfterSending: Duration? = nil
     ) {
         state.withLock { state in
             if let failure {
                 state.tallies[rpc, default: RPCTally()].failures[failure, default: 0] += 1
+                if failure.isShed, let answeredAfterSending {
+                    state.tallies[rpc, default: RPCTally()].shedLatencies.record(answeredAfterSending)
+                }
                 state.window.errors += 1
                 if failure.reason == RPCTally.Failure.stopped { state.stopped += 1 }
             } else {

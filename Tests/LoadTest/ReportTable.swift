@@ -22,6 +22,15 @@ struct ReportTable {
             for (failure, count) in tally.failures.sorted(by: { $0.key < $1.key }) {
                 Swift.print("    failed \(failure.status) \(failure.reason): \(count)")
             }
+            let shed = tally.shedLatencies
+            if shed.count > 0 {
+                Swift.print(
+                    String(
+                        format:
+                            "    shed calls refused after p50 %.1f ms, p99 %.1f ms, max %.1f ms (from the send)",
+                        shed.percentileMilliseconds(0.5), shed.percentileMilliseconds(0.99),
+                        shed.maxMilliseconds))
+            }
         }
         for (name, live) in [("all streams", report.realtime)]
             + report.realtimeStreams.sorted(by: { $0.key < $1.key })

@@ -113,7 +113,10 @@ final class VirtualUser: Sendable {
             }
             return options
         } catch {
-            recorder.record(method.path, latency: .now - started, failure: Recorder.failure(of: error))
+            let latency = ContinuousClock.now - started
+            recorder.record(
+                method.path, latency: latency, failure: Recorder.failure(of: error),
+                answeredAfterSending: latency)
             session.withLock {
                 $0.exchange = nil
                 $0.retryAt = .now + Self.retryAfterFailedExchange

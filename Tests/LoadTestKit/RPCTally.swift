@@ -20,11 +20,18 @@ public struct RPCTally: Sendable, Equatable {
         public static func < (lhs: Failure, rhs: Failure) -> Bool {
             (lhs.status, lhs.reason) < (rhs.status, rhs.reason)
         }
+
+        /// Whether the server shed the call: refused it for load (`UNAVAILABLE`, `RESOURCE_EXHAUSTED`) rather
+        /// than failed it.
+        public var isShed: Bool { status == "UNAVAILABLE" || status == "RESOURCE_EXHAUSTED" }
     }
 
     public var latencies = LatencyHistogram()
     public var failures: [Failure: Int] = [:]
     public var expectedRefusals = 0
+    /// How long each shed call took to be refused, from when it was sent: a stack past its capacity must say
+    /// no quickly (issue 27: within 10 ms), not after the call waited.
+    public var shedLatencies = LatencyHistogram()
 
     public init() {}
 
@@ -41,6 +48,7 @@ public struct RPCTally: Sendable, Equatable {
         latencies.merge(other.latencies)
         failures.merge(other.failures, uniquingKeysWith: +)
         expectedRefusals += other.expectedRefusals
+        shedLatencies.merge(other.shedLatencies)
     }
 }
 

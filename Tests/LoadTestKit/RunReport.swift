@@ -5,7 +5,8 @@ public import Foundation
 /// "max_ms"}}, "realtime": {"deliveries", "missed", "p50_ms", "p99_ms", "max_ms"}, "users", "duration_s"}`; then,
 /// beyond the keys, `realtime_streams` (the same per kind of stream: messages, profile activity) and
 /// `cpu` (per process the run could see, the tool's own included: CPU seconds, context switches, each per
-/// call, peak RSS), each RPC's `failures` by status and reason, and `generator` (how the tool kept its
+/// call, peak RSS), each RPC's `failures` by status and reason and `shed_p99_ms` (how fast the calls it shed were
+/// refused), and `generator` (how the tool kept its
 /// schedule: calls sent late by the tool itself, calls never sent, calls its hard stop cut off).
 public struct RunReport: Codable, Sendable, Equatable {
     public struct RPC: Codable, Sendable, Equatable {
@@ -18,6 +19,8 @@ public struct RunReport: Codable, Sendable, Equatable {
         public let maxMs: Double
         /// Status name → reason (`ErrorInfo`'s, or `none`) → calls.
         public let failures: [String: [String: Int]]
+        /// The p99 of how long shed calls took to be refused, from their send; absent when none was shed.
+        public let shedP99Ms: Double?
 
         init(_ tally: RPCTally) {
             count = tally.count
@@ -30,10 +33,13 @@ public struct RunReport: Codable, Sendable, Equatable {
             failures = tally.failures.reduce(into: [:]) {
                 $0[$1.key.status, default: [:]][$1.key.reason] = $1.value
             }
+            let shed = tally.shedLatencies
+            shedP99Ms = shed.count == 0 ? nil : shed.percentileMilliseconds(0.99)
         }
 
         enum CodingKeys: String, CodingKey {
             case count, failed, failures
+            case shedP99Ms = "shed_p99_ms"
             case expectedRefusals = "expected_refusals"
             case p50Ms = "p50_ms", p99Ms = "p99_ms", p999Ms = "p999_ms", maxMs = "max_ms"
         }

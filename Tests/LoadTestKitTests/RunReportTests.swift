@@ -113,4 +113,26 @@ import Testing
         #expect(one.expectedRefusals == 2)
         #expect(one.count == 8)
     }
+
+    @Test func shedCallsReportHowFastTheyWereRefusedAndOnlyWhenThereWereAny() throws {
+        #expect(RPCTally.Failure(status: "UNAVAILABLE", reason: "SERVER_OVERLOADED").isShed)
+        #expect(RPCTally.Failure(status: "RESOURCE_EXHAUSTED").isShed)
+        #expect(!RPCTally.Failure(status: "DEADLINE_EXCEEDED").isShed)
+        var one = RPCTally()
+        one.failures[.init(status: "UNAVAILABLE", reason: "SERVER_OVERLOADED")] = 1
+        one.shedLatencies.record(microseconds: 2_000)
+        var two = RPCTally()
+        two.failures[.init(status: "UNAVAILABLE", reason: "SERVER_OVERLOADED")] = 1
+        two.shedLatencies.record(microseconds: 9_000)
+        one.merge(two)
+        let answered = RPCTally()
+        let report = RunReport(
+            rpcs: ["shed": one, "answered": answered], realtime: [:], users: 1, duration: .seconds(1))
+        let object = try #require(JSONSerialization.jsonObject(with: report.json()) as? [String: Any])
+        let rpcs = try #require(object["rpcs"] as? [String: [String: Any]])
+        // The slower of the two refusals, as its histogram bucket's highest value: within 1.6% above.
+        let shedP99 = try #require(rpcs["shed"]?["shed_p99_ms"] as? Double)
+        #expect((9.0...9.0 * 1.016).contains(shedP99))
+        #expect(rpcs["answered"]?["shed_p99_ms"] == nil)
+    }
 }
