@@ -14,7 +14,7 @@ public struct PostgresConfiguration: Sendable {
     /// The libpq parameters parsed from the URL, in libpq's keyword form.
     let parameters: [Parameter]
 
-    struct Parameter: Sendable, Equatable {
+    struct Parameter: Sendable, Hashable {
         var keyword: String
         var value: String
     }

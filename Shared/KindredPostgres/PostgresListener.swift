@@ -1,6 +1,4 @@
 public import Logging
-internal import KindredThreads
-internal import Synchronization
 
 /// What a `PostgresListener` delivers.
 public enum PostgresNotification: Sendable, Equatable {
@@ -11,19 +9,14 @@ public enum PostgresNotification: Sendable, Equatable {
     case listening
 }
 
-/// LISTENs on a few channels over a connection of its own, owned by a dedicated thread; reconnects with
-/// backoff and says so with `.listening`. For waking outbox streams: notifications carry hints, not data.
+/// LISTENs on a few channels and delivers what arrives on them, with `.listening` each time they are (again)
+/// listened to. The process's listeners share one connection per database (`PostgresListenerHub`), owned by a
+/// thread of its own that reconnects with backoff. For waking outbox streams: notifications carry hints, not data.
 public final class PostgresListener: Sendable {
     /// The notifications, in order; one consumer. Finishes when the listener is closed.
     public let notifications: AsyncStream<PostgresNotification>
-    private let continuation: AsyncStream<PostgresNotification>.Continuation
-    private let configuration: PostgresConfiguration
-    private let channels: [String]
-    private let logger: Logger
-    private let worker = PostgresWorker(index: 0)
-    private let isClosed = Atomic(false)
-    private let exited = Mutex<CheckedContinuation<Void, Never>?>(nil)
-    private let hasExited = Atomic(false)
+    private let hub: PostgresListenerHub
+    private let subscription: UInt64
 
     /// Starts listening on `channels` (lowercase identifiers: letters, digits, underscores).
     public init(configuration: PostgresConfiguration, channels: [String], logger: Logger)
@@ -33,62 +26,16 @@ public final class PostgresListener: Sendable {
             throw PostgresError(
                 kind: .invalidBind, message: "channel \"\(channel)\" is not a plain identifier")
         }
-        (notifications, continuation) = AsyncStream.makeStream(of: PostgresNotification.self)
-        self.configuration = configuration
-        self.channels = channels
-        self.logger = logger
-        PostgresWorker.startThread { [self] in self.run() }
+        let (notifications, continuation) = AsyncStream.makeStream(of: PostgresNotification.self)
+        self.notifications = notifications
+        (hub, subscription) = PostgresListenerHub.subscribe(
+            Set(channels), continuation, configuration: configuration, logger: logger)
     }
 
-    /// Stops listening and disconnects; returns when the thread has exited.
+    /// Stops listening; returns when the stream has finished (and, for the process's last listener on its
+    /// database, when the shared connection is closed and its thread has exited).
     public func close() async {
-        isClosed.store(true, ordering: .sequentiallyConsistent)
-        worker.wake()
-        await withCheckedContinuation { waiter in
-            let done = exited.withLock { slot in
-                if hasExited.load(ordering: .sequentiallyConsistent) { return true }
-                slot = waiter
-                return false
-            }
-            if done { waiter.resume() }
-        }
-    }
-
-    private var closed: Bool { isClosed.load(ordering: .sequentiallyConsistent) }
-
-    private func run() {
-        var backoff = Backoff.reconnect
-        while !closed {
-            do {
-                let connection = try PostgresConnection(configuration: configuration)
-                try connection.runScript(channels.map { "LISTEN \"\($0)\";" }.joined())
-                backoff.reset()
-                continuation.yield(.listening)
-                listen(on: connection)
-                if !closed { logger.warning("PostgreSQL listener lost its connection; reconnecting") }
-            } catch {
-                logger.warning("PostgreSQL listener could not connect", metadata: ["error": "\(error)"])
-                _ = worker.wait(socket: nil, timeout: backoff.next())
-            }
-        }
-        continuation.finish()
-        let waiter = exited.withLock { slot in
-            hasExited.store(true, ordering: .sequentiallyConsistent)
-            defer { slot = nil }
-            return slot
-        }
-        waiter?.resume()
-    }
-
-    /// Delivers notifications until the connection breaks or the listener closes.
-    private func listen(on connection: PostgresConnection) {
-        while !closed {
-            guard worker.wait(socket: connection.socket, timeout: nil) else { continue }
-            guard let received = connection.receiveNotifications() else { return }
-            for (channel, payload) in received {
-                continuation.yield(.notification(channel: channel, payload: payload))
-            }
-        }
+        await hub.unsubscribe(subscription)
     }
 }
 

@@ -42,6 +42,57 @@ extension DatabaseTests {
             await pool.close()
         }
 
+        @Test func theListenersOfAProcessShareOneConnectionEachHearingItsOwnChannels() async throws {
+            // An application name of its own gives this test its own shared connection: other tests' listeners
+            // share the cluster's other one.
+            let configuration = try PostgresConfiguration(
+                url: PrivateCluster.current.url + "&application_name=kindred_hub_test", poolSize: 1)
+            let pool = try TestDatabase.makePool(size: 1)
+            func listeningBackends() async throws -> Int64 {
+                try await pool.query(
+                    "SELECT count(*) FROM pg_stat_activity WHERE application_name = 'kindred_hub_test'"
+                )[0].decode(Int64.self)
+            }
+            func listen(_ channel: String) throws -> (
+                PostgresListener, Locked<[PostgresNotification]>, Task<Void, Never>
+            ) {
+                let listener = try PostgresListener(
+                    configuration: configuration, channels: [channel], logger: TestDatabase.logger)
+                let received = Locked<[PostgresNotification]>([])
+                let reader = Task {
+                    for await notification in listener.notifications {
+                        received.withLock { $0.append(notification) }
+                    }
+                }
+                return (listener, received, reader)
+            }
+            let (first, firstReceived, firstReader) = try listen("kindred_hub_a")
+            try await eventually("first \(firstReceived.value)") { firstReceived.value == [.listening] }
+            // A listener that joins a connection already listening is told once its own channel is listened to.
+            let (second, secondReceived, secondReader) = try listen("kindred_hub_b")
+            try await eventually("second \(secondReceived.value)") { secondReceived.value == [.listening] }
+            #expect(try await listeningBackends() == 1)
+
+            try await pool.query(
+                "SELECT pg_notify('kindred_hub_a', 'one'), pg_notify('kindred_hub_b', 'two')")
+            try await eventually("first \(firstReceived.value)") { firstReceived.value.count == 2 }
+            try await eventually("second \(secondReceived.value)") { secondReceived.value.count == 2 }
+            #expect(firstReceived.value.last == .notification(channel: "kindred_hub_a", payload: "one"))
+            #expect(secondReceived.value.last == .notification(channel: "kindred_hub_b", payload: "two"))
+
+            // One listener closing leaves the other listening; the last one closes the connection.
+            await first.close()
+            await firstReader.value
+            try await pool.query("SELECT pg_notify('kindred_hub_b', 'three')")
+            try await eventually("second \(secondReceived.value)") { secondReceived.value.count == 3 }
+            #expect(secondReceived.value.last == .notification(channel: "kindred_hub_b", payload: "three"))
+            #expect(firstReceived.value.count == 2)
+            await second.close()
+            await secondReader.value
+            try await eventually("a listening backend is left") { try await listeningBackends() == 0 }
+            await pool.close()
+        }
+
         @Test func aChannelThatIsNotAPlainIdentifierIsRefused() throws {
             let configuration = try PostgresConfiguration(url: "postgresql://localhost/db")
             #expect(throws: PostgresError.self) {
