@@ -45,6 +45,18 @@ import Testing
                 { _ = try await family.listRegistryItems(.init(profileID: profile), options: options) }
             ),
             ("GetArrival", { _ = try await family.getArrival(.init(profileID: profile), options: options) }),
+            (
+                "ListComments",
+                {
+                    _ = try await family.listComments(
+                        .init(target: .init(profileID: profile, target: .calendarEventID(event))),
+                        options: options)
+                }
+            ),
+            (
+                "ListBabyProfileMembers",
+                { _ = try await family.listBabyProfileMembers(.init(profileID: profile), options: options) }
+            ),
         ]
     }
 
@@ -72,12 +84,22 @@ import Testing
                         .init(profileID: profile, eventID: missing), options: grandma)
                 },
                 await rpcError { try await family.getArrival(.init(profileID: profile), options: grandma) },
+                await rpcError {
+                    try await family.listComments(
+                        .init(target: .init(profileID: profile, target: .calendarEventID(missing))),
+                        options: grandma)
+                },
             ]
             #expect(
                 refusals.map { $0?.reason }
                     == [
                         "PHOTO_NOT_FOUND", "PHOTO_NOT_FOUND", "CALENDAR_EVENT_NOT_FOUND", "ARRIVAL_NOT_FOUND",
+                        "COMMENT_TARGET_NOT_FOUND",
                     ])
+            let event = try await home.createEvent().eventID
+            let comments = try await family.listComments(
+                .init(target: .init(profileID: profile, target: .calendarEventID(event))), options: grandma)
+            #expect(comments.comments.isEmpty && (comments.page?.nextPageToken ?? "").isEmpty)
             #expect(refusals.allSatisfy { $0?.code == .notFound })
         }
     }
