@@ -63,9 +63,12 @@ struct BabyArrivals: Sendable {
 
     /// The announcement, for a member.
     func get(_ profile: BabyProfileID, by reader: UserID) async throws -> Kindred_Family_V1_BabyArrival {
-        try await membership.scoped(reader, profile: profile) { [self] _ in
-            try await read(profile, by: reader)
-        }
+        let seals = seals
+        let arrivals = try await membership.scoped(
+            reader, profile: profile, row: { try StoredArrival($0, seals: seals) }
+        ) { ArrivalStore.arrivals(of: $0, since: nil, readBy: reader) }
+        guard let arrival = arrivals.first else { throw FamilyError.arrivalNotFound }
+        return arrival.proto
     }
 
     /// What an owner's app shares: the text and the chosen photo to download.

@@ -10,11 +10,12 @@ extension BabyCalendar {
         -> Kindred_Family_V1_ListCalendarEventsResponse
     {
         let (profile, from, before, page) = (query.profile, query.startFrom, query.startBefore, query.page)
-        let (texts, database, after, limit) = (texts, database, page.after, page.size + 1)
-        let events = try await membership.scoped(reader, profile: profile) { profiles in
-            try await CalendarEventStore.events(
-                of: profiles, from: from, before: before, after: after, limit: limit, readBy: reader,
-                texts: texts, on: database)
+        let texts = texts
+        let events = try await membership.scoped(
+            reader, profile: profile, row: { try CalendarEventStore.storedEvent($0, texts: texts) }
+        ) {
+            CalendarEventStore.events(
+                of: $0, from: from, before: before, after: page.after, limit: page.size + 1, readBy: reader)
         }
         let (served, next) = page.served(events) { [Paging.field($0.details.startAt), $0.id.description] }
         return Kindred_Family_V1_ListCalendarEventsResponse(events: served.map(\.proto), page: next)

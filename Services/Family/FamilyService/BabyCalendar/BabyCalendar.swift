@@ -76,8 +76,15 @@ struct BabyCalendar: Sendable {
     func event(_ event: CalendarEventID, of profile: BabyProfileID, readBy reader: UserID) async throws
         -> Kindred_Family_V1_CalendarEvent
     {
-        _ = try await membership.requireMember(reader, of: profile)
-        return try await read(event, of: profile, by: reader)
+        let texts = texts
+        let events = try await membership.scoped(
+            reader, profile: profile, row: { try CalendarEventStore.storedEvent($0, texts: texts) }
+        ) {
+            CalendarEventStore.events(
+                of: $0, only: event, from: nil, before: nil, after: nil, limit: 1, readBy: reader)
+        }
+        guard let stored = events.first else { throw FamilyError.calendarEventNotFound }
+        return stored.proto
     }
 
     /// Changes the fields `request.update_mask` names, for an owner.

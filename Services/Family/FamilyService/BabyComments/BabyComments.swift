@@ -69,13 +69,14 @@ struct BabyComments: Sendable {
     func list(_ query: CommentQuery, readBy reader: UserID) async throws
         -> Kindred_Family_V1_ListCommentsResponse
     {
-        let (target, page) = (query.target, query.page)
-        _ = try await membership.requireMember(reader, of: target.profile)
+        let (target, page, texts) = (query.target, query.page, texts)
+        // The target's check rides in the same round trip; a stranger's answer is decided first, by the page.
         async let exists = Self.targetExists(target, on: database)
-        async let comments = BabyCommentStore.comments(
-            on: target, after: page.after, limit: page.size + 1, texts: texts, on: database)
+        let comments = try await membership.scoped(
+            reader, profile: target.profile, row: { try BabyCommentStore.comment($0, texts: texts) }
+        ) { _ in BabyCommentStore.comments(on: target, after: page.after, limit: page.size + 1) }
         guard try await exists else { throw FamilyError.commentTargetNotFound }
-        let (served, next) = page.served(try await comments) { [$0.id.description] }
+        let (served, next) = page.served(comments.compactMap { $0 }) { [$0.id.description] }
         return Kindred_Family_V1_ListCommentsResponse(comments: served.map(\.proto), page: next)
     }
 

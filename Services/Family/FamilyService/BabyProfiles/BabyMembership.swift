@@ -32,19 +32,21 @@ struct BabyMembership: Sendable {
         }
     }
 
-    /// What `rows` answers for the profiles a list covers (`scope`). For one named profile the membership check
-    /// and `rows` go out together: both are pure reads, so on a loop's connection they share one pipeline
-    /// segment, one round trip instead of two; what `rows` found is dropped unless the check passes, so a
-    /// stranger learns nothing from it.
-    func scoped<Value: Sendable>(
-        _ user: UserID, profile: BabyProfileID?,
-        _ rows: @escaping @Sendable ([BabyProfileID]) async throws -> Value
-    ) async throws -> Value {
-        guard let profile else { return try await rows(scope(user, profile: nil)) }
-        async let role = BabyMemberStore.role(of: user, in: profile, on: database)
-        async let value = rows([profile])
-        guard try await role != nil else { throw FamilyError.babyProfileNotFound }
-        return try await value
+    /// The rows `page` reads of the profiles a list covers (`scope`), each decoded by `row`. For one named
+    /// profile the membership check is part of the page's statement (`BabyMemberStore.readAsMember`): one statement,
+    /// NOT_FOUND for a stranger, who learns nothing from the page.
+    func scoped<Row>(
+        _ user: UserID, profile: BabyProfileID?, row: (PostgresRow) throws -> Row,
+        _ page: ([BabyProfileID]) -> PostgresQuery
+    ) async throws -> [Row] {
+        guard let profile else {
+            return try await database.pureRead(page(scope(user, profile: nil))).map(row)
+        }
+        guard
+            let read = try await BabyMemberStore.readAsMember(
+                page([profile]), readBy: user, of: profile, on: database, row: row)
+        else { throw FamilyError.babyProfileNotFound }
+        return read.rows
     }
 
     /// The caller's role on `profile` inside `tx`, held until it ends; NOT_FOUND when they are not a member.

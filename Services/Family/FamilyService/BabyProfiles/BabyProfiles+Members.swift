@@ -11,10 +11,12 @@ extension BabyProfiles {
     {
         let page = try BabyPage(request, list: "baby_members:\(profile)", fields: 3)
         let position: BabyMemberPosition<IDKind.User>? = try page.memberPosition()
-        _ = try await membership.requireMember(reader, of: profile)
-        let fetched = try await BabyMemberStore.page(
-            of: profile, after: position, limit: page.size + 1, on: database)
-        let (members, next) = page.cut(fetched) { member in
+        guard
+            let fetched = try await BabyMemberStore.readAsMember(
+                BabyMemberStore.page(of: profile, after: position, limit: page.size + 1), readBy: reader,
+                of: profile, on: database, row: BabyMemberStore.member)
+        else { throw FamilyError.babyProfileNotFound }
+        let (members, next) = page.cut(fetched.rows) { member in
             page.token(
                 after: BabyMemberPosition(role: member.role, joinedAt: member.joinedAt, id: member.user))
         }

@@ -101,11 +101,10 @@ struct BabyRegistry: Sendable {
         -> Kindred_Family_V1_ListRegistryItemsResponse
     {
         let (profile, page) = (query.profile, query.page)
-        let (texts, database, after, limit) = (texts, database, page.after, page.size + 1)
-        let items = try await membership.scoped(reader, profile: profile) { profiles in
-            try await RegistryItemStore.items(
-                of: profiles, after: after, limit: limit, texts: texts, on: database)
-        }
+        let texts = texts
+        let items = try await membership.scoped(
+            reader, profile: profile, row: { try RegistryItemStore.storedItem($0, texts: texts) }
+        ) { RegistryItemStore.items(of: $0, after: page.after, limit: page.size + 1) }
         let (served, next) = page.served(items) { [String($0.purchase != nil), $0.id.description] }
         return Kindred_Family_V1_ListRegistryItemsResponse(items: served.map(\.proto), page: next)
     }

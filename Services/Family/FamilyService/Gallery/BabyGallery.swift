@@ -33,8 +33,11 @@ struct BabyGallery: Sendable {
     func photo(_ photo: PhotoID, of profile: BabyProfileID, readBy reader: UserID) async throws
         -> StoredBabyPhoto
     {
-        _ = try await membership.requireMember(reader, of: profile)
-        return try await read(photo, of: profile)
+        let photos = try await membership.scoped(reader, profile: profile, row: BabyPhotoStore.storedPhoto) {
+            BabyPhotoStore.photos(of: $0, only: photo, after: nil, limit: 1)
+        }
+        guard let stored = photos.first else { throw FamilyError.photoNotFound }
+        return stored
     }
 
     /// The photo's details, then its bytes in chunks, each handed to `send`.
@@ -57,9 +60,8 @@ struct BabyGallery: Sendable {
     func list(_ query: PhotoQuery, readBy reader: UserID) async throws -> Kindred_Family_V1_ListPhotosResponse
     {
         let (profile, page) = (query.profile, query.page)
-        let (database, after, limit) = (database, page.after, page.size + 1)
-        let photos = try await membership.scoped(reader, profile: profile) { profiles in
-            try await BabyPhotoStore.photos(of: profiles, after: after, limit: limit, on: database)
+        let photos = try await membership.scoped(reader, profile: profile, row: BabyPhotoStore.storedPhoto) {
+            BabyPhotoStore.photos(of: $0, after: page.after, limit: page.size + 1)
         }
         let (served, next) = page.served(photos) { [$0.id.description] }
         return Kindred_Family_V1_ListPhotosResponse(photos: served.map(\.proto), page: next)

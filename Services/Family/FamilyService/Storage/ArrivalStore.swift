@@ -108,23 +108,29 @@ enum ArrivalStore {
         of profiles: [BabyProfileID], since: Date?, readBy reader: UserID, seals: BabySeals,
         on db: some StatementRunner
     ) async throws -> [StoredArrival] {
-        try await db.pureRead(
-            """
-            SELECT a.profile_id, p.name, p.name_sealed, coalesce(c.last_name, ''), \(unsafeSQL: plainBirth),
-                a.birth_sealed, ph.photo_id, ph.media_type, a.message, a.announced_by, a.announced_at,
-                a.updated_at, a.squish_count,
-                EXISTS (SELECT 1 FROM family.arrival_squishes s
-                        WHERE s.profile_id = a.profile_id AND s.user_id = \(reader)::uuid),
-                c.user_id, c.last_name_sealed, a.message_sealed
-            FROM family.baby_arrivals a
-            JOIN family.baby_profiles p ON p.profile_id = a.profile_id
-            LEFT JOIN family.profiles c ON c.user_id = family.baby_namesake(p.profile_id, p.created_by)
-            LEFT JOIN family.baby_photos ph ON ph.profile_id = a.profile_id AND ph.photo_id = a.photo_id
-            WHERE a.profile_id = ANY(\(PostgresArray(profiles))::uuid[])
-              AND (\(since)::timestamptz IS NULL OR a.announced_at > \(since)::timestamptz)
-            ORDER BY a.announced_at DESC, a.profile_id
-            """
-        ).map { try StoredArrival($0, seals: seals) }
+        try await db.pureRead(arrivals(of: profiles, since: since, readBy: reader)).map {
+            try StoredArrival($0, seals: seals)
+        }
+    }
+
+    /// The SELECT of `arrivals`, whose rows `StoredArrival` decodes: for a read that checks membership in the
+    /// same statement (`BabyMemberStore.readAsMember`).
+    static func arrivals(of profiles: [BabyProfileID], since: Date?, readBy reader: UserID) -> PostgresQuery {
+        """
+        SELECT a.profile_id, p.name, p.name_sealed, coalesce(c.last_name, ''), \(unsafeSQL: plainBirth),
+            a.birth_sealed, ph.photo_id, ph.media_type, a.message, a.announced_by, a.announced_at,
+            a.updated_at, a.squish_count,
+            EXISTS (SELECT 1 FROM family.arrival_squishes s
+                    WHERE s.profile_id = a.profile_id AND s.user_id = \(reader)::uuid),
+            c.user_id, c.last_name_sealed, a.message_sealed
+        FROM family.baby_arrivals a
+        JOIN family.baby_profiles p ON p.profile_id = a.profile_id
+        LEFT JOIN family.profiles c ON c.user_id = family.baby_namesake(p.profile_id, p.created_by)
+        LEFT JOIN family.baby_photos ph ON ph.profile_id = a.profile_id AND ph.photo_id = a.photo_id
+        WHERE a.profile_id = ANY(\(PostgresArray(profiles))::uuid[])
+          AND (\(since)::timestamptz IS NULL OR a.announced_at > \(since)::timestamptz)
+        ORDER BY a.announced_at DESC, a.profile_id
+        """
     }
 
     /// The `ArrivalBirth.record` of a row `a` from before sealing, made of its plaintext columns; NULL once

@@ -19,22 +19,18 @@ enum BabyCommentStore {
         ).first.flatMap { try comment($0, texts: texts) }
     }
 
-    /// Up to `limit` comments on `target` after comment `after` (nil: from the first), oldest first.
-    static func comments(
-        on target: CommentTarget, after: CommentID?, limit: Int, texts: SealedText<CommentTexts.Key>,
-        on db: some StatementRunner
-    ) async throws -> [StoredComment] {
-        try await db.pureRead(
-            """
-            SELECT comment_id, profile_id, target_kind, target_id, author_id, body, created_at, body_sealed
-            FROM family.baby_comments
-            WHERE profile_id = \(target.profile)::uuid AND target_kind = \(target.kind.rawValue)::smallint
-                AND target_id = \(target.id.uuidString)::uuid
-                AND comment_id > coalesce(\(after)::uuid, '00000000-0000-0000-0000-000000000000')
-            ORDER BY comment_id
-            LIMIT \(limit)
-            """
-        ).compactMap { try comment($0, texts: texts) }
+    /// Up to `limit` comments on `target` after `after`, oldest first; their rows are `comment`'s. For a
+    /// member's read, which checks membership in the same statement (`BabyMemberStore.readAsMember`).
+    static func comments(on target: CommentTarget, after: CommentID?, limit: Int) -> PostgresQuery {
+        """
+        SELECT comment_id, profile_id, target_kind, target_id, author_id, body, created_at, body_sealed
+        FROM family.baby_comments
+        WHERE profile_id = \(target.profile)::uuid AND target_kind = \(target.kind.rawValue)::smallint
+            AND target_id = \(target.id.uuidString)::uuid
+            AND comment_id > coalesce(\(after)::uuid, '00000000-0000-0000-0000-000000000000')
+        ORDER BY comment_id
+        LIMIT \(limit)
+        """
     }
 
     /// The author of `comment`, its row locked until `tx` ends; nil when `profile` has no such comment.

@@ -70,29 +70,31 @@ extension BabyMemberStore {
             """)
     }
 
-    /// `profile`'s members after `position`: owners first, then followers, each in the order they joined.
-    static func page(
-        of profile: BabyProfileID, after position: BabyMemberPosition<IDKind.User>?, limit: Int,
-        on db: some StatementRunner
-    ) async throws -> [Member] {
-        try await db.pureRead(
-            """
-            SELECT m.user_id, coalesce(u.display_name, ''), m.role, m.relationship, m.relationship_other,
-                m.joined_at
-            FROM family.baby_members m LEFT JOIN family.profiles u ON u.user_id = m.user_id
-            WHERE m.profile_id = \(profile)::uuid AND (\(position == nil) OR (m.role, m.joined_at, m.user_id)
-                > (\(position?.role.rawValue)::smallint, \(position?.joinedAt), \(position?.id)::uuid))
-            ORDER BY m.role, m.joined_at, m.user_id
-            LIMIT \(limit)
-            """
-        ).map { row in
-            let (user, name, role, relationship, other, joinedAt) = try row.decode(
-                (UserID, String, Int, Int, String, Date).self)
-            return Member(
-                user: user, displayName: name, role: BabyRole(rawValue: role) ?? .follower,
-                relationship: BabyRelationship(
-                    kind: Kindred_Family_V1_Relationship(rawValue: Int32(relationship)), other: other),
-                joinedAt: joinedAt)
-        }
+    /// `profile`'s members after `position`: owners first, then followers, each in the order they joined; its
+    /// rows are `member`'s. For a member's read, which checks membership in the same statement
+    /// (`BabyMemberStore.readAsMember`).
+    static func page(of profile: BabyProfileID, after position: BabyMemberPosition<IDKind.User>?, limit: Int)
+        -> PostgresQuery
+    {
+        """
+        SELECT m.user_id, coalesce(u.display_name, ''), m.role, m.relationship, m.relationship_other,
+            m.joined_at
+        FROM family.baby_members m LEFT JOIN family.profiles u ON u.user_id = m.user_id
+        WHERE m.profile_id = \(profile)::uuid AND (\(position == nil) OR (m.role, m.joined_at, m.user_id)
+            > (\(position?.role.rawValue)::smallint, \(position?.joinedAt), \(position?.id)::uuid))
+        ORDER BY m.role, m.joined_at, m.user_id
+        LIMIT \(limit)
+        """
+    }
+
+    /// A member from the columns `page` selects.
+    static func member(_ row: PostgresRow) throws -> Member {
+        Member(
+            user: try row.decode(UserID.self, column: 0), displayName: try row.decode(String.self, column: 1),
+            role: BabyRole(rawValue: try row.decode(Int.self, column: 2)) ?? .follower,
+            relationship: BabyRelationship(
+                kind: Kindred_Family_V1_Relationship(rawValue: Int32(try row.decode(Int.self, column: 3))),
+                other: try row.decode(String.self, column: 4)),
+            joinedAt: try row.decode(Date.self, column: 5))
     }
 }

@@ -89,18 +89,27 @@ enum BabyPhotoStore {
         of profiles: [BabyProfileID], only: PhotoID? = nil, after position: PhotoID?, limit: Int,
         on db: some StatementRunner
     ) async throws -> [StoredBabyPhoto] {
-        try await db.pureRead(
-            """
-            SELECT photo_id, profile_id, uploaded_by, caption, file_name, media_type, width, height, byte_count,
-                squish_count, created_at
-            FROM family.baby_photos
-            WHERE profile_id = ANY(\(PostgresArray(profiles.map(\.description)))::uuid[])
-                AND (\(only)::uuid IS NULL OR photo_id = \(only)::uuid)
-                AND (\(position)::uuid IS NULL OR photo_id < \(position)::uuid)
-            ORDER BY photo_id DESC
-            LIMIT \(limit)
-            """
-        ).map(storedPhoto)
+        try await db.pureRead(photos(of: profiles, only: only, after: position, limit: limit)).map(
+            storedPhoto)
+    }
+
+    /// The SELECT of `photos`, whose rows `storedPhoto` decodes: for a read that checks membership in the same
+    /// statement (`BabyMemberStore.readAsMember`).
+    static func photos(
+        of profiles: [BabyProfileID], only: PhotoID? = nil, after position: PhotoID?, limit: Int
+    )
+        -> PostgresQuery
+    {
+        """
+        SELECT photo_id, profile_id, uploaded_by, caption, file_name, media_type, width, height, byte_count,
+            squish_count, created_at
+        FROM family.baby_photos
+        WHERE profile_id = ANY(\(PostgresArray(profiles.map(\.description)))::uuid[])
+            AND (\(only)::uuid IS NULL OR photo_id = \(only)::uuid)
+            AND (\(position)::uuid IS NULL OR photo_id < \(position)::uuid)
+        ORDER BY photo_id DESC
+        LIMIT \(limit)
+        """
     }
 
     /// Replaces the caption; false when there is no such photo.
@@ -179,7 +188,8 @@ enum BabyPhotoStore {
             })
     }
 
-    private static func storedPhoto(_ row: PostgresRow) throws -> StoredBabyPhoto {
+    /// A photo from the columns `photos` selects.
+    static func storedPhoto(_ row: PostgresRow) throws -> StoredBabyPhoto {
         StoredBabyPhoto(
             id: try row.decode(PhotoID.self, column: 0),
             profile: try row.decode(BabyProfileID.self, column: 1),

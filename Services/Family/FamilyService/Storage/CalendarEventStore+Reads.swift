@@ -28,35 +28,46 @@ extension CalendarEventStore {
         after position: Position?, limit: Int, readBy reader: UserID, texts: SealedTexts<CalendarTexts.Key>,
         on db: some StatementRunner
     ) async throws -> [StoredCalendarEvent] {
+        try await db.pureRead(
+            events(
+                of: profiles, only: only, from: from, before: before, after: position, limit: limit,
+                readBy: reader)
+        ).map { try storedEvent($0, texts: texts) }
+    }
+
+    /// The SELECT of `events`, whose rows `storedEvent` decodes: for a read that checks membership in the same
+    /// statement (`BabyMemberStore.readAsMember`).
+    static func events(
+        of profiles: [BabyProfileID], only: CalendarEventID? = nil, from: Date?, before: Date?,
+        after position: Position?, limit: Int, readBy reader: UserID
+    ) -> PostgresQuery {
         // Each profile's page from calendar_events_by_start, the earliest of those, and only then the page's
         // counts and the reader's answer (one pass over each event's RSVPs): counted before the LIMIT, every
         // event of the profiles was counted and the reader's answers were a scan of every RSVP.
-        try await db.pureRead(
-            """
-            SELECT e.name, e.description, e.location, e.texts_sealed, e.event_id, e.profile_id, e.start_at,
-                e.time_zone, e.photo_id, e.video_call_url, e.created_by, e.created_at, e.updated_at, r.attending,
-                r.not_attending, r.maybe, coalesce(r.mine, 0), e.video_call_url_sealed
-            FROM (
-                SELECT e.* FROM unnest(\(PostgresArray(profiles.map(\.description)))::uuid[]) AS s(profile_id)
-                CROSS JOIN LATERAL (
-                    SELECT * FROM family.calendar_events e
-                    WHERE e.profile_id = s.profile_id AND (\(only)::uuid IS NULL OR e.event_id = \(only)::uuid)
-                        AND e.start_at >= coalesce(\(from), '-infinity')
-                        AND e.start_at < coalesce(\(before), 'infinity')
-                        AND (e.start_at, e.event_id) > (coalesce(\(position?.startAt), '-infinity'),
-                            coalesce(\(position?.event)::uuid, '00000000-0000-0000-0000-000000000000'))
-                    ORDER BY e.start_at, e.event_id
-                    LIMIT \(limit)) e
+        """
+        SELECT e.name, e.description, e.location, e.texts_sealed, e.event_id, e.profile_id, e.start_at,
+            e.time_zone, e.photo_id, e.video_call_url, e.created_by, e.created_at, e.updated_at, r.attending,
+            r.not_attending, r.maybe, coalesce(r.mine, 0), e.video_call_url_sealed
+        FROM (
+            SELECT e.* FROM unnest(\(PostgresArray(profiles.map(\.description)))::uuid[]) AS s(profile_id)
+            CROSS JOIN LATERAL (
+                SELECT * FROM family.calendar_events e
+                WHERE e.profile_id = s.profile_id AND (\(only)::uuid IS NULL OR e.event_id = \(only)::uuid)
+                    AND e.start_at >= coalesce(\(from), '-infinity')
+                    AND e.start_at < coalesce(\(before), 'infinity')
+                    AND (e.start_at, e.event_id) > (coalesce(\(position?.startAt), '-infinity'),
+                        coalesce(\(position?.event)::uuid, '00000000-0000-0000-0000-000000000000'))
                 ORDER BY e.start_at, e.event_id
                 LIMIT \(limit)) e
-            CROSS JOIN LATERAL (
-                SELECT count(*) FILTER (WHERE answer = 1) AS attending,
-                    count(*) FILTER (WHERE answer = 2) AS not_attending, count(*) FILTER (WHERE answer = 3) AS maybe,
-                    max(answer) FILTER (WHERE user_id = \(reader)::uuid) AS mine
-                FROM family.calendar_rsvps WHERE profile_id = e.profile_id AND event_id = e.event_id) r
             ORDER BY e.start_at, e.event_id
-            """
-        ).map { try storedEvent($0, texts: texts) }
+            LIMIT \(limit)) e
+        CROSS JOIN LATERAL (
+            SELECT count(*) FILTER (WHERE answer = 1) AS attending,
+                count(*) FILTER (WHERE answer = 2) AS not_attending, count(*) FILTER (WHERE answer = 3) AS maybe,
+                max(answer) FILTER (WHERE user_id = \(reader)::uuid) AS mine
+            FROM family.calendar_rsvps WHERE profile_id = e.profile_id AND event_id = e.event_id) r
+        ORDER BY e.start_at, e.event_id
+        """
     }
 
     /// An event from the columns `events` selects (and an insert returns), from column `first` on, opened with
