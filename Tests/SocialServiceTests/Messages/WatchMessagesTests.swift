@@ -51,12 +51,13 @@ import Testing
             #expect(service?.reason == "ACCOUNT_REQUIRED")
             let messages = Messages(context: stack.context)
             let watching = Task { try await messages.watch(for: UserID.generate(at: Date())) { _ in } }
-            // The bell starts listening for its first stream, once that stream is subscribed.
+            // The bell starts listening for its first stream, once that stream is subscribed: the process's
+            // listening connection to this database (shared with the event feed) LISTENs on its channel last.
             try await eventually("the stream subscribed") {
                 try await stack.pool.query(
                     """
                     SELECT count(*) FROM pg_stat_activity
-                    WHERE datname = current_database() AND query = 'LISTEN "social_messages";'
+                    WHERE datname = current_database() AND query LIKE '%LISTEN "social_messages";%'
                     """
                 )[0].decode(Int.self) == 1
             }

@@ -37,10 +37,10 @@ struct BabyMembership: Sendable {
     /// NOT_FOUND for a stranger, who learns nothing from the page.
     func scoped<Row>(
         _ user: UserID, profile: BabyProfileID?, row: (PostgresRow) throws -> Row,
-        _ page: ([BabyProfileID]) -> PostgresQuery
+        _ page: BabyMemberStore.ProfilesPage
     ) async throws -> [Row] {
         guard let profile else {
-            return try await database.pureRead(page(scope(user, profile: nil))).map(row)
+            return try await BabyMemberStore.read(page(scope(user, profile: nil)), on: database, row: row)
         }
         guard
             let read = try await BabyMemberStore.readAsMember(

@@ -4,6 +4,17 @@ import KindredPostgres
 /// A member's read of one profile with the membership check inside it: one statement where the check and the
 /// read were two (each statement costs PostgreSQL its protocol, executor start-up and commit, ~50-70 us).
 extension BabyMemberStore {
+    /// A page of rows over the profiles it is given (a list's scope).
+    typealias ProfilesPage = ([BabyProfileID]) -> PostgresQuery
+
+    /// The rows `page` reads, each decoded by `row`: a list over every profile the caller belongs to, whose
+    /// scope is already their memberships.
+    static func read<Row>(
+        _ page: PostgresQuery, on db: some StatementRunner, row: (PostgresRow) throws -> Row
+    ) async throws -> [Row] {
+        try await db.pureRead(page).map(row)
+    }
+
     /// What `page` reads, only when `user` is a member of the active `profile`; nil when they are not (a
     /// stranger, an unknown id and a deactivated profile alike), with an empty list for a member whose page is
     /// empty. `page` may name the caller's role as `member.role`, where what it shows depends on it. Each row
