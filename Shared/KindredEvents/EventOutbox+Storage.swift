@@ -71,6 +71,8 @@ extension EventOutbox {
         -> Int
     {
         let seconds = Double(retention.components.seconds)
+        // Not max(cursor) WHERE sequenced_at < cutoff: the planner reads the cursor index backwards and
+        // filters every younger row, the whole table when nothing is old (2 s on the seeded activity feed).
         let bounds = try await pool.pureRead(
             """
             SELECT (SELECT min(cursor) FROM \(table)),
