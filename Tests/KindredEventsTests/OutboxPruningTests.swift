@@ -5,46 +5,31 @@ import Testing
 
 extension EventsTests {
     @Suite struct OutboxPruning {
-        @Test func aPruneOfMoreThanABatchDeletesThemAllInShortStatementsAndKeepsTheNewest() async throws {
+        /// Seven events of which those up to `aged` were sequenced 40 days ago, pruned with a retention of 30
+        /// days two cursors a statement: the old prefix goes (never the newest), in statements of at most two
+        /// rows, each its own transaction; nothing old, no statement.
+        @Test(
+            arguments: [
+                (aged: 7, left: [7], statements: [2, 2, 2]),
+                (aged: 5, left: [6, 7], statements: [2, 2, 1]),
+                (aged: 0, left: [1, 2, 3, 4, 5, 6, 7], statements: []),
+            ] as [(aged: Int64, left: [Int64], statements: [Int64])])
+        func aPruneDeletesTheOldPrefixABatchAStatementAndKeepsTheNewest(
+            aged: Int64, left: [Int64], statements: [Int64]
+        ) async throws {
             try await EventsFixture.with { fixture in
                 try await fixture.appendSequenced(7)
-                try await fixture.age(upTo: 7)
+                try await fixture.age(upTo: aged)
                 try await fixture.logDeletes()
 
-                #expect(
-                    try await fixture.outbox.prune(olderThan: .seconds(30 * 86_400), batch: 2, fixture.pool)
-                        == 6)
-                #expect(try await fixture.cursors() == [7])
-                let statements = try await fixture.loggedDeletes()
-                #expect(statements.map(\.deleted) == [2, 2, 2])
-                #expect(Set(statements.map(\.transaction)).count == 3)
-            }
-        }
+                let pruned = try await fixture.outbox.prune(
+                    olderThan: .seconds(30 * 86_400), batch: 2, fixture.pool)
 
-        @Test func aPruneDeletesOnlyThePrefixSequencedBeforeTheRetention() async throws {
-            try await EventsFixture.with { fixture in
-                try await fixture.appendSequenced(7)
-                try await fixture.age(upTo: 5)
-                try await fixture.logDeletes()
-
-                #expect(
-                    try await fixture.outbox.prune(olderThan: .seconds(30 * 86_400), batch: 2, fixture.pool)
-                        == 5)
-                #expect(try await fixture.cursors() == [6, 7])
-                #expect(try await fixture.loggedDeletes().map(\.deleted) == [2, 2, 1])
-            }
-        }
-
-        @Test func aPruneWhileNothingIsOldDeletesNothing() async throws {
-            try await EventsFixture.with { fixture in
-                try await fixture.appendSequenced(3)
-                try await fixture.logDeletes()
-
-                #expect(
-                    try await fixture.outbox.prune(olderThan: .seconds(30 * 86_400), batch: 2, fixture.pool)
-                        == 0)
-                #expect(try await fixture.cursors() == [1, 2, 3])
-                #expect(try await fixture.loggedDeletes().isEmpty)
+                #expect(pruned == Int(statements.reduce(0, +)))
+                #expect(try await fixture.cursors() == left)
+                let logged = try await fixture.loggedDeletes()
+                #expect(logged.map(\.deleted) == statements)
+                #expect(Set(logged.map(\.transaction)).count == statements.count)
             }
         }
     }
