@@ -199,4 +199,18 @@ struct RefreshTokenTests {
             #expect(try rows[0].decode(Int.self, column: 0) == 0)
         }
     }
+
+    @Test func aSweepOfMoreExpiredTokensThanABatchDeletesThemAll() async throws {
+        try await IdentityTestDatabase.withDatabase { pool in
+            let (fixture, _, first) = try await Self.signedIn(pool)
+            let second = try #require(try await fixture.credentials.refreshGrant(first).refreshToken)
+            _ = try #require(try await fixture.credentials.refreshGrant(second).refreshToken)
+            _ = try await fixture.sql(
+                "UPDATE identity.refresh_tokens SET expires_at = now() - interval '1 second'")
+
+            #expect(try await fixture.credentials.refreshTokens.sweep(batchesOf: 2) == 3)
+            let rows = try await fixture.sql("SELECT count(*) FROM identity.refresh_tokens")
+            #expect(try rows[0].decode(Int.self, column: 0) == 0)
+        }
+    }
 }

@@ -104,6 +104,19 @@ struct SignInLockoutTests {
         }
     }
 
+    @Test func aSweepOfMoreOldCountersThanABatchForgetsThemAll() async throws {
+        try await IdentityTestDatabase.withDatabase { pool in
+            let fixture = try await SignInFixture(pool)
+            for name in ["mia_r", "leo_r", "ada_r"] { _ = await Self.attempt(fixture, name) }
+            _ = try await fixture.sql(
+                "UPDATE identity.sign_in_failures SET last_failure_at = now() - interval '25 hours'")
+
+            #expect(try await fixture.credentials.signIn.lockout.sweep(batchesOf: 2) == 3)
+            let rows = try await fixture.sql("SELECT count(*) FROM identity.sign_in_failures")
+            #expect(try rows[0].decode(Int.self, column: 0) == 0)
+        }
+    }
+
     @Test func theCounterIsKeyedByAHashThatNamesNoOne() async throws {
         try await IdentityTestDatabase.withDatabase { pool in
             let fixture = try await SignInFixture(pool)

@@ -40,6 +40,7 @@ import Testing
             #expect(try await rows.mentions(bob.id) > 0)
             #expect(try await rows.count("SELECT count(*) FROM social.friendships") == 2)
             #expect(try await rows.count("SELECT count(*) FROM social.messages") == 1)
+            #expect(try await rows.count("SELECT count(*) FROM social.conversations") == 2)
             #expect(
                 try await rows.count("SELECT count(*) FROM social.events WHERE id = \(annsEvent)::uuid") == 0)
             #expect(

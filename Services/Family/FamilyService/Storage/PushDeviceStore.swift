@@ -49,9 +49,12 @@ enum PushDeviceStore {
         ).affectedRows > 0
     }
 
-    /// Drops the push messages queued before `instant`, which no provider took.
-    static func dropMessages(queuedBefore instant: Date, on db: PostgresPool) async throws {
-        try await db.query("DELETE FROM family.push_outbox WHERE created_at < \(instant)")
+    /// Drops the push messages queued before `instant`, which no provider took, `limit` a statement.
+    static func dropMessages(
+        queuedBefore instant: Date, batchesOf limit: Int = PostgresPool.sweepBatch, on db: PostgresPool
+    ) async throws {
+        try await db.deleteInBatches(
+            from: "family.push_outbox", where: "created_at < \(instant)", limit: limit)
     }
 
     /// A new device with `token`; nil when the token is registered already.

@@ -61,8 +61,11 @@ enum WeeklySummaryStore {
         ).decode((UserID, Int, Int, Int).self).map { ($0, $1, $2, $3) }
     }
 
-    /// Deletes the activity that occurred before `instant`.
-    static func forgetActivity(before instant: Date, on db: PostgresPool) async throws {
-        try await db.query("DELETE FROM family.minor_activity WHERE occurred_at < \(instant)")
+    /// Deletes the activity that occurred before `instant`, `limit` rows a statement.
+    static func forgetActivity(
+        before instant: Date, batchesOf limit: Int = PostgresPool.sweepBatch, on db: PostgresPool
+    ) async throws {
+        try await db.deleteInBatches(
+            from: "family.minor_activity", where: "occurred_at < \(instant)", limit: limit)
     }
 }

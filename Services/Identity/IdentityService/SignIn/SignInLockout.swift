@@ -47,9 +47,9 @@ struct SignInLockout: Sendable {
         }
     }
 
-    /// Deletes counters nobody has failed on for `memory` and whose lock has passed.
-    func sweep() async throws -> Int {
-        try await failures.sweep()
+    /// Deletes counters nobody has failed on for `memory` and whose lock has passed, `limit` a statement.
+    func sweep(batchesOf limit: Int = PostgresPool.sweepBatch) async throws -> Int {
+        try await failures.sweep(batchesOf: limit)
     }
 
     private var failures: SignInFailureStore { SignInFailureStore(database: database) }

@@ -129,14 +129,14 @@ struct RefreshTokenStore: Sendable {
     }
 
     /// Deletes tokens past their expiry, and chains whose every token is (revoked chains included) or whose
-    /// parent-mode session has ended, with their tokens.
-    func sweep() async throws -> Int {
-        try await database.transaction { tx in
-            let tokens = try await tx.query("DELETE FROM identity.refresh_tokens WHERE expires_at < now()")
-            try await tx.query(
-                "DELETE FROM identity.refresh_chains WHERE expires_at < now() OR session_ends_at < now()")
-            return tokens.affectedRows
-        }
+    /// parent-mode session has ended, with their tokens; `limit` rows a statement. How many tokens expired.
+    func sweep(batchesOf limit: Int = PostgresPool.sweepBatch) async throws -> Int {
+        let tokens = try await database.deleteInBatches(
+            from: "identity.refresh_tokens", where: "expires_at < now()", limit: limit)
+        try await database.deleteInBatches(
+            from: "identity.refresh_chains", where: "expires_at < now() OR session_ends_at < now()",
+            limit: limit)
+        return tokens
     }
 
     /// Whether `presented` is its chain's live token, in a parent-mode session that has ended by `now`.

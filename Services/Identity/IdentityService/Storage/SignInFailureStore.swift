@@ -40,15 +40,16 @@ struct SignInFailureStore: Sendable {
             "DELETE FROM identity.sign_in_failures WHERE identifier_hash = \(key)")
     }
 
-    /// Deletes counters nobody has failed on for `SignInLockout.memory` and whose lock has passed.
-    func sweep() async throws -> Int {
-        try await database.query(
-            """
-            DELETE FROM identity.sign_in_failures
-            WHERE last_failure_at < now() - \(Rule.memory.wholeSeconds) * interval '1 second'
-                AND (locked_until IS NULL OR locked_until < now())
-            """
-        ).affectedRows
+    /// Deletes counters nobody has failed on for `SignInLockout.memory` and whose lock has passed, `limit` a
+    /// statement.
+    func sweep(batchesOf limit: Int) async throws -> Int {
+        try await database.deleteInBatches(
+            from: "identity.sign_in_failures",
+            where: """
+                last_failure_at < now() - \(Rule.memory.wholeSeconds) * interval '1 second'
+                    AND (locked_until IS NULL OR locked_until < now())
+                """,
+            limit: limit)
     }
 
     /// The whole seconds left of `key`'s lock, rounded up; nil when it has none (any more).

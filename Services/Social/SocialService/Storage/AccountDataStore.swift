@@ -30,7 +30,14 @@ enum AccountDataStore {
             DELETE FROM social.messages WHERE conversation_id IN (
                 SELECT conversation_id FROM social.conversations WHERE user_id = \(user)::uuid)
             """,
-            "DELETE FROM social.conversations WHERE user_id = \(user)::uuid OR other_id = \(user)::uuid",
+            // A conversation has a row per side, inserted together (`MessageStore.insert`) and deleted only
+            // here, together: the other sides' rows are reached by their key from the user's own, not by
+            // other_id, which no index leads (a full scan of the table per deleted account).
+            """
+            WITH own AS (DELETE FROM social.conversations WHERE user_id = \(user)::uuid RETURNING other_id)
+            DELETE FROM social.conversations c USING own
+            WHERE c.user_id = own.other_id AND c.other_id = \(user)::uuid
+            """,
             "DELETE FROM social.message_inboxes WHERE user_id = \(user)::uuid",
         ]
     }
