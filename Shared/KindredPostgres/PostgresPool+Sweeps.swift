@@ -1,15 +1,14 @@
-import KindredPostgres
-
 extension PostgresPool {
     /// Rows a sweep deletes per statement, each statement its own short transaction: a sweep that finds a
-    /// backlog (push messages no provider took, activity after an outage) never holds its
-    /// locks or competes with the calls for long (2,000 expired refresh tokens: 2.4 ms on the seeded database).
-    static let sweepBatch = 2_000
+    /// backlog (expired tokens after an outage, push messages no provider took, the counters of a flood of failed
+    /// sign-ins) never holds its locks or competes with the calls for long (2,000 expired refresh tokens: 2.4 ms
+    /// on the seeded database).
+    public static let sweepBatch = 2_000
 
-    /// Deletes the rows of `table` (a constant of a storage file) that match `condition`, at most `limit` a
-    /// statement, until a statement deletes fewer; how many in all.
+    /// Deletes the rows of `table` (a constant of a storage file, schema-qualified) that match `condition`, at
+    /// most `limit` a statement, until a statement deletes fewer; how many in all.
     @discardableResult
-    func deleteInBatches(from table: String, where condition: PostgresQuery, limit: Int = sweepBatch)
+    public func deleteInBatches(from table: String, where condition: PostgresQuery, limit: Int = sweepBatch)
         async throws -> Int
     {
         var deleted = 0
