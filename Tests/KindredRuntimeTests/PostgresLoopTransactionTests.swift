@@ -123,11 +123,17 @@ import Testing
         try await LoopPool.with { pool, loops in
             let offLoop = try await LoopPool.backendPID(pool)
             pool.openConnections(on: loops[0])
-            // The pool's connection thread, the loop's shared connection and its transaction connections.
+            // The pool's connection thread, the loop's shared connection and its transaction connections;
+            // counted among the backends started since the pool's first, so that one an earlier test closed,
+            // still ending, is not.
             let expected = 1 + 1 + pool.configuration.loopTransactionConnections
             let backends = {
                 try await pool.query(
-                    "SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'client backend' AND pid <> \(offLoop)"
+                    """
+                    SELECT count(*) FROM pg_stat_activity
+                    WHERE backend_type = 'client backend' AND pid <> \(offLoop)
+                        AND backend_start >= (SELECT backend_start FROM pg_stat_activity WHERE pid = \(offLoop))
+                    """
                 )[0].decode(Int.self) + 1
             }
             try await eventually("the loop's connections are open") { try await backends() >= expected }
