@@ -72,8 +72,9 @@ extension MailOutbox {
         return try rows.first?.decode(Date?.self, column: 0)
     }
 
-    /// Deletes messages sent before `cutoff`; returns how many. Unsent messages are never deleted.
+    /// Deletes messages sent before `cutoff`, in batches (`PostgresPool.deleteInBatches`); returns how many.
+    /// Unsent messages are never deleted.
     func pruneSent(before cutoff: Date, on database: PostgresPool) async throws -> Int {
-        try await database.query("DELETE FROM \(table: self) WHERE sent_at < \(cutoff)").affectedRows
+        try await database.deleteInBatches(from: table, where: "sent_at < \(cutoff)")
     }
 }
