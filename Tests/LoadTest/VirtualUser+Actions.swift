@@ -3,6 +3,7 @@ import Foundation
 import KindredAPI
 import KindredMessages
 import KindredRPC
+import Synchronization
 
 extension VirtualUser {
     typealias Identity = Kindred_Identity_V1_IdentityService
@@ -88,7 +89,7 @@ extension VirtualUser {
     func measuredWrite(
         on streams: [(live: LiveStream, recipients: [Int])], _ write: (String) async -> Bool
     ) async {
-        let key = UUID().uuidString
+        let key = Self.newKey()
         let settledBefore = streams.map { $0.live.settled($0.recipients) }
         for stream in streams { stream.live.deliveries.sending(key) }
         let succeeded = await write(key)
@@ -98,6 +99,15 @@ extension VirtualUser {
                 recipients: before.intersection(stream.live.settled(stream.recipients)))
         }
     }
+
+    /// A key no other write of this run carries: the run's own random prefix and a count. A random `UUID` and
+    /// its text a write cost ~3% of the tool's samples at 1,000 calls/s.
+    static func newKey() -> String {
+        keyPrefix + String(writes.wrappingAdd(1, ordering: .relaxed).newValue, radix: 36)
+    }
+
+    private static let keyPrefix = String(UUID().uuidString.prefix(8)) + "-"
+    private static let writes = Atomic<Int>(0)
 
     static let apps = ["instagram", "whatsapp", "youtube", "tiktok", "facebook"]
 
