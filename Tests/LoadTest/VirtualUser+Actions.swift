@@ -17,17 +17,22 @@ extension VirtualUser {
         switch action {
         case .getMe:
             await timed(Identity.Method.getMe, from: due) { options in
-                _ = try await Identity.Client(clients.identity).getMe(.init(), options: options)
+                try await clients.identity.read(
+                    Identity.Method.getMe, Kindred_Identity_V1_GetMeRequest(),
+                    answer: Kindred_Identity_V1_GetMeResponse.self, options: options)
             }
         case .listFriends:
             await timed(Social.Method.listFriends, from: due) { options in
-                _ = try await Social.Client(clients.social).listFriends(
-                    .init(page: .init(pageSize: 20)), options: options)
+                try await clients.social.read(
+                    Social.Method.listFriends,
+                    Kindred_Social_V1_ListFriendsRequest(page: .init(pageSize: 20)),
+                    answer: Kindred_Social_V1_ListFriendsResponse.self, options: options)
             }
         case .listFeed:
             await timed(Social.Method.listFeed, from: due) { options in
-                _ = try await Social.Client(clients.social).listFeed(
-                    .init(page: .init(pageSize: 20)), options: options)
+                try await clients.social.read(
+                    Social.Method.listFeed, Kindred_Social_V1_ListFeedRequest(page: .init(pageSize: 20)),
+                    answer: Kindred_Social_V1_ListFeedResponse.self, options: options)
             }
         case .sendMessage:
             await sendMessage(due: due, iteration: iteration)
