@@ -4,7 +4,9 @@ internal import DequeModule
 /// stream, feeds it the request (`ClientCall+Requests.swift` for a streamed one), buffers response
 /// messages until the caller takes them, and records how the call ended.
 final class ClientCall {
+    /// The request headers, shared by the call's attempts, and this attempt's `grpc-timeout`.
     private let headers: [(name: String, value: String)]
+    private let timeout: String
     /// The request bytes; open (not complete) while a client-streaming caller is still writing.
     let requestBody: HTTP2RequestBody
     private var reader: ClientResponseReader
@@ -25,14 +27,16 @@ final class ClientCall {
     private(set) var outcome: Result<Void, RPCError>?
 
     init(
-        headers: [(name: String, value: String)], body: HTTP2RequestBody, maxResponseSize: Int,
-        loop: EventLoop
+        headers: [(name: String, value: String)], timeout: String, body: HTTP2RequestBody,
+        maxResponseSize: Int, loop: EventLoop
     ) {
         self.loop = loop
         self.headers = headers
+        self.timeout = timeout
         requestBody = body
         reader = ClientResponseReader(maxMessageSize: maxResponseSize)
-        body.onTaken = { [weak self] in self?.requestBytesTaken() }
+        // Only a body still being written has a writer to wake; a weak reference costs the call a side table.
+        if !body.isComplete { body.onTaken = { [weak self] in self?.requestBytesTaken() } }
     }
 
     /// The response header metadata (empty until the headers arrive).
@@ -51,7 +55,8 @@ final class ClientCall {
         guard outcome == nil else { return }
         do {
             // The stream holds the call until it closes, even if the caller has let go of it.
-            streamID = try connection.session.startStream(headers: headers, body: requestBody) { event in
+            let block = HeaderBlock(headers, last: ("grpc-timeout", timeout))
+            streamID = try connection.session.startStream(headers: block, body: requestBody) { event in
                 self.handle(event)
             }
         } catch {

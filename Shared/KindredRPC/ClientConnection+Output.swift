@@ -4,18 +4,20 @@ import Glibc
 internal import CLinuxSystem
 
 extension ClientConnection {
-    /// Writes what nghttp2 has queued; on a short write holds the rest and waits for EPOLLOUT.
+    /// Writes what nghttp2 has queued, gathered in the loop's write buffer; on a short write holds the rest
+    /// (and whatever nghttp2 still hands over) and waits for EPOLLOUT.
     func flush() {
         guard state == .ready, held.isEmpty || write(held.retry(fd: fd, tls: tls, loop: loop)) else { return }
-        let output: [UInt8]
-        do { output = try session.pendingOutput() } catch { return close() }
-        if !output.isEmpty {
-            let outcome = output.withUnsafeBytes {
-                held.write($0.baseAddress!, $0.count, fd: fd, tls: tls, loop: loop)
+        var allSent = true
+        do {
+            try session.sendPending(gatheringIn: loop.writeBuffer) { bytes, count in
+                allSent = write(held.write(bytes, count, fd: fd, tls: tls, loop: loop)) && allSent
+                return state != .closed
             }
-            guard write(outcome) else { return }
+        } catch {
+            return close()
         }
-        if !session.isAlive { close() }
+        if allSent && state != .closed && !session.isAlive { close() }
     }
 
     /// True when everything went out; closes the connection if the socket broke.

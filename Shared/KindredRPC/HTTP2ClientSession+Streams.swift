@@ -19,11 +19,21 @@ extension HTTP2ClientSession {
         body: HTTP2RequestBody,
         onEvent: @escaping (HTTP2ClientStreamEvent) -> Void
     ) throws(HTTP2SessionError) -> Int32 {
+        try startStream(headers: HeaderBlock(headers), body: body, onEvent: onEvent)
+    }
+
+    /// `startStream` with the headers as a `HeaderBlock` (a call adds its `grpc-timeout` without copying the
+    /// list its attempts share).
+    func startStream(
+        headers: HeaderBlock,
+        body: HTTP2RequestBody,
+        onEvent: @escaping (HTTP2ClientStreamEvent) -> Void
+    ) throws(HTTP2SessionError) -> Int32 {
         guard canOpenStreams else { throw .protocolError("the connection is going away") }
         let stream = Stream(body: body, onEvent: onEvent)
         var provider = nghttp2_data_provider(
             source: nghttp2_data_source(ptr: nil), read_callback: readRequestBody)
-        let streamID = HeaderBlock(headers).withNameValues { fields, count in
+        let streamID = headers.withNameValues { fields, count in
             nghttp2_submit_request(session, nil, fields, count, &provider, nil)
         }
         guard streamID > 0 else { throw .protocolError(String(cString: nghttp2_strerror(streamID))) }

@@ -70,13 +70,40 @@ final class HTTP2ClientSession {
     /// The bytes nghttp2 wants to send now (frames, flow control, request bodies); empty when idle.
     func pendingOutput() throws(HTTP2SessionError) -> [UInt8] {
         var output: [UInt8] = []
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 16_384, alignment: 1)
+        defer { buffer.deallocate() }
+        try sendPending(gatheringIn: buffer) { bytes, count in
+            output.append(contentsOf: UnsafeRawBufferPointer(start: bytes, count: count))
+            return true
+        }
+        return output
+    }
+
+    /// Hands what nghttp2 wants to send now to `write`, gathered in `buffer` (a connection's loop's write
+    /// buffer, so a flush allocates nothing) and handed over whenever it is full and at the end; a frame larger
+    /// than the buffer goes on its own. Stops when `write` returns false (the socket failed).
+    func sendPending(
+        gatheringIn buffer: UnsafeMutableRawBufferPointer, _ write: (UnsafeRawPointer, Int) -> Bool
+    ) throws(HTTP2SessionError) {
+        let base = buffer.baseAddress!
+        var used = 0
         while true {
             var chunk: UnsafePointer<UInt8>?
             let length = nghttp2_session_mem_send(session, &chunk)
             if length < 0 { throw .protocolError(String(cString: nghttp2_strerror(Int32(length)))) }
-            guard length > 0, let chunk else { return output }
-            output.append(contentsOf: UnsafeBufferPointer(start: chunk, count: length))
+            guard length > 0, let chunk else { break }
+            if used + length > buffer.count {
+                guard used == 0 || write(base, used) else { return }
+                used = 0
+            }
+            if length > buffer.count {
+                guard write(chunk, length) else { return }
+            } else {
+                (base + used).copyMemory(from: chunk, byteCount: length)
+                used += length
+            }
         }
+        if used > 0 { _ = write(base, used) }
     }
 
     /// False once neither side has anything more to say: the connection can be closed.

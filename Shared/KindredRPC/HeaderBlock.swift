@@ -3,34 +3,52 @@ internal import CNGHTTP2
 /// A list of header fields laid out as the `nghttp2_nv` array nghttp2's submit functions copy from.
 struct HeaderBlock {
     var fields: [(name: String, value: String)]
+    /// One more field after `fields`, sent never indexed: a client call's `grpc-timeout`, added without copying
+    /// the list its attempts share. Its value differs on almost every call, so indexing it filled HPACK's dynamic
+    /// table with entries no later call matched (evicting those that do) and made the encoder walk them all,
+    /// in one hash bucket, for every call (nghttp2's `hd_map_find`: ~5% of the load tool's samples).
+    var last: (name: String, value: String)?
 
-    init(_ fields: [(name: String, value: String)] = []) {
+    init(_ fields: [(name: String, value: String)] = [], last: (name: String, value: String)? = nil) {
         self.fields = fields
+        self.last = last
     }
 
     /// Calls `body` with a temporary `nghttp2_nv` array; nghttp2 copies it during the submit call.
     func withNameValues<Result>(_ body: (UnsafePointer<nghttp2_nv>, Int) -> Result) -> Result {
-        let total = fields.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count }
-        let arena = UnsafeMutablePointer<UInt8>.allocate(capacity: max(total, 1))
-        let nameValues = UnsafeMutablePointer<nghttp2_nv>.allocate(capacity: max(fields.count, 1))
-        defer {
-            arena.deallocate()
-            nameValues.deallocate()
-        }
-        var offset = 0
-        for (index, field) in fields.enumerated() {
-            let name = arena + offset
-            offset += copy(field.name, to: name)
-            let value = arena + offset
-            offset += copy(field.value, to: value)
+        let count = fields.count + (last == nil ? 0 : 1)
+        var total = fields.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count }
+        if let last { total += last.name.utf8.count + last.value.utf8.count }
+        // One allocation: the array, then the bytes it points into.
+        let arrayBytes = MemoryLayout<nghttp2_nv>.stride * max(count, 1)
+        let storage = UnsafeMutableRawPointer.allocate(
+            byteCount: arrayBytes + total, alignment: MemoryLayout<nghttp2_nv>.alignment)
+        defer { storage.deallocate() }
+        let nameValues = storage.bindMemory(to: nghttp2_nv.self, capacity: max(count, 1))
+        var next = (storage + arrayBytes).assumingMemoryBound(to: UInt8.self)
+        func lay(_ field: (name: String, value: String), at index: Int, flags: nghttp2_nv_flag) {
+            let name = next
+            let nameLength = copy(field.name, to: name)
+            let value = name + nameLength
+            let valueLength = copy(field.value, to: value)
+            next = value + valueLength
             nameValues[index] = nghttp2_nv(
-                name: name, value: value, namelen: field.name.utf8.count, valuelen: field.value.utf8.count,
-                flags: UInt8(NGHTTP2_NV_FLAG_NONE.rawValue))
+                name: name, value: value, namelen: nameLength, valuelen: valueLength,
+                flags: UInt8(flags.rawValue))
         }
-        return body(nameValues, fields.count)
+        for (index, field) in fields.enumerated() { lay(field, at: index, flags: NGHTTP2_NV_FLAG_NONE) }
+        if let last { lay(last, at: fields.count, flags: NGHTTP2_NV_FLAG_NO_INDEX) }
+        return body(nameValues, count)
     }
 
+    /// Copies a string's UTF-8 bytes, in one move when they are contiguous (native strings, a bearer token).
     private func copy(_ string: String, to target: UnsafeMutablePointer<UInt8>) -> Int {
+        if let count = string.utf8.withContiguousStorageIfAvailable({ bytes in
+            if let base = bytes.baseAddress { target.update(from: base, count: bytes.count) }
+            return bytes.count
+        }) {
+            return count
+        }
         var count = 0
         for byte in string.utf8 {
             target[count] = byte

@@ -38,14 +38,28 @@ extension Metadata {
     var headerFields: [(name: String, value: String)] {
         var fields: [(name: String, value: String)] = []
         fields.reserveCapacity(count)
+        appendHeaderFields(to: &fields)
+        return fields
+    }
+
+    /// Appends the header fields to send for this metadata to `fields` (`headerFields`), without a list of
+    /// its own.
+    func appendHeaderFields(to fields: inout [(name: String, value: String)]) {
         for entry in self where Self.isValidKey(entry.key) && !Self.isReserved(entry.key) {
             switch entry.value {
             case .text(let text):
-                if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { fields.append((entry.key, text)) }
+                if Self.isSendable(text) { fields.append((entry.key, text)) }
             case .binary(let bytes):
                 fields.append((entry.key, Base64.encode(bytes)))
             }
         }
-        return fields
+    }
+
+    /// Whether a text value is printable ASCII, as a header value must be. Scanned over its contiguous bytes:
+    /// a call's bearer token is checked on every call.
+    private static func isSendable(_ text: String) -> Bool {
+        let printable = { (byte: UInt8) in byte >= 0x20 && byte < 0x7F }
+        return text.utf8.withContiguousStorageIfAvailable { $0.allSatisfy(printable) }
+            ?? text.utf8.allSatisfy(printable)
     }
 }

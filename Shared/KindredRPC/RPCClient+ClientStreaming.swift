@@ -71,7 +71,7 @@ public struct ClientRequestWriter<Request: ProtoMessage>: @unchecked Sendable {
     public func write(_ message: Request) async throws(RPCError) {
         let framed = try client.encode(message, compress: compress)
         let call = call
-        try await withTaskExecutorPreference(call.loop) { () async throws(RPCError) in
+        try await RPCClient.preferring(call.loop) { () async throws(RPCError) in
             try await call.send(framed)
         }
     }

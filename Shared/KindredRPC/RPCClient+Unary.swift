@@ -85,14 +85,14 @@ extension RPCClient {
 
     /// The request HEADERS of a call, without `grpc-timeout` (added per attempt).
     func requestHeaders(method: MethodDescriptor, options: CallOptions) -> [(name: String, value: String)] {
-        var headers: [(name: String, value: String)] = [
-            (":method", "POST"), (":scheme", "http"), (":path", method.path),
-            (":authority", target.description),
-            ("content-type", "application/grpc"), ("te", "trailers"), ("user-agent", configuration.userAgent),
-            ("grpc-accept-encoding", MessageEncoding.acceptedList),
-        ]
+        var headers: [(name: String, value: String)] = []
+        // :path, grpc-encoding and traceparent at most, besides the fixed ones and the caller's metadata.
+        headers.reserveCapacity(fixedHeaders.count + 3 + options.metadata.count)
+        headers.append(contentsOf: fixedHeaders[..<2])
+        headers.append((":path", method.path))
+        headers.append(contentsOf: fixedHeaders[2...])
         if options.compressRequest { headers.append(("grpc-encoding", MessageEncoding.gzip.rawValue)) }
-        headers.append(contentsOf: options.metadata.headerFields)
+        options.metadata.appendHeaderFields(to: &headers)
         // A call made while serving one (or handling an event batch) continues that trace.
         if let trace = TraceContext.current, options.metadata["traceparent"] == nil {
             headers.append(("traceparent", trace.traceparent))

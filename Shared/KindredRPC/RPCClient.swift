@@ -8,6 +8,8 @@ public final class RPCClient: Sendable {
     let target: ConnectTarget
     let addresses: TargetAddresses
     let configuration: ClientConfiguration
+    /// The request headers every call of this client sends, `:path` aside: built once, not per call.
+    let fixedHeaders: [(name: String, value: String)]
     private let group: EventLoopGroup
     private let pools = Mutex<[ObjectIdentifier: ClientConnectionPool]>([:])
     private let isClosed = Atomic<Bool>(false)
@@ -22,6 +24,11 @@ public final class RPCClient: Sendable {
         self.target = parsed
         addresses = TargetAddresses(target: parsed, configuration: configuration)
         self.configuration = configuration
+        fixedHeaders = [
+            (":method", "POST"), (":scheme", "http"), (":authority", parsed.description),
+            ("content-type", "application/grpc"), ("te", "trailers"), ("user-agent", configuration.userAgent),
+            ("grpc-accept-encoding", MessageEncoding.acceptedList),
+        ]
         group = EventLoopGroup.shared
     }
 
@@ -68,7 +75,7 @@ public final class RPCClient: Sendable {
         }
         try await addresses.awaitFirstAnswer()
         let loop = EventLoop.current ?? group.next()
-        return try await withTaskExecutorPreference(loop) { () async throws(RPCError) -> Value in
+        return try await Self.preferring(loop) { () async throws(RPCError) -> Value in
             var resends = 0
             while true {
                 let requestBody = HTTP2RequestBody(body, isComplete: !streamsRequests)
@@ -91,9 +98,21 @@ public final class RPCClient: Sendable {
     static func consume<Value>(
         _ call: ClientCall, on loop: EventLoop, _ consume: (ClientCall) async throws(RPCError) -> Value
     ) async throws(RPCError) -> Value {
-        try await withTaskExecutorPreference(loop) { () async throws(RPCError) -> Value in
+        try await preferring(loop) { () async throws(RPCError) -> Value in
             try await consumeCancellably(call, on: loop, consume)
         }
+    }
+
+    /// Runs `body` in a task that prefers `loop`. A task that already does (a handler's, or one started on the
+    /// loop, as the load tool's users with `--threads`) runs it as it is: pushing the same preference again
+    /// costs a status record pushed and popped under the task's lock, and every enqueue of the task walks them.
+    static func preferring<Value>(_ loop: EventLoop, _ body: () async throws(RPCError) -> Value)
+        async throws(RPCError) -> Value
+    {
+        if withUnsafeCurrentTask(body: { $0?.unownedTaskExecutor }) == loop.asUnownedTaskExecutor() {
+            return try await body()
+        }
+        return try await withTaskExecutorPreference(loop, operation: body)
     }
 
     /// `consume` for a task that already prefers the call's loop (`attempt`): a second preference would push
@@ -124,7 +143,7 @@ public final class RPCClient: Sendable {
             throw RPCError(.deadlineExceeded, "the deadline passed before the call started")
         }
         let call = ClientCall(
-            headers: headers + [("grpc-timeout", GRPCTimeout.encode(remaining))], body: body,
+            headers: headers, timeout: GRPCTimeout.encode(remaining), body: body,
             maxResponseSize: configuration.maxResponseMessageSize, loop: loop)
         try pool(for: loop).connection().start(call)
         if call.outcome == nil {

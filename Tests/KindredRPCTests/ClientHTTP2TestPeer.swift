@@ -11,6 +11,8 @@ final class ClientHTTP2TestPeer {
 
     private var session: OpaquePointer!
     private(set) var requests: [Int32: Request] = [:]
+    /// The request headers each stream sent as never-indexed literals (HPACK), by name.
+    private(set) var neverIndexed: [Int32: [String]] = [:]
     /// Stream ids whose request arrived complete, in arrival order.
     private(set) var completed: [Int32] = []
     private(set) var resetCodes: [Int32: UInt32] = [:]
@@ -79,8 +81,11 @@ final class ClientHTTP2TestPeer {
         nghttp2_submit_goaway(session, 0, lastStreamID, NGHTTP2_NO_ERROR.rawValue, nil, 0)
     }
 
-    fileprivate func header(_ streamID: Int32, _ name: String, _ value: String) {
+    fileprivate func header(_ streamID: Int32, _ name: String, _ value: String, flags: UInt8) {
         requests[streamID, default: Request()].headers.append((name, value))
+        if flags & UInt8(NGHTTP2_NV_FLAG_NO_INDEX.rawValue) != 0 {
+            neverIndexed[streamID, default: []].append(name)
+        }
     }
     fileprivate func data(_ streamID: Int32, _ bytes: UnsafeBufferPointer<UInt8>) {
         requests[streamID, default: Request()].body.append(contentsOf: bytes)
@@ -135,7 +140,7 @@ private func peerOnHeader(
     peerOwner(userData).header(
         frame!.pointee.hd.stream_id,
         String(decoding: UnsafeBufferPointer(start: name, count: nameLength), as: UTF8.self),
-        String(decoding: UnsafeBufferPointer(start: value, count: valueLength), as: UTF8.self))
+        String(decoding: UnsafeBufferPointer(start: value, count: valueLength), as: UTF8.self), flags: flags)
     return 0
 }
 

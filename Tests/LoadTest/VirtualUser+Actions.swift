@@ -3,6 +3,7 @@ import Foundation
 import KindredAPI
 import KindredMessages
 import KindredRPC
+import Synchronization
 
 extension VirtualUser {
     typealias Identity = Kindred_Identity_V1_IdentityService
@@ -16,17 +17,22 @@ extension VirtualUser {
         switch action {
         case .getMe:
             await timed(Identity.Method.getMe, from: due) { options in
-                _ = try await Identity.Client(clients.identity).getMe(.init(), options: options)
+                try await clients.identity.read(
+                    Identity.Method.getMe, Kindred_Identity_V1_GetMeRequest(),
+                    answer: Kindred_Identity_V1_GetMeResponse.self, options: options)
             }
         case .listFriends:
             await timed(Social.Method.listFriends, from: due) { options in
-                _ = try await Social.Client(clients.social).listFriends(
-                    .init(page: .init(pageSize: 20)), options: options)
+                try await clients.social.read(
+                    Social.Method.listFriends,
+                    Kindred_Social_V1_ListFriendsRequest(page: .init(pageSize: 20)),
+                    answer: Kindred_Social_V1_ListFriendsResponse.self, options: options)
             }
         case .listFeed:
             await timed(Social.Method.listFeed, from: due) { options in
-                _ = try await Social.Client(clients.social).listFeed(
-                    .init(page: .init(pageSize: 20)), options: options)
+                try await clients.social.read(
+                    Social.Method.listFeed, Kindred_Social_V1_ListFeedRequest(page: .init(pageSize: 20)),
+                    answer: Kindred_Social_V1_ListFeedResponse.self, options: options)
             }
         case .sendMessage:
             await sendMessage(due: due, iteration: iteration)
@@ -88,7 +94,7 @@ extension VirtualUser {
     func measuredWrite(
         on streams: [(live: LiveStream, recipients: [Int])], _ write: (String) async -> Bool
     ) async {
-        let key = UUID().uuidString
+        let key = Self.newKey()
         let settledBefore = streams.map { $0.live.settled($0.recipients) }
         for stream in streams { stream.live.deliveries.sending(key) }
         let succeeded = await write(key)
@@ -98,6 +104,15 @@ extension VirtualUser {
                 recipients: before.intersection(stream.live.settled(stream.recipients)))
         }
     }
+
+    /// A key no other write of this run carries: the run's own random prefix and a count. A random `UUID` and
+    /// its text a write cost ~3% of the tool's samples at 1,000 calls/s.
+    static func newKey() -> String {
+        keyPrefix + String(writes.wrappingAdd(1, ordering: .relaxed).newValue, radix: 36)
+    }
+
+    private static let keyPrefix = String(UUID().uuidString.prefix(8)) + "-"
+    private static let writes = Atomic<Int>(0)
 
     static let apps = ["instagram", "whatsapp", "youtube", "tiktok", "facebook"]
 

@@ -21,17 +21,23 @@ extension VirtualUser {
         switch action {
         case .getHome:
             await timed(Family.Method.getHome, from: due) { options in
-                _ = try await family.getHome(.init(page: page), options: options)
+                try await clients.family.read(
+                    Family.Method.getHome, Kindred_Family_V1_GetHomeRequest(page: page),
+                    answer: Kindred_Family_V1_GetHomeResponse.self, options: options)
             }
         case .listCalendarEvents:
             await timed(Family.Method.listCalendarEvents, from: due) { options in
-                _ = try await family.listCalendarEvents(
-                    .init(profileID: profileID, page: page), options: options)
+                try await clients.family.read(
+                    Family.Method.listCalendarEvents,
+                    Kindred_Family_V1_ListCalendarEventsRequest(profileID: profileID, page: page),
+                    answer: Kindred_Family_V1_ListCalendarEventsResponse.self, options: options)
             }
         case .listRegistryItems:
             await timed(Family.Method.listRegistryItems, from: due) { options in
-                _ = try await family.listRegistryItems(
-                    .init(profileID: profileID, page: page), options: options)
+                try await clients.family.read(
+                    Family.Method.listRegistryItems,
+                    Kindred_Family_V1_ListRegistryItemsRequest(profileID: profileID, page: page),
+                    answer: Kindred_Family_V1_ListRegistryItemsResponse.self, options: options)
             }
         case .setRsvp:
             let answers: [Kindred_Family_V1_RsvpAnswer] = [.attending, .maybe, .notAttending]
