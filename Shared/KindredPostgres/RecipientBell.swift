@@ -111,7 +111,7 @@ public final class RecipientBell<Row: Sendable>: Sendable {
     }
 
     /// How many streams learned where to begin, since the bell was made: a test posts once they did.
-    var streamsStarted: Int { state.withLock { $0.started } }
+    public var streamsStarted: Int { state.withLock { $0.started } }
 
     /// Ends every stream and stops listening; later streams return at once.
     public func close() async {

@@ -51,16 +51,8 @@ import Testing
             #expect(service?.reason == "ACCOUNT_REQUIRED")
             let messages = Messages(context: stack.context)
             let watching = Task { try await messages.watch(for: UserID.generate(at: Date())) { _ in } }
-            // The bell starts listening for its first stream, once that stream is subscribed: the process's
-            // listening connection to this database (shared with the event feed) LISTENs on its channel last.
-            try await eventually("the stream subscribed") {
-                try await stack.pool.query(
-                    """
-                    SELECT count(*) FROM pg_stat_activity
-                    WHERE datname = current_database() AND query LIKE '%LISTEN "social_messages";%'
-                    """
-                )[0].decode(Int.self) == 1
-            }
+            // The stream subscribed and learned where to begin before the drain.
+            try await eventually("the stream started") { messages.bell.streamsStarted == 1 }
             await messages.bell.close()
             try await watching.value
             try await messages.watch(for: UserID.generate(at: Date())) { _ in
