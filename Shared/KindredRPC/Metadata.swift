@@ -26,14 +26,14 @@ public struct Metadata: Sendable, Equatable, Sequence {
 
     /// Appends a text value (a `-bin` key stores its UTF-8 bytes).
     public mutating func add(_ key: String, _ value: String) {
-        let key = key.lowercased()
+        let key = Self.lowercased(key)
         entries.append(
             Entry(key: key, value: Self.isBinaryKey(key) ? .binary(Array(value.utf8)) : .text(value)))
     }
 
     /// Appends a binary value; the key gets the `-bin` suffix if it lacks it.
     public mutating func add(_ key: String, binary value: [UInt8]) {
-        var key = key.lowercased()
+        var key = Self.lowercased(key)
         if !Self.isBinaryKey(key) { key += "-bin" }
         entries.append(Entry(key: key, value: .binary(value)))
     }
@@ -45,13 +45,13 @@ public struct Metadata: Sendable, Equatable, Sequence {
 
     /// Removes every value for a key.
     public mutating func removeAll(forKey key: String) {
-        let key = key.lowercased()
+        let key = Self.lowercased(key)
         entries.removeAll { $0.key == key }
     }
 
     /// The first text value for a key.
     public subscript(_ key: String) -> String? {
-        let key = key.lowercased()
+        let key = Self.lowercased(key)
         for entry in entries where entry.key == key {
             if case .text(let text) = entry.value { return text }
         }
@@ -60,7 +60,7 @@ public struct Metadata: Sendable, Equatable, Sequence {
 
     /// The first binary value for a `-bin` key.
     public subscript(binary key: String) -> [UInt8]? {
-        let key = key.lowercased()
+        let key = Self.lowercased(key)
         for entry in entries where entry.key == key {
             if case .binary(let bytes) = entry.value { return bytes }
         }
@@ -69,7 +69,7 @@ public struct Metadata: Sendable, Equatable, Sequence {
 
     /// Every value for a key, in order.
     public func values(forKey key: String) -> [Value] {
-        let key = key.lowercased()
+        let key = Self.lowercased(key)
         return entries.filter { $0.key == key }.map(\.value)
     }
 
@@ -80,6 +80,12 @@ public struct Metadata: Sendable, Equatable, Sequence {
     public var isEmpty: Bool { entries.isEmpty }
 
     public func makeIterator() -> IndexingIterator<[Entry]> { entries.makeIterator() }
+
+    /// `key` in lower case; a key already in lower case (every key the services look up) is returned as it is,
+    /// without the copy `lowercased()` makes: a call looks up three.
+    static func lowercased(_ key: String) -> String {
+        key.utf8.contains { (65...90).contains($0) || $0 >= 128 } ? key.lowercased() : key
+    }
 
     static func isBinaryKey(_ key: String) -> Bool { key.hasSuffix("-bin") }
 }
