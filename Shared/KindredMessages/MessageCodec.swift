@@ -9,6 +9,14 @@ enum MessageCodec {
     static func decode<M: ProtoMessage & CMessageBridge>(
         _ bytes: UnsafeRawBufferPointer, maxSize: Int
     ) throws(MessageDecodingError) -> M {
+        try unpack(bytes, as: M.self, maxSize: maxSize).withStruct(M.CStruct.self) { M(c: $0) }
+    }
+
+    /// Checks the wire bytes of an `M` (the size limit, the framing of every field, UTF-8 and no NUL in strings,
+    /// the nesting depth) and unpacks them with protobuf-c, which also refuses a field of the wrong wire type.
+    static func unpack<M: ProtoMessage & CMessageBridge>(
+        _ bytes: UnsafeRawBufferPointer, as message: M.Type, maxSize: Int
+    ) throws(MessageDecodingError) -> UnpackedMessage {
         let name = M.protoMessageName
         guard bytes.count <= maxSize else {
             throw MessageDecodingError(
@@ -20,7 +28,7 @@ enum MessageCodec {
         guard let unpacked = UnpackedMessage(bytes, descriptor: M.cDescriptor) else {
             throw MessageDecodingError(messageName: name, reason: .malformed)
         }
-        return unpacked.withStruct(M.CStruct.self) { M(c: $0) }
+        return unpacked
     }
 
     /// Builds the C message in an arena, packs it, and frees the arena.

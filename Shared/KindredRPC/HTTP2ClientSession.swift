@@ -1,7 +1,7 @@
 internal import CNGHTTP2
 
 /// One nghttp2 client session: the HTTP/2 side of a client connection, apart from any socket.
-/// Feed it the bytes read from the peer with `receive(_:)`, send what `pendingOutput()` returns.
+/// Feed it the bytes read from the peer with `receive(_:)`, send what `sendPending(gatheringIn:_:)` hands over.
 /// It belongs to one event loop thread; nothing in it is thread-safe.
 final class HTTP2ClientSession {
     /// One open request stream: the body still to send and whom to tell about the response.
@@ -65,18 +65,6 @@ final class HTTP2ClientSession {
         if consumed < 0 {
             throw .protocolError(String(cString: nghttp2_strerror(Int32(consumed))))
         }
-    }
-
-    /// The bytes nghttp2 wants to send now (frames, flow control, request bodies); empty when idle.
-    func pendingOutput() throws(HTTP2SessionError) -> [UInt8] {
-        var output: [UInt8] = []
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 16_384, alignment: 1)
-        defer { buffer.deallocate() }
-        try sendPending(gatheringIn: buffer) { bytes, count in
-            output.append(contentsOf: UnsafeRawBufferPointer(start: bytes, count: count))
-            return true
-        }
-        return output
     }
 
     /// Hands what nghttp2 wants to send now to `write`, gathered in `buffer` (a connection's loop's write

@@ -34,16 +34,8 @@ extension Metadata {
         return Entry(key: name, value: .text(String(decoding: value, as: UTF8.self)))
     }
 
-    /// The header fields to send for this metadata, skipping reserved and invalid keys.
-    var headerFields: [(name: String, value: String)] {
-        var fields: [(name: String, value: String)] = []
-        fields.reserveCapacity(count)
-        appendHeaderFields(to: &fields)
-        return fields
-    }
-
-    /// Appends the header fields to send for this metadata to `fields` (`headerFields`), without a list of
-    /// its own.
+    /// Appends the header fields to send for this metadata to `fields`, skipping reserved and invalid keys:
+    /// straight into the list being built (a call's request headers, a response's headers or trailers).
     func appendHeaderFields(to fields: inout [(name: String, value: String)]) {
         for entry in self where Self.isValidKey(entry.key) && !Self.isReserved(entry.key) {
             switch entry.value {

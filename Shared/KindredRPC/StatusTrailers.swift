@@ -12,7 +12,7 @@ enum StatusTrailers {
         {
             fields.append(("grpc-status-details-bin", Base64.encode(status)))
         }
-        fields.append(contentsOf: metadata.headerFields)
+        metadata.appendHeaderFields(to: &fields)
         return fields
     }
 
@@ -25,7 +25,7 @@ enum StatusTrailers {
         ]
         if encoding != .identity { fields.append(("grpc-encoding", encoding.rawValue)) }
         fields.append(("grpc-accept-encoding", MessageEncoding.acceptedList))
-        fields.append(contentsOf: metadata.headerFields)
+        metadata.appendHeaderFields(to: &fields)
         return fields
     }
 }

@@ -4,11 +4,13 @@ import Testing
 
 extension DatabaseTests {
     @Suite struct Listener {
-        /// A listener on `channel`, what it has delivered so far, and the task collecting it.
-        static func listen(on channel: String) throws -> (
+        /// A listener on `channel` (through `configuration`, the private cluster's by default), what it has
+        /// delivered so far, and the task collecting it.
+        static func listen(on channel: String, configuration: PostgresConfiguration? = nil) throws -> (
             PostgresListener, Locked<[PostgresNotification]>, Task<Void, Never>
         ) {
-            let configuration = try PostgresConfiguration(url: PrivateCluster.current.url, poolSize: 1)
+            let configuration =
+                try configuration ?? PostgresConfiguration(url: PrivateCluster.current.url, poolSize: 1)
             let listener = try PostgresListener(
                 configuration: configuration, channels: [channel], logger: TestDatabase.logger)
             let received = Locked<[PostgresNotification]>([])
@@ -53,23 +55,12 @@ extension DatabaseTests {
                     "SELECT count(*) FROM pg_stat_activity WHERE application_name = 'kindred_hub_test'"
                 )[0].decode(Int64.self)
             }
-            func listen(_ channel: String) throws -> (
-                PostgresListener, Locked<[PostgresNotification]>, Task<Void, Never>
-            ) {
-                let listener = try PostgresListener(
-                    configuration: configuration, channels: [channel], logger: TestDatabase.logger)
-                let received = Locked<[PostgresNotification]>([])
-                let reader = Task {
-                    for await notification in listener.notifications {
-                        received.withLock { $0.append(notification) }
-                    }
-                }
-                return (listener, received, reader)
-            }
-            let (first, firstReceived, firstReader) = try listen("kindred_hub_a")
+            let (first, firstReceived, firstReader) = try Self.listen(
+                on: "kindred_hub_a", configuration: configuration)
             try await eventually("first \(firstReceived.value)") { firstReceived.value == [.listening] }
             // A listener that joins a connection already listening is told once its own channel is listened to.
-            let (second, secondReceived, secondReader) = try listen("kindred_hub_b")
+            let (second, secondReceived, secondReader) = try Self.listen(
+                on: "kindred_hub_b", configuration: configuration)
             try await eventually("second \(secondReceived.value)") { secondReceived.value == [.listening] }
             #expect(try await listeningBackends() == 1)
 

@@ -178,3 +178,18 @@ private func peerRead(
 ) -> Int {
     peerOwner(userData).read(streamID, buffer!, length, flags!)
 }
+
+extension HTTP2ClientSession {
+    /// The bytes nghttp2 wants to send now (frames, flow control, request bodies), in one array; empty when
+    /// idle. The tests' view of `sendPending(gatheringIn:_:)`.
+    func pendingOutput() throws(HTTP2SessionError) -> [UInt8] {
+        var output: [UInt8] = []
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 16_384, alignment: 1)
+        defer { buffer.deallocate() }
+        try sendPending(gatheringIn: buffer) { bytes, count in
+            output.append(contentsOf: UnsafeRawBufferPointer(start: bytes, count: count))
+            return true
+        }
+        return output
+    }
+}

@@ -16,7 +16,7 @@ import Testing
         var metadata = Metadata()
         metadata.add("trace", binary: [1, 2])
         #expect(metadata[binary: "trace-bin"] == [1, 2])
-        #expect(metadata.headerFields.first! == ("trace-bin", "AQI"))
+        #expect(sent(metadata).first! == ("trace-bin", "AQI"))
     }
 
     @Test(arguments: [":path", "content-type", "te", "grpc-timeout", "grpc-status", "connection"])
@@ -37,6 +37,13 @@ import Testing
         metadata.add("grpc-status", "0")
         metadata.add("x-ok", "fine")
         metadata.add("x-newline", "a\nb")
-        #expect(metadata.headerFields.map(\.name) == ["x-ok"])
+        #expect(sent(metadata).map(\.name) == ["x-ok"])
+    }
+
+    /// The header fields `metadata` sends.
+    private func sent(_ metadata: Metadata) -> [(name: String, value: String)] {
+        var fields: [(name: String, value: String)] = []
+        metadata.appendHeaderFields(to: &fields)
+        return fields
     }
 }
