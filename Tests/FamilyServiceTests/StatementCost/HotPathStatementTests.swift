@@ -91,7 +91,7 @@ import Testing
                 _ = try await family.unsquishArrival(
                     .init(profileID: profiles[call]), options: home.grandma.bearer)
             }
-            try await report.measure("GetHome", budget: 3) { _ in
+            try await report.measure("GetHome", budget: 2) { _ in
                 _ = try await family.getHome(.init(), options: home.grandma.bearer)
             }
             try await report.measure("ListCalendarEvents", budget: 1) { _ in

@@ -17,34 +17,37 @@ struct StoredArrival: Sendable {
     let squishCount: Int
     let squishedByReader: Bool
 
-    /// A row of `ArrivalStore.arrivals`, its sealed values opened with `seals`.
-    init(_ row: PostgresRow, seals: BabySeals) throws {
-        profile = try row.decode(BabyProfileID.self, column: 0)
+    /// A row of `ArrivalStore.arrivals`, its sealed values opened with `seals`; its columns from `first` on
+    /// (after those of a statement that reads more, `BabyHomeStore.memberships`).
+    init(_ row: PostgresRow, seals: BabySeals, from first: Int = 0) throws {
+        profile = try row.decode(BabyProfileID.self, column: first)
         name = BabyNames.profile(
             name: try seals.open(
-                plain: try row.decode(String?.self, column: 1),
-                sealed: try row.decode([UInt8]?.self, column: 2),
+                plain: try row.decode(String?.self, column: first + 1),
+                sealed: try row.decode([UInt8]?.self, column: first + 2),
                 .name, of: profile),
-            namesakeLastName: try ProfileStore.name(row, plain: 3, user: 14, seals.names.last))
+            namesakeLastName: try ProfileStore.name(row, plain: first + 3, user: first + 14, seals.names.last)
+        )
         let record = try seals.open(
-            plain: try row.decode(String?.self, column: 4), sealed: try row.decode([UInt8]?.self, column: 5),
+            plain: try row.decode(String?.self, column: first + 4),
+            sealed: try row.decode([UInt8]?.self, column: first + 5),
             .arrivalBirth, of: profile)
         guard let birth = record.flatMap(ArrivalBirth.init(record:)) else {
             throw PostgresError(kind: .decoding, message: "an arrival of \(profile) holds no birth record")
         }
         details = ArrivalDetails(
             name: nil, birthDate: birth.date, birthTime: birth.time, weightGrams: birth.weightGrams,
-            lengthMM: birth.lengthMM, photo: try row.decode(PhotoID?.self, column: 6),
+            lengthMM: birth.lengthMM, photo: try row.decode(PhotoID?.self, column: first + 6),
             message: try seals.open(
-                plain: try row.decode(String?.self, column: 8),
-                sealed: try row.decode([UInt8]?.self, column: 16),
+                plain: try row.decode(String?.self, column: first + 8),
+                sealed: try row.decode([UInt8]?.self, column: first + 16),
                 .arrivalMessage, of: profile) ?? "")
-        photoMediaType = try row.decode(String?.self, column: 7)
-        announcedBy = try row.decode(UserID.self, column: 9)
-        announcedAt = try row.decode(Date.self, column: 10)
-        updatedAt = try row.decode(Date.self, column: 11)
-        squishCount = try row.decode(Int.self, column: 12)
-        squishedByReader = try row.decode(Bool.self, column: 13)
+        photoMediaType = try row.decode(String?.self, column: first + 7)
+        announcedBy = try row.decode(UserID.self, column: first + 9)
+        announcedAt = try row.decode(Date.self, column: first + 10)
+        updatedAt = try row.decode(Date.self, column: first + 11)
+        squishCount = try row.decode(Int.self, column: first + 12)
+        squishedByReader = try row.decode(Bool.self, column: first + 13)
     }
 
     /// The announcement as the wire carries it.

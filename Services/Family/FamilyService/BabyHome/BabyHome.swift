@@ -15,44 +15,40 @@ struct BabyHome: Sendable {
 
     /// The arrival announcements of the asked profiles made in the last 30 days and the countdowns of the
     /// profiles `user` follows among them (first page only), then the asked profiles' activity, newest first.
-    /// NOT_FOUND for a profile they do not belong to.
+    /// NOT_FOUND for a profile they do not belong to. Two statements side by side on the first page (the
+    /// memberships with the countdowns and arrivals; the page, its scope the memberships or, for one profile,
+    /// checked in the page's statement), the page alone after it.
     func home(for user: UserID, page: HomePage) async throws -> Kindred_Family_V1_GetHomeResponse {
-        let memberships: [(profile: BabyProfileID, role: BabyRole)]
-        // The countdowns, when known before the page's reads: none after the first page; with all the
-        // caller's profiles, read with the memberships.
-        var known: [BabyHomeStore.Due]? = page.before == nil ? nil : []
+        let (now, seals, database) = (clock.now, seals, database)
+        async let first =
+            page.before == nil
+            ? BabyHomeStore.memberships(
+                of: user, only: page.profile, arrivalsSince: now.addingTimeInterval(-Self.arrivalShownFor),
+                seals: seals, on: database) : BabyHomeStore.Memberships()
+        let entry = { (row: PostgresRow) in try BabyActivityStore.entry(row, cipher: seals.cipher) }
+        var activity: [Kindred_Family_V1_BabyActivity]
         if let profile = page.profile {
-            memberships = [(profile, try await membership.requireMember(user, of: profile))]
+            let read = BabyActivityStore.recent(
+                .profiles([profile]), before: page.before, limit: page.size + 1)
+            guard
+                let member = try await BabyMemberStore.readAsMember(
+                    read, readBy: user, of: profile, on: database, row: entry)
+            else { throw FamilyError.babyProfileNotFound }
+            activity = member.rows
         } else {
-            let all = try await BabyHomeStore.memberships(of: user, seals: seals, on: database)
-            memberships = all.memberships
-            known = known ?? all.due
+            let read = BabyActivityStore.recent(
+                .memberships(of: user), before: page.before, limit: page.size + 1)
+            activity = try await BabyMemberStore.read(read, on: database, row: entry)
         }
-        let now = clock.now
-        let followed = memberships.filter { $0.role == .follower }.map(\.profile)
-        async let read =
-            known == nil && !followed.isEmpty ? BabyHomeStore.due(followed, seals: seals, on: database) : []
-        async let recent =
-            memberships.isEmpty
-            ? []
-            : BabyActivityStore.recent(
-                of: memberships.map(\.profile), before: page.before, limit: page.size + 1,
-                cipher: seals.cipher, on: database)
-        async let arrivals =
-            page.before == nil && !memberships.isEmpty
-            ? ArrivalStore.arrivals(
-                of: memberships.map(\.profile), since: now.addingTimeInterval(-Self.arrivalShownFor),
-                readBy: user, seals: seals, on: database) : []
-        let due = if let known { known } else { try await read }
-        var activity = try await recent
+        let home = try await first
         let more = activity.count > page.size
         activity = Array(activity.prefix(page.size))
         return Kindred_Family_V1_GetHomeResponse(
-            countdowns: due.compactMap { BabyCountdown.of($0, at: now) },
+            countdowns: home.due.compactMap { BabyCountdown.of($0, at: now) },
             activity: activity,
             page: Kindred_Common_V1_PageResponse(
                 nextPageToken: more ? page.nextToken(after: activity[activity.count - 1].activityID) : ""),
-            arrivals: try await arrivals.map(\.proto))
+            arrivals: home.arrivals.map(\.proto))
     }
 
     /// The catalogue's suggestions for `profile`'s baby by stage: the stages `asked` names (every stage, one,

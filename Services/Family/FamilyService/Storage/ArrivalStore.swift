@@ -117,21 +117,47 @@ enum ArrivalStore {
     /// same statement (`BabyMemberStore.readAsMember`).
     static func arrivals(of profiles: [BabyProfileID], since: Date?, readBy reader: UserID) -> PostgresQuery {
         """
-        SELECT a.profile_id, p.name, p.name_sealed, coalesce(c.last_name, ''), \(unsafeSQL: plainBirth),
-            a.birth_sealed, ph.photo_id, ph.media_type, a.message, a.announced_by, a.announced_at,
-            a.updated_at, a.squish_count,
-            EXISTS (SELECT 1 FROM family.arrival_squishes s
-                    WHERE s.profile_id = a.profile_id AND s.user_id = \(reader)::uuid),
-            c.user_id, c.last_name_sealed, a.message_sealed
+        SELECT \(columns(readBy: reader))
         FROM family.baby_arrivals a
         JOIN family.baby_profiles p ON p.profile_id = a.profile_id
-        LEFT JOIN family.profiles c ON c.user_id = family.baby_namesake(p.profile_id, p.created_by)
-        LEFT JOIN family.baby_photos ph ON ph.profile_id = a.profile_id AND ph.photo_id = a.photo_id
+        \(unsafeSQL: joins)
         WHERE a.profile_id = ANY(\(PostgresArray(profiles))::uuid[])
           AND (\(since)::timestamptz IS NULL OR a.announced_at > \(since)::timestamptz)
         ORDER BY a.announced_at DESC, a.profile_id
         """
     }
+
+    /// The announcement of the profile `p` of the statement around it made after `since`, none when `since` is
+    /// nil (a later page of the home), in `arrivals`' columns: a `LATERAL` of a read that already has the
+    /// profile's row (`BabyHomeStore.memberships`), one probe of the primary key per profile.
+    static func arrival(ofProfileSince since: Date?, readBy reader: UserID) -> PostgresQuery {
+        """
+        SELECT \(columns(readBy: reader))
+        FROM family.baby_arrivals a
+        \(unsafeSQL: joins)
+        WHERE a.profile_id = p.profile_id AND \(since)::timestamptz IS NOT NULL
+          AND a.announced_at > \(since)::timestamptz
+        """
+    }
+
+    /// The columns `StoredArrival` decodes, of the announcement `a`, its profile `p`, and the namesake `c` and
+    /// photo `ph` that `joins` adds.
+    private static func columns(readBy reader: UserID) -> PostgresQuery {
+        """
+        a.profile_id, p.name, p.name_sealed, coalesce(c.last_name, ''), \(unsafeSQL: plainBirth),
+            a.birth_sealed, ph.photo_id, ph.media_type, a.message, a.announced_by, a.announced_at,
+            a.updated_at, a.squish_count,
+            EXISTS (SELECT 1 FROM family.arrival_squishes s
+                    WHERE s.profile_id = a.profile_id AND s.user_id = \(reader)::uuid),
+            c.user_id, c.last_name_sealed, a.message_sealed
+        """
+    }
+
+    /// The announcement's namesake `c` (of its profile `p`) and photo `ph` (gone once deleted).
+    private static let joins = """
+        LEFT JOIN family.profiles c ON c.user_id = family.baby_namesake(p.profile_id, p.created_by)
+        LEFT JOIN family.baby_photos ph ON ph.profile_id = a.profile_id AND ph.photo_id = a.photo_id
+        """
 
     /// The `ArrivalBirth.record` of a row `a` from before sealing, made of its plaintext columns; NULL once
     /// sealed.

@@ -54,54 +54,67 @@ enum BabyActivityStore {
         )
     }
 
-    /// Up to `limit` entries of `profiles` before `before` (all when nil), newest first: one backward range
-    /// of the (profile_id, activity_id) key per profile, each cut at `limit`, merged by activity id, so a page
-    /// costs the same however long the history; the names are joined to the page's entries only, and the
-    /// details opened with `cipher`.
-    static func recent(
-        of profiles: [BabyProfileID], before: BabyActivityID?, limit: Int, cipher: FieldCipher,
-        on db: PostgresPool
-    ) async throws -> [Kindred_Family_V1_BabyActivity] {
-        let details = ActivityDetails.sealed(with: cipher)
-        let people = ProfileNames(cipher: cipher)
-        return try await db.pureRead(
-            """
-            SELECT a.profile_id, a.activity_id, a.kind, a.actor_id, coalesce(n.display_name, ''),
-                coalesce(n.first_name, ''), coalesce(n.last_name, ''), coalesce(a.subject_id::text, ''), a.detail, a.occurred_at,
-                a.detail_sealed, n.user_id, n.first_name_sealed, n.user_id, n.last_name_sealed
-            FROM (
-                SELECT r.* FROM unnest(\(PostgresArray(profiles))::uuid[]) AS s(profile_id)
-                CROSS JOIN LATERAL (
-                    SELECT * FROM family.baby_activity a
-                    WHERE a.profile_id = s.profile_id
-                      AND (\(before)::uuid IS NULL OR a.activity_id < \(before)::uuid)
-                    ORDER BY a.activity_id DESC LIMIT \(limit)) r
-                ORDER BY r.activity_id DESC LIMIT \(limit)) a
-            LEFT JOIN family.profiles n ON n.user_id = a.actor_id
-            ORDER BY a.activity_id DESC
-            """
-        ).map { row in
-            let (profile, id, kind, actor, display) = (
-                try row.decode(BabyProfileID.self, column: 0), try row.decode(BabyActivityID.self, column: 1),
-                try row.decode(Int32.self, column: 2), try row.decode(UserID.self, column: 3),
-                try row.decode(String.self, column: 4)
-            )
-            let first = try ProfileStore.name(row, plain: 5, user: 11, people.first)
-            let last = try ProfileStore.name(row, plain: 6, user: 13, people.last)
-            let (subject, plain, occurred, sealed) = (
-                try row.decode(String.self, column: 7), try row.decode(String?.self, column: 8),
-                try row.decode(Date.self, column: 9), try row.decode([UInt8]?.self, column: 10)
-            )
-            let detail = try details.open(
-                StoredText(plain: sealed == nil ? plain ?? "" : nil, sealed: sealed),
-                of: ActivityDetails.Key(profile: profile, activity: id))
-            return Kindred_Family_V1_BabyActivity(
-                profileID: profile.description, activityID: id.description,
-                kind: Kindred_Family_V1_BabyActivityKind(rawValue: kind),
-                actorID: actor.description,
-                actorName: BabyNames.person(displayName: display, firstName: first, lastName: last),
-                subjectID: subject, detail: detail,
-                occurredAt: occurred)
+    /// The profiles a page of activity covers.
+    enum Scope: Sendable {
+        /// These profiles (one named profile, inside `BabyMemberStore.readAsMember`).
+        case profiles([BabyProfileID])
+        /// Every active profile the user belongs to, read in the page's statement.
+        case memberships(of: UserID)
+
+        /// A FROM item `s` with one `profile_id` per profile.
+        fileprivate var source: PostgresQuery {
+            switch self {
+            case .profiles(let profiles): "unnest(\(PostgresArray(profiles))::uuid[]) AS s(profile_id)"
+            case .memberships(let user): "(\(BabyMemberStore.activeProfiles(of: user))) s"
+            }
         }
+    }
+
+    /// Up to `limit` entries of the profiles of `scope` before `before` (all when nil), newest first: one
+    /// backward range of the (profile_id, activity_id) key per profile, each cut at `limit`, merged by activity
+    /// id, so a page costs the same however long the history; the names are joined to the page's entries only.
+    /// `entry(_:cipher:)` decodes its rows.
+    static func recent(_ scope: Scope, before: BabyActivityID?, limit: Int) -> PostgresQuery {
+        """
+        SELECT a.profile_id, a.activity_id, a.kind, a.actor_id, coalesce(n.display_name, ''),
+            coalesce(n.first_name, ''), coalesce(n.last_name, ''), coalesce(a.subject_id::text, ''), a.detail, a.occurred_at,
+            a.detail_sealed, n.user_id, n.first_name_sealed, n.user_id, n.last_name_sealed
+        FROM (
+            SELECT r.* FROM \(scope.source)
+            CROSS JOIN LATERAL (
+                SELECT * FROM family.baby_activity a
+                WHERE a.profile_id = s.profile_id
+                  AND (\(before)::uuid IS NULL OR a.activity_id < \(before)::uuid)
+                ORDER BY a.activity_id DESC LIMIT \(limit)) r
+            ORDER BY r.activity_id DESC LIMIT \(limit)) a
+        LEFT JOIN family.profiles n ON n.user_id = a.actor_id
+        ORDER BY a.activity_id DESC
+        """
+    }
+
+    /// An entry of a `recent` row, its detail opened with `cipher`.
+    static func entry(_ row: PostgresRow, cipher: FieldCipher) throws -> Kindred_Family_V1_BabyActivity {
+        let people = ProfileNames(cipher: cipher)
+        let (profile, id, kind, actor, display) = (
+            try row.decode(BabyProfileID.self, column: 0), try row.decode(BabyActivityID.self, column: 1),
+            try row.decode(Int32.self, column: 2), try row.decode(UserID.self, column: 3),
+            try row.decode(String.self, column: 4)
+        )
+        let first = try ProfileStore.name(row, plain: 5, user: 11, people.first)
+        let last = try ProfileStore.name(row, plain: 6, user: 13, people.last)
+        let (subject, plain, occurred, sealed) = (
+            try row.decode(String.self, column: 7), try row.decode(String?.self, column: 8),
+            try row.decode(Date.self, column: 9), try row.decode([UInt8]?.self, column: 10)
+        )
+        let detail = try ActivityDetails.sealed(with: cipher).open(
+            StoredText(plain: sealed == nil ? plain ?? "" : nil, sealed: sealed),
+            of: ActivityDetails.Key(profile: profile, activity: id))
+        return Kindred_Family_V1_BabyActivity(
+            profileID: profile.description, activityID: id.description,
+            kind: Kindred_Family_V1_BabyActivityKind(rawValue: kind),
+            actorID: actor.description,
+            actorName: BabyNames.person(displayName: display, firstName: first, lastName: last),
+            subjectID: subject, detail: detail,
+            occurredAt: occurred)
     }
 }

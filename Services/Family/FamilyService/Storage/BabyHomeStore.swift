@@ -2,8 +2,8 @@ import FoundationEssentials
 import KindredHandlers
 import KindredPostgres
 
-/// The SQL of the home screen's countdown and the suggestions: reads of `family.baby_profiles` and
-/// `family.baby_suggestions`.
+/// The SQL of the home screen's memberships, countdowns and arrivals, and of the suggestions: reads of
+/// `family.baby_members`, `family.baby_profiles` and `family.baby_suggestions`.
 enum BabyHomeStore {
     /// A profile with an expected birth date, as the countdown shows it.
     struct Due: Sendable {
@@ -18,53 +18,56 @@ enum BabyHomeStore {
         }
     }
 
-    /// The active profiles among `profiles` that have an expected birth date, the soonest first. The dates are
-    /// sealed, so the countdown's window is applied after the read (`BabyCountdown`): one row per profile
-    /// asked, as before.
-    static func due(_ profiles: [BabyProfileID], seals: BabySeals, on db: PostgresPool) async throws -> [Due]
-    {
-        try await db.pureRead(
-            """
-            SELECT p.profile_id, \(unsafeSQL: dueColumns)
-            FROM family.baby_profiles p
-            LEFT JOIN family.profiles c ON c.user_id = family.baby_namesake(p.profile_id, p.created_by)
-            WHERE p.profile_id = ANY(\(PostgresArray(profiles))::uuid[]) AND p.active
-              AND (p.expected_birth_date IS NOT NULL OR p.expected_birth_date_sealed IS NOT NULL)
-            """
-        ).compactMap { try due($0, seals: seals) }.sorted(by: Due.soonestFirst)
+    /// What the home shows of `user`'s memberships, read in one statement.
+    struct Memberships: Sendable {
+        /// The followed profiles with an expected birth date, as their countdown shows them, the soonest first.
+        var due: [Due] = []
+        /// The announcements made after the cutoff asked, newest first, as `user` sees them.
+        var arrivals: [StoredArrival] = []
     }
 
-    /// Every active profile `user` belongs to (owned first, then followed, each in the order joined) with their
-    /// role, and, of each followed one with an expected birth date, what its countdown shows: the home's
-    /// memberships and countdowns in one read.
-    static func memberships(of user: UserID, seals: BabySeals, on db: PostgresPool) async throws
-        -> (memberships: [(profile: BabyProfileID, role: BabyRole)], due: [Due])
-    {
+    /// Over every active profile `user` belongs to (only `profile` when given: nothing when they are not its
+    /// member), what the countdown of each followed one with an expected birth date shows, and the announcement
+    /// of each made after `arrivalsSince` (none when nil): the home's countdowns and arrivals in one read, a
+    /// probe of the announcements' primary key per membership.
+    static func memberships(
+        of user: UserID, only profile: BabyProfileID?, arrivalsSince: Date?, seals: BabySeals,
+        on db: PostgresPool
+    ) async throws -> Memberships {
         let counting = """
             m.role = \(BabyRole.follower.rawValue) \
             AND (p.expected_birth_date IS NOT NULL OR p.expected_birth_date_sealed IS NOT NULL)
             """
-        // The namesake only of a profile counting down: the function costs a probe per call.
-        let rows = try await db.pureRead(
-            """
-            SELECT m.profile_id, \(unsafeSQL: dueColumns), m.role, \(unsafeSQL: counting)
+        // The namesake only of a profile counting down: the function costs a probe per call. The arrival's
+        // columns come last, at `arrivalColumn` on.
+        var query: PostgresQuery = """
+            SELECT m.profile_id, \(unsafeSQL: dueColumns), \(unsafeSQL: counting), arrival.*
             FROM family.baby_members m
             JOIN family.baby_profiles p ON p.profile_id = m.profile_id AND p.active
             LEFT JOIN family.profiles c
                 ON c.user_id = CASE WHEN \(unsafeSQL: counting) THEN family.baby_namesake(p.profile_id, p.created_by) END
-            WHERE m.user_id = \(user)::uuid ORDER BY m.role, m.joined_at, m.profile_id
-            """)
-        var memberships: [(profile: BabyProfileID, role: BabyRole)] = []
-        var due: [Due] = []
-        for row in rows {
-            guard let role = BabyRole(rawValue: try row.decode(Int.self, column: 8)) else { continue }
-            memberships.append((try row.decode(BabyProfileID.self, column: 0), role))
-            if try row.decode(Bool.self, column: 9), let counted = try Self.due(row, seals: seals) {
-                due.append(counted)
+            LEFT JOIN LATERAL (\(ArrivalStore.arrival(ofProfileSince: arrivalsSince, readBy: user))) arrival ON true
+            WHERE m.user_id = \(user)::uuid
+            """
+        if let profile { query.append(" AND m.profile_id = \(profile)::uuid") }
+        var home = Memberships()
+        for row in try await db.pureRead(query) {
+            if try row.decode(Bool.self, column: 8), let counted = try Self.due(row, seals: seals) {
+                home.due.append(counted)
+            }
+            if try row.decode(BabyProfileID?.self, column: arrivalColumn) != nil {
+                home.arrivals.append(try StoredArrival(row, seals: seals, from: arrivalColumn))
             }
         }
-        return (memberships, due.sorted(by: Due.soonestFirst))
+        home.due.sort(by: Due.soonestFirst)
+        home.arrivals.sort {
+            ($1.announcedAt, $0.profile.description) < ($0.announcedAt, $1.profile.description)
+        }
+        return home
     }
+
+    /// Where `memberships`' rows hold the announcement's columns (`StoredArrival`).
+    private static let arrivalColumn = 9
 
     /// The columns after the profile id from which `due(_:seals:)` reads a countdown, from the profile `p` and
     /// its namesake `c`.

@@ -66,6 +66,16 @@ enum BabyMemberStore {
         }
     }
 
+    /// The SELECT of the ids of the active profiles `user` belongs to, for a statement over all of them (the
+    /// home's activity page): the by-user index, then a probe of each profile.
+    static func activeProfiles(of user: UserID) -> PostgresQuery {
+        """
+        SELECT m.profile_id FROM family.baby_members m
+        JOIN family.baby_profiles p ON p.profile_id = m.profile_id AND p.active
+        WHERE m.user_id = \(user)::uuid
+        """
+    }
+
     /// The user ids of `profile`'s members with `role` (every member when nil), oldest first.
     static func memberIDs(of profile: BabyProfileID, role: BabyRole? = nil, on db: some StatementRunner)
         async throws -> [UserID]
