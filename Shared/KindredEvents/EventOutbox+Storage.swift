@@ -2,39 +2,8 @@ import FoundationEssentials
 import KindredAuth
 import KindredPostgres
 
-/// The outbox's SQL: sequencing, reading pages, pruning.
+/// The outbox's SQL for reading pages and pruning (sequencing: `EventOutbox+Sequencing.swift`).
 extension EventOutbox {
-    /// The channel the sequencer notifies after numbering events; the payload is the newest cursor.
-    var channel: String { name == "event_outbox" ? "\(schema)_events" : "\(schema)_\(name)" }
-
-    /// True when committed events wait for a cursor: the sequencer's cheap poll.
-    func hasUnsequencedEvents(_ pool: PostgresPool) async throws -> Bool {
-        try await !pool.pureRead("SELECT 1 FROM \(table) WHERE cursor IS NULL LIMIT 1").isEmpty
-    }
-
-    /// Gives the oldest committed events without a cursor (up to `limit`) the next cursors, in append order,
-    /// and notifies the streams; returns how many it numbered. One sequencer at a
-    /// time per outbox across every instance: the advisory lock is held until this transaction commits,
-    /// and the next holder's statements see everything it committed.
-    func sequence(_ pool: PostgresPool, limit: Int) async throws -> Int {
-        try await pool.transaction { tx in
-            try await tx.query("SELECT pg_advisory_xact_lock(\(lockKey))")
-            let cursors = try await tx.query(
-                """
-                UPDATE \(table) AS e SET cursor = head.last + batch.n, sequenced_at = now()
-                FROM (SELECT id, row_number() OVER (ORDER BY id) AS n FROM \(table)
-                      WHERE cursor IS NULL ORDER BY id LIMIT \(limit)) AS batch,
-                     (SELECT coalesce(max(cursor), 0) AS last FROM \(table)) AS head
-                WHERE e.id = batch.id
-                RETURNING e.cursor
-                """
-            ).decode(Int64.self)
-            guard let newest = cursors.max() else { return 0 }
-            try await tx.query("SELECT pg_notify(\(channel), \(String(newest)))")
-            return cursors.count
-        }
-    }
-
     /// Up to `limit` sequenced events after `cursor`, in cursor order, their payloads opened with `cipher`.
     func events(after cursor: Int64, limit: Int, opening cipher: FieldCipher, _ pool: PostgresPool)
         async throws
@@ -94,15 +63,5 @@ extension EventOutbox {
             ).affectedRows
         }
         return pruned
-    }
-
-    /// A stable 64-bit key for this outbox's sequencer lock (FNV-1a of a namespaced name).
-    var lockKey: Int64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        let outbox = name == "event_outbox" ? schema : "\(schema).\(name)"
-        for byte in "kindred.events.\(outbox)".utf8 {
-            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
-        }
-        return Int64(bitPattern: hash)
     }
 }

@@ -72,19 +72,38 @@ final class EventTail: Sendable {
         }
     }
 
-    /// Adds events fetched right after `newest`, in cursor order, drops the oldest beyond `capacity`, and
-    /// wakes the streams they concern.
+    /// Adds events fetched after the `newest` they were read after, in cursor order, drops the oldest beyond
+    /// `capacity`, and wakes the streams they concern. Those the sequencer added meanwhile are skipped.
     func append(_ fetched: [OutboxEvent]) {
-        guard let last = fetched.last?.cursor else { return }
         resumeWaiters { state in
-            state.events += fetched
-            let excess = state.events.count - capacity
-            if excess > 0 {
-                state.start = state.events[excess - 1].cursor
-                state.events.removeFirst(excess)
-            }
-            state.newest = last
+            let newest = state.newest ?? .min
+            add(fetched.drop { $0.cursor <= newest }, to: &state)
         }
+    }
+
+    /// Adds the events this process's sequencer just numbered when they follow `newest` right away; otherwise
+    /// (another instance's events in between, a refresh already past them, no refresh yet) leaves them to the
+    /// refresh their notification starts. Returns whether it added them.
+    @discardableResult
+    func extend(with numbered: [OutboxEvent]) -> Bool {
+        var added = false
+        resumeWaiters { state in
+            guard let newest = state.newest, numbered.first?.cursor == newest + 1 else { return }
+            add(numbered[...], to: &state)
+            added = true
+        }
+        return added
+    }
+
+    private func add(_ events: ArraySlice<OutboxEvent>, to state: inout State) {
+        guard let last = events.last?.cursor else { return }
+        state.events += events
+        let excess = state.events.count - capacity
+        if excess > 0 {
+            state.start = state.events[excess - 1].cursor
+            state.events.removeFirst(excess)
+        }
+        state.newest = last
     }
 
     /// Forgets the held events and starts again at `newest`: the first refresh, or one too far behind.

@@ -49,11 +49,22 @@ struct EventsFixture {
         }
     }
 
-    /// A feed that polls every 10 ms, so the tests wait little.
-    func makeFeed(pool: PostgresPool? = nil) throws -> EventFeed {
+    /// A feed that polls every 10 ms unless told otherwise, so the tests wait little.
+    func makeFeed(pool: PostgresPool? = nil, pollInterval: Duration = .milliseconds(10)) throws -> EventFeed {
         try EventFeed(
             outbox: outbox, cipher: TestDataKeys.cipher, pool: pool ?? self.pool, logger: Self.logger,
-            options: .init(pollInterval: .milliseconds(10)))
+            options: .init(pollInterval: pollInterval))
+    }
+
+    /// One sequencer transaction numbering up to `limit` waiting events, on `pool` (another instance's) or the
+    /// fixture's.
+    func sequence(limit: Int, on pool: PostgresPool? = nil) async throws -> SequencedEvents {
+        try await outbox.sequence(pool ?? self.pool, limit: limit, opening: TestDataKeys.cipher)
+    }
+
+    /// Numbers every waiting event.
+    func sequenceAll() async throws {
+        while try await sequence(limit: 100).count > 0 {}
     }
 
     /// Appends one event of `type` (its payload is the type's bytes) in a transaction of its own.

@@ -39,7 +39,7 @@ extension EventsFixture {
     /// Appends `count` events and gives them cursors 1 through `count`.
     fileprivate func appendSequenced(_ count: Int) async throws {
         for n in 1...count { try await append("\(n)") }
-        while try await outbox.sequence(pool, limit: 100) > 0 {}
+        try await sequenceAll()
     }
 
     /// Dates the events up to `cursor` as sequenced 40 days ago.

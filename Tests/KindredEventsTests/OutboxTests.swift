@@ -99,7 +99,7 @@ extension EventsTests {
                         group.addTask {
                             while writing.value {
                                 // Small batches so the two instances interleave often.
-                                _ = try await fixture.outbox.sequence(pool, limit: 3)
+                                _ = try await fixture.sequence(limit: 3, on: pool)
                             }
                         }
                     }
@@ -132,7 +132,7 @@ extension EventsTests {
                     writing.withLock { $0 = false }
                     try await group.waitForAll()
                 }
-                while try await fixture.outbox.sequence(fixture.pool, limit: 100) > 0 {}
+                try await fixture.sequenceAll()
                 for pool in instances { await pool.close() }
 
                 #expect(holes.value.isEmpty)
@@ -163,7 +163,7 @@ extension EventsTests {
                     }
                 }
                 for await _ in locked { break }
-                let sequencing = Task { try await fixture.outbox.sequence(fixture.pool, limit: 10) }
+                let sequencing = Task { try await fixture.sequence(limit: 10).count }
                 try await eventually {
                     try await !fixture.pool.query(
                         "SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND NOT granted"
@@ -181,7 +181,7 @@ extension EventsTests {
         @Test func pruningKeepsTheNewestEventAndTellsAStreamBehindItToResync() async throws {
             try await EventsFixture.with { fixture in
                 for type in ["1", "2", "3", "4", "5"] { try await fixture.append(type) }
-                while try await fixture.outbox.sequence(fixture.pool, limit: 100) > 0 {}
+                try await fixture.sequenceAll()
                 try await fixture.pool.query(
                     "UPDATE \(fixture.outbox.table) SET sequenced_at = now() - interval '40 days'")
                 let pruned = try await fixture.outbox.prune(olderThan: .seconds(30 * 86_400), fixture.pool)
