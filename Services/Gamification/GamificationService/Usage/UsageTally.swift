@@ -25,15 +25,21 @@ struct UsageTally: Sendable, Equatable {
     /// The moves of `changes`, given what the user's other stored sessions cover on the days the changes touch
     /// (`counts`: the stored counts with the replaced versions taken out) and the zone new time counts in.
     init(_ changes: [Change], others counts: [UsageDayCounts], zone: String) {
-        let olds = changes.compactMap(\.old)
-        let tracks = Set(changes.map(\.new.track) + olds.map(\.session.track))
+        let olds = Dictionary(grouping: changes.compactMap(\.old), by: \.session.track)
+        let news = Dictionary(grouping: changes.map(\.new), by: \.track)
         var moves: [Move] = []
-        for track in tracks.sorted(by: { ($0.appID, $0.deviceID) < ($1.appID, $1.deviceID) }) {
+        let tracks = Set(news.keys).union(olds.keys).sorted {
+            ($0.appID, $0.deviceID) < ($1.appID, $1.deviceID)
+        }
+        for track in tracks {
             let move = { (span: Range<Date>, zone: String, sign: Int) in
                 Move(appID: track.appID, span: span, zone: zone, sign: sign)
             }
-            let others = counts.covered(track)
-            let replacedHere = olds.filter { $0.session.track == track }
+            let replacedHere = olds[track] ?? []
+            let newHere = (news[track] ?? []).map(\.span)
+            // Every comparison below is within the changed spans, so only the stored time near them can show:
+            // a busy day's other stretches are left out rather than merged and subtracted on every upload.
+            let others = counts.covered(track, near: newHere + replacedHere.map(\.session.span))
             // Time that only a replaced version counted in another zone covers moves to the user's zone first,
             // as a newer version counts in the zone of its upload; what follows then compares within one zone.
             var settled = others
@@ -44,7 +50,7 @@ struct UsageTally: Sendable, Equatable {
                 settled += pieces
             }
             let was = UsageCoverage(others + replacedHere.map(\.session.span))
-            let now = UsageCoverage(others + changes.map(\.new).filter { $0.track == track }.map(\.span))
+            let now = UsageCoverage(others + newHere)
             moves += now.subtracting(was).map { move($0, zone, 1) }
             moves += was.subtracting(now).map { move($0, zone, -1) }
         }
