@@ -75,14 +75,14 @@ struct UsageDayCounts: Sendable, Equatable {
         }
     }
 
-    /// The time the sessions of `track` cover on this day that overlaps or touches any of `spans`, in order:
-    /// all of it a comparison of coverage within `spans` can see, found by binary search, so the cost is the
-    /// segments near the spans, not the day's.
+    /// The time the sessions of `track` cover on this day that overlaps or touches any of `spans` (in order of
+    /// their starts), in order: all of it a comparison of coverage within `spans` can see, found by binary
+    /// search, so the cost is the segments near the spans, not the day's.
     func covered(_ track: UsageTrack, near spans: [Range<Date>]) -> [Range<Date>] {
         guard let segments = tracks[track] else { return [] }
         var taken = segments.startIndex
         var covered: [Range<Date>] = []
-        for span in spans.sorted(by: { $0.lowerBound < $1.lowerBound }) {
+        for span in spans {
             // A microsecond wider on each side, since a span's ends need not be whole microseconds.
             let from = UsageSessions.microseconds(span.lowerBound) - 1
             let to = UsageSessions.microseconds(span.upperBound) + 1
@@ -111,7 +111,8 @@ extension [UsageDayCounts] {
         for index in indices { self[index].add(session, delta) }
     }
 
-    /// The time the sessions of `track` cover on these days that overlaps or touches any of `spans`, in order.
+    /// The time the sessions of `track` cover on these days that overlaps or touches any of `spans` (in order of
+    /// their starts), in order.
     func covered(_ track: UsageTrack, near spans: [Range<Date>]) -> [Range<Date>] {
         flatMap { $0.covered(track, near: spans) }
     }

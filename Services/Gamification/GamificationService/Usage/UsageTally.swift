@@ -25,21 +25,20 @@ struct UsageTally: Sendable, Equatable {
     /// The moves of `changes`, given what the user's other stored sessions cover on the days the changes touch
     /// (`counts`: the stored counts with the replaced versions taken out) and the zone new time counts in.
     init(_ changes: [Change], others counts: [UsageDayCounts], zone: String) {
-        let olds = Dictionary(grouping: changes.compactMap(\.old), by: \.session.track)
-        let news = Dictionary(grouping: changes.map(\.new), by: \.track)
+        let olds = changes.compactMap(\.old)
+        let tracks = Set(changes.map(\.new.track) + olds.map(\.session.track))
         var moves: [Move] = []
-        let tracks = Set(news.keys).union(olds.keys).sorted {
-            ($0.appID, $0.deviceID) < ($1.appID, $1.deviceID)
-        }
-        for track in tracks {
+        for track in tracks.sorted(by: { ($0.appID, $0.deviceID) < ($1.appID, $1.deviceID) }) {
             let move = { (span: Range<Date>, zone: String, sign: Int) in
                 Move(appID: track.appID, span: span, zone: zone, sign: sign)
             }
-            let replacedHere = olds[track] ?? []
-            let newHere = (news[track] ?? []).map(\.span)
+            let replacedHere = olds.filter { $0.session.track == track }
+            let newHere = changes.map(\.new).filter { $0.track == track }.map(\.span)
             // Every comparison below is within the changed spans, so only the stored time near them can show:
             // a busy day's other stretches are left out rather than merged and subtracted on every upload.
-            let others = counts.covered(track, near: newHere + replacedHere.map(\.session.span))
+            let others = counts.covered(
+                track,
+                near: (newHere + replacedHere.map(\.session.span)).sorted { $0.lowerBound < $1.lowerBound })
             // Time that only a replaced version counted in another zone covers moves to the user's zone first,
             // as a newer version counts in the zone of its upload; what follows then compares within one zone.
             var settled = others
