@@ -38,29 +38,14 @@ struct UsageDayCounts: Sendable, Equatable {
         let from = max(UsageSessions.microseconds(session.start), start)
         let to = min(UsageSessions.microseconds(session.end), start + Self.microsecondsPerDay)
         guard from < to else { return }
-        let track = session.track
-        var segments = tracks.removeValue(forKey: track) ?? []
-        let first = segments.firstIndex(from: segments.startIndex) { $0.end >= from }
-        let last = segments.firstIndex(from: first) { $0.start > to }
-        var result = Pieces(capacity: last - first + 2)
-        // A version the counts never held (a row written around them) takes back nothing.
-        let moved = { (count: Int64) in max(0, count + delta) }
-        var covered = Int64.min
-        for segment in segments[first..<last] {
-            result.append(max(covered, from), min(segment.start, to), moved(0))
-            result.append(segment.start, min(segment.end, from), segment.count)
-            result.append(max(segment.start, from), min(segment.end, to), moved(segment.count))
-            result.append(max(segment.start, to), segment.end, segment.count)
-            covered = max(covered, segment.end)
-        }
-        result.append(max(covered, from), to, moved(0))
-        segments.replaceSubrange(first..<last, with: result.segments)
-        if !segments.isEmpty { tracks[track] = segments }
+        // Changed in place, with one lookup of the track; only a take-back can leave it without segments.
+        tracks[session.track, default: []].add(from..<to, delta)
+        if delta <= 0, tracks[session.track]?.isEmpty == true { tracks[session.track] = nil }
     }
 
     /// Segments appended in order: an empty one or one without sessions is dropped, and one that continues the
     /// last with the same count extends it.
-    private struct Pieces {
+    fileprivate struct Pieces {
         var segments: [Segment] = []
 
         init(capacity: Int) { segments.reserveCapacity(capacity) }
@@ -119,6 +104,26 @@ extension [UsageDayCounts] {
 }
 
 extension [UsageDayCounts.Segment] {
+    /// Adds `delta` over `span`: the segments `span` overlaps or touches rebuilt in one pass (`UsageDayCounts.add`).
+    fileprivate mutating func add(_ span: Range<Int64>, _ delta: Int64) {
+        let (from, to) = (span.lowerBound, span.upperBound)
+        let first = firstIndex(from: startIndex) { $0.end >= from }
+        let last = firstIndex(from: first) { $0.start > to }
+        var result = UsageDayCounts.Pieces(capacity: last - first + 2)
+        // A version the counts never held (a row written around them) takes back nothing.
+        let moved = { (count: Int64) in Swift.max(0, count + delta) }
+        var covered = Int64.min
+        for segment in self[first..<last] {
+            result.append(Swift.max(covered, from), Swift.min(segment.start, to), moved(0))
+            result.append(segment.start, Swift.min(segment.end, from), segment.count)
+            result.append(Swift.max(segment.start, from), Swift.min(segment.end, to), moved(segment.count))
+            result.append(Swift.max(segment.start, to), segment.end, segment.count)
+            covered = Swift.max(covered, segment.end)
+        }
+        result.append(Swift.max(covered, from), to, moved(0))
+        replaceSubrange(first..<last, with: result.segments)
+    }
+
     /// The first index at or after `start` whose segment satisfies `isAtOrPast`, which holds for no segment before
     /// some point and for every one after it (segments are disjoint and in order); `endIndex` if none does.
     fileprivate func firstIndex(from start: Int, where isAtOrPast: (UsageDayCounts.Segment) -> Bool) -> Int {

@@ -34,11 +34,12 @@ struct UsageTally: Sendable, Equatable {
             }
             let replacedHere = olds.filter { $0.session.track == track }
             let newHere = changes.map(\.new).filter { $0.track == track }.map(\.span)
+            var changed = newHere
+            changed.append(contentsOf: replacedHere.lazy.map(\.session.span))
+            changed.sort { $0.lowerBound < $1.lowerBound }
             // Every comparison below is within the changed spans, so only the stored time near them can show:
             // a busy day's other stretches are left out rather than merged and subtracted on every upload.
-            let others = counts.covered(
-                track,
-                near: (newHere + replacedHere.map(\.session.span)).sorted { $0.lowerBound < $1.lowerBound })
+            let others = counts.covered(track, near: changed)
             // Time that only a replaced version counted in another zone covers moves to the user's zone first,
             // as a newer version counts in the zone of its upload; what follows then compares within one zone.
             var settled = others
