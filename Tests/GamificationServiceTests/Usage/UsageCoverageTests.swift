@@ -157,15 +157,20 @@ import Testing
         counts.add(session("a", 1, 3), 1)
         counts.add(session("b", 2, 4), 1)
         counts.add(session("night", 23, 25), 1)
+        let both = [at(0)..<at(48)]
         #expect(
-            counts.covered(track) == [
+            counts.covered(track, near: both) == [
                 at(1)..<at(2), at(2)..<at(3), at(3)..<at(4), at(23)..<at(24), at(24)..<at(25),
             ])
+        // Near a span: the segments it overlaps or touches, none further.
+        #expect(
+            counts.covered(track, near: [at(3)..<at(23)]) == [at(2)..<at(3), at(3)..<at(4), at(23)..<at(24)])
+        #expect(counts.covered(track, near: [at(5)..<at(6), at(24.5)..<at(26)]) == [at(24)..<at(25)])
         counts.add(session("a", 1, 3), -1)
-        #expect(counts.covered(track) == [at(2)..<at(4), at(23)..<at(24), at(24)..<at(25)])
+        #expect(counts.covered(track, near: both) == [at(2)..<at(4), at(23)..<at(24), at(24)..<at(25)])
         // A version the counts never held takes nothing back.
         counts.add(session("ghost", 0, 5), -1)
-        #expect(counts.covered(track) == [at(23)..<at(24), at(24)..<at(25)])
+        #expect(counts.covered(track, near: both) == [at(23)..<at(24), at(24)..<at(25)])
         #expect(UsageDayCounts.days(of: at(23)..<at(25)) == [day, at(24)])
         #expect(UsageDayCounts.days(of: at(22)..<at(24)) == [day])
 

@@ -13,35 +13,26 @@ import KindredHandlers
 extension UsageSessions {
     /// `counts` of `user`, sealed.
     func seal(_ counts: UsageDayCounts, of user: UserID) -> [UInt8] {
-        var bytes: [UInt8] = []
-        let put = { (value: UInt64, bytes: inout [UInt8]) in
-            var rest = value
-            while rest >= 0x80 {
-                bytes.append(UInt8(truncatingIfNeeded: rest) | 0x80)
-                rest >>= 7
-            }
-            bytes.append(UInt8(rest))
-        }
         let start = Self.microseconds(counts.day)
         let tracks = counts.tracks.sorted {
             ($0.key.appID, $0.key.deviceID) < ($1.key.appID, $1.key.deviceID)
         }
-        let unit = Self.unit(of: counts, from: start)
-        bytes.append(0)
-        put(UInt64(unit), &bytes)
-        for (track, segments) in tracks {
-            for name in [track.appID, track.deviceID] {
-                put(UInt64(name.utf8.count), &bytes)
-                bytes.append(contentsOf: name.utf8)
+        // A busy day has thousands of numbers: written into a buffer as large as the longest encoding can be,
+        // without a capacity check or a reallocation each.
+        let bound = tracks.reduce(2 * Varints.longest) { bound, track in
+            bound + 3 * Varints.longest + track.key.appID.utf8.count + track.key.deviceID.utf8.count
+                + 3 * Varints.longest * track.value.count
+        }
+        let bytes = [UInt8](unsafeUninitializedCapacity: bound) { buffer, count in
+            var out = Varints(buffer)
+            out.put(0)
+            // The unit is a constant in each branch, so dividing by it is a multiplication.
+            switch Self.unit(of: counts, from: start) {
+            case Self.units[0]: Self.write(tracks, from: start, in: 1_000_000, to: &out)
+            case Self.units[1]: Self.write(tracks, from: start, in: 1_000, to: &out)
+            default: Self.write(tracks, from: start, in: 1, to: &out)
             }
-            put(UInt64(segments.count), &bytes)
-            var previous = start
-            for segment in segments {
-                put(UInt64((segment.start - previous) / unit), &bytes)
-                put(UInt64((segment.end - segment.start) / unit), &bytes)
-                put(UInt64(segment.count), &bytes)
-                previous = segment.end
-            }
+            count = out.count
         }
         return cipher.seal(bytes, context: Self.context(counts.day, of: user))
     }
@@ -72,19 +63,74 @@ extension UsageSessions {
     /// Microseconds a written number may count: a second, a millisecond, a microsecond.
     private static let units: [Int64] = [1_000_000, 1_000, 1]
 
-    /// The largest of `units` that divides every gap and length `counts` writes.
+    /// The largest of `units` that divides every gap and length `counts` writes: the one that divides every
+    /// segment's start and end counted from `start`, as each gap and length is a difference of two of those and
+    /// each of those a sum of gaps and lengths.
     private static func unit(of counts: UsageDayCounts, from start: Int64) -> Int64 {
         var unit = units[0]
         for segments in counts.tracks.values {
-            var previous = start
             for segment in segments {
-                while (segment.start - previous) % unit != 0 || (segment.end - segment.start) % unit != 0 {
-                    unit /= 1_000
+                let (from, to) = (segment.start - start, segment.end - start)
+                if unit == units[0], !from.isMultiple(of: 1_000_000) || !to.isMultiple(of: 1_000_000) {
+                    unit = units[1]
                 }
-                previous = segment.end
+                if unit == units[1], !from.isMultiple(of: 1_000) || !to.isMultiple(of: 1_000) {
+                    return units[2]
+                }
             }
         }
         return unit
+    }
+
+    /// The unit, then each track's app, device and segments, in `unit`.
+    @inline(__always)
+    private static func write(
+        _ tracks: [(key: UsageTrack, value: [UsageDayCounts.Segment])], from start: Int64, in unit: Int64,
+        to out: inout Varints
+    ) {
+        out.put(UInt64(unit))
+        for (track, segments) in tracks {
+            out.put(track.appID)
+            out.put(track.deviceID)
+            out.put(UInt64(segments.count))
+            var previous = start
+            for segment in segments {
+                out.put(UInt64((segment.start - previous) / unit))
+                out.put(UInt64((segment.end - segment.start) / unit))
+                out.put(UInt64(segment.count))
+                previous = segment.end
+            }
+        }
+    }
+
+    /// Unsigned LEB128 varints and length-prefixed text, written into a buffer `seal` sized for them.
+    private struct Varints {
+        /// The most bytes a number takes.
+        static let longest = 10
+
+        let buffer: UnsafeMutableBufferPointer<UInt8>
+        private(set) var count = 0
+
+        init(_ buffer: UnsafeMutableBufferPointer<UInt8>) { self.buffer = buffer }
+
+        mutating func put(_ value: UInt64) {
+            var rest = value
+            while rest >= 0x80 {
+                buffer[count] = UInt8(truncatingIfNeeded: rest) | 0x80
+                count += 1
+                rest >>= 7
+            }
+            buffer[count] = UInt8(rest)
+            count += 1
+        }
+
+        mutating func put(_ text: String) {
+            put(UInt64(text.utf8.count))
+            for byte in text.utf8 {
+                buffer[count] = byte
+                count += 1
+            }
+        }
     }
 
     private static func context(_ day: Date, of user: UserID) -> String {

@@ -29,32 +29,23 @@ struct UsageDayCounts: Sendable, Equatable {
 
     /// Adds `delta` (1: a session stored, -1: a version replaced) over the part of `session` on this day.
     ///
-    /// One pass over the track's segments, in order: a segment is split only at the session's ends, the time
-    /// the session covers between segments is added as new segments, and neighbours left with equal counts
-    /// merge, so the cost is linear in the segments of the track on this day, with no sorting.
+    /// Only the segments the session overlaps or touches are rebuilt, in one pass, in place: a segment is split
+    /// only at the session's ends, the time the session covers between segments is added as new segments, and
+    /// neighbours left with equal counts merge. Segments ending before the session starts or starting after it
+    /// ends can neither split nor merge (the stored segments are already merged, so a touching neighbour's
+    /// count differs), so the cost is a binary search and the segments under the session, not the day's.
     mutating func add(_ session: UsageBatch.Session, _ delta: Int64) {
         let from = max(UsageSessions.microseconds(session.start), start)
         let to = min(UsageSessions.microseconds(session.end), start + Self.microsecondsPerDay)
         guard from < to else { return }
-        let segments = tracks[session.track] ?? []
-        var result = Pieces(capacity: segments.count + 2)
-        // A version the counts never held (a row written around them) takes back nothing.
-        let moved = { (count: Int64) in max(0, count + delta) }
-        var covered = Int64.min
-        for segment in segments {
-            result.append(max(covered, from), min(segment.start, to), moved(0))
-            result.append(segment.start, min(segment.end, from), segment.count)
-            result.append(max(segment.start, from), min(segment.end, to), moved(segment.count))
-            result.append(max(segment.start, to), segment.end, segment.count)
-            covered = max(covered, segment.end)
-        }
-        result.append(max(covered, from), to, moved(0))
-        tracks[session.track] = result.segments.isEmpty ? nil : result.segments
+        // Changed in place, with one lookup of the track; only a take-back can leave it without segments.
+        tracks[session.track, default: []].add(from..<to, delta)
+        if delta <= 0, tracks[session.track]?.isEmpty == true { tracks[session.track] = nil }
     }
 
     /// Segments appended in order: an empty one or one without sessions is dropped, and one that continues the
     /// last with the same count extends it.
-    private struct Pieces {
+    fileprivate struct Pieces {
         var segments: [Segment] = []
 
         init(capacity: Int) { segments.reserveCapacity(capacity) }
@@ -69,9 +60,26 @@ struct UsageDayCounts: Sendable, Equatable {
         }
     }
 
-    /// The time the sessions of `track` cover on this day, in order.
-    func covered(_ track: UsageTrack) -> [Range<Date>] {
-        (tracks[track] ?? []).map { UsageSessions.instant($0.start)..<UsageSessions.instant($0.end) }
+    /// The time the sessions of `track` cover on this day that overlaps or touches any of `spans` (in order of
+    /// their starts), in order: all of it a comparison of coverage within `spans` can see, found by binary
+    /// search, so the cost is the segments near the spans, not the day's.
+    func covered(_ track: UsageTrack, near spans: [Range<Date>]) -> [Range<Date>] {
+        guard let segments = tracks[track] else { return [] }
+        var taken = segments.startIndex
+        var covered: [Range<Date>] = []
+        for span in spans {
+            // A microsecond wider on each side, since a span's ends need not be whole microseconds.
+            let from = UsageSessions.microseconds(span.lowerBound) - 1
+            let to = UsageSessions.microseconds(span.upperBound) + 1
+            var index = segments.firstIndex(from: taken) { $0.end >= from }
+            while index < segments.endIndex, segments[index].start <= to {
+                let segment = segments[index]
+                covered.append(UsageSessions.instant(segment.start)..<UsageSessions.instant(segment.end))
+                index += 1
+            }
+            taken = index
+        }
+        return covered
     }
 
     /// The UTC midnights of the days `span` touches (two at most, as no session lasts over 24 hours).
@@ -88,8 +96,44 @@ extension [UsageDayCounts] {
         for index in indices { self[index].add(session, delta) }
     }
 
-    /// The time the sessions of `track` cover on these days.
-    func covered(_ track: UsageTrack) -> [Range<Date>] { flatMap { $0.covered(track) } }
+    /// The time the sessions of `track` cover on these days that overlaps or touches any of `spans` (in order of
+    /// their starts), in order.
+    func covered(_ track: UsageTrack, near spans: [Range<Date>]) -> [Range<Date>] {
+        flatMap { $0.covered(track, near: spans) }
+    }
+}
+
+extension [UsageDayCounts.Segment] {
+    /// Adds `delta` over `span`: the segments `span` overlaps or touches rebuilt in one pass (`UsageDayCounts.add`).
+    fileprivate mutating func add(_ span: Range<Int64>, _ delta: Int64) {
+        let (from, to) = (span.lowerBound, span.upperBound)
+        let first = firstIndex(from: startIndex) { $0.end >= from }
+        let last = firstIndex(from: first) { $0.start > to }
+        var result = UsageDayCounts.Pieces(capacity: last - first + 2)
+        // A version the counts never held (a row written around them) takes back nothing.
+        let moved = { (count: Int64) in Swift.max(0, count + delta) }
+        var covered = Int64.min
+        for segment in self[first..<last] {
+            result.append(Swift.max(covered, from), Swift.min(segment.start, to), moved(0))
+            result.append(segment.start, Swift.min(segment.end, from), segment.count)
+            result.append(Swift.max(segment.start, from), Swift.min(segment.end, to), moved(segment.count))
+            result.append(Swift.max(segment.start, to), segment.end, segment.count)
+            covered = Swift.max(covered, segment.end)
+        }
+        result.append(Swift.max(covered, from), to, moved(0))
+        replaceSubrange(first..<last, with: result.segments)
+    }
+
+    /// The first index at or after `start` whose segment satisfies `isAtOrPast`, which holds for no segment before
+    /// some point and for every one after it (segments are disjoint and in order); `endIndex` if none does.
+    fileprivate func firstIndex(from start: Int, where isAtOrPast: (UsageDayCounts.Segment) -> Bool) -> Int {
+        var (low, high) = (start, endIndex)
+        while low < high {
+            let middle = low + (high - low) / 2
+            if isAtOrPast(self[middle]) { high = middle } else { low = middle + 1 }
+        }
+        return low
+    }
 }
 
 extension Int64 {

@@ -32,8 +32,14 @@ struct UsageTally: Sendable, Equatable {
             let move = { (span: Range<Date>, zone: String, sign: Int) in
                 Move(appID: track.appID, span: span, zone: zone, sign: sign)
             }
-            let others = counts.covered(track)
             let replacedHere = olds.filter { $0.session.track == track }
+            let newHere = changes.map(\.new).filter { $0.track == track }.map(\.span)
+            var changed = newHere
+            changed.append(contentsOf: replacedHere.lazy.map(\.session.span))
+            changed.sort { $0.lowerBound < $1.lowerBound }
+            // Every comparison below is within the changed spans, so only the stored time near them can show:
+            // a busy day's other stretches are left out rather than merged and subtracted on every upload.
+            let others = counts.covered(track, near: changed)
             // Time that only a replaced version counted in another zone covers moves to the user's zone first,
             // as a newer version counts in the zone of its upload; what follows then compares within one zone.
             var settled = others
@@ -44,7 +50,7 @@ struct UsageTally: Sendable, Equatable {
                 settled += pieces
             }
             let was = UsageCoverage(others + replacedHere.map(\.session.span))
-            let now = UsageCoverage(others + changes.map(\.new).filter { $0.track == track }.map(\.span))
+            let now = UsageCoverage(others + newHere)
             moves += now.subtracting(was).map { move($0, zone, 1) }
             moves += was.subtracting(now).map { move($0, zone, -1) }
         }
