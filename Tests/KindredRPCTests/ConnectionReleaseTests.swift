@@ -35,24 +35,50 @@ import Testing
             }
         ) { server in
             let socket = try Loopback.connect(port: server.port)
-            #expect(writeAll(socket, FrameHeaderScannerTests.preface + RawFrame(type: 4).bytes))
+            // A call whose request has not ended keeps the connection through the grace.
+            let call = RawFrame(type: 1, flags: 0x4, streamID: 1, payload: Self.literalHeaders(Self.echoCall))
+            #expect(writeAll(socket, FrameHeaderScannerTests.preface + RawFrame(type: 4).bytes + call.bytes))
             let tracked = try await acceptedConnection(of: server)
             let reader = RawFrameReader(fd: socket)
-            #expect(reader.read { $0.type == RawFrame.goAway } != nil, "the age's notice")
-            #expect(reader.read { $0.type == RawFrame.goAway } != nil, "the final GOAWAY, the grace armed")
+            var goAways = 0
+            let final = reader.read { frame in
+                if frame.type == RawFrame.goAway { goAways += 1 }
+                return goAways == 2
+            }
+            #expect(final != nil, "the age's notice, then the final GOAWAY: the grace is armed")
             close(socket)
             try await expectFreed(tracked, on: server.loops[0])
         }
     }
 
-    /// The server's only connection, tracked once accepted.
-    private func acceptedConnection(of server: RPCServer) async throws -> TrackedConnection {
-        try await eventually("the server accepted the connection") { server.core.openConnections == 1 }
-        let loop = server.loops[0]
-        let tracked = await onLoop(loop) {
-            TrackedConnection(loop.connections.lazy.compactMap { $0 as? Connection }.first)
+    static let echoCall = [
+        (":method", "POST"), (":scheme", "http"), (":path", TestService.path("Echo")), (":authority", "test"),
+        ("content-type", "application/grpc"), ("te", "trailers"),
+    ]
+
+    /// A header block of HPACK literals without indexing (names and values under 127 bytes).
+    static func literalHeaders(_ headers: [(String, String)]) -> [UInt8] {
+        var block: [UInt8] = []
+        for (name, value) in headers {
+            block.append(0)
+            for text in [name, value] {
+                block.append(UInt8(text.utf8.count))
+                block.append(contentsOf: text.utf8)
+            }
         }
-        #expect(await onLoop(loop) { tracked.isAlive }, "tracking the accepted connection")
+        return block
+    }
+
+    /// The server's only connection, tracked once its loop has it.
+    private func acceptedConnection(of server: RPCServer) async throws -> TrackedConnection {
+        let loop = server.loops[0]
+        let tracked = TrackedConnection(nil)
+        try await eventually("the server accepted the connection") {
+            await onLoop(loop) {
+                tracked.connection = loop.connections.lazy.compactMap { $0 as? Connection }.first
+                return tracked.isAlive
+            }
+        }
         return tracked
     }
 
