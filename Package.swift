@@ -414,5 +414,7 @@ for target in package.targets where target.type != .system && !target.name.hasPr
 // against 4.14 µs a call, pinned, alternating runs; Shared/KindredRPC/README.md, "Exclusivity checks"). The
 // compile-time checks stay, and debug builds, which every `swift test` runs, keep the dynamic ones.
 for target in package.targets where target.name == "KindredRPC" {
-    target.swiftSettings! += [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
+    target.swiftSettings! += [
+        .unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))
+    ]
 }
