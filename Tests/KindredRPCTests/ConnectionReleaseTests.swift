@@ -17,7 +17,7 @@ import Testing
             }
         ) { server in
             let socket = try Loopback.connect(port: server.port)
-            let tracked = try await acceptedConnection(of: server)
+            let tracked = try await acceptedConnection(of: server, from: socket)
             close(socket)
             try await expectFreed(tracked, on: server.loops[0])
         }
@@ -38,7 +38,7 @@ import Testing
             // A call whose request has not ended keeps the connection through the grace.
             let call = RawFrame(type: 1, flags: 0x4, streamID: 1, payload: Self.literalHeaders(Self.echoCall))
             #expect(writeAll(socket, FrameHeaderScannerTests.preface + RawFrame(type: 4).bytes + call.bytes))
-            let tracked = try await acceptedConnection(of: server)
+            let tracked = try await acceptedConnection(of: server, from: socket)
             let reader = RawFrameReader(fd: socket)
             var goAways = 0
             let final = reader.read { frame in
@@ -69,13 +69,23 @@ import Testing
         return block
     }
 
-    /// The server's only connection, tracked once its loop has it.
-    private func acceptedConnection(of server: RPCServer) async throws -> TrackedConnection {
+    /// The server's connection from `socket`, tracked once its loop has it. Found by the client's port: another
+    /// test that probes ports may connect to this server too.
+    private func acceptedConnection(of server: RPCServer, from socket: Int32) async throws
+        -> TrackedConnection
+    {
+        var address = sockaddr_in()
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let named = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(socket, $0, &length) }
+        }
+        #expect(named == 0)
+        let peer = ":\(UInt16(bigEndian: address.sin_port))"
         let loop = server.loops[0]
         let tracked = TrackedConnection(nil)
         try await eventually("the server accepted the connection") {
             await onLoop(loop) {
-                tracked.connection = loop.connections.lazy.compactMap { $0 as? Connection }.first
+                tracked.connection = loop.liveConnections.first { $0.peer.hasSuffix(peer) }
                 return tracked.isAlive
             }
         }
