@@ -95,7 +95,7 @@ import Testing
     /// Waits for the connection to close and be freed. A closed connection may wait for the loop's next
     /// maintenance tick (a second) to leave the queue of connections awaiting their handshake.
     private func expectFreed(_ tracked: TrackedConnection, on loop: EventLoop) async throws {
-        try await eventually("freed, though a timer of it was due in an hour", within: .seconds(10)) {
+        try await eventually("freed, though a timer of it was due in an hour") {
             await onLoop(loop) { !tracked.isAlive }
         }
     }
