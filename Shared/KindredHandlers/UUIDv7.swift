@@ -10,8 +10,13 @@ public enum UUIDv7 {
 
     /// A new id for `instant`.
     public static func generateUUID(at instant: Date) -> UUID {
+        // Two draws of 64 bits: each draw of the system generator is a getrandom system call, and drawing the
+        // 16 bytes one by one made 16 of them (family and social made ~4,500 a second at 1,000 calls/s).
         var generator = SystemRandomNumberGenerator()
-        var bytes = (0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        var bytes = [UInt8](repeating: 0, count: 16)
+        withUnsafeBytes(of: (generator.next(), generator.next())) { random in
+            bytes.withUnsafeMutableBytes { $0.copyMemory(from: random) }
+        }
         // The millisecond of the instant's whole microsecond, as `WallClock` reads it and PostgreSQL keeps it: a
         // reading on a millisecond's edge is a Double a hair below it, and flooring that gave the millisecond
         // before, so ids of instants 1 ms apart could share one and sort in either order.

@@ -25,6 +25,32 @@ import Testing
         }
     }
 
+    /// Ids of one instant share their first 48 bits and differ in the 74 random ones, each of which is drawn
+    /// (a bit that stayed 0 or 1 in 2,000 ids was not), under the version (7) and the variant (0b10).
+    @Test func idsOfOneInstantDifferInEveryRandomBitUnderTheVersionAndVariant() {
+        let instant = Date(timeIntervalSince1970: 1_795_305_599.123_456)
+        let ids = (0..<2_000).map { _ in UUIDv7.generateUUID(at: instant) }
+        #expect(Set(ids).count == ids.count)
+        var everSet = [UInt8](repeating: 0, count: 16)
+        var everClear = [UInt8](repeating: 0, count: 16)
+        for id in ids {
+            withUnsafeBytes(of: id.uuid) { bytes in
+                #expect(bytes[6] >> 4 == 7)
+                #expect(bytes[8] >> 6 == 0b10)
+                for index in 0..<16 {
+                    everSet[index] |= bytes[index]
+                    everClear[index] |= ~bytes[index]
+                }
+            }
+        }
+        // The bits drawn: all but the 48 of the millisecond, the version's 4 and the variant's 2.
+        let drawn: [UInt8] = [0, 0, 0, 0, 0, 0, 0x0F, 0xFF, 0x3F, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF]
+        for index in 0..<16 {
+            #expect(everSet[index] & drawn[index] == drawn[index], "bits of byte \(index) never set")
+            #expect(everClear[index] & drawn[index] == drawn[index], "bits of byte \(index) never cleared")
+        }
+    }
+
     @Test func anInstantInsideAMillisecondCarriesThatMillisecond() {
         let instant = Date(timeIntervalSince1970: 1_795_305_599.123_456)
         #expect(Self.millisecond(of: UUIDv7.generate(at: instant)) == 1_795_305_599_123)
