@@ -50,6 +50,9 @@ unix_socket_permissions = 0700
 max_connections = 300
 shared_buffers = 256MB
 log_min_duration_statement = 1000
+# After a checkpoint a page's first change logs the whole page; compressed, the mix writes a third less WAL (the
+# standard mix at 600 calls/s, right after a CHECKPOINT: 2.4 KB a call against 3.5-3.8 KB, pg_stat_wal).
+wal_compression = lz4
 log_line_prefix = '%m [%p] %u@%d '
 # What each statement costs, for the product-path measurements (Tests/LoadTest/README.md): CREATE EXTENSION
 # pg_stat_statements in the database to read it. Its bookkeeping is a few microseconds a statement.
