@@ -33,6 +33,9 @@ final class PostgresLoopTransactions: @unchecked Sendable {
         return await withUnsafeContinuation { waiters.append($0) }
     }
 
+    /// How many of the connections made are up now (loop thread only).
+    var connectionsUp: Int { made.count(where: \.isUp) }
+
     /// Makes and starts connecting every connection not made yet (loop thread only).
     func openAll(_ configuration: PostgresConfiguration) {
         while !isClosed, made.count < limit { make(configuration) }

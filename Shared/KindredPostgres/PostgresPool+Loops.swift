@@ -36,6 +36,9 @@ extension PostgresPool {
     /// (perf on kindred-family: a fifth of its CPU and three context switches a call). Nil without loops.
     public func backgroundExecutor() -> (any TaskExecutor)? { backgroundLoop() }
 
+    /// How many of the calling loop's transaction connections are up: 0 off a loop, or before any was made.
+    func loopTransactionConnectionsUp() -> Int { loopTransactions()?.connectionsUp ?? 0 }
+
     /// The calling thread's loop's transaction connections, when it is an event loop's thread.
     func loopTransactions() -> PostgresLoopTransactions? {
         guard let loop = currentLoop(), !loopsClosed.load(ordering: .relaxed) else { return nil }

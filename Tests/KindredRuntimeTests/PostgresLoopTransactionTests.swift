@@ -1,9 +1,9 @@
-import KindredPostgres
 import KindredTestSupport
 import Logging
 import Synchronization
 import Testing
 
+@testable import KindredPostgres
 @testable import KindredRPC
 @testable import KindredRuntime
 
@@ -136,7 +136,13 @@ import Testing
                     """
                 )[0].decode(Int.self) + 1
             }
+            // A backend is listed before the loop has read its first ReadyForQuery; until then a transaction
+            // would use the connection thread, as one does before the connections are up.
+            let limit = pool.configuration.loopTransactionConnections
             try await eventually("the loop's connections are open") { try await backends() >= expected }
+            try await eventually("the loop's transaction connections are up") {
+                try await LoopPool.onLoop(loops[0]) { pool.loopTransactionConnectionsUp() } == limit
+            }
             #expect(try await backends() == expected)
             let pid = try await LoopPool.onLoop(loops[0]) {
                 try await pool.transaction { tx in
