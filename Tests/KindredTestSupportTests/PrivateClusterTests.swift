@@ -9,15 +9,18 @@ import Testing
         let port = try #require(Self.port(of: cluster.url))
         #expect(Loopback.accepts(port))
 
+        let socket = try #require(Self.socketFile(of: cluster.url))
+        #expect(FileManager.default.fileExists(atPath: socket))
+        // Stopped, its socket file is gone. (Its TCP port is free, and another test may be listening on it by now.)
         try await cluster.stop()
-        #expect(!Loopback.accepts(port))
+        #expect(!FileManager.default.fileExists(atPath: socket))
         try await cluster.start()
-        #expect(Loopback.accepts(port))
+        #expect(Loopback.accepts(port) && FileManager.default.fileExists(atPath: socket))
         try await cluster.restart()
-        #expect(Loopback.accepts(port))
+        #expect(Loopback.accepts(port) && FileManager.default.fileExists(atPath: socket))
 
         await cluster.destroy()
-        #expect(!Loopback.accepts(port))
+        #expect(!FileManager.default.fileExists(atPath: socket))
         let left = try FileManager.default.contentsOfDirectory(atPath: "/tmp").filter {
             $0.hasPrefix("kindred-\(name)-")
         }
@@ -28,8 +31,16 @@ import Testing
         #expect(throws: TestFailure.self) { try PrivateCluster.current }
     }
 
-    /// The TCP port in a URL of Tests/postgres-test-cluster (`…&port=N`).
+    /// The TCP port in a URL of Tests/postgres-test-cluster (`…?host=DIR&port=N`).
     private static func port(of url: String) -> Int? {
         url.split(separator: "port=").last.flatMap { Int($0) }
+    }
+
+    /// The unix socket that URL names: `DIR/.s.PGSQL.N`, in a directory of the cluster's own.
+    private static func socketFile(of url: String) -> String? {
+        guard let host = url.split(separator: "host=").last?.split(separator: "&").first,
+            let port = port(of: url)
+        else { return nil }
+        return "\(host)/.s.PGSQL.\(port)"
     }
 }
