@@ -114,7 +114,7 @@ extension LoadRun {
         recorder.connectedUsers.add(1, ordering: .relaxed)
         async let stream: Void = user.holdStreams(until: end + Deliveries.grace)
         if options.rate == nil {
-            var generator = SystemRandomNumberGenerator()
+            var generator = SplitMix()
             var iteration = 0
             while ContinuousClock.now < end {
                 let think = Duration.seconds(options.think * Double.random(in: 0.5...1.5, using: &generator))

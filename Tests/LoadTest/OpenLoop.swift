@@ -28,7 +28,7 @@ struct OpenLoop: Sendable {
         expired: Int, unsent: Int
     ) {
         var timetable = OpenLoopTimetable(schedule: schedule, duration: end - start, deadline: deadline)
-        var generator = SystemRandomNumberGenerator()
+        var generator = SplitMix()
         sending: while !Task.isCancelled {
             let now = ContinuousClock.now
             switch timetable.step(at: now - start) {

@@ -12,6 +12,14 @@ public final class Deliveries: Sendable {
         /// Nil until the write's answer is back.
         var due: Set<Int>?
         var arrivals: [Int: ContinuousClock.Instant] = [:]
+
+        /// `recipient` has not received it yet and, once the answer is back, is due it.
+        func awaits(_ recipient: Int) -> Bool {
+            arrivals[recipient] == nil && (due?.contains(recipient) ?? true)
+        }
+
+        /// The answer is back and every recipient due it has received it.
+        var isComplete: Bool { due.map { arrivals.count == $0.count } ?? false }
     }
 
     public static let settle: Duration = .seconds(2)
@@ -89,13 +97,15 @@ public final class Deliveries: Sendable {
     /// `recipient`'s stream received `text`; texts of writes this run is not waiting for are ignored.
     public func arrived(text: String, recipient: Int, at now: ContinuousClock.Instant = .now) {
         guard let key = Self.key(in: text) else { return }
+        // In place, through the entry's index: a copy of the entry out and back copied its arrivals and hashed
+        // the key three more times, for every message of every stream.
         state.withLock { state in
-            guard var pending = state.pending[key], pending.arrivals[recipient] == nil,
-                pending.due?.contains(recipient) ?? true
+            guard let entry = state.pending.index(forKey: key), state.pending.values[entry].awaits(recipient)
             else { return }
-            pending.arrivals[recipient] = now
-            state.pending[key] = pending
-            Self.closeIfComplete(key, in: &state)
+            state.pending.values[entry].arrivals[recipient] = now
+            guard state.pending.values[entry].isComplete else { return }
+            Self.record(state.pending.values[entry], in: &state.tally)
+            state.pending.remove(at: entry)
         }
     }
 
@@ -128,10 +138,7 @@ public final class Deliveries: Sendable {
     private static func closeIfComplete(
         _ key: String, in state: inout (pending: [String: Pending], tally: DeliveryTally)
     ) {
-        guard let pending = state.pending[key], let due = pending.due, pending.arrivals.count == due.count
-        else {
-            return
-        }
+        guard let pending = state.pending[key], pending.isComplete else { return }
         record(pending, in: &state.tally)
         state.pending[key] = nil
     }

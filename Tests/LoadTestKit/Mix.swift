@@ -83,6 +83,7 @@ public struct Mix: Sendable {
         }
     }
 
+    @inlinable
     public func choose(for persona: Persona, using generator: inout some RandomNumberGenerator)
         -> Persona.Action
     {
