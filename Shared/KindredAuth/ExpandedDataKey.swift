@@ -5,7 +5,9 @@ internal import CSodium
 /// opens, ran that expansion once per value. Immutable after init, so many threads may seal and open with it
 /// at once; its memory is wiped when the last cipher holding it goes.
 final class ExpandedDataKey: @unchecked Sendable {
-    private let state: UnsafeMutablePointer<crypto_aead_aes256gcm_state>
+    /// For libsodium's `_afternm` functions; read only, and valid while a cipher holds this key (through every
+    /// seal and open it makes).
+    let state: UnsafeMutablePointer<crypto_aead_aes256gcm_state>
 
     /// Expands `key`; the caller has checked that AES-256-GCM is available on this CPU.
     init(_ key: DataKeyring.Key) {
@@ -22,10 +24,5 @@ final class ExpandedDataKey: @unchecked Sendable {
     deinit {
         sodium_memzero(state, crypto_aead_aes256gcm_statebytes())
         state.deallocate()
-    }
-
-    /// Runs `body` with the expanded state, for libsodium's `_afternm` functions.
-    func withState<Result>(_ body: (UnsafePointer<crypto_aead_aes256gcm_state>) -> Result) -> Result {
-        body(state)
     }
 }

@@ -17,6 +17,10 @@ public struct FieldCipher: Sendable {
     public let keyring: DataKeyring
     /// Each key of the keyring, expanded once, by id.
     private let expanded: [String: ExpandedDataKey]
+    /// The current key expanded, and its header (format byte, id length, id): what every seal writes and most
+    /// opens find, without hashing the id into `expanded` each time.
+    private let current: ExpandedDataKey
+    private let currentHeader: [UInt8]
 
     /// A cipher over `keyring`; refused on a CPU without AES-NI, where AES-256-GCM is not available.
     public init(keyring: DataKeyring) throws(FieldCipherError) {
@@ -24,51 +28,93 @@ public struct FieldCipher: Sendable {
         guard crypto_aead_aes256gcm_is_available() == 1 else { throw .aesUnavailable }
         self.keyring = keyring
         expanded = keyring.keys.mapValues(ExpandedDataKey.init)
+        current = expanded[keyring.current.id]!
+        currentHeader = [Self.format, UInt8(keyring.current.id.utf8.count)] + Array(keyring.current.id.utf8)
     }
 
     /// `plaintext` sealed under the current key for `context`.
     public func seal(_ plaintext: some Collection<UInt8>, context: String) -> [UInt8] {
-        let key = keyring.current
-        let header = [Self.format, UInt8(key.id.utf8.count)] + Array(key.id.utf8)
-        let associated = Array(context.utf8) + header
-        let message = Array(plaintext)
-        var output =
-            header + [UInt8](repeating: 0, count: Self.nonceByteCount + message.count + Self.tagByteCount)
-        output.withUnsafeMutableBufferPointer { buffer in
-            let nonce = buffer.baseAddress! + header.count
+        let header = currentHeader
+        let plaintextCount = plaintext.count
+        let sealedCount = header.count + Self.nonceByteCount + plaintextCount + Self.tagByteCount
+        // One allocation: the header, nonce and ciphertext are written in place, the plaintext is read where it
+        // lies (or copied once when it is not contiguous), and the associated data lives on the stack.
+        return [UInt8](unsafeUninitializedCapacity: sealedCount) { output, initialized in
+            let base = output.baseAddress!
+            header.withUnsafeBufferPointer { base.update(from: $0.baseAddress!, count: $0.count) }
+            let nonce = base + header.count
             randombytes_buf(nonce, Self.nonceByteCount)
             var written: UInt64 = 0
-            let status = expanded[key.id]!.withState { state in
-                crypto_aead_aes256gcm_encrypt_afternm(
-                    nonce + Self.nonceByteCount, &written, message, UInt64(message.count), associated,
-                    UInt64(associated.count), nil, nonce, state)
+            let writtenHeader = UnsafeBufferPointer(start: base, count: header.count)
+            let status = Self.withAssociatedData(context: context, header: writtenHeader) { associated in
+                Self.withContiguousBytes(of: plaintext) { message in
+                    crypto_aead_aes256gcm_encrypt_afternm(
+                        nonce + Self.nonceByteCount, &written, message.baseAddress, UInt64(message.count),
+                        associated.baseAddress, UInt64(associated.count), nil, nonce, current.state)
+                }
             }
             precondition(status == 0, "AES-256-GCM encryption failed")
+            initialized = sealedCount
         }
-        return output
     }
 
     /// What `seal` sealed for `context`; refused when the value is damaged, was sealed for another context, or
     /// names a key the keyring does not hold.
     public func open(_ sealed: [UInt8], context: String) throws(FieldCipherError) -> [UInt8] {
-        guard let keyID = Self.keyID(of: sealed) else { throw .malformed }
-        guard let key = expanded[keyID] else { throw .unknownKey(keyID) }
-        let headerCount = 2 + keyID.utf8.count
+        let key = try key(opening: sealed)
+        let headerCount = 2 + Int(sealed[1])
         guard sealed.count >= headerCount + Self.nonceByteCount + Self.tagByteCount else { throw .malformed }
-        let associated = Array(context.utf8) + sealed[..<headerCount]
-        var plaintext = [UInt8](
-            repeating: 0, count: sealed.count - headerCount - Self.nonceByteCount - Self.tagByteCount)
-        let status = sealed.withUnsafeBufferPointer { sealed in
-            key.withState { state in
+        let plaintextCount = sealed.count - headerCount - Self.nonceByteCount - Self.tagByteCount
+        var status: Int32 = 0
+        let plaintext = sealed.withUnsafeBufferPointer { sealed in
+            [UInt8](unsafeUninitializedCapacity: plaintextCount) { plaintext, initialized in
                 let nonce = sealed.baseAddress! + headerCount
-                return crypto_aead_aes256gcm_decrypt_afternm(
-                    &plaintext, nil, nil, nonce + Self.nonceByteCount,
-                    UInt64(sealed.count - headerCount - Self.nonceByteCount), associated,
-                    UInt64(associated.count), nonce, state)
+                let header = UnsafeBufferPointer(rebasing: sealed[..<headerCount])
+                status = Self.withAssociatedData(context: context, header: header) { associated in
+                    crypto_aead_aes256gcm_decrypt_afternm(
+                        plaintext.baseAddress, nil, nil, nonce + Self.nonceByteCount,
+                        UInt64(sealed.count - headerCount - Self.nonceByteCount), associated.baseAddress,
+                        UInt64(associated.count), nonce, key.state)
+                }
+                initialized = status == 0 ? plaintextCount : 0
             }
         }
         guard status == 0 else { throw .cannotOpen }
         return plaintext
+    }
+
+    /// The expanded key whose id `sealed`'s header names: the current key found by comparing bytes, any other
+    /// through `expanded`.
+    private func key(opening sealed: [UInt8]) throws(FieldCipherError) -> ExpandedDataKey {
+        guard let keyID = Self.keyIDBytes(of: sealed) else { throw .malformed }
+        if keyID.elementsEqual(currentHeader[2...]) { return current }
+        let id = String(decoding: keyID, as: UTF8.self)
+        guard let key = expanded[id] else { throw .unknownKey(id) }
+        return key
+    }
+
+    /// Runs `body` with the context's bytes followed by `header`, the associated data of a sealed value, on the
+    /// stack.
+    private static func withAssociatedData<Result>(
+        context: String, header: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) -> Result
+    ) -> Result {
+        var context = context
+        return context.withUTF8 { contextBytes in
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: contextBytes.count + header.count) {
+                associated in
+                _ = associated.initialize(fromContentsOf: contextBytes)
+                _ = associated[contextBytes.count...].initialize(fromContentsOf: header)
+                return body(UnsafeBufferPointer(associated))
+            }
+        }
+    }
+
+    /// Runs `body` over `bytes` in contiguous memory: in place when the collection has it, else copied once.
+    private static func withContiguousBytes<Result>(
+        of bytes: some Collection<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) -> Result
+    ) -> Result {
+        if let result = bytes.withContiguousStorageIfAvailable(body) { return result }
+        return Array(bytes).withUnsafeBufferPointer(body)
     }
 
     /// Whether `sealed` is sealed under the current key, so `keys rotate-data` leaves it: false for nil (a value
@@ -84,10 +130,15 @@ public struct FieldCipher: Sendable {
 
     /// The id of the key that sealed `sealed`; nil when it is not a sealed value.
     public static func keyID(of sealed: [UInt8]) -> String? {
+        keyIDBytes(of: sealed).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// The bytes of the id of the key that sealed `sealed`; nil when it is not a sealed value.
+    private static func keyIDBytes(of sealed: [UInt8]) -> ArraySlice<UInt8>? {
         guard sealed.count >= 2, sealed[0] == format, sealed.count >= 2 + Int(sealed[1]), sealed[1] > 0 else {
             return nil
         }
-        return String(decoding: sealed[2..<(2 + Int(sealed[1]))], as: UTF8.self)
+        return sealed[2..<(2 + Int(sealed[1]))]
     }
 }
 

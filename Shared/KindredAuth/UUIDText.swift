@@ -4,8 +4,6 @@ package import FoundationEssentials
 /// `snprintf` on Linux, which took a third of the CPU of a leaderboard reading 500 friends' ids (perf). Here, so
 /// a token's subject is read once as every id is (KindredHandlers' `ID` builds on it).
 package enum UUIDText {
-    private static let digits = Array("0123456789abcdef".utf8)
-
     /// The UUID `text` spells, in any case; nil for anything but exactly 36 characters of that form.
     package static func parse(_ text: String) -> UUID? {
         var text = text
@@ -51,13 +49,19 @@ package enum UUIDText {
                         text[position] = UInt8(ascii: "-")
                         position += 1
                     }
-                    text[position] = digits[Int(byte >> 4)]
-                    text[position + 1] = digits[Int(byte & 0x0f)]
+                    text[position] = digit(byte >> 4)
+                    text[position + 1] = digit(byte & 0x0f)
                     position += 2
                 }
                 return position
             }
         }
+    }
+
+    /// The lowercase hex digit of `nibble` (0–15), computed: a table in a global costs a lazy-initialization
+    /// check (`swift_once`) on each of the 32 digits of every id written (perf).
+    private static func digit(_ nibble: UInt8) -> UInt8 {
+        nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") - 10 + nibble
     }
 
     private static func value(of character: UInt8) -> UInt8? {

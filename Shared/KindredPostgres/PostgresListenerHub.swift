@@ -22,6 +22,9 @@ final class PostgresListenerHub: Sendable {
         var nextID: UInt64 = 0
         /// The channels LISTENed on the current connection.
         var listened: Set<String> = []
+        /// Whether a subscriber may not have been told `.listening` on the current connection yet: set by
+        /// `subscribe` and by a new connection, so a wake-up for notifications alone skips the welcome.
+        var hasNewcomers = false
         var closed = false
         var exitWaiter: CheckedContinuation<Void, Never>?
         var exited = false
@@ -56,6 +59,7 @@ final class PostgresListenerHub: Sendable {
             let id = hub.state.withLock { state in
                 state.nextID += 1
                 state.subscribers[state.nextID] = Subscriber(channels: channels, continuation: continuation)
+                state.hasNewcomers = true
                 return state.nextID
             }
             hub.worker.wake()
@@ -112,6 +116,7 @@ final class PostgresListenerHub: Sendable {
     private func listen(on connection: PostgresConnection) {
         state.withLock { state in
             state.listened = []
+            state.hasNewcomers = true
             for id in state.subscribers.keys { state.subscribers[id]?.told = false }
         }
         while !closed {
@@ -129,10 +134,14 @@ final class PostgresListenerHub: Sendable {
     /// LISTENs to the channels subscribers want and the connection does not listen to yet, then tells each
     /// subscriber not yet told that it is listening. What arrived meanwhile is delivered.
     private func welcomeNewcomers(on connection: PostgresConnection) throws(PostgresError) {
-        let wanted = state.withLock { state in
-            state.subscribers.values.reduce(into: Set<String>()) { $0.formUnion($1.channels) }
+        // Without newcomers the union of every subscriber's channels was rebuilt on each notification (perf).
+        let wanted: Set<String>? = state.withLock { state in
+            guard state.hasNewcomers else { return nil }
+            state.hasNewcomers = false
+            return state.subscribers.values.reduce(into: Set<String>()) { $0.formUnion($1.channels) }
                 .subtracting(state.listened)
         }
+        guard let wanted else { return }
         if !wanted.isEmpty {
             try connection.runScript(wanted.sorted().map { "LISTEN \"\($0)\";" }.joined())
             // Notifications read with the LISTEN's answer wait in libpq, not in the socket.

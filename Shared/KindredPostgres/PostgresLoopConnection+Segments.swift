@@ -93,7 +93,10 @@ extension PostgresLoopConnection {
 
     /// Once every statement sent before the last loss is settled, no pending one can refer to a lost name.
     private func forgetLostPreparesWhenSettled() {
-        guard let horizon = lostPrepares.values.lazy.map(\.before).max() else { return }
+        // Checked before the max: a key path made on every settled segment showed in profiles.
+        guard !lostPrepares.isEmpty, let horizon = lostPrepares.values.lazy.map({ $0.before }).max() else {
+            return
+        }
         if segmentStart == inFlight.count || inFlight[segmentStart].sequence >= horizon {
             lostPrepares.removeAll()
         }

@@ -48,28 +48,37 @@ public struct PostgresQuery: Sendable, ExpressibleByStringInterpolation {
     /// `sql` with each placeholder `$n` written `$(n + offset)`; traps unless its placeholders are exactly
     /// `$1` … `$count`, in order, so text with another `$` in it is never renumbered by mistake.
     private static func renumbered(_ sql: String, after offset: Int, expecting count: Int) -> String {
-        // Over the UTF-8 bytes: `$` and digits are ASCII, and walking Characters cost a grapheme scan per byte.
+        // Over the contiguous UTF-8 bytes: `$` and digits are ASCII; walking Characters cost a grapheme scan per
+        // byte, and appending slices of a UTF8View copied byte by byte (perf: the outbox's CTE, every write).
         let dollar = UInt8(ascii: "$")
         let zero = UInt8(ascii: "0")
-        var result: [UInt8] = []
-        result.reserveCapacity(sql.utf8.count + 4 * count)
-        var seen = 0
-        var bytes = sql.utf8[...]
-        while let at = bytes.firstIndex(of: dollar) {
-            result.append(contentsOf: bytes[..<at])
-            let digits = bytes[bytes.index(after: at)...].prefix { $0 >= zero && $0 <= zero + 9 }
-            seen += 1
-            let number = digits.reduce(0) { $0 &* 10 &+ Int($1 - zero) }
-            precondition(
-                !digits.isEmpty && digits.count < 6 && number == seen,
-                "a query fragment holds \"$\" outside its placeholders")
-            result.append(dollar)
-            result.append(contentsOf: String(seen + offset).utf8)
-            bytes = bytes[digits.endIndex...]
+        var sql = sql
+        return sql.withUTF8 { bytes in
+            var result: [UInt8] = []
+            result.reserveCapacity(bytes.count + 4 * count)
+            var seen = 0
+            var position = 0
+            while let at = bytes[position...].firstIndex(of: dollar) {
+                result.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[position..<at]))
+                var end = at + 1
+                var number = 0
+                while end < bytes.count, end - at <= 6, bytes[end] >= zero, bytes[end] <= zero + 9 {
+                    number = number &* 10 &+ Int(bytes[end] - zero)
+                    end += 1
+                }
+                let digitCount = end - at - 1
+                seen += 1
+                precondition(
+                    digitCount > 0 && digitCount < 6 && number == seen,
+                    "a query fragment holds \"$\" outside its placeholders")
+                result.append(dollar)
+                result.append(contentsOf: String(seen + offset).utf8)
+                position = end
+            }
+            precondition(seen == count, "a query fragment's placeholders do not match its binds")
+            result.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[position...]))
+            return String(decoding: result, as: UTF8.self)
         }
-        precondition(seen == count, "a query fragment's placeholders do not match its binds")
-        result.append(contentsOf: bytes)
-        return String(decoding: result, as: UTF8.self)
     }
 
     /// Builds a query: literal segments are SQL, interpolated values are binds.
@@ -93,7 +102,9 @@ public struct PostgresQuery: Sendable, ExpressibleByStringInterpolation {
 
         /// Binds `value` as the next parameter (`$n`); nil binds NULL.
         public mutating func appendInterpolation<Value: PostgresEncodable>(_ value: Value?) {
-            binds.append(value)
+            // Unwrapped here, not bound as an Optional: binding `Value?` made the runtime look up the metadata
+            // of `Optional<Value>` on every call (perf, every statement with a nullable bind).
+            if let value { binds.append(value) } else { binds.appendNull(of: Value.self) }
             sql += "$\(binds.count)"
         }
 
@@ -140,6 +151,15 @@ struct PostgresBinds: Sendable {
         lengths += other.lengths
         types += other.types
         formats += other.formats
+    }
+
+    /// Appends NULL typed as `Value`, as `append(Optional<Value>.none)` would.
+    mutating func appendNull<Value: PostgresEncodable>(of _: Value.Type) {
+        let type = Value.postgresDataType
+        offsets.append(bytes.count)
+        types.append(type.oid)
+        formats.append(type == .unspecified ? 0 : 1)
+        lengths.append(-1)
     }
 
     mutating func append<Value: PostgresEncodable>(_ value: Value) {

@@ -28,6 +28,19 @@ import Testing
         #expect(cipher.seal(Array("x".utf8), context: "c") != cipher.seal(Array("x".utf8), context: "c"))
     }
 
+    /// `seal` reads the plaintext in place when it is contiguous and copies it otherwise; both, and nothing at
+    /// all, must round-trip.
+    @Test func anEmptyValueAndOneNotContiguousInMemoryRoundTrip() throws {
+        let cipher = try FieldCipher(keyring: try DataKeyring(Self.new))
+        let empty = cipher.seal([UInt8](), context: "c")
+        let spelled = cipher.seal("gently".utf8.lazy.map { $0 }, context: "c")
+
+        #expect(empty.count == FieldCipher.sealedByteCount(of: 0, keyID: "new"))
+        #expect(try cipher.open(empty, context: "c") == [])
+        #expect(try cipher.open(spelled, context: "c") == Array("gently".utf8))
+        #expect(throws: FieldCipherError.cannotOpen) { try cipher.open(empty, context: "d") }
+    }
+
     @Test func anOlderKeyStillOpensWhatItSealedAndAnUnknownOneIsNamed() throws {
         let before = try FieldCipher(keyring: try DataKeyring(Self.old))
         let sealed = before.seal(Array("hello".utf8), context: "c")
