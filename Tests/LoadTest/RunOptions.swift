@@ -33,11 +33,11 @@ struct RunOptions: ParsableArguments {
     @Option(
         help:
             """
-            Event loops the users run on, each doing its users' calls, streams and bookkeeping on one thread: \
-            about half the tool's CPU, but later sends on a machine whose cores are all busy \
-            (Tests/LoadTest/README.md). 0: Swift's cooperative pool.
+            Event loops the users run on, each doing its users' calls, streams and bookkeeping on one thread, \
+            so that no call crosses threads. 0: Swift's cooperative pool, at about half again the tool's CPU, \
+            which keeps the schedule better where other work crowds the cores (Tests/LoadTest/README.md).
             """)
-    var threads = 0
+    var threads = 1
 
     @Option(help: "The seed file `seed` wrote.")
     var seedFile = "var/loadtest/seed.json"

@@ -60,12 +60,24 @@ enum PhotoFile {
 
     /// Up to `count` bytes; empty at the end of the file.
     static func read(_ fd: Int32, count: Int, path: String) throws(PhotoStoreError) -> [UInt8] {
-        var buffer = [UInt8](repeating: 0, count: count)
-        while true {
-            let got = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, count) }
-            if got >= 0 { return Array(buffer.prefix(got)) }
-            guard errno == EINTR else { throw failure("read", path) }
+        // Read straight into the answer's storage: no zeroing of bytes the read overwrites, and no second copy.
+        var failure: PhotoStoreError?
+        let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            while true {
+                let got = Glibc.read(fd, buffer.baseAddress, count)
+                if got >= 0 {
+                    initialized = got
+                    return
+                }
+                guard errno == EINTR else {
+                    failure = Self.failure("read", path)
+                    initialized = 0
+                    return
+                }
+            }
         }
+        if let failure { throw failure }
+        return bytes
     }
 
     static func sync(_ fd: Int32, path: String) throws(PhotoStoreError) {
