@@ -14,18 +14,29 @@ public protocol NameResolver: Sendable {
 }
 
 /// The system's resolver (`getaddrinfo`: /etc/hosts, then DNS), run on threads of its own: a slow DNS server
-/// holds one of those threads, never an event loop.
+/// holds one of those threads, never an event loop. An IPv4 or IPv6 literal is its own answer, at once: it
+/// would otherwise wait for one of those two threads (behind a stuck DNS lookup, say) to learn nothing.
 public struct SystemNameResolver: NameResolver {
     /// Shared by every client of the process: resolutions are rare (one per target every 30 s, plus one
     /// per connection that ends), so two threads are plenty, and a stuck DNS server cannot take more.
-    private static let threads = BlockingThreadPool(limit: 2, maxQueued: 1024)
+    private static let sharedThreads = BlockingThreadPool(limit: 2, maxQueued: 1024)
 
-    public init() {}
+    private let threads: BlockingThreadPool
+
+    public init() {
+        self.init(threads: Self.sharedThreads)
+    }
+
+    /// Looks names up on `threads` (tests hand it one that refuses every job).
+    init(threads: BlockingThreadPool) {
+        self.threads = threads
+    }
 
     public func resolve(host: String, port: UInt16) async throws(RPCError) -> [ResolvedAddress] {
+        if let literal = ResolvedAddress(numericHost: host, port: port) { return [literal] }
         let answer: Result<[ResolvedAddress], RPCError>
         do {
-            answer = try await Self.threads.run { Self.lookUp(host: host, port: port) }
+            answer = try await threads.run { Self.lookUp(host: host, port: port) }
         } catch {
             throw RPCError(.unavailable, "cannot resolve \(host): too many resolutions waiting")
         }

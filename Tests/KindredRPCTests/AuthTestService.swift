@@ -1,5 +1,6 @@
 @testable import KindredAuth
 import KindredRPC
+import KindredTestSupport
 import Logging
 import Synchronization
 
@@ -117,7 +118,7 @@ final class AuthTestServer: Sendable {
         server = try RPCServer.bind(
             configuration: configuration, services: [AuthTestService()], logger: logger)
         let server = server
-        runner = Task(executorPreference: clientTestLoop) { try await server.run() }
+        runner = server.runOnALoop()
         client = try RPCClient(target: "127.0.0.1:\(server.port)")
     }
 

@@ -128,8 +128,7 @@ import Testing
         let server = try RPCServer.bind(
             configuration: configuration, services: [TestService(probe: probe)],
             logger: .init(label: "test"))
-        let running = Task { try await server.run() }
-        while !server.isRunning { await Task.yield() }
+        let running = server.runOnALoop()
         let client = try HTTP2TestClient(port: server.port)
         let id = client.start(path: TestService.path("Sleep"), body: grpcFrames([]))
         client.run { probe.count("sleep-without-deadline") == 1 }
@@ -146,8 +145,7 @@ import Testing
         let server = try RPCServer.bind(
             configuration: configuration, services: [TestService(probe: probe)],
             logger: .init(label: "test"))
-        let running = Task { try await server.run() }
-        while !server.isRunning { await Task.yield() }
+        let running = server.runOnALoop()
         let client = try HTTP2TestClient(port: server.port)
         let id = client.start(path: TestService.path("Chat"), body: grpcFrames([1]), endStream: false)
         client.run { !(client.responses[id]?.data.isEmpty ?? true) }

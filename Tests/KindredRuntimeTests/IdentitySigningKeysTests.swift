@@ -3,6 +3,7 @@ import KindredAuth
 import KindredMessages
 import KindredRPC
 import Logging
+import KindredTestSupport
 import Synchronization
 import Testing
 
@@ -54,7 +55,7 @@ struct RunningServer {
         server = try RPCServer.bind(
             configuration: configuration, services: services, logger: Logger(label: "identity-keys-test"))
         let server = server
-        task = Task { try await server.run() }
+        task = server.runOnALoop()
         client = try RPCClient(target: "127.0.0.1:\(server.port)")
     }
 
