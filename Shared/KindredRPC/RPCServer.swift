@@ -56,6 +56,9 @@ public final class RPCServer: Sendable {
         }
     }
 
+    /// Whether `run()` has started the event loops.
+    var isRunning: Bool { state.withLock { $0.started } }
+
     /// Serves until a graceful shutdown has drained; returns normally then.
     public func run() async throws {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in

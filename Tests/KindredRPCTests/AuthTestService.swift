@@ -1,6 +1,5 @@
 @testable import KindredAuth
 import KindredRPC
-import KindredTestSupport
 import Logging
 import Synchronization
 
@@ -118,7 +117,7 @@ final class AuthTestServer: Sendable {
         server = try RPCServer.bind(
             configuration: configuration, services: [AuthTestService()], logger: logger)
         let server = server
-        runner = server.runOnALoop()
+        runner = Task(executorPreference: clientTestLoop) { try await server.run() }
         client = try RPCClient(target: "127.0.0.1:\(server.port)")
     }
 

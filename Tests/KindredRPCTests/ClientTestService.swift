@@ -180,7 +180,7 @@ final class ClientTestServer: Sendable {
         ]
         server = try RPCServer.bind(configuration: configuration, services: services, logger: logger)
         let server = server
-        runner = server.runOnALoop()
+        runner = Task(executorPreference: clientTestLoop) { try await server.run() }
     }
 
     /// Drains and stops the server, waiting until it has.
@@ -190,9 +190,9 @@ final class ClientTestServer: Sendable {
     }
 }
 
-/// A loop of the tests' own. Test bodies, and the tasks they start, run on it so that their timing does not
-/// depend on the cooperative pool, which tests elsewhere may hold with blocking I/O; client calls made there
-/// take the on-loop path a server handler takes.
+/// A loop of the tests' own. Test bodies, and the tasks they and the test server start, run on it
+/// so that their timing does not depend on the cooperative pool, which tests elsewhere may hold
+/// with blocking I/O; client calls made there take the on-loop path a server handler takes.
 let clientTestLoop: EventLoop = {
     do { return try EventLoopGroup(count: 1).loops[0] } catch {
         fatalError("cannot start the test loop: \(error)")

@@ -129,6 +129,7 @@ import Testing
             configuration: configuration, services: [TestService(probe: probe)],
             logger: .init(label: "test"))
         let running = server.runOnALoop()
+        while !server.isRunning { await Task.yield() }
         let client = try HTTP2TestClient(port: server.port)
         let id = client.start(path: TestService.path("Sleep"), body: grpcFrames([]))
         client.run { probe.count("sleep-without-deadline") == 1 }
@@ -146,6 +147,7 @@ import Testing
             configuration: configuration, services: [TestService(probe: probe)],
             logger: .init(label: "test"))
         let running = server.runOnALoop()
+        while !server.isRunning { await Task.yield() }
         let client = try HTTP2TestClient(port: server.port)
         let id = client.start(path: TestService.path("Chat"), body: grpcFrames([1]), endStream: false)
         client.run { !(client.responses[id]?.data.isEmpty ?? true) }

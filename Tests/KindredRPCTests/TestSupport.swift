@@ -69,6 +69,8 @@ func withServer(
     if log == nil { logger.logLevel = .critical }
     let server = try RPCServer.bind(configuration: configuration, services: services, logger: logger)
     let running = server.runOnALoop()
+    // The tests drive the server with a blocking client: let run() start the loops before blocking.
+    while !server.isRunning { await Task.yield() }
     do {
         // Off the cooperative pool: on 2 cores, two blocked pool threads would starve the very handler
         // tasks (detached writers, say) that the blocked test is waiting for.

@@ -114,7 +114,7 @@ final class ServedTrace: Sendable {
         server = try RPCServer.bind(
             configuration: configuration, services: [TraceTests.TraceService()], logger: logger)
         let server = server
-        runner = server.runOnALoop()
+        runner = Task(executorPreference: clientTestLoop) { try await server.run() }
     }
 
     func stop() async {

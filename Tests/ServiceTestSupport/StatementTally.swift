@@ -11,6 +11,10 @@ struct StatementTally {
         let milliseconds: Double
         /// Shared buffers its executions touched (hit or read): the figure a busy machine does not blur.
         let buffers: Int
+
+        /// An event sequencer's check for unsequenced rows (`EventOutbox+Sequencing.swift`), which runs on the
+        /// sequencer's clock whatever the calls do.
+        var isSequencerCheck: Bool { text.contains("WHERE cursor IS NULL LIMIT") }
     }
 
     let pool: PostgresPool
