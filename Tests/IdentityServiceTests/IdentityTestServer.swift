@@ -3,7 +3,6 @@ import KindredAPI
 import KindredAuth
 import KindredEvents
 import KindredRPC
-import KindredTestSupport
 import Logging
 
 /// The identity API served for real on a loopback port, over a test database, verifying tokens signed with
@@ -31,7 +30,7 @@ final class IdentityTestServer: Sendable {
         logger.logLevel = .critical
         server = try RPCServer.bind(configuration: configuration, services: [api], logger: logger)
         let server = server
-        runner = server.runOnALoop()
+        runner = Task { try await server.run() }
         client = Kindred_Identity_V1_IdentityService.Client(try RPCClient(target: "127.0.0.1:\(server.port)"))
     }
 

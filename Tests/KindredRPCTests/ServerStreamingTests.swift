@@ -128,7 +128,7 @@ import Testing
         let server = try RPCServer.bind(
             configuration: configuration, services: [TestService(probe: probe)],
             logger: .init(label: "test"))
-        let running = server.runOnALoop()
+        let running = Task { try await server.run() }
         while !server.isRunning { await Task.yield() }
         let client = try HTTP2TestClient(port: server.port)
         let id = client.start(path: TestService.path("Sleep"), body: grpcFrames([]))
@@ -146,7 +146,7 @@ import Testing
         let server = try RPCServer.bind(
             configuration: configuration, services: [TestService(probe: probe)],
             logger: .init(label: "test"))
-        let running = server.runOnALoop()
+        let running = Task { try await server.run() }
         while !server.isRunning { await Task.yield() }
         let client = try HTTP2TestClient(port: server.port)
         let id = client.start(path: TestService.path("Chat"), body: grpcFrames([1]), endStream: false)

@@ -68,7 +68,7 @@ func withServer(
     var logger = log?.logger() ?? Logger(label: "test")
     if log == nil { logger.logLevel = .critical }
     let server = try RPCServer.bind(configuration: configuration, services: services, logger: logger)
-    let running = server.runOnALoop()
+    let running = Task { try await server.run() }
     // The tests drive the server with a blocking client: let run() start the loops before blocking.
     while !server.isRunning { await Task.yield() }
     do {

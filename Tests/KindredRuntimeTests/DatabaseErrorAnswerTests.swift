@@ -37,7 +37,9 @@ import Testing
         let server = try RPCServer.bind(
             configuration: ServerConfiguration(host: "127.0.0.1", port: 0),
             services: [FailingStore(failure: failure)], logger: log.logger())
-        let serving = server.runOnALoop()
+        // On a loop's thread: a task on the cooperative pool, which other tests may hold with blocking work, started
+        // 10 s late under the full suite, and the first call's deadline passed before the server served.
+        let serving = Task(executorPreference: EventLoop.background) { try await server.run() }
         let client = try RPCClient(target: "127.0.0.1:\(server.port)")
         let answer = await #expect(throws: RPCError.self) {
             let _: Grpc_Health_V1_HealthCheckResponse = try await client.unary(

@@ -1,7 +1,6 @@
 import KindredAPI
 import KindredMessages
 import KindredRPC
-import KindredTestSupport
 import Logging
 import Testing
 
@@ -15,7 +14,9 @@ import Testing
         let server = try RPCServer.bind(
             configuration: ServerConfiguration(host: "127.0.0.1", port: 0), services: served.all,
             logger: Logger(label: "health-service-test"))
-        let serving = server.runOnALoop()
+        // On a loop's thread: a task on the cooperative pool, which other tests may hold with blocking work, started
+        // 10 s late under the full suite, and the first call's deadline passed before the server served.
+        let serving = Task(executorPreference: EventLoop.background) { try await server.run() }
         let client = try RPCClient(target: "127.0.0.1:\(server.port)")
         let health = Grpc_Health_V1_Health.Client(client)
 

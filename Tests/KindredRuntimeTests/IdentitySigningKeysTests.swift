@@ -3,7 +3,6 @@ import KindredAuth
 import KindredMessages
 import KindredRPC
 import Logging
-import KindredTestSupport
 import Synchronization
 import Testing
 
@@ -55,7 +54,7 @@ struct RunningServer {
         server = try RPCServer.bind(
             configuration: configuration, services: services, logger: Logger(label: "identity-keys-test"))
         let server = server
-        task = server.runOnALoop()
+        task = Task { try await server.run() }
         client = try RPCClient(target: "127.0.0.1:\(server.port)")
     }
 

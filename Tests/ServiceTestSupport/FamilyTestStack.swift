@@ -135,7 +135,7 @@ final class FamilyTestStack: Sendable {
         var logger = Logger(label: "family-stack-tests")
         logger.logLevel = .critical
         let server = try RPCServer.bind(configuration: configuration, services: [service], logger: logger)
-        return (server, server.runOnALoop())
+        return (server, Task { try await server.run() })
     }
 }
 #endif

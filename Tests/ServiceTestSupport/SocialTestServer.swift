@@ -55,7 +55,7 @@ final class SocialTestServer: Sendable {
         logger.logLevel = .critical
         server = try RPCServer.bind(configuration: configuration, services: [api], logger: logger)
         let server = server
-        runner = server.runOnALoop()
+        runner = Task { try await server.run() }
         target = "127.0.0.1:\(server.port)"
     }
 

@@ -91,7 +91,7 @@ private struct Served {
             configuration: ServerConfiguration(host: "127.0.0.1", port: 0), services: services,
             logger: log.logger())
         let server = server
-        serving = server.runOnALoop()
+        serving = Task { try await server.run() }
     }
 
     var target: String { "127.0.0.1:\(server.port)" }
