@@ -36,6 +36,30 @@ import Testing
         }
     }
 
+    @Test func aDeletedItemFreesItsPlaceWhoeverDeletesIt() async throws {
+        try await BabyContentFamily.with { home in
+            try await seed(499, in: home)
+            let last = try await home.createItem("The 500th")
+            #expect(await rpcError { try await home.createItem("One too many") }?.reason == "REGISTRY_FULL")
+            _ = try await home.family.deleteRegistryItem(
+                .init(profileID: home.profile.description, itemID: last.itemID), options: home.mum.bearer)
+            #expect(try await home.createItem("In its place").name == "In its place")
+            #expect(await rpcError { try await home.createItem("Still too many") }?.reason == "REGISTRY_FULL")
+            // Rows deleted outside the service (an operator's cleanup) free their places too.
+            try await home.stack.pool.query(
+                """
+                DELETE FROM family.registry_items
+                WHERE profile_id = \(home.profile)::uuid AND request_id LIKE 'seed-4%'
+                """)
+            #expect(try await home.count("registry_items") == 389)
+            #expect(try await home.count("registry_counts") == 1)
+            let counted = try await home.stack.pool.query(
+                "SELECT items FROM family.registry_counts WHERE profile_id = \(home.profile)::uuid")
+            #expect(try counted[0].decode(Int.self) == 389)
+            #expect(try await home.createItem("Room again").name == "Room again")
+        }
+    }
+
     @Test func concurrentCreatesAtTheLimitFillItExactly() async throws {
         try await BabyContentFamily.with { home in
             try await seed(492, in: home)
