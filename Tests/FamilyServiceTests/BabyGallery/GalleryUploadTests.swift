@@ -69,6 +69,20 @@ import Testing
         }
     }
 
+    @Test func aDeletedPhotoFreesItsPlaceInAFullGallery() async throws {
+        try await BabyContentFamily.with { home in
+            try await home.insertPhotoRows(BabyGallery.maximumPhotos - 1)
+            let last = try await home.upload(PhotoFixtures.png)
+            #expect(await home.refusedUpload(PhotoFixtures.png)?.reason == "GALLERY_FULL")
+            _ = try await home.family.deletePhoto(
+                .init(profileID: home.profile.description, photoID: last.photoID), options: home.mum.bearer)
+            let again = try await home.upload(PhotoFixtures.png)
+            #expect(try await home.count("baby_photos") == BabyGallery.maximumPhotos)
+            #expect(home.storedFiles().count == 1 && again.photoID != last.photoID)
+            #expect(await home.refusedUpload(PhotoFixtures.png)?.reason == "GALLERY_FULL")
+        }
+    }
+
     @Test func ofUploadsRacingForTheLastPlaceExactlyOneLands() async throws {
         try await BabyContentFamily.with { home in
             try await home.insertPhotoRows(BabyGallery.maximumPhotos - 1)

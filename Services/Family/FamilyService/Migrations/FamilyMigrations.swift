@@ -42,6 +42,6 @@ enum FamilyMigrations {
         v34SealLinks,
         v35PlannedBabyNamesake,
         v36RegistryListing,
-        v37RegistryCounts,
+        v37ProfileCounts,
     ]
 }
