@@ -42,6 +42,5 @@ enum FamilyMigrations {
         v34SealLinks,
         v35PlannedBabyNamesake,
         v36RegistryListing,
-        v37ProfileCounts,
     ]
 }

@@ -27,9 +27,9 @@ enum BabyPhotoStore {
         return (author, try row.decode(PhotoID?.self, column: 14))
     }
 
-    /// Inserts `photo` unless `profile` already holds `limit` photos (`ProfileCounts`); false then. Its caller
-    /// holds the lock on uploads to the profile (`lockUploads`), taken in an earlier statement: this one's
-    /// snapshot then sees the count of every upload that held it before.
+    /// Inserts `photo` unless `profile` already holds `limit` photos; false then. Its caller holds the lock on
+    /// uploads to the profile (`lockUploads`), taken in an earlier statement: this one's count then sees every
+    /// upload that held it before.
     static func insert(_ photo: StoredBabyPhoto, requestID: String, limit: Int, in tx: PostgresTransaction)
         async throws -> Bool
     {
@@ -41,7 +41,7 @@ enum BabyPhotoStore {
             SELECT \(photo.profile)::uuid, \(photo.id)::uuid, \(photo.uploadedBy)::uuid, \(photo.caption),
                 \(photo.fileName), \(photo.mediaType), \(photo.width), \(photo.height), \(photo.byteCount),
                 \(requestID), \(photo.createdAt)
-            WHERE \(ProfileCounts.held(.photos, by: photo.profile)) < \(limit)
+            WHERE (SELECT count(*) FROM family.baby_photos WHERE profile_id = \(photo.profile)::uuid) < \(limit)
             RETURNING 1
             """
         ).isEmpty
@@ -76,7 +76,7 @@ enum BabyPhotoStore {
             """
             SELECT (\(BabyMemberStore.role(of: owner, in: profile))),
                 (\(uploaded(by: owner, requestID: requestID, on: profile))),
-                \(ProfileCounts.held(.photos, by: profile))
+                (SELECT count(*) FROM family.baby_photos WHERE profile_id = \(profile)::uuid)
             """)[0]
         return (
             try row.decode(Int?.self, column: 0).flatMap(BabyRole.init(rawValue:)),

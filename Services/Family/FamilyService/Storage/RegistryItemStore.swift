@@ -28,10 +28,9 @@ enum RegistryItemStore {
     }
 
     /// Inserts `item` unless `profile` already holds `limit` items (nil then), and answers it as stored (its
-    /// times to the microsecond, as every later read has them), so that the create reads nothing back. The
-    /// number held is read from `ProfileCounts`. Its caller holds the lock on creates on the profile
-    /// (`lockCreates`), taken in an earlier statement: this one's snapshot then sees the count of every create
-    /// that held it before.
+    /// times to the microsecond, as every later read has them), so that the create reads nothing back. Its caller holds the lock on
+    /// creates on the profile (`lockCreates`), taken in an earlier statement: this one's count then sees every
+    /// create that held it before.
     static func insert(
         _ item: StoredRegistryItem, by owner: UserID, requestID: String, limit: Int,
         texts: SealedTexts<RegistryTexts.Key>, in tx: PostgresTransaction
@@ -47,7 +46,7 @@ enum RegistryItemStore {
                 updated_at)
             SELECT \(item.profile)::uuid, \(item.id)::uuid, \(sealed)::bytea, \(link)::bytea, \(owner)::uuid,
                 \(requestID), \(item.createdAt), \(item.updatedAt)
-            WHERE \(ProfileCounts.held(.registryItems, by: item.profile)) < \(limit)
+            WHERE (SELECT count(*) FROM family.registry_items WHERE profile_id = \(item.profile)::uuid) < \(limit)
             RETURNING name, description, texts_sealed, item_id, profile_id, link_url, created_at, updated_at,
                 purchased_by, purchased_at, link_url_sealed
             """
