@@ -95,9 +95,9 @@ enum UsageStore {
     /// rules (a DST day is 23 or 25 hours long). The net change per day and app is applied once: decreases by
     /// UPDATE (the row exists, since the time taken back was added to it), increases by upsert, so no CHECK sees
     /// a negative total. The decreases' days are also an index condition: joined on them alone, the (generic)
-    /// plan hashed every day row the user ever had; so are the built days' in the pending list, which the
-    /// generic plan otherwise read whole (a seeded user's 30 pending days: 24 buffers an upload, now 3). Apps
-    /// and times travel as parameters only.
+    /// plan hashed every day row the user ever had. The built days are the pending list's index condition
+    /// too, where a join on them let the generic plan read the list whole (a seeded user's 30 pending days: 24
+    /// buffers an upload, now 3). Apps and times travel as parameters only.
     private static func ingest(
         _ sessions: [UsageBatch.Session], sealed: [[UInt8]], replacing: [Bool], moving tally: UsageTally,
         counts: (days: [Date], sealed: [[UInt8]]), of user: UserID, zone: String
@@ -128,9 +128,8 @@ enum UsageStore {
             ON CONFLICT (user_id, utc_day) DO UPDATE SET coverage_sealed = excluded.coverage_sealed
             RETURNING utc_day),
         built AS (
-            DELETE FROM gamification.usage_coverage_pending p USING covered
-            WHERE p.user_id = \(user)::uuid AND p.utc_day = covered.utc_day
-                AND p.utc_day = ANY (ARRAY(SELECT utc_day FROM covered))),
+            DELETE FROM gamification.usage_coverage_pending p
+            WHERE p.user_id = \(user)::uuid AND p.utc_day = ANY (ARRAY(SELECT utc_day FROM covered))),
         changes AS (
             SELECT * FROM unnest(\(PostgresArray(tally.moves.map(\.appID)))::text[],
                 \(PostgresArray(tally.moves.map(\.span.lowerBound)))::timestamptz[],
