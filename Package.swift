@@ -125,7 +125,7 @@ let package = Package(
         ),
         .testTarget(
             name: "KindredMessagesTests",
-            dependencies: ["KindredMessages"],
+            dependencies: ["KindredMessages", "KindredTestSupport"],
             path: "Tests/KindredMessagesTests"
         ),
         .testTarget(

@@ -7,8 +7,13 @@ import Testing
 /// and what to do; `ErrorInfo.reason` is the machine-readable part. Before, social and the token layer
 /// answered with developer strings ("no such user", "a child-mode token may only read").
 @Suite struct RefusalMessageTests {
-    @Test func everyRefusalWrittenInTheSourcesIsASentenceAnAppCanShow() throws {
-        let sources = RefusalSources(files: try RefusalSources.repositoryFiles())
+    /// The repository's refusals, scanned once for the tests that read them (a scan is seconds of a debug
+    /// build's CPU, on a 2-core machine whose whole suite waits behind it); a task, so that the second test
+    /// suspends while the first scans instead of blocking a cooperative thread on the static's lock.
+    static let repository = Task { RefusalSources(files: try RefusalSources.repositoryFiles()) }
+
+    @Test func everyRefusalWrittenInTheSourcesIsASentenceAnAppCanShow() async throws {
+        let sources = try await Self.repository.value
         let unfit = sources.messages.filter { !RefusalSources.isShowable($0.text) }
         #expect(
             unfit.isEmpty,
@@ -32,8 +37,8 @@ import Testing
         #expect(sources.fieldProblems.count > 40)
     }
 
-    @Test func parentalControlsRefusalsSayParentalControlsRestrictTheActionAndWhomToAsk() throws {
-        let sources = RefusalSources(files: try RefusalSources.repositoryFiles())
+    @Test func parentalControlsRefusalsSayParentalControlsRestrictTheActionAndWhomToAsk() async throws {
+        let sources = try await Self.repository.value
         let restricted = sources.messages.filter { $0.reason?.hasPrefix("PARENTAL_CONTROLS_") == true }
         #expect(restricted.count >= 2)
         for message in restricted {

@@ -94,12 +94,12 @@ struct TestCertificates {
     let serverCertificate: String
     let serverKey: String
 
-    init(directory: String) throws {
+    init(directory: String) async throws {
         authority = directory + "/ca.pem"
         otherAuthority = directory + "/other-ca.pem"
         serverCertificate = directory + "/server.pem"
         serverKey = directory + "/server.key"
-        let (status, output) = try Subprocess.run(["/bin/sh", "-c", Self.script, "sh", directory])
+        let (status, output) = try await Subprocess.run(["/bin/sh", "-c", Self.script, "sh", directory])
         guard status == 0 else {
             throw TestFailure("openssl could not make the test certificates: \(output)")
         }

@@ -81,7 +81,7 @@ extension MailDatabaseTests {
                 #expect(try await delivery.deliverDue() == 1)
 
                 let file = try #require(maildirFiles(maildir).first)
-                let parsed = try ParsedMail(file: file)
+                let parsed = try await ParsedMail(file: file)
                 #expect(parsed.defects.isEmpty)
                 #expect(parsed.to == "juergen@example.com")
                 #expect(parsed.from == "Kindred <no-reply@kindred.local>")

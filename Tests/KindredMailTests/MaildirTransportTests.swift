@@ -25,7 +25,8 @@ import Testing
         #expect(files.count == 2)
         #expect(try FileManager.default.contentsOfDirectory(atPath: maildir + "/tmp").isEmpty)
         #expect(FileManager.default.fileExists(atPath: maildir + "/cur"))
-        let subjects = try files.map { try ParsedMail(file: $0).subject }
+        var subjects: [String] = []
+        for file in files { subjects.append(try await ParsedMail(file: file).subject) }
         #expect(Set(subjects) == ["First", "Second"])
     }
 
@@ -39,7 +40,7 @@ import Testing
         let file = try #require(maildirFiles(maildir).first)
         let bytes = try Data(contentsOf: URL(fileURLWithPath: file))
         #expect(!bytes.contains(13))
-        let parsed = try ParsedMail(file: file)
+        let parsed = try await ParsedMail(file: file)
         #expect(parsed.defects.isEmpty)
         #expect(parsed.subject == "Bestätige deine Adresse")
         #expect(parsed.body == body)

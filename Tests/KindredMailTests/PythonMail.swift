@@ -18,9 +18,9 @@ struct ParsedMail: Decodable {
     let envelopeTo: String?
 
     /// Parses `path` with `KINDRED_TEST_PYTHON`, or Debian's python3 (the email package is standard library).
-    init(file path: String) throws {
+    init(file path: String) async throws {
         let python = ProcessInfo.processInfo.environment["KINDRED_TEST_PYTHON"] ?? "/usr/bin/python3"
-        let (status, output) = try Subprocess.run([python, "-c", Self.script, path])
+        let (status, output) = try await Subprocess.run([python, "-c", Self.script, path])
         guard status == 0 else { throw TestFailure("python could not parse \(path): \(output)") }
         self = try JSONDecoder().decode(ParsedMail.self, from: Data(output.utf8))
     }

@@ -33,7 +33,7 @@ import Testing
     ) async throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let certificates = try TestCertificates(directory: directory)
+        let certificates = try await TestCertificates(directory: directory)
         let server = try await AiosmtpdServer(directory: directory, mode: mode, certificates: certificates)
         defer { server.stop() }
         try await body(server, certificates)
@@ -45,7 +45,7 @@ import Testing
             let body = "Hallo Oma,\n.\nhier ist das erste Foto von Mia.\nTschüss 👋\n"
             try await Self.transport(server, security, caFile: certificates.authority)
                 .deliver(outgoing(subject: "Ein Foto von Mia 📷", body: body))
-            let parsed = try ParsedMail(file: try #require(server.messages.first))
+            let parsed = try await ParsedMail(file: try #require(server.messages.first))
             #expect(parsed.defects.isEmpty)
             #expect(parsed.subject == "Ein Foto von Mia 📷")
             #expect(parsed.body == body)
@@ -101,7 +101,7 @@ extension MailDatabaseTests {
         func aMessageStaysQueuedWhileTheServerOffersNoSTARTTLS() async throws {
             let directory = try temporaryDirectory()
             defer { try? FileManager.default.removeItem(atPath: directory) }
-            let certificates = try TestCertificates(directory: directory)
+            let certificates = try await TestCertificates(directory: directory)
             let server = try await AiosmtpdServer(directory: directory, mode: .authWithoutTLS)
             defer { server.stop() }
             try await withOutbox { pool, outbox in

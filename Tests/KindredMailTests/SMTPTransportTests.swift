@@ -94,7 +94,7 @@ import Testing
             .deliver(outgoing(subject: "Ein Foto von Mia 📷 — endlich!", body: body))
 
         let file = try #require(maildirFiles(sink.mailbox).first)
-        let parsed = try ParsedMail(file: file)
+        let parsed = try await ParsedMail(file: file)
         #expect(parsed.defects.isEmpty)
         #expect(parsed.subject == "Ein Foto von Mia 📷 — endlich!")
         #expect(parsed.body == body)

@@ -1,4 +1,5 @@
 import Foundation
+import KindredTestSupport
 import Testing
 
 /// The committed output of proto/generate must be what it produces now: the generated code, and the API
@@ -19,10 +20,10 @@ import Testing
         let output = FileManager.default.temporaryDirectory.appendingPathComponent(
             "kindred-generate-\(UUID())")
         defer { try? FileManager.default.removeItem(at: output) }
-        let generate = Process()
-        generate.executableURL = Self.repository.appendingPathComponent("proto/generate")
-        generate.arguments = [output.path]
-        #expect(try await Self.exitStatus(of: generate) == 0)
+        let (status, log) = try await Subprocess.run([
+            Self.repository.appendingPathComponent("proto/generate").path, output.path,
+        ])
+        try #require(status == 0, "proto/generate failed: \(log)")
         for directory in Self.ownedDirectories {
             let fresh = try Self.contents(of: output.appendingPathComponent(directory))
             let committed = try Self.contents(of: Self.repository.appendingPathComponent(directory))
@@ -41,26 +42,11 @@ import Testing
     /// The generator's own tests (proto/plugin/tests: the refusal scanner reads what it should and fails on
     /// what it cannot read; a handler reaches the refusals of what it calls).
     @Test func pluginTestsPass() async throws {
-        let unittest = Process()
-        unittest.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        unittest.arguments = ["-m", "unittest", "discover", "-s", "tests"]
-        unittest.currentDirectoryURL = Self.repository.appendingPathComponent("proto/plugin")
-        let status = try await Self.exitStatus(of: unittest)
-        #expect(status == 0, "python3 -m unittest discover -s tests, in proto/plugin")
-    }
-
-    /// Runs `process` and waits for its exit on a thread of its own. Waiting on the test's own thread held one
-    /// of Swift's cooperative threads, which a 2-core machine has two of, for the generator's 15–45 s; with the
-    /// plugin tests waiting beside it, no other test's task ran for ~25 s, and client tests in other suites
-    /// failed their deadlines (a CI rehearsal, session 19).
-    static func exitStatus(of process: Process) async throws -> Int32 {
-        try process.run()
-        return await withCheckedContinuation { continuation in
-            Thread.detachNewThread {
-                process.waitUntilExit()
-                continuation.resume(returning: process.terminationStatus)
-            }
-        }
+        let plugin = Self.repository.appendingPathComponent("proto/plugin").path
+        let (status, log) = try await Subprocess.run([
+            "/usr/bin/env", "-C", plugin, "/usr/bin/python3", "-m", "unittest", "discover", "-s", "tests",
+        ])
+        #expect(status == 0, "python3 -m unittest discover -s tests, in proto/plugin: \(log)")
     }
 
     /// Every file under `root`, by relative path.

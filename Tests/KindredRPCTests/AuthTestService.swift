@@ -118,12 +118,12 @@ final class AuthTestServer: Sendable {
             configuration: configuration, services: [AuthTestService()], logger: logger)
         let server = server
         runner = Task(executorPreference: clientTestLoop) { try await server.run() }
-        client = try RPCClient(target: "127.0.0.1:\(server.port)")
+        client = try RPCClient(target: "127.0.0.1:\(server.port)", configuration: .tests)
     }
 
     /// Calls `method` with `token` as `authorization: Bearer` (none when nil): the answer's text.
     func call(_ method: MethodDescriptor, token: String?, scheme: String = "Bearer") async throws -> String {
-        var options = CallOptions(timeout: .seconds(10))
+        var options = CallOptions(timeout: .seconds(30))
         if let token { options.metadata.add("authorization", "\(scheme) \(token)") }
         let response: ClientTestText = try await client.unary(
             method: method, request: ClientTestText(), options: options)

@@ -67,7 +67,7 @@ struct LoopbackFleet {
 func balancingClient(
     _ resolver: any NameResolver, port: Int, configure: (inout ClientConfiguration) -> Void = { _ in }
 ) throws -> RPCClient {
-    var configuration = ClientConfiguration()
+    var configuration = ClientConfiguration.tests
     configuration.resolver = resolver
     // Longer than any test: every re-resolution a test sees comes from an event, not the timer.
     configuration.resolveInterval = .seconds(3_600)

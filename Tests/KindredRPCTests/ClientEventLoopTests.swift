@@ -14,7 +14,7 @@ import Testing
 
     @Test func callMadeOnALoopUsesAConnectionLivingOnThatLoop() async throws {
         let server = try ClientTestServer()
-        let client = try RPCClient(target: server.target)
+        let client = try RPCClient(target: server.target, configuration: .tests)
         // A loop of its own, standing in for a server loop that runs a handler.
         let loop = try EventLoopGroup(count: 1).loops[0]
         let (sameThread, socketOnLoop) = try await Task(executorPreference: loop) {
@@ -46,7 +46,7 @@ import Testing
     }
 
     @Test func backoffGrowsWithJitterUpToItsCap() {
-        var configuration = ClientConfiguration()
+        var configuration = ClientConfiguration.tests
         configuration.initialBackoff = .milliseconds(100)
         configuration.maxBackoff = .seconds(1)
         #expect((.milliseconds(80)...(.milliseconds(120))).contains(configuration.backoff(after: 0)))

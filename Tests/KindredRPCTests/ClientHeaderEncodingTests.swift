@@ -26,7 +26,7 @@ import Testing
     }
 
     @Test func aClientsRequestHeadersKeepTheirOrderAroundTheFixedOnes() throws {
-        let client = try RPCClient(target: "127.0.0.1:9")
+        let client = try RPCClient(target: "127.0.0.1:9", configuration: .tests)
         defer { client.close() }
         let options = CallOptions(metadata: Metadata(["authorization": "Bearer t", "x-bad": "tab\there"]))
         let headers = client.requestHeaders(

@@ -136,7 +136,7 @@ import Testing
     private func withUploadServer(_ body: (ClientTestServer, RPCClient) async throws -> Void) async throws {
         try await onClientTestLoop {
             let server = try ClientTestServer()
-            let client = try RPCClient(target: server.target)
+            let client = try RPCClient(target: server.target, configuration: .tests)
             try await body(server, client)
             client.close()
             await server.stop()

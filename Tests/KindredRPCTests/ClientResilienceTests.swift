@@ -7,7 +7,7 @@ import Testing
         try await onClientTestLoop {
             var server = try ClientTestServer()
             let port = server.port
-            let client = try RPCClient(target: server.target)
+            let client = try RPCClient(target: server.target, configuration: .tests)
             let first: ClientTestText = try await client.unary(
                 method: ClientTestService.method("Echo"), request: ClientTestText("one"))
             #expect(first.text == "one")
@@ -25,14 +25,14 @@ import Testing
     @Test func idempotentCallIsRetriedUntilTheServerAppears() async throws {
         try await onClientTestLoop {
             let port = try freePort()
-            let client = try RPCClient(target: "127.0.0.1:\(port)")
+            let client = try RPCClient(target: "127.0.0.1:\(port)", configuration: .tests)
             let starter = Task(executorPreference: clientTestLoop) {
                 try await Task.sleep(for: .milliseconds(300))
                 return try ClientTestServer(port: port)
             }
             let response: ClientTestText = try await client.unary(
                 method: ClientTestService.method("Echo"), request: ClientTestText("late"),
-                options: CallOptions(timeout: .seconds(5), idempotent: true))
+                options: CallOptions(timeout: .seconds(30), idempotent: true))
             #expect(response.text == "late")
             client.close()
             try await starter.value.stop()
@@ -44,11 +44,11 @@ import Testing
     @Test func anOverloadRefusalIsNotRetried() async throws {
         try await onClientTestLoop {
             let server = try ClientTestServer()
-            let client = try RPCClient(target: server.target)
+            let client = try RPCClient(target: server.target, configuration: .tests)
             let error = await #expect(throws: RPCError.self) {
                 let _: ClientTestText = try await client.unary(
                     method: ClientTestService.method("Echo"), request: ClientTestText("busy"),
-                    options: CallOptions(timeout: .seconds(5), idempotent: true))
+                    options: CallOptions(timeout: .seconds(30), idempotent: true))
             }
             #expect(error?.overloadRetryDelay == .milliseconds(250))
             #expect(server.observations.unaryCalls.load(ordering: .relaxed) == 1, "one attempt")
@@ -61,7 +61,7 @@ import Testing
     @Test func nonIdempotentCallIsNotRetried() async throws {
         try await onClientTestLoop {
             let port = try freePort()
-            var configuration = ClientConfiguration()
+            var configuration = ClientConfiguration.tests
             configuration.initialBackoff = .seconds(600)
             configuration.maxBackoff = .seconds(600)
             let client = try RPCClient(target: "127.0.0.1:\(port)", configuration: configuration)
@@ -80,7 +80,7 @@ import Testing
     @Test func retriesStopAtTheDeadline() async throws {
         try await onClientTestLoop {
             let port = try freePort()
-            var configuration = ClientConfiguration()
+            var configuration = ClientConfiguration.tests
             configuration.initialBackoff = .seconds(600)
             configuration.maxBackoff = .seconds(600)
             let client = try RPCClient(target: "127.0.0.1:\(port)", configuration: configuration)
@@ -97,7 +97,7 @@ import Testing
     @Test func closingTheClientLetsCallsInFlightFinish() async throws {
         try await onClientTestLoop {
             let server = try ClientTestServer()
-            let client = try RPCClient(target: server.target)
+            let client = try RPCClient(target: server.target, configuration: .tests)
             let inFlight = Task(executorPreference: clientTestLoop) {
                 let response: ClientTestText = try await client.unary(
                     method: ClientTestService.method("Hold"), request: ClientTestText())
@@ -114,7 +114,7 @@ import Testing
     @Test func callInFlightFinishesWhileTheServerDrainsAndLaterCallsAreUnavailable() async throws {
         try await onClientTestLoop {
             let server = try ClientTestServer()
-            let client = try RPCClient(target: server.target)
+            let client = try RPCClient(target: server.target, configuration: .tests)
             let inFlight = Task(executorPreference: clientTestLoop) {
                 let response: ClientTestText = try await client.unary(
                     method: ClientTestService.method("Hold"), request: ClientTestText())
@@ -137,7 +137,7 @@ import Testing
     @Test func closedClientRefusesNewCalls() async throws {
         try await onClientTestLoop {
             let server = try ClientTestServer()
-            let client = try RPCClient(target: server.target)
+            let client = try RPCClient(target: server.target, configuration: .tests)
             client.close()
             let error = await #expect(throws: RPCError.self) {
                 let _: ClientTestText = try await client.unary(
@@ -152,7 +152,7 @@ import Testing
     @Test func silentPeerIsDetectedByKeepaliveBeforeTheDeadline() async throws {
         try await onClientTestLoop {
             let peer = try ClientSilentPeer()
-            var configuration = ClientConfiguration()
+            var configuration = ClientConfiguration.tests
             configuration.keepaliveInterval = .milliseconds(100)
             configuration.keepaliveTimeout = .milliseconds(100)
             let client = try RPCClient(target: "127.0.0.1:\(peer.port)", configuration: configuration)
@@ -169,7 +169,7 @@ import Testing
     @Test func hostNameTargetIsResolved() async throws {
         try await onClientTestLoop {
             let server = try ClientTestServer()
-            let client = try RPCClient(target: "localhost:\(server.port)")
+            let client = try RPCClient(target: "localhost:\(server.port)", configuration: .tests)
             let response: ClientTestText = try await client.unary(
                 method: ClientTestService.method("Echo"), request: ClientTestText("named"))
             #expect(response.text == "named")
@@ -180,6 +180,6 @@ import Testing
 
     @Test(arguments: ["nohost", "host:port", ":80", "host:99999"])
     func malformedTargetIsRejected(target: String) {
-        #expect(throws: RPCError.self) { try RPCClient(target: target) }
+        #expect(throws: RPCError.self) { try RPCClient(target: target, configuration: .tests) }
     }
 }

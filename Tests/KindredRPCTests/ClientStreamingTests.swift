@@ -7,7 +7,7 @@ import Testing
     @Test func serverStreamIsReadToItsEnd() async throws {
         try await onClientTestLoop {
             let server = try ClientTestServer()
-            let client = try RPCClient(target: server.target)
+            let client = try RPCClient(target: server.target, configuration: .tests)
             var received: [String] = []
             let stream = client.serverStreaming(
                 method: ClientTestService.method("Count"), request: ClientTestText("500"),
@@ -22,7 +22,7 @@ import Testing
     @Test func largeServerStreamIsReadThroughFlowControl() async throws {
         try await onClientTestLoop {
             let server = try ClientTestServer()
-            let client = try RPCClient(target: server.target)
+            let client = try RPCClient(target: server.target, configuration: .tests)
             var count = 0
             // 20 MB: far beyond one flow-control window, so the window must be reopened as we read.
             for try await message in client.serverStreaming(
@@ -43,7 +43,7 @@ import Testing
     @Test func messagesLargerThanTheWindowArriveWhole() async throws {
         try await onClientTestLoop {
             let server = try ClientTestServer()
-            let client = try RPCClient(target: server.target)
+            let client = try RPCClient(target: server.target, configuration: .tests)
             var sizes: [Int] = []
             for try await message in client.serverStreaming(
                 method: ClientTestService.method("Count"), request: ClientTestText("3,0,1100000"),
@@ -62,7 +62,7 @@ import Testing
     @Test func aFailureAfterALargeMessageArrivesAsItsOwnStatus() async throws {
         try await onClientTestLoop {
             let server = try ClientTestServer()
-            let client = try RPCClient(target: server.target)
+            let client = try RPCClient(target: server.target, configuration: .tests)
             var sizes: [Int] = []
             let stream = client.serverStreaming(
                 method: ClientTestService.method("LargeThenFail"), request: ClientTestText(),
@@ -80,7 +80,7 @@ import Testing
     @Test func breakingOutOfAStreamCancelsItOnTheServer() async throws {
         try await onClientTestLoop {
             let server = try ClientTestServer()
-            let client = try RPCClient(target: server.target)
+            let client = try RPCClient(target: server.target, configuration: .tests)
             var received = 0
             for try await _ in client.serverStreaming(
                 method: ClientTestService.method("Count"), request: ClientTestText("1000,5"),
@@ -100,7 +100,7 @@ import Testing
     @Test func cancellingTheConsumingTaskCancelsTheStream() async throws {
         try await onClientTestLoop {
             let server = try ClientTestServer()
-            let client = try RPCClient(target: server.target)
+            let client = try RPCClient(target: server.target, configuration: .tests)
             let firstArrived = Atomic<Bool>(false)
             let consumer = Task(executorPreference: clientTestLoop) {
                 for try await _ in client.serverStreaming(
@@ -125,7 +125,7 @@ import Testing
     @Test func streamFailingBeforeItsFirstMessageThrowsTheStatus() async throws {
         try await onClientTestLoop {
             let server = try ClientTestServer()
-            let client = try RPCClient(target: server.target)
+            let client = try RPCClient(target: server.target, configuration: .tests)
             let stream = client.serverStreaming(
                 method: .init(service: "test.Client", method: "Missing"), request: ClientTestText(),
                 responseType: ClientTestText.self)

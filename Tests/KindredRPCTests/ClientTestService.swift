@@ -199,6 +199,17 @@ let clientTestLoop: EventLoop = {
     }
 }()
 
+extension ClientConfiguration {
+    /// The defaults with a 30 s deadline instead of 10 s, for the client tests. The suite runs ~1,500 tests at
+    /// once on 2 cores: a call's loop can wait its turn among hundreds of runnable threads for seconds, and these
+    /// tests check what a call does, not how fast (benchmarks measure that). A test of deadlines sets its own.
+    static var tests: ClientConfiguration {
+        var configuration = ClientConfiguration()
+        configuration.defaultTimeout = .seconds(30)
+        return configuration
+    }
+}
+
 /// Runs `body` on `clientTestLoop`.
 func onClientTestLoop<Value: Sendable>(_ body: () async throws -> Value) async throws -> Value {
     try await withTaskExecutorPreference(clientTestLoop) { try await body() }

@@ -78,7 +78,7 @@ import Testing
             "grpcio listens on \(port): \((try? String(contentsOfFile: log, encoding: .utf8)) ?? "")"
         ) { Loopback.accepts(port) }
         try await onClientTestLoop {
-            let client = try RPCClient(target: "127.0.0.1:\(port)")
+            let client = try RPCClient(target: "127.0.0.1:\(port)", configuration: .tests)
             defer { client.close() }
             try await body(client)
         }

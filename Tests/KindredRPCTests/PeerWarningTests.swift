@@ -6,7 +6,7 @@ import Testing
 /// retry attempt, and not again for every call while the outage lasts.
 @Suite(.timeLimit(.minutes(1))) struct PeerWarningTests {
     private func client(target: String, log: CapturedLog) throws -> RPCClient {
-        var configuration = ClientConfiguration()
+        var configuration = ClientConfiguration.tests
         configuration.logger = log.logger()
         configuration.initialBackoff = .milliseconds(10)
         configuration.maxBackoff = .milliseconds(20)
@@ -48,7 +48,7 @@ import Testing
             let error = await #expect(throws: RPCError.self) {
                 let _: ClientTestText = try await client.unary(
                     method: ClientTestService.method("Echo"), request: ClientTestText("hi"),
-                    options: CallOptions(timeout: .seconds(5), idempotent: true))
+                    options: CallOptions(timeout: .seconds(30), idempotent: true))
             }
             #expect(error?.code == .unavailable)
             #expect(log.lines("peer call failed").map { $0.fields["status"] } == ["UNAVAILABLE"])

@@ -13,7 +13,7 @@ import Testing
                 $0.maxConnectionAge = .seconds(1)
                 $0.maxConnectionAgeGrace = .milliseconds(500)
             }
-            let client = try RPCClient(target: server.target)
+            let client = try RPCClient(target: server.target, configuration: .tests)
             let stream = client.serverStreaming(
                 method: ClientTestService.method("Count"), request: ClientTestText("1000,50"),
                 options: CallOptions(timeout: .seconds(30)), responseType: ClientTestText.self)

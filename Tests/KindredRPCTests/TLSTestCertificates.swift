@@ -8,16 +8,16 @@ struct TLSTestCertificates {
     let directory: String
 
     /// A new CA and a certificate for each of `names`.
-    init(_ names: String...) throws {
+    init(_ names: String...) async throws {
         directory = try temporaryDirectory("kindred-tls")
-        try make(names)
+        try await make(names)
     }
 
     /// Adds certificates from the same CA.
-    func make(_ names: [String]) throws {
+    func make(_ names: [String]) async throws {
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("deploy/local/tls-certificates").path
-        let (status, output) = try Subprocess.run([script, directory] + names)
+        let (status, output) = try await Subprocess.run([script, directory] + names)
         guard status == 0 else { throw TestFailure("tls-certificates failed: \(output)") }
     }
 
@@ -34,7 +34,7 @@ struct TLSTestCertificates {
 
     /// A client trusting this CA, presenting `name`'s certificate when given.
     func client(as name: String? = nil) throws -> ClientConfiguration {
-        var configuration = ClientConfiguration()
+        var configuration = ClientConfiguration.tests
         configuration.tls = try ClientTLS(
             ClientTLSSettings(
                 caFile: caFile, certificateFile: name.map(certificate), privateKeyFile: name.map(key)))

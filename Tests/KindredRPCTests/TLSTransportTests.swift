@@ -7,7 +7,7 @@ import Testing
 /// partial writes, refusals, mutual TLS with an allow-list, and a certificate reload under a call in flight.
 @Suite(.timeLimit(.minutes(1))) struct TLSTransportTests {
     @Test func aClientCallsOverTLSAndAStreamBeyondManySocketBuffersArrivesWhole() async throws {
-        let certificates = try TLSTestCertificates("kindred-interop")
+        let certificates = try await TLSTestCertificates("kindred-interop")
         try await onClientTestLoop {
             let server = try ClientTestServer(tls: certificates.server("kindred-interop"))
             let client = try RPCClient(target: server.target, configuration: certificates.client())
@@ -30,16 +30,16 @@ import Testing
     }
 
     @Test func aClientOfferingOnlyTLS12IsRefusedWithOneLogLine() async throws {
-        let certificates = try TLSTestCertificates("kindred-interop")
+        let certificates = try await TLSTestCertificates("kindred-interop")
         // The client's mistake: `notice`, below the `warning` that shows the server's own faults.
         let log = CapturedLog(level: .notice)
         try await onClientTestLoop {
             let server = try ClientTestServer(tls: certificates.server("kindred-interop"), log: log)
             let client = try RPCClient(target: server.target, configuration: certificates.client())
-            // Answered: the server runs (its task shares this loop, which Subprocess.run blocks).
+            // Answered: the server runs before openssl knocks.
             let _: ClientTestText = try await client.unary(
                 method: ClientTestService.method("Echo"), request: ClientTestText("before"))
-            let (status, output) = try Subprocess.run([
+            let (status, output) = try await Subprocess.run([
                 "/usr/bin/openssl", "s_client", "-connect", server.target, "-tls1_2", "-alpn", "h2",
                 "-CAfile", certificates.caFile,
             ])
@@ -58,7 +58,7 @@ import Testing
     }
 
     @Test func aPlaintextClientOnTheTLSPortIsRefusedInWords() async throws {
-        let certificates = try TLSTestCertificates("kindred-interop")
+        let certificates = try await TLSTestCertificates("kindred-interop")
         let log = CapturedLog(level: .notice)
         try await onClientTestLoop {
             let server = try ClientTestServer(tls: certificates.server("kindred-interop"), log: log)
@@ -83,7 +83,7 @@ import Testing
     }
 
     @Test func aClientReconnectingInALoopGetsAFewRefusalLinesNotOnePerConnection() async throws {
-        let certificates = try TLSTestCertificates("kindred-interop")
+        let certificates = try await TLSTestCertificates("kindred-interop")
         let log = CapturedLog(level: .notice)
         try await onClientTestLoop {
             let server = try ClientTestServer(
@@ -103,8 +103,8 @@ import Testing
     }
 
     @Test func aClientThatDoesNotTrustTheServerFailsUnavailableAndSaysWhy() async throws {
-        let certificates = try TLSTestCertificates("kindred-interop")
-        let stranger = try TLSTestCertificates()
+        let certificates = try await TLSTestCertificates("kindred-interop")
+        let stranger = try await TLSTestCertificates()
         let log = CapturedLog(level: .warning)
         try await onClientTestLoop {
             let server = try ClientTestServer(tls: certificates.server("kindred-interop"))
@@ -124,7 +124,7 @@ import Testing
     }
 
     @Test func mutualTLSChecksTheCallersCertificateAgainstTheMethodsAllowList() async throws {
-        let certificates = try TLSTestCertificates("kindred-interop", "kindred-family", "kindred-tests")
+        let certificates = try await TLSTestCertificates("kindred-interop", "kindred-family", "kindred-tests")
         var settings = certificates.server("kindred-interop", requiringClientCertificates: true)
         settings.peerRules = [
             PeerRule(methods: [ClientTestService.method("Echo")], allowedNames: ["kindred-family"])
@@ -159,9 +159,9 @@ import Testing
     }
 
     @Test func aReloadServesTheNewCertificateToNewcomersWhileACallInFlightFinishes() async throws {
-        let old = try TLSTestCertificates("kindred-interop")
-        let renewed = try TLSTestCertificates("kindred-interop")
-        let served = try TLSTestCertificates()
+        let old = try await TLSTestCertificates("kindred-interop")
+        let renewed = try await TLSTestCertificates("kindred-interop")
+        let served = try await TLSTestCertificates()
         let settings = served.server("kindred-interop")
         try old.install("kindred-interop", as: settings)
         try await onClientTestLoop {
@@ -194,8 +194,8 @@ import Testing
     }
 
     @Test func filesThatDoNotLoadLeaveThePreviousCredentialsInUse() async throws {
-        let certificates = try TLSTestCertificates("kindred-interop", "kindred-other")
-        let served = try TLSTestCertificates()
+        let certificates = try await TLSTestCertificates("kindred-interop", "kindred-other")
+        let served = try await TLSTestCertificates()
         let settings = served.server("kindred-interop")
         try certificates.install("kindred-interop", as: settings)
         try await onClientTestLoop {

@@ -54,7 +54,7 @@ import Testing
     /// trace with a span of the handler's own.
     @Test func aCallMadeInATraceReachesTheHandlerAsANewSpanOfIt() async throws {
         let server = try ServedTrace()
-        let client = try RPCClient(target: server.target)
+        let client = try RPCClient(target: server.target, configuration: .tests)
         let caller = try #require(TraceContext(traceparent: "00-\(Self.traceID)-\(Self.callerSpan)-01"))
         let answer: ClientTestText = try await TraceContext.$current.withValue(caller) {
             try await client.unary(method: TraceService.current, request: ClientTestText(""))
@@ -73,7 +73,7 @@ import Testing
     }
 
     @Test func aCallersOwnTraceparentIsNotReplaced() throws {
-        let client = try RPCClient(target: "127.0.0.1:9")
+        let client = try RPCClient(target: "127.0.0.1:9", configuration: .tests)
         let own = "00-\(Self.traceID)-\(Self.callerSpan)-00"
         let headers = TraceContext.$current.withValue(.start()) {
             client.requestHeaders(

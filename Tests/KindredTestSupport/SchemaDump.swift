@@ -5,7 +5,7 @@ public import KindredPostgres
 /// text, for tests that a sealed column's plaintext is nowhere in it.
 public func dataDump(of schema: String, on pool: PostgresPool) async throws -> String {
     let name = try await pool.query("SELECT current_database()")[0].decode(String.self)
-    let (status, output) = try Subprocess.run(
+    let (status, output) = try await Subprocess.run(
         [
             "/usr/bin/pg_dump", "--data-only", "--schema=\(schema)",
             "--dbname=\(try SharedCluster.url(database: name))",
