@@ -12,12 +12,16 @@ import Testing
     /// Seeds `count` ranked users with pseudo-random balances (0 to 49,999), and the histograms that go with
     /// them, as the ledger keeps them.
     static func seed(_ count: Int, on pool: PostgresPool) async throws {
-        try await pool.query(
-            """
-            INSERT INTO gamification.coin_balances (user_id, coins)
-            SELECT ('00000000-0000-7000-8000-' || lpad(to_hex(i), 12, '0'))::uuid, (i * 7919) % 50000
-            FROM generate_series(1, \(count)) AS i
-            """)
+        // In slices of 100,000: one statement for a million rows passed the pool's 30 s statement_timeout when
+        // the whole suite shared the machine (a local run, session 20).
+        for first in stride(from: 1, through: count, by: 100_000) {
+            try await pool.query(
+                """
+                INSERT INTO gamification.coin_balances (user_id, coins)
+                SELECT ('00000000-0000-7000-8000-' || lpad(to_hex(i), 12, '0'))::uuid, (i * 7919) % 50000
+                FROM generate_series(\(first), \(min(first + 99_999, count))) AS i
+                """)
+        }
         try await pool.query(
             """
             INSERT INTO gamification.coin_histogram (coins, users)
