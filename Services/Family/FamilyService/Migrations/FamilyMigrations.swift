@@ -42,5 +42,6 @@ enum FamilyMigrations {
         v34SealLinks,
         v35PlannedBabyNamesake,
         v36RegistryListing,
+        v37DropDuplicatePhotoIndex,
     ]
 }

@@ -100,7 +100,7 @@ enum BabyPhotoStore {
     )
         -> PostgresQuery
     {
-        // Each profile's page walks baby_photos_newest from the position, then the newest of those. With
+        // Each profile's page walks its primary key backwards from the position, then the newest of those. With
         // `profile_id = ANY(…)` and `($1 IS NULL OR photo_id < $1)`, the generic plan read every photo of the
         // profiles and sorted them (81 buffers for a page of 13 of a profile's 86 photos; 18 now). One photo's
         // read names it in its own statement, for the same reason.
