@@ -69,11 +69,14 @@ struct ListeningSocket {
         var storage = sockaddr_storage()
         var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
         let client = withUnsafeMutablePointer(to: &storage) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.accept(fd, $0, &length) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                // Non-blocking and close-on-exec from the start: one call instead of four, and no moment in
+                // which a child spawned by another thread inherits the socket.
+                let flags = Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
+                return CLinuxSystem_accept4(fd, $0, &length, flags)
+            }
         }
         guard client >= 0 else { return nil }
-        _ = fcntl(client, F_SETFL, fcntl(client, F_GETFL) | O_NONBLOCK)
-        _ = fcntl(client, F_SETFD, FD_CLOEXEC)
         var one: Int32 = 1
         setsockopt(client, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
         let (address, port) = Self.describe(storage)
