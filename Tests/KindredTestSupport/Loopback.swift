@@ -5,8 +5,13 @@ import Glibc
 public enum Loopback {
     /// A new socket bound to a port the kernel picks, listening when `backlog` is given; the caller closes it.
     public static func bind(listening backlog: Int32? = nil) throws -> (socket: Int32, port: Int) {
+        try bind(port: 0, listening: backlog)
+    }
+
+    /// A socket bound to loopback `port` (0: one the kernel picks), listening when `backlog` is given.
+    static func bind(port: Int, listening backlog: Int32? = nil) throws -> (socket: Int32, port: Int) {
         let socket = try newSocket()
-        var address = address(port: 0)
+        var address = address(port: port)
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let bound = withUnsafeMutablePointer(to: &address) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
@@ -59,10 +64,14 @@ public enum Loopback {
     }
 }
 
-/// A loopback port the kernel just handed out; nothing listens on it once this returns, so two runs on one
-/// machine do not collide.
+/// A loopback port nothing is bound to, below the kernel's ephemeral range (32768 and up): a server a test
+/// stops and starts again on it cannot find it taken meanwhile by another test's outgoing connection, as a port
+/// the kernel hands out can be (a PostgreSQL restart failed so, in a local run of session 20).
 public func freePort() throws -> Int {
-    let (socket, port) = try Loopback.bind()
-    close(socket)
-    return port
+    for _ in 0..<100 {
+        guard let (socket, port) = try? Loopback.bind(port: Int.random(in: 20_000..<32_768)) else { continue }
+        close(socket)
+        return port
+    }
+    throw TestFailure("no free loopback port in 20000-32767 after 100 tries")
 }
