@@ -1,8 +1,5 @@
 // Linux headers that Glibc's Swift module does not export: epoll, eventfd, timerfd, accept4, the TCP
-// socket options and malloc_trim; plus two inline shims. Nothing here needs linking.
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE  // accept4
-#endif
+// socket options and malloc_trim; plus one inline shim. Nothing here needs linking.
 #include <sys/socket.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
@@ -17,8 +14,7 @@ static inline int CLinuxSystem_setThreadName(const char *name) {
     return prctl(PR_SET_NAME, name, 0, 0, 0);
 }
 
-// accept4 takes glibc's transparent-union address type under _GNU_SOURCE, which Swift cannot pass a
-// sockaddr pointer to: accepts with plain pointers.
-static inline int CLinuxSystem_accept4(int fd, struct sockaddr *address, socklen_t *length, int flags) {
-    return accept4(fd, address, length, flags);
-}
+// glibc declares accept4 only under _GNU_SOURCE, which must not be defined here: it changes the
+// definition of types (fd_set) that other modules share, and a clean build then fails. Its declaration
+// without the _GNU_SOURCE address union:
+extern int accept4(int fd, struct sockaddr *address, socklen_t *length, int flags);

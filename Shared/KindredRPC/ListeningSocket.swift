@@ -73,7 +73,7 @@ struct ListeningSocket {
                 // Non-blocking and close-on-exec from the start: one call instead of four, and no moment in
                 // which a child spawned by another thread inherits the socket.
                 let flags = Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
-                return CLinuxSystem_accept4(fd, $0, &length, flags)
+                return accept4(fd, $0, &length, flags)
             }
         }
         guard client >= 0 else { return nil }
