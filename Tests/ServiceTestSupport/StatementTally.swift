@@ -12,9 +12,14 @@ struct StatementTally {
         /// Shared buffers its executions touched (hit or read): the figure a busy machine does not blur.
         let buffers: Int
 
-        /// An event sequencer's check for unsequenced rows (`EventOutbox+Sequencing.swift`), which runs on the
-        /// sequencer's clock whatever the calls do.
-        var isSequencerCheck: Bool { text.contains("WHERE cursor IS NULL LIMIT") }
+        /// An event sequencer's statement that is the same for every outbox (`EventOutbox+Sequencing.swift`):
+        /// its check for unsequenced rows, or the advisory lock its numbering takes. They run on the sequencers'
+        /// clock whatever the calls do, and every outbox's count in one entry: the family's two sequencers'
+        /// locks, a quarter of AnnounceArrival's calls each, passed the every-other-call line together in a
+        /// loaded full run.
+        var isSequencerWork: Bool {
+            text.contains("WHERE cursor IS NULL LIMIT") || text == "SELECT pg_advisory_xact_lock($1)"
+        }
     }
 
     let pool: PostgresPool
