@@ -22,9 +22,7 @@ struct ClusterCommand: Sendable {
         // A verb takes seconds (initdb, a server starting). Waited for on a thread of Swift's cooperative
         // pool, which has one thread per core, two of them stalled every other test of the process: an RPC
         // test's 2 s deadline passed while two suites created their clusters.
-        try await withCheckedThrowingContinuation { continuation in
-            Thread.detachNewThread { continuation.resume(with: Result { try runWaiting(verb) }) }
-        }
+        try await onItsOwnThread { try runWaiting(verb) }
     }
 
     private func runWaiting(_ verb: String) throws -> String {

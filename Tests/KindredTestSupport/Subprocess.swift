@@ -3,18 +3,13 @@ import Foundation
 /// Child processes through posix_spawn; Foundation's Process is avoided, as elsewhere in the tests, because
 /// it reaps children through a run loop these tests never run.
 public enum Subprocess {
-    /// Runs `arguments` (an absolute program path first) to completion; returns its exit status and output.
-    ///
-    /// The wait is on a thread of its own: a test waiting on its own thread holds one of Swift's cooperative
-    /// threads (a 2-core machine has two) or a test loop for as long as the child runs, and every other test's
-    /// task behind it stalls (CI rehearsals of session 19: calls in other suites failed their deadlines).
+    /// Runs `arguments` (an absolute program path first) to completion, waiting on a thread of its own
+    /// (`onItsOwnThread`); returns its exit status and output.
     public static func run(_ arguments: [String]) async throws -> (status: Int32, output: String) {
         let output = "/tmp/kindred-subprocess-\(UUID().uuidString)"
         defer { unlink(output) }
         let pid = try start(arguments, output: output)
-        let status = await withCheckedContinuation { continuation in
-            Thread.detachNewThread { continuation.resume(returning: wait(pid)) }
-        }
+        let status = try await onItsOwnThread { wait(pid) }
         return (status, (try? String(contentsOfFile: output, encoding: .utf8)) ?? "")
     }
 
