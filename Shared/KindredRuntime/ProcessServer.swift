@@ -5,6 +5,7 @@ public import KindredPostgres
 public import KindredRPC
 public import Logging
 import KindredMetrics
+import KindredThreads
 
 /// Serves a process's RPC services, plus health and reflection, until SIGTERM or SIGINT, then drains.
 public struct ProcessServer: Sendable {

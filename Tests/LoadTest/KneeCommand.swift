@@ -50,6 +50,11 @@ struct KneeCommand: AsyncParsableCommand {
                 var step = options
                 step.rate = rate
                 let report = try await LoadRun(options: step, mix: mix).run()
+                guard !report.interrupted else {
+                    // A step cut short measured less than its duration: it is no step of the search.
+                    say("knee: interrupted at \(Int(rate)) calls/s; the steps before it are in \(json)")
+                    throw ExitCode(130)
+                }
                 let goOn = search.add(report, rate: rate)
                 try search.json().write(to: URL(fileURLWithPath: json))
                 for line in search.steps.last?.over ?? [] {

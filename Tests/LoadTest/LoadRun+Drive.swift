@@ -1,29 +1,50 @@
 import KindredRPC
+import KindredThreads
 import LoadTestKit
 
 extension LoadRun {
-    /// Runs `body`, cancelling it at `stop` if it is still running then (the calls it has in flight end
-    /// CANCELLED, reason `TOOL_STOPPED`, and it returns what it has): a run ends on time whatever the stack
-    /// does.
+    /// How `withHardStop` ended: the body finished, the hard stop came first, or a signal did.
+    enum Ending<Value: Sendable>: Sendable {
+        case finished(Value)
+        case hardStop
+        case interrupted
+        /// A stop's task ended by the group's cancellation, after the ending was decided.
+        case stood
+    }
+
+    /// Runs `body`, cancelling it at `stop` if it is still running then, or as soon as SIGINT (Ctrl-C) or
+    /// SIGTERM arrives (the calls it has in flight end CANCELLED, reason `TOOL_STOPPED`, and it returns what it
+    /// has): a run ends on time whatever the stack does, and one cut short still saves its sessions and
+    /// reports. A session exchange under way is not cancelled (`authorizedOptions`), so the refresh tokens saved
+    /// after it are the ones identity knows. Returns the body's value and whether a signal ended it.
     func withHardStop<Value: Sendable>(
         at stop: ContinuousClock.Instant, _ body: @escaping @Sendable () async -> Value
-    ) async -> Value? {
-        await withTaskGroup(of: Value?.self) { group in
-            group.addTask { await body() }
+    ) async -> (value: Value?, interrupted: Bool) {
+        await withTaskGroup(of: Ending<Value>.self) { group in
+            group.addTask { .finished(await body()) }
             group.addTask {
-                try? await Task.sleep(until: stop)
-                return nil
+                do { try await Task.sleep(until: stop) } catch { return .stood }
+                return .hardStop
             }
+            // Only the first signal is the tool's: a second Ctrl-C kills it.
+            group.addTask { await TerminationSignal.first() == nil ? .stood : .interrupted }
             var value: Value?
-            for await result in group {
-                if let result {
-                    value = result
-                } else if value == nil {
+            var interrupted = false
+            var decided = false
+            for await ending in group {
+                switch ending {
+                case .finished(let result): value = result
+                case .hardStop where !decided:
                     say("hard stop: the calls and streams still running are cancelled")
+                case .interrupted where !decided:
+                    interrupted = true
+                    say("interrupted: the calls and streams still running are cancelled; the report follows")
+                case .hardStop, .interrupted, .stood: break
                 }
+                decided = true
                 group.cancelAll()
             }
-            return value
+            return (value, interrupted)
         }
     }
 
@@ -116,10 +137,11 @@ extension LoadRun {
         if options.rate == nil {
             var generator = SplitMix()
             var iteration = 0
-            while ContinuousClock.now < end {
+            // Cancelled (the hard stop, a signal), a user stops acting: its calls would only end CANCELLED.
+            while ContinuousClock.now < end, !Task.isCancelled {
                 let think = Duration.seconds(options.think * Double.random(in: 0.5...1.5, using: &generator))
                 await sleep(until: min(.now + think, end), on: user.loop)
-                guard ContinuousClock.now < end else { break }
+                guard ContinuousClock.now < end, !Task.isCancelled else { break }
                 await user.perform(mix.choose(for: user.persona, using: &generator), iteration: iteration)
                 iteration += 1
             }

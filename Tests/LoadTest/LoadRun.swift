@@ -56,7 +56,7 @@ struct LoadRun {
         }
         // Calls in flight get their deadline, streams their grace, then whatever still runs is cancelled.
         let hardStop = end + max(Deliveries.grace, options.callDeadline) + .seconds(1)
-        let skipped = await withHardStop(at: hardStop) {
+        let (skipped, interrupted) = await withHardStop(at: hardStop) {
             await drive(users, started: started, loadStarts: loadStarts, end: end) {
                 try? sessions.save(saved.merging(rotatedTokens(users)) { _, new in new })
             }
@@ -73,7 +73,7 @@ struct LoadRun {
                 shared.notifications.name: shared.notifications.deliveries.finish(),
             ], cpu: usage.costs(before: ticksBefore, after: ticksAfter, rpcs: rpcs),
             generator: generator(skipped: skipped), replicas: await replicaCounts(users), users: users.count,
-            duration: clock.now - started)
+            duration: clock.now - started, interrupted: interrupted)
         ReportTable(report: report, tallies: rpcs).print()
         return report
     }

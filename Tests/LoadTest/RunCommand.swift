@@ -18,6 +18,12 @@ struct RunCommand: AsyncParsableCommand {
         do {
             let report = try await LoadRun(options: options, mix: try options.loadMix()).run()
             if let json { try report.json().write(to: URL(fileURLWithPath: json)) }
+            guard !report.interrupted else {
+                // 128 + SIGINT, as a shell reports a command Ctrl-C ended.
+                let seconds = String(format: "%.1f", report.durationS)
+                print("INTERRUPTED after \(seconds) s: the figures cover that much.")
+                throw ExitCode(130)
+            }
             let failed = report.rpcs.values.reduce(0) { $0 + $1.failed }
             if failed > 0 || report.realtime.missed > 0 {
                 print("FAILED: \(failed) unexpected failures, \(report.realtime.missed) missed deliveries")

@@ -76,9 +76,11 @@ public struct RunReport: Codable, Sendable, Equatable {
     /// Calls each replica answered, by service and address (`"social": {"127.0.0.2:50053": 140}`), as the
     /// run's balanced clients spread them.
     public let replicas: [String: [String: Int]]
+    /// Whether SIGINT or SIGTERM cut the run short: its figures cover `durationS`, not the asked duration.
+    public let interrupted: Bool
 
     enum CodingKeys: String, CodingKey {
-        case rpcs, realtime, users, cpu, generator, replicas
+        case rpcs, realtime, users, cpu, generator, replicas, interrupted
         case realtimeStreams = "realtime_streams"
         case durationS = "duration_s"
     }
@@ -87,7 +89,7 @@ public struct RunReport: Codable, Sendable, Equatable {
     public init(
         rpcs: [String: RPCTally], realtime: [String: DeliveryTally], cpu: [String: ServerCost] = [:],
         generator: Generator = Generator(), replicas: [String: [String: Int]] = [:], users: Int,
-        duration: Duration
+        duration: Duration, interrupted: Bool = false
     ) {
         self.rpcs = rpcs.mapValues(RPC.init)
         self.realtime = Realtime(realtime.values.reduce(into: DeliveryTally()) { $0.merge($1) })
@@ -97,6 +99,7 @@ public struct RunReport: Codable, Sendable, Equatable {
         self.replicas = replicas
         self.users = users
         self.durationS = duration.asSeconds
+        self.interrupted = interrupted
     }
 
     public func json() throws -> Data {

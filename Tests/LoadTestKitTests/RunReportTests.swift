@@ -30,12 +30,14 @@ import Testing
             ],
             generator: generator, replicas: ["social": ["127.0.0.1:50053": 70, "127.0.0.2:50053": 68]],
             users: 200,
-            duration: .milliseconds(30_500))
+            duration: .milliseconds(30_500), interrupted: true)
         let object = try #require(JSONSerialization.jsonObject(with: report.json()) as? [String: Any])
         #expect(
             Set(object.keys) == [
                 "rpcs", "realtime", "users", "duration_s", "realtime_streams", "cpu", "generator", "replicas",
+                "interrupted",
             ])
+        #expect(object["interrupted"] as? Bool == true)
         #expect(
             object["replicas"] as? [String: [String: Int]]
                 == ["social": ["127.0.0.1:50053": 70, "127.0.0.2:50053": 68]])
