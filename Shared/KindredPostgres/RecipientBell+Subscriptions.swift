@@ -13,8 +13,11 @@ extension RecipientBell {
                 let listener = try PostgresListener(
                     configuration: pool.configuration, channels: [channel], logger: logger)
                 state.listener = listener
-                state.follower = Task(executorPreference: pool.backgroundExecutor()) { [self] in
-                    await follow(listener)
+                // One loop for the follower and its rings (`ringSoon`): the shared group hands out its loops in
+                // turn.
+                let background = pool.backgroundExecutor()
+                state.follower = Task(executorPreference: background) { [self] in
+                    await follow(listener, on: background)
                 }
                 if let heads {
                     state.poller = Task(executorPreference: pool.backgroundExecutor()) { [self] in
@@ -44,24 +47,44 @@ extension RecipientBell {
         continuation?.finish()
     }
 
-    /// Rings for each recipient the listener hears of, and for everyone when it (re)connects.
-    private func follow(_ listener: PostgresListener) async {
+    /// Rings for each recipient the listener hears of, and for everyone when it (re)connects; runs on `executor`.
+    private func follow(_ listener: PostgresListener, on executor: (any TaskExecutor)?) async {
         for await notification in listener.notifications {
             switch notification {
-            case .notification(_, let recipient): ring([recipient])
+            case .notification(_, let recipient): ringSoon(recipient, on: executor)
             case .listening: ring(nil)
             }
         }
     }
 
-    /// Rings the streams of `names` (of every recipient when nil) in this process.
+    /// Rings `recipient` together with the others heard in the same read of the listener's socket. The listener
+    /// hands them over one at a time, but those already in hand come without a wait: the ring goes out once the
+    /// follower waits for more (a turn of its executor later), so the streams of a write's whole audience wake
+    /// at once and their reads share one statement (`RecipientBell+Reading.swift`).
+    private func ringSoon(_ recipient: String, on executor: (any TaskExecutor)?) {
+        let first = state.withLock { state in
+            defer { state.heard.insert(recipient) }
+            return state.heard.isEmpty
+        }
+        guard first else { return }
+        Task(executorPreference: executor) { [self] in
+            await Task.yield()
+            let heard = state.withLock { state in
+                defer { state.heard = [] }
+                return state.heard
+            }
+            ring(Array(heard))
+        }
+    }
+
+    /// Rings the streams of `names` (of every recipient when nil) in this process, their reads already started.
     func ring(_ names: [String]?) {
         let ringing = state.withLock { state in
-            (names ?? Array(state.recipients.keys)).flatMap {
-                name -> [(AsyncStream<UInt64>.Continuation, UInt64)] in
-                guard var recipient = state.recipients[name] else { return [] }
-                recipient.rung += 1
-                state.recipients[name] = recipient
+            let rung = (names ?? Array(state.recipients.keys)).filter { state.recipients[$0] != nil }
+            for name in rung { state.recipients[name]?.rung += 1 }
+            readAhead(rung, in: &state)
+            return rung.flatMap { name -> [(AsyncStream<UInt64>.Continuation, UInt64)] in
+                guard let recipient = state.recipients[name] else { return [] }
                 return recipient.streams.values.map { ($0, recipient.rung) }
             }
         }

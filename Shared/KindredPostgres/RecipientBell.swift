@@ -14,9 +14,11 @@ internal import Synchronization
 /// number of streams) and rings those whose streams stand before it (`RecipientBell+Heads.swift`), so such a
 /// row is late by that interval at most rather than until the recipient's next one.
 public final class RecipientBell<Row: Sendable>: Sendable {
-    /// Up to `limit` of `recipient`'s rows after cursor `after`, in cursor order.
+    /// For each recipient in `after`, up to `limit` of their rows after their cursor, in cursor order (a
+    /// recipient without any may be left out): one statement for every recipient woken together
+    /// (`RecipientBell+Reading.swift`).
     public typealias Read =
-        @Sendable (_ recipient: String, _ after: Int64, _ limit: Int) async throws -> [Row]
+        @Sendable (_ after: [String: Int64], _ limit: Int) async throws -> [String: [Row]]
     /// The cursor of the newest committed row of each of `recipients` that has one.
     public typealias Heads = @Sendable (_ recipients: [String]) async throws -> [String: Int64]
 
@@ -52,11 +54,13 @@ public final class RecipientBell<Row: Sendable>: Sendable {
         var isClosed = false
         /// Streams that learned where to begin: from then on, whatever commits reaches them.
         var started = 0
+        /// Recipients the listener heard of and `ringSoon` has not rung yet.
+        var heard: Set<String> = []
     }
 
     /// The channel whose notifications (payload: a recipient) ring.
     public let channel: String
-    /// Rows one read returns at most.
+    /// Rows one read returns at most for each recipient.
     public let readBatch: Int
     let pool: PostgresPool
     let logger: Logger
@@ -68,9 +72,9 @@ public final class RecipientBell<Row: Sendable>: Sendable {
     let state = Mutex(State())
 
     /// A bell that listens on `channel` of `pool`'s database once the first stream subscribes; its streams
-    /// read with `read`, `readBatch` rows at most each time, and learn each row's cursor from `cursor`. With
-    /// `heads`, it also rings, every `headPollInterval` (10 s), the recipients whose newest row one of their
-    /// streams has not reached, in case its announcement was lost.
+    /// read with `read`, `readBatch` rows at most of a recipient each time, and learn each row's cursor from
+    /// `cursor`. With `heads`, it also rings, every `headPollInterval` (10 s), the recipients whose newest row one
+    /// of their streams has not reached, in case its announcement was lost.
     public init(
         channel: String, pool: PostgresPool, logger: Logger, readBatch: Int = 100,
         headPollInterval: Duration = .seconds(10), cursor: @escaping @Sendable (Row) -> Int64,
@@ -148,5 +152,19 @@ public final class RecipientBell<Row: Sendable>: Sendable {
                 last = cursor(row)
             }
         } while batch.count == readBatch
+    }
+}
+
+extension RecipientBell {
+    /// A `Read` made of a read of one recipient, asked for each recipient in turn: for bells whose recipients
+    /// seldom wake together (gamification's achievements and challenge results).
+    public static func oneAtATime(
+        _ read: @escaping @Sendable (_ recipient: String, _ after: Int64, _ limit: Int) async throws -> [Row]
+    ) -> Read {
+        { after, limit in
+            var rows: [String: [Row]] = [:]
+            for (recipient, cursor) in after { rows[recipient] = try await read(recipient, cursor, limit) }
+            return rows
+        }
     }
 }

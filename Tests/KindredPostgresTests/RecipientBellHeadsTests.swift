@@ -18,7 +18,7 @@ extension DatabaseTests {
                 RecipientBell(
                     channel: "kindred_test_unannounced", pool: pool, logger: TestDatabase.logger,
                     headPollInterval: .milliseconds(100), cursor: { $0 },
-                    read: { [self] _, after, limit in
+                    read: RecipientBell.oneAtATime { [self] _, after, limit in
                         reads.increment()
                         return Array(rows.value.filter { $0 > after }.prefix(limit))
                     },

@@ -84,8 +84,8 @@ import Testing
     }
 }
 
-/// `WatchMessages` streams run in-process by one `Messages` whose inbox reads are recorded (recipient,
-/// cursor) as they start.
+/// `WatchMessages` streams run in-process by one `Messages` whose inbox reads are recorded as they start: each
+/// recipient a statement reads, with its cursor.
 final class InboxWatcher: Sendable {
     let messages: Messages
     let reads = Locked<[(String, Int64)]>([])
@@ -94,11 +94,16 @@ final class InboxWatcher: Sendable {
     /// Reads go to `stack`'s database once `gate` (if any) is open.
     init(_ stack: SocialTestStack, holdingReadsAt gate: Gate? = nil) {
         let reads = reads, pool = stack.pool, bodies = stack.context.messageBodies
-        messages = Messages(context: stack.context) { recipient, cursor, limit in
-            reads.withLock { $0.append((recipient, cursor)) }
+        messages = Messages(context: stack.context) { positions, limit in
+            reads.withLock {
+                $0.append(contentsOf: positions.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
+            }
             await gate?.wait()
-            return try await MessageStore.received(
-                by: UserID(recipient)!, after: cursor, limit: limit, bodies: bodies, on: pool)
+            let read = try await MessageStore.received(
+                after: Dictionary(uniqueKeysWithValues: positions.map { (UserID($0.key)!, $0.value) }),
+                limit: limit,
+                bodies: bodies, on: pool)
+            return Dictionary(uniqueKeysWithValues: read.map { ($0.key.description, $0.value) })
         }
     }
 

@@ -24,11 +24,13 @@ struct Notifications: Sendable {
         bell = RecipientBell(
             channel: NotificationInbox.channel, pool: database, logger: context.logger,
             headPollInterval: headPollInterval, cursor: { $0.seq },
-            read: { recipient, seq, limit in
+            read: { positions, limit in
                 // The bell keys its streams by the recipient's text, which `watch` gave it from a `UserID`.
-                guard let recipient = UserID(recipient) else { return [] }
-                return try await InboxStore.notifications(
-                    of: recipient, after: seq, limit: limit, cipher: cipher, on: database)
+                var after: [UserID: Int64] = [:]
+                for (recipient, seq) in positions { after[UserID(recipient)!] = seq }
+                let read = try await InboxStore.notifications(
+                    after: after, limit: limit, cipher: cipher, on: database)
+                return Dictionary(uniqueKeysWithValues: read.map { ($0.key.description, $0.value) })
             },
             heads: { recipients in
                 let heads = try await InboxStore.heads(of: recipients.compactMap(UserID.init), on: database)

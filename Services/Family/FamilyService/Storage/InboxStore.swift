@@ -96,20 +96,32 @@ enum InboxStore {
         )[0].decode(Int64.self, column: 0)
     }
 
-    /// Up to `limit` of `recipient`'s notifications after position `seq`, oldest first, their texts opened
-    /// with `cipher`.
+    /// For each recipient in `positions`, up to `limit` of their notifications after their `seq`, oldest first,
+    /// their texts opened with `cipher`: one statement for every recipient whose `WatchNotifications` streams
+    /// woke together (`RecipientBell`). A recipient without any is left out.
     static func notifications(
-        of recipient: UserID, after seq: Int64, limit: Int, cipher: FieldCipher, on db: PostgresPool
-    ) async throws -> [Positioned] {
-        try await db.pureRead(
+        after positions: [UserID: Int64], limit: Int, cipher: FieldCipher, on db: PostgresPool
+    ) async throws -> [UserID: [Positioned]] {
+        let (recipients, seqs) = (Array(positions.keys), Array(positions.values))
+        let rows = try await db.pureRead(
             """
-            SELECT id::text, kind, title, body, coalesce(subject_user_id::text, ''), created_at, read_at, seq,
-                text_sealed
-            FROM family.notifications
-            WHERE recipient_id = \(recipient)::uuid AND seq > \(seq)
-            ORDER BY seq LIMIT \(limit)
-            """
-        ).map { try positioned($0, cipher: cipher) }
+            SELECT n.id::text, n.kind, n.title, n.body, coalesce(n.subject_user_id::text, ''), n.created_at,
+                n.read_at, n.seq, n.text_sealed, r.id::text
+            FROM unnest(\(PostgresArray(recipients))::uuid[], \(PostgresArray(seqs))::int8[]) AS r(id, after)
+            CROSS JOIN LATERAL (
+                SELECT id, kind, title, body, subject_user_id, created_at, read_at, seq, text_sealed
+                FROM family.notifications
+                WHERE recipient_id = r.id AND seq > r.after
+                ORDER BY seq LIMIT \(limit)) n
+            """)
+        var notifications: [UserID: [Positioned]] = [:]
+        for row in rows {
+            notifications[try row.decode(UserID.self, column: 9), default: []].append(
+                try positioned(row, cipher: cipher))
+        }
+        // Each recipient's rows come in seq order from their LATERAL scan; sorted again, as SQL promises no
+        // order without ORDER BY.
+        return notifications.mapValues { $0.sorted { $0.seq < $1.seq } }
     }
 
     /// A notification and its position from the columns of the selects above.

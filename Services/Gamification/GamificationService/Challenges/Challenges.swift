@@ -34,14 +34,14 @@ struct Challenges: Sendable {
         // The bells key their streams by the text of the id the watch gave them.
         achievements = RecipientBell(
             channel: AchievementStore.userChannel, pool: database, logger: context.logger, cursor: \.cursor,
-            read: { user, cursor, limit in
+            read: RecipientBell.oneAtATime { user, cursor, limit in
                 try await AchievementStore.achievements(
                     of: UserID(user)!, after: cursor, limit: limit, on: database)
             })
         results = RecipientBell(
             channel: AchievementStore.challengeChannel, pool: database, logger: context.logger,
             cursor: \.cursor,
-            read: { challenge, cursor, limit in
+            read: RecipientBell.oneAtATime { challenge, cursor, limit in
                 try await ChallengeStore.results(
                     of: ChallengeID(challenge)!, after: cursor, limit: limit, on: database)
             })

@@ -31,10 +31,12 @@ struct Messages: Sendable {
         self.bodies = bodies
         bell = RecipientBell(
             channel: Self.channel, pool: database, logger: context.logger, cursor: \.cursor,
-            read: readInbox ?? { recipient, cursor, limit in
+            read: readInbox ?? { positions, limit in
                 // The bell keys its streams by the text of the UserID `watch` gave it.
-                try await MessageStore.received(
-                    by: UserID(recipient)!, after: cursor, limit: limit, bodies: bodies, on: database)
+                let read = try await MessageStore.received(
+                    after: Dictionary(uniqueKeysWithValues: positions.map { (UserID($0.key)!, $0.value) }),
+                    limit: limit, bodies: bodies, on: database)
+                return Dictionary(uniqueKeysWithValues: read.map { ($0.key.description, $0.value) })
             })
         announcer = database.announcer(on: Self.channel)
     }
