@@ -170,6 +170,12 @@ final class ClientTestServer: Sendable {
         self.host = host
         var configuration = ServerConfiguration(host: host, port: port)
         configuration.eventLoopCount = 1
+        // The clients run on `clientTestLoop`, one thread for every client test: in the whole suite (1,500 tests
+        // on 2 cores) it was behind by seconds, and a client whose connect the server had accepted sent its
+        // preface after the 5 s default, so the server closed the connection and the test's first call failed
+        // "the connection to the server was lost" (TLS, hosts-file and host-name tests together, 16 s in). A
+        // client that never speaks is HandshakeDeadlineTests' subject, on servers of their own.
+        configuration.handshakeTimeout = .seconds(30)
         if let maxConcurrentStreams { configuration.maxConcurrentStreams = maxConcurrentStreams }
         configuration.tls = tls
         configure(&configuration)
