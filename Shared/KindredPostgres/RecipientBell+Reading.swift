@@ -34,7 +34,7 @@ extension RecipientBell {
         let pending = state.withLock { state -> Task<[String: [Row]], any Error>? in
             guard var shared = state.recipients[recipient] else { return nil }
             if let last = shared.lastRead, last.after == cursor, last.rungAt >= rung { return last.statement }
-            let statement = read([recipient: cursor])
+            let statement = startRead([recipient: cursor])
             shared.lastRead = SharedRead(after: cursor, rungAt: shared.rung, statement: statement)
             state.recipients[recipient] = shared
             return statement
@@ -64,11 +64,11 @@ extension RecipientBell {
             else { continue }
             asked[name] = cursor
             if asked.count == Self.recipientsPerRead {
-                share(read(asked), asked, in: &state)
+                share(startRead(asked), asked, in: &state)
                 asked = [:]
             }
         }
-        if !asked.isEmpty { share(read(asked), asked, in: &state) }
+        if !asked.isEmpty { share(startRead(asked), asked, in: &state) }
     }
 
     /// Hands `statement` to the recipients it reads, at the cursors `asked`, as their latest read.
@@ -84,7 +84,7 @@ extension RecipientBell {
 
     /// A read of `asked` in a task of its own, on the calling event loop, so that it goes out on the loop's own
     /// connection.
-    private func read(_ asked: [String: Int64]) -> Task<[String: [Row]], any Error> {
+    private func startRead(_ asked: [String: Int64]) -> Task<[String: [Row]], any Error> {
         Task(executorPreference: pool.currentLoop() as? any TaskExecutor) { [read, readBatch] in
             try await read(asked, readBatch)
         }
