@@ -29,6 +29,7 @@ extension DatabaseTests {
             try await TestDatabase.withPool { pool in
                 let inboxes = Inboxes()
                 let bell = inboxes.bell(on: pool)
+                let primer = try await Self.listening(bell)
                 let ann = try #require(try bell.subscribe("ann"))
                 let bobs = try (0..<3).map { _ in try #require(try bell.subscribe("bob")) }
                 let cat = try #require(try bell.subscribe("cat"))
@@ -51,7 +52,7 @@ extension DatabaseTests {
                 #expect(try await bell.rows(after: 0, since: 1, for: bobs[2]) == [1, 2, 3])
                 #expect(try await bell.rows(after: 1, since: 1, for: dan) == [2, 3])
                 #expect(Array(inboxes.statements.value.dropFirst()) == [["bob": 0], ["dan": 1]])
-                [ann, cat, dan].forEach(bell.unsubscribe)
+                [primer, ann, cat, dan].forEach(bell.unsubscribe)
                 bobs.forEach(bell.unsubscribe)
                 await bell.close()
             }
@@ -61,9 +62,11 @@ extension DatabaseTests {
             try await TestDatabase.withPool { pool in
                 let inboxes = Inboxes()
                 let bell = inboxes.bell(on: pool)
+                let primer = try await Self.listening(bell)
                 let count = RecipientBell<Int64>.recipientsPerRead + 1
                 let streams = try (0..<count).map { try #require(try bell.subscribe("r\($0)")) }
                 streams.forEach { bell.note($0, at: 0) }
+                bell.unsubscribe(primer)
                 bell.ring(nil)
                 for stream in streams {
                     #expect(try await bell.rows(after: 0, since: 1, for: stream) == [1, 2, 3])
@@ -73,6 +76,17 @@ extension DatabaseTests {
                 streams.forEach(bell.unsubscribe)
                 await bell.close()
             }
+        }
+
+        /// A first stream's subscription, once the bell's listener is connected: connecting, it rings every
+        /// recipient subscribed then, and the tests' own rings must be the only ones after.
+        static func listening(_ bell: RecipientBell<Int64>) async throws -> RecipientBell<Int64>.Subscription
+        {
+            let primer = try #require(try bell.subscribe("primer"))
+            try await eventually("the bell's listener rang its first ring") {
+                bell.state.withLock { $0.recipients["primer"]?.rung } == 1
+            }
+            return primer
         }
 
         @Test func theCursorMostStreamsStandAtIsTheSmallestAmongEquals() {
