@@ -156,6 +156,23 @@ public final class RecipientBell<Row: Sendable>: Sendable {
 }
 
 extension RecipientBell {
+    /// A `Read` for recipients the bell knows by their text and `read` knows by `Key` (a `UserID`, say): the
+    /// bell's recipients parsed with `key` (one that does not parse has no rows and is left out), the rows keyed
+    /// by text again.
+    public static func keyed<Key: Hashable & CustomStringConvertible & Sendable>(
+        by key: @escaping @Sendable (String) -> Key?,
+        _ read: @escaping @Sendable (_ after: [Key: Int64], _ limit: Int) async throws -> [Key: [Row]]
+    ) -> Read {
+        { after, limit in
+            var keyed: [Key: Int64] = [:]
+            for (recipient, cursor) in after {
+                if let parsed = key(recipient) { keyed[parsed] = cursor }
+            }
+            let rows = try await read(keyed, limit)
+            return Dictionary(uniqueKeysWithValues: rows.map { ($0.key.description, $0.value) })
+        }
+    }
+
     /// A `Read` made of a read of one recipient, asked for each recipient in turn: for bells whose recipients
     /// seldom wake together (gamification's achievements and challenge results).
     public static func oneAtATime(

@@ -94,17 +94,17 @@ final class InboxWatcher: Sendable {
     /// Reads go to `stack`'s database once `gate` (if any) is open.
     init(_ stack: SocialTestStack, holdingReadsAt gate: Gate? = nil) {
         let reads = reads, pool = stack.pool, bodies = stack.context.messageBodies
-        messages = Messages(context: stack.context) { positions, limit in
-            reads.withLock {
-                $0.append(contentsOf: positions.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
-            }
-            await gate?.wait()
-            let read = try await MessageStore.received(
-                after: Dictionary(uniqueKeysWithValues: positions.map { (UserID($0.key)!, $0.value) }),
-                limit: limit,
-                bodies: bodies, on: pool)
-            return Dictionary(uniqueKeysWithValues: read.map { ($0.key.description, $0.value) })
-        }
+        messages = Messages(
+            context: stack.context,
+            readInbox: RecipientBell.keyed(by: { UserID($0) }) { positions, limit in
+                reads.withLock {
+                    $0.append(
+                        contentsOf: positions.map { ($0.key.description, $0.value) }.sorted { $0.0 < $1.0 })
+                }
+                await gate?.wait()
+                return try await MessageStore.received(
+                    after: positions, limit: limit, bodies: bodies, on: pool)
+            })
     }
 
     /// A stream of `user`'s after `cursor`, collecting the texts it sends.

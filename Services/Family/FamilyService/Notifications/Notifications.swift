@@ -24,13 +24,9 @@ struct Notifications: Sendable {
         bell = RecipientBell(
             channel: NotificationInbox.channel, pool: database, logger: context.logger,
             headPollInterval: headPollInterval, cursor: { $0.seq },
-            read: { positions, limit in
-                // The bell keys its streams by the recipient's text, which `watch` gave it from a `UserID`.
-                var after: [UserID: Int64] = [:]
-                for (recipient, seq) in positions { after[UserID(recipient)!] = seq }
-                let read = try await InboxStore.notifications(
-                    after: after, limit: limit, cipher: cipher, on: database)
-                return Dictionary(uniqueKeysWithValues: read.map { ($0.key.description, $0.value) })
+            // The bell keys its streams by the recipient's text, which `watch` gave it from a `UserID`.
+            read: RecipientBell.keyed(by: { UserID($0) }) { after, limit in
+                try await InboxStore.notifications(after: after, limit: limit, cipher: cipher, on: database)
             },
             heads: { recipients in
                 let heads = try await InboxStore.heads(of: recipients.compactMap(UserID.init), on: database)

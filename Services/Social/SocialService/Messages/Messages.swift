@@ -31,13 +31,11 @@ struct Messages: Sendable {
         self.bodies = bodies
         bell = RecipientBell(
             channel: Self.channel, pool: database, logger: context.logger, cursor: \.cursor,
-            read: readInbox ?? { positions, limit in
-                // The bell keys its streams by the text of the UserID `watch` gave it.
-                let read = try await MessageStore.received(
-                    after: Dictionary(uniqueKeysWithValues: positions.map { (UserID($0.key)!, $0.value) }),
-                    limit: limit, bodies: bodies, on: database)
-                return Dictionary(uniqueKeysWithValues: read.map { ($0.key.description, $0.value) })
-            })
+            // The bell keys its streams by the text of the UserID `watch` gave it.
+            read: readInbox
+                ?? RecipientBell.keyed(by: { UserID($0) }) { after, limit in
+                    try await MessageStore.received(after: after, limit: limit, bodies: bodies, on: database)
+                })
         announcer = database.announcer(on: Self.channel)
     }
 }
