@@ -51,6 +51,36 @@ import Testing
         }
     }
 
+    /// Squishes and take-backs racing on one photo, each taking the photo's lock in the statement that changes
+    /// it: the count on the photo stays the number of squishes stored.
+    @Test func racingSquishesAndTakeBacksKeepTheCountExact() async throws {
+        try await BabyContentFamily.with { home in
+            let photo = try await home.photo()
+            let ids = (profile: home.profile.description, photo: photo)
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for member in [home.mum, home.grandma, home.grandpa] {
+                    for round in 0..<6 {
+                        group.addTask {
+                            if round.isMultiple(of: 2) {
+                                _ = try await home.family.squishPhoto(
+                                    .init(profileID: ids.profile, photoID: ids.photo), options: member.bearer)
+                            } else {
+                                _ = try await home.family.unsquishPhoto(
+                                    .init(profileID: ids.profile, photoID: ids.photo), options: member.bearer)
+                            }
+                        }
+                    }
+                }
+                try await group.waitForAll()
+            }
+            let stored = try await home.count("photo_squishes")
+            #expect(try await home.storedSquishes(of: photo) == stored)
+            let answer = try await home.family.squishPhoto(
+                .init(profileID: ids.profile, photoID: ids.photo), options: home.grandma.bearer)
+            #expect(Int(answer.squishCount) == (try await home.count("photo_squishes")))
+        }
+    }
+
     @Test func unsquishTakesTheSquishBackOnceAndTellsGamification() async throws {
         try await BabyContentFamily.with { home in
             let photo = try await home.photo()

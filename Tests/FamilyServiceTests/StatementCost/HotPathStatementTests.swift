@@ -63,11 +63,11 @@ import Testing
             }
             var photos: [String] = []
             for _ in 0..<(Self.calls + StatementReport.warmUp) { photos.append(try await home.photo()) }
-            try await report.measure("SquishPhoto", budget: 4) { call in
+            try await report.measure("SquishPhoto", budget: 3) { call in
                 _ = try await family.squishPhoto(
                     .init(profileID: profile, photoID: photos[call]), options: home.grandma.bearer)
             }
-            try await report.measure("UnsquishPhoto", budget: 3) { call in
+            try await report.measure("UnsquishPhoto", budget: 2) { call in
                 _ = try await family.unsquishPhoto(
                     .init(profileID: profile, photoID: photos[call]), options: home.grandma.bearer)
             }
@@ -83,11 +83,11 @@ import Testing
                 _ = try await family.announceArrival(
                     .init(profileID: profiles[call], arrival: home.arrival()), options: home.mum.bearer)
             }
-            try await report.measure("SquishArrival", budget: 4) { call in
+            try await report.measure("SquishArrival", budget: 3) { call in
                 _ = try await family.squishArrival(
                     .init(profileID: profiles[call]), options: home.grandma.bearer)
             }
-            try await report.measure("UnsquishArrival", budget: 2) { call in
+            try await report.measure("UnsquishArrival", budget: 1) { call in
                 _ = try await family.unsquishArrival(
                     .init(profileID: profiles[call]), options: home.grandma.bearer)
             }

@@ -10,30 +10,26 @@ struct BabySquishes: Sendable {
     let seals: BabySeals
 
     /// Sets whether `user` squishes `target` on `profile`; the count afterwards. Squishes of one target take
-    /// its row's lock first, so concurrent squishes (by one person or many) count exactly once each. Only a
-    /// change is recorded on the activity log (owners hear of a squish; `photo.squished`/`photo.unsquished`
-    /// go out on WatchEvents).
+    /// its row's lock first (`SquishStore.set`), so concurrent squishes (by one person or many) count exactly
+    /// once each. Only a change is recorded on the activity log (owners hear of a squish;
+    /// `photo.squished`/`photo.unsquished` go out on WatchEvents).
     func set(_ target: SquishTarget, of profile: BabyProfileID, by user: UserID, squished: Bool) async throws
         -> Int
     {
         let now = clock.now
         return try await database.transaction { tx in
             guard
-                let (author, held) = try await SquishStore.lock(
-                    target, of: profile, by: user, seals: seals, in: tx)
+                let change = try await SquishStore.set(
+                    target, of: profile, by: user, squished: squished, at: now, seals: seals, in: tx)
             else { throw FamilyError.babyProfileNotFound }
-            guard let count = held else { throw target.notFound }
-            guard
-                let updated = try await SquishStore.set(
-                    target, of: profile, by: user, squished: squished, at: now, in: tx)
-            else { return count }
-            if let kind = target.activity(squished: squished) {
+            guard let count = change.count else { throw target.notFound }
+            if change.changed, let kind = target.activity(squished: squished) {
                 try await BabyActivityLog.record(
                     BabyActivityEntry(
                         profile: profile, kind: kind, actor: user, subject: target.subject?.uuid, detail: ""),
-                    names: author.names, at: now, seals: seals, in: tx)
+                    names: change.author.names, at: now, seals: seals, in: tx)
             }
-            return updated
+            return count
         }
     }
 }

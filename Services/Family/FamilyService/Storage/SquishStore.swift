@@ -5,33 +5,29 @@ import KindredPostgres
 /// `family.photo_squishes` and `family.arrival_squishes` (migration 17): one row per member who squishes, and
 /// the count kept on the squished row (`baby_photos`, `baby_arrivals`) in the same transaction.
 enum SquishStore {
-    /// Holds `user`'s membership of `profile` and reads the names their activity shows
-    /// (`BabyActivityStore.authorHold`), then, for a member, locks the squished row until `tx` ends, so that
-    /// squishes of one target count one after the other. One statement: the author (nil when not a member of
-    /// the active profile, nothing locked then) and the target's squish count, nil when it is not on `profile`.
-    static func lock(
-        _ target: SquishTarget, of profile: BabyProfileID, by user: UserID, seals: BabySeals,
-        in tx: PostgresTransaction
-    ) async throws -> (author: ActivityAuthor, count: Int?)? {
-        var query: PostgresQuery = "WITH author AS (\(BabyActivityStore.authorHold(user, of: profile))) "
-        query.append(unsafeSQL: "SELECT author.*, (SELECT squish_count FROM \(target.countedTable) WHERE ")
-        target.appendKey(of: profile, to: &query)
-        query.append(unsafeSQL: " FOR NO KEY UPDATE) FROM author")
-        guard let row = try await tx.query(query).first,
-            let author = try BabyActivityStore.author(row, of: profile, seals: seals)
-        else { return nil }
-        // The count follows the author's thirteen columns.
-        return (author, try row.decode(Int?.self, column: 13))
+    /// What setting a squish found: the member, for the activity log; the target's squish count afterwards
+    /// (nil when the target is not on the profile); whether the squish changed (a member squishes once).
+    struct Change {
+        let author: ActivityAuthor
+        let count: Int?
+        let changed: Bool
     }
 
-    /// Records `user`'s squish (`squished`) or takes it back, and moves the count with it, in one statement
-    /// (the target's row locked before, by `lock`): the new count, or nil when nothing changed (they already
-    /// squished it, or had not).
+    /// Records `user`'s squish of `target` (`squished`) or takes it back, and moves the count with it, in one
+    /// statement. It holds `user`'s membership of `profile` and reads the names their activity shows
+    /// (`BabyActivityStore.authorHold`); for a member it locks the squished row until `tx` ends, so squishes
+    /// of one target count one after the other: a racing squish waits, then sees the count and the squish the
+    /// first committed. The lock is taken in the transaction's only statement before its COMMIT, so it is held
+    /// for one round trip and the commit. Nil when `user` is not a member of the active profile (nothing
+    /// locked or written then).
     static func set(
         _ target: SquishTarget, of profile: BabyProfileID, by user: UserID, squished: Bool, at now: Date,
-        in tx: PostgresTransaction
-    ) async throws -> Int? {
-        var query = PostgresQuery(unsafeSQL: "WITH changed AS (")
+        seals: BabySeals, in tx: PostgresTransaction
+    ) async throws -> Change? {
+        var query: PostgresQuery = "WITH author AS (\(BabyActivityStore.authorHold(user, of: profile))), "
+        query.append(unsafeSQL: "target AS (SELECT squish_count FROM \(target.countedTable) WHERE ")
+        target.appendKey(of: profile, to: &query)
+        query.append(unsafeSQL: " AND EXISTS (SELECT FROM author) FOR NO KEY UPDATE), changed AS (")
         if squished {
             query.append(unsafeSQL: "INSERT INTO \(target.squishTable) SELECT ")
             target.appendKeyValues(of: profile, to: &query)
@@ -39,19 +35,30 @@ enum SquishStore {
             query.append(bind: user)
             query.append(unsafeSQL: "::uuid, ")
             query.append(bind: now)
-            query.append(unsafeSQL: " ON CONFLICT DO NOTHING RETURNING 1)")
+            query.append(unsafeSQL: " FROM target ON CONFLICT DO NOTHING RETURNING 1)")
         } else {
             query.append(unsafeSQL: "DELETE FROM \(target.squishTable) WHERE ")
             target.appendKey(of: profile, to: &query)
             query.append(unsafeSQL: " AND user_id = ")
             query.append(bind: user)
-            query.append(unsafeSQL: "::uuid RETURNING 1)")
+            query.append(unsafeSQL: "::uuid AND EXISTS (SELECT FROM target) RETURNING 1)")
         }
-        query.append(unsafeSQL: " UPDATE \(target.countedTable) SET squish_count = squish_count ")
-        query.append(unsafeSQL: squished ? "+ 1 WHERE " : "- 1 WHERE ")
+        query.append(unsafeSQL: ", counted AS (UPDATE \(target.countedTable) SET squish_count = ")
+        query.append(unsafeSQL: squished ? "squish_count + 1 WHERE " : "squish_count - 1 WHERE ")
         target.appendKey(of: profile, to: &query)
-        query.append(unsafeSQL: " AND EXISTS (SELECT FROM changed) RETURNING squish_count")
-        return try await tx.query(query).first.map { try $0.decode(Int.self, column: 0) }
+        query.append(
+            unsafeSQL: """
+                 AND EXISTS (SELECT FROM changed) RETURNING squish_count) \
+                SELECT author.*, coalesce((SELECT squish_count FROM counted), (SELECT squish_count FROM target)), \
+                EXISTS (SELECT FROM counted) FROM author
+                """)
+        guard let row = try await tx.query(query).first,
+            let author = try BabyActivityStore.author(row, of: profile, seals: seals)
+        else { return nil }
+        // The count and the change follow the author's thirteen columns.
+        return Change(
+            author: author, count: try row.decode(Int?.self, column: 13),
+            changed: try row.decode(Bool.self, column: 14))
     }
 }
 
