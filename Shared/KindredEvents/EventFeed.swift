@@ -84,12 +84,12 @@ public final class EventFeed: Sendable {
         await listener.close()
     }
 
-    /// Keeps the tail current: reads what a notification announces, and everything after a (re)connection,
-    /// when notifications may have been missed.
+    /// Keeps the tail current: reads what notifications announce past the tail, and everything after a
+    /// (re)connection, when notifications may have been missed.
     private func followNotifications() async {
         for await notification in listener.notifications {
-            if case .notification(_, let payload) = notification, let announced = Int64(payload),
-                let newest = tail.newest, announced <= newest
+            if case .notifications(_, let payloads) = notification, let newest = tail.newest,
+                payloads.allSatisfy({ Int64($0).map { $0 <= newest } ?? false })
             {
                 continue
             }

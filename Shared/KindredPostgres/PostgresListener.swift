@@ -2,8 +2,11 @@ public import Logging
 
 /// What a `PostgresListener` delivers.
 public enum PostgresNotification: Sendable, Equatable {
-    /// `NOTIFY channel, 'payload'` (or `pg_notify`) from any session, after its transaction committed.
-    case notification(channel: String, payload: String)
+    /// `NOTIFY channel, 'payload'` (or `pg_notify`) from any session, after its transaction committed: the
+    /// payloads on `channel` that one read of the listening connection brought, in the order sent. A
+    /// transaction's notifications arrive together, so a write that tells many is one delivery; another
+    /// channel's notification between them starts a delivery of its own, so the order across channels holds.
+    case notifications(channel: String, payloads: [String])
     /// The listening connection is (again) established. Notifications sent while it was down are lost:
     /// re-read whatever they announce (an outbox, from the stored cursor).
     case listening

@@ -157,15 +157,31 @@ final class PostgresListenerHub: Sendable {
         }
     }
 
+    /// Hands each subscriber what one read brought on its channels, a delivery per run of one channel.
     private func deliver(_ received: [(channel: String, payload: String)]) {
         guard !received.isEmpty else { return }
         state.withLock { state in
-            for (channel, payload) in received {
+            for (channel, payloads) in Self.runs(received) {
                 for subscriber in state.subscribers.values
                 where subscriber.told && subscriber.channels.contains(channel) {
-                    subscriber.continuation.yield(.notification(channel: channel, payload: payload))
+                    subscriber.continuation.yield(.notifications(channel: channel, payloads: payloads))
                 }
             }
         }
+    }
+
+    /// `received` cut where the channel changes: each run's payloads in order, the runs in order.
+    static func runs(_ received: [(channel: String, payload: String)]) -> [(
+        channel: String, payloads: [String]
+    )] {
+        var runs: [(channel: String, payloads: [String])] = []
+        for (channel, payload) in received {
+            if runs.last?.channel == channel {
+                runs[runs.count - 1].payloads.append(payload)
+            } else {
+                runs.append((channel, [payload]))
+            }
+        }
+        return runs
     }
 }

@@ -13,11 +13,8 @@ extension RecipientBell {
                 let listener = try PostgresListener(
                     configuration: pool.configuration, channels: [channel], logger: logger)
                 state.listener = listener
-                // One loop for the follower and its rings (`ringSoon`): the shared group hands out its loops in
-                // turn.
-                let background = pool.backgroundExecutor()
-                state.follower = Task(executorPreference: background) { [self] in
-                    await follow(listener, on: background)
+                state.follower = Task(executorPreference: pool.backgroundExecutor()) { [self] in
+                    await follow(listener)
                 }
                 if let heads {
                     state.poller = Task(executorPreference: pool.backgroundExecutor()) { [self] in
@@ -47,33 +44,15 @@ extension RecipientBell {
         continuation?.finish()
     }
 
-    /// Rings for each recipient the listener hears of, and for everyone when it (re)connects; runs on `executor`.
-    private func follow(_ listener: PostgresListener, on executor: (any TaskExecutor)?) async {
+    /// Rings the recipients the listener hears of, and everyone when it (re)connects. The recipients of one
+    /// delivery (a write's whole audience, announced in its transaction) ring together, so their streams wake
+    /// at once and their reads share one statement (`RecipientBell+Reading.swift`).
+    private func follow(_ listener: PostgresListener) async {
         for await notification in listener.notifications {
             switch notification {
-            case .notification(_, let recipient): ringSoon(recipient, on: executor)
+            case .notifications(_, let recipients): ring(Array(Set(recipients)))
             case .listening: ring(nil)
             }
-        }
-    }
-
-    /// Rings `recipient` together with the others heard in the same read of the listener's socket. The listener
-    /// hands them over one at a time, but those already in hand come without a wait: the ring goes out once the
-    /// follower waits for more (a turn of its executor later), so the streams of a write's whole audience wake
-    /// at once and their reads share one statement (`RecipientBell+Reading.swift`).
-    private func ringSoon(_ recipient: String, on executor: (any TaskExecutor)?) {
-        let first = state.withLock { state in
-            defer { state.heard.insert(recipient) }
-            return state.heard.isEmpty
-        }
-        guard first else { return }
-        Task(executorPreference: executor) { [self] in
-            await Task.yield()
-            let heard = state.withLock { state in
-                defer { state.heard = [] }
-                return state.heard
-            }
-            ring(Array(heard))
         }
     }
 

@@ -54,8 +54,6 @@ public final class RecipientBell<Row: Sendable>: Sendable {
         var isClosed = false
         /// Streams that learned where to begin: from then on, whatever commits reaches them.
         var started = 0
-        /// Recipients the listener heard of and `ringSoon` has not rung yet.
-        var heard: Set<String> = []
     }
 
     /// The channel whose notifications (payload: a recipient) ring.

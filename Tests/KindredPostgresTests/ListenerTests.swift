@@ -1,4 +1,4 @@
-import KindredPostgres
+@testable import KindredPostgres
 import KindredTestSupport
 import Testing
 
@@ -29,7 +29,7 @@ extension DatabaseTests {
             try await eventually("received \(received.value)") { received.value == [.listening] }
             try await pool.query("SELECT pg_notify(\(channel), \("hello"))")
             try await eventually("received \(received.value)") { received.value.count == 2 }
-            #expect(received.value.last == .notification(channel: channel, payload: "hello"))
+            #expect(received.value.last == .notifications(channel: channel, payloads: ["hello"]))
 
             try await PrivateCluster.current.restart()
             try await eventually("received \(received.value)") { received.value.count == 3 }
@@ -37,7 +37,7 @@ extension DatabaseTests {
             try await eventually("received \(received.value)") { pool.isReachable }
             try await pool.query("SELECT pg_notify(\(channel), \("again"))")
             try await eventually("received \(received.value)") { received.value.count == 4 }
-            #expect(received.value.last == .notification(channel: channel, payload: "again"))
+            #expect(received.value.last == .notifications(channel: channel, payloads: ["again"]))
 
             await listener.close()
             await reader.value
@@ -68,20 +68,40 @@ extension DatabaseTests {
                 "SELECT pg_notify('kindred_hub_a', 'one'), pg_notify('kindred_hub_b', 'two')")
             try await eventually("first \(firstReceived.value)") { firstReceived.value.count == 2 }
             try await eventually("second \(secondReceived.value)") { secondReceived.value.count == 2 }
-            #expect(firstReceived.value.last == .notification(channel: "kindred_hub_a", payload: "one"))
-            #expect(secondReceived.value.last == .notification(channel: "kindred_hub_b", payload: "two"))
+            #expect(firstReceived.value.last == .notifications(channel: "kindred_hub_a", payloads: ["one"]))
+            #expect(secondReceived.value.last == .notifications(channel: "kindred_hub_b", payloads: ["two"]))
 
             // One listener closing leaves the other listening; the last one closes the connection.
             await first.close()
             await firstReader.value
             try await pool.query("SELECT pg_notify('kindred_hub_b', 'three')")
             try await eventually("second \(secondReceived.value)") { secondReceived.value.count == 3 }
-            #expect(secondReceived.value.last == .notification(channel: "kindred_hub_b", payload: "three"))
+            #expect(
+                secondReceived.value.last == .notifications(channel: "kindred_hub_b", payloads: ["three"]))
             #expect(firstReceived.value.count == 2)
             await second.close()
             await secondReader.value
             try await eventually("a listening backend is left") { try await listeningBackends() == 0 }
             await pool.close()
+        }
+
+        /// What one read brought, cut into deliveries where the channel changes, nothing reordered.
+        @Test(
+            arguments: [
+                ([], []),
+                ([("a", "1")], [("a", ["1"])]),
+                ([("a", "1"), ("a", "2"), ("a", "1")], [("a", ["1", "2", "1"])]),
+                (
+                    [("a", "1"), ("b", "2"), ("a", "3"), ("a", "4")],
+                    [("a", ["1"]), ("b", ["2"]), ("a", ["3", "4"])]
+                ),
+            ] as [([(String, String)], [(String, [String])])])
+        func oneReadIsDeliveredARunOfOneChannelAtATime(
+            received: [(String, String)], deliveries: [(String, [String])]
+        ) {
+            let runs = PostgresListenerHub.runs(received.map { (channel: $0.0, payload: $0.1) })
+            #expect(runs.map(\.channel) == deliveries.map(\.0))
+            #expect(runs.map(\.payloads) == deliveries.map(\.1))
         }
 
         @Test func aChannelThatIsNotAPlainIdentifierIsRefused() throws {
