@@ -16,7 +16,7 @@ public struct EventStream: AsyncSequence, Sendable {
         AsyncIterator(feed: feed, last: after)
     }
 
-    /// Reads one event at a time; holds at most one page.
+    /// Reads one event or one batch at a time; holds at most one page.
     public struct AsyncIterator: AsyncIteratorProtocol {
         let feed: EventFeed
         var last: Int64
@@ -24,15 +24,30 @@ public struct EventStream: AsyncSequence, Sendable {
 
         /// The next event; nil once the feed is closed.
         public mutating func next() async throws -> OutboxEvent? {
-            while pending.isEmpty {
-                try Task.checkCancellation()
-                if feed.tail.isClosed { return nil }
-                pending = try await fetch()[...]
-                if pending.isEmpty { try await feed.tail.wait(after: last) }
-            }
+            guard try await fill() else { return nil }
             let event = pending.removeFirst()
             last = event.cursor
             return event
+        }
+
+        /// The next events, as many as one read brought (a page at most, those sequenced together when
+        /// caught up), at least one; nil once the feed is closed. For a reader whose cost is per batch.
+        public mutating func nextBatch() async throws -> [OutboxEvent]? {
+            guard try await fill(), let newest = pending.last else { return nil }
+            defer { pending = [] }
+            last = newest.cursor
+            return Array(pending)
+        }
+
+        /// Waits until events are in hand; false once the feed is closed.
+        private mutating func fill() async throws -> Bool {
+            while pending.isEmpty {
+                try Task.checkCancellation()
+                if feed.tail.isClosed { return false }
+                pending = try await fetch()[...]
+                if pending.isEmpty { try await feed.tail.wait(after: last) }
+            }
+            return true
         }
 
         /// The next events: from the tail when it holds them, else from the table; empty when caught up.

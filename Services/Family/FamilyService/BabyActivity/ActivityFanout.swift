@@ -84,8 +84,9 @@ final class ActivityFanout: Sendable {
         while !Task.isCancelled {
             do {
                 let position = state.withLock { $0.position ?? first }
-                for try await event in feed.events(after: position) {
-                    try await deliver(event)
+                var events = feed.events(after: position).makeAsyncIterator()
+                while let batch = try await events.nextBatch() {
+                    try await deliver(batch)
                     backoff = Self.retry
                 }
                 break
@@ -99,34 +100,51 @@ final class ActivityFanout: Sendable {
         state.withLock { $0.closeAll() }
     }
 
-    /// Hands `event` to its profile's streams whose users still belong to it; the others stop receiving it.
-    private func deliver(_ event: OutboxEvent) async throws {
-        guard let activity = try? Kindred_Family_V1_BabyActivity(serializedBytes: event.payload),
-            let profile = BabyProfileID(activity.profileID)
-        else {
-            logger.error("unreadable baby activity on the feed", metadata: ["cursor": "\(event.cursor)"])
-            return state.withLock { $0.position = event.cursor }
+    /// Hands each entry of `events` (one read of the feed: those sequenced together) to its profile's streams
+    /// whose users still belong to it; the others stop receiving it. One membership probe for the whole batch.
+    private func deliver(_ events: [OutboxEvent]) async throws {
+        let entries = events.map { event -> (BabyProfileID, Delivery)? in
+            guard let activity = try? Kindred_Family_V1_BabyActivity(serializedBytes: event.payload),
+                let profile = BabyProfileID(activity.profileID)
+            else {
+                logger.error("unreadable baby activity on the feed", metadata: ["cursor": "\(event.cursor)"])
+                return nil
+            }
+            return (profile, Delivery(cursor: event.cursor, activity: activity))
         }
-        let watchers = state.withLock { $0.users(watching: profile) }
-        var members: Set<UserID> = []
-        if !watchers.isEmpty {
-            members = try await stillMembers(Set(watchers.values), of: profile)
+        let profiles = Set(entries.compactMap { $0?.0 })
+        let watchers = state.withLock { state in
+            var watched: [BabyProfileID: [UInt64: UserID]] = [:]
+            for profile in profiles {
+                let users = state.users(watching: profile)
+                if !users.isEmpty { watched[profile] = users }
+            }
+            return watched
         }
+        let members = watchers.isEmpty ? [:] : try await stillMembers(watchers.mapValues { Set($0.values) })
         state.withLock { state in
-            state.deliver(
-                Delivery(cursor: event.cursor, activity: activity), to: profile, checked: watchers,
-                members: members)
+            for (event, entry) in zip(events, entries) {
+                guard let (profile, delivery) = entry else {
+                    state.position = event.cursor
+                    continue
+                }
+                state.deliver(
+                    delivery, to: profile, checked: watchers[profile] ?? [:], members: members[profile] ?? [])
+            }
         }
     }
 
-    /// Which of `users` belong to `profile` now: one probe of its members, retried while PostgreSQL is away.
-    private func stillMembers(_ users: Set<UserID>, of profile: BabyProfileID) async throws -> Set<UserID> {
+    /// Which of the watching users belong to their profile now: one probe for every profile, retried while
+    /// PostgreSQL is away.
+    private func stillMembers(_ watchers: [BabyProfileID: Set<UserID>]) async throws
+        -> [BabyProfileID: Set<UserID>]
+    {
         var backoff = Self.retry
         while true {
             try Task.checkCancellation()
             do {
                 state.withLock { $0.membershipReads += 1 }
-                return try await BabyMemberStore.members(among: Array(users), of: profile, on: database)
+                return try await BabyMemberStore.members(among: watchers, on: database)
             } catch let error as PostgresError where error.kind == .connectionFailure {
                 try await Task.sleep(for: backoff.next())
             }
