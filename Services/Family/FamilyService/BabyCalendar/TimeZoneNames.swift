@@ -5,18 +5,34 @@ import Synchronization
 /// database that stores and compares the instants. Read once per process, at the first create or update:
 /// the list only changes with the server's time zone data.
 final class TimeZoneNames: Sendable {
-    private let database: PostgresPool
-    private let loaded = Mutex<Set<String>?>(nil)
+    private let read: @Sendable () async throws -> Set<String>
+    /// The one read, shared by the calls that come while it runs (a scan of the zone files, ~200 ms of
+    /// PostgreSQL's CPU: the first creates after a start each read it before); forgotten when it fails.
+    private let loading = Mutex<Task<Set<String>, any Error>?>(nil)
 
-    init(database: PostgresPool) {
-        self.database = database
+    /// Names read by `read`, once.
+    init(read: @escaping @Sendable () async throws -> Set<String>) {
+        self.read = read
+    }
+
+    /// Names read from `database`, once.
+    convenience init(database: PostgresPool) {
+        self.init { try await CalendarEventStore.timeZoneNames(on: database) }
     }
 
     /// Every name known; read from the database the first time.
     func known() async throws -> Set<String> {
-        if let names = loaded.withLock({ $0 }) { return names }
-        let names = try await CalendarEventStore.timeZoneNames(on: database)
-        loaded.withLock { $0 = names }
-        return names
+        let load = loading.withLock { loading in
+            if let loading { return loading }
+            let load = Task { [read] in try await read() }
+            loading = load
+            return load
+        }
+        do {
+            return try await load.value
+        } catch {
+            loading.withLock { if $0 == load { $0 = nil } }
+            throw error
+        }
     }
 }
