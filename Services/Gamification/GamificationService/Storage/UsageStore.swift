@@ -16,22 +16,25 @@ enum UsageStore {
     /// are the ones the batch replaces, and the counts of the UTC days the batch touches (`UsageDayCounts`, what
     /// every stored session covers) are the ones it moves; no other batch changes either before this one
     /// commits. So an upload reads its own sessions' old versions and one or two days' counts, never the day's
-    /// other sessions. Three round trips in all: the lock; the versions with the counts (one statement) and
-    /// the ended unlocks, together after the lock; and the COMMIT, which carries the write unless an ended
-    /// unlock must read what it wrote.
+    /// other sessions. Two round trips in all: the lock, then the versions with the counts (one statement) and
+    /// the ended unlocks, in one pipeline (each statement of a pipeline takes its snapshot as it starts, so
+    /// the reads, started once the lock is held, see every batch committed before it); and the COMMIT, which
+    /// carries the write unless an ended unlock must read what it wrote.
     static func store(
         _ sessions: [UsageBatch.Session], of user: UserID, sealing: UsageSessions, on pool: PostgresPool
     ) async throws -> Int {
         try await pool.transaction { tx in
-            let zone = try await tx.query(lockSettings(of: user))[0].decode(String.self, column: 0)
             let ids = sessions.map(\.clientSessionID)
-            let read = try await tx.query([
+            let held = try await tx.query([
+                lockSettings(of: user),
                 versionsAndCountsQuery(
                     of: ids, on: Set(sessions.flatMap { UsageDayCounts.days(of: $0.span) }).sorted(), of: user
                 ),
                 RewardStore.lateUnlocks(sessions, of: user),
             ])
-            let stored = try versions(read[0])
+            let zone = try held[0][0].decode(String.self, column: 0)
+            let (versionsAndCounts, endedUnlocks) = (held[1], held[2])
+            let stored = try versions(versionsAndCounts)
             var changes: [UsageTally.Change] = []
             for session in sessions {
                 let old = try stored[session.clientSessionID].map {
@@ -48,7 +51,7 @@ enum UsageStore {
             // A retry stores nothing new, and so has nothing new to charge.
             guard !changes.isEmpty else { return 0 }
             var counts = try await Self.counts(
-                on: UsageTally.days(of: changes), from: read[0], of: user, sealing: sealing, in: tx)
+                on: UsageTally.days(of: changes), from: versionsAndCounts, of: user, sealing: sealing, in: tx)
             for old in changes.compactMap(\.old) { counts.add(old.session, -1) }
             let tally = UsageTally(changes, others: counts, zone: zone)
             for change in changes { counts.add(change.new, 1) }
@@ -56,7 +59,7 @@ enum UsageStore {
             let write = ingest(
                 changes.map(\.new), sealed: sealed, replacing: changes.map { $0.old != nil }, moving: tally,
                 counts: (counts.map(\.day), counts.map { sealing.seal($0, of: user) }), of: user, zone: zone)
-            let late = try RewardStore.lateUnlocks(read[1], overlapping: changes.map(\.new))
+            let late = try RewardStore.lateUnlocks(endedUnlocks, overlapping: changes.map(\.new))
             // Nothing later in the transaction reads what the write stores, unless an unlock is charged again.
             guard !late.isEmpty else {
                 tx.queryAtCommit(write)
