@@ -5,14 +5,14 @@ import Synchronization
 /// database that stores and compares the instants. Read once per process, at the first create or update:
 /// the list only changes with the server's time zone data.
 final class TimeZoneNames: Sendable {
-    private let read: @Sendable () async throws -> Set<String>
+    private let readNames: @Sendable () async throws -> Set<String>
     /// The one read, shared by the calls that come while it runs (a scan of the zone files, ~200 ms of
     /// PostgreSQL's CPU: the first creates after a start each read it before); forgotten when it fails.
     private let loading = Mutex<Task<Set<String>, any Error>?>(nil)
 
-    /// Names read by `read`, once.
-    init(read: @escaping @Sendable () async throws -> Set<String>) {
-        self.read = read
+    /// Names read by `readNames`, once.
+    init(readNames: @escaping @Sendable () async throws -> Set<String>) {
+        self.readNames = readNames
     }
 
     /// Names read from `database`, once.
@@ -24,7 +24,7 @@ final class TimeZoneNames: Sendable {
     func known() async throws -> Set<String> {
         let load = loading.withLock { loading in
             if let loading { return loading }
-            let load = Task { [read] in try await read() }
+            let load = Task { [readNames] in try await readNames() }
             loading = load
             return load
         }
