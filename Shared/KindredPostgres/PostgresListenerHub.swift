@@ -170,11 +170,12 @@ final class PostgresListenerHub: Sendable {
         }
     }
 
+    /// Notifications in a row on one channel, in the order sent.
+    typealias Run = (channel: String, payloads: [String])
+
     /// `received` cut where the channel changes: each run's payloads in order, the runs in order.
-    static func runs(_ received: [(channel: String, payload: String)]) -> [(
-        channel: String, payloads: [String]
-    )] {
-        var runs: [(channel: String, payloads: [String])] = []
+    static func runs(_ received: [(channel: String, payload: String)]) -> [Run] {
+        var runs: [Run] = []
         for (channel, payload) in received {
             if runs.last?.channel == channel {
                 runs[runs.count - 1].payloads.append(payload)

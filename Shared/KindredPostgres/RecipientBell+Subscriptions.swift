@@ -45,7 +45,7 @@ extension RecipientBell {
     }
 
     /// Rings the recipients the listener hears of, and everyone when it (re)connects. The recipients of one
-    /// delivery (a write's whole audience, announced in its transaction) ring together, so their streams wake
+    /// delivery (a write's whole audience, announced in one statement after its commit) ring together, so their streams wake
     /// at once and their reads share one statement (`RecipientBell+Reading.swift`).
     private func follow(_ listener: PostgresListener) async {
         for await notification in listener.notifications {

@@ -16,10 +16,10 @@ enum UsageStore {
     /// are the ones the batch replaces, and the counts of the UTC days the batch touches (`UsageDayCounts`, what
     /// every stored session covers) are the ones it moves; no other batch changes either before this one
     /// commits. So an upload reads its own sessions' old versions and one or two days' counts, never the day's
-    /// other sessions. Two round trips in all: the lock, then the versions with the counts (one statement) and
-    /// the ended unlocks, in one pipeline (each statement of a pipeline takes its snapshot as it starts, so
-    /// the reads, started once the lock is held, see every batch committed before it); and the COMMIT, which
-    /// carries the write unless an ended unlock must read what it wrote.
+    /// other sessions. Two round trips in all: first the lock, and behind it in the same pipeline the versions
+    /// with the counts (one statement) and the ended unlocks (each statement of a pipeline takes its snapshot as
+    /// it starts, so the reads, started once the lock is held, see every batch committed before it); then the
+    /// COMMIT, which carries the write unless an ended unlock must read what it wrote.
     static func store(
         _ sessions: [UsageBatch.Session], of user: UserID, sealing: UsageSessions, on pool: PostgresPool
     ) async throws -> Int {
