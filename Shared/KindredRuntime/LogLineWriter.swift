@@ -91,9 +91,14 @@ public final class LogLineWriter: Sendable {
 
     private static let started = Mutex<[LogLineWriter]>([])
 
+    /// Flushes every writer this process started: at exit, whichever way it ends.
+    public static func flushAll() {
+        started.withLock { $0 }.forEach { $0.flush() }
+    }
+
     private func startWriter() {
         Self.started.withLock { writers in
-            if writers.isEmpty { atexit { LogLineWriter.started.withLock { $0 }.forEach { $0.flush() } } }
+            if writers.isEmpty { atexit { LogLineWriter.flushAll() } }
             writers.append(self)
         }
         do {

@@ -35,7 +35,7 @@ public enum ServiceMain {
             case .migrate:
                 try await ServiceRunner(service: service, settings: settings, logger: logger).migrateOnly()
             }
-            exit(0)
+            terminate(0)
         } catch {
             fail("\(error)", service: service, status: 1)
         }
@@ -76,7 +76,17 @@ public enum ServiceMain {
         }
         var line = "\(service.executableName): \(oneLine.joined(separator: " "))\n"
         _ = line.withUTF8 { write(2, $0.baseAddress, $0.count) }
-        exit(status)
+        terminate(status)
+    }
+
+    /// Ends the process with `status` once the log's lines and buffered output are written, without the
+    /// atexit handlers: OpenSSL's cleanup is one, and it frees the library's state under the threads that
+    /// still run (the loops, the TLS clients'). A service with TLS clients that could not bind its port died
+    /// of SIGSEGV in libcrypto that way instead of exiting 1 (CI's TLS interop run, once, under load).
+    static func terminate(_ status: Int32) -> Never {
+        LogLineWriter.flushAll()
+        fflush(nil)  // every output stream: standard output is one
+        _exit(status)
     }
 
     enum Command: String {
