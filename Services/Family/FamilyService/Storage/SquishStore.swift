@@ -6,11 +6,13 @@ import KindredPostgres
 /// the count kept on the squished row (`baby_photos`, `baby_arrivals`) in the same transaction.
 enum SquishStore {
     /// What setting a squish found: the member, for the activity log; the target's squish count afterwards
-    /// (nil when the target is not on the profile); whether the squish changed (a member squishes once).
+    /// (nil when the target is not on the profile); whether the squish changed (a member squishes once); and
+    /// whether the target changed while the statement waited for its lock (`set` says why that matters).
     struct Change {
         let author: ActivityAuthor
         let count: Int?
         let changed: Bool
+        let changedWhileWaiting: Bool
     }
 
     /// Records `user`'s squish of `target` (`squished`) or takes it back, and moves the count with it, in one
@@ -20,12 +22,18 @@ enum SquishStore {
     /// first committed. The lock is taken in the transaction's only statement before its COMMIT, so it is held
     /// for one round trip and the commit. Nil when `user` is not a member of the active profile (nothing
     /// locked or written then).
+    ///
+    /// A squish's insert sees a racing one (`ON CONFLICT` checks what is committed now), but a take-back's
+    /// DELETE reads with the snapshot the statement began with, before its lock was granted: the user's own
+    /// squish, committed while it waited, is not there to delete. `changedWhileWaiting` says so (the row it
+    /// locked is a newer version than its snapshot's), and the caller runs the statement again, the lock held,
+    /// with a snapshot that sees it.
     static func set(
         _ target: SquishTarget, of profile: BabyProfileID, by user: UserID, squished: Bool, at now: Date,
         seals: BabySeals, in tx: PostgresTransaction
     ) async throws -> Change? {
         var query: PostgresQuery = "WITH author AS (\(BabyActivityStore.authorHold(user, of: profile))), "
-        query.append(unsafeSQL: "target AS (SELECT squish_count FROM \(target.countedTable) WHERE ")
+        query.append(unsafeSQL: "target AS (SELECT squish_count, xmin FROM \(target.countedTable) WHERE ")
         target.appendKey(of: profile, to: &query)
         query.append(unsafeSQL: " AND EXISTS (SELECT FROM author) FOR NO KEY UPDATE), changed AS (")
         if squished {
@@ -46,11 +54,16 @@ enum SquishStore {
         query.append(unsafeSQL: ", counted AS (UPDATE \(target.countedTable) SET squish_count = ")
         query.append(unsafeSQL: squished ? "squish_count + 1 WHERE " : "squish_count - 1 WHERE ")
         target.appendKey(of: profile, to: &query)
+        query.append(unsafeSQL: " AND EXISTS (SELECT FROM changed) RETURNING squish_count), ")
+        // The target's row as the statement's snapshot has it: an older version than the one locked when a
+        // change committed while the lock was awaited.
+        query.append(unsafeSQL: "seen AS (SELECT xmin FROM \(target.countedTable) WHERE ")
+        target.appendKey(of: profile, to: &query)
         query.append(
             unsafeSQL: """
-                 AND EXISTS (SELECT FROM changed) RETURNING squish_count) \
-                SELECT author.*, coalesce((SELECT squish_count FROM counted), (SELECT squish_count FROM target)), \
-                EXISTS (SELECT FROM counted) FROM author
+                ) SELECT author.*, coalesce((SELECT squish_count FROM counted), (SELECT squish_count FROM target)), \
+                EXISTS (SELECT FROM counted), coalesce((SELECT xmin FROM target) <> (SELECT xmin FROM seen), false) \
+                FROM author
                 """)
         guard let row = try await tx.query(query).first,
             let author = try BabyActivityStore.author(row, of: profile, seals: seals)
@@ -58,7 +71,8 @@ enum SquishStore {
         // The count and the change follow the author's thirteen columns.
         return Change(
             author: author, count: try row.decode(Int?.self, column: 13),
-            changed: try row.decode(Bool.self, column: 14))
+            changed: try row.decode(Bool.self, column: 14),
+            changedWhileWaiting: try row.decode(Bool.self, column: 15))
     }
 }
 
