@@ -31,7 +31,7 @@ import Testing
                         return try await tx.query(
                             """
                             SELECT count(*) FROM pg_stat_activity
-                            WHERE datname = current_database() AND wait_event_type = 'Lock'
+                            WHERE pg_backend_pid() = ANY(pg_blocking_pids(pid))
                             """)[0].decode(Int64.self, column: 0) >= 1
                     }
                 }

@@ -18,16 +18,10 @@ struct BabySquishes: Sendable {
     {
         let now = clock.now
         return try await database.transaction { tx in
-            func setOnce() async throws -> SquishStore.Change {
-                guard
-                    let change = try await SquishStore.set(
-                        target, of: profile, by: user, squished: squished, at: now, seals: seals, in: tx)
-                else { throw FamilyError.babyProfileNotFound }
-                return change
-            }
-            var change = try await setOnce()
-            // A take-back that waited for the lock while a squish committed did not see it; now it can.
-            if !squished && !change.changed && change.changedWhileWaiting { change = try await setOnce() }
+            guard
+                let change = try await SquishStore.set(
+                    target, of: profile, by: user, squished: squished, at: now, seals: seals, in: tx)
+            else { throw FamilyError.babyProfileNotFound }
             guard let count = change.count else { throw target.notFound }
             if change.changed, let kind = target.activity(squished: squished) {
                 try await BabyActivityLog.record(

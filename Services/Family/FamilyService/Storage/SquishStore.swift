@@ -6,13 +6,11 @@ import KindredPostgres
 /// the count kept on the squished row (`baby_photos`, `baby_arrivals`) in the same transaction.
 enum SquishStore {
     /// What setting a squish found: the member, for the activity log; the target's squish count afterwards
-    /// (nil when the target is not on the profile); whether the squish changed (a member squishes once); and
-    /// whether the target changed while the statement waited for its lock (`set` says why that matters).
+    /// (nil when the target is not on the profile); whether the squish changed (a member squishes once).
     struct Change {
         let author: ActivityAuthor
         let count: Int?
         let changed: Bool
-        let changedWhileWaiting: Bool
     }
 
     /// Records `user`'s squish of `target` (`squished`) or takes it back, and moves the count with it, in one
@@ -25,13 +23,27 @@ enum SquishStore {
     ///
     /// A squish's insert sees a racing one (`ON CONFLICT` checks what is committed now), but a take-back's
     /// DELETE reads with the snapshot the statement began with, before its lock was granted: the user's own
-    /// squish, committed while it waited, is not there to delete. `changedWhileWaiting` says so (the row it
-    /// locked is a newer version than its snapshot's), and the caller runs the statement again, the lock held,
-    /// with a snapshot that sees it.
+    /// squish, committed while it waited, is not there to delete. The statement says so (the row it locked is
+    /// a newer version than its snapshot's), and a take-back that changed nothing then runs again, the lock
+    /// held, with a snapshot that sees it.
     static func set(
         _ target: SquishTarget, of profile: BabyProfileID, by user: UserID, squished: Bool, at now: Date,
         seals: BabySeals, in tx: PostgresTransaction
     ) async throws -> Change? {
+        func once() async throws -> (Change, changedWhileWaiting: Bool)? {
+            try await setOnce(
+                target, of: profile, by: user, squished: squished, at: now, seals: seals, in: tx)
+        }
+        guard let (change, changedWhileWaiting) = try await once() else { return nil }
+        guard !squished && !change.changed && changedWhileWaiting else { return change }
+        return try await once()?.0
+    }
+
+    /// `set`'s statement, run once: its change, and whether the target changed while it waited for the lock.
+    private static func setOnce(
+        _ target: SquishTarget, of profile: BabyProfileID, by user: UserID, squished: Bool, at now: Date,
+        seals: BabySeals, in tx: PostgresTransaction
+    ) async throws -> (Change, changedWhileWaiting: Bool)? {
         var query: PostgresQuery = "WITH author AS (\(BabyActivityStore.authorHold(user, of: profile))), "
         query.append(unsafeSQL: "target AS (SELECT squish_count, xmin FROM \(target.countedTable) WHERE ")
         target.appendKey(of: profile, to: &query)
@@ -69,10 +81,10 @@ enum SquishStore {
             let author = try BabyActivityStore.author(row, of: profile, seals: seals)
         else { return nil }
         // The count and the change follow the author's thirteen columns.
-        return Change(
+        let change = Change(
             author: author, count: try row.decode(Int?.self, column: 13),
-            changed: try row.decode(Bool.self, column: 14),
-            changedWhileWaiting: try row.decode(Bool.self, column: 15))
+            changed: try row.decode(Bool.self, column: 14))
+        return (change, try row.decode(Bool.self, column: 15))
     }
 }
 
