@@ -185,7 +185,7 @@ let package = Package(
         .testTarget(
             name: "KindredMailTests",
             dependencies: [
-                "KindredMail", "KindredAuth", "KindredPostgres", "KindredTestSupport",
+                "KindredMail", "KindredAuth", "KindredPostgres", "KindredTestSupport", "CCurl",
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tests/KindredMailTests"
