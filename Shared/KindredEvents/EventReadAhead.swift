@@ -5,13 +5,19 @@ internal import Synchronization
 /// waiting at once. Under load a batch is what arrived during the previous commit; an idle consumer takes
 /// the one event that just came, with no added wait. When full, the reader stops reading the stream, so a
 /// consumer far behind holds at most `capacity` events, and the source's stream keeps its backpressure.
+///
+/// A continuation is resumed only after the lock is released: the consumer's cancellation handler takes the
+/// lock while the Swift runtime holds the consumer task's status lock, which resuming that task's continuation
+/// also takes, so resuming under the lock could deadlock the two (it did, at a drain).
 final class EventReadAhead<Element: Sendable>: Sendable {
+    private typealias Waiter = CheckedContinuation<Void, Never>
+
     private struct State {
         var waiting: [Element] = []
         /// Set once: the stream ended (`success`) or threw, or the consumer stopped (`CancellationError`).
         var end: Result<Void, any Error>?
-        var taker: CheckedContinuation<Void, Never>?
-        var reader: CheckedContinuation<Void, Never>?
+        var taker: Waiter?
+        var reader: Waiter?
     }
 
     private let state = Mutex(State())
@@ -38,24 +44,23 @@ final class EventReadAhead<Element: Sendable>: Sendable {
     func take(upTo limit: Int) async throws -> [Element]? {
         try await withTaskCancellationHandler {
             while true {
-                let taken = state.withLock { state -> Result<[Element], any Error>? in
+                let (taken, reader) = state.withLock { state -> (Result<[Element], any Error>?, Waiter?) in
                     if !state.waiting.isEmpty {
                         let batch = Array(state.waiting.prefix(limit))
                         state.waiting.removeFirst(batch.count)
-                        state.reader.take()?.resume()
-                        return .success(batch)
+                        return (.success(batch), state.reader.take())
                     }
-                    return state.end.map { end in end.map { [] } }
+                    return (state.end.map { end in end.map { [] } }, nil)
                 }
+                reader?.resume()
                 if let taken { return try taken.get().isEmpty ? nil : taken.get() }
                 await withCheckedContinuation { continuation in
-                    state.withLock { state in
-                        if state.waiting.isEmpty && state.end == nil {
-                            state.taker = continuation
-                        } else {
-                            continuation.resume()
-                        }
+                    let parked = state.withLock { state in
+                        guard state.waiting.isEmpty && state.end == nil else { return false }
+                        state.taker = continuation
+                        return true
                     }
+                    if !parked { continuation.resume() }
                 }
             }
         } onCancel: {
@@ -65,32 +70,31 @@ final class EventReadAhead<Element: Sendable>: Sendable {
 
     /// Ends the buffer: the reader stops at its next event and a waiting consumer wakes.
     func finish(_ end: Result<Void, any Error>) {
-        state.withLock { state in
+        let woken = state.withLock { state in
             if state.end == nil { state.end = end }
-            state.taker.take()?.resume()
-            state.reader.take()?.resume()
+            return [state.taker.take(), state.reader.take()]
         }
+        woken.forEach { $0?.resume() }
     }
 
     /// Appends `event`, waiting while the buffer is full; false once the buffer was finished.
     private func put(_ event: Element) async -> Bool {
         while true {
-            let stored = state.withLock { state -> Bool? in
-                guard state.end == nil else { return false }
-                guard state.waiting.count < capacity else { return nil }
+            let (stored, taker) = state.withLock { state -> (Bool?, Waiter?) in
+                guard state.end == nil else { return (false, nil) }
+                guard state.waiting.count < capacity else { return (nil, nil) }
                 state.waiting.append(event)
-                state.taker.take()?.resume()
-                return true
+                return (true, state.taker.take())
             }
+            taker?.resume()
             if let stored { return stored }
             await withCheckedContinuation { continuation in
-                state.withLock { state in
-                    if state.waiting.count >= capacity && state.end == nil {
-                        state.reader = continuation
-                    } else {
-                        continuation.resume()
-                    }
+                let parked = state.withLock { state in
+                    guard state.waiting.count >= capacity && state.end == nil else { return false }
+                    state.reader = continuation
+                    return true
                 }
+                if !parked { continuation.resume() }
             }
         }
     }
