@@ -40,6 +40,7 @@ public struct ProcessServer: Sendable {
         let drain = Task {
             for await number in signals {
                 logger.info("draining", metadata: ["signal": "\(number)", "timeout": "\(drainTimeout)"])
+                DrainWatchdog.start(limit: drainTimeout + DrainWatchdog.grace, logger: logger)
                 // GOAWAY first: the streams the board and the background work end next reach their
                 // clients after it, as UNAVAILABLE (see `RPCError.serverShuttingDown`).
                 server.beginGracefulShutdown(drainTimeout: drainTimeout)
