@@ -1,3 +1,5 @@
+import Foundation
+import Synchronization
 import Testing
 
 @testable import KindredRuntime
@@ -46,5 +48,47 @@ import Testing
         var late = board.watch("svc").makeAsyncIterator()
         #expect(await late.next() == .some(.notServing))
         #expect(await late.next() == nil)
+    }
+
+    /// What tells a watcher something: its service's status changes, or the process drains.
+    enum Change: CaseIterable, Sendable {
+        case statusChange, drain
+
+        func make(on board: HealthStatusBoard) {
+            switch self {
+            case .statusChange: board.set(.notServing, for: "svc")
+            case .drain: board.beginDrain()
+            }
+        }
+    }
+
+    /// A health watch ends (the caller left: its task is cancelled, on one thread) as its service's status changes
+    /// or the process drains (on another): the cancellation holds the watcher task's status lock while the stream's
+    /// onTermination waits for the board's lock, and the change, yielding to that stream, resumes the task and
+    /// needs its status lock. They waited for each other while the board yielded under its lock. Each round races
+    /// the two on threads of their own, started together.
+    @Test(.timeLimit(.minutes(1)), arguments: Change.allCases)
+    func aWatcherCancelledAsItsStatusChangesNeverDeadlocks(_ change: Change) async throws {
+        for round in 0..<3_000 {
+            let board = HealthStatusBoard()
+            board.set(.serving, for: "svc")
+            let watcher = Task { for await _ in board.watch("svc") {} }
+            try await Task.sleep(for: .microseconds(20))  // time to read .serving and park for the next
+            let ready = Atomic(0)
+            let done = DispatchSemaphore(value: 0)
+            for act in [{ watcher.cancel() }, { change.make(on: board) }] as [@Sendable () -> Void] {
+                Thread.detachNewThread {
+                    ready.add(1, ordering: .relaxed)
+                    while ready.load(ordering: .relaxed) < 2 {}
+                    act()
+                    done.signal()
+                }
+            }
+            guard (0..<2).allSatisfy({ _ in done.wait(timeout: .now() + 10) == .success }) else {
+                Issue.record("round \(round): cancelling a watcher as it was told \(change) deadlocked")
+                return
+            }
+            await watcher.value
+        }
     }
 }

@@ -17,6 +17,11 @@ public final class HealthStatusBoard: Sendable {
     }
 
     private let state = Mutex(State())
+    /// Held while watchers are told a change, so each sees the changes in the order they were made. They are told
+    /// outside `state`: a yield resumes a waiting watcher, which needs its task's status lock, and a watcher being
+    /// cancelled holds that lock while its stream's onTermination waits for `state`. Nothing under a
+    /// cancellation takes this one.
+    private let telling = Mutex(())
 
     public init() {}
 
@@ -27,28 +32,34 @@ public final class HealthStatusBoard: Sendable {
 
     /// Sets one service's status and tells its watchers when it changed.
     public func set(_ status: Status, for service: String) {
-        // Yielding under the lock keeps every watcher's sequence in the order the changes were made.
-        state.withLock { state in
-            guard !state.isDraining, state.statuses[service] != status else { return }
-            state.statuses[service] = status
-            state.watchers[service]?.values.forEach { $0.yield(status) }
+        telling.withLock { _ in
+            let watching = state.withLock { state -> [AsyncStream<Status?>.Continuation] in
+                guard !state.isDraining, state.statuses[service] != status else { return [] }
+                state.statuses[service] = status
+                return Array(state.watchers[service, default: [:]].values)
+            }
+            watching.forEach { $0.yield(status) }
         }
     }
 
     /// Reports every service NOT_SERVING for good and ends every watch after that last status, so that
     /// load balancers stop sending calls and streaming health calls do not hold the drain open.
     public func beginDrain() {
-        let watching = state.withLock { state in
-            for (service, status) in state.statuses where status != .notServing {
-                state.statuses[service] = .notServing
-                state.watchers[service]?.values.forEach { $0.yield(.notServing) }
+        telling.withLock { _ in
+            let (changed, watching) = state.withLock { state in
+                var changed: [AsyncStream<Status?>.Continuation] = []
+                for (service, status) in state.statuses where status != .notServing {
+                    state.statuses[service] = .notServing
+                    changed += state.watchers[service, default: [:]].values
+                }
+                state.isDraining = true
+                defer { state.watchers.removeAll() }
+                return (changed, state.watchers.values.flatMap(\.values))
             }
-            state.isDraining = true
-            defer { state.watchers.removeAll() }
-            return state.watchers.values.flatMap(\.values)
+            changed.forEach { $0.yield(.notServing) }
+            // Outside `state` too: finishing runs each stream's onTermination, which takes it.
+            watching.forEach { $0.finish() }
         }
-        // Outside the lock: finishing runs each stream's onTermination, which takes the lock.
-        watching.forEach { $0.finish() }
     }
 
     /// The current status of `service` (nil while unknown), then every change, until the stream is dropped.
@@ -57,6 +68,8 @@ public final class HealthStatusBoard: Sendable {
         let (stream, continuation) = AsyncStream.makeStream(
             of: Status?.self, bufferingPolicy: .bufferingNewest(1))
         let id: UInt64? = state.withLock { state in
+            // Under the lock, so it comes before any change told to this watcher; the stream is new, so this
+            // yield resumes nobody.
             continuation.yield(state.statuses[service])
             guard !state.isDraining else { return nil }
             let id = state.nextWatcherID
