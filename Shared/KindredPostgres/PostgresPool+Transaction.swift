@@ -55,6 +55,7 @@ extension PostgresPool {
             }
             do {
                 let handle = PostgresTransaction(.loop(transaction), pool: self)
+                defer { handle.ended() }
                 let value = try await body(handle)
                 try await transaction.commit(sending: handle.takeStatementsAtCommit())
                 handle.committed()
@@ -70,6 +71,7 @@ extension PostgresPool {
         do {
             _ = try await lease.query(isolation.begin)
             let handle = PostgresTransaction(.thread(lease), pool: self)
+            defer { handle.ended() }
             let value = try await body(handle)
             for statement in handle.takeStatementsAtCommit() {
                 let rows = try await lease.query(statement.query)

@@ -45,6 +45,16 @@ extension PostgresTransaction {
             pool.announcer(on: channel).announce(recipients)
         }
     }
+
+    /// Lets go of what the transaction left for its commit, once it ended either way. A reader usually holds
+    /// this handle (to announce in it), and the handle holds the reader: kept, the two held each other, the
+    /// transaction and the rows for good (2–4 KB a write with an audience: kindred-family grew by 60 MB a
+    /// minute at 2,000 calls/s).
+    func ended() {
+        atCommit.statements.withLock { $0.removeAll() }
+        atCommit.answers.withLock { $0.removeAll() }
+        atCommit.announcements.withLock { $0.removeAll() }
+    }
 }
 
 /// A statement deferred to the commit, and where its rows go when someone reads them.

@@ -51,7 +51,40 @@ public enum DeferredStatementScenario {
             try $0.decode(Int.self)
         }
         #expect(ids == [1, 2, 3, 6, 7, 9])
+        try await readersAreLetGo(on: pool)
     }
+
+    /// A reader that holds its transaction's handle, as the services' readers do to announce in it, is let go
+    /// once the transaction ended, committed or rolled back: the handle holds the reader, and the two kept
+    /// each other (and the transaction's rows) alive for good.
+    static func readersAreLetGo(on pool: PostgresPool) async throws {
+        let freed = FreedReaders()
+        try await pool.transaction { tx in
+            let held = Held { freed.count.withLock { $0 += 1 } }
+            tx.queryAtCommit("SELECT 1") { _ in withExtendedLifetime((held, tx)) {} }
+        }
+        #expect(freed.count.withLock { $0 } == 1, "a committed transaction's reader is let go")
+        await #expect(throws: PostgresError.self) {
+            try await pool.transaction { tx in
+                let held = Held { freed.count.withLock { $0 += 1 } }
+                tx.queryAtCommit("SELECT 1") { _ in withExtendedLifetime((held, tx)) {} }
+                try await tx.query("SELECT 1 / 0")
+            }
+        }
+        #expect(freed.count.withLock { $0 } == 2, "a rolled-back transaction's reader is let go")
+    }
+}
+
+/// Something a reader holds, which says when it is let go.
+private final class Held: Sendable {
+    let onRelease: @Sendable () -> Void
+    init(onRelease: @escaping @Sendable () -> Void) { self.onRelease = onRelease }
+    deinit { onRelease() }
+}
+
+/// How many readers' holdings were let go.
+private final class FreedReaders: Sendable {
+    let count = Mutex(0)
 }
 
 /// The ids deferred statements' readers were handed.
