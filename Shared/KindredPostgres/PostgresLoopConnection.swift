@@ -148,7 +148,7 @@ final class PostgresLoopConnection: PostgresIOHandler, @unchecked Sendable {
         isConnecting = true
         let delay = failedAttempts == 0 ? nil : backoff.next()
         PostgresWorker.startThread { [self] in
-            if let delay { PostgresWorker.sleep(for: delay) }
+            if let delay { DetachedThread.sleep(for: delay) }
             let made = NewConnection(try? PostgresConnection(configuration: configuration, nonBlocking: true))
             loop.run { [self] in install(made.connection) }
         }

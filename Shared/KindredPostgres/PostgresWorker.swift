@@ -38,14 +38,6 @@ final class PostgresWorker: Sendable {
         return descriptors.count > 1 && descriptors[1].revents != 0
     }
 
-    /// Blocks the calling (helper) thread for `duration`.
-    static func sleep(for duration: Duration) {
-        var spec = timespec(
-            tv_sec: Int(duration.components.seconds),
-            tv_nsec: Int(duration.components.attoseconds / 1_000_000_000))
-        nanosleep(&spec, nil)
-    }
-
     /// Runs `body` on a new detached thread: connection threads block in libpq, never on Swift's pool.
     static func startThread(_ body: @escaping @Sendable () -> Void) {
         do {

@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import KindredThreads
 import Logging
 
@@ -19,7 +16,7 @@ enum DrainWatchdog {
     ) {
         do {
             try DetachedThread.start {
-                sleep(for: limit)
+                DetachedThread.sleep(for: limit)
                 logger.error(
                     "the drain did not end in time; exiting", metadata: ["limit": "\(limit)"])
                 exit(1)
@@ -27,14 +24,5 @@ enum DrainWatchdog {
         } catch {
             logger.warning("the drain has no watchdog", metadata: ["error": "\(error)"])
         }
-    }
-
-    /// Blocks the calling thread for `duration`, through interrupted sleeps.
-    private static func sleep(for duration: Duration) {
-        var left = timespec(
-            tv_sec: Int(duration.components.seconds),
-            tv_nsec: Int(duration.components.attoseconds / 1_000_000_000))
-        var rest = timespec()
-        while nanosleep(&left, &rest) != 0 && errno == EINTR { left = rest }
     }
 }

@@ -29,6 +29,16 @@ public enum DetachedThread {
         pthread_detach(thread)
     }
 
+    /// Blocks the calling thread (one of these, never a cooperative or loop thread) for `duration`, through
+    /// interrupted sleeps.
+    public static func sleep(for duration: Duration) {
+        var left = timespec(
+            tv_sec: Int(duration.components.seconds),
+            tv_nsec: Int(duration.components.attoseconds / 1_000_000_000))
+        var rest = timespec()
+        while nanosleep(&left, &rest) != 0 && errno == EINTR { left = rest }
+    }
+
     private final class Body: Sendable {
         let run: @Sendable () -> Void
         init(_ run: @escaping @Sendable () -> Void) { self.run = run }

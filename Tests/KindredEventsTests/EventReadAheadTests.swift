@@ -1,5 +1,4 @@
-import Foundation
-import Synchronization
+import KindredTestSupport
 import Testing
 
 @testable import KindredEvents
@@ -14,17 +13,7 @@ import Testing
             let buffer = EventReadAhead<Int>(capacity: 4)
             let consumer = Task { try await buffer.take(upTo: 10) }
             try await Task.sleep(for: .microseconds(20))  // time to park as the buffer's taker
-            let ready = Atomic(0)
-            let done = DispatchSemaphore(value: 0)
-            for act in [{ consumer.cancel() }, { buffer.finish(.success(())) }] as [@Sendable () -> Void] {
-                Thread.detachNewThread {
-                    ready.add(1, ordering: .relaxed)
-                    while ready.load(ordering: .relaxed) < 2 {}
-                    act()
-                    done.signal()
-                }
-            }
-            guard (0..<2).allSatisfy({ _ in done.wait(timeout: .now() + 10) == .success }) else {
+            guard try await bothReturn({ consumer.cancel() }, { buffer.finish(.success(())) }) else {
                 Issue.record("round \(round): cancelling the consumer and ending its stream deadlocked")
                 return
             }

@@ -1,5 +1,4 @@
-import Foundation
-import Synchronization
+import KindredTestSupport
 import Testing
 
 @testable import KindredRuntime
@@ -74,17 +73,7 @@ import Testing
             board.set(.serving, for: "svc")
             let watcher = Task { for await _ in board.watch("svc") {} }
             try await Task.sleep(for: .microseconds(20))  // time to read .serving and park for the next
-            let ready = Atomic(0)
-            let done = DispatchSemaphore(value: 0)
-            for act in [{ watcher.cancel() }, { change.make(on: board) }] as [@Sendable () -> Void] {
-                Thread.detachNewThread {
-                    ready.add(1, ordering: .relaxed)
-                    while ready.load(ordering: .relaxed) < 2 {}
-                    act()
-                    done.signal()
-                }
-            }
-            guard (0..<2).allSatisfy({ _ in done.wait(timeout: .now() + 10) == .success }) else {
+            guard try await bothReturn({ watcher.cancel() }, { change.make(on: board) }) else {
                 Issue.record("round \(round): cancelling a watcher as it was told \(change) deadlocked")
                 return
             }
