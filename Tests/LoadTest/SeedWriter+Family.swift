@@ -2,8 +2,9 @@ import KindredPostgres
 import LoadTestKit
 
 /// Baby profiles, in bulk through family's own role: what `CreateBabyProfile` (the profile and its request
-/// id), the accepted invitations (the members), `CreateCalendarEvent` and `CreateRegistryItem` leave in
-/// family's tables, one `generate_series` statement per table for a batch of profiles. Left out, as no read
+/// id), the accepted invitations (the members), `UpdateProfile` (each member's first and last name),
+/// `CreateCalendarEvent` and `CreateRegistryItem` leave in family's tables, one `generate_series` statement per
+/// table for a batch of profiles. Left out, as no read
 /// the run makes depends on them: the invitation rows and their mail, and the activity those calls record
 /// (the run's own writes make the activity it measures). The layout (who owns and follows what, the ids)
 /// is `BabyFamilies`.
@@ -40,6 +41,7 @@ struct FamilySeedWriter: Sendable {
                         """))
             try await tx.query(
                 PostgresQuery(unsafeSQL: members(owner: owner, profiles: profiles, live: live)))
+            try await tx.query(PostgresQuery(unsafeSQL: names(profiles: profiles)))
             try await tx.query(
                 PostgresQuery(
                     unsafeSQL: """
@@ -85,6 +87,22 @@ struct FamilySeedWriter: Sendable {
             WHERE p >= \(live)
             ON CONFLICT DO NOTHING
             """
+    }
+
+    /// The family profile `UpdateProfile` leaves (a first and a last name; written plain, sealed by `rotate-data`)
+    /// of each member of the batch's profiles who has none yet: the names every activity entry, notice and
+    /// unnamed baby ("Baby <last name>") reads. Without them every such read joined an empty table. A member of
+    /// two profiles keeps the names of the first; a family's members share its last name.
+    private func names(profiles: String) -> String {
+        """
+        INSERT INTO family.profiles (user_id, first_name, last_name, updated_at)
+        SELECT DISTINCT ON (m.user_id) m.user_id,
+            (ARRAY['Ada', 'Rose', 'Sam', 'Noor', 'Leo', 'Mia', 'Omar', 'Ivy'])[1 + (hashtext(m.user_id::text) & 7)],
+            (ARRAY['Smith', 'Garcia', 'Khan', 'Okafor', 'Novak', 'Tanaka'])[1 + p % 6], now()
+        FROM \(profiles) JOIN family.baby_members m ON m.profile_id = \(id(6, "p"))
+        ORDER BY m.user_id, p
+        ON CONFLICT DO NOTHING
+        """
     }
 
     private func id(_ space: Int, _ n: String) -> String { SeedSQL.id(tag: families.tag, space: space, n) }
