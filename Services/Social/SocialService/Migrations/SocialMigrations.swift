@@ -18,5 +18,6 @@ enum SocialMigrations {
         v12MarkFilteredEvents,
         v13DropConversationsById,
         v14MarkEventsWithMedia,
+        v15PublicEventsInFeedOrder,
     ]
 }
