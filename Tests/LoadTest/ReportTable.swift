@@ -43,13 +43,13 @@ struct ReportTable {
                         live.missed, live.p50Ms, live.p99Ms, live.maxMs))
         }
         for (name, cost) in report.cpu.sorted(by: { $0.key < $1.key }) {
+            // PostgreSQL's backends for one service are part of PostgreSQL, whose peak is the figure.
+            let peak = cost.peakRssMb > 0 ? String(format: ", peak RSS %.0f MB", cost.peakRssMb) : ""
             Swift.print(
                 "cpu \(name): "
                     + String(
-                        format:
-                            "%.1f s, %.0f µs a call, %.2f context switches a call (%d calls), peak RSS %.0f MB",
-                        cost.cpuS, cost.msPerCall * 1_000, cost.contextSwitchesPerCall, cost.calls,
-                        cost.peakRssMb))
+                        format: "%.1f s, %.0f µs a call, %.2f context switches a call (%d calls)",
+                        cost.cpuS, cost.msPerCall * 1_000, cost.contextSwitchesPerCall, cost.calls) + peak)
         }
         for (service, replicas) in report.replicas.sorted(by: { $0.key < $1.key }) {
             let counts = replicas.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }

@@ -3,8 +3,9 @@ import LoadTestKit
 
 /// The CPU time and peak memory of the servers the run drives, when they run on this machine: each service
 /// found by the port it listens on (its address in `--targets` on this host), PostgreSQL by `--postgres-port`
-/// (the postmaster, with every backend as its child). Read from /proc before and after the run; a server not
-/// found (another host, or /proc unreadable) is left out of the report.
+/// (the postmaster, with every backend as its child; its backends' time is also told apart by the service whose
+/// role they connect as). Read from /proc before and after the run; a server not found (another host, or /proc
+/// unreadable) is left out of the report.
 struct ServerUsage: Sendable {
     /// Server name → pid.
     let servers: [String: Int]
@@ -32,25 +33,43 @@ struct ServerUsage: Sendable {
         self.servers = servers
     }
 
-    /// What a server has spent so far: CPU ticks (its own, its ended children's and its live children's)
-    /// and the context switches of every thread of it and of its live children.
-    struct Spent {
-        let ticks: Int
-        let switches: ContextSwitches
-    }
-
-    /// Each server's spending now.
-    func snapshot() -> [String: Spent] {
+    /// Each server's spending now, and PostgreSQL's live backends' by the service they work for
+    /// (`PostgresBackends.costName(of:)`).
+    func snapshot() -> [String: ServerSpending] {
         let stats = Self.processIDs().compactMap { pid in
             (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)).flatMap(ProcessTimes.init)
         }
-        return servers.compactMapValues { root in
+        var spent = servers.compactMapValues { root in
             ProcessTimes.treeTicks(root: root, in: stats).map { ticks in
                 let tree = [root] + stats.filter { $0.parent == root }.map(\.pid)
-                return Spent(
+                return ServerSpending(
                     ticks: ticks, switches: tree.map(Self.threadSwitches).reduce(ContextSwitches(), +))
             }
         }
+        if let postmaster = servers["postgresql"] {
+            spent.merge(Self.backendsByService(of: postmaster, in: stats)) { server, _ in server }
+        }
+        return spent
+    }
+
+    /// The live backends of `postmaster` that work for a service (their role's), added up per service. A
+    /// backend that ends during the run takes its time out of its service's figure (into the postmaster's).
+    private static func backendsByService(of postmaster: Int, in stats: [ProcessTimes]) -> [String:
+        ServerSpending]
+    {
+        var spent: [String: ServerSpending] = [:]
+        for backend in stats where backend.parent == postmaster {
+            let commandLine =
+                (try? String(contentsOfFile: "/proc/\(backend.pid)/cmdline", encoding: .utf8)) ?? ""
+            guard
+                let service = PostgresBackends.service(
+                    commandLine: commandLine, among: ServiceTargets.services)
+            else { continue }
+            let own = ServerSpending(ticks: backend.ownTicks, switches: threadSwitches(backend.pid))
+            spent[PostgresBackends.costName(of: service), default: ServerSpending()].processes[backend.pid] =
+                own
+        }
+        return spent
     }
 
     /// The context switches of every thread of `pid` (`/proc/<pid>/task/*/status`).
@@ -73,20 +92,27 @@ struct ServerUsage: Sendable {
     }
 
     /// Per server: CPU seconds and context switches between `before` and `after`, and per call of its service
-    /// (PostgreSQL and the tool: per call of the whole run).
-    func costs(before: [String: Spent], after: [String: Spent], rpcs: [String: RPCTally]) -> [String:
+    /// (PostgreSQL's backends for a service: per call of that service; PostgreSQL and the tool: per call of the
+    /// whole run).
+    func costs(before: [String: ServerSpending], after: [String: ServerSpending], rpcs: [String: RPCTally])
+        -> [String:
         RunReport
         .ServerCost]
     {
         let ticksPerSecond = Double(sysconf(Int32(_SC_CLK_TCK)))
         let peaks = peakRSS()
         return after.reduce(into: [:]) { costs, entry in
-            guard let start = before[entry.key] else { return }
-            let calls = rpcs.filter { $0.key.contains(".\(entry.key).") || !Self.isService(entry.key) }
+            let service = PostgresBackends.service(ofCostName: entry.key) ?? entry.key
+            // A service without a backend before the run has all of its backends' time counted.
+            guard let start = before[entry.key] ?? (service != entry.key ? ServerSpending() : nil) else {
+                return
+            }
+            let used = entry.value.since(start)
+            let calls = rpcs.filter { $0.key.contains(".\(service).") || !Self.isService(service) }
                 .reduce(0) { $0 + $1.value.count }
             costs[entry.key] = RunReport.ServerCost(
-                cpuSeconds: Double(entry.value.ticks - start.ticks) / ticksPerSecond, calls: calls,
-                peakRSSKilobytes: peaks[entry.key] ?? 0, switches: entry.value.switches - start.switches)
+                cpuSeconds: Double(used.ticks) / ticksPerSecond, calls: calls,
+                peakRSSKilobytes: peaks[entry.key] ?? 0, switches: used.switches)
         }
     }
 
