@@ -9,7 +9,7 @@ import Testing
     /// each other. They did when the buffer resumed its waiters under its own lock, which hung a draining
     /// service for good. Each round races the two on threads of their own, started together.
     @Test func aConsumerCancelledAsItsStreamEndsNeverDeadlocks() async throws {
-        for round in 0..<3_000 {
+        for round in raceRounds() {
             let buffer = EventReadAhead<Int>(capacity: 4)
             let consumer = Task { try await buffer.take(upTo: 10) }
             try await Task.sleep(for: .microseconds(20))  // time to park as the buffer's taker

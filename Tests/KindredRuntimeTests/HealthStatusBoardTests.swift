@@ -68,7 +68,7 @@ import Testing
     /// the two on threads of their own, started together.
     @Test(.timeLimit(.minutes(1)), arguments: Change.allCases)
     func aWatcherCancelledAsItsStatusChangesNeverDeadlocks(_ change: Change) async throws {
-        for round in 0..<3_000 {
+        for round in raceRounds() {
             let board = HealthStatusBoard()
             board.set(.serving, for: "svc")
             let watcher = Task { for await _ in board.watch("svc") {} }
