@@ -7,9 +7,16 @@ extension Google_Protobuf_Any {
         self.init(typeURL: Self.typeURLPrefix + M.protoMessageName, value: try message.serializedBytes())
     }
 
+    /// The wrapped message's full name: the type URL after its last `/` (all of it, without one). A view of
+    /// the URL, not a copy: a client reads one for every detail of every error (each refusal under overload).
+    public var typeName: Substring {
+        guard let slash = typeURL.lastIndex(of: "/") else { return typeURL[...] }
+        return typeURL[typeURL.index(after: slash)...]
+    }
+
     /// Whether the wrapped message is an `M` (the type URL's last path segment is its full name).
     public func holds<M: ProtoMessage>(_ type: M.Type) -> Bool {
-        typeURL.split(separator: "/").last.map(String.init) == M.protoMessageName
+        typeName == M.protoMessageName
     }
 
     /// The wrapped message if it is an `M`, or nil if it is another type.

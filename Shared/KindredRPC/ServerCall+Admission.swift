@@ -26,7 +26,7 @@ extension ServerCall {
             return true
         case .refuse(let retryAfter):
             core.shedCalls.add(0)
-            perform(state.shed(RPCError.serverOverloaded(retryAfter: retryAfter)))
+            perform(state.shed(core.overloadRefusal.error(retryAfter: retryAfter)))
             return false
         }
     }

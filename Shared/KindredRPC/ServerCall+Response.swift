@@ -26,10 +26,7 @@ extension ServerCall {
         case .finishTrailersOnly(let outcome, let cancel):
             leaveAdmission()
             logAccess(outcome)
-            let headers = options.withLock { $0.headers }
-            let fields =
-                StatusTrailers.responseHeaders(encoding: .identity, metadata: headers) + statusFields(outcome)
-            connection.submitResponse(streamID: streamID, HeaderBlock(fields), data: nil)
+            connection.submitResponse(streamID: streamID, trailersOnly(outcome), data: nil)
             connection.markDirty()
             if cancel { endHandler() } else { cancelDeadline() }
         case .finishAfterData(let outcome, let resume, let cancel):
@@ -50,6 +47,18 @@ extension ServerCall {
         case .ok: logAccess(StatusCode.ok)
         case .failed(let error): logAccess(error.code, details: error.details, cause: error.cause)
         }
+    }
+
+    /// A trailers-only answer's one HEADERS frame; an admission refusal's was made once (`OverloadRefusal`).
+    private func trailersOnly(_ outcome: ServerCallState.Outcome) -> HeaderBlock {
+        let (headers, trailers) = options.withLock { ($0.headers, $0.trailers) }
+        if let refusal = core.overloadRefusal.headers(
+            for: outcome, responseHeaders: headers, trailers: trailers)
+        {
+            return refusal
+        }
+        return HeaderBlock(
+            StatusTrailers.responseHeaders(encoding: .identity, metadata: headers) + statusFields(outcome))
     }
 
     /// `grpc-status` and what goes with it: the message, details, and the trailers the handler and the error set.

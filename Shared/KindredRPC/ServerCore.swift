@@ -20,6 +20,8 @@ final class ServerCore: Sendable {
     let unroutedMetrics = MethodMetrics(method: "unknown")
     /// Unary calls refused because their loop was at its admission limit.
     let shedCalls = AtomicCounters(count: 1)
+    /// The answer to a call refused at its loop's limit, made once.
+    let overloadRefusal: OverloadRefusal
     /// Each event loop's admission limit as its last admitted call left it (0 before its first), for the gauge.
     let admissionLimits: AtomicCounters
     /// The addresses cooling after a flood; touched only when a connection is calmed and when one is accepted.
@@ -46,6 +48,7 @@ final class ServerCore: Sendable {
         requestIDPrefix = String(UInt32.random(in: 0...UInt32.max), radix: 36)
         floodCooling = Mutex(FloodCooling(base: configuration.floodCooling))
         admissionLimits = AtomicCounters(count: max(1, configuration.eventLoopCount))
+        overloadRefusal = OverloadRefusal(retryAfter: configuration.admission.retryAfter)
     }
 
     /// Counts a new connection if the limit allows; false means refuse it.

@@ -40,17 +40,22 @@ extension ErrorDetail {
         }
     }
 
-    /// The detail an `Any` holds, if it is one of the three this transport knows and decodes.
+    /// The detail an `Any` holds, if it is one of the three this transport knows and decodes: its type name read
+    /// once, then only that type decoded.
     fileprivate init?(unpacking any: Google_Protobuf_Any) {
-        if let info = try? any.unpack(Google_Rpc_ErrorInfo.self) {
+        switch any.typeName {
+        case Google_Rpc_ErrorInfo.protoMessageName:
+            guard let info = try? Google_Rpc_ErrorInfo(serializedBytes: any.value) else { return nil }
             self = .errorInfo(reason: info.reason, domain: info.domain, metadata: info.metadata)
-        } else if let request = try? any.unpack(Google_Rpc_BadRequest.self) {
+        case Google_Rpc_BadRequest.protoMessageName:
+            guard let request = try? Google_Rpc_BadRequest(serializedBytes: any.value) else { return nil }
             self = .badRequest(
                 request.fieldViolations.map { FieldViolation(field: $0.field, description: $0.description) })
-        } else if let info = try? any.unpack(Google_Rpc_RetryInfo.self) {
+        case Google_Rpc_RetryInfo.protoMessageName:
+            guard let info = try? Google_Rpc_RetryInfo(serializedBytes: any.value) else { return nil }
             let delay = info.retryDelay ?? Google_Protobuf_Duration()
             self = .retryInfo(retryDelay: .seconds(delay.seconds) + .nanoseconds(Int64(delay.nanos)))
-        } else {
+        default:
             return nil
         }
     }

@@ -21,4 +21,14 @@ import Testing
             typeURL: "example.com/x/google.rpc.RetryInfo", value: [0x0A, 0x02, 0x08, 0x05])
         #expect(try any.unpack(Google_Rpc_RetryInfo.self)?.retryDelay?.seconds == 5)
     }
+
+    @Test(arguments: [
+        ("type.googleapis.com/google.rpc.ErrorInfo", "google.rpc.ErrorInfo"),
+        ("example.com/x/google.rpc.RetryInfo", "google.rpc.RetryInfo"),
+        ("google.rpc.BadRequest", "google.rpc.BadRequest"),
+        ("type.googleapis.com/", ""),
+    ])
+    func theTypeNameIsWhatFollowsTheLastSlash(url: String, name: String) {
+        #expect(Google_Protobuf_Any(typeURL: url, value: []).typeName == name)
+    }
 }
