@@ -38,6 +38,9 @@ public struct ClientConfiguration: Sendable {
     /// How often a host name is resolved again, so addresses that join or leave a headless Service are
     /// followed; a connection that ends or is told GOAWAY asks sooner.
     public var resolveInterval: Duration = .seconds(30)
+    /// When set, unary calls throttle themselves once the peer refuses them for overload (`ClientThrottle`):
+    /// those refused here fail `UNAVAILABLE` `CLIENT_THROTTLED` without being sent. Off by default.
+    public var throttle: ClientThrottle.Settings?
 
     /// The defaults: 2 connections per address, 10 s deadline, 4 MiB messages, 5 attempts, 100 ms–5 s backoff,
     /// the system resolver every 30 s.

@@ -18,12 +18,17 @@ extension RPCClient {
         method: MethodDescriptor, request: Request, options: CallOptions = CallOptions(),
         responseType: Response.Type = Response.self
     ) async throws(RPCError) -> ClientResponse<Response> {
+        try throttleRequest()
         let deadline = options.effectiveDeadline(defaultTimeout: configuration.defaultTimeout)
         let headers = requestHeaders(method: method, options: options)
         let body = try encode(request, compress: options.compressRequest)
         do throws(RPCError) {
-            return try await exchange(headers: headers, body: body, deadline: deadline, options: options)
+            let response: ClientResponse<Response> = try await exchange(
+                headers: headers, body: body, deadline: deadline, options: options)
+            throttleAnswered(nil)
+            return response
         } catch {
+            throttleAnswered(error)
             reportPeerFailure(error, method: method)
             throw error
         }

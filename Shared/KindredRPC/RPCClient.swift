@@ -15,6 +15,8 @@ public final class RPCClient: Sendable {
     private let isClosed = Atomic<Bool>(false)
     /// Per method path, when its last peer failure was reported (`RPCClient+PeerWarnings.swift`).
     let peerWarnings = Mutex(PeerWarningWindows())
+    /// What the client's unary calls asked for and got, when it throttles itself (`ClientThrottle`).
+    let throttle: Mutex<ClientThrottle?>
 
     /// Creates a client for `target` (`host:port`); connections open on the first call.
     public init(target: String, configuration: ClientConfiguration = ClientConfiguration()) throws(RPCError) {
@@ -24,6 +26,7 @@ public final class RPCClient: Sendable {
         self.target = parsed
         addresses = TargetAddresses(target: parsed, configuration: configuration)
         self.configuration = configuration
+        throttle = Mutex(configuration.throttle.map(ClientThrottle.init(settings:)))
         fixedHeaders = [
             (":method", "POST"), (":scheme", "http"), (":authority", parsed.description),
             ("content-type", "application/grpc"), ("te", "trailers"), ("user-agent", configuration.userAgent),

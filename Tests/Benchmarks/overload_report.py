@@ -4,7 +4,7 @@ first at the rate the stack serves (the reference), the others at multiples of i
     overload_report.py RATE_1.json RATE_2.json …
 
 Per run: the rate asked, the goodput (calls answered, not refused, per second of the run), calls refused with
-SERVER_OVERLOADED, other failures (a deadline, a dropped connection: what shedding exists to prevent), the
+SERVER_OVERLOADED, calls the tool's clients refused themselves (CLIENT_THROTTLED, `--client-throttle`), other failures (a deadline, a dropped connection: what shedding exists to prevent), the
 worst RPC p99 and the median of the RPCs' p99s (of the calls answered, timed from their due time; the mix's
 expected refusals count in them, shed calls do not), how fast the slowest RPC's shed calls were refused (p99, from their send: `shed_p99_ms`), real-time
 deliveries missed and their p99, CPU a call of each service and PostgreSQL, and the tool's lag.
@@ -18,23 +18,24 @@ SERVICES = ("family", "gamification", "identity", "social", "postgresql")
 MIN_CALLS = 100  # an RPC with fewer calls in a run (password sign-ins) says little about its p99
 
 
-def refused(rpc):
-    return sum(calls for reason, calls in rpc.get("failures", {}).get("UNAVAILABLE", {}).items()
-               if reason == "SERVER_OVERLOADED")
+def refused(rpc, reason):
+    return rpc.get("failures", {}).get("UNAVAILABLE", {}).get(reason, 0)
 
 
 def row(report):
     rpcs = report["rpcs"].values()
     calls = sum(rpc["count"] for rpc in rpcs)
-    shed = sum(refused(rpc) for rpc in rpcs)
-    failed = sum(rpc["failed"] for rpc in rpcs) - shed
+    shed = sum(refused(rpc, "SERVER_OVERLOADED") for rpc in rpcs)
+    throttled = sum(refused(rpc, "CLIENT_THROTTLED") for rpc in rpcs)
+    failed = sum(rpc["failed"] for rpc in rpcs) - shed - throttled
     judged = [rpc["p99_ms"] for rpc in rpcs if rpc["count"] >= MIN_CALLS]
     realtime = report["realtime"]
     cpu = report.get("cpu", {})
     return {
         "rate": report["generator"]["rate"],
-        "goodput": (calls - shed - failed) / report["duration_s"],
+        "goodput": (calls - shed - throttled - failed) / report["duration_s"],
         "shed": shed,
+        "throttled": throttled,
         "failed": failed,
         "worst_p99": max(judged, default=0.0),
         "median_p99": statistics.median(judged) if judged else 0.0,
@@ -47,13 +48,13 @@ def row(report):
 
 
 def main(paths):
-    print("| rate asked | goodput/s | refused (SERVER_OVERLOADED) | other failures | worst RPC p99 ms | median RPC p99 ms"
+    print("| rate asked | goodput/s | refused (SERVER_OVERLOADED) | throttled by the client | other failures | worst RPC p99 ms | median RPC p99 ms"
           " | refused within, p99 ms (worst RPC) | real-time missed | real-time p99 ms | CPU µs a call: " + " / ".join(SERVICES) + " | tool lag p99 ms |")
-    print("|" + "---|" * 11)
+    print("|" + "---|" * 12)
     for path in paths:
         with open(path) as file:
             r = row(json.load(file))
-        print(f"| {r['rate']:,} | {r['goodput']:,.0f} | {r['shed']:,} | {r['failed']:,} | {r['worst_p99']:.0f}"
+        print(f"| {r['rate']:,} | {r['goodput']:,.0f} | {r['shed']:,} | {r['throttled']:,} | {r['failed']:,} | {r['worst_p99']:.0f}"
               f" | {r['median_p99']:.0f} | {r['shed_p99']:.1f} | {r['missed']:,} | {r['realtime_p99']:.0f} | {r['cpu']} | {r['lag_p99']:.1f} |")
 
 

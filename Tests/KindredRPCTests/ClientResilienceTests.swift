@@ -57,6 +57,33 @@ import Testing
         }
     }
 
+    /// A client that throttles itself stops sending a server what it keeps refusing for overload: past k requests
+    /// per accept, calls fail CLIENT_THROTTLED here, unsent; a client without a throttle sends every one.
+    @Test func aThrottledClientStopsSendingWhatTheServerKeepsRefusing() async throws {
+        try await onClientTestLoop {
+            let server = try ClientTestServer()
+            var configuration = ClientConfiguration.tests
+            configuration.throttle = ClientThrottle.Settings(k: 2)
+            let client = try RPCClient(target: server.target, configuration: configuration)
+            var throttled = 0
+            for _ in 0..<40 {
+                do throws(RPCError) {
+                    let _: ClientTestText = try await client.unary(
+                        method: ClientTestService.method("Echo"), request: ClientTestText("busy"))
+                } catch  where error == .throttledByClient {
+                    #expect(error.code == .unavailable)
+                    throttled += 1
+                } catch {
+                    #expect(error.overloadRetryDelay == .milliseconds(250))
+                }
+            }
+            let sent = server.observations.unaryCalls.load(ordering: .relaxed)
+            #expect(throttled > 0 && sent + throttled == 40, "\(sent) sent, \(throttled) throttled")
+            client.close()
+            await server.stop()
+        }
+    }
+
     /// A retry would first wait out a ten-minute backoff: the suite's time limit would end the test.
     @Test func nonIdempotentCallIsNotRetried() async throws {
         try await onClientTestLoop {

@@ -85,6 +85,9 @@ struct LoadRun {
         configuration.userAgent = "kindred-loadtest"
         // Failures are counted in the report; a warning per stream that reaches its deadline at the end is noise.
         configuration.logger.logLevel = .error
+        if options.clientThrottle > 0 {
+            configuration.throttle = ClientThrottle.Settings(k: options.clientThrottle)
+        }
         options.targets.configure(&configuration)
         let clients = (0..<groups).map { _ in
             VirtualUser.Clients(

@@ -33,6 +33,15 @@ struct RunOptions: ParsableArguments {
     @Option(
         help:
             """
+            Each connection's clients throttle themselves as Google's SRE book describes once a service refuses \
+            calls for overload, sending it about K calls for each it accepts (ClientThrottle; 2 in the book); \
+            0: every call is sent.
+            """)
+    var clientThrottle = 0.0
+
+    @Option(
+        help:
+            """
             Event loops the users run on, each doing its users' calls, streams and bookkeeping on one thread, \
             so that no call crosses threads. 0: Swift's cooperative pool, at about half again the tool's CPU, \
             which keeps the schedule better where other work crowds the cores (Tests/LoadTest/README.md).
@@ -63,6 +72,9 @@ struct RunOptions: ParsableArguments {
         guard think > 0 else { throw ValidationError("--think must be more than 0 seconds.") }
         guard deadline > 0, deadline.isFinite else {
             throw ValidationError("--deadline must be more than 0 seconds.")
+        }
+        guard clientThrottle >= 0, clientThrottle.isFinite else {
+            throw ValidationError("--client-throttle cannot be negative.")
         }
         guard threads >= 0 else { throw ValidationError("--threads cannot be negative.") }
         guard usersPerConnection >= 1 else {
