@@ -19,6 +19,6 @@ extension RPCError {
     /// A call the client refused itself, its peer having refused calls for overload (`ClientThrottle`): nothing
     /// was sent.
     public static let throttledByClient = RPCError(
-        .unavailable, "The service is busy. Please try again in a moment.",
+        .unavailable, busyMessage,
         details: [.errorInfo(reason: "CLIENT_THROTTLED", domain: "kindred.rpc", metadata: [:])])
 }

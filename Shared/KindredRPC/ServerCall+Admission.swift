@@ -64,10 +64,13 @@ extension Route {
 }
 
 extension RPCError {
+    /// What a person is told of a call refused for overload, by the server or by their own client.
+    static let busyMessage = "The service is busy. Please try again in a moment."
+
     /// A call refused because its loop is at its limit: nothing ran, so any retry is safe.
     public static func serverOverloaded(retryAfter: Duration) -> RPCError {
         RPCError(
-            .unavailable, "The service is busy. Please try again in a moment.",
+            .unavailable, busyMessage,
             details: [
                 .errorInfo(reason: "SERVER_OVERLOADED", domain: "kindred.rpc", metadata: [:]),
                 .retryInfo(retryDelay: retryAfter),
