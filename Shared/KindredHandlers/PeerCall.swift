@@ -4,8 +4,9 @@ public import KindredRPC
 /// should hear: the peer's NOT_FOUND into the caller's refusal; with `passingRefusals` (a call carrying the
 /// user's own token), the peer's refusals of the user (FAILED_PRECONDITION, PERMISSION_DENIED,
 /// RESOURCE_EXHAUSTED in the peer's domain, and UNAUTHENTICATED when the token expired on the way) passed on
-/// as they are; a peer that says this service asked wrongly into INTERNAL; a peer too busy to start the call
-/// into this service's own SERVER_OVERLOADED with the peer's retry delay, so the caller backs off as asked;
+/// as they are; a peer that says this service asked wrongly into INTERNAL; a peer too busy to start the call,
+/// or this service's client refusing to send it one more (`ClientThrottle`), into this service's own
+/// SERVER_OVERLOADED with the peer's retry delay, so the caller backs off as asked;
 /// anything else into UNAVAILABLE, since nothing changed here and a retry may work. The peer's own answer stays the cause, for the log;
 /// `RPCClient` has already warned of a peer that is down or too slow, so nothing is logged here.
 public enum PeerCall {
@@ -45,5 +46,13 @@ public struct PeerAnswer: Error, CustomStringConvertible {
     public let peer: String
     public let answer: RPCError
 
-    public var description: String { "the \(peer) service answered \(answer)" }
+    public var description: String {
+        let throttled = answer.details.contains {
+            if case .errorInfo("CLIENT_THROTTLED", _, _) = $0 { true } else { false }
+        }
+        // Refused here, unsent: the log tells an operator which side said no.
+        return throttled
+            ? "not sent to the \(peer) service, which keeps refusing calls for overload (client-side throttle)"
+            : "the \(peer) service answered \(answer)"
+    }
 }

@@ -1,10 +1,14 @@
+import Synchronization
+
 /// Client-side adaptive throttling, as Google's SRE book describes it ("Handling Overload"): a client counts,
 /// over the last `window`, the calls it was asked to make (`requests`, those it refused itself included) and those
-/// the server accepted (`accepts`: every answer but an `UNAVAILABLE`), and refuses a new call itself with
-/// probability max(0, (requests − k·accepts) / (requests + 1)). Below overload accepts keep up with requests and
-/// nothing is refused; past it the server is sent about `k` times what it serves rather than everything, and a
-/// call refused here costs neither the network nor the server's loop. Events in, decisions out: the time and
-/// the random draw are injected.
+/// the server accepted (`accepts`: every answer but an overload refusal, `SERVER_OVERLOADED`), and refuses a new
+/// call itself with probability max(0, (requests − k·accepts) / (requests + 1)). Below overload accepts keep up
+/// with requests and nothing is refused; past it the server is sent about `k` times what it serves rather than
+/// everything, and a call refused here costs neither the network nor the server's loop. A sent call counts once
+/// its answer is known, so calls in flight, a burst at start above all, never look refused. A peer that is down
+/// is no reason to throttle: its calls fail on their own, and the connection's backoff paces the reconnects.
+/// Events in, decisions out: the time and the random draw are injected.
 public struct ClientThrottle: Sendable {
     public struct Settings: Sendable, Equatable {
         /// How many calls are sent for each one the server accepts before the client refuses any: 2 in the
@@ -31,6 +35,8 @@ public struct ClientThrottle: Sendable {
     private let sliceNanos: UInt64
     private(set) var requests = 0
     private(set) var accepts = 0
+    /// The delay the server last asked for in an overload refusal: what the client's own refusals ask too.
+    private(set) var retryAfter: Duration = .seconds(1)
 
     public init(settings: Settings) {
         precondition(settings.k > 0 && settings.slices > 0, "a throttle needs k > 0 and at least one slice")
@@ -44,22 +50,32 @@ public struct ClientThrottle: Sendable {
         max(0, (Double(requests) - settings.k * Double(accepts)) / Double(requests + 1))
     }
 
-    /// A call is asked for at `now` (monotonic nanoseconds): counted, then sent unless `draw` (uniform in
-    /// 0..<1, drawn only when the probability is above 0) falls under the refusal probability.
+    /// A call is asked for at `now` (monotonic nanoseconds): sent unless `draw` (uniform in 0..<1, drawn only
+    /// when the probability is above 0) falls under the refusal probability. A call refused here counts as a
+    /// request at once; a sent one when it is answered (`answered`).
     public mutating func request(now: UInt64, draw: @autoclosure () -> Double) -> Bool {
         advance(to: now)
         let probability = refusalProbability
-        let send = probability == 0 || draw() >= probability
-        slices[index(now)].requests += 1
-        requests += 1
-        return send
+        guard probability > 0, draw() < probability else { return true }
+        count(now, accepted: false)
+        return false
     }
 
-    /// The server accepted a call (it answered with anything but UNAVAILABLE) at `now`.
-    public mutating func accepted(now: UInt64) {
+    /// The server answered a sent call at `now`: accepted, or refused for overload with `overloadRefusal`'s delay.
+    public mutating func answered(now: UInt64, overloadRefusal: Duration?) {
         advance(to: now)
-        slices[index(now)].accepts += 1
-        accepts += 1
+        if let overloadRefusal { retryAfter = overloadRefusal }
+        count(now, accepted: overloadRefusal == nil)
+    }
+
+    private mutating func count(_ now: UInt64, accepted: Bool) {
+        let slice = index(now)
+        slices[slice].requests += 1
+        requests += 1
+        if accepted {
+            slices[slice].accepts += 1
+            accepts += 1
+        }
     }
 
     private func index(_ now: UInt64) -> Int { Int((now / sliceNanos) % UInt64(slices.count)) }
@@ -76,4 +92,18 @@ public struct ClientThrottle: Sendable {
         }
         slices[index(now)].start = start
     }
+}
+
+extension ClientThrottle.Settings {
+    /// What a `ClientConfiguration()` starts with: the process's choice (`useForEveryClient`), off unless made.
+    public static var processDefault: Self? { processWide.withLock { $0 } }
+
+    /// Makes every `ClientConfiguration` created from now on throttle itself with `settings` (nil: not at all).
+    /// A service calls this once at start, before it creates its clients, so each of its peers is spared the
+    /// calls it would only refuse.
+    public static func useForEveryClient(_ settings: Self?) {
+        processWide.withLock { $0 = settings }
+    }
+
+    private static let processWide = Mutex<Self?>(nil)
 }

@@ -1,24 +1,30 @@
 extension RPCClient {
-    /// Counts a unary call asked for, and refuses it here (`RPCError.throttledByClient`) when the client's
-    /// throttle says so (`ClientConfiguration.throttle`; off by default).
+    /// Refuses a unary call here (`RPCError.throttledByClient`) when the client's throttle says so
+    /// (`ClientConfiguration.throttle`), asking for the delay the peer last asked for.
     func throttleRequest() throws(RPCError) {
         guard configuration.throttle != nil else { return }
-        let send = throttle.withLock { $0?.request(now: monotonicNanos(), draw: Double.random(in: 0..<1)) }
-        if send == false { throw .throttledByClient }
+        let refusal: Duration? = throttle.withLock { throttle in
+            guard throttle?.request(now: monotonicNanos(), draw: Double.random(in: 0..<1)) == false else {
+                return nil
+            }
+            return throttle?.retryAfter
+        }
+        if let refusal { throw .throttledByClient(retryAfter: refusal) }
     }
 
-    /// Counts the server's answer to a call the throttle let through: anything but UNAVAILABLE (an overload
-    /// refusal, a peer out of reach) is an accept.
+    /// Counts the peer's answer to a call the throttle let through: anything but an overload refusal is an
+    /// accept.
     func throttleAnswered(_ error: RPCError?) {
-        guard configuration.throttle != nil, error?.code != .unavailable else { return }
-        throttle.withLock { $0?.accepted(now: monotonicNanos()) }
+        guard configuration.throttle != nil else { return }
+        let refusal = error?.serverOverloadDelay
+        throttle.withLock { $0?.answered(now: monotonicNanos(), overloadRefusal: refusal) }
     }
 }
 
 extension RPCError {
     /// A call the client refused itself, its peer having refused calls for overload (`ClientThrottle`): nothing
-    /// was sent.
-    public static let throttledByClient = RPCError(
-        .unavailable, busyMessage,
-        details: [.errorInfo(reason: "CLIENT_THROTTLED", domain: "kindred.rpc", metadata: [:])])
+    /// was sent; whoever started the work backs off as the peer last asked (`overloadRetryDelay`).
+    public static func throttledByClient(retryAfter: Duration) -> RPCError {
+        overloadRefusal(reason: "CLIENT_THROTTLED", retryAfter: retryAfter)
+    }
 }

@@ -69,17 +69,34 @@ extension RPCError {
 
     /// A call refused because its loop is at its limit: nothing ran, so any retry is safe.
     public static func serverOverloaded(retryAfter: Duration) -> RPCError {
+        overloadRefusal(reason: "SERVER_OVERLOADED", retryAfter: retryAfter)
+    }
+
+    /// UNAVAILABLE for overload, with the reason and the delay whoever started the work should wait.
+    static func overloadRefusal(reason: String, retryAfter: Duration) -> RPCError {
         RPCError(
             .unavailable, busyMessage,
             details: [
-                .errorInfo(reason: "SERVER_OVERLOADED", domain: "kindred.rpc", metadata: [:]),
+                .errorInfo(reason: reason, domain: "kindred.rpc", metadata: [:]),
                 .retryInfo(retryDelay: retryAfter),
             ])
     }
 
-    /// Whether this is a server's `serverOverloaded` refusal: its delay, nil for any other error.
+    /// Whether this is a refusal for overload, a server's (`serverOverloaded`) or the client's own
+    /// (`throttledByClient`): its delay, nil for any other error. Never retried; passed up to whoever started
+    /// the work (`PeerCall`).
     public var overloadRetryDelay: Duration? {
-        guard code == .unavailable, details.errorInfoReason == "SERVER_OVERLOADED" else { return nil }
+        guard code == .unavailable else { return nil }
+        let reason = details.errorInfoReason
+        return reason == "SERVER_OVERLOADED" || reason == "CLIENT_THROTTLED" ? retryDelay : nil
+    }
+
+    /// Whether this is a server's `serverOverloaded` refusal: its delay, nil for any other error.
+    var serverOverloadDelay: Duration? {
+        code == .unavailable && details.errorInfoReason == "SERVER_OVERLOADED" ? retryDelay : nil
+    }
+
+    private var retryDelay: Duration? {
         for case .retryInfo(let delay) in details { return delay }
         return nil
     }

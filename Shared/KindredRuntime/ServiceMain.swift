@@ -58,6 +58,7 @@ public enum ServiceMain {
             options: options, service: service, environment: Environment.variables())
         // Before any client exists: the service's clients, its token and its signing keys all call peers.
         try settings.tls.useForEveryClient()
+        ClientThrottle.Settings.useForEveryClient(settings.peerThrottle)
         let writer = try settings.logs.writer()
         LoggingSystem.bootstrap {
             JSONLogHandler(

@@ -65,6 +65,12 @@ struct ServiceOptions: ParsableArguments {
     )
     var admissionMinimum: Int?
 
+    @Option(
+        help:
+            "Once a peer refuses this service's calls for overload, calls sent to it for each it accepts; the rest are refused here, unsent (client-side throttling, Google's SRE book); 0 sends every call (env KINDRED_PEER_THROTTLE; default 2)."
+    )
+    var peerThrottle: Double?
+
     @Option(help: "HOST:PORT of kindred-identity, for its token signing keys (env KINDRED_IDENTITY_TARGET).")
     var identityTarget: String?
 
@@ -118,6 +124,8 @@ struct ServiceSettings: Sendable {
     var maxConnectionAge: Duration?
     /// When each loop refuses unary calls rather than queue them (`AdmissionLimit`).
     var admission = AdmissionSettings()
+    /// How the service's clients of its peers throttle themselves (`ClientThrottle`); nil: they do not.
+    var peerThrottle: ClientThrottle.Settings?
     /// Where the other services are; identity's `GetSigningKeys` too, unless the service has its own keys.
     var peers: PeerTargets
     /// `KINDRED_CLIENT_ID` and `KINDRED_CLIENT_SECRET`: the service's client_credentials at identity, when set.
@@ -185,6 +193,14 @@ struct ServiceSettings: Sendable {
             admission.minimum = min(minimum, admission.maximum)
         }
 
+        let environmentThrottle = try Self.number(environment, "KINDRED_PEER_THROTTLE")
+        let throttle = options.peerThrottle ?? environmentThrottle ?? 2
+        // Below 1 a client would refuse calls a healthy peer accepts every one of.
+        guard throttle == 0 || (throttle >= 1 && throttle.isFinite) else {
+            throw StartupError("--peer-throttle must be 0 (off) or at least 1")
+        }
+        peerThrottle = throttle == 0 ? nil : ClientThrottle.Settings(k: throttle)
+
         peers = PeerTargets(
             identity: try Self.target("identity", options.identityTarget, environment, defaultPort: 50051),
             family: try Self.target("family", options.familyTarget, environment, defaultPort: 50052),
@@ -239,6 +255,14 @@ struct ServiceSettings: Sendable {
         let environmentValue = try integer(environment, variable)
         guard let value = flag ?? environmentValue else { return nil }
         guard value > 0 else { throw StartupError("\(name) must be at least 1") }
+        return value
+    }
+
+    private static func number(_ environment: [String: String], _ name: String) throws(StartupError)
+        -> Double?
+    {
+        guard let text = environment[name] else { return nil }
+        guard let value = Double(text) else { throw StartupError("\(name)=\(text) is not a number") }
         return value
     }
 

@@ -56,4 +56,19 @@ import Testing
         }
         #expect(down?.code == .unavailable && down?.overloadRetryDelay == nil)
     }
+
+    /// This service's own client refused to call the busy peer (`ClientThrottle`): to its caller that is the
+    /// same overload, with the delay the peer last asked for.
+    @Test func aCallThisServiceThrottledItselfIsTooBusyWithThePeersDelay() async {
+        let heard = await #expect(throws: RPCError.self) {
+            try await PeerCall.run("family") {
+                throw RPCError.throttledByClient(retryAfter: .milliseconds(300))
+            }
+        }
+        #expect(heard?.overloadRetryDelay == .milliseconds(300))
+        #expect(heard == RPCError.serverOverloaded(retryAfter: .milliseconds(300)))
+        // The log says the call never left this service.
+        let cause = heard?.cause.map { "\($0)" } ?? "none"
+        #expect(cause.hasPrefix("not sent to the family service"), "\(cause)")
+    }
 }

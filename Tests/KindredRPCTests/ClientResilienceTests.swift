@@ -70,17 +70,39 @@ import Testing
                 do throws(RPCError) {
                     let _: ClientTestText = try await client.unary(
                         method: ClientTestService.method("Echo"), request: ClientTestText("busy"))
-                } catch  where error == .throttledByClient {
-                    #expect(error.code == .unavailable)
+                } catch  where error == .throttledByClient(retryAfter: .milliseconds(250)) {
+                    // Refused here, asking for the delay the server's refusals asked for.
+                    #expect(error.overloadRetryDelay == .milliseconds(250))
                     throttled += 1
                 } catch {
-                    #expect(error.overloadRetryDelay == .milliseconds(250))
+                    #expect(error == .serverOverloaded(retryAfter: .milliseconds(250)))
                 }
             }
             let sent = server.observations.unaryCalls.load(ordering: .relaxed)
             #expect(throttled > 0 && sent + throttled == 40, "\(sent) sent, \(throttled) throttled")
             client.close()
             await server.stop()
+        }
+    }
+
+    /// Only a server's overload refusals make a client throttle itself: a peer that is down fails every call on
+    /// its own, and none of them is refused here.
+    @Test func aPeerThatIsDownIsNoReasonToThrottle() async throws {
+        try await onClientTestLoop {
+            var configuration = ClientConfiguration.tests
+            configuration.throttle = ClientThrottle.Settings(k: 2)
+            let client = try RPCClient(target: "127.0.0.1:\(try freePort())", configuration: configuration)
+            for _ in 0..<20 {
+                let error = await #expect(throws: RPCError.self) {
+                    let _: ClientTestText = try await client.unary(
+                        method: ClientTestService.method("Echo"), request: ClientTestText(),
+                        options: CallOptions(timeout: .seconds(2)))
+                }
+                #expect(
+                    error?.code == .unavailable && error?.overloadRetryDelay == nil,
+                    "\(String(describing: error))")
+            }
+            client.close()
         }
     }
 

@@ -6,6 +6,8 @@ import Testing
 /// refusal probability max(0, (requests − k·accepts) / (requests + 1)). Times are nanoseconds; draws injected.
 @Suite struct ClientThrottleTests {
     private static let second: UInt64 = 1_000_000_000
+    /// The delay a server's overload refusal asks for.
+    private static let refusal = Duration.milliseconds(250)
 
     private func throttle(k: Double = 2) -> ClientThrottle {
         var settings = ClientThrottle.Settings(k: k)
@@ -21,7 +23,7 @@ import Testing
         var sent = 0
         for _ in 0..<count where throttle.request(now: now, draw: draw) {
             sent += 1
-            if accepted { throttle.accepted(now: now) }
+            throttle.answered(now: now, overloadRefusal: accepted ? nil : Self.refusal)
         }
         return sent
     }
@@ -42,8 +44,9 @@ import Testing
     func theProbabilityIsTheBooks(k: Double, requests: Int, accepts: Int, probability: Double) {
         var throttle = throttle(k: k)
         for index in 0..<requests {
-            _ = throttle.request(now: Self.second, draw: 1)
-            if index < accepts { throttle.accepted(now: Self.second) }
+            let sent = throttle.request(now: Self.second, draw: 1)
+            #expect(sent)
+            throttle.answered(now: Self.second, overloadRefusal: index < accepts ? nil : Self.refusal)
         }
         #expect(abs(throttle.refusalProbability - probability) < 1e-9)
     }
@@ -58,10 +61,9 @@ import Testing
             let draw = Double((index * 7_919) % 4_000) / 4_000
             guard throttle.request(now: Self.second, draw: draw) else { continue }
             sent += 1
-            if accepted * 4 < index + 1 {
-                throttle.accepted(now: Self.second)
-                accepted += 1
-            }
+            let accepts = accepted * 4 < index + 1
+            throttle.answered(now: Self.second, overloadRefusal: accepts ? nil : Self.refusal)
+            if accepts { accepted += 1 }
         }
         #expect(accepted >= 980, "the server is still sent what it serves")
         #expect(abs(Double(sent) / Double(accepted) - k) < 0.1, "and about k times that, not all 4,000")
@@ -89,5 +91,26 @@ import Testing
         #expect(throttle.refusalProbability > 0.99)
         #expect(ask(&throttle, 100, at: 2 * Self.second, accepted: true, draw: 0.5) == 0)
         #expect(ask(&throttle, 100, at: 12 * Self.second, accepted: true, draw: 0.5) == 100)
+    }
+
+    /// Calls count when their answers come: a burst in flight, before any answer, is never taken for refusals.
+    @Test func callsInFlightAreNeverRefused() {
+        var throttle = throttle()
+        let sent = (0..<100).filter { _ in throttle.request(now: Self.second, draw: 0) }.count
+        #expect(sent == 100)
+        #expect(throttle.requests == 0 && throttle.refusalProbability == 0)
+        for _ in 0..<100 { throttle.answered(now: Self.second, overloadRefusal: Self.refusal) }
+        #expect(throttle.requests == 100 && throttle.refusalProbability > 0.99)
+    }
+
+    /// A call refused here asks for the delay the server last asked for in an overload refusal.
+    @Test func aRefusalHereAsksForTheServersLastDelay() {
+        var throttle = throttle()
+        _ = ask(&throttle, 10, at: Self.second, accepted: false)
+        #expect(throttle.retryAfter == Self.refusal)
+        throttle.answered(now: Self.second, overloadRefusal: .milliseconds(900))
+        let sent = throttle.request(now: Self.second, draw: 0)
+        #expect(!sent)
+        #expect(throttle.retryAfter == .milliseconds(900))
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import KindredPostgres
+import KindredRPC
 import Logging
 import Testing
 
@@ -62,6 +63,21 @@ import Testing
         #expect(fromFlags.target == .milliseconds(10) && fromFlags.minimum == 8)
         #expect(throws: StartupError.self) { try settings(["--admission-minimum", "0"], database) }
         #expect(try settings(["--admission-target", "0"], database).admission.isEnabled == false)
+    }
+
+    @Test func peerThrottleComesFromTheFlagsOrTheEnvironmentAndZeroTurnsItOff() throws {
+        let database = ["KINDRED_FAMILY_DATABASE_URL": "postgresql://f@h/db"]
+        #expect(try settings([], database).peerThrottle == ClientThrottle.Settings(k: 2))
+        let environment = database.merging(["KINDRED_PEER_THROTTLE": "1.5"]) { $1 }
+        #expect(try settings([], environment).peerThrottle == ClientThrottle.Settings(k: 1.5))
+        #expect(
+            try settings(["--peer-throttle", "3"], environment).peerThrottle == ClientThrottle.Settings(k: 3))
+        #expect(try settings(["--peer-throttle", "0"], environment).peerThrottle == nil)
+        // Below 1 a client would refuse calls a healthy peer accepts; a word is no number.
+        #expect(throws: StartupError.self) { try settings(["--peer-throttle", "0.5"], database) }
+        #expect(throws: StartupError.self) {
+            try settings([], database.merging(["KINDRED_PEER_THROTTLE": "two"]) { $1 })
+        }
     }
 
     @Test func flagsWinOverTheEnvironment() throws {
