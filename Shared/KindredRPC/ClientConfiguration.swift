@@ -38,7 +38,7 @@ public struct ClientConfiguration: Sendable {
     /// How often a host name is resolved again, so addresses that join or leave a headless Service are
     /// followed; a connection that ends or is told GOAWAY asks sooner.
     public var resolveInterval: Duration = .seconds(30)
-    /// When set, unary calls throttle themselves once the peer refuses them for overload (`ClientThrottle`):
+    /// When set, unary and client-streaming calls throttle themselves once the peer refuses them for overload (`ClientThrottle`):
     /// those refused here fail `UNAVAILABLE` `CLIENT_THROTTLED` without being sent. Defaults to the process's
     /// choice (`ClientThrottle.Settings.useForEveryClient`: a service's clients of its peers), else off.
     public var throttle: ClientThrottle.Settings? = ClientThrottle.Settings.processDefault

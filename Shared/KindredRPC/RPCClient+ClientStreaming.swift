@@ -5,7 +5,8 @@ extension RPCClient {
     /// the request side half-closes when it returns, and the server's one response is returned.
     /// Throws `RPCError`: the server's status (also when it refuses mid-stream: `write` throws it too),
     /// DEADLINE_EXCEEDED, CANCELLED (the task was cancelled, or `requests` threw something other than
-    /// an `RPCError`, which becomes the cause), UNAVAILABLE. Never retried: the messages are gone.
+    /// an `RPCError`, which becomes the cause), UNAVAILABLE (`CLIENT_THROTTLED` when the client's throttle refused
+    /// it, before `requests` runs). Never retried: the messages are gone.
     public func clientStreaming<Request: ProtoMessage, Response: ProtoMessage>(
         method: MethodDescriptor, options: CallOptions = CallOptions(),
         responseType: Response.Type = Response.self,
@@ -24,8 +25,8 @@ extension RPCClient {
     ) async throws(RPCError) -> ClientResponse<Response> {
         let deadline = options.effectiveDeadline(defaultTimeout: configuration.defaultTimeout)
         let headers = requestHeaders(method: method, options: options)
-        do throws(RPCError) {
-            return try await attempt(headers: headers, body: [], streamsRequests: true, deadline: deadline) {
+        return try await answered(method: method) { () async throws(RPCError) -> ClientResponse<Response> in
+            try await attempt(headers: headers, body: [], streamsRequests: true, deadline: deadline) {
                 call throws(RPCError) in
                 let writer = ClientRequestWriter<Request>(
                     call: call, client: self, compress: options.compressRequest)
@@ -33,9 +34,6 @@ extension RPCClient {
                 call.finishRequests()
                 return try await Self.singleResponse(of: call)
             }
-        } catch {
-            reportPeerFailure(error, method: method)
-            throw error
         }
     }
 

@@ -18,19 +18,11 @@ extension RPCClient {
         method: MethodDescriptor, request: Request, options: CallOptions = CallOptions(),
         responseType: Response.Type = Response.self
     ) async throws(RPCError) -> ClientResponse<Response> {
-        try throttleRequest()
         let deadline = options.effectiveDeadline(defaultTimeout: configuration.defaultTimeout)
         let headers = requestHeaders(method: method, options: options)
         let body = try encode(request, compress: options.compressRequest)
-        do throws(RPCError) {
-            let response: ClientResponse<Response> = try await exchange(
-                headers: headers, body: body, deadline: deadline, options: options)
-            throttleAnswered(nil)
-            return response
-        } catch {
-            throttleAnswered(error)
-            reportPeerFailure(error, method: method)
-            throw error
+        return try await answered(method: method) { () async throws(RPCError) -> ClientResponse<Response> in
+            try await exchange(headers: headers, body: body, deadline: deadline, options: options)
         }
     }
 

@@ -69,15 +69,10 @@ extension RPCError {
 
     /// A call refused because its loop is at its limit: nothing ran, so any retry is safe.
     public static func serverOverloaded(retryAfter: Duration) -> RPCError {
-        overloadRefusal(reason: "SERVER_OVERLOADED", retryAfter: retryAfter)
-    }
-
-    /// UNAVAILABLE for overload, with the reason and the delay whoever started the work should wait.
-    static func overloadRefusal(reason: String, retryAfter: Duration) -> RPCError {
         RPCError(
             .unavailable, busyMessage,
             details: [
-                .errorInfo(reason: reason, domain: "kindred.rpc", metadata: [:]),
+                .errorInfo(reason: "SERVER_OVERLOADED", domain: "kindred.rpc", metadata: [:]),
                 .retryInfo(retryDelay: retryAfter),
             ])
     }

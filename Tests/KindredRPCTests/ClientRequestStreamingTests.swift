@@ -133,10 +133,39 @@ import Testing
         }
     }
 
-    private func withUploadServer(_ body: (ClientTestServer, RPCClient) async throws -> Void) async throws {
+    /// An upload is throttled as a unary call is (`ClientThrottle`): past k calls per one the server accepts, the
+    /// client refuses it before its messages are even made.
+    @Test func aThrottledClientRefusesAnUploadBeforeMakingItsMessages() async throws {
+        var configuration = ClientConfiguration.tests
+        configuration.throttle = ClientThrottle.Settings(k: 2)
+        try await withUploadServer(configuration) { server, client in
+            var produced = 0
+            var throttled = 0
+            for _ in 0..<40 {
+                do throws(RPCError) {
+                    let _: ClientTestText = try await client.clientStreaming(
+                        method: ClientUploadTestService.method("Sum")
+                    ) { writer in
+                        produced += 1
+                        try await writer.write(ClientTestText("busy"))
+                    }
+                } catch  where error == .throttledByClient(retryAfter: .milliseconds(250)) {
+                    throttled += 1
+                } catch {
+                    #expect(error == .serverOverloaded(retryAfter: .milliseconds(250)))
+                }
+            }
+            #expect(throttled > 0 && produced + throttled == 40, "\(produced) made, \(throttled) throttled")
+        }
+    }
+
+    private func withUploadServer(
+        _ configuration: ClientConfiguration = .tests,
+        _ body: (ClientTestServer, RPCClient) async throws -> Void
+    ) async throws {
         try await onClientTestLoop {
             let server = try ClientTestServer()
-            let client = try RPCClient(target: server.target, configuration: .tests)
+            let client = try RPCClient(target: server.target, configuration: configuration)
             try await body(server, client)
             client.close()
             await server.stop()

@@ -39,6 +39,7 @@ struct ClientUploadTestService: RPCService {
         var bytes = 0
         for try await request in requests {
             if request.text == "refuse" { throw refused }
+            if request.text == "busy" { throw RPCError.serverOverloaded(retryAfter: .milliseconds(250)) }
             count += 1
             bytes += request.text.utf8.count
         }
