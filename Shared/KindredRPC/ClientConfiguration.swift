@@ -38,9 +38,10 @@ public struct ClientConfiguration: Sendable {
     /// How often a host name is resolved again, so addresses that join or leave a headless Service are
     /// followed; a connection that ends or is told GOAWAY asks sooner.
     public var resolveInterval: Duration = .seconds(30)
-    /// When set, unary and client-streaming calls throttle themselves once the peer refuses them for overload (`ClientThrottle`):
-    /// those refused here fail `UNAVAILABLE` `CLIENT_THROTTLED` without being sent. Defaults to the process's
-    /// choice (`ClientThrottle.Settings.useForEveryClient`: a service's clients of its peers), else off.
+    /// When set, unary and client-streaming calls throttle themselves once the peer refuses them for overload
+    /// (`ClientThrottle`): those refused here fail `UNAVAILABLE` `CLIENT_THROTTLED` without being sent. Defaults
+    /// to the process's choice (`ClientThrottle.Settings.useForEveryClient`: a service's clients of its peers),
+    /// else off.
     public var throttle: ClientThrottle.Settings? = ClientThrottle.Settings.processDefault
 
     /// The defaults: 2 connections per address, 10 s deadline, 4 MiB messages, 5 attempts, 100 ms–5 s backoff,
