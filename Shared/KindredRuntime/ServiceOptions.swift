@@ -61,7 +61,7 @@ struct ServiceOptions: ParsableArguments {
 
     @Option(
         help:
-            "Unary calls each event loop still admits at once however slow calls get (env KINDRED_ADMISSION_MINIMUM; default 32)."
+            "Unary calls each event loop still admits at once however slow calls get (env KINDRED_ADMISSION_MINIMUM; default 8)."
     )
     var admissionMinimum: Int?
 

@@ -53,7 +53,7 @@ import Testing
     @Test func admissionComesFromTheFlagsOrTheEnvironment() throws {
         let database = ["KINDRED_FAMILY_DATABASE_URL": "postgresql://f@h/db"]
         let defaults = try settings([], database).admission
-        #expect(defaults.isEnabled && defaults.target == .milliseconds(20) && defaults.minimum == 32)
+        #expect(defaults.isEnabled && defaults.target == .milliseconds(20) && defaults.minimum == 8)
         let environment = database.merging(
             ["KINDRED_ADMISSION_TARGET": "50", "KINDRED_ADMISSION_MINIMUM": "4"]) { $1 }
         let fromEnvironment = try settings([], environment).admission
