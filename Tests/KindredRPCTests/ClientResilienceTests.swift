@@ -96,7 +96,7 @@ import Testing
                 let error = await #expect(throws: RPCError.self) {
                     let _: ClientTestText = try await client.unary(
                         method: ClientTestService.method("Echo"), request: ClientTestText(),
-                        options: CallOptions(timeout: .seconds(2)))
+                        options: CallOptions(timeout: .seconds(30)))
                 }
                 #expect(
                     error?.code == .unavailable && error?.overloadRetryDelay == nil,
