@@ -47,11 +47,8 @@ public struct PeerAnswer: Error, CustomStringConvertible {
     public let answer: RPCError
 
     public var description: String {
-        let throttled = answer.details.contains {
-            if case .errorInfo("CLIENT_THROTTLED", _, _) = $0 { true } else { false }
-        }
         // Refused here, unsent: the log tells an operator which side said no.
-        return throttled
+        answer.isThrottledByClient
             ? "not sent to the \(peer) service, which keeps refusing calls for overload (client-side throttle)"
             : "the \(peer) service answered \(answer)"
     }

@@ -47,4 +47,9 @@ extension RPCError {
         refusal.details[0] = .errorInfo(reason: "CLIENT_THROTTLED", domain: "kindred.rpc", metadata: [:])
         return refusal
     }
+
+    /// Whether the client refused this call itself (`throttledByClient`): nothing reached the peer.
+    public var isThrottledByClient: Bool {
+        code == .unavailable && details.errorInfoReason == "CLIENT_THROTTLED"
+    }
 }

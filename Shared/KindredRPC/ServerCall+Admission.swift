@@ -81,9 +81,7 @@ extension RPCError {
     /// (`throttledByClient`): its delay, nil for any other error. Never retried; passed up to whoever started
     /// the work (`PeerCall`).
     public var overloadRetryDelay: Duration? {
-        guard code == .unavailable else { return nil }
-        let reason = details.errorInfoReason
-        return reason == "SERVER_OVERLOADED" || reason == "CLIENT_THROTTLED" ? retryDelay : nil
+        serverOverloadDelay ?? (isThrottledByClient ? retryDelay : nil)
     }
 
     /// Whether this is a server's `serverOverloaded` refusal: its delay, nil for any other error.

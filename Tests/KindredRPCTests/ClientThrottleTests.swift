@@ -113,4 +113,14 @@ import Testing
         #expect(!sent)
         #expect(throttle.retryAfter == .milliseconds(900))
     }
+
+    /// A service's choice (`useForEveryClient`, made at start from `--peer-throttle`) is what every client
+    /// configuration created after it starts with; unset, clients do not throttle.
+    @Test func theProcesssChoiceIsWhatNewClientConfigurationsStartWith() {
+        ClientThrottle.Settings.useForEveryClient(ClientThrottle.Settings(k: 3))
+        let chosen = ClientConfiguration()
+        ClientThrottle.Settings.useForEveryClient(nil)
+        #expect(chosen.throttle == ClientThrottle.Settings(k: 3))
+        #expect(ClientConfiguration().throttle == nil)
+    }
 }
