@@ -69,7 +69,7 @@ extension LoadRun {
                 saveSessions()
                 return Skipped()
             }
-            if let rate = options.rate, let schedule = ArrivalSchedule(callsPerSecond: rate) {
+            if let schedule = options.schedule {
                 group.addTask {
                     let skipped = await withTaskGroup(of: Skipped.self) { senders in
                         for lane in openLoopLanes(schedule, users: users) {

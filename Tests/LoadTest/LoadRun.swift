@@ -51,6 +51,7 @@ struct LoadRun {
         let started = clock.now
         let loadStarts = started + .seconds(options.rampUp)
         let end = loadStarts + .seconds(options.duration)
+        recorder.startTimeline(at: loadStarts)
         let live = Task {
             await LiveLine(recorder: recorder, users: users.count, started: started).print(until: end)
         }
@@ -65,6 +66,7 @@ struct LoadRun {
         let ticksAfter = usage.snapshot()
         try sessions.save(saved.merging(rotatedTokens(users)) { _, new in new })
         let rpcs = recorder.results
+        let timeline = recorder.timeline
         let report = RunReport(
             rpcs: rpcs,
             realtime: [
@@ -73,7 +75,11 @@ struct LoadRun {
                 shared.notifications.name: shared.notifications.deliveries.finish(),
             ], cpu: usage.costs(before: ticksBefore, after: ticksAfter, rpcs: rpcs),
             generator: generator(skipped: skipped), replicas: await replicaCounts(users), users: users.count,
-            duration: clock.now - started, interrupted: interrupted)
+            duration: clock.now - started, interrupted: interrupted, timeline: timeline,
+            surge: options.surge.map {
+                RunReport.Surge(
+                    $0, timeline: timeline, seconds: options.duration, budgetMs: options.recoveryBudgetMs)
+            })
         ReportTable(report: report, tallies: rpcs).print()
         return report
     }

@@ -2,8 +2,9 @@ import KindredRPC
 import LoadTestKit
 import Synchronization
 
-/// Every call's outcome, by RPC, for the whole run and for the live line's last window, and how late the open
-/// loop sent its calls; shared by all virtual users (one lock, held for a few increments).
+/// Every call's outcome, by RPC, for the whole run and for the live line's last window, how late the open
+/// loop sent its calls, and its calls second by second (`LoadTimeline`, from `startTimeline(at:)`); shared by
+/// all virtual users (one lock, held for a few increments).
 final class Recorder: Sendable {
     struct Window {
         var calls = 0
@@ -19,6 +20,9 @@ final class Recorder: Sendable {
         var expired = 0
         /// Calls the hard stop cancelled.
         var stopped = 0
+        /// When the load starts: the open loop's seconds count from it.
+        var timelineOrigin: ContinuousClock.Instant?
+        var timeline = LoadTimeline()
     }
 
     /// Each call's deadline, from its due time.
@@ -60,7 +64,7 @@ final class Recorder: Sendable {
         let ended = ContinuousClock.now
         record(
             label ?? method.path, latency: ended - started, failure: failure, refused: refused, lag: lag,
-            answeredAfterSending: ended - sending)
+            answeredAfterSending: ended - sending, due: due)
         return failure == nil && !refused
     }
 
@@ -78,12 +82,22 @@ final class Recorder: Sendable {
 
     /// Records one outcome under `rpc` (a method's path, or a label); `lag`, for an open-loop call, is how
     /// late the tool sent it; `answeredAfterSending`, for a call the stack answered, how long that took (a
-    /// shed call's refusal is timed by it: the tool's own lateness is not the stack's).
+    /// shed call's refusal is timed by it: the tool's own lateness is not the stack's); `due`, for an open-loop
+    /// call, when it was due, the second of the timeline it counts in.
     func record(
         _ rpc: String, latency: Duration, failure: RPCTally.Failure? = nil, refused: Bool = false,
-        lag: Duration? = nil, answeredAfterSending: Duration? = nil
+        lag: Duration? = nil, answeredAfterSending: Duration? = nil, due: ContinuousClock.Instant? = nil
     ) {
         state.withLock { state in
+            if let due, let origin = state.timelineOrigin {
+                let outcome: LoadTimeline.Outcome =
+                    switch failure {
+                    case nil: .answered(latency: latency)
+                    case let failure? where failure.isShed: .shed
+                    case _?: .failed
+                    }
+                state.timeline.record(due: due - origin, outcome)
+            }
             if let failure {
                 state.tallies[rpc, default: RPCTally()].failures[failure, default: 0] += 1
                 if failure.isShed, let answeredAfterSending {
@@ -100,6 +114,13 @@ final class Recorder: Sendable {
             if let lag { state.lateness.record(lag: lag) }
         }
     }
+
+    /// Counts the open loop's calls by their second from `origin`, the load's start.
+    func startTimeline(at origin: ContinuousClock.Instant) {
+        state.withLock { $0.timelineOrigin = origin }
+    }
+
+    var timeline: LoadTimeline { state.withLock { $0.timeline } }
 
     /// The window since the last call, and a new one started.
     func takeWindow() -> Window {

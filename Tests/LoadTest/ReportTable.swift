@@ -2,7 +2,8 @@ import Foundation
 import LoadTestKit
 
 /// The end of a run on the terminal: per RPC its count, failures by status, expected refusals and
-/// percentiles; then the real-time deliveries, all together and per kind of stream, and each server's CPU.
+/// percentiles; then the real-time deliveries, all together and per kind of stream, and each server's CPU; with
+/// `--surge`, the run second by second and how the surge was served.
 struct ReportTable {
     let report: RunReport
     let tallies: [String: RPCTally]
@@ -63,6 +64,31 @@ struct ReportTable {
                     + "expired unsent %d, not reached %d, cut off by the hard stop %d",
                 generator.rate, generator.deadlineMs, generator.sent, generator.late, generator.lagP99Ms,
                 generator.lagMaxMs, generator.expired, generator.unsent, generator.stopped))
+        if let surge = report.surge { printSurge(surge) }
         Swift.print(String(format: "users %d  duration %.1f s", report.users, report.durationS))
+    }
+
+    /// A surge's run second by second, then its parts and when it was back within budget.
+    private func printSurge(_ surge: RunReport.Surge) {
+        Swift.print("\nsecond    calls answered     shed   failed   p50 ms   p99 ms")
+        for second in report.timeline {
+            Swift.print(
+                String(
+                    format: "%6d %8d %8d %8d %8d %8.1f %8.1f", second.second, second.calls, second.answered,
+                    second.shed, second.failed, second.p50Ms, second.p99Ms))
+        }
+        for (name, part) in [("before", surge.before), ("during", surge.during), ("after", surge.after)] {
+            Swift.print(
+                "surge \(name): "
+                    + String(
+                        format: "%d s, %.0f answered/s, %d shed, %d failed, p99 %.1f ms, %d s over budget",
+                        part.seconds, part.answeredPerS, part.shed, part.failed, part.p99Ms,
+                        part.secondsOverBudget))
+        }
+        let recovered = surge.recoveredAfterS.map { "\($0) s after it" } ?? "not before the run ended"
+        Swift.print(
+            String(
+                format: "surge %.0f/s from %.0f s for %.0f s: back within p99 %.0f ms (%d s in a row) ",
+                surge.rate, surge.fromS, surge.lengthS, surge.budgetMs, surge.settleS) + recovered)
     }
 }

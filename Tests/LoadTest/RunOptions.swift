@@ -18,6 +18,28 @@ struct RunOptions: ParsableArguments {
 
     @Option(
         help: """
+            RATE,FROM,FOR: the open loop at RATE calls a second from FROM seconds into the load for FOR \
+            seconds, at --rate before and after; the report says how each part was served and how many \
+            seconds after the surge the run was back within --recovery-budget-ms, 5 seconds in a row.
+            """,
+        transform: { argument in
+            guard let surge = RateSurge(argument: argument) else {
+                throw ValidationError(
+                    "--surge takes RATE,FROM,FOR: a positive rate, then seconds (2400,20,60).")
+            }
+            return surge
+        })
+    var surge: RateSurge?
+
+    @Option(
+        help: """
+            With --surge: a second is within budget when its answered calls' p99 is within this many ms \
+            and at most 1% of its calls were shed or failed.
+            """)
+    var recoveryBudgetMs = 100.0
+
+    @Option(
+        help: """
             Each call's deadline in seconds, from its due time (the stack's budget); calls still running \
             this long after --duration are cancelled and the run reports.
             """)
@@ -83,6 +105,24 @@ struct RunOptions: ParsableArguments {
         if let rate, ArrivalSchedule(callsPerSecond: rate) == nil {
             throw ValidationError("--rate must be a positive number of calls a second.")
         }
+        if let surge {
+            guard rate != nil else {
+                throw ValidationError(
+                    "--surge changes a run's open-loop --rate: give both (knee steps its own).")
+            }
+            guard surge.until < .seconds(duration) else {
+                throw ValidationError(
+                    "--surge must end before --duration does, so that the run sees what follows.")
+            }
+        }
+        guard recoveryBudgetMs > 0, recoveryBudgetMs.isFinite else {
+            throw ValidationError("--recovery-budget-ms must be positive.")
+        }
+    }
+
+    /// The open loop's timetable: `--rate`, with `--surge` in it when given; nil for the closed loop.
+    var schedule: ArrivalSchedule? {
+        rate.flatMap { ArrivalSchedule(callsPerSecond: $0, surge: surge) }
     }
 
     var callDeadline: Duration { .seconds(deadline) }

@@ -6,8 +6,9 @@ public import Foundation
 /// beyond the keys, `realtime_streams` (the same per kind of stream: messages, profile activity) and
 /// `cpu` (per process the run could see, the tool's own included: CPU seconds, context switches, each per
 /// call, peak RSS), each RPC's `failures` by status and reason and `shed_p99_ms` (how fast the calls it shed were
-/// refused), and `generator` (how the tool kept its
-/// schedule: calls sent late by the tool itself, calls never sent, calls its hard stop cut off).
+/// refused), `generator` (how the tool kept its
+/// schedule: calls sent late by the tool itself, calls never sent, calls its hard stop cut off), `timeline` (the
+/// open loop second by second: `Second`) and, for a run with `--surge`, `surge` (how it was served: `Surge`).
 public struct RunReport: Codable, Sendable, Equatable {
     public struct RPC: Codable, Sendable, Equatable {
         public let count: Int
@@ -78,9 +79,12 @@ public struct RunReport: Codable, Sendable, Equatable {
     public let replicas: [String: [String: Int]]
     /// Whether SIGINT or SIGTERM cut the run short: its figures cover `durationS`, not the asked duration.
     public let interrupted: Bool
+    /// The open loop's seconds, from the load's start (none in the closed loop).
+    public let timeline: [Second]
+    public let surge: Surge?
 
     enum CodingKeys: String, CodingKey {
-        case rpcs, realtime, users, cpu, generator, replicas, interrupted
+        case rpcs, realtime, users, cpu, generator, replicas, interrupted, timeline, surge
         case realtimeStreams = "realtime_streams"
         case durationS = "duration_s"
     }
@@ -89,7 +93,8 @@ public struct RunReport: Codable, Sendable, Equatable {
     public init(
         rpcs: [String: RPCTally], realtime: [String: DeliveryTally], cpu: [String: ServerCost] = [:],
         generator: Generator = Generator(), replicas: [String: [String: Int]] = [:], users: Int,
-        duration: Duration, interrupted: Bool = false
+        duration: Duration, interrupted: Bool = false, timeline: LoadTimeline = LoadTimeline(),
+        surge: Surge? = nil
     ) {
         self.rpcs = rpcs.mapValues(RPC.init)
         self.realtime = Realtime(realtime.values.reduce(into: DeliveryTally()) { $0.merge($1) })
@@ -100,6 +105,8 @@ public struct RunReport: Codable, Sendable, Equatable {
         self.users = users
         self.durationS = duration.asSeconds
         self.interrupted = interrupted
+        self.timeline = timeline.seconds.enumerated().map { Second($0.offset, $0.element) }
+        self.surge = surge
     }
 
     public func json() throws -> Data {

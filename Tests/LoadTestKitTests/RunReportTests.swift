@@ -35,8 +35,10 @@ import Testing
         #expect(
             Set(object.keys) == [
                 "rpcs", "realtime", "users", "duration_s", "realtime_streams", "cpu", "generator", "replicas",
-                "interrupted",
+                "interrupted", "timeline",
             ])
+        // No surge, no "surge"; a closed loop's timeline is empty.
+        #expect(object["timeline"] as? [Any] != nil)
         #expect(object["interrupted"] as? Bool == true)
         #expect(
             object["replicas"] as? [String: [String: Int]]
