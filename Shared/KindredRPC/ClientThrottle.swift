@@ -61,11 +61,21 @@ public struct ClientThrottle: Sendable {
         return false
     }
 
-    /// The server answered a sent call at `now`: accepted, or refused for overload with `overloadRefusal`'s delay.
-    public mutating func answered(now: UInt64, overloadRefusal: Duration?) {
+    /// How the server answered a sent call.
+    public enum Answer: Sendable, Equatable {
+        /// Anything but an overload refusal: the server took the call (whatever it then answered).
+        case accepted
+        /// Refused for overload (`SERVER_OVERLOADED`), asking for `retryAfter` (nil: the refusal named no delay,
+        /// and the last one stands).
+        case refusedForOverload(retryAfter: Duration?)
+    }
+
+    /// The server answered a sent call at `now`.
+    public mutating func answered(now: UInt64, _ answer: Answer) {
         advance(to: now)
-        if let overloadRefusal { retryAfter = overloadRefusal }
-        count(now, accepted: overloadRefusal == nil)
+        guard case .refusedForOverload(let delay) = answer else { return count(now, accepted: true) }
+        if let delay { retryAfter = delay }
+        count(now, accepted: false)
     }
 
     private mutating func count(_ now: UInt64, accepted: Bool) {

@@ -25,7 +25,7 @@ extension RPCClient {
     ) async throws(RPCError) -> ClientResponse<Response> {
         let deadline = options.effectiveDeadline(defaultTimeout: configuration.defaultTimeout)
         let headers = requestHeaders(method: method, options: options)
-        return try await answered(method: method) { () async throws(RPCError) -> ClientResponse<Response> in
+        return try await throttled(method: method) { () async throws(RPCError) -> ClientResponse<Response> in
             try await attempt(headers: headers, body: [], streamsRequests: true, deadline: deadline) {
                 call throws(RPCError) in
                 let writer = ClientRequestWriter<Request>(

@@ -1,7 +1,7 @@
 extension RPCClient {
     /// Runs a call with one answer (unary or client-streaming) under the client's throttle: refused here when
     /// the throttle says so, its answer counted, and a failure's peer reported (`reportPeerFailure`).
-    func answered<Value>(method: MethodDescriptor, _ call: () async throws(RPCError) -> Value)
+    func throttled<Value>(method: MethodDescriptor, _ call: () async throws(RPCError) -> Value)
         async throws(RPCError) -> Value
     {
         try throttleRequest()
@@ -30,11 +30,16 @@ extension RPCClient {
     }
 
     /// Counts the peer's answer to a call the throttle let through: anything but an overload refusal is an
-    /// accept.
+    /// accept, and a refusal counts whether or not it named a delay.
     private func throttleAnswered(_ error: RPCError?) {
         guard configuration.throttle != nil else { return }
-        let refusal = error?.serverOverloadDelay
-        throttle.withLock { $0?.answered(now: monotonicNanos(), overloadRefusal: refusal) }
+        let answer: ClientThrottle.Answer =
+            if let error, error.isServerOverloaded {
+                .refusedForOverload(retryAfter: error.serverOverloadDelay)
+            } else {
+                .accepted
+            }
+        throttle.withLock { $0?.answered(now: monotonicNanos(), answer) }
     }
 }
 

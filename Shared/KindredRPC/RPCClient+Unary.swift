@@ -21,7 +21,7 @@ extension RPCClient {
         let deadline = options.effectiveDeadline(defaultTimeout: configuration.defaultTimeout)
         let headers = requestHeaders(method: method, options: options)
         let body = try encode(request, compress: options.compressRequest)
-        return try await answered(method: method) { () async throws(RPCError) -> ClientResponse<Response> in
+        return try await throttled(method: method) { () async throws(RPCError) -> ClientResponse<Response> in
             try await exchange(headers: headers, body: body, deadline: deadline, options: options)
         }
     }

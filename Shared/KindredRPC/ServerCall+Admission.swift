@@ -84,9 +84,15 @@ extension RPCError {
         serverOverloadDelay ?? (isThrottledByClient ? retryDelay : nil)
     }
 
-    /// Whether this is a server's `serverOverloaded` refusal: its delay, nil for any other error.
+    /// Whether this is a server's `serverOverloaded` refusal: its delay, nil for any other error (or a refusal
+    /// that named none).
     var serverOverloadDelay: Duration? {
-        code == .unavailable && details.errorInfoReason == "SERVER_OVERLOADED" ? retryDelay : nil
+        isServerOverloaded ? retryDelay : nil
+    }
+
+    /// Whether a server refused this call for overload (`serverOverloaded`), with or without a delay.
+    var isServerOverloaded: Bool {
+        code == .unavailable && details.errorInfoReason == "SERVER_OVERLOADED"
     }
 
     private var retryDelay: Duration? {

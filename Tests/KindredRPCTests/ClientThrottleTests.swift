@@ -23,7 +23,7 @@ import Testing
         var sent = 0
         for _ in 0..<count where throttle.request(now: now, draw: draw) {
             sent += 1
-            throttle.answered(now: now, overloadRefusal: accepted ? nil : Self.refusal)
+            throttle.answered(now: now, accepted ? .accepted : .refusedForOverload(retryAfter: Self.refusal))
         }
         return sent
     }
@@ -46,7 +46,8 @@ import Testing
         for index in 0..<requests {
             let sent = throttle.request(now: Self.second, draw: 1)
             #expect(sent)
-            throttle.answered(now: Self.second, overloadRefusal: index < accepts ? nil : Self.refusal)
+            throttle.answered(
+                now: Self.second, index < accepts ? .accepted : .refusedForOverload(retryAfter: Self.refusal))
         }
         #expect(abs(throttle.refusalProbability - probability) < 1e-9)
     }
@@ -62,7 +63,7 @@ import Testing
             guard throttle.request(now: Self.second, draw: draw) else { continue }
             sent += 1
             let accepts = accepted * 4 < index + 1
-            throttle.answered(now: Self.second, overloadRefusal: accepts ? nil : Self.refusal)
+            throttle.answered(now: Self.second, accepts ? .accepted : .refusedForOverload(retryAfter: Self.refusal))
             if accepts { accepted += 1 }
         }
         #expect(accepted >= 980, "the server is still sent what it serves")
@@ -99,7 +100,7 @@ import Testing
         let sent = (0..<100).filter { _ in throttle.request(now: Self.second, draw: 0) }.count
         #expect(sent == 100)
         #expect(throttle.requests == 0 && throttle.refusalProbability == 0)
-        for _ in 0..<100 { throttle.answered(now: Self.second, overloadRefusal: Self.refusal) }
+        for _ in 0..<100 { throttle.answered(now: Self.second, .refusedForOverload(retryAfter: Self.refusal)) }
         #expect(throttle.requests == 100 && throttle.refusalProbability > 0.99)
     }
 
@@ -108,9 +109,19 @@ import Testing
         var throttle = throttle()
         _ = ask(&throttle, 10, at: Self.second, accepted: false)
         #expect(throttle.retryAfter == Self.refusal)
-        throttle.answered(now: Self.second, overloadRefusal: .milliseconds(900))
+        throttle.answered(now: Self.second, .refusedForOverload(retryAfter: .milliseconds(900)))
         let sent = throttle.request(now: Self.second, draw: 0)
         #expect(!sent)
+        #expect(throttle.retryAfter == .milliseconds(900))
+    }
+
+    /// A server's overload refusal that names no delay (not a Kindred server's) is still a refusal, and the
+    /// last delay named stands.
+    @Test func anOverloadRefusalWithoutADelayCountsAndKeepsTheLastDelay() {
+        var throttle = throttle()
+        throttle.answered(now: Self.second, .refusedForOverload(retryAfter: .milliseconds(900)))
+        for _ in 0..<99 { throttle.answered(now: Self.second, .refusedForOverload(retryAfter: nil)) }
+        #expect(throttle.requests == 100 && throttle.accepts == 0)
         #expect(throttle.retryAfter == .milliseconds(900))
     }
 

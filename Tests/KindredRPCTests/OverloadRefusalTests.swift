@@ -34,6 +34,19 @@ import Testing
             refusal.headers(for: .failed(other), responseHeaders: Metadata(), trailers: Metadata()) == nil)
     }
 
+    /// Another server's overload refusal may name no delay: the client's throttle still counts it as one
+    /// (`RPCClient.throttled`), with no delay to ask for.
+    @Test func anOverloadRefusalWithoutRetryInfoIsStillOne() {
+        let bare = RPCError(
+            .unavailable, RPCError.busyMessage,
+            details: [.errorInfo(reason: "SERVER_OVERLOADED", domain: "kindred.rpc", metadata: [:])])
+        #expect(bare.isServerOverloaded)
+        #expect(bare.serverOverloadDelay == nil)
+        #expect(refusal.error.isServerOverloaded)
+        #expect(!RPCError(.unavailable, RPCError.busyMessage).isServerOverloaded)
+        #expect(!RPCError.throttledByClient(retryAfter: .milliseconds(300)).isServerOverloaded)
+    }
+
     @Test(arguments: [
         (RPCError.serverOverloaded(retryAfter: .milliseconds(300)), Metadata(["x-shard": "7"]), Metadata()),
         (RPCError.serverOverloaded(retryAfter: .milliseconds(300)), Metadata(), Metadata(["x-shard": "7"])),
