@@ -63,7 +63,8 @@ import Testing
             guard throttle.request(now: Self.second, draw: draw) else { continue }
             sent += 1
             let accepts = accepted * 4 < index + 1
-            throttle.answered(now: Self.second, accepts ? .accepted : .refusedForOverload(retryAfter: Self.refusal))
+            throttle.answered(
+                now: Self.second, accepts ? .accepted : .refusedForOverload(retryAfter: Self.refusal))
             if accepts { accepted += 1 }
         }
         #expect(accepted >= 980, "the server is still sent what it serves")
@@ -100,7 +101,9 @@ import Testing
         let sent = (0..<100).filter { _ in throttle.request(now: Self.second, draw: 0) }.count
         #expect(sent == 100)
         #expect(throttle.requests == 0 && throttle.refusalProbability == 0)
-        for _ in 0..<100 { throttle.answered(now: Self.second, .refusedForOverload(retryAfter: Self.refusal)) }
+        for _ in 0..<100 {
+            throttle.answered(now: Self.second, .refusedForOverload(retryAfter: Self.refusal))
+        }
         #expect(throttle.requests == 100 && throttle.refusalProbability > 0.99)
     }
 
