@@ -49,6 +49,7 @@ struct LoadRun {
 
         let clock = ContinuousClock()
         let started = clock.now
+        let loadStartedAt = Date(timeIntervalSinceNow: Double(options.rampUp))
         let loadStarts = started + .seconds(options.rampUp)
         let end = loadStarts + .seconds(options.duration)
         recorder.startTimeline(at: loadStarts)
@@ -79,7 +80,7 @@ struct LoadRun {
             surge: options.surge.map {
                 RunReport.Surge(
                     $0, timeline: timeline, seconds: options.duration, budgetMs: options.recoveryBudgetMs)
-            })
+            }, loadStartedAt: loadStartedAt)
         ReportTable(report: report, tallies: rpcs).print()
         return report
     }

@@ -65,7 +65,9 @@ struct ReportTable {
                 generator.rate, generator.deadlineMs, generator.sent, generator.late, generator.lagP99Ms,
                 generator.lagMaxMs, generator.expired, generator.unsent, generator.stopped))
         if let surge = report.surge { printSurge(surge) }
-        Swift.print(String(format: "users %d  duration %.1f s", report.users, report.durationS))
+        Swift.print(
+            String(format: "users %d  duration %.1f s", report.users, report.durationS)
+                + (report.loadStartedAt.map { "  load from \($0)" } ?? ""))
     }
 
     /// A surge's run second by second, then its parts and when it was back within budget.

@@ -8,7 +8,9 @@ public import Foundation
 /// call, peak RSS), each RPC's `failures` by status and reason and `shed_p99_ms` (how fast the calls it shed were
 /// refused), `generator` (how the tool kept its
 /// schedule: calls sent late by the tool itself, calls never sent, calls its hard stop cut off), `timeline` (the
-/// open loop second by second: `Second`) and, for a run with `--surge`, `surge` (how it was served: `Surge`).
+/// open loop second by second: `Second`), for a run with `--surge`, `surge` (how it was served: `Surge`), and
+/// `load_started_at` (when the load began, after the ramp-up: the timeline's second 0, in UTC, to place a run
+/// beside PostgreSQL's log and the day's other runs).
 public struct RunReport: Codable, Sendable, Equatable {
     public struct RPC: Codable, Sendable, Equatable {
         public let count: Int
@@ -82,10 +84,12 @@ public struct RunReport: Codable, Sendable, Equatable {
     /// The open loop's seconds, from the load's start (none in the closed loop).
     public let timeline: [Second]
     public let surge: Surge?
+    /// ISO 8601, UTC; nil when not known.
+    public let loadStartedAt: String?
 
     enum CodingKeys: String, CodingKey {
         case rpcs, realtime, users, cpu, generator, replicas, interrupted, timeline, surge
-        case realtimeStreams = "realtime_streams"
+        case realtimeStreams = "realtime_streams", loadStartedAt = "load_started_at"
         case durationS = "duration_s"
     }
 
@@ -94,7 +98,7 @@ public struct RunReport: Codable, Sendable, Equatable {
         rpcs: [String: RPCTally], realtime: [String: DeliveryTally], cpu: [String: ServerCost] = [:],
         generator: Generator = Generator(), replicas: [String: [String: Int]] = [:], users: Int,
         duration: Duration, interrupted: Bool = false, timeline: LoadTimeline = LoadTimeline(),
-        surge: Surge? = nil
+        surge: Surge? = nil, loadStartedAt: Date? = nil
     ) {
         self.rpcs = rpcs.mapValues(RPC.init)
         self.realtime = Realtime(realtime.values.reduce(into: DeliveryTally()) { $0.merge($1) })
@@ -107,6 +111,7 @@ public struct RunReport: Codable, Sendable, Equatable {
         self.interrupted = interrupted
         self.timeline = timeline.seconds.enumerated().map { Second($0.offset, $0.element) }
         self.surge = surge
+        self.loadStartedAt = loadStartedAt?.formatted(.iso8601)
     }
 
     public func json() throws -> Data {
