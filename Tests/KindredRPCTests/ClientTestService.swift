@@ -206,12 +206,15 @@ let clientTestLoop: EventLoop = {
 }()
 
 extension ClientConfiguration {
-    /// The defaults with a 30 s deadline instead of 10 s, for the client tests. The suite runs ~1,500 tests at
-    /// once on 2 cores: a call's loop can wait its turn among hundreds of runnable threads for seconds, and these
-    /// tests check what a call does, not how fast (benchmarks measure that). A test of deadlines sets its own.
+    /// The defaults with a 30 s deadline and connect timeout instead of 10 s and 5 s, for the client tests. The
+    /// suite runs ~1,500 tests at once on 2 cores: a call's loop can wait its turn among hundreds of runnable
+    /// threads for seconds (a TLS connection timed out so and left its client backing off, failing the call
+    /// UNAVAILABLE "unreachable"), and these tests check what a call does, not how fast (benchmarks measure
+    /// that). A test of deadlines or of connecting sets its own.
     static var tests: ClientConfiguration {
         var configuration = ClientConfiguration()
         configuration.defaultTimeout = .seconds(30)
+        configuration.connectTimeout = .seconds(30)
         return configuration
     }
 }
