@@ -12,7 +12,10 @@ public struct KneeSearch: Sendable {
         public let minCalls: Int
         public let maxFailureRatio: Double
 
-        public init(p99Ms: Double, minCalls: Int = 100, maxFailureRatio: Double = 0.01) {
+        /// At most 1% of the calls may fail: the knee's rule, and a surge's second's (`RunReport.Surge`).
+        public static let defaultMaxFailureRatio = 0.01
+
+        public init(p99Ms: Double, minCalls: Int = 100, maxFailureRatio: Double = defaultMaxFailureRatio) {
             self.p99Ms = p99Ms
             self.minCalls = minCalls
             self.maxFailureRatio = maxFailureRatio

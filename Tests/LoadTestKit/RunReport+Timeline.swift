@@ -77,7 +77,7 @@ extension RunReport {
         /// `surge` judged on `timeline`, whose run lasted `seconds` of load.
         public init(
             _ surge: RateSurge, timeline: LoadTimeline, seconds: Int, budgetMs: Double,
-            maxFailureRatio: Double = 0.01
+            maxFailureRatio: Double = KneeSearch.Budget.defaultMaxFailureRatio
         ) {
             let starts = min(seconds, Int(surge.from.components.seconds))
             let ends = max(starts, min(seconds, Int(surge.until.asSeconds.rounded(.up))))
