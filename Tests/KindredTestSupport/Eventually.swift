@@ -4,15 +4,19 @@ import Synchronization
 /// `timeout` passed. The timeout bounds a failure, it is never a pause a passing test sits out: a loaded
 /// machine only makes the wait longer. For what no event announces (a row a consumer writes, a backend
 /// PostgreSQL lists); a stream's elements are waited on with `StreamCollector` instead.
+///
+/// Only an answer to a look begun after the deadline fails the wait: under the full suite a task can stall
+/// for seconds between a look and its answer (both cooperative threads of a 2-core machine held), and an
+/// answer that was already stale when the deadline passed says nothing about now.
 public func eventually(
     _ what: @autoclosure () -> String = "the condition", within timeout: Duration = .seconds(30),
     _ condition: () async throws -> Bool
 ) async throws {
     let deadline = ContinuousClock.now + timeout
-    while try await !condition() {
-        guard ContinuousClock.now < deadline else {
-            throw TestFailure("never within \(timeout): \(what())")
-        }
+    while true {
+        let lookedAt = ContinuousClock.now
+        if try await condition() { return }
+        guard lookedAt < deadline else { throw TestFailure("never within \(timeout): \(what())") }
         try await Task.sleep(for: .milliseconds(10))
     }
 }
