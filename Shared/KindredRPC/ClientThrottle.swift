@@ -36,7 +36,7 @@ public struct ClientThrottle: Sendable {
     private(set) var requests = 0
     private(set) var accepts = 0
     /// The delay the server last asked for in an overload refusal: what the client's own refusals ask too.
-    private(set) var retryAfter: Duration = .seconds(1)
+    private(set) var retryAfter: Duration = RPCError.unnamedOverloadDelay
 
     public init(settings: Settings) {
         precondition(settings.k > 0 && settings.slices > 0, "a throttle needs k > 0 and at least one slice")

@@ -77,11 +77,15 @@ extension RPCError {
             ])
     }
 
-    /// Whether this is a refusal for overload, a server's (`serverOverloaded`) or the client's own
-    /// (`throttledByClient`): its delay, nil for any other error. Never retried; passed up to whoever started
-    /// the work (`PeerCall`).
+    /// The delay taken for a server's overload refusal that names none (another server's may not).
+    public static let unnamedOverloadDelay: Duration = .seconds(1)
+
+    /// Whether this is a refusal for overload, a server's (`serverOverloaded`, `unnamedOverloadDelay` if it named
+    /// no delay) or the client's own (`throttledByClient`): its delay, nil for any other error. Never retried;
+    /// passed up to whoever started the work (`PeerCall`).
     public var overloadRetryDelay: Duration? {
-        serverOverloadDelay ?? (isThrottledByClient ? retryDelay : nil)
+        if isServerOverloaded { return retryDelay ?? Self.unnamedOverloadDelay }
+        return isThrottledByClient ? retryDelay : nil
     }
 
     /// Whether this is a server's `serverOverloaded` refusal: its delay, nil for any other error (or a refusal

@@ -55,6 +55,15 @@ import Testing
             try await PeerCall.run("family") { throw RPCError(.unavailable, "connection refused") }
         }
         #expect(down?.code == .unavailable && down?.overloadRetryDelay == nil)
+        // Another server's refusal that named no delay is still an overload, passed on with a second's.
+        let bare = await #expect(throws: RPCError.self) {
+            try await PeerCall.run("family") {
+                throw RPCError(
+                    .unavailable, "busy",
+                    details: [.errorInfo(reason: "SERVER_OVERLOADED", domain: "kindred.rpc", metadata: [:])])
+            }
+        }
+        #expect(bare == RPCError.serverOverloaded(retryAfter: .seconds(1)))
     }
 
     /// This service's own client refused to call the busy peer (`ClientThrottle`): to its caller that is the

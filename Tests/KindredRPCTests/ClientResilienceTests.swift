@@ -40,17 +40,19 @@ import Testing
     }
 
     /// A server's SERVER_OVERLOADED is its pushback, for whoever started the work: an idempotent call hears it
-    /// after one attempt, not after retries that would hold the caller's own slot and add to the peer's load.
-    @Test func anOverloadRefusalIsNotRetried() async throws {
+    /// after one attempt, not after retries that would hold the caller's own slot and add to the peer's load;
+    /// also when the server named no delay (a second is taken).
+    @Test(arguments: [("busy", Duration.milliseconds(250)), ("busy, no delay", .seconds(1))])
+    func anOverloadRefusalIsNotRetried(_ text: String, delay: Duration) async throws {
         try await onClientTestLoop {
             let server = try ClientTestServer()
             let client = try RPCClient(target: server.target, configuration: .tests)
             let error = await #expect(throws: RPCError.self) {
                 let _: ClientTestText = try await client.unary(
-                    method: ClientTestService.method("Echo"), request: ClientTestText("busy"),
+                    method: ClientTestService.method("Echo"), request: ClientTestText(text),
                     options: CallOptions(timeout: .seconds(30), idempotent: true))
             }
-            #expect(error?.overloadRetryDelay == .milliseconds(250))
+            #expect(error?.overloadRetryDelay == delay)
             #expect(server.observations.unaryCalls.load(ordering: .relaxed) == 1, "one attempt")
             client.close()
             await server.stop()

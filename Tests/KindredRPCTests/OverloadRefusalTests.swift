@@ -35,13 +35,15 @@ import Testing
     }
 
     /// Another server's overload refusal may name no delay: the client's throttle still counts it as one
-    /// (`RPCClient.throttled`), with no delay to ask for.
+    /// (`RPCClient.throttled`), with no delay to ask for, and it is still an overload, never retried and passed up
+    /// (`PeerCall`) with a delay of a second.
     @Test func anOverloadRefusalWithoutRetryInfoIsStillOne() {
         let bare = RPCError(
             .unavailable, RPCError.busyMessage,
             details: [.errorInfo(reason: "SERVER_OVERLOADED", domain: "kindred.rpc", metadata: [:])])
         #expect(bare.isServerOverloaded)
         #expect(bare.serverOverloadDelay == nil)
+        #expect(bare.overloadRetryDelay == .seconds(1))
         #expect(refusal.error.isServerOverloaded)
         #expect(!RPCError(.unavailable, RPCError.busyMessage).isServerOverloaded)
         #expect(!RPCError.throttledByClient(retryAfter: .milliseconds(300)).isServerOverloaded)
