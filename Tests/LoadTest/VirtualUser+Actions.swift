@@ -39,7 +39,7 @@ extension VirtualUser {
         case .uploadUsage:
             await timed(Gamification.Method.uploadUsage, from: due) { options in
                 _ = try await Gamification.Client(clients.gamification).uploadUsage(
-                    .init(sessions: usageBatch(iteration)), options: options)
+                    .init(sessions: usageBatch()), options: options)
             }
         case .getFriendLeaderboard:
             await timed(Gamification.Method.getFriendLeaderboard, from: due) { options in
@@ -116,18 +116,17 @@ extension VirtualUser {
 
     static let apps = ["instagram", "whatsapp", "youtube", "tiktok", "facebook"]
 
-    /// Five one-minute sessions never sent before (the id carries the user, the iteration and the clock), ended
-    /// in the last hour, as a phone uploads what it recorded since its last upload.
-    private func usageBatch(_ iteration: Int) -> [Kindred_Gamification_V1_UsageSession] {
-        let now = Int64(Date().timeIntervalSince1970)
-        return (0..<5).map { session in
-            let start = now - 3_600 + Int64(session) * 70
-            return .init(
-                clientSessionID: "lt-\(index)-\(now)-\(iteration)-\(session)",
-                appID: Self.apps[(iteration + session) % Self.apps.count],
-                startTime: Date(timeIntervalSince1970: Double(start)),
-                endTime: Date(timeIntervalSince1970: Double(start + 60)),
-                updatedAt: Date(timeIntervalSince1970: Double(start + 60)))
-        }
+    /// The session in progress on the user's phone, as it stands now (`ScreenTimePhone`).
+    private func usageBatch() -> [Kindred_Gamification_V1_UsageSession] {
+        let session = phone.withLock { $0.upload(at: Int64(Date().timeIntervalSince1970)) }
+        let (start, end) = (
+            Date(timeIntervalSince1970: Double(session.start)),
+            Date(timeIntervalSince1970: Double(session.end))
+        )
+        return [
+            .init(
+                clientSessionID: session.id, appID: session.app, startTime: start, endTime: end,
+                updatedAt: end)
+        ]
     }
 }

@@ -48,6 +48,8 @@ final class VirtualUser: Sendable {
     let loop: EventLoop?
     let shared: Shared
     let session: Mutex<Session>
+    /// What a screen-time user's uploads send; its session ids are this run's own.
+    let phone: Mutex<ScreenTimePhone>
 
     init(index: Int, refreshToken: String, clients: Clients, loop: EventLoop?, shared: Shared) {
         let (users, families) = (shared.seed.seededUsers, shared.seed.families)
@@ -61,6 +63,11 @@ final class VirtualUser: Sendable {
         self.loop = loop
         self.shared = shared
         session = Mutex(Session(refreshToken: refreshToken, expiresAt: .now))
+        let firstApp = index % Self.apps.count
+        phone = Mutex(
+            ScreenTimePhone(
+                idPrefix: "lt-\(index)-\(Self.newKey())",
+                apps: Array(Self.apps[firstApp...] + Self.apps[..<firstApp])))
     }
 
     var recorder: Recorder { shared.recorder }
