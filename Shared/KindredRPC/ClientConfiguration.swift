@@ -15,7 +15,8 @@ public struct ClientConfiguration: Sendable {
     public var initialBackoff: Duration = .milliseconds(100)
     /// The longest wait between retries or reconnect attempts.
     public var maxBackoff: Duration = .seconds(5)
-    /// How long a TCP connect may take before the connection counts as failed.
+    /// How long a new connection may take to be ready before it counts as failed: the TCP connect and, with
+    /// TLS, the handshake (a peer that accepts but never finishes its handshake must not hold calls for ever).
     public var connectTimeout: Duration = .seconds(5)
     /// Silence from the peer, while calls are open, after which a PING checks the connection is alive.
     public var keepaliveInterval: Duration = .seconds(30)

@@ -36,8 +36,8 @@ final class ClientConnection: EventLoopChannel {
     /// When the keepalive PING now awaiting its answer was sent.
     var pingSentAt: ContinuousClock.Instant?
 
-    /// Starts connecting; throws UNAVAILABLE when the connect fails at once. A connect still
-    /// pending after the configuration's `connectTimeout` is abandoned.
+    /// Starts connecting; throws UNAVAILABLE when the connect fails at once. A connection not ready (connected
+    /// and, with TLS, through its handshake) after the configuration's `connectTimeout` is abandoned.
     init(target: ConnectTarget, address: ResolvedAddress, loop: EventLoop, configuration: ClientConfiguration)
         throws(RPCError)
     {

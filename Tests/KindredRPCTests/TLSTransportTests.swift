@@ -123,6 +123,27 @@ import Testing
         }
     }
 
+    /// A peer that accepts the connection but never answers the handshake holds no call for ever: the client's
+    /// `connectTimeout` covers the handshake, so the call fails UNAVAILABLE then, not at its own deadline.
+    @Test func aHandshakeThatNeverFinishesEndsAtTheConnectTimeout() async throws {
+        let certificates = try await TLSTestCertificates("kindred-interop")
+        // Listening, never accepting: the kernel completes the TCP connect and the ClientHello goes unread.
+        let (silent, port) = try Loopback.bind(listening: 4)
+        defer { close(silent) }
+        try await onClientTestLoop {
+            var configuration = try certificates.client()
+            configuration.connectTimeout = .milliseconds(300)
+            let client = try RPCClient(target: "127.0.0.1:\(port)", configuration: configuration)
+            let error = await rpcError {
+                let _: ClientTestText = try await client.unary(
+                    method: ClientTestService.method("Echo"), request: ClientTestText("x"),
+                    options: CallOptions(timeout: .seconds(50)))
+            }
+            #expect(error?.code == .unavailable, "abandoned at the connect timeout, not at the deadline")
+            client.close()
+        }
+    }
+
     @Test func mutualTLSChecksTheCallersCertificateAgainstTheMethodsAllowList() async throws {
         let certificates = try await TLSTestCertificates("kindred-interop", "kindred-family", "kindred-tests")
         var settings = certificates.server("kindred-interop", requiringClientCertificates: true)
