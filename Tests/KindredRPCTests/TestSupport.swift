@@ -74,7 +74,7 @@ func withServer(
     do {
         // Off the cooperative pool: on 2 cores, two blocked pool threads would starve the very handler
         // tasks (detached writers, say) that the blocked test is waiting for.
-        try await withTaskExecutorPreference(blockingClientLoop) { try await body(server) }
+        try await withTaskExecutorPreference(nextBlockingClientLoop()) { try await body(server) }
     } catch {
         server.beginGracefulShutdown(drainTimeout: .seconds(1))
         try await running.value
@@ -84,9 +84,18 @@ func withServer(
     try await running.value
 }
 
-/// The thread the blocking HTTP/2 test client runs on, so that it never holds a cooperative-pool thread.
-let blockingClientLoop: EventLoop = {
-    do { return try EventLoopGroup(count: 1).loops[0] } catch {
-        fatalError("cannot start the blocking client's loop: \(error)")
+/// The threads the blocking HTTP/2 test client runs on, so that it never holds a cooperative-pool thread. Several,
+/// handed out in turn: a test's blocking exchange holds its thread up to its timeout (5 s), and with one thread
+/// for the suite every other test's body queued behind it (in CI a test of a 400 ms keepalive took 53 s).
+private let blockingClientLoops: [EventLoop] = {
+    do { return try EventLoopGroup(count: 4).loops } catch {
+        fatalError("cannot start the blocking client's loops: \(error)")
     }
 }()
+private let blockingClientTurn = Atomic<Int>(0)
+
+/// The next of `blockingClientLoops`, in turn.
+func nextBlockingClientLoop() -> EventLoop {
+    let turn = blockingClientTurn.wrappingAdd(1, ordering: .relaxed).oldValue
+    return blockingClientLoops[turn % blockingClientLoops.count]
+}
