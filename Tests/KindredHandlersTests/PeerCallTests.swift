@@ -57,11 +57,7 @@ import Testing
         #expect(down?.code == .unavailable && down?.overloadRetryDelay == nil)
         // Another server's refusal that named no delay is still an overload, passed on with a second's.
         let bare = await #expect(throws: RPCError.self) {
-            try await PeerCall.run("family") {
-                throw RPCError(
-                    .unavailable, "busy",
-                    details: [.errorInfo(reason: "SERVER_OVERLOADED", domain: "kindred.rpc", metadata: [:])])
-            }
+            try await PeerCall.run("family") { throw RPCError.overloadRefusalNamingNoDelay }
         }
         #expect(bare == RPCError.serverOverloaded(retryAfter: .seconds(1)))
     }

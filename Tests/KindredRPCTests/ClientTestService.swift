@@ -81,12 +81,7 @@ struct ClientTestService: RPCService {
             (request: ClientTestText, context: ServerContext) -> ClientTestText in
             observations.unaryCalls.add(1, ordering: .relaxed)
             if request.text == "busy" { throw RPCError.serverOverloaded(retryAfter: .milliseconds(250)) }
-            // Another server's overload refusal, without RetryInfo.
-            if request.text == "busy, no delay" {
-                throw RPCError(
-                    .unavailable, RPCError.busyMessage,
-                    details: [.errorInfo(reason: "SERVER_OVERLOADED", domain: "kindred.rpc", metadata: [:])])
-            }
+            if request.text == "busy, no delay" { throw RPCError.overloadRefusalNamingNoDelay }
             if request.text == "fail" {
                 context.addResponseTrailer("x-reason", "asked to")
                 throw RPCError(

@@ -38,9 +38,7 @@ import Testing
     /// (`RPCClient.throttled`), with no delay to ask for, and it is still an overload, never retried and passed up
     /// (`PeerCall`) with a delay of a second.
     @Test func anOverloadRefusalWithoutRetryInfoIsStillOne() {
-        let bare = RPCError(
-            .unavailable, RPCError.busyMessage,
-            details: [.errorInfo(reason: "SERVER_OVERLOADED", domain: "kindred.rpc", metadata: [:])])
+        let bare = RPCError.overloadRefusalNamingNoDelay
         #expect(bare.isServerOverloaded)
         #expect(bare.serverOverloadDelay == nil)
         #expect(bare.overloadRetryDelay == .seconds(1))

@@ -6,8 +6,8 @@ import Synchronization
 /// PostgreSQL lists); a stream's elements are waited on with `StreamCollector` instead.
 ///
 /// Only an answer to a look begun after the deadline fails the wait: under the full suite a task can stall
-/// for seconds between a look and its answer (both cooperative threads of a 2-core machine held), and an
-/// answer that was already stale when the deadline passed says nothing about now.
+/// for seconds between a look and its answer (its thread held by other tests' work), and an answer that was
+/// already stale when the deadline passed says nothing about now.
 public func eventually(
     _ what: @autoclosure () -> String = "the condition", within timeout: Duration = .seconds(30),
     _ condition: () async throws -> Bool

@@ -17,6 +17,11 @@ public func rpcError(_ body: () async throws -> some Any) async -> RPCError? {
 }
 
 extension RPCError {
+    /// An overload refusal as another gRPC server may send it: the reason, but no `RetryInfo`.
+    public static let overloadRefusalNamingNoDelay = RPCError(
+        .unavailable, "The service is busy.",
+        details: [.errorInfo(reason: "SERVER_OVERLOADED", domain: "kindred.rpc", metadata: [:])])
+
     /// The `ErrorInfo` reason, if the error carries one.
     public var reason: String? {
         details.lazy.compactMap { detail -> String? in

@@ -1,13 +1,11 @@
 /// A screen-time user's phone as it records use: one app in the foreground at a time, its session growing until
 /// the user switches to the next app, and each upload sending the session in progress as it stands now (a newer
 /// version of the same id, which replaces the last one sent). So a device's sessions never overlap, and a day
-/// holds one stretch of use a session, as a real phone's does.
-///
-/// Before, each upload sent five new one-minute sessions placed by the clock, overlapping those of the uploads
-/// before: a day's counts grew by a dozen segments an upload (~7,000 by mid-morning, 22 KB sealed), and the
-/// mix's cost grew through each UTC day (Tests/Benchmarks/README.md, "Session 27").
+/// holds one stretch of use a session, as a real phone's does. Sessions overlapping those of earlier uploads
+/// split the day's counts at every boundary, and the mix's cost grew through each UTC day (Tests/Benchmarks/
+/// README.md, "Session 28").
 public struct ScreenTimePhone: Sendable {
-    /// One version of a session, in whole seconds since 1970 (as uploaded, `updated` is its end).
+    /// One version of a session, in whole seconds since 1970; uploaded with its end as its `updated_at`.
     public struct Session: Sendable, Equatable {
         public let id: String
         public let app: String
