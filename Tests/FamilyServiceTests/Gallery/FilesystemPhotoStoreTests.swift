@@ -143,6 +143,77 @@ import Testing
             ).isEmpty)
     }
 
+    /// Holds the one thread of `pool` while `body` runs, and answers whether `body` finished before the hold
+    /// ended: anything `body` sent to the pool waited behind it, and the hold ends by itself after 10 s.
+    static func whileHolding<Value: Sendable>(
+        _ pool: BlockingThreadPool, _ body: () async throws -> Value
+    ) async throws -> (value: Value, finishedWhileHeld: Bool) {
+        let release = DispatchSemaphore(value: 0)
+        let (started, start) = AsyncStream.makeStream(of: Void.self)
+        let holder = Task {
+            try await pool.run {
+                start.yield()
+                return release.wait(timeout: .now() + 10) == .success
+            }
+        }
+        for await _ in started { break }
+        let value = try await body()
+        release.signal()
+        return (value, try await holder.value)
+    }
+
+    @Test func aPhotoWithinOneChunkIsReadInTheTripThatOpensIt() async throws {
+        defer { cleanUp() }
+        let key = Self.key()
+        let bytes = (0..<330).map { UInt8($0 % 251) }
+        try await upload(bytes, to: key)
+        let pool = BlockingThreadPool(limit: 1, maxQueued: 8)
+        let store = FilesystemPhotoStore(root: root, threads: pool)
+        let reader = try #require(try await store.open(key, chunkSize: 1 << 20))
+        // Every byte and the end, with the pool's one thread held: no trip to it after the open.
+        let (read, finishedWhileHeld) = try await Self.whileHolding(pool) { try await Self.readAll(reader) }
+        #expect(read.bytes == bytes && read.chunks == [330])
+        #expect(finishedWhileHeld)
+    }
+
+    @Test func aLongerPhotoTakesATripAChunkAfterTheFirstAndNoneToFindItsEnd() async throws {
+        defer { cleanUp() }
+        let key = Self.key()
+        let bytes = (0..<200).map { UInt8($0) }
+        try await upload(bytes, to: key)
+        let pool = BlockingThreadPool(limit: 1, maxQueued: 8)
+        let store = FilesystemPhotoStore(root: root, threads: pool)
+        let reader = try #require(try await store.open(key, chunkSize: 100))
+        let (first, firstWhileHeld) = try await Self.whileHolding(pool) { try await reader.next() }
+        #expect(first == Array(bytes[..<100]) && firstWhileHeld)
+        #expect(try await reader.next() == Array(bytes[100...]))  // a trip: the pool is free
+        let (end, endWhileHeld) = try await Self.whileHolding(pool) { try await reader.next() }
+        #expect(end == nil && endWhileHeld)
+    }
+
+    @Test func theLastBytesGoWithTheSealAndNothingIsAppendedAfterIt() async throws {
+        defer { cleanUp() }
+        let key = Self.key()
+        let upload = try await store.beginUpload(key)
+        try await upload.write([1, 2, 3])
+        try await upload.seal(after: [4, 5])
+        try await upload.seal()  // again: nothing to do
+        await #expect(throws: PhotoStoreError.self) { try await upload.seal(after: [6]) }
+        await #expect(throws: PhotoStoreError.self) { try await upload.write([6]) }
+        try await upload.commit()
+        let reader = try #require(try await store.open(key, chunkSize: 64))
+        #expect(try await Self.readAll(reader).bytes == [1, 2, 3, 4, 5])
+    }
+
+    @Test func anEmptyObjectEndsAtOnce() async throws {
+        defer { cleanUp() }
+        let key = Self.key()
+        try await upload([], to: key)
+        let reader = try #require(try await store.open(key, chunkSize: 64))
+        #expect(reader.byteCount == 0)
+        #expect(try await reader.next() == nil)
+    }
+
     @Test func everyBlockingCallGoesThroughTheIOThreadsAndABusyPoolAnswersUnavailable() async throws {
         defer { cleanUp() }
         // A pool that takes no work: any call that would have touched the disk elsewhere (an event loop,

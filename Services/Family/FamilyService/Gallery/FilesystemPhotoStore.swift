@@ -59,13 +59,10 @@ struct FilesystemPhotoStore: PhotoObjectStore {
 
     func open(_ key: PhotoObjectKey, chunkSize: Int) async throws(PhotoStoreError) -> (any PhotoObjectReader)?
     {
-        let path = path(of: key)
-        guard let opened = try await io({ () throws(PhotoStoreError) in try PhotoFile.openForReading(path) })
-        else {
-            return nil
+        let path = path(of: key), store = self
+        return try await io { () throws(PhotoStoreError) in
+            try FilesystemPhotoReader.open(path, chunkSize: chunkSize, in: store)
         }
-        return FilesystemPhotoReader(
-            store: self, path: path, fd: opened.fd, byteCount: opened.size, chunkSize: chunkSize)
     }
 
     func delete(_ key: PhotoObjectKey) async throws(PhotoStoreError) {

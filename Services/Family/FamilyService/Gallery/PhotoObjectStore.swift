@@ -15,11 +15,12 @@ import KindredRPC
 /// first and the bytes after; a crash between leaves bytes no row names, which the sweep removes.
 ///
 /// An S3-compatible store plugs in the same way: `beginUpload` starts a multipart upload (the temporary
-/// object: invisible until completed), `write` uploads parts (5 MiB or more each, so it buffers one
-/// part), `seal` is a no-op, `commit` completes the multipart upload, `abort` aborts it; the sweep lists
-/// incomplete multipart uploads (older than the grace period: abort; row known: complete) and the
-/// objects under each profile prefix (`<profile-id>/`), asking `known` about them page by page; `replace` is a
-/// single PUT over the object. The gallery stores every object sealed (`SealedPhotoStore`) in any of them.
+/// object: invisible until completed), `write` uploads parts (5 MiB or more each, so it buffers one part),
+/// `seal(after:)` uploads the part it holds with the last bytes, `commit` completes the multipart upload,
+/// `abort` aborts it; the sweep lists incomplete multipart uploads (older than the grace period: abort; row
+/// known: complete) and the objects under each profile prefix (`<profile-id>/`), asking `known` about them page
+/// by page; `replace` is a single PUT over the object. The gallery stores every object sealed
+/// (`SealedPhotoStore`) in any of them.
 protocol PhotoObjectStore: Sendable {
     /// Starts writing the bytes of `key` under a temporary name.
     func beginUpload(_ key: PhotoObjectKey) async throws(PhotoStoreError) -> any PhotoObjectUpload
@@ -48,12 +49,19 @@ protocol PhotoObjectUpload: Sendable {
     var key: PhotoObjectKey { get }
     /// Appends bytes to the temporary object.
     func write(_ bytes: [UInt8]) async throws(PhotoStoreError)
-    /// Makes every byte written durable; call before the row that names the photo commits.
-    func seal() async throws(PhotoStoreError)
+    /// Appends `last`, the upload's final bytes, and makes every byte written durable, in one step where the
+    /// store can (the filesystem's: one trip to its I/O threads); call before the row that names the photo
+    /// commits. Sealing again without bytes does nothing; bytes after the seal are refused.
+    func seal(after last: [UInt8]) async throws(PhotoStoreError)
     /// Publishes the sealed bytes under the key; call after the row committed. Safe to repeat.
     func commit() async throws(PhotoStoreError)
     /// Removes the temporary object: the upload was refused or its row did not commit.
     func abort() async
+}
+
+extension PhotoObjectUpload {
+    /// Makes every byte written durable.
+    func seal() async throws(PhotoStoreError) { try await seal(after: []) }
 }
 
 /// A committed object being read.

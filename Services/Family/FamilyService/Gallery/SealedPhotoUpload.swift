@@ -5,7 +5,7 @@ import KindredAuth
 
 /// An upload to a `SealedPhotoStore`: the sanitized bytes gather into a segment (`PhotoSegments`), and each
 /// segment is written sealed to the plain store's temporary object once the next byte shows it is not the last;
-/// `seal` writes the last one. It holds at most a segment and the chunk in hand.
+/// `seal` hands the last one to the plain store's seal. It holds at most a segment and the chunk in hand.
 actor SealedPhotoUpload: PhotoObjectUpload {
     nonisolated let key: PhotoObjectKey
     private let plain: any PhotoObjectUpload
@@ -36,12 +36,12 @@ actor SealedPhotoUpload: PhotoObjectUpload {
         pending = gathered
     }
 
-    func seal() async throws(PhotoStoreError) {
-        if let last = pending {
-            pending = nil
-            try await writeSegment(last[...], isLast: true)
-        }
-        try await plain.seal()
+    /// The last segment goes to the plain store with its seal: one step there.
+    func seal(after last: [UInt8]) async throws(PhotoStoreError) {
+        if !last.isEmpty { try await write(last) }
+        guard let final = pending else { return try await plain.seal() }
+        pending = nil
+        try await plain.seal(after: sealedSegment(final[...], isLast: true))
     }
 
     func commit() async throws(PhotoStoreError) {
@@ -55,8 +55,13 @@ actor SealedPhotoUpload: PhotoObjectUpload {
     }
 
     private func writeSegment(_ bytes: ArraySlice<UInt8>, isLast: Bool) async throws(PhotoStoreError) {
+        try await plain.write(sealedSegment(bytes, isLast: isLast))
+    }
+
+    /// The next segment, sealed.
+    private func sealedSegment(_ bytes: ArraySlice<UInt8>, isLast: Bool) -> [UInt8] {
         let context = PhotoSegments.context(of: key, segment: segment, isLast: isLast)
         segment += 1
-        try await plain.write(cipher.seal(bytes, context: context))
+        return cipher.seal(bytes, context: context)
     }
 }
