@@ -1,7 +1,9 @@
 # One h2load measurement of a gRPC method, shared by the service benchmarks (sourced; needs deploy/local/lib.sh).
 # shellcheck shell=bash
 # The caller sets BENCH_DIR, SECONDS_PER_RUN, CONNECTIONS and STREAMS (h2load -c, -m: CONNECTIONS x STREAMS
-# calls in flight), and POSTMASTER (a pid) to have PostgreSQL's CPU per call reported too.
+# calls in flight), and POSTMASTER (a pid) to have PostgreSQL's CPU per call reported too. KINDRED_BENCH_RPS paces
+# each connection to that many calls a second (h2load --rps), so calls arrive one at a time as a product's do,
+# instead of as fast as the server answers them: what a call costs when no other call shares its wake-ups.
 
 # The CPU (user + system clock ticks) process PID has used so far.
 cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
@@ -27,6 +29,7 @@ h2load_measure() {
     [ -z "${POSTMASTER:-}" ] || pg_before="$(backend_ticks "$POSTMASTER")"
     before="$(cpu_ticks "$pid")"
     timeout "$((SECONDS_PER_RUN + 60))" h2load -D "$SECONDS_PER_RUN" -c "$CONNECTIONS" -m "$STREAMS" -t 1 \
+        ${KINDRED_BENCH_RPS:+"--rps=$KINDRED_BENCH_RPS"} \
         -H 'content-type: application/grpc' -H 'te: trailers' "${args[@]}" -d "$body" \
         --log-file="$BENCH_DIR/h2load.log" "$url" >"$BENCH_DIR/h2load.out" 2>&1 \
         || die "h2load failed: $(tail -n 3 "$BENCH_DIR/h2load.out")"
