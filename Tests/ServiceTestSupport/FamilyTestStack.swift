@@ -45,7 +45,10 @@ final class FamilyTestStack: Sendable {
     private let servers: [(server: RPCServer, runner: Task<Void, any Error>)]
     private let identityEvents: EventFeed
 
-    private init(_ pool: PostgresPool, clock: TestClock) async throws {
+    private init(
+        _ pool: PostgresPool, clock: TestClock,
+        photos: (FilesystemPhotoStore) -> any PhotoObjectStore
+    ) async throws {
         self.pool = pool
         self.clock = clock
         let (identityAPI, identityEvents) = try await Self.identityAPI(pool)
@@ -62,7 +65,7 @@ final class FamilyTestStack: Sendable {
             identity: try IdentityDirectory(target: identityTarget, credentials: credentials),
             pinHasher: PasswordHasher(cost: .testsOnly, concurrency: 2), logger: FamilyTestDatabase.logger,
             cipher: TestDataKeys.cipher,
-            photos: FilesystemPhotoStore(root: photoRoot))
+            photos: photos(FilesystemPhotoStore(root: photoRoot)))
         api = try FamilyAPI(context: context)
         let familyServer = try Self.serve(
             api,
@@ -73,12 +76,15 @@ final class FamilyTestStack: Sendable {
         family = Kindred_Family_V1_FamilyService.Client(try RPCClient(target: familyTarget))
     }
 
-    /// Runs `body` with a stack on a fresh database, then stops it whatever happened.
-    static func with(clock: TestClock = TestClock(at: Date()), _ body: (FamilyTestStack) async throws -> Void)
-        async throws
-    {
+    /// Runs `body` with a stack on a fresh database, then stops it whatever happened. `photos` makes the
+    /// gallery's store from the stack's own, for a test that stands a double in front of it.
+    static func with(
+        clock: TestClock = TestClock(at: Date()),
+        photos: (FilesystemPhotoStore) -> any PhotoObjectStore = { $0 },
+        _ body: (FamilyTestStack) async throws -> Void
+    ) async throws {
         try await FamilyTestDatabase.withDatabase { pool in
-            let stack = try await FamilyTestStack(pool, clock: clock)
+            let stack = try await FamilyTestStack(pool, clock: clock, photos: photos)
             do {
                 try await body(stack)
             } catch {

@@ -19,9 +19,12 @@ struct BabyContentFamily {
 
     var family: Kindred_Family_V1_FamilyService.Client { stack.family }
 
-    /// Runs `body` against a fresh stack with this family in it.
-    static func with(_ body: (BabyContentFamily) async throws -> Void) async throws {
-        try await FamilyTestStack.with { stack in
+    /// Runs `body` against a fresh stack with this family in it (its gallery's store made by `photos`).
+    static func with(
+        photos: (FilesystemPhotoStore) -> any PhotoObjectStore = { $0 },
+        _ body: (BabyContentFamily) async throws -> Void
+    ) async throws {
+        try await FamilyTestStack.with(photos: photos) { stack in
             let mum = try await stack.register("mum", age: 32)
             let grandma = try await stack.register("grandma", age: 68)
             let grandpa = try await stack.register("grandpa", age: 70)

@@ -205,6 +205,23 @@ import Testing
         #expect(try await Self.readAll(reader).bytes == [1, 2, 3, 4, 5])
     }
 
+    @Test func anUploadTouchesTheDiskFirstInTheTripThatWritesOrSealsIt() async throws {
+        defer { cleanUp() }
+        // A pool that takes no work: beginning, and abandoning an upload no byte reached, need none.
+        let idle = FilesystemPhotoStore(root: root, threads: BlockingThreadPool(limit: 1, maxQueued: 0))
+        try await idle.beginUpload(Self.key()).abort()
+        #expect(!FileManager.default.fileExists(atPath: root))
+        // The file, its profile's directory and the bytes come in the one trip that seals them.
+        let key = Self.key()
+        let upload = try await store.beginUpload(key)
+        #expect(!FileManager.default.fileExists(atPath: store.temporaryPath(of: key)))
+        try await upload.seal(after: [1, 2, 3])
+        #expect(try Data(contentsOf: URL(fileURLWithPath: store.temporaryPath(of: key))) == Data([1, 2, 3]))
+        try await upload.commit()
+        let reader = try #require(try await store.open(key, chunkSize: 64))
+        #expect(try await Self.readAll(reader).bytes == [1, 2, 3])
+    }
+
     @Test func anEmptyObjectEndsAtOnce() async throws {
         defer { cleanUp() }
         let key = Self.key()
@@ -219,8 +236,11 @@ import Testing
         // A pool that takes no work: any call that would have touched the disk elsewhere (an event loop,
         // the cooperative pool) would succeed here instead of answering busy.
         let store = FilesystemPhotoStore(root: root, threads: BlockingThreadPool(limit: 1, maxQueued: 0))
-        let error = await #expect(throws: PhotoStoreError.self) { try await store.beginUpload(Self.key()) }
+        let upload = try await store.beginUpload(Self.key())  // the file waits for the first bytes
+        let error = await #expect(throws: PhotoStoreError.self) { try await upload.write([1]) }
         #expect(error?.rpcError.code == .unavailable)
+        await #expect(throws: PhotoStoreError.self) { try await upload.seal() }  // the upload ended with it
+        await upload.abort()
         await #expect(throws: PhotoStoreError.self) { try await store.open(Self.key(), chunkSize: 1) }
         await #expect(throws: PhotoStoreError.self) { try await store.delete(Self.key()) }
         #expect(!FileManager.default.fileExists(atPath: root))

@@ -11,9 +11,11 @@ import Testing
 
     func cleanUp() { try? FileManager.default.removeItem(atPath: root) }
 
-    /// The names left in the key's profile directory.
+    /// The names left in the key's profile directory (none when an upload refused early never made it).
     func leftovers() throws -> [String] {
-        try FileManager.default.contentsOfDirectory(atPath: "\(root)/\(key.profileName)")
+        let directory = "\(root)/\(key.profileName)"
+        guard FileManager.default.fileExists(atPath: directory) else { return [] }
+        return try FileManager.default.contentsOfDirectory(atPath: directory)
     }
 
     func receive(_ photo: [UInt8], into intake: PhotoIntake, chunkSize: Int = 100) async throws(RPCError) {

@@ -6,8 +6,9 @@ import KindredRPC
 
 /// UploadPhoto: the metadata, the owner and the gallery's room are checked before any byte is read; the bytes
 /// then stream through `PhotoIntake` into a temporary object (refused the moment they stop being a photo or
-/// pass 10 MB), the row commits, and only then are the bytes published. Whatever fails before the row commits
-/// removes the temporary object, so a refusal leaves no row and no file.
+/// pass 10 MB), are made durable while the row's first statements run, the row commits, and only then are the
+/// bytes published. Whatever fails before the row commits removes the temporary object, so a refusal leaves no
+/// row and no file.
 extension BabyGallery {
     /// Stores the photo `requests` carry, uploaded by `owner`; a retry under the same request_id (with the same
     /// caption) returns the first photo without reading its bytes again.
@@ -44,10 +45,6 @@ extension BabyGallery {
                 try await intake.receive(chunk)
             }
             stored = try await intake.finish()
-            // Past the deadline the orphan sweep may already have taken the temporary object.
-            guard ContinuousClock.now - started < PhotoOrphanSweep.uploadDeadline else {
-                throw FamilyError.uploadTooSlow
-            }
         } catch {
             await intake.abort()
             throw error
@@ -55,7 +52,8 @@ extension BabyGallery {
         let photo = StoredBabyPhoto(stored, by: owner, caption: caption, fileName: fileName, at: now)
         let (id, isRetry): (PhotoID, Bool)
         do {
-            (id, isRetry) = try await insert(photo, requestID: metadata.requestID)
+            (id, isRetry) = try await insert(
+                photo, requestID: metadata.requestID, sealedBy: intake.seal, startedAt: started)
         } catch {
             await intake.abort()
             throw error
@@ -65,15 +63,23 @@ extension BabyGallery {
             return try await retried(id, of: profile, caption: caption)
         }
         try await intake.commit()
-        return try await read(id, of: profile)
+        // The row as inserted: reading it back would cost a statement, and could find it deleted already.
+        return photo
     }
 
-    /// Inserts the row and records the activity; when a concurrent retry under the same request_id committed
-    /// first, its photo and true.
-    private func insert(_ photo: StoredBabyPhoto, requestID: String) async throws -> (PhotoID, Bool) {
+    /// Inserts the row and records the activity, the COMMIT waiting for `seal` (which makes the photo's bytes
+    /// durable and runs beside the lock and the insert: an fsync and two round trips at once, where they took
+    /// turns); when a concurrent retry under the same request_id committed first, its photo and true.
+    private func insert(
+        _ photo: StoredBabyPhoto, requestID: String,
+        sealedBy seal: @escaping @Sendable () async throws(RPCError) -> Void,
+        startedAt started: ContinuousClock.Instant
+    ) async throws -> (PhotoID, Bool) {
         try await IdempotentCreate.run(
             {
                 try await database.transaction { tx in
+                    // Awaited on every way out of this scope, so the caller's abort never meets an fsync.
+                    async let sealed: Void = seal()
                     guard
                         let (author, earlier) = try await BabyPhotoStore.lockUploads(
                             to: photo.profile, findingUploadedBy: photo.uploadedBy, requestID: requestID,
@@ -85,6 +91,11 @@ extension BabyGallery {
                         try await BabyPhotoStore.insert(
                             photo, requestID: requestID, limit: Self.maximumPhotos, in: tx)
                     else { throw FamilyError.galleryFull }
+                    try await sealed
+                    // Past the deadline the orphan sweep may already have taken the temporary object.
+                    guard ContinuousClock.now - started < PhotoOrphanSweep.uploadDeadline else {
+                        throw FamilyError.uploadTooSlow
+                    }
                     try await BabyActivityLog.record(
                         BabyActivityEntry(
                             profile: photo.profile, kind: .photoAdded, actor: photo.uploadedBy,

@@ -3,40 +3,47 @@ import Glibc
 #endif
 import Synchronization
 
-/// An upload's temporary file, open for writing until it is sealed or aborted.
+/// An upload's temporary file. It is created in the upload's first trip to the I/O threads (a write or the seal),
+/// not when the upload begins: a photo within one sealed segment is created, written and made durable in one
+/// trip, where it took two, and an upload refused before its first byte never touches the disk.
 final class FilesystemPhotoUpload: PhotoObjectUpload {
     let key: PhotoObjectKey
     private let store: FilesystemPhotoStore
-    /// The open file; nil once sealed or aborted.
-    private let descriptor: Mutex<Int32?>
+    private let file = Mutex(File.notCreated)
 
-    init(store: FilesystemPhotoStore, key: PhotoObjectKey, fd: Int32) {
+    /// The temporary file. Its descriptor has one owner at a time: the upload between trips, the trip while one
+    /// runs (`inTrip`), so an abort during a trip never closes a descriptor the trip still uses.
+    private enum File {
+        case notCreated
+        case open(Int32)
+        case inTrip
+        case sealed
+        /// A trip failed or the upload was aborted: the file may exist, and nothing more goes into it.
+        case ended
+    }
+
+    init(store: FilesystemPhotoStore, key: PhotoObjectKey) {
         self.store = store
         self.key = key
-        descriptor = Mutex(fd)
     }
 
     // An upload dropped without abort keeps its temporary file for the sweep, but not the descriptor.
     deinit {
-        if let fd = descriptor.withLock({ $0 }) { close(fd) }
+        if case .open(let fd) = file.withLock({ $0 }) { close(fd) }
     }
 
     func write(_ bytes: [UInt8]) async throws(PhotoStoreError) {
-        let fd = try openDescriptor(), path = store.temporaryPath(of: key)
-        try await store.io { () throws(PhotoStoreError) in try PhotoFile.write(fd, bytes, path: path) }
+        try await trip { fd, path throws(PhotoStoreError) in try PhotoFile.write(fd, bytes, path: path) }
     }
 
     /// The last bytes and the fsync in one trip to the I/O threads.
     func seal(after last: [UInt8]) async throws(PhotoStoreError) {
-        // Sealed already: nothing to do, but bytes to append are refused (`openDescriptor`).
-        if last.isEmpty, descriptor.withLock({ $0 }) == nil { return }
-        let fd = try openDescriptor(), path = store.temporaryPath(of: key)
-        try await store.io { () throws(PhotoStoreError) in
+        // Sealed already: nothing to do, but bytes to append are refused (`trip`).
+        if last.isEmpty, case .sealed = file.withLock({ $0 }) { return }
+        try await trip(sealing: true) { fd, path throws(PhotoStoreError) in
             if !last.isEmpty { try PhotoFile.write(fd, last, path: path) }
             try PhotoFile.sync(fd, path: path)
         }
-        descriptor.withLock { $0 = nil }
-        close(fd)
     }
 
     func commit() async throws(PhotoStoreError) {
@@ -45,22 +52,69 @@ final class FilesystemPhotoUpload: PhotoObjectUpload {
     }
 
     func abort() async {
-        let fd = descriptor.withLock { fd in
-            defer { fd = nil }
-            return fd
+        let was = file.withLock { file in
+            defer { file = .ended }
+            return file
         }
-        if let fd { close(fd) }
+        switch was {
+        case .notCreated: return
+        case .open(let fd): close(fd)
+        case .inTrip, .sealed, .ended: break  // a trip in flight closes its descriptor when it sees the abort
+        }
         let path = store.temporaryPath(of: key)
         // What cannot be removed now (a busy pool, a failing disk) is the sweep's after the grace period.
         _ = try? await store.io { () throws(PhotoStoreError) in try PhotoFile.remove(path) }
     }
 
-    private func openDescriptor() throws(PhotoStoreError) -> Int32 {
-        guard let fd = descriptor.withLock({ $0 }) else {
-            throw PhotoStoreError(
-                operation: "write after seal", path: store.temporaryPath(of: key), code: EBADF)
+    /// Runs `work` on the file in one trip to the I/O threads, creating the file first in the upload's first
+    /// trip. After it the file is open for more, or `sealed` (closed); a failure ends the upload.
+    private func trip(
+        sealing: Bool = false, _ work: @escaping @Sendable (Int32, String) throws(PhotoStoreError) -> Void
+    ) async throws(PhotoStoreError) {
+        let path = store.temporaryPath(of: key)
+        let held: Int32? = try file.withLock { file throws(PhotoStoreError) in
+            let held: Int32?
+            switch file {
+            case .notCreated: held = nil
+            case .open(let fd): held = fd
+            case .inTrip, .sealed, .ended:
+                throw PhotoStoreError(operation: "write after seal", path: path, code: EBADF)
+            }
+            file = .inTrip
+            return held
         }
-        return fd
+        let (store, key) = (store, key)
+        let (fd, failure): (Int32?, PhotoStoreError?)
+        do {
+            // The descriptor comes back even when the work failed, to be closed here.
+            (fd, failure) = try await store.threads.run { () -> (Int32?, PhotoStoreError?) in
+                var fd = held
+                do throws(PhotoStoreError) {
+                    let open: Int32
+                    if let held { open = held } else { open = try store.createTemporary(of: key) }
+                    fd = open
+                    try work(open, path)
+                    return (fd, nil)
+                } catch {
+                    return (fd, error)
+                }
+            }
+        } catch {
+            (fd, failure) = (held, store.busy)
+        }
+        let closing: Int32? = file.withLock { file in
+            guard case .inTrip = file else { return fd }  // aborted during the trip
+            switch (failure, fd) {
+            case (nil, let fd?) where !sealing:
+                file = .open(fd)
+                return nil
+            case (nil, _): file = .sealed
+            case (_?, _): file = .ended
+            }
+            return fd
+        }
+        if let closing { close(closing) }
+        if let failure { throw failure }
     }
 }
 

@@ -42,19 +42,26 @@ struct FilesystemPhotoStore: PhotoObjectStore {
         do {
             result = try await threads.run { Result { () throws(PhotoStoreError) in try work() } }
         } catch {
-            throw PhotoStoreError(operation: "busy", path: root, code: EAGAIN)
+            throw busy
         }
         return try result.get()
     }
 
+    /// What a trip the I/O threads could not take answers.
+    var busy: PhotoStoreError { PhotoStoreError(operation: "busy", path: root, code: EAGAIN) }
+
+    /// The file is created in the upload's first trip to the I/O threads (`createTemporary`).
     func beginUpload(_ key: PhotoObjectKey) async throws(PhotoStoreError) -> any PhotoObjectUpload {
-        let directory = directory(of: key), temporary = temporaryPath(of: key), root = root
-        let fd = try await io { () throws(PhotoStoreError) in
-            // A new profile directory must itself survive a crash, or its photos vanish with it.
-            if try PhotoFile.makeDirectories(directory) { try PhotoFile.syncDirectory(root) }
-            return try PhotoFile.create(temporary)
-        }
-        return FilesystemPhotoUpload(store: self, key: key, fd: fd)
+        FilesystemPhotoUpload(store: self, key: key)
+    }
+
+    /// Creates the temporary file of `key`, and its profile's directory if it is the first; blocking, so only on
+    /// the I/O threads.
+    func createTemporary(of key: PhotoObjectKey) throws(PhotoStoreError) -> Int32 {
+        let directory = directory(of: key)
+        // A new profile directory must itself survive a crash, or its photos vanish with it.
+        if try PhotoFile.makeDirectories(directory) { try PhotoFile.syncDirectory(root) }
+        return try PhotoFile.create(temporaryPath(of: key))
     }
 
     func open(_ key: PhotoObjectKey, chunkSize: Int) async throws(PhotoStoreError) -> (any PhotoObjectReader)?
