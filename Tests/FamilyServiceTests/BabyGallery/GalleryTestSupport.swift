@@ -10,14 +10,18 @@ import Testing
 
 /// Uploading, downloading and looking at what the gallery left on disk, for the gallery's tests.
 extension BabyContentFamily {
-    /// Uploads `bytes` to the profile as `user`, in chunks of `chunkSize`.
+    /// Uploads `bytes` to the profile as `user`, in chunks of `chunkSize`, within `deadline` (the tests' 10 s
+    /// unless a test holds the upload part way).
     func upload(
         _ bytes: [UInt8], as user: TestUser? = nil, caption: String = "", fileName: String = "",
-        requestID: String = UUID().uuidString, chunkSize: Int = BabyGallery.chunkSize
+        requestID: String = UUID().uuidString, chunkSize: Int = BabyGallery.chunkSize,
+        deadline: Duration? = nil
     ) async throws -> Kindred_Family_V1_BabyPhoto {
         let metadata = Kindred_Family_V1_UploadPhotoMetadata(
             requestID: requestID, profileID: profile.description, caption: caption, fileName: fileName)
-        return try await family.uploadPhoto(options: (user ?? mum).bearer) { writer in
+        var options = (user ?? mum).bearer
+        if let deadline { options.timeout = deadline }
+        return try await family.uploadPhoto(options: options) { writer in
             try await writer.write(.init(part: .metadata(metadata)))
             for start in stride(from: 0, to: bytes.count, by: chunkSize) {
                 try await writer.write(
