@@ -31,6 +31,8 @@ extension PostgresError {
 
     /// A unique constraint refused a duplicate (SQLSTATE 23505).
     public var isUniqueViolation: Bool { sqlState == "23505" }
+    /// A foreign key refused a row whose parent is gone (SQLSTATE 23503).
+    public var isForeignKeyViolation: Bool { sqlState == "23503" }
     /// A serializable transaction lost a race (SQLSTATE 40001).
     public var isSerializationFailure: Bool { sqlState == "40001" }
     /// The server broke a deadlock by aborting this transaction (SQLSTATE 40P01).

@@ -1,3 +1,4 @@
+import KindredMessages
 import KindredPostgres
 import KindredRPC
 import KindredTestSupport
@@ -29,6 +30,35 @@ import Testing
             #expect(try await home.count("baby_photos") == 1)
             #expect(home.storedFiles() == [photo.photoID])
             #expect(try await home.download(photo.photoID).photo == photo)
+        }
+    }
+
+    @Test func aRetryRacingTheFirstUploadAnswersItsPhotoAndLeavesOneRowAndOneFile() async throws {
+        let gate = SealGate()
+        let holding = SealInterceptingPhotoStore.making { _ in await gate.pass() }
+        try await BabyContentFamily.with(photos: holding) { home in
+            func upload() -> Task<Kindred_Family_V1_BabyPhoto, any Error> {
+                Task {
+                    try await home.upload(
+                        PhotoFixtures.png, caption: "Nap", requestID: "r1", deadline: .seconds(120))
+                }
+            }
+            let first = upload()
+            await gate.waitUntilHeld()
+            try await eventually("the first upload's transaction holds its lock") {
+                try await home.advisoryLocksHeld() == 1
+            }
+            // The retry finds no photo yet (the first has not committed), reads the bytes again, and its
+            // transaction waits for the lock.
+            let retry = upload()
+            try await eventually("the retry waits for the lock") {
+                try await home.advisoryLocksHeld(granted: false) == 1
+            }
+            gate.release()
+            let (photo, again) = (try await first.value, try await retry.value)
+            #expect(again == photo)
+            #expect(try await home.count("baby_photos") == 1)
+            #expect(home.storedFiles() == [photo.photoID])
         }
     }
 
@@ -83,12 +113,13 @@ private final class SealGate: Sendable {
 }
 
 extension BabyContentFamily {
-    /// Advisory locks granted in this test's database: the gallery's lock on a profile's uploads.
-    fileprivate func advisoryLocksHeld() async throws -> Int {
+    /// Advisory locks held (or, not `granted`, waited for) in this test's database: the gallery's lock on a
+    /// profile's uploads.
+    fileprivate func advisoryLocksHeld(granted: Bool = true) async throws -> Int {
         try await stack.pool.query(
             """
             SELECT count(*) FROM pg_locks
-            WHERE locktype = 'advisory' AND granted
+            WHERE locktype = 'advisory' AND granted = \(granted)
                 AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
             """
         )[0].decode(Int.self)

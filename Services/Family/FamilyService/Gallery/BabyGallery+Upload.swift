@@ -68,8 +68,9 @@ extension BabyGallery {
     }
 
     /// Inserts the row and records the activity, the COMMIT waiting for `seal` (which makes the photo's bytes
-    /// durable and runs beside the lock and the insert: an fsync and two round trips at once, where they took
-    /// turns); when a concurrent retry under the same request_id committed first, its photo and true.
+    /// durable and runs beside the lock and the insert: an fsync and a round trip at once, where they took
+    /// turns); when a retry under the same request_id committed first (the insert fails on its unique key), its
+    /// photo and true.
     private func insert(
         _ photo: StoredBabyPhoto, requestID: String,
         sealedBy seal: @escaping @Sendable () async throws(RPCError) -> Void,
@@ -81,16 +82,11 @@ extension BabyGallery {
                     // Awaited on every way out of this scope, so the caller's abort never meets an fsync.
                     async let sealed: Void = seal()
                     guard
-                        let (author, earlier) = try await BabyPhotoStore.lockUploads(
-                            to: photo.profile, findingUploadedBy: photo.uploadedBy, requestID: requestID,
-                            seals: seals, in: tx)
+                        let (author, inserted) = try await BabyPhotoStore.lockUploadsAndInsert(
+                            photo, requestID: requestID, limit: Self.maximumPhotos, seals: seals, in: tx)
                     else { throw FamilyError.babyProfileNotFound }
                     guard author.role == .owner else { throw FamilyError.babyProfileOwnersOnly }
-                    if let earlier { return (earlier, true) }
-                    guard
-                        try await BabyPhotoStore.insert(
-                            photo, requestID: requestID, limit: Self.maximumPhotos, in: tx)
-                    else { throw FamilyError.galleryFull }
+                    guard inserted else { throw FamilyError.galleryFull }
                     try await sealed
                     // Past the deadline the orphan sweep may already have taken the temporary object.
                     guard ContinuousClock.now - started < PhotoOrphanSweep.uploadDeadline else {

@@ -4,47 +4,48 @@ import KindredPostgres
 
 /// `family.baby_photos` (migrations 17 and 18): one row per photo whose bytes are in the `PhotoObjectStore`.
 enum BabyPhotoStore {
-    /// Holds `owner`'s membership of `profile` and reads the names their activity shows
+    /// Holds the uploader's membership of the photo's profile and reads the names their activity shows
     /// (`BabyActivityStore.authorHold`); for a member, takes the transaction-scoped advisory lock on uploads to
     /// the profile, so that two uploads racing for the gallery's last place count one after the other (the
-    /// count alone, under READ COMMITTED, would let both in), and answers the photo `owner` uploaded to it
-    /// under `requestID`, if any. One statement: nil when `owner` is not a member of the active profile.
-    static func lockUploads(
-        to profile: BabyProfileID, findingUploadedBy owner: UserID, requestID: String, seals: BabySeals,
-        in tx: PostgresTransaction
-    ) async throws -> (author: ActivityAuthor, earlier: PhotoID?)? {
-        let rows = try await tx.query(
-            """
-            WITH author AS (\(BabyActivityStore.authorHold(owner, of: profile)))
-            SELECT author.*,
-                pg_advisory_xact_lock(hashtextextended('family.baby_photos ' || \(profile.description), 0)),
-                (\(uploaded(by: owner, requestID: requestID, on: profile)))
-            FROM author
-            """)
-        guard let row = rows.first, let author = try BabyActivityStore.author(row, of: profile, seals: seals)
+    /// count alone, under READ COMMITTED, would let both in); and inserts `photo` unless the profile already
+    /// holds `limit` photos. Two statements in one round trip: the insert, a statement of its own, counts with
+    /// a snapshot taken once the lock is held, so it sees every upload that held it before.
+    ///
+    /// The insert runs before its caller has looked at the author. A caller who is no longer an owner has it
+    /// rolled back with the transaction; a retry's fails on the request's unique key (`IdempotentCreate` then
+    /// answers the first photo); a profile deleted meanwhile fails its foreign key. Nil when the uploader is not
+    /// a member of the active profile; the author and whether the photo was inserted otherwise.
+    static func lockUploadsAndInsert(
+        _ photo: StoredBabyPhoto, requestID: String, limit: Int, seals: BabySeals, in tx: PostgresTransaction
+    ) async throws -> (author: ActivityAuthor, inserted: Bool)? {
+        let (profile, owner) = (photo.profile, photo.uploadedBy)
+        let answers: [PostgresRows]
+        do {
+            answers = try await tx.query([
+                """
+                WITH author AS (\(BabyActivityStore.authorHold(owner, of: profile)))
+                SELECT author.*,
+                    pg_advisory_xact_lock(hashtextextended('family.baby_photos ' || \(profile.description), 0))
+                FROM author
+                """,
+                """
+                INSERT INTO family.baby_photos
+                    (profile_id, photo_id, uploaded_by, caption, file_name, media_type, width, height, byte_count,
+                     request_id, created_at)
+                SELECT \(profile)::uuid, \(photo.id)::uuid, \(owner)::uuid, \(photo.caption),
+                    \(photo.fileName), \(photo.mediaType), \(photo.width), \(photo.height), \(photo.byteCount),
+                    \(requestID), \(photo.createdAt)
+                WHERE (SELECT count(*) FROM family.baby_photos WHERE profile_id = \(profile)::uuid) < \(limit)
+                RETURNING 1
+                """,
+            ])
+        } catch let error as PostgresError where error.isForeignKeyViolation {
+            return nil
+        }
+        guard let row = answers[0].first,
+            let author = try BabyActivityStore.author(row, of: profile, seals: seals)
         else { return nil }
-        // The lock's (void) column, then the earlier photo's id, follow the author's thirteen.
-        return (author, try row.decode(PhotoID?.self, column: 14))
-    }
-
-    /// Inserts `photo` unless `profile` already holds `limit` photos; false then. Its caller holds the lock on
-    /// uploads to the profile (`lockUploads`), taken in an earlier statement: this one's count then sees every
-    /// upload that held it before.
-    static func insert(_ photo: StoredBabyPhoto, requestID: String, limit: Int, in tx: PostgresTransaction)
-        async throws -> Bool
-    {
-        try await !tx.query(
-            """
-            INSERT INTO family.baby_photos
-                (profile_id, photo_id, uploaded_by, caption, file_name, media_type, width, height, byte_count,
-                 request_id, created_at)
-            SELECT \(photo.profile)::uuid, \(photo.id)::uuid, \(photo.uploadedBy)::uuid, \(photo.caption),
-                \(photo.fileName), \(photo.mediaType), \(photo.width), \(photo.height), \(photo.byteCount),
-                \(requestID), \(photo.createdAt)
-            WHERE (SELECT count(*) FROM family.baby_photos WHERE profile_id = \(photo.profile)::uuid) < \(limit)
-            RETURNING 1
-            """
-        ).isEmpty
+        return (author, !answers[1].isEmpty)
     }
 
     /// The photo `owner` uploaded to `profile` under `requestID`, if any.
@@ -56,7 +57,7 @@ enum BabyPhotoStore {
         }
     }
 
-    /// The SELECT of `uploaded`, for `lockUploads`.
+    /// The SELECT of `uploaded`, for `admission` too.
     private static func uploaded(by owner: UserID, requestID: String, on profile: BabyProfileID)
         -> PostgresQuery
     {
