@@ -12,9 +12,7 @@ import Testing
         let key = PhotoObjectKey(profile: home.profile, photo: .generate(at: home.stack.clock.now))
         let intake = try await PhotoIntake.begin(key, in: home.stack.context.photos)
         try await intake.receive(PhotoFixtures.png)
-        let stored = try await intake.finish()
-        try await intake.seal()
-        return stored
+        return try await intake.finish()
     }
 
     @Test func aCrashBetweenTheFileWriteAndTheCommitLeavesNothingVisibleAndTheSweepRemovesTheOrphan()

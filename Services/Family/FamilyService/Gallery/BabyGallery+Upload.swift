@@ -6,9 +6,10 @@ import KindredRPC
 
 /// UploadPhoto: the metadata, the owner and the gallery's room are checked before any byte is read; the bytes
 /// then stream through `PhotoIntake` into a temporary object (refused the moment they stop being a photo or
-/// pass 10 MB), are made durable while the row's first statements run, the row commits, and only then are the
-/// bytes published. Whatever fails before the row commits removes the temporary object, so a refusal leaves no
-/// row and no file.
+/// pass 10 MB) and are made durable, the row commits, and only then are the bytes published. Whatever fails
+/// before the row commits removes the temporary object, so a refusal leaves no row and no file. No transaction
+/// is open while the store works: a slow disk holds its own upload, never a database connection or the
+/// profile's lock on uploads.
 extension BabyGallery {
     /// Stores the photo `requests` carry, uploaded by `owner`; a retry under the same request_id (with the same
     /// caption) returns the first photo without reading its bytes again.
@@ -45,6 +46,10 @@ extension BabyGallery {
                 try await intake.receive(chunk)
             }
             stored = try await intake.finish()
+            // Past the deadline the orphan sweep may already have taken the temporary object.
+            guard ContinuousClock.now - started < PhotoOrphanSweep.uploadDeadline else {
+                throw FamilyError.uploadTooSlow
+            }
         } catch {
             await intake.abort()
             throw error
@@ -52,8 +57,7 @@ extension BabyGallery {
         let photo = StoredBabyPhoto(stored, by: owner, caption: caption, fileName: fileName, at: now)
         let (id, isRetry): (PhotoID, Bool)
         do {
-            (id, isRetry) = try await insert(
-                photo, requestID: metadata.requestID, sealedBy: intake.seal, startedAt: started)
+            (id, isRetry) = try await insert(photo, requestID: metadata.requestID)
         } catch {
             await intake.abort()
             throw error
@@ -67,31 +71,18 @@ extension BabyGallery {
         return photo
     }
 
-    /// Inserts the row and records the activity, the COMMIT waiting for `seal` (which makes the photo's bytes
-    /// durable and runs beside the lock and the insert: an fsync and a round trip at once, where they took
-    /// turns); when a retry under the same request_id committed first (the insert fails on its unique key), its
-    /// photo and true.
-    private func insert(
-        _ photo: StoredBabyPhoto, requestID: String,
-        sealedBy seal: @escaping @Sendable () async throws(RPCError) -> Void,
-        startedAt started: ContinuousClock.Instant
-    ) async throws -> (PhotoID, Bool) {
+    /// Inserts the row and records the activity: two round trips. When a retry under the same request_id
+    /// committed first (the insert fails on its unique key), its photo and true.
+    private func insert(_ photo: StoredBabyPhoto, requestID: String) async throws -> (PhotoID, Bool) {
         try await IdempotentCreate.run(
             {
                 try await database.transaction { tx in
-                    // Awaited on every way out of this scope, so the caller's abort never meets an fsync.
-                    async let sealed: Void = seal()
                     guard
                         let (author, inserted) = try await BabyPhotoStore.lockUploadsAndInsert(
                             photo, requestID: requestID, limit: Self.maximumPhotos, seals: seals, in: tx)
                     else { throw FamilyError.babyProfileNotFound }
                     guard author.role == .owner else { throw FamilyError.babyProfileOwnersOnly }
                     guard inserted else { throw FamilyError.galleryFull }
-                    try await sealed
-                    // Past the deadline the orphan sweep may already have taken the temporary object.
-                    guard ContinuousClock.now - started < PhotoOrphanSweep.uploadDeadline else {
-                        throw FamilyError.uploadTooSlow
-                    }
                     try await BabyActivityLog.record(
                         BabyActivityEntry(
                             profile: photo.profile, kind: .photoAdded, actor: photo.uploadedBy,

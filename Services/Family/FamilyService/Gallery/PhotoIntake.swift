@@ -6,14 +6,8 @@ import KindredRPC
 ///
 ///     let intake = try await PhotoIntake.begin(key, in: store)
 ///     for try await request in requests { try await intake.receive(request.chunk) }
-///     let photo = try await intake.finish()   // checked whole: facts and stored size
-///     do {
-///         try await transaction {
-///             async let sealed: Void = intake.seal()   // durable, beside the row's first statements
-///             try await insertRow(photo)
-///             try await sealed                        // before the COMMIT
-///         }
-///     } catch { await intake.abort(); throw error }
+///     let photo = try await intake.finish()   // checked whole and sealed: facts and stored size
+///     do { try await insertRow(photo) } catch { await intake.abort(); throw error }
 ///     try await intake.commit()               // if this fails, the row exists and the sweep publishes
 ///
 /// A refusal (INVALID_ARGUMENT with a `PHOTO_…` reason) or a store failure removes the temporary object
@@ -51,20 +45,12 @@ final class PhotoIntake {
         storedByteCount += kept.count
     }
 
-    /// Checks that the photo arrived whole: what its row records. Its bytes are made durable by `seal`.
+    /// Checks that the photo arrived whole and makes its bytes durable; call before the row commits.
     func finish() async throws(RPCError) -> StoredPhoto {
         let facts: PhotoFacts
         do { facts = try sanitizer.finish() } catch { return try await fail(error.refusal) }
+        do { try await upload.seal() } catch { return try await fail(error.rpcError) }
         return StoredPhoto(key: key, facts: facts, byteCount: storedByteCount)
-    }
-
-    /// Makes the bytes `finish` checked durable; await it before the row commits, and before `abort`. It is a
-    /// closure apart from the intake (which is not Sendable), so the fsync can run beside the row's first
-    /// statements instead of before them. A failure is the caller's to `abort`.
-    var seal: @Sendable () async throws(RPCError) -> Void {
-        { [upload] () async throws(RPCError) in
-            do throws(PhotoStoreError) { try await upload.seal() } catch { throw error.rpcError }
-        }
     }
 
     /// Publishes the bytes under the key; call after the row committed.

@@ -5,8 +5,8 @@ import KindredRPC
 ///
 ///     let upload = try await store.beginUpload(key)
 ///     for try await chunk in sanitized { try await upload.write(chunk) }
-///     try await upload.seal()        // durable under the temporary name (beside the row's first statements)
-///     try await insertPhotoRow(…)    // the row commits, after the seal: now the photo exists
+///     try await upload.seal()        // durable under the temporary name
+///     try await insertPhotoRow(…)    // the row commits: now the photo exists
 ///     try await upload.commit()      // published; if this fails, the sweep finishes it
 ///
 /// A crash before the row commits leaves a temporary object and no row: invisible, and removed by
