@@ -54,6 +54,25 @@ import Testing
         }
     }
 
+    /// The row's insert goes with the lock statement, before the author is looked at: what changed while the
+    /// bytes sealed is still refused as it was, and the insert goes with the rollback.
+    @Test func anOwnerDemotedOrAProfileDeletedWhileThePhotoSealsIsRefusedAndLeavesNothing() async throws {
+        for change in [ChangeWhileSealing.demoteTheOwner, .deleteTheProfile] {
+            let gate = SealGate()
+            let holding = SealInterceptingPhotoStore.making { _ in await gate.pass() }
+            try await BabyContentFamily.with(photos: holding) { home in
+                let held = Task { try await home.upload(PhotoFixtures.png, deadline: .seconds(120)) }
+                await gate.waitUntilHeld()
+                try await home.stack.pool.query(change.statement(home))
+                gate.release()
+                let refused = await #expect(throws: RPCError.self) { _ = try await held.value }
+                #expect(refused?.reason == change.reason, "\(change)")
+                #expect(try await home.count("baby_photos") == 0, "\(change)")
+                #expect(home.storedFiles() == [], "\(change)")
+            }
+        }
+    }
+
     @Test func aSealThatFailsLeavesNoRowAndNoFileAndTheNextUploadLands() async throws {
         let failures = Mutex(1)
         let failingOnce = SealInterceptingPhotoStore.making { key throws(PhotoStoreError) in
@@ -75,6 +94,27 @@ import Testing
             #expect(home.storedFiles() == [])
             let photo = try await home.upload(PhotoFixtures.png)
             #expect(home.storedFiles() == [photo.photoID])
+        }
+    }
+}
+
+/// What changes on the profile while an upload's seal is held, and the refusal the upload then gets.
+private enum ChangeWhileSealing {
+    case demoteTheOwner, deleteTheProfile
+
+    func statement(_ home: BabyContentFamily) -> PostgresQuery {
+        switch self {
+        case .demoteTheOwner:
+            "UPDATE family.baby_members SET role = 2 WHERE profile_id = \(home.profile)::uuid AND user_id = \(home.mum.id)::uuid"
+        case .deleteTheProfile:
+            "DELETE FROM family.baby_profiles WHERE profile_id = \(home.profile)::uuid"
+        }
+    }
+
+    var reason: String {
+        switch self {
+        case .demoteTheOwner: "BABY_PROFILE_OWNERS_ONLY"
+        case .deleteTheProfile: "BABY_PROFILE_NOT_FOUND"
         }
     }
 }
@@ -103,14 +143,17 @@ private final class SealGate: Sendable {
 }
 
 extension BabyContentFamily {
-    /// Advisory locks held in this test's database: only an upload's transaction takes one, on the profile's
-    /// uploads, from its first statement to its end.
+    /// Whether an upload's transaction holds the profile's lock on uploads (`BabyPhotoStore`'s
+    /// `pg_advisory_xact_lock` key, which pg_locks splits into its high and low 32 bits). Only that lock: the
+    /// event outbox's sequencer takes advisory locks of its own in the background.
     fileprivate func uploadLocksHeld() async throws -> Int {
         try await stack.pool.query(
             """
-            SELECT count(*) FROM pg_locks
-            WHERE locktype = 'advisory' AND granted
-                AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
+            SELECT count(*)
+            FROM pg_locks l, (SELECT hashtextextended('family.baby_photos ' || \(profile.description), 0) AS key) k
+            WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 1
+                AND l.classid::bigint = (k.key >> 32) & 4294967295 AND l.objid::bigint = k.key & 4294967295
+                AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
             """
         )[0].decode(Int.self)
     }
