@@ -129,12 +129,15 @@ import Testing
     }
 
     /// A service's choice (`useForEveryClient`, made at start from `--peer-throttle`) is what every client
-    /// configuration created after it starts with; unset, clients do not throttle.
-    @Test func theProcesssChoiceIsWhatNewClientConfigurationsStartWith() {
-        ClientThrottle.Settings.useForEveryClient(ClientThrottle.Settings(k: 3))
-        let chosen = ClientConfiguration()
-        ClientThrottle.Settings.useForEveryClient(nil)
-        #expect(chosen.throttle == ClientThrottle.Settings(k: 3))
-        #expect(ClientConfiguration().throttle == nil)
+    /// configuration created after it starts with; unset, clients do not throttle. In a process of its own: the
+    /// choice is the whole process's, and a client another test made meanwhile would throttle with it.
+    @Test func theProcesssChoiceIsWhatNewClientConfigurationsStartWith() async {
+        await #expect(processExitsWith: .success) {
+            #expect(ClientConfiguration().throttle == nil)
+            ClientThrottle.Settings.useForEveryClient(ClientThrottle.Settings(k: 3))
+            #expect(ClientConfiguration().throttle == ClientThrottle.Settings(k: 3))
+            ClientThrottle.Settings.useForEveryClient(nil)
+            #expect(ClientConfiguration().throttle == nil)
+        }
     }
 }
