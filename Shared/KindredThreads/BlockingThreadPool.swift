@@ -47,6 +47,9 @@ public final class BlockingThreadPool: @unchecked Sendable {
     /// How many threads the pool holds now, working or waiting for work.
     var threadCount: Int { lock.withLock { state.threads } }
 
+    /// How many pieces of work wait for a thread.
+    var queuedCount: Int { lock.withLock { state.waiting } }
+
     /// Runs `work` on one of the threads and returns its result.
     public func run<Output: Sendable>(_ work: @escaping @Sendable () -> Output) async throws(Busy) -> Output {
         let result: Result<Output, Busy> = await withCheckedContinuation { continuation in
