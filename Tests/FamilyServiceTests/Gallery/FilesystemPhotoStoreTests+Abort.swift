@@ -1,5 +1,6 @@
 @testable import FamilyService
 import Foundation
+import KindredTestSupport
 @testable import KindredThreads
 import Testing
 
@@ -17,22 +18,16 @@ extension FilesystemPhotoStoreTests {
         try await upload.write([1])
         #expect(Self.descriptors(of: path) == 1)  // open between trips
 
-        let release = DispatchSemaphore(value: 0)
-        let (started, start) = AsyncStream.makeStream(of: Void.self)
-        let holder = Task {
-            try await pool.run {
-                start.yield()
-                _ = release.wait(timeout: .now() + 10)  // a failing test does not hold the thread forever
-            }
+        // The pool's one thread held: the write's trip, then the abort's removal, wait in its queue.
+        let ((writing, aborting), finishedWhileHeld) = try await Self.whileHolding(pool) {
+            let writing = Task { try await upload.write([2]) }
+            try await eventually("the write's trip holds the descriptor") { pool.queuedCount == 1 }
+            let aborting = Task { await upload.abort() }
+            try await eventually("the abort's removal waits behind the trip") { pool.queuedCount == 2 }
+            #expect(Self.descriptors(of: path) == 1)  // not closed under the trip
+            return (writing, aborting)
         }
-        for await _ in started { break }
-        let writing = Task { try await upload.write([2]) }
-        try await Self.until { pool.queuedCount == 1 }  // the write's trip holds the descriptor
-        let aborting = Task { await upload.abort() }
-        try await Self.until { pool.queuedCount == 2 }  // the abort's removal waits behind the trip
-        #expect(Self.descriptors(of: path) == 1)  // not closed under the trip
-        release.signal()
-        try await holder.value
+        #expect(finishedWhileHeld)
         _ = await writing.result
         await aborting.value
 
@@ -47,15 +42,6 @@ extension FilesystemPhotoStoreTests {
         return entries.count { entry in
             let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(entry)")
             return target == path || target == "\(path) (deleted)"
-        }
-    }
-
-    /// Waits until `condition` holds, failing after 10 s.
-    static func until(_ condition: () -> Bool) async throws {
-        let deadline = ContinuousClock.now + .seconds(10)
-        while !condition() {
-            try #require(ContinuousClock.now < deadline, "never within 10 s")
-            try await Task.sleep(for: .milliseconds(1))
         }
     }
 }
