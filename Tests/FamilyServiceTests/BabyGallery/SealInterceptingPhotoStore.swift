@@ -23,6 +23,8 @@ struct SealInterceptingPhotoStore: PhotoObjectStore {
         try await plain.open(key, chunkSize: chunkSize)
     }
 
+    func publish(_ key: PhotoObjectKey) async throws(PhotoStoreError) -> Bool { try await plain.publish(key) }
+
     func delete(_ key: PhotoObjectKey) async throws(PhotoStoreError) { try await plain.delete(key) }
 
     func replace(_ key: PhotoObjectKey, with bytes: [UInt8]) async throws(PhotoStoreError) -> Bool {

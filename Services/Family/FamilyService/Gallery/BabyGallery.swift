@@ -47,13 +47,23 @@ struct BabyGallery: Sendable {
     ) async throws {
         let stored = try await self.photo(photo, of: profile, readBy: reader)
         // A photo deleted between the read and the open has no bytes: it is gone, as for any reader after.
-        guard let reader = try await store.open(stored.key, chunkSize: Self.chunkSize) else {
+        guard let reader = try await openCommitted(stored.key) else {
             throw FamilyError.photoNotFound
         }
         try await send(Kindred_Family_V1_DownloadPhotoResponse(photo: stored.proto))
         while let chunk = try await reader.next() {
             try await send(Kindred_Family_V1_DownloadPhotoResponse(chunk: chunk))
         }
+    }
+
+    /// The bytes of a photo whose row was just read. An upload publishes its bytes only after its row committed,
+    /// so a reader in between (on another replica, say: ListPhotos showed the photo) publishes them itself.
+    private func openCommitted(_ key: PhotoObjectKey) async throws(PhotoStoreError) -> (
+        any PhotoObjectReader
+    )? {
+        if let reader = try await store.open(key, chunkSize: Self.chunkSize) { return reader }
+        guard try await store.publish(key) else { return nil }
+        return try await store.open(key, chunkSize: Self.chunkSize)
     }
 
     /// The photos of one profile, or of every profile of `reader`'s, newest first.

@@ -48,7 +48,10 @@ final class FilesystemPhotoUpload: PhotoObjectUpload {
 
     func commit() async throws(PhotoStoreError) {
         try await seal()
-        try await store.publish(key)
+        // Neither object: the photo was deleted since its row committed, with its bytes.
+        guard try await store.publish(key) else {
+            throw PhotoStoreError(operation: "rename", path: store.temporaryPath(of: key), code: ENOENT)
+        }
     }
 
     func abort() async {

@@ -18,8 +18,7 @@ extension FilesystemPhotoStore {
             for (key, isPastGrace) in listing.temporaries {
                 if temporaries.contains(key) {
                     // Its row committed, so the upload had sealed it: finish what a crash interrupted.
-                    try await publish(key)
-                    sweep.committedTemporaries += 1
+                    if try await publish(key) { sweep.committedTemporaries += 1 }
                 } else if isPastGrace {
                     try await delete(key)
                     sweep.removedTemporaries += 1

@@ -100,15 +100,17 @@ struct FilesystemPhotoStore: PhotoObjectStore {
         }
     }
 
-    /// Publishes a sealed temporary object under its key: rename, then fsync the directory. Done already
-    /// (by the upload, or by a sweep) counts as done.
-    func publish(_ key: PhotoObjectKey) async throws(PhotoStoreError) {
+    /// Rename, then fsync the directory (also when another published it: its fsync may still be under way).
+    func publish(_ key: PhotoObjectKey) async throws(PhotoStoreError) -> Bool {
         let directory = directory(of: key), path = path(of: key), temporary = temporaryPath(of: key)
-        try await io { () throws(PhotoStoreError) in
+        return try await io { () throws(PhotoStoreError) -> Bool in
             do throws(PhotoStoreError) {
                 try PhotoFile.rename(temporary, to: path)
-            } catch  where error.code == ENOENT && PhotoFile.exists(path) {}
+            } catch  where error.code == ENOENT {
+                guard PhotoFile.exists(path) else { return false }
+            }
             try PhotoFile.syncDirectory(directory)
+            return true
         }
     }
 }

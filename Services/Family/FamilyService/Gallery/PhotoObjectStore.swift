@@ -11,12 +11,13 @@ import KindredRPC
 ///
 /// A crash before the row commits leaves a temporary object and no row: invisible, and removed by
 /// `sweepOrphans` once older than the grace period. A crash between the row and `commit` leaves a row
-/// and a sealed temporary object: the sweep sees the row and commits it. Deleting removes the row
+/// and a sealed temporary object: the sweep sees the row and commits it. A download between the two
+/// finds the row and not yet the bytes: it publishes them itself (`publish`). Deleting removes the row
 /// first and the bytes after; a crash between leaves bytes no row names, which the sweep removes.
 ///
 /// An S3-compatible store plugs in the same way: `beginUpload` starts a multipart upload (the temporary
 /// object: invisible until completed), `write` uploads parts (5 MiB or more each, so it buffers one part),
-/// `seal(after:)` uploads the part it holds with the last bytes, `commit` completes the multipart upload,
+/// `seal(after:)` uploads the part it holds with the last bytes, `commit` (and `publish`) completes the multipart upload,
 /// `abort` aborts it; the sweep lists incomplete multipart uploads (older than the grace period: abort; row
 /// known: complete) and the objects under each profile prefix (`<profile-id>/`), asking `known` about them page
 /// by page; `replace` is a single PUT over the object. The gallery stores every object sealed
@@ -27,6 +28,11 @@ protocol PhotoObjectStore: Sendable {
 
     /// A committed object's bytes in chunks of at most `chunkSize`; nil when there is no such object.
     func open(_ key: PhotoObjectKey, chunkSize: Int) async throws(PhotoStoreError) -> (any PhotoObjectReader)?
+
+    /// Publishes the sealed temporary object of a key whose row has committed, as its upload's `commit` does:
+    /// done already counts as done. An upload commits its row before it publishes, so a reader that finds the
+    /// row and no bytes publishes them itself (and a sweep, after a crash). False when there is neither object.
+    func publish(_ key: PhotoObjectKey) async throws(PhotoStoreError) -> Bool
 
     /// Removes a committed object and any temporary one of the same key; a missing object is no error.
     func delete(_ key: PhotoObjectKey) async throws(PhotoStoreError)

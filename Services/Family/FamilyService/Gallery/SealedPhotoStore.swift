@@ -29,6 +29,10 @@ struct SealedPhotoStore: PhotoObjectStore {
         return SealedPhotoReader(stored, first: first, key: key, cipher: cipher, chunkSize: chunkSize)
     }
 
+    func publish(_ key: PhotoObjectKey) async throws(PhotoStoreError) -> Bool {
+        try await plain.publish(key)
+    }
+
     func delete(_ key: PhotoObjectKey) async throws(PhotoStoreError) {
         try await plain.delete(key)
     }
