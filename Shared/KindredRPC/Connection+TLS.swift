@@ -20,7 +20,9 @@ extension Connection {
                 return refuseTLS(TLSFailure(kind: .noH2, detail: "the client offered no ALPN h2"))
             }
             peerNames = tls.peerNames
-            markDirty()
+            // The SETTINGS go out before any request is read, as on h2c: a client takes a connection that closed
+            // before the server's first bytes for one that processed nothing (`HTTP2ClientSession.failAllStreams`).
+            flush()
             // The client's HTTP/2 preface may have arrived with its Finished message, already read by OpenSSL.
             readable()
         }

@@ -22,6 +22,8 @@ final class HTTP2ClientSession {
     var streams: [Int32: Stream] = [:]
     /// The last stream id of the peer's GOAWAY, once one arrived; no new stream may start then.
     var goAwayLastStreamID: Int32?
+    /// Whether any byte of the server's arrived: its SETTINGS, the first frame it sends.
+    private(set) var heardFromServer = false
 
     /// Creates the session and queues the client preface's SETTINGS frame.
     init(maxFrameSize: Int = 16_384, initialWindowSize: Int = 1 << 20) {
@@ -60,6 +62,7 @@ final class HTTP2ClientSession {
     /// Processes bytes read from the peer, delivering stream events synchronously.
     func receive(_ bytes: UnsafeRawBufferPointer) throws(HTTP2SessionError) {
         guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
+        heardFromServer = true
         let consumed = nghttp2_session_mem_recv(
             session, base.assumingMemoryBound(to: UInt8.self), bytes.count)
         if consumed < 0 {
@@ -122,11 +125,15 @@ final class HTTP2ClientSession {
         }
     }
 
-    /// Ends every open stream with `.connectionLost`, e.g. when the socket failed.
+    /// Ends every open stream, e.g. when the socket failed: `.connectionLost`, or `.refused` when the server never
+    /// said a word. A Kindred server writes its SETTINGS before it reads a request, so a connection that closed
+    /// before them processed nothing: a replica that closed its listener with the connection still in the kernel's
+    /// accept queue (a drain, a crash), which resets it. Sent again at once, such a call finds another replica.
     func failAllStreams() {
         let open = streams
         streams.removeAll()
-        for (_, stream) in open.sorted(by: { $0.key < $1.key }) { stream.onEvent(.closed(.connectionLost)) }
+        let closure: HTTP2StreamClosure = heardFromServer ? .connectionLost : .refused
+        for (_, stream) in open.sorted(by: { $0.key < $1.key }) { stream.onEvent(.closed(closure)) }
     }
 }
 

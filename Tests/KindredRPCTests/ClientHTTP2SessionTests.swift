@@ -120,10 +120,25 @@ let requestHeaders: [(name: String, value: String)] = [
     }
 
     @Test func lostConnectionEndsEveryOpenStream() throws {
-        let client = HTTP2ClientSession(), recorder = StreamRecorder()
-        _ = try client.startStream(headers: requestHeaders, body: [1], onEvent: recorder.record)
+        let client = HTTP2ClientSession(), peer = ClientHTTP2TestPeer()
+        let recorders = [StreamRecorder(), StreamRecorder()]
+        for recorder in recorders {
+            _ = try client.startStream(headers: requestHeaders, body: [1], onEvent: recorder.record)
+        }
+        try exchange(client, peer)
         client.failAllStreams()
-        #expect(recorder.closure == .connectionLost)
+        #expect(recorders.map(\.closure) == [.connectionLost, .connectionLost])
+    }
+
+    /// A server's first bytes are its SETTINGS, written before it reads a request: a connection reset before
+    /// them (a listener closed with it still in the accept queue) processed nothing, and its calls may go again.
+    @Test func aConnectionLostBeforeTheServersFirstBytesEndsItsStreamsUnprocessed() throws {
+        let client = HTTP2ClientSession(), peer = ClientHTTP2TestPeer(), recorder = StreamRecorder()
+        _ = try client.startStream(headers: requestHeaders, body: [1], onEvent: recorder.record)
+        peer.receive(try client.pendingOutput())
+        #expect(peer.completed.count == 1, "the request went out whole")
+        client.failAllStreams()
+        #expect(recorder.closure == .refused)
     }
 
     @Test func garbageFromThePeerEndsTheSession() throws {

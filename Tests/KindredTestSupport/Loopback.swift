@@ -8,10 +8,15 @@ public enum Loopback {
         try bind(port: 0, listening: backlog)
     }
 
-    /// A socket bound to loopback `port` (0: one the kernel picks), listening when `backlog` is given.
-    static func bind(port: Int, listening backlog: Int32? = nil) throws -> (socket: Int32, port: Int) {
+    /// A socket bound to loopback `port` (0: one the kernel picks) of `host` (any of 127/8), listening when
+    /// `backlog` is given.
+    public static func bind(host: String = "127.0.0.1", port: Int, listening backlog: Int32? = nil) throws
+        -> (
+            socket: Int32, port: Int
+        )
+    {
         let socket = try newSocket()
-        var address = address(port: port)
+        var address = address(host: host, port: port)
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let bound = withUnsafeMutablePointer(to: &address) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
@@ -49,11 +54,11 @@ public enum Loopback {
         return socket
     }
 
-    private static func address(port: Int) -> sockaddr_in {
+    private static func address(host: String = "127.0.0.1", port: Int) -> sockaddr_in {
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_addr.s_addr = inet_addr(host)
         return address
     }
 
