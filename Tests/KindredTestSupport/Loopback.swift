@@ -3,17 +3,17 @@ import Glibc
 /// TCP sockets on 127.0.0.1, for tests that play a server or a silent peer, call one, or need a port that
 /// nobody uses.
 public enum Loopback {
+    public typealias BoundSocket = (socket: Int32, port: Int)
+
     /// A new socket bound to a port the kernel picks, listening when `backlog` is given; the caller closes it.
-    public static func bind(listening backlog: Int32? = nil) throws -> (socket: Int32, port: Int) {
+    public static func bind(listening backlog: Int32? = nil) throws -> BoundSocket {
         try bind(port: 0, listening: backlog)
     }
 
     /// A socket bound to loopback `port` (0: one the kernel picks) of `host` (any of 127/8), listening when
     /// `backlog` is given.
     public static func bind(host: String = "127.0.0.1", port: Int, listening backlog: Int32? = nil) throws
-        -> (
-            socket: Int32, port: Int
-        )
+        -> BoundSocket
     {
         let socket = try newSocket()
         var address = address(host: host, port: port)
