@@ -22,8 +22,8 @@ final class Acceptor {
     }
 
     /// Accepts what is pending, up to a batch, so one burst cannot starve the loop's own connections.
-    func acceptAll() {
-        for _ in 0..<128 {
+    func acceptAll(atMost batch: Int = 128) {
+        for _ in 0..<batch {
             guard let (fd, peer) = listener.accept() else {
                 if errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM { pause() }
                 return

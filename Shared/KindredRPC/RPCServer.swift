@@ -98,17 +98,24 @@ public final class RPCServer: Sendable {
             metadata: ["port": "\(port)", "loops": "\(loops.count)", "transport": "\(transportName)"])
     }
 
+    /// Closing the listener resets the connections the kernel still holds in its accept queue, with their
+    /// clients' calls unread and nothing to tell those from processed ones; so they are accepted first, and each
+    /// loop adopts what it was dealt before it begins draining (its jobs run in order): they get its GOAWAY, which
+    /// names no stream of theirs as taken, and their clients send the calls elsewhere.
     private func drain(timeout: Duration) {
         let acceptingLoop = loops[0]
         let fd = listener.fd
+        let loops = loops
         acceptingLoop.execute {
-            guard let acceptor = acceptingLoop.acceptor else { return }
-            acceptingLoop.acceptor = nil
-            acceptor.closeHeldConnections()
-            acceptingLoop.unregister(fd: fd)
-            close(fd)
+            if let acceptor = acceptingLoop.acceptor {
+                acceptingLoop.acceptor = nil
+                acceptor.acceptAll(atMost: .max)
+                acceptor.closeHeldConnections()
+                acceptingLoop.unregister(fd: fd)
+                close(fd)
+            }
+            for loop in loops { loop.execute { loop.beginDraining(timeout: timeout) } }
         }
-        for loop in loops { loop.execute { loop.beginDraining(timeout: timeout) } }
     }
 
     private func loopStopped() {
