@@ -9,7 +9,6 @@ import pathlib
 import socket
 import subprocess
 import sys
-import time
 
 import grpc
 import pytest
@@ -22,6 +21,7 @@ from stubs import generate_stubs  # noqa: E402
 
 generate_stubs(REPO / "proto")
 
+from baby_support import eventually  # noqa: E402
 from family_support import guarded_minor  # noqa: E402
 from grpc_health.v1 import health_pb2, health_pb2_grpc  # noqa: E402
 from kindred.family.v1 import family_pb2, family_pb2_grpc  # noqa: E402
@@ -83,15 +83,10 @@ class Stack:
     def log(self, service):
         return (self.var / "log" / f"{service}.log").read_text()
 
-    def logged(self, service, text, seconds=5):
-        """Whether the service's log holds the text within a few seconds: a server logs a refused handshake after
-        it sent its alert, so the client may see the refusal before the line is written."""
-        deadline = time.monotonic() + seconds
-        while text not in self.log(service):
-            if time.monotonic() > deadline:
-                return False
-            time.sleep(0.05)
-        return True
+    def require_logged(self, service, text):
+        """Fails unless the service's log holds the text. A server logs a refused handshake after it sent its alert
+        (and the log writer gathers lines for 20 ms), so a test waits for the line with `eventually`."""
+        assert text in self.log(service), self.log(service)[-2000:]
 
 
 @pytest.fixture(scope="module")
@@ -127,7 +122,8 @@ def test_a_plaintext_client_is_refused(stack):
         code, _, _ = refusal(lambda: health_pb2_grpc.HealthStub(channel).Check(health_pb2.HealthCheckRequest(),
                                                                                 timeout=5))
     assert code == grpc.StatusCode.UNAVAILABLE
-    assert stack.logged("identity", "refused a TLS handshake"), stack.log("identity")[-2000:]
+    eventually("identity logs the refused handshake",
+               lambda: stack.require_logged("identity", "refused a TLS handshake"), seconds=5)
 
 
 def test_a_client_without_a_certificate_is_refused(stack):
@@ -135,7 +131,8 @@ def test_a_client_without_a_certificate_is_refused(stack):
         code, _, _ = refusal(lambda: health_pb2_grpc.HealthStub(channel).Check(health_pb2.HealthCheckRequest(),
                                                                                 timeout=5))
     assert code == grpc.StatusCode.UNAVAILABLE
-    assert stack.logged("family", "no client certificate"), stack.log("family")[-2000:]
+    eventually("family logs the missing client certificate",
+               lambda: stack.require_logged("family", "no client certificate"), seconds=5)
 
 
 def test_family_calls_identity_over_mutual_tls(stack, monkeypatch):
