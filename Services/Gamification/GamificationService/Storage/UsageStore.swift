@@ -52,9 +52,11 @@ enum UsageStore {
             guard !changes.isEmpty else { return 0 }
             var counts = try await Self.counts(
                 on: UsageTally.days(of: changes), from: versionsAndCounts, of: user, sealing: sealing, in: tx)
+            let stretchesBefore = counts.map(\.stretches)
             for old in changes.compactMap(\.old) { counts.add(old.session, -1) }
             let tally = UsageTally(changes, others: counts, zone: zone)
             for change in changes { counts.add(change.new, 1) }
+            try refuseGrowingPastTheBound(counts, from: stretchesBefore)
             let sealed = changes.map { sealing.seal($0.new, of: user) }
             let write = ingest(
                 changes.map(\.new), sealed: sealed, replacing: changes.map { $0.old != nil }, moving: tally,
@@ -68,6 +70,15 @@ enum UsageStore {
             try await tx.query(write)
             try await RewardStore.charge(late, of: user, sessions: sealing, in: tx)
             return changes.count
+        }
+    }
+
+    /// USAGE_DAY_FULL when a day ends past `UsageDayCounts.maximumStretches` with more stretches than it began
+    /// with (`before`, in the same order): a batch that adds none to such a day, or takes some away, still goes.
+    private static func refuseGrowingPastTheBound(_ counts: [UsageDayCounts], from before: [Int]) throws {
+        for (day, stretchesBefore) in zip(counts, before)
+        where day.stretches > UsageDayCounts.maximumStretches && day.stretches > stretchesBefore {
+            throw UsageError.dayFull
         }
     }
 

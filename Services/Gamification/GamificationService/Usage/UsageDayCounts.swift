@@ -15,6 +15,12 @@ struct UsageDayCounts: Sendable, Equatable {
 
     static let microsecondsPerDay: Int64 = 86_400_000_000
 
+    /// The separate stretches of use a day may hold, over all its apps and devices. A phone's sessions do not
+    /// overlap, so its day holds about one stretch a session: a few hundred on a heavy day. Without a bound a
+    /// client uploading sessions that split each other on purpose would grow the day's sealed value, which every
+    /// upload touching the day opens, re-seals and writes back whole, without end (30 KB at the bound).
+    static let maximumStretches = 10_000
+
     /// The day's UTC midnight.
     let day: Date
     /// Per track, the disjoint segments in order where at least one session covers it.
@@ -26,6 +32,9 @@ struct UsageDayCounts: Sendable, Equatable {
     }
 
     private var start: Int64 { UsageSessions.microseconds(day) }
+
+    /// The day's separate stretches of use: its segments, over every track.
+    var stretches: Int { tracks.values.reduce(0) { $0 + $1.count } }
 
     /// Adds `delta` (1: a session stored, -1: a version replaced) over the part of `session` on this day.
     ///
