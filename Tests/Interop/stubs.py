@@ -1,6 +1,8 @@
 """Python stubs for every proto of the repository, generated at import time with grpcio-tools' protoc."""
 
+import atexit
 import pathlib
+import shutil
 import sys
 import tempfile
 
@@ -13,6 +15,8 @@ def generate_stubs(proto_dir):
     if not proto_dir.is_dir():
         raise RuntimeError(f"no proto directory at {proto_dir}")
     out = pathlib.Path(tempfile.mkdtemp(prefix="kindred-interop-stubs-"))
+    # Imported modules stay loaded once their files are gone; nothing is imported from here after exit.
+    atexit.register(shutil.rmtree, out, ignore_errors=True)
     bundled = pathlib.Path(protoc.__file__).parent / "_proto"
     files = sorted(str(p.relative_to(proto_dir)) for p in proto_dir.rglob("*.proto")
                    if not str(p.relative_to(proto_dir)).startswith("google/protobuf/"))

@@ -9,7 +9,7 @@ struct TLSTestCertificates {
 
     /// A new CA and a certificate for each of `names`.
     init(_ names: String...) async throws {
-        directory = try temporaryDirectory("kindred-tls")
+        directory = try temporaryDirectory("kindred-tls", removedAtExit: true)
         try await make(names)
     }
 
