@@ -19,9 +19,21 @@ extension ClientConnection {
         }
     }
 
+    /// The server ended the session with `alert` after the handshake (in TLS 1.3, a refused client certificate):
+    /// it spoke, so its calls are not taken for unprocessed and sent again (the next replica would refuse the
+    /// same certificate), and the reason is logged as a handshake failure's is.
+    func refusedByTLSAlert(_ alert: TLSFailure) {
+        session.heardFromServer = true
+        logHandshakeFailure(alert.withDetail)
+    }
+
     private func handshakeFailed(_ reason: String) {
+        logHandshakeFailure(reason)
+        close()
+    }
+
+    private func logHandshakeFailure(_ reason: String) {
         logger.warning(
             "TLS handshake with a peer failed", metadata: ["peer": "\(target)", "reason": "\(reason)"])
-        close()
     }
 }

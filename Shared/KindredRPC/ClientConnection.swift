@@ -123,6 +123,7 @@ final class ClientConnection: EventLoopChannel {
             }
             loop.markDirty(self)
         } else if count == 0 || (errno != EAGAIN && errno != EINTR) {
+            if let alert = tls?.peerAlert { refusedByTLSAlert(alert) }
             close()
         }
     }

@@ -22,8 +22,9 @@ final class HTTP2ClientSession {
     var streams: [Int32: Stream] = [:]
     /// The last stream id of the peer's GOAWAY, once one arrived; no new stream may start then.
     var goAwayLastStreamID: Int32?
-    /// Whether any byte of the server's arrived: its SETTINGS, the first frame it sends.
-    private(set) var heardFromServer = false
+    /// Whether any byte of the server's arrived: its SETTINGS, the first frame it sends, or, under TLS, an alert
+    /// (`ClientConnection.receive`).
+    var heardFromServer = false
 
     /// Creates the session and queues the client preface's SETTINGS frame.
     init(maxFrameSize: Int = 16_384, initialWindowSize: Int = 1 << 20) {

@@ -39,6 +39,12 @@ struct TLSFailure: Equatable, CustomStringConvertible {
         }
     }
 
+    /// Whether OpenSSL's reason `code` is an alert the peer sent (OpenSSL numbers them from
+    /// `SSL_AD_REASON_OFFSET`, one reason per alert).
+    static func isAlert(_ code: UInt) -> Bool {
+        (SSL_AD_REASON_OFFSET..<SSL_AD_REASON_OFFSET + 256).contains(Int32(ERR_GET_REASON(code)))
+    }
+
     /// Whether OpenSSL's reason `code` is the peer closing mid-handshake: a probe or a client giving up.
     static func isPeerClosing(_ code: UInt) -> Bool {
         Int32(ERR_GET_REASON(code)) == SSL_R_UNEXPECTED_EOF_WHILE_READING

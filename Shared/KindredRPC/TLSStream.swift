@@ -12,6 +12,9 @@ final class TLSStream {
     /// The context this session came from, kept for as long as the session (a reload swaps only the server's).
     private let context: TLSContext
     private(set) var isEstablished = false
+    /// The alert the peer ended the session with once the handshake was over: a TLS 1.3 server refusing this
+    /// client's certificate checks it only after the client's side of the handshake ended.
+    private(set) var peerAlert: TLSFailure?
 
     /// How far a handshake step got.
     enum HandshakeStep: Equatable {
@@ -118,6 +121,10 @@ final class TLSStream {
             switch SSL_get_error(ssl, count) {
             case SSL_ERROR_WANT_READ, SSL_ERROR_WANT_WRITE: errno = EAGAIN
             case SSL_ERROR_ZERO_RETURN: return 0
+            case SSL_ERROR_SSL where TLSFailure.isAlert(ERR_peek_error()):
+                peerAlert = TLSFailure(
+                    kind: TLSFailure.kind(ofReason: ERR_peek_error()), detail: TLSError.drainOpenSSLErrors())
+                errno = ECONNRESET
             default:
                 ERR_clear_error()
                 errno = ECONNRESET

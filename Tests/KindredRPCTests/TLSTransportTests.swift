@@ -179,6 +179,38 @@ import Testing
         }
     }
 
+    /// In TLS 1.3 a client's handshake is over before the server checks its certificate, so a refusal comes as an
+    /// alert on the client's first read. The server spoke: the call is not taken for one no server processed and
+    /// sent again (each resend a handshake more for the server to refuse, and the same answer from any replica).
+    @Test func aClientCertificateRefusedAfterTheHandshakeIsOneRefusalAndSaysWhy() async throws {
+        let certificates = try await TLSTestCertificates("kindred-interop", "kindred-family")
+        let serverLog = CapturedLog(level: .notice)
+        let clientLog = CapturedLog(level: .warning)
+        try await onClientTestLoop {
+            let settings = certificates.server("kindred-interop", requiringClientCertificates: true)
+            let server = try ClientTestServer(tls: settings, log: serverLog)
+            var anonymous = try certificates.client()
+            anonymous.logger = clientLog.logger()
+            let client = try RPCClient(target: server.target, configuration: anonymous)
+            let error = await rpcError {
+                let _: ClientTestText = try await client.unary(
+                    method: ClientTestService.method("Echo"), request: ClientTestText("x"))
+            }
+            #expect(error?.code == .unavailable)
+            let failure = clientLog.lines("TLS handshake with a peer failed").first
+            #expect(failure?.fields["reason"]?.contains("mutual TLS requires one") == true)
+            // The server has one loop: once a call on a later connection is answered, the refusals are logged.
+            let family = try RPCClient(
+                target: server.target, configuration: certificates.client(as: "kindred-family"))
+            let _: ClientTestText = try await family.unary(
+                method: ClientTestService.method("Echo"), request: ClientTestText("after"))
+            #expect(serverLog.lines("refused a TLS handshake").count == 1)
+            client.close()
+            family.close()
+            await server.stop()
+        }
+    }
+
     @Test func aReloadServesTheNewCertificateToNewcomersWhileACallInFlightFinishes() async throws {
         let old = try await TLSTestCertificates("kindred-interop")
         let renewed = try await TLSTestCertificates("kindred-interop")
