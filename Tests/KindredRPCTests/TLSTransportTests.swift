@@ -105,20 +105,10 @@ import Testing
     @Test func aClientThatDoesNotTrustTheServerFailsUnavailableAndSaysWhy() async throws {
         let certificates = try await TLSTestCertificates("kindred-interop")
         let stranger = try await TLSTestCertificates()
-        let log = CapturedLog(level: .warning)
         try await onClientTestLoop {
             let server = try ClientTestServer(tls: certificates.server("kindred-interop"))
-            var configuration = try stranger.client()
-            configuration.logger = log.logger()
-            let client = try RPCClient(target: server.target, configuration: configuration)
-            let error = await rpcError {
-                let _: ClientTestText = try await client.unary(
-                    method: ClientTestService.method("Echo"), request: ClientTestText("x"))
-            }
-            #expect(error?.code == .unavailable)
-            let failure = log.lines("TLS handshake with a peer failed").first
-            #expect(failure?.fields["reason"]?.contains("certificate verify failed") == true)
-            client.close()
+            try await Self.expectRefusal(
+                of: stranger.client(), by: server, saying: "certificate verify failed")
             await server.stop()
         }
     }
@@ -185,30 +175,39 @@ import Testing
     @Test func aClientCertificateRefusedAfterTheHandshakeIsOneRefusalAndSaysWhy() async throws {
         let certificates = try await TLSTestCertificates("kindred-interop", "kindred-family")
         let serverLog = CapturedLog(level: .notice)
-        let clientLog = CapturedLog(level: .warning)
         try await onClientTestLoop {
             let settings = certificates.server("kindred-interop", requiringClientCertificates: true)
             let server = try ClientTestServer(tls: settings, log: serverLog)
-            var anonymous = try certificates.client()
-            anonymous.logger = clientLog.logger()
-            let client = try RPCClient(target: server.target, configuration: anonymous)
-            let error = await rpcError {
-                let _: ClientTestText = try await client.unary(
-                    method: ClientTestService.method("Echo"), request: ClientTestText("x"))
-            }
-            #expect(error?.code == .unavailable)
-            let failure = clientLog.lines("TLS handshake with a peer failed").first
-            #expect(failure?.fields["reason"]?.contains("mutual TLS requires one") == true)
+            try await Self.expectRefusal(
+                of: certificates.client(), by: server, saying: "mutual TLS requires one")
             // The server has one loop: once a call on a later connection is answered, the refusals are logged.
             let family = try RPCClient(
                 target: server.target, configuration: certificates.client(as: "kindred-family"))
             let _: ClientTestText = try await family.unary(
                 method: ClientTestService.method("Echo"), request: ClientTestText("after"))
             #expect(serverLog.lines("refused a TLS handshake").count == 1)
-            client.close()
             family.close()
             await server.stop()
         }
+    }
+
+    /// A call through `configuration` to `server` fails UNAVAILABLE, and the client's warning about the failed
+    /// handshake gives `reason`.
+    private static func expectRefusal(
+        of configuration: ClientConfiguration, by server: ClientTestServer, saying reason: String
+    ) async throws {
+        let log = CapturedLog(level: .warning)
+        var configuration = configuration
+        configuration.logger = log.logger()
+        let client = try RPCClient(target: server.target, configuration: configuration)
+        defer { client.close() }
+        let error = await rpcError {
+            let _: ClientTestText = try await client.unary(
+                method: ClientTestService.method("Echo"), request: ClientTestText("x"))
+        }
+        #expect(error?.code == .unavailable)
+        let failure = log.lines("TLS handshake with a peer failed").first
+        #expect(failure?.fields["reason"]?.contains(reason) == true)
     }
 
     @Test func aReloadServesTheNewCertificateToNewcomersWhileACallInFlightFinishes() async throws {
