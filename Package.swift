@@ -68,6 +68,7 @@ let package = Package(
         ),
         .target(
             name: "KindredThreads",
+            dependencies: ["CLinuxSystem"],
             path: "Shared/KindredThreads"
         ),
         .target(

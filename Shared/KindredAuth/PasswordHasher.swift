@@ -57,7 +57,7 @@ public final class PasswordHasher: Sendable {
         precondition(concurrency >= 1, "a hasher needs at least one thread")
         Sodium.initialize()
         self.cost = cost
-        threads = BlockingThreadPool(limit: concurrency, maxQueued: maxQueued)
+        threads = BlockingThreadPool(name: "password-hash", limit: concurrency, maxQueued: maxQueued)
         decoy = Self.computeHash(OpaqueToken.generate().text, cost: cost)!
     }
 

@@ -11,7 +11,9 @@ enum BlockingThread {
     ) async throws(MailTransportError) -> Value {
         let result: Result<Value, MailTransportError> = await withCheckedContinuation { continuation in
             do {
-                try DetachedThread.start { continuation.resume(returning: Result(catching: work)) }
+                try DetachedThread.start(name: "mail-delivery") {
+                    continuation.resume(returning: Result(catching: work))
+                }
             } catch {
                 continuation.resume(
                     returning: .failure(.temporary("cannot start a delivery thread: \(error)")))

@@ -41,7 +41,7 @@ final class PostgresListenerHub: Sendable {
     private init(configuration: PostgresConfiguration, logger: Logger) {
         self.configuration = configuration
         self.logger = logger
-        PostgresWorker.startThread { [self] in run() }
+        PostgresWorker.startThread(name: "pg-listener") { [self] in run() }
     }
 
     /// Delivers the notifications of `channels` to `continuation`, after a `.listening` once they are listened to,

@@ -147,7 +147,7 @@ final class PostgresLoopConnection: PostgresIOHandler, @unchecked Sendable {
         guard !isConnecting, !isClosed, connection == nil else { return }
         isConnecting = true
         let delay = failedAttempts == 0 ? nil : backoff.next()
-        PostgresWorker.startThread { [self] in
+        PostgresWorker.startThread(name: "pg-connect") { [self] in
             if let delay { DetachedThread.sleep(for: delay) }
             let made = NewConnection(try? PostgresConnection(configuration: configuration, nonBlocking: true))
             loop.run { [self] in install(made.connection) }

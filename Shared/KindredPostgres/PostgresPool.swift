@@ -41,7 +41,7 @@ public final class PostgresPool: Sendable {
         self.state = Mutex(PoolState(poolSize: configuration.poolSize))
         self.workers = (0..<configuration.poolSize).map { PostgresWorker(index: $0) }
         for worker in workers {
-            PostgresWorker.startThread { [self] in self.runWorker(worker) }
+            PostgresWorker.startThread(name: "pg-connection") { [self] in self.runWorker(worker) }
         }
         registerMetrics()
     }

@@ -38,10 +38,11 @@ final class PostgresWorker: Sendable {
         return descriptors.count > 1 && descriptors[1].revents != 0
     }
 
-    /// Runs `body` on a new detached thread: connection threads block in libpq, never on Swift's pool.
-    static func startThread(_ body: @escaping @Sendable () -> Void) {
+    /// Runs `body` on a new detached thread called `name`: connection threads block in libpq, never on
+    /// Swift's pool.
+    static func startThread(name: String, _ body: @escaping @Sendable () -> Void) {
         do {
-            try DetachedThread.start(body)
+            try DetachedThread.start(name: name, body)
         } catch {
             preconditionFailure("\(error)")
         }

@@ -4,6 +4,6 @@ extension EventLoop {
     /// (`Task(executorPreference:)`) makes its calls on that loop's connections and sleeps on its timers
     /// (`sleep(until:)`) without crossing threads. They run for the rest of the process.
     public static func startClientLoops(count: Int) throws(SystemCallError) -> [EventLoop] {
-        try EventLoopGroup(count: count).loops
+        try EventLoopGroup(count: count, name: "client-loop").loops
     }
 }

@@ -14,7 +14,7 @@ extension EventLoop {
     /// Runs the loop on a new detached thread, registered as that thread's `current` loop.
     func startThread() {
         do {
-            try DetachedThread.start { [self] in
+            try DetachedThread.start(name: threadName) { [self] in
                 pthread_setspecific(currentLoopKey.key, Unmanaged.passUnretained(self).toOpaque())
                 run()
                 pthread_setspecific(currentLoopKey.key, nil)

@@ -9,6 +9,8 @@ import Synchronization
 public final class EventLoop: @unchecked Sendable {
     // Everything below except `remote` is touched only on the loop thread (@unchecked Sendable).
     let index: Int
+    /// What its thread is called (`rpc-loop-0`, `background-0`): at most 15 bytes are kept.
+    let threadName: String
     let epollFD: Int32
     let wakeFD: Int32
     var thread = pthread_t()
@@ -43,8 +45,9 @@ public final class EventLoop: @unchecked Sendable {
     static let wakeToken = UInt64.max
     static let listenToken = UInt64.max - 1
 
-    init(index: Int) throws(SystemCallError) {
+    init(index: Int, threadName: String) throws(SystemCallError) {
         self.index = index
+        self.threadName = threadName
         epollFD = epoll_create1(Int32(EPOLL_CLOEXEC))
         guard epollFD >= 0 else { throw SystemCallError("epoll_create1") }
         wakeFD = eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC))
@@ -81,7 +84,7 @@ public final class EventLoop: @unchecked Sendable {
     /// Runs the loop on the calling thread until `stop()`.
     func run() {
         thread = pthread_self()
-        _ = CLinuxSystem_setThreadName("rpc-loop-\(index)")
+        _ = CLinuxSystem_setThreadName(threadName)
         var events = [epoll_event](repeating: epoll_event(), count: 512)
         while !stopping {
             let timeout =

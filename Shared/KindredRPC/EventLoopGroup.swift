@@ -5,10 +5,12 @@ final class EventLoopGroup: Sendable {
     let loops: [EventLoop]
     private let nextIndex = Atomic<Int>(0)
 
-    /// Starts `count` loops on new threads.
-    init(count: Int) throws(SystemCallError) {
+    /// Starts `count` loops on new threads, called `<name>-<index>`.
+    init(count: Int, name: String) throws(SystemCallError) {
         var loops: [EventLoop] = []
-        for index in 0..<max(1, count) { loops.append(try EventLoop(index: index)) }
+        for index in 0..<max(1, count) {
+            loops.append(try EventLoop(index: index, threadName: "\(name)-\(index)"))
+        }
         self.loops = loops
         for loop in loops { loop.startThread() }
     }
@@ -20,7 +22,7 @@ final class EventLoopGroup: Sendable {
 
     /// One loop for clients used outside any server, started on first use and kept for the process.
     static let shared: EventLoopGroup = {
-        do { return try EventLoopGroup(count: 1) } catch {
+        do { return try EventLoopGroup(count: 1, name: "background") } catch {
             fatalError("cannot start the client event loop: \(error)")
         }
     }()

@@ -20,7 +20,7 @@ public final class MetricsEndpoint: Sendable {
         socket = try ListeningSocket(host: host, port: port, backlog: 16)
         self.port = socket.port
         self.registry = registry
-        try DetachedThread.start { [self] in serve() }
+        try DetachedThread.start(name: "metrics-http") { [self] in serve() }
     }
 
     /// Stops answering within a poll interval; the thread closes the socket on its way out.

@@ -19,7 +19,7 @@ public protocol NameResolver: Sendable {
 public struct SystemNameResolver: NameResolver {
     /// Shared by every client of the process: resolutions are rare (one per target every 30 s, plus one
     /// per connection that ends), so two threads are plenty, and a stuck DNS server cannot take more.
-    private static let sharedThreads = BlockingThreadPool(limit: 2, maxQueued: 1024)
+    private static let sharedThreads = BlockingThreadPool(name: "name-lookup", limit: 2, maxQueued: 1024)
 
     private let threads: BlockingThreadPool
 

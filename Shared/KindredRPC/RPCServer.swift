@@ -44,7 +44,7 @@ public final class RPCServer: Sendable {
             host: configuration.host, port: configuration.port, backlog: configuration.listenBacklog)
         do {
             let loops = try (0..<max(1, configuration.eventLoopCount)).map { index throws(SystemCallError) in
-                try EventLoop(index: index)
+                try EventLoop(index: index, threadName: "rpc-loop-\(index)")
             }
             try loops[0].register(fd: listener.fd, token: EventLoop.listenToken, events: EPOLLIN.rawValue)
             let core = ServerCore(

@@ -15,7 +15,7 @@ enum DrainWatchdog {
         exit: @escaping @Sendable (Int32) -> Void = { ServiceMain.terminate($0) }
     ) {
         do {
-            try DetachedThread.start {
+            try DetachedThread.start(name: "drain-watchdog") {
                 DetachedThread.sleep(for: limit)
                 logger.error(
                     "the drain did not end in time; exiting", metadata: ["limit": "\(limit)"])

@@ -102,7 +102,7 @@ public final class LogLineWriter: Sendable {
             writers.append(self)
         }
         do {
-            try DetachedThread.start { [self] in run() }
+            try DetachedThread.start(name: "log-writer") { [self] in run() }
         } catch {
             // No thread for the log: write this process's lines in place rather than lose them.
             writeAll(Array("{\"level\":\"error\",\"message\":\"no log writer thread: \(error)\"}\n".utf8))

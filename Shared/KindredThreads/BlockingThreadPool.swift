@@ -30,14 +30,16 @@ public final class BlockingThreadPool: @unchecked Sendable {
     // `state` is only touched holding `lock` (hence unchecked Sendable).
     private let lock = ConditionLock()
     private var state = State()
+    private let name: String
     private let limit: Int
     private let maxQueued: Int
     private let lingerNanos: UInt64
 
-    /// A pool of at most `limit` threads with at most `maxQueued` jobs waiting for one; a thread with nothing to
-    /// do ends after `linger`.
-    public init(limit: Int, maxQueued: Int, linger: Duration = .seconds(5)) {
+    /// A pool of at most `limit` threads called `name` with at most `maxQueued` jobs waiting for one; a thread
+    /// with nothing to do ends after `linger`.
+    public init(name: String, limit: Int, maxQueued: Int, linger: Duration = .seconds(5)) {
         precondition(limit >= 1, "a pool needs at least one thread")
+        self.name = name
         self.limit = limit
         self.maxQueued = maxQueued
         let (seconds, attoseconds) = linger.components
@@ -73,7 +75,7 @@ public final class BlockingThreadPool: @unchecked Sendable {
 
     private func spawnThread() {
         do {
-            try DetachedThread.start { self.serve() }
+            try DetachedThread.start(name: name) { self.serve() }
         } catch {
             preconditionFailure("\(error)")
         }

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CLinuxSystem
 
 /// A plain detached pthread for work that blocks — libpq calls, Argon2id, mail sockets — so that it never
 /// holds one of Swift's cooperative threads or an RPC event loop.
@@ -11,9 +12,10 @@ public enum DetachedThread {
         public var description: String { "pthread_create failed: \(status)" }
     }
 
-    /// Runs `body` on a new detached thread.
-    public static func start(_ body: @escaping @Sendable () -> Void) throws(StartFailure) {
-        let box = Unmanaged.passRetained(Body(body))
+    /// Runs `body` on a new detached thread called `name` (its first 15 bytes), the name `top -H`, `perf`,
+    /// `/proc/PID/task/*/comm` and backtraces show; unnamed, a thread would take its creator's name.
+    public static func start(name: String, _ body: @escaping @Sendable () -> Void) throws(StartFailure) {
+        let box = Unmanaged.passRetained(Body(name: name, run: body))
         var thread = pthread_t()
         let status = pthread_create(
             &thread, nil,
@@ -40,7 +42,17 @@ public enum DetachedThread {
     }
 
     private final class Body: Sendable {
-        let run: @Sendable () -> Void
-        init(_ run: @escaping @Sendable () -> Void) { self.run = run }
+        let name: String
+        let work: @Sendable () -> Void
+        init(name: String, run work: @escaping @Sendable () -> Void) {
+            self.name = name
+            self.work = work
+        }
+
+        /// Names the calling thread (the kernel keeps 15 bytes), then does the work.
+        func run() {
+            _ = CLinuxSystem_setThreadName(name)
+            work()
+        }
     }
 }

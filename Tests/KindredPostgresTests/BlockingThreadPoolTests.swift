@@ -37,7 +37,7 @@ import Testing
     }
 
     @Test func jobsOneAfterAnotherReuseTheirThreadsWhichEndOnceIdleForTheirLinger() async throws {
-        let pool = BlockingThreadPool(limit: 4, maxQueued: 16, linger: .seconds(2))
+        let pool = BlockingThreadPool(name: "test-pool", limit: 4, maxQueued: 16, linger: .seconds(2))
         let marks = ThreadMarks()
         var seen: Set<Int> = []
         for _ in 0..<20 {
@@ -56,10 +56,17 @@ import Testing
         #expect(try await !seen.contains(pool.run { marks.mark() }))
     }
 
+    /// A pool's threads carry its name, so `top -H`, `perf` and `/proc/PID/task/*/comm` tell them from the event
+    /// loop that started them (whose name they took before).
+    @Test func itsThreadsCarryThePoolsName() async throws {
+        let pool = BlockingThreadPool(name: "photo-files", limit: 1, maxQueued: 1)
+        #expect(try await pool.run { currentThreadName() } == "photo-files")
+    }
+
     /// Jobs that wait for each other finish only if each has a thread: a thread left waiting from earlier work
     /// takes one, and new threads start for the rest, up to the limit.
     @Test func jobsThatNeedEachOtherGetAThreadEachUpToTheLimit() async throws {
-        let pool = BlockingThreadPool(limit: 3, maxQueued: 16, linger: .seconds(30))
+        let pool = BlockingThreadPool(name: "test-pool", limit: 3, maxQueued: 16, linger: .seconds(30))
         _ = try await pool.run { 0 }
         let board = Board()
         let allMet = try await withThrowingTaskGroup(of: Bool.self) { group in
@@ -82,7 +89,7 @@ import Testing
     }
 
     @Test func aJobPastTheQueueIsRefusedAtOnce() async throws {
-        let pool = BlockingThreadPool(limit: 1, maxQueued: 1, linger: .seconds(30))
+        let pool = BlockingThreadPool(name: "test-pool", limit: 1, maxQueued: 1, linger: .seconds(30))
         let board = Board()
         let holder = Task {
             try await pool.run {
@@ -99,4 +106,10 @@ import Testing
         #expect(try await holder.value == 1)
         #expect(try await queued.value == 2)
     }
+}
+
+/// The calling thread's name as the kernel keeps it.
+func currentThreadName() -> String? {
+    (try? String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8))?
+        .trimmingCharacters(in: .newlines)
 }

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Foundation
 import Testing
 @testable import KindredRPC
 
@@ -16,7 +17,7 @@ import Testing
         let server = try ClientTestServer()
         let client = try RPCClient(target: server.target, configuration: .tests)
         // A loop of its own, standing in for a server loop that runs a handler.
-        let loop = try EventLoopGroup(count: 1).loops[0]
+        let loop = try EventLoopGroup(count: 1, name: "test-loop").loops[0]
         let (sameThread, socketOnLoop) = try await Task(executorPreference: loop) {
             () async throws -> (Bool, Bool) in
             let thread = pthread_self()
@@ -31,6 +32,15 @@ import Testing
         #expect(socketOnLoop)
         client.close()
         await server.stop()
+    }
+
+    /// The background loop's thread says so, so that it is not taken for a server's first RPC loop in `perf`
+    /// or `/proc/PID/task/*/comm` (both were `rpc-loop-0`).
+    @Test func theBackgroundLoopsThreadIsNamedForIt() async throws {
+        let name = await Task(executorPreference: EventLoop.background) {
+            try? String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8)
+        }.value
+        #expect(name == "background-0\n")
     }
 
     @Test func threadOutsideAnyLoopHasNoCurrentLoop() {

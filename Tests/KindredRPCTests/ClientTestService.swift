@@ -201,7 +201,7 @@ final class ClientTestServer: Sendable {
 /// so that their timing does not depend on the cooperative pool, which tests elsewhere may hold
 /// with blocking I/O; client calls made there take the on-loop path a server handler takes.
 let clientTestLoop: EventLoop = {
-    do { return try EventLoopGroup(count: 1).loops[0] } catch {
+    do { return try EventLoopGroup(count: 1, name: "test-loop").loops[0] } catch {
         fatalError("cannot start the test loop: \(error)")
     }
 }()

@@ -24,7 +24,8 @@ import Testing
 
     /// The lookup threads here refuse every job, so only an answer that never asked them can succeed.
     @Test func aLiteralIsAnsweredWithoutTheLookupThreads() async throws {
-        let resolver = SystemNameResolver(threads: BlockingThreadPool(limit: 1, maxQueued: 0))
+        let resolver = SystemNameResolver(
+            threads: BlockingThreadPool(name: "test-pool", limit: 1, maxQueued: 0))
         #expect(try await resolver.resolve(host: "127.0.0.1", port: 7).map(\.description) == ["127.0.0.1:7"])
         #expect(try await resolver.resolve(host: "::1", port: 7).map(\.description) == ["[::1]:7"])
         let name = await #expect(throws: RPCError.self) {

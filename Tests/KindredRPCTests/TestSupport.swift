@@ -88,7 +88,7 @@ func withServer(
 /// handed out in turn: a test's blocking exchange holds its thread up to its timeout (5 s), and with one thread
 /// for the suite every other test's body queued behind it (in CI a test of a 400 ms keepalive took 53 s).
 private let blockingClientLoops: [EventLoop] = {
-    do { return try EventLoopGroup(count: 4).loops } catch {
+    do { return try EventLoopGroup(count: 4, name: "test-loop").loops } catch {
         fatalError("cannot start the blocking client's loops: \(error)")
     }
 }()

@@ -16,7 +16,7 @@ enum LoopPool {
         let pool = PostgresPool(
             rpcLoopsConfiguration: try PostgresConfiguration(url: PrivateCluster.current.url, poolSize: 1),
             logger: logger)
-        let group = try EventLoopGroup(count: 2)
+        let group = try EventLoopGroup(count: 2, name: "test-loop")
         do {
             try await body(pool, group.loops)
         } catch {

@@ -10,7 +10,7 @@ extension FilesystemPhotoStoreTests {
     /// abort's removal of the file waits behind it, and nothing goes into the upload after.
     @Test func anAbortDuringATripLeavesTheDescriptorToTheTripThatClosesIt() async throws {
         defer { cleanUp() }
-        let pool = BlockingThreadPool(limit: 1, maxQueued: 8)
+        let pool = BlockingThreadPool(name: "test-pool", limit: 1, maxQueued: 8)
         let store = FilesystemPhotoStore(root: root, threads: pool)
         let key = Self.key()
         let path = store.temporaryPath(of: key)

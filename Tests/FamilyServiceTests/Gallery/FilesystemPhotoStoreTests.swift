@@ -167,7 +167,7 @@ import Testing
         let key = Self.key()
         let bytes = (0..<330).map { UInt8($0 % 251) }
         try await upload(bytes, to: key)
-        let pool = BlockingThreadPool(limit: 1, maxQueued: 8)
+        let pool = BlockingThreadPool(name: "test-pool", limit: 1, maxQueued: 8)
         let store = FilesystemPhotoStore(root: root, threads: pool)
         let reader = try #require(try await store.open(key, chunkSize: 1 << 20))
         // Every byte and the end, with the pool's one thread held: no trip to it after the open.
@@ -181,7 +181,7 @@ import Testing
         let key = Self.key()
         let bytes = (0..<200).map { UInt8($0) }
         try await upload(bytes, to: key)
-        let pool = BlockingThreadPool(limit: 1, maxQueued: 8)
+        let pool = BlockingThreadPool(name: "test-pool", limit: 1, maxQueued: 8)
         let store = FilesystemPhotoStore(root: root, threads: pool)
         let reader = try #require(try await store.open(key, chunkSize: 100))
         let (first, firstWhileHeld) = try await Self.whileHolding(pool) { try await reader.next() }
@@ -208,7 +208,8 @@ import Testing
     @Test func anUploadTouchesTheDiskFirstInTheTripThatWritesOrSealsIt() async throws {
         defer { cleanUp() }
         // A pool that takes no work: beginning, and abandoning an upload no byte reached, need none.
-        let idle = FilesystemPhotoStore(root: root, threads: BlockingThreadPool(limit: 1, maxQueued: 0))
+        let idle = FilesystemPhotoStore(
+            root: root, threads: BlockingThreadPool(name: "test-pool", limit: 1, maxQueued: 0))
         try await idle.beginUpload(Self.key()).abort()
         #expect(!FileManager.default.fileExists(atPath: root))
         // The file, its profile's directory and the bytes come in the one trip that seals them.
@@ -235,7 +236,8 @@ import Testing
         defer { cleanUp() }
         // A pool that takes no work: any call that would have touched the disk elsewhere (an event loop,
         // the cooperative pool) would succeed here instead of answering busy.
-        let store = FilesystemPhotoStore(root: root, threads: BlockingThreadPool(limit: 1, maxQueued: 0))
+        let store = FilesystemPhotoStore(
+            root: root, threads: BlockingThreadPool(name: "test-pool", limit: 1, maxQueued: 0))
         let upload = try await store.beginUpload(Self.key())  // the file waits for the first bytes
         let error = await #expect(throws: PhotoStoreError.self) { try await upload.write([1]) }
         #expect(error?.rpcError.code == .unavailable)

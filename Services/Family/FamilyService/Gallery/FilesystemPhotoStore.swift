@@ -23,7 +23,7 @@ struct FilesystemPhotoStore: PhotoObjectStore {
     /// A store under `root`; four I/O threads keep a disk busy without letting uploads crowd each other out.
     init(
         root: String = defaultRoot,
-        threads: BlockingThreadPool = BlockingThreadPool(limit: 4, maxQueued: 1_024)
+        threads: BlockingThreadPool = BlockingThreadPool(name: "photo-files", limit: 4, maxQueued: 1_024)
     ) {
         self.root = root
         self.threads = threads
