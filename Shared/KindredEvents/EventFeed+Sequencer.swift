@@ -6,8 +6,8 @@ extension EventFeed {
     /// Events numbered per sequencer transaction.
     static let sequencerBatch = 1_000
 
-    /// Runs until the feed closes, a round every `pollInterval`. An outage is logged once when it starts and
-    /// once when it ends.
+    /// Runs until the feed closes, a round every `pollInterval`, or every `burstInterval` after a round that
+    /// numbered events. An outage is logged once when it starts and once when it ends.
     func runSequencer() async {
         let clock = ContinuousClock()
         var nextPrune = clock.now
@@ -30,7 +30,7 @@ extension EventFeed {
                 isFailing = true
                 numberedLastRound = false
             }
-            try? await Task.sleep(for: options.pollInterval)
+            try? await Task.sleep(for: numberedLastRound ? options.burstInterval : options.pollInterval)
         }
     }
 

@@ -10,20 +10,25 @@ internal import Synchronization
 public final class EventFeed: Sendable {
     /// How the feed polls and how long it keeps events.
     public struct Options: Sendable {
-        /// How often each instance looks for committed events without a cursor: at most this long passes
-        /// between a commit and its event reaching the streams (writers do not NOTIFY, see the README).
+        /// How often each instance looks for committed events without a cursor while none come: at most this
+        /// long passes between a quiet feed's commit and its event reaching the streams (writers do not NOTIFY,
+        /// see the README).
         public var pollInterval: Duration
+        /// How soon the next round runs after one that numbered events, when more are likely coming: at most
+        /// this long passes between a busy feed's commit and its event reaching the streams.
+        public var burstInterval: Duration
         /// Sequenced events older than this are deleted; a consumer offline longer must resync.
         public var retention: Duration
         /// How often an instance prunes.
         public var pruneInterval: Duration
 
-        /// Polls every 100 ms, keeps events 30 days, prunes hourly.
+        /// Polls every 100 ms, every 20 ms while events come, keeps events 30 days, prunes hourly.
         public init(
-            pollInterval: Duration = .milliseconds(100), retention: Duration = .seconds(30 * 86_400),
-            pruneInterval: Duration = .seconds(3_600)
+            pollInterval: Duration = .milliseconds(100), burstInterval: Duration = .milliseconds(20),
+            retention: Duration = .seconds(30 * 86_400), pruneInterval: Duration = .seconds(3_600)
         ) {
             self.pollInterval = pollInterval
+            self.burstInterval = min(burstInterval, pollInterval)
             self.retention = retention
             self.pruneInterval = pruneInterval
         }

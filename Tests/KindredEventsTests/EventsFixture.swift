@@ -50,10 +50,19 @@ struct EventsFixture {
     }
 
     /// A feed that polls every 10 ms unless told otherwise, so the tests wait little.
-    func makeFeed(pool: PostgresPool? = nil, pollInterval: Duration = .milliseconds(10)) throws -> EventFeed {
+    func makeFeed(
+        pool: PostgresPool? = nil, pollInterval: Duration = .milliseconds(10),
+        burstInterval: Duration = .milliseconds(10)
+    ) throws -> EventFeed {
         try EventFeed(
             outbox: outbox, cipher: TestDataKeys.cipher, pool: pool ?? self.pool, logger: Self.logger,
-            options: .init(pollInterval: pollInterval))
+            options: .init(pollInterval: pollInterval, burstInterval: burstInterval))
+    }
+
+    /// Whether the event of `type` has a cursor yet.
+    func isNumbered(_ type: String) async throws -> Bool {
+        try await pool.query("SELECT cursor IS NOT NULL FROM \(outbox.table) WHERE type = \(type)")
+            .decode(Bool.self).first ?? false
     }
 
     /// One sequencer transaction numbering up to `limit` waiting events, on `pool` (another instance's) or the

@@ -51,6 +51,24 @@ extension EventsTests {
             }
         }
 
+        /// While events come, the next round follows `burstInterval` after one that numbered some, not the idle
+        /// `pollInterval`: a busy feed's events wait for the short interval, not the long one.
+        @Test func aRoundThatNumberedEventsIsFollowedAfterTheBurstIntervalNotThePollInterval() async throws {
+            try await EventsFixture.with { fixture in
+                try await fixture.append("a")
+                // Its first round, at start, numbers "a"; the next would come an hour later without the burst
+                // interval. Two seconds leave the test time to append "b" before that round, however busy the
+                // machine.
+                let feed = try fixture.makeFeed(pollInterval: .seconds(3_600), burstInterval: .seconds(2))
+                try await eventually("a numbered") { try await fixture.isNumbered("a") }
+                try await fixture.append("b")
+                try await eventually("b numbered by the round after a's") {
+                    try await fixture.isNumbered("b")
+                }
+                await feed.close()
+            }
+        }
+
         @Test func aRoundWithoutThePollNumbersWhatWaitsAndOtherwiseNothing() async throws {
             try await EventsFixture.with { fixture in
                 let feed = try fixture.makeFeed(pollInterval: .seconds(3_600))
