@@ -15,20 +15,22 @@ public final class EventFeed: Sendable {
         /// see the README).
         public var pollInterval: Duration
         /// How soon the next round runs after one that numbered events, when more are likely coming: at most
-        /// this long passes between a busy feed's commit and its event reaching the streams.
+        /// this long passes between a busy feed's commit and its event reaching the streams. The same as
+        /// `pollInterval` unless a feed that people watch live asks for less: each round is a transaction.
         public var burstInterval: Duration
         /// Sequenced events older than this are deleted; a consumer offline longer must resync.
         public var retention: Duration
         /// How often an instance prunes.
         public var pruneInterval: Duration
 
-        /// Polls every 100 ms, every 20 ms while events come, keeps events 30 days, prunes hourly.
+        /// Polls every 100 ms (and as often while events come, unless `burstInterval` says less), keeps events
+        /// 30 days, prunes hourly.
         public init(
-            pollInterval: Duration = .milliseconds(100), burstInterval: Duration = .milliseconds(20),
+            pollInterval: Duration = .milliseconds(100), burstInterval: Duration? = nil,
             retention: Duration = .seconds(30 * 86_400), pruneInterval: Duration = .seconds(3_600)
         ) {
             self.pollInterval = pollInterval
-            self.burstInterval = min(burstInterval, pollInterval)
+            self.burstInterval = min(burstInterval ?? pollInterval, pollInterval)
             self.retention = retention
             self.pruneInterval = pruneInterval
         }
