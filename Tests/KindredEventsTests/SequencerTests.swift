@@ -57,9 +57,9 @@ extension EventsTests {
             try await EventsFixture.with { fixture in
                 try await fixture.append("a")
                 // Its first round, at start, numbers "a"; the next would come an hour later without the burst
-                // interval. Two seconds leave the test time to append "b" before that round, however busy the
-                // machine.
-                let feed = try fixture.makeFeed(pollInterval: .seconds(3_600), burstInterval: .seconds(2))
+                // interval. Five seconds leave the test time to append "b" before that round: if it came first,
+                // finding nothing, the feed would go back to its hourly poll and the test would fail.
+                let feed = try fixture.makeFeed(pollInterval: .seconds(3_600), burstInterval: .seconds(5))
                 try await eventually("a numbered") { try await fixture.isNumbered("a") }
                 try await fixture.append("b")
                 try await eventually("b numbered by the round after a's") {
