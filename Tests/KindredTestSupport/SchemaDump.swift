@@ -17,18 +17,28 @@ public func dataDump(of schema: String, on pool: PostgresPool) async throws -> S
 /// The `markers` that `dump` shows readably: as they are, as hex (how a dump prints a bytea), or in base64 at any
 /// of the three alignments a value can start at inside a longer base64 text. Empty when none is readable.
 public func readableMarkers(_ markers: [String], in dump: String) -> [String] {
-    let text = dump.lowercased()
-    return markers.filter { marker in
-        let bytes = Array(marker.utf8)
-        let hex = bytes.map {
-            String($0, radix: 16).count == 1 ? "0\(String($0, radix: 16))" : String($0, radix: 16)
-        }
-        .joined()
-        // Whatever precedes the marker in a value changes only the first and last base64 characters of its part.
-        let base64 = (0..<3).map { offset in
-            String(Base64.encode([UInt8](repeating: 0, count: offset) + bytes).dropFirst(4).dropLast(4))
-        }
-        return text.contains(marker.lowercased()) || text.contains(hex)
-            || base64.contains { dump.contains($0) }
+    markers.filter { isReadable($0, in: dump) }
+}
+
+/// The lines of `dump` that show one of `markers` readably (as `readableMarkers` looks for them): what a failing
+/// check prints, so that the table and row that leaked are in the test's log.
+public func linesShowing(_ markers: [String], in dump: String) -> [String] {
+    dump.split(separator: "\n").map(String.init).filter { line in
+        markers.contains { isReadable($0, in: line) }
     }
+}
+
+private func isReadable(_ marker: String, in dump: String) -> Bool {
+    let bytes = Array(marker.utf8)
+    let hex = bytes.map {
+        String($0, radix: 16).count == 1 ? "0\(String($0, radix: 16))" : String($0, radix: 16)
+    }
+    .joined()
+    // Whatever precedes the marker in a value changes only the first and last base64 characters of its part.
+    let base64 = (0..<3).map { offset in
+        String(Base64.encode([UInt8](repeating: 0, count: offset) + bytes).dropFirst(4).dropLast(4))
+    }
+    let text = dump.lowercased()
+    return text.contains(marker.lowercased()) || text.contains(hex)
+        || base64.contains { !$0.isEmpty && dump.contains($0) }
 }
