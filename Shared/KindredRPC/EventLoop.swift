@@ -9,7 +9,8 @@ import Synchronization
 public final class EventLoop: @unchecked Sendable {
     // Everything below except `remote` is touched only on the loop thread (@unchecked Sendable).
     let index: Int
-    /// What its thread is called (`rpc-loop-0`, `background-0`): at most 15 bytes are kept.
+    /// What its thread is called (`rpc-loop-0`, `background-0`), named as `startThread` starts it: at most 15
+    /// bytes are kept.
     let threadName: String
     let epollFD: Int32
     let wakeFD: Int32
@@ -84,7 +85,6 @@ public final class EventLoop: @unchecked Sendable {
     /// Runs the loop on the calling thread until `stop()`.
     func run() {
         thread = pthread_self()
-        _ = CLinuxSystem_setThreadName(threadName)
         var events = [epoll_event](repeating: epoll_event(), count: 512)
         while !stopping {
             let timeout =
