@@ -83,6 +83,27 @@ import Testing
         }
     }
 
+    /// A page opens each actor's name once (`BabyActivityStore.Entries`): entries by several people, in turns,
+    /// each still carry their own actor's name.
+    @Test func eachEntryCarriesItsOwnActorsName() async throws {
+        try await FamilyTestStack.with(clock: TestClock(Self.now)) { stack in
+            let mum = try await stack.register("mum", age: 30)
+            let aunt = try await stack.register("aunt", age: 40)
+            let grandad = try await stack.register("grandad", age: 70)
+            try await stack.name(mum, first: "Maria", last: "Lopez")
+            try await stack.name(aunt, display: "Auntie Jo")
+            let profile = try await stack.babyProfile(ownedBy: mum, followers: [aunt, grandad])
+            let turns = [mum, aunt, grandad, mum, aunt, mum]
+            for (index, actor) in turns.enumerated() {
+                try await stack.record(.commentAdded, on: profile, by: actor, detail: "c\(index)")
+            }
+            let names = [mum.id: "Maria Lopez", aunt.id: "Auntie Jo", grandad.id: ""]
+            let home = try await stack.family.getHome(.init(), options: grandad.bearer)
+            #expect(home.activity.map(\.actorID) == turns.reversed().map(\.id))
+            #expect(home.activity.map(\.actorName) == turns.reversed().map { names[$0.id] ?? "?" })
+        }
+    }
+
     @Test func aStrangerIsToldTheProfileDoesNotExistAndAForeignTokenIsRefused() async throws {
         try await FamilyTestStack.with { stack in
             let mum = try await stack.register("mum", age: 30)

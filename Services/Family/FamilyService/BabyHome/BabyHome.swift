@@ -25,7 +25,8 @@ struct BabyHome: Sendable {
             ? BabyHomeStore.memberships(
                 of: user, only: page.profile, arrivalsSince: now.addingTimeInterval(-Self.arrivalShownFor),
                 seals: seals, on: database) : BabyHomeStore.Memberships()
-        let entry = { (row: PostgresRow) in try BabyActivityStore.entry(row, cipher: seals.cipher) }
+        var entries = BabyActivityStore.Entries(cipher: seals.cipher)
+        let entry = { (row: PostgresRow) in try entries.entry(row) }
         var activity: [Kindred_Family_V1_BabyActivity]
         if let profile = page.profile {
             let read = BabyActivityStore.recent(

@@ -1,7 +1,5 @@
 import FoundationEssentials
-import KindredAuth
 import KindredHandlers
-import KindredMessages
 import KindredPostgres
 
 /// The SQL of `family.baby_activity`: a profile's recent activity.
@@ -73,7 +71,7 @@ enum BabyActivityStore {
     /// Up to `limit` entries of the profiles of `scope` before `before` (all when nil), newest first: one
     /// backward range of the (profile_id, activity_id) key per profile, each cut at `limit`, merged by activity
     /// id, so a page costs the same however long the history; the names are joined to the page's entries only.
-    /// `entry(_:cipher:)` decodes its rows.
+    /// `Entries` decodes its rows.
     static func recent(_ scope: Scope, before: BabyActivityID?, limit: Int) -> PostgresQuery {
         """
         SELECT a.profile_id, a.activity_id, a.kind, a.actor_id, coalesce(n.display_name, ''),
@@ -90,31 +88,5 @@ enum BabyActivityStore {
         LEFT JOIN family.profiles n ON n.user_id = a.actor_id
         ORDER BY a.activity_id DESC
         """
-    }
-
-    /// An entry of a `recent` row, its detail opened with `cipher`.
-    static func entry(_ row: PostgresRow, cipher: FieldCipher) throws -> Kindred_Family_V1_BabyActivity {
-        let people = ProfileNames(cipher: cipher)
-        let (profile, id, kind, actor, display) = (
-            try row.decode(BabyProfileID.self, column: 0), try row.decode(BabyActivityID.self, column: 1),
-            try row.decode(Int32.self, column: 2), try row.decode(UserID.self, column: 3),
-            try row.decode(String.self, column: 4)
-        )
-        let first = try ProfileStore.name(row, plain: 5, user: 11, people.first)
-        let last = try ProfileStore.name(row, plain: 6, user: 13, people.last)
-        let (subject, plain, occurred, sealed) = (
-            try row.decode(String.self, column: 7), try row.decode(String?.self, column: 8),
-            try row.decode(Date.self, column: 9), try row.decode([UInt8]?.self, column: 10)
-        )
-        let detail = try ActivityDetails.sealed(with: cipher).open(
-            StoredText(plain: sealed == nil ? plain ?? "" : nil, sealed: sealed),
-            of: ActivityDetails.Key(profile: profile, activity: id))
-        return Kindred_Family_V1_BabyActivity(
-            profileID: profile.description, activityID: id.description,
-            kind: Kindred_Family_V1_BabyActivityKind(rawValue: kind),
-            actorID: actor.description,
-            actorName: BabyNames.person(displayName: display, firstName: first, lastName: last),
-            subjectID: subject, detail: detail,
-            occurredAt: occurred)
     }
 }
