@@ -9,18 +9,18 @@ extension BabyActivityStore {
     /// entries has a handful of actors, and a name is two decryptions (first and last name), which were a tenth
     /// of family's CPU in a GetHome (`perf record` of GetHome alone, session 35).
     struct Entries {
-        private let cipher: FieldCipher
+        private let details: SealedText<ActivityDetails.Key>
         private let people: ProfileNames
         /// The actor names of the rows decoded so far. Every row of a page comes from one statement, so an
         /// actor's columns are the same in each of its rows.
         private var actorNames: [UserID: String] = [:]
 
         init(cipher: FieldCipher) {
-            self.cipher = cipher
+            details = ActivityDetails.sealed(with: cipher)
             people = ProfileNames(cipher: cipher)
         }
 
-        /// The entry of a `recent` row, its detail opened with the cipher.
+        /// The entry of a `recent` row, its detail opened.
         mutating func entry(_ row: PostgresRow) throws -> Kindred_Family_V1_BabyActivity {
             let (profile, id, kind, actor) = (
                 try row.decode(BabyProfileID.self, column: 0), try row.decode(BabyActivityID.self, column: 1),
@@ -30,7 +30,7 @@ extension BabyActivityStore {
                 try row.decode(String.self, column: 7), try row.decode(String?.self, column: 8),
                 try row.decode(Date.self, column: 9), try row.decode([UInt8]?.self, column: 10)
             )
-            let detail = try ActivityDetails.sealed(with: cipher).open(
+            let detail = try details.open(
                 StoredText(plain: sealed == nil ? plain ?? "" : nil, sealed: sealed),
                 of: ActivityDetails.Key(profile: profile, activity: id))
             return Kindred_Family_V1_BabyActivity(
