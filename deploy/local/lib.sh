@@ -301,9 +301,10 @@ service_environment() {
     echo "GLIBC_TUNABLES=$KINDRED_MALLOC_TUNABLES"
 }
 
-# A TCP port nobody listens on right now, for throwaway servers.
+# A TCP port for a throwaway server: free now, outside the range outgoing connections take their ports from, and
+# not handed out before by this checkout (deploy/local/free_port.py says why).
 free_port() {
-    venv_python -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+    mkdir -p "$KINDRED_VAR" && venv_python "$KINDRED_REPO/deploy/local/free_port.py" "$KINDRED_VAR/ports-handed-out"
 }
 
 # shellcheck source=deploy/local/postgres.sh
