@@ -4,10 +4,13 @@ executables and a database every service has migrated."""
 import os
 import pathlib
 import subprocess
+import sys
 
 import pytest
 
 REPO = pathlib.Path(__file__).resolve().parents[2]
+# The test modules' servers take their ports from deploy/local/free_port.py, as Tests/run's do.
+sys.path.insert(0, str(REPO / "deploy" / "local"))
 DEPLOY = REPO / "deploy"
 SERVICES = {"identity": 50051, "family": 50052, "social": 50053, "gamification": 50054}
 

@@ -14,6 +14,7 @@ import grpc
 import pytest
 
 from conftest import DEPLOY, REPO, SERVICES
+from free_port import free_port
 
 # The interop suite's stubs and sign-up walk, not copied (as Tests/Ops does).
 sys.path.insert(0, str(REPO / "Tests" / "Interop"))
@@ -31,12 +32,6 @@ from rpc_support import bearer, refusal  # noqa: E402
 # What a test stack must not inherit from Tests/run's own TLS stage.
 INHERITED = ["KINDRED_TLS_DIR", "KINDRED_TLS_NO_PEER_RULES", "KINDRED_CLIENT_TLS_CA", "KINDRED_CLIENT_TLS_CERT",
              "KINDRED_CLIENT_TLS_KEY", "KINDRED_TEST_MAILDIR"]
-
-
-def free_port():
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def free_ports_in_a_row(count):

@@ -13,6 +13,7 @@ import subprocess
 import pytest
 
 from conftest import DEPLOY, SERVICES
+from free_port import free_port
 
 SYSTEMD = DEPLOY / "systemd"
 INSTALL = SYSTEMD / "install"
@@ -85,12 +86,10 @@ def test_service_tells_systemd_it_is_ready_once_it_serves(bin_dir, migrated_data
     executable = bin_dir / "kindred-identity"
     if not executable.exists():
         pytest.skip(f"{executable} is not built")
-    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as notifications, socket.socket() as probe:
+    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as notifications:
         notifications.bind(str(tmp_path / "notify"))
         notifications.settimeout(60)
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-        probe.close()
+        port = free_port()
         environment = dict(os.environ, NOTIFY_SOCKET=str(tmp_path / "notify"),
                            KINDRED_IDENTITY_SECRET_KEY=base64.b64encode(os.urandom(32)).decode(),
                            KINDRED_DATA_KEYS="test-1:" + base64.b64encode(os.urandom(32)).decode())

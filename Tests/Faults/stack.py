@@ -6,7 +6,7 @@ KINDRED_BIN_DIR (release executables), KINDRED_FAULTS_PG_BIN / _PG_DATA / _PG_LO
 (the cluster, started), KINDRED_FAULTS_ENV_DIR (one <service>.env of VAR=value lines per service: its
 secrets), KINDRED_FAULTS_MAILDIR (where the services' mail goes), KINDRED_FAULTS_LOG_DIR (their logs),
 KINDRED_FAULTS_RUN_USER (whom PostgreSQL and the services run as when this runs as root),
-KINDRED_FAULTS_PORT_RECORD (the ports handed out so far: deploy/local/free_port.py) and PGPASSFILE.
+KINDRED_PORT_RECORD (the ports handed out so far: deploy/local/free_port.py) and PGPASSFILE.
 """
 
 import os
@@ -22,7 +22,7 @@ import grpc
 from grpc.health.v1 import health_pb2, health_pb2_grpc
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "deploy" / "local"))
-from free_port import handed_out_port  # noqa: E402 (found through the path above)
+from free_port import free_port  # noqa: E402 (found through the path above)
 
 SERVICES = ("identity", "family", "social", "gamification")
 
@@ -32,11 +32,6 @@ def env(name):
     if not value:
         raise RuntimeError(f"{name} is not set (Tests/run's faults stage sets it)")
     return value
-
-
-def free_port():
-    """A port below the ephemeral range, never handed out before in this checkout (deploy/local/free_port.py)."""
-    return handed_out_port(env("KINDRED_FAULTS_PORT_RECORD"))
 
 
 def as_run_user(command):

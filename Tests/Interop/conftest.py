@@ -9,6 +9,7 @@ TLS: channels then use its ca.pem and the kindred-cli client certificate.
 
 import os
 import pathlib
+import sys
 
 import grpc
 import pytest
@@ -16,6 +17,8 @@ import pytest
 from stubs import generate_stubs
 
 REPO = pathlib.Path(__file__).resolve().parents[2]
+# The test modules' servers take their ports from deploy/local/free_port.py, as Tests/run's do.
+sys.path.insert(0, str(REPO / "deploy" / "local"))
 PROTO_DIR = pathlib.Path(os.environ.get("KINDRED_PROTO_DIR", REPO / "proto"))
 
 # Before any test module imports kindred.*, grpc.health.* or google.rpc.*.

@@ -6,24 +6,18 @@ Needs KINDRED_BIN_DIR (the built executables); Tests/run sets it.
 """
 
 import os
-import socket
 import subprocess
 import time
 
 import grpc
 import pytest
 
+from free_port import free_port
 from google.rpc import error_details_pb2, status_pb2
 from grpc.health.v1 import health_pb2, health_pb2_grpc
 from grpc.testing import empty_pb2, test_pb2_grpc
 
 BIN_DIR = os.environ.get("KINDRED_BIN_DIR", "")
-
-
-def free_port():
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 @pytest.fixture(scope="module")

@@ -12,7 +12,6 @@ import os
 import pathlib
 import shutil
 import signal
-import socket
 import subprocess
 import time
 import uuid
@@ -22,6 +21,7 @@ import pytest
 
 from conftest import TARGETS, tls_environment
 from family_support import signed_up
+from free_port import free_port
 from kindred.gamification.v1 import challenges_pb2, standing_pb2, usage_pb2
 from kindred.social.v1 import social_pb2
 from rpc_support import bearer
@@ -39,12 +39,6 @@ def befriend(social, token, other_token, other_id):
         to=social_pb2.UserRef(user_id=other_id)), metadata=bearer(token), timeout=10)
     social.AcceptFriendRequest(social_pb2.AcceptFriendRequestRequest(request_id=sent.request.request_id),
                                metadata=bearer(other_token), timeout=10)
-
-
-def free_port():
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def sweep_three_days_ahead():

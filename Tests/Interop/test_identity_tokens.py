@@ -9,7 +9,6 @@ KINDRED_LIFECYCLE_DATABASE_URL; Tests/run sets them all.
 import hashlib
 import json
 import os
-import socket
 import subprocess
 import time
 
@@ -18,6 +17,7 @@ import pytest
 
 from kindred.identity.v1 import identity_pb2
 from accounts_support import service_token
+from free_port import free_port
 from rpc_support import b64url, refusal, unb64url
 
 
@@ -69,10 +69,7 @@ def test_identity_without_a_secret_key_is_one_line_naming_it_and_exit_1():
     if not bin_dir or not url:
         pytest.fail("KINDRED_BIN_DIR and KINDRED_LIFECYCLE_DATABASE_URL must be set (Tests/run sets them)")
     environment = {key: value for key, value in os.environ.items() if key != "KINDRED_IDENTITY_SECRET_KEY"}
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    result = subprocess.run([os.path.join(bin_dir, "kindred-identity"), "--listen", f"127.0.0.1:{port}",
+    result = subprocess.run([os.path.join(bin_dir, "kindred-identity"), "--listen", f"127.0.0.1:{free_port()}",
                              "--database-url", url], capture_output=True, text=True, timeout=30, env=environment)
     assert result.returncode == 1
     lines = [line for line in result.stderr.splitlines() if line and not line.startswith("{")]

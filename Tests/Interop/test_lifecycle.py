@@ -13,6 +13,7 @@ import time
 import grpc
 import pytest
 
+from free_port import free_port
 from grpc.health.v1 import health_pb2, health_pb2_grpc
 from grpc.testing import messages_pb2, test_pb2_grpc
 
@@ -24,12 +25,6 @@ DATABASE_URL = os.environ.get("KINDRED_LIFECYCLE_DATABASE_URL", "")
 def needs_executables():
     if not BIN_DIR or not DATABASE_URL:
         pytest.fail("KINDRED_BIN_DIR and KINDRED_LIFECYCLE_DATABASE_URL must be set (Tests/run sets them)")
-
-
-def free_port():
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def run(program, *arguments, timeout=30):

@@ -17,6 +17,7 @@ import time
 import grpc
 import pytest
 
+from free_port import free_port
 from grpc.health.v1 import health_pb2, health_pb2_grpc
 from grpc.testing import empty_pb2, messages_pb2, test_pb2_grpc
 from rpc_support import refusal
@@ -37,12 +38,6 @@ def certificates(tmp_path_factory):
 
 def make_certificates(directory, *names):
     subprocess.run([REPO / "deploy/local/tls-certificates", directory, *names], check=True)
-
-
-def free_port():
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 class Server:

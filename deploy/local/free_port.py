@@ -6,10 +6,14 @@ process had opened meanwhile (a PostgreSQL pool's, a test client's), and two pic
 the port is drawn below that range, checked by binding it, and recorded in RECORD (locked while it is read and
 written), so that no two picks of one checkout hand out the same port until the record is cleared (at 4,000).
 
-    free_port.py RECORD      (or handed_out_port(RECORD) from Python: the fault suite's stack)
+    free_port.py RECORD      (deploy/local/lib.sh's free_port, with $KINDRED_PORT_RECORD)
+    free_port()              from Python (the test suites): the record KINDRED_PORT_RECORD names, which
+                             lib.sh exports (var/ports-handed-out when it is not set)
 """
 
 import fcntl
+import os
+import pathlib
 import random
 import socket
 import sys
@@ -48,6 +52,14 @@ def handed_out_port(record_path):
                 record.write(f"{port}\n")
                 return port
     raise OSError(f"no free port found between {LOWEST} and {highest}")
+
+
+def free_port():
+    """A port as the module says, recorded where KINDRED_PORT_RECORD says (lib.sh exports it)."""
+    default = pathlib.Path(__file__).resolve().parents[2] / "var" / "ports-handed-out"
+    record = pathlib.Path(os.environ.get("KINDRED_PORT_RECORD") or default)
+    record.parent.mkdir(parents=True, exist_ok=True)
+    return handed_out_port(record)
 
 
 if __name__ == "__main__":

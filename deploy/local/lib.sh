@@ -302,9 +302,12 @@ service_environment() {
 }
 
 # A TCP port for a throwaway server: free now, outside the range outgoing connections take their ports from, and
-# not handed out before by this checkout (deploy/local/free_port.py says why).
+# not handed out before by this checkout (deploy/local/free_port.py says why). The record is exported so that the
+# test suites' own servers (free_port() in Python) draw from it too.
+export KINDRED_PORT_RECORD="${KINDRED_PORT_RECORD:-$KINDRED_VAR/ports-handed-out}"
 free_port() {
-    mkdir -p "$KINDRED_VAR" && venv_python "$KINDRED_REPO/deploy/local/free_port.py" "$KINDRED_VAR/ports-handed-out"
+    mkdir -p "$(dirname "$KINDRED_PORT_RECORD")" \
+        && venv_python "$KINDRED_REPO/deploy/local/free_port.py" "$KINDRED_PORT_RECORD"
 }
 
 # shellcheck source=deploy/local/postgres.sh
