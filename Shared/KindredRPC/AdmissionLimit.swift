@@ -7,7 +7,9 @@
 /// cores, the database) and admitting more only lengthens every wait, so the limit shrinks in proportion;
 /// while the fastest call stays under it and calls met the limit in the window, the limit grows. One slow kind
 /// of call (a password hash) does not move the fastest, so it cannot shrink the limit on its own; a window
-/// that is idle or never reached the limit leaves it alone. Events in, decisions out; times are injected.
+/// that never reached the limit leaves it alone. Time with nothing in flight heals the limit at the pace of
+/// healthy windows, up to where it started: a loop that shrank in a burst and then went quiet would otherwise
+/// refuse the next burst on an idle server. Events in, decisions out; times are injected.
 struct AdmissionLimit {
     enum Decision: Equatable {
         case admit
@@ -20,6 +22,8 @@ struct AdmissionLimit {
     private var windowEnds: UInt64 = 0
     private var windowFastest = UInt64.max
     private var windowReachedLimit = false
+    /// When the last admitted call departed leaving none in flight; nil while calls run.
+    private var quietSince: UInt64?
     private let targetNanos: UInt64
     private let windowNanos: UInt64
 
@@ -35,6 +39,7 @@ struct AdmissionLimit {
         let decision = arriveHoldingNoPlace(now: now)
         guard decision == .admit else { return decision }
         inFlight += 1
+        quietSince = nil
         if Double(inFlight) >= limit.rounded(.down) { windowReachedLimit = true }
         return .admit
     }
@@ -43,6 +48,7 @@ struct AdmissionLimit {
     /// admitted without counting (a client stream, whose uploader may take minutes to send it).
     mutating func arriveHoldingNoPlace(now: UInt64) -> Decision {
         if windowEnds == 0 { windowEnds = now + windowNanos }
+        healAfterQuiet(now: now)
         guard Double(inFlight) < limit.rounded(.down) else {
             windowReachedLimit = true
             return .refuse(retryAfter: settings.retryAfter)
@@ -55,6 +61,7 @@ struct AdmissionLimit {
     @discardableResult
     mutating func depart(startedAt: UInt64, now: UInt64) -> Bool {
         inFlight -= 1
+        if inFlight == 0 { quietSince = now }
         windowFastest = min(windowFastest, now &- startedAt)
         guard now >= windowEnds else { return false }
         endWindow(now: now)
@@ -67,11 +74,27 @@ struct AdmissionLimit {
             limit = max(
                 Double(settings.minimum), limit * max(0.5, Double(targetNanos) / Double(windowFastest)))
         } else if windowReachedLimit {
-            limit = min(Double(settings.maximum), limit + max(1, limit / 10))
+            grow(upTo: Double(settings.maximum))
         }
         windowFastest = .max
         windowReachedLimit = false
         windowEnds = now + windowNanos
+    }
+
+    /// Each whole window the loop spent with nothing in flight counts as a healthy one, up to the initial limit.
+    private mutating func healAfterQuiet(now: UInt64) {
+        guard let since = quietSince, now >= since, now - since >= windowNanos else { return }
+        let quietWindows = (now - since) / windowNanos
+        quietSince = since + quietWindows * windowNanos
+        let ceiling = Double(settings.initial)
+        for _ in 0..<quietWindows {
+            guard limit < ceiling else { return }
+            grow(upTo: ceiling)
+        }
+    }
+
+    private mutating func grow(upTo ceiling: Double) {
+        limit = max(limit, min(ceiling, limit + max(1, limit / 10)))
     }
 }
 

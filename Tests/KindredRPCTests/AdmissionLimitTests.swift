@@ -100,6 +100,46 @@ import Testing
         #expect(limit.limit == 100)
     }
 
+    @Test(arguments: [
+        // quiet time after the limit halved to 50 (ms), the limit the next arrival finds
+        (99, 50.0),  // less than a window: nothing
+        (100, 55.0),  // one window: grown by a tenth, as a healthy window grows it
+        (250, 60.5),  // two whole windows
+        (60_000, 100.0),  // a minute: back to the initial limit, not past it to the maximum
+    ])
+    func timeWithNothingInFlightHealsTheLimitUpToWhereItStarted(quietMs: Int, after: Double) {
+        var limit = AdmissionLimit(settings: settings(initial: 100, maximum: 1_000))
+        _ = run(&limit, count: 10, at: 0, latency: 40 * Self.ms)
+        _ = run(&limit, count: 1, at: 100 * Self.ms, latency: 40 * Self.ms)
+        #expect(limit.limit == 50)
+        #expect(limit.arrive(now: (140 + UInt64(quietMs)) * Self.ms) == .admit)
+        #expect(limit.limit == after)
+    }
+
+    @Test func aLoopThatShrankInABurstAndWentQuietAdmitsTheNextBurstWhole() {
+        var limit = AdmissionLimit(settings: settings(initial: 100, minimum: 10))
+        var now: UInt64 = 0
+        for _ in 0..<10 {
+            _ = run(&limit, count: 100, at: now, latency: 90 * Self.ms)
+            now += 100 * Self.ms
+        }
+        #expect(limit.limit == 10)
+        #expect(run(&limit, count: 100, at: now + 40_000 * Self.ms, latency: Self.ms) == 0)
+    }
+
+    @Test func callsAlwaysInFlightAreNotQuiet() {
+        var limit = AdmissionLimit(settings: settings(initial: 100))
+        _ = run(&limit, count: 10, at: 0, latency: 40 * Self.ms)
+        _ = run(&limit, count: 1, at: 100 * Self.ms, latency: 40 * Self.ms)
+        #expect(limit.limit == 50)
+        // One long call holds a place from 150 ms to 10 s while short ones come and go beside it.
+        #expect(limit.arrive(now: 150 * Self.ms) == .admit)
+        for second in 1..<10 {
+            _ = run(&limit, count: 1, at: UInt64(second) * 1_000 * Self.ms, latency: Self.ms)
+        }
+        #expect(limit.limit == 50)
+    }
+
     @Test func aLoopThatShedUnderOverloadAdmitsAgainAsItsCallsSpeedUp() {
         var limit = AdmissionLimit(settings: settings(initial: 100))
         var now: UInt64 = 0
