@@ -31,6 +31,9 @@ import tempfile
 import threading
 import time
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "deploy", "local"))
+from free_port import free_port  # noqa: E402  (below the ephemeral range; see deploy/local/free_port.py)
+
 PREFACE = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n" + b"\x00\x00\x00\x04\x00\x00\x00\x00\x00"
 HEALTH = "/grpc.health.v1.Health/Check"
 ATTACKED = b"/grpc.testing.TestService/EmptyCall"
@@ -200,9 +203,7 @@ def main():
         if not options.log:
             parser.error("--target needs --log")
         return measure(options, options.log)
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        options.host, options.port = "127.0.0.1", probe.getsockname()[1]
+    options.host, options.port = "127.0.0.1", free_port()
     server_log = os.path.join(tempfile.mkdtemp(prefix="rapid-reset-server-"), "server.log")
     with open(server_log, "wb") as out:
         server = subprocess.Popen(
