@@ -25,6 +25,8 @@ final class PostgresLoopConnection: PostgresIOHandler, @unchecked Sendable {
     var segmentStart = 0
     /// How many statements were sent since the last sync.
     private var openSegment = 0
+    /// The last statement sent that was not a pure read sharing a segment.
+    private var lastWriteSequence: UInt64?
     /// Numbers statements in the order they were sent.
     private(set) var nextSequence: UInt64 = 0
     /// Names whose Parse failed or was skipped, for the copies sent before that was known.
@@ -39,6 +41,13 @@ final class PostgresLoopConnection: PostgresIOHandler, @unchecked Sendable {
 
     /// Connected and ready for `send` (loop thread only).
     var isUp: Bool { connection != nil }
+
+    /// True while a statement that is not a pure read (a write, as far as the pool can tell) waits for its
+    /// answer here: a statement sent now would be answered after it (loop thread only).
+    var hasWriteInFlight: Bool {
+        guard let lastWriteSequence, let oldest = inFlight.first else { return false }
+        return oldest.sequence <= lastWriteSequence
+    }
 
     /// How a statement goes out, and whether its first answer is final.
     enum Sending {
@@ -85,6 +94,7 @@ final class PostgresLoopConnection: PostgresIOHandler, @unchecked Sendable {
             reply?.resume(throwing: PostgresError.connectionLost(connection.errorMessage))
             return broken()
         }
+        if !plan.sharesTransaction { lastWriteSequence = nextSequence }
         inFlight.append(
             InFlight(
                 stage: plan.preparing ? .prepare : .result, query: query, plan: plan, sequence: nextSequence,

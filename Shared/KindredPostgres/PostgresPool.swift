@@ -16,7 +16,7 @@ public final class PostgresPool: Sendable {
     let currentLoop: @Sendable () -> (any PostgresIOLoop)?
     /// A loop for work the pool's owner runs beside its calls (see `backgroundExecutor`).
     let backgroundLoop: @Sendable () -> (any TaskExecutor)?
-    let loopConnections = Mutex<[ObjectIdentifier: PostgresLoopConnection]>([:])
+    let loopConnections = Mutex<[LoopLaneKey: PostgresLoopConnection]>([:])
     let loopTransactionSets = Mutex<[ObjectIdentifier: PostgresLoopTransactions]>([:])
     /// Per channel, what announces committed rows to the streams of every instance (`RecipientAnnouncer`).
     let announcers = Mutex<[String: RecipientAnnouncer]>([:])
@@ -67,7 +67,7 @@ public final class PostgresPool: Sendable {
     /// once; once sent, the statement finishes and its answer is dropped.
     private func submit(_ query: PostgresQuery) async throws -> PostgresRows {
         if Task.isCancelled { throw PostgresError.cancelled }
-        if let connection = loopConnection() {
+        if let connection = loopConnection(for: query) {
             // Unchecked: the loop connection resumes every statement exactly once (at its segment's sync,
             // after a retry, or when the connection breaks), and the checked wrapper costs an allocation.
             return try await withUnsafeThrowingContinuation { connection.send(query, $0) }

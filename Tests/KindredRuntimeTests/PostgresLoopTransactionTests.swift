@@ -123,10 +123,10 @@ import Testing
         try await LoopPool.with { pool, loops in
             let offLoop = try await LoopPool.backendPID(pool)
             pool.openConnections(on: loops[0])
-            // The pool's connection thread, the loop's shared connection and its transaction connections;
+            // The pool's connection thread, the loop's two for single statements and its transaction connections;
             // counted among the backends started since the pool's first, so that one an earlier test closed,
             // still ending, is not.
-            let expected = 1 + 1 + pool.configuration.loopTransactionConnections
+            let expected = 1 + 2 + pool.configuration.loopTransactionConnections
             let backends = {
                 try await pool.query(
                     """

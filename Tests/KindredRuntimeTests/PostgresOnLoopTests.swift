@@ -1,9 +1,9 @@
-import KindredPostgres
 import KindredTestSupport
 import Logging
 import Synchronization
 import Testing
 
+@testable import KindredPostgres
 @testable import KindredRPC
 @testable import KindredRuntime
 
@@ -30,6 +30,46 @@ import Testing
             }
             #expect(Set(loopPIDs).count == loops.count)
         }
+    }
+
+    /// A backend answers its connection's statements in order, and a write's COMMIT waits for the WAL to reach
+    /// the disk: a pure read sent while a write is in flight on its loop's shared connection takes the loop's
+    /// connection for reads and is answered first; with nothing in flight it shares the loop's connection.
+    @Test(.timeLimit(.minutes(2)))
+    func aPureReadSentWhileAWriteIsInFlightOnItsLoopIsAnsweredBeforeTheWrite() async throws {
+        try await LoopPool.with { pool, loops in
+            let offLoop = try await LoopPool.backendPID(pool)
+            try await LoopPool.onLoop(loops[0]) {
+                let shared = try await LoopPool.waitForOwnConnection(pool, besides: offLoop)
+                #expect(try await Self.pureReadBackendPID(pool) == shared, "nothing in flight: it shares")
+                try await eventually("the loop's connection for reads is up") {
+                    pool.loopConnection(.reads)?.isUp == true
+                }
+                let finished = try await withThrowingTaskGroup(of: String.self) { group in
+                    // Sent first, in the same loop pass: the stand-in for a write stuck in its commit.
+                    group.addTask(executorPreference: loops[0]) {
+                        try await pool.query("SELECT pg_sleep(\(1.0))")
+                        return "write"
+                    }
+                    group.addTask(executorPreference: loops[0]) {
+                        for _ in 0..<5 {
+                            let pid = try await Self.pureReadBackendPID(pool)
+                            #expect(pid != shared)
+                        }
+                        return "reads"
+                    }
+                    var finished: [String] = []
+                    for try await name in group { finished.append(name) }
+                    return finished
+                }
+                #expect(finished == ["reads", "write"])
+                #expect(try await Self.pureReadBackendPID(pool) == shared, "the write answered: it shares")
+            }
+        }
+    }
+
+    private static func pureReadBackendPID(_ pool: PostgresPool) async throws -> Int32 {
+        try await pool.pureRead("SELECT pg_backend_pid()")[0].decode(Int32.self)
     }
 
     @Test(.timeLimit(.minutes(2)))
