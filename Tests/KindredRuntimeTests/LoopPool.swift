@@ -37,6 +37,11 @@ enum LoopPool {
         try await pool.query("SELECT pg_backend_pid()")[0].decode(Int32.self)
     }
 
+    /// The backend that answers a pure read from the calling loop (see `PostgresPool.LoopLane`).
+    static func pureReadBackendPID(_ pool: PostgresPool) async throws -> Int32 {
+        try await pool.pureRead("SELECT pg_backend_pid()")[0].decode(Int32.self)
+    }
+
     /// The loop's connection comes up in the background after the first call; until then calls use the pool's.
     static func waitForOwnConnection(_ pool: PostgresPool, besides offLoop: Int32) async throws -> Int32 {
         var pid = offLoop
