@@ -45,6 +45,14 @@ public struct PostgresConfiguration: Sendable {
         self.parameters = try Self.parse(url)
     }
 
+    /// The most connections a pool of this configuration opens when its statements come from `eventLoops`
+    /// event loops: its connection threads' connections; on each loop two for single statements (the second for
+    /// reads sent while a write waits on the first) and its transaction connections, opened as work needs them;
+    /// and the one LISTEN connection a process keeps per database and role (`PostgresListenerHub`).
+    public func mostConnections(eventLoops: Int) -> Int {
+        poolSize + eventLoops * (2 + loopTransactionConnections) + 1
+    }
+
     private static func parse(_ url: String) throws(PostgresConfigurationError) -> [Parameter] {
         let trimmed = url.trimmingWhitespace
         guard !trimmed.isEmpty else { throw PostgresConfigurationError("the database URL is empty") }

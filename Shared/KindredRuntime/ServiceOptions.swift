@@ -15,6 +15,18 @@ struct ServiceOptions: ParsableArguments {
 
     @Option(
         help:
+            "PostgreSQL connections kept for work off the event loops: startup, migrations, a loop whose own connections are not up (env KINDRED_DATABASE_CONNECTIONS; default 4)."
+    )
+    var databaseConnections: Int?
+
+    @Option(
+        help:
+            "PostgreSQL connections each event loop keeps for transactions, one transaction at a time on each; more wait on the loop (env KINDRED_DATABASE_TRANSACTION_CONNECTIONS; default 4)."
+    )
+    var databaseTransactionConnections: Int?
+
+    @Option(
+        help:
             "HOST:PORT to serve Prometheus metrics on, GET /metrics (env KINDRED_METRICS_LISTEN; default: none)."
     )
     var metricsListen: String?
@@ -110,6 +122,10 @@ struct ServiceSettings: Sendable {
     /// Where `/metrics` is served; nil serves none.
     var metricsListen: (host: String, port: Int)?
     var databaseURL: String
+    /// The pool's connection threads, and each event loop's transaction connections; nil: the pool's defaults
+    /// (`PostgresConfiguration`).
+    var databaseConnections: Int?
+    var databaseTransactionConnections: Int?
     var logLevel: Logger.Level
     /// The log file (or standard error) and whether probes leave access lines.
     var logs: LogSettings
@@ -150,6 +166,12 @@ struct ServiceSettings: Sendable {
             throw StartupError("no database URL: pass --database-url or set \(prefix)DATABASE_URL")
         }
         databaseURL = url
+        databaseConnections = try Self.connectionCount(
+            options.databaseConnections, environment, "KINDRED_DATABASE_CONNECTIONS", "--database-connections"
+        )
+        databaseTransactionConnections = try Self.connectionCount(
+            options.databaseTransactionConnections, environment, "KINDRED_DATABASE_TRANSACTION_CONNECTIONS",
+            "--database-transaction-connections")
 
         let levelName = options.logLevel ?? environment["KINDRED_LOG_LEVEL"] ?? "info"
         guard let level = Logger.Level(rawValue: levelName.lowercased()) else {
@@ -256,6 +278,15 @@ struct ServiceSettings: Sendable {
         guard let value = flag ?? environmentValue else { return nil }
         guard value > 0 else { throw StartupError("\(name) must be at least 1") }
         return value
+    }
+
+    /// A number of PostgreSQL connections from the flag, else the environment: 1 to 256, as the pool takes.
+    private static func connectionCount(
+        _ flag: Int?, _ environment: [String: String], _ variable: String, _ name: String
+    ) throws(StartupError) -> Int? {
+        guard let count = try positive(flag, environment, variable, name) else { return nil }
+        guard count <= 256 else { throw StartupError("\(name) must be at most 256") }
+        return count
     }
 
     private static func number(_ environment: [String: String], _ name: String) throws(StartupError)

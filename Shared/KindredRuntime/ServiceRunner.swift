@@ -95,11 +95,16 @@ struct ServiceRunner {
     }
 
     private func connect() async throws -> PostgresPool {
-        let configuration: PostgresConfiguration
+        var configuration: PostgresConfiguration
         do {
             configuration = try PostgresConfiguration(url: settings.databaseURL)
         } catch {
             throw StartupError("bad database URL: \(error)")
+        }
+        // In range: ServiceSettings checked them as the pool's initializer would.
+        if let count = settings.databaseConnections { configuration.poolSize = count }
+        if let count = settings.databaseTransactionConnections {
+            configuration.loopTransactionConnections = count
         }
         let database = PostgresPool(rpcLoopsConfiguration: configuration, logger: logger)
         do {
@@ -108,6 +113,16 @@ struct ServiceRunner {
             await database.close()
             throw StartupError("PostgreSQL is unreachable at \(configuration.redactedDescription): \(error)")
         }
+        // So an operator can size max_connections for every instance at once (deploy/k8s/README.md).
+        let eventLoops = (settings.eventLoops ?? ServerConfiguration(port: 0).eventLoopCount) + 1
+        logger.info(
+            "PostgreSQL connections",
+            metadata: [
+                "at_most": "\(configuration.mostConnections(eventLoops: eventLoops))",
+                "connection_threads": "\(configuration.poolSize)",
+                "transaction_connections_per_loop": "\(configuration.loopTransactionConnections)",
+                "event_loops_with_background": "\(eventLoops)",
+            ])
         return database
     }
 

@@ -50,6 +50,28 @@ import Testing
         #expect(fromFlags.maxConnectionAge == .seconds(300))
     }
 
+    @Test func databaseConnectionsComeFromTheFlagsOrTheEnvironmentElseThePoolsDefaults() throws {
+        let database = ["KINDRED_FAMILY_DATABASE_URL": "postgresql://f@h/db"]
+        let defaults = try settings([], database)
+        #expect(defaults.databaseConnections == nil && defaults.databaseTransactionConnections == nil)
+        let environment = database.merging(
+            ["KINDRED_DATABASE_CONNECTIONS": "2", "KINDRED_DATABASE_TRANSACTION_CONNECTIONS": "1"]) { $1 }
+        let fromEnvironment = try settings([], environment)
+        #expect(
+            fromEnvironment.databaseConnections == 2 && fromEnvironment.databaseTransactionConnections == 1)
+        let fromFlags = try settings(
+            ["--database-connections", "8", "--database-transaction-connections", "256"], environment)
+        #expect(fromFlags.databaseConnections == 8 && fromFlags.databaseTransactionConnections == 256)
+    }
+
+    @Test func aPoolsMostConnectionsCountEachLoopsAndTheListener() throws {
+        let pool = try PostgresConfiguration(
+            url: "postgresql://f@h/db", poolSize: 2, loopTransactionConnections: 1)
+        // Two connection threads; three loops (two for calls, the background one) of 2 + 1; one LISTEN.
+        #expect(pool.mostConnections(eventLoops: 3) == 2 + 3 * 3 + 1)
+        #expect(try PostgresConfiguration(url: "postgresql://f@h/db").mostConnections(eventLoops: 3) == 23)
+    }
+
     @Test func admissionComesFromTheFlagsOrTheEnvironment() throws {
         let database = ["KINDRED_FAMILY_DATABASE_URL": "postgresql://f@h/db"]
         let defaults = try settings([], database).admission
@@ -122,6 +144,16 @@ import Testing
         (["--idle-timeout=-5"], "--idle-timeout must be at least 1"),
         (["--max-connections", "0"], "--max-connections must be at least 1"),
         (["--max-connection-age", "0"], "--max-connection-age must be at least 1"),
+        (["--database-connections", "0"], "--database-connections must be at least 1"),
+        (["--database-connections", "257"], "--database-connections must be at most 256"),
+        (
+            ["--database-transaction-connections", "0"],
+            "--database-transaction-connections must be at least 1"
+        ),
+        (
+            ["--database-transaction-connections", "300"],
+            "--database-transaction-connections must be at most 256"
+        ),
     ])
     func badSettingsSayWhatIsWrong(arguments: [String], complaint: String) throws {
         let error = #expect(throws: StartupError.self) {

@@ -32,7 +32,9 @@ extension MessageStore {
             LEFT JOIN social.shown_messages e ON e.sender_id = pair.me AND e.request_id = \(requestID)
             """)
         // One row: `pair` has one, each join matches at most one (people by key, the request by a unique index).
-        let row = rows.first!
+        guard let row = rows.first else {
+            throw PostgresError(kind: .decoding, message: "the sending context of \(senderID) answered no row")
+        }
         func person(_ id: UserID, at column: Int) throws -> Person? {
             try row.decode(String?.self, column: column).map {
                 Person(id: id, username: $0, minor: try row.decode(Bool.self, column: column + 1))
