@@ -69,6 +69,65 @@ import Testing
         }
     }
 
+    /// The loop's connection for reads can go down (its backend ended, PostgreSQL restarted): a pure read sent
+    /// past a write meanwhile waits behind the write on the shared connection rather than failing, and once the
+    /// reads connection is back, reads past a write take it again.
+    @Test(.timeLimit(.minutes(2)))
+    func aPureReadPastAWriteWhileTheReadsConnectionIsDownWaitsOnTheSharedOne() async throws {
+        try await LoopPool.with { pool, loops in
+            let offLoop = try await LoopPool.backendPID(pool)
+            try await LoopPool.onLoop(loops[0]) {
+                let shared = try await LoopPool.waitForOwnConnection(pool, besides: offLoop)
+                try await eventually("the loop's connection for reads is up") {
+                    pool.loopConnection(.reads)?.isUp == true
+                }
+                let readsBefore = try await backendOfAReadPastAWrite(pool, on: loops[0])
+                #expect(readsBefore != shared)
+                let key = PostgresPool.LoopLaneKey(loop: ObjectIdentifier(loops[0]), lane: .reads)
+                let reads = try #require(pool.loopConnections.withLock { $0[key] })
+                try await Task.detached {
+                    _ = try await pool.query("SELECT pg_terminate_backend(\(readsBefore))")
+                }
+                .value
+                try await eventually("the loop saw its reads connection end") { !reads.isUp }
+
+                let write = Task(executorPreference: loops[0]) {
+                    try await pool.query("SELECT pg_sleep(\(0.5))")
+                }
+                try await eventually("the write is in flight") {
+                    pool.loopConnection(.shared)?.hasWriteInFlight == true
+                }
+                // From here to the read's send nothing suspends, so the reconnect, installed by a job of this
+                // loop, cannot come up in between.
+                var read: PostgresQuery = "SELECT pg_backend_pid()"
+                read.isPureRead = true
+                #expect(pool.loopConnection(for: read) === pool.loopConnection(.shared))
+                #expect(try await LoopPool.pureReadBackendPID(pool) == shared, "answered behind the write")
+                _ = try await write.value
+
+                try await eventually("reads past a write take a connection of their own again") {
+                    let pid = try await backendOfAReadPastAWrite(pool, on: loops[0])
+                    return pid != shared && pid != readsBefore
+                }
+            }
+        }
+    }
+
+    /// The backend that answers a pure read sent from `loop` while a half-second write is in flight there.
+    private func backendOfAReadPastAWrite(_ pool: PostgresPool, on loop: EventLoop) async throws -> Int32 {
+        try await withThrowingTaskGroup(of: Int32?.self) { group in
+            // Sent first, in the same loop pass.
+            group.addTask(executorPreference: loop) {
+                try await pool.query("SELECT pg_sleep(\(0.5))")
+                return nil
+            }
+            group.addTask(executorPreference: loop) { try await LoopPool.pureReadBackendPID(pool) }
+            var reader: Int32?
+            for try await pid in group { reader = reader ?? pid }
+            return try #require(reader)
+        }
+    }
+
     @Test(.timeLimit(.minutes(2)))
     func manyConcurrentQueriesFromTwoLoopsEachGetTheirOwnAnswer() async throws {
         try await LoopPool.with { pool, loops in
