@@ -33,7 +33,8 @@ extension MessageStore {
             """)
         // One row: `pair` has one, each join matches at most one (people by key, the request by a unique index).
         guard let row = rows.first else {
-            throw PostgresError(kind: .decoding, message: "the sending context of \(senderID) answered no row")
+            throw PostgresError(
+                kind: .decoding, message: "the sending context of \(senderID) answered no row")
         }
         func person(_ id: UserID, at column: Int) throws -> Person? {
             try row.decode(String?.self, column: column).map {
