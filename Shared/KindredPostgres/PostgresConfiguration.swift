@@ -11,6 +11,8 @@ public struct PostgresConfiguration: Sendable {
     public var connectTimeout: Duration
     /// Server-side limit for every statement (`statement_timeout`); nil keeps the server's setting.
     public var statementTimeout: Duration?
+    /// How many connections `poolSize` and `loopTransactionConnections` may each be.
+    public static let connectionCounts = 1...256
     /// The libpq parameters parsed from the URL, in libpq's keyword form.
     let parameters: [Parameter]
 
@@ -24,12 +26,14 @@ public struct PostgresConfiguration: Sendable {
         url: String, poolSize: Int = 4, loopTransactionConnections: Int = 4,
         connectTimeout: Duration = .seconds(5), statementTimeout: Duration? = .seconds(30)
     ) throws(PostgresConfigurationError) {
-        guard (1...256).contains(poolSize) else {
-            throw PostgresConfigurationError("pool size must be between 1 and 256, got \(poolSize)")
-        }
-        guard (1...256).contains(loopTransactionConnections) else {
+        let counts = Self.connectionCounts
+        guard counts.contains(poolSize) else {
             throw PostgresConfigurationError(
-                "transaction connections per loop must be between 1 and 256, got \(loopTransactionConnections)"
+                "pool size must be between \(counts.lowerBound) and \(counts.upperBound), got \(poolSize)")
+        }
+        guard counts.contains(loopTransactionConnections) else {
+            throw PostgresConfigurationError(
+                "transaction connections per loop must be between \(counts.lowerBound) and \(counts.upperBound), got \(loopTransactionConnections)"
             )
         }
         guard connectTimeout >= .seconds(1) else {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import KindredMail
+import KindredPostgres
 import KindredRPC
 import Logging
 
@@ -280,12 +281,13 @@ struct ServiceSettings: Sendable {
         return value
     }
 
-    /// A number of PostgreSQL connections from the flag, else the environment: 1 to 256, as the pool takes.
+    /// A number of PostgreSQL connections from the flag, else the environment, in the range the pool takes.
     private static func connectionCount(
         _ flag: Int?, _ environment: [String: String], _ variable: String, _ name: String
     ) throws(StartupError) -> Int? {
         guard let count = try positive(flag, environment, variable, name) else { return nil }
-        guard count <= 256 else { throw StartupError("\(name) must be at most 256") }
+        let most = PostgresConfiguration.connectionCounts.upperBound
+        guard count <= most else { throw StartupError("\(name) must be at most \(most)") }
         return count
     }
 
