@@ -124,8 +124,8 @@ extension LoadRun {
             stopped: schedule.stopped + inFlight.running)
     }
 
-    /// A user: resumes its session at `startAt`, holds its stream until `end` and, in the closed loop, acts
-    /// and thinks until `end`.
+    /// A user: resumes its session at `startAt`, holds its streams until `end` (unless `--without-streams`) and,
+    /// in the closed loop, acts and thinks until `end`.
     private func drive(
         _ user: VirtualUser, startAt: ContinuousClock.Instant, loadStarts: ContinuousClock.Instant,
         end: ContinuousClock.Instant
@@ -133,7 +133,8 @@ extension LoadRun {
         await sleep(until: startAt, on: user.loop)
         guard (try? await user.authorizedOptions()) != nil else { return }
         recorder.connectedUsers.add(1, ordering: .relaxed)
-        async let stream: Void = user.holdStreams(until: end + Deliveries.grace)
+        async let stream: Void =
+            options.withoutStreams ? () : user.holdStreams(until: end + Deliveries.grace)
         if options.rate == nil {
             var generator = SplitMix()
             var iteration = 0

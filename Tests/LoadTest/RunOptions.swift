@@ -70,6 +70,13 @@ struct RunOptions: ParsableArguments {
             """)
     var threads = 1
 
+    @Flag(
+        help: """
+            Users hold no stream: the run measures the calls alone, and its figures set beside a run with \
+            streams tell what the real-time deliveries cost each process.
+            """)
+    var withoutStreams = false
+
     @Option(help: "The seed file `seed` wrote.")
     var seedFile = "var/loadtest/seed.json"
 
