@@ -124,8 +124,8 @@ extension LoadRun {
             stopped: schedule.stopped + inFlight.running)
     }
 
-    /// A user: resumes its session at `startAt`, holds its streams until `end` (unless `--without-streams`) and,
-    /// in the closed loop, acts and thinks until `end`.
+    /// A user: resumes its session at `startAt`, holds its streams until `end` (with `--without-streams`, stays
+    /// connected until `end` holding none) and, in the closed loop, acts and thinks until `end`.
     private func drive(
         _ user: VirtualUser, startAt: ContinuousClock.Instant, loadStarts: ContinuousClock.Instant,
         end: ContinuousClock.Instant
@@ -134,7 +134,8 @@ extension LoadRun {
         guard (try? await user.authorizedOptions()) != nil else { return }
         recorder.connectedUsers.add(1, ordering: .relaxed)
         async let stream: Void =
-            options.withoutStreams ? () : user.holdStreams(until: end + Deliveries.grace)
+            options.withoutStreams
+            ? sleep(until: end, on: user.loop) : user.holdStreams(until: end + Deliveries.grace)
         if options.rate == nil {
             var generator = SplitMix()
             var iteration = 0
