@@ -2,7 +2,7 @@ import Foundation
 import KindredTestSupport
 import Testing
 
-/// Python's aiosmtpd on a loopback port, storing every message it accepts in a maildir: open (no TLS, no
+/// Python's aiosmtpd on a loopback port of its own choosing, storing every message it accepts in a maildir: open (no TLS, no
 /// AUTH), `startTLS` (STARTTLS and then AUTH required, with `certificates`' server certificate),
 /// `implicitTLS` (TLS from the first byte, AUTH required) or `authWithoutTLS` (AUTH required, no STARTTLS). The one account is `kindred` / `s3cret-pass`.
 struct AiosmtpdServer {
@@ -11,39 +11,21 @@ struct AiosmtpdServer {
     static let username = "kindred"
     static let password = "s3cret-pass"
 
-    let port: Int
     let mailbox: String
-    private let pid: pid_t
+    private let process: LoopbackServerProcess
+    var port: Int { process.port }
 
     init(directory: String, mode: Mode = .open, certificates: TestCertificates? = nil) async throws {
-        let python = try testPython()
-        port = try freePort()
         mailbox = directory + "/mailbox"
-        let log = directory + "/aiosmtpd.log"
-        pid = try Subprocess.start(
+        process = try await LoopbackServerProcess(
             [
-                python, "-c", Self.script, String(port), mailbox, mode.rawValue,
+                try testPython(peer: "Python's aiosmtpd"), "-c", Self.script, mailbox, mode.rawValue,
                 certificates?.serverCertificate ?? "", certificates?.serverKey ?? "",
             ],
-            output: log)
-        do {
-            try await eventually(
-                "aiosmtpd listens on port \(port): \((try? String(contentsOfFile: log, encoding: .utf8)) ?? "")"
-            ) {
-                var status: Int32 = 0
-                guard waitpid(pid, &status, WNOHANG) == 0 else {
-                    throw TestFailure(
-                        "aiosmtpd exited: \((try? String(contentsOfFile: log, encoding: .utf8)) ?? "")")
-                }
-                return Loopback.accepts(port)
-            }
-        } catch {
-            stop()
-            throw error
-        }
+            log: directory + "/aiosmtpd.log")
     }
 
-    func stop() { Subprocess.stop(pid) }
+    func stop() { process.stop() }
 
     /// The messages received so far, oldest first.
     var messages: [String] { maildirFiles(mailbox) }
@@ -52,7 +34,8 @@ struct AiosmtpdServer {
         import asyncio, ssl, sys
         from aiosmtpd.handlers import Mailbox
         from aiosmtpd.smtp import SMTP, AuthResult
-        port, mailbox, mode, certificate, key = sys.argv[1:6]
+        \(LoopbackServerProcess.pythonAnnouncePort)
+        mailbox, mode, certificate, key = sys.argv[1:5]
         tls = None
         if mode in ("startTLS", "implicitTLS"):
             tls = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
@@ -67,23 +50,11 @@ struct AiosmtpdServer {
                         auth_required=mode != "open", auth_require_tls=starttls is not None)
         async def main():
             implicit = tls if mode == "implicitTLS" else None
-            server = await asyncio.get_running_loop().create_server(session, "127.0.0.1", int(port), ssl=implicit)
+            server = await asyncio.get_running_loop().create_server(session, "127.0.0.1", 0, ssl=implicit)
+            announce_port(server.sockets[0].getsockname()[1])
             await server.serve_forever()
         asyncio.run(main())
         """
-}
-
-/// `KINDRED_TEST_PYTHON`, the venv's python with aiosmtpd, or a failure saying how to get one.
-func testPython() throws -> String {
-    guard let python = ProcessInfo.processInfo.environment["KINDRED_TEST_PYTHON"], !python.isEmpty else {
-        throw TestFailure(
-            """
-            KINDRED_TEST_PYTHON is not set: this test sends to Python's aiosmtpd. Run Tests/run, or \
-            `/usr/bin/python3 -m venv .build-venv && .build-venv/bin/pip install -r Tests/Interop/requirements.txt` \
-            and `export KINDRED_TEST_PYTHON=$PWD/.build-venv/bin/python`.
-            """)
-    }
-    return python
 }
 
 /// A throwaway CA, a server certificate for 127.0.0.1 it signed, and a second CA that signed nothing,

@@ -42,8 +42,9 @@ import Testing
 
     /// `test.Upload/Sum` as `ClientUploadTestService` answers it, on raw bytes (no generated stubs).
     private static let server = """
-        import sys, grpc
+        import grpc
         from concurrent import futures
+        \(LoopbackServerProcess.pythonAnnouncePort)
         def upload_sum(requests, context):
             count = total = 0
             for request in requests:
@@ -54,31 +55,21 @@ import Testing
         server = grpc.server(futures.ThreadPoolExecutor(max_workers=4))
         server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(
             "test.Upload", {"Sum": grpc.stream_unary_rpc_method_handler(upload_sum)}),))
-        server.add_insecure_port("127.0.0.1:" + sys.argv[1])
+        port = server.add_insecure_port("127.0.0.1:0")
         server.start()
+        announce_port(port)
         server.wait_for_termination()
         """
 
     private func withGrpcioServer(_ body: (RPCClient) async throws -> Void) async throws {
-        guard let python = ProcessInfo.processInfo.environment["KINDRED_TEST_PYTHON"], !python.isEmpty else {
-            throw TestFailure(
-                """
-                KINDRED_TEST_PYTHON is not set: this test uploads to Python's grpcio. Run Tests/run, or \
-                `/usr/bin/python3 -m venv .build-venv && .build-venv/bin/pip install -r Tests/Interop/requirements.txt` \
-                and `export KINDRED_TEST_PYTHON=$PWD/.build-venv/bin/python`.
-                """)
-        }
-        let port = try freePort()
+        let python = try testPython(peer: "Python's grpcio")
         let directory = try temporaryDirectory("kindred-grpcio")
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let log = directory + "/server.log"
-        let pid = try Subprocess.start([python, "-c", Self.server, "\(port)"], output: log)
-        defer { Subprocess.stop(pid) }
-        try await eventually(
-            "grpcio listens on \(port): \((try? String(contentsOfFile: log, encoding: .utf8)) ?? "")"
-        ) { Loopback.accepts(port) }
+        let server = try await LoopbackServerProcess(
+            [python, "-c", Self.server], log: directory + "/server.log")
+        defer { server.stop() }
         try await onClientTestLoop {
-            let client = try RPCClient(target: "127.0.0.1:\(port)", configuration: .tests)
+            let client = try RPCClient(target: "127.0.0.1:\(server.port)", configuration: .tests)
             defer { client.close() }
             try await body(client)
         }
