@@ -2,9 +2,10 @@ import Foundation
 import KindredTestSupport
 import Testing
 
-/// Python's aiosmtpd on a loopback port of its own choosing, storing every message it accepts in a maildir: open (no TLS, no
-/// AUTH), `startTLS` (STARTTLS and then AUTH required, with `certificates`' server certificate),
-/// `implicitTLS` (TLS from the first byte, AUTH required) or `authWithoutTLS` (AUTH required, no STARTTLS). The one account is `kindred` / `s3cret-pass`.
+/// Python's aiosmtpd on a loopback port of its own choosing, storing every message it accepts in a maildir:
+/// open (no TLS, no AUTH), `startTLS` (STARTTLS and then AUTH required, with `certificates`' server
+/// certificate), `implicitTLS` (TLS from the first byte, AUTH required) or `authWithoutTLS` (AUTH required, no
+/// STARTTLS). The one account is `kindred` / `s3cret-pass`.
 struct AiosmtpdServer {
     enum Mode: String { case open, startTLS, implicitTLS, authWithoutTLS }
 
