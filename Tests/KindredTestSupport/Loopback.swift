@@ -68,21 +68,3 @@ public enum Loopback {
         return failure
     }
 }
-
-/// A loopback port nothing is bound to, below the kernel's ephemeral range (32768 and up): a server a test
-/// stops and starts again on it cannot find it taken meanwhile by another test's outgoing connection, as a port
-/// the kernel hands out can be (a PostgreSQL restart failed so, in a local run of session 20). Never the same
-/// port twice in one process, so two tests running at once cannot both be handed one that neither has bound yet.
-public func freePort() throws -> Int {
-    for _ in 0..<100 {
-        let candidate = Int.random(in: 20_000..<32_768)
-        guard portsHandedOut.withLock({ $0.insert(candidate).inserted }),
-            let (socket, port) = try? Loopback.bind(port: candidate)
-        else { continue }
-        close(socket)
-        return port
-    }
-    throw TestFailure("no free loopback port in 20000-32767 after 100 tries")
-}
-
-private let portsHandedOut = Locked<Set<Int>>([])

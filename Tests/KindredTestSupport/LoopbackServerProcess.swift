@@ -6,7 +6,7 @@ import Foundation
 /// the port passes on the other test's server: an implicit-TLS mail test once greeted a plain SMTP server so,
 /// in CI (`wrong version number`).
 public struct LoopbackServerProcess: Sendable {
-    public let pid: Int32
+    private let pid: Int32
     public let port: Int
 
     /// Python that a server script calls as `announce_port(port)` once it listens: writes the port, whole (by

@@ -6,7 +6,7 @@ import Testing
     /// Debian's python: these tests need no package from the venv.
     let python = "/usr/bin/python3"
 
-    @Test func aServerIsReachedOnThePortItNamed() async throws {
+    @Test func aServerIsReachedOnThePortItNamedUntilItIsStopped() async throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let script = """
@@ -18,13 +18,10 @@ import Testing
             announce_port(listener.getsockname()[1])
             time.sleep(60)
             """
-        let first = try await LoopbackServerProcess([python, "-c", script], log: directory + "/first.log")
-        defer { first.stop() }
-        let second = try await LoopbackServerProcess([python, "-c", script], log: directory + "/second.log")
-        defer { second.stop() }
-        #expect(first.port != second.port)
-        #expect(Loopback.accepts(first.port))
-        #expect(Loopback.accepts(second.port))
+        let server = try await LoopbackServerProcess([python, "-c", script], log: directory + "/server.log")
+        #expect(Loopback.accepts(server.port))
+        server.stop()
+        #expect(!Loopback.accepts(server.port), "the server still listens after stop()")
     }
 
     @Test func aServerThatExitsBeforeListeningFailsWithWhatItSaid() async throws {
@@ -36,10 +33,5 @@ import Testing
                 log: directory + "/server.log")
         }
         #expect(error?.description.contains("exited before it listened: no certificate here") == true)
-    }
-
-    @Test func freePortNeverHandsOutAPortTwice() throws {
-        let ports = try (0..<200).map { _ in try freePort() }
-        #expect(Set(ports).count == ports.count)
     }
 }

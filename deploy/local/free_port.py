@@ -9,6 +9,8 @@ written), so that no two picks of one checkout hand out the same port until the 
     free_port.py RECORD      (deploy/local/lib.sh's free_port, with $KINDRED_PORT_RECORD)
     free_port()              from Python (the test suites): the record KINDRED_PORT_RECORD names, which
                              lib.sh exports (var/ports-handed-out when it is not set)
+
+The Swift tests' freePort() (Tests/KindredTestSupport/FreePort.swift) keeps the same record by the same rule.
 """
 
 import fcntl
